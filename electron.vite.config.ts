@@ -1,0 +1,38 @@
+import { defineConfig } from 'electron-vite'
+import { svelte } from '@sveltejs/vite-plugin-svelte'
+import { resolve } from 'node:path'
+
+const r = (p: string): string => resolve(import.meta.dirname, p)
+
+// main: the Electron main process (index), the headless host (host) and the CLI (cli) share
+// the services in src-main/app; only src-main/electron imports 'electron'.
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      rolldownOptions: {
+        input: {
+          index: r('src-main/electron/main.ts'),
+          host: r('src-main/host/main.ts'),
+        },
+      },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      // Sandboxed preloads must be CommonJS.
+      rolldownOptions: { input: { preload: r('src-main/electron/preload.ts') }, output: { format: 'cjs', entryFileNames: '[name].cjs' } },
+    },
+  },
+  renderer: {
+    root: r('src-renderer'),
+    base: './',
+    plugins: [svelte()],
+    build: {
+      outDir: r('out/renderer'),
+      chunkSizeWarningLimit: 8000,
+      rolldownOptions: { input: r('src-renderer/index.html') },
+    },
+  },
+})

@@ -1,0 +1,82 @@
+// `npm start`: opens Eddy. With the Electron binary installed it runs the Electron app.
+// Without it (as on machines that cannot download Electron) it starts the same services
+// in the headless host and opens the same renderer as a Chromium app window; with no
+// display at all it prints the address and says how to open it.
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { CHROMIUM, ROOT, ensureBuild, ensureDebianPackages, ensureNodeModules } from './lib/ensure.mjs'
+
+function electronBinary() {
+  const pathFile = join(ROOT, 'node_modules/electron/path.txt')
+  if (!existsSync(pathFile)) return null
+  const bin = join(ROOT, 'node_modules/electron/dist', readFileSync(pathFile, 'utf8').trim())
+  return existsSync(bin) ? bin : null
+}
+
+const hasDisplay = Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY)
+
+try {
+  ensureNodeModules()
+  ensureBuild()
+} catch (e) {
+  console.error(`eddy: ${e.message}`)
+  process.exit(1)
+}
+
+const electron = electronBinary()
+if (electron && hasDisplay) {
+  const child = spawn(electron, [ROOT], { stdio: 'inherit' })
+  child.on('exit', (code) => process.exit(code ?? 0))
+} else {
+  if (hasDisplay) {
+    try {
+      ensureDebianPackages([CHROMIUM])
+    } catch (e) {
+      console.error(`eddy: ${e.message}`)
+      process.exit(1)
+    }
+  }
+  const host = spawn(process.execPath, [join(ROOT, 'out/main/host.js'), ...process.argv.slice(2)], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const stop = () => host.kill('SIGTERM')
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+  host.on('exit', (code) => process.exit(code ?? 0))
+  createInterface({ input: host.stdout }).on('line', (line) => {
+    if (!line.startsWith('EDDY_HOST_READY ')) {
+      console.log(line)
+      return
+    }
+    const { url } = JSON.parse(line.slice('EDDY_HOST_READY '.length))
+    if (!hasDisplay) {
+      console.log(`\nEddy is running at\n  ${url}\nThere is no display here (DISPLAY is not set), so no window was opened.`)
+      console.log('Open that address in Chromium or Chrome on this machine (it only listens on 127.0.0.1). Ctrl+C stops Eddy.')
+      return
+    }
+    if (!electron) console.log('eddy: the Electron binary is not installed (run `node node_modules/electron/install.js` where the internet is reachable); opening Eddy as a Chromium app window instead.')
+    const profile = mkdtempSync(join(tmpdir(), 'eddy-chromium-'))
+    const browser = spawn(
+      CHROMIUM.binary,
+      [
+        `--app=${url}`,
+        `--user-data-dir=${profile}`,
+        '--no-first-run',
+        '--no-default-browser-check',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--test-type',
+        // Software WebGL: Chromium blocks it on GPU-less machines unless asked.
+        '--use-angle=swiftshader',
+        '--enable-unsafe-swiftshader',
+        '--window-size=1440,900',
+        ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
+      ],
+      { stdio: 'ignore' },
+    )
+    console.log(`Eddy window opened (${url}). Closing the window stops Eddy.`)
+    browser.on('exit', stop)
+  })
+}

@@ -1,0 +1,49 @@
+// `npm test`: install what is missing, build, type-check all three layers, run the unit and
+// validation tests, then the end-to-end tests in headless Chromium against the headless
+// host. Ends with one plain line `N passed, N failed` summing every suite (CI reads it).
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { CHROMIUM, ROOT, ensureBuild, ensureDebianPackages, ensureNodeModules, run } from './lib/ensure.mjs'
+
+const results = []
+function record(suite, passed, failed, skipped = 0) {
+  results.push({ suite, passed, failed, skipped })
+  console.log(`== ${suite}: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`)
+}
+
+function vitest(project) {
+  const dir = join(ROOT, 'test-results')
+  mkdirSync(dir, { recursive: true })
+  const report = join(dir, `vitest-${project}.json`)
+  rmSync(report, { force: true })
+  const code = run(join(ROOT, 'node_modules/.bin/vitest'), ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`])
+  if (!existsSync(report)) {
+    record(`vitest ${project}`, 0, 1)
+    return
+  }
+  const r = JSON.parse(readFileSync(report, 'utf8'))
+  // A file that fails to load counts as a failure even when it declared no tests.
+  const brokenFiles = (r.testResults ?? []).filter((f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0).length
+  const failed = r.numFailedTests + brokenFiles + (code !== 0 && r.numFailedTests + brokenFiles === 0 ? 1 : 0)
+  record(`vitest ${project}`, r.numPassedTests, failed, r.numPendingTests + r.numTodoTests)
+}
+
+try {
+  ensureNodeModules()
+  ensureDebianPackages([CHROMIUM])
+  ensureBuild()
+} catch (e) {
+  console.error(`eddy: ${e.message}`)
+  console.log('0 passed, 1 failed')
+  process.exit(1)
+}
+
+record('typecheck', ...(run('node', [join(ROOT, 'scripts/typecheck.mjs')]) === 0 ? [1, 0] : [0, 1]))
+vitest('unit')
+vitest('e2e')
+
+const passed = results.reduce((s, r) => s + r.passed, 0)
+const failed = results.reduce((s, r) => s + r.failed, 0)
+const skipped = results.reduce((s, r) => s + r.skipped, 0)
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`)
+process.exit(failed ? 1 : 0)

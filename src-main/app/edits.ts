@@ -1,0 +1,160 @@
+// Every document edit as a pure function: (document, request) -> a labelled pair of change
+// sets (what to write, and what undoes it). Validation against the parameter specs happens
+// here, so nothing invalid ever reaches the store.
+import { EddyError } from '../../src-shared/api/errors'
+import type { ChangeSet, ObjectChange, TrackChange } from '../store/projectStore'
+import type { CageGeometry, Interpolation, ObjectKind, ParamValue, ProjectMeta, SceneDocument, SceneObject, Track } from '../../src-shared/scene/types'
+import { kindLabel, specFor } from '../../src-shared/scene/specs'
+import { defaultCage, defaultParams, uniqueName } from '../../src-shared/scene/defaults'
+import { validateCage, validateChannel, validateMeta, validateParams, type ValidationIssue } from '../../src-shared/scene/validate'
+import { deleteKey, evaluateTrack, findKey, readChannel, setKey, writeChannel } from '../../src-shared/scene/keyframes'
+
+export interface Edit {
+  label: string
+  forward: ChangeSet
+  backward: ChangeSet
+}
+
+function invalid(issues: ValidationIssue[], what: string): never {
+  const first = issues[0]
+  throw new EddyError('INVALID_PARAM', `${what}: ${first.message}`, { path: first.path, issues })
+}
+
+function findObject(doc: SceneDocument, id: string): SceneObject {
+  const obj = doc.objects.find((o) => o.id === id)
+  if (!obj) throw new EddyError('NOT_FOUND', `No object with id "${id}" in this project`)
+  return obj
+}
+
+function findTrack(doc: SceneDocument, objectId: string, path: string): Track | undefined {
+  return doc.tracks.find((t) => t.objectId === objectId && t.path === path)
+}
+
+export function addObjectEdit(
+  doc: SceneDocument,
+  id: string,
+  kind: ObjectKind,
+  opts: { name?: string; params?: Record<string, ParamValue>; cage?: CageGeometry; meshId?: string },
+): Edit {
+  const params = { ...defaultParams(kind), ...(opts.params ?? {}) }
+  const issues = validateParams(kind, params)
+  if (issues.length) invalid(issues, `Cannot add ${kindLabel(kind)}`)
+  if (kind === 'obstacle' && params.shape === 'mesh' && !opts.meshId) {
+    throw new EddyError('INVALID_PARAM', 'A mesh obstacle needs an imported mesh: use Add > Import Mesh', { path: 'shape' })
+  }
+  const obj: SceneObject = { id, kind, name: uniqueName(opts.name ?? kindLabel(kind), doc.objects.map((o) => o.name)), params }
+  if (kind === 'ccCage') {
+    obj.cage = opts.cage ?? defaultCage()
+    const cageIssues = validateCage(obj.cage)
+    if (cageIssues.length) invalid(cageIssues, 'Invalid Catmull-Clark cage')
+  }
+  if (opts.meshId) obj.meshId = opts.meshId
+  return {
+    label: `Add ${obj.name}`,
+    forward: { objects: [{ id, after: obj }] },
+    backward: { objects: [{ id, after: null }] },
+  }
+}
+
+export function updateObjectEdit(
+  doc: SceneDocument,
+  id: string,
+  patch: { name?: string; params?: Record<string, ParamValue>; cage?: CageGeometry },
+): Edit {
+  const before = findObject(doc, id)
+  const after: SceneObject = structuredClone(before)
+  const what: string[] = []
+  if (patch.name !== undefined && patch.name !== before.name) {
+    after.name = uniqueName(patch.name, doc.objects.filter((o) => o.id !== id).map((o) => o.name))
+    what.push('name')
+  }
+  if (patch.params) {
+    const partialIssues = validateParams(before.kind, patch.params, { partial: true })
+    if (partialIssues.length) invalid(partialIssues, `Cannot change ${before.name}`)
+    if (before.kind === 'obstacle' && patch.params.shape === 'mesh' && !before.meshId) {
+      throw new EddyError('INVALID_PARAM', 'Shape "mesh" needs an imported mesh: use Add > Import Mesh', { path: 'shape' })
+    }
+    after.params = { ...before.params, ...patch.params }
+    const issues = validateParams(before.kind, after.params)
+    if (issues.length) invalid(issues, `Cannot change ${before.name}`)
+    what.push(...Object.keys(patch.params).map((k) => specFor(before.kind, k)?.label ?? k))
+  }
+  if (patch.cage) {
+    if (before.kind !== 'ccCage') throw new EddyError('INVALID_PARAM', `${before.name} is not a Catmull-Clark surface`, { path: 'cage' })
+    const issues = validateCage(patch.cage)
+    if (issues.length) invalid(issues, 'Invalid Catmull-Clark cage')
+    after.cage = patch.cage
+    what.push('cage')
+  }
+  return {
+    label: `Change ${before.name} ${what.join(', ')}`.trim(),
+    forward: { objects: [{ id, after }] },
+    backward: { objects: [{ id, after: before }] },
+  }
+}
+
+export function deleteObjectsEdit(doc: SceneDocument, ids: string[], orders: Map<string, number>): Edit {
+  const objs = ids.map((id) => findObject(doc, id))
+  const idSet = new Set(ids)
+  const tracks = doc.tracks.filter((t) => idSet.has(t.objectId))
+  const fwdTracks: TrackChange[] = tracks.map((t) => ({ objectId: t.objectId, path: t.path, after: null }))
+  const backTracks: TrackChange[] = tracks.map((t) => ({ objectId: t.objectId, path: t.path, after: t }))
+  const backObjects: ObjectChange[] = objs.map((o) => ({ id: o.id, after: o, ord: orders.get(o.id) }))
+  return {
+    label: objs.length === 1 ? `Delete ${objs[0].name}` : `Delete ${objs.length} objects`,
+    forward: { tracks: fwdTracks, objects: objs.map((o) => ({ id: o.id, after: null })) },
+    backward: { objects: backObjects, tracks: backTracks },
+  }
+}
+
+function trackEdit(label: string, objectId: string, path: string, before: Track | undefined, keys: Track['keys']): Edit {
+  const after: Track | null = keys.length ? { objectId, path, keys } : null
+  return {
+    label,
+    forward: { tracks: [{ objectId, path, after }] },
+    backward: { tracks: [{ objectId, path, after: before ?? null }] },
+  }
+}
+
+export function setKeyEdit(doc: SceneDocument, objectId: string, path: string, frame: number, value: number | undefined, interp: Interpolation | undefined): Edit {
+  const obj = findObject(doc, objectId)
+  const track = findTrack(doc, objectId, path)
+  // Without an explicit value the key records what the channel shows at that frame.
+  const v = value ?? (track && track.keys.length ? evaluateTrack(track.keys, frame) : readChannel(obj.params, path))
+  if (v === undefined) throw new EddyError('INVALID_PARAM', `${obj.name} has no animatable parameter "${path}"`, { path })
+  const problem = validateChannel(obj.kind, path, v)
+  if (problem) throw new EddyError('INVALID_PARAM', problem, { path })
+  // Cross-field rules (a vortex direction must not become the zero vector) on the keyed value.
+  const keyed = validateParams(obj.kind, writeChannel(obj.params, path, v))
+  if (keyed.length) invalid(keyed, `Cannot key ${obj.name} ${path}`)
+  const existing = track ? findKey(track.keys, frame) : undefined
+  const keys = setKey(track?.keys ?? [], { frame, value: v, interp: interp ?? existing?.interp ?? 'bezier' })
+  return trackEdit(`Insert key on ${obj.name} ${path} at frame ${frame}`, objectId, path, track, keys)
+}
+
+export function deleteKeyEdit(doc: SceneDocument, objectId: string, path: string, frame: number): Edit {
+  const obj = findObject(doc, objectId)
+  const track = findTrack(doc, objectId, path)
+  if (!track || !findKey(track.keys, frame)) throw new EddyError('NOT_FOUND', `${obj.name} has no key on ${path} at frame ${frame}`, { path })
+  return trackEdit(`Delete key on ${obj.name} ${path} at frame ${frame}`, objectId, path, track, deleteKey(track.keys, frame))
+}
+
+export function setInterpEdit(doc: SceneDocument, objectId: string, path: string, frame: number, interp: Interpolation): Edit {
+  const obj = findObject(doc, objectId)
+  const track = findTrack(doc, objectId, path)
+  const key = track ? findKey(track.keys, frame) : undefined
+  if (!track || !key) throw new EddyError('NOT_FOUND', `${obj.name} has no key on ${path} at frame ${frame}`, { path })
+  const keys = setKey(track.keys, { ...key, interp })
+  return trackEdit(`Set ${obj.name} ${path} interpolation to ${interp}`, objectId, path, track, keys)
+}
+
+export function setMetaEdit(doc: SceneDocument, patch: Partial<ProjectMeta>): Edit {
+  const after = { ...doc.meta, ...patch }
+  const issues = validateMeta(after)
+  if (issues.length) invalid(issues, 'Invalid project settings')
+  return {
+    label: `Change ${Object.keys(patch).join(', ')}`,
+    forward: { meta: after },
+    backward: { meta: doc.meta },
+  }
+}

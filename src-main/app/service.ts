@@ -1,0 +1,266 @@
+// The service facade: every API request lands here, whichever transport carried it
+// (Electron IPC or the headless host's WebSocket). It owns the open project's store and
+// its undo history, and runs requests one at a time so edits never interleave.
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
+import { basename, dirname, extname, join, resolve } from 'node:path'
+import { EddyError } from '../../src-shared/api/errors'
+import { dispatch, type Handlers } from '../../src-shared/api/dispatch'
+import type { ResponseEnvelope } from '../../src-shared/api/contract'
+import type { SceneDocument } from '../../src-shared/scene/types'
+import { importMeshFile } from '../../src-shared/formats/meshImport'
+import { ProjectStore } from '../store/projectStore'
+import { RecentProjects } from '../store/recentProjects'
+import { History } from './history'
+import { addObjectEdit, deleteKeyEdit, deleteObjectsEdit, setInterpEdit, setKeyEdit, setMetaEdit, updateObjectEdit, type Edit } from './edits'
+
+export interface ServiceOptions {
+  mode: 'electron' | 'headless'
+  version: string
+  dataDir: string
+  projectsDir: string
+}
+
+export interface ProjectStateData {
+  path: string
+  document: SceneDocument
+  canUndo: boolean
+  canRedo: boolean
+  undoLabel?: string
+  redoLabel?: string
+}
+
+const newId = (): string => randomBytes(8).toString('hex')
+
+/** A file name for a project name: keeps letters, digits, space, dot, dash, underscore. */
+function fileNameFor(name: string): string {
+  const cleaned = name.replace(/[^\p{L}\p{N} ._-]+/gu, '_').replace(/^\.+/, '').trim()
+  return (cleaned || 'Untitled').slice(0, 120)
+}
+
+function withExtension(path: string): string {
+  return extname(path).toLowerCase() === '.eddy' ? path : `${path}.eddy`
+}
+
+export class EddyService {
+  readonly handlers: Handlers
+  private store: ProjectStore | null = null
+  private doc: SceneDocument | null = null
+  private readonly history = new History()
+  private readonly recent: RecentProjects
+  private queue: Promise<unknown> = Promise.resolve()
+  /** Called after any request that changed the open project (for other windows). */
+  onProjectChanged: ((state: ProjectStateData | null) => void) | null = null
+
+  constructor(private readonly opts: ServiceOptions) {
+    this.recent = new RecentProjects(opts.dataDir)
+    this.handlers = this.makeHandlers()
+  }
+
+  /** Validates and runs one raw message; answers are always envelopes, never throws. */
+  handle(raw: unknown): Promise<ResponseEnvelope> {
+    const run = this.queue.then(() => dispatch(this.handlers, raw))
+    this.queue = run.catch(() => undefined)
+    return run
+  }
+
+  get projectPath(): string | null {
+    return this.store?.path ?? null
+  }
+
+  close(): void {
+    this.closeProject()
+  }
+
+  state(): ProjectStateData | null {
+    if (!this.store || !this.doc) return null
+    return {
+      path: this.store.path,
+      document: this.doc,
+      canUndo: this.history.undoLabel !== undefined,
+      canRedo: this.history.redoLabel !== undefined,
+      ...(this.history.undoLabel ? { undoLabel: this.history.undoLabel } : {}),
+      ...(this.history.redoLabel ? { redoLabel: this.history.redoLabel } : {}),
+    }
+  }
+
+  private requireState(): ProjectStateData {
+    const s = this.state()
+    if (!s) throw new EddyError('NO_PROJECT', 'No project is open')
+    return s
+  }
+
+  private requireStore(): { store: ProjectStore; doc: SceneDocument } {
+    if (!this.store || !this.doc) throw new EddyError('NO_PROJECT', 'No project is open')
+    return { store: this.store, doc: this.doc }
+  }
+
+  /** Writes an edit in one transaction, records it for undo, and re-reads what was saved. */
+  private commit(edit: Edit): ProjectStateData {
+    const { store } = this.requireStore()
+    store.apply(edit.forward)
+    this.history.push(edit)
+    this.doc = store.readDocument()
+    return this.requireState()
+  }
+
+  private adopt(store: ProjectStore, keepHistory = false): ProjectStateData {
+    this.closeProject(keepHistory)
+    this.store = store
+    // Meshes no object uses are left over from undone imports of an earlier session
+    // (kept while the history could still redo them).
+    if (!keepHistory) store.deleteUnusedMeshes()
+    this.doc = store.readDocument()
+    this.recent.add(store.path, this.doc.meta.name)
+    return this.requireState()
+  }
+
+  private closeProject(keepHistory = false): boolean {
+    if (!this.store) return false
+    try {
+      if (!keepHistory) this.store.deleteUnusedMeshes()
+    } finally {
+      this.store.close()
+      this.store = null
+      this.doc = null
+      if (!keepHistory) this.history.clear()
+    }
+    return true
+  }
+
+  private changed(): void {
+    this.onProjectChanged?.(this.state())
+  }
+
+  private makeHandlers(): Handlers {
+    return {
+      'app.info': () => ({ version: this.opts.version, mode: this.opts.mode, projectsDir: this.opts.projectsDir, platform: process.platform }),
+
+      'project.create': ({ name, dir }) => {
+        const folder = resolve(dir ?? this.opts.projectsDir)
+        if (!dir) mkdirSync(folder, { recursive: true })
+        else if (!existsSync(folder)) throw new EddyError('IO_ERROR', `Folder "${folder}" does not exist`, { path: 'dir' })
+        const path = join(folder, `${fileNameFor(name)}.eddy`)
+        if (existsSync(path)) throw new EddyError('IO_ERROR', `A project file already exists at ${path}; choose another name`, { path: 'name' })
+        return this.adopt(ProjectStore.create(path, { name, fps: 24, frameStart: 1, frameEnd: 120 }))
+      },
+
+      'project.open': ({ path }) => {
+        // Open the new file before closing the current one, so a bad file loses nothing.
+        const store = ProjectStore.open(resolve(path))
+        return this.adopt(store)
+      },
+
+      'project.close': () => ({ closed: this.closeProject() }),
+
+      'project.saveAs': ({ path }) => {
+        const { store } = this.requireStore()
+        const target = withExtension(resolve(path))
+        if (!existsSync(dirname(target))) throw new EddyError('IO_ERROR', `Folder "${dirname(target)}" does not exist`, { path: 'path' })
+        const copy = store.saveAs(target)
+        // The undo history describes edits by object id, so it stays valid for the copy.
+        return this.adopt(copy, true)
+      },
+
+      'project.get': () => this.state(),
+
+      'project.recent': () => this.recent.list(),
+
+      'project.list': ({ dir }) => {
+        const folder = resolve(dir ?? this.opts.projectsDir)
+        if (!existsSync(folder)) {
+          if (dir) throw new EddyError('NOT_FOUND', `Folder "${folder}" does not exist`, { path: 'dir' })
+          return { dir: folder, files: [] }
+        }
+        const files = readdirSync(folder)
+          .filter((f) => f.toLowerCase().endsWith('.eddy'))
+          .map((f) => {
+            const p = join(folder, f)
+            return { path: p, name: basename(f, extname(f)), modified: statSync(p).mtime.toISOString() }
+          })
+          .sort((a, b) => b.modified.localeCompare(a.modified))
+        return { dir: folder, files }
+      },
+
+      'project.setMeta': ({ patch }) => this.commit(setMetaEdit(this.requireStore().doc, patch)),
+
+      'object.add': ({ kind, name, params, cage }) => {
+        const id = newId()
+        const state = this.commit(addObjectEdit(this.requireStore().doc, id, kind, { name, params, cage }))
+        return { state, id }
+      },
+
+      'object.update': ({ id, patch }) => this.commit(updateObjectEdit(this.requireStore().doc, id, patch)),
+
+      'object.delete': ({ ids }) => {
+        const { store, doc } = this.requireStore()
+        return this.commit(deleteObjectsEdit(doc, ids, store.objectOrders()))
+      },
+
+      'key.set': ({ objectId, path, frame, value, interp }) => this.commit(setKeyEdit(this.requireStore().doc, objectId, path, frame, value, interp)),
+
+      'key.delete': ({ objectId, path, frame }) => this.commit(deleteKeyEdit(this.requireStore().doc, objectId, path, frame)),
+
+      'key.setInterp': ({ objectId, path, frame, interp }) => this.commit(setInterpEdit(this.requireStore().doc, objectId, path, frame, interp)),
+
+      'mesh.import': async ({ fileName, data }) => {
+        this.requireStore()
+        const bytes = new Uint8Array(Buffer.from(data, 'base64'))
+        const { mesh, info } = await importMeshFile(fileName, bytes)
+        const { store, doc } = this.requireStore()
+        const meshId = newId()
+        const id = newId()
+        // Parse and validate fully before writing anything: a bad file leaves the project as it was.
+        const edit = addObjectEdit(doc, id, 'obstacle', { name: info.name, params: { shape: 'mesh' }, meshId })
+        store.insertMesh({ ...info, id: meshId }, mesh.positions, mesh.indices)
+        edit.label = `Import ${fileName}`
+        return { state: this.commit(edit), id }
+      },
+
+      'mesh.data': ({ meshId }) => {
+        const { store } = this.requireStore()
+        const m = store.readMesh(meshId)
+        const b64 = (a: Float32Array | Uint32Array): string => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('base64')
+        return { positions: b64(m.positions), indices: b64(m.indices) }
+      },
+
+      'edit.undo': () => {
+        const { store } = this.requireStore()
+        const e = this.history.takeUndo()
+        if (!e) throw new EddyError('NOTHING_TO_UNDO', 'Nothing to undo')
+        try {
+          store.apply(e.backward)
+        } catch (err) {
+          this.history.restoreUndo(e)
+          throw err
+        }
+        this.doc = store.readDocument()
+        return this.requireState()
+      },
+
+      'edit.redo': () => {
+        const { store } = this.requireStore()
+        const e = this.history.takeRedo()
+        if (!e) throw new EddyError('NOTHING_TO_UNDO', 'Nothing to redo')
+        try {
+          store.apply(e.forward)
+        } catch (err) {
+          this.history.restoreRedo(e)
+          throw err
+        }
+        this.doc = store.readDocument()
+        return this.requireState()
+      },
+    }
+  }
+
+  /** For transports: run a request and tell other windows when the project changed. */
+  async request(raw: unknown): Promise<ResponseEnvelope> {
+    const before = this.store?.path ?? null
+    const resp = await this.handle(raw)
+    const type = (raw as { type?: unknown })?.type
+    const mutating = typeof type === 'string' && !/^(app\.info|project\.(get|recent|list)|mesh\.data)$/.test(type)
+    if (resp.ok && (mutating || before !== (this.store?.path ?? null))) this.changed()
+    return resp
+  }
+}

@@ -1,0 +1,38 @@
+// Entry point of the headless host: `node out/main/host.js [--port N] [--data-dir D]
+// [--projects-dir P] [--open FILE]`. Prints one machine-readable line
+// `EDDY_HOST_READY {json}` for scripts and tests, then a sentence for people.
+import { fileURLToPath } from 'node:url'
+import { EddyService } from '../app/service'
+import { appDataDir, defaultProjectsDir } from '../store/appDataDir'
+import { startHost } from './server'
+import { parseHostArgs } from './args'
+import { APP_VERSION } from '../app/version'
+
+async function main(): Promise<void> {
+  const args = parseHostArgs(process.argv.slice(2))
+  const service = new EddyService({
+    mode: 'headless',
+    version: APP_VERSION,
+    dataDir: args.dataDir ?? appDataDir(),
+    projectsDir: args.projectsDir ?? defaultProjectsDir(),
+  })
+  if (args.open) {
+    const r = await service.request({ id: 0, type: 'project.open', params: { path: args.open } })
+    if (!r.ok) console.error(`Could not open ${args.open}: ${r.error.message}`)
+  }
+  const rendererDir = args.rendererDir ?? fileURLToPath(new URL('../renderer/', import.meta.url))
+  const host = await startHost({ service, rendererDir, port: args.port })
+  console.log(`EDDY_HOST_READY ${JSON.stringify({ url: host.url, port: host.port, pid: process.pid })}`)
+  console.log(`Eddy host listening on 127.0.0.1:${host.port}`)
+  const stop = (): void => {
+    service.close()
+    void host.close().then(() => process.exit(0))
+  }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+}
+
+main().catch((e: unknown) => {
+  console.error(`Eddy host failed to start: ${e instanceof Error ? e.message : String(e)}`)
+  process.exit(1)
+})

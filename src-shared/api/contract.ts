@@ -1,0 +1,111 @@
+// The one contract between renderer and main: every request with its params and result
+// schema, every event, and the envelopes they travel in. Both transports (Electron IPC
+// and the headless host's WebSocket) carry exactly these envelopes.
+import { z } from 'zod'
+import {
+  apiError,
+  base64,
+  cageGeometry,
+  filePath,
+  finite,
+  interpolation,
+  objectId,
+  objectKind,
+  paramValue,
+  projectMeta,
+  projectState,
+  recentProject,
+  sceneObject,
+  trackPath,
+} from './schemas'
+
+const nothing = z.object({}).strict()
+const stateResult = projectState
+const objectPatch = z
+  .object({
+    name: z.string().trim().min(1, 'name must not be empty').max(200).optional(),
+    params: z.record(z.string(), paramValue).optional(),
+    cage: cageGeometry.optional(),
+  })
+  .strict()
+
+export const requests = {
+  'app.info': {
+    params: nothing,
+    result: z.object({ version: z.string(), mode: z.enum(['electron', 'headless']), projectsDir: z.string(), platform: z.string() }),
+  },
+  'project.create': {
+    params: z.object({ name: z.string().trim().min(1, 'name must not be empty').max(200), dir: filePath.optional() }).strict(),
+    result: stateResult,
+  },
+  'project.open': { params: z.object({ path: filePath }).strict(), result: stateResult },
+  'project.close': { params: nothing, result: z.object({ closed: z.boolean() }) },
+  'project.saveAs': { params: z.object({ path: filePath }).strict(), result: stateResult },
+  'project.get': { params: nothing, result: stateResult.nullable() },
+  'project.recent': { params: nothing, result: z.array(recentProject) },
+  'project.list': {
+    params: z.object({ dir: filePath.optional() }).strict(),
+    result: z.object({ dir: z.string(), files: z.array(z.object({ path: z.string(), name: z.string(), modified: z.string() })) }),
+  },
+  'project.setMeta': { params: z.object({ patch: projectMeta.partial().strict() }).strict(), result: stateResult },
+  'object.add': {
+    params: z
+      .object({ kind: objectKind, name: z.string().min(1).max(200).optional(), params: z.record(z.string(), paramValue).optional(), cage: cageGeometry.optional() })
+      .strict(),
+    result: z.object({ state: stateResult, id: objectId }),
+  },
+  'object.update': { params: z.object({ id: objectId, patch: objectPatch }).strict(), result: stateResult },
+  'object.delete': { params: z.object({ ids: z.array(objectId).min(1).max(10_000) }).strict(), result: stateResult },
+  'key.set': {
+    params: z.object({ objectId, path: trackPath, frame: finite, value: finite.optional(), interp: interpolation.optional() }).strict(),
+    result: stateResult,
+  },
+  'key.delete': { params: z.object({ objectId, path: trackPath, frame: finite }).strict(), result: stateResult },
+  'key.setInterp': { params: z.object({ objectId, path: trackPath, frame: finite, interp: interpolation }).strict(), result: stateResult },
+  'mesh.import': {
+    params: z.object({ fileName: z.string().min(1).max(1024), data: base64 }).strict(),
+    result: z.object({ state: stateResult, id: objectId }),
+  },
+  'mesh.data': {
+    params: z.object({ meshId: z.string().min(1).max(64) }).strict(),
+    result: z.object({ positions: base64, indices: base64 }),
+  },
+  'edit.undo': { params: nothing, result: stateResult },
+  'edit.redo': { params: nothing, result: stateResult },
+} as const
+
+export type RequestType = keyof typeof requests
+export type RequestParams<K extends RequestType> = z.input<(typeof requests)[K]['params']>
+export type RequestResult<K extends RequestType> = z.output<(typeof requests)[K]['result']>
+export const REQUEST_TYPES = Object.keys(requests) as RequestType[]
+
+export const requestEnvelope = z.object({
+  id: z.number().int().nonnegative(),
+  type: z.string().max(64),
+  params: z.unknown(),
+})
+export type RequestEnvelope = z.infer<typeof requestEnvelope>
+
+export const responseEnvelope = z.union([
+  z.object({ id: z.number().int(), ok: z.literal(true), result: z.unknown() }),
+  z.object({ id: z.number().int(), ok: z.literal(false), error: apiError }),
+])
+export type ResponseEnvelope = z.infer<typeof responseEnvelope>
+
+/** Menu commands the Electron application menu sends to the renderer (the in-app menu bar calls them directly). */
+export const MENU_COMMANDS = ['file.new', 'file.open', 'file.saveAs', 'file.close', 'edit.undo', 'edit.redo', 'help.about'] as const
+export const menuCommand = z.enum(MENU_COMMANDS)
+export type MenuCommand = z.infer<typeof menuCommand>
+
+export const events = {
+  /** The open project changed outside the renderer's own request (another window, the menu, undo from the menu). */
+  'project.changed': z.object({ state: stateResult.nullable() }),
+  'menu.command': z.object({ command: menuCommand, path: z.string().optional() }),
+} as const
+export type EventType = keyof typeof events
+export type EventPayload<K extends EventType> = z.output<(typeof events)[K]>
+
+export const eventEnvelope = z.object({ event: z.enum(Object.keys(events) as [EventType, ...EventType[]]), payload: z.unknown() })
+export type EventEnvelope = z.infer<typeof eventEnvelope>
+
+export { sceneObject }

@@ -1,0 +1,84 @@
+// Runtime schemas for everything that crosses the renderer/main boundary.
+// Structural checks only (shapes, finite numbers, sizes); range checks against the
+// parameter specs happen in the service (scene/validate.ts) so the message names the spec.
+import { z } from 'zod'
+import { ERROR_CODES } from './errors'
+import { INTERPOLATIONS, MESH_FORMATS, OBJECT_KINDS } from '../scene/types'
+
+export const finite = z.number().refine(Number.isFinite, { message: 'must be a finite number (not NaN or infinite)' })
+export const vec3 = z.tuple([finite, finite, finite])
+export const paramValue = z.union([finite, z.string().max(200), z.boolean(), vec3])
+export const objectId = z.string().min(1).max(64)
+export const objectKind = z.enum(OBJECT_KINDS)
+export const interpolation = z.enum(INTERPOLATIONS)
+/** Channel path: a parameter key, optionally with a vector component: "rate", "position.1". */
+export const trackPath = z.string().regex(/^[A-Za-z][A-Za-z0-9]*(\.[0-2])?$/, 'must be a parameter key, optionally followed by .0, .1 or .2')
+export const filePath = z.string().min(1).max(4096)
+
+export const cageGeometry = z.object({
+  positions: z.array(finite).max(3 * 200_000),
+  faces: z.array(z.array(z.number().int().nonnegative()).min(3).max(64)).max(200_000),
+})
+
+export const sceneObject = z.object({
+  id: objectId,
+  kind: objectKind,
+  name: z.string().min(1).max(200),
+  params: z.record(z.string(), paramValue),
+  cage: cageGeometry.optional(),
+  meshId: z.string().optional(),
+})
+
+export const keyframe = z.object({
+  frame: finite,
+  value: finite,
+  interp: interpolation,
+  handleLeft: z.tuple([finite, finite]).optional(),
+  handleRight: z.tuple([finite, finite]).optional(),
+})
+
+export const track = z.object({ objectId, path: trackPath, keys: z.array(keyframe) })
+
+export const projectMeta = z.object({
+  name: z.string().min(1).max(200),
+  fps: finite,
+  frameStart: z.number().int(),
+  frameEnd: z.number().int(),
+})
+
+export const meshInfo = z.object({
+  id: z.string(),
+  name: z.string(),
+  format: z.enum(MESH_FORMATS),
+  vertexCount: z.number().int(),
+  triangleCount: z.number().int(),
+  bounds: z.object({ min: vec3, max: vec3 }),
+})
+
+export const sceneDocument = z.object({
+  meta: projectMeta,
+  objects: z.array(sceneObject),
+  tracks: z.array(track),
+  meshes: z.array(meshInfo),
+})
+
+/** What the renderer sees of an open project after every request that changes it. */
+export const projectState = z.object({
+  path: z.string(),
+  document: sceneDocument,
+  canUndo: z.boolean(),
+  canRedo: z.boolean(),
+  undoLabel: z.string().optional(),
+  redoLabel: z.string().optional(),
+})
+
+export const recentProject = z.object({ path: z.string(), name: z.string(), openedAt: z.string() })
+
+export const apiError = z.object({
+  code: z.enum(ERROR_CODES),
+  message: z.string(),
+  details: z.record(z.string(), z.unknown()).optional(),
+})
+
+/** Base64 text; 64 MiB of text at most (48 MiB of binary). */
+export const base64 = z.string().max(64 * 1024 * 1024).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64')

@@ -1,0 +1,180 @@
+// Wavefront OBJ, read strictly: a typo in a hand-edited file should be reported with its line
+// rather than silently turning into a missing triangle. Only polygonal geometry is used;
+// texture coordinates, normals, groups and materials are accepted and ignored.
+import { EddyError } from '../api/errors'
+import type { TriMesh } from '../geometry/triMesh'
+import { forEachLine, looksLikeText, parseDecimal, tokenize } from './textBytes'
+
+// Statements that are valid OBJ but carry nothing a fluid obstacle needs.
+const IGNORED = new Set([
+  'vt', 'vn', 'vp', 'l', 'p', 'o', 'g', 's', 'mg', 'usemtl', 'mtllib',
+  'usemap', 'maplib', 'lod', 'bevel', 'c_interp', 'd_interp', 'shadow_obj', 'trace_obj',
+])
+// Free-form curves and surfaces: valid OBJ, but ignoring them would silently drop geometry.
+const FREE_FORM = new Set([
+  'cstype', 'deg', 'bmat', 'step', 'curv', 'curv2', 'surf', 'parm', 'trim', 'hole', 'scrv', 'sp', 'end', 'con', 'ctech', 'stech',
+])
+const INTEGER = /^[+-]?\d+$/
+
+/** Parses OBJ bytes into a fan-triangulated mesh. Throws MESH_PARSE naming `name` and the line. */
+export function parseObj(bytes: Uint8Array, name: string): TriMesh {
+  if (!looksLikeText(bytes)) throw new EddyError('MESH_PARSE', `"${name}" is not a text OBJ file`)
+
+  let pos = new Float32Array(3 * 1024)
+  let nPos = 0 // floats used
+  let idx = new Uint32Array(3 * 1024)
+  let nIdx = 0
+  let vCount = 0, vtCount = 0, vnCount = 0
+  // Positive indices may refer forward (some writers emit faces first), so the largest one
+  // is checked once all vertices are known; its line is kept for the message.
+  let maxIndex = 0, maxIndexLine = 0
+  let faceCount = 0
+  const face: number[] = []
+  let pending = '' // text of a line continued with a trailing backslash
+  let pendingLine = 0
+
+  const fail = (line: number, message: string): never => {
+    throw new EddyError('MESH_PARSE', `"${name}" line ${line}: ${message}`, { line })
+  }
+
+  // Resolves one 1-based or negative (relative) index against `count` elements so far.
+  const resolve = (token: string, count: number, what: string, line: number): number => {
+    if (!INTEGER.test(token)) fail(line, `${what} index "${token}" is not a whole number`)
+    const i = Number(token)
+    if (i === 0) fail(line, `${what} index 0 is invalid (OBJ counts from 1)`)
+    if (i < 0) {
+      if (-i > count) fail(line, `relative ${what} index ${i} reaches before the first ${what} (only ${count} so far)`)
+      return count + i
+    }
+    return i - 1
+  }
+
+  const statement = (text: string, line: number): void => {
+    const hash = text.indexOf('#')
+    const tokens = tokenize(hash >= 0 ? text.slice(0, hash) : text)
+    if (tokens.length === 0) return
+    const key = tokens[0]
+    if (key === 'v') {
+      if (tokens.length < 4) fail(line, `a vertex needs 3 coordinates, found ${tokens.length - 1}`)
+      vCount++
+      for (let k = 1; k < tokens.length; k++) {
+        const x = parseDecimal(tokens[k])
+        if (x === undefined) fail(line, `vertex coordinate "${tokens[k]}" is not a number`)
+        // Only xyz are kept; w and per-vertex colours (xyz rgb) are read to check them.
+        if (k <= 3) {
+          if (!Number.isFinite(x)) fail(line, `vertex ${vCount} has a non-finite coordinate "${tokens[k]}"`)
+          if (nPos === pos.length) pos = grow(pos)
+          pos[nPos++] = x as number
+        }
+      }
+    } else if (key === 'f') {
+      face.length = 0
+      for (let k = 1; k < tokens.length; k++) {
+        const parts = tokens[k].split('/')
+        // v, v/vt, v//vn, v/vt/vn
+        if (parts.length > 3 || parts[0] === '' || (parts.length === 2 && parts[1] === '')) {
+          fail(line, `face vertex "${tokens[k]}" is not of the form v, v/vt, v//vn or v/vt/vn`)
+        }
+        const v = resolve(parts[0], vCount, 'vertex', line)
+        if (v >= maxIndex) {
+          maxIndex = v + 1
+          maxIndexLine = line
+        }
+        if (parts.length >= 2 && parts[1] !== '') {
+          const t = resolve(parts[1], vtCount, 'texture coordinate', line)
+          if (t >= vtCount) fail(line, `texture coordinate ${t + 1} does not exist (only ${vtCount} so far)`)
+        }
+        if (parts.length === 3) {
+          if (parts[2] === '') fail(line, `face vertex "${tokens[k]}" has an empty normal index`)
+          const n = resolve(parts[2], vnCount, 'normal', line)
+          if (n >= vnCount) fail(line, `normal ${n + 1} does not exist (only ${vnCount} so far)`)
+        }
+        face.push(v)
+      }
+      if (face.length < 3) fail(line, `a face needs at least 3 vertices, found ${face.length}`)
+      faceCount++
+      // Fan from the first corner: exact for convex polygons, which is what exporters write.
+      for (let k = 1; k + 1 < face.length; k++) {
+        if (nIdx + 3 > idx.length) idx = grow(idx)
+        idx[nIdx++] = face[0]
+        idx[nIdx++] = face[k]
+        idx[nIdx++] = face[k + 1]
+      }
+    } else if (key === 'vt') {
+      vtCount++
+    } else if (key === 'vn') {
+      vnCount++
+    } else if (IGNORED.has(key)) {
+      // nothing to do
+    } else if (FREE_FORM.has(key)) {
+      fail(line, `free-form geometry ("${key}") is not supported; export the model as polygons`)
+    } else {
+      fail(line, `unknown statement "${key}"`)
+    }
+  }
+
+  forEachLine(bytes, (text, line) => {
+    // A trailing backslash joins the next line (OBJ's line continuation).
+    if (text.endsWith('\\')) {
+      if (pending === '') pendingLine = line
+      pending += text.slice(0, -1) + ' '
+      return
+    }
+    if (pending !== '') {
+      statement(pending + text, pendingLine)
+      pending = ''
+    } else {
+      statement(text, line)
+    }
+  })
+  if (pending !== '') statement(pending, pendingLine)
+
+  if (faceCount === 0) throw new EddyError('MESH_PARSE', `"${name}" contains no faces`)
+  if (maxIndex > vCount) {
+    fail(maxIndexLine, `face refers to vertex ${maxIndex} but the file defines only ${vCount} vertices`)
+  }
+  return { positions: pos.slice(0, nPos), indices: idx.slice(0, nIdx) }
+}
+
+function grow<T extends Float32Array | Uint32Array>(a: T): T {
+  const b = new (a.constructor as { new (n: number): T })(a.length * 2)
+  b.set(a)
+  return b
+}
+
+/**
+ * OBJ text for a triangle mesh. Coordinates are written with the fewest digits that read
+ * back to the identical float32, so parseObj(writeObj(m)) reproduces m bit for bit.
+ */
+export function writeObj(mesh: TriMesh, opts: { normals?: Float32Array; header?: string } = {}): string {
+  const { positions: p, indices: idx } = mesh
+  const parts: string[] = []
+  if (opts.header !== undefined) {
+    for (const line of opts.header.split(/\r?\n/)) parts.push(`# ${line}\n`)
+  }
+  for (let i = 0; i + 2 < p.length; i += 3) parts.push(`v ${f32(p[i])} ${f32(p[i + 1])} ${f32(p[i + 2])}\n`)
+  const nrm = opts.normals
+  if (nrm) {
+    if (nrm.length !== p.length) {
+      throw new EddyError('INVALID_PARAM', `writeObj: ${nrm.length / 3} normals for ${p.length / 3} vertices`)
+    }
+    for (let i = 0; i + 2 < nrm.length; i += 3) parts.push(`vn ${f32(nrm[i])} ${f32(nrm[i + 1])} ${f32(nrm[i + 2])}\n`)
+  }
+  for (let t = 0; t + 2 < idx.length; t += 3) {
+    const a = idx[t] + 1, b = idx[t + 1] + 1, c = idx[t + 2] + 1
+    parts.push(nrm ? `f ${a}//${a} ${b}//${b} ${c}//${c}\n` : `f ${a} ${b} ${c}\n`)
+  }
+  return parts.join('')
+}
+
+/** Shortest decimal that rounds back to the same float32 (at most 9 significant digits). */
+function f32(x: number): string {
+  if (!Number.isFinite(x)) throw new EddyError('INVALID_PARAM', `writeObj: cannot write non-finite coordinate ${x}`)
+  if (x === 0) return '0' // also turns -0 into 0
+  for (let digits = 6; digits < 9; digits++) {
+    const s = x.toPrecision(digits)
+    // String(Number(s)) drops the trailing zeros toPrecision pads with.
+    if (Math.fround(Number(s)) === x) return String(Number(s))
+  }
+  return String(Number(x.toPrecision(9)))
+}

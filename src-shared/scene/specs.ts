@@ -1,0 +1,155 @@
+// One spec per parameter of every object kind: the single source of truth for
+// labels, units, ranges and defaults. The inspector builds its widgets from these,
+// validate.ts checks values against them and defaults.ts fills new objects from them.
+import type { ObjectKind, ParamValue } from './types'
+
+export type ParamType = 'float' | 'int' | 'enum' | 'bool' | 'vec3'
+
+export interface ParamSpec {
+  key: string
+  label: string
+  type: ParamType
+  /** SI unit shown next to the value ('' for dimensionless). */
+  unit: string
+  /** Hard limits: values outside are rejected. For vec3 they apply per component. */
+  min?: number
+  max?: number
+  default: ParamValue
+  options?: readonly string[]
+  /** Human labels for `options`, same order. */
+  optionLabels?: readonly string[]
+  keyframable: boolean
+  /** Drag/spin increment for the inspector. */
+  step?: number
+  group: string
+  help: string
+  /** Suggested slider range; values outside are legal but unusual (slow, huge, ...). */
+  softMin?: number
+  softMax?: number
+}
+
+export interface KindSpec {
+  kind: ObjectKind
+  label: string
+  params: ParamSpec[]
+}
+
+const TRANSFORM = 'Transform'
+
+function position(defaultValue: ParamValue = [0, 0, 0], help = 'Location of the object centre in world space.'): ParamSpec {
+  return { key: 'position', label: 'Position', type: 'vec3', unit: 'm', min: -1000, max: 1000, default: defaultValue, keyframable: true, step: 0.1, group: TRANSFORM, help }
+}
+
+const rotation: ParamSpec = {
+  key: 'rotation', label: 'Rotation', type: 'vec3', unit: 'deg', min: -36000, max: 36000, default: [0, 0, 0],
+  keyframable: true, step: 1, group: TRANSFORM, help: 'XYZ Euler rotation in degrees, applied X first, then Y, then Z.',
+}
+
+const scale: ParamSpec = {
+  key: 'scale', label: 'Scale', type: 'vec3', unit: '', min: 0.001, max: 1000, default: [1, 1, 1],
+  keyframable: true, step: 0.1, group: TRANSFORM, help: 'Size factor along each local axis.',
+}
+
+/** Fresh transform specs per kind so no two kinds share (and could mutate) one default array. */
+function transform(): ParamSpec[] {
+  return [position(), { ...rotation, default: [0, 0, 0] }, { ...scale, default: [1, 1, 1] }]
+}
+
+const domain: KindSpec = {
+  kind: 'domain',
+  label: 'Domain',
+  params: [
+    // Simulation grids are axis aligned, so a domain has a size instead of rotation/scale;
+    // y = 1 puts the default 2 m box on the ground plane.
+    position([0, 1, 0], 'Centre of the simulation box in world space.'),
+    { key: 'size', label: 'Size', type: 'vec3', unit: 'm', min: 0.01, max: 1000, default: [2, 2, 2], keyframable: true, step: 0.1, group: TRANSFORM, help: 'Edge lengths of the axis-aligned simulation box.' },
+    {
+      key: 'solver', label: 'Solver', type: 'enum', unit: '', default: 'smoke',
+      options: ['smoke', 'liquid', 'surface', 'tetLiquid', 'hybridGas'],
+      optionLabels: ['Smoke (vortex particles)', 'Liquid (Carlson)', 'Surface flow (Stam)', 'Tet liquid (Chentanez)', 'Hybrid tet/hex gas (Feldman)'],
+      keyframable: false, group: 'Solver', help: 'Simulation method used inside this domain.',
+    },
+    { key: 'resolution', label: 'Resolution', type: 'int', unit: 'cells', min: 8, max: 1024, default: 64, softMin: 16, softMax: 256, keyframable: false, step: 8, group: 'Solver', help: 'Number of grid cells along the longest side of the domain.' },
+    { key: 'cfl', label: 'CFL number', type: 'float', unit: '', min: 0.1, max: 16, default: 4, keyframable: true, step: 0.1, group: 'Time', help: 'Largest distance, in cells, fluid may travel in one substep; higher is faster but less accurate.' },
+    { key: 'minSubsteps', label: 'Min substeps', type: 'int', unit: '', min: 1, max: 100, default: 1, keyframable: false, step: 1, group: 'Time', help: 'Fewest solver steps per frame.' },
+    { key: 'maxSubsteps', label: 'Max substeps', type: 'int', unit: '', min: 1, max: 100, default: 4, keyframable: false, step: 1, group: 'Time', help: 'Most solver steps per frame; caps the cost of fast motion.' },
+    { key: 'timeScale', label: 'Time scale', type: 'float', unit: '', min: 0, max: 100, default: 1, softMax: 4, keyframable: true, step: 0.05, group: 'Time', help: 'Simulated seconds per real second; below 1 gives slow motion.' },
+  ],
+}
+
+const obstacle: KindSpec = {
+  kind: 'obstacle',
+  label: 'Obstacle',
+  params: [
+    ...transform(),
+    {
+      key: 'shape', label: 'Shape', type: 'enum', unit: '', default: 'box',
+      options: ['box', 'sphere', 'cylinder', 'mesh'], optionLabels: ['Box', 'Sphere', 'Cylinder', 'Mesh'],
+      keyframable: false, group: 'Obstacle', help: 'Collision shape: a 1 m box, sphere or cylinder sized by Scale, or an imported mesh.',
+    },
+    { key: 'friction', label: 'Friction', type: 'float', unit: '', min: 0, max: 1, default: 0, keyframable: true, step: 0.05, group: 'Obstacle', help: 'Tangential drag at the surface: 0 is free slip, 1 is no slip.' },
+  ],
+}
+
+const emitter: KindSpec = {
+  kind: 'emitter',
+  label: 'Emitter',
+  params: [
+    ...transform(),
+    {
+      key: 'shape', label: 'Shape', type: 'enum', unit: '', default: 'sphere',
+      options: ['box', 'sphere', 'cylinder'], optionLabels: ['Box', 'Sphere', 'Cylinder'],
+      keyframable: false, group: 'Emission', help: 'Volume fluid is emitted from: a 1 m shape sized by Scale.',
+    },
+    {
+      key: 'fluid', label: 'Fluid', type: 'enum', unit: '', default: 'gas',
+      options: ['gas', 'liquid'], optionLabels: ['Gas', 'Liquid'],
+      keyframable: false, group: 'Emission', help: 'Kind of fluid this emitter adds.',
+    },
+    { key: 'density', label: 'Density', type: 'float', unit: '', min: 0, max: 100, default: 1, softMax: 10, keyframable: true, step: 0.1, group: 'Emission', help: 'Relative density (smoke opacity) of emitted fluid.' },
+    { key: 'temperature', label: 'Temperature', type: 'float', unit: 'K', min: 0, max: 10000, default: 600, softMin: 200, softMax: 2000, keyframable: true, step: 10, group: 'Emission', help: 'Temperature of emitted fluid; hotter gas rises faster.' },
+    { key: 'velocity', label: 'Velocity', type: 'vec3', unit: 'm/s', min: -1000, max: 1000, default: [0, 1, 0], keyframable: true, step: 0.1, group: 'Emission', help: 'Initial velocity of emitted fluid in world space.' },
+    { key: 'rate', label: 'Rate', type: 'float', unit: '1/s', min: 0, max: 1000, default: 1, softMax: 10, keyframable: true, step: 0.1, group: 'Emission', help: 'How many times per second the emitter volume is refilled.' },
+  ],
+}
+
+const vortexSeed: KindSpec = {
+  kind: 'vortexSeed',
+  label: 'Vortex seed',
+  params: [
+    position(),
+    { key: 'radius', label: 'Radius', type: 'float', unit: 'm', min: 0.001, max: 100, default: 0.1, softMax: 2, keyframable: true, step: 0.01, group: 'Vortex', help: 'Radius of the vortex core.' },
+    { key: 'direction', label: 'Direction', type: 'vec3', unit: '', min: -1, max: 1, default: [0, 1, 0], keyframable: true, step: 0.05, group: 'Vortex', help: 'Spin axis (right-hand rule); normalised when used, must not be zero.' },
+    { key: 'strength', label: 'Strength', type: 'float', unit: '1/s', min: 0, max: 100000, default: 10, softMax: 1000, keyframable: true, step: 1, group: 'Vortex', help: 'Vorticity magnitude at the core.' },
+    { key: 'particleCount', label: 'Particle count', type: 'int', unit: '', min: 1, max: 1000000, default: 100, softMax: 10000, keyframable: false, step: 10, group: 'Vortex', help: 'Number of vortex particles seeded.' },
+  ],
+}
+
+const ccCage: KindSpec = {
+  kind: 'ccCage',
+  label: 'Catmull-Clark cage',
+  params: [
+    ...transform(),
+    { key: 'level', label: 'Subdivision level', type: 'int', unit: '', min: 1, max: 4, default: 2, keyframable: false, step: 1, group: 'Display', help: 'Catmull-Clark subdivisions used for display.' },
+  ],
+}
+
+const heatSource: KindSpec = {
+  kind: 'heatSource',
+  label: 'Heat source',
+  params: [
+    position(),
+    { key: 'temperature', label: 'Temperature', type: 'float', unit: 'K', min: 0, max: 10000, default: 800, softMin: 200, softMax: 2000, keyframable: true, step: 10, group: 'Heat', help: 'Temperature the source holds the surrounding fluid at.' },
+    { key: 'radius', label: 'Radius', type: 'float', unit: 'm', min: 0.001, max: 100, default: 0.25, softMax: 5, keyframable: true, step: 0.01, group: 'Heat', help: 'Radius of the heated region.' },
+  ],
+}
+
+export const KIND_SPECS: Record<ObjectKind, KindSpec> = { domain, obstacle, emitter, vortexSeed, ccCage, heatSource }
+
+export function specFor(kind: ObjectKind, key: string): ParamSpec | undefined {
+  return KIND_SPECS[kind]?.params.find((p) => p.key === key)
+}
+
+export function kindLabel(kind: ObjectKind): string {
+  return KIND_SPECS[kind]?.label ?? kind
+}

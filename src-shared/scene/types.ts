@@ -1,0 +1,82 @@
+// The scene document: what an artist authors and what the project file stores.
+// Pure data (JSON-serialisable), no behaviour: specs.ts describes each parameter,
+// keyframes.ts evaluates animation, validate.ts checks values against the specs.
+
+export type Vec3 = [number, number, number]
+
+export const OBJECT_KINDS = ['domain', 'obstacle', 'emitter', 'vortexSeed', 'ccCage', 'heatSource'] as const
+export type ObjectKind = (typeof OBJECT_KINDS)[number]
+
+/** A parameter value: numbers (float or int), enum strings, booleans, 3-vectors. */
+export type ParamValue = number | string | boolean | Vec3
+
+/** Control mesh of a Catmull-Clark surface: flat xyz positions, polygon faces (any valence >= 3). */
+export interface CageGeometry {
+  positions: number[]
+  faces: number[][]
+}
+
+export interface SceneObject {
+  id: string
+  kind: ObjectKind
+  name: string
+  /** Keyed by the parameter keys of specs.ts for this kind (position, rotation, scale, ...). */
+  params: Record<string, ParamValue>
+  /** Catmull-Clark cages only. */
+  cage?: CageGeometry
+  /** Obstacles whose shape is 'mesh': the imported mesh they use. */
+  meshId?: string
+}
+
+export const INTERPOLATIONS = ['constant', 'linear', 'bezier'] as const
+export type Interpolation = (typeof INTERPOLATIONS)[number]
+
+/**
+ * One key. `interp` governs the segment from this key to the next one (Blender's convention).
+ * Bezier handles are absolute (frame, value) points; when absent they are computed
+ * automatically (Blender's "auto clamped": flat at extremes, no overshoot).
+ */
+export interface Keyframe {
+  frame: number
+  value: number
+  interp: Interpolation
+  handleLeft?: [number, number]
+  handleRight?: [number, number]
+}
+
+/**
+ * Animation of one numeric channel. `path` is a parameter key ("rate") or, for a vector
+ * parameter, the key and a component index ("position.1" is position y).
+ */
+export interface Track {
+  objectId: string
+  path: string
+  keys: Keyframe[]
+}
+
+export interface ProjectMeta {
+  name: string
+  fps: number
+  frameStart: number
+  frameEnd: number
+}
+
+export const MESH_FORMATS = ['obj', 'stl', 'gltf', 'glb'] as const
+export type MeshFormat = (typeof MESH_FORMATS)[number]
+
+/** An imported triangle mesh; the triangles themselves are fetched separately (mesh.data). */
+export interface MeshInfo {
+  id: string
+  name: string
+  format: MeshFormat
+  vertexCount: number
+  triangleCount: number
+  bounds: { min: Vec3; max: Vec3 }
+}
+
+export interface SceneDocument {
+  meta: ProjectMeta
+  objects: SceneObject[]
+  tracks: Track[]
+  meshes: MeshInfo[]
+}
