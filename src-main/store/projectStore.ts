@@ -363,6 +363,13 @@ function tempSibling(target: string): string {
   return nodePath.join(nodePath.dirname(target), `.${nodePath.basename(target)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`)
 }
 
+/** Best-effort cleanup after a failed create/saveAs; must not mask the original error. */
 function removeDatabaseFiles(file: string): void {
-  for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) fs.rmSync(f, { force: true })
+  for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) {
+    try {
+      fs.rmSync(f, { force: true })
+    } catch {
+      // ignored: see above
+    }
+  }
 }

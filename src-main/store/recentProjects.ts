@@ -81,7 +81,11 @@ export class RecentProjects {
       }
       fs.renameSync(tmp, this.file)
     } catch (e) {
-      fs.rmSync(tmp, { force: true })
+      try {
+        fs.rmSync(tmp, { force: true })
+      } catch {
+        // Cleanup is best effort; the original failure is what the caller needs to hear.
+      }
       throw new EddyError('IO_ERROR', `Cannot save the recent projects list in ${this.dataDir}: ${(e as Error).message}`, {
         path: this.file,
       })

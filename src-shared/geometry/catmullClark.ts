@@ -52,7 +52,7 @@ export function subdivide(
       `subdividing this cage ${levels} times would make ${quadCount * 2} triangles (at most ${MAX_TRIANGLES}); use a lower level`,
     )
   }
-  let quads = new Uint32Array(0)
+  let quads: Uint32Array = new Uint32Array(0)
   for (let l = 0; l < levels; l++) {
     const r = step(flat)
     quads = r.quads

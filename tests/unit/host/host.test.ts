@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { request } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { WebSocket } from 'ws'
+import { startHost, type RunningHost } from '../../../src-main/host/server'
+import { makeService } from '../app/serviceHelpers'
+
+let host: RunningHost
+const service = makeService().service
+
+beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'eddy-renderer-'))
+  writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Eddy</title>')
+  host = await startHost({ service, rendererDir: dir })
+})
+afterAll(async () => {
+  await host.close()
+  service.close()
+})
+
+function connect(query: string, headers: Record<string, string> = {}): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${host.port}/ws${query}`, { headers })
+    ws.once('open', () => resolve(ws))
+    ws.once('error', reject)
+  })
+}
+
+function roundTrip(ws: WebSocket, data: string | Buffer): Promise<Record<string, unknown>> {
+  return new Promise((resolve) => {
+    ws.once('message', (m) => resolve(JSON.parse(m.toString()) as Record<string, unknown>))
+    ws.send(data)
+  })
+}
+
+function get(path: string): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: host.port, path }, (res) => {
+      let body = ''
+      res.on('data', (c: Buffer) => (body += c.toString()))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }))
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
+describe('headless host', () => {
+  it('listens on 127.0.0.1 only', () => {
+    const addr = host.server.address()
+    expect(typeof addr === 'object' && addr?.address).toBe('127.0.0.1')
+  })
+
+  it('refuses WebSocket connections without the token, with a wrong token, or from another origin', async () => {
+    await expect(connect('')).rejects.toThrow(/401/)
+    await expect(connect('?token=wrong')).rejects.toThrow(/401/)
+    await expect(connect(`?token=${host.token}`, { Origin: 'http://evil.example' })).rejects.toThrow(/401/)
+  })
+
+  it('answers a valid request and survives malformed ones with typed errors', async () => {
+    const ws = await connect(`?token=${host.token}`)
+    const info = await roundTrip(ws, JSON.stringify({ id: 1, type: 'app.info', params: {} }))
+    expect(info).toMatchObject({ id: 1, ok: true, result: { mode: 'headless' } })
+    expect(await roundTrip(ws, '{oops')).toMatchObject({ ok: false, error: { code: 'INVALID_MESSAGE' } })
+    expect(await roundTrip(ws, Buffer.from([1, 2, 3]))).toMatchObject({ ok: false, error: { code: 'INVALID_MESSAGE' } })
+    const bad = await roundTrip(ws, JSON.stringify({ id: 7, type: 'project.create', params: { name: '' } }))
+    expect(bad).toMatchObject({ id: 7, ok: false, error: { code: 'INVALID_MESSAGE' } })
+    expect((bad.error as { message: string }).message).toMatch(/name/)
+    expect(await roundTrip(ws, JSON.stringify({ id: 8, type: 'app.info', params: {} }))).toMatchObject({ id: 8, ok: true })
+    ws.close()
+  })
+
+  it('serves the renderer with isolation and CSP headers, and nothing outside it', async () => {
+    const index = await get('/')
+    expect(index.status).toBe(200)
+    expect(index.headers['cross-origin-opener-policy']).toBe('same-origin')
+    expect(index.headers['cross-origin-embedder-policy']).toBe('require-corp')
+    expect(String(index.headers['content-security-policy'])).toMatch(/default-src 'self'/)
+    expect((await get('/../../etc/passwd')).status).not.toBe(200)
+    expect((await get('/%2e%2e/%2e%2e/etc/passwd')).status).not.toBe(200)
+    expect((await get('/..%2f..%2fetc%2fpasswd')).status).not.toBe(200)
+    expect((await get('/missing.js')).status).toBe(404)
+  })
+})
