@@ -6,7 +6,8 @@ import { ROOT, run } from './lib/ensure.mjs'
 const bin = (n) => join(ROOT, 'node_modules/.bin', n)
 const steps = [
   ['shared (no Node, no DOM)', bin('tsc'), ['--noEmit', '-p', 'tsconfig.shared.json']],
-  ['main, tests (Node)', bin('tsc'), ['--noEmit', '-p', 'tsconfig.main.json']],
+  ['main, unit tests (Node)', bin('tsc'), ['--noEmit', '-p', 'tsconfig.main.json']],
+  ['end-to-end tests (Node + page code)', bin('tsc'), ['--noEmit', '-p', 'tsconfig.e2e.json']],
   ['renderer (DOM, Svelte)', bin('svelte-check'), ['--tsconfig', './tsconfig.renderer.json', '--output', 'human', '--threshold', 'error']],
 ]
 let failed = 0

@@ -1,7 +1,6 @@
 // Renderer entry: connect to the services (Electron IPC or the headless host's WebSocket),
 // load what is already open, subscribe to pushed events, then mount the UI.
 import { mount } from 'svelte'
-import './styles.css'
 import App from './App.svelte'
 import { connectApi } from './bridge/client'
 import { runMenuCommand } from './panels/commands'

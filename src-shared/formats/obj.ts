@@ -1,9 +1,13 @@
 // Wavefront OBJ, read strictly: a typo in a hand-edited file should be reported with its line
 // rather than silently turning into a missing triangle. Only polygonal geometry is used;
 // texture coordinates, normals, groups and materials are accepted and ignored.
+//
+// Two paths: plain "v x y z" and "f a b c" lines (nearly all of a big file) are scanned as
+// bytes with no strings allocated; every other line, and any v/f line the scanner finds
+// unusual, is decoded and handled by the general path, which owns all error messages.
 import { EddyError } from '../api/errors'
 import type { TriMesh } from '../geometry/triMesh'
-import { forEachLine, looksLikeText, parseDecimal, tokenize } from './textBytes'
+import { decodeUtf8, forEachLineRange, looksLikeText, parseDecimal, scanDecimal, tokenize } from './textBytes'
 
 // Statements that are valid OBJ but carry nothing a fluid obstacle needs.
 const IGNORED = new Set([
@@ -15,6 +19,7 @@ const FREE_FORM = new Set([
   'cstype', 'deg', 'bmat', 'step', 'curv', 'curv2', 'surf', 'parm', 'trim', 'hole', 'scrv', 'sp', 'end', 'con', 'ctech', 'stech',
 ])
 const INTEGER = /^[+-]?\d+$/
+const SPACE = 32, TAB = 9, HASH = 35, SLASH = 47, BACKSLASH = 92
 
 /** Parses OBJ bytes into a fan-triangulated mesh. Throws MESH_PARSE naming `name` and the line. */
 export function parseObj(bytes: Uint8Array, name: string): TriMesh {
@@ -29,7 +34,9 @@ export function parseObj(bytes: Uint8Array, name: string): TriMesh {
   // is checked once all vertices are known; its line is kept for the message.
   let maxIndex = 0, maxIndexLine = 0
   let faceCount = 0
-  const face: number[] = []
+  const face: number[] = [] // resolved vertex indices of the face being read
+  const refs: number[] = [] // v, vt, vn per face vertex (NaN = absent), before resolving
+  const num = [0]
   let pending = '' // text of a line continued with a trailing backslash
   let pendingLine = 0
 
@@ -37,10 +44,9 @@ export function parseObj(bytes: Uint8Array, name: string): TriMesh {
     throw new EddyError('MESH_PARSE', `"${name}" line ${line}: ${message}`, { line })
   }
 
-  // Resolves one 1-based or negative (relative) index against `count` elements so far.
-  const resolve = (token: string, count: number, what: string, line: number): number => {
-    if (!INTEGER.test(token)) fail(line, `${what} index "${token}" is not a whole number`)
-    const i = Number(token)
+  // Turns one 1-based or negative (relative) index into a 0-based one, given `count`
+  // elements defined so far.
+  const resolve = (i: number, count: number, what: string, line: number): number => {
     if (i === 0) fail(line, `${what} index 0 is invalid (OBJ counts from 1)`)
     if (i < 0) {
       if (-i > count) fail(line, `relative ${what} index ${i} reaches before the first ${what} (only ${count} so far)`)
@@ -49,6 +55,94 @@ export function parseObj(bytes: Uint8Array, name: string): TriMesh {
     return i - 1
   }
 
+  const pushVertexCoord = (x: number): void => {
+    if (nPos === pos.length) pos = grow(pos)
+    pos[nPos++] = x
+  }
+
+  // Resolves and checks the face vertices in `refs`, then fan-triangulates them.
+  const addFace = (line: number): void => {
+    face.length = 0
+    for (let k = 0; k < refs.length; k += 3) {
+      const v = resolve(refs[k], vCount, 'vertex', line)
+      if (v >= maxIndex) {
+        maxIndex = v + 1
+        maxIndexLine = line
+      }
+      if (!Number.isNaN(refs[k + 1])) {
+        const t = resolve(refs[k + 1], vtCount, 'texture coordinate', line)
+        if (t >= vtCount) fail(line, `texture coordinate ${t + 1} does not exist (only ${vtCount} so far)`)
+      }
+      if (!Number.isNaN(refs[k + 2])) {
+        const n = resolve(refs[k + 2], vnCount, 'normal', line)
+        if (n >= vnCount) fail(line, `normal ${n + 1} does not exist (only ${vnCount} so far)`)
+      }
+      face.push(v)
+    }
+    if (face.length < 3) fail(line, `a face needs at least 3 vertices, found ${face.length}`)
+    faceCount++
+    // Fan from the first corner: exact for convex polygons, which is what exporters write.
+    for (let k = 1; k + 1 < face.length; k++) {
+      if (nIdx + 3 > idx.length) idx = grow(idx)
+      idx[nIdx++] = face[0]
+      idx[nIdx++] = face[k]
+      idx[nIdx++] = face[k + 1]
+    }
+  }
+
+  // Byte-level path for plain "v" and "f" lines. Returns false, having changed nothing,
+  // for anything it does not fully understand.
+  const fastStatement = (s: number, e: number, line: number): boolean => {
+    if (e - s < 2 || (bytes[s + 1] !== SPACE && bytes[s + 1] !== TAB) || bytes[e - 1] === BACKSLASH) return false
+    const key = bytes[s]
+    let i = s + 2
+    if (key === 118 /* v */) {
+      const start = nPos
+      let n = 0
+      for (;;) {
+        while (i < e && (bytes[i] === SPACE || bytes[i] === TAB)) i++
+        if (i === e || bytes[i] === HASH) break
+        i = scanDecimal(bytes, i, e, num)
+        if (i < 0) break
+        if (n < 3) pushVertexCoord(num[0]) // w and colours are checked, not kept
+        n++
+      }
+      if (i < 0 || n < 3) {
+        nPos = start
+        return false
+      }
+      vCount++
+      return true
+    }
+    if (key === 102 /* f */) {
+      refs.length = 0
+      for (;;) {
+        while (i < e && (bytes[i] === SPACE || bytes[i] === TAB)) i++
+        if (i === e || bytes[i] === HASH) break
+        i = scanFaceVertex(bytes, i, e, refs)
+        if (i < 0) return false
+      }
+      addFace(line)
+      return true
+    }
+    return false
+  }
+
+  // Only reached for a face vertex the scanner rejected: find the precise complaint.
+  const explainBadFaceVertex = (token: string, line: number): never => {
+    const parts = token.split('/')
+    if (parts.length > 3 || parts[0] === '' || (parts.length === 2 && parts[1] === '')) {
+      fail(line, `face vertex "${token}" is not of the form v, v/vt, v//vn or v/vt/vn`)
+    }
+    if (parts.length === 3 && parts[2] === '') fail(line, `face vertex "${token}" has an empty normal index`)
+    const what = ['vertex', 'texture coordinate', 'normal']
+    for (let k = 0; k < parts.length; k++) {
+      if (parts[k] !== '' && !INTEGER.test(parts[k])) fail(line, `${what[k]} index "${parts[k]}" is not a whole number`)
+    }
+    return fail(line, `face vertex "${token}" is malformed`)
+  }
+
+  // General path: any statement, with a precise error for anything wrong.
   const statement = (text: string, line: number): void => {
     const hash = text.indexOf('#')
     const tokens = tokenize(hash >= 0 ? text.slice(0, hash) : text)
@@ -60,46 +154,19 @@ export function parseObj(bytes: Uint8Array, name: string): TriMesh {
       for (let k = 1; k < tokens.length; k++) {
         const x = parseDecimal(tokens[k])
         if (x === undefined) fail(line, `vertex coordinate "${tokens[k]}" is not a number`)
-        // Only xyz are kept; w and per-vertex colours (xyz rgb) are read to check them.
-        if (k <= 3) {
-          if (!Number.isFinite(x)) fail(line, `vertex ${vCount} has a non-finite coordinate "${tokens[k]}"`)
-          if (nPos === pos.length) pos = grow(pos)
-          pos[nPos++] = x as number
-        }
+        if (!Number.isFinite(x)) fail(line, `vertex ${vCount} has a non-finite coordinate "${tokens[k]}"`)
+        if (k <= 3) pushVertexCoord(x as number)
       }
     } else if (key === 'f') {
-      face.length = 0
+      refs.length = 0
       for (let k = 1; k < tokens.length; k++) {
-        const parts = tokens[k].split('/')
-        // v, v/vt, v//vn, v/vt/vn
-        if (parts.length > 3 || parts[0] === '' || (parts.length === 2 && parts[1] === '')) {
-          fail(line, `face vertex "${tokens[k]}" is not of the form v, v/vt, v//vn or v/vt/vn`)
-        }
-        const v = resolve(parts[0], vCount, 'vertex', line)
-        if (v >= maxIndex) {
-          maxIndex = v + 1
-          maxIndexLine = line
-        }
-        if (parts.length >= 2 && parts[1] !== '') {
-          const t = resolve(parts[1], vtCount, 'texture coordinate', line)
-          if (t >= vtCount) fail(line, `texture coordinate ${t + 1} does not exist (only ${vtCount} so far)`)
-        }
-        if (parts.length === 3) {
-          if (parts[2] === '') fail(line, `face vertex "${tokens[k]}" has an empty normal index`)
-          const n = resolve(parts[2], vnCount, 'normal', line)
-          if (n >= vnCount) fail(line, `normal ${n + 1} does not exist (only ${vnCount} so far)`)
-        }
-        face.push(v)
+        const t = tokens[k]
+        // Reuse the byte scanner; non-Latin-1 characters become 255, which it rejects.
+        const codes = new Uint8Array(t.length)
+        for (let c = 0; c < t.length; c++) codes[c] = Math.min(t.charCodeAt(c), 255)
+        if (scanFaceVertex(codes, 0, codes.length, refs) !== codes.length) explainBadFaceVertex(t, line)
       }
-      if (face.length < 3) fail(line, `a face needs at least 3 vertices, found ${face.length}`)
-      faceCount++
-      // Fan from the first corner: exact for convex polygons, which is what exporters write.
-      for (let k = 1; k + 1 < face.length; k++) {
-        if (nIdx + 3 > idx.length) idx = grow(idx)
-        idx[nIdx++] = face[0]
-        idx[nIdx++] = face[k]
-        idx[nIdx++] = face[k + 1]
-      }
+      addFace(line)
     } else if (key === 'vt') {
       vtCount++
     } else if (key === 'vn') {
@@ -113,7 +180,9 @@ export function parseObj(bytes: Uint8Array, name: string): TriMesh {
     }
   }
 
-  forEachLine(bytes, (text, line) => {
+  forEachLineRange(bytes, (s, e, line) => {
+    if (pending === '' && fastStatement(s, e, line)) return
+    const text = decodeUtf8(bytes, s, e)
     // A trailing backslash joins the next line (OBJ's line continuation).
     if (text.endsWith('\\')) {
       if (pending === '') pendingLine = line
@@ -134,6 +203,40 @@ export function parseObj(bytes: Uint8Array, name: string): TriMesh {
     fail(maxIndexLine, `face refers to vertex ${maxIndex} but the file defines only ${vCount} vertices`)
   }
   return { positions: pos.slice(0, nPos), indices: idx.slice(0, nIdx) }
+}
+
+/**
+ * Reads one face vertex at bytes[i] ("v", "v/vt", "v//vn" or "v/vt/vn", each an optionally
+ * signed integer) and appends v, vt, vn to `out` (NaN for absent parts). Returns the index
+ * after it (it ends at a space, tab, '#' or `end`), or -1 if malformed.
+ */
+function scanFaceVertex(bytes: Uint8Array, i: number, end: number, out: number[]): number {
+  const at = out.length
+  out.push(NaN, NaN, NaN)
+  let field = 0
+  for (;;) {
+    const fieldStart = i
+    if (i < end && (bytes[i] === 45 || bytes[i] === 43)) i++
+    const neg = i > fieldStart && bytes[fieldStart] === 45
+    const digits = i
+    let v = 0
+    while (i < end) {
+      const d = bytes[i] - 48
+      if (d < 0 || d > 9) break
+      v = v * 10 + d
+      i++
+    }
+    if (i > digits) out[at + field] = neg ? -v : v
+    else if (digits > fieldStart) return -1 // a sign without digits
+    if (i === end || bytes[i] === SPACE || bytes[i] === TAB || bytes[i] === HASH) break
+    if (bytes[i] !== SLASH || field === 2) return -1 // not '/', or a fourth part
+    field++
+    i++
+  }
+  // v is required; "v/" is incomplete; "v/vt/" and "v//" lack the normal.
+  const ok =
+    !Number.isNaN(out[at]) && (field !== 1 || !Number.isNaN(out[at + 1])) && (field !== 2 || !Number.isNaN(out[at + 2]))
+  return ok ? i : -1
 }
 
 function grow<T extends Float32Array | Uint32Array>(a: T): T {
@@ -167,7 +270,7 @@ export function writeObj(mesh: TriMesh, opts: { normals?: Float32Array; header?:
   return parts.join('')
 }
 
-/** Shortest decimal that rounds back to the same float32 (at most 9 significant digits). */
+/** Shortest decimal (of at most 9 significant digits) that rounds back to the same float32. */
 function f32(x: number): string {
   if (!Number.isFinite(x)) throw new EddyError('INVALID_PARAM', `writeObj: cannot write non-finite coordinate ${x}`)
   if (x === 0) return '0' // also turns -0 into 0

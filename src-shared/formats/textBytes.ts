@@ -80,17 +80,62 @@ export function looksLikeText(bytes: Uint8Array): boolean {
 
 /**
  * Calls `visit` for every line (LF, CRLF or lone CR endings), numbered from 1, without the
- * terminator. A leading UTF-8 byte-order mark is skipped.
+ * terminator. A leading UTF-8 byte-order mark is skipped. Bytes are decoded ~1 MiB at a time
+ * (cut after a line feed, so no UTF-8 sequence is split) and then split as a string, which is
+ * several times faster than decoding each short line on its own.
  */
 export function forEachLine(bytes: Uint8Array, visit: (line: string, lineNumber: number) => void): void {
+  const CHUNK = 1 << 20
   let i = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0
   let lineNumber = 1
+  while (i < bytes.length) {
+    let end = Math.min(bytes.length, i + CHUNK)
+    if (end < bytes.length) {
+      const lf = bytes.lastIndexOf(10, end - 1)
+      if (lf >= i) end = lf + 1
+      // else: a line longer than a chunk; find its end instead of splitting it
+      else {
+        const next = bytes.indexOf(10, end)
+        end = next === -1 ? bytes.length : next + 1
+      }
+    }
+    const text = decodeUtf8(bytes, i, end)
+    // Chunks end just after a LF (or at the end of the file), so a CRLF is never split and
+    // the last piece is either empty or the unterminated final line.
+    // Plain LF files (the usual case) skip the regex split.
+    const lines = text.indexOf('\r') === -1 ? text.split('\n') : text.split(/\r\n|\n|\r/)
+    const last = lines.length - 1
+    for (let k = 0; k < last; k++) visit(lines[k], lineNumber++)
+    if (lines[last] !== '') visit(lines[last], lineNumber++)
+    i = end
+  }
+}
+
+/**
+ * Like forEachLine but hands over byte ranges [start, end) instead of strings, for parsers
+ * that scan bytes directly on their hot path and decode only the lines they must.
+ */
+export function forEachLineRange(bytes: Uint8Array, visit: (start: number, end: number, lineNumber: number) => void): void {
+  let i = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0
   const n = bytes.length
+  let lineNumber = 1
+  // Without any CR (Unix files) the native indexOf finds line ends far faster than a loop.
+  const lfOnly = bytes.indexOf(13, i) === -1
   while (i < n) {
-    let j = i
-    while (j < n && bytes[j] !== 10 && bytes[j] !== 13) j++
-    visit(decodeUtf8(bytes, i, j), lineNumber++)
-    if (j < n && bytes[j] === 13 && j + 1 < n && bytes[j + 1] === 10) j++
+    let j: number
+    if (lfOnly) {
+      j = bytes.indexOf(10, i)
+      if (j === -1) j = n
+    } else {
+      j = i
+      while (j < n) {
+        const b = bytes[j]
+        if (b === 10 || b === 13) break
+        j++
+      }
+    }
+    visit(i, j, lineNumber++)
+    if (j + 1 < n && bytes[j] === 13 && bytes[j + 1] === 10) j++
     i = j + 1
   }
 }
@@ -119,4 +164,77 @@ export function parseDecimal(token: string): number | undefined {
     return lower.startsWith('-') ? -Infinity : Infinity
   }
   return undefined
+}
+
+// Exact powers of ten: every 10^k up to 10^22 is representable in a double.
+const POW10 = Array.from({ length: 23 }, (_, k) => Number(`1e${k}`))
+
+/**
+ * Fast path for a decimal token starting at bytes[i]: writes its value to out[0] and returns
+ * the index just after it, or -1 when the token is not a plain decimal of at most 15
+ * significant digits and a small exponent (the caller then falls back to parseDecimal on
+ * the text). Within those limits m * 10^e is one correctly rounded operation on exact
+ * operands (Clinger's fast path), so the result equals Number(token) bit for bit.
+ * A token ends at a space, tab, '#' or `end`.
+ */
+export function scanDecimal(bytes: Uint8Array, i: number, end: number, out: number[]): number {
+  let p = i
+  let neg = false
+  if (p < end && (bytes[p] === 43 || bytes[p] === 45)) {
+    neg = bytes[p] === 45
+    p++
+  }
+  let m = 0, sig = 0, scale = 0, digits = 0
+  while (p < end) {
+    const d = bytes[p] - 48
+    if (d < 0 || d > 9) break
+    digits++
+    if (m !== 0 || d !== 0) {
+      m = m * 10 + d
+      sig++
+    }
+    p++
+  }
+  if (p < end && bytes[p] === 46) {
+    p++
+    while (p < end) {
+      const d = bytes[p] - 48
+      if (d < 0 || d > 9) break
+      digits++
+      if (m !== 0 || d !== 0) {
+        m = m * 10 + d
+        sig++
+      }
+      scale--
+      p++
+    }
+  }
+  if (digits === 0) return -1
+  if (p < end && (bytes[p] === 101 || bytes[p] === 69)) {
+    p++
+    let eneg = false
+    if (p < end && (bytes[p] === 43 || bytes[p] === 45)) {
+      eneg = bytes[p] === 45
+      p++
+    }
+    let ex = 0, ed = 0
+    while (p < end) {
+      const d = bytes[p] - 48
+      if (d < 0 || d > 9) break
+      ex = ex * 10 + d
+      if (++ed > 4) return -1
+      p++
+    }
+    if (ed === 0) return -1
+    scale += eneg ? -ex : ex
+  }
+  if (p < end && bytes[p] !== 32 && bytes[p] !== 9 && bytes[p] !== 35) return -1
+  if (sig > 15) return -1
+  let v = 0
+  if (m !== 0) {
+    if (scale > 22 || scale < -22) return -1
+    v = scale >= 0 ? m * POW10[scale] : m / POW10[-scale]
+  }
+  out[0] = neg ? -v : v
+  return p
 }

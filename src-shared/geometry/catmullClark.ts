@@ -42,16 +42,18 @@ export function subdivide(
   if (!Number.isInteger(levels) || levels < MIN_LEVEL || levels > MAX_LEVEL) {
     throw new EddyError('INVALID_PARAM', `subdivision level must be a whole number from ${MIN_LEVEL} to ${MAX_LEVEL}, got ${levels}`)
   }
-  let flat = toFlat(cage.positions, cage.faces)
   // The first step makes one quad per face corner, each later step multiplies by 4:
-  // refuse before spending the memory.
-  const quadCount = flat.verts.length * 4 ** (levels - 1)
+  // refuse before spending any memory.
+  let corners = 0
+  for (const f of cage.faces) corners += Array.isArray(f) ? f.length : 0
+  const quadCount = corners * 4 ** (levels - 1)
   if (quadCount * 2 > MAX_TRIANGLES) {
     throw new EddyError(
       'INVALID_PARAM',
       `subdividing this cage ${levels} times would make ${quadCount * 2} triangles (at most ${MAX_TRIANGLES}); use a lower level`,
     )
   }
+  let flat = toFlat(cage.positions, cage.faces)
   let quads: Uint32Array = new Uint32Array(0)
   for (let l = 0; l < levels; l++) {
     const r = step(flat)

@@ -1,0 +1,219 @@
+// Wires the viewport's parts together and to the app state. Viewport.svelte creates one
+// controller per canvas and calls `update()` from an $effect: every app state read in
+// there (objects, their keyframed values at app.frame, selection, modes) re-runs it.
+import { Matrix, Vector3 } from '@babylonjs/core/Maths/math.vector'
+import { app } from '../state/app.svelte'
+import { CageEdit } from './cageEdit'
+import { createViewportEngine, type ViewportEngine } from './engine'
+import { CameraFramer, worldBounds } from './frameSelected'
+import { Gizmos, paramsFromGizmo, type GizmoTarget } from './gizmos'
+import { MeshCache } from './meshCache'
+import type { ObjectVisual } from './objectVisuals'
+import { Palette } from './palette'
+import { SceneSync } from './sceneSync'
+import { cssToRender, pickAt, Selection } from './selection'
+import { installTestHooks, type EddyViewportTestApi } from './testHooks'
+import { CcCageVisual } from './visuals'
+
+export class ViewportController {
+  private readonly ve: ViewportEngine
+  private readonly palette: Palette
+  private readonly meshes: MeshCache
+  private readonly sync: SceneSync
+  private readonly selection: Selection
+  private readonly gizmos: Gizmos
+  private readonly cageEdit: CageEdit
+  private readonly framer: CameraFramer
+  private readonly resizeObserver: ResizeObserver
+  private readonly hooks: EddyViewportTestApi
+  private readonly uninstallHooks: () => void
+  private readonly preventMenu = (e: Event) => e.preventDefault()
+  private disposed = false
+
+  constructor(
+    private readonly canvas: HTMLCanvasElement,
+    container: HTMLElement,
+  ) {
+    this.ve = createViewportEngine(canvas)
+    const { engine, scene, camera } = this.ve
+    this.palette = new Palette(scene)
+    this.meshes = new MeshCache(
+      async (meshId) => {
+        if (!app.api) return undefined
+        try {
+          return await app.api.call('mesh.data', { meshId })
+        } catch (e) {
+          app.showError(e)
+          throw e
+        }
+      },
+      () => this.update(),
+    )
+    this.sync = new SceneSync({ scene, palette: this.palette, meshes: this.meshes })
+    this.selection = new Selection(scene, (x, y) => this.onClick(x, y))
+    this.cageEdit = new CageEdit(scene, this.palette)
+    this.gizmos = new Gizmos(scene, {
+      onDragStart: (t) => this.onDragStart(t),
+      onDrag: () => {},
+      onDragEnd: (t) => void this.onDragEnd(t),
+    })
+    this.framer = new CameraFramer(scene, camera)
+
+    scene.onBeforeRenderObservable.add(() => {
+      for (const v of this.sync.visuals.values()) v.follow()
+      this.cageEdit.beforeRender(camera)
+    })
+
+    this.hooks = {
+      ready: false,
+      renderedFrames: 0,
+      objectNodes: () => [...this.sync.visuals.keys()],
+      screenToObject: (x, y) => pickAt(scene, x, y, (m) => m.cageVertex === undefined)?.objectId ?? null,
+      projectToScreen: (id) => this.projectToScreen(id),
+      projectPoint: (p) => this.project(new Vector3(p[0], p[1], p[2])),
+    }
+    this.uninstallHooks = installTestHooks(this.hooks)
+
+    engine.runRenderLoop(() => {
+      scene.render()
+      this.hooks.renderedFrames++
+      this.hooks.ready = true
+    })
+    this.resizeObserver = new ResizeObserver(() => engine.resize())
+    this.resizeObserver.observe(container)
+    canvas.addEventListener('contextmenu', this.preventMenu) // right drag pans
+  }
+
+  /** Brings the scene, highlight, cage handles and gizmo in line with the app state. */
+  update(): void {
+    if (this.disposed) return
+    try {
+      this.updateUnsafe()
+    } catch (e) {
+      // A broken visual must not take the Svelte effect (and with it the UI) down.
+      console.error('viewport: update failed', e)
+    }
+  }
+
+  private updateUnsafe(): void {
+    const frame = app.frame
+    this.sync.sync(app.objects, (o) => app.valuesAt(o, frame))
+    const visuals = this.sync.visuals
+    this.selection.apply(app.selection.map((id) => visuals.get(id)).filter((v): v is ObjectVisual => !!v))
+
+    const sel = app.selected
+    const visual = sel ? visuals.get(sel.id) : undefined
+    const cageVisual = app.editMode === 'cage' && visual instanceof CcCageVisual ? visual : null
+    const vertex = app.selectedCageVertex
+    this.cageEdit.setActive(cageVisual, vertex)
+
+    if (cageVisual) {
+      const node = this.cageEdit.handleNode(vertex)
+      this.gizmos.setTarget(node && vertex !== null ? { type: 'vertex', objectId: cageVisual.id, vertex, node } : null)
+    } else if (visual) {
+      const mode = app.transformMode
+      this.gizmos.setTarget(visual.gizmoModes.includes(mode) ? { type: 'object', visual, mode } : null)
+    } else {
+      this.gizmos.setTarget(null)
+    }
+  }
+
+  /** F: frame the selection, or everything when nothing is selected. */
+  frameSelection(animate = true): void {
+    const all = [...this.sync.visuals.values()]
+    const selected = app.selection.map((id) => this.sync.visuals.get(id)).filter((v): v is ObjectVisual => !!v)
+    const bounds = worldBounds(selected.length ? selected : all)
+    if (bounds) this.framer.frame(bounds, animate)
+  }
+
+  private onClick(x: number, y: number): void {
+    const cageId = this.cageEdit.activeObjectId
+    if (cageId) {
+      // Edit mode: clicks pick vertices of this cage only; empty space deselects the vertex.
+      const hit = pickAt(this.ve.scene, x, y, (m) => m.cageVertex !== undefined && m.objectId === cageId)
+      app.selectedCageVertex = hit?.cageVertex ?? null
+      return
+    }
+    const hit = pickAt(this.ve.scene, x, y, (m) => m.cageVertex === undefined)
+    app.select(hit?.objectId ?? null)
+  }
+
+  private onDragStart(t: GizmoTarget): void {
+    if (t.type === 'object') this.sync.locked.add(t.visual.id)
+    else this.cageEdit.beginDrag(t.vertex)
+  }
+
+  private async onDragEnd(t: GizmoTarget): Promise<void> {
+    if (t.type === 'object') {
+      const id = t.visual.id
+      try {
+        await app.run('object.update', { id, patch: { params: paramsFromGizmo(t.visual, t.mode) } })
+      } finally {
+        // Whatever the answer (new state, or an error toast), the document decides again.
+        this.sync.locked.delete(id)
+        this.sync.invalidate(id)
+        this.gizmos.refresh()
+        this.update()
+      }
+      return
+    }
+    const cage = this.cageEdit.endDrag()
+    this.gizmos.refresh()
+    if (!cage) return
+    const ok = await app.run('object.update', { id: t.objectId, patch: { cage } })
+    if (!ok) this.cageEdit.cancel()
+    this.update()
+  }
+
+  /** World point to canvas CSS pixels; null when behind the camera. */
+  private project(p: Vector3): { x: number; y: number } | null {
+    const { scene, camera, engine } = this.ve
+    const forward = camera.getForwardRay().direction
+    if (Vector3.Dot(p.subtract(camera.globalPosition), forward) <= 0) return null
+    const viewport = camera.viewport.toGlobal(engine.getRenderWidth(), engine.getRenderHeight())
+    const s = Vector3.Project(p, Matrix.IdentityReadOnly, scene.getTransformMatrix(), viewport)
+    const scale = cssToRender(scene)
+    return { x: s.x / scale.x, y: s.y / scale.y }
+  }
+
+  private projectToScreen(id: string): { x: number; y: number } | null {
+    const visual = this.sync.visuals.get(id)
+    if (!visual) return null
+    const bounds = worldBounds([visual])
+    if (!bounds) return null
+    const project = (p: Vector3) => this.project(p)
+    const centre = bounds.min.add(bounds.max).scaleInPlace(0.5)
+    const c = project(centre)
+    if (!c) return null
+    const picks = (p: { x: number; y: number }) => this.hooks.screenToObject?.(p.x, p.y) === id
+    if (picks(c)) return c
+    // Something else is in front of the centre: try points towards the box corners.
+    const inside = (p: { x: number; y: number }) => p.x >= 0 && p.y >= 0 && p.x < this.canvas.clientWidth && p.y < this.canvas.clientHeight
+    for (const f of [0.5, 0.8, 0.3, 0.95]) {
+      for (const cx of [bounds.min.x, bounds.max.x])
+        for (const cy of [bounds.min.y, bounds.max.y])
+          for (const cz of [bounds.min.z, bounds.max.z]) {
+            const q = project(Vector3.Lerp(centre, new Vector3(cx, cy, cz), f))
+            if (q && inside(q) && picks(q)) return q
+          }
+    }
+    return c
+  }
+
+  dispose(): void {
+    if (this.disposed) return
+    this.disposed = true
+    this.canvas.removeEventListener('contextmenu', this.preventMenu)
+    this.resizeObserver.disconnect()
+    this.uninstallHooks()
+    this.framer.stop()
+    this.gizmos.dispose()
+    this.cageEdit.dispose()
+    this.selection.dispose()
+    this.sync.dispose()
+    this.meshes.dispose()
+    this.palette.dispose()
+    this.ve.engine.stopRenderLoop()
+    this.ve.dispose()
+  }
+}

@@ -1,0 +1,35 @@
+// What end-to-end tests can ask the viewport through `window.__eddyViewport`: whether it
+// renders, which objects have nodes, and where an object is on screen so a test can click it.
+
+export interface EddyViewportTestApi {
+  /** True once the engine has rendered its first frame. */
+  ready: boolean
+  /** Frames rendered so far (proves the render loop runs). */
+  renderedFrames: number
+  /** Ids of the objects that have a node in the scene. */
+  objectNodes(): string[]
+  /** Object id under canvas CSS pixel (x, y), as a click there would select it. */
+  screenToObject?(x: number, y: number): string | null
+  /**
+   * Canvas-relative CSS pixel position of an object's centre (its bounds' centre), or null
+   * when the object has no node or is behind the camera. When something else would win a
+   * click at the centre (e.g. an obstacle inside a domain), a nearby point inside the
+   * object's on-screen box that does select it is returned instead.
+   */
+  projectToScreen(objectId: string): { x: number; y: number } | null
+  /** Canvas-relative CSS pixel position of a world point (m), or null behind the camera. */
+  projectPoint?(p: [number, number, number]): { x: number; y: number } | null
+}
+
+declare global {
+  interface Window {
+    __eddyViewport?: EddyViewportTestApi
+  }
+}
+
+export function installTestHooks(api: EddyViewportTestApi): () => void {
+  window.__eddyViewport = api
+  return () => {
+    if (window.__eddyViewport === api) delete window.__eddyViewport
+  }
+}

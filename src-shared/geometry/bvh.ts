@@ -1,0 +1,422 @@
+// Bounding volume hierarchy over the triangles of a mesh, for closest-point queries (mesh
+// SDFs) and as the cluster tree of the fast winding number (Barill et al. 2018).
+//
+// Built top-down with binned SAH (Wald 2007, "On fast construction of SAH-based bounding
+// volume hierarchies"): each node bins its triangles' centroids into 16 slabs per axis and
+// takes the plane with the smallest surface-area cost. Every level is linear in the
+// triangles it holds, so the build is O(n log n). Everything is flat typed arrays: node
+// boxes, node child/leaf ranges, the triangle permutation, and a copy of the triangles'
+// corners in leaf order (so a leaf's triangles are contiguous in memory). Queries use a
+// preallocated stack and allocate nothing.
+import { EddyError } from '../api/errors'
+import type { TriMesh } from './triMesh'
+import { closestPointOnTriangle } from './closestPoint'
+
+/** Slots of the `out` array of TriangleBvh.closestPoint. */
+export const HIT_X = 0
+export const HIT_Y = 1
+export const HIT_Z = 2
+/** Barycentric weights of the triangle's corners a, b, c (mesh.indices order). */
+export const HIT_WA = 3
+export const HIT_WB = 4
+export const HIT_WC = 5
+export const HIT_DISTANCE = 6
+/** REGION_* code from closestPoint.ts (vertex, edge or face of the triangle). */
+export const HIT_REGION = 7
+export const HIT_SIZE = 8
+
+const BINS = 16
+// Leaves hold at most this many triangles; SAH decides below it (Wald 2007).
+const MAX_LEAF = 8
+// Box-distance pruning slack. A box's distance never exceeds the distance of a triangle in
+// it, but both are rounded; pruning only boxes farther than best * (1 + 1e-12) means a
+// triangle whose rounded distance ties the best one is still visited, so the answer is
+// bit-identical to a brute-force loop over closestPointOnTriangle.
+const PRUNE_SLACK = 1 + 1e-12
+
+/**
+ * Checks that a mesh can define a distance field; throws INVALID_PARAM naming `what` and
+ * the problem (no triangles, non-finite coordinates, indices out of range, zero total area).
+ * Individual zero-area triangles are allowed: they act as segments or points.
+ */
+export function checkTriangleMesh(mesh: TriMesh, what: string): void {
+  const { positions: p, indices: idx } = mesh
+  const fail = (message: string, details?: Record<string, unknown>): never => {
+    throw new EddyError('INVALID_PARAM', `${what}: ${message}`, details)
+  }
+  if (p.length % 3 !== 0) fail(`${p.length} position values is not a whole number of xyz vertices`)
+  if (idx.length % 3 !== 0) fail(`${idx.length} indices is not a whole number of triangles`)
+  if (idx.length === 0) fail('has no triangles')
+  for (let i = 0; i < p.length; i++) {
+    if (!Number.isFinite(p[i])) fail(`vertex ${((i / 3) | 0) + 1} has a non-finite coordinate`, { vertex: (i / 3) | 0 })
+  }
+  const nv = p.length / 3
+  let anyArea = false
+  for (let t = 0; t < idx.length; t += 3) {
+    const a = idx[t], b = idx[t + 1], c = idx[t + 2]
+    if (a >= nv || b >= nv || c >= nv) {
+      fail(`triangle ${t / 3 + 1} refers to a vertex beyond the ${nv} vertices`, { triangle: t / 3 })
+    }
+    if (!anyArea) {
+      const ux = p[3 * b] - p[3 * a], uy = p[3 * b + 1] - p[3 * a + 1], uz = p[3 * b + 2] - p[3 * a + 2]
+      const vx = p[3 * c] - p[3 * a], vy = p[3 * c + 1] - p[3 * a + 1], vz = p[3 * c + 2] - p[3 * a + 2]
+      const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx
+      if (nx !== 0 || ny !== 0 || nz !== 0) anyArea = true
+    }
+  }
+  if (!anyArea) fail('all triangles are degenerate (zero area)')
+}
+
+/**
+ * BVH over a triangle mesh. Node n has box nodeBounds[6n..6n+5] (min xyz, max xyz) and
+ * nodeInfo[3n..3n+2] = (left child or -1 for a leaf, first slot, triangle count); the right
+ * child is left + 1, children always have larger indices than their parent, and every node
+ * covers the contiguous slots [first, first + count) of triOrder (slot -> original
+ * triangle index) and of triVerts (9 corner coordinates per slot, in mesh.indices order).
+ * Node 0 is the root.
+ */
+export class TriangleBvh {
+  readonly triangleCount: number
+  readonly nodeCount: number
+  /** Length of the longest root-to-leaf path (root alone = 0). */
+  readonly maxDepth: number
+  readonly nodeBounds: Float32Array
+  readonly nodeInfo: Int32Array
+  readonly triOrder: Uint32Array
+  readonly triVerts: Float32Array
+
+  private readonly stackNode: Int32Array
+  private readonly stackDist: Float64Array
+  private readonly scratch = new Float64Array(6)
+
+  /** Throws INVALID_PARAM for meshes checkTriangleMesh rejects. */
+  constructor(mesh: TriMesh, what = 'mesh') {
+    checkTriangleMesh(mesh, what)
+    const built = build(mesh)
+    this.triangleCount = mesh.indices.length / 3
+    this.nodeCount = built.nodeCount
+    this.maxDepth = built.maxDepth
+    this.nodeBounds = built.bounds
+    this.nodeInfo = built.info
+    this.triOrder = built.perm
+    this.triVerts = built.verts
+    // Ordered depth-first traversal pushes at most one node per level.
+    this.stackNode = new Int32Array(built.maxDepth + 2)
+    this.stackDist = new Float64Array(built.maxDepth + 2)
+  }
+
+  /**
+   * Closest point of the mesh to (x, y, z) among points closer than maxDistance. Fills
+   * out[HIT_*] (point, barycentrics, distance, region) and returns the original triangle
+   * index, or returns -1 (out[HIT_DISTANCE] = maxDistance, the rest untouched) when no
+   * triangle is that close. Ties keep the first triangle found.
+   *
+   * Ordered depth-first traversal: the nearer child is entered first and the farther one
+   * stacked with its box distance, which is re-checked when popped, so whole subtrees
+   * farther than the best point so far are skipped.
+   */
+  closestPoint(x: number, y: number, z: number, out: Float64Array, maxDistance = Infinity): number {
+    const bounds = this.nodeBounds, info = this.nodeInfo, v = this.triVerts, s = this.scratch
+    const stackNode = this.stackNode, stackDist = this.stackDist
+    let best = maxDistance * maxDistance
+    let bestSlot = -1
+    let sp = 0
+    stackNode[sp] = 0
+    stackDist[sp] = boxDist2(bounds, 0, x, y, z)
+    sp++
+    while (sp > 0) {
+      sp--
+      if (stackDist[sp] > best * PRUNE_SLACK) continue
+      let node = stackNode[sp]
+      for (;;) {
+        const left = info[3 * node]
+        if (left < 0) {
+          const first = info[3 * node + 1], end = first + info[3 * node + 2]
+          for (let slot = first; slot < end; slot++) {
+            const o = 9 * slot
+            const region = closestPointOnTriangle(x, y, z, v[o], v[o + 1], v[o + 2], v[o + 3], v[o + 4], v[o + 5], v[o + 6], v[o + 7], v[o + 8], s, 0)
+            const dx = s[0] - x, dy = s[1] - y, dz = s[2] - z
+            const d2 = dx * dx + dy * dy + dz * dz
+            if (d2 < best) {
+              best = d2
+              bestSlot = slot
+              out[0] = s[0]
+              out[1] = s[1]
+              out[2] = s[2]
+              out[3] = s[3]
+              out[4] = s[4]
+              out[5] = s[5]
+              out[HIT_REGION] = region
+            }
+          }
+          break
+        }
+        let near = left, far = left + 1
+        let dNear = boxDist2(bounds, near, x, y, z)
+        let dFar = boxDist2(bounds, far, x, y, z)
+        if (dFar < dNear) {
+          const t = near; near = far; far = t
+          const u = dNear; dNear = dFar; dFar = u
+        }
+        const limit = best * PRUNE_SLACK
+        if (dFar <= limit) {
+          stackNode[sp] = far
+          stackDist[sp] = dFar
+          sp++
+        }
+        if (dNear > limit) break
+        node = near
+      }
+    }
+    if (bestSlot < 0) {
+      out[HIT_DISTANCE] = maxDistance
+      return -1
+    }
+    out[HIT_DISTANCE] = Math.sqrt(best)
+    return this.triOrder[bestSlot]
+  }
+}
+
+/** Squared distance from a point to node box n (0 inside). */
+function boxDist2(b: Float32Array, n: number, x: number, y: number, z: number): number {
+  const o = 6 * n
+  let d = 0
+  let e = b[o] - x
+  if (e > 0) d += e * e
+  else {
+    e = x - b[o + 3]
+    if (e > 0) d += e * e
+  }
+  e = b[o + 1] - y
+  if (e > 0) d += e * e
+  else {
+    e = y - b[o + 4]
+    if (e > 0) d += e * e
+  }
+  e = b[o + 2] - z
+  if (e > 0) d += e * e
+  else {
+    e = z - b[o + 5]
+    if (e > 0) d += e * e
+  }
+  return d
+}
+
+interface Built {
+  nodeCount: number
+  maxDepth: number
+  bounds: Float32Array
+  info: Int32Array
+  perm: Uint32Array
+  verts: Float32Array
+}
+
+function build(mesh: TriMesh): Built {
+  const { positions: p, indices: idx } = mesh
+  const n = idx.length / 3
+  // Per-triangle boxes (exact: float32 corners) and box centres, which are what gets binned.
+  const triBox = new Float64Array(6 * n)
+  const cen = new Float64Array(3 * n)
+  for (let t = 0; t < n; t++) {
+    const a = 3 * idx[3 * t], b = 3 * idx[3 * t + 1], c = 3 * idx[3 * t + 2]
+    for (let k = 0; k < 3; k++) {
+      const va = p[a + k], vb = p[b + k], vc = p[c + k]
+      const lo = Math.min(va, vb, vc), hi = Math.max(va, vb, vc)
+      triBox[6 * t + k] = lo
+      triBox[6 * t + 3 + k] = hi
+      cen[3 * t + k] = 0.5 * (lo + hi)
+    }
+  }
+  const perm = new Uint32Array(n)
+  for (let t = 0; t < n; t++) perm[t] = t
+
+  const maxNodes = 2 * n - 1
+  const bounds = new Float32Array(6 * maxNodes)
+  const info = new Int32Array(3 * maxNodes)
+  const depth = new Int32Array(maxNodes)
+  const work = new Int32Array(maxNodes)
+  let nodeCount = 1
+  let maxDepth = 0
+  info[0] = -1
+  info[1] = 0
+  info[2] = n
+  let wp = 0
+  work[wp++] = 0
+
+  // Bin scratch: count and box (min xyz, max xyz) per bin per axis, and suffix sums.
+  const binCount = new Int32Array(3 * BINS)
+  const binBox = new Float64Array(3 * BINS * 6)
+  const sufArea = new Float64Array(BINS)
+  const sufCount = new Int32Array(BINS)
+
+  while (wp > 0) {
+    const node = work[--wp]
+    const first = info[3 * node + 1], count = info[3 * node + 2], end = first + count
+    let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity
+    let cx0 = Infinity, cy0 = Infinity, cz0 = Infinity, cx1 = -Infinity, cy1 = -Infinity, cz1 = -Infinity
+    for (let s = first; s < end; s++) {
+      const t = perm[s], o = 6 * t
+      if (triBox[o] < x0) x0 = triBox[o]
+      if (triBox[o + 1] < y0) y0 = triBox[o + 1]
+      if (triBox[o + 2] < z0) z0 = triBox[o + 2]
+      if (triBox[o + 3] > x1) x1 = triBox[o + 3]
+      if (triBox[o + 4] > y1) y1 = triBox[o + 4]
+      if (triBox[o + 5] > z1) z1 = triBox[o + 5]
+      const cx = cen[3 * t], cy = cen[3 * t + 1], cz = cen[3 * t + 2]
+      if (cx < cx0) cx0 = cx
+      if (cy < cy0) cy0 = cy
+      if (cz < cz0) cz0 = cz
+      if (cx > cx1) cx1 = cx
+      if (cy > cy1) cy1 = cy
+      if (cz > cz1) cz1 = cz
+    }
+    const ob = 6 * node
+    bounds[ob] = x0
+    bounds[ob + 1] = y0
+    bounds[ob + 2] = z0
+    bounds[ob + 3] = x1
+    bounds[ob + 4] = y1
+    bounds[ob + 5] = z1
+    if (count <= 1) continue
+
+    // Binned SAH over all three axes, binned in one pass over the triangles. An axis along
+    // which all centroids coincide gets scale 0 (everything in bin 0) and is skipped below.
+    let bestCost = Infinity, bestAxis = -1, bestSplit = 0
+    const ext0 = cx1 - cx0, ext1 = cy1 - cy0, ext2 = cz1 - cz0
+    const sc0 = ext0 > 0 ? BINS / ext0 : 0, sc1 = ext1 > 0 ? BINS / ext1 : 0, sc2 = ext2 > 0 ? BINS / ext2 : 0
+    binCount.fill(0)
+    for (let i = 0; i < 3 * BINS; i++) {
+      const o = 6 * i
+      binBox[o] = binBox[o + 1] = binBox[o + 2] = Infinity
+      binBox[o + 3] = binBox[o + 4] = binBox[o + 5] = -Infinity
+    }
+    for (let s = first; s < end; s++) {
+      const t = perm[s], q = 6 * t
+      const bx0 = triBox[q], by0 = triBox[q + 1], bz0 = triBox[q + 2]
+      const bx1 = triBox[q + 3], by1 = triBox[q + 4], bz1 = triBox[q + 5]
+      let b0 = ((cen[3 * t] - cx0) * sc0) | 0
+      let b1 = ((cen[3 * t + 1] - cy0) * sc1) | 0
+      let b2 = ((cen[3 * t + 2] - cz0) * sc2) | 0
+      if (b0 >= BINS) b0 = BINS - 1
+      if (b1 >= BINS) b1 = BINS - 1
+      if (b2 >= BINS) b2 = BINS - 1
+      for (let axis = 0; axis < 3; axis++) {
+        const bin = axis * BINS + (axis === 0 ? b0 : axis === 1 ? b1 : b2)
+        binCount[bin]++
+        const o = 6 * bin
+        if (bx0 < binBox[o]) binBox[o] = bx0
+        if (by0 < binBox[o + 1]) binBox[o + 1] = by0
+        if (bz0 < binBox[o + 2]) binBox[o + 2] = bz0
+        if (bx1 > binBox[o + 3]) binBox[o + 3] = bx1
+        if (by1 > binBox[o + 4]) binBox[o + 4] = by1
+        if (bz1 > binBox[o + 5]) binBox[o + 5] = bz1
+      }
+    }
+    for (let axis = 0; axis < 3; axis++) {
+      if ((axis === 0 ? sc0 : axis === 1 ? sc1 : sc2) === 0) continue
+      const cb = axis * BINS, bb = axis * BINS * 6
+      // Suffix sweep: area and count of bins i..BINS-1.
+      let ax0 = Infinity, ay0 = Infinity, az0 = Infinity, ax1 = -Infinity, ay1 = -Infinity, az1 = -Infinity
+      let acc = 0
+      for (let i = BINS - 1; i >= 1; i--) {
+        const o = bb + 6 * i
+        acc += binCount[cb + i]
+        if (binBox[o] < ax0) ax0 = binBox[o]
+        if (binBox[o + 1] < ay0) ay0 = binBox[o + 1]
+        if (binBox[o + 2] < az0) az0 = binBox[o + 2]
+        if (binBox[o + 3] > ax1) ax1 = binBox[o + 3]
+        if (binBox[o + 4] > ay1) ay1 = binBox[o + 4]
+        if (binBox[o + 5] > az1) az1 = binBox[o + 5]
+        sufCount[i] = acc
+        sufArea[i] = acc > 0 ? area(ax0, ay0, az0, ax1, ay1, az1) : 0
+      }
+      // Prefix sweep: split before bin i puts bins 0..i-1 left.
+      ax0 = ay0 = az0 = Infinity
+      ax1 = ay1 = az1 = -Infinity
+      acc = 0
+      for (let i = 1; i < BINS; i++) {
+        const o = bb + 6 * (i - 1)
+        acc += binCount[cb + i - 1]
+        if (binBox[o] < ax0) ax0 = binBox[o]
+        if (binBox[o + 1] < ay0) ay0 = binBox[o + 1]
+        if (binBox[o + 2] < az0) az0 = binBox[o + 2]
+        if (binBox[o + 3] > ax1) ax1 = binBox[o + 3]
+        if (binBox[o + 4] > ay1) ay1 = binBox[o + 4]
+        if (binBox[o + 5] > az1) az1 = binBox[o + 5]
+        if (acc === 0 || sufCount[i] === 0) continue
+        const cost = area(ax0, ay0, az0, ax1, ay1, az1) * acc + sufArea[i] * sufCount[i]
+        if (cost < bestCost) {
+          bestCost = cost
+          bestAxis = axis
+          bestSplit = i
+        }
+      }
+    }
+
+    let mid: number
+    if (bestAxis < 0) {
+      // All centroids coincide: no plane separates them. Halve arbitrarily if too many.
+      if (count <= MAX_LEAF) continue
+      mid = count >> 1
+    } else {
+      const parentArea = area(x0, y0, z0, x1, y1, z1)
+      // SAH: traversal cost 1, triangle test cost 1 (Wald 2007, eq. 2).
+      const splitCost = parentArea > 0 ? 1 + bestCost / parentArea : Infinity
+      if (count <= MAX_LEAF && !(splitCost < count)) continue
+      // Same bin formula as above, so the split reproduces the counted sides exactly.
+      const cmin = bestAxis === 0 ? cx0 : bestAxis === 1 ? cy0 : cz0
+      const scale = bestAxis === 0 ? sc0 : bestAxis === 1 ? sc1 : sc2
+      let i = first, j = end - 1
+      while (i <= j) {
+        const t = perm[i]
+        let bin = ((cen[3 * t + bestAxis] - cmin) * scale) | 0
+        if (bin >= BINS) bin = BINS - 1
+        if (bin < bestSplit) i++
+        else {
+          perm[i] = perm[j]
+          perm[j] = t
+          j--
+        }
+      }
+      mid = i - first
+    }
+    const left = nodeCount
+    nodeCount += 2
+    info[3 * node] = left
+    info[3 * left] = -1
+    info[3 * left + 1] = first
+    info[3 * left + 2] = mid
+    info[3 * left + 3] = -1
+    info[3 * left + 4] = first + mid
+    info[3 * left + 5] = count - mid
+    const d = depth[node] + 1
+    depth[left] = depth[left + 1] = d
+    if (d > maxDepth) maxDepth = d
+    work[wp++] = left + 1
+    work[wp++] = left
+  }
+
+  const verts = new Float32Array(9 * n)
+  for (let s = 0; s < n; s++) {
+    const t = perm[s]
+    for (let c = 0; c < 3; c++) {
+      const v = 3 * idx[3 * t + c]
+      verts[9 * s + 3 * c] = p[v]
+      verts[9 * s + 3 * c + 1] = p[v + 1]
+      verts[9 * s + 3 * c + 2] = p[v + 2]
+    }
+  }
+  return {
+    nodeCount,
+    maxDepth,
+    bounds: bounds.slice(0, 6 * nodeCount),
+    info: info.slice(0, 3 * nodeCount),
+    perm,
+    verts,
+  }
+}
+
+function area(x0: number, y0: number, z0: number, x1: number, y1: number, z1: number): number {
+  const dx = x1 - x0, dy = y1 - y0, dz = z1 - z0
+  return 2 * (dx * dy + dy * dz + dz * dx)
+}

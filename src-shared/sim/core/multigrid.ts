@@ -1,0 +1,482 @@
+// Geometric multigrid V-cycle used as the preconditioner of PCG (MGPCG: McAdams, Sifakis,
+// Teran 2010, "A parallel multigrid Poisson solver for fluids simulation on large grids").
+//
+// For PCG the preconditioner must be a fixed symmetric positive definite linear map, so:
+// - each level starts from x = 0;
+// - post-smoothing is the adjoint of pre-smoothing: red-black Gauss-Seidel sweeps red then
+//   black before the coarse correction, black then red after (damped Jacobi, the other
+//   choice, is symmetric by itself);
+// - prolongation P is cell-centred trilinear interpolation (weights 3/4, 1/4 per axis; at a
+//   domain border the missing coarse neighbour is replaced by the border cell itself, so P
+//   reproduces constants) and restriction is R = P^T / 8 (full weighting);
+// - the coarsest level (about 4^3) gets a fixed number of symmetric red-black sweeps.
+//
+// Coarse operators are re-discretised rather than Galerkin products: the same weighted
+// 7-point stencil (poisson.ts) with each coarse face weight the mean of the fine face weights
+// on it (so solids, closed sides and open sides carry down: McAdams' coarsened cell types,
+// generalised to fractions). On a level with spacing 2h this stencil is 4x the Galerkin
+// operator R A P (the dimensionless stencil approximates -h^2 lap), so the restricted
+// residual is scaled by 4: b_coarse = 4 R r = P^T r / 2. The coarse correction
+// P A_c^-1 P^T / 2 is symmetric, so the whole V-cycle is.
+//
+// Odd sizes coarsen to ceil(n/2); the last coarse cell then has one child layer.
+import { allocF64, type AllocOptions } from './grid'
+import { residualSlab } from './poisson'
+import type { Preconditioner } from './pcg'
+
+export type MultigridSmoother = 'rbgs' | 'jacobi'
+
+export interface MultigridOptions {
+  /** Default 'rbgs' (red-black Gauss-Seidel). */
+  smoother?: MultigridSmoother
+  /** Smoothing sweeps before and (mirrored) after the coarse correction; default 2. */
+  sweeps?: number
+  /** Symmetric sweep pairs on the coarsest level; default 20. */
+  coarsestSweeps?: number
+  /** Coarsen while the largest dimension exceeds this; default 4. */
+  coarsestSize?: number
+  /** Damped-Jacobi weight; default 2/3. */
+  jacobiWeight?: number
+}
+
+/** Per-axis transfer tables between a fine axis of n cells and its coarse axis of nc cells. */
+interface AxisTransfer {
+  /** Prolongation: fine cell i reads coarse cells pa[i] (weight wa[i]) and pb[i] (wb[i]). */
+  pa: Int32Array
+  pb: Int32Array
+  wa: Float64Array
+  wb: Float64Array
+  /** Restriction: coarse cell I reads fine cells 2I-1 .. 2I+2 with weights rw[4I .. 4I+3] (P^T). */
+  rw: Float64Array
+}
+
+interface Level {
+  nx: number
+  ny: number
+  nz: number
+  fu: Float32Array
+  fv: Float32Array
+  fw: Float32Array
+  /** Solution and right-hand side; on level 0 these are the caller's z and r. */
+  x: Float64Array
+  b: Float64Array
+  /** Residual, and Jacobi's second buffer. */
+  t: Float64Array
+  active: Uint8Array
+  /** restrictSlab scratch (levels that have a coarser one). */
+  scratch: Float64Array
+  /** Transfer to the next coarser level (absent on the coarsest). */
+  tx?: AxisTransfer
+  ty?: AxisTransfer
+  tz?: AxisTransfer
+}
+
+function axisTransfer(n: number, nc: number): AxisTransfer {
+  const pa = new Int32Array(n)
+  const pb = new Int32Array(n)
+  const wa = new Float64Array(n)
+  const wb = new Float64Array(n)
+  const rw = new Float64Array(4 * nc)
+  for (let i = 0; i < n; i++) {
+    const p = i >> 1
+    let q = i & 1 ? p + 1 : p - 1 // the other coarse cell the fine centre lies between
+    if (q < 0 || q >= nc) q = p
+    pa[i] = p
+    pb[i] = q
+    wa[i] = q === p ? 1 : 0.75
+    wb[i] = q === p ? 0 : 0.25
+    rw[4 * p + (i - 2 * p + 1)] += wa[i]
+    if (q !== p) rw[4 * q + (i - 2 * q + 1)] += wb[i]
+  }
+  return { pa, pb, wa, wb, rw }
+}
+
+/** Coarse face weights: the mean of the fine face weights covering each coarse face. */
+function coarsenWeights(f: Level, c: Level): void {
+  const { nx, ny, nz } = f
+  const cx = c.nx
+  const cy = c.ny
+  const cz = c.nz
+  for (let K = 0; K < cz; K++) {
+    for (let J = 0; J < cy; J++) {
+      for (let I = 0; I <= cx; I++) {
+        const i = Math.min(2 * I, nx)
+        let s = 0
+        let m = 0
+        for (let k = 2 * K; k < Math.min(2 * K + 2, nz); k++) {
+          for (let j = 2 * J; j < Math.min(2 * J + 2, ny); j++) {
+            s += f.fu[i + (nx + 1) * (j + ny * k)]
+            m++
+          }
+        }
+        c.fu[I + (cx + 1) * (J + cy * K)] = m > 0 ? s / m : 0
+      }
+    }
+    for (let J = 0; J <= cy; J++) {
+      const j = Math.min(2 * J, ny)
+      for (let I = 0; I < cx; I++) {
+        let s = 0
+        let m = 0
+        for (let k = 2 * K; k < Math.min(2 * K + 2, nz); k++) {
+          for (let i = 2 * I; i < Math.min(2 * I + 2, nx); i++) {
+            s += f.fv[i + nx * (j + (ny + 1) * k)]
+            m++
+          }
+        }
+        c.fv[I + cx * (J + (cy + 1) * K)] = m > 0 ? s / m : 0
+      }
+    }
+  }
+  for (let K = 0; K <= cz; K++) {
+    const k = Math.min(2 * K, nz)
+    for (let J = 0; J < cy; J++) {
+      for (let I = 0; I < cx; I++) {
+        let s = 0
+        let m = 0
+        for (let j = 2 * J; j < Math.min(2 * J + 2, ny); j++) {
+          for (let i = 2 * I; i < Math.min(2 * I + 2, nx); i++) {
+            s += f.fw[i + nx * (j + ny * k)]
+            m++
+          }
+        }
+        c.fw[I + cx * (J + cy * K)] = m > 0 ? s / m : 0
+      }
+    }
+  }
+}
+
+function markActive(l: Level): void {
+  const { nx, ny, nz, fu, fv, fw, active } = l
+  const plane = nx * ny
+  for (let k = 0; k < nz; k++) {
+    for (let j = 0; j < ny; j++) {
+      let c = nx * (j + ny * k)
+      let fx = (nx + 1) * (j + ny * k)
+      let fy = nx * (j + (ny + 1) * k)
+      for (let i = 0; i < nx; i++, c++, fx++, fy++) {
+        active[c] = fu[fx] + fu[fx + 1] + fv[fy] + fv[fy + nx] + fw[c] + fw[c + plane] > 0 ? 1 : 0
+      }
+    }
+  }
+}
+
+/**
+ * One red-black Gauss-Seidel half sweep over cells of `color` ((i + j + k) & 1) in planes
+ * [k0, k1): x_c = (b_c + sum w x_neighbour) / sum w. A colour's cells only read the other
+ * colour, so slabs of one half sweep run in parallel.
+ */
+export function gaussSeidelColorSlab(
+  x: Float64Array,
+  b: Float64Array,
+  fu: Float32Array,
+  fv: Float32Array,
+  fw: Float32Array,
+  nx: number,
+  ny: number,
+  nz: number,
+  color: number,
+  k0: number,
+  k1: number,
+): void {
+  const plane = nx * ny
+  for (let k = k0; k < k1; k++) {
+    for (let j = 0; j < ny; j++) {
+      const i0 = (color + j + k) & 1
+      let c = nx * (j + ny * k) + i0
+      let fx = (nx + 1) * (j + ny * k) + i0
+      let fy = nx * (j + (ny + 1) * k) + i0
+      for (let i = i0; i < nx; i += 2, c += 2, fx += 2, fy += 2) {
+        const wl = fu[fx]
+        const wr = fu[fx + 1]
+        const wd = fv[fy]
+        const wu = fv[fy + nx]
+        const wb = fw[c]
+        const wf = fw[c + plane]
+        const d = wl + wr + wd + wu + wb + wf
+        if (d <= 0) continue
+        let s = b[c]
+        if (i > 0) s += wl * x[c - 1]
+        if (i < nx - 1) s += wr * x[c + 1]
+        if (j > 0) s += wd * x[c - nx]
+        if (j < ny - 1) s += wu * x[c + nx]
+        if (k > 0) s += wb * x[c - plane]
+        if (k < nz - 1) s += wf * x[c + plane]
+        x[c] = s / d
+      }
+    }
+  }
+}
+
+/** Damped Jacobi: out = x + omega (b - A x) / diag for planes [k0, k1); out must not alias x. */
+export function jacobiSlab(
+  out: Float64Array,
+  x: Float64Array,
+  b: Float64Array,
+  fu: Float32Array,
+  fv: Float32Array,
+  fw: Float32Array,
+  nx: number,
+  ny: number,
+  nz: number,
+  omega: number,
+  k0: number,
+  k1: number,
+): void {
+  const plane = nx * ny
+  for (let k = k0; k < k1; k++) {
+    for (let j = 0; j < ny; j++) {
+      let c = nx * (j + ny * k)
+      let fx = (nx + 1) * (j + ny * k)
+      let fy = nx * (j + (ny + 1) * k)
+      for (let i = 0; i < nx; i++, c++, fx++, fy++) {
+        const wl = fu[fx]
+        const wr = fu[fx + 1]
+        const wd = fv[fy]
+        const wu = fv[fy + nx]
+        const wb = fw[c]
+        const wf = fw[c + plane]
+        const d = wl + wr + wd + wu + wb + wf
+        if (d <= 0) {
+          out[c] = 0
+          continue
+        }
+        let s = b[c] - d * x[c]
+        if (i > 0) s += wl * x[c - 1]
+        if (i < nx - 1) s += wr * x[c + 1]
+        if (j > 0) s += wd * x[c - nx]
+        if (j < ny - 1) s += wu * x[c + nx]
+        if (k > 0) s += wb * x[c - plane]
+        if (k < nz - 1) s += wf * x[c + plane]
+        out[c] = x[c] + (omega * s) / d
+      }
+    }
+  }
+}
+
+/** Scratch length restrictSlab needs for a fine level of ny rows and a coarse level cx by cy. */
+export function restrictScratchLength(ny: number, cx: number, cy: number): number {
+  return 4 * ny * cx + 4 * cy * cx
+}
+
+/**
+ * bc = P^T rf / 2 (= 4 R rf, see the header) for coarse planes [K0, K1), separably: per coarse
+ * plane, the 4 fine planes it draws on are restricted along x, then y, then combined along z
+ * (about 5 reads per fine cell instead of 64 per coarse cell). scratch: restrictScratchLength.
+ */
+export function restrictSlab(
+  bc: Float64Array,
+  rf: Float64Array,
+  nx: number,
+  ny: number,
+  nz: number,
+  cx: number,
+  cy: number,
+  tx: AxisTransfer,
+  ty: AxisTransfer,
+  tz: AxisTransfer,
+  scratch: Float64Array,
+  K0: number,
+  K1: number,
+): void {
+  const plane = nx * ny
+  const xr = 0 // 4 planes of ny rows of cx values
+  const yr = 4 * ny * cx // 4 planes of cy rows of cx values
+  const rx = tx.rw
+  const ry = ty.rw
+  const rz = tz.rw
+  for (let K = K0; K < K1; K++) {
+    for (let c3 = 0; c3 < 4; c3++) {
+      const k = 2 * K - 1 + c3
+      const used = k >= 0 && k < nz && rz[4 * K + c3] !== 0
+      for (let j = 0; j < ny; j++) {
+        const o = xr + cx * (j + ny * c3)
+        if (!used) continue
+        const row = nx * j + plane * k
+        for (let I = 0; I < cx; I++) {
+          let s = 0
+          const i0 = 2 * I - 1
+          if (i0 >= 0 && i0 + 3 < nx) {
+            s = rx[4 * I] * rf[row + i0] + rx[4 * I + 1] * rf[row + i0 + 1] + rx[4 * I + 2] * rf[row + i0 + 2] + rx[4 * I + 3] * rf[row + i0 + 3]
+          } else {
+            for (let a3 = 0; a3 < 4; a3++) {
+              const i = i0 + a3
+              if (i >= 0 && i < nx) s += rx[4 * I + a3] * rf[row + i]
+            }
+          }
+          scratch[o + I] = s
+        }
+      }
+      for (let J = 0; J < cy; J++) {
+        const o = yr + cx * (J + cy * c3)
+        if (!used) {
+          for (let I = 0; I < cx; I++) scratch[o + I] = 0
+          continue
+        }
+        for (let I = 0; I < cx; I++) scratch[o + I] = 0
+        for (let b3 = 0; b3 < 4; b3++) {
+          const j = 2 * J - 1 + b3
+          const wy = ry[4 * J + b3]
+          if (wy === 0 || j < 0 || j >= ny) continue
+          const src = xr + cx * (j + ny * c3)
+          for (let I = 0; I < cx; I++) scratch[o + I] += wy * scratch[src + I]
+        }
+      }
+    }
+    for (let J = 0; J < cy; J++) {
+      const out = cx * (J + cy * K)
+      for (let I = 0; I < cx; I++) {
+        let s = 0
+        for (let c3 = 0; c3 < 4; c3++) s += rz[4 * K + c3] * scratch[yr + cx * (J + cy * c3) + I]
+        bc[out + I] = 0.5 * s
+      }
+    }
+  }
+}
+
+/** xf += P xc on active fine cells, fine planes [k0, k1). */
+export function prolongAddSlab(
+  xf: Float64Array,
+  xc: Float64Array,
+  active: Uint8Array,
+  nx: number,
+  ny: number,
+  cx: number,
+  cy: number,
+  tx: AxisTransfer,
+  ty: AxisTransfer,
+  tz: AxisTransfer,
+  k0: number,
+  k1: number,
+): void {
+  const cplane = cx * cy
+  for (let k = k0; k < k1; k++) {
+    const za = cplane * tz.pa[k]
+    const zb = cplane * tz.pb[k]
+    const wza = tz.wa[k]
+    const wzb = tz.wb[k]
+    for (let j = 0; j < ny; j++) {
+      const ya = cx * ty.pa[j]
+      const yb = cx * ty.pb[j]
+      const wya = ty.wa[j]
+      const wyb = ty.wb[j]
+      let c = nx * (j + ny * k)
+      for (let i = 0; i < nx; i++, c++) {
+        if (active[c] === 0) continue
+        const xa = tx.pa[i]
+        const xb = tx.pb[i]
+        const wxa = tx.wa[i]
+        const wxb = tx.wb[i]
+        const aa = wxa * xc[za + ya + xa] + wxb * xc[za + ya + xb]
+        const ab = wxa * xc[za + yb + xa] + wxb * xc[za + yb + xb]
+        const ba = wxa * xc[zb + ya + xa] + wxb * xc[zb + ya + xb]
+        const bb = wxa * xc[zb + yb + xa] + wxb * xc[zb + yb + xb]
+        xf[c] += wza * (wya * aa + wyb * ab) + wzb * (wya * ba + wyb * bb)
+      }
+    }
+  }
+}
+
+export class MultigridPreconditioner implements Preconditioner {
+  readonly levels: Level[] = []
+  private readonly smoother: MultigridSmoother
+  private readonly sweeps: number
+  private readonly coarsestSweeps: number
+  private readonly omega: number
+
+  constructor(nx: number, ny: number, nz: number, options: MultigridOptions & AllocOptions = {}) {
+    this.smoother = options.smoother ?? 'rbgs'
+    this.sweeps = options.sweeps ?? 2
+    this.coarsestSweeps = options.coarsestSweeps ?? 20
+    this.omega = options.jacobiWeight ?? 2 / 3
+    const minSize = Math.max(1, options.coarsestSize ?? 4)
+    const shared = options.shared
+    const empty32 = new Float32Array(0)
+    const empty64 = new Float64Array(0)
+    let dims = [nx, ny, nz]
+    for (;;) {
+      const [a, b, c] = dims
+      const n = a * b * c
+      const first = this.levels.length === 0
+      this.levels.push({
+        nx: a,
+        ny: b,
+        nz: c,
+        // Level 0 borrows the caller's weights and vectors.
+        fu: first ? empty32 : new Float32Array((a + 1) * b * c),
+        fv: first ? empty32 : new Float32Array(a * (b + 1) * c),
+        fw: first ? empty32 : new Float32Array(a * b * (c + 1)),
+        x: first ? empty64 : allocF64(n, shared),
+        b: first ? empty64 : allocF64(n, shared),
+        t: allocF64(n, shared),
+        active: new Uint8Array(n),
+        scratch: empty64,
+      })
+      if (Math.max(a, b, c) <= minSize) break
+      dims = [Math.ceil(a / 2), Math.ceil(b / 2), Math.ceil(c / 2)]
+    }
+    for (let l = 0; l + 1 < this.levels.length; l++) {
+      const f = this.levels[l]
+      const c = this.levels[l + 1]
+      f.tx = axisTransfer(f.nx, c.nx)
+      f.ty = axisTransfer(f.ny, c.ny)
+      f.tz = axisTransfer(f.nz, c.nz)
+      f.scratch = new Float64Array(restrictScratchLength(f.ny, c.nx, c.ny))
+    }
+  }
+
+  /** Builds the coarse operators for the fine face weights (kept by reference). */
+  setup(fu: Float32Array, fv: Float32Array, fw: Float32Array): void {
+    const top = this.levels[0]
+    top.fu = fu
+    top.fv = fv
+    top.fw = fw
+    markActive(top)
+    for (let l = 1; l < this.levels.length; l++) {
+      coarsenWeights(this.levels[l - 1], this.levels[l])
+      markActive(this.levels[l])
+    }
+  }
+
+  private smooth(l: Level, sweeps: number, reverse: boolean, kind: MultigridSmoother = this.smoother): void {
+    const { nx, ny, nz, fu, fv, fw } = l
+    if (kind === 'jacobi') {
+      for (let s = 0; s < sweeps; s++) {
+        jacobiSlab(l.t, l.x, l.b, fu, fv, fw, nx, ny, nz, this.omega, 0, nz)
+        l.x.set(l.t)
+      }
+      return
+    }
+    const first = reverse ? 1 : 0
+    for (let s = 0; s < sweeps; s++) {
+      gaussSeidelColorSlab(l.x, l.b, fu, fv, fw, nx, ny, nz, first, 0, nz)
+      gaussSeidelColorSlab(l.x, l.b, fu, fv, fw, nx, ny, nz, 1 - first, 0, nz)
+    }
+  }
+
+  /** z = V-cycle(r), a symmetric positive definite approximation of A^-1 r. */
+  apply(r: Float64Array, z: Float64Array): void {
+    const { levels } = this
+    const L = levels.length - 1
+    levels[0].b = r
+    levels[0].x = z
+    for (let l = 0; l < L; l++) {
+      const f = levels[l]
+      const c = levels[l + 1]
+      f.x.fill(0)
+      this.smooth(f, this.sweeps, false)
+      residualSlab(f.t, f.b, f.x, f.fu, f.fv, f.fw, f.nx, f.ny, f.nz, 0, f.nz)
+      restrictSlab(c.b, f.t, f.nx, f.ny, f.nz, c.nx, c.ny, f.tx!, f.ty!, f.tz!, f.scratch, 0, c.nz)
+    }
+    const bottom = levels[L]
+    bottom.x.fill(0)
+    // Fixed, palindromic sweeps: a symmetric linear map close to A_c^-1.
+    this.smooth(bottom, this.coarsestSweeps, false, 'rbgs')
+    this.smooth(bottom, this.coarsestSweeps, true, 'rbgs')
+    for (let l = L - 1; l >= 0; l--) {
+      const f = levels[l]
+      const c = levels[l + 1]
+      prolongAddSlab(f.x, c.x, f.active, f.nx, f.ny, c.nx, c.ny, f.tx!, f.ty!, f.tz!, 0, f.nz)
+      this.smooth(f, this.sweeps, true)
+    }
+  }
+}

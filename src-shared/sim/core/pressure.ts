@@ -1,0 +1,140 @@
+// Pressure projection on the MAC grid (Carlson 2004, section 3.2.4; Bridson 2015, ch. 5):
+// make the velocity discretely divergence free with respect to the face open fractions,
+// leaving closed faces at the obstacle velocity.
+//
+//   1. b = -(net weighted outflux) per cell                        (Carlson 2004, eq. 35)
+//   2. solve A phi = b by PCG, preconditioned by a multigrid V-cycle (default) or MIC(0)
+//   3. u -= grad phi on open faces                                  (Carlson 2004, eq. 29)
+//
+// phi = dt p / (rho dx) (see poisson.ts), so the velocity update does not depend on dt or
+// rho; pass them to get the physical pressure p = phi rho dx / dt (Pa) out.
+import { EddyError } from '../../api/errors'
+import { FluidComponents } from './components'
+import { allocF64, type GridSpec, type MacGrid, type ScalarField } from './grid'
+import { Mic0Preconditioner } from './mic0'
+import { type MultigridOptions, MultigridPreconditioner } from './multigrid'
+import { type LinearOperator, type PcgOptions, PcgSolver, type Preconditioner, type SolveStats } from './pcg'
+import { applyPoissonSlab, netOutfluxSlab, subtractGradientSlab } from './poisson'
+
+export type PreconditionerKind = 'multigrid' | 'mic0' | 'none'
+
+export interface PressureOptions extends PcgOptions {
+  /** Default 'multigrid'. */
+  preconditioner?: PreconditionerKind
+  multigrid?: MultigridOptions
+  /** Start each solve from the previous phi (Carlson 2004, section 3.3.4); default true. */
+  warmStart?: boolean
+  /** Allocate solver vectors on SharedArrayBuffer. */
+  shared?: boolean
+}
+
+export interface ProjectArgs {
+  /** Obstacle velocity on faces (normal components); null = static obstacles. */
+  obstacle?: MacGrid | null
+  /** Receives p in Pa; needs dt and density. */
+  pressure?: ScalarField | null
+  /** Time step, s (only for the pressure output). */
+  dt?: number
+  /** Fluid density, kg/m^3 (only for the pressure output). */
+  density?: number
+}
+
+/** The weighted 7-point operator over a set of face weights. */
+class PoissonOperator implements LinearOperator {
+  fu: Float32Array = new Float32Array(0)
+  fv: Float32Array = new Float32Array(0)
+  fw: Float32Array = new Float32Array(0)
+  constructor(
+    readonly nx: number,
+    readonly ny: number,
+    readonly nz: number,
+    readonly components: FluidComponents,
+  ) {}
+
+  apply(x: Float64Array, out: Float64Array): void {
+    applyPoissonSlab(out, x, this.fu, this.fv, this.fw, this.nx, this.ny, this.nz, 0, this.nz)
+  }
+
+  removeNullSpace(v: Float64Array): void {
+    this.components.removeMeans(v)
+  }
+}
+
+/** Weighted divergence of vel per cell into out, 1/s (Carlson 2004, eq. 9 with weights). */
+export function divergence(vel: MacGrid, fractions: MacGrid, obstacle: MacGrid | null, out: Float32Array | Float64Array): void {
+  const { nx, ny, nz, spec } = vel
+  netOutfluxSlab(out, vel.u, vel.v, vel.w, fractions.u, fractions.v, fractions.w, obstacle?.u ?? null, obstacle?.v ?? null, obstacle?.w ?? null, nx, ny, 0, nz)
+  const inv = 1 / spec.dx
+  for (let c = 0; c < nx * ny * nz; c++) out[c] *= inv
+}
+
+export class PressureSolver {
+  readonly spec: GridSpec
+  /** Last solution, the velocity potential dt p / (rho dx) per cell (m/s). */
+  readonly phi: Float64Array
+  private readonly b: Float64Array
+  private readonly pcg: PcgSolver
+  private readonly op: PoissonOperator
+  private readonly components: FluidComponents
+  private readonly precond: Preconditioner | null
+  private readonly options: PressureOptions
+  readonly kind: PreconditionerKind
+
+  constructor(spec: GridSpec, options: PressureOptions = {}) {
+    const { nx, ny, nz } = spec
+    this.spec = spec
+    this.options = options
+    this.kind = options.preconditioner ?? 'multigrid'
+    const shared = options.shared
+    this.phi = allocF64(nx * ny * nz, shared)
+    this.b = allocF64(nx * ny * nz, shared)
+    this.pcg = new PcgSolver(nx, ny, nz, { shared })
+    this.components = new FluidComponents(nx, ny, nz)
+    this.op = new PoissonOperator(nx, ny, nz, this.components)
+    this.precond =
+      this.kind === 'mic0'
+        ? new Mic0Preconditioner(nx, ny, nz, { shared })
+        : this.kind === 'multigrid'
+          ? new MultigridPreconditioner(nx, ny, nz, { ...options.multigrid, shared })
+          : null
+  }
+
+  /**
+   * Projects vel in place. fractions = face open fractions (boundaries.ts); closed faces must
+   * already hold the obstacle velocity (enforceSolidVelocity) and are not changed.
+   */
+  project(vel: MacGrid, fractions: MacGrid, args: ProjectArgs = {}): SolveStats {
+    const { nx, ny, nz } = this.spec
+    if (vel.nx !== nx || vel.ny !== ny || vel.nz !== nz || fractions.nx !== nx || fractions.ny !== ny || fractions.nz !== nz) {
+      throw new EddyError('INVALID_PARAM', 'pressure projection: velocity, fractions and solver grids differ in size')
+    }
+    const { u, v, w } = fractions
+    const obstacle = args.obstacle ?? null
+    const { b, phi, op } = this
+    netOutfluxSlab(b, vel.u, vel.v, vel.w, u, v, w, obstacle?.u ?? null, obstacle?.v ?? null, obstacle?.w ?? null, nx, ny, 0, nz)
+    this.components.build(u, v, w)
+    const labels = this.components.labels
+    for (let c = 0; c < b.length; c++) b[c] = labels[c] < 0 ? 0 : -b[c]
+    op.fu = u
+    op.fv = v
+    op.fw = w
+    if (this.precond instanceof Mic0Preconditioner) this.precond.factor(u, v, w)
+    else if (this.precond instanceof MultigridPreconditioner) this.precond.setup(u, v, w)
+    if (this.options.warmStart === false) phi.fill(0)
+    else for (let c = 0; c < phi.length; c++) if (labels[c] < 0 || !Number.isFinite(phi[c])) phi[c] = 0
+    const stats = this.pcg.solve(op, this.precond, b, phi, this.options)
+    subtractGradientSlab(vel.u, vel.v, vel.w, phi, u, v, w, nx, ny, nz, 0, nz)
+    if (args.pressure) this.writePressure(args.pressure, args.dt, args.density)
+    return stats
+  }
+
+  private writePressure(out: ScalarField, dt: number | undefined, density: number | undefined): void {
+    if (dt === undefined || density === undefined || !(dt > 0) || !(density > 0)) {
+      throw new EddyError('INVALID_PARAM', 'pressure output needs a positive time step and fluid density')
+    }
+    const scale = (density * this.spec.dx) / dt
+    const { phi } = this
+    for (let c = 0; c < phi.length; c++) out.data[c] = phi[c] * scale
+  }
+}
+

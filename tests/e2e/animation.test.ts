@@ -1,0 +1,174 @@
+// Keyframes and time through the UI: key diamonds, auto-key on animated channels, timeline
+// markers, Insert/Delete key, interpolation, the frame range, scrubbing and playback.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { artifactPath, startApp, type RunningApp } from './harness'
+import { addObject, commitField, field, focusCanvasArea, keyMarkers, newProject, setFrame, tid, undoLabel } from './ui'
+
+describe('animation', () => {
+  let app: RunningApp
+  beforeAll(async () => {
+    app = await startApp()
+    await newProject(app.page, 'Animation')
+    await addObject(app.page, 'emitter')
+  })
+  afterAll(async () => {
+    await app?.close()
+  })
+
+  const keyState = (path: string) => app.page.getAttribute(tid(`key-${path}`), 'data-state')
+  const currentFrame = async () => Number(await app.page.inputValue(tid('current-frame')))
+
+  it('toggles a key with the diamond and auto-keys animated channels', async () => {
+    const { page } = app
+    expect(await currentFrame()).toBe(1)
+    await commitField(page, 'param-rate', '2')
+    expect(await keyState('rate')).toBe('none')
+    await page.click(tid('key-rate'))
+    await expect.poll(() => keyState('rate')).toBe('key')
+    expect(await undoLabel(page)).toBe('Undo Insert key on Emitter rate at frame 1')
+
+    await setFrame(page, 50)
+    expect(await keyState('rate')).toBe('animated')
+    // Editing an animated channel sets a key at the current frame instead of the static value.
+    await commitField(page, 'param-rate', '8')
+    await expect.poll(() => keyState('rate')).toBe('key')
+    expect(await undoLabel(page)).toBe('Undo Insert key on Emitter rate at frame 50')
+
+    // Between the keys the field shows the interpolated value (Bezier by default: eased, symmetric).
+    await setFrame(page, 25)
+    const mid = Number(await page.inputValue(tid('param-rate')))
+    expect(mid).toBeGreaterThan(2)
+    expect(mid).toBeLessThan(8)
+    expect(await keyState('rate')).toBe('animated')
+    await page.screenshot({ path: artifactPath('animation-keys.png') })
+  })
+
+  it('shows markers for the selected object, or only for the selected channel', async () => {
+    const { page } = app
+    await setFrame(page, 10)
+    await page.click(tid('key-position.1'))
+    await expect.poll(() => keyState('position.1')).toBe('key')
+    expect(await keyMarkers(page)).toEqual([1, 10, 50])
+    expect(await page.textContent(tid('timeline-channel'))).toContain('all channels')
+
+    await page.click(tid('label-rate'))
+    await expect.poll(() => page.textContent(tid('timeline-channel'))).toContain('Emitter · Rate')
+    expect(await keyMarkers(page)).toEqual([1, 50])
+    await page.click(tid('label-position.1'))
+    await expect.poll(() => page.textContent(tid('timeline-channel'))).toContain('Position Y')
+    expect(await keyMarkers(page)).toEqual([10])
+    // Clicking the selected channel's label again goes back to all channels.
+    await page.click(tid('label-position.1'))
+    await expect.poll(() => keyMarkers(page)).toEqual([1, 10, 50])
+  })
+
+  it('inserts and deletes keys from the timeline and with I, and sets interpolation', async () => {
+    const { page } = app
+    await page.click(tid('label-rate'))
+    await setFrame(page, 30)
+    expect(await page.isEnabled(tid('delete-key'))).toBe(false)
+    expect(await page.isEnabled(tid('interp-select'))).toBe(false)
+    await page.click(tid('insert-key'))
+    await expect.poll(() => keyMarkers(page)).toEqual([1, 30, 50])
+    expect(await page.isEnabled(tid('delete-key'))).toBe(true)
+    await page.click(tid('delete-key'))
+    await expect.poll(() => keyMarkers(page)).toEqual([1, 50])
+
+    await setFrame(page, 40)
+    await focusCanvasArea(page)
+    await page.keyboard.press('i')
+    await expect.poll(() => keyMarkers(page)).toEqual([1, 40, 50])
+    await page.click(tid('key-rate'))
+    await expect.poll(() => keyMarkers(page)).toEqual([1, 50])
+
+    // Constant holds the first key's value; linear is the straight line.
+    await setFrame(page, 1)
+    expect(await page.inputValue(tid('interp-select'))).toBe('bezier')
+    await page.selectOption(tid('interp-select'), 'constant')
+    await expect.poll(() => undoLabel(page)).toBe('Undo Set Emitter rate interpolation to constant')
+    await setFrame(page, 49)
+    expect(await page.inputValue(tid('param-rate'))).toBe('2')
+    await setFrame(page, 1)
+    await page.selectOption(tid('interp-select'), 'linear')
+    await expect.poll(() => page.inputValue(tid('interp-select'))).toBe('linear')
+    await setFrame(page, 26)
+    // 2 + (26 - 1) / 49 * 6
+    expect(Number(await page.inputValue(tid('param-rate')))).toBeCloseTo(2 + (25 / 49) * 6, 4)
+  })
+
+  it('validates the frame range inline and keeps the current frame inside it', async () => {
+    const { page } = app
+    await field(page, 'frame-start').fill('500')
+    await expect.poll(() => page.textContent(tid('timeline-error'))).toMatch(/Start frame \(500\) must not be after End frame/)
+    await field(page, 'frame-start').press('Enter')
+    await field(page, 'frame-start').press('Escape')
+    expect(await page.inputValue(tid('frame-start'))).toBe('1')
+
+    await field(page, 'current-frame').fill('9999')
+    await expect.poll(() => page.textContent(tid('timeline-error'))).toMatch(/Frame must be between/)
+    await field(page, 'current-frame').press('Escape')
+
+    await field(page, 'fps').fill('0')
+    await expect.poll(() => page.textContent(tid('timeline-error'))).toMatch(/Frame rate/)
+    await field(page, 'fps').press('Escape')
+
+    await setFrame(page, 100)
+    await commitField(page, 'frame-end', '60')
+    await expect.poll(() => currentFrame()).toBe(60)
+    expect(await undoLabel(page)).toBe('Undo Change frameEnd')
+    await commitField(page, 'fps', '30')
+    await commitField(page, 'frame-start', '5')
+    await focusCanvasArea(page)
+    await page.keyboard.press('Home')
+    await expect.poll(() => currentFrame()).toBe(5)
+    await page.click(tid('goto-end'))
+    await expect.poll(() => currentFrame()).toBe(60)
+    await page.click(tid('goto-start'))
+    await expect.poll(() => currentFrame()).toBe(5)
+  })
+
+  it('scrubs by clicking and dragging the frame track', async () => {
+    const { page } = app
+    const box = (await page.locator(tid('scrubber')).boundingBox())!
+    // The track's frames start 12 px in from either side.
+    const x = (f: number): number => box.x + 12 + ((f - 5) / (60 - 5)) * (box.width - 24)
+    await page.mouse.click(x(30), box.y + box.height / 2)
+    await expect.poll(() => currentFrame()).toBe(30)
+    await page.mouse.move(x(20), box.y + box.height / 2)
+    await page.mouse.down()
+    await page.mouse.move(x(45), box.y + box.height / 2, { steps: 5 })
+    await page.mouse.up()
+    await expect.poll(() => currentFrame()).toBe(45)
+    expect(await page.textContent(tid('playhead'))).toBe('45')
+  })
+
+  it('plays at the frame rate, loops at the end, and pauses with Space', async () => {
+    const { page } = app
+    await commitField(page, 'fps', '24')
+    await commitField(page, 'frame-start', '1')
+    await commitField(page, 'frame-end', '12')
+    await focusCanvasArea(page)
+    await page.keyboard.press('Home')
+    await page.click(tid('play'))
+    expect(await page.getAttribute(tid('play'), 'aria-pressed')).toBe('true')
+    const seen = new Set<number>()
+    const t0 = Date.now()
+    while (Date.now() - t0 < 1500) {
+      seen.add(await currentFrame())
+      await page.waitForTimeout(20)
+    }
+    // 1.5 s at 24 fps is 36 frames: the 12-frame range looped, and never left the range.
+    expect([...seen].every((f) => f >= 1 && f <= 12)).toBe(true)
+    expect(seen.size).toBeGreaterThan(6)
+    expect(seen.has(12) || seen.has(11)).toBe(true)
+    expect(seen.has(1) || seen.has(2)).toBe(true)
+
+    await focusCanvasArea(page)
+    await page.keyboard.press('Space')
+    await expect.poll(() => page.getAttribute(tid('play'), 'aria-pressed')).toBe('false')
+    const stopped = await currentFrame()
+    await page.waitForTimeout(300)
+    expect(await currentFrame()).toBe(stopped)
+    expect(app.pageErrors).toEqual([])
+  })
+})

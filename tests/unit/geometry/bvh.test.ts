@@ -1,0 +1,190 @@
+import { describe, expect, it } from 'vitest'
+import { HIT_DISTANCE, HIT_REGION, HIT_SIZE, TriangleBvh } from '../../../src-shared/geometry/bvh'
+import { closestPointOnTriangle } from '../../../src-shared/geometry/closestPoint'
+import { EddyError } from '../../../src-shared/api/errors'
+import type { TriMesh } from '../../../src-shared/geometry/triMesh'
+import { computeBounds } from '../../../src-shared/geometry/triMesh'
+import { bunnyMesh } from '../../fixtures/makeBunnyObj'
+import { randomSoup, rng } from './meshes'
+
+/** Brute force over all triangles with the same kernel; first minimum wins on ties. */
+function bruteForce(mesh: TriMesh, x: number, y: number, z: number, s: Float64Array) {
+  const p = mesh.positions, idx = mesh.indices
+  let best = Infinity, bestTri = -1
+  for (let t = 0; t < idx.length / 3; t++) {
+    const a = 3 * idx[3 * t], b = 3 * idx[3 * t + 1], c = 3 * idx[3 * t + 2]
+    closestPointOnTriangle(x, y, z, p[a], p[a + 1], p[a + 2], p[b], p[b + 1], p[b + 2], p[c], p[c + 1], p[c + 2], s)
+    const d2 = (s[0] - x) ** 2 + (s[1] - y) ** 2 + (s[2] - z) ** 2
+    if (d2 < best) {
+      best = d2
+      bestTri = t
+    }
+  }
+  return { distance: Math.sqrt(best), tri: bestTri }
+}
+
+/** Distance (and the kernel's output) from (x,y,z) to triangle t alone. */
+function toTriangle(mesh: TriMesh, t: number, x: number, y: number, z: number, s: Float64Array) {
+  const p = mesh.positions, idx = mesh.indices
+  const a = 3 * idx[3 * t], b = 3 * idx[3 * t + 1], c = 3 * idx[3 * t + 2]
+  const region = closestPointOnTriangle(x, y, z, p[a], p[a + 1], p[a + 2], p[b], p[b + 1], p[b + 2], p[c], p[c + 1], p[c + 2], s)
+  return { region, distance: Math.sqrt((s[0] - x) ** 2 + (s[1] - y) ** 2 + (s[2] - z) ** 2) }
+}
+
+/** Query points: random in the padded bounds, far away, and exactly on the surface. */
+function queryPoints(mesh: TriMesh, n: number, seed: number): number[][] {
+  const rand = rng(seed)
+  const { min, max } = computeBounds(mesh.positions)
+  const pts: number[][] = []
+  for (let i = 0; i < n; i++) {
+    const pad = i % 5 === 0 ? 3 : 0.2
+    pts.push([0, 1, 2].map((k) => {
+      const ext = max[k] - min[k]
+      return min[k] - pad * ext + rand() * (1 + 2 * pad) * ext
+    }))
+  }
+  // Vertices and triangle centroids (distance 0, many ties).
+  const p = mesh.positions, idx = mesh.indices
+  for (let i = 0; i < 50; i++) {
+    const v = Math.floor(rand() * (p.length / 3))
+    pts.push([p[3 * v], p[3 * v + 1], p[3 * v + 2]])
+    const t = Math.floor(rand() * (idx.length / 3))
+    pts.push([0, 1, 2].map((k) => (p[3 * idx[3 * t] + k] + p[3 * idx[3 * t + 1] + k] + p[3 * idx[3 * t + 2] + k]) / 3))
+  }
+  return pts
+}
+
+function agreesWithBruteForce(mesh: TriMesh, n: number, seed: number) {
+  const bvh = new TriangleBvh(mesh)
+  const out = new Float64Array(HIT_SIZE)
+  const s = new Float64Array(6)
+  let checked = 0
+  for (const [x, y, z] of queryPoints(mesh, n, seed)) {
+    const tri = bvh.closestPoint(x, y, z, out)
+    const ref = bruteForce(mesh, x, y, z, s)
+    // Same distance to the last bit; the triangle may differ only on an exact tie.
+    expect(out[HIT_DISTANCE]).toBe(ref.distance)
+    const own = toTriangle(mesh, tri, x, y, z, s)
+    expect(own.distance).toBe(ref.distance)
+    // Point, barycentrics and region are the kernel's for that triangle.
+    expect(out[HIT_REGION]).toBe(own.region)
+    for (let k = 0; k < 6; k++) expect(out[k]).toBe(s[k])
+    checked++
+  }
+  return { bvh, checked }
+}
+
+describe('TriangleBvh', () => {
+  it('finds exactly the brute-force closest point on the bunny', () => {
+    const { bvh, checked } = agreesWithBruteForce(bunnyMesh(), 1500, 7)
+    expect(checked).toBe(1600)
+    expect(bvh.triangleCount).toBe(3674)
+  })
+
+  it('finds exactly the brute-force closest point on a random soup with degenerate triangles', () => {
+    const { checked } = agreesWithBruteForce(randomSoup(2000, 99), 1500, 8)
+    expect(checked).toBe(1600)
+  })
+
+  it('honours maxDistance: -1 when nothing is closer, the same hit otherwise', () => {
+    const mesh = bunnyMesh()
+    const bvh = new TriangleBvh(mesh)
+    const out = new Float64Array(HIT_SIZE)
+    const s = new Float64Array(6)
+    const rand = rng(3)
+    let misses = 0, hits = 0
+    for (let i = 0; i < 400; i++) {
+      const x = -8 + 16 * rand(), y = -4 + 16 * rand(), z = -8 + 16 * rand()
+      const ref = bruteForce(mesh, x, y, z, s).distance
+      const tri = bvh.closestPoint(x, y, z, out, 1)
+      if (ref < 1) {
+        expect(tri).toBeGreaterThanOrEqual(0)
+        expect(out[HIT_DISTANCE]).toBe(ref)
+        hits++
+      } else {
+        expect(tri).toBe(-1)
+        expect(out[HIT_DISTANCE]).toBe(1)
+        misses++
+      }
+    }
+    expect(hits).toBeGreaterThan(20)
+    expect(misses).toBeGreaterThan(20)
+  })
+
+  it('is a valid tree: a permutation, nested boxes, small leaves, shallow', () => {
+    const mesh = randomSoup(5000, 5)
+    const bvh = new TriangleBvh(mesh)
+    const { nodeBounds: b, nodeInfo: info, triOrder, triVerts } = bvh
+    const seen = new Uint8Array(bvh.triangleCount)
+    for (const t of triOrder) seen[t]++
+    expect(seen.every((c) => c === 1)).toBe(true)
+    let leafTris = 0
+    for (let n = 0; n < bvh.nodeCount; n++) {
+      const left = info[3 * n], first = info[3 * n + 1], count = info[3 * n + 2]
+      expect(count).toBeGreaterThan(0)
+      if (left >= 0) {
+        expect(left).toBeGreaterThan(n)
+        for (const ch of [left, left + 1]) {
+          for (let k = 0; k < 3; k++) {
+            expect(b[6 * ch + k]).toBeGreaterThanOrEqual(b[6 * n + k])
+            expect(b[6 * ch + 3 + k]).toBeLessThanOrEqual(b[6 * n + 3 + k])
+          }
+        }
+        expect(info[3 * left + 1]).toBe(first)
+        expect(info[3 * left + 2] + info[3 * left + 5]).toBe(count)
+      } else {
+        expect(count).toBeLessThanOrEqual(8)
+        leafTris += count
+        for (let s = first; s < first + count; s++) {
+          for (let c = 0; c < 3; c++) {
+            for (let k = 0; k < 3; k++) {
+              const v = triVerts[9 * s + 3 * c + k]
+              expect(v).toBe(mesh.positions[3 * mesh.indices[3 * triOrder[s] + c] + k])
+              expect(v).toBeGreaterThanOrEqual(b[6 * n + k])
+              expect(v).toBeLessThanOrEqual(b[6 * n + 3 + k])
+            }
+          }
+        }
+      }
+    }
+    expect(leafTris).toBe(5000)
+    // log2(5000 / 8) ~ 9.3; SAH trees are deeper than balanced ones but not by much here.
+    expect(bvh.maxDepth).toBeLessThan(40)
+  })
+
+  it('builds large meshes in O(n log n) time', () => {
+    const small = randomSoup(25000, 1), large = randomSoup(200000, 2)
+    new TriangleBvh(small) // warm up the JIT
+    let t0 = performance.now()
+    new TriangleBvh(small)
+    const tSmall = performance.now() - t0
+    t0 = performance.now()
+    const bvh = new TriangleBvh(large)
+    const tLarge = performance.now() - t0
+    console.log(`BVH build: 25k triangles ${tSmall.toFixed(1)} ms, 200k triangles ${tLarge.toFixed(1)} ms (${bvh.nodeCount} nodes, depth ${bvh.maxDepth})`)
+    // 8x the triangles: n log n predicts ~9.7x; allow for timer noise, but catch O(n^2) (64x).
+    expect(tLarge).toBeLessThan(30 * Math.max(tSmall, 5))
+  })
+
+  it('rejects meshes that cannot define a distance (INVALID_PARAM)', () => {
+    const expectInvalid = (mesh: TriMesh, pattern: RegExp) => {
+      try {
+        new TriangleBvh(mesh, 'obstacle.obj')
+        expect.unreachable()
+      } catch (e) {
+        expect(e).toBeInstanceOf(EddyError)
+        expect((e as EddyError).code).toBe('INVALID_PARAM')
+        expect((e as EddyError).message).toMatch(pattern)
+      }
+    }
+    const tri = Float32Array.from([0, 0, 0, 1, 0, 0, 0, 1, 0])
+    expectInvalid({ positions: tri, indices: new Uint32Array(0) }, /obstacle\.obj: has no triangles/)
+    expectInvalid({ positions: Float32Array.from([0, 0, 0, NaN, 0, 0, 0, 1, 0]), indices: Uint32Array.from([0, 1, 2]) }, /non-finite/)
+    expectInvalid({ positions: Float32Array.from([0, 0, 0, Infinity, 0, 0, 0, 1, 0]), indices: Uint32Array.from([0, 1, 2]) }, /non-finite/)
+    expectInvalid({ positions: tri, indices: Uint32Array.from([0, 1, 3]) }, /beyond the 3 vertices/)
+    expectInvalid({ positions: tri, indices: Uint32Array.from([0, 1, 1, 2, 2, 2]) }, /all triangles are degenerate/)
+    expectInvalid({ positions: Float32Array.from([0, 0, 0, 1, 1, 1, 2, 2, 2]), indices: Uint32Array.from([0, 1, 2]) }, /degenerate/)
+    // One good triangle among degenerate ones is fine.
+    expect(() => new TriangleBvh({ positions: tri, indices: Uint32Array.from([0, 0, 1, 0, 1, 2]) })).not.toThrow()
+  })
+})
