@@ -60,8 +60,10 @@ export function updateObjectEdit(
   doc: SceneDocument,
   id: string,
   patch: { name?: string; params?: Record<string, ParamValue>; cage?: CageGeometry },
+  frame?: number,
 ): Edit {
   const before = findObject(doc, id)
+  if (frame !== undefined && patch.params) return updateAnimatedEdit(doc, before, patch, frame)
   const after: SceneObject = structuredClone(before)
   const what: string[] = []
   if (patch.name !== undefined && patch.name !== before.name) {
@@ -90,6 +92,50 @@ export function updateObjectEdit(
     label: `Change ${before.name} ${what.join(', ')}`.trim(),
     forward: { objects: [{ id, after }] },
     backward: { objects: [{ id, after: before }] },
+  }
+}
+
+/** Channels of a parameter value: 'rate', or 'position.0'..'position.2' for a vector. */
+function channelsOf(key: string, value: ParamValue): { path: string; value: number }[] {
+  if (Array.isArray(value)) return value.map((v, i) => ({ path: `${key}.${i}`, value: v }))
+  return typeof value === 'number' ? [{ path: key, value }] : []
+}
+
+/**
+ * An update at a frame: channels that have a track get a key there, the rest change
+ * statically; one undo step for both.
+ */
+function updateAnimatedEdit(doc: SceneDocument, obj: SceneObject, patch: { name?: string; params?: Record<string, ParamValue>; cage?: CageGeometry }, frame: number): Edit {
+  const staticParams: Record<string, ParamValue> = {}
+  const keyed: { path: string; value: number }[] = []
+  for (const [key, value] of Object.entries(patch.params ?? {})) {
+    const channels = channelsOf(key, value)
+    const animated = channels.filter((c) => findTrack(doc, obj.id, c.path))
+    if (animated.length === 0) staticParams[key] = value
+    else keyed.push(...channels.filter((c) => findTrack(doc, obj.id, c.path)))
+    // Unanimated components of a partly animated vector change statically.
+    if (animated.length && animated.length < channels.length && Array.isArray(value)) {
+      const base = [...(obj.params[key] as number[])]
+      for (const c of channels) if (!findTrack(doc, obj.id, c.path)) base[Number(c.path.split('.')[1])] = c.value
+      staticParams[key] = base as ParamValue
+    }
+  }
+  const hasStatic = Object.keys(staticParams).length > 0 || patch.name !== undefined || patch.cage !== undefined
+  const base = hasStatic ? updateObjectEdit(doc, obj.id, { ...patch, params: staticParams }) : { label: '', forward: {}, backward: {} }
+  const forwardTracks: TrackChange[] = []
+  const backwardTracks: TrackChange[] = []
+  let working = doc
+  for (const c of keyed) {
+    const e = setKeyEdit(working, obj.id, c.path, frame, c.value, undefined)
+    forwardTracks.push(...(e.forward.tracks ?? []))
+    backwardTracks.unshift(...(e.backward.tracks ?? []))
+    const after = e.forward.tracks?.[0]?.after
+    if (after) working = { ...working, tracks: [...working.tracks.filter((t) => !(t.objectId === obj.id && t.path === c.path)), after] }
+  }
+  return {
+    label: base.label || `Key ${obj.name} ${keyed.map((k) => k.path).join(', ')} at frame ${frame}`,
+    forward: { ...base.forward, tracks: forwardTracks },
+    backward: { ...base.backward, tracks: backwardTracks },
   }
 }
 

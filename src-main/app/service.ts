@@ -190,7 +190,7 @@ export class EddyService {
         return { state, id }
       },
 
-      'object.update': ({ id, patch }) => this.commit(updateObjectEdit(this.requireStore().doc, id, patch)),
+      'object.update': ({ id, patch, frame }) => this.commit(updateObjectEdit(this.requireStore().doc, id, patch, frame)),
 
       'object.delete': ({ ids }) => {
         const { store, doc } = this.requireStore()
@@ -258,7 +258,15 @@ export class EddyService {
   async request(raw: unknown): Promise<ResponseEnvelope> {
     const before = this.store?.path ?? null
     const resp = await this.handle(raw)
-    const type = (raw as { type?: unknown })?.type
+    let msg = raw
+    if (typeof raw === 'string') {
+      try {
+        msg = JSON.parse(raw)
+      } catch {
+        msg = null
+      }
+    }
+    const type = (msg as { type?: unknown } | null)?.type
     const mutating = typeof type === 'string' && !/^(app\.info|project\.(get|recent|list)|mesh\.data)$/.test(type)
     if (resp.ok && (mutating || before !== (this.store?.path ?? null))) this.changed()
     return resp

@@ -4,7 +4,7 @@
 import { Matrix, Vector3 } from '@babylonjs/core/Maths/math.vector'
 import { app } from '../state/app.svelte'
 import { CageEdit } from './cageEdit'
-import { createViewportEngine, type ViewportEngine } from './engine'
+import { createViewportEngine, DEFAULT_VIEW, type ViewportEngine } from './engine'
 import { CameraFramer, worldBounds } from './frameSelected'
 import { Gizmos, paramsFromGizmo, type GizmoTarget } from './gizmos'
 import { MeshCache } from './meshCache'
@@ -126,6 +126,21 @@ export class ViewportController {
     if (bounds) this.framer.frame(bounds, animate)
   }
 
+  /**
+   * A project was opened: Blender's default view direction, centred on the whole scene,
+   * at the default distance unless the scene needs more room.
+   */
+  resetView(): void {
+    const camera = this.ve.camera
+    this.framer.stop()
+    camera.alpha = DEFAULT_VIEW.alpha
+    camera.beta = DEFAULT_VIEW.beta
+    camera.radius = DEFAULT_VIEW.radius
+    camera.target.copyFrom(DEFAULT_VIEW.target)
+    const bounds = worldBounds(this.sync.visuals.values())
+    if (bounds) this.framer.frame(bounds, false, DEFAULT_VIEW.radius)
+  }
+
   private onClick(x: number, y: number): void {
     const cageId = this.cageEdit.activeObjectId
     if (cageId) {
@@ -147,7 +162,7 @@ export class ViewportController {
     if (t.type === 'object') {
       const id = t.visual.id
       try {
-        await app.run('object.update', { id, patch: { params: paramsFromGizmo(t.visual, t.mode) } })
+        await app.run('object.update', { id, patch: { params: paramsFromGizmo(t.visual, t.mode) }, frame: app.frame })
       } finally {
         // Whatever the answer (new state, or an error toast), the document decides again.
         this.sync.locked.delete(id)

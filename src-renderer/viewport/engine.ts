@@ -8,7 +8,8 @@ import { HemisphericLight } from '@babylonjs/core/Lights/hemisphericLight'
 import { DirectionalLight } from '@babylonjs/core/Lights/directionalLight'
 import { Color3 } from '@babylonjs/core/Maths/math.color'
 import { Vector3 } from '@babylonjs/core/Maths/math.vector'
-// Side effects: scene.pick / multiPick (selection), highlight layer registration.
+// Side effects: scene.pick / multiPick (selection.ts) and effect layers in the scene
+// (the selection outline).
 import '@babylonjs/core/Culling/ray'
 import '@babylonjs/core/Layers/effectLayerSceneComponent'
 import { COLORS } from './palette'

@@ -46,7 +46,8 @@ export class CameraFramer {
     private readonly camera: ArcRotateCamera,
   ) {}
 
-  frame(bounds: Bounds, animate = true): void {
+  /** `minRadius`: never closer than this (opening a project keeps small scenes at the default distance). */
+  frame(bounds: Bounds, animate = true, minRadius = 0): void {
     const center = bounds.min.add(bounds.max).scaleInPlace(0.5)
     const sphereRadius = Math.max(0.05, Vector3.Distance(bounds.min, bounds.max) / 2)
     const engine = this.scene.getEngine()
@@ -54,7 +55,7 @@ export class CameraFramer {
     // The narrower of the two fields of view decides the distance.
     const halfV = this.camera.fov / 2
     const halfH = Math.atan(Math.tan(halfV) * aspect)
-    const radius = (sphereRadius / Math.sin(Math.min(halfV, halfH))) * 1.05
+    const radius = Math.max(minRadius, (sphereRadius / Math.sin(Math.min(halfV, halfH))) * 1.05)
     this.glide(center, Math.min(Math.max(radius, this.camera.lowerRadiusLimit ?? 0), this.camera.upperRadiusLimit ?? Infinity), animate)
   }
 

@@ -59,7 +59,7 @@ const LOOKS: Record<MaterialName, Look> = {
   vortex: { color: '#a070ff', unlit: true },
   vortexCore: { color: '#9060f0', alpha: 0.6, emissive: 0.35 },
   heat: { color: '#ff3b30', alpha: 0.3, emissive: 0.3 },
-  ccSurface: { color: '#7fd6cc', specular: 0.25, twoSided: true },
+  ccSurface: { color: '#5fbfb3', specular: 0.2, twoSided: true },
   domainFill: { color: '#8cc8ff', alpha: 0.05, unlit: true },
   handle: { color: '#101010', unlit: true },
   handleSelected: { color: '#ffa033', unlit: true },

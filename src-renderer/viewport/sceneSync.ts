@@ -45,7 +45,9 @@ export class SceneSync {
       const sig = JSON.stringify([values, obj.meshId ?? null, cage?.version ?? null, this.meshReady(obj, values)])
       if (visual && this.signatures.get(obj.id) === sig) continue
       if (!visual) {
-        visual = createVisual(obj.kind, obj.id, this.ctx)
+        const created = createVisual(obj.kind, obj.id, this.ctx)
+        if (!created) continue
+        visual = created
         this.visuals.set(obj.id, visual)
       }
       visual.update({ obj, values, cage: cage?.plain })

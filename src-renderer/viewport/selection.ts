@@ -57,7 +57,9 @@ export class Selection {
     onClick: (x: number, y: number) => void,
   ) {
     // A thin solid outline around the selection, like Blender's, not a soft glow.
-    this.outline = new SelectionOutlineLayer('viewport:selection', scene)
+    // No depth occlusion: it needs a depth pre-pass of the whole scene every frame, which
+    // halves the frame rate of software rendering (CI) for a barely visible effect.
+    this.outline = new SelectionOutlineLayer('viewport:selection', scene, { useDepthOcclusion: false })
     this.outline.outlineColor = COLORS.selected.clone()
     this.outline.outlineThickness = 2
     this.tapObserver = scene.onPointerObservable.add((info) => {

@@ -54,7 +54,12 @@ export const requests = {
       .strict(),
     result: z.object({ state: stateResult, id: objectId }),
   },
-  'object.update': { params: z.object({ id: objectId, patch: objectPatch }).strict(), result: stateResult },
+  /**
+   * With `frame`, parameters that are animated get a key at that frame instead of a static
+   * value (Blender's behaviour for animated properties), so a gizmo drag on a keyframed
+   * object sticks.
+   */
+  'object.update': { params: z.object({ id: objectId, patch: objectPatch, frame: finite.optional() }).strict(), result: stateResult },
   'object.delete': { params: z.object({ ids: z.array(objectId).min(1).max(10_000) }).strict(), result: stateResult },
   'key.set': {
     params: z.object({ objectId, path: trackPath, frame: finite, value: finite.optional(), interp: interpolation.optional() }).strict(),

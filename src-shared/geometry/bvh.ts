@@ -10,7 +10,7 @@
 // preallocated stack and allocate nothing.
 import { EddyError } from '../api/errors'
 import type { TriMesh } from './triMesh'
-import { closestPointOnTriangle } from './closestPoint'
+import { closestPointOnTriangleIn } from './closestPoint'
 
 /** Slots of the `out` array of TriangleBvh.closestPoint. */
 export const HIT_X = 0
@@ -88,6 +88,7 @@ export class TriangleBvh {
   private readonly stackNode: Int32Array
   private readonly stackDist: Float64Array
   private readonly scratch = new Float64Array(6)
+  private readonly query = new Float64Array(3)
 
   /** Throws INVALID_PARAM for meshes checkTriangleMesh rejects. */
   constructor(mesh: TriMesh, what = 'mesh') {
@@ -117,7 +118,10 @@ export class TriangleBvh {
    */
   closestPoint(x: number, y: number, z: number, out: Float64Array, maxDistance = Infinity): number {
     const bounds = this.nodeBounds, info = this.nodeInfo, v = this.triVerts, s = this.scratch
-    const stackNode = this.stackNode, stackDist = this.stackDist
+    const stackNode = this.stackNode, stackDist = this.stackDist, q = this.query
+    q[0] = x
+    q[1] = y
+    q[2] = z
     let best = maxDistance * maxDistance
     let bestSlot = -1
     let sp = 0
@@ -134,7 +138,7 @@ export class TriangleBvh {
           const first = info[3 * node + 1], end = first + info[3 * node + 2]
           for (let slot = first; slot < end; slot++) {
             const o = 9 * slot
-            const region = closestPointOnTriangle(x, y, z, v[o], v[o + 1], v[o + 2], v[o + 3], v[o + 4], v[o + 5], v[o + 6], v[o + 7], v[o + 8], s, 0)
+            const region = closestPointOnTriangleIn(q, v, o, s, 0)
             const dx = s[0] - x, dy = s[1] - y, dz = s[2] - z
             const d2 = dx * dx + dy * dy + dz * dz
             if (d2 < best) {
@@ -151,9 +155,19 @@ export class TriangleBvh {
           }
           break
         }
+        // Squared distances to both child boxes, written out here rather than calling
+        // boxDist2: a double returned from a call that V8 does not inline is boxed, i.e.
+        // allocated, and this runs for every node visited.
         let near = left, far = left + 1
-        let dNear = boxDist2(bounds, near, x, y, z)
-        let dFar = boxDist2(bounds, far, x, y, z)
+        let o = 6 * left
+        let e = 0, dNear = 0, dFar = 0
+        e = bounds[o] - x; if (e > 0) dNear += e * e; else { e = x - bounds[o + 3]; if (e > 0) dNear += e * e }
+        e = bounds[o + 1] - y; if (e > 0) dNear += e * e; else { e = y - bounds[o + 4]; if (e > 0) dNear += e * e }
+        e = bounds[o + 2] - z; if (e > 0) dNear += e * e; else { e = z - bounds[o + 5]; if (e > 0) dNear += e * e }
+        o += 6
+        e = bounds[o] - x; if (e > 0) dFar += e * e; else { e = x - bounds[o + 3]; if (e > 0) dFar += e * e }
+        e = bounds[o + 1] - y; if (e > 0) dFar += e * e; else { e = y - bounds[o + 4]; if (e > 0) dFar += e * e }
+        e = bounds[o + 2] - z; if (e > 0) dFar += e * e; else { e = z - bounds[o + 5]; if (e > 0) dFar += e * e }
         if (dFar < dNear) {
           const t = near; near = far; far = t
           const u = dNear; dNear = dFar; dFar = u

@@ -30,6 +30,7 @@ export const CLOSEST_POINT_SIZE = 6
  * its barycentric weights (wa, wb, wc), wa + wb + wc = 1, all in [0, 1]; returns the
  * REGION_* code. Degenerate triangles (zero area: repeated or collinear corners) are
  * handled as the union of their edges, so the answer is always finite.
+ * Convenience form; hot loops use closestPointOnTriangleIn (same arithmetic, same bits).
  */
 export function closestPointOnTriangle(
   px: number, py: number, pz: number,
@@ -38,6 +39,28 @@ export function closestPointOnTriangle(
   cx: number, cy: number, cz: number,
   out: Float64Array, o = 0,
 ): number {
+  const q = scratchQ, v = scratchV
+  q[0] = px; q[1] = py; q[2] = pz
+  v[0] = ax; v[1] = ay; v[2] = az
+  v[3] = bx; v[4] = by; v[5] = bz
+  v[6] = cx; v[7] = cy; v[8] = cz
+  return closestPointOnTriangleIn(q, v, 0, out, o)
+}
+
+const scratchQ = new Float64Array(3)
+const scratchV = new Float64Array(9)
+
+/**
+ * closestPointOnTriangle with the query point in q[0..2] and the corners a, b, c in
+ * v[vo..vo+8]. Taking arrays instead of 12 numbers matters in V8: doubles passed to (or
+ * returned from) a call that is not inlined are boxed, i.e. heap-allocated, and this
+ * runs for every triangle a BVH query visits.
+ */
+export function closestPointOnTriangleIn(q: Float64Array, v: Float32Array | Float64Array, vo: number, out: Float64Array, o = 0): number {
+  const px = q[0], py = q[1], pz = q[2]
+  const ax = v[vo], ay = v[vo + 1], az = v[vo + 2]
+  const bx = v[vo + 3], by = v[vo + 4], bz = v[vo + 5]
+  const cx = v[vo + 6], cy = v[vo + 7], cz = v[vo + 8]
   const abx = bx - ax, aby = by - ay, abz = bz - az
   const acx = cx - ax, acy = cy - ay, acz = cz - az
   const apx = px - ax, apy = py - ay, apz = pz - az

@@ -26,6 +26,7 @@ import { computeBounds } from './triMesh'
 import type { Vec3 } from '../scene/types'
 import { HIT_DISTANCE, HIT_REGION, HIT_SIZE, HIT_X, HIT_Y, HIT_Z, TriangleBvh } from './bvh'
 import { FastWindingNumber } from './windingNumber'
+import { isClosedSurface } from './closedSurface'
 import { computePseudoNormals, pseudoNormalDot, type PseudoNormals } from './pseudoNormals'
 
 /** Anything with a signed distance, negative inside (mesh or analytic primitive). */
@@ -36,6 +37,12 @@ export interface SignedDistanceField {
    * sampleSdfGrid clamps distance() itself when this is missing.
    */
   distanceBanded?(x: number, y: number, z: number, band: number): number
+  /**
+   * Optional: the same value as distanceBanded(x, y, z, band), given the value `prev` this
+   * field returned for a point at most `step` away. SDFs are 1-Lipschitz, so the answer is
+   * within |prev| + step, which lets grid sampling prune most of the search.
+   */
+  distanceFrom?(x: number, y: number, z: number, band: number, prev: number, step: number): number
 }
 
 export type SdfSignMode = 'winding' | 'pseudonormal'
@@ -54,6 +61,11 @@ export class MeshSdf implements SignedDistanceField {
   readonly winding: FastWindingNumber
   readonly sign: SdfSignMode
   readonly bounds: { min: Vec3; max: Vec3 }
+  /**
+   * The mesh is a closed surface (isClosedSurface): its winding number is then an integer,
+   * constant off the surface, and distanceFrom carries the sign between nearby points.
+   */
+  readonly closed: boolean
   private readonly pseudo: PseudoNormals | null
   private readonly indices: Uint32Array
   private readonly hit = new Float64Array(HIT_SIZE)
@@ -70,6 +82,7 @@ export class MeshSdf implements SignedDistanceField {
     this.pseudo = sign === 'pseudonormal' ? computePseudoNormals(mesh) : null
     this.indices = mesh.indices
     this.bounds = computeBounds(mesh.positions)
+    this.closed = isClosedSurface(mesh)
   }
 
   /** Signed distance, negative inside. */
@@ -91,6 +104,41 @@ export class MeshSdf implements SignedDistanceField {
       // The pseudo-normal needs the true closest point even when it is beyond the band.
       if (tri < 0) tri = this.bvh.closestPoint(x, y, z, hit)
       inside = pseudoNormalDot(this.pseudo, this.indices, tri, hit[HIT_REGION], x, y, z, hit[HIT_X], hit[HIT_Y], hit[HIT_Z]) < 0
+    } else {
+      inside = Math.abs(this.winding.evaluate(x, y, z)) > 0.5
+    }
+    return inside ? -d : d
+  }
+
+  /**
+   * Same value as distanceBanded(x, y, z, band) (bit for bit), given prev = the value at a
+   * point at most `step` away. The true distance is at most |prev| + step (1-Lipschitz), so
+   * the closest-point search starts with that bound. On a closed surface, if |prev| > step
+   * the segment between the points cannot touch the surface, so the sign is prev's and no
+   * winding number is evaluated; on open meshes the winding number decides every sample,
+   * because there it is not constant off the surface (that is what makes holes benign).
+   */
+  distanceFrom(x: number, y: number, z: number, band: number, prev: number, step: number): number {
+    const hit = this.hit
+    const aprev = Math.abs(prev)
+    // Slack covers rounding of prev, of step and of the distance computation itself.
+    const bound = Math.min(band, (aprev + step) * (1 + 1e-9) + 1e-300)
+    let tri = this.bvh.closestPoint(x, y, z, hit, bound)
+    let d = hit[HIT_DISTANCE]
+    if (tri < 0) {
+      if (bound < band) {
+        // Impossible for a true SDF; prev was not what this field returned nearby. Recover.
+        tri = this.bvh.closestPoint(x, y, z, hit, band)
+        d = hit[HIT_DISTANCE]
+      } else d = band
+    }
+    if (d === 0) return 0
+    let inside: boolean
+    if (this.pseudo) {
+      if (tri < 0) tri = this.bvh.closestPoint(x, y, z, hit)
+      inside = pseudoNormalDot(this.pseudo, this.indices, tri, hit[HIT_REGION], x, y, z, hit[HIT_X], hit[HIT_Y], hit[HIT_Z]) < 0
+    } else if (this.closed && aprev > step * (1 + 1e-9) && prev !== 0) {
+      inside = prev < 0
     } else {
       inside = Math.abs(this.winding.evaluate(x, y, z)) > 0.5
     }
@@ -171,20 +219,31 @@ export function sampleSdfGrid(sdf: SignedDistanceField, spec: SdfGridSpec, out: 
   if (!Number.isInteger(k0) || !Number.isInteger(k1) || k0 < 0 || k1 > sz || k0 > k1) fail(`layer range [${k0}, ${k1}) is outside 0..${sz}`)
   const shift = at === 'corner' ? 0 : 0.5
   const banded = band < Infinity && sdf.distanceBanded !== undefined
+  const hinted = sdf.distanceFrom !== undefined
+  // Neighbouring samples are dx apart; the hint is the previous sample in the row, or for a
+  // row's first sample the first of the previous row (j - 1) or, at j = 0, of the previous
+  // layer (k - 1). Hints are kept in double precision (`last`, `rowStart[j]`), not re-read
+  // from the float32 output.
+  const rowStart = hinted ? new Float64Array(sy) : null
   for (let k = k0; k < k1; k++) {
     const z = oz + (k + shift) * dx
     for (let j = 0; j < sy; j++) {
       const y = oy + (j + shift) * dx
       let o = sx * (j + sy * k)
+      let last = NaN
       for (let i = 0; i < sx; i++, o++) {
         const x = ox + (i + shift) * dx
         let d: number
-        if (banded) d = sdf.distanceBanded!(x, y, z, band)
-        else {
-          d = sdf.distance(x, y, z)
-          if (d > band) d = band
-          else if (d < -band) d = -band
-        }
+        if (hinted) {
+          let prev = last
+          if (i === 0) prev = j > 0 ? rowStart![j - 1] : k > k0 ? rowStart![0] : NaN
+          d = Number.isNaN(prev) ? sdf.distanceBanded ? sdf.distanceBanded(x, y, z, band) : sdf.distance(x, y, z) : sdf.distanceFrom!(x, y, z, band, prev, dx)
+          if (i === 0) rowStart![j] = d
+          last = d
+        } else if (banded) d = sdf.distanceBanded!(x, y, z, band)
+        else d = sdf.distance(x, y, z)
+        if (d > band) d = band
+        else if (d < -band) d = -band
         out[o] = d
       }
     }

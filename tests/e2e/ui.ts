@@ -69,12 +69,19 @@ export async function selectObject(page: Page, name: string): Promise<void> {
   await waitFor(() => page.inputValue(tid('name-input')), (v) => v === name, `the inspector to show ${name}`)
 }
 
-/** Types into a field and commits it with Enter; waits until the field shows `expected` (defaults to the typed text). */
+/**
+ * Types into a field and commits it with Enter; waits until the services accepted it (the
+ * field left editing mode) and it shows `expected` (defaults to the typed text).
+ */
 export async function commitField(page: Page, testid: string, text: string, expected: string = text): Promise<void> {
   const field = page.locator(tid(testid))
   await field.fill(text)
   await field.press('Enter')
-  await waitFor(() => field.inputValue(), (v) => v === expected, `${testid} to show ${expected}`)
+  await waitFor(
+    async () => ({ value: await field.inputValue(), editing: await field.getAttribute('data-editing') }),
+    (v) => v.value === expected && v.editing !== 'true',
+    `${testid} to be committed as ${expected}`,
+  )
 }
 
 export async function setFrame(page: Page, frame: number): Promise<void> {

@@ -7,8 +7,10 @@ import { ObjectVisual, tag, type GizmoMode, type VisualContext, type VisualInput
 import { Arrow, createUnitPrimitive, isPrimitiveShape, type PrimitiveShape } from '../shapes'
 import { strOf, vec3Of } from '../values'
 
-/** Arrow length per m/s: the distance the emitted fluid travels in one second. */
+/** Arrow length per m/s: the distance the emitted fluid travels in one second... */
 const ARROW_SECONDS = 1
+/** ...up to this length (m), so a fast jet does not draw a kilometre-long arrow. */
+const MAX_ARROW = 10
 
 export class EmitterVisual extends ObjectVisual {
   readonly gizmoModes: readonly GizmoMode[] = ['translate', 'rotate', 'scale']
@@ -42,7 +44,7 @@ export class EmitterVisual extends ObjectVisual {
     const vel = new Vector3(v[0], v[1], v[2])
     const sc = vec3Of('emitter', values, 'scale', [1, 1, 1]).map(Math.abs)
     const thickness = 0.025 * Math.min(10, Math.max(0.5, Math.max(...sc)))
-    this.arrow.set(vel, vel.length() * ARROW_SECONDS, thickness)
+    this.arrow.set(vel, Math.min(MAX_ARROW, vel.length() * ARROW_SECONDS), thickness)
     this.follow()
   }
 

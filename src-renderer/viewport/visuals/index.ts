@@ -8,7 +8,8 @@ import { HeatSourceVisual } from './heatSource'
 import { ObstacleVisual } from './obstacle'
 import { VortexSeedVisual } from './vortexSeed'
 
-export function createVisual(kind: ObjectKind, id: string, ctx: VisualContext): ObjectVisual {
+/** null for a kind this viewport does not know (a newer file): it is simply not drawn. */
+export function createVisual(kind: ObjectKind, id: string, ctx: VisualContext): ObjectVisual | null {
   switch (kind) {
     case 'domain':
       return new DomainVisual(id, ctx)
@@ -22,6 +23,8 @@ export function createVisual(kind: ObjectKind, id: string, ctx: VisualContext): 
       return new CcCageVisual(id, ctx)
     case 'heatSource':
       return new HeatSourceVisual(id, ctx)
+    default:
+      return null
   }
 }
 

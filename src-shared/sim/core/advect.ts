@@ -22,6 +22,12 @@ import { type Interpolation, sample3, velocityAtGridCoord } from './interpolate'
 
 export type AdvectionScheme = 'semi-lagrangian' | 'maccormack'
 
+/**
+ * What MacCormack does where its result leaves the local [min, max] (Selle 2008, section 4):
+ * 'revert' to the semi-Lagrangian value (the default), or 'clamp' to the nearer bound.
+ */
+export type MacCormackLimiter = 'revert' | 'clamp'
+
 /** Cell solid occupancy: a 0/1 mask or a solid fraction in [0, 1]. */
 export type SolidField = Uint8Array | Float32Array
 
@@ -32,7 +38,14 @@ export interface AdvectOptions {
   interpolation?: Interpolation
   /** Cell solid fraction or mask; solid samples are not advected into. */
   solid?: SolidField | null
+  /** Default 'revert'. */
+  limiter?: MacCormackLimiter
 }
+
+/** Limiter codes of maccormackCorrectSlab; LIMIT_NONE (no limiter, not unconditionally stable) is for analysis only. */
+export const LIMIT_REVERT = 0
+export const LIMIT_CLAMP = 1
+export const LIMIT_NONE = 2
 
 /** A cell counts as solid for advection at or above this fraction. */
 export const SOLID_THRESHOLD = 0.5
@@ -128,9 +141,10 @@ export function advectSlab(
 }
 
 /**
- * MacCormack correction with Selle 2008 clamping for planes [k0, k1) of lattice `axis`:
- * dst = fwd + (src - bwd) / 2, reverted to fwd where that leaves the range of the 8 src
- * samples around the departure point. dst may alias bwd (each sample reads only its own bwd).
+ * MacCormack correction with Selle 2008 limiting for planes [k0, k1) of lattice `axis`:
+ * dst = fwd + (src - bwd) / 2; where that leaves the range of the 8 src samples around the
+ * departure point it is reverted to fwd (limiter LIMIT_REVERT) or clamped to the range
+ * (LIMIT_CLAMP). dst may alias bwd (each sample reads only its own bwd).
  */
 export function maccormackCorrectSlab(
   dst: Float32Array,
@@ -146,6 +160,7 @@ export function maccormackCorrectSlab(
   nz: number,
   dtOverDx: number,
   solid: SolidField | null,
+  limiter: number,
   k0: number,
   k1: number,
 ): void {
@@ -189,7 +204,10 @@ export function maccormackCorrectSlab(
           if (q < lo) lo = q
           else if (q > hi) hi = q
         }
-        if (!(val >= lo && val <= hi)) val = hat // also catches NaN
+        if (!(val >= lo && val <= hi)) {
+          if (limiter === LIMIT_REVERT || val !== val) val = hat
+          else if (limiter === LIMIT_CLAMP) val = val < lo ? lo : hi
+        }
         dst[s] = val
       }
     }
@@ -240,6 +258,7 @@ export class Advector {
     // every pass ends at a barrier.
     advectSlab(this.fwd, src, axis, u, v, w, nx, ny, nz, c, cubic, solid, 0, planes)
     advectSlab(this.bwd, this.fwd, axis, u, v, w, nx, ny, nz, -c, cubic, solid, 0, planes)
-    maccormackCorrectSlab(dst, src, this.fwd, this.bwd, axis, u, v, w, nx, ny, nz, c, solid, 0, planes)
+    const limiter = options.limiter === 'clamp' ? LIMIT_CLAMP : LIMIT_REVERT
+    maccormackCorrectSlab(dst, src, this.fwd, this.bwd, axis, u, v, w, nx, ny, nz, c, solid, limiter, 0, planes)
   }
 }

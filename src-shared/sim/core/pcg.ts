@@ -105,6 +105,14 @@ export class PcgSolver {
     const target = tol * bNorm
     let rNorm = this.trueResidual(A, b, x)
     if (rNorm <= target) return { iterations: 0, residual: rNorm / bNorm, converged: true }
+    if (!(rNorm < bNorm)) {
+      // The guess is worse than zero (a warm start from a very different right-hand side,
+      // e.g. re-projecting an already projected field): its rounding would floor the
+      // reachable relative residual at eps ||A x|| / ||b||, so start cold.
+      x.fill(0)
+      r.set(b)
+      rNorm = bNorm
+    }
     this.precondition(A, M)
     s.set(z)
     let sigma = this.dot(r, z)

@@ -116,6 +116,26 @@ describe('EddyService: edits, validation, undo', () => {
     service.close()
   })
 
+  it('keys animated channels at the given frame when an update carries one (gizmo on a keyframed object)', async () => {
+    const { service } = makeService()
+    await call(service, 'project.create', { name: 'AutoKey' })
+    const { id } = await call(service, 'object.add', { kind: 'obstacle' })
+    await call(service, 'key.set', { objectId: id, path: 'position.1', frame: 1, value: 0 })
+    const s = await call(service, 'object.update', { id, patch: { params: { position: [2, 3, 4], friction: 0.5 } }, frame: 10 })
+    const obj = s.document.objects[0]
+    // x and z are not animated: they change statically; y is animated: it gets a key at 10.
+    expect(obj.params.position).toEqual([2, 0, 4])
+    expect(obj.params.friction).toBe(0.5)
+    expect(s.document.tracks[0].keys.map((k) => [k.frame, k.value])).toEqual([
+      [1, 0],
+      [10, 3],
+    ])
+    const undone = await call(service, 'edit.undo', {})
+    expect(undone.document.tracks[0].keys.length).toBe(1)
+    expect(undone.document.objects[0].params.position).toEqual([0, 0, 0])
+    service.close()
+  })
+
   it('imports an OBJ as a mesh obstacle and serves its triangles', async () => {
     const { service } = makeService()
     await call(service, 'project.create', { name: 'Mesh' })

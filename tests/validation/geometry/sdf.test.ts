@@ -191,19 +191,30 @@ describe('MeshSdf on the Stanford bunny', () => {
       `bunny (${mesh.indices.length / 3} triangles) SDF on 64^3 cell centres: ${tFull.toFixed(0)} ms exact everywhere, ` +
         `${tBand.toFixed(0)} ms with a 3-cell narrow band, ${tPn.toFixed(0)} ms with pseudo-normal signs`,
     )
-    let inside = 0
+    let inside = 0, bandMismatch = 0, pnMismatch = 0
     for (let i = 0; i < full.length; i++) {
       const clamped = Math.max(-band, Math.min(band, full[i]))
-      expect(banded[i]).toBe(Math.fround(clamped))
-      expect(pnOut[i]).toBe(full[i])
+      if (banded[i] !== Math.fround(clamped)) bandMismatch++
+      if (pnOut[i] !== full[i]) pnMismatch++
       if (full[i] < 0) inside++
     }
+    expect(bandMismatch).toBe(0)
+    expect(pnMismatch).toBe(0)
     // Volume check: inside cells x dx^3 vs the mesh's volume (194.29 units^3), to a few cells' worth.
     const vol = inside * dx ** 3
     expect(Math.abs(vol - 194.288) / 194.288).toBeLessThan(0.03)
-    // Spot-check a sample against a direct evaluation (index i + nx (j + ny k), cell centres).
-    const [i, j, k] = [20, 31, 40]
-    expect(full[i + n * (j + n * k)]).toBe(Math.fround(sdf.distance(spec.origin[0] + (i + 0.5) * dx, spec.origin[1] + (j + 0.5) * dx, spec.origin[2] + (k + 0.5) * dx)))
+    // The grid (sampled with Lipschitz hints and sign propagation on this closed mesh) equals
+    // direct per-point evaluation, checked on 5000 random cells (index i + nx (j + ny k),
+    // cell centres).
+    const rand = rng(99)
+    let direct = 0
+    for (let s = 0; s < 5000; s++) {
+      const [i, j, k] = [0, 1, 2].map(() => Math.floor(rand() * n))
+      const ref = sdf.distance(spec.origin[0] + (i + 0.5) * dx, spec.origin[1] + (j + 0.5) * dx, spec.origin[2] + (k + 0.5) * dx)
+      if (full[i + n * (j + n * k)] !== Math.fround(ref)) direct++
+    }
+    expect(direct).toBe(0)
+    expect(sdf.closed).toBe(true)
   })
 })
 
@@ -285,9 +296,14 @@ describe('MeshSdf on imperfect meshes', () => {
       const inv = flipped(mesh)
       const a = new MeshSdf(mesh), b = new MeshSdf(inv)
       const c = solidCentroid(mesh)
-      expect(b.windingNumber(...c)).toBeCloseTo(-1, 3)
+      expect(Math.abs(b.windingNumber(...c) + 1)).toBeLessThan(1e-2) // hierarchical: within 1e-2
       expect(windingNumberExact(inv, ...c)).toBeCloseTo(-1, 10)
-      for (const [x, y, z] of randomPoints(mesh, 500, 0.3, 3)) expect(b.distance(x, y, z)).toBe(a.distance(x, y, z))
+      // Same magnitude (up to the rounding of b-c swapped corners), same sign.
+      for (const [x, y, z] of randomPoints(mesh, 500, 0.3, 3)) {
+        const da = a.distance(x, y, z), db = b.distance(x, y, z)
+        expect(Math.abs(db - da)).toBeLessThan(1e-12 * (1 + Math.abs(da)))
+        expect(Math.sign(db)).toBe(Math.sign(da))
+      }
     }
   })
 
