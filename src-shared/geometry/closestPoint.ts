@@ -39,7 +39,7 @@ export function closestPointOnTriangle(
   cx: number, cy: number, cz: number,
   out: Float64Array, o = 0,
 ): number {
-  const q = scratchQ, v = scratchV
+  const q = scratchQ, v = scratchV // module scratch: JS is single-threaded per worker
   q[0] = px; q[1] = py; q[2] = pz
   v[0] = ax; v[1] = ay; v[2] = az
   v[3] = bx; v[4] = by; v[5] = bz
@@ -52,28 +52,36 @@ const scratchV = new Float64Array(9)
 
 /**
  * closestPointOnTriangle with the query point in q[0..2] and the corners a, b, c in
- * v[vo..vo+8]. Taking arrays instead of 12 numbers matters in V8: doubles passed to (or
+ * tv[vo..vo+8]. Taking arrays instead of 12 numbers matters in V8: doubles passed to (or
  * returned from) a call that is not inlined are boxed, i.e. heap-allocated, and this
  * runs for every triangle a BVH query visits.
  */
-export function closestPointOnTriangleIn(q: Float64Array, v: Float32Array | Float64Array, vo: number, out: Float64Array, o = 0): number {
+export function closestPointOnTriangleIn(q: Float64Array, tv: Float32Array | Float64Array, vo: number, out: Float64Array, o = 0): number {
   const px = q[0], py = q[1], pz = q[2]
-  const ax = v[vo], ay = v[vo + 1], az = v[vo + 2]
-  const bx = v[vo + 3], by = v[vo + 4], bz = v[vo + 5]
-  const cx = v[vo + 6], cy = v[vo + 7], cz = v[vo + 8]
+  const ax = tv[vo], ay = tv[vo + 1], az = tv[vo + 2]
+  const bx = tv[vo + 3], by = tv[vo + 4], bz = tv[vo + 5]
+  const cx = tv[vo + 6], cy = tv[vo + 7], cz = tv[vo + 8]
   const abx = bx - ax, aby = by - ay, abz = bz - az
   const acx = cx - ax, acy = cy - ay, acz = cz - az
   const apx = px - ax, apy = py - ay, apz = pz - az
   const d1 = abx * apx + aby * apy + abz * apz
   const d2 = acx * apx + acy * apy + acz * apz
   // Vertex region a.
-  if (d1 <= 0 && d2 <= 0) return put(out, o, ax, ay, az, 1, 0, 0, REGION_VERTEX_A)
+  if (d1 <= 0 && d2 <= 0) {
+    out[o] = ax; out[o + 1] = ay; out[o + 2] = az
+    out[o + 3] = 1; out[o + 4] = 0; out[o + 5] = 0
+    return REGION_VERTEX_A
+  }
 
   const bpx = px - bx, bpy = py - by, bpz = pz - bz
   const d3 = abx * bpx + aby * bpy + abz * bpz
   const d4 = acx * bpx + acy * bpy + acz * bpz
   // Vertex region b.
-  if (d3 >= 0 && d4 <= d3) return put(out, o, bx, by, bz, 0, 1, 0, REGION_VERTEX_B)
+  if (d3 >= 0 && d4 <= d3) {
+    out[o] = bx; out[o + 1] = by; out[o + 2] = bz
+    out[o + 3] = 0; out[o + 4] = 1; out[o + 5] = 0
+    return REGION_VERTEX_B
+  }
 
   // Edge region ab: vc is the (scaled) barycentric weight of c.
   const vc = d1 * d4 - d3 * d2
@@ -82,14 +90,20 @@ export function closestPointOnTriangleIn(q: Float64Array, v: Float32Array | Floa
     // a == b: every test above passes trivially (d1 = d3 = 0), so this region means nothing.
     if (!(len2 > 0)) return closestOnEdges(px, py, pz, ax, ay, az, bx, by, bz, cx, cy, cz, out, o)
     const v = d1 / len2
-    return put(out, o, ax + v * abx, ay + v * aby, az + v * abz, 1 - v, v, 0, REGION_EDGE_AB)
+    out[o] = ax + v * abx; out[o + 1] = ay + v * aby; out[o + 2] = az + v * abz
+    out[o + 3] = 1 - v; out[o + 4] = v; out[o + 5] = 0
+    return REGION_EDGE_AB
   }
 
   const cpx = px - cx, cpy = py - cy, cpz = pz - cz
   const d5 = abx * cpx + aby * cpy + abz * cpz
   const d6 = acx * cpx + acy * cpy + acz * cpz
   // Vertex region c.
-  if (d6 >= 0 && d5 <= d6) return put(out, o, cx, cy, cz, 0, 0, 1, REGION_VERTEX_C)
+  if (d6 >= 0 && d5 <= d6) {
+    out[o] = cx; out[o + 1] = cy; out[o + 2] = cz
+    out[o + 3] = 0; out[o + 4] = 0; out[o + 5] = 1
+    return REGION_VERTEX_C
+  }
 
   // Edge region ca.
   const vb = d5 * d2 - d1 * d6
@@ -97,7 +111,9 @@ export function closestPointOnTriangleIn(q: Float64Array, v: Float32Array | Floa
     const len2 = d2 - d6 // = |ac|^2
     if (!(len2 > 0)) return closestOnEdges(px, py, pz, ax, ay, az, bx, by, bz, cx, cy, cz, out, o)
     const w = d2 / len2
-    return put(out, o, ax + w * acx, ay + w * acy, az + w * acz, 1 - w, 0, w, REGION_EDGE_CA)
+    out[o] = ax + w * acx; out[o + 1] = ay + w * acy; out[o + 2] = az + w * acz
+    out[o + 3] = 1 - w; out[o + 4] = 0; out[o + 5] = w
+    return REGION_EDGE_CA
   }
 
   // Edge region bc.
@@ -107,7 +123,9 @@ export function closestPointOnTriangleIn(q: Float64Array, v: Float32Array | Floa
     const len2 = e43 + e56 // = |bc|^2
     if (!(len2 > 0)) return closestOnEdges(px, py, pz, ax, ay, az, bx, by, bz, cx, cy, cz, out, o)
     const w = e43 / len2
-    return put(out, o, bx + w * (cx - bx), by + w * (cy - by), bz + w * (cz - bz), 0, 1 - w, w, REGION_EDGE_BC)
+    out[o] = bx + w * (cx - bx); out[o + 1] = by + w * (cy - by); out[o + 2] = bz + w * (cz - bz)
+    out[o + 3] = 0; out[o + 4] = 1 - w; out[o + 5] = w
+    return REGION_EDGE_BC
   }
 
   // Face region. va, vb, vc are the barycentric weights scaled by |ab x ac|^2 (their sum, by
@@ -124,17 +142,9 @@ export function closestPointOnTriangleIn(q: Float64Array, v: Float32Array | Floa
   const inv = 1 / sum
   const v = vb * inv
   const w = vc * inv
-  return put(out, o, ax + abx * v + acx * w, ay + aby * v + acy * w, az + abz * v + acz * w, 1 - v - w, v, w, REGION_FACE)
-}
-
-function put(out: Float64Array, o: number, x: number, y: number, z: number, wa: number, wb: number, wc: number, region: number): number {
-  out[o] = x
-  out[o + 1] = y
-  out[o + 2] = z
-  out[o + 3] = wa
-  out[o + 4] = wb
-  out[o + 5] = wc
-  return region
+  out[o] = ax + abx * v + acx * w; out[o + 1] = ay + aby * v + acy * w; out[o + 2] = az + abz * v + acz * w
+  out[o + 3] = 1 - v - w; out[o + 4] = v; out[o + 5] = w
+  return REGION_FACE
 }
 
 /** Parameter t in [0, 1] of the point of segment p0 + t (p1 - p0) closest to q. */
@@ -166,14 +176,20 @@ function closestOnEdges(
   const dca = sq(px - qcax, py - qcay, pz - qcaz)
   if (dab <= dbc && dab <= dca) {
     const region = tab === 0 ? REGION_VERTEX_A : tab === 1 ? REGION_VERTEX_B : REGION_EDGE_AB
-    return put(out, o, qabx, qaby, qabz, 1 - tab, tab, 0, region)
+    out[o] = qabx; out[o + 1] = qaby; out[o + 2] = qabz
+    out[o + 3] = 1 - tab; out[o + 4] = tab; out[o + 5] = 0
+    return region
   }
   if (dbc <= dca) {
     const region = tbc === 0 ? REGION_VERTEX_B : tbc === 1 ? REGION_VERTEX_C : REGION_EDGE_BC
-    return put(out, o, qbcx, qbcy, qbcz, 0, 1 - tbc, tbc, region)
+    out[o] = qbcx; out[o + 1] = qbcy; out[o + 2] = qbcz
+    out[o + 3] = 0; out[o + 4] = 1 - tbc; out[o + 5] = tbc
+    return region
   }
   const region = tca === 0 ? REGION_VERTEX_C : tca === 1 ? REGION_VERTEX_A : REGION_EDGE_CA
-  return put(out, o, qcax, qcay, qcaz, tca, 0, 1 - tca, region)
+  out[o] = qcax; out[o + 1] = qcay; out[o + 2] = qcaz
+  out[o + 3] = tca; out[o + 4] = 0; out[o + 5] = 1 - tca
+  return region
 }
 
 function sq(x: number, y: number, z: number): number {

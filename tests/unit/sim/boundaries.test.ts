@@ -61,6 +61,18 @@ describe('face open fractions', () => {
     expect(f.v[f.vIndex(3, 0, 1)]).toBe(0)
   })
 
+  it('uses the inside cell on every open side', () => {
+    const solid = new Float32Array(24)
+    solid[cell(3, 2, 1)] = 0.5 // the max corner
+    solid[cell(0, 0, 0)] = 0.25 // the min corner
+    const f = new MacGrid(spec)
+    const open = { xMin: 'open', xMax: 'open', yMin: 'open', yMax: 'open', zMin: 'open', zMax: 'open' } as const
+    computeFaceFractions(solid, open, f)
+    expect([f.u[f.uIndex(4, 2, 1)], f.v[f.vIndex(3, 3, 1)], f.w[f.wIndex(3, 2, 2)]]).toEqual([0.5, 0.5, 0.5])
+    expect([f.u[f.uIndex(0, 0, 0)], f.v[f.vIndex(0, 0, 0)], f.w[f.wIndex(0, 0, 0)]]).toEqual([0.75, 0.75, 0.75])
+    expect([f.u[f.uIndex(4, 0, 0)], f.v[f.vIndex(0, 3, 0)], f.w[f.wIndex(0, 0, 2)]]).toEqual([1, 1, 1])
+  })
+
   it('treats a Uint8 mask as 0/1 solid', () => {
     const mask = new Uint8Array(24)
     mask[cell(2, 1, 1)] = 255
