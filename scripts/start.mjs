@@ -40,7 +40,11 @@ if (electron && hasDisplay) {
     }
   }
   const host = spawn(process.execPath, [join(ROOT, 'out/main/host.js'), ...process.argv.slice(2)], { stdio: ['ignore', 'pipe', 'inherit'] })
-  const stop = () => host.kill('SIGTERM')
+  let browser = null
+  const stop = () => {
+    browser?.kill('SIGTERM')
+    host.kill('SIGTERM')
+  }
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
   host.on('exit', (code) => process.exit(code ?? 0))
@@ -57,7 +61,7 @@ if (electron && hasDisplay) {
     }
     if (!electron) console.log('eddy: the Electron binary is not installed (run `node node_modules/electron/install.js` where the internet is reachable); opening Eddy as a Chromium app window instead.')
     const profile = mkdtempSync(join(tmpdir(), 'eddy-chromium-'))
-    const browser = spawn(
+    browser = spawn(
       CHROMIUM.binary,
       [
         `--app=${url}`,
@@ -77,6 +81,9 @@ if (electron && hasDisplay) {
       { stdio: 'ignore' },
     )
     console.log(`Eddy window opened (${url}). Closing the window stops Eddy.`)
-    browser.on('exit', stop)
+    browser.on('exit', () => {
+      browser = null
+      stop()
+    })
   })
 }

@@ -169,7 +169,8 @@ export class EddyService {
       'project.list': ({ dir }) => {
         const folder = resolve(dir ?? this.opts.projectsDir)
         if (!existsSync(folder)) {
-          if (dir) throw new EddyError('NOT_FOUND', `Folder "${folder}" does not exist`, { path: 'dir' })
+          // The default folder appears with the first project; until then it is just empty.
+          if (folder !== resolve(this.opts.projectsDir)) throw new EddyError('NOT_FOUND', `Folder "${folder}" does not exist`, { path: 'dir' })
           return { dir: folder, files: [] }
         }
         const files = readdirSync(folder)

@@ -2,8 +2,8 @@
 // one direction (a -> b) as in the other (b -> a), with vertices identified by position so
 // that seams of duplicated vertices (glTF UV/normal splits) do not count as holes. Then the
 // boundary of the surface is empty and its generalized winding number is an integer,
-// constant on each connected component of space minus the surface (Jacobson et al. 2013,
-// sec. 3): for such meshes, two points joined by a segment that does not touch the surface
+// constant on each connected component of space minus the surface (Jacobson et al.
+// 2013): for such meshes, two points joined by a segment that does not touch the surface
 // are on the same side, which lets SDF sampling carry the sign from one sample to the next
 // instead of evaluating the winding number everywhere. This holds for non-manifold closed
 // surfaces too (two cubes sharing an edge), and regardless of orientation.

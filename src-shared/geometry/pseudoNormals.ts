@@ -3,7 +3,7 @@
 // 2-manifold mesh, if c is the point of the mesh closest to p, then p is outside exactly
 // when (p - c) . n > 0, where n is the face normal if c is inside a face, the sum of the two
 // face normals if c is inside an edge, and the angle-weighted sum of the incident face
-// normals (sum of alpha_i n_i, alpha_i the corner angle) if c is a vertex (their Theorem 1).
+// normals (sum of alpha_i n_i, alpha_i the corner angle) if c is a vertex.
 // Cheaper than a winding number per query, but wrong near holes, non-manifold edges or
 // flipped faces; MeshSdf uses it only when asked to.
 import type { TriMesh } from './triMesh'
@@ -83,7 +83,7 @@ export function computePseudoNormals(mesh: TriMesh): PseudoNormals {
 
 /**
  * (p - c) . n with n the pseudo-normal of the closest-point region: > 0 outside, < 0 inside
- * for a closed consistently oriented manifold (Baerentzen & Aanaes 2005, Theorem 1).
+ * for a closed consistently oriented manifold (Baerentzen & Aanaes 2005).
  * `tri` is the original triangle index and `region` a REGION_* code.
  */
 export function pseudoNormalDot(

@@ -18,8 +18,15 @@
 //    flipped gives w ~ 0 inside): that mesh is wrong, not just imperfect, and the result
 //    follows whichever orientation dominates the solid angle seen from each point.
 // Optionally (sign: 'pseudonormal') the sign comes from angle-weighted pseudo-normals
-// (Baerentzen & Aanaes 2005) at the closest point: faster, exact for closed consistently
-// oriented manifolds, wrong near any defect.
+// (Baerentzen & Aanaes 2005) at the closest point: exact for closed consistently oriented
+// manifolds, wrong near any defect.
+//
+// Grid sampling (sampleSdfGrid) passes each sample's neighbour value as a hint: the SDF is
+// 1-Lipschitz, so the closest-point search starts bounded by |neighbour| + dx, and on a
+// closed surface the sign is carried from the neighbour whenever the surface cannot lie
+// between them, so the winding number is evaluated only within about a cell of the
+// surface. The result equals point-by-point evaluation. A narrow band (`band`) gives
+// exact values where |d| < band and +-band beyond, with the correct sign.
 import { EddyError } from '../api/errors'
 import type { TriMesh } from './triMesh'
 import { computeBounds } from './triMesh'
@@ -50,7 +57,7 @@ export type SdfSignMode = 'winding' | 'pseudonormal'
 export interface MeshSdfOptions {
   /** 'winding' (default, robust) or 'pseudonormal' (fast, needs a closed oriented manifold). */
   sign?: SdfSignMode
-  /** Fast winding number accuracy, Barill 2018 sec. 3.1; default 2. */
+  /** Fast winding number accuracy parameter beta (Barill 2018); default 2. */
   beta?: number
   /** Names the mesh in error messages. */
   name?: string
@@ -111,8 +118,9 @@ export class MeshSdf implements SignedDistanceField {
   }
 
   /**
-   * Same value as distanceBanded(x, y, z, band) (bit for bit), given prev = the value at a
-   * point at most `step` away. The true distance is at most |prev| + step (1-Lipschitz), so
+   * Same value as distanceBanded(x, y, z, band), given prev = the value at a point at most
+   * `step` away: the magnitude bit for bit; the sign is the true side, which the winding
+   * number test also gives unless its hierarchical approximation were off by 0.5. The true distance is at most |prev| + step (1-Lipschitz), so
    * the closest-point search starts with that bound. On a closed surface, if |prev| > step
    * the segment between the points cannot touch the surface, so the sign is prev's and no
    * winding number is evaluated; on open meshes the winding number decides every sample,
@@ -187,7 +195,7 @@ export interface SampleSdfOptions {
 }
 
 /** Number of samples sampleSdfGrid writes for `spec`. */
-export function sdfGridSampleCount(spec: SdfGridSpec, at: 'centre' | 'corner' = 'centre'): number {
+export function sdfGridSampleCount(spec: Pick<SdfGridSpec, 'nx' | 'ny' | 'nz'>, at: 'centre' | 'corner' = 'centre'): number {
   const e = at === 'corner' ? 1 : 0
   return (spec.nx + e) * (spec.ny + e) * (spec.nz + e)
 }

@@ -6,7 +6,7 @@
 // component is advected at its own face location.
 //
 // MacCormack (Selle, Fedkiw, Kim, Liu, Rossignac 2008, "An unconditionally stable MacCormack
-// method", eqs. 5-7 and section 4): phi_hat = A(phi) forward, phi_back = A^R(phi_hat) backward
+// method"): phi_hat = A(phi) forward, phi_back = A^R(phi_hat) backward
 // with -dt, phi_new = phi_hat + (phi - phi_back) / 2; where phi_new leaves the [min, max] of
 // the 8 samples around the forward back-traced point, the sample reverts to phi_hat (plain
 // semi-Lagrangian), which keeps the scheme unconditionally stable and free of new extrema.
@@ -17,13 +17,13 @@
 // when its solid fraction is >= 0.5 (a Uint8Array mask: nonzero), a face when either of its
 // cells is.
 import { EddyError } from '../../api/errors'
-import { allocF32, type AllocOptions, type GridSpec, MacGrid } from './grid'
+import { allocF32, type AllocOptions, type GridSpec, type MacGrid } from './grid'
 import { type Interpolation, sample3, velocityAtGridCoord } from './interpolate'
 
 export type AdvectionScheme = 'semi-lagrangian' | 'maccormack'
 
 /**
- * What MacCormack does where its result leaves the local [min, max] (Selle 2008, section 4):
+ * What MacCormack does where its result leaves the local [min, max] (Selle et al. 2008):
  * 'revert' to the semi-Lagrangian value (the default), or 'clamp' to the nearer bound.
  */
 export type MacCormackLimiter = 'revert' | 'clamp'
@@ -141,7 +141,7 @@ export function advectSlab(
 }
 
 /**
- * MacCormack correction with Selle 2008 limiting for planes [k0, k1) of lattice `axis`:
+ * MacCormack correction with Selle et al. 2008 limiting for planes [k0, k1) of lattice `axis`:
  * dst = fwd + (src - bwd) / 2; where that leaves the range of the 8 src samples around the
  * departure point it is reverted to fwd (limiter LIMIT_REVERT) or clamped to the range
  * (LIMIT_CLAMP). dst may alias bwd (each sample reads only its own bwd).

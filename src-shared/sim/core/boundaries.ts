@@ -46,19 +46,21 @@ export function openFlags(sides: DomainSides): Uint8Array {
 
 /**
  * Cell solid fraction from a signed distance sampled at cell centres (negative inside),
- * for cells [begin, end): 0 beyond sqrt(3)/2 dx outside, 1 beyond it inside, linear between
- * (Carlson 2004, section 5.5: "if phi = 0 then the volume is 0.5 dx^3").
+ * for cell planes [k0, k1) of plane size nx*ny: 0 beyond sqrt(3)/2 dx outside, 1 beyond it
+ * inside, linear between (Carlson 2004, section 5.5: "if phi = 0 then the volume is 0.5 dx^3").
  */
-export function solidFractionFromSdfSlab(out: Float32Array, phi: Float32Array, dx: number, begin: number, end: number): void {
+export function solidFractionFromSdfSlab(out: Float32Array, phi: Float32Array, dx: number, plane: number, k0: number, k1: number): void {
   const inv = 1 / (Math.sqrt(3) * dx)
-  for (let c = begin; c < end; c++) {
+  const end = k1 * plane
+  for (let c = k0 * plane; c < end; c++) {
     const s = 0.5 - phi[c] * inv
     out[c] = s > 0 ? (s < 1 ? s : 1) : 0
   }
 }
 
+/** solidFractionFromSdfSlab over the whole array (treated as one plane). */
 export function solidFractionFromSdf(phi: Float32Array, dx: number, out: Float32Array): void {
-  solidFractionFromSdfSlab(out, phi, dx, 0, out.length)
+  solidFractionFromSdfSlab(out, phi, dx, out.length, 0, 1)
 }
 
 function frac(solid: SolidField | null, c: number): number {
@@ -201,7 +203,6 @@ export function writeRigidObstacleVelocity(
   for (let k = 0; k < nz; k++) {
     const z = origin[2] + (k + 0.5) * dx - cz
     for (let j = 0; j <= ny; j++) {
-      const y = origin[1] + j * dx - cy
       for (let i = 0; i < nx; i++) {
         const x = origin[0] + (i + 0.5) * dx - cx
         const c = i + nx * (j + ny * k)

@@ -1,6 +1,7 @@
 // Body forces on the MAC velocity, added with forward Euler (Carlson 2004, eq. 24's dt f).
 //
-// Buoyancy (Fedkiw, Stam, Jensen 2001, eq. 8, with their z-up written as Y up here):
+// Buoyancy (Fedkiw, Stam, Jensen 2001, "Visual simulation of smoke", with their z-up
+// written as Y up here):
 //   f = (-alpha * rho_smoke + beta * (T - T_ambient)) * y_hat
 // smoke density pulls down, heat lifts. It only has a y component, so it lives on v faces,
 // each taking the mean of its two cells (a border face takes its one cell).

@@ -11,7 +11,7 @@
 //   leaves the range of the 8 surrounding samples, smooths (first-order dissipation).
 // - monotone cubic: a tensor product of 1D cubic Hermite segments whose slopes are the
 //   central differences, zeroed when their sign disagrees with the segment's (Fedkiw, Stam,
-//   Jensen 2001, section 5) and capped at 3x the segment slope (Fritsch & Carlson 1980, the
+//   Jensen 2001) and capped at 3x the segment slope (Fritsch & Carlson 1980, the
 //   sufficient condition alpha, beta <= 3 for a monotone segment). Each 1D pass stays within
 //   its two middle samples, so the 3D result stays within the min/max of the 8 samples around
 //   the point, like trilinear: no new extrema. Where no limiter fires (in the interior, away
@@ -56,7 +56,7 @@ export function lerp3(f: Float32Array, sx: number, sy: number, sz: number, gx: n
 
 /**
  * One monotone cubic Hermite segment between f1 (t = 0) and f2 (t = 1), with f0 and f3 the
- * outer neighbours. Fedkiw, Stam, Jensen 2001, section 5 (sign rule) + Fritsch & Carlson 1980
+ * outer neighbours. Fedkiw, Stam, Jensen 2001 (sign rule) + Fritsch & Carlson 1980
  * (slope cap): the result lies in [min(f1, f2), max(f1, f2)] for t in [0, 1].
  */
 export function monotoneCubic(f0: number, f1: number, f2: number, f3: number, t: number): number {

@@ -1,4 +1,4 @@
-// Modified incomplete Cholesky, level 0 (Bridson 2015, ch. 5, figures 5.5 and 5.6), for the
+// Modified incomplete Cholesky, level 0 (Bridson 2015, ch. 5), for the
 // weighted 7-point pressure matrix of poisson.ts: A ~ (F + E_diag) E_diag^-1 (F + E_diag)^T
 // with E_diag from
 //   e_c = A_cc - sum_{d in x,y,z} (A_{c-d,c} prec_{c-d})^2
@@ -81,7 +81,7 @@ export class Mic0Preconditioner implements Preconditioner {
     }
   }
 
-  /** z = (L L^T)^-1 r: forward then backward substitution (Bridson 2015, figure 5.6). */
+  /** z = (L L^T)^-1 r: forward then backward substitution (Bridson 2015, ch. 5). */
   apply(r: Float64Array, z: Float64Array): void {
     const { fu, fv, fw } = this
     if (fu === null || fv === null || fw === null) throw new Error('Mic0Preconditioner.apply before factor')

@@ -1,5 +1,5 @@
 // Preconditioned conjugate gradients (Carlson 2004, section 3.3.4 and table 3; Bridson 2015,
-// ch. 5, figure 5.4) for the symmetric positive (semi-)definite pressure system.
+// ch. 5) for the symmetric positive (semi-)definite pressure system.
 //
 // Convergence is measured on the relative 2-norm of the residual, ||b - A x||_2 / ||b||_2
 // (Carlson's criterion sqrt(rho) <= eps * ||b||). When the recursively updated residual

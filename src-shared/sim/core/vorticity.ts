@@ -1,4 +1,4 @@
-// Vorticity and vorticity confinement (Fedkiw, Stam, Jensen 2001, section 4, eqs. 9-11; the
+// Vorticity and vorticity confinement (Fedkiw, Stam, Jensen 2001; the
 // same force couples vortex particles to the grid in Selle, Rasmussen, Fedkiw 2005, section 3):
 //   omega = curl u,   eta = grad |omega|,   N = eta / |eta|,   f = eps * dx * (N x omega).
 // omega is taken at cell centres by central differences of the cell-centred velocity (the
@@ -12,7 +12,7 @@ import { allocF32, type AllocOptions, type GridSpec, type MacGrid } from './grid
 
 /**
  * Vorticity at cell centres and its magnitude for planes [k0, k1) (1/s).
- * Carlson 2004 eq. 6 for cell-centred velocity; Fedkiw 2001 eq. 9.
+ * Carlson 2004 eq. 6 for cell-centred velocity; omega = curl u (Fedkiw 2001).
  */
 export function vorticitySlab(
   ox: Float32Array,
@@ -75,7 +75,8 @@ export function vorticitySlab(
  * N = grad|omega| / (|grad|omega|| + delta) with delta = 1e-3 |omega| / dx: where |omega| is
  * flat to rounding (a rigid rotation; float32 velocities make |omega| noisy at ~1e-7) the
  * noise in grad|omega| is not normalised into a full-strength force, while a real feature
- * (|omega| changing by a fair fraction over a few cells) loses well under 1% of its force. Fedkiw 2001 eqs. 10-11.
+ * (|omega| changing by a fair fraction over a few cells) loses well under 1% of its force.
+ * Fedkiw, Stam, Jensen 2001; Selle, Rasmussen, Fedkiw 2005, section 3.
  */
 export function confinementForceSlab(
   fx: Float32Array,

@@ -118,52 +118,58 @@ describe('TriangleBvh', () => {
     const seen = new Uint8Array(bvh.triangleCount)
     for (const t of triOrder) seen[t]++
     expect(seen.every((c) => c === 1)).toBe(true)
-    let leafTris = 0
+    // Violations counted and asserted once (an expect per value would dominate the run).
+    let bad = 0, leafTris = 0, bigLeaves = 0
     for (let n = 0; n < bvh.nodeCount; n++) {
       const left = info[3 * n], first = info[3 * n + 1], count = info[3 * n + 2]
-      expect(count).toBeGreaterThan(0)
+      if (!(count > 0)) bad++
       if (left >= 0) {
-        expect(left).toBeGreaterThan(n)
+        if (!(left > n)) bad++
         for (const ch of [left, left + 1]) {
           for (let k = 0; k < 3; k++) {
-            expect(b[6 * ch + k]).toBeGreaterThanOrEqual(b[6 * n + k])
-            expect(b[6 * ch + 3 + k]).toBeLessThanOrEqual(b[6 * n + 3 + k])
+            if (b[6 * ch + k] < b[6 * n + k] || b[6 * ch + 3 + k] > b[6 * n + 3 + k]) bad++
           }
         }
-        expect(info[3 * left + 1]).toBe(first)
-        expect(info[3 * left + 2] + info[3 * left + 5]).toBe(count)
+        if (info[3 * left + 1] !== first || info[3 * left + 2] + info[3 * left + 5] !== count || info[3 * left + 4] !== first + info[3 * left + 2]) bad++
       } else {
-        expect(count).toBeLessThanOrEqual(8)
+        if (count > 8) bigLeaves++
         leafTris += count
         for (let s = first; s < first + count; s++) {
           for (let c = 0; c < 3; c++) {
             for (let k = 0; k < 3; k++) {
               const v = triVerts[9 * s + 3 * c + k]
-              expect(v).toBe(mesh.positions[3 * mesh.indices[3 * triOrder[s] + c] + k])
-              expect(v).toBeGreaterThanOrEqual(b[6 * n + k])
-              expect(v).toBeLessThanOrEqual(b[6 * n + 3 + k])
+              if (v !== mesh.positions[3 * mesh.indices[3 * triOrder[s] + c] + k]) bad++
+              if (v < b[6 * n + k] || v > b[6 * n + 3 + k]) bad++
             }
           }
         }
       }
     }
+    expect(bad).toBe(0)
+    expect(bigLeaves).toBe(0)
     expect(leafTris).toBe(5000)
     // log2(5000 / 8) ~ 9.3; SAH trees are deeper than balanced ones but not by much here.
     expect(bvh.maxDepth).toBeLessThan(40)
   })
 
   it('builds large meshes in O(n log n) time', () => {
-    const small = randomSoup(25000, 1), large = randomSoup(200000, 2)
-    new TriangleBvh(small) // warm up the JIT
-    let t0 = performance.now()
-    new TriangleBvh(small)
-    const tSmall = performance.now() - t0
-    t0 = performance.now()
+    const small = randomSoup(10000, 1), large = randomSoup(80000, 2)
+    // Best of 3, so a busy machine (other jobs) does not decide the ratio.
+    const time = (m: TriMesh) => {
+      let best = Infinity
+      for (let r = 0; r < 3; r++) {
+        const t0 = performance.now()
+        new TriangleBvh(m)
+        best = Math.min(best, performance.now() - t0)
+      }
+      return best
+    }
+    const tSmall = time(small)
+    const tLarge = time(large)
     const bvh = new TriangleBvh(large)
-    const tLarge = performance.now() - t0
-    console.log(`BVH build: 25k triangles ${tSmall.toFixed(1)} ms, 200k triangles ${tLarge.toFixed(1)} ms (${bvh.nodeCount} nodes, depth ${bvh.maxDepth})`)
-    // 8x the triangles: n log n predicts ~9.7x; allow for timer noise, but catch O(n^2) (64x).
-    expect(tLarge).toBeLessThan(30 * Math.max(tSmall, 5))
+    console.log(`BVH build (best of 3): 10k triangles ${tSmall.toFixed(1)} ms, 80k triangles ${tLarge.toFixed(1)} ms (${bvh.nodeCount} nodes, depth ${bvh.maxDepth})`)
+    // 8x the triangles: n log n predicts ~9x; O(n^2) would be 64x.
+    expect(tLarge).toBeLessThan(30 * Math.max(tSmall, 2))
   })
 
   it('rejects meshes that cannot define a distance (INVALID_PARAM)', () => {

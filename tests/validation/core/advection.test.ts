@@ -88,7 +88,7 @@ function turn(scheme: AdvectionScheme, interpolation: Interpolation): Stats {
   const vel = rotation()
   const adv = new Advector(spec)
   let a = ball().data
-  let b = new Float32Array(a.length)
+  let b: Float32Array = new Float32Array(a.length)
   for (let s = 0; s < STEPS; s++) {
     adv.advectScalar(b, a, vel, DT, { scheme, interpolation })
     ;[a, b] = [b, a]
