@@ -513,7 +513,7 @@ export class MultigridPreconditioner implements Preconditioner {
         nx: a,
         ny: b,
         nz: c,
-        // MultigridLevel 0 borrows the caller's weights and vectors.
+        // Level 0 borrows the caller's weights and vectors.
         fu: first ? empty32 : new Float32Array((a + 1) * b * c),
         fv: first ? empty32 : new Float32Array(a * (b + 1) * c),
         fw: first ? empty32 : new Float32Array(a * b * (c + 1)),
