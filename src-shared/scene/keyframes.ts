@@ -1,6 +1,7 @@
 // Keyframe animation: channel addressing ("rate", "position.1") and evaluation of a
 // track at any fractional frame, following Blender's F-curve conventions.
-import type { Keyframe, ParamValue, SceneObject, Track, Vec3 } from './types'
+import type { Keyframe, ObjectKind, ParamValue, SceneObject, Track, Vec3 } from './types'
+import { specFor } from './specs'
 
 /** Two keys closer than this (in frames) are the same key. */
 const FRAME_EPS = 1e-6
@@ -190,6 +191,19 @@ export function findKey(keys: readonly Keyframe[], frame: number): Keyframe | un
  * Tracks of other objects, empty tracks and tracks addressing a channel the params do
  * not have (stale paths) are ignored rather than inventing parameters.
  */
+/**
+ * Animated values stay valid: integer parameters round (a keyed particle count of 10.4 is
+ * 10), and explicit Bezier handles that overshoot are held inside the parameter's range.
+ */
+function conformToSpec(kind: ObjectKind, path: string, value: number): number {
+  const spec = specFor(kind, parseChannel(path).key)
+  if (!spec) return value
+  let v = spec.type === 'int' ? Math.round(value) : value
+  if (spec.min !== undefined && v < spec.min) v = spec.min
+  if (spec.max !== undefined && v > spec.max) v = spec.max
+  return v
+}
+
 export function evaluateObject(obj: SceneObject, tracks: readonly Track[], frame: number): Record<string, ParamValue> {
   // Copy vectors up front so the result never aliases obj.params.
   let params: Record<string, ParamValue> = {}
@@ -197,7 +211,7 @@ export function evaluateObject(obj: SceneObject, tracks: readonly Track[], frame
   for (const track of tracks) {
     if (track.objectId !== obj.id || track.keys.length === 0) continue
     if (readChannel(params, track.path) === undefined) continue
-    params = writeChannel(params, track.path, evaluateTrack(track.keys, frame))
+    params = writeChannel(params, track.path, conformToSpec(obj.kind, track.path, evaluateTrack(track.keys, frame)))
   }
   return params
 }

@@ -69,10 +69,10 @@ const domain: KindSpec = {
       optionLabels: ['Smoke (vortex particles)', 'Liquid (Carlson)', 'Surface flow (Stam)', 'Tet liquid (Chentanez)', 'Hybrid tet/hex gas (Feldman)'],
       keyframable: false, group: 'Solver', help: 'Simulation method used inside this domain.',
     },
-    { key: 'resolution', label: 'Resolution', type: 'int', unit: 'cells', min: 8, max: 1024, default: 64, softMin: 16, softMax: 256, keyframable: false, step: 8, group: 'Solver', help: 'Number of grid cells along the longest side of the domain.' },
+    { key: 'resolution', label: 'Resolution', type: 'int', unit: 'cells', min: 8, max: 1024, default: 64, softMin: 16, softMax: 256, keyframable: true, step: 8, group: 'Solver', help: 'Number of grid cells along the longest side of the domain.' },
     { key: 'cfl', label: 'CFL number', type: 'float', unit: '', min: 0.1, max: 16, default: 4, keyframable: true, step: 0.1, group: 'Time', help: 'Largest distance, in cells, fluid may travel in one substep; higher is faster but less accurate.' },
-    { key: 'minSubsteps', label: 'Min substeps', type: 'int', unit: '', min: 1, max: 100, default: 1, keyframable: false, step: 1, group: 'Time', help: 'Fewest solver steps per frame.' },
-    { key: 'maxSubsteps', label: 'Max substeps', type: 'int', unit: '', min: 1, max: 100, default: 4, keyframable: false, step: 1, group: 'Time', help: 'Most solver steps per frame; caps the cost of fast motion.' },
+    { key: 'minSubsteps', label: 'Min substeps', type: 'int', unit: '', min: 1, max: 100, default: 1, keyframable: true, step: 1, group: 'Time', help: 'Fewest solver steps per frame.' },
+    { key: 'maxSubsteps', label: 'Max substeps', type: 'int', unit: '', min: 1, max: 100, default: 4, keyframable: true, step: 1, group: 'Time', help: 'Most solver steps per frame; caps the cost of fast motion.' },
     { key: 'timeScale', label: 'Time scale', type: 'float', unit: '', min: 0, max: 100, default: 1, softMax: 4, keyframable: true, step: 0.05, group: 'Time', help: 'Simulated seconds per real second; below 1 gives slow motion.' },
   ],
 }
@@ -121,7 +121,7 @@ const vortexSeed: KindSpec = {
     { key: 'radius', label: 'Radius', type: 'float', unit: 'm', min: 0.001, max: 100, default: 0.1, softMax: 2, keyframable: true, step: 0.01, group: 'Vortex', help: 'Radius of the vortex core.' },
     { key: 'direction', label: 'Direction', type: 'vec3', unit: '', min: -1, max: 1, default: [0, 1, 0], keyframable: true, step: 0.05, group: 'Vortex', help: 'Spin axis (right-hand rule); normalised when used, must not be zero.' },
     { key: 'strength', label: 'Strength', type: 'float', unit: '1/s', min: 0, max: 100000, default: 10, softMax: 1000, keyframable: true, step: 1, group: 'Vortex', help: 'Vorticity magnitude at the core.' },
-    { key: 'particleCount', label: 'Particle count', type: 'int', unit: '', min: 1, max: 1000000, default: 100, softMax: 10000, keyframable: false, step: 10, group: 'Vortex', help: 'Number of vortex particles seeded.' },
+    { key: 'particleCount', label: 'Particle count', type: 'int', unit: '', min: 1, max: 1000000, default: 100, softMax: 10000, keyframable: true, step: 10, group: 'Vortex', help: 'Number of vortex particles seeded.' },
   ],
 }
 
@@ -130,7 +130,7 @@ const ccCage: KindSpec = {
   label: 'Catmull-Clark cage',
   params: [
     ...transform(),
-    { key: 'level', label: 'Subdivision level', type: 'int', unit: '', min: 1, max: 4, default: 2, keyframable: false, step: 1, group: 'Display', help: 'Catmull-Clark subdivisions used for display.' },
+    { key: 'level', label: 'Subdivision level', type: 'int', unit: '', min: 1, max: 4, default: 2, keyframable: true, step: 1, group: 'Display', help: 'Catmull-Clark subdivisions used for display.' },
   ],
 }
 

@@ -231,3 +231,20 @@ describe('evaluateObject', () => {
     expect('strength' in p).toBe(false)
   })
 })
+
+describe('animated values conform to their parameter spec', () => {
+  it('rounds integer parameters and clamps overshooting handles into range', async () => {
+    const { evaluateObject } = await import('../../../src-shared/scene/keyframes')
+    const { defaultParams } = await import('../../../src-shared/scene/defaults')
+    const seed = { id: 's', kind: 'vortexSeed' as const, name: 'Seed', params: defaultParams('vortexSeed') }
+    const tracks = [
+      { objectId: 's', path: 'particleCount', keys: [{ frame: 1, value: 10, interp: 'linear' as const }, { frame: 11, value: 21, interp: 'linear' as const }] },
+      // An explicit handle far below 0 makes the curve overshoot below strength's minimum (0).
+      { objectId: 's', path: 'strength', keys: [{ frame: 1, value: 0, interp: 'bezier' as const, handleRight: [4, -500] as [number, number] }, { frame: 11, value: 1, interp: 'bezier' as const }] },
+    ]
+    const at = evaluateObject(seed, tracks, 6)
+    expect(at.particleCount).toBe(Math.round(15.5))
+    expect(Number.isInteger(at.particleCount)).toBe(true)
+    expect(at.strength).toBe(0)
+  })
+})

@@ -209,7 +209,7 @@ describe('validateChannel', () => {
 
   it('rejects unknown, non-keyframable and wrongly addressed channels', () => {
     expect(validateChannel('emitter', 'viscosity', 1)).toMatch(/"viscosity"/)
-    expect(validateChannel('domain', 'resolution', 64)).toMatch(/^Resolution \(resolution\) cannot be animated/)
+    expect(validateChannel('domain', 'solver', 0)).toMatch(/cannot be animated/)
     expect(validateChannel('emitter', 'shape', 0)).toMatch(/cannot be animated/)
     expect(validateChannel('emitter', 'position', 1)).toMatch(/^Position is a vector/)
     expect(validateChannel('emitter', 'rate.1', 1)).toMatch(/^Rate is not a vector/)
