@@ -14,6 +14,7 @@ export default defineConfig({
         input: {
           index: r('src-main/electron/main.ts'),
           host: r('src-main/host/main.ts'),
+          cli: r('src-main/cli/main.ts'),
         },
       },
     },

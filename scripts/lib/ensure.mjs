@@ -59,7 +59,7 @@ export function ensureDebianPackages(packages) {
 export function ensureBuild() {
   // WebAssembly kernels first: shared code (and so every bundle) imports the generated module.
   if (run('node', [join(ROOT, 'scripts/build-wasm.mjs')]) !== 0) throw new Error('building the WebAssembly kernels failed')
-  const built = Math.min(mtime(join(ROOT, 'out/main/host.js')), mtime(join(ROOT, 'out/renderer/index.html')), mtime(join(ROOT, 'out/preload/preload.cjs')))
+  const built = Math.min(mtime(join(ROOT, 'out/main/host.js')), mtime(join(ROOT, 'out/main/cli.js')), mtime(join(ROOT, 'out/renderer/index.html')), mtime(join(ROOT, 'out/preload/preload.cjs')))
   const sources = Math.max(
     newestIn(join(ROOT, 'src-main')),
     newestIn(join(ROOT, 'src-renderer')),

@@ -17,8 +17,9 @@
 // when its solid fraction is >= 0.5 (a Uint8Array mask: nonzero), a face when either of its
 // cells is.
 import { EddyError } from '../../api/errors'
-import { allocF32, type AllocOptions, type GridSpec, type MacGrid } from './grid'
+import { allocF32With, type AllocOptions, type GridSpec, type MacGrid } from './grid'
 import { type Interpolation, sample3, velocityAtGridCoord } from './interpolate'
+import { type KernelBackend, kernelsOf } from './kernelBackend'
 
 export type AdvectionScheme = 'semi-lagrangian' | 'maccormack'
 
@@ -214,18 +215,24 @@ export function maccormackCorrectSlab(
   }
 }
 
-/** Owns the MacCormack scratch lattices; one per grid size. */
+/**
+ * Owns the MacCormack scratch lattices; one per grid size. options.kernels runs the kernels
+ * and allocates the scratch (default TypeScript); with WebAssembly kernels the fields, the
+ * velocity and the solid mask passed in must be allocated through them too.
+ */
 export class Advector {
   readonly spec: GridSpec
   private readonly fwd: Float32Array
   private readonly bwd: Float32Array
+  private readonly kernels: KernelBackend
 
   constructor(spec: GridSpec, options: AllocOptions = {}) {
     const { nx, ny, nz } = spec
     this.spec = spec
+    this.kernels = kernelsOf(options)
     const len = Math.max((nx + 1) * ny * nz, nx * (ny + 1) * nz, nx * ny * (nz + 1))
-    this.fwd = allocF32(len, options.shared)
-    this.bwd = allocF32(len, options.shared)
+    this.fwd = allocF32With(len, options)
+    this.bwd = allocF32With(len, options)
   }
 
   /** Advects a cell-centred field: dst <- src carried by vel over dt seconds. */
@@ -245,20 +252,21 @@ export class Advector {
 
   private lattice(dst: Float32Array, src: Float32Array, axis: -1 | 0 | 1 | 2, vel: MacGrid, planes: number, dt: number, options: AdvectOptions): void {
     const { nx, ny, nz, dx } = this.spec
+    const k = this.kernels
     if (!Number.isFinite(dt)) throw new EddyError('INVALID_PARAM', `advection time step must be finite, got ${dt}`)
     const cubic = options.interpolation === 'cubic'
     const solid = options.solid ?? null
     const c = dt / dx
     const { u, v, w } = vel
     if ((options.scheme ?? 'maccormack') === 'semi-lagrangian') {
-      advectSlab(dst, src, axis, u, v, w, nx, ny, nz, c, cubic, solid, 0, planes)
+      k.advect(dst, src, axis, u, v, w, nx, ny, nz, c, cubic, solid)
       return
     }
     // Three passes: each reads its input lattice at other samples, so in a worker split
     // every pass ends at a barrier.
-    advectSlab(this.fwd, src, axis, u, v, w, nx, ny, nz, c, cubic, solid, 0, planes)
-    advectSlab(this.bwd, this.fwd, axis, u, v, w, nx, ny, nz, -c, cubic, solid, 0, planes)
+    k.advect(this.fwd, src, axis, u, v, w, nx, ny, nz, c, cubic, solid)
+    k.advect(this.bwd, this.fwd, axis, u, v, w, nx, ny, nz, -c, cubic, solid)
     const limiter = options.limiter === 'clamp' ? LIMIT_CLAMP : LIMIT_REVERT
-    maccormackCorrectSlab(dst, src, this.fwd, this.bwd, axis, u, v, w, nx, ny, nz, c, solid, limiter, 0, planes)
+    k.maccormackCorrect(dst, src, this.fwd, this.bwd, axis, u, v, w, nx, ny, nz, c, solid, limiter)
   }
 }

@@ -6,6 +6,7 @@
 // smoke density pulls down, heat lifts. It only has a y component, so it lives on v faces,
 // each taking the mean of its two cells (a border face takes its one cell).
 import type { MacGrid } from './grid'
+import { type KernelBackend, TS_KERNELS } from './kernelBackend'
 
 export interface BuoyancyParams {
   /** Weight of the smoke density, m^4/(kg s^2) (so alpha * rho is m/s^2). */
@@ -51,14 +52,16 @@ export function addBuoyancySlab(
   }
 }
 
+/** Buoyancy on the whole grid, by `kernels` (default TypeScript). */
 export function addBuoyancy(
   vel: MacGrid,
   density: Float32Array | null,
   temperature: Float32Array | null,
   params: BuoyancyParams,
   dt: number,
+  kernels: KernelBackend = TS_KERNELS,
 ): void {
-  addBuoyancySlab(vel.v, density, temperature, params.alpha, params.beta, params.ambientTemperature, dt, vel.nx, vel.ny, 0, vel.nz)
+  kernels.addBuoyancy(vel.v, density, temperature, params.alpha, params.beta, params.ambientTemperature, dt, vel.nx, vel.ny, vel.nz)
 }
 
 /** vel += dt * (ax, ay, az) on every face (gravity on a liquid, a uniform wind). */

@@ -11,6 +11,7 @@
 // dimensions (nx+1 for u along x, ny+1 for v along y, nz+1 for w along z).
 // Arrays may live on a SharedArrayBuffer so worker threads can run kernels on z-slabs.
 import { EddyError } from '../../api/errors'
+import type { KernelBackend } from './kernelBackend'
 
 export interface GridSpec {
   nx: number
@@ -37,6 +38,21 @@ export const MAC_BYTES_PER_CELL = 12
 export interface AllocOptions {
   /** Allocate on a SharedArrayBuffer so worker threads can share the array. */
   shared?: boolean
+  /**
+   * Allocate through this kernel backend (for WebAssembly kernels: in their shared memory)
+   * and, in solver parts, run its kernels. Default: the TypeScript reference kernels.
+   */
+  kernels?: KernelBackend
+}
+
+/** A zeroed Float32Array from options.kernels, else allocF32(length, options.shared). */
+export function allocF32With(length: number, options: AllocOptions = {}): Float32Array {
+  return options.kernels ? options.kernels.f32(length) : allocF32(length, options.shared)
+}
+
+/** A zeroed Float64Array from options.kernels, else allocF64(length, options.shared). */
+export function allocF64With(length: number, options: AllocOptions = {}): Float64Array {
+  return options.kernels ? options.kernels.f64(length) : allocF64(length, options.shared)
 }
 
 /** A zeroed Float32Array, on a SharedArrayBuffer when asked. */
@@ -120,7 +136,7 @@ export class ScalarField {
     this.nx = spec.nx
     this.ny = spec.ny
     this.nz = spec.nz
-    this.data = allocF32(spec.nx * spec.ny * spec.nz, options.shared)
+    this.data = allocF32With(spec.nx * spec.ny * spec.nz, options)
   }
 
   index(i: number, j: number, k: number): number {
@@ -155,9 +171,9 @@ export class MacGrid {
     this.nx = nx
     this.ny = ny
     this.nz = nz
-    this.u = allocF32((nx + 1) * ny * nz, options.shared)
-    this.v = allocF32(nx * (ny + 1) * nz, options.shared)
-    this.w = allocF32(nx * ny * (nz + 1), options.shared)
+    this.u = allocF32With((nx + 1) * ny * nz, options)
+    this.v = allocF32With(nx * (ny + 1) * nz, options)
+    this.w = allocF32With(nx * ny * (nz + 1), options)
   }
 
   uIndex(i: number, j: number, k: number): number {

@@ -9,7 +9,7 @@
 // Both the factorisation and the two triangular solves run in lexicographic order and are
 // inherently sequential: no slab split. This is why multigrid is the default preconditioner
 // for large grids (it parallelises); MIC(0) stays as a robust, setup-free reference.
-import { allocF64, type AllocOptions } from './grid'
+import { allocF64With, type AllocOptions } from './grid'
 import type { Preconditioner } from './pcg'
 
 export const MIC_TUNING = 0.97
@@ -29,7 +29,7 @@ export class Mic0Preconditioner implements Preconditioner {
     this.nx = nx
     this.ny = ny
     this.nz = nz
-    this.prec = allocF64(nx * ny * nz, options.shared)
+    this.prec = allocF64With(nx * ny * nz, options)
   }
 
   /** Factorises the matrix whose face weights are fu/fv/fw (kept by reference for apply). */

@@ -25,8 +25,8 @@
 // P A_c^-1 P^T / 2 is symmetric, so the whole V-cycle is.
 //
 // Odd sizes coarsen to ceil(n/2); the last coarse cell then has one child layer.
-import { allocF64, type AllocOptions } from './grid'
-import { residualSlab } from './poisson'
+import type { AllocOptions } from './grid'
+import { type KernelAllocator, type KernelBackend, kernelsOf } from './kernelBackend'
 import type { Preconditioner } from './pcg'
 
 export type MultigridSmoother = 'rbgs' | 'jacobi'
@@ -75,6 +75,8 @@ export interface MultigridLevel {
   /** Cells of the boundary band: red ((i + j + k) even) first, then black from bandSplit. */
   band: Int32Array
   bandSplit: number
+  /** Storage band is a prefix of (grown when a setup needs more). */
+  bandStore: Int32Array
   /** restrictSlab scratch (levels that have a coarser one). */
   scratch: Float64Array
   /** Transfer to the next coarser level (absent on the coarsest). */
@@ -83,12 +85,12 @@ export interface MultigridLevel {
   tz?: AxisTransfer
 }
 
-function axisTransfer(n: number, nc: number): AxisTransfer {
-  const pa = new Int32Array(n)
-  const pb = new Int32Array(n)
-  const wa = new Float64Array(n)
-  const wb = new Float64Array(n)
-  const rw = new Float64Array(4 * nc)
+function axisTransfer(n: number, nc: number, alloc: KernelAllocator): AxisTransfer {
+  const pa = alloc.i32(n)
+  const pb = alloc.i32(n)
+  const wa = alloc.f64(n)
+  const wb = alloc.f64(n)
+  const rw = alloc.f64(4 * nc)
   for (let i = 0; i < n; i++) {
     const p = i >> 1
     let q = i & 1 ? p + 1 : p - 1 // the other coarse cell the fine centre lies between
@@ -162,7 +164,7 @@ function coarsenWeights(f: MultigridLevel, c: MultigridLevel): void {
  * walls, partial faces, domain sides. McAdams 2010 smooth this band extra because the
  * re-discretised coarse grids represent it worst.
  */
-function boundaryBand(l: MultigridLevel, width: number): void {
+function boundaryBand(l: MultigridLevel, width: number, alloc: KernelAllocator): void {
   const { nx, ny, nz, fu, fv, fw, active } = l
   const plane = nx * ny
   const dist = new Int32Array(nx * ny * nz).fill(width)
@@ -193,7 +195,9 @@ function boundaryBand(l: MultigridLevel, width: number): void {
   }
   let count = 0
   for (let c = 0; c < dist.length; c++) if (dist[c] < width && active[c]) count++
-  const band = new Int32Array(count)
+  // Reuse the storage across setups (a kernel arena cannot free one block).
+  if (l.bandStore.length < count) l.bandStore = alloc.i32(Math.max(count, Math.ceil(l.bandStore.length * 1.5)))
+  const band = l.bandStore.subarray(0, count)
   // Red cells first, then black: one colour's cells only read the other's, so each half
   // can be split across workers like the interior red-black sweeps.
   let n = 0
@@ -492,7 +496,9 @@ export class MultigridPreconditioner implements Preconditioner {
   private readonly omega: number
   private readonly boundarySweeps: number
   private readonly boundaryBand: number
+  private readonly kernels: KernelBackend
 
+  /** options.kernels runs the smoother and transfers and allocates the levels (default TypeScript). */
   constructor(nx: number, ny: number, nz: number, options: MultigridOptions & AllocOptions = {}) {
     this.smoother = options.smoother ?? 'rbgs'
     this.sweeps = options.sweeps ?? 2
@@ -501,7 +507,8 @@ export class MultigridPreconditioner implements Preconditioner {
     this.boundarySweeps = options.boundarySweeps ?? 2
     this.boundaryBand = options.boundaryBand ?? 2
     const minSize = Math.max(1, options.coarsestSize ?? 4)
-    const shared = options.shared
+    const kernels = kernelsOf(options)
+    this.kernels = kernels
     const empty32 = new Float32Array(0)
     const empty64 = new Float64Array(0)
     let dims = [nx, ny, nz]
@@ -514,15 +521,16 @@ export class MultigridPreconditioner implements Preconditioner {
         ny: b,
         nz: c,
         // Level 0 borrows the caller's weights and vectors.
-        fu: first ? empty32 : new Float32Array((a + 1) * b * c),
-        fv: first ? empty32 : new Float32Array(a * (b + 1) * c),
-        fw: first ? empty32 : new Float32Array(a * b * (c + 1)),
-        x: first ? empty64 : allocF64(n, shared),
-        b: first ? empty64 : allocF64(n, shared),
-        t: allocF64(n, shared),
-        active: new Uint8Array(n),
+        fu: first ? empty32 : kernels.f32((a + 1) * b * c),
+        fv: first ? empty32 : kernels.f32(a * (b + 1) * c),
+        fw: first ? empty32 : kernels.f32(a * b * (c + 1)),
+        x: first ? empty64 : kernels.f64(n),
+        b: first ? empty64 : kernels.f64(n),
+        t: kernels.f64(n),
+        active: kernels.u8(n),
         band: new Int32Array(0),
         bandSplit: 0,
+        bandStore: new Int32Array(0),
         scratch: empty64,
       })
       if (Math.max(a, b, c) <= minSize) break
@@ -531,10 +539,10 @@ export class MultigridPreconditioner implements Preconditioner {
     for (let l = 0; l + 1 < this.levels.length; l++) {
       const f = this.levels[l]
       const c = this.levels[l + 1]
-      f.tx = axisTransfer(f.nx, c.nx)
-      f.ty = axisTransfer(f.ny, c.ny)
-      f.tz = axisTransfer(f.nz, c.nz)
-      f.scratch = new Float64Array(restrictScratchLength(f.ny, c.nx, c.ny))
+      f.tx = axisTransfer(f.nx, c.nx, kernels)
+      f.ty = axisTransfer(f.ny, c.ny, kernels)
+      f.tz = axisTransfer(f.nz, c.nz, kernels)
+      f.scratch = kernels.f64(restrictScratchLength(f.ny, c.nx, c.ny))
     }
   }
 
@@ -545,50 +553,53 @@ export class MultigridPreconditioner implements Preconditioner {
     top.fv = fv
     top.fw = fw
     markActive(top)
-    if (this.boundarySweeps > 0) boundaryBand(top, this.boundaryBand)
+    if (this.boundarySweeps > 0) boundaryBand(top, this.boundaryBand, this.kernels)
     for (let l = 1; l < this.levels.length; l++) {
       coarsenWeights(this.levels[l - 1], this.levels[l])
       markActive(this.levels[l])
-      if (this.boundarySweeps > 0) boundaryBand(this.levels[l], this.boundaryBand)
+      if (this.boundarySweeps > 0) boundaryBand(this.levels[l], this.boundaryBand, this.kernels)
     }
   }
 
   private smooth(l: MultigridLevel, sweeps: number, reverse: boolean, kind: MultigridSmoother = this.smoother): void {
     const { nx, ny, nz, fu, fv, fw } = l
+    const k = this.kernels
     if (kind === 'jacobi') {
       for (let s = 0; s < sweeps; s++) {
-        jacobiSlab(l.t, l.x, l.b, fu, fv, fw, nx, ny, nz, this.omega, 0, nz)
+        k.jacobi(l.t, l.x, l.b, fu, fv, fw, nx, ny, nz, this.omega)
         l.x.set(l.t)
       }
       return
     }
     const first = reverse ? 1 : 0
     for (let s = 0; s < sweeps; s++) {
-      gaussSeidelColorSlab(l.x, l.b, fu, fv, fw, nx, ny, nz, first, 0, nz)
-      gaussSeidelColorSlab(l.x, l.b, fu, fv, fw, nx, ny, nz, 1 - first, 0, nz)
+      k.gaussSeidelColor(l.x, l.b, fu, fv, fw, nx, ny, nz, first)
+      k.gaussSeidelColor(l.x, l.b, fu, fv, fw, nx, ny, nz, 1 - first)
     }
   }
 
   /** Pre-smoothing and its adjoint: interior sweeps then the boundary band, and back. */
   private preSmooth(l: MultigridLevel): void {
     this.smooth(l, this.sweeps, false)
+    const k = this.kernels
     for (let s = 0; s < this.boundarySweeps; s++) {
-      relaxCells(l.x, l.b, l.fu, l.fv, l.fw, l.nx, l.ny, l.nz, l.band, 0, l.bandSplit)
-      relaxCells(l.x, l.b, l.fu, l.fv, l.fw, l.nx, l.ny, l.nz, l.band, l.bandSplit, l.band.length)
+      k.relaxCells(l.x, l.b, l.fu, l.fv, l.fw, l.nx, l.ny, l.nz, l.band, 0, l.bandSplit)
+      k.relaxCells(l.x, l.b, l.fu, l.fv, l.fw, l.nx, l.ny, l.nz, l.band, l.bandSplit, l.band.length)
     }
   }
 
   private postSmooth(l: MultigridLevel): void {
+    const k = this.kernels
     for (let s = 0; s < this.boundarySweeps; s++) {
-      relaxCells(l.x, l.b, l.fu, l.fv, l.fw, l.nx, l.ny, l.nz, l.band, l.bandSplit, l.band.length)
-      relaxCells(l.x, l.b, l.fu, l.fv, l.fw, l.nx, l.ny, l.nz, l.band, 0, l.bandSplit)
+      k.relaxCells(l.x, l.b, l.fu, l.fv, l.fw, l.nx, l.ny, l.nz, l.band, l.bandSplit, l.band.length)
+      k.relaxCells(l.x, l.b, l.fu, l.fv, l.fw, l.nx, l.ny, l.nz, l.band, 0, l.bandSplit)
     }
     this.smooth(l, this.sweeps, true)
   }
 
   /** z = V-cycle(r), a symmetric positive definite approximation of A^-1 r. */
   apply(r: Float64Array, z: Float64Array): void {
-    const { levels } = this
+    const { levels, kernels } = this
     const L = levels.length - 1
     levels[0].b = r
     levels[0].x = z
@@ -597,8 +608,8 @@ export class MultigridPreconditioner implements Preconditioner {
       const c = levels[l + 1]
       f.x.fill(0)
       this.preSmooth(f)
-      residualSlab(f.t, f.b, f.x, f.fu, f.fv, f.fw, f.nx, f.ny, f.nz, 0, f.nz)
-      restrictSlab(c.b, f.t, f.nx, f.ny, f.nz, c.nx, c.ny, f.tx!, f.ty!, f.tz!, f.scratch, 0, c.nz)
+      kernels.residual(f.t, f.b, f.x, f.fu, f.fv, f.fw, f.nx, f.ny, f.nz)
+      kernels.restrict(c.b, f.t, f.nx, f.ny, f.nz, c.nx, c.ny, c.nz, f.tx!, f.ty!, f.tz!, f.scratch)
     }
     const bottom = levels[L]
     bottom.x.fill(0)
@@ -608,7 +619,7 @@ export class MultigridPreconditioner implements Preconditioner {
     for (let l = L - 1; l >= 0; l--) {
       const f = levels[l]
       const c = levels[l + 1]
-      prolongAddSlab(f.x, c.x, f.active, f.nx, f.ny, c.nx, c.ny, f.tx!, f.ty!, f.tz!, 0, f.nz)
+      kernels.prolongAdd(f.x, c.x, f.active, f.nx, f.ny, f.nz, c.nx, c.ny, f.tx!, f.ty!, f.tz!)
       this.postSmooth(f)
     }
   }

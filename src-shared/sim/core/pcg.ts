@@ -11,14 +11,16 @@
 // Semi-definite systems (closed boxes: A 1 = 0 on a component with no open side) are solved
 // in the range of A: the operator's removeNullSpace projects b and every preconditioned
 // residual (Bridson 2015, ch. 5 notes the same for all-Neumann problems).
-import { allocF64, type AllocOptions } from './grid'
-import { dotPlanesSlab, sumPartials, updateIterateSlab, updateSearchSlab } from './vectorOps'
+import { allocF64With, type AllocOptions } from './grid'
+import { type KernelBackend, kernelsOf } from './kernelBackend'
 
 export interface LinearOperator {
   /** out = A x. */
   apply(x: Float64Array, out: Float64Array): void
   /** Removes from v its component in A's null space, if A has one. */
   removeNullSpace?(v: Float64Array): void
+  /** r = b - A x in one pass (optional; else apply and subtract). */
+  residual?(b: Float64Array, x: Float64Array, r: Float64Array): void
 }
 
 export interface Preconditioner {
@@ -55,28 +57,33 @@ export class PcgSolver {
   private readonly s: Float64Array
   private readonly q: Float64Array
   private readonly partial: Float64Array
+  private readonly kernels: KernelBackend
 
+  /** options.kernels runs the vector kernels and allocates the vectors (default TypeScript). */
   constructor(nx: number, ny: number, nz: number, options: AllocOptions = {}) {
     this.n = nx * ny * nz
     this.plane = nx * ny
     this.nz = nz
-    this.r = allocF64(this.n, options.shared)
-    this.z = allocF64(this.n, options.shared)
-    this.s = allocF64(this.n, options.shared)
-    this.q = allocF64(this.n, options.shared)
-    this.partial = allocF64(nz, options.shared)
+    this.kernels = kernelsOf(options)
+    this.r = allocF64With(this.n, options)
+    this.z = allocF64With(this.n, options)
+    this.s = allocF64With(this.n, options)
+    this.q = allocF64With(this.n, options)
+    this.partial = allocF64With(nz, options)
   }
 
   private dot(a: Float64Array, b: Float64Array): number {
-    dotPlanesSlab(a, b, this.plane, this.partial, 0, this.nz)
-    return sumPartials(this.partial, this.nz)
+    return this.kernels.dot(a, b, this.plane, this.nz, this.partial)
   }
 
   /** r = b - A x (projected), returns ||r||_2. */
   private trueResidual(A: LinearOperator, b: Float64Array, x: Float64Array): number {
     const { r } = this
-    A.apply(x, r)
-    for (let c = 0; c < this.n; c++) r[c] = b[c] - r[c]
+    if (A.residual) A.residual(b, x, r)
+    else {
+      A.apply(x, r)
+      for (let c = 0; c < this.n; c++) r[c] = b[c] - r[c]
+    }
     A.removeNullSpace?.(r)
     return Math.sqrt(this.dot(r, r))
   }
@@ -94,7 +101,7 @@ export class PcgSolver {
   solve(A: LinearOperator, M: Preconditioner | null, b: Float64Array, x: Float64Array, options: PcgOptions = {}): SolveStats {
     const tol = options.tolerance ?? DEFAULT_TOLERANCE
     const maxIt = options.maxIterations ?? DEFAULT_MAX_ITERATIONS
-    const { r, z, s, q, plane, nz, partial } = this
+    const { r, z, s, q, plane, nz, partial, kernels } = this
     A.removeNullSpace?.(b)
     A.removeNullSpace?.(x)
     const bNorm = Math.sqrt(this.dot(b, b))
@@ -123,8 +130,7 @@ export class PcgSolver {
       const sq = this.dot(s, q)
       if (!(sq > 0)) break // breakdown: A or M^-1 not positive definite on this vector
       const alpha = sigma / sq
-      updateIterateSlab(x, r, s, q, alpha, plane, partial, 0, nz)
-      rNorm = Math.sqrt(sumPartials(partial, nz))
+      rNorm = Math.sqrt(kernels.updateIterate(x, r, s, q, alpha, plane, nz, partial))
       iterations++
       if (rNorm <= target) {
         rNorm = this.trueResidual(A, b, x)
@@ -137,7 +143,7 @@ export class PcgSolver {
       }
       this.precondition(A, M)
       const sigmaNew = this.dot(r, z)
-      updateSearchSlab(s, z, sigmaNew / sigma, plane, 0, nz)
+      kernels.updateSearch(s, z, sigmaNew / sigma, plane, nz)
       sigma = sigmaNew
     }
     rNorm = this.trueResidual(A, b, x)

@@ -10,11 +10,12 @@
 // rho; pass them to get the physical pressure p = phi rho dx / dt (Pa) out.
 import { EddyError } from '../../api/errors'
 import { FluidComponents } from './components'
-import { allocF64, type GridSpec, type MacGrid, type ScalarField } from './grid'
+import { allocF64With, type GridSpec, type MacGrid, type ScalarField } from './grid'
+import { type KernelBackend, kernelsOf } from './kernelBackend'
 import { Mic0Preconditioner } from './mic0'
 import { type MultigridOptions, MultigridPreconditioner } from './multigrid'
 import { type LinearOperator, type PcgOptions, PcgSolver, type Preconditioner, type SolveStats } from './pcg'
-import { applyPoissonSlab, netOutfluxSlab, subtractGradientSlab } from './poisson'
+import { netOutfluxSlab } from './poisson'
 
 export type PreconditionerKind = 'multigrid' | 'mic0' | 'none'
 
@@ -26,6 +27,11 @@ export interface PressureOptions extends PcgOptions {
   warmStart?: boolean
   /** Allocate solver vectors on SharedArrayBuffer. */
   shared?: boolean
+  /**
+   * Kernels for the solve (default TypeScript). With WebAssembly kernels the velocity,
+   * fractions and obstacle grids passed to project() must be allocated through them too.
+   */
+  kernels?: KernelBackend
 }
 
 export interface ProjectArgs {
@@ -49,10 +55,15 @@ class PoissonOperator implements LinearOperator {
     readonly ny: number,
     readonly nz: number,
     readonly components: FluidComponents,
+    readonly kernels: KernelBackend,
   ) {}
 
   apply(x: Float64Array, out: Float64Array): void {
-    applyPoissonSlab(out, x, this.fu, this.fv, this.fw, this.nx, this.ny, this.nz, 0, this.nz)
+    this.kernels.applyPoisson(out, x, this.fu, this.fv, this.fw, this.nx, this.ny, this.nz)
+  }
+
+  residual(b: Float64Array, x: Float64Array, r: Float64Array): void {
+    this.kernels.residual(r, b, x, this.fu, this.fv, this.fw, this.nx, this.ny, this.nz)
   }
 
   removeNullSpace(v: Float64Array): void {
@@ -78,6 +89,7 @@ export class PressureSolver {
   private readonly components: FluidComponents
   private readonly precond: Preconditioner | null
   private readonly options: PressureOptions
+  private readonly kernels: KernelBackend
   readonly kind: PreconditionerKind
 
   constructor(spec: GridSpec, options: PressureOptions = {}) {
@@ -86,16 +98,19 @@ export class PressureSolver {
     this.options = options
     this.kind = options.preconditioner ?? 'multigrid'
     const shared = options.shared
-    this.phi = allocF64(nx * ny * nz, shared)
-    this.b = allocF64(nx * ny * nz, shared)
-    this.pcg = new PcgSolver(nx, ny, nz, { shared })
+    const kernels = kernelsOf(options)
+    const alloc = { shared, kernels }
+    this.kernels = kernels
+    this.phi = allocF64With(nx * ny * nz, alloc)
+    this.b = allocF64With(nx * ny * nz, alloc)
+    this.pcg = new PcgSolver(nx, ny, nz, alloc)
     this.components = new FluidComponents(nx, ny, nz)
-    this.op = new PoissonOperator(nx, ny, nz, this.components)
+    this.op = new PoissonOperator(nx, ny, nz, this.components, kernels)
     this.precond =
       this.kind === 'mic0'
-        ? new Mic0Preconditioner(nx, ny, nz, { shared })
+        ? new Mic0Preconditioner(nx, ny, nz, alloc)
         : this.kind === 'multigrid'
-          ? new MultigridPreconditioner(nx, ny, nz, { ...options.multigrid, shared })
+          ? new MultigridPreconditioner(nx, ny, nz, { ...options.multigrid, ...alloc })
           : null
   }
 
@@ -111,7 +126,7 @@ export class PressureSolver {
     const { u, v, w } = fractions
     const obstacle = args.obstacle ?? null
     const { b, phi, op } = this
-    netOutfluxSlab(b, vel.u, vel.v, vel.w, u, v, w, obstacle?.u ?? null, obstacle?.v ?? null, obstacle?.w ?? null, nx, ny, 0, nz)
+    this.kernels.netOutflux(b, vel.u, vel.v, vel.w, u, v, w, obstacle?.u ?? null, obstacle?.v ?? null, obstacle?.w ?? null, nx, ny, nz)
     this.components.build(u, v, w)
     const labels = this.components.labels
     for (let c = 0; c < b.length; c++) b[c] = labels[c] < 0 ? 0 : -b[c]
@@ -123,7 +138,7 @@ export class PressureSolver {
     if (this.options.warmStart === false) phi.fill(0)
     else for (let c = 0; c < phi.length; c++) if (labels[c] < 0 || !Number.isFinite(phi[c])) phi[c] = 0
     const stats = this.pcg.solve(op, this.precond, b, phi, this.options)
-    subtractGradientSlab(vel.u, vel.v, vel.w, phi, u, v, w, nx, ny, nz, 0, nz)
+    this.kernels.subtractGradient(vel.u, vel.v, vel.w, phi, u, v, w, nx, ny, nz)
     if (args.pressure) this.writePressure(args.pressure, args.dt, args.density)
     return stats
   }

@@ -8,7 +8,8 @@
 //
 // Three passes, each reading neighbours of the previous one's output (a barrier between them
 // in a worker split): vorticity + |omega|, force at cells, force onto faces.
-import { allocF32, type AllocOptions, type GridSpec, type MacGrid } from './grid'
+import { allocF32With, type AllocOptions, type GridSpec, type MacGrid } from './grid'
+import { type KernelBackend, kernelsOf } from './kernelBackend'
 
 /**
  * Vorticity at cell centres and its magnitude for planes [k0, k1) (1/s).
@@ -192,29 +193,32 @@ export class VorticityConfinement {
   readonly fx: Float32Array
   readonly fy: Float32Array
   readonly fz: Float32Array
+  private readonly kernels: KernelBackend
 
+  /** options.kernels runs the kernels and allocates the fields (default TypeScript). */
   constructor(spec: GridSpec, options: AllocOptions = {}) {
     const n = spec.nx * spec.ny * spec.nz
     this.spec = spec
-    this.wx = allocF32(n, options.shared)
-    this.wy = allocF32(n, options.shared)
-    this.wz = allocF32(n, options.shared)
-    this.magnitude = allocF32(n, options.shared)
-    this.fx = allocF32(n, options.shared)
-    this.fy = allocF32(n, options.shared)
-    this.fz = allocF32(n, options.shared)
+    this.kernels = kernelsOf(options)
+    this.wx = allocF32With(n, options)
+    this.wy = allocF32With(n, options)
+    this.wz = allocF32With(n, options)
+    this.magnitude = allocF32With(n, options)
+    this.fx = allocF32With(n, options)
+    this.fy = allocF32With(n, options)
+    this.fz = allocF32With(n, options)
   }
 
   computeVorticity(vel: MacGrid): void {
     const { nx, ny, nz, dx } = this.spec
-    vorticitySlab(this.wx, this.wy, this.wz, this.magnitude, vel.u, vel.v, vel.w, nx, ny, nz, dx, 0, nz)
+    this.kernels.vorticity(this.wx, this.wy, this.wz, this.magnitude, vel.u, vel.v, vel.w, nx, ny, nz, dx)
   }
 
   /** Adds dt * eps dx (N x omega) to vel (epsilon dimensionless, ~0.1-1 for smoke). */
   apply(vel: MacGrid, epsilon: number, dt: number): void {
     const { nx, ny, nz, dx } = this.spec
     this.computeVorticity(vel)
-    confinementForceSlab(this.fx, this.fy, this.fz, this.wx, this.wy, this.wz, this.magnitude, epsilon, nx, ny, nz, dx, 0, nz)
-    addCellForceToFacesSlab(vel.u, vel.v, vel.w, this.fx, this.fy, this.fz, dt, nx, ny, nz, 0, nz)
+    this.kernels.confinementForce(this.fx, this.fy, this.fz, this.wx, this.wy, this.wz, this.magnitude, epsilon, nx, ny, nz, dx)
+    this.kernels.addCellForceToFaces(vel.u, vel.v, vel.w, this.fx, this.fy, this.fz, dt, nx, ny, nz)
   }
 }

@@ -1,0 +1,33 @@
+// Minimal, strict option parsing for the `eddy` command line: every option is known, every
+// value is checked, and mistakes are one clear sentence.
+export class UsageError extends Error {}
+
+export interface OptionSpec {
+  type: 'int' | 'string'
+  choices?: readonly string[]
+  min?: number
+  max?: number
+}
+
+export function parseOptions<S extends Record<string, OptionSpec>>(argv: string[], spec: S): { [K in keyof S]?: S[K]['type'] extends 'int' ? number : string } {
+  const out: Record<string, number | string> = {}
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i]
+    if (!flag.startsWith('--')) throw new UsageError(`Unexpected argument "${flag}"`)
+    const name = flag.slice(2)
+    const s = spec[name]
+    if (!s) throw new UsageError(`Unknown option ${flag} (known: ${Object.keys(spec).map((k) => `--${k}`).join(', ')})`)
+    const value = argv[++i]
+    if (value === undefined) throw new UsageError(`${flag} needs a value`)
+    if (s.type === 'int') {
+      const n = Number(value)
+      if (!Number.isInteger(n)) throw new UsageError(`${flag} must be a whole number (got "${value}")`)
+      if ((s.min !== undefined && n < s.min) || (s.max !== undefined && n > s.max)) throw new UsageError(`${flag} must be between ${s.min} and ${s.max} (got ${n})`)
+      out[name] = n
+    } else {
+      if (s.choices && !s.choices.includes(value)) throw new UsageError(`${flag} must be one of ${s.choices.join(', ')} (got "${value}")`)
+      out[name] = value
+    }
+  }
+  return out as { [K in keyof S]?: S[K]['type'] extends 'int' ? number : string }
+}

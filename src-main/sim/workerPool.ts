@@ -1,0 +1,56 @@
+// Node side of the kernel thread pool: worker_threads running the shared pool's worker loop.
+// The worker's code is the plain JavaScript in SLAB_WORKER_SOURCE, started with `eval`, so it
+// needs no file of its own, no TypeScript transpile and no bundler support (vitest, the
+// headless host and Electron's main process all run it the same way). Each worker gets the
+// compiled WebAssembly.Module and the shared memory through workerData.
+import { availableParallelism } from 'node:os'
+import { Worker } from 'node:worker_threads'
+import { type KernelBackend, type KernelKind, TS_KERNELS } from '../../src-shared/sim/core/kernelBackend'
+import { SLAB_WORKER_SOURCE, SlabPool, type SlabPoolOptions, type SlabWorkerHandle, type SlabWorkerHost, type SlabWorkerInit } from '../../src-shared/sim/parallel/slabPool'
+import { WasmKernels, type WasmKernelsOptions } from '../../src-shared/sim/wasm/kernels'
+import { type WasmBackendOptions, WasmKernelBackend } from '../../src-shared/sim/wasm/wasmBackend'
+
+const WORKER_MAIN = `'use strict'
+const { workerData } = require('node:worker_threads')
+;(${SLAB_WORKER_SOURCE})(workerData)
+`
+
+/** Spawns pool workers as Node worker threads. */
+export class NodeSlabWorkerHost implements SlabWorkerHost {
+  spawn(init: SlabWorkerInit): SlabWorkerHandle {
+    const worker = new Worker(WORKER_MAIN, { eval: true, workerData: init, name: `eddy-kernels-${init.index}` })
+    // A pool that is never closed must not keep the process alive.
+    worker.unref()
+    worker.on('error', () => {
+      // The loop catches kernel errors itself; an error here means the thread died. The pool
+      // cannot be woken from Atomics.wait by an event, so nothing more can be done here.
+    })
+    return { terminate: () => worker.terminate() }
+  }
+}
+
+/** Default thread count: every core the process may use. */
+export function defaultThreads(): number {
+  return Math.max(1, availableParallelism())
+}
+
+/** A pool of `threads` threads (this one plus threads-1 workers) over the kernels' memory. */
+export function createNodeSlabPool(kernels: WasmKernels, options: SlabPoolOptions = {}): SlabPool {
+  return new SlabPool(kernels, new NodeSlabWorkerHost(), { ...options, threads: options.threads ?? defaultThreads() })
+}
+
+export interface NodeKernelOptions extends WasmKernelsOptions, WasmBackendOptions, Omit<SlabPoolOptions, 'threads'> {
+  /** Threads for the WebAssembly kernels, including the calling one; default all cores. */
+  threads?: number
+}
+
+/**
+ * The solver's kernels: 'ts' (reference TypeScript, one thread) or 'wasm' (WebAssembly SIMD
+ * on `threads` threads sharing one memory). Call dispose() on a 'wasm' backend when done.
+ */
+export function createKernelBackend(kind: KernelKind, options: NodeKernelOptions = {}): KernelBackend {
+  if (kind === 'ts') return TS_KERNELS
+  const kernels = new WasmKernels(options)
+  const pool = createNodeSlabPool(kernels, options)
+  return new WasmKernelBackend(kernels, pool, options)
+}

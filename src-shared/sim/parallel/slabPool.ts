@@ -1,0 +1,245 @@
+// Runs a WebAssembly kernel over z-slabs on several threads that share one memory.
+//
+// Transport-agnostic: a SlabWorkerHost (src-main/sim/workerPool.ts for Node's worker_threads;
+// a browser would use Web Workers) starts workers that run SLAB_WORKER_SOURCE. Each worker
+// instantiates the same kernel module on the same shared WebAssembly.Memory and then waits on
+// a control block in that memory. No message is posted per job:
+//
+//   main:   write the arguments (float64 slots) and one [k0, k1) range per thread,
+//           DONE = 0, GEN += 1, Atomics.notify(GEN); run range 0 itself;
+//           wait (spin, then Atomics.wait) until DONE = number of workers
+//   worker: wait until GEN changes; dispatch(kernel, args, k0, k1, index) if its range is
+//           not empty; DONE += 1 and Atomics.notify(DONE) when it is the last
+//
+// [0, n) is cut into contiguous ranges in thread order, so which thread runs which planes is
+// a pure function of (n, threads); every kernel writes disjoint outputs (reductions write one
+// partial per plane), so results do not depend on the thread count at all.
+import { EddyError } from '../../api/errors'
+import type { WasmKernels, WasmMemory, WasmModule } from '../wasm/kernels'
+
+/** Runs kernels over index ranges (planes, or list positions). */
+export interface SlabRunner {
+  /** Threads used, including the calling one. */
+  readonly threads: number
+  /**
+   * Runs `kernel` over [0, n) with arguments `args` (see KERNEL in wasm/kernels.ts), split
+   * into at most `threads` contiguous ranges; `work` (cells touched, default n) below
+   * minParallelWork runs on the calling thread only. Returns when every range is done.
+   */
+  run(kernel: number, args: ArrayLike<number>, argCount: number, n: number, work?: number): void
+  /** Stops the workers. */
+  close(): Promise<void>
+}
+
+/** Everything a worker needs to start (structured-cloneable). */
+export interface SlabWorkerInit {
+  module: WasmModule
+  memory: WasmMemory
+  /** Byte offset of the control block in memory. */
+  control: number
+  /** Worker number, 1 .. threads-1 (0 is the dispatching thread). */
+  index: number
+  /** Spin iterations before a worker blocks in Atomics.wait. */
+  spin: number
+}
+
+export interface SlabWorkerHandle {
+  terminate(): Promise<unknown> | void
+}
+
+/** Starts one worker running SLAB_WORKER_SOURCE's slabWorkerMain(init). */
+export interface SlabWorkerHost {
+  spawn(init: SlabWorkerInit): SlabWorkerHandle
+}
+
+// Control block (int32 slots). GEN and DONE sit on separate 64-byte lines.
+export const CTRL_GEN = 0
+export const CTRL_KERNEL = 1
+export const CTRL_ARGS = 2
+export const CTRL_WORKERS = 3
+export const CTRL_READY = 4
+export const CTRL_ERROR = 5
+export const CTRL_DONE = 16
+export const CTRL_RANGES = 32
+/** Kernel value that tells workers to exit. */
+export const CTRL_STOP = -1
+
+/** Largest thread count a pool accepts. */
+export const MAX_THREADS = 256
+
+/**
+ * The worker's code as plain JavaScript (no imports, no TypeScript), so any worker flavour
+ * can run it without a bundler or transpiler: `(${SLAB_WORKER_SOURCE})(init)`.
+ */
+export const SLAB_WORKER_SOURCE = `function slabWorkerMain(init) {
+  const GEN = ${CTRL_GEN}, KERNEL = ${CTRL_KERNEL}, ARGS = ${CTRL_ARGS}, WORKERS = ${CTRL_WORKERS}
+  const READY = ${CTRL_READY}, ERROR = ${CTRL_ERROR}, DONE = ${CTRL_DONE}, RANGES = ${CTRL_RANGES}
+  const { module, memory, control, index, spin } = init
+  const ctrl = new Int32Array(memory.buffer, control, RANGES + 2 * ${MAX_THREADS})
+  let exp
+  try {
+    exp = new WebAssembly.Instance(module, { env: { memory } }).exports
+  } catch (e) {
+    Atomics.store(ctrl, ERROR, -2)
+    Atomics.add(ctrl, READY, 1)
+    Atomics.notify(ctrl, READY)
+    return
+  }
+  let gen = Atomics.load(ctrl, GEN)
+  Atomics.add(ctrl, READY, 1)
+  Atomics.notify(ctrl, READY)
+  for (;;) {
+    let n = 0
+    while (Atomics.load(ctrl, GEN) === gen) {
+      if (++n > spin) Atomics.wait(ctrl, GEN, gen)
+    }
+    gen = Atomics.load(ctrl, GEN)
+    const kernel = Atomics.load(ctrl, KERNEL)
+    if (kernel === ${CTRL_STOP}) break
+    const k0 = ctrl[RANGES + 2 * index]
+    const k1 = ctrl[RANGES + 2 * index + 1]
+    if (k0 < k1) {
+      try {
+        exp.dispatch(kernel, ctrl[ARGS], k0, k1, index)
+      } catch (e) {
+        Atomics.store(ctrl, ERROR, kernel)
+      }
+    }
+    if (Atomics.add(ctrl, DONE, 1) + 1 === ctrl[WORKERS]) Atomics.notify(ctrl, DONE)
+  }
+}`
+
+export interface SlabPoolOptions {
+  /** Total threads including the dispatching one; default 1. */
+  threads?: number
+  /** Below this many cells of work a job runs on the dispatching thread; default 32768 (32^3). */
+  minParallelWork?: number
+  /** Spin iterations before blocking, for workers and the dispatcher; default 20000 (tens of microseconds). */
+  spin?: number
+  /** How long to wait for workers to start, ms; default 30000. */
+  startTimeoutMs?: number
+}
+
+/** A SlabRunner on the calling thread alone. */
+export class InlineRunner implements SlabRunner {
+  readonly threads = 1
+  constructor(private readonly kernels: WasmKernels) {}
+
+  run(kernel: number, args: ArrayLike<number>, argCount: number, n: number): void {
+    if (n <= 0) return
+    this.kernels.setArgs(args, argCount)
+    this.kernels.dispatch(kernel, 0, n, 0)
+  }
+
+  async close(): Promise<void> {}
+}
+
+/**
+ * Main-thread side of the pool. The constructor blocks (Atomics.wait) until every worker has
+ * instantiated the module, so it must run where blocking is allowed (Node's main thread, any
+ * worker; not a browser's main thread).
+ */
+export class SlabPool implements SlabRunner {
+  readonly threads: number
+  readonly minParallelWork: number
+  private readonly kernels: WasmKernels
+  private readonly ctrl: Int32Array
+  private readonly workers: SlabWorkerHandle[] = []
+  private readonly spin: number
+  private closed = false
+  /** Jobs run split across threads / on the dispatching thread only (diagnostics). */
+  parallelJobs = 0
+  inlineJobs = 0
+
+  constructor(kernels: WasmKernels, host: SlabWorkerHost | null, options: SlabPoolOptions = {}) {
+    const threads = Math.floor(options.threads ?? 1)
+    if (!(threads >= 1 && threads <= MAX_THREADS)) throw new EddyError('INVALID_PARAM', `threads must be a whole number from 1 to ${MAX_THREADS}, got ${options.threads}`)
+    if (threads > 1 && host === null) throw new EddyError('INTERNAL', 'a SlabPool with more than one thread needs a worker host')
+    this.kernels = kernels
+    this.threads = threads
+    this.minParallelWork = options.minParallelWork ?? 32768
+    this.spin = options.spin ?? 20000
+    const ints = CTRL_RANGES + 2 * MAX_THREADS
+    const at = kernels.arena.alloc(ints * 4, 64)
+    this.ctrl = new Int32Array(kernels.arena.buffer(), at, ints)
+    this.ctrl[CTRL_ARGS] = kernels.argsPtr
+    this.ctrl[CTRL_WORKERS] = threads - 1
+    if (threads === 1 || host === null) return
+    for (let index = 1; index < threads; index++) {
+      this.workers.push(host.spawn({ module: kernels.module, memory: kernels.memory, control: at, index, spin: this.spin }))
+    }
+    const deadline = Date.now() + (options.startTimeoutMs ?? 30000)
+    for (;;) {
+      const ready = Atomics.load(this.ctrl, CTRL_READY)
+      if (ready >= threads - 1) break
+      const left = deadline - Date.now()
+      if (left <= 0) {
+        void this.close()
+        throw new EddyError('INTERNAL', `kernel worker threads did not start (${ready} of ${threads - 1} within the time limit)`)
+      }
+      Atomics.wait(this.ctrl, CTRL_READY, ready, Math.min(left, 100))
+    }
+    if (Atomics.load(this.ctrl, CTRL_ERROR) !== 0) {
+      void this.close()
+      throw new EddyError('INTERNAL', 'a kernel worker thread could not instantiate the WebAssembly module')
+    }
+  }
+
+  run(kernel: number, args: ArrayLike<number>, argCount: number, n: number, work = n): void {
+    if (n <= 0) return
+    if (this.closed) throw new EddyError('INTERNAL', 'SlabPool used after close')
+    const { kernels, ctrl } = this
+    kernels.setArgs(args, argCount)
+    const parts = Math.min(this.threads, n)
+    if (parts === 1 || work < this.minParallelWork) {
+      this.inlineJobs++
+      kernels.dispatch(kernel, 0, n, 0)
+      return
+    }
+    this.parallelJobs++
+    for (let t = 0; t < this.threads; t++) {
+      const r = CTRL_RANGES + 2 * t
+      if (t < parts) {
+        ctrl[r] = Math.floor((n * t) / parts)
+        ctrl[r + 1] = Math.floor((n * (t + 1)) / parts)
+      } else {
+        ctrl[r] = 0
+        ctrl[r + 1] = 0
+      }
+    }
+    ctrl[CTRL_KERNEL] = kernel
+    Atomics.store(ctrl, CTRL_DONE, 0)
+    Atomics.add(ctrl, CTRL_GEN, 1)
+    Atomics.notify(ctrl, CTRL_GEN)
+    let failed: unknown = null
+    try {
+      kernels.dispatch(kernel, ctrl[CTRL_RANGES], ctrl[CTRL_RANGES + 1], 0)
+    } catch (e) {
+      failed = e
+    }
+    // Wait for the workers even if our own range failed: they are still reading the arguments.
+    const want = this.threads - 1
+    let spins = 0
+    for (;;) {
+      const done = Atomics.load(ctrl, CTRL_DONE)
+      if (done >= want) break
+      if (++spins > this.spin) Atomics.wait(ctrl, CTRL_DONE, done, 1000)
+    }
+    const error = Atomics.exchange(ctrl, CTRL_ERROR, 0)
+    if (failed !== null) throw failed
+    if (error !== 0) throw new EddyError('INTERNAL', `WebAssembly kernel ${error} failed in a worker thread`)
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    const { ctrl } = this
+    if (this.workers.length > 0) {
+      ctrl[CTRL_KERNEL] = CTRL_STOP
+      Atomics.add(ctrl, CTRL_GEN, 1)
+      Atomics.notify(ctrl, CTRL_GEN)
+    }
+    await Promise.all(this.workers.map((w) => w.terminate()))
+    this.workers.length = 0
+  }
+}

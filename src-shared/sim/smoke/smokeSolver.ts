@@ -1,0 +1,537 @@
+// Smoke with vortex particles: Selle, Rasmussen, Fedkiw 2005, "A vortex particle method for
+// smoke, water and explosions". The grid solves the inviscid, incompressible Euler equations
+// (Selle 2005, eqs. 1-2 with mu = 0) as in Fedkiw, Stam, Jensen 2001; vortex particles carry
+// vorticity through the flow (eq. 3 without the viscous and curl f terms, sec. 4) and feed it
+// back to the grid through a vorticity-confinement style body force f in eq. 1 (sec. 5).
+//
+// One substep h (a frame is split into CFL substeps between min and max substeps):
+//   1. emitters refill density, temperature and inflow velocity; emitters seed particles
+//   2. advect density, temperature, then velocity (semi-Lagrangian or MacCormack)
+//   3. forces: buoyancy, dissipation, grid vorticity confinement, vortex particle forces
+//   4. obstacles placed at the end of the substep; closed faces take their velocity
+//   5. pressure projection (PCG, multigrid or MIC(0))
+//   6. particles: advect (RK2), stretch, delete those outside or inside obstacles
+//   7. stability guard: NaN/Inf or a velocity no substep count could follow throws
+// Everything is deterministic (no Math.random, no clocks in the numbers) and the state is
+// fully checkpointable, so a restored bake continues bit for bit.
+import { EddyError } from '../../api/errors'
+import { PrimitiveSdf } from '../../geometry/primitiveSdf'
+import { Advector, SOLID_THRESHOLD } from '../core/advect'
+import { enforceSolidVelocity } from '../core/boundaries'
+import { allocF32With, type AllocOptions, MacGrid } from '../core/grid'
+import { type KernelBackend, kernelsOf } from '../core/kernelBackend'
+import { PressureSolver } from '../core/pressure'
+import { VorticityConfinement } from '../core/vorticity'
+import type { SmokeSetup } from '../compile'
+import type { FrameData, ParticleSet, Volume } from '../frame'
+import type { SimInput, Solver, StepStats } from '../solver'
+import { readCheckpoint, writeCheckpoint } from './checkpoint'
+import { emitFaces, emitScalars, sampleBox } from './emitters'
+import { ObstacleField } from './obstacles'
+import { VortexParticles } from './particles'
+import { Prng } from './prng'
+import { seedFromEmitter, seedVortexBall } from './seeding'
+import { advectParticlesSlab, markLostParticles, particleForceSlab, particleStrengthSlab, stretchParticles } from './vortexKernels'
+
+const CHECKPOINT_KIND = 'smoke'
+
+/** Milliseconds from the host's monotonic clock (stats only; never feeds the numbers). */
+const clock = (globalThis as { performance?: { now(): number } }).performance
+const now = (): number => (clock ? clock.now() : 0)
+
+/** Velocity beyond maxSubsteps * cfl * dx / dt times this is unstable (see guard()). */
+export const INSTABILITY_FACTOR = 2
+
+/** max |f| over the arrays, NaN if any value is NaN. */
+export function maxAbsOrNaN(a: Float32Array, b: Float32Array, c: Float32Array): number {
+  return Math.max(maxAbs1(a), maxAbs1(b), maxAbs1(c)) // Math.max propagates NaN
+}
+
+function maxAbs1(f: Float32Array): number {
+  let m = 0
+  for (let i = 0; i < f.length; i++) {
+    const x = f[i] < 0 ? -f[i] : f[i]
+    if (x > m) m = x
+    else if (x !== x) return NaN
+  }
+  return m
+}
+
+interface EmitterState {
+  sdf: PrimitiveSdf
+  key: string
+  cellBox: Int32Array
+  faceBoxes: [Int32Array, Int32Array, Int32Array]
+  inside: [boolean, boolean, boolean, boolean]
+  /** Unit local Y axis in world space (the cylinder axis of seeding). */
+  axis: Float64Array
+}
+
+function emptyStats(): StepStats {
+  return { substeps: 0, pressureIterations: 0, pressureResidual: 0, particleCount: 0, ms: { advection: 0, forces: 0, vortexParticles: 0, projection: 0 }, cflMax: 0 }
+}
+
+export class SmokeSolver implements Solver {
+  readonly setup: SmokeSetup
+  /** MAC velocity, m/s. */
+  readonly velocity: MacGrid
+  /** Smoke density per cell. */
+  readonly density: Float32Array
+  /** Absolute temperature per cell, K. */
+  readonly temperature: Float32Array
+  readonly obstacles: ObstacleField
+  readonly particles: VortexParticles
+  readonly pressure: PressureSolver
+  private readonly velTmp: MacGrid
+  private readonly scalarTmp: Float32Array
+  private readonly advector: Advector
+  private readonly confinement: VorticityConfinement
+  /** Spatially varying confinement strength ('strength' mode). */
+  private readonly epsField: Float32Array
+  private readonly prng: Prng
+  private readonly kernels: KernelBackend
+  private readonly emitterStates = new Map<string, EmitterState>()
+  private readonly seeded = new Set<string>()
+  private readonly scratch = new Float64Array(96)
+  private _time = 0
+  private animFrame = 1
+  private initialised = false
+  private lastStats: StepStats = emptyStats()
+
+  constructor(setup: SmokeSetup) {
+    this.setup = setup
+    const { grid, shared } = setup
+    const n = grid.nx * grid.ny * grid.nz
+    this.kernels = kernelsOf({ kernels: setup.kernels, shared })
+    // Everything a grid kernel touches comes from the backend's allocator.
+    const alloc: AllocOptions = { shared, kernels: this.kernels }
+    this.velocity = new MacGrid(grid, alloc)
+    this.velTmp = new MacGrid(grid, alloc)
+    this.density = allocF32With(n, alloc)
+    this.temperature = allocF32With(n, alloc)
+    this.scalarTmp = allocF32With(n, alloc)
+    this.epsField = allocF32With(n, alloc)
+    this.obstacles = new ObstacleField(grid, setup.sides, alloc)
+    this.advector = new Advector(grid, alloc)
+    this.confinement = new VorticityConfinement(grid, alloc)
+    this.pressure = new PressureSolver(grid, {
+      preconditioner: setup.pressure.preconditioner,
+      tolerance: setup.pressure.tolerance,
+      maxIterations: setup.pressure.maxIterations,
+      ...alloc,
+    })
+    this.particles = new VortexParticles(setup.maxParticles)
+    this.prng = new Prng(setup.seed)
+  }
+
+  get time(): number {
+    return this._time
+  }
+
+  /** Adds one vortex particle (omega in m^3/s, radius in m); false when the cap is reached. */
+  addVortexParticle(x: number, y: number, z: number, wx: number, wy: number, wz: number, radius: number): boolean {
+    return this.particles.add(x, y, z, wx, wy, wz, radius)
+  }
+
+  step(dt: number, input: SimInput): StepStats {
+    if (typeof dt !== 'number' || !Number.isFinite(dt) || dt < 0) {
+      throw new EddyError('INVALID_PARAM', `Time step must be a finite number of seconds >= 0 (got ${dt})`, { field: 'dt', value: dt })
+    }
+    const stats = emptyStats()
+    if (!this.initialised) {
+      this.temperature.fill(input.buoyancy.ambientTemperature)
+      this.initialised = true
+    }
+    this.prepareEmitters(input)
+    this.obstacles.update(input.obstacles, 0)
+    this.seedVortexObjects(input)
+    const { dx } = this.setup.grid
+    const { cfl, minSubsteps, maxSubsteps } = input
+    let done = 0
+    while (dt > 0) {
+      const remaining = dt - done
+      let umax = maxAbsOrNaN(this.velocity.u, this.velocity.v, this.velocity.w)
+      if (!(umax === umax)) this.unstable(done, 'the velocity holds NaN')
+      for (const e of input.emitters) {
+        if (e.fluid === 'gas' && e.rate > 0) umax = Math.max(umax, Math.abs(e.velocity[0]), Math.abs(e.velocity[1]), Math.abs(e.velocity[2]))
+      }
+      // CFL substep (cfl cells per substep), kept within [dt / maxSubsteps, dt / minSubsteps]
+      // and split evenly over what is left of the frame.
+      let h = umax > 0 ? (cfl * dx) / umax : Infinity
+      h = Math.min(Math.max(h, dt / maxSubsteps), dt / minSubsteps)
+      let n = Math.max(1, Math.ceil(remaining / h - 1e-9))
+      if (stats.substeps + n > maxSubsteps) n = Math.max(1, maxSubsteps - stats.substeps)
+      h = remaining / n
+      this.substep(h, done, input, stats)
+      stats.substeps++
+      stats.cflMax = Math.max(stats.cflMax, (umax * h) / dx)
+      this.guard(done + h, dt, input)
+      if (n === 1) break
+      done += h
+    }
+    this._time += dt
+    if (input.frameDt > 0) this.animFrame = input.frame + dt / input.frameDt
+    stats.particleCount = this.particles.count
+    this.lastStats = stats
+    return stats
+  }
+
+  private unstable(offset: number, reason: string): never {
+    const time = this._time + offset
+    throw new EddyError(
+      'INVALID_PARAM',
+      `Simulation became unstable at t=${time.toFixed(4)} s: ${reason}; lower the time step / raise max substeps`,
+      { time, reason },
+    )
+  }
+
+  /**
+   * NaN/Inf anywhere, or a speed no allowed substep count could follow (more than
+   * INSTABILITY_FACTOR * maxSubsteps * cfl cells per frame), ends the bake with a typed error
+   * instead of caching garbage.
+   */
+  private guard(offset: number, dt: number, input: SimInput): void {
+    const { dx } = this.setup.grid
+    const umax = maxAbsOrNaN(this.velocity.u, this.velocity.v, this.velocity.w)
+    if (!(umax === umax)) this.unstable(offset, 'the velocity holds NaN')
+    const bound = (INSTABILITY_FACTOR * input.maxSubsteps * input.cfl * dx) / dt
+    if (!(umax <= bound)) this.unstable(offset, `speed ${umax.toPrecision(3)} m/s exceeds ${bound.toPrecision(3)} m/s (${INSTABILITY_FACTOR}x what ${input.maxSubsteps} substeps of CFL ${input.cfl} can follow)`)
+    let s = 0
+    for (let c = 0; c < this.density.length; c++) s += this.density[c] + this.temperature[c]
+    if (!Number.isFinite(s)) this.unstable(offset, 'density or temperature holds NaN or Infinity')
+  }
+
+  /** Emitter SDFs and index boxes, rebuilt only when an emitter's shape or placement changed. */
+  private prepareEmitters(input: SimInput): void {
+    const { nx, ny, nz, dx, origin } = this.setup.grid
+    const alive = new Set<string>()
+    for (const e of input.emitters) {
+      alive.add(e.id)
+      const key = `${e.shape}|${e.position.join(',')}|${e.rotation.join(',')}|${e.scale.join(',')}`
+      const old = this.emitterStates.get(e.id)
+      if (old && old.key === key) continue
+      const sdf = new PrimitiveSdf(e.shape, { position: e.position, rotation: e.rotation, scale: e.scale })
+      const { min, max } = sdf.bounds
+      const cellBox = new Int32Array(6)
+      const faceBoxes: [Int32Array, Int32Array, Int32Array] = [new Int32Array(6), new Int32Array(6), new Int32Array(6)]
+      const inside: [boolean, boolean, boolean, boolean] = [
+        sampleBox(min, max, nx, ny, nz, 0.5, 0.5, 0.5, dx, origin, cellBox),
+        sampleBox(min, max, nx + 1, ny, nz, 0, 0.5, 0.5, dx, origin, faceBoxes[0]),
+        sampleBox(min, max, nx, ny + 1, nz, 0.5, 0, 0.5, dx, origin, faceBoxes[1]),
+        sampleBox(min, max, nx, ny, nz + 1, 0.5, 0.5, 0, dx, origin, faceBoxes[2]),
+      ]
+      // Local Y axis in world space: column 1 of R (primitiveSdf.ts convention).
+      const r = Math.PI / 180
+      const [a, b, c] = [e.rotation[0] * r, e.rotation[1] * r, e.rotation[2] * r]
+      const axis = Float64Array.of(
+        Math.cos(c) * Math.sin(b) * Math.sin(a) - Math.sin(c) * Math.cos(a),
+        Math.sin(c) * Math.sin(b) * Math.sin(a) + Math.cos(c) * Math.cos(a),
+        Math.cos(b) * Math.sin(a),
+      )
+      this.emitterStates.set(e.id, { sdf, key, cellBox, faceBoxes, inside, axis })
+    }
+    for (const id of [...this.emitterStates.keys()]) if (!alive.has(id)) this.emitterStates.delete(id)
+  }
+
+  /** Vortex-seed objects place their particles once, the first time they appear. */
+  private seedVortexObjects(input: SimInput): void {
+    const { dx } = this.setup.grid
+    let added = 0
+    for (const s of input.vortexSeeds) {
+      if (this.seeded.has(s.id)) continue
+      this.seeded.add(s.id)
+      added += seedVortexBall(this.particles, this.prng, s, input.vortexParticles.radiusCells * dx)
+    }
+    if (added > 0) this.dropLostParticles()
+  }
+
+  private emit(h: number, tStart: number, input: SimInput): void {
+    const { nx, ny, dx, origin } = this.setup.grid
+    const solid = this.obstacles.hasObstacles ? this.obstacles.solid : null
+    const v = this.velocity
+    let seeded = 0
+    for (const e of input.emitters) {
+      if (e.fluid !== 'gas') continue
+      const st = this.emitterStates.get(e.id)
+      if (!st) continue
+      if (e.rate > 0) {
+        const a = 1 - Math.exp(-e.rate * h)
+        if (st.inside[0]) emitScalars(this.density, this.temperature, solid, st.sdf, st.cellBox, e.density, e.temperature, a, nx, ny, dx, origin)
+        if (st.inside[1]) emitFaces(v.u, 0, st.sdf, st.faceBoxes[0], e.velocity[0], a, nx, ny, dx, origin)
+        if (st.inside[2]) emitFaces(v.v, 1, st.sdf, st.faceBoxes[1], e.velocity[1], a, nx, ny, dx, origin)
+        if (st.inside[3]) emitFaces(v.w, 2, st.sdf, st.faceBoxes[2], e.velocity[2], a, nx, ny, dx, origin)
+      }
+      const rate = e.vortex.rate
+      if (rate > 0) {
+        // floor(rate t) counts particles due since the start of the bake: no carried fraction
+        // to checkpoint, and any substep split gives the same total.
+        const count = Math.max(0, Math.floor(rate * (tStart + h)) - Math.floor(rate * tStart))
+        if (count > 0) seeded += seedFromEmitter(this.particles, this.prng, e, st.sdf, st.axis, count, e.vortex.radiusCells * dx, this.scratch)
+      }
+    }
+    if (seeded > 0) this.dropLostParticles()
+  }
+
+  private dropLostParticles(): void {
+    const { nx, ny, nz, dx, origin } = this.setup.grid
+    const P = this.particles
+    const phi = this.obstacles.hasObstacles ? this.obstacles.phi : null
+    if (markLostParticles(P.px, P.py, P.pz, P.dead, phi, nx, ny, nz, dx, origin[0], origin[1], origin[2], 0, P.count) > 0) P.compact()
+  }
+
+  private substep(h: number, offset: number, input: SimInput, stats: StepStats): void {
+    const { nx, ny, nz, dx, origin } = this.setup.grid
+    const vel = this.velocity
+    const P = this.particles
+    let t0 = now()
+    this.emit(h, this._time + offset, input)
+
+    // Advection: scalars by u^n, then u by itself (Selle 2005, eq. 1's (u . grad) u).
+    const solid = this.obstacles.hasObstacles ? this.obstacles.solid : null
+    const opts = { scheme: this.setup.advection, solid }
+    this.advector.advectScalar(this.scalarTmp, this.density, vel, h, opts)
+    this.density.set(this.scalarTmp)
+    this.advector.advectScalar(this.scalarTmp, this.temperature, vel, h, opts)
+    this.temperature.set(this.scalarTmp)
+    this.advector.advectVelocity(this.velTmp, vel, h, opts)
+    vel.copyFrom(this.velTmp)
+    let t1 = now()
+    stats.ms.advection += t1 - t0
+
+    // Forces (the f of Selle 2005, eq. 1).
+    const { alpha, beta, ambientTemperature } = input.buoyancy
+    this.kernels.addBuoyancy(vel.v, this.density, this.temperature, alpha, beta, ambientTemperature, h, nx, ny, nz)
+    this.dissipate(h, input)
+    const vp = input.vortexParticles
+    if (vp.mode === 'strength' && P.count > 0 && vp.confinement > 0) {
+      this.strengthConfinement(h, input)
+    } else if (input.vorticity > 0) {
+      this.confinement.apply(vel, input.vorticity, h) // Fedkiw 2001; Selle 2005, sec. 3
+    }
+    t0 = now()
+    stats.ms.forces += t0 - t1
+    if (vp.mode === 'force' && P.count > 0 && vp.confinement > 0) {
+      // Selle 2005, sec. 5: eps_p = confinement * dx, the grid confinement's eps h scaling.
+      particleForceSlab(vel.u, vel.v, vel.w, P.px, P.py, P.pz, P.wx, P.wy, P.wz, P.r, P.count, vp.confinement * dx, h, nx, ny, nz, dx, origin[0], origin[1], origin[2], 0, nz)
+    }
+    t1 = now()
+    stats.ms.vortexParticles += t1 - t0
+
+    // Obstacles at the end of the substep, then the projection (Selle 2005, eq. 2).
+    const ob = this.obstacles
+    ob.update(input.obstacles, offset + h)
+    enforceSolidVelocity(vel, ob.fractions, ob.moving ? ob.velocity : null)
+    const solve = this.pressure.project(vel, ob.fractions, { obstacle: ob.moving ? ob.velocity : null })
+    stats.pressureIterations += solve.iterations
+    stats.pressureResidual = Math.max(stats.pressureResidual, solve.residual)
+    if (ob.hasObstacles) this.clearSolidCells(ambientTemperature)
+    t0 = now()
+    stats.ms.projection += t0 - t1
+
+    // Particles ride the new divergence-free velocity (Selle 2005, sec. 4).
+    if (P.count > 0) {
+      advectParticlesSlab(P.px, P.py, P.pz, vel.u, vel.v, vel.w, nx, ny, nz, dx, origin[0], origin[1], origin[2], h, this.scratch, 0, P.count)
+      stretchParticles(P.px, P.py, P.pz, P.wx, P.wy, P.wz, vel.u, vel.v, vel.w, nx, ny, nz, dx, origin[0], origin[1], origin[2], h, this.scratch, 0, P.count)
+      this.dropLostParticles()
+    }
+    stats.ms.vortexParticles += now() - t0
+  }
+
+  private dissipate(h: number, input: SimInput): void {
+    const kd = input.dissipation.density
+    const kt = input.dissipation.temperature
+    if (kd > 0) {
+      const f = Math.exp(-kd * h)
+      const d = this.density
+      for (let c = 0; c < d.length; c++) d[c] *= f
+    }
+    if (kt > 0) {
+      const f = Math.exp(-kt * h)
+      const T = this.temperature
+      const amb = input.buoyancy.ambientTemperature
+      for (let c = 0; c < T.length; c++) T[c] = amb + (T[c] - amb) * f
+    }
+  }
+
+  /**
+   * Selle 2005, sec. 5, the simpler mode: eps(x) = grid eps + weight * sum of tent-splatted
+   * particle peak vorticities, then Fedkiw's f = eps(x) h (N x omega) per cell.
+   */
+  private strengthConfinement(h: number, input: SimInput): void {
+    const { nx, ny, nz, dx, origin } = this.setup.grid
+    const P = this.particles
+    const C = this.confinement
+    const eps = this.epsField
+    const vel = this.velocity
+    eps.fill(input.vorticity)
+    particleStrengthSlab(eps, P.px, P.py, P.pz, P.wx, P.wy, P.wz, P.r, P.count, input.vortexParticles.confinement, nx, ny, dx, origin[0], origin[1], origin[2], 0, nz)
+    C.computeVorticity(vel)
+    this.kernels.confinementForce(C.fx, C.fy, C.fz, C.wx, C.wy, C.wz, C.magnitude, 1, nx, ny, nz, dx)
+    for (let c = 0; c < eps.length; c++) {
+      C.fx[c] *= eps[c]
+      C.fy[c] *= eps[c]
+      C.fz[c] *= eps[c]
+    }
+    this.kernels.addCellForceToFaces(vel.u, vel.v, vel.w, C.fx, C.fy, C.fz, h, nx, ny, nz)
+  }
+
+  /** No smoke inside obstacles: solid cells hold zero density and ambient temperature. */
+  private clearSolidCells(ambient: number): void {
+    const s = this.obstacles.solid
+    for (let c = 0; c < s.length; c++) {
+      if (s[c] >= SOLID_THRESHOLD) {
+        this.density[c] = 0
+        this.temperature[c] = ambient
+      }
+    }
+  }
+
+  frame(): FrameData {
+    const { nx, ny, nz, dx, origin } = this.setup.grid
+    const dims: [number, number, number] = [nx, ny, nz]
+    const o: [number, number, number] = [origin[0], origin[1], origin[2]]
+    const volume = (name: string, components: 1 | 3, data: Float32Array): Volume => ({ name, components, dims: [...dims], voxelSize: dx, origin: [...o], data })
+    const n = nx * ny * nz
+    const vel = new Float32Array(3 * n)
+    const { u, v, w } = this.velocity
+    for (let k = 0; k < nz; k++) {
+      for (let j = 0; j < ny; j++) {
+        for (let i = 0; i < nx; i++) {
+          const c = i + nx * (j + ny * k)
+          const fu = i + (nx + 1) * (j + ny * k)
+          const fv = i + nx * (j + (ny + 1) * k)
+          vel[3 * c] = 0.5 * (u[fu] + u[fu + 1])
+          vel[3 * c + 1] = 0.5 * (v[fv] + v[fv + nx])
+          vel[3 * c + 2] = 0.5 * (w[c] + w[c + nx * ny])
+        }
+      }
+    }
+    const P = this.particles
+    const positions = new Float32Array(3 * P.count)
+    const vorticity = new Float32Array(3 * P.count)
+    const ids = new Float32Array(P.count)
+    const radius = new Float32Array(P.count)
+    for (let p = 0; p < P.count; p++) {
+      positions[3 * p] = P.px[p]
+      positions[3 * p + 1] = P.py[p]
+      positions[3 * p + 2] = P.pz[p]
+      vorticity[3 * p] = P.wx[p]
+      vorticity[3 * p + 1] = P.wy[p]
+      vorticity[3 * p + 2] = P.wz[p]
+      ids[p] = P.id[p]
+      radius[p] = P.r[p]
+    }
+    const particles: ParticleSet = {
+      name: 'vortexParticles',
+      count: P.count,
+      positions,
+      attributes: { vorticity: { components: 3, data: vorticity }, id: { components: 1, data: ids }, radius: { components: 1, data: radius } },
+    }
+    const s = this.lastStats
+    return {
+      time: this._time,
+      frame: this.animFrame,
+      volumes: [volume('density', 1, this.density.slice()), volume('temperature', 1, this.temperature.slice()), volume('velocity', 3, vel)],
+      meshes: [],
+      particles: [particles],
+      stats: {
+        substeps: s.substeps,
+        pressureIterations: s.pressureIterations,
+        pressureResidual: s.pressureResidual,
+        particleCount: P.count,
+        cflMax: s.cflMax,
+        msAdvection: s.ms.advection,
+        msForces: s.ms.forces,
+        msVortexParticles: s.ms.vortexParticles,
+        msProjection: s.ms.projection,
+      },
+    }
+  }
+
+  checkpoint(): Uint8Array {
+    const P = this.particles
+    const { nx, ny, nz } = this.setup.grid
+    const c = P.count
+    return writeCheckpoint(
+      CHECKPOINT_KIND,
+      {
+        dims: [nx, ny, nz],
+        time: this._time,
+        animFrame: this.animFrame,
+        initialised: this.initialised,
+        prng: this.prng.state,
+        particleCount: c,
+        nextParticleId: P.nextId,
+        seeded: [...this.seeded],
+      },
+      [
+        ['u', this.velocity.u],
+        ['v', this.velocity.v],
+        ['w', this.velocity.w],
+        ['density', this.density],
+        ['temperature', this.temperature],
+        // The pressure solve starts from the previous phi (warm start), so it is state.
+        ['phi', this.pressure.phi],
+        ['px', P.px.subarray(0, c)],
+        ['py', P.py.subarray(0, c)],
+        ['pz', P.pz.subarray(0, c)],
+        ['wx', P.wx.subarray(0, c)],
+        ['wy', P.wy.subarray(0, c)],
+        ['wz', P.wz.subarray(0, c)],
+        ['r', P.r.subarray(0, c)],
+        ['id', P.id.subarray(0, c)],
+      ],
+    )
+  }
+
+  restore(bytes: Uint8Array): void {
+    const ck = readCheckpoint(CHECKPOINT_KIND, bytes)
+    const m = ck.meta as {
+      dims: number[]
+      time: number
+      animFrame: number
+      initialised: boolean
+      prng: number
+      particleCount: number
+      nextParticleId: number
+      seeded: string[]
+    }
+    const { nx, ny, nz } = this.setup.grid
+    if (!Array.isArray(m.dims) || m.dims[0] !== nx || m.dims[1] !== ny || m.dims[2] !== nz) {
+      throw new EddyError('INVALID_PARAM', `Checkpoint grid ${String(m.dims)} does not match this domain's ${nx}x${ny}x${nz}`, { field: 'checkpoint' })
+    }
+    const c = m.particleCount
+    if (!Number.isInteger(c) || c < 0 || c > this.particles.maxCount) {
+      throw new EddyError('INVALID_PARAM', `Checkpoint holds ${c} vortex particles, more than the ${this.particles.maxCount} allowed`, { field: 'checkpoint' })
+    }
+    ck.read('u', this.velocity.u)
+    ck.read('v', this.velocity.v)
+    ck.read('w', this.velocity.w)
+    ck.read('density', this.density)
+    ck.read('temperature', this.temperature)
+    ck.read('phi', this.pressure.phi)
+    const P = this.particles
+    P.clear()
+    P.reserve(c)
+    ck.read('px', P.px.subarray(0, c))
+    ck.read('py', P.py.subarray(0, c))
+    ck.read('pz', P.pz.subarray(0, c))
+    ck.read('wx', P.wx.subarray(0, c))
+    ck.read('wy', P.wy.subarray(0, c))
+    ck.read('wz', P.wz.subarray(0, c))
+    ck.read('r', P.r.subarray(0, c))
+    ck.read('id', P.id.subarray(0, c))
+    P.dead.fill(0)
+    P.count = c
+    P.nextId = m.nextParticleId
+    this._time = m.time
+    this.animFrame = m.animFrame
+    this.initialised = m.initialised
+    this.prng.state = m.prng >>> 0
+    this.seeded.clear()
+    for (const id of m.seeded) this.seeded.add(id)
+    this.emitterStates.clear()
+    this.obstacles.invalidate()
+    this.lastStats = emptyStats()
+  }
+}

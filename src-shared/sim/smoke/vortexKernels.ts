@@ -1,0 +1,377 @@
+// Kernels of the vortex particle method (Selle, Rasmussen, Fedkiw 2005), over the flat
+// arrays of VortexParticles and a MAC velocity (grid.ts layout). Grid kernels take cell
+// planes [k0, k1) and loop over all particles, touching only that slab, so a worker split
+// changes nothing: every face sums its particles in particle order. Particle kernels take a
+// particle range [p0, p1).
+import { lerp3, velocityAtGridCoord } from '../core/interpolate'
+
+/** 1 / (2 pi)^(3/2), the Gaussian's normalisation. */
+const INV_2PI_32 = 1 / Math.pow(2 * Math.PI, 1.5)
+
+/**
+ * The clamped Gaussian distribution kernel, Selle 2005, sec. 6:
+ *   xi_p(x - x_p) = exp(-|x - x_p|^2 / 2r^2) / (r^3 (2 pi)^(3/2))   for |x - x_p| <= r, else 0.
+ * d2 = |x - x_p|^2 (m^2), r in m; 1/m^3.
+ */
+export function selleKernel(d2: number, r: number): number {
+  if (d2 > r * r) return 0
+  return (Math.exp(-d2 / (2 * r * r)) * INV_2PI_32) / (r * r * r)
+}
+
+/**
+ * Fraction of omega_p that the clamped kernel carries, integral of xi_p over |x| <= r:
+ * P(chi_3 <= 1) = erf(1/sqrt 2) - sqrt(2/pi) e^(-1/2) ~ 0.19875.
+ */
+export const SELLE_KERNEL_MASS = 0.198748043098799
+
+/**
+ * Adds dt * F to the faces of cell planes [k0, k1) (w plane nz too when k1 = nz), where
+ *   F(x) = sum_p eps_p (N_p(x) x omega~_p(x))                         Selle 2005, sec. 5
+ *   omega~_p(x) = xi_p(x - x_p) omega_p,  N_p(x) = (x_p - x) / |x_p - x|
+ * with eps_p = epsilon (m/s) for every particle. Each component is evaluated at its own face
+ * centre (no averaging). N_p is undefined at x = x_p, where the term is skipped.
+ */
+export function particleForceSlab(
+  u: Float32Array,
+  v: Float32Array,
+  w: Float32Array,
+  px: Float64Array,
+  py: Float64Array,
+  pz: Float64Array,
+  wx: Float64Array,
+  wy: Float64Array,
+  wz: Float64Array,
+  pr: Float64Array,
+  count: number,
+  epsilon: number,
+  dt: number,
+  nx: number,
+  ny: number,
+  nz: number,
+  dx: number,
+  ox: number,
+  oy: number,
+  oz: number,
+  k0: number,
+  k1: number,
+): void {
+  const scale = epsilon * dt
+  if (scale === 0) return
+  for (let p = 0; p < count; p++) {
+    const r = pr[p]
+    const X = (px[p] - ox) / dx
+    const Y = (py[p] - oy) / dx
+    const Z = (pz[p] - oz) / dx
+    const R = r / dx
+    const ax = wx[p]
+    const ay = wy[p]
+    const az = wz[p]
+    for (let axis = 0; axis < 3; axis++) {
+      // Face lattice of this component: offsets of its samples from integer grid coordinates.
+      const fx = axis === 0 ? 0 : 0.5
+      const fy = axis === 1 ? 0 : 0.5
+      const fz = axis === 2 ? 0 : 0.5
+      const sx = axis === 0 ? nx + 1 : nx
+      const sy = axis === 1 ? ny + 1 : ny
+      const kTop = axis === 2 && k1 === nz ? nz + 1 : k1
+      const f = axis === 0 ? u : axis === 1 ? v : w
+      const i0 = Math.max(0, Math.ceil(X - R - fx))
+      const i1 = Math.min(sx - 1, Math.floor(X + R - fx))
+      const j0 = Math.max(0, Math.ceil(Y - R - fy))
+      const j1 = Math.min(sy - 1, Math.floor(Y + R - fy))
+      const ka = Math.max(k0, Math.ceil(Z - R - fz))
+      const kb = Math.min(kTop - 1, Math.floor(Z + R - fz))
+      for (let k = ka; k <= kb; k++) {
+        const dz = (Z - (k + fz)) * dx // x_p - x
+        for (let j = j0; j <= j1; j++) {
+          const dy = (Y - (j + fy)) * dx
+          const row = sx * (j + sy * k)
+          for (let i = i0; i <= i1; i++) {
+            const ddx = (X - (i + fx)) * dx
+            const d2 = ddx * ddx + dy * dy + dz * dz
+            if (d2 === 0 || d2 > r * r) continue
+            const d = Math.sqrt(d2)
+            // eps xi_p(x) / |x_p - x|: N_p's normalisation folded in.
+            const s = (scale * selleKernel(d2, r)) / d
+            // Component `axis` of N_p x omega_p, N_p = (ddx, dy, dz) / d.
+            const c = axis === 0 ? dy * az - dz * ay : axis === 1 ? dz * ax - ddx * az : ddx * ay - dy * ax
+            f[row + i] += s * c
+          }
+        }
+      }
+    }
+  }
+}
+
+/**
+ * The paper's simpler coupling (Selle 2005, sec. 5): particle vorticity magnitudes, carried to
+ * the grid with a tent kernel, set a spatially varying confinement strength. For cell planes
+ * [k0, k1):
+ *   eps[c] += weight * sum_p max(0, 1 - |x_c - x_p| / r_p) * |omega~_p(x_p)|
+ * with |omega~_p(x_p)| = xi_p(0) |omega_p| the particle's peak vorticity (1/s). Fedkiw's
+ * epsilon in f = eps h (N x omega) has units 1/s, so a vorticity is a natural value for it;
+ * `weight` is dimensionless.
+ */
+export function particleStrengthSlab(
+  eps: Float32Array,
+  px: Float64Array,
+  py: Float64Array,
+  pz: Float64Array,
+  wx: Float64Array,
+  wy: Float64Array,
+  wz: Float64Array,
+  pr: Float64Array,
+  count: number,
+  weight: number,
+  nx: number,
+  ny: number,
+  dx: number,
+  ox: number,
+  oy: number,
+  oz: number,
+  k0: number,
+  k1: number,
+): void {
+  if (weight === 0) return
+  for (let p = 0; p < count; p++) {
+    const r = pr[p]
+    const peak = weight * selleKernel(0, r) * Math.sqrt(wx[p] * wx[p] + wy[p] * wy[p] + wz[p] * wz[p])
+    if (peak === 0) continue
+    const X = (px[p] - ox) / dx - 0.5 // cell-centre lattice coordinates
+    const Y = (py[p] - oy) / dx - 0.5
+    const Z = (pz[p] - oz) / dx - 0.5
+    const R = r / dx
+    const i0 = Math.max(0, Math.ceil(X - R))
+    const i1 = Math.min(nx - 1, Math.floor(X + R))
+    const j0 = Math.max(0, Math.ceil(Y - R))
+    const j1 = Math.min(ny - 1, Math.floor(Y + R))
+    const ka = Math.max(k0, Math.ceil(Z - R))
+    const kb = Math.min(k1 - 1, Math.floor(Z + R))
+    for (let k = ka; k <= kb; k++) {
+      const dz = k - Z
+      for (let j = j0; j <= j1; j++) {
+        const dy = j - Y
+        const row = nx * (j + ny * k)
+        for (let i = i0; i <= i1; i++) {
+          const ddx = i - X
+          const t = 1 - Math.sqrt(ddx * ddx + dy * dy + dz * dz) / R
+          if (t > 0) eps[row + i] += peak * t
+        }
+      }
+    }
+  }
+}
+
+/** Cell-centred velocity components: the mean of the cell's two faces (Carlson 2004, eq. 6). */
+function uMean(u: Float32Array, sx: number, ny: number, i: number, j: number, k: number): number {
+  const f = i + sx * (j + ny * k)
+  return 0.5 * (u[f] + u[f + 1])
+}
+function vMean(v: Float32Array, nx: number, vy: number, i: number, j: number, k: number): number {
+  const f = i + nx * (j + vy * k)
+  return 0.5 * (v[f] + v[f + nx])
+}
+function wMean(w: Float32Array, nx: number, plane: number, i: number, j: number, k: number): number {
+  const f = i + nx * j + plane * k
+  return 0.5 * (w[f] + w[f + plane])
+}
+
+/**
+ * Velocity gradient at the centre of cell (i, j, k) by central differences into
+ * g[o..o+8] = du/dx du/dy du/dz dv/dx dv/dy dv/dz dw/dx dw/dy dw/dz (1/s). A diagonal term is
+ * the difference of the cell's own two faces (centred on the cell, width dx); an off-diagonal
+ * one differences the cell-centred velocity (face mean) of the two neighbours, width 2 dx,
+ * one-sided at the border like vorticitySlab.
+ */
+export function cellVelocityGradient(
+  u: Float32Array,
+  v: Float32Array,
+  w: Float32Array,
+  nx: number,
+  ny: number,
+  nz: number,
+  dx: number,
+  i: number,
+  j: number,
+  k: number,
+  g: Float64Array,
+  o: number,
+): void {
+  const sx = nx + 1
+  const vy = ny + 1
+  const plane = nx * ny
+  const im = i > 0 ? i - 1 : 0
+  const ip = i < nx - 1 ? i + 1 : nx - 1
+  const jm = j > 0 ? j - 1 : 0
+  const jp = j < ny - 1 ? j + 1 : ny - 1
+  const km = k > 0 ? k - 1 : 0
+  const kp = k < nz - 1 ? k + 1 : nz - 1
+  const ix = ip > im ? 1 / ((ip - im) * dx) : 0
+  const iy = jp > jm ? 1 / ((jp - jm) * dx) : 0
+  const iz = kp > km ? 1 / ((kp - km) * dx) : 0
+  const inv = 1 / dx
+  g[o] = (u[i + 1 + sx * (j + ny * k)] - u[i + sx * (j + ny * k)]) * inv
+  g[o + 1] = (uMean(u, sx, ny, i, jp, k) - uMean(u, sx, ny, i, jm, k)) * iy
+  g[o + 2] = (uMean(u, sx, ny, i, j, kp) - uMean(u, sx, ny, i, j, km)) * iz
+  g[o + 3] = (vMean(v, nx, vy, ip, j, k) - vMean(v, nx, vy, im, j, k)) * ix
+  g[o + 4] = (v[i + nx * (j + 1 + vy * k)] - v[i + nx * (j + vy * k)]) * inv
+  g[o + 5] = (vMean(v, nx, vy, i, j, kp) - vMean(v, nx, vy, i, j, km)) * iz
+  g[o + 6] = (wMean(w, nx, plane, ip, j, k) - wMean(w, nx, plane, im, j, k)) * ix
+  g[o + 7] = (wMean(w, nx, plane, i, jp, k) - wMean(w, nx, plane, i, jm, k)) * iy
+  g[o + 8] = (w[i + nx * j + plane * (k + 1)] - w[i + nx * j + plane * k]) * inv
+}
+
+/** One axis of the trilinear stencil on cell centres: lower index and weight of the upper one. */
+function axisStencil(g: number, n: number, out: Float64Array, o: number): void {
+  let c = g > 0 ? g : 0 // clamps NaN to 0 as lerp3 does
+  if (c > n - 1) c = n - 1
+  let a = Math.floor(c)
+  if (a > n - 2) a = n > 1 ? n - 2 : 0
+  out[o] = a
+  out[o + 1] = n > 1 ? c - a : 0
+}
+
+/**
+ * Vortex stretching on particles [p0, p1), Selle 2005, sec. 4 (the (omega . grad) u term of
+ * eq. 3): velocity derivatives by central differences on the grid, trilinearly interpolated
+ * to the particle, then omega += dt (omega . grad) u, and omega rescaled to its old length.
+ * Why the rescale (the paper's reasoning): in isolation the term is an ODE whose magnitude
+ * grows exponentially wherever grad u has a positive eigenvalue; since the particles exist to
+ * preserve vorticity concentration, and the grid already supplies the bulk flow, keeping
+ * |omega| and letting the term only turn omega is stable and sufficient. `scratch` holds 8*9 +
+ * 6 doubles.
+ */
+export function stretchParticles(
+  px: Float64Array,
+  py: Float64Array,
+  pz: Float64Array,
+  wx: Float64Array,
+  wy: Float64Array,
+  wz: Float64Array,
+  u: Float32Array,
+  v: Float32Array,
+  w: Float32Array,
+  nx: number,
+  ny: number,
+  nz: number,
+  dx: number,
+  ox: number,
+  oy: number,
+  oz: number,
+  dt: number,
+  scratch: Float64Array,
+  p0: number,
+  p1: number,
+): void {
+  const st = 72
+  for (let p = p0; p < p1; p++) {
+    axisStencil((px[p] - ox) / dx - 0.5, nx, scratch, st)
+    axisStencil((py[p] - oy) / dx - 0.5, ny, scratch, st + 2)
+    axisStencil((pz[p] - oz) / dx - 0.5, nz, scratch, st + 4)
+    const i = scratch[st], tx = scratch[st + 1]
+    const j = scratch[st + 2], ty = scratch[st + 3]
+    const k = scratch[st + 4], tz = scratch[st + 5]
+    const i1 = nx > 1 ? i + 1 : i, j1 = ny > 1 ? j + 1 : j, k1 = nz > 1 ? k + 1 : k
+    cellVelocityGradient(u, v, w, nx, ny, nz, dx, i, j, k, scratch, 0)
+    cellVelocityGradient(u, v, w, nx, ny, nz, dx, i1, j, k, scratch, 9)
+    cellVelocityGradient(u, v, w, nx, ny, nz, dx, i, j1, k, scratch, 18)
+    cellVelocityGradient(u, v, w, nx, ny, nz, dx, i1, j1, k, scratch, 27)
+    cellVelocityGradient(u, v, w, nx, ny, nz, dx, i, j, k1, scratch, 36)
+    cellVelocityGradient(u, v, w, nx, ny, nz, dx, i1, j, k1, scratch, 45)
+    cellVelocityGradient(u, v, w, nx, ny, nz, dx, i, j1, k1, scratch, 54)
+    cellVelocityGradient(u, v, w, nx, ny, nz, dx, i1, j1, k1, scratch, 63)
+    const a = wx[p], b = wy[p], c = wz[p]
+    const len = Math.sqrt(a * a + b * b + c * c)
+    if (len === 0) continue
+    // s_r = sum_q omega_q du_r/dx_q at the particle (trilinear blend of the 8 cell gradients).
+    let s0 = 0, s1 = 0, s2 = 0
+    for (let n = 0; n < 8; n++) {
+      const wgt = (n & 1 ? tx : 1 - tx) * (n & 2 ? ty : 1 - ty) * (n & 4 ? tz : 1 - tz)
+      const g = 9 * n
+      s0 += wgt * (scratch[g] * a + scratch[g + 1] * b + scratch[g + 2] * c)
+      s1 += wgt * (scratch[g + 3] * a + scratch[g + 4] * b + scratch[g + 5] * c)
+      s2 += wgt * (scratch[g + 6] * a + scratch[g + 7] * b + scratch[g + 8] * c)
+    }
+    const na = a + dt * s0, nb = b + dt * s1, nc = c + dt * s2
+    const nlen = Math.sqrt(na * na + nb * nb + nc * nc)
+    if (!(nlen > 0) || !Number.isFinite(nlen)) continue
+    const k2 = len / nlen
+    wx[p] = na * k2
+    wy[p] = nb * k2
+    wz[p] = nc * k2
+  }
+}
+
+/**
+ * Moves particles [p0, p1) with the grid velocity: trilinear interpolation (Selle 2005, sec. 4,
+ * the (u . grad) omega term) and RK2 midpoint in time. vel is a 3-double scratch.
+ */
+export function advectParticlesSlab(
+  px: Float64Array,
+  py: Float64Array,
+  pz: Float64Array,
+  u: Float32Array,
+  v: Float32Array,
+  w: Float32Array,
+  nx: number,
+  ny: number,
+  nz: number,
+  dx: number,
+  ox: number,
+  oy: number,
+  oz: number,
+  dt: number,
+  vel: Float64Array,
+  p0: number,
+  p1: number,
+): void {
+  const c = dt / dx
+  for (let p = p0; p < p1; p++) {
+    const X = (px[p] - ox) / dx
+    const Y = (py[p] - oy) / dx
+    const Z = (pz[p] - oz) / dx
+    velocityAtGridCoord(u, v, w, nx, ny, nz, X, Y, Z, vel)
+    velocityAtGridCoord(u, v, w, nx, ny, nz, X + 0.5 * c * vel[0], Y + 0.5 * c * vel[1], Z + 0.5 * c * vel[2], vel)
+    px[p] += dt * vel[0]
+    py[p] += dt * vel[1]
+    pz[p] += dt * vel[2]
+  }
+}
+
+/**
+ * Marks (dead[p] = 1) particles [p0, p1) that left the domain or are inside an obstacle,
+ * where the trilinearly interpolated corner SDF phi ((nx+1)(ny+1)(nz+1), negative inside) is
+ * below 0 (Selle 2005, sec. 4: particles that enter solid geometry are deleted). phi null =
+ * no obstacles. Returns the number marked.
+ */
+export function markLostParticles(
+  px: Float64Array,
+  py: Float64Array,
+  pz: Float64Array,
+  dead: Uint8Array,
+  phi: Float32Array | null,
+  nx: number,
+  ny: number,
+  nz: number,
+  dx: number,
+  ox: number,
+  oy: number,
+  oz: number,
+  p0: number,
+  p1: number,
+): number {
+  let n = 0
+  for (let p = p0; p < p1; p++) {
+    const X = (px[p] - ox) / dx
+    const Y = (py[p] - oy) / dx
+    const Z = (pz[p] - oz) / dx
+    // Written so that NaN positions also count as outside.
+    let lost = !(X >= 0 && X <= nx && Y >= 0 && Y <= ny && Z >= 0 && Z <= nz)
+    if (!lost && phi !== null) lost = lerp3(phi, nx + 1, ny + 1, nz + 1, X, Y, Z) < 0
+    if (lost) {
+      dead[p] = 1
+      n++
+    }
+  }
+  return n
+}

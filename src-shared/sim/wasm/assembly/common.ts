@@ -1,0 +1,49 @@
+// Memory access helpers shared by the kernels. Every array argument of a kernel is a byte
+// offset (pointer) into the one shared WebAssembly.Memory; 0 stands for "no array" (null) —
+// the arena never hands out offset 0. Indices are element indices as in the TypeScript
+// references (src-shared/sim/core), so each kernel reads like its reference.
+//
+// Arithmetic mirrors the references exactly: JavaScript evaluates every expression in
+// float64, so float32 data is promoted to f64, combined in the same order, and rounded to
+// f32 only when stored. wasm has no fused multiply-add (we do not enable relaxed-simd), so the
+// results are bit-identical to the references wherever the operation order is kept.
+
+/** float32 element i of the array at p, promoted to f64. */
+@inline export function rf32(p: usize, i: i32): f64 {
+  return <f64>load<f32>(p + (<usize>i << 2))
+}
+
+/** Stores v rounded to float32 at element i. */
+@inline export function wf32(p: usize, i: i32, v: f64): void {
+  store<f32>(p + (<usize>i << 2), <f32>v)
+}
+
+@inline export function rf64(p: usize, i: i32): f64 {
+  return load<f64>(p + (<usize>i << 3))
+}
+
+@inline export function wf64(p: usize, i: i32, v: f64): void {
+  store<f64>(p + (<usize>i << 3), v)
+}
+
+@inline export function ri32(p: usize, i: i32): i32 {
+  return load<i32>(p + (<usize>i << 2))
+}
+
+@inline export function ru8(p: usize, i: i32): i32 {
+  return <i32>load<u8>(p + <usize>i)
+}
+
+/** Two consecutive f64 at element i. */
+@inline export function v64(p: usize, i: i32): v128 {
+  return v128.load(p + (<usize>i << 3))
+}
+
+@inline export function st64(p: usize, i: i32, v: v128): void {
+  v128.store(p + (<usize>i << 3), v)
+}
+
+/** Two consecutive float32 at element i, promoted to an f64x2. */
+@inline export function w32x2(p: usize, i: i32): v128 {
+  return f64x2.promote_low_f32x4(v128.load64_zero(p + (<usize>i << 2)))
+}

@@ -1,0 +1,26 @@
+// Body forces (reference: src-shared/sim/core/forces.ts). Buoyancy after Fedkiw, Stam, Jensen
+// 2001 with Y up: f = (-alpha rho + beta (T - T_amb)) y_hat on v faces. Bit-identical.
+import { rf32, wf32 } from './common'
+
+/** addBuoyancySlab: v += dt (-alpha rho + beta (T - T_amb)), cell planes [k0, k1); density/temperature 0 = absent. */
+export function addBuoyancy(
+  v: usize, density: usize, temperature: usize, alpha: f64, beta: f64, ambientTemperature: f64, dt: f64,
+  nx: i32, ny: i32, k0: i32, k1: i32,
+): void {
+  const ah = alpha * 0.5
+  for (let k = k0; k < k1; k++) {
+    for (let j = 0; j <= ny; j++) {
+      const f = nx * (j + (ny + 1) * k)
+      const ja = j > 0 ? j - 1 : 0
+      const jb = j < ny ? j : ny - 1
+      const ra = nx * (ja + ny * k)
+      const rb = nx * (jb + ny * k)
+      for (let i = 0; i < nx; i++) {
+        let a: f64 = 0
+        if (density != 0) a -= ah * (rf32(density, ra + i) + rf32(density, rb + i))
+        if (temperature != 0) a += beta * (0.5 * (rf32(temperature, ra + i) + rf32(temperature, rb + i)) - ambientTemperature)
+        wf32(v, f + i, rf32(v, f + i) + dt * a)
+      }
+    }
+  }
+}

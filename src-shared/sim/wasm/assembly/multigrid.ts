@@ -1,0 +1,266 @@
+// Multigrid kernels (reference: src-shared/sim/core/multigrid.ts): red-black Gauss-Seidel
+// (the default smoother), damped Jacobi, the boundary-band relaxation over a cell list,
+// restriction and prolongation. All bit-identical to the references.
+import { rf32, rf64, wf64, ri32, ru8, v64, st64, w32x2 } from './common'
+
+/** One Gauss-Seidel update of cell c with the reference's border tests (skipped if c is not an unknown). */
+@inline function gsCell(
+  x: usize, b: usize, fu: usize, fv: usize, fw: usize, nx: i32, ny: i32, nz: i32, plane: i32,
+  i: i32, j: i32, k: i32, c: i32, fx: i32, fy: i32,
+): void {
+  const wl = rf32(fu, fx)
+  const wr = rf32(fu, fx + 1)
+  const wd = rf32(fv, fy)
+  const wu = rf32(fv, fy + nx)
+  const wb = rf32(fw, c)
+  const wf = rf32(fw, c + plane)
+  const d = wl + wr + wd + wu + wb + wf
+  if (d <= 0) return
+  let s = rf64(b, c)
+  if (i > 0) s += wl * rf64(x, c - 1)
+  if (i < nx - 1) s += wr * rf64(x, c + 1)
+  if (j > 0) s += wd * rf64(x, c - nx)
+  if (j < ny - 1) s += wu * rf64(x, c + nx)
+  if (k > 0) s += wb * rf64(x, c - plane)
+  if (k < nz - 1) s += wf * rf64(x, c + plane)
+  wf64(x, c, s / d)
+}
+
+/**
+ * gaussSeidelColorSlab: one half sweep over cells with (i + j + k) & 1 == color, planes
+ * [k0, k1). Rows away from the border compute two neighbouring cells per f64x2 step and
+ * store back the other colour's lane unchanged: the lane of this colour reads only cells of
+ * the other colour, which this half sweep never changes, so the result is the reference's.
+ */
+export function gaussSeidelColor(
+  x: usize, b: usize, fu: usize, fv: usize, fw: usize, nx: i32, ny: i32, nz: i32, color: i32, k0: i32, k1: i32,
+): void {
+  const plane = nx * ny
+  const zero = f64x2.splat(0)
+  for (let k = k0; k < k1; k++) {
+    for (let j = 0; j < ny; j++) {
+      const i0 = (color + j + k) & 1
+      const c0 = nx * (j + ny * k)
+      const fx0 = (nx + 1) * (j + ny * k)
+      const fy0 = nx * (j + (ny + 1) * k)
+      let i = i0
+      if (j > 0 && j < ny - 1 && k > 0 && k < nz - 1) {
+        if (i0 == 0) gsCell(x, b, fu, fv, fw, nx, ny, nz, plane, 0, j, k, c0, fx0, fy0)
+        // Pairs (i, i + 1) from i = 1: lane 0 holds odd i, lane 1 even i.
+        const keep = i0 == 1 ? i64x2(-1, 0) : i64x2(0, -1)
+        let p = 1
+        for (; p + 1 < nx - 1; p += 2) {
+          const c = c0 + p
+          const fx = fx0 + p
+          const fy = fy0 + p
+          const wl = w32x2(fu, fx)
+          const wr = w32x2(fu, fx + 1)
+          const wd = w32x2(fv, fy)
+          const wu = w32x2(fv, fy + nx)
+          const wb = w32x2(fw, c)
+          const wf = w32x2(fw, c + plane)
+          const d = f64x2.add(f64x2.add(f64x2.add(f64x2.add(f64x2.add(wl, wr), wd), wu), wb), wf)
+          const xc = v64(x, c)
+          let s = v64(b, c)
+          s = f64x2.add(s, f64x2.mul(wl, v64(x, c - 1)))
+          s = f64x2.add(s, f64x2.mul(wr, v64(x, c + 1)))
+          s = f64x2.add(s, f64x2.mul(wd, v64(x, c - nx)))
+          s = f64x2.add(s, f64x2.mul(wu, v64(x, c + nx)))
+          s = f64x2.add(s, f64x2.mul(wb, v64(x, c - plane)))
+          s = f64x2.add(s, f64x2.mul(wf, v64(x, c + plane)))
+          const mask = v128.and(keep, f64x2.gt(d, zero))
+          st64(x, c, v128.bitselect(f64x2.div(s, d), xc, mask))
+        }
+        // The first cell of this colour at or after p.
+        i = p + ((p ^ i0) & 1)
+      }
+      for (; i < nx; i += 2) gsCell(x, b, fu, fv, fw, nx, ny, nz, plane, i, j, k, c0 + i, fx0 + i, fy0 + i)
+    }
+  }
+}
+
+@inline function jacobiCell(
+  out: usize, x: usize, b: usize, fu: usize, fv: usize, fw: usize, nx: i32, ny: i32, nz: i32, plane: i32, omega: f64,
+  i: i32, j: i32, k: i32, c: i32, fx: i32, fy: i32,
+): void {
+  const wl = rf32(fu, fx)
+  const wr = rf32(fu, fx + 1)
+  const wd = rf32(fv, fy)
+  const wu = rf32(fv, fy + nx)
+  const wb = rf32(fw, c)
+  const wf = rf32(fw, c + plane)
+  const d = wl + wr + wd + wu + wb + wf
+  if (d <= 0) {
+    wf64(out, c, 0)
+    return
+  }
+  const xc = rf64(x, c)
+  let s = rf64(b, c) - d * xc
+  if (i > 0) s += wl * rf64(x, c - 1)
+  if (i < nx - 1) s += wr * rf64(x, c + 1)
+  if (j > 0) s += wd * rf64(x, c - nx)
+  if (j < ny - 1) s += wu * rf64(x, c + nx)
+  if (k > 0) s += wb * rf64(x, c - plane)
+  if (k < nz - 1) s += wf * rf64(x, c + plane)
+  wf64(out, c, xc + (omega * s) / d)
+}
+
+/** jacobiSlab: out = x + omega (b - A x) / diag for planes [k0, k1); out must not alias x. */
+export function jacobi(
+  out: usize, x: usize, b: usize, fu: usize, fv: usize, fw: usize, nx: i32, ny: i32, nz: i32, omega: f64, k0: i32, k1: i32,
+): void {
+  const plane = nx * ny
+  const zero = f64x2.splat(0)
+  const om = f64x2.splat(omega)
+  for (let k = k0; k < k1; k++) {
+    for (let j = 0; j < ny; j++) {
+      const c0 = nx * (j + ny * k)
+      const fx0 = (nx + 1) * (j + ny * k)
+      const fy0 = nx * (j + (ny + 1) * k)
+      let i = 0
+      if (j > 0 && j < ny - 1 && k > 0 && k < nz - 1) {
+        jacobiCell(out, x, b, fu, fv, fw, nx, ny, nz, plane, omega, 0, j, k, c0, fx0, fy0)
+        i = 1
+        for (; i + 1 < nx - 1; i += 2) {
+          const c = c0 + i
+          const fx = fx0 + i
+          const fy = fy0 + i
+          const wl = w32x2(fu, fx)
+          const wr = w32x2(fu, fx + 1)
+          const wd = w32x2(fv, fy)
+          const wu = w32x2(fv, fy + nx)
+          const wb = w32x2(fw, c)
+          const wf = w32x2(fw, c + plane)
+          const d = f64x2.add(f64x2.add(f64x2.add(f64x2.add(f64x2.add(wl, wr), wd), wu), wb), wf)
+          const xc = v64(x, c)
+          let s = f64x2.sub(v64(b, c), f64x2.mul(d, xc))
+          s = f64x2.add(s, f64x2.mul(wl, v64(x, c - 1)))
+          s = f64x2.add(s, f64x2.mul(wr, v64(x, c + 1)))
+          s = f64x2.add(s, f64x2.mul(wd, v64(x, c - nx)))
+          s = f64x2.add(s, f64x2.mul(wu, v64(x, c + nx)))
+          s = f64x2.add(s, f64x2.mul(wb, v64(x, c - plane)))
+          s = f64x2.add(s, f64x2.mul(wf, v64(x, c + plane)))
+          const val = f64x2.add(xc, f64x2.div(f64x2.mul(om, s), d))
+          st64(out, c, v128.bitselect(val, zero, f64x2.gt(d, zero)))
+        }
+      }
+      for (; i < nx; i++) jacobiCell(out, x, b, fu, fv, fw, nx, ny, nz, plane, omega, i, j, k, c0 + i, fx0 + i, fy0 + i)
+    }
+  }
+}
+
+/** relaxCells: Gauss-Seidel over cells[begin .. end - 1] (an int32 cell list of one colour). */
+export function relaxCells(
+  x: usize, b: usize, fu: usize, fv: usize, fw: usize, nx: i32, ny: i32, nz: i32, cells: usize, begin: i32, end: i32,
+): void {
+  const plane = nx * ny
+  for (let t = begin; t < end; t++) {
+    const c = ri32(cells, t)
+    const i = c % nx
+    const j = ((c - i) / nx) % ny
+    const k = (c - i - nx * j) / plane
+    gsCell(x, b, fu, fv, fw, nx, ny, nz, plane, i, j, k, c, i + (nx + 1) * (j + ny * k), i + nx * (j + (ny + 1) * k))
+  }
+}
+
+/**
+ * restrictSlab: bc = P^T rf / 2 for coarse planes [K0, K1), separably (x, then y, then z).
+ * rx/ry/rz: the AxisTransfer rw tables (float64, 4 per coarse cell); scratch: float64,
+ * restrictScratchLength(ny, cx, cy) elements, private to the calling thread.
+ */
+export function restrict(
+  bc: usize, rf: usize, nx: i32, ny: i32, nz: i32, cx: i32, cy: i32,
+  rx: usize, ry: usize, rz: usize, scratch: usize, K0: i32, K1: i32,
+): void {
+  const plane = nx * ny
+  const xr = 0
+  const yr = 4 * ny * cx
+  for (let K = K0; K < K1; K++) {
+    for (let c3 = 0; c3 < 4; c3++) {
+      const k = 2 * K - 1 + c3
+      const used = k >= 0 && k < nz && rf64(rz, 4 * K + c3) != 0
+      if (used) {
+        for (let j = 0; j < ny; j++) {
+          const o = xr + cx * (j + ny * c3)
+          const row = nx * j + plane * k
+          for (let I = 0; I < cx; I++) {
+            let s: f64 = 0
+            const i0 = 2 * I - 1
+            if (i0 >= 0 && i0 + 3 < nx) {
+              s =
+                rf64(rx, 4 * I) * rf64(rf, row + i0) +
+                rf64(rx, 4 * I + 1) * rf64(rf, row + i0 + 1) +
+                rf64(rx, 4 * I + 2) * rf64(rf, row + i0 + 2) +
+                rf64(rx, 4 * I + 3) * rf64(rf, row + i0 + 3)
+            } else {
+              for (let a3 = 0; a3 < 4; a3++) {
+                const i = i0 + a3
+                if (i >= 0 && i < nx) s += rf64(rx, 4 * I + a3) * rf64(rf, row + i)
+              }
+            }
+            wf64(scratch, o + I, s)
+          }
+        }
+      }
+      for (let J = 0; J < cy; J++) {
+        const o = yr + cx * (J + cy * c3)
+        for (let I = 0; I < cx; I++) wf64(scratch, o + I, 0)
+        if (!used) continue
+        for (let b3 = 0; b3 < 4; b3++) {
+          const j = 2 * J - 1 + b3
+          const wy = rf64(ry, 4 * J + b3)
+          if (wy == 0 || j < 0 || j >= ny) continue
+          const src = xr + cx * (j + ny * c3)
+          for (let I = 0; I < cx; I++) wf64(scratch, o + I, rf64(scratch, o + I) + wy * rf64(scratch, src + I))
+        }
+      }
+    }
+    for (let J = 0; J < cy; J++) {
+      const out = cx * (J + cy * K)
+      for (let I = 0; I < cx; I++) {
+        let s: f64 = 0
+        for (let c3 = 0; c3 < 4; c3++) s += rf64(rz, 4 * K + c3) * rf64(scratch, yr + cx * (J + cy * c3) + I)
+        wf64(bc, out + I, 0.5 * s)
+      }
+    }
+  }
+}
+
+/**
+ * prolongAddSlab: xf += P xc on active fine cells, fine planes [k0, k1). Tables per axis:
+ * pa/pb int32, wa/wb float64 (AxisTransfer); active: uint8 per fine cell.
+ */
+export function prolongAdd(
+  xf: usize, xc: usize, active: usize, nx: i32, ny: i32, cx: i32, cy: i32,
+  xpa: usize, xpb: usize, xwa: usize, xwb: usize,
+  ypa: usize, ypb: usize, ywa: usize, ywb: usize,
+  zpa: usize, zpb: usize, zwa: usize, zwb: usize,
+  k0: i32, k1: i32,
+): void {
+  const cplane = cx * cy
+  for (let k = k0; k < k1; k++) {
+    const za = cplane * ri32(zpa, k)
+    const zb = cplane * ri32(zpb, k)
+    const wza = rf64(zwa, k)
+    const wzb = rf64(zwb, k)
+    for (let j = 0; j < ny; j++) {
+      const ya = cx * ri32(ypa, j)
+      const yb = cx * ri32(ypb, j)
+      const wya = rf64(ywa, j)
+      const wyb = rf64(ywb, j)
+      let c = nx * (j + ny * k)
+      for (let i = 0; i < nx; i++, c++) {
+        if (ru8(active, c) == 0) continue
+        const xa = ri32(xpa, i)
+        const xb = ri32(xpb, i)
+        const wxa = rf64(xwa, i)
+        const wxb = rf64(xwb, i)
+        const aa = wxa * rf64(xc, za + ya + xa) + wxb * rf64(xc, za + ya + xb)
+        const ab = wxa * rf64(xc, za + yb + xa) + wxb * rf64(xc, za + yb + xb)
+        const ba = wxa * rf64(xc, zb + ya + xa) + wxb * rf64(xc, zb + ya + xb)
+        const bb = wxa * rf64(xc, zb + yb + xa) + wxb * rf64(xc, zb + yb + xb)
+        wf64(xf, c, rf64(xf, c) + (wza * (wya * aa + wyb * ab) + wzb * (wya * ba + wyb * bb)))
+      }
+    }
+  }
+}

@@ -1,0 +1,138 @@
+// The WebAssembly kernels split over worker threads (src-main/sim/workerPool.ts +
+// src-shared/sim/parallel/slabPool.ts) must give the same bits with 1, 2 and 3 threads: every
+// kernel writes disjoint outputs and reductions keep one partial sum per plane, added in plane
+// order. minParallelWork: 0 makes even tiny jobs split, so every kernel is exercised in parallel.
+import { afterAll, describe, expect, it } from 'vitest'
+import { Advector } from '../../../src-shared/sim/core/advect'
+import { computeFaceFractions, type DomainSides } from '../../../src-shared/sim/core/boundaries'
+import { addBuoyancy } from '../../../src-shared/sim/core/forces'
+import { type GridSpec, MacGrid, ScalarField } from '../../../src-shared/sim/core/grid'
+import type { KernelBackend } from '../../../src-shared/sim/core/kernelBackend'
+import { PressureSolver } from '../../../src-shared/sim/core/pressure'
+import { VorticityConfinement } from '../../../src-shared/sim/core/vorticity'
+import type { SlabPool } from '../../../src-shared/sim/parallel/slabPool'
+import { WasmKernelBackend } from '../../../src-shared/sim/wasm/wasmBackend'
+import { createKernelBackend } from '../../../src-main/sim/workerPool'
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0
+    return s / 4294967296
+  }
+}
+
+function fillRandom(a: Float32Array | Float64Array, seed: number, scale = 1): void {
+  const r = rng(seed)
+  for (let i = 0; i < a.length; i++) a[i] = (r() - 0.5) * 2 * scale
+}
+
+const spec: GridSpec = { nx: 23, ny: 17, nz: 13, dx: 0.05, origin: [0, 0, 0] }
+const { nx, ny, nz } = spec
+const n = nx * ny * nz
+const sides: DomainSides = { xMin: 'closed', xMax: 'closed', yMin: 'closed', yMax: 'open', zMin: 'closed', zMax: 'closed' }
+const solid = new Float32Array(n)
+for (let k = 0; k < nz; k++)
+  for (let j = 0; j < ny; j++)
+    for (let i = 0; i < nx; i++) {
+      const d = Math.hypot(i - 11, j - 7.5, k - 6) - 3.6
+      solid[i + nx * (j + ny * k)] = Math.min(1, Math.max(0, 0.5 - d / 1.7))
+    }
+
+/** Everything a short smoke-like sequence produces, run on one backend. */
+function run(kernels: KernelBackend) {
+  const opts = { kernels }
+  const fractions = new MacGrid(spec, opts)
+  const s = kernels.f32(n)
+  s.set(solid)
+  computeFaceFractions(s, sides, fractions)
+  const mask = kernels.u8(n)
+  for (let c = 0; c < n; c++) mask[c] = solid[c] >= 0.5 ? 1 : 0
+  const vel = new MacGrid(spec, opts)
+  fillRandom(vel.u, 1)
+  fillRandom(vel.v, 2)
+  fillRandom(vel.w, 3)
+  const density = new ScalarField(spec, opts)
+  const temperature = new ScalarField(spec, opts)
+  fillRandom(density.data, 4)
+  fillRandom(temperature.data, 5, 30)
+  const pressure = new PressureSolver(spec, { kernels, tolerance: 1e-8 })
+  const advector = new Advector(spec, opts)
+  const confinement = new VorticityConfinement(spec, opts)
+  const next = new MacGrid(spec, opts)
+  const rho = new ScalarField(spec, opts)
+  const stats = []
+  for (let step = 0; step < 2; step++) {
+    addBuoyancy(vel, density.data, temperature.data, { alpha: 0.1, beta: 0.2, ambientTemperature: 0 }, 0.04, kernels)
+    confinement.apply(vel, 0.4, 0.04)
+    stats.push(pressure.project(vel, fractions))
+    advector.advectVelocity(next, vel, 0.04, { solid: mask })
+    advector.advectScalar(rho.data, density.data, next, 0.04, { solid: s })
+    vel.copyFrom(next)
+    density.data.set(rho.data)
+  }
+  // A plain dot product on top (per-plane partials summed in order).
+  const partial = kernels.f64(nz)
+  const dot = kernels.dot(pressure.phi, pressure.phi, nx * ny, nz, partial)
+  return { stats, u: Float32Array.from(vel.u), v: Float32Array.from(vel.v), w: Float32Array.from(vel.w), rho: Float32Array.from(density.data), phi: Float64Array.from(pressure.phi), partial: Float64Array.from(partial), dot }
+}
+
+const backends: KernelBackend[] = []
+afterAll(async () => {
+  for (const b of backends) await b.dispose()
+})
+
+function sameBits(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return false
+  return true
+}
+
+describe('worker-thread kernels', () => {
+  it.each([true, false])('1, 2 and 3 threads give identical bits (exact reductions: %s)', (exactReductions) => {
+    const results = [1, 2, 3].map((threads) => {
+      const backend = createKernelBackend('wasm', { threads, minParallelWork: 0, strict: true, exactReductions, initialBytes: 1 << 20 })
+      backends.push(backend)
+      expect(backend.threads).toBe(threads)
+      const r = run(backend)
+      const pool = (backend as WasmKernelBackend).runner as SlabPool
+      if (threads > 1) expect(pool.parallelJobs).toBeGreaterThan(100)
+      return r
+    })
+    const [one, ...more] = results
+    expect(one.stats.every((s) => s.converged)).toBe(true)
+    for (const r of more) {
+      expect(r.stats).toEqual(one.stats)
+      expect(sameBits(r.u, one.u)).toBe(true)
+      expect(sameBits(r.v, one.v)).toBe(true)
+      expect(sameBits(r.w, one.w)).toBe(true)
+      expect(sameBits(r.rho, one.rho)).toBe(true)
+      expect(sameBits(r.phi, one.phi)).toBe(true)
+      expect(sameBits(r.partial, one.partial)).toBe(true)
+      expect(r.dot).toBe(one.dot)
+    }
+  })
+
+  it('matches the TypeScript kernels bit for bit with exact reductions', () => {
+    const backend = createKernelBackend('wasm', { threads: 2, minParallelWork: 0, strict: true })
+    backends.push(backend)
+    const a = run(backend)
+    const b = run(createKernelBackend('ts'))
+    expect(a.stats).toEqual(b.stats)
+    expect(sameBits(a.u, b.u) && sameBits(a.v, b.v) && sameBits(a.w, b.w) && sameBits(a.rho, b.rho) && sameBits(a.phi, b.phi)).toBe(true)
+  })
+
+  it('reports a kernel fault in a worker and keeps working', () => {
+    const backend = createKernelBackend('wasm', { threads: 2, minParallelWork: 0 }) as WasmKernelBackend
+    backends.push(backend)
+    const pool = backend.runner
+    const { kernels } = backend
+    // An unknown kernel number traps (unreachable) in every thread.
+    expect(() => pool.run(999, [], 0, 4)).toThrow()
+    const x = kernels.arena.f64(8).fill(1)
+    const out = kernels.arena.f64(8)
+    const f = kernels.arena.f32(12).fill(1)
+    backend.applyPoisson(out, x, f, f, f, 2, 2, 2)
+    expect(Array.from(out)).toEqual([3, 3, 3, 3, 3, 3, 3, 3])
+  })
+})
