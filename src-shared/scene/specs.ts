@@ -2,6 +2,7 @@
 // labels, units, ranges and defaults. The inspector builds its widgets from these,
 // validate.ts checks values against them and defaults.ts fills new objects from them.
 import type { ObjectKind, ParamValue } from './types'
+import { SMOKE_DOMAIN_PARAMS, SMOKE_EMITTER_PARAMS } from './smokeParams'
 
 export type ParamType = 'float' | 'int' | 'enum' | 'bool' | 'vec3'
 
@@ -74,6 +75,7 @@ const domain: KindSpec = {
     { key: 'minSubsteps', label: 'Min substeps', type: 'int', unit: '', min: 1, max: 100, default: 1, keyframable: true, step: 1, group: 'Time', help: 'Fewest solver steps per frame.' },
     { key: 'maxSubsteps', label: 'Max substeps', type: 'int', unit: '', min: 1, max: 100, default: 4, keyframable: true, step: 1, group: 'Time', help: 'Most solver steps per frame; caps the cost of fast motion.' },
     { key: 'timeScale', label: 'Time scale', type: 'float', unit: '', min: 0, max: 100, default: 1, softMax: 4, keyframable: true, step: 0.05, group: 'Time', help: 'Simulated seconds per real second; below 1 gives slow motion.' },
+    ...SMOKE_DOMAIN_PARAMS,
   ],
 }
 
@@ -87,7 +89,6 @@ const obstacle: KindSpec = {
       options: ['box', 'sphere', 'cylinder', 'mesh'], optionLabels: ['Box', 'Sphere', 'Cylinder', 'Mesh'],
       keyframable: false, group: 'Obstacle', help: 'Collision shape: a 1 m box, sphere or cylinder sized by Scale, or an imported mesh.',
     },
-    { key: 'friction', label: 'Friction', type: 'float', unit: '', min: 0, max: 1, default: 0, keyframable: true, step: 0.05, group: 'Obstacle', help: 'Tangential drag at the surface: 0 is free slip, 1 is no slip.' },
   ],
 }
 
@@ -110,6 +111,7 @@ const emitter: KindSpec = {
     { key: 'temperature', label: 'Temperature', type: 'float', unit: 'K', min: 0, max: 10000, default: 600, softMin: 200, softMax: 2000, keyframable: true, step: 10, group: 'Emission', help: 'Temperature of emitted fluid; hotter gas rises faster.' },
     { key: 'velocity', label: 'Velocity', type: 'vec3', unit: 'm/s', min: -1000, max: 1000, default: [0, 1, 0], keyframable: true, step: 0.1, group: 'Emission', help: 'Initial velocity of emitted fluid in world space.' },
     { key: 'rate', label: 'Rate', type: 'float', unit: '1/s', min: 0, max: 1000, default: 1, softMax: 10, keyframable: true, step: 0.1, group: 'Emission', help: 'How many times per second the emitter volume is refilled.' },
+    ...SMOKE_EMITTER_PARAMS,
   ],
 }
 

@@ -18,7 +18,7 @@ import type { DomainSides } from './core/boundaries'
 import { type GridSpec, validateGridSpec } from './core/grid'
 import type { KernelBackend } from './core/kernelBackend'
 import type { PreconditionerKind } from './core/pressure'
-import { SMOKE_DOMAIN_PARAMS, SMOKE_EMITTER_PARAMS } from './smoke/params'
+import { SMOKE_DOMAIN_PARAMS, SMOKE_EMITTER_PARAMS } from '../scene/smokeParams'
 import type { EmitterInput, ObstacleInput, SimInput, VortexDirectionMode, VortexParticleMode, VortexSeedInput } from './solver'
 import { angularVelocityFromEuler } from './transformRates'
 
@@ -259,6 +259,9 @@ export function compileInput(doc: SceneDocument, domainId: string, timeSeconds: 
   const maxSubsteps = num(domain, p, 'maxSubsteps')
   if (minSubsteps > maxSubsteps) fail(domain, 'minSubsteps', `Min substeps (${minSubsteps}) must not exceed Max substeps (${maxSubsteps})`, minSubsteps)
   const frameDt = timeScale / fps
+  // The grid is fixed at frame 1 (compileScene), but keyed values are still checked here.
+  vec(domain, p, 'position')
+  vec(domain, p, 'size')
   // Transform channels change by (p(frame + 1) - p(frame)) per frame = frameDt simulated seconds.
   const perSecond = frameDt > 0 ? 1 / frameDt : 0
   const input: SimInput = {
@@ -276,6 +279,7 @@ export function compileInput(doc: SceneDocument, domainId: string, timeSeconds: 
     vortexParticles: {
       mode: str(domain, p, 'vortexMode') === 'strength' ? 'strength' : 'force',
       confinement: num(domain, p, 'vortexConfinement'),
+      strengthWeight: num(domain, p, 'vortexStrengthWeight'),
       radiusCells: num(domain, p, 'vortexRadius'),
     },
     obstacles: [],

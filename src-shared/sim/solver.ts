@@ -125,8 +125,10 @@ export interface SimInput {
   vortexParticles: {
     /** 'force': per-particle confinement force (Selle 2005, sec. 5); 'strength': particle |omega| sets a spatially varying epsilon. */
     mode: VortexParticleMode
-    /** Particle confinement strength: epsilon_p = confinement * dx ('force'), or the weight of particle |omega| in epsilon ('strength'). */
+    /** 'force' mode: epsilon_p = confinement * dx in F_p = epsilon_p (N_p x omega~_p). */
     confinement: number
+    /** 'strength' mode: epsilon(x) += strengthWeight * tent-splatted particle peak vorticity (s). */
+    strengthWeight: number
     /** Kernel radius of particles seeded by vortex-seed objects, cells. */
     radiusCells: number
   }

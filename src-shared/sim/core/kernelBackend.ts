@@ -63,6 +63,8 @@ export interface KernelBackend extends KernelAllocator {
   updateSearch(s: Float64Array, z: Float64Array, beta: number, plane: number, nz: number): void
   /** gaussSeidelColorSlab: one red-black half sweep. */
   gaussSeidelColor(x: Float64Array, b: Float64Array, fu: Float32Array, fv: Float32Array, fw: Float32Array, nx: number, ny: number, nz: number, color: number): void
+  /** A full red-black sweep: gaussSeidelColorSlab for colour `first`, then for the other. */
+  gaussSeidelSweep(x: Float64Array, b: Float64Array, fu: Float32Array, fv: Float32Array, fw: Float32Array, nx: number, ny: number, nz: number, first: number): void
   /** jacobiSlab. */
   jacobi(out: Float64Array, x: Float64Array, b: Float64Array, fu: Float32Array, fv: Float32Array, fw: Float32Array, nx: number, ny: number, nz: number, omega: number): void
   /** relaxCells over cells[begin .. end-1] (one colour). */
@@ -210,6 +212,10 @@ export class TsKernelBackend implements KernelBackend {
   }
   gaussSeidelColor(x: Float64Array, b: Float64Array, fu: Float32Array, fv: Float32Array, fw: Float32Array, nx: number, ny: number, nz: number, color: number): void {
     gaussSeidelColorSlab(x, b, fu, fv, fw, nx, ny, nz, color, 0, nz)
+  }
+  gaussSeidelSweep(x: Float64Array, b: Float64Array, fu: Float32Array, fv: Float32Array, fw: Float32Array, nx: number, ny: number, nz: number, first: number): void {
+    gaussSeidelColorSlab(x, b, fu, fv, fw, nx, ny, nz, first, 0, nz)
+    gaussSeidelColorSlab(x, b, fu, fv, fw, nx, ny, nz, 1 - first, 0, nz)
   }
   jacobi(out: Float64Array, x: Float64Array, b: Float64Array, fu: Float32Array, fv: Float32Array, fw: Float32Array, nx: number, ny: number, nz: number, omega: number): void {
     jacobiSlab(out, x, b, fu, fv, fw, nx, ny, nz, omega, 0, nz)

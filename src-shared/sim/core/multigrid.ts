@@ -572,10 +572,7 @@ export class MultigridPreconditioner implements Preconditioner {
       return
     }
     const first = reverse ? 1 : 0
-    for (let s = 0; s < sweeps; s++) {
-      k.gaussSeidelColor(l.x, l.b, fu, fv, fw, nx, ny, nz, first)
-      k.gaussSeidelColor(l.x, l.b, fu, fv, fw, nx, ny, nz, 1 - first)
-    }
+    for (let s = 0; s < sweeps; s++) k.gaussSeidelSweep(l.x, l.b, fu, fv, fw, nx, ny, nz, first)
   }
 
   /** Pre-smoothing and its adjoint: interior sweeps then the boundary band, and back. */

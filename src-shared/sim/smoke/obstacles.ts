@@ -3,9 +3,10 @@
 // cells, solidFraction.ts), closed domain sides, and the obstacles' rigid velocity on the
 // faces they touch (Carlson 2004, ch. 5: closed faces carry v + omega x r). Recomputed only
 // when some obstacle's placement or velocity changed, so static scenes pay once.
+import { EddyError } from '../../api/errors'
 import { PrimitiveSdf } from '../../geometry/primitiveSdf'
 import { sampleSdfGrid } from '../../geometry/signedDistance'
-import { cellSolidFractions, faceOpenFractions } from '../../geometry/solidFraction'
+import { cubeNegativeFraction, faceOpenFractions } from '../../geometry/solidFraction'
 import { computeFaceFractions, type DomainSides, openFlags, writeRigidObstacleVelocity } from '../core/boundaries'
 import { allocF32With, type AllocOptions, type GridSpec, MacGrid } from '../core/grid'
 import type { ObstacleInput } from '../solver'
@@ -22,6 +23,41 @@ const SIG = 16
  * and zeroes obstacle velocity on closed sides (a wall does not move with an obstacle
  * touching it). open = openFlags(sides).
  */
+/**
+ * Cell solid fractions from corner SDFs (solidFraction.ts's Kuhn-triangulation integral),
+ * averaged over the cube's four main diagonals. One Kuhn split picks the diagonal 000-111, so
+ * for a curved or cornered surface a mirrored cell gets a different value (up to 0.13 at the
+ * edge of a box): a left-right symmetric scene would not stay symmetric. The Kuhn split
+ * depends only on its diagonal's line, and the cube's symmetries permute the four lines, so
+ * the average is invariant under them; it is still exact for affine phi. Cells whose corners
+ * all agree in sign (almost all) skip the integral. Cell planes [k0, k1).
+ */
+export function symmetricCellFractions(phi: Float32Array, nx: number, ny: number, out: Float32Array, k0: number, k1: number): void {
+  const sx = nx + 1, sxy = (nx + 1) * (ny + 1)
+  for (let k = k0; k < k1; k++) {
+    for (let j = 0; j < ny; j++) {
+      let c = sx * j + sxy * k
+      let o = nx * (j + ny * k)
+      for (let i = 0; i < nx; i++, c++, o++) {
+        const a = phi[c], b = phi[c + 1], d = phi[c + sx], e = phi[c + sx + 1]
+        const f = phi[c + sxy], g = phi[c + sxy + 1], h = phi[c + sxy + sx], q = phi[c + sxy + sx + 1]
+        const neg = (a < 0 ? 1 : 0) + (b < 0 ? 1 : 0) + (d < 0 ? 1 : 0) + (e < 0 ? 1 : 0) + (f < 0 ? 1 : 0) + (g < 0 ? 1 : 0) + (h < 0 ? 1 : 0) + (q < 0 ? 1 : 0)
+        if (neg === 0) out[o] = 0
+        else if (neg === 8) out[o] = 1
+        else {
+          // p000 p100 p010 p110 p001 p101 p011 p111, then mirrored in x, y and z.
+          out[o] =
+            0.25 *
+            (cubeNegativeFraction(a, b, d, e, f, g, h, q) +
+              cubeNegativeFraction(b, a, e, d, g, f, q, h) +
+              cubeNegativeFraction(d, e, a, b, h, q, f, g) +
+              cubeNegativeFraction(f, g, h, q, a, b, d, e))
+        }
+      }
+    }
+  }
+}
+
 function closeSlivers(f: Float32Array): void {
   for (let i = 0; i < f.length; i++) if (f[i] < MIN_FACE_FRACTION) f[i] = 0
 }
@@ -143,7 +179,7 @@ export class ObstacleField {
     const sx = Math.max(sig[b + 7], 1e-6), sy = Math.max(sig[b + 8], 1e-6), sz = Math.max(sig[b + 9], 1e-6)
     let placed = this.placed[o]
     if (ob.shape === 'mesh') {
-      if (!ob.mesh) throw new Error(`obstacle ${ob.name} has shape mesh but no mesh SDF`)
+      if (!ob.mesh) throw new EddyError('INVALID_PARAM', `Obstacle "${ob.name}" has shape Mesh but no mesh`, { objectId: ob.id, field: 'meshId' })
       if (!placed) placed = this.placed[o] = new PlacedSdf(ob.mesh)
       placed.inner = ob.mesh
       this.primitiveKeys[o] = new Float64Array(0)
@@ -190,12 +226,12 @@ export class ObstacleField {
       const ang = ob.angularVelocity
       if (lin[0] !== 0 || lin[1] !== 0 || lin[2] !== 0 || ang[0] !== 0 || ang[1] !== 0 || ang[2] !== 0) {
         this.moving = true
-        cellSolidFractions(phiOne, spec, this.solidOne)
+        symmetricCellFractions(phiOne, nx, ny, this.solidOne, 0, nz)
         const b = o * SIG
         writeRigidObstacleVelocity(velocity, this.solidOne, [this.sig[b + 1], this.sig[b + 2], this.sig[b + 3]], lin, ang)
       }
     }
-    cellSolidFractions(phi, spec, solid)
+    symmetricCellFractions(phi, nx, ny, solid, 0, nz)
     faceOpenFractions(phi, spec, fractions)
     applySidesAndSlivers(fractions.u, fractions.v, fractions.w, velocity, this.open, nx, ny, nz)
   }

@@ -139,7 +139,7 @@ export class SmokeSolver implements Solver {
     }
     const stats = emptyStats()
     if (!this.initialised) {
-      this.temperature.fill(input.buoyancy.ambientTemperature)
+      this.temperature.fill(Math.fround(input.buoyancy.ambientTemperature))
       this.initialised = true
     }
     this.prepareEmitters(input)
@@ -148,9 +148,11 @@ export class SmokeSolver implements Solver {
     const { dx } = this.setup.grid
     const { cfl, minSubsteps, maxSubsteps } = input
     let done = 0
+    // The guard measures max |u| after every substep; the first substep measures it here.
+    let measured = maxAbsOrNaN(this.velocity.u, this.velocity.v, this.velocity.w)
     while (dt > 0) {
       const remaining = dt - done
-      let umax = maxAbsOrNaN(this.velocity.u, this.velocity.v, this.velocity.w)
+      let umax = measured
       if (!(umax === umax)) this.unstable(done, 'the velocity holds NaN')
       for (const e of input.emitters) {
         if (e.fluid === 'gas' && e.rate > 0) umax = Math.max(umax, Math.abs(e.velocity[0]), Math.abs(e.velocity[1]), Math.abs(e.velocity[2]))
@@ -165,7 +167,7 @@ export class SmokeSolver implements Solver {
       this.substep(h, done, input, stats)
       stats.substeps++
       stats.cflMax = Math.max(stats.cflMax, (umax * h) / dx)
-      this.guard(done + h, dt, input)
+      measured = this.guard(done + h, dt, input)
       if (n === 1) break
       done += h
     }
@@ -188,9 +190,9 @@ export class SmokeSolver implements Solver {
   /**
    * NaN/Inf anywhere, or a speed no allowed substep count could follow (more than
    * INSTABILITY_FACTOR * maxSubsteps * cfl cells per frame), ends the bake with a typed error
-   * instead of caching garbage.
+   * instead of caching garbage. Returns max |u| (the next substep's CFL needs it).
    */
-  private guard(offset: number, dt: number, input: SimInput): void {
+  private guard(offset: number, dt: number, input: SimInput): number {
     const { dx } = this.setup.grid
     const umax = maxAbsOrNaN(this.velocity.u, this.velocity.v, this.velocity.w)
     if (!(umax === umax)) this.unstable(offset, 'the velocity holds NaN')
@@ -199,6 +201,7 @@ export class SmokeSolver implements Solver {
     let s = 0
     for (let c = 0; c < this.density.length; c++) s += this.density[c] + this.temperature[c]
     if (!Number.isFinite(s)) this.unstable(offset, 'density or temperature holds NaN or Infinity')
+    return umax
   }
 
   /** Emitter SDFs and index boxes, rebuilt only when an emitter's shape or placement changed. */
@@ -299,11 +302,14 @@ export class SmokeSolver implements Solver {
     stats.ms.advection += t1 - t0
 
     // Forces (the f of Selle 2005, eq. 1).
-    const { alpha, beta, ambientTemperature } = input.buoyancy
+    const { alpha, beta } = input.buoyancy
+    // Temperatures are float32: compare with the float32 ambient, or air at rest would
+    // feel (T - T_amb) = -6e-6 K of spurious buoyancy.
+    const ambientTemperature = Math.fround(input.buoyancy.ambientTemperature)
     this.kernels.addBuoyancy(vel.v, this.density, this.temperature, alpha, beta, ambientTemperature, h, nx, ny, nz)
     this.dissipate(h, input)
     const vp = input.vortexParticles
-    if (vp.mode === 'strength' && P.count > 0 && vp.confinement > 0) {
+    if (vp.mode === 'strength' && P.count > 0 && vp.strengthWeight > 0) {
       this.strengthConfinement(h, input)
     } else if (input.vorticity > 0) {
       this.confinement.apply(vel, input.vorticity, h) // Fedkiw 2001; Selle 2005, sec. 3
@@ -348,7 +354,7 @@ export class SmokeSolver implements Solver {
     if (kt > 0) {
       const f = Math.exp(-kt * h)
       const T = this.temperature
-      const amb = input.buoyancy.ambientTemperature
+      const amb = Math.fround(input.buoyancy.ambientTemperature)
       for (let c = 0; c < T.length; c++) T[c] = amb + (T[c] - amb) * f
     }
   }
@@ -364,7 +370,7 @@ export class SmokeSolver implements Solver {
     const eps = this.epsField
     const vel = this.velocity
     eps.fill(input.vorticity)
-    particleStrengthSlab(eps, P.px, P.py, P.pz, P.wx, P.wy, P.wz, P.r, P.count, input.vortexParticles.confinement, nx, ny, dx, origin[0], origin[1], origin[2], 0, nz)
+    particleStrengthSlab(eps, P.px, P.py, P.pz, P.wx, P.wy, P.wz, P.r, P.count, input.vortexParticles.strengthWeight, nx, ny, dx, origin[0], origin[1], origin[2], 0, nz)
     C.computeVorticity(vel)
     this.kernels.confinementForce(C.fx, C.fy, C.fz, C.wx, C.wy, C.wz, C.magnitude, 1, nx, ny, nz, dx)
     for (let c = 0; c < eps.length; c++) {

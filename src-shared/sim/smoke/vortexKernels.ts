@@ -108,9 +108,8 @@ export function particleForceSlab(
  * the grid with a tent kernel, set a spatially varying confinement strength. For cell planes
  * [k0, k1):
  *   eps[c] += weight * sum_p max(0, 1 - |x_c - x_p| / r_p) * |omega~_p(x_p)|
- * with |omega~_p(x_p)| = xi_p(0) |omega_p| the particle's peak vorticity (1/s). Fedkiw's
- * epsilon in f = eps h (N x omega) has units 1/s, so a vorticity is a natural value for it;
- * `weight` is dimensionless.
+ * with |omega~_p(x_p)| = xi_p(0) |omega_p| the particle's peak vorticity (1/s) and `weight` in
+ * seconds, so eps stays the confinement strength of Fedkiw's f = eps h (N x omega).
  */
 export function particleStrengthSlab(
   eps: Float32Array,

@@ -55,8 +55,9 @@ export const KERNEL = {
   confinementForce: 18,
   addCellForceToFaces: 19,
   addBuoyancy: 20,
+  gaussSeidelSweep: 21,
 } as const
-export const KERNEL_COUNT = 20
+export const KERNEL_COUNT = 21
 
 /** Most arguments any kernel takes through dispatch (prolongAdd: 19). */
 export const MAX_KERNEL_ARGS = 32
@@ -79,6 +80,7 @@ export interface KernelExports {
   dotPlanesExact(a: number, b: number, plane: number, partial: number, k0: number, k1: number): void
   updateSearch(s: number, z: number, beta: number, plane: number, k0: number, k1: number): void
   gaussSeidelColor(x: number, b: number, fu: number, fv: number, fw: number, nx: number, ny: number, nz: number, color: number, k0: number, k1: number): void
+  gaussSeidelSweep(x: number, b: number, fu: number, fv: number, fw: number, nx: number, ny: number, nz: number, first: number, phase: number, k0: number, k1: number): void
   dispatch(kernel: number, args: number, k0: number, k1: number, worker: number): void
   kernelCount(): number
   heapBase(): number

@@ -168,6 +168,17 @@ export class WasmKernelBackend implements KernelBackend {
     if (!this.go(KERNEL.gaussSeidelColor, nz, nx * ny * nz)) TS_KERNELS.gaussSeidelColor(x, b, fu, fv, fw, nx, ny, nz, color)
   }
 
+  gaussSeidelSweep(x: Float64Array, b: Float64Array, fu: Float32Array, fv: Float32Array, fw: Float32Array, nx: number, ny: number, nz: number, first: number): void {
+    // Two phases over the same slabs (see assembly/multigrid.ts): interior, then slab borders.
+    this.begin().p(x).p(b).p(fu).p(fv).p(fw).v(nx).v(ny).v(nz).v(first).v(0)
+    if (!this.go(KERNEL.gaussSeidelSweep, nz, nx * ny * nz)) {
+      TS_KERNELS.gaussSeidelSweep(x, b, fu, fv, fw, nx, ny, nz, first)
+      return
+    }
+    this.a[9] = 1
+    this.runner.run(KERNEL.gaussSeidelSweep, this.a, this.n, nz, nx * ny * nz)
+  }
+
   jacobi(out: Float64Array, x: Float64Array, b: Float64Array, fu: Float32Array, fv: Float32Array, fw: Float32Array, nx: number, ny: number, nz: number, omega: number): void {
     this.begin().p(out).p(x).p(b).p(fu).p(fv).p(fw).v(nx).v(ny).v(nz).v(omega)
     if (!this.go(KERNEL.jacobi, nz, nx * ny * nz)) TS_KERNELS.jacobi(out, x, b, fu, fv, fw, nx, ny, nz, omega)

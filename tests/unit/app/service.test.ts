@@ -121,11 +121,11 @@ describe('EddyService: edits, validation, undo', () => {
     await call(service, 'project.create', { name: 'AutoKey' })
     const { id } = await call(service, 'object.add', { kind: 'obstacle' })
     await call(service, 'key.set', { objectId: id, path: 'position.1', frame: 1, value: 0 })
-    const s = await call(service, 'object.update', { id, patch: { params: { position: [2, 3, 4], friction: 0.5 } }, frame: 10 })
+    const s = await call(service, 'object.update', { id, patch: { params: { position: [2, 3, 4], scale: [2, 2, 2] } }, frame: 10 })
     const obj = s.document.objects[0]
     // x and z are not animated: they change statically; y is animated: it gets a key at 10.
     expect(obj.params.position).toEqual([2, 0, 4])
-    expect(obj.params.friction).toBe(0.5)
+    expect(obj.params.scale).toEqual([2, 2, 2])
     expect(s.document.tracks[0].keys.map((k) => [k.frame, k.value])).toEqual([
       [1, 0],
       [10, 3],

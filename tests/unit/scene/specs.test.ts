@@ -64,7 +64,8 @@ describe('KIND_SPECS', () => {
   it('has the transform layout the brief asks for', () => {
     const keys = (kind: (typeof OBJECT_KINDS)[number]) => KIND_SPECS[kind].params.map((p) => p.key)
     for (const kind of ['obstacle', 'emitter', 'ccCage'] as const) expect(keys(kind).slice(0, 3)).toEqual(['position', 'rotation', 'scale'])
-    expect(keys('domain')).toEqual(['position', 'size', 'solver', 'resolution', 'cfl', 'minSubsteps', 'maxSubsteps', 'timeScale'])
+    expect(keys('domain').slice(0, 8)).toEqual(['position', 'size', 'solver', 'resolution', 'cfl', 'minSubsteps', 'maxSubsteps', 'timeScale'])
+    expect(keys('domain')).toContain('vorticity')
     expect(keys('vortexSeed')).toEqual(['position', 'radius', 'direction', 'strength', 'particleCount'])
     expect(keys('heatSource')).toEqual(['position', 'temperature', 'radius'])
     expect(specFor('domain', 'position')!.default).toEqual([0, 1, 0])

@@ -35,7 +35,7 @@ describe('validateParam', () => {
   it('rejects out of range values naming the range, unit and value', () => {
     expect(validateParam(spec('domain', 'resolution'), 5000)).toBe('Resolution must be between 8 and 1024 cells (got 5000)')
     expect(validateParam(spec('emitter', 'rate'), -0.5)).toBe('Rate must be between 0 and 1000 1/s (got -0.5)')
-    expect(validateParam(spec('obstacle', 'friction'), 1.01)).toMatch(/^Friction must be between 0 and 1 \(got 1.01\)$/)
+    expect(validateParam(spec('emitter', 'rate'), 1000.5)).toMatch(/^Rate must be between 0 and 1000 1\/s \(got 1000.5\)$/)
   })
 
   it('rejects non-integer ints and non-numbers', () => {

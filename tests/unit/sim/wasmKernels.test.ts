@@ -68,6 +68,7 @@ function relDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
   let d = 0
   let m = 0
   for (let i = 0; i < b.length; i++) {
+    if (!Number.isFinite(b[i])) continue
     d = Math.max(d, Math.abs(a[i] - b[i]))
     m = Math.max(m, Math.abs(b[i]))
   }
@@ -240,6 +241,25 @@ describe.each(SIZES)('kernels on %i x %i x %i', (nx, ny, nz) => {
     expectSame(wx, xs)
   })
 
+  it.each([0, 1])('full red-black sweep, first colour %i (one pass, and in two-phase slabs)', (first) => {
+    const xs = Float64Array.from(x)
+    const wx = inWasm(xs)
+    gaussSeidelColorSlab(xs, b, fu, fv, fw, nx, ny, nz, first, 0, nz)
+    gaussSeidelColorSlab(xs, b, fu, fv, fw, nx, ny, nz, 1 - first, 0, nz)
+    wasm.gaussSeidelSweep(wx, inWasm(b), wfu, wfv, wfw, nx, ny, nz, first)
+    expectSame(wx, xs)
+    // Any split into slabs: phase 0 on every slab, then phase 1 on every slab.
+    for (const cuts of [[0, 1, nz], [0, Math.floor(nz / 2), nz], [0, 1, 2, 3, nz].filter((c) => c <= nz)]) {
+      const wy = inWasm(x)
+      const wb = inWasm(b)
+      const e = wasm.kernels.exports
+      for (const phase of [0, 1])
+        for (let t = 0; t + 1 < cuts.length; t++)
+          if (cuts[t] < cuts[t + 1]) e.gaussSeidelSweep(wy.byteOffset, wb.byteOffset, wfu.byteOffset, wfv.byteOffset, wfw.byteOffset, nx, ny, nz, first, phase, cuts[t], cuts[t + 1])
+      expectSame(wy, xs)
+    }
+  })
+
   it('damped Jacobi', () => {
     const ref = new Float64Array(n)
     jacobiSlab(ref, x, b, fu, fv, fw, nx, ny, nz, 2 / 3, 0, nz)
@@ -325,6 +345,33 @@ describe.each(SIZES)('kernels on %i x %i x %i', (nx, ny, nz) => {
         expectSame(out, ref)
       }
     })
+  })
+
+  it('advection and MacCormack treat NaN and infinite values like the reference', () => {
+    const u = randF32(nu, 33, 2)
+    const v = randF32(nv, 34, 2)
+    const w = randF32(nw, 35, 2)
+    const src = randF32(n, 36)
+    const r = rng(37)
+    for (const a of [u, v, w, src]) for (let t = 0; t < 3; t++) a[Math.floor(r() * a.length)] = [Number.NaN, Infinity, -Infinity][t]
+    const wu = inWasm(u)
+    const wv = inWasm(v)
+    const ww = inWasm(w)
+    const wsrc = inWasm(src)
+    const fwd = new Float32Array(n)
+    advectSlab(fwd, src, -1, u, v, w, nx, ny, nz, 0.6, false, null, 0, nz)
+    const wfwd = wasm.f32(n)
+    wasm.advect(wfwd, wsrc, -1, wu, wv, ww, nx, ny, nz, 0.6, false, null)
+    expectSame(wfwd, fwd)
+    const bwd = new Float32Array(n)
+    advectSlab(bwd, fwd, -1, u, v, w, nx, ny, nz, -0.6, false, null, 0, nz)
+    for (const limiter of [LIMIT_REVERT, LIMIT_CLAMP, LIMIT_NONE]) {
+      const ref = new Float32Array(n)
+      maccormackCorrectSlab(ref, src, fwd, bwd, -1, u, v, w, nx, ny, nz, 0.6, null, limiter, 0, nz)
+      const out = wasm.f32(n)
+      wasm.maccormackCorrect(out, wsrc, wfwd, inWasm(bwd), -1, wu, wv, ww, nx, ny, nz, 0.6, null, limiter)
+      expectSame(out, ref)
+    }
   })
 
   it('vorticity, confinement force, force onto faces', () => {

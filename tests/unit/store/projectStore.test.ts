@@ -21,7 +21,7 @@ const OBJECTS: SceneObject[] = [
     id: 'obs',
     kind: 'obstacle',
     name: 'Teapot',
-    params: { position: [0.25, 0, -0.5], rotation: [0, 45, 0], scale: [1, 1, 1], shape: 'mesh', friction: 0.3 },
+    params: { position: [0.25, 0, -0.5], rotation: [0, 45, 0], scale: [1, 1, 1], shape: 'mesh' },
     meshId: 'mesh-tri',
   },
   {

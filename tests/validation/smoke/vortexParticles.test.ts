@@ -76,15 +76,15 @@ describe('vortex particle forcing', () => {
     expect(kineticEnergy(on.solver)).toBeGreaterThan(1e-6)
     // The simpler mode (particle |omega| sets the confinement strength) also adds energy to
     // an existing flow: a plume with and without particles in 'strength' mode.
-    const plume = (confinement: number) =>
+    const plume = (weight: number) =>
       runFrames(
-        boxScene(20, { vorticity: 0.05, vortexMode: 'strength', vortexConfinement: confinement }, [
+        boxScene(20, { vorticity: 0.05, vortexMode: 'strength', vortexStrengthWeight: weight }, [
           obj('src', 'emitter', { shape: 'sphere', position: [0, 0.2, 0], scale: [0.2, 0.2, 0.2], velocity: [0, 0.5, 0], rate: 20 }),
           obj('seed', 'vortexSeed', { position: [0, 0.4, 0], radius: 0.2, direction: [1, 0, 0], strength: 20, particleCount: 30 }),
         ]),
         6,
       )
-    expect(kineticEnergy(plume(0.5).solver)).toBeGreaterThan(kineticEnergy(plume(0).solver))
+    expect(kineticEnergy(plume(0.02).solver)).toBeGreaterThan(kineticEnergy(plume(0).solver))
   })
 
   it('grid vorticity confinement raises the kinetic energy of a plume', () => {
@@ -121,9 +121,10 @@ describe('vortex stretching', () => {
       // (omega . grad) u = (omega_y gamma, 0, 0); the new vector is omega + dt that, rescaled.
       const e = [a + dt * b * gamma, b, c]
       const s = len / Math.hypot(e[0], e[1], e[2])
-      expect(wx[p]).toBeCloseTo(e[0] * s, 12)
-      expect(wy[p]).toBeCloseTo(e[1] * s, 12)
-      expect(wz[p]).toBeCloseTo(e[2] * s, 12)
+      // The velocity is float32, so its differences carry ~1e-7 relative rounding.
+      expect(wx[p]).toBeCloseTo(e[0] * s, 6)
+      expect(wy[p]).toBeCloseTo(e[1] * s, 6)
+      expect(wz[p]).toBeCloseTo(e[2] * s, 6)
       if (b !== 0) expect(Math.abs(wx[p] - a)).toBeGreaterThan(1e-3) // it did turn
     }
   })
@@ -147,7 +148,7 @@ describe('vortex stretching', () => {
 
 describe('seeding and deletion', () => {
   it('emitters seed rate * t particles tangent to the upright cylinder around the source (Selle 2005, fig. 2)', () => {
-    const doc = boxScene(16, { vorticity: 0 }, [
+    const doc = boxScene(16, { vorticity: 0, vortexConfinement: 0 }, [
       obj('src', 'emitter', { shape: 'cylinder', position: [0, 0.25, 0], scale: [0.3, 0.1, 0.3], velocity: [0, 0, 0], rate: 0, vortexRate: 240, vortexStrength: 10, vortexRadius: 2 }),
     ])
     const setup = compileScene(doc, 'domain')

@@ -1,13 +1,19 @@
 // Semi-Lagrangian advection with trilinear sampling and the MacCormack correction
 // (reference: src-shared/sim/core/advect.ts and interpolate.ts lerp3 / velocityAtGridCoord).
-// Scalar float64 arithmetic in the reference's order: bit-identical to advectSlab (linear)
-// and maccormackCorrectSlab. The work is dominated by the 56 scattered loads per sample
-// (three trilinear velocity lookups at two points and one field lookup), which SIMD lanes
-// would not remove.
+// Float64 arithmetic in the reference's order: bit-identical to advectSlab (linear) and
+// maccormackCorrectSlab.
+//
+// A sample is a long dependent chain (three trilinear velocity lookups, a midpoint, three
+// more, then the field lookup: about 400 instructions), too long for the CPU to overlap two
+// samples by itself, so the scalar form is latency-bound. The main loops therefore run two
+// neighbouring samples in the two lanes of f64x2 vectors: index arithmetic in i32x4, each
+// trilinear row fetched as one 8-byte load per lane (the two samples along x are adjacent in
+// memory) and transposed into lanes. Samples next to a solid, odd tails and lattices one
+// sample wide take the scalar path.
 //
 // Solid masks: solidKind 0 = none, 1 = uint8 (nonzero is solid), 2 = float32 fraction
 // (>= 0.5 is solid), like the reference's SolidField.
-import { rf32, wf32, ru8 } from './common'
+import { rf32, wf32, ru8, w32x2 } from './common'
 
 const SOLID_THRESHOLD: f64 = 0.5
 
@@ -80,6 +86,94 @@ let bz: f64 = 0
   bz = Z - c * vz
 }
 
+@inline function clampV(g: v128, hi: v128): v128 {
+  const t = v128.bitselect(g, hi, f64x2.lt(g, hi))
+  return v128.bitselect(t, f64x2.splat(0), f64x2.gt(g, f64x2.splat(0)))
+}
+
+/** float32 pairs f[oA], f[oA + 1] and f[oB], f[oB + 1] in one vector (f32 lanes 0-1 and 2-3). */
+@inline function rowPair(f: usize, oA: i32, oB: i32): v128 {
+  return v128.load64_lane(f + (<usize>oB << 2), v128.load64_zero(f + (<usize>oA << 2)), 1)
+}
+
+/** One interpolated row for two samples: lanes f[oA] + tx (f[oA+1] - f[oA]) and the same at oB. */
+@inline function rowLerp(f: usize, oA: i32, oB: i32, tx: v128): v128 {
+  const v = rowPair(f, oA, oB)
+  const f0 = f64x2.promote_low_f32x4(i32x4.shuffle(v, v, 0, 2, 0, 2))
+  const f1 = f64x2.promote_low_f32x4(i32x4.shuffle(v, v, 1, 3, 1, 3))
+  return f64x2.add(f0, f64x2.mul(tx, f64x2.sub(f1, f0)))
+}
+
+/** lerp3 for two samples (lanes); the lattice must be at least 2 samples wide along x. */
+@inline function lerp3x2(f: usize, sx: i32, sy: i32, sz: i32, gx: v128, gy: v128, gz: v128): v128 {
+  gx = clampV(gx, f64x2.splat(<f64>(sx - 1)))
+  gy = clampV(gy, f64x2.splat(<f64>(sy - 1)))
+  gz = clampV(gz, f64x2.splat(<f64>(sz - 1)))
+  const iv = i32x4.min_s(i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(gx)), i32x4.splat(sx - 2))
+  const jv = i32x4.min_s(i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(gy)), i32x4.splat(sy > 1 ? sy - 2 : 0))
+  const kv = i32x4.min_s(i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(gz)), i32x4.splat(sz > 1 ? sz - 2 : 0))
+  const tx = f64x2.sub(gx, f64x2.convert_low_i32x4_s(iv))
+  const ty = f64x2.sub(gy, f64x2.convert_low_i32x4_s(jv))
+  const tz = f64x2.sub(gz, f64x2.convert_low_i32x4_s(kv))
+  const dj = sy > 1 ? sx : 0
+  const dk = sz > 1 ? sx * sy : 0
+  const ov = i32x4.add(iv, i32x4.mul(i32x4.splat(sx), i32x4.add(jv, i32x4.mul(i32x4.splat(sy), kv))))
+  const oA = i32x4.extract_lane(ov, 0)
+  const oB = i32x4.extract_lane(ov, 1)
+  const c00 = rowLerp(f, oA, oB, tx)
+  const c10 = rowLerp(f, oA + dj, oB + dj, tx)
+  const c01 = rowLerp(f, oA + dk, oB + dk, tx)
+  const c11 = rowLerp(f, oA + dk + dj, oB + dk + dj, tx)
+  const c0 = f64x2.add(c00, f64x2.mul(ty, f64x2.sub(c10, c00)))
+  const c1 = f64x2.add(c01, f64x2.mul(ty, f64x2.sub(c11, c01)))
+  return f64x2.add(c0, f64x2.mul(tz, f64x2.sub(c1, c0)))
+}
+
+// Departure points of the last backtrace2 (per instance, i.e. per thread).
+let vbx: v128 = f64x2.splat(0)
+let vby: v128 = f64x2.splat(0)
+let vbz: v128 = f64x2.splat(0)
+
+/** backtrace for two samples; nx >= 2. */
+@inline function backtrace2(u: usize, v: usize, w: usize, nx: i32, ny: i32, nz: i32, X: v128, Y: v128, Z: v128, c: f64): void {
+  const half = f64x2.splat(0.5)
+  const hc = f64x2.splat(0.5 * c)
+  const vc = f64x2.splat(c)
+  let vx = lerp3x2(u, nx + 1, ny, nz, X, f64x2.sub(Y, half), f64x2.sub(Z, half))
+  let vy = lerp3x2(v, nx, ny + 1, nz, f64x2.sub(X, half), Y, f64x2.sub(Z, half))
+  let vz = lerp3x2(w, nx, ny, nz + 1, f64x2.sub(X, half), f64x2.sub(Y, half), Z)
+  const mx = f64x2.sub(X, f64x2.mul(hc, vx))
+  const my = f64x2.sub(Y, f64x2.mul(hc, vy))
+  const mz = f64x2.sub(Z, f64x2.mul(hc, vz))
+  vx = lerp3x2(u, nx + 1, ny, nz, mx, f64x2.sub(my, half), f64x2.sub(mz, half))
+  vy = lerp3x2(v, nx, ny + 1, nz, f64x2.sub(mx, half), my, f64x2.sub(mz, half))
+  vz = lerp3x2(w, nx, ny, nz + 1, f64x2.sub(mx, half), f64x2.sub(my, half), mz)
+  vbx = f64x2.sub(X, f64x2.mul(vc, vx))
+  vby = f64x2.sub(Y, f64x2.mul(vc, vy))
+  vbz = f64x2.sub(Z, f64x2.mul(vc, vz))
+}
+
+@inline function laneX(i: i32, ox: f64): v128 {
+  return f64x2.replace_lane(f64x2.splat(<f64>i + ox), 1, <f64>(i + 1) + ox)
+}
+
+/** Stores the two lanes of v as float32 at dst[s], dst[s + 1]. */
+@inline function storePair(dst: usize, s: i32, v: v128): void {
+  v128.store64_lane(dst + (<usize>s << 2), f32x4.demote_f64x2_zero(v), 0)
+}
+
+@inline function advectSample(
+  dst: usize, src: usize, axis: i32, u: usize, v: usize, w: usize, nx: i32, ny: i32, nz: i32,
+  c: f64, solid: usize, solidKind: i32, sx: i32, sy: i32, sz: i32, ox: f64, oy: f64, oz: f64, i: i32, j: i32, k: i32, s: i32,
+): void {
+  if (solidKind != 0 && solidSample(solid, solidKind, axis, i, j, k, nx, ny, nz)) {
+    store<f32>(dst + (<usize>s << 2), load<f32>(src + (<usize>s << 2)))
+    return
+  }
+  backtrace(u, v, w, nx, ny, nz, <f64>i + ox, <f64>j + oy, <f64>k + oz, c)
+  wf32(dst, s, lerp3(src, sx, sy, sz, bx - ox, by - oy, bz - oz))
+}
+
 /**
  * advectSlab (trilinear): dst = src at the RK2 departure point for planes [k0, k1) of
  * lattice `axis` (-1 cells, 0/1/2 u/v/w faces). dst must not alias src.
@@ -94,17 +188,28 @@ export function advect(
   const ox: f64 = axis == 0 ? 0 : 0.5
   const oy: f64 = axis == 1 ? 0 : 0.5
   const oz: f64 = axis == 2 ? 0 : 0.5
+  const vox = f64x2.splat(ox)
+  const voy = f64x2.splat(oy)
+  const voz = f64x2.splat(oz)
+  const paired = nx >= 2
   for (let k = k0; k < k1; k++) {
     for (let j = 0; j < sy; j++) {
-      let s = sx * (j + sy * k)
-      for (let i = 0; i < sx; i++, s++) {
-        if (solidKind != 0 && solidSample(solid, solidKind, axis, i, j, k, nx, ny, nz)) {
-          store<f32>(dst + (<usize>s << 2), load<f32>(src + (<usize>s << 2)))
-          continue
+      const s0 = sx * (j + sy * k)
+      let i = 0
+      if (paired) {
+        const Y = f64x2.splat(<f64>j + oy)
+        const Z = f64x2.splat(<f64>k + oz)
+        for (; i + 1 < sx; i += 2) {
+          if (solidKind != 0 && (solidSample(solid, solidKind, axis, i, j, k, nx, ny, nz) || solidSample(solid, solidKind, axis, i + 1, j, k, nx, ny, nz))) {
+            advectSample(dst, src, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, sx, sy, sz, ox, oy, oz, i, j, k, s0 + i)
+            advectSample(dst, src, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, sx, sy, sz, ox, oy, oz, i + 1, j, k, s0 + i + 1)
+            continue
+          }
+          backtrace2(u, v, w, nx, ny, nz, laneX(i, ox), Y, Z, dtOverDx)
+          storePair(dst, s0 + i, lerp3x2(src, sx, sy, sz, f64x2.sub(vbx, vox), f64x2.sub(vby, voy), f64x2.sub(vbz, voz)))
         }
-        backtrace(u, v, w, nx, ny, nz, <f64>i + ox, <f64>j + oy, <f64>k + oz, dtOverDx)
-        wf32(dst, s, lerp3(src, sx, sy, sz, bx - ox, by - oy, bz - oz))
       }
+      for (; i < sx; i++) advectSample(dst, src, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, sx, sy, sz, ox, oy, oz, i, j, k, s0 + i)
     }
   }
 }
@@ -127,40 +232,102 @@ export function maccormackCorrect(
   const di = sx > 1 ? 1 : 0
   const dj = sy > 1 ? sx : 0
   const dk = sz > 1 ? sx * sy : 0
+  const vox = f64x2.splat(ox)
+  const voy = f64x2.splat(oy)
+  const voz = f64x2.splat(oz)
+  const paired = nx >= 2
   for (let k = k0; k < k1; k++) {
     for (let j = 0; j < sy; j++) {
-      let s = sx * (j + sy * k)
-      for (let i = 0; i < sx; i++, s++) {
-        if (solidKind != 0 && solidSample(solid, solidKind, axis, i, j, k, nx, ny, nz)) {
-          store<f32>(dst + (<usize>s << 2), load<f32>(src + (<usize>s << 2)))
-          continue
+      const s0 = sx * (j + sy * k)
+      let i = 0
+      if (paired) {
+        const Y = f64x2.splat(<f64>j + oy)
+        const Z = f64x2.splat(<f64>k + oz)
+        for (; i + 1 < sx; i += 2) {
+          if (solidKind != 0 && (solidSample(solid, solidKind, axis, i, j, k, nx, ny, nz) || solidSample(solid, solidKind, axis, i + 1, j, k, nx, ny, nz))) {
+            correctSample(dst, src, fwd, bwd, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, limiter, sx, sy, sz, ox, oy, oz, di, dj, dk, i, j, k, s0 + i)
+            correctSample(dst, src, fwd, bwd, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, limiter, sx, sy, sz, ox, oy, oz, di, dj, dk, i + 1, j, k, s0 + i + 1)
+            continue
+          }
+          const s = s0 + i
+          const hat = w32x2(fwd, s)
+          let val = f64x2.add(hat, f64x2.mul(f64x2.splat(0.5), f64x2.sub(w32x2(src, s), w32x2(bwd, s))))
+          backtrace2(u, v, w, nx, ny, nz, laneX(i, ox), Y, Z, dtOverDx)
+          // The 8 src samples around the departure point, in the reference's order.
+          const zero = f64x2.splat(0)
+          const gx = f64x2.sub(vbx, vox)
+          const gy = f64x2.sub(vby, voy)
+          const gz = f64x2.sub(vbz, voz)
+          const av = i32x4.min_s(i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(v128.bitselect(gx, zero, f64x2.gt(gx, zero)))), i32x4.splat(sx - 2))
+          const bv = i32x4.min_s(i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(v128.bitselect(gy, zero, f64x2.gt(gy, zero)))), i32x4.splat(sy > 1 ? sy - 2 : 0))
+          const cv = i32x4.min_s(i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(v128.bitselect(gz, zero, f64x2.gt(gz, zero)))), i32x4.splat(sz > 1 ? sz - 2 : 0))
+          const ov = i32x4.add(av, i32x4.mul(i32x4.splat(sx), i32x4.add(bv, i32x4.mul(i32x4.splat(sy), cv))))
+          const oA = i32x4.extract_lane(ov, 0)
+          const oB = i32x4.extract_lane(ov, 1)
+          let r = rowPair(src, oA, oB)
+          let lo = f64x2.promote_low_f32x4(i32x4.shuffle(r, r, 0, 2, 0, 2))
+          let hi = lo
+          let q = f64x2.promote_low_f32x4(i32x4.shuffle(r, r, 1, 3, 1, 3))
+          let m = f64x2.lt(q, lo)
+          lo = v128.bitselect(q, lo, m)
+          hi = v128.bitselect(q, hi, v128.andnot(f64x2.gt(q, hi), m))
+          for (let n = 1; n < 4; n++) {
+            const o = (n & 1 ? dj : 0) + (n & 2 ? dk : 0)
+            r = rowPair(src, oA + o, oB + o)
+            q = f64x2.promote_low_f32x4(i32x4.shuffle(r, r, 0, 2, 0, 2))
+            m = f64x2.lt(q, lo)
+            lo = v128.bitselect(q, lo, m)
+            hi = v128.bitselect(q, hi, v128.andnot(f64x2.gt(q, hi), m))
+            q = f64x2.promote_low_f32x4(i32x4.shuffle(r, r, 1, 3, 1, 3))
+            m = f64x2.lt(q, lo)
+            lo = v128.bitselect(q, lo, m)
+            hi = v128.bitselect(q, hi, v128.andnot(f64x2.gt(q, hi), m))
+          }
+          const out = v128.not(v128.and(f64x2.ge(val, lo), f64x2.le(val, hi)))
+          const nan = f64x2.ne(val, val)
+          if (limiter == 0) val = v128.bitselect(hat, val, out)
+          else if (limiter == 1) val = v128.bitselect(v128.bitselect(hat, v128.bitselect(lo, hi, f64x2.lt(val, lo)), nan), val, out)
+          else val = v128.bitselect(hat, val, v128.and(out, nan))
+          storePair(dst, s, val)
         }
-        const hat = rf32(fwd, s)
-        let val = hat + 0.5 * (rf32(src, s) - rf32(bwd, s))
-        backtrace(u, v, w, nx, ny, nz, <f64>i + ox, <f64>j + oy, <f64>k + oz, dtOverDx)
-        const gx = bx - ox
-        const gy = by - oy
-        const gz = bz - oz
-        let a = gx > 0 ? <i32>Math.floor(gx) : 0
-        let b = gy > 0 ? <i32>Math.floor(gy) : 0
-        let c = gz > 0 ? <i32>Math.floor(gz) : 0
-        if (a > sx - 2) a = sx > 1 ? sx - 2 : 0
-        if (b > sy - 2) b = sy > 1 ? sy - 2 : 0
-        if (c > sz - 2) c = sz > 1 ? sz - 2 : 0
-        const o = a + sx * (b + sy * c)
-        let lo = rf32(src, o)
-        let hi = lo
-        for (let n = 1; n < 8; n++) {
-          const q = rf32(src, o + (n & 1 ? di : 0) + (n & 2 ? dj : 0) + (n & 4 ? dk : 0))
-          if (q < lo) lo = q
-          else if (q > hi) hi = q
-        }
-        if (!(val >= lo && val <= hi)) {
-          if (limiter == 0 || val != val) val = hat
-          else if (limiter == 1) val = val < lo ? lo : hi
-        }
-        wf32(dst, s, val)
       }
+      for (; i < sx; i++) correctSample(dst, src, fwd, bwd, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, limiter, sx, sy, sz, ox, oy, oz, di, dj, dk, i, j, k, s0 + i)
     }
   }
+}
+
+@inline function correctSample(
+  dst: usize, src: usize, fwd: usize, bwd: usize, axis: i32, u: usize, v: usize, w: usize,
+  nx: i32, ny: i32, nz: i32, dtOverDx: f64, solid: usize, solidKind: i32, limiter: i32,
+  sx: i32, sy: i32, sz: i32, ox: f64, oy: f64, oz: f64, di: i32, dj: i32, dk: i32, i: i32, j: i32, k: i32, s: i32,
+): void {
+  if (solidKind != 0 && solidSample(solid, solidKind, axis, i, j, k, nx, ny, nz)) {
+    store<f32>(dst + (<usize>s << 2), load<f32>(src + (<usize>s << 2)))
+    return
+  }
+  const hat = rf32(fwd, s)
+  let val = hat + 0.5 * (rf32(src, s) - rf32(bwd, s))
+  backtrace(u, v, w, nx, ny, nz, <f64>i + ox, <f64>j + oy, <f64>k + oz, dtOverDx)
+  const gx = bx - ox
+  const gy = by - oy
+  const gz = bz - oz
+  let a = gx > 0 ? <i32>Math.floor(gx) : 0
+  let b = gy > 0 ? <i32>Math.floor(gy) : 0
+  let c = gz > 0 ? <i32>Math.floor(gz) : 0
+  if (a > sx - 2) a = sx > 1 ? sx - 2 : 0
+  if (b > sy - 2) b = sy > 1 ? sy - 2 : 0
+  if (c > sz - 2) c = sz > 1 ? sz - 2 : 0
+  const o = a + sx * (b + sy * c)
+  let lo = rf32(src, o)
+  let hi = lo
+  for (let n = 1; n < 8; n++) {
+    const q = rf32(src, o + (n & 1 ? di : 0) + (n & 2 ? dj : 0) + (n & 4 ? dk : 0))
+    if (q < lo) lo = q
+    else if (q > hi) hi = q
+  }
+  if (!(val >= lo && val <= hi)) {
+    if (limiter == 0 || val != val) val = hat
+    else if (limiter == 1) val = val < lo ? lo : hi
+  }
+  wf32(dst, s, val)
 }

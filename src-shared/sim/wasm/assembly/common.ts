@@ -47,3 +47,8 @@
 @inline export function w32x2(p: usize, i: i32): v128 {
   return f64x2.promote_low_f32x4(v128.load64_zero(p + (<usize>i << 2)))
 }
+
+/** Stores the two f64 lanes of v rounded to float32 at elements i, i + 1. */
+@inline export function st32x2(p: usize, i: i32, v: v128): void {
+  v128.store64_lane(p + (<usize>i << 2), f32x4.demote_f64x2_zero(v), 0)
+}

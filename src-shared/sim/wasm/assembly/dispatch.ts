@@ -5,7 +5,7 @@
 // src-shared/sim/wasm/kernels.ts; kernelCount() lets it check that the two agree.
 import { applyPoisson, residual, netOutflux, subtractGradient } from './poisson'
 import { dotPlanes, dotPlanesExact, updateIterate, updateIterateExact, updateSearch } from './vector'
-import { gaussSeidelColor, jacobi, relaxCells, restrict, prolongAdd } from './multigrid'
+import { gaussSeidelColor, gaussSeidelSweep, jacobi, relaxCells, restrict, prolongAdd } from './multigrid'
 import { advect, maccormackCorrect } from './advect'
 import { vorticity, confinementForce, addCellForceToFaces } from './vorticity'
 import { addBuoyancy } from './forces'
@@ -21,7 +21,7 @@ import { addBuoyancy } from './forces'
 }
 
 export function kernelCount(): i32 {
-  return 20
+  return 21
 }
 
 /** Bytes before this offset belong to the module (static data); the arena starts above it. */
@@ -59,6 +59,7 @@ export function dispatch(kernel: i32, a: usize, k0: i32, k1: i32, worker: i32): 
     case 18: confinementForce(P(a, 0), P(a, 1), P(a, 2), P(a, 3), P(a, 4), P(a, 5), P(a, 6), F(a, 7), I(a, 8), I(a, 9), I(a, 10), F(a, 11), k0, k1); break
     case 19: addCellForceToFaces(P(a, 0), P(a, 1), P(a, 2), P(a, 3), P(a, 4), P(a, 5), F(a, 6), I(a, 7), I(a, 8), I(a, 9), k0, k1); break
     case 20: addBuoyancy(P(a, 0), P(a, 1), P(a, 2), F(a, 3), F(a, 4), F(a, 5), F(a, 6), I(a, 7), I(a, 8), k0, k1); break
+    case 21: gaussSeidelSweep(P(a, 0), P(a, 1), P(a, 2), P(a, 3), P(a, 4), I(a, 5), I(a, 6), I(a, 7), I(a, 8), I(a, 9), k0, k1); break
     default: unreachable()
   }
 }

@@ -1,6 +1,6 @@
 // Body forces (reference: src-shared/sim/core/forces.ts). Buoyancy after Fedkiw, Stam, Jensen
 // 2001 with Y up: f = (-alpha rho + beta (T - T_amb)) y_hat on v faces. Bit-identical.
-import { rf32, wf32 } from './common'
+import { rf32, wf32, w32x2, st32x2 } from './common'
 
 /** addBuoyancySlab: v += dt (-alpha rho + beta (T - T_amb)), cell planes [k0, k1); density/temperature 0 = absent. */
 export function addBuoyancy(
@@ -15,7 +15,23 @@ export function addBuoyancy(
       const jb = j < ny ? j : ny - 1
       const ra = nx * (ja + ny * k)
       const rb = nx * (jb + ny * k)
-      for (let i = 0; i < nx; i++) {
+      let i = 0
+      // Two faces per step (f64x2 lanes, the same operations per lane).
+      const vah = f64x2.splat(ah)
+      const vbeta = f64x2.splat(beta)
+      const vamb = f64x2.splat(ambientTemperature)
+      const vdt = f64x2.splat(dt)
+      const half = f64x2.splat(0.5)
+      for (; i + 1 < nx; i += 2) {
+        let a = f64x2.splat(0)
+        if (density != 0) a = f64x2.sub(a, f64x2.mul(vah, f64x2.add(w32x2(density, ra + i), w32x2(density, rb + i))))
+        if (temperature != 0) {
+          const t = f64x2.mul(half, f64x2.add(w32x2(temperature, ra + i), w32x2(temperature, rb + i)))
+          a = f64x2.add(a, f64x2.mul(vbeta, f64x2.sub(t, vamb)))
+        }
+        st32x2(v, f + i, f64x2.add(w32x2(v, f + i), f64x2.mul(vdt, a)))
+      }
+      for (; i < nx; i++) {
         let a: f64 = 0
         if (density != 0) a -= ah * (rf32(density, ra + i) + rf32(density, rb + i))
         if (temperature != 0) a += beta * (0.5 * (rf32(temperature, ra + i) + rf32(temperature, rb + i)) - ambientTemperature)

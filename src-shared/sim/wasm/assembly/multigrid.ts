@@ -3,6 +3,17 @@
 // restriction and prolongation. All bit-identical to the references.
 import { rf32, rf64, wf64, ri32, ru8, v64, st64, w32x2 } from './common'
 
+/** (f[i], f[i + 2]) of a float64 array. */
+@inline function evens64(f: usize, i: i32): v128 {
+  return i64x2.shuffle(v64(f, i), v64(f, i + 2), 0, 2)
+}
+
+/** (f[i], f[i + 2]) of a float32 array, promoted to f64. */
+@inline function evens32(f: usize, i: i32): v128 {
+  const v = v128.load(f + (<usize>i << 2))
+  return f64x2.promote_low_f32x4(i32x4.shuffle(v, v, 0, 2, 0, 2))
+}
+
 /** One Gauss-Seidel update of cell c with the reference's border tests (skipped if c is not an unknown). */
 @inline function gsCell(
   x: usize, b: usize, fu: usize, fv: usize, fw: usize, nx: i32, ny: i32, nz: i32, plane: i32,
@@ -27,55 +38,87 @@ import { rf32, rf64, wf64, ri32, ru8, v64, st64, w32x2 } from './common'
 }
 
 /**
- * gaussSeidelColorSlab: one half sweep over cells with (i + j + k) & 1 == color, planes
- * [k0, k1). Rows away from the border compute two neighbouring cells per f64x2 step and
- * store back the other colour's lane unchanged: the lane of this colour reads only cells of
- * the other colour, which this half sweep never changes, so the result is the reference's.
+ * One red-black half sweep of plane k: cells with (i + j + k) & 1 == color. Rows away from
+ * the border update two cells of the colour per f64x2 step; each lane does the reference's
+ * operations in its order, and a colour's cells read only the other colour (unchanged by
+ * this half sweep), so the result is the reference's.
  */
+function gsPlane(x: usize, b: usize, fu: usize, fv: usize, fw: usize, nx: i32, ny: i32, nz: i32, color: i32, k: i32): void {
+  const plane = nx * ny
+  for (let j = 0; j < ny; j++) {
+    const i0 = (color + j + k) & 1
+    const c0 = nx * (j + ny * k)
+    const fx0 = (nx + 1) * (j + ny * k)
+    const fy0 = nx * (j + (ny + 1) * k)
+    let i = i0
+    if (j > 0 && j < ny - 1 && k > 0 && k < nz - 1) {
+      // Pairs of this colour's cells (p, p + 2) in the two lanes: every load is a contiguous
+      // pair (x[c - 1], x[c]), (x[c + 1], x[c + 2]), ... shuffled into lanes, and the two
+      // results are stored lane by lane, so no later load overlaps a pending store.
+      let p = i0
+      if (p == 0) {
+        gsCell(x, b, fu, fv, fw, nx, ny, nz, plane, 0, j, k, c0, fx0, fy0)
+        p = 2
+      }
+      for (; p + 2 < nx - 1; p += 4) {
+        const c = c0 + p
+        const fx = fx0 + p
+        const fy = fy0 + p
+        const W = v128.load(fu + (<usize>fx << 2))
+        const wl = f64x2.promote_low_f32x4(i32x4.shuffle(W, W, 0, 2, 0, 2))
+        const wr = f64x2.promote_low_f32x4(i32x4.shuffle(W, W, 1, 3, 1, 3))
+        const wd = evens32(fv, fy)
+        const wu = evens32(fv, fy + nx)
+        const wb = evens32(fw, c)
+        const wf = evens32(fw, c + plane)
+        const d = f64x2.add(f64x2.add(f64x2.add(f64x2.add(f64x2.add(wl, wr), wd), wu), wb), wf)
+        const A = v64(x, c - 1)
+        const B = v64(x, c + 1)
+        let s = evens64(b, c)
+        s = f64x2.add(s, f64x2.mul(wl, i64x2.shuffle(A, B, 0, 2)))
+        s = f64x2.add(s, f64x2.mul(wr, i64x2.shuffle(B, v64(x, c + 3), 0, 2)))
+        s = f64x2.add(s, f64x2.mul(wd, evens64(x, c - nx)))
+        s = f64x2.add(s, f64x2.mul(wu, evens64(x, c + nx)))
+        s = f64x2.add(s, f64x2.mul(wb, evens64(x, c - plane)))
+        s = f64x2.add(s, f64x2.mul(wf, evens64(x, c + plane)))
+        const r = v128.bitselect(f64x2.div(s, d), i64x2.shuffle(A, B, 1, 3), f64x2.gt(d, f64x2.splat(0)))
+        v128.store64_lane(x + (<usize>c << 3), r, 0)
+        v128.store64_lane(x + (<usize>(c + 2) << 3), r, 1)
+      }
+      i = p
+    }
+    for (; i < nx; i += 2) gsCell(x, b, fu, fv, fw, nx, ny, nz, plane, i, j, k, c0 + i, fx0 + i, fy0 + i)
+  }
+}
+
+/** gaussSeidelColorSlab: one half sweep over cells of `color`, planes [k0, k1). */
 export function gaussSeidelColor(
   x: usize, b: usize, fu: usize, fv: usize, fw: usize, nx: i32, ny: i32, nz: i32, color: i32, k0: i32, k1: i32,
 ): void {
-  const plane = nx * ny
-  const zero = f64x2.splat(0)
+  for (let k = k0; k < k1; k++) gsPlane(x, b, fu, fv, fw, nx, ny, nz, color, k)
+}
+
+/**
+ * A full red-black sweep (colour `first`, then the other) in one pass over memory, same
+ * result as two gaussSeidelColor calls over the whole grid. The second colour's plane k - 1
+ * is relaxed right after the first colour's plane k, while those planes are still in cache.
+ * Split across threads in two phases over the same slab ranges: phase 0 does the first
+ * colour on planes [k0, k1) and the second on [k0 + 1, k1 - 2] (their neighbours of the first
+ * colour are all in the slab); after the barrier, phase 1 does the second colour on planes k0
+ * and k1 - 1, whose neighbours in the adjacent slabs are then done.
+ */
+export function gaussSeidelSweep(
+  x: usize, b: usize, fu: usize, fv: usize, fw: usize, nx: i32, ny: i32, nz: i32, first: i32, phase: i32, k0: i32, k1: i32,
+): void {
+  const second = 1 - first
+  if (phase == 1) {
+    gsPlane(x, b, fu, fv, fw, nx, ny, nz, second, k0)
+    if (k1 - 1 > k0) gsPlane(x, b, fu, fv, fw, nx, ny, nz, second, k1 - 1)
+    return
+  }
   for (let k = k0; k < k1; k++) {
-    for (let j = 0; j < ny; j++) {
-      const i0 = (color + j + k) & 1
-      const c0 = nx * (j + ny * k)
-      const fx0 = (nx + 1) * (j + ny * k)
-      const fy0 = nx * (j + (ny + 1) * k)
-      let i = i0
-      if (j > 0 && j < ny - 1 && k > 0 && k < nz - 1) {
-        if (i0 == 0) gsCell(x, b, fu, fv, fw, nx, ny, nz, plane, 0, j, k, c0, fx0, fy0)
-        // Pairs (i, i + 1) from i = 1: lane 0 holds odd i, lane 1 even i.
-        const keep = i0 == 1 ? i64x2(-1, 0) : i64x2(0, -1)
-        let p = 1
-        for (; p + 1 < nx - 1; p += 2) {
-          const c = c0 + p
-          const fx = fx0 + p
-          const fy = fy0 + p
-          const wl = w32x2(fu, fx)
-          const wr = w32x2(fu, fx + 1)
-          const wd = w32x2(fv, fy)
-          const wu = w32x2(fv, fy + nx)
-          const wb = w32x2(fw, c)
-          const wf = w32x2(fw, c + plane)
-          const d = f64x2.add(f64x2.add(f64x2.add(f64x2.add(f64x2.add(wl, wr), wd), wu), wb), wf)
-          const xc = v64(x, c)
-          let s = v64(b, c)
-          s = f64x2.add(s, f64x2.mul(wl, v64(x, c - 1)))
-          s = f64x2.add(s, f64x2.mul(wr, v64(x, c + 1)))
-          s = f64x2.add(s, f64x2.mul(wd, v64(x, c - nx)))
-          s = f64x2.add(s, f64x2.mul(wu, v64(x, c + nx)))
-          s = f64x2.add(s, f64x2.mul(wb, v64(x, c - plane)))
-          s = f64x2.add(s, f64x2.mul(wf, v64(x, c + plane)))
-          const mask = v128.and(keep, f64x2.gt(d, zero))
-          st64(x, c, v128.bitselect(f64x2.div(s, d), xc, mask))
-        }
-        // The first cell of this colour at or after p.
-        i = p + ((p ^ i0) & 1)
-      }
-      for (; i < nx; i += 2) gsCell(x, b, fu, fv, fw, nx, ny, nz, plane, i, j, k, c0 + i, fx0 + i, fy0 + i)
-    }
+    gsPlane(x, b, fu, fv, fw, nx, ny, nz, first, k)
+    if (k - 1 >= k0 + 1 && k - 1 <= k1 - 2) gsPlane(x, b, fu, fv, fw, nx, ny, nz, second, k - 1)
   }
 }
 
@@ -149,16 +192,31 @@ export function jacobi(
   }
 }
 
-/** relaxCells: Gauss-Seidel over cells[begin .. end - 1] (an int32 cell list of one colour). */
+/** floor(a / d) for 0 <= a < 2^31, 0 < d, without an integer division (inv = 1 / d). */
+@inline function quotient(a: i32, d: i32, inv: f64): i32 {
+  let q = <i32>(<f64>a * inv)
+  if (q * d > a) q--
+  else if ((q + 1) * d <= a) q++
+  return q
+}
+
+/**
+ * relaxCells: Gauss-Seidel over cells[begin .. end - 1] (an int32 cell list of one colour).
+ * Cell indices are decoded by multiplying with a reciprocal (plus a one-step correction)
+ * rather than integer division, which would dominate this kernel.
+ */
 export function relaxCells(
   x: usize, b: usize, fu: usize, fv: usize, fw: usize, nx: i32, ny: i32, nz: i32, cells: usize, begin: i32, end: i32,
 ): void {
   const plane = nx * ny
+  const invNx = 1.0 / <f64>nx
+  const invNy = 1.0 / <f64>ny
   for (let t = begin; t < end; t++) {
     const c = ri32(cells, t)
-    const i = c % nx
-    const j = ((c - i) / nx) % ny
-    const k = (c - i - nx * j) / plane
+    const row = quotient(c, nx, invNx)
+    const i = c - row * nx
+    const k = quotient(row, ny, invNy)
+    const j = row - k * ny
     gsCell(x, b, fu, fv, fw, nx, ny, nz, plane, i, j, k, c, i + (nx + 1) * (j + ny * k), i + nx * (j + (ny + 1) * k))
   }
 }
@@ -166,7 +224,8 @@ export function relaxCells(
 /**
  * restrictSlab: bc = P^T rf / 2 for coarse planes [K0, K1), separably (x, then y, then z).
  * rx/ry/rz: the AxisTransfer rw tables (float64, 4 per coarse cell); scratch: float64,
- * restrictScratchLength(ny, cx, cy) elements, private to the calling thread.
+ * restrictScratchLength(ny, cx, cy) elements, private to the calling thread. Two coarse
+ * cells per f64x2 step along x, each lane in the reference's order.
  */
 export function restrict(
   bc: usize, rf: usize, nx: i32, ny: i32, nz: i32, cx: i32, cy: i32,
@@ -183,23 +242,28 @@ export function restrict(
         for (let j = 0; j < ny; j++) {
           const o = xr + cx * (j + ny * c3)
           const row = nx * j + plane * k
-          for (let I = 0; I < cx; I++) {
-            let s: f64 = 0
-            const i0 = 2 * I - 1
-            if (i0 >= 0 && i0 + 3 < nx) {
-              s =
-                rf64(rx, 4 * I) * rf64(rf, row + i0) +
-                rf64(rx, 4 * I + 1) * rf64(rf, row + i0 + 1) +
-                rf64(rx, 4 * I + 2) * rf64(rf, row + i0 + 2) +
-                rf64(rx, 4 * I + 3) * rf64(rf, row + i0 + 3)
-            } else {
-              for (let a3 = 0; a3 < 4; a3++) {
-                const i = i0 + a3
-                if (i >= 0 && i < nx) s += rf64(rx, 4 * I + a3) * rf64(rf, row + i)
-              }
-            }
-            wf64(scratch, o + I, s)
+          let I = 0
+          for (; I < cx; I++) {
+            if (2 * I - 1 >= 0) break
+            wf64(scratch, o + I, restrictX(rf, rx, nx, row, I))
           }
+          // Pairs (I, I + 1) whose 6 fine cells 2I-1 .. 2I+4 are all inside the row.
+          for (; I + 1 < cx && 2 * I + 4 < nx; I += 2) {
+            const i0 = 2 * I - 1
+            const P0 = v64(rf, row + i0)
+            const P1 = v64(rf, row + i0 + 2)
+            const P2 = v64(rf, row + i0 + 4)
+            const Q0 = v64(rx, 4 * I)
+            const Q1 = v64(rx, 4 * I + 2)
+            const Q2 = v64(rx, 4 * I + 4)
+            const Q3 = v64(rx, 4 * I + 6)
+            let v = f64x2.mul(i64x2.shuffle(Q0, Q2, 0, 2), i64x2.shuffle(P0, P1, 0, 2))
+            v = f64x2.add(v, f64x2.mul(i64x2.shuffle(Q0, Q2, 1, 3), i64x2.shuffle(P0, P1, 1, 3)))
+            v = f64x2.add(v, f64x2.mul(i64x2.shuffle(Q1, Q3, 0, 2), i64x2.shuffle(P1, P2, 0, 2)))
+            v = f64x2.add(v, f64x2.mul(i64x2.shuffle(Q1, Q3, 1, 3), i64x2.shuffle(P1, P2, 1, 3)))
+            st64(scratch, o + I, v)
+          }
+          for (; I < cx; I++) wf64(scratch, o + I, restrictX(rf, rx, nx, row, I))
         }
       }
       for (let J = 0; J < cy; J++) {
@@ -211,19 +275,56 @@ export function restrict(
           const wy = rf64(ry, 4 * J + b3)
           if (wy == 0 || j < 0 || j >= ny) continue
           const src = xr + cx * (j + ny * c3)
-          for (let I = 0; I < cx; I++) wf64(scratch, o + I, rf64(scratch, o + I) + wy * rf64(scratch, src + I))
+          const vy = f64x2.splat(wy)
+          let I = 0
+          for (; I + 1 < cx; I += 2) st64(scratch, o + I, f64x2.add(v64(scratch, o + I), f64x2.mul(vy, v64(scratch, src + I))))
+          for (; I < cx; I++) wf64(scratch, o + I, rf64(scratch, o + I) + wy * rf64(scratch, src + I))
         }
       }
     }
+    const z0 = f64x2.splat(rf64(rz, 4 * K))
+    const z1 = f64x2.splat(rf64(rz, 4 * K + 1))
+    const z2 = f64x2.splat(rf64(rz, 4 * K + 2))
+    const z3 = f64x2.splat(rf64(rz, 4 * K + 3))
+    const half = f64x2.splat(0.5)
     for (let J = 0; J < cy; J++) {
       const out = cx * (J + cy * K)
-      for (let I = 0; I < cx; I++) {
+      const y0 = yr + cx * J
+      const ys = cx * cy
+      let I = 0
+      for (; I + 1 < cx; I += 2) {
+        let v = f64x2.add(f64x2.splat(0), f64x2.mul(z0, v64(scratch, y0 + I)))
+        v = f64x2.add(v, f64x2.mul(z1, v64(scratch, y0 + ys + I)))
+        v = f64x2.add(v, f64x2.mul(z2, v64(scratch, y0 + 2 * ys + I)))
+        v = f64x2.add(v, f64x2.mul(z3, v64(scratch, y0 + 3 * ys + I)))
+        st64(bc, out + I, f64x2.mul(half, v))
+      }
+      for (; I < cx; I++) {
         let s: f64 = 0
         for (let c3 = 0; c3 < 4; c3++) s += rf64(rz, 4 * K + c3) * rf64(scratch, yr + cx * (J + cy * c3) + I)
         wf64(bc, out + I, 0.5 * s)
       }
     }
   }
+}
+
+/** One coarse cell of restrictSlab's x pass. */
+@inline function restrictX(rf: usize, rx: usize, nx: i32, row: i32, I: i32): f64 {
+  let s: f64 = 0
+  const i0 = 2 * I - 1
+  if (i0 >= 0 && i0 + 3 < nx) {
+    s =
+      rf64(rx, 4 * I) * rf64(rf, row + i0) +
+      rf64(rx, 4 * I + 1) * rf64(rf, row + i0 + 1) +
+      rf64(rx, 4 * I + 2) * rf64(rf, row + i0 + 2) +
+      rf64(rx, 4 * I + 3) * rf64(rf, row + i0 + 3)
+  } else {
+    for (let a3 = 0; a3 < 4; a3++) {
+      const i = i0 + a3
+      if (i >= 0 && i < nx) s += rf64(rx, 4 * I + a3) * rf64(rf, row + i)
+    }
+  }
+  return s
 }
 
 /**

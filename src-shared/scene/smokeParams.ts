@@ -1,8 +1,7 @@
-// Scene parameters the smoke solver reads that specs.ts does not define (yet). compile.ts
-// reads each one from the object's params when present, else uses the default here, and
-// validates it with the same rules as specs.ts (validateParam). They are ParamSpecs so they
-// can be moved into specs.ts as they are; a spec in specs.ts with the same key wins.
-import type { ParamSpec } from '../../scene/specs'
+// Parameters of the smoke solver (Selle 2005 vortex particles on a MAC grid) that domains and
+// emitters carry; specs.ts appends them to those kinds, so the inspector shows them and
+// validation checks them like every other parameter.
+import type { ParamSpec } from './specs'
 
 const SMOKE = 'Smoke'
 const VORTEX = 'Vortex particles'
@@ -31,14 +30,15 @@ export const SMOKE_DOMAIN_PARAMS: readonly ParamSpec[] = [
     key: 'pressureSolver', label: 'Pressure solver', type: 'enum', unit: '', default: 'multigrid', options: ['multigrid', 'mic0'],
     optionLabels: ['Multigrid PCG', 'MIC(0) PCG'], keyframable: false, group: SMOKE, help: 'Preconditioner of the pressure solve.',
   },
-  { key: 'pressureTolerance', label: 'Pressure tolerance', type: 'float', unit: '', min: 1e-12, max: 0.1, default: 1e-6, step: 1e-6, keyframable: false, group: SMOKE, help: 'Relative residual the pressure solve stops at.' },
-  { key: 'seed', label: 'Random seed', type: 'int', unit: '', min: 0, max: 2147483647, default: 1, step: 1, keyframable: false, group: VORTEX, help: 'Seed of the random numbers that place vortex particles; same seed, same result.' },
+  { key: 'pressureTolerance', label: 'Pressure tolerance', type: 'float', unit: '', min: 1e-12, max: 0.1, default: 1e-6, step: 1e-6, keyframable: true, group: SMOKE, help: 'Relative residual the pressure solve stops at.' },
+  { key: 'seed', label: 'Random seed', type: 'int', unit: '', min: 0, max: 2147483647, default: 1, step: 1, keyframable: true, group: VORTEX, help: 'Seed of the random numbers that place vortex particles; same seed, same result.' },
   {
     key: 'vortexMode', label: 'Vortex particle mode', type: 'enum', unit: '', default: 'force', options: ['force', 'strength'],
     optionLabels: ['Per-particle force', 'Confinement strength'], keyframable: false, group: VORTEX,
     help: 'Per-particle confinement force (Selle 2005), or particle vorticity raising the confinement strength locally (the paper\'s simpler mode).',
   },
-  { key: 'vortexConfinement', label: 'Particle confinement', type: 'float', unit: '', min: 0, max: 1000, default: 4, softMax: 20, step: 0.1, keyframable: true, group: VORTEX, help: 'How hard vortex particles drive the flow towards their vorticity.' },
+  { key: 'vortexConfinement', label: 'Particle confinement', type: 'float', unit: '', min: 0, max: 1000, default: 4, softMax: 20, step: 0.1, keyframable: true, group: VORTEX, help: 'Per-particle force mode: how hard vortex particles drive the flow towards their vorticity (force = this x cell size x particle vorticity).' },
+  { key: 'vortexStrengthWeight', label: 'Particle strength weight', type: 'float', unit: 's', min: 0, max: 100, default: 0.02, softMax: 0.2, step: 0.005, keyframable: true, group: VORTEX, help: 'Confinement strength mode: confinement added per 1/s of particle vorticity (a particle of vorticity 10/s adds 0.2 at its centre by default).' },
   { key: 'vortexRadius', label: 'Particle radius', type: 'float', unit: 'cells', min: 0.5, max: 64, default: 4, softMax: 16, step: 0.5, keyframable: true, group: VORTEX, help: 'Kernel radius of particles from vortex seeds, in grid cells (Selle 2005 used about 4).' },
   side('openXMin', '-X'),
   side('openXMax', '+X'),
