@@ -50,11 +50,14 @@ describe('editing', () => {
     await selectObject(page, 'Emitter')
     expect(await page.inputValue(tid('param-temperature'))).toBe('600')
     expect(await page.locator(tid('param-row-temperature')).textContent()).toContain('K')
-    // Non-keyframable parameters have no key button; keyframable ones do.
+    // Numeric parameters have a key button; enums and switches do not.
     expect(await page.locator(tid('key-rate')).count()).toBe(1)
     expect(await page.locator(tid('key-position.2')).count()).toBe(1)
+    expect(await page.locator(tid('key-shape')).count()).toBe(0)
     await selectObject(page, 'Domain')
-    expect(await page.locator(tid('key-resolution')).count()).toBe(0)
+    expect(await page.locator(tid('key-resolution')).count()).toBe(1)
+    expect(await page.locator(tid('key-solver')).count()).toBe(0)
+    expect(await page.locator(tid('key-openYMax')).count()).toBe(0)
   })
 
   it('commits valid values and refuses invalid ones inline without sending them', async () => {

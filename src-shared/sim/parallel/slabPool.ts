@@ -5,17 +5,17 @@
 // instantiates the same kernel module on the same shared WebAssembly.Memory and then waits on
 // a control block in that memory. No message is posted per job:
 //
-//   main:   write the arguments (float64 slots) and one [k0, k1) range per thread,
+//   main:   write the arguments (float64 slots, their count) and one [k0, k1) per thread,
 //           DONE = 0, GEN += 1, Atomics.notify(GEN); run range 0 itself;
 //           wait (spin, then Atomics.wait) until DONE = number of workers
-//   worker: wait until GEN changes; dispatch(kernel, args, k0, k1, index) if its range is
-//           not empty; DONE += 1 and Atomics.notify(DONE) when it is the last
+//   worker: wait until GEN changes; call the kernel's export (...args, k0, k1, index) if its
+//           range is not empty; DONE += 1 and Atomics.notify(DONE) when it is the last
 //
 // [0, n) is cut into contiguous ranges in thread order, so which thread runs which planes is
 // a pure function of (n, threads); every kernel writes disjoint outputs (reductions write one
 // partial per plane), so results do not depend on the thread count at all.
 import { EddyError } from '../../api/errors'
-import type { WasmKernels, WasmMemory, WasmModule } from '../wasm/kernels'
+import { KERNEL_NAMES, type WasmKernels, type WasmMemory, type WasmModule } from '../wasm/kernels'
 
 /** Runs kernels over index ranges (planes, or list positions). */
 export interface SlabRunner {
@@ -41,6 +41,8 @@ export interface SlabWorkerInit {
   index: number
   /** Spin iterations before a worker blocks in Atomics.wait. */
   spin: number
+  /** Export name of each kernel number (KERNEL_NAMES). */
+  names: readonly string[]
 }
 
 export interface SlabWorkerHandle {
@@ -59,6 +61,7 @@ export const CTRL_ARGS = 2
 export const CTRL_WORKERS = 3
 export const CTRL_READY = 4
 export const CTRL_ERROR = 5
+export const CTRL_ARGC = 6
 export const CTRL_DONE = 16
 export const CTRL_RANGES = 32
 /** Kernel value that tells workers to exit. */
@@ -73,18 +76,23 @@ export const MAX_THREADS = 256
  */
 export const SLAB_WORKER_SOURCE = `function slabWorkerMain(init) {
   const GEN = ${CTRL_GEN}, KERNEL = ${CTRL_KERNEL}, ARGS = ${CTRL_ARGS}, WORKERS = ${CTRL_WORKERS}
-  const READY = ${CTRL_READY}, ERROR = ${CTRL_ERROR}, DONE = ${CTRL_DONE}, RANGES = ${CTRL_RANGES}
-  const { module, memory, control, index, spin } = init
+  const READY = ${CTRL_READY}, ERROR = ${CTRL_ERROR}, ARGC = ${CTRL_ARGC}, DONE = ${CTRL_DONE}, RANGES = ${CTRL_RANGES}
+  const { module, memory, control, index, spin, names } = init
   const ctrl = new Int32Array(memory.buffer, control, RANGES + 2 * ${MAX_THREADS})
   let exp
   try {
     exp = new WebAssembly.Instance(module, { env: { memory } }).exports
   } catch (e) {
+    exp = null
+  }
+  if (exp === null || !names.every((name, k) => k === 0 || typeof exp[name] === 'function')) {
     Atomics.store(ctrl, ERROR, -2)
     Atomics.add(ctrl, READY, 1)
     Atomics.notify(ctrl, READY)
     return
   }
+  const entry = names.map((name) => exp[name])
+  const argv = []
   let gen = Atomics.load(ctrl, GEN)
   Atomics.add(ctrl, READY, 1)
   Atomics.notify(ctrl, READY)
@@ -100,9 +108,17 @@ export const SLAB_WORKER_SOURCE = `function slabWorkerMain(init) {
     const k1 = ctrl[RANGES + 2 * index + 1]
     if (k0 < k1) {
       try {
-        exp.dispatch(kernel, ctrl[ARGS], k0, k1, index)
+        // Re-viewed per job: the memory may have grown (its old views stay valid but short).
+        const argc = ctrl[ARGC]
+        const args = new Float64Array(memory.buffer, ctrl[ARGS], argc)
+        argv.length = argc + 3
+        for (let i = 0; i < argc; i++) argv[i] = args[i]
+        argv[argc] = k0
+        argv[argc + 1] = k1
+        argv[argc + 2] = index
+        entry[kernel](...argv)
       } catch (e) {
-        Atomics.store(ctrl, ERROR, kernel)
+        Atomics.store(ctrl, ERROR, kernel > 0 ? kernel : -3)
       }
     }
     if (Atomics.add(ctrl, DONE, 1) + 1 === ctrl[WORKERS]) Atomics.notify(ctrl, DONE)
@@ -166,7 +182,7 @@ export class SlabPool implements SlabRunner {
     this.ctrl[CTRL_WORKERS] = threads - 1
     if (threads === 1 || host === null) return
     for (let index = 1; index < threads; index++) {
-      this.workers.push(host.spawn({ module: kernels.module, memory: kernels.memory, control: at, index, spin: this.spin }))
+      this.workers.push(host.spawn({ module: kernels.module, memory: kernels.memory, control: at, index, spin: this.spin, names: KERNEL_NAMES }))
     }
     const deadline = Date.now() + (options.startTimeoutMs ?? 30000)
     for (;;) {
@@ -208,6 +224,7 @@ export class SlabPool implements SlabRunner {
       }
     }
     ctrl[CTRL_KERNEL] = kernel
+    ctrl[CTRL_ARGC] = argCount
     Atomics.store(ctrl, CTRL_DONE, 0)
     Atomics.add(ctrl, CTRL_GEN, 1)
     Atomics.notify(ctrl, CTRL_GEN)

@@ -33,7 +33,7 @@ interface WasmApi {
   compile(bytes: Uint8Array): Promise<WasmModule>
 }
 
-/** Kernel numbers of the module's dispatch(); mirrors src-shared/sim/wasm/assembly/dispatch.ts. */
+/** Kernel numbers (index into KERNEL_NAMES, the module's export names). */
 export const KERNEL = {
   applyPoisson: 1,
   residual: 2,
@@ -57,9 +57,15 @@ export const KERNEL = {
   addBuoyancy: 20,
   gaussSeidelSweep: 21,
 } as const
-export const KERNEL_COUNT = 21
 
-/** Most arguments any kernel takes through dispatch (prolongAdd: 19). */
+/** Export name of each kernel number (0 unused). */
+export const KERNEL_NAMES: readonly string[] = (() => {
+  const names: string[] = ['']
+  for (const [name, id] of Object.entries(KERNEL)) names[id] = name
+  return names
+})()
+
+/** Most arguments any kernel takes before its range (prolongAdd: 19). */
 export const MAX_KERNEL_ARGS = 32
 
 /** WebAssembly page size, bytes. */
@@ -81,8 +87,6 @@ export interface KernelExports {
   updateSearch(s: number, z: number, beta: number, plane: number, k0: number, k1: number): void
   gaussSeidelColor(x: number, b: number, fu: number, fv: number, fw: number, nx: number, ny: number, nz: number, color: number, k0: number, k1: number): void
   gaussSeidelSweep(x: number, b: number, fu: number, fv: number, fw: number, nx: number, ny: number, nz: number, first: number, phase: number, k0: number, k1: number): void
-  dispatch(kernel: number, args: number, k0: number, k1: number, worker: number): void
-  kernelCount(): number
   heapBase(): number
   [name: string]: Fn
 }
@@ -286,30 +290,49 @@ export class WasmKernels {
   readonly module: WasmModule
   readonly exports: KernelExports
   readonly arena: WasmArena
-  /** Byte offset of the MAX_KERNEL_ARGS float64 argument slots used by dispatch. */
+  /** Byte offset of the MAX_KERNEL_ARGS float64 argument slots that pool workers read. */
   readonly argsPtr: number
   private readonly args: Float64Array
+  /** Argument list of the next call on this thread: the arguments, k0, k1, worker. */
+  private readonly argv: number[] = []
+  private argc = 0
+  /** Export of each kernel number. */
+  private readonly entry: Fn[] = []
 
   constructor(options: WasmKernelsOptions = {}) {
     this.module = options.module ?? kernelModule()
     this.memory = options.memory ?? createKernelMemory(options)
     this.exports = instantiateKernels(this.module, this.memory)
-    if (this.exports.kernelCount() !== KERNEL_COUNT) {
-      throw new EddyError('INTERNAL', `WebAssembly kernels out of date (module has ${this.exports.kernelCount()} kernels, TypeScript expects ${KERNEL_COUNT}); run node scripts/build-wasm.mjs`)
+    for (let k = 1; k < KERNEL_NAMES.length; k++) {
+      const fn = this.exports[KERNEL_NAMES[k]]
+      if (typeof fn !== 'function') throw new EddyError('INTERNAL', `WebAssembly kernels out of date (no export ${KERNEL_NAMES[k]}); run node scripts/build-wasm.mjs`)
+      this.entry[k] = fn
     }
     this.arena = new WasmArena(this.memory, this.exports.heapBase())
     this.argsPtr = this.arena.alloc(MAX_KERNEL_ARGS * 8, 64)
     this.args = new Float64Array(this.arena.buffer(), this.argsPtr, MAX_KERNEL_ARGS)
   }
 
-  /** Writes the argument slots read by the next dispatch (here or in pool workers). */
+  /** Sets the arguments of the next dispatch, here and (through memory) for pool workers. */
   setArgs(args: ArrayLike<number>, count = args.length): void {
     if (count > MAX_KERNEL_ARGS) throw new EddyError('INTERNAL', `too many kernel arguments (${count})`)
-    for (let i = 0; i < count; i++) this.args[i] = args[i]
+    const { argv } = this
+    argv.length = count + 3
+    for (let i = 0; i < count; i++) {
+      this.args[i] = args[i]
+      argv[i] = args[i]
+    }
+    this.argc = count
   }
 
   /** Runs `kernel` over [k0, k1) on this thread with the arguments last set by setArgs. */
   dispatch(kernel: number, k0: number, k1: number, worker = 0): void {
-    this.exports.dispatch(kernel, this.argsPtr, k0, k1, worker)
+    const run = this.entry[kernel]
+    if (run === undefined) throw new EddyError('INTERNAL', `no WebAssembly kernel number ${kernel}`)
+    const { argv, argc } = this
+    argv[argc] = k0
+    argv[argc + 1] = k1
+    argv[argc + 2] = worker
+    run(...argv)
   }
 }

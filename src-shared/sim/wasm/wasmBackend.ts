@@ -221,7 +221,7 @@ export class WasmKernelBackend implements KernelBackend {
       ;[base, stride] = s
     }
     this.begin().p(bc).p(rf).v(nx).v(ny).v(nz).v(cx).v(cy).p(tx.rw).p(ty.rw).p(tz.rw).p(scratch).v(stride)
-    this.a[10] = base
+    this.a[10] = base // restrict(..., scratchBase, scratchStride, K0, K1, worker)
     if (!this.go(KERNEL.restrict, cz, nx * ny * nz)) TS_KERNELS.restrict(bc, rf, nx, ny, nz, cx, cy, cz, tx, ty, tz, scratch)
   }
 

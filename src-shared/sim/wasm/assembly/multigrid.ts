@@ -3,6 +3,11 @@
 // restriction and prolongation. All bit-identical to the references.
 import { rf32, rf64, wf64, ri32, ru8, v64, st64, w32x2 } from './common'
 
+/** (f[o + a], f[o + b]) of a float64 array. */
+@inline function gather2(f: usize, o: i32, a: i32, b: i32): v128 {
+  return f64x2.replace_lane(f64x2.splat(rf64(f, o + a)), 1, rf64(f, o + b))
+}
+
 /** (f[i], f[i + 2]) of a float64 array. */
 @inline function evens64(f: usize, i: i32): v128 {
   return i64x2.shuffle(v64(f, i), v64(f, i + 2), 0, 2)
@@ -224,13 +229,15 @@ export function relaxCells(
 /**
  * restrictSlab: bc = P^T rf / 2 for coarse planes [K0, K1), separably (x, then y, then z).
  * rx/ry/rz: the AxisTransfer rw tables (float64, 4 per coarse cell); scratch: float64,
- * restrictScratchLength(ny, cx, cy) elements, private to the calling thread. Two coarse
- * cells per f64x2 step along x, each lane in the reference's order.
+ * restrictScratchLength(ny, cx, cy) elements per thread, thread `worker` using the block at
+ * scratchBase + worker * scratchStride bytes. Two coarse cells per f64x2 step along x, each
+ * lane in the reference's order.
  */
 export function restrict(
   bc: usize, rf: usize, nx: i32, ny: i32, nz: i32, cx: i32, cy: i32,
-  rx: usize, ry: usize, rz: usize, scratch: usize, K0: i32, K1: i32,
+  rx: usize, ry: usize, rz: usize, scratchBase: usize, scratchStride: usize, K0: i32, K1: i32, worker: i32,
 ): void {
+  const scratch = scratchBase + <usize>worker * scratchStride
   const plane = nx * ny
   const xr = 0
   const yr = 4 * ny * cx
@@ -349,8 +356,38 @@ export function prolongAdd(
       const yb = cx * ri32(ypb, j)
       const wya = rf64(ywa, j)
       const wyb = rf64(ywb, j)
-      let c = nx * (j + ny * k)
-      for (let i = 0; i < nx; i++, c++) {
+      const c0 = nx * (j + ny * k)
+      const vwza = f64x2.splat(wza)
+      const vwzb = f64x2.splat(wzb)
+      const vwya = f64x2.splat(wya)
+      const vwyb = f64x2.splat(wyb)
+      let i = 0
+      // Two fine cells per step: the coarse values are gathered per lane, the arithmetic is
+      // the reference's per lane, inactive lanes keep their value.
+      for (; i + 1 < nx; i += 2) {
+        const c = c0 + i
+        const pa = v128.load64_zero(xpa + (<usize>i << 2))
+        const pb = v128.load64_zero(xpb + (<usize>i << 2))
+        const a0 = i32x4.extract_lane(pa, 0)
+        const a1 = i32x4.extract_lane(pa, 1)
+        const b0 = i32x4.extract_lane(pb, 0)
+        const b1 = i32x4.extract_lane(pb, 1)
+        const wxa = v64(xwa, i)
+        const wxb = v64(xwb, i)
+        const aa = f64x2.add(f64x2.mul(wxa, gather2(xc, za + ya, a0, a1)), f64x2.mul(wxb, gather2(xc, za + ya, b0, b1)))
+        const ab = f64x2.add(f64x2.mul(wxa, gather2(xc, za + yb, a0, a1)), f64x2.mul(wxb, gather2(xc, za + yb, b0, b1)))
+        const ba = f64x2.add(f64x2.mul(wxa, gather2(xc, zb + ya, a0, a1)), f64x2.mul(wxb, gather2(xc, zb + ya, b0, b1)))
+        const bb = f64x2.add(f64x2.mul(wxa, gather2(xc, zb + yb, a0, a1)), f64x2.mul(wxb, gather2(xc, zb + yb, b0, b1)))
+        const p = f64x2.add(
+          f64x2.mul(vwza, f64x2.add(f64x2.mul(vwya, aa), f64x2.mul(vwyb, ab))),
+          f64x2.mul(vwzb, f64x2.add(f64x2.mul(vwya, ba), f64x2.mul(vwyb, bb))),
+        )
+        const old = v64(xf, c)
+        const on = i64x2.ne(i64x2.extend_low_i32x4_u(i32x4.extend_low_i16x8_u(i16x8.extend_low_i8x16_u(v128.load16_lane(active + <usize>c, i64x2.splat(0), 0)))), i64x2.splat(0))
+        st64(xf, c, v128.bitselect(f64x2.add(old, p), old, on))
+      }
+      for (; i < nx; i++) {
+        const c = c0 + i
         if (ru8(active, c) == 0) continue
         const xa = ri32(xpa, i)
         const xb = ri32(xpb, i)
