@@ -99,7 +99,10 @@ export function backtrace(
 /**
  * Semi-Lagrangian advection of lattice `axis` for planes [k0, k1) of that lattice:
  * dst = src at the RK2 departure point. dtOverDx = dt / dx (negative for MacCormack's
- * backward step). dst must not alias src.
+ * backward step). dst must not alias src. With dst2 and src2, a second field on the same
+ * lattice rides the same back-trace (dst2 = src2 at the departure point); with base, the
+ * corner index of each departure point (cornerIndex) is recorded for maccormackCorrectSlab,
+ * which then need not trace again. Solid samples leave base untouched.
  */
 export function advectSlab(
   dst: Float32Array,
@@ -116,6 +119,9 @@ export function advectSlab(
   solid: SolidField | null,
   k0: number,
   k1: number,
+  dst2: Float32Array | null = null,
+  src2: Float32Array | null = null,
+  base: Int32Array | null = null,
 ): void {
   const sx = axis === 0 ? nx + 1 : nx
   const sy = axis === 1 ? ny + 1 : ny
@@ -124,6 +130,7 @@ export function advectSlab(
   const ox = axis === 0 ? 0 : 0.5
   const oy = axis === 1 ? 0 : 0.5
   const oz = axis === 2 ? 0 : 0.5
+  const pair = dst2 !== null && src2 !== null
   const vel = new Float64Array(3)
   const p = new Float64Array(3)
   for (let k = k0; k < k1; k++) {
@@ -132,20 +139,42 @@ export function advectSlab(
       for (let i = 0; i < sx; i++, s++) {
         if (solid !== null && solidSample(solid, axis, i, j, k, nx, ny, nz)) {
           dst[s] = src[s]
+          if (pair) dst2[s] = src2[s]
           continue
         }
         backtrace(u, v, w, nx, ny, nz, i + ox, j + oy, k + oz, dtOverDx, vel, p)
-        dst[s] = sample3(src, sx, sy, sz, p[0] - ox, p[1] - oy, p[2] - oz, cubic)
+        const gx = p[0] - ox
+        const gy = p[1] - oy
+        const gz = p[2] - oz
+        dst[s] = sample3(src, sx, sy, sz, gx, gy, gz, cubic)
+        if (pair) dst2[s] = sample3(src2, sx, sy, sz, gx, gy, gz, cubic)
+        if (base !== null) base[s] = cornerIndex(gx, gy, gz, sx, sy, sz)
       }
     }
   }
 }
 
 /**
+ * Index of the lower corner of the 8 samples around index coordinates (gx, gy, gz) of a
+ * sx*sy*sz lattice, clamped like lerp3 (the samples MacCormack's limiter takes its range from).
+ */
+export function cornerIndex(gx: number, gy: number, gz: number, sx: number, sy: number, sz: number): number {
+  let a = gx > 0 ? Math.floor(gx) : 0
+  let b = gy > 0 ? Math.floor(gy) : 0
+  let c = gz > 0 ? Math.floor(gz) : 0
+  if (a > sx - 2) a = sx > 1 ? sx - 2 : 0
+  if (b > sy - 2) b = sy > 1 ? sy - 2 : 0
+  if (c > sz - 2) c = sz > 1 ? sz - 2 : 0
+  return a + sx * (b + sy * c)
+}
+
+/**
  * MacCormack correction with Selle et al. 2008 limiting for planes [k0, k1) of lattice `axis`:
  * dst = fwd + (src - bwd) / 2; where that leaves the range of the 8 src samples around the
  * departure point it is reverted to fwd (limiter LIMIT_REVERT) or clamped to the range
- * (LIMIT_CLAMP). dst may alias bwd (each sample reads only its own bwd).
+ * (LIMIT_CLAMP). dst may alias bwd (each sample reads only its own bwd). base, when given,
+ * holds the corner indices advectSlab recorded for this departure point (same velocity,
+ * dtOverDx and solid); the result is the same as without it.
  */
 export function maccormackCorrectSlab(
   dst: Float32Array,
@@ -164,6 +193,7 @@ export function maccormackCorrectSlab(
   limiter: number,
   k0: number,
   k1: number,
+  base: Int32Array | null = null,
 ): void {
   const sx = axis === 0 ? nx + 1 : nx
   const sy = axis === 1 ? ny + 1 : ny
@@ -186,18 +216,14 @@ export function maccormackCorrectSlab(
         }
         const hat = fwd[s]
         let val = hat + 0.5 * (src[s] - bwd[s])
-        // The 8 samples the forward step interpolated from (same clamping as lerp3).
-        backtrace(u, v, w, nx, ny, nz, i + ox, j + oy, k + oz, dtOverDx, vel, p)
-        const gx = p[0] - ox
-        const gy = p[1] - oy
-        const gz = p[2] - oz
-        let a = gx > 0 ? Math.floor(gx) : 0
-        let b = gy > 0 ? Math.floor(gy) : 0
-        let c = gz > 0 ? Math.floor(gz) : 0
-        if (a > sx - 2) a = sx > 1 ? sx - 2 : 0
-        if (b > sy - 2) b = sy > 1 ? sy - 2 : 0
-        if (c > sz - 2) c = sz > 1 ? sz - 2 : 0
-        const o = a + sx * (b + sy * c)
+        // The 8 samples the forward step interpolated from (same clamping as lerp3): the
+        // corner the forward pass recorded, or the same back-trace again.
+        let o: number
+        if (base !== null) o = base[s]
+        else {
+          backtrace(u, v, w, nx, ny, nz, i + ox, j + oy, k + oz, dtOverDx, vel, p)
+          o = cornerIndex(p[0] - ox, p[1] - oy, p[2] - oz, sx, sy, sz)
+        }
         let lo = src[o]
         let hi = lo
         for (let n = 1; n < 8; n++) {
@@ -219,38 +245,77 @@ export function maccormackCorrectSlab(
  * Owns the MacCormack scratch lattices; one per grid size. options.kernels runs the kernels
  * and allocates the scratch (default TypeScript); with WebAssembly kernels the fields, the
  * velocity and the solid mask passed in must be allocated through them too.
+ *
+ * Each back-trace is computed once per lattice and pass: the forward pass records the corner
+ * of every departure point for the limiter (no third trace), and advectScalars carries several
+ * cell-centred fields along one trace. Results are bit-identical to advecting each field alone.
  */
 export class Advector {
   readonly spec: GridSpec
   private readonly fwd: Float32Array
   private readonly bwd: Float32Array
+  /** The second field's scratch (advectScalars), allocated on first use. */
+  private fwd2: Float32Array | null = null
+  private bwd2: Float32Array | null = null
+  /** Corner index of each forward departure point (cornerIndex). */
+  private readonly base: Int32Array
   private readonly kernels: KernelBackend
+  private readonly alloc: AllocOptions
 
   constructor(spec: GridSpec, options: AllocOptions = {}) {
     const { nx, ny, nz } = spec
     this.spec = spec
+    this.alloc = options
     this.kernels = kernelsOf(options)
     const len = Math.max((nx + 1) * ny * nz, nx * (ny + 1) * nz, nx * ny * (nz + 1))
     this.fwd = allocF32With(len, options)
     this.bwd = allocF32With(len, options)
+    this.base = this.kernels.i32(len)
   }
 
   /** Advects a cell-centred field: dst <- src carried by vel over dt seconds. */
   advectScalar(dst: Float32Array, src: Float32Array, vel: MacGrid, dt: number, options: AdvectOptions = {}): void {
     if (dst === src) throw new EddyError('INVALID_PARAM', 'advection needs distinct source and destination arrays')
-    this.lattice(dst, src, -1, vel, this.spec.nz, dt, options)
+    this.lattice(dst, src, null, null, -1, vel, this.spec.nz, dt, options)
+  }
+
+  /**
+   * Advects cell-centred fields together, dsts[n] <- srcs[n], sharing each back-trace between
+   * pairs of fields; each result equals advectScalar's.
+   */
+  advectScalars(dsts: readonly Float32Array[], srcs: readonly Float32Array[], vel: MacGrid, dt: number, options: AdvectOptions = {}): void {
+    if (dsts.length !== srcs.length) throw new EddyError('INVALID_PARAM', 'advection needs as many destinations as sources')
+    for (let n = 0; n < dsts.length; n++) {
+      for (let m = 0; m < srcs.length; m++) {
+        if (dsts[n] === srcs[m]) throw new EddyError('INVALID_PARAM', 'advection needs distinct source and destination arrays')
+      }
+    }
+    const { nz } = this.spec
+    let n = 0
+    for (; n + 1 < dsts.length; n += 2) this.lattice(dsts[n], srcs[n], dsts[n + 1], srcs[n + 1], -1, vel, nz, dt, options)
+    if (n < dsts.length) this.lattice(dsts[n], srcs[n], null, null, -1, vel, nz, dt, options)
   }
 
   /** Self-advection of the MAC velocity: dst <- src carried by src over dt seconds. */
   advectVelocity(dst: MacGrid, src: MacGrid, dt: number, options: AdvectOptions = {}): void {
     if (dst === src || dst.u === src.u) throw new EddyError('INVALID_PARAM', 'advection needs distinct source and destination grids')
     const { nz } = this.spec
-    this.lattice(dst.u, src.u, 0, src, nz, dt, options)
-    this.lattice(dst.v, src.v, 1, src, nz, dt, options)
-    this.lattice(dst.w, src.w, 2, src, nz + 1, dt, options)
+    this.lattice(dst.u, src.u, null, null, 0, src, nz, dt, options)
+    this.lattice(dst.v, src.v, null, null, 1, src, nz, dt, options)
+    this.lattice(dst.w, src.w, null, null, 2, src, nz + 1, dt, options)
   }
 
-  private lattice(dst: Float32Array, src: Float32Array, axis: -1 | 0 | 1 | 2, vel: MacGrid, planes: number, dt: number, options: AdvectOptions): void {
+  private lattice(
+    dst: Float32Array,
+    src: Float32Array,
+    dst2: Float32Array | null,
+    src2: Float32Array | null,
+    axis: -1 | 0 | 1 | 2,
+    vel: MacGrid,
+    planes: number,
+    dt: number,
+    options: AdvectOptions,
+  ): void {
     const { nx, ny, nz, dx } = this.spec
     const k = this.kernels
     if (!Number.isFinite(dt)) throw new EddyError('INVALID_PARAM', `advection time step must be finite, got ${dt}`)
@@ -259,14 +324,27 @@ export class Advector {
     const c = dt / dx
     const { u, v, w } = vel
     if ((options.scheme ?? 'maccormack') === 'semi-lagrangian') {
-      k.advect(dst, src, axis, u, v, w, nx, ny, nz, c, cubic, solid)
+      k.advect(dst, src, axis, u, v, w, nx, ny, nz, c, cubic, solid, dst2, src2)
       return
+    }
+    let fwd2: Float32Array | null = null
+    let bwd2: Float32Array | null = null
+    if (dst2 !== null && src2 !== null) {
+      if (this.fwd2 === null || this.bwd2 === null) {
+        this.fwd2 = allocF32With(this.fwd.length, this.alloc)
+        this.bwd2 = allocF32With(this.bwd.length, this.alloc)
+      }
+      fwd2 = this.fwd2
+      bwd2 = this.bwd2
     }
     // Three passes: each reads its input lattice at other samples, so in a worker split
     // every pass ends at a barrier.
-    k.advect(this.fwd, src, axis, u, v, w, nx, ny, nz, c, cubic, solid)
-    k.advect(this.bwd, this.fwd, axis, u, v, w, nx, ny, nz, -c, cubic, solid)
+    k.advect(this.fwd, src, axis, u, v, w, nx, ny, nz, c, cubic, solid, fwd2, src2, this.base)
+    k.advect(this.bwd, this.fwd, axis, u, v, w, nx, ny, nz, -c, cubic, solid, bwd2, fwd2)
     const limiter = options.limiter === 'clamp' ? LIMIT_CLAMP : LIMIT_REVERT
-    k.maccormackCorrect(dst, src, this.fwd, this.bwd, axis, u, v, w, nx, ny, nz, c, solid, limiter)
+    k.maccormackCorrect(dst, src, this.fwd, this.bwd, axis, u, v, w, nx, ny, nz, c, solid, limiter, this.base)
+    if (dst2 !== null && src2 !== null && fwd2 !== null && bwd2 !== null) {
+      k.maccormackCorrect(dst2, src2, fwd2, bwd2, axis, u, v, w, nx, ny, nz, c, solid, limiter, this.base)
+    }
   }
 }

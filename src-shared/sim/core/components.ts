@@ -16,8 +16,9 @@ export class FluidComponents {
   /** Union-find parents (scratch). */
   private readonly stack: Int32Array
   private floatingIds: Int32Array = new Int32Array(0)
-  private sums: Float64Array = new Float64Array(0)
-  private counts: Float64Array = new Float64Array(0)
+  /** Cells of floating component f: cells[start[f] .. start[f + 1]), ascending. */
+  private start: Int32Array = new Int32Array(1)
+  private cells: Int32Array = new Int32Array(0)
   /** Number of components found by the last build. */
   count = 0
   /** Number of those with no open side. */
@@ -97,30 +98,38 @@ export class FluidComponents {
     let f = 0
     for (let id = 0; id < count; id++) this.floatingIds[id] = open[id] ? -1 : f++
     this.floating = f
-    this.sums = new Float64Array(f)
-    this.counts = new Float64Array(f)
+    // Cell lists of the floating components (counting sort by component, ascending cells),
+    // so removeMeans touches only their cells and no labels.
+    if (this.start.length !== f + 1) this.start = new Int32Array(f + 1)
+    const start = this.start
+    start.fill(0)
+    if (f === 0) return
+    const ids = this.floatingIds
+    for (let c = 0; c < labels.length; c++) {
+      const id = labels[c]
+      if (id >= 0 && ids[id] >= 0) start[ids[id] + 1]++
+    }
+    for (let g = 0; g < f; g++) start[g + 1] += start[g]
+    if (this.cells.length < start[f]) this.cells = new Int32Array(labels.length)
+    const cells = this.cells
+    const next = start.slice(0, f)
+    for (let c = 0; c < labels.length; c++) {
+      const id = labels[c]
+      if (id >= 0 && ids[id] >= 0) cells[next[ids[id]]++] = c
+    }
   }
 
   /** Subtracts from v its mean over each floating component (a projection off A's null space). */
   removeMeans(v: Float64Array): void {
-    if (this.floating === 0) return
-    const { labels, floatingIds, sums, counts } = this
-    sums.fill(0)
-    counts.fill(0)
-    for (let c = 0; c < labels.length; c++) {
-      const id = labels[c]
-      if (id < 0) continue
-      const f = floatingIds[id]
-      if (f < 0) continue
-      sums[f] += v[c]
-      counts[f] += 1
-    }
-    for (let f = 0; f < sums.length; f++) sums[f] /= counts[f]
-    for (let c = 0; c < labels.length; c++) {
-      const id = labels[c]
-      if (id < 0) continue
-      const f = floatingIds[id]
-      if (f >= 0) v[c] -= sums[f]
+    const { floating, start, cells } = this
+    // Each component's sum runs over its cells in ascending order, as a sweep over all cells would.
+    for (let f = 0; f < floating; f++) {
+      const n0 = start[f]
+      const n1 = start[f + 1]
+      let sum = 0
+      for (let n = n0; n < n1; n++) sum += v[cells[n]]
+      const mean = sum / (n1 - n0)
+      for (let n = n0; n < n1; n++) v[cells[n]] -= mean
     }
   }
 }

@@ -14,6 +14,7 @@ import { type AxisTransfer, gaussSeidelColorSlab, jacobiSlab, prolongAddSlab, re
 import { applyPoissonSlab, netOutfluxSlab, residualSlab, subtractGradientSlab } from './poisson'
 import { dotPlanesSlab, sumPartials, updateIterateSlab, updateSearchSlab } from './vectorOps'
 import { addCellForceToFacesSlab, confinementForceSlab, vorticitySlab } from './vorticity'
+import { particleForceSlab, particleStrengthSlab } from '../smoke/vortexKernels'
 
 export type KernelKind = 'ts' | 'wasm'
 
@@ -86,7 +87,7 @@ export interface KernelBackend extends KernelAllocator {
   ): void
   /** prolongAddSlab over all nz fine planes. */
   prolongAdd(xf: Float64Array, xc: Float64Array, active: Uint8Array, nx: number, ny: number, nz: number, cx: number, cy: number, tx: AxisTransfer, ty: AxisTransfer, tz: AxisTransfer): void
-  /** advectSlab over every plane of lattice `axis`. */
+  /** advectSlab over every plane of lattice `axis` (dst2/src2: a second field on the same trace; base: record corners). */
   advect(
     dst: Float32Array,
     src: Float32Array,
@@ -100,8 +101,11 @@ export interface KernelBackend extends KernelAllocator {
     dtOverDx: number,
     cubic: boolean,
     solid: SolidField | null,
+    dst2?: Float32Array | null,
+    src2?: Float32Array | null,
+    base?: Int32Array | null,
   ): void
-  /** maccormackCorrectSlab over every plane of lattice `axis`. */
+  /** maccormackCorrectSlab over every plane of lattice `axis` (base: corners advect recorded). */
   maccormackCorrect(
     dst: Float32Array,
     src: Float32Array,
@@ -117,6 +121,7 @@ export interface KernelBackend extends KernelAllocator {
     dtOverDx: number,
     solid: SolidField | null,
     limiter: number,
+    base?: Int32Array | null,
   ): void
   /** vorticitySlab. */
   vorticity(ox: Float32Array, oy: Float32Array, oz: Float32Array, mag: Float32Array, u: Float32Array, v: Float32Array, w: Float32Array, nx: number, ny: number, nz: number, dx: number): void
@@ -149,6 +154,52 @@ export interface KernelBackend extends KernelAllocator {
     nx: number,
     ny: number,
     nz: number,
+  ): void
+  /**
+   * particleForceSlab over every plane: vortex-particle confinement forces (Selle 2005, sec. 5)
+   * added to the faces. Particle arrays may live anywhere (a backend copies them if it must).
+   */
+  particleForce(
+    u: Float32Array,
+    v: Float32Array,
+    w: Float32Array,
+    px: Float64Array,
+    py: Float64Array,
+    pz: Float64Array,
+    wx: Float64Array,
+    wy: Float64Array,
+    wz: Float64Array,
+    pr: Float64Array,
+    count: number,
+    epsilon: number,
+    dt: number,
+    nx: number,
+    ny: number,
+    nz: number,
+    dx: number,
+    ox: number,
+    oy: number,
+    oz: number,
+  ): void
+  /** particleStrengthSlab over every plane: tent-splatted particle |omega| added to eps. */
+  particleStrength(
+    eps: Float32Array,
+    px: Float64Array,
+    py: Float64Array,
+    pz: Float64Array,
+    wx: Float64Array,
+    wy: Float64Array,
+    wz: Float64Array,
+    pr: Float64Array,
+    count: number,
+    weight: number,
+    nx: number,
+    ny: number,
+    nz: number,
+    dx: number,
+    ox: number,
+    oy: number,
+    oz: number,
   ): void
   /** Stops worker threads, if any; the backend must not be used afterwards. */
   dispose(): Promise<void>
@@ -255,8 +306,11 @@ export class TsKernelBackend implements KernelBackend {
     dtOverDx: number,
     cubic: boolean,
     solid: SolidField | null,
+    dst2: Float32Array | null = null,
+    src2: Float32Array | null = null,
+    base: Int32Array | null = null,
   ): void {
-    advectSlab(dst, src, axis, u, v, w, nx, ny, nz, dtOverDx, cubic, solid, 0, axis === 2 ? nz + 1 : nz)
+    advectSlab(dst, src, axis, u, v, w, nx, ny, nz, dtOverDx, cubic, solid, 0, axis === 2 ? nz + 1 : nz, dst2, src2, base)
   }
   maccormackCorrect(
     dst: Float32Array,
@@ -273,8 +327,9 @@ export class TsKernelBackend implements KernelBackend {
     dtOverDx: number,
     solid: SolidField | null,
     limiter: number,
+    base: Int32Array | null = null,
   ): void {
-    maccormackCorrectSlab(dst, src, fwd, bwd, axis, u, v, w, nx, ny, nz, dtOverDx, solid, limiter, 0, axis === 2 ? nz + 1 : nz)
+    maccormackCorrectSlab(dst, src, fwd, bwd, axis, u, v, w, nx, ny, nz, dtOverDx, solid, limiter, 0, axis === 2 ? nz + 1 : nz, base)
   }
   vorticity(ox: Float32Array, oy: Float32Array, oz: Float32Array, mag: Float32Array, u: Float32Array, v: Float32Array, w: Float32Array, nx: number, ny: number, nz: number, dx: number): void {
     vorticitySlab(ox, oy, oz, mag, u, v, w, nx, ny, nz, dx, 0, nz)
@@ -311,6 +366,51 @@ export class TsKernelBackend implements KernelBackend {
     nz: number,
   ): void {
     addBuoyancySlab(v, density, temperature, alpha, beta, ambientTemperature, dt, nx, ny, 0, nz)
+  }
+  particleForce(
+    u: Float32Array,
+    v: Float32Array,
+    w: Float32Array,
+    px: Float64Array,
+    py: Float64Array,
+    pz: Float64Array,
+    wx: Float64Array,
+    wy: Float64Array,
+    wz: Float64Array,
+    pr: Float64Array,
+    count: number,
+    epsilon: number,
+    dt: number,
+    nx: number,
+    ny: number,
+    nz: number,
+    dx: number,
+    ox: number,
+    oy: number,
+    oz: number,
+  ): void {
+    particleForceSlab(u, v, w, px, py, pz, wx, wy, wz, pr, count, epsilon, dt, nx, ny, nz, dx, ox, oy, oz, 0, nz)
+  }
+  particleStrength(
+    eps: Float32Array,
+    px: Float64Array,
+    py: Float64Array,
+    pz: Float64Array,
+    wx: Float64Array,
+    wy: Float64Array,
+    wz: Float64Array,
+    pr: Float64Array,
+    count: number,
+    weight: number,
+    nx: number,
+    ny: number,
+    nz: number,
+    dx: number,
+    ox: number,
+    oy: number,
+    oz: number,
+  ): void {
+    particleStrengthSlab(eps, px, py, pz, wx, wy, wz, pr, count, weight, nx, ny, dx, ox, oy, oz, 0, nz)
   }
   async dispose(): Promise<void> {}
 }

@@ -43,6 +43,63 @@ export interface ProjectArgs {
   dt?: number
   /** Fluid density, kg/m^3 (only for the pressure output). */
   density?: number
+  /**
+   * A number the caller changes whenever it rewrites the fractions (e.g. ObstacleField.version).
+   * With it, an unchanged version and the same fraction arrays skip the comparison of their
+   * contents; without it, the contents are compared with those of the last setup.
+   */
+  fractionsVersion?: number
+}
+
+/**
+ * Remembers the face weights the pressure setup (fluid components, multigrid levels, MIC(0)
+ * factors: all functions of the weights alone) was last built for, so that a projection over
+ * unchanged weights (static obstacles) reuses it; the result is bit for bit the same.
+ */
+class FaceWeightsMemo {
+  private u: Float32Array | null = null
+  private v: Float32Array | null = null
+  private w: Float32Array | null = null
+  private version: number | undefined = undefined
+  /** Bit copies of the weights of the last setup. */
+  private readonly bits: [Int32Array, Int32Array, Int32Array]
+
+  constructor(nx: number, ny: number, nz: number) {
+    this.bits = [new Int32Array((nx + 1) * ny * nz), new Int32Array(nx * (ny + 1) * nz), new Int32Array(nx * ny * (nz + 1))]
+  }
+
+  /** Whether (u, v, w) differ from the last call's weights; records them if so. */
+  changed(u: Float32Array, v: Float32Array, w: Float32Array, version: number | undefined): boolean {
+    const sameArrays = u === this.u && v === this.v && w === this.w
+    if (sameArrays && version !== undefined && version === this.version) return false
+    this.version = version
+    let changed = !sameArrays
+    const arrays = [u, v, w]
+    for (let a = 0; a < 3; a++) {
+      const f = arrays[a]
+      const now = new Int32Array(f.buffer, f.byteOffset, f.length)
+      const bits = this.bits[a]
+      if (!changed) {
+        for (let c = 0; c < now.length; c++) {
+          if (now[c] !== bits[c]) {
+            changed = true
+            break
+          }
+        }
+      }
+      if (changed) bits.set(now)
+    }
+    this.u = u
+    this.v = v
+    this.w = w
+    return changed
+  }
+
+  /** Forgets the weights: the next changed() is true. */
+  reset(): void {
+    this.u = this.v = this.w = null
+    this.version = undefined
+  }
 }
 
 /** The weighted 7-point operator over a set of face weights. */
@@ -90,6 +147,7 @@ export class PressureSolver {
   private readonly precond: Preconditioner | null
   private readonly options: PressureOptions
   private readonly kernels: KernelBackend
+  private readonly memo: FaceWeightsMemo
   readonly kind: PreconditionerKind
 
   constructor(spec: GridSpec, options: PressureOptions = {}) {
@@ -105,6 +163,7 @@ export class PressureSolver {
     this.b = allocF64With(nx * ny * nz, alloc)
     this.pcg = new PcgSolver(nx, ny, nz, alloc)
     this.components = new FluidComponents(nx, ny, nz)
+    this.memo = new FaceWeightsMemo(nx, ny, nz)
     this.op = new PoissonOperator(nx, ny, nz, this.components, kernels)
     this.precond =
       this.kind === 'mic0'
@@ -127,14 +186,22 @@ export class PressureSolver {
     const obstacle = args.obstacle ?? null
     const { b, phi, op } = this
     this.kernels.netOutflux(b, vel.u, vel.v, vel.w, u, v, w, obstacle?.u ?? null, obstacle?.v ?? null, obstacle?.w ?? null, nx, ny, nz)
-    this.components.build(u, v, w)
+    // Components and preconditioner depend on the weights alone: rebuilt only when they change.
+    if (this.memo.changed(u, v, w, args.fractionsVersion)) {
+      try {
+        this.components.build(u, v, w)
+        if (this.precond instanceof Mic0Preconditioner) this.precond.factor(u, v, w)
+        else if (this.precond instanceof MultigridPreconditioner) this.precond.setup(u, v, w)
+      } catch (e) {
+        this.memo.reset()
+        throw e
+      }
+    }
     const labels = this.components.labels
     for (let c = 0; c < b.length; c++) b[c] = labels[c] < 0 ? 0 : -b[c]
     op.fu = u
     op.fv = v
     op.fw = w
-    if (this.precond instanceof Mic0Preconditioner) this.precond.factor(u, v, w)
-    else if (this.precond instanceof MultigridPreconditioner) this.precond.setup(u, v, w)
     if (this.options.warmStart === false) phi.fill(0)
     else for (let c = 0; c < phi.length; c++) if (labels[c] < 0 || !Number.isFinite(phi[c])) phi[c] = 0
     const stats = this.pcg.solve(op, this.precond, b, phi, this.options)

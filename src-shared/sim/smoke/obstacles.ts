@@ -102,6 +102,8 @@ export class ObstacleField {
   hasObstacles = false
   /** Some obstacle moves (velocity must go into the boundary condition). */
   moving = false
+  /** Changes whenever the fields are rebuilt (fractions rewritten): PressureSolver's fractionsVersion. */
+  version = 0
   private readonly band: number
   private readonly phiOne: Float32Array
   private readonly solidOne: Float32Array
@@ -200,6 +202,7 @@ export class ObstacleField {
 
   private rebuild(obstacles: readonly ObstacleInput[]): void {
     const { spec, band, phi, phiOne, solid, fractions, velocity } = this
+    this.version++
     const { nx, ny, nz } = spec
     velocity.fill(0)
     this.hasObstacles = obstacles.length > 0

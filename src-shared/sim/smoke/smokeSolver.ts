@@ -31,7 +31,7 @@ import { ObstacleField } from './obstacles'
 import { VortexParticles } from './particles'
 import { Prng } from './prng'
 import { seedFromEmitter, seedVortexBall } from './seeding'
-import { advectParticlesSlab, markLostParticles, particleForceSlab, particleStrengthSlab, stretchParticles } from './vortexKernels'
+import { advectParticlesSlab, markLostParticles, stretchParticles } from './vortexKernels'
 
 const CHECKPOINT_KIND = 'smoke'
 
@@ -84,6 +84,7 @@ export class SmokeSolver implements Solver {
   readonly pressure: PressureSolver
   private readonly velTmp: MacGrid
   private readonly scalarTmp: Float32Array
+  private readonly scalarTmp2: Float32Array
   private readonly advector: Advector
   private readonly confinement: VorticityConfinement
   /** Spatially varying confinement strength ('strength' mode). */
@@ -110,6 +111,7 @@ export class SmokeSolver implements Solver {
     this.density = allocF32With(n, alloc)
     this.temperature = allocF32With(n, alloc)
     this.scalarTmp = allocF32With(n, alloc)
+    this.scalarTmp2 = allocF32With(n, alloc)
     this.epsField = allocF32With(n, alloc)
     this.obstacles = new ObstacleField(grid, setup.sides, alloc)
     this.advector = new Advector(grid, alloc)
@@ -292,10 +294,10 @@ export class SmokeSolver implements Solver {
     // Advection: scalars by u^n, then u by itself (Selle 2005, eq. 1's (u . grad) u).
     const solid = this.obstacles.hasObstacles ? this.obstacles.solid : null
     const opts = { scheme: this.setup.advection, solid }
-    this.advector.advectScalar(this.scalarTmp, this.density, vel, h, opts)
+    // Density and temperature share each back-trace.
+    this.advector.advectScalars([this.scalarTmp, this.scalarTmp2], [this.density, this.temperature], vel, h, opts)
     this.density.set(this.scalarTmp)
-    this.advector.advectScalar(this.scalarTmp, this.temperature, vel, h, opts)
-    this.temperature.set(this.scalarTmp)
+    this.temperature.set(this.scalarTmp2)
     this.advector.advectVelocity(this.velTmp, vel, h, opts)
     vel.copyFrom(this.velTmp)
     let t1 = now()
@@ -318,7 +320,7 @@ export class SmokeSolver implements Solver {
     stats.ms.forces += t0 - t1
     if (vp.mode === 'force' && P.count > 0 && vp.confinement > 0) {
       // Selle 2005, sec. 5: eps_p = confinement * dx, the grid confinement's eps h scaling.
-      particleForceSlab(vel.u, vel.v, vel.w, P.px, P.py, P.pz, P.wx, P.wy, P.wz, P.r, P.count, vp.confinement * dx, h, nx, ny, nz, dx, origin[0], origin[1], origin[2], 0, nz)
+      this.kernels.particleForce(vel.u, vel.v, vel.w, P.px, P.py, P.pz, P.wx, P.wy, P.wz, P.r, P.count, vp.confinement * dx, h, nx, ny, nz, dx, origin[0], origin[1], origin[2])
     }
     t1 = now()
     stats.ms.vortexParticles += t1 - t0
@@ -327,7 +329,7 @@ export class SmokeSolver implements Solver {
     const ob = this.obstacles
     ob.update(input.obstacles, offset + h)
     enforceSolidVelocity(vel, ob.fractions, ob.moving ? ob.velocity : null)
-    const solve = this.pressure.project(vel, ob.fractions, { obstacle: ob.moving ? ob.velocity : null })
+    const solve = this.pressure.project(vel, ob.fractions, { obstacle: ob.moving ? ob.velocity : null, fractionsVersion: ob.version })
     stats.pressureIterations += solve.iterations
     stats.pressureResidual = Math.max(stats.pressureResidual, solve.residual)
     if (ob.hasObstacles) this.clearSolidCells(ambientTemperature)
@@ -370,7 +372,7 @@ export class SmokeSolver implements Solver {
     const eps = this.epsField
     const vel = this.velocity
     eps.fill(input.vorticity)
-    particleStrengthSlab(eps, P.px, P.py, P.pz, P.wx, P.wy, P.wz, P.r, P.count, input.vortexParticles.strengthWeight, nx, ny, dx, origin[0], origin[1], origin[2], 0, nz)
+    this.kernels.particleStrength(eps, P.px, P.py, P.pz, P.wx, P.wy, P.wz, P.r, P.count, input.vortexParticles.strengthWeight, nx, ny, nz, dx, origin[0], origin[1], origin[2])
     C.computeVorticity(vel)
     this.kernels.confinementForce(C.fx, C.fy, C.fz, C.wx, C.wy, C.wz, C.magnitude, 1, nx, ny, nz, dx)
     for (let c = 0; c < eps.length; c++) {

@@ -56,6 +56,8 @@ export const KERNEL = {
   addCellForceToFaces: 19,
   addBuoyancy: 20,
   gaussSeidelSweep: 21,
+  particleForce: 22,
+  particleStrength: 23,
 } as const
 
 /** Export name of each kernel number (0 unused). */

@@ -17,6 +17,7 @@ import { type AxisTransfer, restrictScratchLength } from '../core/multigrid'
 import { sumPartials } from '../core/vectorOps'
 import { InlineRunner, type SlabRunner } from '../parallel/slabPool'
 import { KERNEL, MAX_KERNEL_ARGS, WasmKernels, type WasmKernelsOptions } from './kernels'
+import { splatWork, VortexStage } from './vortexStage'
 
 type Arr = Float32Array | Float64Array | Int32Array | Uint8Array
 
@@ -43,6 +44,8 @@ export class WasmKernelBackend implements KernelBackend {
   private ok = true
   /** Per-thread restriction scratch: [base pointer, bytes per thread] by scratch length. */
   private readonly scratch = new Map<number, [number, number]>()
+  /** Particle arrays and force scratch of the vortex-particle kernels (created on first use). */
+  private vortex: VortexStage | null = null
 
   constructor(kernels: WasmKernels, runner: SlabRunner = new InlineRunner(kernels), options: WasmBackendOptions = {}) {
     this.kernels = kernels
@@ -244,12 +247,17 @@ export class WasmKernelBackend implements KernelBackend {
     dtOverDx: number,
     cubic: boolean,
     solid: SolidField | null,
+    dst2: Float32Array | null = null,
+    src2: Float32Array | null = null,
+    base: Int32Array | null = null,
   ): void {
     const planes = axis === 2 ? nz + 1 : nz
+    const pair = dst2 !== null && src2 !== null
     this.begin().p(dst).p(src).v(axis).p(u).p(v).p(w).v(nx).v(ny).v(nz).v(dtOverDx).p(solid).v(solidKind(solid))
+    this.p(pair ? dst2 : null).p(pair ? src2 : null).p(base)
     if (cubic) this.ok = false
     // About 20x the work of a stencil cell per sample (two RK2 velocity lookups).
-    if (!this.go(KERNEL.advect, planes, 20 * nx * ny * planes)) TS_KERNELS.advect(dst, src, axis, u, v, w, nx, ny, nz, dtOverDx, cubic, solid)
+    if (!this.go(KERNEL.advect, planes, (pair ? 22 : 20) * nx * ny * planes)) TS_KERNELS.advect(dst, src, axis, u, v, w, nx, ny, nz, dtOverDx, cubic, solid, dst2, src2, base)
   }
 
   maccormackCorrect(
@@ -267,11 +275,13 @@ export class WasmKernelBackend implements KernelBackend {
     dtOverDx: number,
     solid: SolidField | null,
     limiter: number,
+    base: Int32Array | null = null,
   ): void {
     const planes = axis === 2 ? nz + 1 : nz
-    this.begin().p(dst).p(src).p(fwd).p(bwd).v(axis).p(u).p(v).p(w).v(nx).v(ny).v(nz).v(dtOverDx).p(solid).v(solidKind(solid)).v(limiter)
-    if (!this.go(KERNEL.maccormackCorrect, planes, 20 * nx * ny * planes)) {
-      TS_KERNELS.maccormackCorrect(dst, src, fwd, bwd, axis, u, v, w, nx, ny, nz, dtOverDx, solid, limiter)
+    this.begin().p(dst).p(src).p(fwd).p(bwd).v(axis).p(u).p(v).p(w).v(nx).v(ny).v(nz).v(dtOverDx).p(solid).v(solidKind(solid)).v(limiter).p(base)
+    // With recorded corners a sample is a few loads and compares, not a back-trace.
+    if (!this.go(KERNEL.maccormackCorrect, planes, (base !== null ? 3 : 20) * nx * ny * planes)) {
+      TS_KERNELS.maccormackCorrect(dst, src, fwd, bwd, axis, u, v, w, nx, ny, nz, dtOverDx, solid, limiter, base)
     }
   }
 
@@ -317,6 +327,68 @@ export class WasmKernelBackend implements KernelBackend {
   ): void {
     this.begin().p(v).p(density).p(temperature).v(alpha).v(beta).v(ambientTemperature).v(dt).v(nx).v(ny)
     if (!this.go(KERNEL.addBuoyancy, nz, nx * ny * nz)) TS_KERNELS.addBuoyancy(v, density, temperature, alpha, beta, ambientTemperature, dt, nx, ny, nz)
+  }
+
+  particleForce(
+    u: Float32Array,
+    v: Float32Array,
+    w: Float32Array,
+    px: Float64Array,
+    py: Float64Array,
+    pz: Float64Array,
+    wx: Float64Array,
+    wy: Float64Array,
+    wz: Float64Array,
+    pr: Float64Array,
+    count: number,
+    epsilon: number,
+    dt: number,
+    nx: number,
+    ny: number,
+    nz: number,
+    dx: number,
+    ox: number,
+    oy: number,
+    oz: number,
+  ): void {
+    if (count <= 0 || epsilon * dt === 0) return
+    this.vortex ??= new VortexStage(this.kernels.arena)
+    const P = this.vortex.particles(px, py, pz, wx, wy, wz, pr, count)
+    const [base, stride] = this.vortex.scratch(nx, ny, this.threads)
+    this.begin().p(u).p(v).p(w).v(P.px).v(P.py).v(P.pz).v(P.wx).v(P.wy).v(P.wz).v(P.pr).v(count)
+    this.v(epsilon).v(dt).v(nx).v(ny).v(nz).v(dx).v(ox).v(oy).v(oz).v(base).v(stride)
+    // About 3x a stencil cell per face (three face lattices), times a few for the divide.
+    if (!this.go(KERNEL.particleForce, nz, splatWork(pr, count, dx, nx * ny * nz, 6))) {
+      TS_KERNELS.particleForce(u, v, w, px, py, pz, wx, wy, wz, pr, count, epsilon, dt, nx, ny, nz, dx, ox, oy, oz)
+    }
+  }
+
+  particleStrength(
+    eps: Float32Array,
+    px: Float64Array,
+    py: Float64Array,
+    pz: Float64Array,
+    wx: Float64Array,
+    wy: Float64Array,
+    wz: Float64Array,
+    pr: Float64Array,
+    count: number,
+    weight: number,
+    nx: number,
+    ny: number,
+    nz: number,
+    dx: number,
+    ox: number,
+    oy: number,
+    oz: number,
+  ): void {
+    if (count <= 0 || weight === 0) return
+    this.vortex ??= new VortexStage(this.kernels.arena)
+    const P = this.vortex.particles(px, py, pz, wx, wy, wz, pr, count)
+    this.begin().p(eps).v(P.px).v(P.py).v(P.pz).v(P.wx).v(P.wy).v(P.wz).v(P.pr).v(count).v(weight).v(nx).v(ny).v(dx).v(ox).v(oy).v(oz)
+    if (!this.go(KERNEL.particleStrength, nz, splatWork(pr, count, dx, nx * ny * nz, 1))) {
+      TS_KERNELS.particleStrength(eps, px, py, pz, wx, wy, wz, pr, count, weight, nx, ny, nz, dx, ox, oy, oz)
+    }
   }
 
   async dispose(): Promise<void> {

@@ -81,3 +81,30 @@ describe('advection by a uniform flow', () => {
     expect(() => new Advector(spec).advectScalar(f.data, f.data, uniform(), DT)).toThrow(/distinct/)
   })
 })
+
+describe('advecting several scalar fields at once', () => {
+  it.each([
+    ['semi-lagrangian', 'linear'],
+    ['maccormack', 'linear'],
+    ['maccormack', 'cubic'],
+  ] as const)('%s/%s gives each field bit for bit what advectScalar gives it', (scheme, interpolation) => {
+    const n = spec.nx * spec.ny * spec.nz
+    let seed = 7
+    const r = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32)
+    const vel = new MacGrid(spec)
+    for (const a of [vel.u, vel.v, vel.w]) for (let i = 0; i < a.length; i++) a[i] = 4 * (r() - 0.5)
+    const solid = new Uint8Array(n).map(() => (r() < 0.15 ? 1 : 0))
+    const srcs = [0, 1, 2].map(() => new Float32Array(n).map(() => r()))
+    const opts = { scheme, interpolation, solid }
+    const alone = srcs.map((s) => {
+      const d = new Float32Array(n)
+      new Advector(spec).advectScalar(d, s, vel, 0.3, opts)
+      return d
+    })
+    const together = srcs.map(() => new Float32Array(n))
+    const adv = new Advector(spec)
+    adv.advectScalars(together, srcs, vel, 0.3, opts)
+    for (let f = 0; f < srcs.length; f++) expect(Buffer.from(together[f].buffer).equals(Buffer.from(alone[f].buffer))).toBe(true)
+    expect(() => adv.advectScalars([srcs[0], together[1]], srcs.slice(0, 2), vel, 0.3, opts)).toThrow()
+  })
+})

@@ -345,6 +345,45 @@ describe.each(SIZES)('kernels on %i x %i x %i', (nx, ny, nz) => {
         expectSame(out, ref)
       }
     })
+
+    it.each(['none', 'mask', 'fraction'] as const)('a second field on the same trace and recorded corners, solid: %s', (kind) => {
+      const solid = solids[kind]
+      const ws = solid && inWasm(solid)
+      const wu = inWasm(u)
+      const wv = inWasm(v)
+      const ww = inWasm(w)
+      const src2 = randF32(m, 27)
+      // Each field alone (the reference path without corners).
+      const fwd = new Float32Array(m)
+      const fwd2 = new Float32Array(m)
+      advectSlab(fwd, src, axis, u, v, w, nx, ny, nz, 0.7, false, solid, 0, planes)
+      advectSlab(fwd2, src2, axis, u, v, w, nx, ny, nz, 0.7, false, solid, 0, planes)
+      // Both at once, recording corners: the same fields, in TypeScript and in wasm.
+      const pa = new Float32Array(m)
+      const pb = new Float32Array(m)
+      const base = new Int32Array(m)
+      advectSlab(pa, src, axis, u, v, w, nx, ny, nz, 0.7, false, solid, 0, planes, pb, src2, base)
+      expectSame(pa, fwd)
+      expectSame(pb, fwd2)
+      const wa = wasm.f32(m)
+      const wb = wasm.f32(m)
+      const wbase = wasm.i32(m)
+      wasm.advect(wa, inWasm(src), axis, wu, wv, ww, nx, ny, nz, 0.7, false, ws, wb, inWasm(src2), wbase)
+      expectSame(wa, fwd)
+      expectSame(wb, fwd2)
+      const bwd = new Float32Array(m)
+      advectSlab(bwd, fwd, axis, u, v, w, nx, ny, nz, -0.7, false, solid, 0, planes)
+      for (const limiter of [LIMIT_REVERT, LIMIT_CLAMP, LIMIT_NONE]) {
+        const ref = new Float32Array(m)
+        maccormackCorrectSlab(ref, src, fwd, bwd, axis, u, v, w, nx, ny, nz, 0.7, solid, limiter, 0, planes)
+        const viaBase = new Float32Array(m)
+        maccormackCorrectSlab(viaBase, src, fwd, bwd, axis, u, v, w, nx, ny, nz, 0.7, solid, limiter, 0, planes, base)
+        expectSame(viaBase, ref)
+        const out = wasm.f32(m)
+        wasm.maccormackCorrect(out, inWasm(src), inWasm(fwd), inWasm(bwd), axis, wu, wv, ww, nx, ny, nz, 0.7, ws, limiter, wbase)
+        expectSame(out, ref)
+      }
+    })
   })
 
   it('advection and MacCormack treat NaN and infinite values like the reference', () => {

@@ -13,7 +13,7 @@
 //
 // Solid masks: solidKind 0 = none, 1 = uint8 (nonzero is solid), 2 = float32 fraction
 // (>= 0.5 is solid), like the reference's SolidField.
-import { rf32, wf32, ru8, w32x2 } from './common'
+import { rf32, wf32, ri32, ru8, w32x2 } from './common'
 
 const SOLID_THRESHOLD: f64 = 0.5
 
@@ -162,26 +162,55 @@ let vbz: v128 = f64x2.splat(0)
   v128.store64_lane(dst + (<usize>s << 2), f32x4.demote_f64x2_zero(v), 0)
 }
 
+/** cornerIndex of the reference: lower corner of the 8 samples around (gx, gy, gz), clamped like lerp3. */
+@inline function cornerIndex(gx: f64, gy: f64, gz: f64, sx: i32, sy: i32, sz: i32): i32 {
+  let a = gx > 0 ? <i32>Math.floor(gx) : 0
+  let b = gy > 0 ? <i32>Math.floor(gy) : 0
+  let c = gz > 0 ? <i32>Math.floor(gz) : 0
+  if (a > sx - 2) a = sx > 1 ? sx - 2 : 0
+  if (b > sy - 2) b = sy > 1 ? sy - 2 : 0
+  if (c > sz - 2) c = sz > 1 ? sz - 2 : 0
+  return a + sx * (b + sy * c)
+}
+
+/** cornerIndex for two samples (i32 lanes 0 and 1); sx >= 2. */
+@inline function cornerIndex2(gx: v128, gy: v128, gz: v128, sx: i32, sy: i32, sz: i32): v128 {
+  const zero = f64x2.splat(0)
+  const av = i32x4.min_s(i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(v128.bitselect(gx, zero, f64x2.gt(gx, zero)))), i32x4.splat(sx - 2))
+  const bv = i32x4.min_s(i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(v128.bitselect(gy, zero, f64x2.gt(gy, zero)))), i32x4.splat(sy > 1 ? sy - 2 : 0))
+  const cv = i32x4.min_s(i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(v128.bitselect(gz, zero, f64x2.gt(gz, zero)))), i32x4.splat(sz > 1 ? sz - 2 : 0))
+  return i32x4.add(av, i32x4.mul(i32x4.splat(sx), i32x4.add(bv, i32x4.mul(i32x4.splat(sy), cv))))
+}
+
 @inline function advectSample(
   dst: usize, src: usize, axis: i32, u: usize, v: usize, w: usize, nx: i32, ny: i32, nz: i32,
-  c: f64, solid: usize, solidKind: i32, sx: i32, sy: i32, sz: i32, ox: f64, oy: f64, oz: f64, i: i32, j: i32, k: i32, s: i32,
+  c: f64, solid: usize, solidKind: i32, dst2: usize, src2: usize, base: usize,
+  sx: i32, sy: i32, sz: i32, ox: f64, oy: f64, oz: f64, i: i32, j: i32, k: i32, s: i32,
 ): void {
   if (solidKind != 0 && solidSample(solid, solidKind, axis, i, j, k, nx, ny, nz)) {
     store<f32>(dst + (<usize>s << 2), load<f32>(src + (<usize>s << 2)))
+    if (dst2 != 0) store<f32>(dst2 + (<usize>s << 2), load<f32>(src2 + (<usize>s << 2)))
     return
   }
   backtrace(u, v, w, nx, ny, nz, <f64>i + ox, <f64>j + oy, <f64>k + oz, c)
-  wf32(dst, s, lerp3(src, sx, sy, sz, bx - ox, by - oy, bz - oz))
+  const gx = bx - ox
+  const gy = by - oy
+  const gz = bz - oz
+  wf32(dst, s, lerp3(src, sx, sy, sz, gx, gy, gz))
+  if (dst2 != 0) wf32(dst2, s, lerp3(src2, sx, sy, sz, gx, gy, gz))
+  if (base != 0) store<i32>(base + (<usize>s << 2), cornerIndex(gx, gy, gz, sx, sy, sz))
 }
 
 /**
  * advectSlab (trilinear): dst = src at the RK2 departure point for planes [k0, k1) of
- * lattice `axis` (-1 cells, 0/1/2 u/v/w faces). dst must not alias src.
+ * lattice `axis` (-1 cells, 0/1/2 u/v/w faces). dst must not alias src. dst2/src2 (0 = none):
+ * a second field along the same trace; base (0 = none): record each corner index (int32).
  */
 export function advect(
   dst: usize, src: usize, axis: i32, u: usize, v: usize, w: usize, nx: i32, ny: i32, nz: i32,
-  dtOverDx: f64, solid: usize, solidKind: i32, k0: i32, k1: i32,
+  dtOverDx: f64, solid: usize, solidKind: i32, dst2: usize, src2: usize, base: usize, k0: i32, k1: i32,
 ): void {
+  if (src2 == 0) dst2 = 0
   const sx = axis == 0 ? nx + 1 : nx
   const sy = axis == 1 ? ny + 1 : ny
   const sz = axis == 2 ? nz + 1 : nz
@@ -201,15 +230,20 @@ export function advect(
         const Z = f64x2.splat(<f64>k + oz)
         for (; i + 1 < sx; i += 2) {
           if (solidKind != 0 && (solidSample(solid, solidKind, axis, i, j, k, nx, ny, nz) || solidSample(solid, solidKind, axis, i + 1, j, k, nx, ny, nz))) {
-            advectSample(dst, src, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, sx, sy, sz, ox, oy, oz, i, j, k, s0 + i)
-            advectSample(dst, src, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, sx, sy, sz, ox, oy, oz, i + 1, j, k, s0 + i + 1)
+            advectSample(dst, src, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, dst2, src2, base, sx, sy, sz, ox, oy, oz, i, j, k, s0 + i)
+            advectSample(dst, src, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, dst2, src2, base, sx, sy, sz, ox, oy, oz, i + 1, j, k, s0 + i + 1)
             continue
           }
           backtrace2(u, v, w, nx, ny, nz, laneX(i, ox), Y, Z, dtOverDx)
-          storePair(dst, s0 + i, lerp3x2(src, sx, sy, sz, f64x2.sub(vbx, vox), f64x2.sub(vby, voy), f64x2.sub(vbz, voz)))
+          const gx = f64x2.sub(vbx, vox)
+          const gy = f64x2.sub(vby, voy)
+          const gz = f64x2.sub(vbz, voz)
+          storePair(dst, s0 + i, lerp3x2(src, sx, sy, sz, gx, gy, gz))
+          if (dst2 != 0) storePair(dst2, s0 + i, lerp3x2(src2, sx, sy, sz, gx, gy, gz))
+          if (base != 0) v128.store64_lane(base + (<usize>(s0 + i) << 2), cornerIndex2(gx, gy, gz, sx, sy, sz), 0)
         }
       }
-      for (; i < sx; i++) advectSample(dst, src, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, sx, sy, sz, ox, oy, oz, i, j, k, s0 + i)
+      for (; i < sx; i++) advectSample(dst, src, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, dst2, src2, base, sx, sy, sz, ox, oy, oz, i, j, k, s0 + i)
     }
   }
 }
@@ -217,11 +251,11 @@ export function advect(
 /**
  * maccormackCorrectSlab: dst = fwd + (src - bwd) / 2, limited to the range of the 8 src
  * samples around the departure point (limiter 0 revert to fwd, 1 clamp, 2 none).
- * dst may alias bwd.
+ * dst may alias bwd. base (0 = none): the corner indices advect recorded for this trace.
  */
 export function maccormackCorrect(
   dst: usize, src: usize, fwd: usize, bwd: usize, axis: i32, u: usize, v: usize, w: usize,
-  nx: i32, ny: i32, nz: i32, dtOverDx: f64, solid: usize, solidKind: i32, limiter: i32, k0: i32, k1: i32,
+  nx: i32, ny: i32, nz: i32, dtOverDx: f64, solid: usize, solidKind: i32, limiter: i32, base: usize, k0: i32, k1: i32,
 ): void {
   const sx = axis == 0 ? nx + 1 : nx
   const sy = axis == 1 ? ny + 1 : ny
@@ -245,25 +279,25 @@ export function maccormackCorrect(
         const Z = f64x2.splat(<f64>k + oz)
         for (; i + 1 < sx; i += 2) {
           if (solidKind != 0 && (solidSample(solid, solidKind, axis, i, j, k, nx, ny, nz) || solidSample(solid, solidKind, axis, i + 1, j, k, nx, ny, nz))) {
-            correctSample(dst, src, fwd, bwd, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, limiter, sx, sy, sz, ox, oy, oz, di, dj, dk, i, j, k, s0 + i)
-            correctSample(dst, src, fwd, bwd, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, limiter, sx, sy, sz, ox, oy, oz, di, dj, dk, i + 1, j, k, s0 + i + 1)
+            correctSample(dst, src, fwd, bwd, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, limiter, base, sx, sy, sz, ox, oy, oz, di, dj, dk, i, j, k, s0 + i)
+            correctSample(dst, src, fwd, bwd, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, limiter, base, sx, sy, sz, ox, oy, oz, di, dj, dk, i + 1, j, k, s0 + i + 1)
             continue
           }
           const s = s0 + i
           const hat = w32x2(fwd, s)
           let val = f64x2.add(hat, f64x2.mul(f64x2.splat(0.5), f64x2.sub(w32x2(src, s), w32x2(bwd, s))))
-          backtrace2(u, v, w, nx, ny, nz, laneX(i, ox), Y, Z, dtOverDx)
           // The 8 src samples around the departure point, in the reference's order.
-          const zero = f64x2.splat(0)
-          const gx = f64x2.sub(vbx, vox)
-          const gy = f64x2.sub(vby, voy)
-          const gz = f64x2.sub(vbz, voz)
-          const av = i32x4.min_s(i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(v128.bitselect(gx, zero, f64x2.gt(gx, zero)))), i32x4.splat(sx - 2))
-          const bv = i32x4.min_s(i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(v128.bitselect(gy, zero, f64x2.gt(gy, zero)))), i32x4.splat(sy > 1 ? sy - 2 : 0))
-          const cv = i32x4.min_s(i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(v128.bitselect(gz, zero, f64x2.gt(gz, zero)))), i32x4.splat(sz > 1 ? sz - 2 : 0))
-          const ov = i32x4.add(av, i32x4.mul(i32x4.splat(sx), i32x4.add(bv, i32x4.mul(i32x4.splat(sy), cv))))
-          const oA = i32x4.extract_lane(ov, 0)
-          const oB = i32x4.extract_lane(ov, 1)
+          let oA: i32
+          let oB: i32
+          if (base != 0) {
+            oA = ri32(base, s)
+            oB = ri32(base, s + 1)
+          } else {
+            backtrace2(u, v, w, nx, ny, nz, laneX(i, ox), Y, Z, dtOverDx)
+            const ov = cornerIndex2(f64x2.sub(vbx, vox), f64x2.sub(vby, voy), f64x2.sub(vbz, voz), sx, sy, sz)
+            oA = i32x4.extract_lane(ov, 0)
+            oB = i32x4.extract_lane(ov, 1)
+          }
           let r = rowPair(src, oA, oB)
           let lo = f64x2.promote_low_f32x4(i32x4.shuffle(r, r, 0, 2, 0, 2))
           let hi = lo
@@ -291,14 +325,14 @@ export function maccormackCorrect(
           storePair(dst, s, val)
         }
       }
-      for (; i < sx; i++) correctSample(dst, src, fwd, bwd, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, limiter, sx, sy, sz, ox, oy, oz, di, dj, dk, i, j, k, s0 + i)
+      for (; i < sx; i++) correctSample(dst, src, fwd, bwd, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, limiter, base, sx, sy, sz, ox, oy, oz, di, dj, dk, i, j, k, s0 + i)
     }
   }
 }
 
 @inline function correctSample(
   dst: usize, src: usize, fwd: usize, bwd: usize, axis: i32, u: usize, v: usize, w: usize,
-  nx: i32, ny: i32, nz: i32, dtOverDx: f64, solid: usize, solidKind: i32, limiter: i32,
+  nx: i32, ny: i32, nz: i32, dtOverDx: f64, solid: usize, solidKind: i32, limiter: i32, base: usize,
   sx: i32, sy: i32, sz: i32, ox: f64, oy: f64, oz: f64, di: i32, dj: i32, dk: i32, i: i32, j: i32, k: i32, s: i32,
 ): void {
   if (solidKind != 0 && solidSample(solid, solidKind, axis, i, j, k, nx, ny, nz)) {
@@ -307,17 +341,12 @@ export function maccormackCorrect(
   }
   const hat = rf32(fwd, s)
   let val = hat + 0.5 * (rf32(src, s) - rf32(bwd, s))
-  backtrace(u, v, w, nx, ny, nz, <f64>i + ox, <f64>j + oy, <f64>k + oz, dtOverDx)
-  const gx = bx - ox
-  const gy = by - oy
-  const gz = bz - oz
-  let a = gx > 0 ? <i32>Math.floor(gx) : 0
-  let b = gy > 0 ? <i32>Math.floor(gy) : 0
-  let c = gz > 0 ? <i32>Math.floor(gz) : 0
-  if (a > sx - 2) a = sx > 1 ? sx - 2 : 0
-  if (b > sy - 2) b = sy > 1 ? sy - 2 : 0
-  if (c > sz - 2) c = sz > 1 ? sz - 2 : 0
-  const o = a + sx * (b + sy * c)
+  let o: i32
+  if (base != 0) o = ri32(base, s)
+  else {
+    backtrace(u, v, w, nx, ny, nz, <f64>i + ox, <f64>j + oy, <f64>k + oz, dtOverDx)
+    o = cornerIndex(bx - ox, by - oy, bz - oz, sx, sy, sz)
+  }
   let lo = rf32(src, o)
   let hi = lo
   for (let n = 1; n < 8; n++) {
