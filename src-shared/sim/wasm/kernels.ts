@@ -67,7 +67,7 @@ export const KERNEL_NAMES: readonly string[] = (() => {
   return names
 })()
 
-/** Most arguments any kernel takes before its range (prolongAdd: 19). */
+/** Most arguments any kernel takes before its range (particleForce: 22). */
 export const MAX_KERNEL_ARGS = 32
 
 /** WebAssembly page size, bytes. */
