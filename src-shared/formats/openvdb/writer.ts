@@ -1,8 +1,10 @@
 // OpenVDB (.vdb) writer for dense cell-centred grids, pure TypeScript -> Uint8Array.
 //
 // Writes file format version 224 (OpenVDB 6+ layout; OpenVDB 10 reads it) with per-grid
-// compression NONE, full 32-bit floats and the standard 5-4-3 tree
-// (root -> 32³ internal -> 16³ internal -> 8³ leaf). Layout, after openvdb/io/Archive.cc,
+// compression NONE, or ZIP when the host supplies a zlib compressor; 32-bit floats, or halves
+// per grid (`saveAsHalf`); the standard 5-4-3 tree (root -> 32³ internal -> 16³ internal ->
+// 8³ leaf). No active-mask compression (every value array is written whole, metadata byte 6),
+// no Blosc, no tiles (all active data lives in leaves). Layout, after openvdb/io/Archive.cc,
 // GridDescriptor.cc, Compression.h and tree/{RootNode,InternalNode,LeafNode}.h:
 //
 //   header   int64 magic 0x56444220 | uint32 file version | uint32 lib major | uint32 lib minor
@@ -11,7 +13,7 @@
 //   per grid:
 //     descriptor   string name | string type ("Tree_float_5_4_3") | string instance parent ("")
 //                  | int64 gridPos | int64 blockPos | int64 endPos   (absolute byte offsets)
-//     [gridPos]    uint32 compression flags (0 = none)
+//     [gridPos]    uint32 compression flags (0 = none, 1 = zip)
 //                  grid metadata (MetaMap) | transform (string map type, then 6 Vec3d, see below)
 //                  topology: int32 buffer count (1) | root: background, uint32 #tiles,
 //                    uint32 #children, per child int32[3] origin + 32³-node topology
@@ -22,6 +24,8 @@
 //   strings are uint32 length + bytes; MetaMap is int32 count, then per entry string name,
 //   string type name, uint32 value size, value bytes. Node masks are uint64 words, bit n of
 //   the mask = bit (n & 63) of word n >> 6; n = x·D² + y·D + z of the local (child) coords.
+//   Value arrays: float32 (or binary16 for `_HalfFloat` grids) little-endian; with ZIP each
+//   array is int64 zlib size + zlib stream (or int64 -rawSize + raw bytes when not smaller).
 
 import { ByteWriter } from './bytes'
 
@@ -30,6 +34,8 @@ export const VDB_FILE_VERSION = 224
 export const VDB_LIBRARY_VERSION: readonly [number, number] = [10, 0]
 /** Metadata byte before every value array: no mask compression, all values follow. */
 export const NO_MASK_AND_ALL_VALS = 6
+export const COMPRESS_NONE = 0
+export const COMPRESS_ZIP = 0x1
 
 export type VdbGridClass = 'fog volume' | 'level set' | 'staggered' | 'unknown'
 export type VdbVectorType = 'invariant' | 'covariant' | 'covariant normalize' | 'contravariant relative' | 'contravariant absolute'
@@ -60,6 +66,12 @@ export interface VdbGrid {
   gridClass?: VdbGridClass
   /** vec3s only; default 'invariant'. */
   vectorType?: VdbVectorType
+  /**
+   * Store node and leaf values as 16-bit halves (type name gets the `_HalfFloat` suffix,
+   * `is_saved_as_half_float` is true; OpenVDB widens them back to float on read). The root's
+   * background stays 32-bit but is rounded to half precision, as OpenVDB does. Default false.
+   */
+  saveAsHalf?: boolean
 }
 
 export interface VdbWriteOptions {
@@ -67,6 +79,13 @@ export interface VdbWriteOptions {
   uuid?: string
   /** File-level `creator` metadata (default 'Eddy'); '' omits it. */
   creator?: string
+  /**
+   * zlib (RFC 1950, i.e. zlib `compress2`) compressor. When given, grids are written with
+   * COMPRESS_ZIP: each value array becomes int64 compressed size + zlib stream (or, when that is
+   * not smaller, int64 -rawSize + raw bytes). src-shared has no zlib; the host passes one, e.g.
+   * `(b) => zlib.deflateSync(b)` from node:zlib.
+   */
+  deflate?: (raw: Uint8Array) => Uint8Array
 }
 
 /** What was written for one grid (also handy for tests and UI summaries). */
@@ -108,7 +127,7 @@ export function writeVdbWithSummary(grids: VdbGrid[], opts: VdbWriteOptions = {}
   w.i32(grids.length)
 
   const summaries: VdbGridSummary[] = []
-  for (const g of grids) summaries.push(writeGrid(w, g))
+  for (const g of grids) summaries.push(writeGrid(w, g, opts.deflate))
   return { bytes: w.finish(), grids: summaries }
 }
 
@@ -269,11 +288,93 @@ function sortedEntries<T>(m: Map<number, T>): [number, T][] {
   return [...m.entries()].sort((a, b) => a[0] - b[0])
 }
 
-function writeValueArray(w: ByteWriter, count: number, comps: number, bg: number, childSlots: Iterable<number>): void {
+type Deflate = ((raw: Uint8Array) => Uint8Array) | undefined
+
+/**
+ * io::writeCompressedValues without mask compression: metadata byte 6, then io::writeData
+ * (or its HalfWriter: IEEE binary16 per component).
+ */
+function writeValues(w: ByteWriter, vals: Float32Array, deflate: Deflate, half: boolean): void {
+  w.u8(NO_MASK_AND_ALL_VALS)
+  if (!deflate && !half) {
+    w.f32s(vals)
+    return
+  }
+  const raw = half ? f16Bytes(vals) : f32Bytes(vals)
+  if (!deflate) {
+    w.bytes(raw)
+    return
+  }
+  // io::zipToStream: int64 zipped size + zlib data, or int64 -rawSize + raw data.
+  const zipped = deflate(raw)
+  if (zipped.length < raw.length) {
+    w.i64(zipped.length)
+    w.bytes(zipped)
+  } else {
+    w.i64(-raw.length)
+    w.bytes(raw)
+  }
+}
+
+function f32Bytes(vals: Float32Array): Uint8Array {
+  const out = new Uint8Array(vals.length * 4)
+  const view = new DataView(out.buffer)
+  for (let i = 0; i < vals.length; i++) view.setFloat32(4 * i, vals[i], true)
+  return out
+}
+
+function f16Bytes(vals: Float32Array): Uint8Array {
+  const out = new Uint8Array(vals.length * 2)
+  for (let i = 0; i < vals.length; i++) {
+    const h = floatToHalfBits(vals[i])
+    out[2 * i] = h & 0xff
+    out[2 * i + 1] = h >> 8
+  }
+  return out
+}
+
+const F32 = new Float32Array(1)
+const U32 = new Uint32Array(F32.buffer)
+
+/** IEEE 754 binary16 bits of a number (round to nearest, ties to even; overflow -> ±inf). */
+export function floatToHalfBits(v: number): number {
+  F32[0] = v
+  const x = U32[0]
+  const sign = (x >>> 16) & 0x8000
+  const exp = (x >>> 23) & 0xff
+  let mant = x & 0x7fffff
+  if (exp === 0xff) return sign | 0x7c00 | (mant ? 0x200 : 0)
+  const e = exp - 127 + 15
+  if (e >= 0x1f) return sign | 0x7c00
+  if (e <= 0) {
+    if (e < -10) return sign
+    mant |= 0x800000
+    const shift = 14 - e
+    let h = mant >>> shift
+    const rem = mant & ((1 << shift) - 1)
+    const halfway = 1 << (shift - 1)
+    if (rem > halfway || (rem === halfway && (h & 1) !== 0)) h++
+    return sign | h
+  }
+  let h = (e << 10) | (mant >>> 13)
+  const rem = mant & 0x1fff
+  if (rem > 0x1000 || (rem === 0x1000 && (h & 1) !== 0)) h++ // a carry rolls into the exponent
+  return sign | h
+}
+
+export function halfBitsToFloat(h: number): number {
+  const s = h & 0x8000 ? -1 : 1
+  const e = (h >> 10) & 0x1f
+  const m = h & 0x3ff
+  if (e === 0) return s * m * 2 ** -24
+  if (e === 31) return m ? NaN : s * Infinity
+  return s * (1 + m / 1024) * 2 ** (e - 15)
+}
+
+function writeValueArray(w: ByteWriter, count: number, comps: number, bg: number, childSlots: Iterable<number>, deflate: Deflate, half: boolean): void {
   const vals = new Float32Array(count * comps).fill(bg)
   for (const i of childSlots) vals.fill(0, i * comps, (i + 1) * comps) // child slots hold zeroVal
-  w.u8(NO_MASK_AND_ALL_VALS)
-  w.f32s(vals)
+  writeValues(w, vals, deflate, half)
 }
 
 function childMask(bytes: number, slots: Iterable<number>): Uint8Array {
@@ -282,14 +383,16 @@ function childMask(bytes: number, slots: Iterable<number>): Uint8Array {
   return m
 }
 
-function writeGrid(w: ByteWriter, g: VdbGrid): VdbGridSummary {
+function writeGrid(w: ByteWriter, g: VdbGrid, deflate: Deflate): VdbGridSummary {
   const comps = g.type === 'vec3s' ? 3 : 1
-  const bg = g.background ?? 0
+  const half = g.saveAsHalf === true
+  // io::truncateRealToHalf: a half grid's background is stored as a float rounded to half.
+  const bg = half ? halfBitsToFloat(floatToHalfBits(g.background ?? 0)) : g.background ?? 0
   const { roots, summary } = buildTree(g)
 
   // GridDescriptor::writeHeader + writeStreamPos (patched once the offsets are known).
   w.str(g.name)
-  w.str(g.type === 'float' ? 'Tree_float_5_4_3' : 'Tree_vec3s_5_4_3')
+  w.str((g.type === 'float' ? 'Tree_float_5_4_3' : 'Tree_vec3s_5_4_3') + (half ? '_HalfFloat' : ''))
   w.str('') // instance parent
   const posAt = w.length
   w.i64(0)
@@ -297,14 +400,14 @@ function writeGrid(w: ByteWriter, g: VdbGrid): VdbGridSummary {
   w.i64(0)
   const gridPos = w.length
 
-  w.u32(0) // per-grid compression: COMPRESS_NONE
+  w.u32(deflate ? COMPRESS_ZIP : COMPRESS_NONE) // per-grid compression flags
 
   const meta: Meta[] = [
     { name: 'class', type: 'string', value: g.gridClass ?? (g.type === 'float' ? 'fog volume' : 'unknown') },
     { name: 'name', type: 'string', value: g.name },
     { name: 'file_voxel_count', type: 'int64', value: summary.activeVoxels },
     { name: 'is_local_space', type: 'bool', value: false },
-    { name: 'is_saved_as_half_float', type: 'bool', value: false },
+    { name: 'is_saved_as_half_float', type: 'bool', value: half },
   ]
   if (summary.bboxMin && summary.bboxMax) {
     meta.push({ name: 'file_bbox_min', type: 'vec3i', value: summary.bboxMin })
@@ -330,11 +433,11 @@ function writeGrid(w: ByteWriter, g: VdbGrid): VdbGridSummary {
     const n1s = sortedEntries(r.children)
     w.bytes(childMask(4096, r.children.keys()))
     w.bytes(new Uint8Array(4096)) // value mask: no active tiles
-    writeValueArray(w, 32768, comps, bg, r.children.keys())
+    writeValueArray(w, 32768, comps, bg, r.children.keys(), deflate, half)
     for (const [, n1] of n1s) {
       w.bytes(childMask(512, n1.children.keys()))
       w.bytes(new Uint8Array(512))
-      writeValueArray(w, 4096, comps, bg, n1.children.keys())
+      writeValueArray(w, 4096, comps, bg, n1.children.keys(), deflate, half)
       for (const [, leaf] of sortedEntries(n1.children)) w.bytes(leaf.mask)
     }
   }
@@ -345,8 +448,7 @@ function writeGrid(w: ByteWriter, g: VdbGrid): VdbGridSummary {
     for (const [, n1] of sortedEntries(r.children)) {
       for (const [, leaf] of sortedEntries(n1.children)) {
         w.bytes(leaf.mask)
-        w.u8(NO_MASK_AND_ALL_VALS)
-        w.f32s(leaf.values)
+        writeValues(w, leaf.values, deflate, half)
       }
     }
   }

@@ -2,8 +2,11 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { deflateSync, inflateSync } from 'node:zlib'
 import { afterAll, describe, expect, it } from 'vitest'
 import {
+  floatToHalfBits,
+  halfBitsToFloat,
   inner1Offset,
   inner2Offset,
   leafOffset,
@@ -87,6 +90,21 @@ class Reader {
   }
 }
 
+/** metadata byte (always 6 here), then the values: raw, or zip-framed when the grid says ZIP. */
+function readValues(r: Reader, count: number, zip: boolean, half = false): Float32Array {
+  expect(r.u8()).toBe(6)
+  const width = half ? 2 : 4
+  let raw: Uint8Array
+  if (!zip) raw = r.raw(count * width).slice()
+  else {
+    const n = r.i64()
+    raw = n > 0 ? new Uint8Array(inflateSync(r.raw(n))) : r.raw(-n).slice()
+  }
+  expect(raw.length).toBe(count * width)
+  if (!half) return new Float32Array(raw.buffer, raw.byteOffset, count)
+  return Float32Array.from({ length: count }, (_, i) => halfBitsToFloat(raw[2 * i] | (raw[2 * i + 1] << 8)))
+}
+
 const bitOn = (mask: Uint8Array, n: number) => (mask[n >> 3] & (1 << (n & 7))) !== 0
 const onBits = (mask: Uint8Array) => {
   const out: number[] = []
@@ -131,6 +149,8 @@ function parseVdb(bytes: Uint8Array) {
     const gridPos = r.i64(), blockPos = r.i64(), endPos = r.i64()
     expect(r.pos).toBe(gridPos)
     const compression = r.u32()
+    const zip = compression === 1
+    const half = type.endsWith('_HalfFloat')
     const meta = r.metaMap()
     const mapType = r.str()
     const map = Array.from({ length: 18 }, () => r.f64())
@@ -143,14 +163,12 @@ function parseVdb(bytes: Uint8Array) {
     for (let i = 0; i < nRoot; i++) {
       const origin = [r.i32(), r.i32(), r.i32()]
       const childMask = r.raw(4096), valueMask = r.raw(4096)
-      expect(r.u8()).toBe(6)
-      const values = r.f32s(32768 * comps)
+      const values = readValues(r, 32768 * comps, zip, half)
       const inner: ParsedGrid['roots'][number]['inner'] = []
       for (const slot2 of onBits(childMask)) {
         const o1 = [origin[0] + (slot2 >> 10) * 128, origin[1] + ((slot2 >> 5) & 31) * 128, origin[2] + (slot2 & 31) * 128]
         const cm = r.raw(512), vm = r.raw(512)
-        expect(r.u8()).toBe(6)
-        const vals = r.f32s(4096 * comps)
+        const vals = readValues(r, 4096 * comps, zip, half)
         const leaves: ParsedLeaf[] = onBits(cm).map((slot1) => ({
           origin: [o1[0] + (slot1 >> 8) * 8, o1[1] + ((slot1 >> 4) & 15) * 8, o1[2] + (slot1 & 15) * 8] as [number, number, number],
           topoMask: r.raw(64),
@@ -164,8 +182,7 @@ function parseVdb(bytes: Uint8Array) {
       for (const n1 of root.inner) {
         for (const leaf of n1.leaves) {
           leaf.mask = r.raw(64)
-          expect(r.u8()).toBe(6)
-          leaf.values = r.f32s(512 * comps)
+          leaf.values = readValues(r, 512 * comps, zip, half)
         }
       }
     }
@@ -252,7 +269,7 @@ describe('writeVdb: byte layout', () => {
 
   it('is deterministic for a fixed uuid and makes a random v4 uuid otherwise', () => {
     const g: VdbGrid = { name: 'd', type: 'float', dims: [2, 2, 2], voxelSize: 1, origin: [0, 0, 0], data: new Float32Array(8).fill(1) }
-    expect(writeVdb([g], { uuid: UUID })).toEqual(writeVdb([g], { uuid: UUID }))
+    expect(Buffer.from(writeVdb([g], { uuid: UUID })).equals(Buffer.from(writeVdb([g], { uuid: UUID })))).toBe(true)
     const uuid = parseVdb(writeVdb([g])).uuid
     expect(uuid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
   })
@@ -371,6 +388,44 @@ describe('writeVdb: byte layout', () => {
     expect(Array.from(b.values!.subarray(3 * leafOffset(4100, 0, 0), 3 * leafOffset(4100, 0, 0) + 3))).toEqual([0, 0, 2])
   })
 
+  it('zip-frames every value array when given a zlib compressor (flag 0x1)', () => {
+    const data = new Float32Array(10 * 2 * 1).fill(1.5)
+    const grid: VdbGrid = { name: 'd', type: 'float', dims: [10, 2, 1], voxelSize: 1, origin: [0, 0, 0], data }
+    const plain = parseVdb(writeVdb([grid], { uuid: UUID })).grids[0]
+    const zipped = writeVdb([grid], { uuid: UUID, deflate: (b) => new Uint8Array(deflateSync(b)) })
+    const z = parseVdb(zipped).grids[0]
+    expect(z.compression).toBe(1)
+    expect(plain.compression).toBe(0)
+    expect(zipped.length).toBeLessThan(writeVdb([grid], { uuid: UUID }).length / 10)
+    expect(z.roots[0].values).toEqual(plain.roots[0].values)
+    expect(z.roots[0].inner[0].leaves.map((l) => [l.origin, l.mask, l.values])).toEqual(plain.roots[0].inner[0].leaves.map((l) => [l.origin, l.mask, l.values]))
+    // a compressor that does not shrink the data: stored raw with a negative int64 size
+    const stored = parseVdb(writeVdb([grid], { uuid: UUID, deflate: (b) => new Uint8Array(b.length + 1) })).grids[0]
+    expect(stored.compression).toBe(1)
+    expect(stored.roots[0].inner[0].leaves[0].values).toEqual(plain.roots[0].inner[0].leaves[0].values)
+  })
+
+  it('converts floats to IEEE half bits (round to nearest even) and saves half grids', () => {
+    expect(floatToHalfBits(1)).toBe(0x3c00)
+    expect(floatToHalfBits(-2)).toBe(0xc000)
+    expect(floatToHalfBits(0.1)).toBe(0x2e66)
+    expect(floatToHalfBits(65504)).toBe(0x7bff)
+    expect(floatToHalfBits(65520)).toBe(0x7c00) // rounds up to +inf
+    expect(floatToHalfBits(2 ** -24)).toBe(1) // smallest subnormal
+    expect(floatToHalfBits(2 ** -26)).toBe(0)
+    expect(floatToHalfBits(1 + 2 ** -11)).toBe(0x3c00) // tie -> even
+    expect(floatToHalfBits(1 + 3 * 2 ** -11)).toBe(0x3c02) // tie -> even (up)
+    expect(floatToHalfBits(NaN) & 0x7c00).toBe(0x7c00)
+    for (const v of [0, 1, -0.5, 0.1, 1000, 6e-5, 3e-7]) expect(halfBitsToFloat(floatToHalfBits(v))).toBeCloseTo(v, 3)
+
+    const data = new Float32Array(8).fill(0.1)
+    const g = parseVdb(writeVdb([{ name: 'h', type: 'float', dims: [2, 2, 2], voxelSize: 1, origin: [0, 0, 0], data, background: 0.1, saveAsHalf: true }], { uuid: UUID })).grids[0]
+    expect(g.type).toBe('Tree_float_5_4_3_HalfFloat')
+    expect(g.meta.is_saved_as_half_float).toBe(true)
+    expect(g.background[0]).toBe(halfBitsToFloat(0x2e66)) // a 32-bit float rounded to half
+    expect(g.roots[0].inner[0].leaves[0].values![0]).toBe(halfBitsToFloat(0x2e66))
+  })
+
   it('writes an all-inactive grid as an empty root and rejects bad input', () => {
     const g = parseVdb(writeVdb([{ name: 'e', type: 'float', dims: [4, 4, 4], voxelSize: 1, origin: [0, 0, 0], data: new Float32Array(64) }], { uuid: UUID })).grids[0]
     expect(g.roots).toEqual([])
@@ -388,12 +443,14 @@ describe('writeVdb: read back by OpenVDB', () => {
   const dir = mkdtempSync(join(tmpdir(), 'eddy-vdb-'))
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-  it.skipIf(!HAVE_VDB_PRINT)(`vdb_print -l -m lists both grids with names, types, counts, voxel size and bbox${HAVE_VDB_PRINT ? '' : ' (skipped: /usr/bin/vdb_print missing; apt install libopenvdb-tools)'}`, () => {
+  it.skipIf(!HAVE_VDB_PRINT).each(['none', 'zip', 'half', 'half+zip'] as const)(`vdb_print -l -m lists both grids with names, types, counts, voxel size and bbox (%s)${HAVE_VDB_PRINT ? '' : ' (skipped: /usr/bin/vdb_print missing; apt install libopenvdb-tools)'}`, (compression) => {
     const scene = sphereScene()
-    const { bytes, grids } = writeVdbWithSummary(scene.grids)
+    const half = compression.startsWith('half')
+    const deflate = compression.endsWith('zip') ? (b: Uint8Array) => new Uint8Array(deflateSync(b)) : undefined
+    const { bytes, grids } = writeVdbWithSummary(scene.grids.map((g) => ({ ...g, saveAsHalf: half })), { deflate })
     expect(grids[0].activeVoxels).toBe(scene.densityActive)
     expect(grids[1].activeVoxels).toBe(scene.velocityActive)
-    const file = join(dir, 'sphere.vdb')
+    const file = join(dir, `sphere-${compression}.vdb`)
     writeFileSync(file, bytes)
     const run = spawnSync(VDB_PRINT, ['-l', '-m', file], { encoding: 'utf8' })
     expect(run.status).toBe(0)
@@ -413,8 +470,9 @@ describe('writeVdb: read back by OpenVDB', () => {
     expect(d).toMatch(/voxel size: 0\.05\b/)
     expect(d).toMatch(/class: fog volume/)
     expect(d).toMatch(new RegExp(`file_voxel_count: ${scene.densityActive}\\b`))
-    expect(Number(/Min value: (\S+)/.exec(d)![1])).toBeCloseTo(scene.dLo, 4)
-    expect(Number(/Max value: (\S+)/.exec(d)![1])).toBeCloseTo(scene.dHi, 4)
+    expect(Number(/Min value: (\S+)/.exec(d)![1])).toBeCloseTo(scene.dLo, half ? 2 : 4)
+    expect(Number(/Max value: (\S+)/.exec(d)![1])).toBeCloseTo(scene.dHi, half ? 2 : 4)
+    expect(d).toMatch(new RegExp(`is_saved_as_half_float: ${half}`))
     // translation row = centre of cell (0,0,0) = origin + h/2
     // (vdb_print rounds to 3 significant digits: 2.025 prints as 2.02)
     const t = /\[(\S+), (\S+), (\S+), 1\]/.exec(d)!.slice(1, 4).map(Number)
