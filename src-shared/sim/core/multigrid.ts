@@ -214,6 +214,45 @@ function boundaryBand(l: MultigridLevel, width: number, alloc: KernelAllocator):
 }
 
 /**
+ * One Gauss-Seidel update of cell c (at i, j, k; its -x face fx, its -y face fy): x_c from
+ * its neighbours with the face weights. Cells with no open face are left alone.
+ */
+function relaxCell(
+  x: Float64Array,
+  b: Float64Array,
+  fu: Float32Array,
+  fv: Float32Array,
+  fw: Float32Array,
+  nx: number,
+  ny: number,
+  nz: number,
+  i: number,
+  j: number,
+  k: number,
+  c: number,
+  fx: number,
+  fy: number,
+): void {
+  const plane = nx * ny
+  const wl = fu[fx]
+  const wr = fu[fx + 1]
+  const wd = fv[fy]
+  const wu = fv[fy + nx]
+  const wb = fw[c]
+  const wf = fw[c + plane]
+  const d = wl + wr + wd + wu + wb + wf
+  if (d <= 0) return
+  let s = b[c]
+  if (i > 0) s += wl * x[c - 1]
+  if (i < nx - 1) s += wr * x[c + 1]
+  if (j > 0) s += wd * x[c - nx]
+  if (j < ny - 1) s += wu * x[c + nx]
+  if (k > 0) s += wb * x[c - plane]
+  if (k < nz - 1) s += wf * x[c + plane]
+  x[c] = s / d
+}
+
+/**
  * Gauss-Seidel relaxation x_c = (b_c + sum w x_neighbour) / sum w of cells[begin .. end - 1]
  * (a list of one colour, so the order within it does not matter).
  */
@@ -236,24 +275,7 @@ export function relaxCells(
     const i = c % nx
     const j = ((c - i) / nx) % ny
     const k = (c - i - nx * j) / plane
-    const fx = i + (nx + 1) * (j + ny * k)
-    const fy = i + nx * (j + (ny + 1) * k)
-    const wl = fu[fx]
-    const wr = fu[fx + 1]
-    const wd = fv[fy]
-    const wu = fv[fy + nx]
-    const wb = fw[c]
-    const wf = fw[c + plane]
-    const d = wl + wr + wd + wu + wb + wf
-    if (d <= 0) continue
-    let s = b[c]
-    if (i > 0) s += wl * x[c - 1]
-    if (i < nx - 1) s += wr * x[c + 1]
-    if (j > 0) s += wd * x[c - nx]
-    if (j < ny - 1) s += wu * x[c + nx]
-    if (k > 0) s += wb * x[c - plane]
-    if (k < nz - 1) s += wf * x[c + plane]
-    x[c] = s / d
+    relaxCell(x, b, fu, fv, fw, nx, ny, nz, i, j, k, c, i + (nx + 1) * (j + ny * k), i + nx * (j + (ny + 1) * k))
   }
 }
 
@@ -298,22 +320,7 @@ export function gaussSeidelColorSlab(
       let fx = (nx + 1) * (j + ny * k) + i0
       let fy = nx * (j + (ny + 1) * k) + i0
       for (let i = i0; i < nx; i += 2, c += 2, fx += 2, fy += 2) {
-        const wl = fu[fx]
-        const wr = fu[fx + 1]
-        const wd = fv[fy]
-        const wu = fv[fy + nx]
-        const wb = fw[c]
-        const wf = fw[c + plane]
-        const d = wl + wr + wd + wu + wb + wf
-        if (d <= 0) continue
-        let s = b[c]
-        if (i > 0) s += wl * x[c - 1]
-        if (i < nx - 1) s += wr * x[c + 1]
-        if (j > 0) s += wd * x[c - nx]
-        if (j < ny - 1) s += wu * x[c + nx]
-        if (k > 0) s += wb * x[c - plane]
-        if (k < nz - 1) s += wf * x[c + plane]
-        x[c] = s / d
+        relaxCell(x, b, fu, fv, fw, nx, ny, nz, i, j, k, c, fx, fy)
       }
     }
   }
