@@ -11,3 +11,4 @@ export {
   type VdbVectorType,
   type VdbWriteOptions,
 } from './writer'
+export { vdbGridsFromVolumes, type VolumeExportOptions } from './fromVolumes'
