@@ -58,6 +58,7 @@ export const KERNEL = {
   gaussSeidelSweep: 21,
   particleForce: 22,
   particleStrength: 23,
+  advectCubic: 24,
 } as const
 
 /** Export name of each kernel number (0 unused). */

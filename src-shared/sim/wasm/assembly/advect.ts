@@ -11,6 +11,12 @@
 // memory) and transposed into lanes. Samples next to a solid, odd tails and lattices one
 // sample wide take the scalar path.
 //
+// advectCubic is the same kernel with monotone tricubic field sampling (interpolate.ts
+// cubic3 / monotoneCubic; the back-trace stays trilinear, as in the reference): the pair
+// path traces two samples in lanes as above and evaluates both tricubic stencils in the two
+// lanes too (cubic3x2: per-lane indices, each x row one 16-byte load per lane away from the
+// borders, monotoneCubic's branches as selects); bit-identical to advectSlab with cubic = true.
+//
 // Solid masks: solidKind 0 = none, 1 = uint8 (nonzero is solid), 2 = float32 fraction
 // (>= 0.5 is solid), like the reference's SolidField.
 import { rf32, wf32, ri32, ru8, w32x2 } from './common'
@@ -63,6 +69,192 @@ function lerp3(f: usize, sx: i32, sy: i32, sz: i32, gx: f64, gy: f64, gz: f64): 
   const c0 = c00 + ty * (c10 - c00)
   const c1 = c01 + ty * (c11 - c01)
   return c0 + tz * (c1 - c0)
+}
+
+/** monotoneCubic of the reference: one monotone cubic Hermite segment between f1 and f2. */
+@inline function monotoneCubic(f0: f64, f1: f64, f2: f64, f3: f64, t: f64): f64 {
+  const delta = f2 - f1
+  if (delta == 0) return f1
+  let d1 = 0.5 * (f2 - f0)
+  let d2 = 0.5 * (f3 - f1)
+  if (delta > 0) {
+    d1 = d1 < 0 ? 0 : d1 > 3 * delta ? 3 * delta : d1
+    d2 = d2 < 0 ? 0 : d2 > 3 * delta ? 3 * delta : d2
+  } else {
+    d1 = d1 > 0 ? 0 : d1 < 3 * delta ? 3 * delta : d1
+    d2 = d2 > 0 ? 0 : d2 < 3 * delta ? 3 * delta : d2
+  }
+  const a2 = 3 * delta - 2 * d1 - d2
+  const a3 = d1 + d2 - 2 * delta
+  return f1 + t * (d1 + t * (a2 + t * a3))
+}
+
+@inline function cubicRow(f: usize, o: i32, i0: i32, i1: i32, i2: i32, i3: i32, t: f64): f64 {
+  return monotoneCubic(rf32(f, o + i0), rf32(f, o + i1), rf32(f, o + i2), rf32(f, o + i3), t)
+}
+
+function cubicPlane(f: usize, o: i32, sx: i32, i0: i32, i1: i32, i2: i32, i3: i32, j0: i32, j1: i32, j2: i32, j3: i32, tx: f64, ty: f64): f64 {
+  return monotoneCubic(
+    cubicRow(f, o + sx * j0, i0, i1, i2, i3, tx),
+    cubicRow(f, o + sx * j1, i0, i1, i2, i3, tx),
+    cubicRow(f, o + sx * j2, i0, i1, i2, i3, tx),
+    cubicRow(f, o + sx * j3, i0, i1, i2, i3, tx),
+    ty,
+  )
+}
+
+/** cubic3: monotone tricubic sample of a float32 sx*sy*sz lattice at index coordinates, clamped. */
+function cubic3(f: usize, sx: i32, sy: i32, sz: i32, gx: f64, gy: f64, gz: f64): f64 {
+  gx = clampCoord(gx, <f64>(sx - 1))
+  gy = clampCoord(gy, <f64>(sy - 1))
+  gz = clampCoord(gz, <f64>(sz - 1))
+  let i1 = <i32>Math.floor(gx)
+  let j1 = <i32>Math.floor(gy)
+  let k1 = <i32>Math.floor(gz)
+  if (i1 > sx - 2) i1 = sx > 1 ? sx - 2 : 0
+  if (j1 > sy - 2) j1 = sy > 1 ? sy - 2 : 0
+  if (k1 > sz - 2) k1 = sz > 1 ? sz - 2 : 0
+  const tx = gx - <f64>i1
+  const ty = gy - <f64>j1
+  const tz = gz - <f64>k1
+  const i0 = i1 > 0 ? i1 - 1 : 0
+  const i2 = i1 + 1 < sx ? i1 + 1 : sx - 1
+  const i3 = i1 + 2 < sx ? i1 + 2 : sx - 1
+  const j0 = j1 > 0 ? j1 - 1 : 0
+  const j2 = j1 + 1 < sy ? j1 + 1 : sy - 1
+  const j3 = j1 + 2 < sy ? j1 + 2 : sy - 1
+  const k0 = k1 > 0 ? k1 - 1 : 0
+  const k2 = k1 + 1 < sz ? k1 + 1 : sz - 1
+  const k3 = k1 + 2 < sz ? k1 + 2 : sz - 1
+  const pz = sx * sy
+  return monotoneCubic(
+    cubicPlane(f, pz * k0, sx, i0, i1, i2, i3, j0, j1, j2, j3, tx, ty),
+    cubicPlane(f, pz * k1, sx, i0, i1, i2, i3, j0, j1, j2, j3, tx, ty),
+    cubicPlane(f, pz * k2, sx, i0, i1, i2, i3, j0, j1, j2, j3, tx, ty),
+    cubicPlane(f, pz * k3, sx, i0, i1, i2, i3, j0, j1, j2, j3, tx, ty),
+    tz,
+  )
+}
+
+/** sample3 of the reference: cubic3 or lerp3. */
+@inline function sample3(f: usize, sx: i32, sy: i32, sz: i32, gx: f64, gy: f64, gz: f64, cubic: bool): f64 {
+  return cubic ? cubic3(f, sx, sy, sz, gx, gy, gz) : lerp3(f, sx, sy, sz, gx, gy, gz)
+}
+
+/** monotoneCubic in two lanes: the same operations, branches turned into selects. */
+@inline function monotoneCubicX2(f0: v128, f1: v128, f2: v128, f3: v128, t: v128): v128 {
+  const zero = f64x2.splat(0)
+  const two = f64x2.splat(2)
+  const delta = f64x2.sub(f2, f1)
+  const t3 = f64x2.mul(f64x2.splat(3), delta)
+  let d1 = f64x2.mul(f64x2.splat(0.5), f64x2.sub(f2, f0))
+  let d2 = f64x2.mul(f64x2.splat(0.5), f64x2.sub(f3, f1))
+  const pos = f64x2.gt(delta, zero)
+  const p1 = v128.bitselect(zero, v128.bitselect(t3, d1, f64x2.gt(d1, t3)), f64x2.lt(d1, zero))
+  const n1 = v128.bitselect(zero, v128.bitselect(t3, d1, f64x2.lt(d1, t3)), f64x2.gt(d1, zero))
+  d1 = v128.bitselect(p1, n1, pos)
+  const p2 = v128.bitselect(zero, v128.bitselect(t3, d2, f64x2.gt(d2, t3)), f64x2.lt(d2, zero))
+  const n2 = v128.bitselect(zero, v128.bitselect(t3, d2, f64x2.lt(d2, t3)), f64x2.gt(d2, zero))
+  d2 = v128.bitselect(p2, n2, pos)
+  const a2 = f64x2.sub(f64x2.sub(t3, f64x2.mul(two, d1)), d2)
+  const a3 = f64x2.sub(f64x2.add(d1, d2), f64x2.mul(two, delta))
+  const r = f64x2.add(f1, f64x2.mul(t, f64x2.add(d1, f64x2.mul(t, f64x2.add(a2, f64x2.mul(t, a3))))))
+  return v128.bitselect(f1, r, f64x2.eq(delta, zero))
+}
+
+/** Lower stencil index along one axis (cubic3's clamping); the fraction goes to cubicT. */
+let cubicT: f64 = 0
+@inline function cubicAxis(g: f64, s: i32): i32 {
+  g = clampCoord(g, <f64>(s - 1))
+  let i = <i32>Math.floor(g)
+  if (i > s - 2) i = s > 1 ? s - 2 : 0
+  cubicT = g - <f64>i
+  return i
+}
+
+@inline function pairOf(a: f64, b: f64): v128 {
+  return f64x2.replace_lane(f64x2.splat(a), 1, b)
+}
+
+/** cubicRow for two samples: rows at oA, oB, x stencils iA0..3 / iB0..3 (contiguous: one 16-byte load each). */
+@inline function cubicRowX2(
+  f: usize, oA: i32, oB: i32, iA0: i32, iA1: i32, iA2: i32, iA3: i32, iB0: i32, iB1: i32, iB2: i32, iB3: i32, contig: bool, tx: v128,
+): v128 {
+  if (contig) {
+    const a = v128.load(f + (<usize>(oA + iA0) << 2))
+    const b = v128.load(f + (<usize>(oB + iB0) << 2))
+    return monotoneCubicX2(
+      f64x2.promote_low_f32x4(i32x4.shuffle(a, b, 0, 4, 0, 4)),
+      f64x2.promote_low_f32x4(i32x4.shuffle(a, b, 1, 5, 1, 5)),
+      f64x2.promote_low_f32x4(i32x4.shuffle(a, b, 2, 6, 2, 6)),
+      f64x2.promote_low_f32x4(i32x4.shuffle(a, b, 3, 7, 3, 7)),
+      tx,
+    )
+  }
+  return monotoneCubicX2(
+    pairOf(rf32(f, oA + iA0), rf32(f, oB + iB0)),
+    pairOf(rf32(f, oA + iA1), rf32(f, oB + iB1)),
+    pairOf(rf32(f, oA + iA2), rf32(f, oB + iB2)),
+    pairOf(rf32(f, oA + iA3), rf32(f, oB + iB3)),
+    tx,
+  )
+}
+
+function cubicPlaneX2(
+  f: usize, pA: i32, pB: i32, sx: i32,
+  iA0: i32, iA1: i32, iA2: i32, iA3: i32, iB0: i32, iB1: i32, iB2: i32, iB3: i32, contig: bool,
+  jA0: i32, jA1: i32, jA2: i32, jA3: i32, jB0: i32, jB1: i32, jB2: i32, jB3: i32, tx: v128, ty: v128,
+): v128 {
+  return monotoneCubicX2(
+    cubicRowX2(f, pA + sx * jA0, pB + sx * jB0, iA0, iA1, iA2, iA3, iB0, iB1, iB2, iB3, contig, tx),
+    cubicRowX2(f, pA + sx * jA1, pB + sx * jB1, iA0, iA1, iA2, iA3, iB0, iB1, iB2, iB3, contig, tx),
+    cubicRowX2(f, pA + sx * jA2, pB + sx * jB2, iA0, iA1, iA2, iA3, iB0, iB1, iB2, iB3, contig, tx),
+    cubicRowX2(f, pA + sx * jA3, pB + sx * jB3, iA0, iA1, iA2, iA3, iB0, iB1, iB2, iB3, contig, tx),
+    ty,
+  )
+}
+
+/** cubic3 for the two lanes of (gx, gy, gz): the same operations per lane. */
+function cubic3x2(f: usize, sx: i32, sy: i32, sz: i32, gx: v128, gy: v128, gz: v128): v128 {
+  const iA1 = cubicAxis(f64x2.extract_lane(gx, 0), sx)
+  const txA = cubicT
+  const iB1 = cubicAxis(f64x2.extract_lane(gx, 1), sx)
+  const tx = pairOf(txA, cubicT)
+  const jA1 = cubicAxis(f64x2.extract_lane(gy, 0), sy)
+  const tyA = cubicT
+  const jB1 = cubicAxis(f64x2.extract_lane(gy, 1), sy)
+  const ty = pairOf(tyA, cubicT)
+  const kA1 = cubicAxis(f64x2.extract_lane(gz, 0), sz)
+  const tzA = cubicT
+  const kB1 = cubicAxis(f64x2.extract_lane(gz, 1), sz)
+  const tz = pairOf(tzA, cubicT)
+  const iA0 = iA1 > 0 ? iA1 - 1 : 0
+  const iA2 = iA1 + 1 < sx ? iA1 + 1 : sx - 1
+  const iA3 = iA1 + 2 < sx ? iA1 + 2 : sx - 1
+  const iB0 = iB1 > 0 ? iB1 - 1 : 0
+  const iB2 = iB1 + 1 < sx ? iB1 + 1 : sx - 1
+  const iB3 = iB1 + 2 < sx ? iB1 + 2 : sx - 1
+  const contig = iA1 > 0 && iA1 + 2 < sx && iB1 > 0 && iB1 + 2 < sx
+  const jA0 = jA1 > 0 ? jA1 - 1 : 0
+  const jA2 = jA1 + 1 < sy ? jA1 + 1 : sy - 1
+  const jA3 = jA1 + 2 < sy ? jA1 + 2 : sy - 1
+  const jB0 = jB1 > 0 ? jB1 - 1 : 0
+  const jB2 = jB1 + 1 < sy ? jB1 + 1 : sy - 1
+  const jB3 = jB1 + 2 < sy ? jB1 + 2 : sy - 1
+  const kA0 = kA1 > 0 ? kA1 - 1 : 0
+  const kA2 = kA1 + 1 < sz ? kA1 + 1 : sz - 1
+  const kA3 = kA1 + 2 < sz ? kA1 + 2 : sz - 1
+  const kB0 = kB1 > 0 ? kB1 - 1 : 0
+  const kB2 = kB1 + 1 < sz ? kB1 + 1 : sz - 1
+  const kB3 = kB1 + 2 < sz ? kB1 + 2 : sz - 1
+  const pz = sx * sy
+  return monotoneCubicX2(
+    cubicPlaneX2(f, pz * kA0, pz * kB0, sx, iA0, iA1, iA2, iA3, iB0, iB1, iB2, iB3, contig, jA0, jA1, jA2, jA3, jB0, jB1, jB2, jB3, tx, ty),
+    cubicPlaneX2(f, pz * kA1, pz * kB1, sx, iA0, iA1, iA2, iA3, iB0, iB1, iB2, iB3, contig, jA0, jA1, jA2, jA3, jB0, jB1, jB2, jB3, tx, ty),
+    cubicPlaneX2(f, pz * kA2, pz * kB2, sx, iA0, iA1, iA2, iA3, iB0, iB1, iB2, iB3, contig, jA0, jA1, jA2, jA3, jB0, jB1, jB2, jB3, tx, ty),
+    cubicPlaneX2(f, pz * kA3, pz * kB3, sx, iA0, iA1, iA2, iA3, iB0, iB1, iB2, iB3, contig, jA0, jA1, jA2, jA3, jB0, jB1, jB2, jB3, tx, ty),
+    tz,
+  )
 }
 
 // The departure point of the last backtrace (one per instance, i.e. per thread).
@@ -185,7 +377,7 @@ let vbz: v128 = f64x2.splat(0)
 @inline function advectSample(
   dst: usize, src: usize, axis: i32, u: usize, v: usize, w: usize, nx: i32, ny: i32, nz: i32,
   c: f64, solid: usize, solidKind: i32, dst2: usize, src2: usize, base: usize,
-  sx: i32, sy: i32, sz: i32, ox: f64, oy: f64, oz: f64, i: i32, j: i32, k: i32, s: i32,
+  sx: i32, sy: i32, sz: i32, ox: f64, oy: f64, oz: f64, i: i32, j: i32, k: i32, s: i32, cubic: bool,
 ): void {
   if (solidKind != 0 && solidSample(solid, solidKind, axis, i, j, k, nx, ny, nz)) {
     store<f32>(dst + (<usize>s << 2), load<f32>(src + (<usize>s << 2)))
@@ -196,8 +388,8 @@ let vbz: v128 = f64x2.splat(0)
   const gx = bx - ox
   const gy = by - oy
   const gz = bz - oz
-  wf32(dst, s, lerp3(src, sx, sy, sz, gx, gy, gz))
-  if (dst2 != 0) wf32(dst2, s, lerp3(src2, sx, sy, sz, gx, gy, gz))
+  wf32(dst, s, sample3(src, sx, sy, sz, gx, gy, gz, cubic))
+  if (dst2 != 0) wf32(dst2, s, sample3(src2, sx, sy, sz, gx, gy, gz, cubic))
   if (base != 0) store<i32>(base + (<usize>s << 2), cornerIndex(gx, gy, gz, sx, sy, sz))
 }
 
@@ -209,6 +401,21 @@ let vbz: v128 = f64x2.splat(0)
 export function advect(
   dst: usize, src: usize, axis: i32, u: usize, v: usize, w: usize, nx: i32, ny: i32, nz: i32,
   dtOverDx: f64, solid: usize, solidKind: i32, dst2: usize, src2: usize, base: usize, k0: i32, k1: i32,
+): void {
+  advectBody(dst, src, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, dst2, src2, base, k0, k1, false)
+}
+
+/** advectSlab with cubic = true: advect's contract, monotone tricubic field sampling. */
+export function advectCubic(
+  dst: usize, src: usize, axis: i32, u: usize, v: usize, w: usize, nx: i32, ny: i32, nz: i32,
+  dtOverDx: f64, solid: usize, solidKind: i32, dst2: usize, src2: usize, base: usize, k0: i32, k1: i32,
+): void {
+  advectBody(dst, src, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, dst2, src2, base, k0, k1, true)
+}
+
+@inline function advectBody(
+  dst: usize, src: usize, axis: i32, u: usize, v: usize, w: usize, nx: i32, ny: i32, nz: i32,
+  dtOverDx: f64, solid: usize, solidKind: i32, dst2: usize, src2: usize, base: usize, k0: i32, k1: i32, cubic: bool,
 ): void {
   if (src2 == 0) dst2 = 0
   const sx = axis == 0 ? nx + 1 : nx
@@ -230,20 +437,25 @@ export function advect(
         const Z = f64x2.splat(<f64>k + oz)
         for (; i + 1 < sx; i += 2) {
           if (solidKind != 0 && (solidSample(solid, solidKind, axis, i, j, k, nx, ny, nz) || solidSample(solid, solidKind, axis, i + 1, j, k, nx, ny, nz))) {
-            advectSample(dst, src, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, dst2, src2, base, sx, sy, sz, ox, oy, oz, i, j, k, s0 + i)
-            advectSample(dst, src, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, dst2, src2, base, sx, sy, sz, ox, oy, oz, i + 1, j, k, s0 + i + 1)
+            advectSample(dst, src, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, dst2, src2, base, sx, sy, sz, ox, oy, oz, i, j, k, s0 + i, cubic)
+            advectSample(dst, src, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, dst2, src2, base, sx, sy, sz, ox, oy, oz, i + 1, j, k, s0 + i + 1, cubic)
             continue
           }
           backtrace2(u, v, w, nx, ny, nz, laneX(i, ox), Y, Z, dtOverDx)
           const gx = f64x2.sub(vbx, vox)
           const gy = f64x2.sub(vby, voy)
           const gz = f64x2.sub(vbz, voz)
-          storePair(dst, s0 + i, lerp3x2(src, sx, sy, sz, gx, gy, gz))
-          if (dst2 != 0) storePair(dst2, s0 + i, lerp3x2(src2, sx, sy, sz, gx, gy, gz))
+          if (cubic) {
+            storePair(dst, s0 + i, cubic3x2(src, sx, sy, sz, gx, gy, gz))
+            if (dst2 != 0) storePair(dst2, s0 + i, cubic3x2(src2, sx, sy, sz, gx, gy, gz))
+          } else {
+            storePair(dst, s0 + i, lerp3x2(src, sx, sy, sz, gx, gy, gz))
+            if (dst2 != 0) storePair(dst2, s0 + i, lerp3x2(src2, sx, sy, sz, gx, gy, gz))
+          }
           if (base != 0) v128.store64_lane(base + (<usize>(s0 + i) << 2), cornerIndex2(gx, gy, gz, sx, sy, sz), 0)
         }
       }
-      for (; i < sx; i++) advectSample(dst, src, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, dst2, src2, base, sx, sy, sz, ox, oy, oz, i, j, k, s0 + i)
+      for (; i < sx; i++) advectSample(dst, src, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, dst2, src2, base, sx, sy, sz, ox, oy, oz, i, j, k, s0 + i, cubic)
     }
   }
 }
