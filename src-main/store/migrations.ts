@@ -94,4 +94,18 @@ export const MIGRATIONS: readonly Migration[] = [
       db.prepare(`INSERT OR IGNORE INTO meta (key, value) VALUES ('createdWith', ?)`).run(JSON.stringify('eddy 0.1'))
     },
   },
+  {
+    version: 4,
+    description: 'frame and checkpoint signatures (stale detection, exact resume)',
+    up(db) {
+      // sig: the hash chain of every scene input the solver read up to that frame
+      // (src-main/bake/signature.ts). A cached frame whose sig differs from the scene's
+      // current one is stale. v3 files hold no frames, so the empty default is never read.
+      db.exec(`
+        ALTER TABLE frames ADD COLUMN sig TEXT NOT NULL DEFAULT '';
+        ALTER TABLE checkpoints ADD COLUMN sig TEXT NOT NULL DEFAULT '';
+        ALTER TABLE bakes ADD COLUMN message TEXT;
+      `)
+    },
+  },
 ]

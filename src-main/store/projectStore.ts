@@ -10,6 +10,7 @@ import { EddyError } from '../../src-shared/api/errors'
 import { MESH_FORMATS } from '../../src-shared/scene/types'
 import type { Keyframe, MeshInfo, ProjectMeta, SceneDocument, SceneObject, Track } from '../../src-shared/scene/types'
 import { openDatabase, toEddyError } from './database'
+import { FrameCache } from './frameCache'
 
 /** after null = delete; ord = outliner position, kept on re-insert so undoing a delete restores order. */
 export interface ObjectChange {
@@ -32,11 +33,14 @@ const META_KEYS = ['name', 'fps', 'frameStart', 'frameEnd'] as const
 
 export class ProjectStore {
   readonly path: string
+  /** Baked frames and checkpoints in this file. */
+  readonly cache: FrameCache
   private readonly db: Database.Database
 
   private constructor(path: string, db: Database.Database) {
     this.path = path
     this.db = db
+    this.cache = new FrameCache(db)
   }
 
   /**

@@ -10,6 +10,9 @@ export const ERROR_CODES = [
   'PROJECT_FORMAT', // a project file that is not an Eddy project, or from a newer Eddy
   'IO_ERROR', // the file system refused (permissions, disk full, missing folder)
   'NOTHING_TO_UNDO',
+  'CANCELLED', // the artist cancelled a bake or an export; what was finished is kept
+  'RESOURCE_LIMIT', // a job would not fit in memory or on disk, refused before it started
+  'SIM_UNSTABLE', // a solver hit NaN or a blow-up and stopped instead of caching garbage
   'INTERNAL', // a bug: the host survived it, the edit did not happen
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]

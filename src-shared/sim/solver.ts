@@ -2,6 +2,7 @@
 // SimInput: everything time dependent in the scene, evaluated by compile.ts at one time t.
 // Keyframes are never baked into the document; the bake loop asks compileInput for each
 // frame and hands the result to step().
+import { EddyError } from '../api/errors'
 import type { SignedDistanceField } from '../geometry/signedDistance'
 import type { PrimitiveShape } from '../geometry/primitiveSdf'
 import type { Vec3 } from '../scene/types'
@@ -20,9 +21,23 @@ export interface StepStats {
   cflMax: number
 }
 
+/**
+ * Lets a caller stop a step between substeps (a bake's Cancel). When shouldStop() answers
+ * true the solver throws EddyError('CANCELLED') before the next substep; the state is then
+ * part-way through a frame and only good for discarding (resume uses checkpoints).
+ */
+export interface StepControl {
+  shouldStop(): boolean
+}
+
+/** The error a solver throws when StepControl.shouldStop() stops it at simulated time t. */
+export function cancelledError(t: number): EddyError {
+  return new EddyError('CANCELLED', `Cancelled at t=${t.toFixed(4)} s, between substeps`, { time: t })
+}
+
 export interface Solver {
   /** Advances the state by dt simulated seconds (split into CFL substeps) under `input`. */
-  step(dt: number, input: SimInput): StepStats
+  step(dt: number, input: SimInput, control?: StepControl): StepStats
   /** The current state; arrays are copies. */
   frame(): FrameData
   /** All state needed to continue bit for bit. */

@@ -24,7 +24,7 @@ import { PressureSolver } from '../core/pressure'
 import { VorticityConfinement } from '../core/vorticity'
 import type { SmokeSetup } from '../compile'
 import type { FrameData, ParticleSet, Volume } from '../frame'
-import type { SimInput, Solver, StepStats } from '../solver'
+import { cancelledError, type SimInput, type Solver, type StepControl, type StepStats } from '../solver'
 import { readCheckpoint, writeCheckpoint } from './checkpoint'
 import { emitFaces, emitScalars, sampleBox } from './emitters'
 import { ObstacleField } from './obstacles'
@@ -135,7 +135,7 @@ export class SmokeSolver implements Solver {
     return this.particles.add(x, y, z, wx, wy, wz, radius)
   }
 
-  step(dt: number, input: SimInput): StepStats {
+  step(dt: number, input: SimInput, control?: StepControl): StepStats {
     if (typeof dt !== 'number' || !Number.isFinite(dt) || dt < 0) {
       throw new EddyError('INVALID_PARAM', `Time step must be a finite number of seconds >= 0 (got ${dt})`, { field: 'dt', value: dt })
     }
@@ -153,6 +153,7 @@ export class SmokeSolver implements Solver {
     // The guard measures max |u| after every substep; the first substep measures it here.
     let measured = maxAbsOrNaN(this.velocity.u, this.velocity.v, this.velocity.w)
     while (dt > 0) {
+      if (control?.shouldStop()) throw cancelledError(this._time + done)
       const remaining = dt - done
       let umax = measured
       if (!(umax === umax)) this.unstable(done, 'the velocity holds NaN')
@@ -183,7 +184,7 @@ export class SmokeSolver implements Solver {
   private unstable(offset: number, reason: string): never {
     const time = this._time + offset
     throw new EddyError(
-      'INVALID_PARAM',
+      'SIM_UNSTABLE',
       `Simulation became unstable at t=${time.toFixed(4)} s: ${reason}; lower the time step / raise max substeps`,
       { time, reason },
     )

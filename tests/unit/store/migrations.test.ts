@@ -82,7 +82,7 @@ function buildV1File(file: string): void {
 describe('migrations', () => {
   it('is an ordered, gapless history starting at 1', () => {
     expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1))
-    expect(LATEST_SCHEMA_VERSION).toBe(3)
+    expect(LATEST_SCHEMA_VERSION).toBe(4)
     for (const m of MIGRATIONS) expect(m.description.length).toBeGreaterThan(0)
   })
 
@@ -132,7 +132,7 @@ describe('migrations', () => {
     db.close()
     ProjectStore.open(file).close()
     const check = new Database(file, { readonly: true })
-    expect(check.pragma('user_version', { simple: true })).toBe(3)
+    expect(check.pragma("user_version", { simple: true })).toBe(LATEST_SCHEMA_VERSION)
     expect(JSON.parse(check.prepare("SELECT value FROM meta WHERE key = 'createdWith'").pluck().get() as string)).toBe('eddy 0.0-dev')
     check.close()
   })

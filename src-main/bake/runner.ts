@@ -1,0 +1,274 @@
+// One bake, start to finish, on the calling thread: read the scene from the project file,
+// pick the state to start from (fresh, or the newest valid checkpoint), step the solver
+// frame by frame, and write each frame (and a checkpoint every N frames) in its own
+// transaction. The bake worker (bakeWorker.ts) and `eddy bake` both run this.
+//
+// Frame f of the cache is the state after stepping one frame under the scene evaluated at
+// frame f (time (f-1)/fps), so the first frame of a bake already shows emitted smoke.
+import { deflateSync, inflateSync } from 'fflate'
+import { EddyError, isEddyError } from '../../src-shared/api/errors'
+import { encodeFrame, type FramePrecision } from '../../src-shared/formats/frameRecord'
+import { compileInput, compileScene } from '../../src-shared/sim/compile'
+import type { KernelKind } from '../../src-shared/sim/core/kernelBackend'
+import { SmokeSolver } from '../../src-shared/sim/smoke/smokeSolver'
+import { evaluateObject } from '../../src-shared/scene/keyframes'
+import type { BakeSettings, FrameCache, FrameStats } from '../store/frameCache'
+import { ProjectStore } from '../store/projectStore'
+import { createKernelBackend } from '../sim/workerPool'
+import { checkFits, estimateBake, formatBytes, machineBudget } from './estimate'
+import { frameSignatures } from './signature'
+
+export type BakeMode = 'bake' | 'resume' | 'range'
+
+export interface BakeRequest {
+  projectPath: string
+  domainId: string
+  /**
+   * bake: a fresh bake of the whole range (the cache is cleared first);
+   * resume: continue after frame `from` (default: the last valid frame) to the end;
+   * range: re-bake frames from..to, leaving frames outside it as they are.
+   */
+  mode: BakeMode
+  from?: number
+  to?: number
+  /** Fresh bakes: override the project's frame range (the CLI's --frames). */
+  frameStart?: number
+  frameEnd?: number
+  checkpointEvery?: number
+  precision?: FramePrecision
+  threads?: number
+  kernels?: KernelKind
+  /** Memory already promised to other running bakes, bytes. */
+  reservedMemory?: number
+}
+
+export interface BakeProgress {
+  domainId: string
+  frame: number
+  /** Frames written in this run, and how many it will write in total. */
+  done: number
+  total: number
+  firstFrame: number
+  lastFrame: number
+  msFrame: number
+  etaMs: number
+  stats: FrameStats
+}
+
+export interface BakeHooks {
+  progress?(p: BakeProgress): void
+  log?(line: string): void
+  /** Polled between frames and between substeps; true cancels the bake. */
+  shouldStop?(): boolean
+}
+
+export interface BakeResult {
+  domainId: string
+  state: 'done' | 'cancelled'
+  framesWritten: number
+  firstFrame: number
+  lastFrame: number
+  ms: number
+}
+
+export const DEFAULT_CHECKPOINT_EVERY = 10
+export const DEFAULT_PRECISION: FramePrecision = 'float16'
+
+interface Plan {
+  settings: BakeSettings
+  /** State to start from: a checkpoint frame, or frameStart - 1 for a fresh solver. */
+  startAfter: number
+  lastFrame: number
+  sigs: string[]
+}
+
+function domainName(store: ProjectStore, domainId: string): string {
+  return store.readDocument().objects.find((o) => o.id === domainId)?.name ?? domainId
+}
+
+function checkFrame(value: number | undefined, field: string, lo: number, hi: number): number | undefined {
+  if (value === undefined) return undefined
+  if (!Number.isInteger(value) || value < lo || value > hi) {
+    throw new EddyError('INVALID_PARAM', `${field} must be a whole frame from ${lo} to ${hi} (got ${value})`, { field, value })
+  }
+  return value
+}
+
+/** Decides where the run starts and ends, and prepares the bake row. */
+function plan(req: BakeRequest, cache: FrameCache, doc: ReturnType<ProjectStore['readDocument']>): Plan {
+  const domain = doc.objects.find((o) => o.id === req.domainId)
+  const solver = domain ? String(evaluateObject(domain, doc.tracks, 1).solver ?? 'smoke') : 'smoke'
+  const previous = cache.bake(req.domainId)
+  if (req.mode === 'bake' || !previous) {
+    const frameStart = req.frameStart ?? doc.meta.frameStart
+    const frameEnd = req.frameEnd ?? doc.meta.frameEnd
+    if (!(Number.isInteger(frameStart) && Number.isInteger(frameEnd) && frameEnd >= frameStart)) {
+      throw new EddyError('INVALID_PARAM', `The frame range ${frameStart}-${frameEnd} is empty`, { field: 'frames' })
+    }
+    if (req.mode !== 'bake') throw new EddyError('NOT_FOUND', 'This simulation has not been baked yet; Bake it first', { field: 'mode' })
+    const settings: BakeSettings = {
+      frameStart,
+      frameEnd,
+      checkpointEvery: req.checkpointEvery ?? DEFAULT_CHECKPOINT_EVERY,
+      precision: req.precision ?? DEFAULT_PRECISION,
+      solver,
+    }
+    return { settings, startAfter: frameStart - 1, lastFrame: frameEnd, sigs: frameSignatures(doc, req.domainId, frameStart, frameEnd, solver) }
+  }
+  // A resume or re-bake follows the timeline's current end (extending the timeline and
+  // pressing Resume continues the bake); the start stays, since every frame chains from it.
+  const frameEnd = Math.max(previous.settings.frameStart, doc.meta.frameEnd)
+  const settings: BakeSettings = { ...previous.settings, frameEnd, solver, ...(req.checkpointEvery ? { checkpointEvery: req.checkpointEvery } : {}) }
+  const { frameStart: S, frameEnd: E } = settings
+  const sigs = frameSignatures(doc, req.domainId, S, E, solver)
+  const valid = (f: number, sig: string) => f >= S && f <= E && sigs[f - S] === sig
+  const cached = new Map(cache.frames(req.domainId).map((r) => [r.frame, r.sig]))
+  let needState: number
+  let lastFrame = E
+  if (req.mode === 'resume') {
+    let lastValid = S - 1
+    while (lastValid < E && valid(lastValid + 1, cached.get(lastValid + 1) ?? '')) lastValid++
+    needState = checkFrame(req.from, 'from', S, E) ?? lastValid
+    if (needState >= E) throw new EddyError('INVALID_PARAM', `Frames up to ${E}, the end of the bake, are already cached; nothing to resume`, { field: 'from' })
+  } else {
+    const from = checkFrame(req.from, 'from', S, E) ?? S
+    lastFrame = checkFrame(req.to, 'to', from, E) ?? E
+    needState = from - 1
+  }
+  // The newest checkpoint at or before the needed state that still matches the scene.
+  let startAfter = S - 1
+  for (const c of cache.checkpoints(req.domainId)) if (c.frame <= needState && valid(c.frame, c.sig)) startAfter = c.frame
+  return { settings, startAfter, lastFrame, sigs }
+}
+
+/** Runs one bake on this thread. Cancellation ends it with state 'cancelled', not an error. */
+export async function runBake(req: BakeRequest, hooks: BakeHooks = {}): Promise<BakeResult> {
+  const log = hooks.log ?? (() => {})
+  const stop = hooks.shouldStop ?? (() => false)
+  const store = ProjectStore.open(req.projectPath)
+  const { cache } = store
+  let kernels: ReturnType<typeof createKernelBackend> | null = null
+  let began = false
+  const name = domainName(store, req.domainId)
+  try {
+    const doc = store.readDocument()
+    const { settings, startAfter, lastFrame, sigs } = plan(req, cache, doc)
+    const estimate = estimateBake(doc, req.domainId, settings.frameEnd - settings.frameStart + 1, settings.precision, settings.checkpointEvery)
+    const resolution = Number(evaluateObject(doc.objects.find((o) => o.id === req.domainId)!, doc.tracks, 1).resolution)
+    checkFits(estimate, machineBudget(req.projectPath, req.reservedMemory ?? 0), resolution)
+
+    const kind = req.kernels ?? 'wasm'
+    kernels = createKernelBackend(kind, req.threads ? { threads: req.threads } : {})
+    const setup = compileScene(doc, req.domainId, {
+      kernels,
+      shared: kind === 'wasm',
+      resolveMesh: (id) => {
+        const m = store.readMesh(id)
+        return { positions: m.positions, indices: m.indices }
+      },
+    })
+    if (req.mode === 'bake') cache.clearFrames(req.domainId)
+    cache.setBake(req.domainId, settings, 'baking')
+    began = true
+    const solver = new SmokeSolver(setup)
+    if (startAfter >= settings.frameStart) solver.restore(inflateSync(cache.readCheckpoint(req.domainId, startAfter)))
+    const first = startAfter + 1
+    const total = lastFrame - startAfter
+    const [nx, ny, nz] = estimate.grid
+    log(
+      `${name}: ${req.mode === 'bake' ? 'baking' : req.mode === 'resume' ? 'resuming' : 're-baking'} frames ${first}-${lastFrame}` +
+        `${startAfter >= settings.frameStart ? ` from the checkpoint at frame ${startAfter}` : ''}; ${nx}x${ny}x${nz} grid, ${settings.precision} cache, checkpoint every ${settings.checkpointEvery} frames; estimated memory ${formatBytes(estimate.memoryBytes)}, cache ${formatBytes(estimate.cacheBytes)}`,
+    )
+    const fps = doc.meta.fps
+    const control = { shouldStop: stop }
+    const started = performance.now()
+    let written = 0
+    for (let f = first; f <= lastFrame; f++) {
+      if (stop()) return finishCancelled(f)
+      const t0 = performance.now()
+      const input = compileInput(doc, req.domainId, (f - 1) / fps, fps, { meshes: setup.meshes })
+      let stepStats
+      try {
+        stepStats = solver.step(input.frameDt, input, control)
+      } catch (e) {
+        if (isEddyError(e) && e.code === 'CANCELLED') return finishCancelled(f)
+        throw atFrame(e, f)
+      }
+      const frame = solver.frame()
+      // Timings stay out of the record (they live in the stats column), so a re-bake of an
+      // unchanged scene writes byte-identical records.
+      const record = encodeFrame({ ...frame, stats: {} }, { precision: settings.precision })
+      const ms = performance.now() - t0
+      const stats: FrameStats = {
+        ms,
+        substeps: stepStats.substeps,
+        pressureIterations: stepStats.pressureIterations,
+        particleCount: stepStats.particleCount,
+        bytes: record.byteLength,
+      }
+      writeOrExplain(() => cache.writeFrame(req.domainId, f, record, sigs[f - settings.frameStart], stats), f)
+      written++
+      if ((f - settings.frameStart + 1) % settings.checkpointEvery === 0 || f === lastFrame) {
+        const bytes = deflateSync(solver.checkpoint(), { level: 1 })
+        writeOrExplain(() => cache.writeCheckpoint(req.domainId, f, bytes, sigs[f - settings.frameStart]), f)
+      }
+      const elapsed = performance.now() - started
+      hooks.progress?.({
+        domainId: req.domainId,
+        frame: f,
+        done: written,
+        total,
+        firstFrame: first,
+        lastFrame,
+        msFrame: ms,
+        etaMs: (elapsed / written) * (total - written),
+        stats,
+      })
+    }
+    const ms = performance.now() - started
+    cache.setState(req.domainId, 'done')
+    log(`${name}: baked ${written} frames in ${(ms / 1000).toFixed(1)} s (${(ms / Math.max(1, written)).toFixed(0)} ms/frame), cache ${formatBytes(cache.cacheBytes(req.domainId))}`)
+    return { domainId: req.domainId, state: 'done', framesWritten: written, firstFrame: first, lastFrame, ms }
+
+    function finishCancelled(f: number): BakeResult {
+      cache.setState(req.domainId, 'cancelled', `Cancelled at frame ${f}`)
+      log(`${name}: cancelled at frame ${f}; frames ${first}-${f - 1} are cached`)
+      return { domainId: req.domainId, state: 'cancelled', framesWritten: written, firstFrame: first, lastFrame: f - 1, ms: performance.now() - started }
+    }
+  } catch (e) {
+    const err = isEddyError(e) ? e : new EddyError('INTERNAL', `Bake failed: ${e instanceof Error ? e.message : String(e)}`)
+    if (began) {
+      try {
+        cache.setState(req.domainId, 'failed', err.message)
+      } catch {
+        // the store itself failed (disk full): the error below already says so
+      }
+    }
+    log(`${name}: ${err.message}`)
+    throw err
+  } finally {
+    await (kernels as { dispose?: () => Promise<void> } | null)?.dispose?.()
+    store.close()
+  }
+}
+
+function atFrame(e: unknown, f: number): unknown {
+  if (isEddyError(e)) return new EddyError(e.code, `Frame ${f}: ${e.message}`, { ...e.details, frame: f })
+  return e
+}
+
+/** Cache writes: a full disk gets a sentence that says what was kept. */
+function writeOrExplain(write: () => void, f: number): void {
+  try {
+    write()
+  } catch (e) {
+    const code = (e as { code?: unknown }).code
+    if (code === 'SQLITE_FULL') {
+      throw new EddyError('IO_ERROR', `The disk is full: frame ${f} could not be cached. Frames before ${f} are kept; free some space and Resume.`, { frame: f, cause: code })
+    }
+    if (typeof code === 'string' && code.startsWith('SQLITE_')) {
+      throw new EddyError('IO_ERROR', `Could not write frame ${f} to the project file: ${(e as Error).message}. Frames before ${f} are kept.`, { frame: f, cause: code })
+    }
+    throw e
+  }
+}

@@ -1,0 +1,48 @@
+// Which cached frames are still valid: every frame is stored with a signature, a hash chain
+// over everything the solver read to reach it,
+//   sig(S-1) = H(version, solver, frameStart S, fps)
+//   sig(f)   = H(sig(f-1), inputs(f))
+// where inputs(f) are the evaluated parameters of the domain and of every non-domain object
+// at frames f and f+1 (compileInput finite-differences transforms over one frame), with
+// their kinds, meshes and cages, sorted by id; names are left out (renaming changes nothing).
+// A cached frame is stale when its stored sig differs from the scene's current sig(f). A
+// simulation is causal, so changing a key at frame 50 leaves frames before 50 valid and
+// makes 50 onwards stale, with no bookkeeping of which parameter a frame "depends" on.
+import { createHash } from 'node:crypto'
+import { evaluateObject } from '../../src-shared/scene/keyframes'
+import type { SceneDocument, SceneObject } from '../../src-shared/scene/types'
+
+/** Bump when a solver change makes old caches wrong, to mark every frame stale. */
+const SIGNATURE_VERSION = 'eddy-bake-1'
+
+function inputsAt(objects: readonly SceneObject[], doc: SceneDocument, frame: number): string {
+  const parts = objects.map((o) => ({
+    id: o.id,
+    kind: o.kind,
+    meshId: o.meshId ?? null,
+    cage: o.cage ?? null,
+    p0: evaluateObject(o, doc.tracks, frame),
+    p1: evaluateObject(o, doc.tracks, frame + 1),
+  }))
+  return JSON.stringify(parts)
+}
+
+/** The objects a domain's simulation reads: itself and every object that is not a domain. */
+function relevantObjects(doc: SceneDocument, domainId: string): SceneObject[] {
+  return doc.objects.filter((o) => o.id === domainId || o.kind !== 'domain').sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+}
+
+/**
+ * Signatures of frames frameStart..last (index f - frameStart). `solver` names the solver
+ * that bakes it, so switching a domain's solver invalidates everything.
+ */
+export function frameSignatures(doc: SceneDocument, domainId: string, frameStart: number, last: number, solver: string): string[] {
+  const objects = relevantObjects(doc, domainId)
+  const out: string[] = []
+  let sig = createHash('sha1').update(`${SIGNATURE_VERSION}|${solver}|${frameStart}|${doc.meta.fps}`).digest('hex')
+  for (let f = frameStart; f <= last; f++) {
+    sig = createHash('sha1').update(sig).update(inputsAt(objects, doc, f)).digest('hex')
+    out.push(sig)
+  }
+  return out
+}

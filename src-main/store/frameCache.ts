@@ -1,0 +1,137 @@
+// The frame cache inside a project file: one `bakes` row per simulation domain (its id is
+// the domain's id), one `frames` row per baked frame (an encoded frame record, see
+// src-shared/formats/frameRecord) and a `checkpoints` row every N frames (the solver's full
+// state, deflated). Each frame and each checkpoint is written in its own transaction, so a
+// process killed mid-bake keeps every frame it finished and never a half-written one.
+//
+// Several connections use this at once (the host's, and one per bake worker); WAL lets the
+// viewport read frames while a worker writes them.
+import type Database from 'better-sqlite3'
+import { EddyError } from '../../src-shared/api/errors'
+
+export type BakeState = 'baking' | 'done' | 'cancelled' | 'failed'
+
+export interface BakeSettings {
+  /** Frames the bake covers, inclusive. */
+  frameStart: number
+  frameEnd: number
+  /** Checkpoint every N frames (and at the last frame of a run). */
+  checkpointEvery: number
+  precision: 'float32' | 'float16' | 'uint8'
+  solver: string
+}
+
+export interface BakeRow {
+  domainId: string
+  state: BakeState
+  message: string | null
+  settings: BakeSettings
+  updatedAt: string
+}
+
+/** Solver figures stored with each frame (timing plot, log). */
+export interface FrameStats {
+  ms: number
+  substeps: number
+  pressureIterations: number
+  particleCount: number
+  bytes: number
+}
+
+export interface CachedFrameInfo {
+  frame: number
+  sig: string
+  stats: FrameStats | null
+}
+
+export class FrameCache {
+  constructor(private readonly db: Database.Database) {}
+
+  bake(domainId: string): BakeRow | null {
+    const r = this.db.prepare('SELECT domain_id, status, message, settings, updated_at FROM bakes WHERE id = ?').get(domainId) as
+      | { domain_id: string; status: BakeState; message: string | null; settings: string; updated_at: string }
+      | undefined
+    if (!r) return null
+    return { domainId: r.domain_id, state: r.status, message: r.message, settings: JSON.parse(r.settings) as BakeSettings, updatedAt: r.updated_at }
+  }
+
+  bakes(): BakeRow[] {
+    const ids = this.db.prepare('SELECT id FROM bakes ORDER BY id').pluck().all() as string[]
+    return ids.map((id) => this.bake(id)).filter((b): b is BakeRow => b !== null)
+  }
+
+  /** Creates or updates the bake row (settings and state); keeps its frames. */
+  setBake(domainId: string, settings: BakeSettings, state: BakeState, message: string | null = null): void {
+    const now = new Date().toISOString()
+    this.db
+      .prepare(
+        `INSERT INTO bakes (id, domain_id, status, message, params_hash, created_at, updated_at, settings)
+         VALUES (@id, @id, @state, @message, NULL, @now, @now, @settings)
+         ON CONFLICT (id) DO UPDATE SET status = excluded.status, message = excluded.message, updated_at = excluded.updated_at, settings = excluded.settings`,
+      )
+      .run({ id: domainId, state, message, now, settings: JSON.stringify(settings) })
+  }
+
+  setState(domainId: string, state: BakeState, message: string | null = null): void {
+    this.db.prepare('UPDATE bakes SET status = ?, message = ?, updated_at = ? WHERE id = ?').run(state, message, new Date().toISOString(), domainId)
+  }
+
+  /** Deletes every frame and checkpoint of a bake (a fresh Bake), keeping its row. */
+  clearFrames(domainId: string): void {
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM frames WHERE bake_id = ?').run(domainId)
+      this.db.prepare('DELETE FROM checkpoints WHERE bake_id = ?').run(domainId)
+    })()
+  }
+
+  /** Deletes the bake and all its frames (Clear). */
+  deleteBake(domainId: string): void {
+    this.db.prepare('DELETE FROM bakes WHERE id = ?').run(domainId)
+  }
+
+  writeFrame(domainId: string, frame: number, record: Uint8Array, sig: string, stats: FrameStats): void {
+    this.db
+      .prepare(`INSERT OR REPLACE INTO frames (bake_id, frame, kind, encoding, data, stats, sig) VALUES (?, ?, 'frame', 'EDFR1', ?, ?, ?)`)
+      .run(domainId, frame, blob(record), JSON.stringify(stats), sig)
+  }
+
+  writeCheckpoint(domainId: string, frame: number, bytes: Uint8Array, sig: string): void {
+    this.db.prepare('INSERT OR REPLACE INTO checkpoints (bake_id, frame, data, sig) VALUES (?, ?, ?, ?)').run(domainId, frame, blob(bytes), sig)
+  }
+
+  frames(domainId: string): CachedFrameInfo[] {
+    const rows = this.db.prepare(`SELECT frame, sig, stats FROM frames WHERE bake_id = ? AND kind = 'frame' ORDER BY frame`).all(domainId) as {
+      frame: number
+      sig: string
+      stats: string | null
+    }[]
+    return rows.map((r) => ({ frame: r.frame, sig: r.sig, stats: r.stats ? (JSON.parse(r.stats) as FrameStats) : null }))
+  }
+
+  checkpoints(domainId: string): { frame: number; sig: string }[] {
+    return this.db.prepare('SELECT frame, sig FROM checkpoints WHERE bake_id = ? ORDER BY frame').all(domainId) as { frame: number; sig: string }[]
+  }
+
+  /** The stored record of one frame; NOT_FOUND when that frame is not cached. */
+  readFrame(domainId: string, frame: number): Uint8Array {
+    const data = this.db.prepare(`SELECT data FROM frames WHERE bake_id = ? AND frame = ? AND kind = 'frame'`).pluck().get(domainId, frame) as Buffer | undefined
+    if (!data) throw new EddyError('NOT_FOUND', `Frame ${frame} is not in the cache`, { domainId, frame })
+    return new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
+  }
+
+  readCheckpoint(domainId: string, frame: number): Uint8Array {
+    const data = this.db.prepare('SELECT data FROM checkpoints WHERE bake_id = ? AND frame = ?').pluck().get(domainId, frame) as Buffer | undefined
+    if (!data) throw new EddyError('NOT_FOUND', `There is no checkpoint at frame ${frame}`, { domainId, frame })
+    return new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
+  }
+
+  /** Bytes of all cached frames of a bake. */
+  cacheBytes(domainId: string): number {
+    return (this.db.prepare('SELECT coalesce(sum(length(data)), 0) FROM frames WHERE bake_id = ?').pluck().get(domainId) as number) ?? 0
+  }
+}
+
+/** A view is enough: better-sqlite3 copies bound blobs. */
+function blob(a: Uint8Array): Buffer {
+  return Buffer.from(a.buffer, a.byteOffset, a.byteLength)
+}
