@@ -15,6 +15,8 @@ export default defineConfig({
           index: r('src-main/electron/main.ts'),
           host: r('src-main/host/main.ts'),
           cli: r('src-main/cli/main.ts'),
+          // Worker threads load this file by path (out/main/bakeWorker.js).
+          bakeWorker: r('src-main/bake/bakeWorker.ts'),
         },
       },
     },

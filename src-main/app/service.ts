@@ -6,7 +6,10 @@ import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
 import { basename, dirname, extname, join, resolve } from 'node:path'
 import { EddyError } from '../../src-shared/api/errors'
 import { dispatch, type Handlers } from '../../src-shared/api/dispatch'
-import type { ResponseEnvelope } from '../../src-shared/api/contract'
+import type { EventEnvelope, ResponseEnvelope } from '../../src-shared/api/contract'
+import { BakeManager, type BakeJobView } from '../bake/bakeManager'
+import { cacheStatus, type CacheStatus } from '../bake/status'
+import { makeBakeHandlers } from './bakeHandlers'
 import type { SceneDocument } from '../../src-shared/scene/types'
 import { importMeshFile } from '../../src-shared/formats/meshImport'
 import { ProjectStore } from '../store/projectStore'
@@ -19,6 +22,8 @@ export interface ServiceOptions {
   version: string
   dataDir: string
   projectsDir: string
+  /** The built bake worker entry (out/main/bakeWorker.js), resolved by the entry point. */
+  bakeWorker: URL | string
 }
 
 export interface ProjectStateData {
@@ -51,9 +56,14 @@ export class EddyService {
   private queue: Promise<unknown> = Promise.resolve()
   /** Called after any request that changed the open project (for other windows). */
   onProjectChanged: ((state: ProjectStateData | null) => void) | null = null
+  /** Bake progress and other pushed events, for the transports to broadcast. */
+  onEvent: ((ev: EventEnvelope) => void) | null = null
+  readonly bakes: BakeManager
 
   constructor(private readonly opts: ServiceOptions) {
     this.recent = new RecentProjects(opts.dataDir)
+    this.bakes = new BakeManager({ workerUrl: opts.bakeWorker })
+    this.bakes.onUpdate = (job) => this.bakeUpdated(job)
     this.handlers = this.makeHandlers()
   }
 
@@ -68,8 +78,27 @@ export class EddyService {
     return this.store?.path ?? null
   }
 
-  close(): void {
+  /** Stops every bake (waiting for the workers) and closes the project. */
+  async close(): Promise<void> {
+    await this.bakes.cancelAll()
     this.closeProject()
+  }
+
+  private bakeUpdated(job: BakeJobView): void {
+    let status: CacheStatus | null = null
+    if (this.store && this.doc && this.store.path === job.projectPath) {
+      try {
+        status = cacheStatus(this.doc, this.store.cache, job.domainId)
+      } catch {
+        status = null // the project is closing; the job alone still tells the panel
+      }
+    }
+    this.onEvent?.({ event: 'bake.update', payload: { job, status } })
+  }
+
+  /** Bakes write into the open file: stop them before it is closed or replaced. */
+  private async stopBakes(): Promise<void> {
+    if (this.store) await this.bakes.cancelAll(this.store.path)
   }
 
   state(): ProjectStateData | null {
@@ -134,9 +163,11 @@ export class EddyService {
 
   private makeHandlers(): Handlers {
     return {
+      ...makeBakeHandlers({ requireStore: () => this.requireStore(), bakes: this.bakes }),
       'app.info': () => ({ version: this.opts.version, mode: this.opts.mode, projectsDir: this.opts.projectsDir, platform: process.platform }),
 
-      'project.create': ({ name, dir }) => {
+      'project.create': async ({ name, dir }) => {
+        await this.stopBakes()
         const folder = resolve(dir ?? this.opts.projectsDir)
         if (!dir) mkdirSync(folder, { recursive: true })
         else if (!existsSync(folder)) throw new EddyError('IO_ERROR', `Folder "${folder}" does not exist`, { path: 'dir' })
@@ -145,15 +176,25 @@ export class EddyService {
         return this.adopt(ProjectStore.create(path, { name, fps: 24, frameStart: 1, frameEnd: 120 }))
       },
 
-      'project.open': ({ path }) => {
+      'project.open': async ({ path }) => {
         // Open the new file before closing the current one, so a bad file loses nothing.
         const store = ProjectStore.open(resolve(path))
+        try {
+          await this.stopBakes()
+        } catch (e) {
+          store.close()
+          throw e
+        }
         return this.adopt(store)
       },
 
-      'project.close': () => ({ closed: this.closeProject() }),
+      'project.close': async () => {
+        await this.stopBakes()
+        return { closed: this.closeProject() }
+      },
 
-      'project.saveAs': ({ path }) => {
+      'project.saveAs': async ({ path }) => {
+        await this.stopBakes()
         const { store } = this.requireStore()
         const target = withExtension(resolve(path))
         if (!existsSync(dirname(target))) throw new EddyError('IO_ERROR', `Folder "${dirname(target)}" does not exist`, { path: 'path' })
@@ -268,7 +309,7 @@ export class EddyService {
       }
     }
     const type = (msg as { type?: unknown } | null)?.type
-    const mutating = typeof type === 'string' && !/^(app\.info|project\.(get|recent|list)|mesh\.data)$/.test(type)
+    const mutating = typeof type === 'string' && !/^(app\.info|project\.(get|recent|list)|mesh\.data|bake\.\w+|cache\.\w+|export\.\w+)$/.test(type)
     if (resp.ok && (mutating || before !== (this.store?.path ?? null))) this.changed()
     return resp
   }

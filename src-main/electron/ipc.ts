@@ -18,6 +18,7 @@ export function installIpc(service: EddyService, windows: () => BrowserWindow[])
     return service.request(raw)
   })
   service.onProjectChanged = (state) => broadcast(windows(), { event: 'project.changed', payload: { state } })
+  service.onEvent = (ev) => broadcast(windows(), ev)
 }
 
 export function broadcast(wins: BrowserWindow[], ev: EventEnvelope): void {

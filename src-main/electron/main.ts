@@ -13,6 +13,7 @@ const service = new EddyService({
   version: APP_VERSION,
   dataDir: process.env.EDDY_DATA_DIR ?? app.getPath('userData'),
   projectsDir: process.env.EDDY_PROJECTS_DIR ?? join(app.getPath('documents'), 'Eddy Projects'),
+  bakeWorker: new URL('./bakeWorker.js', import.meta.url),
 })
 
 const windows = (): BrowserWindow[] => BrowserWindow.getAllWindows()
@@ -33,6 +34,8 @@ app.whenReady().then(async () => {
 })
 
 app.on('window-all-closed', () => {
-  service.close()
-  if (process.platform !== 'darwin') app.quit()
+  // Bakes are cancelled (workers stopped, finished frames kept) before the file closes.
+  void service.close().finally(() => {
+    if (process.platform !== 'darwin') app.quit()
+  })
 })

@@ -15,6 +15,7 @@ async function main(): Promise<void> {
     version: APP_VERSION,
     dataDir: args.dataDir ?? appDataDir(),
     projectsDir: args.projectsDir ?? defaultProjectsDir(),
+    bakeWorker: new URL('./bakeWorker.js', import.meta.url),
   })
   if (args.open) {
     const r = await service.request({ id: 0, type: 'project.open', params: { path: args.open } })
@@ -25,8 +26,11 @@ async function main(): Promise<void> {
   console.log(`EDDY_HOST_READY ${JSON.stringify({ url: host.url, port: host.port, pid: process.pid })}`)
   console.log(`Eddy host listening on 127.0.0.1:${host.port}`)
   const stop = (): void => {
-    service.close()
-    void host.close().then(() => process.exit(0))
+    void service
+      .close()
+      .catch((e: unknown) => console.error('Stopping bakes failed:', e))
+      .then(() => host.close())
+      .then(() => process.exit(0))
   }
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)

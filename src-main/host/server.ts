@@ -67,6 +67,16 @@ export function startHost(opts: HostOptions): Promise<RunningHost> {
         return
       }
       void opts.service.request(data.toString()).then((resp) => {
+        // Binary results (cached frame records, megabytes) go as one binary message:
+        // u32 little-endian request id, then the bytes; JSON + base64 would cost a third
+        // more bytes and a decode pass in the renderer.
+        if (resp.ok && resp.result instanceof Uint8Array) {
+          if (ws.readyState !== ws.OPEN) return
+          const head = Buffer.alloc(4)
+          head.writeUInt32LE(resp.id >>> 0, 0)
+          ws.send(Buffer.concat([head, resp.result]), { binary: true })
+          return
+        }
         send(ws, resp)
       })
     })
@@ -75,6 +85,10 @@ export function startHost(opts: HostOptions): Promise<RunningHost> {
   // Other windows learn about changes made elsewhere; the requester already has the state.
   opts.service.onProjectChanged = (state) => {
     const ev: EventEnvelope = { event: 'project.changed', payload: { state } }
+    for (const c of clients) send(c, ev)
+  }
+
+  opts.service.onEvent = (ev) => {
     for (const c of clients) send(c, ev)
   }
 

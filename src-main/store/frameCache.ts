@@ -113,10 +113,13 @@ export class FrameCache {
   }
 
   /** The stored record of one frame; NOT_FOUND when that frame is not cached. */
-  readFrame(domainId: string, frame: number): Uint8Array {
+  readFrame(domainId: string, frame: number): Uint8Array<ArrayBuffer> {
     const data = this.db.prepare(`SELECT data FROM frames WHERE bake_id = ? AND frame = ? AND kind = 'frame'`).pluck().get(domainId, frame) as Buffer | undefined
     if (!data) throw new EddyError('NOT_FOUND', `Frame ${frame} is not in the cache`, { domainId, frame })
-    return new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
+    // A copy with its own ArrayBuffer: it travels to the renderer as is.
+    const out = new Uint8Array(data.byteLength)
+    out.set(data)
+    return out
   }
 
   readCheckpoint(domainId: string, frame: number): Uint8Array {

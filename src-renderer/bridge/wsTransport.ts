@@ -12,6 +12,7 @@ export function tokenFromLocation(loc: Location): string | null {
 export function wsTransport(url: string): Promise<Transport> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url)
+    ws.binaryType = 'arraybuffer'
     const pending = new Map<number, (r: ResponseEnvelope) => void>()
     const listeners = new Set<(ev: EventEnvelope) => void>()
     const closers: ((reason: string) => void)[] = []
@@ -31,6 +32,17 @@ export function wsTransport(url: string): Promise<Transport> {
       for (const c of closers) c(reason)
     }
     ws.onmessage = (e) => {
+      if (e.data instanceof ArrayBuffer) {
+        // A binary result: u32 little-endian request id, then the bytes (see host/server.ts).
+        if (e.data.byteLength < 4) return
+        const id = new DataView(e.data).getUint32(0, true)
+        const res = pending.get(id)
+        if (res) {
+          pending.delete(id)
+          res({ id, ok: true, result: new Uint8Array(e.data, 4) })
+        }
+        return
+      }
       let data: unknown
       try {
         data = JSON.parse(String(e.data))

@@ -18,6 +18,7 @@ import {
   sceneObject,
   trackPath,
 } from './schemas'
+import { bakeEvents, bakeRequests } from './bakeSchemas'
 
 const nothing = z.object({}).strict()
 const stateResult = projectState
@@ -77,6 +78,7 @@ export const requests = {
   },
   'edit.undo': { params: nothing, result: stateResult },
   'edit.redo': { params: nothing, result: stateResult },
+  ...bakeRequests,
 } as const
 
 export type RequestType = keyof typeof requests
@@ -106,6 +108,7 @@ export const events = {
   /** The open project changed outside the renderer's own request (another window, the menu, undo from the menu). */
   'project.changed': z.object({ state: stateResult.nullable() }),
   'menu.command': z.object({ command: menuCommand, path: z.string().optional() }),
+  ...bakeEvents,
 } as const
 export type EventType = keyof typeof events
 export type EventPayload<K extends EventType> = z.output<(typeof events)[K]>

@@ -1,0 +1,84 @@
+// API handlers of the bake panel, the timeline's cache ranges and the viewport's frame
+// reads. Bakes run in worker threads (src-main/bake/bakeManager.ts); everything here reads
+// the open project's cache through the host's own connection.
+import { EddyError } from '../../src-shared/api/errors'
+import type { Handlers } from '../../src-shared/api/dispatch'
+import { evaluateObject } from '../../src-shared/scene/keyframes'
+import type { SceneDocument } from '../../src-shared/scene/types'
+import type { BakeManager } from '../bake/bakeManager'
+import { checkFits, estimateBake, machineBudget } from '../bake/estimate'
+import { DEFAULT_CHECKPOINT_EVERY, DEFAULT_PRECISION } from '../bake/runner'
+import { cacheStatus, type CacheStatus } from '../bake/status'
+import type { ProjectStore } from '../store/projectStore'
+
+type BakeHandlerKeys = 'bake.estimate' | 'bake.start' | 'bake.cancel' | 'bake.clear' | 'bake.status' | 'cache.frame'
+
+export interface BakeContext {
+  requireStore(): { store: ProjectStore; doc: SceneDocument }
+  bakes: BakeManager
+}
+
+function requireDomain(doc: SceneDocument, domainId: string): void {
+  const o = doc.objects.find((x) => x.id === domainId)
+  if (!o) throw new EddyError('NOT_FOUND', `There is no object with id ${domainId}`, { field: 'domainId' })
+  if (o.kind !== 'domain') throw new EddyError('INVALID_PARAM', `"${o.name}" is not a simulation domain`, { field: 'domainId' })
+}
+
+/** Estimate against this machine; `problem` holds the refusal sentence when it does not fit. */
+function estimateFor(ctx: BakeContext, domainId: string) {
+  const { store, doc } = ctx.requireStore()
+  requireDomain(doc, domainId)
+  const settings = store.cache.bake(domainId)?.settings
+  const frames = doc.meta.frameEnd - doc.meta.frameStart + 1
+  const e = estimateBake(doc, domainId, frames, settings?.precision ?? DEFAULT_PRECISION, settings?.checkpointEvery ?? DEFAULT_CHECKPOINT_EVERY)
+  const budget = machineBudget(store.path, ctx.bakes.reservedMemory())
+  let problem: string | null = null
+  try {
+    const domain = doc.objects.find((o) => o.id === domainId)!
+    checkFits(e, budget, Number(evaluateObject(domain, doc.tracks, 1).resolution))
+  } catch (err) {
+    if (!(err instanceof EddyError)) throw err
+    problem = err.message
+  }
+  return { ...e, budget: { memoryBytes: budget.memoryBytes, diskBytes: Number.isFinite(budget.diskBytes) ? budget.diskBytes : null }, problem }
+}
+
+/** Cache status of every domain of the open project. */
+export function allCacheStatus(store: ProjectStore, doc: SceneDocument): CacheStatus[] {
+  return doc.objects.filter((o) => o.kind === 'domain').map((o) => cacheStatus(doc, store.cache, o.id))
+}
+
+export function makeBakeHandlers(ctx: BakeContext): Pick<Handlers, BakeHandlerKeys> {
+  return {
+    'bake.estimate': ({ domainId }) => estimateFor(ctx, domainId),
+
+    'bake.start': ({ domainId, mode, from, to }) => {
+      const { store } = ctx.requireStore()
+      const e = estimateFor(ctx, domainId)
+      if (e.problem) throw new EddyError('RESOURCE_LIMIT', e.problem, { field: 'resolution' })
+      if (mode !== 'bake' && !store.cache.bake(domainId)) throw new EddyError('NOT_FOUND', 'This simulation has not been baked yet; Bake it first', { field: 'mode' })
+      return ctx.bakes.start({ projectPath: store.path, domainId, mode, from, to }, e.memoryBytes)
+    },
+
+    'bake.cancel': async ({ domainId }) => {
+      const cancelled = await ctx.bakes.cancel(domainId)
+      return { cancelled, job: ctx.bakes.job(domainId) }
+    },
+
+    'bake.clear': ({ domainId }) => {
+      const { store, doc } = ctx.requireStore()
+      requireDomain(doc, domainId)
+      if (ctx.bakes.isBaking(domainId)) throw new EddyError('INVALID_PARAM', 'This simulation is baking; cancel it before clearing its cache', { field: 'domainId' })
+      store.cache.deleteBake(domainId)
+      ctx.bakes.forget(domainId)
+      return cacheStatus(doc, store.cache, domainId)
+    },
+
+    'bake.status': () => {
+      const { store, doc } = ctx.requireStore()
+      return { jobs: ctx.bakes.jobs(store.path), caches: allCacheStatus(store, doc) }
+    },
+
+    'cache.frame': ({ domainId, frame }) => ctx.requireStore().store.cache.readFrame(domainId, frame),
+  }
+}

@@ -1,0 +1,126 @@
+// Export jobs: cached simulation frames -> files other tools read.
+//
+// What is written, per exported frame (all in `outDir`, created when missing):
+//   vdb   `<base>_<frame>.vdb`: every volume of the frame as an OpenVDB grid (density,
+//         temperature: float; velocity: vec3s), ZIP-compressed, true voxel size and placement.
+//   obj   one `.obj` per mesh, with normals.
+//   ply   binary PLY: one per particle set (x y z, every attribute: vx vy vz, id as uint, ...)
+//         and one per mesh.
+//   gltf / glb   one self-contained file with all of the frame's meshes (positions, normals,
+//         indices).
+// Names: `<base>_<frame>.<ext>` when the first frame of the range yields one file, otherwise
+// `<base>_<item>_<frame>.<ext>` (see fileNames.ts); <frame> is zero-padded to `padding` and is
+// always the last digits before the extension, so Blender and Houdini see a sequence.
+// Finally `<base>_manifest.json` lists format, up axis, fps, frame range, padding and every
+// file with its frame, kind, name and counts (manifest.ts); the same object is returned.
+//
+// Each file is written to a hidden temporary sibling and renamed into place (atomicFile.ts),
+// so no final name ever holds a partial file. Cancelling (the AbortSignal is checked before
+// every frame and every file) or a failure stops the job: files already finished stay, the
+// manifest is not written (a stale one from an earlier export is deleted first), so a folder
+// without a manifest is an unfinished export.
+import * as nodePath from 'node:path'
+import { EddyError } from '../../src-shared/api/errors'
+import type { FrameData } from '../../src-shared/sim/frame'
+import { writeFileAtomic, nodeExportFs, type ExportFs } from './atomicFile'
+import { throwIfCancelled } from './cancelled'
+import { resolveExportOptions, type ExportOptions, type ExportSource } from './exportOptions'
+import { manifestFileName, SequenceNamer } from './fileNames'
+import { EXTENSIONS, frameOutputs, nothingToWrite } from './frameOutputs'
+import { exportIoError } from './fsErrors'
+import type { ExportManifest } from './manifest'
+
+export type { ExportFormat, ExportOptions, ExportSource } from './exportOptions'
+export type { ExportManifest, ManifestFile, ManifestCounts, ManifestGrid, ManifestFileKind } from './manifest'
+export { ExportCancelledError, isExportCancelled } from './cancelled'
+
+export interface ExportProgress {
+  /** Frames completely written. */
+  done: number
+  /** Frames in the range. */
+  total: number
+  /** The frame the file just written belongs to. */
+  frame: number
+  /** The file just written, relative to outDir. */
+  file: string
+}
+
+export interface ExportHooks {
+  /** Called after every file written. */
+  onProgress?: (p: ExportProgress) => void
+  signal?: AbortSignal
+  /** File-system seam for tests (default: node:fs). */
+  fs?: ExportFs
+}
+
+/**
+ * Writes the cached frames of `source` as `options.format` files. Throws INVALID_PARAM (bad
+ * option, or a format with nothing to write), NOT_FOUND (frames not cached), IO_ERROR (disk),
+ * the read's own error with the frame added, or ExportCancelledError (code 'CANCELLED').
+ */
+export async function runExport(source: ExportSource, options: ExportOptions, hooks: ExportHooks = {}): Promise<ExportManifest> {
+  const opts = resolveExportOptions(source, options)
+  const fs = hooks.fs ?? nodeExportFs
+  const { outDir, frames } = opts
+  const manifestPath = nodePath.join(outDir, manifestFileName(opts.baseName))
+  throwIfCancelled(hooks.signal, 'before it started')
+
+  try {
+    await fs.mkdirp(outDir)
+    await fs.remove(manifestPath)
+  } catch (e) {
+    throw exportIoError(e, outDir, outDir)
+  }
+
+  const manifest: ExportManifest = {
+    manifestVersion: 1,
+    generator: 'Eddy',
+    simName: source.simName,
+    format: opts.format,
+    upAxis: opts.upAxis,
+    fps: source.fps,
+    frameStart: frames[0],
+    frameEnd: frames[frames.length - 1],
+    padding: opts.padding,
+    baseName: opts.baseName,
+    files: [],
+  }
+  let namer: SequenceNamer | undefined
+  for (let i = 0; i < frames.length; i++) {
+    const frame = frames[i]
+    throwIfCancelled(hooks.signal, `before frame ${frame}`)
+    const data = await readFrame(source, frame)
+    const outputs = frameOutputs(data, opts)
+    if (!namer) {
+      if (outputs.length === 0) throw new EddyError('INVALID_PARAM', nothingToWrite(opts.format, source.simName, frame), { field: 'format' })
+      namer = new SequenceNamer(opts.baseName, opts.padding, EXTENSIONS[opts.format], outputs)
+    }
+    for (let k = 0; k < outputs.length; k++) {
+      const out = outputs[k]
+      const file = namer.fileName(out, frame)
+      throwIfCancelled(hooks.signal, `before writing ${file}`)
+      const rendered = await out.render()
+      await writeFileAtomic(fs, nodePath.join(outDir, file), rendered.bytes)
+      manifest.files.push({ frame, path: file, kind: out.kind, name: out.name, counts: rendered.counts, ...(rendered.grids ? { grids: rendered.grids } : {}) })
+      hooks.onProgress?.({ done: k === outputs.length - 1 ? i + 1 : i, total: frames.length, frame, file })
+    }
+  }
+
+  throwIfCancelled(hooks.signal, 'before writing the manifest')
+  await writeFileAtomic(fs, manifestPath, new TextEncoder().encode(JSON.stringify(manifest, null, 2) + '\n'))
+  return manifest
+}
+
+/** source.read, with the frame number added to its errors and the frame checked. */
+async function readFrame(source: ExportSource, frame: number): Promise<FrameData> {
+  let data: FrameData
+  try {
+    data = await source.read(frame)
+  } catch (e) {
+    if (e instanceof EddyError) throw new EddyError(e.code, `Frame ${frame} of "${source.simName}": ${e.message}`, { ...e.details, frame })
+    throw e
+  }
+  // A cache that hands back the wrong frame would silently shift the whole sequence.
+  if (data.frame !== frame) throw new EddyError('INTERNAL', `Reading frame ${frame} of "${source.simName}" returned frame ${data.frame}`, { frame })
+  return data
+}

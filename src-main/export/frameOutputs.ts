@@ -1,0 +1,107 @@
+// What one cached frame becomes in each format: a list of files to write, each rendered to
+// bytes only when its turn comes (so a cancel between files skips the encoding as well).
+// Axis conversion happens here, once per item, before any writer sees the data.
+import { deflateSync } from 'node:zlib'
+import { writeGltfFrame } from '../../src-shared/formats/gltfSequence'
+import { writeObj } from '../../src-shared/formats/obj'
+import { vdbGridsFromVolumes, writeVdbWithSummary } from '../../src-shared/formats/openvdb'
+import { writeMeshPly, writeParticlePly } from '../../src-shared/formats/ply'
+import { meshToZUp, particlesToZUp } from '../../src-shared/formats/upAxis'
+import type { FrameData, FrameMesh } from '../../src-shared/sim/frame'
+import type { ResolvedExport } from './exportOptions'
+import type { NamedItem } from './fileNames'
+import type { ManifestCounts, ManifestFileKind, ManifestGrid } from './manifest'
+
+export interface FrameOutput extends NamedItem {
+  kind: ManifestFileKind
+  render(): Promise<RenderedFile>
+}
+
+export interface RenderedFile {
+  bytes: Uint8Array
+  counts: ManifestCounts
+  grids?: ManifestGrid[]
+}
+
+export const EXTENSIONS = { vdb: 'vdb', obj: 'obj', ply: 'ply', gltf: 'gltf', glb: 'glb' } as const
+
+const meshCounts = (m: FrameMesh): ManifestCounts => ({ vertices: m.positions.length / 3, triangles: m.indices.length / 3 })
+
+export function frameOutputs(data: FrameData, opts: ResolvedExport): FrameOutput[] {
+  const zUp = opts.upAxis === 'z'
+  const placeMesh = (m: FrameMesh): FrameMesh => (zUp ? meshToZUp(m) : m)
+  switch (opts.format) {
+    case 'vdb': {
+      if (data.volumes.length === 0) return []
+      const names = data.volumes.map((v) => v.name)
+      return [{
+        key: 'volumes',
+        name: names.join(', '),
+        kind: 'volume',
+        async render() {
+          const grids = vdbGridsFromVolumes(data.volumes, { zUp, halfFloat: opts.vdbHalf })
+          // ZIP is what Blender's and Houdini's own caches use; every OpenVDB build reads it.
+          const { bytes, grids: summary } = writeVdbWithSummary(grids, { deflate: (raw) => deflateSync(raw) })
+          const manifestGrids: ManifestGrid[] = summary.map((s, i) => ({ name: s.name, type: grids[i].type, voxels: s.activeVoxels, voxelSize: grids[i].voxelSize }))
+          return { bytes, counts: { voxels: summary.reduce((n, s) => n + s.activeVoxels, 0) }, grids: manifestGrids }
+        },
+      }]
+    }
+    case 'obj':
+      return data.meshes.map((m) => ({
+        key: `mesh:${m.name}`,
+        name: m.name,
+        kind: 'mesh' as const,
+        async render() {
+          const placed = placeMesh(m)
+          const text = writeObj(placed, { normals: placed.normals, header: `Eddy mesh "${m.name}", frame ${data.frame}, ${opts.upAxis.toUpperCase()} up, metres` })
+          return { bytes: new TextEncoder().encode(text), counts: meshCounts(m) }
+        },
+      }))
+    case 'ply':
+      return [
+        ...data.particles.map((p) => ({
+          key: `particles:${p.name}`,
+          name: p.name,
+          kind: 'particles' as const,
+          async render() {
+            const placed = zUp ? particlesToZUp(p) : p
+            return { bytes: writeParticlePly(placed, `Eddy particles "${p.name}", frame ${data.frame}, ${opts.upAxis.toUpperCase()} up`), counts: { particles: p.count } }
+          },
+        })),
+        ...data.meshes.map((m) => ({
+          key: `mesh:${m.name}`,
+          name: m.name,
+          kind: 'mesh' as const,
+          async render() {
+            return { bytes: writeMeshPly(placeMesh(m), `Eddy mesh "${m.name}", frame ${data.frame}, ${opts.upAxis.toUpperCase()} up`), counts: meshCounts(m) }
+          },
+        })),
+      ]
+    case 'gltf':
+    case 'glb': {
+      if (data.meshes.length === 0) return []
+      return [{
+        key: 'meshes',
+        name: data.meshes.map((m) => m.name).join(', '),
+        kind: 'mesh',
+        async render() {
+          const { bytes, summary } = await writeGltfFrame(data.meshes.map(placeMesh), { binary: opts.format === 'glb', frame: data.frame, time: data.time })
+          return { bytes, counts: { vertices: summary.vertices, triangles: summary.triangles } }
+        },
+      }]
+    }
+  }
+}
+
+/** The sentence for a format that has nothing to write in this simulation. */
+export function nothingToWrite(format: ResolvedExport['format'], simName: string, frame: number): string {
+  const what = {
+    vdb: 'has no volumes (density, temperature, velocity), so there is nothing to write as OpenVDB; export its meshes or particles instead',
+    obj: 'has no meshes, so there is nothing to write as OBJ; a smoke simulation exports as VDB',
+    ply: 'has neither particles nor meshes, so there is nothing to write as PLY; a smoke simulation exports as VDB',
+    gltf: 'has no meshes, so there is nothing to write as glTF; a smoke simulation exports as VDB',
+    glb: 'has no meshes, so there is nothing to write as GLB; a smoke simulation exports as VDB',
+  }[format]
+  return `"${simName}" ${what} (checked on frame ${frame}, the first of the range)`
+}

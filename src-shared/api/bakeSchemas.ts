@@ -1,0 +1,94 @@
+// Shapes of the bake, cache and export messages (src-main/bake and src-main/export fill
+// them; the bake panel, timeline and viewport read them).
+import { z } from 'zod'
+import { apiError, filePath, objectId } from './schemas'
+
+const count = z.number().int().nonnegative()
+const frameNumber = z.number().int().min(-100000).max(1000000)
+const range = z.tuple([frameNumber, frameNumber])
+
+export const frameStats = z.object({
+  ms: z.number(),
+  substeps: count,
+  pressureIterations: count,
+  particleCount: count,
+  bytes: count,
+})
+
+export const bakeProgress = z.object({
+  domainId: z.string(),
+  frame: frameNumber,
+  done: count,
+  total: count,
+  firstFrame: frameNumber,
+  lastFrame: frameNumber,
+  msFrame: z.number(),
+  etaMs: z.number(),
+  stats: frameStats,
+})
+
+export const bakeMode = z.enum(['bake', 'resume', 'range'])
+export const bakePhase = z.enum(['queued', 'running', 'done', 'cancelled', 'failed'])
+
+export const bakeJob = z.object({
+  domainId: z.string(),
+  projectPath: z.string(),
+  mode: bakeMode,
+  phase: bakePhase,
+  threads: count,
+  progress: bakeProgress.nullable(),
+  error: apiError.nullable(),
+  log: z.array(z.string()),
+  cancelLatencyMs: z.number().nullable(),
+  memoryBytes: z.number(),
+})
+
+export const cacheStatus = z.object({
+  domainId: z.string(),
+  state: z.enum(['none', 'baking', 'done', 'cancelled', 'failed']),
+  message: z.string().nullable(),
+  frameStart: frameNumber,
+  frameEnd: frameNumber,
+  cached: z.array(range),
+  stale: z.array(range),
+  checkpoints: z.array(frameNumber),
+  timings: z.array(frameStats.extend({ frame: frameNumber })),
+  cacheBytes: count,
+})
+
+export const bakeEstimate = z.object({
+  grid: z.tuple([count, count, count]),
+  cells: count,
+  frames: count,
+  particles: count,
+  memoryBytes: z.number(),
+  cacheBytes: z.number(),
+  cacheBytesMax: z.number(),
+  checkpointBytes: z.number(),
+  budget: z.object({ memoryBytes: z.number(), diskBytes: z.number().nullable() }),
+  /** Null when it fits, else the sentence a Bake would be refused with. */
+  problem: z.string().nullable(),
+})
+
+export const exportFormat = z.enum(['vdb', 'obj', 'ply', 'gltf', 'glb'])
+
+export const bakeRequests = {
+  'bake.estimate': { params: z.object({ domainId: objectId }).strict(), result: bakeEstimate },
+  /** bake: fresh, whole range; resume: after `from` (default the last valid frame); range: re-bake from..to. */
+  'bake.start': {
+    params: z.object({ domainId: objectId, mode: bakeMode, from: frameNumber.optional(), to: frameNumber.optional() }).strict(),
+    result: bakeJob,
+  },
+  'bake.cancel': { params: z.object({ domainId: objectId }).strict(), result: z.object({ cancelled: z.boolean(), job: bakeJob.nullable() }) },
+  'bake.clear': { params: z.object({ domainId: objectId }).strict(), result: cacheStatus },
+  'bake.status': { params: z.object({}).strict(), result: z.object({ jobs: z.array(bakeJob), caches: z.array(cacheStatus) }) },
+  /** One cached frame's record (src-shared/formats/frameRecord), sent as binary. */
+  'cache.frame': { params: z.object({ domainId: objectId, frame: frameNumber }).strict(), result: z.instanceof(Uint8Array) },
+} as const
+
+export const bakeEvents = {
+  /** A bake was queued, progressed, logged or ended; status is that domain's cache now. */
+  'bake.update': z.object({ job: bakeJob, status: cacheStatus.nullable() }),
+} as const
+
+export { filePath }
