@@ -8,7 +8,7 @@ import type { SceneDocument } from '../../src-shared/scene/types'
 import type { BakeManager } from '../bake/bakeManager'
 import { checkFits, estimateBake, machineBudget } from '../bake/estimate'
 import { DEFAULT_CHECKPOINT_EVERY, DEFAULT_PRECISION } from '../bake/runner'
-import { cacheStatus, type CacheStatus } from '../bake/status'
+import { cacheStatus, type CacheStatus, withLiveState } from '../bake/status'
 import type { ProjectStore } from '../store/projectStore'
 
 type BakeHandlerKeys = 'bake.estimate' | 'bake.start' | 'bake.cancel' | 'bake.clear' | 'bake.status' | 'cache.frame'
@@ -44,8 +44,8 @@ function estimateFor(ctx: BakeContext, domainId: string) {
 }
 
 /** Cache status of every domain of the open project. */
-export function allCacheStatus(store: ProjectStore, doc: SceneDocument): CacheStatus[] {
-  return doc.objects.filter((o) => o.kind === 'domain').map((o) => cacheStatus(doc, store.cache, o.id))
+export function allCacheStatus(store: ProjectStore, doc: SceneDocument, bakes: BakeManager): CacheStatus[] {
+  return doc.objects.filter((o) => o.kind === 'domain').map((o) => withLiveState(cacheStatus(doc, store.cache, o.id), bakes.isBaking(o.id)))
 }
 
 export function makeBakeHandlers(ctx: BakeContext): Pick<Handlers, BakeHandlerKeys> {
@@ -76,7 +76,7 @@ export function makeBakeHandlers(ctx: BakeContext): Pick<Handlers, BakeHandlerKe
 
     'bake.status': () => {
       const { store, doc } = ctx.requireStore()
-      return { jobs: ctx.bakes.jobs(store.path), caches: allCacheStatus(store, doc) }
+      return { jobs: ctx.bakes.jobs(store.path), caches: allCacheStatus(store, doc, ctx.bakes) }
     },
 
     'cache.frame': ({ domainId, frame }) => ctx.requireStore().store.cache.readFrame(domainId, frame),

@@ -8,7 +8,7 @@ import { EddyError } from '../../src-shared/api/errors'
 import { dispatch, type Handlers } from '../../src-shared/api/dispatch'
 import type { EventEnvelope, ResponseEnvelope } from '../../src-shared/api/contract'
 import { BakeManager, type BakeJobView } from '../bake/bakeManager'
-import { cacheStatus, type CacheStatus } from '../bake/status'
+import { cacheStatus, type CacheStatus, withLiveState } from '../bake/status'
 import { makeBakeHandlers } from './bakeHandlers'
 import type { SceneDocument } from '../../src-shared/scene/types'
 import { importMeshFile } from '../../src-shared/formats/meshImport'
@@ -88,7 +88,7 @@ export class EddyService {
     let status: CacheStatus | null = null
     if (this.store && this.doc && this.store.path === job.projectPath) {
       try {
-        status = cacheStatus(this.doc, this.store.cache, job.domainId)
+        status = withLiveState(cacheStatus(this.doc, this.store.cache, job.domainId), this.bakes.isBaking(job.domainId))
       } catch {
         status = null // the project is closing; the job alone still tells the panel
       }

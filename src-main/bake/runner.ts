@@ -212,6 +212,8 @@ export async function runBake(req: BakeRequest, hooks: BakeHooks = {}): Promise<
         const bytes = deflateSync(solver.checkpoint(), { level: 1 })
         writeOrExplain(() => cache.writeCheckpoint(req.domainId, f, bytes, sigs[f - settings.frameStart]), f)
       }
+      // Let the event loop run between frames (signals, the CLI's terminal output).
+      await new Promise<void>((r) => setImmediate(r))
       const elapsed = performance.now() - started
       hooks.progress?.({
         domainId: req.domainId,

@@ -32,6 +32,15 @@ export function toRanges(frames: readonly number[]): FrameRange[] {
   return out
 }
 
+/**
+ * A bake row left at 'baking' with no bake running is a process that died mid-bake (kill -9,
+ * power cut): say so, and that Resume continues from the last checkpoint.
+ */
+export function withLiveState(s: CacheStatus, running: boolean): CacheStatus {
+  if (s.state !== 'baking' || running) return s
+  return { ...s, state: 'cancelled', message: 'Interrupted: the bake stopped without finishing; Resume continues from the last checkpoint' }
+}
+
 export function cacheStatus(doc: SceneDocument, cache: FrameCache, domainId: string): CacheStatus {
   const bake = cache.bake(domainId)
   if (!bake) {

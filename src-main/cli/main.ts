@@ -1,16 +1,21 @@
-// The `eddy` command line. `eddy bench smoke [--res 64] [--frames 48] [--threads N]
+// The `eddy` command line: `eddy bake`, `eddy export` and `eddy bench`. `eddy bench smoke [--res 64] [--frames 48] [--threads N]
 // [--pressure mic|mg] [--kernels wasm|ts]` times the smoke solver on the Blender peer scene.
 import { availableParallelism } from 'node:os'
 import { isEddyError } from '../../src-shared/api/errors'
 import { parseOptions, UsageError } from './args'
 import { benchSmoke } from './benchSmoke'
+import { bakeCommand } from './bakeCommand'
 
 const USAGE = `usage:
+  eddy bake PROJECT.eddy --sim NAME [--frames 1-120] [--mode bake|resume|range] [--from N]
+            [--threads N] [--precision float16|float32|uint8] [--checkpoint-every N]
+    Bakes a simulation into the project's cache (Ctrl-C cancels; --mode resume continues).
   eddy bench smoke [--res 64] [--frames 48] [--threads N] [--pressure mic|mg] [--kernels wasm|ts]
     Bakes the scene of shared/peers/blender_smoke.py and prints ms/frame by stage.`
 
 async function main(argv: string[]): Promise<number> {
   const [command, what, ...rest] = argv
+  if (command === 'bake') return bakeCommand(argv.slice(1), process.stdout)
   if (command === 'bench' && what === 'smoke') {
     const o = parseOptions(rest, {
       res: { type: 'int', min: 8, max: 1024 },

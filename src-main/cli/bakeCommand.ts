@@ -1,0 +1,92 @@
+// `eddy bake project.eddy --sim NAME [--frames A-B] [--mode bake|resume|range] [--from N]
+// [--threads N] [--precision float16|float32|uint8] [--checkpoint-every N]`: the same bake as
+// the UI's Bake button, in this process, with a progress bar on the terminal. Ctrl-C
+// cancels after the frame in flight; finished frames stay cached and Resume continues.
+import { resolve } from 'node:path'
+import { EddyError } from '../../src-shared/api/errors'
+import type { FramePrecision } from '../../src-shared/formats/frameRecord'
+import { formatBytes } from '../bake/estimate'
+import { runBake, type BakeMode, type BakeProgress } from '../bake/runner'
+import { ProjectStore } from '../store/projectStore'
+import { parseOptions, UsageError } from './args'
+import { progressLine } from './progressBar'
+
+/** A domain by name or id. */
+export function findSim(projectPath: string, sim: string): { id: string; name: string } {
+  const store = ProjectStore.open(projectPath)
+  try {
+    const domains = store.readDocument().objects.filter((o) => o.kind === 'domain')
+    const hit = domains.find((o) => o.id === sim) ?? domains.find((o) => o.name === sim)
+    if (!hit) {
+      throw new EddyError('NOT_FOUND', `No simulation domain named "${sim}" in ${projectPath} (domains: ${domains.map((d) => `"${d.name}"`).join(', ') || 'none'})`)
+    }
+    return { id: hit.id, name: hit.name }
+  } finally {
+    store.close()
+  }
+}
+
+export function parseFrameRange(text: string): [number, number] {
+  const m = /^(-?\d+)(?:-(-?\d+))?$/.exec(text)
+  if (!m) throw new UsageError(`--frames must look like 1-120 (got "${text}")`)
+  const a = Number(m[1])
+  const b = m[2] === undefined ? a : Number(m[2])
+  if (b < a) throw new UsageError(`--frames ${text} is empty: the end comes before the start`)
+  return [a, b]
+}
+
+export async function bakeCommand(args: string[], out: NodeJS.WriteStream): Promise<number> {
+  const [file, ...rest] = args
+  if (!file || file.startsWith('--')) throw new UsageError('eddy bake needs a project file')
+  const o = parseOptions(rest, {
+    sim: { type: 'string' },
+    frames: { type: 'string' },
+    mode: { type: 'string', choices: ['bake', 'resume', 'range'] },
+    from: { type: 'int', min: -100000, max: 1000000 },
+    threads: { type: 'int', min: 1, max: 256 },
+    precision: { type: 'string', choices: ['float16', 'float32', 'uint8'] },
+    'checkpoint-every': { type: 'int', min: 1, max: 100000 },
+  })
+  if (!o.sim) throw new UsageError('eddy bake needs --sim NAME (the simulation domain to bake)')
+  const projectPath = resolve(file)
+  const sim = findSim(projectPath, o.sim)
+  const range = o.frames ? parseFrameRange(o.frames) : undefined
+  const mode = (o.mode as BakeMode | undefined) ?? 'bake'
+  let stop = false
+  const onSigint = (): void => {
+    if (stop) process.exit(130)
+    stop = true
+    out.write('\nCancelling after this frame (Ctrl-C again to quit at once)...\n')
+  }
+  process.on('SIGINT', onSigint)
+  const tty = out.isTTY === true
+  let last = ''
+  try {
+    const result = await runBake(
+      {
+        projectPath,
+        domainId: sim.id,
+        mode,
+        ...(mode === 'bake' && range ? { frameStart: range[0], frameEnd: range[1] } : {}),
+        ...(mode === 'range' && range ? { from: range[0], to: range[1] } : {}),
+        ...(mode === 'resume' && o.from !== undefined ? { from: o.from } : {}),
+        ...(o.threads ? { threads: o.threads } : {}),
+        ...(o.precision ? { precision: o.precision as FramePrecision } : {}),
+        ...(o['checkpoint-every'] ? { checkpointEvery: o['checkpoint-every'] } : {}),
+      },
+      {
+        log: (line) => out.write(`${tty && last ? '\n' : ''}${line}\n`),
+        progress: (p: BakeProgress) => {
+          last = progressLine(p.done, p.total, `frame ${p.frame}  ${p.msFrame.toFixed(0)} ms  ${p.stats.substeps} substeps  ${p.stats.pressureIterations} CG  ${p.stats.particleCount} particles  ${formatBytes(p.stats.bytes)}  ETA ${(p.etaMs / 1000).toFixed(0)} s`)
+          out.write(tty ? `\r${last}` : `${last}\n`)
+        },
+        shouldStop: () => stop,
+      },
+    )
+    if (tty) out.write('\n')
+    out.write(`EDDY_BAKE ${JSON.stringify(result)}\n`)
+    return result.state === 'done' ? 0 : 130
+  } finally {
+    process.off('SIGINT', onSigint)
+  }
+}
