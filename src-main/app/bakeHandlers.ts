@@ -1,6 +1,8 @@
 // API handlers of the bake panel, the timeline's cache ranges and the viewport's frame
 // reads. Bakes run in worker threads (src-main/bake/bakeManager.ts); everything here reads
 // the open project's cache through the host's own connection.
+import { resolve } from 'node:path'
+import type { ExportJobs } from '../export/exportJobs'
 import { EddyError } from '../../src-shared/api/errors'
 import type { Handlers } from '../../src-shared/api/dispatch'
 import { evaluateObject } from '../../src-shared/scene/keyframes'
@@ -11,11 +13,12 @@ import { DEFAULT_CHECKPOINT_EVERY, DEFAULT_PRECISION } from '../bake/runner'
 import { cacheStatus, type CacheStatus, withLiveState } from '../bake/status'
 import type { ProjectStore } from '../store/projectStore'
 
-type BakeHandlerKeys = 'bake.estimate' | 'bake.start' | 'bake.cancel' | 'bake.clear' | 'bake.status' | 'cache.frame'
+type BakeHandlerKeys = 'bake.estimate' | 'bake.start' | 'bake.cancel' | 'bake.clear' | 'bake.status' | 'cache.frame' | 'export.start' | 'export.cancel'
 
 export interface BakeContext {
   requireStore(): { store: ProjectStore; doc: SceneDocument }
   bakes: BakeManager
+  exports: ExportJobs
 }
 
 function requireDomain(doc: SceneDocument, domainId: string): void {
@@ -80,5 +83,12 @@ export function makeBakeHandlers(ctx: BakeContext): Pick<Handlers, BakeHandlerKe
     },
 
     'cache.frame': ({ domainId, frame }) => ctx.requireStore().store.cache.readFrame(domainId, frame),
+
+    'export.start': ({ domainId, outDir, ...rest }) => ctx.exports.start(ctx.requireStore().store, domainId, { ...rest, outDir: resolve(outDir) }),
+
+    'export.cancel': async ({ domainId }) => {
+      const cancelled = await ctx.exports.cancel(domainId)
+      return { cancelled, job: ctx.exports.job(domainId) }
+    },
   }
 }

@@ -10,6 +10,7 @@ import type { EventEnvelope, ResponseEnvelope } from '../../src-shared/api/contr
 import { BakeManager, type BakeJobView } from '../bake/bakeManager'
 import { cacheStatus, type CacheStatus, withLiveState } from '../bake/status'
 import { makeBakeHandlers } from './bakeHandlers'
+import { ExportJobs } from '../export/exportJobs'
 import type { SceneDocument } from '../../src-shared/scene/types'
 import { importMeshFile } from '../../src-shared/formats/meshImport'
 import { ProjectStore } from '../store/projectStore'
@@ -59,11 +60,13 @@ export class EddyService {
   /** Bake progress and other pushed events, for the transports to broadcast. */
   onEvent: ((ev: EventEnvelope) => void) | null = null
   readonly bakes: BakeManager
+  readonly exports = new ExportJobs()
 
   constructor(private readonly opts: ServiceOptions) {
     this.recent = new RecentProjects(opts.dataDir)
     this.bakes = new BakeManager({ workerUrl: opts.bakeWorker })
     this.bakes.onUpdate = (job) => this.bakeUpdated(job)
+    this.exports.onUpdate = (job) => this.onEvent?.({ event: 'export.update', payload: { job } })
     this.handlers = this.makeHandlers()
   }
 
@@ -80,7 +83,7 @@ export class EddyService {
 
   /** Stops every bake (waiting for the workers) and closes the project. */
   async close(): Promise<void> {
-    await this.bakes.cancelAll()
+    await Promise.all([this.bakes.cancelAll(), this.exports.cancelAll()])
     this.closeProject()
   }
 
@@ -98,7 +101,7 @@ export class EddyService {
 
   /** Bakes write into the open file: stop them before it is closed or replaced. */
   private async stopBakes(): Promise<void> {
-    if (this.store) await this.bakes.cancelAll(this.store.path)
+    if (this.store) await Promise.all([this.bakes.cancelAll(this.store.path), this.exports.cancelAll()])
   }
 
   state(): ProjectStateData | null {
@@ -163,7 +166,7 @@ export class EddyService {
 
   private makeHandlers(): Handlers {
     return {
-      ...makeBakeHandlers({ requireStore: () => this.requireStore(), bakes: this.bakes }),
+      ...makeBakeHandlers({ requireStore: () => this.requireStore(), bakes: this.bakes, exports: this.exports }),
       'app.info': () => ({ version: this.opts.version, mode: this.opts.mode, projectsDir: this.opts.projectsDir, platform: process.platform }),
 
       'project.create': async ({ name, dir }) => {

@@ -3,8 +3,10 @@
 // frame by frame, and write each frame (and a checkpoint every N frames) in its own
 // transaction. The bake worker (bakeWorker.ts) and `eddy bake` both run this.
 //
-// Frame f of the cache is the state after stepping one frame under the scene evaluated at
-// frame f (time (f-1)/fps), so the first frame of a bake already shows emitted smoke.
+// Frame f of the cache is the state at animation time (f-1)/fps, the clock compileInput
+// uses (frame = 1 + t fps): the first frame S of a bake is the initial state (empty air for
+// smoke, the initial volumes for a liquid), and frame f > S is frame f-1 stepped by one
+// frame under the scene evaluated at frame f-1.
 import { deflateSync, inflateSync } from 'fflate'
 import { EddyError, isEddyError } from '../../src-shared/api/errors'
 import { encodeFrame, type FramePrecision } from '../../src-shared/formats/frameRecord'
@@ -72,6 +74,9 @@ export interface BakeResult {
 }
 
 export const DEFAULT_CHECKPOINT_EVERY = 10
+
+/** Stats of the initial frame, which takes no step. */
+const NO_STEP = { substeps: 0, pressureIterations: 0, pressureResidual: 0, particleCount: 0, ms: { advection: 0, forces: 0, vortexParticles: 0, projection: 0 }, cflMax: 0 }
 export const DEFAULT_PRECISION: FramePrecision = 'float16'
 
 interface Plan {
@@ -186,18 +191,20 @@ export async function runBake(req: BakeRequest, hooks: BakeHooks = {}): Promise<
     for (let f = first; f <= lastFrame; f++) {
       if (stop()) return finishCancelled(f)
       const t0 = performance.now()
-      const input = compileInput(doc, req.domainId, (f - 1) / fps, fps, { meshes: setup.meshes })
-      let stepStats
-      try {
-        stepStats = solver.step(input.frameDt, input, control)
-      } catch (e) {
-        if (isEddyError(e) && e.code === 'CANCELLED') return finishCancelled(f)
-        throw atFrame(e, f)
+      let stepStats = NO_STEP
+      if (f > settings.frameStart) {
+        const input = compileInput(doc, req.domainId, (f - 2) / fps, fps, { meshes: setup.meshes })
+        try {
+          stepStats = solver.step(input.frameDt, input, control)
+        } catch (e) {
+          if (isEddyError(e) && e.code === 'CANCELLED') return finishCancelled(f)
+          throw atFrame(e, f)
+        }
       }
       const frame = solver.frame()
       // Timings stay out of the record (they live in the stats column), so a re-bake of an
       // unchanged scene writes byte-identical records.
-      const record = encodeFrame({ ...frame, stats: {} }, { precision: settings.precision })
+      const record = encodeFrame({ ...frame, frame: f, stats: {} }, { precision: settings.precision })
       const ms = performance.now() - t0
       const stats: FrameStats = {
         ms,

@@ -5,17 +5,22 @@ import { isEddyError } from '../../src-shared/api/errors'
 import { parseOptions, UsageError } from './args'
 import { benchSmoke } from './benchSmoke'
 import { bakeCommand } from './bakeCommand'
+import { exportCommand } from './exportCommand'
 
 const USAGE = `usage:
   eddy bake PROJECT.eddy --sim NAME [--frames 1-120] [--mode bake|resume|range] [--from N]
             [--threads N] [--precision float16|float32|uint8] [--checkpoint-every N]
     Bakes a simulation into the project's cache (Ctrl-C cancels; --mode resume continues).
+  eddy export PROJECT.eddy --sim NAME --format vdb|obj|ply|gltf|glb --out DIR
+              [--frames A-B] [--padding 4] [--up y|z]
+    Writes cached frames as files plus NAME_manifest.json.
   eddy bench smoke [--res 64] [--frames 48] [--threads N] [--pressure mic|mg] [--kernels wasm|ts]
     Bakes the scene of shared/peers/blender_smoke.py and prints ms/frame by stage.`
 
 async function main(argv: string[]): Promise<number> {
   const [command, what, ...rest] = argv
   if (command === 'bake') return bakeCommand(argv.slice(1), process.stdout)
+  if (command === 'export') return exportCommand(argv.slice(1), process.stdout)
   if (command === 'bench' && what === 'smoke') {
     const o = parseOptions(rest, {
       res: { type: 'int', min: 8, max: 1024 },

@@ -1,10 +1,10 @@
-// A cancelled export is not a failure of the artist's data or of the disk, so it gets its own
-// code; src-shared/api/errors.ts has no 'CANCELLED' yet, hence a local class with the same
-// shape (code + sentence) that the service can map when the code is added.
-export class ExportCancelledError extends Error {
-  readonly code = 'CANCELLED' as const
+// A cancelled export is not a failure of the artist's data or of the disk, so it has its own
+// code, CANCELLED; files finished before the cancel stay, the manifest is not written.
+import { EddyError } from '../../src-shared/api/errors'
+
+export class ExportCancelledError extends EddyError {
   constructor(message: string) {
-    super(message)
+    super('CANCELLED', message)
     this.name = 'ExportCancelledError'
   }
 }

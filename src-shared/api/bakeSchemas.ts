@@ -72,6 +72,19 @@ export const bakeEstimate = z.object({
 
 export const exportFormat = z.enum(['vdb', 'obj', 'ply', 'gltf', 'glb'])
 
+export const exportJob = z.object({
+  domainId: z.string(),
+  phase: z.enum(['running', 'done', 'cancelled', 'failed']),
+  format: exportFormat,
+  outDir: z.string(),
+  done: count,
+  total: count,
+  lastFile: z.string().nullable(),
+  manifestPath: z.string().nullable(),
+  files: count,
+  error: apiError.nullable(),
+})
+
 export const bakeRequests = {
   'bake.estimate': { params: z.object({ domainId: objectId }).strict(), result: bakeEstimate },
   /** bake: fresh, whole range; resume: after `from` (default the last valid frame); range: re-bake from..to. */
@@ -84,11 +97,28 @@ export const bakeRequests = {
   'bake.status': { params: z.object({}).strict(), result: z.object({ jobs: z.array(bakeJob), caches: z.array(cacheStatus) }) },
   /** One cached frame's record (src-shared/formats/frameRecord), sent as binary. */
   'cache.frame': { params: z.object({ domainId: objectId, frame: frameNumber }).strict(), result: z.instanceof(Uint8Array) },
+  /** Starts an export in the background; 'export.update' events report it. */
+  'export.start': {
+    params: z
+      .object({
+        domainId: objectId,
+        format: exportFormat,
+        outDir: filePath,
+        frameStart: frameNumber.optional(),
+        frameEnd: frameNumber.optional(),
+        padding: z.number().int().min(1).max(8).optional(),
+        upAxis: z.enum(['y', 'z']).optional(),
+      })
+      .strict(),
+    result: exportJob,
+  },
+  'export.cancel': { params: z.object({ domainId: objectId }).strict(), result: z.object({ cancelled: z.boolean(), job: exportJob.nullable() }) },
 } as const
 
 export const bakeEvents = {
   /** A bake was queued, progressed, logged or ended; status is that domain's cache now. */
   'bake.update': z.object({ job: bakeJob, status: cacheStatus.nullable() }),
+  'export.update': z.object({ job: exportJob }),
 } as const
 
 export { filePath }
