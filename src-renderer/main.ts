@@ -6,6 +6,7 @@ import { connectApi } from './bridge/client'
 import { runMenuCommand } from './panels/commands'
 import { installShortcuts } from './panels/shortcuts'
 import { app } from './state/app.svelte'
+import { bakes } from './state/bakes.svelte'
 
 function showFatal(target: HTMLElement, title: string, detail: string): void {
   target.replaceChildren()
@@ -31,6 +32,8 @@ async function start(): Promise<void> {
       app.playing = false
     })
     api.on('project.changed', (p) => app.setProject(p.state))
+    api.on('bake.update', (p) => bakes.onBakeUpdate(p))
+    api.on('export.update', (p) => bakes.onExportUpdate(p))
     api.on('menu.command', (p) => runMenuCommand(p.command, p.path))
     const [info, project] = await Promise.all([api.call('app.info', {}), api.call('project.get', {})])
     app.mode = info.mode

@@ -6,6 +6,9 @@ import fs from 'node:fs'
 import os from 'node:os'
 import nodePath from 'node:path'
 import { EddyError } from '../../src-shared/api/errors'
+import { formatBytes } from '../../src-shared/formatBytes'
+
+export { formatBytes }
 import { domainGrid, SMOKE_BYTES_PER_CELL } from '../../src-shared/sim/compile'
 import { DEFAULT_MAX_GRID_BYTES } from '../../src-shared/sim/core/grid'
 import { evaluateObject } from '../../src-shared/scene/keyframes'
@@ -75,13 +78,6 @@ export function estimateBake(
     cacheBytesMax: Math.ceil(frames * (dense + particles * 32)),
     checkpointBytes: Math.ceil(checkpoints * (cells * 6 * 4 + particles * 40) * CHECKPOINT_FILL),
   }
-}
-
-export function formatBytes(n: number): string {
-  if (n >= 1024 ** 3) return `${(n / 1024 ** 3).toFixed(1)} GiB`
-  if (n >= 1024 ** 2) return `${(n / 1024 ** 2).toFixed(1)} MiB`
-  if (n >= 1024) return `${(n / 1024).toFixed(0)} KiB`
-  return `${n} B`
 }
 
 export interface Budget {

@@ -42,6 +42,8 @@ export interface BakeRequest {
   kernels?: KernelKind
   /** Memory already promised to other running bakes, bytes. */
   reservedMemory?: number
+  /** Unix nice value for the kernel threads (the bake worker sets its own). */
+  nice?: number
 }
 
 export interface BakeProgress {
@@ -163,7 +165,7 @@ export async function runBake(req: BakeRequest, hooks: BakeHooks = {}): Promise<
     checkFits(estimate, machineBudget(req.projectPath, req.reservedMemory ?? 0), resolution)
 
     const kind = req.kernels ?? 'wasm'
-    kernels = createKernelBackend(kind, req.threads ? { threads: req.threads } : {})
+    kernels = createKernelBackend(kind, { ...(req.threads ? { threads: req.threads } : {}), ...(req.nice ? { nice: req.nice } : {}) })
     const setup = compileScene(doc, req.domainId, {
       kernels,
       shared: kind === 'wasm',

@@ -12,13 +12,16 @@ import { type WasmBackendOptions, WasmKernelBackend } from '../../src-shared/sim
 
 const WORKER_MAIN = `'use strict'
 const { workerData } = require('node:worker_threads')
+// Linux applies setpriority(pid 0) to the calling thread only: this lowers just this worker.
+if (workerData.nice) { try { require('node:os').setPriority(0, workerData.nice) } catch {} }
 ;(${SLAB_WORKER_SOURCE})(workerData)
 `
 
-/** Spawns pool workers as Node worker threads. */
+/** Spawns pool workers as Node worker threads, optionally at a lower CPU priority (nice). */
 export class NodeSlabWorkerHost implements SlabWorkerHost {
+  constructor(private readonly nice = 0) {}
   spawn(init: SlabWorkerInit): SlabWorkerHandle {
-    const worker = new Worker(WORKER_MAIN, { eval: true, workerData: init, name: `eddy-kernels-${init.index}` })
+    const worker = new Worker(WORKER_MAIN, { eval: true, workerData: { ...init, nice: this.nice }, name: `eddy-kernels-${init.index}` })
     // A pool that is never closed must not keep the process alive.
     worker.unref()
     worker.on('error', () => {
@@ -35,13 +38,15 @@ export function defaultThreads(): number {
 }
 
 /** A pool of `threads` threads (this one plus threads-1 workers) over the kernels' memory. */
-export function createNodeSlabPool(kernels: WasmKernels, options: SlabPoolOptions = {}): SlabPool {
-  return new SlabPool(kernels, new NodeSlabWorkerHost(), { ...options, threads: options.threads ?? defaultThreads() })
+export function createNodeSlabPool(kernels: WasmKernels, options: SlabPoolOptions & { nice?: number } = {}): SlabPool {
+  return new SlabPool(kernels, new NodeSlabWorkerHost(options.nice ?? 0), { ...options, threads: options.threads ?? defaultThreads() })
 }
 
 export interface NodeKernelOptions extends WasmKernelsOptions, WasmBackendOptions, Omit<SlabPoolOptions, 'threads'> {
   /** Threads for the WebAssembly kernels, including the calling one; default all cores. */
   threads?: number
+  /** Unix nice value of the worker threads (bakes run at 10 so the UI stays responsive). */
+  nice?: number
 }
 
 /**

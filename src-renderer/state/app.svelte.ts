@@ -98,9 +98,13 @@ class AppState {
     else if ('state' in r && r.state && typeof r.state === 'object') this.setProject(r.state as ProjectState)
   }
 
+  /** Called after every project change (the bake state re-reads its cache ranges). */
+  onProjectSet: (() => void) | null = null
+
   setProject(p: ProjectState | null): void {
     const wasPath = this.project?.path
     this.project = p
+    this.onProjectSet?.()
     if (!p) {
       this.selection = []
       this.selectedChannel = null

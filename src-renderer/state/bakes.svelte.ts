@@ -1,0 +1,89 @@
+// Bake, cache and export state of the open project, as the main side reports it: the cache
+// ranges of every simulation domain (cached / stale / missing, checkpoints, timings) and the
+// running or last bake and export jobs. Refreshed by 'bake.update' / 'export.update' events
+// and after every project change (an edit can make frames stale).
+import type { EventPayload, RequestResult } from '../../src-shared/api/contract'
+import type { SceneObject } from '../../src-shared/scene/types'
+import { app } from './app.svelte'
+
+export type CacheStatus = RequestResult<'bake.status'>['caches'][number]
+export type BakeJob = RequestResult<'bake.status'>['jobs'][number]
+export type ExportJob = EventPayload<'export.update'>['job']
+
+class BakeState {
+  caches = $state<Record<string, CacheStatus>>({})
+  jobs = $state<Record<string, BakeJob>>({})
+  exports = $state<Record<string, ExportJob>>({})
+  /** Bumped whenever cached frames change (a frame written, a clear): the viewport re-reads. */
+  cacheVersion = $state(0)
+  private refreshing: Promise<void> | null = null
+  private again = false
+
+  /** The domain the timeline and the viewport show: the selected one, else the first. */
+  get activeDomain(): SceneObject | null {
+    const sel = app.selected
+    if (sel?.kind === 'domain') return sel
+    return app.objects.find((o) => o.kind === 'domain') ?? null
+  }
+
+  get activeStatus(): CacheStatus | null {
+    const d = this.activeDomain
+    return d ? (this.caches[d.id] ?? null) : null
+  }
+
+  isCached(domainId: string, frame: number): boolean {
+    const s = this.caches[domainId]
+    return !!s && s.cached.some(([a, b]) => frame >= a && frame <= b)
+  }
+
+  isBaking(domainId: string): boolean {
+    const p = this.jobs[domainId]?.phase
+    return p === 'queued' || p === 'running'
+  }
+
+  /** Re-reads every domain's cache status; coalesces bursts of calls into one request after another. */
+  refresh(): Promise<void> {
+    if (this.refreshing) {
+      this.again = true
+      return this.refreshing
+    }
+    this.refreshing = (async () => {
+      do {
+        this.again = false
+        if (!app.api || !app.project) {
+          this.caches = {}
+          this.jobs = {}
+          return
+        }
+        try {
+          const r = await app.api.call('bake.status', {})
+          this.caches = Object.fromEntries(r.caches.map((c) => [c.domainId, c]))
+          this.jobs = Object.fromEntries(r.jobs.map((j) => [j.domainId, j]))
+          this.cacheVersion++
+        } catch {
+          // the project closed meanwhile; the next change refreshes again
+        }
+      } while (this.again)
+    })().finally(() => (this.refreshing = null))
+    return this.refreshing
+  }
+
+  onBakeUpdate(p: EventPayload<'bake.update'>): void {
+    if (p.job.projectPath !== app.project?.path) return
+    this.jobs = { ...this.jobs, [p.job.domainId]: p.job }
+    if (p.status) {
+      const before = this.caches[p.job.domainId]
+      this.caches = { ...this.caches, [p.job.domainId]: p.status }
+      if (JSON.stringify(before?.cached) !== JSON.stringify(p.status.cached)) this.cacheVersion++
+    }
+  }
+
+  onExportUpdate(p: EventPayload<'export.update'>): void {
+    this.exports = { ...this.exports, [p.job.domainId]: p.job }
+  }
+}
+
+export const bakes = new BakeState()
+
+// Any project change (edit, undo, open, close) may make frames stale or switch projects.
+app.onProjectSet = () => void bakes.refresh()
