@@ -572,8 +572,17 @@ function parseHeader(bytes: Uint8Array): Header {
 
 // ---------- decode ----------
 
+export interface DecodeFrameOptions {
+  /**
+   * Names of the volumes to decode; the others are left deflated and absent from the result
+   * (the viewport never draws velocity, the largest section of a smoke frame). Default: all.
+   * The CRC still covers the whole record, and every section's bounds are still checked.
+   */
+  volumes?: readonly string[]
+}
+
 /** The frame back from encodeFrame's bytes; throws PROJECT_FORMAT on any corruption. */
-export function decodeFrame(bytes: Uint8Array): FrameData {
+export function decodeFrame(bytes: Uint8Array, opts: DecodeFrameOptions = {}): FrameData {
   if (!(bytes instanceof Uint8Array)) throw corrupt('not a byte array')
   if (bytes.length < PREFIX) throw corrupt(`only ${bytes.length} bytes, shorter than the ${PREFIX}-byte prefix`)
   for (let i = 0; i < 4; i++) if (bytes[i] !== FRAME_RECORD_MAGIC.charCodeAt(i)) throw corrupt("missing the 'EDFR' magic")
@@ -607,16 +616,24 @@ export function decodeFrame(bytes: Uint8Array): FrameData {
     return out
   }
 
-  const volumes: Volume[] = h.volumes.map((vh, i) => {
+  const wanted = opts.volumes === undefined ? null : new Set(opts.volumes)
+  const volumes: Volume[] = []
+  h.volumes.forEach((vh, i) => {
+    if (wanted !== null && !wanted.has(vh.name)) {
+      // Skipped unread: its bytes are covered by the CRC checked above.
+      if (offset + vh.packed > end) throw corrupt(`volume ${i} runs past the end of the record`)
+      offset += vh.packed
+      return
+    }
     const raw = section(vh.packed, vh.raw, `volume ${i}`)
-    return {
+    volumes.push({
       name: vh.name,
       components: vh.components,
       dims: vh.dims,
       voxelSize: vh.voxelSize as number,
       origin: vh.origin as [number, number, number],
       data: decodeVolume(vh, raw, i),
-    }
+    })
   })
   const meshes: FrameMesh[] = h.meshes.map((mh, i) => {
     const want = 4 * (mh.positions + mh.indices + (mh.normals ?? 0))

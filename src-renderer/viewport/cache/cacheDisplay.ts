@@ -1,0 +1,115 @@
+// Everything of a baked frame in the viewport: the smoke volume, each particle set, each
+// mesh. Framework-free: Viewport.svelte hands it the frames ReadAheadBuffer.onFrame delivers.
+import type { Scene } from '@babylonjs/core/scene'
+import type { DisplayFrame } from './displayData'
+import { MeshDisplay } from './meshDisplay'
+import { ParticleDisplay } from './particleDisplay'
+import { DEFAULT_DENSITY_SCALE, VolumeDisplay, type VolumeQuality } from './volumeDisplay'
+
+export interface CacheDisplaySettings {
+  /** Extinction per unit density, 1/m. */
+  densityScale: number
+  quality: VolumeQuality | number
+  /**
+   * The particle attribute to colour by. The colour values are computed when a frame is
+   * decoded, so a change needs DecodeClient.display.particleColorBy set and the read-ahead
+   * buffer invalidated (setSettings says so). undefined: the first of velocity, vorticity,
+   * strength, temperature the set has; null: one colour.
+   */
+  particleColorBy: string | null | undefined
+  /** Point diameter, px. */
+  pointSize: number
+  /** Emitted radiance per metre of the hottest gas. */
+  emissionStrength: number
+  visible: boolean
+}
+
+export const DEFAULT_CACHE_DISPLAY: CacheDisplaySettings = {
+  densityScale: DEFAULT_DENSITY_SCALE,
+  quality: 'medium',
+  particleColorBy: undefined,
+  pointSize: 4,
+  emissionStrength: 3,
+  visible: true,
+}
+
+export class CacheDisplay {
+  private readonly scene: Scene
+  private readonly volume: VolumeDisplay
+  private readonly particles: ParticleDisplay[] = []
+  private readonly meshes: MeshDisplay[] = []
+  private current: CacheDisplaySettings
+  private frame: DisplayFrame | null = null
+
+  constructor(scene: Scene, settings: Partial<CacheDisplaySettings> = {}) {
+    this.scene = scene
+    this.volume = new VolumeDisplay(scene)
+    this.current = { ...DEFAULT_CACHE_DISPLAY }
+    this.setSettings(settings)
+  }
+
+  get settings(): Readonly<CacheDisplaySettings> {
+    return this.current
+  }
+
+  /** The frame number on screen, or null. */
+  get shownFrame(): number | null {
+    return this.frame ? this.frame.frame : null
+  }
+
+  /**
+   * Draws a frame (null clears the display). Reuses GPU buffers; see the parts for details.
+   * The same DisplayFrame object again is a no-op: a 128^3 volume is a 4 MiB upload.
+   */
+  show(f: DisplayFrame | null): void {
+    if (f !== null && f === this.frame) return
+    this.frame = f
+    this.volume.update(f ? f.volume : null)
+    const ps = f ? f.particles : []
+    while (this.particles.length < ps.length) {
+      const p = new ParticleDisplay(this.scene, `cache:particles:${this.particles.length}`)
+      p.setPointSize(this.current.pointSize)
+      p.setVisible(this.current.visible)
+      this.particles.push(p)
+    }
+    this.particles.forEach((p, i) => p.update(ps[i] ?? null))
+    const ms = f ? f.meshes : []
+    while (this.meshes.length < ms.length) {
+      const m = new MeshDisplay(this.scene, `cache:mesh:${this.meshes.length}`)
+      m.setVisible(this.current.visible)
+      this.meshes.push(m)
+    }
+    this.meshes.forEach((m, i) => m.update(ms[i] ?? null))
+  }
+
+  /** Applies the given settings; `redecode` is true when decoded frames no longer match them. */
+  setSettings(s: Partial<CacheDisplaySettings>): { redecode: boolean } {
+    const before = this.current
+    const next = { ...before, ...s }
+    this.current = next
+    this.volume.setDensityScale(next.densityScale)
+    this.volume.setQuality(next.quality)
+    this.volume.setEmissionStrength(next.emissionStrength)
+    this.volume.setVisible(next.visible)
+    for (const p of this.particles) {
+      p.setPointSize(next.pointSize)
+      p.setVisible(next.visible)
+    }
+    for (const m of this.meshes) m.setVisible(next.visible)
+    return { redecode: 'particleColorBy' in s && s.particleColorBy !== before.particleColorBy }
+  }
+
+  /** The parts, for the viewport's test hooks. */
+  get parts(): { volume: VolumeDisplay; particles: readonly ParticleDisplay[]; meshes: readonly MeshDisplay[] } {
+    return { volume: this.volume, particles: this.particles, meshes: this.meshes }
+  }
+
+  dispose(): void {
+    this.volume.dispose()
+    for (const p of this.particles) p.dispose()
+    for (const m of this.meshes) m.dispose()
+    this.particles.length = 0
+    this.meshes.length = 0
+    this.scene.getMaterialByName('cache:liquid')?.dispose()
+  }
+}

@@ -1,0 +1,141 @@
+// Promise wrapper around one or two decode workers (decodeWorker.ts). Where module workers do
+// not exist (Node tests, benchmarks) or every worker has died, the same decodeForDisplay runs
+// on the calling thread: slower for the UI, identical output.
+import { EddyError } from '../../../src-shared/api/errors'
+import type { DecodeRequest, DecodeResponse } from './decodeProtocol'
+import { decodeForDisplay, type DisplayFrame, type DisplayOptions } from './displayData'
+
+// Only structural types here, no DOM names: the unit tests' type check (tsconfig.main.json)
+// has Node's globals, not the DOM's.
+
+/** What the client needs of a Worker; a real Worker satisfies it, tests may pass another. */
+export interface DecodeWorkerLike {
+  onmessage: ((e: { data: DecodeResponse }) => void) | null
+  onerror: ((e: { message?: string }) => void) | null
+  postMessage(message: DecodeRequest, transfer: ArrayBuffer[]): void
+  terminate(): void
+}
+
+type WorkerConstructor = new (url: URL, options: { type: 'module' }) => DecodeWorkerLike
+const scope = globalThis as unknown as { Worker?: WorkerConstructor; navigator?: { hardwareConcurrency?: number } }
+
+export interface DecodeClientOptions {
+  /** Number of workers; 0 decodes on the calling thread. Default 1 on 1-2 cores, else 2. */
+  workers?: number
+  /** Default: the bundled decodeWorker.ts as a module worker, when Worker exists. */
+  createWorker?: () => DecodeWorkerLike
+  /** Options every decode uses (ambient temperature, particle colour attribute). */
+  display?: DisplayOptions
+}
+
+interface Pending {
+  resolve(f: DisplayFrame): void
+  reject(e: Error): void
+}
+
+interface Slot {
+  worker: DecodeWorkerLike
+  pending: Map<number, Pending>
+}
+
+/** Vite bundles the worker because of this exact `new Worker(new URL(...), { type: 'module' })` text. */
+function bundledWorker(): DecodeWorkerLike {
+  const Worker = scope.Worker
+  if (!Worker) throw new Error('Worker is not available')
+  return new Worker(new URL('./decodeWorker.ts', import.meta.url), { type: 'module' })
+}
+
+export class DecodeClient {
+  /** Used by every later decode; the read-ahead buffer must be invalidated after a change. */
+  display: DisplayOptions
+  private slots: Slot[] = []
+  private nextId = 1
+  private turn = 0
+  private disposed = false
+
+  constructor(opts: DecodeClientOptions = {}) {
+    this.display = { ...opts.display }
+    const canSpawn = opts.createWorker !== undefined || scope.Worker !== undefined
+    const cores = scope.navigator?.hardwareConcurrency ?? 2
+    const count = canSpawn ? Math.max(0, Math.floor(opts.workers ?? (cores <= 2 ? 1 : 2))) : 0
+    const create = opts.createWorker ?? bundledWorker
+    for (let i = 0; i < count; i++) {
+      let worker: DecodeWorkerLike
+      try {
+        worker = create()
+      } catch {
+        break // e.g. a CSP that forbids workers: the calling thread still decodes
+      }
+      const slot: Slot = { worker, pending: new Map() }
+      worker.onmessage = (e) => this.settle(slot, e.data)
+      worker.onerror = (e) => this.fail(slot, e)
+      this.slots.push(slot)
+    }
+  }
+
+  /** Workers alive (0: decoding on the calling thread). */
+  get workerCount(): number {
+    return this.slots.length
+  }
+
+  /**
+   * Display data for one frame record. Takes ownership of `record`: its buffer is transferred
+   * to a worker (detached here) when the view spans the whole buffer, copied otherwise.
+   */
+  decode(record: Uint8Array): Promise<DisplayFrame> {
+    if (this.disposed) return Promise.reject(new EddyError('INTERNAL', 'The frame decoder was closed'))
+    const display = { ...this.display }
+    const slot = this.pick()
+    if (!slot) return Promise.resolve().then(() => decodeForDisplay(record, display))
+    const whole = record.byteOffset === 0 && record.byteLength === record.buffer.byteLength && record.buffer instanceof ArrayBuffer
+    const buffer = whole ? (record.buffer as ArrayBuffer) : record.slice().buffer
+    const id = this.nextId++
+    return new Promise<DisplayFrame>((resolve, reject) => {
+      slot.pending.set(id, { resolve, reject })
+      try {
+        slot.worker.postMessage({ id, record: buffer, options: display }, [buffer])
+      } catch (e) {
+        slot.pending.delete(id)
+        reject(e instanceof Error ? e : new Error(String(e)))
+      }
+    })
+  }
+
+  dispose(): void {
+    this.disposed = true
+    for (const slot of this.slots) {
+      slot.worker.terminate()
+      for (const p of slot.pending.values()) p.reject(new EddyError('INTERNAL', 'The frame decoder was closed'))
+    }
+    this.slots = []
+  }
+
+  /** The worker with the fewest decodes waiting; ties go round robin. */
+  private pick(): Slot | null {
+    if (this.slots.length === 0) return null
+    let best: Slot | null = null
+    for (let k = 0; k < this.slots.length; k++) {
+      const s = this.slots[(this.turn + k) % this.slots.length]
+      if (!best || s.pending.size < best.pending.size) best = s
+    }
+    this.turn = (this.turn + 1) % this.slots.length
+    return best
+  }
+
+  private settle(slot: Slot, msg: DecodeResponse): void {
+    const p = slot.pending.get(msg.id)
+    if (!p) return
+    slot.pending.delete(msg.id)
+    if (msg.ok) p.resolve(msg.frame)
+    else p.reject(new EddyError(msg.error.code, msg.error.message, msg.error.details))
+  }
+
+  /** A worker that errors outside a request (failed to load, crashed) is dropped with its requests. */
+  private fail(slot: Slot, e: { message?: string }): void {
+    const why = e && typeof e.message === 'string' && e.message ? e.message : 'the worker stopped'
+    slot.worker.terminate()
+    this.slots = this.slots.filter((s) => s !== slot)
+    for (const p of slot.pending.values()) p.reject(new EddyError('INTERNAL', `The frame decode worker failed: ${why}`))
+    slot.pending.clear()
+  }
+}

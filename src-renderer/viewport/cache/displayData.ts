@@ -1,0 +1,299 @@
+// Baked frame -> what the viewport uploads: one RG8 3D texture payload for the smoke, point
+// positions with one colour value each, triangle meshes with normals. Pure code over typed
+// arrays, no Babylon and no DOM, so it runs in the decode worker (decodeWorker.ts), on the
+// main thread as a fallback, and in Node tests and benchmarks.
+import { decodeFrame } from '../../../src-shared/formats/frameRecord'
+import type { FrameData, FrameMesh, ParticleSet, Volume } from '../../../src-shared/sim/frame'
+
+/** The only volumes the viewport draws; velocity stays deflated in the record. */
+export const DISPLAY_VOLUMES: readonly string[] = ['density', 'temperature']
+
+/** Attributes tried, in order, when no particle colour attribute is chosen. */
+const DEFAULT_COLOR_ATTRIBUTES = ['velocity', 'vorticity', 'strength', 'temperature']
+
+export interface DisplayOptions {
+  /**
+   * Temperature of the surrounding air, K: emission starts above it. Default: the frame's
+   * coldest cell (the smoke solver fills the domain with ambient air, so that is ambient).
+   */
+  ambientTemperature?: number
+  /** Particle attribute to colour by (vector attributes by magnitude); null for none. */
+  particleColorBy?: string | null
+}
+
+export interface VolumeDisplayData {
+  dims: [number, number, number]
+  voxelSize: number
+  /** World position of cell (0,0,0)'s minimum corner, m. */
+  origin: [number, number, number]
+  /**
+   * Two bytes per cell, x-fastest (an RG8 3D texture). R = round(255 sqrt(density / densityMax)):
+   * the square root spends the 8 bits where thin smoke needs them. G = round(255 (T - ambient) /
+   * (temperatureMax - ambient)), clamped to [0, 255].
+   */
+  texels: Uint8Array
+  /** Largest finite density of the frame (0 without smoke): the shader's density stays physical. */
+  densityMax: number
+  temperatureAmbient: number
+  /** Hottest finite temperature, K; equals temperatureAmbient when nothing is hotter. */
+  temperatureMax: number
+}
+
+export interface ParticleDisplayData {
+  name: string
+  count: number
+  /** xyz per particle, m. */
+  positions: Float32Array
+  /** The attribute the values come from, or null (one colour for all). */
+  colorBy: string | null
+  /** One value per particle (vector attributes: magnitude), or null. */
+  values: Float32Array | null
+  valueMin: number
+  valueMax: number
+  /** Every attribute the set has, for the colour-by menu. */
+  attributes: string[]
+}
+
+export interface MeshDisplayData {
+  name: string
+  positions: Float32Array
+  indices: Uint32Array
+  /** Given by the solver, or area-weighted vertex normals computed here. */
+  normals: Float32Array
+}
+
+export interface DisplayFrame {
+  frame: number
+  time: number
+  volume: VolumeDisplayData | null
+  particles: ParticleDisplayData[]
+  meshes: MeshDisplayData[]
+  /** Bytes held by the arrays above (what the read-ahead buffer's memory cap counts). */
+  bytes: number
+}
+
+/** A cached frame record straight to display data, inflating only the volumes drawn. */
+export function decodeForDisplay(record: Uint8Array, opts: DisplayOptions = {}): DisplayFrame {
+  return displayFromFrame(decodeFrame(record, { volumes: DISPLAY_VOLUMES }), opts)
+}
+
+export function displayFromFrame(frame: FrameData, opts: DisplayOptions = {}): DisplayFrame {
+  const volume = volumeDisplay(
+    frame.volumes.find((v) => v.name === 'density' && v.components === 1),
+    frame.volumes.find((v) => v.name === 'temperature' && v.components === 1),
+    opts.ambientTemperature,
+  )
+  const particles = frame.particles.map((p) => particleDisplay(p, opts.particleColorBy))
+  const meshes = frame.meshes.map(meshDisplay)
+  let bytes = volume ? volume.texels.byteLength : 0
+  for (const p of particles) bytes += p.positions.byteLength + (p.values ? p.values.byteLength : 0)
+  for (const m of meshes) bytes += m.positions.byteLength + m.indices.byteLength + m.normals.byteLength
+  return { frame: frame.frame, time: frame.time, volume, particles, meshes, bytes }
+}
+
+/**
+ * The buffers of a display frame, each once: the worker's postMessage transfer list. Mesh
+ * arrays can be the input frame's own (displayFromFrame copies nothing it need not), so only
+ * transfer frames built from a record decoded for the purpose.
+ */
+export function displayTransferables(f: DisplayFrame): ArrayBuffer[] {
+  const out = new Set<ArrayBuffer>()
+  const add = (a: ArrayBufferView | null): void => {
+    if (a && a.buffer instanceof ArrayBuffer) out.add(a.buffer)
+  }
+  if (f.volume) add(f.volume.texels)
+  for (const p of f.particles) {
+    add(p.positions)
+    add(p.values)
+  }
+  for (const m of f.meshes) {
+    add(m.positions)
+    add(m.indices)
+    add(m.normals)
+  }
+  return [...out]
+}
+
+// ---------- volumes ----------
+
+/** Density and temperature on one grid as RG8 texels; null when there is no density or temperature. */
+export function volumeDisplay(density: Volume | undefined, temperature: Volume | undefined, ambient?: number): VolumeDisplayData | null {
+  const grid = density ?? temperature
+  if (!grid) return null
+  const [nx, ny, nz] = grid.dims
+  const cells = nx * ny * nz
+  // A temperature on another grid cannot share the texture; smoke without glow beats a wrong glow.
+  const temp = temperature && sameGrid(temperature, grid) && temperature.data.length >= cells ? temperature.data : null
+  const dens = density && density.data.length >= cells ? density.data : null
+  const texels = new Uint8Array(cells * 2)
+
+  let densityMax = 0
+  if (dens) {
+    for (let i = 0; i < cells; i++) {
+      const d = dens[i]
+      if (d > densityMax && d !== Infinity) densityMax = d
+    }
+    const inv = densityMax > 0 ? 1 / densityMax : 0
+    for (let i = 0; i < cells; i++) {
+      const d = dens[i]
+      // !(d > 0) also catches NaN; +Infinity saturates.
+      if (!(d > 0)) continue
+      const r = Math.sqrt(d * inv) * 255 + 0.5
+      texels[2 * i] = r >= 255 ? 255 : r
+    }
+  }
+
+  let tMin = Infinity
+  let tMax = -Infinity
+  if (temp) {
+    for (let i = 0; i < cells; i++) {
+      const t = temp[i]
+      if (t < tMin && t !== -Infinity) tMin = t
+      if (t > tMax && t !== Infinity) tMax = t
+    }
+  }
+  const temperatureAmbient = ambient !== undefined && Number.isFinite(ambient) ? ambient : Number.isFinite(tMin) ? tMin : 0
+  const temperatureMax = Number.isFinite(tMax) && tMax > temperatureAmbient ? tMax : temperatureAmbient
+  if (temp && temperatureMax > temperatureAmbient) {
+    const scale = 255 / (temperatureMax - temperatureAmbient)
+    for (let i = 0; i < cells; i++) {
+      const g = (temp[i] - temperatureAmbient) * scale + 0.5
+      // NaN fails both tests and stays 0.
+      if (g >= 255) texels[2 * i + 1] = 255
+      else if (g >= 1) texels[2 * i + 1] = g
+    }
+  }
+  return {
+    dims: [nx, ny, nz],
+    voxelSize: grid.voxelSize,
+    origin: [grid.origin[0], grid.origin[1], grid.origin[2]],
+    texels,
+    densityMax,
+    temperatureAmbient,
+    temperatureMax,
+  }
+}
+
+function sameGrid(a: Volume, b: Volume): boolean {
+  return (
+    a.dims[0] === b.dims[0] &&
+    a.dims[1] === b.dims[1] &&
+    a.dims[2] === b.dims[2] &&
+    a.voxelSize === b.voxelSize &&
+    a.origin[0] === b.origin[0] &&
+    a.origin[1] === b.origin[1] &&
+    a.origin[2] === b.origin[2]
+  )
+}
+
+// ---------- particles ----------
+
+export function particleDisplay(set: ParticleSet, colorBy?: string | null): ParticleDisplayData {
+  const count = Math.min(set.count, Math.floor(set.positions.length / 3))
+  const attributes = Object.keys(set.attributes)
+  const name = colorBy === undefined ? DEFAULT_COLOR_ATTRIBUTES.find((a) => a in set.attributes) ?? null : colorBy
+  const attr = name !== null ? set.attributes[name] : undefined
+  // A copy, not a view: the positions are transferred to the render thread on their own.
+  const positions = set.positions.slice(0, count * 3)
+  if (!attr || !(attr.components >= 1) || attr.data.length < count * attr.components) {
+    return { name: set.name, count, positions, colorBy: null, values: null, valueMin: 0, valueMax: 0, attributes }
+  }
+  const c = attr.components
+  const src = attr.data
+  const values = new Float32Array(count)
+  let lo = Infinity
+  let hi = -Infinity
+  for (let p = 0; p < count; p++) {
+    let v: number
+    if (c === 1) v = src[p]
+    else {
+      let s = 0
+      for (let k = p * c, e = k + c; k < e; k++) s += src[k] * src[k]
+      v = Math.sqrt(s)
+    }
+    values[p] = v
+    if (v < lo) lo = v
+    if (v > hi) hi = v
+  }
+  if (!(lo <= hi)) {
+    lo = 0
+    hi = 0
+  }
+  return { name: set.name, count, positions, colorBy: name, values, valueMin: lo, valueMax: hi, attributes }
+}
+
+// ---------- meshes ----------
+
+export function meshDisplay(m: FrameMesh): MeshDisplayData {
+  const vertices = Math.floor(m.positions.length / 3)
+  const positions = m.positions.length === vertices * 3 ? m.positions : m.positions.slice(0, vertices * 3)
+  const indices = validTriangles(m.indices, vertices)
+  const normals = m.normals && m.normals.length === vertices * 3 ? m.normals : vertexNormals(positions, indices)
+  return { name: m.name, positions, indices, normals }
+}
+
+/** The triangles whose three indices name existing vertices (a record's CRC cannot vouch for that). */
+function validTriangles(indices: Uint32Array, vertices: number): Uint32Array {
+  const n = indices.length - (indices.length % 3)
+  let ok = n === indices.length
+  for (let i = 0; i < n && ok; i++) if (indices[i] >= vertices) ok = false
+  if (ok) return indices
+  const out = new Uint32Array(n)
+  let o = 0
+  for (let t = 0; t < n; t += 3) {
+    const a = indices[t]
+    const b = indices[t + 1]
+    const c = indices[t + 2]
+    if (a < vertices && b < vertices && c < vertices) {
+      out[o++] = a
+      out[o++] = b
+      out[o++] = c
+    }
+  }
+  return out.slice(0, o)
+}
+
+/**
+ * Area-weighted vertex normals: each triangle adds its unnormalised cross product (twice its
+ * area along its normal) to its corners, so a sliver barely tilts its neighbours. Counter-
+ * clockwise triangles seen from outside give outward normals. A vertex on no triangle gets +Y.
+ */
+export function vertexNormals(positions: Float32Array, indices: Uint32Array): Float32Array {
+  const acc = new Float64Array(positions.length)
+  for (let t = 0; t + 2 < indices.length; t += 3) {
+    const a = indices[t] * 3
+    const b = indices[t + 1] * 3
+    const c = indices[t + 2] * 3
+    const ux = positions[b] - positions[a]
+    const uy = positions[b + 1] - positions[a + 1]
+    const uz = positions[b + 2] - positions[a + 2]
+    const vx = positions[c] - positions[a]
+    const vy = positions[c + 1] - positions[a + 1]
+    const vz = positions[c + 2] - positions[a + 2]
+    const nx = uy * vz - uz * vy
+    const ny = uz * vx - ux * vz
+    const nz = ux * vy - uy * vx
+    acc[a] += nx
+    acc[a + 1] += ny
+    acc[a + 2] += nz
+    acc[b] += nx
+    acc[b + 1] += ny
+    acc[b + 2] += nz
+    acc[c] += nx
+    acc[c + 1] += ny
+    acc[c + 2] += nz
+  }
+  const out = new Float32Array(positions.length)
+  for (let v = 0; v < out.length; v += 3) {
+    const x = acc[v]
+    const y = acc[v + 1]
+    const z = acc[v + 2]
+    const len = Math.sqrt(x * x + y * y + z * z)
+    if (len > 0 && Number.isFinite(len)) {
+      out[v] = x / len
+      out[v + 1] = y / len
+      out[v + 2] = z / len
+    } else out[v + 1] = 1
+  }
+  return out
+}

@@ -1,0 +1,360 @@
+// Read-ahead of cached frames for playback and scrubbing: the frame asked for first, then the
+// next ones in the direction of play, at most `concurrency` fetch+decode jobs at once, within a
+// window around the current frame and a memory cap.
+//
+// Determinism: loads finish in any order, but onFrame only ever delivers the frame of the
+// latest show() (once per show), so a slow frame 10 can never replace frame 11 on screen.
+import type { DisplayFrame } from './displayData'
+
+export interface ReadAheadOptions {
+  /** The frame's record from the cache (the 'cache.frame' request). */
+  fetchRecord(frame: number): Promise<Uint8Array>
+  /** Record -> display data (DecodeClient.decode). */
+  decode(record: Uint8Array, frame: number): Promise<DisplayFrame>
+  /** The frames the cache holds: a predicate, or a collection read at every use. */
+  cached: ((frame: number) => boolean) | ReadonlySet<number> | readonly number[]
+  /** Frames kept or fetched ahead of the current one in the playback direction. Default 8. */
+  ahead?: number
+  /** Frames kept behind it. Default 2. */
+  behind?: number
+  /** Cap on the decoded frames held, bytes (DisplayFrame.bytes). Default 256 MiB. */
+  maxBytes?: number
+  /** Fetch+decode jobs at once. Default 2. */
+  concurrency?: number
+  /** Clock for latency figures, ms. Default performance.now. */
+  now?: () => number
+}
+
+export interface FrameEvent {
+  frame: number
+  /** null: the frame is not cached (or failed, then `error` says why). */
+  data: DisplayFrame | null
+  error?: Error
+}
+
+export interface ReadAheadStats {
+  /** show() calls answered from frames already decoded. */
+  hits: number
+  /** show() calls that had to wait for a fetch+decode. */
+  misses: number
+  /** show() calls for frames the cache does not hold. */
+  missing: number
+  /** Fetches or decodes that failed. */
+  errors: number
+  /** show() promises resolved null because a later show() moved away before loading began. */
+  superseded: number
+  /** Request -> ready latency over the last 512 answered show() calls, ms (hits count as 0). */
+  p50Ms: number
+  p95Ms: number
+  samples: number
+  /** Decoded frames held and their bytes. */
+  frames: number
+  bytes: number
+  inFlight: number
+}
+
+interface Entry {
+  data: DisplayFrame
+  lastUsed: number
+}
+
+interface Waiter {
+  resolve(d: DisplayFrame | null): void
+  reject(e: Error): void
+  t0: number
+}
+
+/** Identity of a started load; invalidate() forgets it, so its result is dropped. */
+interface Load {
+  frame: number
+}
+
+const SAMPLES = 512
+
+export class ReadAheadBuffer {
+  private readonly opts: ReadAheadOptions
+  private readonly ahead: number
+  private readonly behind: number
+  private readonly maxBytes: number
+  private readonly concurrency: number
+  private readonly now: () => number
+
+  private readonly ready = new Map<number, Entry>()
+  private readonly loading = new Map<number, Load>()
+  private queue: number[] = []
+  private readonly waiters = new Map<number, Waiter[]>()
+  private readonly listeners = new Set<(e: FrameEvent) => void>()
+
+  private current: number | null = null
+  private token = 0
+  private emittedToken = 0
+  private dir: 1 | -1 = 1
+  private inFlight = 0
+  private useClock = 0
+  private bytesHeld = 0
+  /** Bytes of the last decoded frame: how many frames the memory cap lets the window hold. */
+  private frameBytes = 0
+  private disposed = false
+
+  private readonly latencies = new Float64Array(SAMPLES)
+  private latencyCount = 0
+  private counts = { hits: 0, misses: 0, missing: 0, errors: 0, superseded: 0 }
+
+  constructor(opts: ReadAheadOptions) {
+    this.opts = opts
+    this.ahead = Math.max(0, Math.floor(opts.ahead ?? 8))
+    this.behind = Math.max(0, Math.floor(opts.behind ?? 2))
+    this.maxBytes = Math.max(0, opts.maxBytes ?? 256 * 1024 * 1024)
+    this.concurrency = Math.max(1, Math.floor(opts.concurrency ?? 2))
+    this.now = opts.now ?? (() => (typeof performance !== 'undefined' ? performance.now() : Date.now()))
+  }
+
+  /** The frame of the latest show(), or null before the first. */
+  get currentFrame(): number | null {
+    return this.current
+  }
+
+  /** +1 when playing forward, -1 backward: inferred from steps of at most `ahead` frames. */
+  get direction(): 1 | -1 {
+    return this.dir
+  }
+
+  /**
+   * Display data for exactly `frame`: null when the cache does not hold it, or when a later
+   * show() moved the window away before its load began (it would never be displayed).
+   * Rejects when its fetch or decode fails. Listeners of onFrame hear about this frame only
+   * while it is still the latest requested; for a frame already decoded they are called
+   * before show() returns.
+   */
+  show(frame: number): Promise<DisplayFrame | null> {
+    if (this.disposed) return Promise.resolve(null)
+    const prev = this.current
+    if (prev !== null) {
+      const step = frame - prev
+      // A jump (clicking elsewhere on the timeline) says nothing about the direction of play.
+      if (step !== 0 && Math.abs(step) <= Math.max(1, this.ahead)) this.dir = step > 0 ? 1 : -1
+    }
+    this.current = frame
+    const token = ++this.token
+    let result: Promise<DisplayFrame | null>
+    const hit = this.ready.get(frame)
+    if (!this.isCached(frame)) {
+      this.counts.missing++
+      this.emit(token, { frame, data: null })
+      result = Promise.resolve(null)
+    } else if (hit) {
+      this.counts.hits++
+      hit.lastUsed = ++this.useClock
+      this.sample(0)
+      this.emit(token, { frame, data: hit.data })
+      result = Promise.resolve(hit.data)
+    } else {
+      this.counts.misses++
+      const t0 = this.now()
+      result = new Promise<DisplayFrame | null>((resolve, reject) => {
+        const list = this.waiters.get(frame) ?? []
+        list.push({ resolve, reject, t0 })
+        this.waiters.set(frame, list)
+      })
+    }
+    // Marks this promise handled: a caller that only listens to onFrame (which carries the
+    // error too) must not produce an unhandled rejection. Chains the caller builds still see it.
+    result.catch(() => undefined)
+    this.plan()
+    return result
+  }
+
+  /** Calls `cb` with the latest requested frame's data once it is ready; returns an unsubscribe. */
+  onFrame(cb: (e: FrameEvent) => void): () => void {
+    this.listeners.add(cb)
+    return () => this.listeners.delete(cb)
+  }
+
+  /**
+   * The cache changed (a re-bake, frames added or cleared): forget the decoded data of these
+   * frames (all when omitted), drop loads in flight for them, and reload the current frame
+   * (delivered through onFrame again) if it is among them.
+   */
+  invalidate(frames?: Iterable<number>): void {
+    if (this.disposed) return
+    const only = frames === undefined ? null : new Set(frames)
+    const hit = (g: number): boolean => only === null || only.has(g)
+    for (const [g, e] of this.ready) {
+      if (!hit(g)) continue
+      this.bytesHeld -= e.data.bytes
+      this.ready.delete(g)
+    }
+    for (const g of [...this.loading.keys()]) if (hit(g)) this.loading.delete(g)
+    if (this.current !== null && hit(this.current)) {
+      const token = ++this.token
+      if (!this.isCached(this.current)) this.emit(token, { frame: this.current, data: null })
+    }
+    this.plan()
+  }
+
+  /** Frames decoded and held, ascending (for a "buffered" mark on the timeline). */
+  bufferedFrames(): number[] {
+    return [...this.ready.keys()].sort((a, b) => a - b)
+  }
+
+  stats(): ReadAheadStats {
+    const n = Math.min(this.latencyCount, SAMPLES)
+    const sorted = Array.from(this.latencies.subarray(0, n)).sort((a, b) => a - b)
+    const pct = (p: number): number => (n === 0 ? 0 : sorted[Math.min(n - 1, Math.floor(p * n))])
+    return {
+      ...this.counts,
+      p50Ms: pct(0.5),
+      p95Ms: pct(0.95),
+      samples: n,
+      frames: this.ready.size,
+      bytes: this.bytesHeld,
+      inFlight: this.inFlight,
+    }
+  }
+
+  /** Drops everything; pending show() promises resolve null. Loads in flight finish unseen. */
+  dispose(): void {
+    if (this.disposed) return
+    this.disposed = true
+    for (const list of this.waiters.values()) for (const w of list) w.resolve(null)
+    this.waiters.clear()
+    this.ready.clear()
+    this.loading.clear()
+    this.queue = []
+    this.listeners.clear()
+    this.bytesHeld = 0
+  }
+
+  // ---------- internals ----------
+
+  private isCached(frame: number): boolean {
+    const c = this.opts.cached
+    if (typeof c === 'function') return c(frame)
+    if (c instanceof Set) return c.has(frame)
+    return (c as readonly number[]).includes(frame)
+  }
+
+  private inWindow(g: number): boolean {
+    if (this.current === null) return false
+    const d = (g - this.current) * this.dir
+    return d >= -this.behind && d <= this.ahead
+  }
+
+  /** Rebuilds the queue around the current frame, evicts, and starts what the slots allow. */
+  private plan(): void {
+    if (this.current === null || this.disposed) return
+    const f = this.current
+    // How many frames the memory cap holds, judged by the last decoded frame's size.
+    const fit = this.frameBytes > 0 ? Math.max(1, Math.floor(this.maxBytes / this.frameBytes)) : Infinity
+    const want: number[] = []
+    let held = 0
+    const consider = (g: number): void => {
+      if (held >= fit || !this.isCached(g)) return
+      held++
+      if (!this.ready.has(g) && !this.loading.has(g)) want.push(g)
+    }
+    consider(f)
+    for (let k = 1; k <= this.ahead; k++) consider(f + this.dir * k)
+    for (let k = 1; k <= this.behind; k++) consider(f - this.dir * k)
+    this.queue = want
+    // A show() still waiting on a frame that will not be loaded now gets null.
+    for (const g of [...this.waiters.keys()]) {
+      if (this.loading.has(g) || want.includes(g)) continue
+      const list = this.waiters.get(g) ?? []
+      this.waiters.delete(g)
+      this.counts.superseded += list.length
+      for (const w of list) w.resolve(null)
+    }
+    this.evict()
+    this.pump()
+  }
+
+  private pump(): void {
+    while (!this.disposed && this.inFlight < this.concurrency && this.queue.length > 0) {
+      const g = this.queue.shift() as number
+      this.start(g)
+    }
+  }
+
+  private start(frame: number): void {
+    const load: Load = { frame }
+    this.loading.set(frame, load)
+    this.inFlight++
+    // The promise chain catches a fetch or decode that throws synchronously too.
+    Promise.resolve()
+      .then(() => this.opts.fetchRecord(frame))
+      .then((record) => this.opts.decode(record, frame))
+      .then(
+        (data) => this.finish(load, data, null),
+        (err: unknown) => this.finish(load, null, err instanceof Error ? err : new Error(String(err))),
+      )
+  }
+
+  private finish(load: Load, data: DisplayFrame | null, error: Error | null): void {
+    this.inFlight--
+    if (this.disposed) return
+    const g = load.frame
+    if (this.loading.get(g) !== load) {
+      // Invalidated while in flight: the data is stale; plan() already queued a fresh load.
+      this.pump()
+      return
+    }
+    this.loading.delete(g)
+    const list = this.waiters.get(g) ?? []
+    this.waiters.delete(g)
+    if (error || !data) {
+      const err = error ?? new Error(`Frame ${g} decoded to nothing`)
+      this.counts.errors++
+      for (const w of list) w.reject(err)
+      if (g === this.current) this.emit(this.token, { frame: g, data: null, error: err })
+    } else {
+      this.ready.set(g, { data, lastUsed: ++this.useClock })
+      this.bytesHeld += data.bytes
+      this.frameBytes = data.bytes
+      const t = this.now()
+      for (const w of list) {
+        this.sample(t - w.t0)
+        w.resolve(data)
+      }
+      if (g === this.current) this.emit(this.token, { frame: g, data })
+    }
+    this.plan()
+  }
+
+  /** Frames outside the window go; then least recently used ones while over the cap (never the current one). */
+  private evict(): void {
+    for (const [g, e] of this.ready) {
+      if (this.inWindow(g)) continue
+      this.ready.delete(g)
+      this.bytesHeld -= e.data.bytes
+    }
+    if (this.bytesHeld <= this.maxBytes) return
+    const byAge = [...this.ready.entries()].sort((a, b) => a[1].lastUsed - b[1].lastUsed)
+    for (const [g, e] of byAge) {
+      if (this.bytesHeld <= this.maxBytes) break
+      if (g === this.current) continue
+      this.ready.delete(g)
+      this.bytesHeld -= e.data.bytes
+    }
+  }
+
+  private emit(token: number, e: FrameEvent): void {
+    if (token !== this.token || this.emittedToken === token) return
+    this.emittedToken = token
+    for (const cb of [...this.listeners]) {
+      try {
+        cb(e)
+      } catch (err) {
+        // A failing listener must not stop the others or the buffer; report it out of band.
+        queueMicrotask(() => {
+          throw err
+        })
+      }
+    }
+  }
+
+  private sample(ms: number): void {
+    this.latencies[this.latencyCount % SAMPLES] = ms
+    this.latencyCount++
+  }
+}

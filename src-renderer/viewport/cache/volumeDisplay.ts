@@ -1,0 +1,196 @@
+// Baked smoke in the viewport: a box spanning the volume's world bounds whose material
+// raymarches an RG8 3D texture (density, temperature; see volumeShader.ts). RG8 needs no
+// float-texture extension, so it works on WebGL2 everywhere, SwiftShader included, and a
+// 128^3 frame is a 4 MiB upload (float32 would be 16 MiB, plus a float-filtering extension).
+import { Constants } from '@babylonjs/core/Engines/constants'
+import { ShaderMaterial } from '@babylonjs/core/Materials/shaderMaterial'
+import { RawTexture3D } from '@babylonjs/core/Materials/Textures/rawTexture3D'
+import { Texture } from '@babylonjs/core/Materials/Textures/texture'
+import { Color3 } from '@babylonjs/core/Maths/math.color'
+import { Vector3 } from '@babylonjs/core/Maths/math.vector'
+import { CreateBox } from '@babylonjs/core/Meshes/Builders/boxBuilder'
+import type { Mesh } from '@babylonjs/core/Meshes/mesh'
+import type { Observer } from '@babylonjs/core/Misc/observable'
+import type { Scene } from '@babylonjs/core/scene'
+import type { VolumeDisplayData } from './displayData'
+import { MAX_SHADOW_STEPS, MAX_STEPS, VOLUME_FRAGMENT, VOLUME_VERTEX } from './volumeShader'
+
+export type VolumeQuality = 'low' | 'medium' | 'high'
+
+/** Steps across the box diagonal and shadow steps toward the sun, per preset. */
+export const QUALITY_STEPS: Record<VolumeQuality, { steps: number; shadowSteps: number }> = {
+  low: { steps: 64, shadowSteps: 0 },
+  medium: { steps: 128, shadowSteps: 3 },
+  high: { steps: 256, shadowSteps: 6 },
+}
+
+/** Extinction per unit density, 1/m: density 1 across 0.5 m lets through e^-2 of the light. */
+export const DEFAULT_DENSITY_SCALE = 4
+
+// The viewport's sun (engine.ts) shines along (-0.4, -1, -0.6); the shader wants the way to it.
+const TO_SUN = new Vector3(0.4, 1, 0.6).normalize()
+
+export class VolumeDisplay {
+  private readonly scene: Scene
+  private readonly mesh: Mesh
+  private readonly material: ShaderMaterial
+  private texture: RawTexture3D | null = null
+  private dims: [number, number, number] = [0, 0, 0]
+  private readonly boxMin = new Vector3()
+  private readonly boxMax = new Vector3()
+  private hasData = false
+  private visible = true
+  private emissionSpan: number | null = null
+  private readonly beforeRender: Observer<Scene>
+
+  constructor(scene: Scene) {
+    this.scene = scene
+    this.mesh = CreateBox('cache:volume', { size: 1 }, scene)
+    this.mesh.isPickable = false
+    this.mesh.setEnabled(false)
+    this.material = new ShaderMaterial(
+      'cache:volumeMaterial',
+      scene,
+      { vertexSource: VOLUME_VERTEX, fragmentSource: VOLUME_FRAGMENT },
+      {
+        attributes: ['position'],
+        uniforms: [
+          'world',
+          'worldViewProjection',
+          'cameraPosition',
+          'boxMin',
+          'boxMax',
+          'densityMax',
+          'densityScale',
+          'tempSpan',
+          'emissionSpan',
+          'emissionStrength',
+          'steps',
+          'shadowSteps',
+          'lightDir',
+          'smokeColor',
+          'ambientLight',
+          'sunLight',
+        ],
+        samplers: ['volumeTex'],
+        needAlphaBlending: true,
+      },
+    )
+    this.material.alphaMode = Constants.ALPHA_PREMULTIPLIED
+    this.material.disableDepthWrite = true
+    this.material.backFaceCulling = true
+    this.material.setVector3('lightDir', TO_SUN)
+    this.material.setColor3('smokeColor', new Color3(0.86, 0.86, 0.88))
+    this.material.setColor3('ambientLight', new Color3(0.45, 0.46, 0.5))
+    this.material.setColor3('sunLight', new Color3(0.75, 0.72, 0.66))
+    this.material.setFloat('emissionStrength', 3)
+    this.setDensityScale(DEFAULT_DENSITY_SCALE)
+    this.setQuality('medium')
+    this.mesh.material = this.material
+    // Outside the box its front faces start the rays (and objects in front of the smoke hide
+    // it); from inside only the back faces are there to draw.
+    this.beforeRender = scene.onBeforeRenderObservable.add(() => this.chooseFaces())
+  }
+
+  /** Shows a frame's smoke; reuses the GPU texture when the grid size is unchanged. */
+  update(v: VolumeDisplayData | null): void {
+    if (!v || v.dims.some((d) => d < 1) || (v.densityMax <= 0 && v.temperatureMax <= v.temperatureAmbient)) {
+      this.hasData = false
+      this.syncEnabled()
+      return
+    }
+    const [nx, ny, nz] = v.dims
+    if (!this.texture || nx !== this.dims[0] || ny !== this.dims[1] || nz !== this.dims[2]) {
+      this.texture?.dispose()
+      this.texture = new RawTexture3D(
+        v.texels,
+        nx,
+        ny,
+        nz,
+        Constants.TEXTUREFORMAT_RG,
+        this.scene,
+        false,
+        false,
+        Texture.BILINEAR_SAMPLINGMODE,
+        Constants.TEXTURETYPE_UNSIGNED_BYTE,
+      )
+      this.texture.wrapU = Texture.CLAMP_ADDRESSMODE
+      this.texture.wrapV = Texture.CLAMP_ADDRESSMODE
+      this.texture.wrapR = Texture.CLAMP_ADDRESSMODE
+      this.dims = [nx, ny, nz]
+      this.material.setTexture('volumeTex', this.texture)
+    } else {
+      this.texture.update(v.texels)
+    }
+    const h = v.voxelSize
+    this.boxMin.set(v.origin[0], v.origin[1], v.origin[2])
+    this.boxMax.set(v.origin[0] + nx * h, v.origin[1] + ny * h, v.origin[2] + nz * h)
+    this.mesh.scaling.set(nx * h, ny * h, nz * h)
+    this.mesh.position.set(v.origin[0] + (nx * h) / 2, v.origin[1] + (ny * h) / 2, v.origin[2] + (nz * h) / 2)
+    this.material.setVector3('boxMin', this.boxMin)
+    this.material.setVector3('boxMax', this.boxMax)
+    this.material.setFloat('densityMax', v.densityMax)
+    const span = v.temperatureMax - v.temperatureAmbient
+    this.material.setFloat('tempSpan', span)
+    // The ramp spans this frame's heat unless set: hot spots always reach yellow-white.
+    this.material.setFloat('emissionSpan', this.emissionSpan ?? Math.max(span, 1e-6))
+    this.hasData = true
+    this.syncEnabled()
+  }
+
+  /** Kelvin above ambient that maps to the white end of the emission ramp; null: each frame's hottest. */
+  setEmissionSpan(kelvin: number | null): void {
+    this.emissionSpan = kelvin !== null && kelvin > 0 ? kelvin : null
+    if (this.emissionSpan !== null) this.material.setFloat('emissionSpan', this.emissionSpan)
+  }
+
+  /** Emitted radiance per metre of the hottest gas, in display units. */
+  setEmissionStrength(s: number): void {
+    this.material.setFloat('emissionStrength', Math.max(0, s))
+  }
+
+  /** Extinction per unit density, 1/m (0 hides the smoke and keeps only its glow). */
+  setDensityScale(s: number): void {
+    this.material.setFloat('densityScale', Number.isFinite(s) && s > 0 ? s : 0)
+  }
+
+  /** A preset, or a number of steps across the box diagonal (with 4 shadow steps). */
+  setQuality(q: VolumeQuality | number): void {
+    const preset = typeof q === 'number' ? { steps: q, shadowSteps: 4 } : QUALITY_STEPS[q]
+    this.material.setFloat('steps', Math.min(MAX_STEPS, Math.max(8, Math.round(preset.steps))))
+    this.material.setFloat('shadowSteps', Math.min(MAX_SHADOW_STEPS, Math.max(0, Math.round(preset.shadowSteps))))
+  }
+
+  setVisible(v: boolean): void {
+    this.visible = v
+    this.syncEnabled()
+  }
+
+  /** The box mesh (for tests and bounds; not pickable). */
+  get node(): Mesh {
+    return this.mesh
+  }
+
+  dispose(): void {
+    this.scene.onBeforeRenderObservable.remove(this.beforeRender)
+    this.mesh.dispose()
+    this.material.dispose()
+    this.texture?.dispose()
+    this.texture = null
+  }
+
+  private syncEnabled(): void {
+    this.mesh.setEnabled(this.visible && this.hasData)
+  }
+
+  private chooseFaces(): void {
+    const cam = this.scene.activeCamera
+    if (!cam || !this.hasData) return
+    const p = cam.globalPosition
+    // Margin: the near plane can clip the front face before the eye is inside.
+    const m = cam.minZ * 2
+    const inside =
+      p.x > this.boxMin.x - m && p.x < this.boxMax.x + m && p.y > this.boxMin.y - m && p.y < this.boxMax.y + m && p.z > this.boxMin.z - m && p.z < this.boxMax.z + m
+    this.material.cullBackFaces = !inside
+  }
+}

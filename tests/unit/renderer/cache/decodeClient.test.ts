@@ -1,0 +1,119 @@
+// DecodeClient: the calling-thread fallback in Node, and the worker protocol with the real
+// decodeWorker.ts module loaded behind a stand-in Worker that copies messages with
+// structuredClone and its transfer list (so a transferred record really is detached).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { EddyError } from '../../../../src-shared/api/errors'
+import { encodeFrame } from '../../../../src-shared/formats/frameRecord'
+import { DecodeClient, type DecodeWorkerLike } from '../../../../src-renderer/viewport/cache/decodeClient'
+import type { DecodeRequest, DecodeResponse } from '../../../../src-renderer/viewport/cache/decodeProtocol'
+import { decodeForDisplay } from '../../../../src-renderer/viewport/cache/displayData'
+import { sampleFrame } from './sampleFrames'
+
+interface WorkerGlobal {
+  onmessage: ((e: { data: DecodeRequest }) => void) | null
+  postMessage(msg: DecodeResponse, transfer: ArrayBuffer[]): void
+}
+
+// The worker module installs its handler on its global scope when imported.
+const g = globalThis as unknown as WorkerGlobal
+let workerScope: WorkerGlobal
+let replyTo: ((msg: DecodeResponse) => void) | null = null
+
+beforeAll(async () => {
+  g.postMessage = (msg, transfer) => {
+    const copy = structuredClone(msg, { transfer })
+    const to = replyTo
+    setTimeout(() => to?.(copy), 0)
+  }
+  await import('../../../../src-renderer/viewport/cache/decodeWorker')
+  workerScope = g
+})
+afterAll(() => {
+  // Node's globalThis has no postMessage of its own; leave it as found.
+  delete (g as Partial<WorkerGlobal>).postMessage
+  g.onmessage = null
+})
+
+/** A Worker stand-in that hands each message to the real worker module, one at a time. */
+class ModuleWorker implements DecodeWorkerLike {
+  onmessage: ((e: { data: DecodeResponse }) => void) | null = null
+  onerror: ((e: { message?: string }) => void) | null = null
+  received = 0
+  terminated = false
+  postMessage(message: DecodeRequest, transfer: ArrayBuffer[]): void {
+    const copy = structuredClone(message, { transfer })
+    this.received++
+    setTimeout(() => {
+      if (this.terminated) return
+      replyTo = (msg) => this.onmessage?.({ data: msg })
+      workerScope.onmessage?.({ data: copy })
+    }, 0)
+  }
+  terminate(): void {
+    this.terminated = true
+  }
+}
+
+describe('DecodeClient', () => {
+  const record = encodeFrame(sampleFrame(), { precision: 'float16' })
+  const expected = decodeForDisplay(record, { particleColorBy: 'radius' })
+
+  it('decodes on the calling thread when there is no Worker (Node)', async () => {
+    const client = new DecodeClient({ display: { particleColorBy: 'radius' } })
+    expect(client.workerCount).toBe(0)
+    const copy = record.slice()
+    expect(await client.decode(copy)).toEqual(expected)
+    expect(copy.byteLength).toBe(record.byteLength) // not transferred anywhere
+    await expect(client.decode(copy.subarray(0, 40))).rejects.toMatchObject({ code: 'PROJECT_FORMAT' })
+  })
+
+  it('decodes through the worker module, transferring the record', async () => {
+    const workers: ModuleWorker[] = []
+    const client = new DecodeClient({ workers: 2, createWorker: () => (workers.push(new ModuleWorker()), workers[workers.length - 1]), display: { particleColorBy: 'radius' } })
+    expect(client.workerCount).toBe(2)
+    const a = record.slice()
+    const b = record.slice()
+    const [fa, fb] = await Promise.all([client.decode(a), client.decode(b)])
+    expect(fa).toEqual(expected)
+    expect(fb).toEqual(expected)
+    expect(a.byteLength).toBe(0) // detached: the worker owns it now
+    expect(workers.map((w) => w.received)).toEqual([1, 1])
+
+    // A view into a larger buffer is copied, so the rest of that buffer survives.
+    const big = new Uint8Array(record.length + 16)
+    big.set(record, 8)
+    expect(await client.decode(big.subarray(8, 8 + record.length))).toEqual(expected)
+    expect(big.byteLength).toBe(record.length + 16)
+    client.dispose()
+    expect(workers.every((w) => w.terminated)).toBe(true)
+  })
+
+  it('a corrupt record rejects with the typed error from the worker', async () => {
+    const client = new DecodeClient({ workers: 1, createWorker: () => new ModuleWorker() })
+    const bad = record.slice()
+    bad[bad.length - 3] ^= 0xff
+    const err = await client.decode(bad).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(EddyError)
+    expect((err as EddyError).code).toBe('PROJECT_FORMAT')
+    expect((err as EddyError).message).toMatch(/CRC/)
+  })
+
+  it('a worker that dies rejects its requests and the client carries on without it', async () => {
+    let dead: ModuleWorker | null = null
+    const client = new DecodeClient({
+      workers: 1,
+      createWorker: () => {
+        const w = new ModuleWorker()
+        // This one never answers: it fails as a worker whose script cannot load would.
+        w.postMessage = () => setTimeout(() => w.onerror?.({ message: 'script failed to load' }), 0)
+        dead = w
+        return w
+      },
+    })
+    await expect(client.decode(record.slice())).rejects.toThrow(/decode worker failed: script failed to load/)
+    expect(client.workerCount).toBe(0)
+    expect((dead as ModuleWorker | null)?.terminated).toBe(true)
+    // Now decoding on the calling thread.
+    expect((await client.decode(record.slice())).frame).toBe(37)
+  })
+})

@@ -1,0 +1,313 @@
+// ReadAheadBuffer with a fake cache whose fetches finish when the test says so: ordering under
+// out-of-order completion, prefetch direction, the window and the memory cap, invalidation,
+// missing frames and failing fetches.
+import { describe, expect, it } from 'vitest'
+import type { DisplayFrame } from '../../../../src-renderer/viewport/cache/displayData'
+import { ReadAheadBuffer, type FrameEvent, type ReadAheadOptions } from '../../../../src-renderer/viewport/cache/readAhead'
+
+interface Deferred<T> {
+  promise: Promise<T>
+  resolve(v: T): void
+  reject(e: unknown): void
+}
+function deferred<T>(): Deferred<T> {
+  let resolve!: (v: T) => void
+  let reject!: (e: unknown) => void
+  const promise = new Promise<T>((a, b) => {
+    resolve = a
+    reject = b
+  })
+  return { promise, resolve, reject }
+}
+
+const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 0))
+
+/** A cache of frames [first, last] whose fetches wait for release(); decode tags the bake version. */
+function harness(opts: Partial<ReadAheadOptions> & { first?: number; last?: number; frameBytes?: number } = {}) {
+  const first = opts.first ?? 1
+  const last = opts.last ?? 100
+  const fetches: { frame: number; d: Deferred<Uint8Array> }[] = []
+  let version = 1
+  let inFlight = 0
+  let maxInFlight = 0
+  const buffer = new ReadAheadBuffer({
+    fetchRecord: (frame) => {
+      const d = deferred<Uint8Array>()
+      fetches.push({ frame, d })
+      inFlight++
+      maxInFlight = Math.max(maxInFlight, inFlight)
+      return d.promise.finally(() => inFlight--)
+    },
+    decode: async (record, frame): Promise<DisplayFrame> => ({
+      frame,
+      time: record[0],
+      volume: null,
+      particles: [],
+      meshes: [],
+      bytes: opts.frameBytes ?? 100,
+    }),
+    cached: (f) => f >= first && f <= last,
+    ...opts,
+  })
+  const events: FrameEvent[] = []
+  buffer.onFrame((e) => events.push(e))
+  /** Finishes the oldest unfinished fetch of `frame`, with the current bake version. */
+  const release = async (frame: number): Promise<void> => {
+    const i = fetches.findIndex((f) => f.frame === frame)
+    if (i < 0) throw new Error(`no fetch of frame ${frame} is pending (pending: ${fetches.map((f) => f.frame).join(',')})`)
+    const [f] = fetches.splice(i, 1)
+    f.d.resolve(new Uint8Array([version]))
+    await settle()
+  }
+  const fail = async (frame: number, err: Error): Promise<void> => {
+    const i = fetches.findIndex((f) => f.frame === frame)
+    if (i < 0) throw new Error(`no fetch of frame ${frame} is pending`)
+    const [f] = fetches.splice(i, 1)
+    f.d.reject(err)
+    await settle()
+  }
+  const pending = (): number[] => fetches.map((f) => f.frame)
+  return {
+    buffer,
+    events,
+    release,
+    fail,
+    pending,
+    setVersion: (v: number) => (version = v),
+    maxInFlight: () => maxInFlight,
+  }
+}
+
+describe('ReadAheadBuffer', () => {
+  it('answers show() with exactly that frame; a second show of a decoded frame is a hit', async () => {
+    const h = harness()
+    const p = h.buffer.show(5)
+    await settle()
+    expect(h.pending()[0]).toBe(5) // the requested frame is fetched first
+    await h.release(5)
+    expect((await p)?.frame).toBe(5)
+    expect(h.events.map((e) => e.frame)).toEqual([5])
+    h.buffer.show(6)
+    await settle()
+    await h.release(6)
+    const again = await h.buffer.show(5)
+    expect(again?.frame).toBe(5)
+    const s = h.buffer.stats()
+    expect(s.hits).toBe(1)
+    expect(s.misses).toBe(2)
+    expect(s.samples).toBe(3)
+  })
+
+  it('never delivers an older request as the current frame when loads finish out of order', async () => {
+    for (const order of [
+      [11, 10],
+      [10, 11],
+    ]) {
+      const h = harness({ concurrency: 2 })
+      const p10 = h.buffer.show(10)
+      const p11 = h.buffer.show(11)
+      await settle()
+      expect(h.pending().slice(0, 2).sort()).toEqual([10, 11])
+      for (const f of order) await h.release(f)
+      expect(h.events.map((e) => e.frame)).toEqual([11])
+      // Each promise still carries its own frame.
+      expect((await p10)?.frame).toBe(10)
+      expect((await p11)?.frame).toBe(11)
+    }
+  })
+
+  it('delivers each show once, and the latest one even when it goes back to an earlier frame', async () => {
+    const h = harness({ concurrency: 2 })
+    h.buffer.show(10)
+    h.buffer.show(11)
+    h.buffer.show(10)
+    await settle()
+    await h.release(11)
+    expect(h.events).toEqual([])
+    await h.release(10)
+    expect(h.events.map((e) => e.frame)).toEqual([10])
+    h.buffer.show(11) // decoded already: delivered before show() returns
+    expect(h.events.map((e) => e.frame)).toEqual([10, 11])
+  })
+
+  it('prefetches in the direction of play, nearest first, with at most `concurrency` loads', async () => {
+    const h = harness({ ahead: 4, behind: 1, concurrency: 2 })
+    h.buffer.show(50)
+    await settle()
+    await h.release(50)
+    h.buffer.show(49) // one step back: playing backwards
+    expect(h.buffer.direction).toBe(-1)
+    await settle()
+    const order: number[] = []
+    while (h.pending().length > 0) {
+      expect(h.pending().length).toBeLessThanOrEqual(2)
+      const f = h.pending()[0]
+      order.push(f)
+      await h.release(f)
+    }
+    expect(h.maxInFlight()).toBeLessThanOrEqual(2)
+    // 51 was prefetched forward before the turn; after it: 49 first, then 48..45, then 50 is held.
+    expect(order.indexOf(49)).toBeLessThan(order.indexOf(48))
+    expect(order.filter((f) => f < 49)).toEqual([48, 47, 46, 45])
+    expect(h.buffer.bufferedFrames()).toEqual([45, 46, 47, 48, 49, 50])
+  })
+
+  it('a jump along the timeline keeps the direction; frames beyond the cache are not fetched', async () => {
+    const h = harness({ ahead: 3, behind: 1, last: 21 })
+    h.buffer.show(10)
+    h.buffer.show(20) // a jump, not a step
+    expect(h.buffer.direction).toBe(1)
+    await settle()
+    while (h.pending().length > 0) await h.release(h.pending()[0])
+    expect(h.buffer.bufferedFrames()).toEqual(expect.arrayContaining([19, 20, 21]))
+    expect(h.buffer.bufferedFrames().some((f) => f > 21)).toBe(false)
+  })
+
+  it('evicts frames outside the window and the least recently used over the memory cap', async () => {
+    const h = harness({ ahead: 2, behind: 1 })
+    h.buffer.show(10)
+    await settle()
+    while (h.pending().length > 0) await h.release(h.pending()[0])
+    expect(h.buffer.bufferedFrames()).toEqual([9, 10, 11, 12])
+    h.buffer.show(30)
+    await settle()
+    expect(h.buffer.bufferedFrames()).toEqual([])
+    while (h.pending().length > 0) await h.release(h.pending()[0])
+    expect(h.buffer.bufferedFrames()).toEqual([29, 30, 31, 32])
+    expect(h.buffer.stats().bytes).toBe(400)
+
+    const capped = harness({ ahead: 8, behind: 2, maxBytes: 350, frameBytes: 100 })
+    capped.buffer.show(10)
+    await settle()
+    while (capped.pending().length > 0) await capped.release(capped.pending()[0])
+    const held = capped.buffer.bufferedFrames()
+    expect(held.length).toBeLessThanOrEqual(3)
+    expect(held).toContain(10)
+    expect(capped.buffer.stats().bytes).toBeLessThanOrEqual(350)
+    // Held frames are the nearest ahead, not arbitrary ones.
+    expect(held).toEqual([10, 11, 12])
+  })
+
+  it('invalidate reloads the current frame and delivers the new bake; stale loads are dropped', async () => {
+    const h = harness({ ahead: 1, behind: 0 })
+    h.buffer.show(5)
+    await settle()
+    await h.release(5)
+    await h.release(6)
+    expect(h.events.map((e) => e.data?.time)).toEqual([1])
+    h.setVersion(2)
+    h.buffer.invalidate([5])
+    await settle()
+    expect(h.pending()).toEqual([5]) // 6 is still valid
+    await h.release(5)
+    expect(h.events.map((e) => [e.frame, e.data?.time])).toEqual([
+      [5, 1],
+      [5, 2],
+    ])
+
+    // Invalidated while loading: the old bake's result must not be shown or kept.
+    h.buffer.show(6)
+    h.buffer.show(7)
+    await settle()
+    expect(h.pending()).toEqual([7, 8])
+    h.setVersion(3)
+    h.buffer.invalidate()
+    await settle()
+    // The stale fetches of 7 and 8 still hold both slots; new ones queue behind them.
+    h.setVersion(2)
+    await h.release(7) // stale answer, version 2: not shown
+    expect(h.events.at(-1)?.frame).toBe(6)
+    h.setVersion(3)
+    await h.release(8) // stale
+    await settle()
+    await h.release(7) // fresh
+    expect(h.events.at(-1)).toMatchObject({ frame: 7, data: { time: 3 } })
+    expect(h.events.filter((e) => e.frame === 7)).toHaveLength(1)
+  })
+
+  it('missing frames resolve null without a fetch; invalidate tells the display when the current frame vanished', async () => {
+    const cached = new Set([1, 2, 3])
+    const h = harness({ cached, ahead: 2, behind: 0 })
+    expect(await h.buffer.show(9)).toBeNull()
+    expect(h.events).toEqual([{ frame: 9, data: null }])
+    await settle()
+    expect(h.pending()).toEqual([])
+    expect(h.buffer.stats().missing).toBe(1)
+
+    h.buffer.show(2)
+    await settle()
+    await h.release(2)
+    await h.release(3)
+    cached.delete(2) // the artist cleared part of the cache
+    h.buffer.invalidate([2])
+    expect(h.events.at(-1)).toEqual({ frame: 2, data: null })
+    expect(h.buffer.bufferedFrames()).toEqual([3])
+  })
+
+  it('a failing fetch rejects that frame only; other frames load and a later show retries', async () => {
+    const h = harness({ ahead: 1, behind: 0 })
+    const p3 = h.buffer.show(3)
+    await settle()
+    const rejected = expect(p3).rejects.toThrow('disk on fire')
+    await h.fail(3, new Error('disk on fire'))
+    await rejected
+    expect(h.events).toEqual([{ frame: 3, data: null, error: new Error('disk on fire') }])
+    await h.release(4)
+    expect((await h.buffer.show(4))?.frame).toBe(4)
+    const again = h.buffer.show(3)
+    await settle()
+    await h.release(3)
+    expect((await again)?.frame).toBe(3)
+    expect(h.buffer.stats().errors).toBe(1)
+  })
+
+  it('a show() whose load never started resolves null once the window moves away', async () => {
+    const h = harness({ ahead: 2, behind: 0, concurrency: 1 })
+    h.buffer.show(50)
+    await settle()
+    const p0 = h.buffer.show(1) // queued behind 50's fetch
+    h.buffer.show(80)
+    await settle()
+    expect(await p0).toBeNull()
+    expect(h.buffer.stats().superseded).toBe(1)
+    await h.release(50)
+    expect(h.pending()).toEqual([80])
+    await h.release(80)
+    expect(h.events.map((e) => e.frame)).toEqual([80])
+  })
+
+  it('reports latency percentiles from the clock it is given', async () => {
+    let t = 0
+    const h = harness({ now: () => t, ahead: 0, behind: 0 })
+    for (let f = 1; f <= 20; f++) {
+      const p = h.buffer.show(f)
+      await settle()
+      t += f // frame f takes f ms
+      await h.release(f)
+      await p
+    }
+    const s = h.buffer.stats()
+    expect(s.samples).toBe(20)
+    expect(s.p50Ms).toBe(11)
+    expect(s.p95Ms).toBe(20)
+  })
+
+  it('an ignored show() promise of a failing frame is not an unhandled rejection', async () => {
+    // Vitest fails the run on an unhandled rejection; onFrame carries the error instead.
+    const h = harness({ ahead: 0, behind: 0 })
+    void h.buffer.show(2)
+    await settle()
+    await h.fail(2, new Error('gone'))
+    expect(h.events.at(-1)?.error?.message).toBe('gone')
+  })
+
+  it('dispose resolves waiting shows with null and stops delivering', async () => {
+    const h = harness()
+    const p = h.buffer.show(1)
+    h.buffer.dispose()
+    expect(await p).toBeNull()
+    await settle()
+    await h.release(1)
+    expect(h.events).toEqual([])
+  })
+})
