@@ -116,6 +116,7 @@ export class FrameCache {
   readFrame(domainId: string, frame: number): Uint8Array<ArrayBuffer> {
     const data = this.db.prepare(`SELECT data FROM frames WHERE bake_id = ? AND frame = ? AND kind = 'frame'`).pluck().get(domainId, frame) as Buffer | undefined
     if (!data) throw new EddyError('NOT_FOUND', `Frame ${frame} is not in the cache`, { domainId, frame })
+    if (!Buffer.isBuffer(data)) throw new EddyError('PROJECT_FORMAT', `Cached frame record is corrupt: frame ${frame} holds ${typeof data} data, not bytes`, { domainId, frame })
     // A copy with its own ArrayBuffer: it travels to the renderer as is.
     const out = new Uint8Array(data.byteLength)
     out.set(data)
@@ -125,6 +126,7 @@ export class FrameCache {
   readCheckpoint(domainId: string, frame: number): Uint8Array {
     const data = this.db.prepare('SELECT data FROM checkpoints WHERE bake_id = ? AND frame = ?').pluck().get(domainId, frame) as Buffer | undefined
     if (!data) throw new EddyError('NOT_FOUND', `There is no checkpoint at frame ${frame}`, { domainId, frame })
+    if (!Buffer.isBuffer(data)) throw new EddyError('PROJECT_FORMAT', `The checkpoint at frame ${frame} is corrupt (${typeof data} data, not bytes)`, { domainId, frame })
     return new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
   }
 

@@ -12,6 +12,7 @@ import type { ObjectVisual } from './objectVisuals'
 import { Palette } from './palette'
 import { SceneSync } from './sceneSync'
 import { cssToRender, pickAt, Selection } from './selection'
+import { CachePlayback } from './cachePlayback'
 import { installTestHooks, type EddyViewportTestApi } from './testHooks'
 import { CcCageVisual } from './visuals'
 
@@ -26,6 +27,8 @@ export class ViewportController {
   private readonly framer: CameraFramer
   private readonly resizeObserver: ResizeObserver
   private readonly hooks: EddyViewportTestApi
+  /** Baked frames under the playhead. */
+  readonly cache: CachePlayback
   private readonly uninstallHooks: () => void
   private readonly preventMenu = (e: Event) => e.preventDefault()
   private disposed = false
@@ -58,6 +61,10 @@ export class ViewportController {
       onDragEnd: (t) => void this.onDragEnd(t),
     })
     this.framer = new CameraFramer(scene, camera)
+    this.cache = new CachePlayback(scene, async (domainId, frame) => {
+      if (!app.api) throw new Error('Not connected to the Eddy services')
+      return app.api.call('cache.frame', { domainId, frame })
+    })
 
     scene.onBeforeRenderObservable.add(() => {
       for (const v of this.sync.visuals.values()) v.follow()
@@ -71,6 +78,19 @@ export class ViewportController {
       screenToObject: (x, y) => pickAt(scene, x, y, (m) => m.cageVertex === undefined)?.objectId ?? null,
       projectToScreen: (id) => this.projectToScreen(id),
       projectPoint: (p) => this.project(new Vector3(p[0], p[1], p[2])),
+      cache: {
+        state: () => this.cache.state,
+        timings: () => this.cache.timings(),
+        settings: () => ({ ...this.cache.display.settings }),
+        parts: () => {
+          const { volume, particles, meshes } = this.cache.display.parts
+          return {
+            volume: volume.node.isEnabled(),
+            particles: particles.map((p) => p.drawn.count),
+            meshes: meshes.map((m) => m.drawn.vertices),
+          }
+        },
+      },
     }
     this.uninstallHooks = installTestHooks(this.hooks)
 
@@ -223,6 +243,7 @@ export class ViewportController {
     this.uninstallHooks()
     this.framer.stop()
     this.gizmos.dispose()
+    this.cache.dispose()
     this.cageEdit.dispose()
     this.selection.dispose()
     this.sync.dispose()

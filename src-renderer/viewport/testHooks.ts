@@ -19,6 +19,14 @@ export interface EddyViewportTestApi {
   projectToScreen(objectId: string): { x: number; y: number } | null
   /** Canvas-relative CSS pixel position of a world point (m), or null behind the camera. */
   projectPoint?(p: [number, number, number]): { x: number; y: number } | null
+  /** The baked frame on screen and the playhead-to-GPU times (see cachePlayback.ts). */
+  cache?: {
+    state(): { shownFrame: number | null; error: string | null }
+    timings(): number[]
+    settings(): Record<string, unknown>
+    /** What is drawn: the volume box enabled, points per particle set, vertices per mesh. */
+    parts(): { volume: boolean; particles: number[]; meshes: number[] }
+  }
 }
 
 declare global {

@@ -7,10 +7,18 @@ import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { artifactPath, startApp, type RunningApp } from './harness'
-import { addObject, commitField, field, newProject, selectObject, tid, waitFor } from './ui'
+import Database from 'better-sqlite3'
+import { changedFraction } from './pixels'
+import { addObject, commitField, field, newProject, selectObject, setFrame, tid, waitFor } from './ui'
 
 async function cacheRanges(page: Page): Promise<string[]> {
   return page.locator(tid('cache-range')).evaluateAll((els) => els.map((e) => `${(e as HTMLElement).dataset.state} ${(e as HTMLElement).dataset.from}-${(e as HTMLElement).dataset.to}`))
+}
+
+async function viewportShot(page: Page, name: string): Promise<Buffer> {
+  const start = await page.evaluate(() => window.__eddyViewport?.renderedFrames ?? 0)
+  await waitFor(() => page.evaluate(() => window.__eddyViewport?.renderedFrames ?? 0), (n) => n >= start + 3, 'the viewport to render', 20_000)
+  return page.locator(tid('viewport-canvas')).screenshot({ path: artifactPath(name) })
 }
 
 async function bakePhase(page: Page): Promise<string | null> {
@@ -76,6 +84,39 @@ describe('baking, the cache on the timeline, and export', () => {
     expect(Number(await page.locator(tid('timing-plot')).getAttribute('data-points'))).toBe(120)
     expect(await page.locator(tid('bake-log')).textContent()).toMatch(/baked 120 frames in/)
     await page.locator(tid('bake-panel')).screenshot({ path: artifactPath('bake-panel.png') })
+  })
+
+  it('shows the cached frame under the playhead as a volume, and a damaged record as a message', async () => {
+    const { page } = app
+    const shown = () => page.evaluate(() => window.__eddyViewport?.cache?.state() ?? null)
+    await setFrame(page, 1)
+    await waitFor(shown, (s) => s?.shownFrame === 1, 'frame 1 on screen')
+    const before = await viewportShot(page, 'cache-frame-1.png')
+    await setFrame(page, 90)
+    await waitFor(shown, (s) => s?.shownFrame === 90, 'frame 90 on screen')
+    expect(await page.evaluate(() => window.__eddyViewport?.cache?.parts().volume)).toBe(true)
+    const after = await viewportShot(page, 'cache-frame-90.png')
+    // Frame 1 is the initial state (no smoke yet); by frame 90 the plume fills part of the view.
+    expect(changedFraction(before, after)).toBeGreaterThan(0.01)
+    // Dragging the playhead: whatever the drag passes, the frame shown is the one under it.
+    const box = (await page.locator(tid('scrubber')).boundingBox())!
+    await page.mouse.move(box.x + box.width * 0.2, box.y + box.height / 2)
+    await page.mouse.down()
+    for (let i = 1; i <= 10; i++) await page.mouse.move(box.x + box.width * (0.2 + i * 0.05), box.y + box.height / 2)
+    await page.mouse.up()
+    const frame = Number(await page.locator(tid('playhead')).textContent())
+    await waitFor(shown, (s) => s?.shownFrame === frame, `the frame under the playhead (${frame})`)
+    // Damage one record behind the host's back: that frame says so, the others still show.
+    const db = new Database(app.projectsDir + '/Bake test.eddy')
+    db.prepare(`UPDATE frames SET data = CAST(substr(data, 1, 200) || zeroblob(length(data) - 200) AS BLOB) WHERE frame = 100`).run()
+    db.prepare(`UPDATE frames SET data = 'not bytes' WHERE frame = 101`).run()
+    db.close()
+    await setFrame(page, 100)
+    await waitFor(() => page.locator(tid('viewport-cache-error')).textContent().catch(() => ''), (t) => /Frame 100 could not be shown: Cached frame record is corrupt/.test(t ?? ''), 'the damaged-record message')
+    await setFrame(page, 101)
+    await waitFor(() => page.locator(tid('viewport-cache-error')).textContent().catch(() => ''), (t) => /Frame 101 could not be shown: Cached frame record is corrupt: frame 101 holds string data/.test(t ?? ''), 'the wrong-type message')
+    await setFrame(page, 99)
+    await waitFor(shown, (s) => s?.shownFrame === 99 && s.error === null, 'frame 99 shown again')
   })
 
   it('an edit marks the bake stale, and a re-bake of a range makes it valid again', async () => {

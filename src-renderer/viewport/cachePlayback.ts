@@ -1,0 +1,124 @@
+// Cached frames of the active simulation under the playhead: a read-ahead buffer fetches
+// records ('cache.frame', binary) and decodes them in a worker; the frame delivered is always
+// the one last asked for (ReadAheadBuffer.onFrame), so a late decode never replaces a newer
+// frame. Times from playhead move to the data handed to the GPU are kept for the benchmark.
+import type { Scene } from '@babylonjs/core/scene'
+import { CacheDisplay, type CacheDisplaySettings } from './cache/cacheDisplay'
+import { DecodeClient } from './cache/decodeClient'
+import { ReadAheadBuffer } from './cache/readAhead'
+
+export type FetchRecord = (domainId: string, frame: number) => Promise<Uint8Array>
+
+export interface CacheSource {
+  domainId: string | null
+  /** Inclusive ranges of valid cached frames. */
+  cached: readonly (readonly [number, number])[]
+  /** Changes whenever cached frames change (a re-bake): decoded frames are dropped. */
+  version: number
+  ambientTemperature: number
+}
+
+export interface CachePlaybackState {
+  /** Frame whose data is on screen (null: nothing cached there). */
+  shownFrame: number | null
+  /** Why the frame under the playhead could not be shown (a damaged record, a lost connection). */
+  error: string | null
+}
+
+const LATENCY_SAMPLES = 512
+
+export class CachePlayback {
+  readonly display: CacheDisplay
+  private readonly client = new DecodeClient()
+  private buffer: ReadAheadBuffer | null = null
+  private unsubscribe: (() => void) | null = null
+  private source: CacheSource = { domainId: null, cached: [], version: -1, ambientTemperature: 293.15 }
+  private requestedAt = new Map<number, number>()
+  private readonly latencies: number[] = []
+  state: CachePlaybackState = { shownFrame: null, error: null }
+  onState: ((s: CachePlaybackState) => void) | null = null
+
+  constructor(
+    scene: Scene,
+    private readonly fetchRecord: FetchRecord,
+  ) {
+    this.display = new CacheDisplay(scene, { quality: 'low' })
+  }
+
+  private isCached = (f: number): boolean => this.source.cached.some(([a, b]) => f >= a && f <= b)
+
+  /** Points the playback at a simulation's cache; call on every change of source or frames. */
+  setSource(next: CacheSource): void {
+    const prev = this.source
+    this.source = next
+    if (next.ambientTemperature !== prev.ambientTemperature) {
+      this.client.display = { ...this.client.display, ambientTemperature: next.ambientTemperature }
+      this.buffer?.invalidate()
+    }
+    if (next.domainId !== prev.domainId) {
+      this.unsubscribe?.()
+      this.buffer?.dispose()
+      this.buffer = null
+      this.display.show(null)
+      this.setState({ shownFrame: null, error: null })
+      const domainId = next.domainId
+      if (domainId) {
+        this.buffer = new ReadAheadBuffer({
+          fetchRecord: (f) => this.fetchRecord(domainId, f),
+          decode: (record) => this.client.decode(record),
+          cached: this.isCached,
+        })
+        this.unsubscribe = this.buffer.onFrame((e) => {
+          this.display.show(e.data)
+          const t0 = this.requestedAt.get(e.frame)
+          if (t0 !== undefined && e.data) {
+            this.latencies.push(performance.now() - t0)
+            if (this.latencies.length > LATENCY_SAMPLES) this.latencies.shift()
+          }
+          this.requestedAt.delete(e.frame)
+          this.setState({ shownFrame: e.data ? e.frame : null, error: e.error ? `Frame ${e.frame} could not be shown: ${e.error.message}` : null })
+        })
+      }
+    } else if (next.version !== prev.version) {
+      this.buffer?.invalidate()
+    }
+  }
+
+  /** Shows the cached frame under the playhead (or nothing when that frame is not cached). */
+  show(frame: number): void {
+    if (!this.buffer) return
+    this.requestedAt.clear()
+    this.requestedAt.set(frame, performance.now())
+    void this.buffer.show(frame)
+  }
+
+  /** Display settings; a colour-by change re-decodes (colours are computed in the worker). */
+  setSettings(s: Partial<CacheDisplaySettings>): void {
+    const { redecode } = this.display.setSettings(s)
+    if (redecode) {
+      this.client.display = { ...this.client.display, particleColorBy: s.particleColorBy }
+      this.buffer?.invalidate()
+    }
+  }
+
+  /** Playhead move -> data handed to the GPU, ms, for frames that were shown. */
+  timings(): number[] {
+    return [...this.latencies]
+  }
+
+  stats() {
+    return this.buffer?.stats() ?? null
+  }
+
+  dispose(): void {
+    this.unsubscribe?.()
+    this.buffer?.dispose()
+    this.client.dispose()
+    this.display.dispose()
+  }
+
+  private setState(s: CachePlaybackState): void {
+    this.state = s
+    this.onState?.(s)
+  }
+}
