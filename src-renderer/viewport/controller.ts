@@ -94,11 +94,18 @@ export class ViewportController {
     }
     this.uninstallHooks = installTestHooks(this.hooks)
 
-    engine.runRenderLoop(() => {
+    const renderFrame = (): void => {
       scene.render()
       this.hooks.renderedFrames++
       this.hooks.ready = true
-    })
+    }
+    engine.runRenderLoop(renderFrame)
+    // Benchmarks of the data path switch drawing off: SwiftShader's seconds per raymarched
+    // frame would otherwise be measured instead of decode and upload (see tests/e2e/scrubBench).
+    this.hooks.cache!.setRendering = (on: boolean) => {
+      engine.stopRenderLoop(renderFrame)
+      if (on) engine.runRenderLoop(renderFrame)
+    }
     this.resizeObserver = new ResizeObserver(() => engine.resize())
     this.resizeObserver.observe(container)
     canvas.addEventListener('contextmenu', this.preventMenu) // right drag pans

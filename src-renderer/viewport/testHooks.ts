@@ -26,6 +26,8 @@ export interface EddyViewportTestApi {
     settings(): Record<string, unknown>
     /** What is drawn: the volume box enabled, points per particle set, vertices per mesh. */
     parts(): { volume: boolean; particles: number[]; meshes: number[] }
+    /** Stops or restarts drawing (benchmarks of the data path only). */
+    setRendering?(on: boolean): void
   }
 }
 

@@ -7,53 +7,13 @@
 //   npx vitest run --config tests/bench/vitest.config.ts frameDisplay
 import { it } from 'vitest'
 import { decodeFrame, encodeFrame, type FramePrecision } from '../../src-shared/formats/frameRecord'
-import type { FrameData, Volume } from '../../src-shared/sim/frame'
+import type { Volume } from '../../src-shared/sim/frame'
+import { plume } from '../fixtures/smokePlume'
 import { decodeForDisplay, displayFromFrame, displayTransferables } from '../../src-renderer/viewport/cache/displayData'
 
 const N = Number(process.env.EDDY_BENCH_N ?? 128)
 const RUNS = Number(process.env.EDDY_BENCH_RUNS ?? 20)
 const AMBIENT = 293.15
-
-/** `ambient` 293.15 as the smoke solver writes it (every tile non-zero), or 0 for kelvin above ambient. */
-function plume(n: number, ambient = AMBIENT): FrameData {
-  const cells = n * n * n
-  const density = new Float32Array(cells)
-  const temperature = new Float32Array(cells).fill(ambient)
-  const velocity = new Float32Array(cells * 3)
-  for (let k = 0; k < n; k++) {
-    const z = (k + 0.5) / n
-    for (let j = 0; j < n; j++) {
-      const y = (j + 0.5) / n
-      if (y > 0.9) continue
-      // The column leans and widens as it rises; beyond 1.4 radii there is no smoke at all.
-      const cx = 0.5 + 0.06 * Math.sin(5 * y)
-      const cz = 0.5 + 0.05 * Math.cos(4 * y)
-      const r = 0.08 + 0.16 * y
-      for (let i = 0; i < n; i++) {
-        const x = (i + 0.5) / n
-        const q = ((x - cx) ** 2 + (z - cz) ** 2) / (r * r)
-        if (q > 1.96) continue
-        const c = i + n * (j + n * k)
-        const g = Math.exp(-2 * q)
-        const curl = Math.sin(23 * x + 17 * y) * Math.cos(19 * z - 11 * y)
-        density[c] = g * (0.8 + 0.2 * curl) * (1 - 0.6 * y)
-        temperature[c] = ambient + 600 * g * (1 - y) ** 2
-        velocity[3 * c] = 0.3 * curl * g
-        velocity[3 * c + 1] = 1.5 * g
-        velocity[3 * c + 2] = -0.3 * curl * g
-      }
-    }
-  }
-  const vol = (name: string, components: 1 | 3, data: Float32Array): Volume => ({ name, components, dims: [n, n, n], voxelSize: 2 / n, origin: [-1, 0, -1], data })
-  return {
-    time: 2,
-    frame: 49,
-    volumes: [vol('density', 1, density), vol('temperature', 1, temperature), vol('velocity', 3, velocity)],
-    meshes: [],
-    particles: [],
-    stats: {},
-  }
-}
 
 function tileOccupancy(v: Volume): number {
   const n = v.dims[0]

@@ -91,9 +91,9 @@ export interface RunningApp extends HostDirs {
 }
 
 /** Host + browser + a page on the app, waiting until the UI has connected. */
-export async function startApp(opts: { dirs?: HostDirs; viewport?: { width: number; height: number } } = {}): Promise<RunningApp> {
+export async function startApp(opts: { dirs?: HostDirs; viewport?: { width: number; height: number }; hostArgs?: string[] } = {}): Promise<RunningApp> {
   const dirs = opts.dirs ?? makeDirs()
-  const host = await startHost(dirs)
+  const host = await startHost(dirs, opts.hostArgs)
   const browser = await launchBrowser()
   const page = await browser.newPage({ viewport: opts.viewport ?? { width: 1400, height: 860 } })
   const pageErrors: string[] = []

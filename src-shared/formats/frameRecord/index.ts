@@ -3,7 +3,8 @@
 //
 // Layout (all integers little-endian):
 //   0  'EDFR'                      magic
-//   4  u16 version (= 1)           a newer version is refused, not guessed at
+//   4  u16 version (= 2)           a newer version is refused, not guessed at; version 1
+//                                  records (no background) are still read
 //   6  u16 flags (= 0)
 //   8  u32 headerLength            bytes of UTF-8 JSON header
 //  12  u32 payloadLength           bytes of the concatenated sections
@@ -15,8 +16,10 @@
 //   volume:   tile bitmap (ceil(tiles/8) bytes, bit t of byte t>>3 = tile t stored) then the
 //             values of the stored 8x8x8 tiles (edge tiles clipped to the grid; tiles are
 //             x-fastest, cells inside a tile x-fastest, components interleaved). A tile whose
-//             values are all +0.0 (bit pattern 0, every component) is not stored and decodes
-//             as zeros. Values per precision:
+//             values all equal the volume's background (the bit pattern of cell 0, per
+//             component; listed in the header when not +0) is not stored and decodes as the
+//             background, like an OpenVDB background value: temperature in kelvin is ambient
+//             almost everywhere, and would otherwise store every tile. Values per precision:
 //               float32  bitwise exact; bytes shuffled into 4 planes (all byte 0s, then all
 //                        byte 1s, ...) which deflates far better than interleaved floats
 //               float16  IEEE half, round to nearest even, 2 byte planes. Relative error
@@ -57,7 +60,7 @@ export interface EncodeFrameOptions {
 }
 
 export const FRAME_RECORD_MAGIC = 'EDFR'
-export const FRAME_RECORD_VERSION = 1
+export const FRAME_RECORD_VERSION = 2
 export const FRAME_TILE = 8
 const PREFIX = 20
 const MAX_ELEMENTS = 2 ** 30
@@ -75,7 +78,9 @@ interface VolumeHeader {
   voxelSize: Num
   origin: [Num, Num, Num]
   precision: FramePrecision
-  tiles: number // stored (non-zero) tiles
+  tiles: number // stored (non-background) tiles
+  /** Float32 bit pattern of the background per component; absent = all +0 (version 1). */
+  background?: number[]
   raw: number
   packed: number
 }
@@ -215,7 +220,7 @@ function valueBytes(precision: FramePrecision, values: number, tiles: number): n
   return tiles * 8 + values
 }
 
-function encodeVolume(v: Volume, requested: FramePrecision): { raw: Uint8Array; tiles: number; precision: FramePrecision } {
+function encodeVolume(v: Volume, requested: FramePrecision): { raw: Uint8Array; tiles: number; precision: FramePrecision; background: number[] } {
   const comps = v.components
   const g = tileGrid(v.dims)
   const expected = g.nx * g.ny * g.nz * comps
@@ -223,9 +228,14 @@ function encodeVolume(v: Volume, requested: FramePrecision): { raw: Uint8Array; 
     throw new EddyError('INVALID_PARAM', `Volume '${v.name}' has ${v.data.length} values, expected ${expected}`)
   }
   // One pass over the tiles: copy each tile's rows to the end of `gathered` while checking
-  // for a non-zero bit pattern; an all-+0 tile is dropped by rewinding.
+  // for a bit pattern other than the background's; an all-background tile is dropped by
+  // rewinding.
   const src = v.data
   const bits = new Uint32Array(src.buffer, src.byteOffset, src.length)
+  const bg0 = bits.length > 0 ? bits[0] : 0
+  const bg1 = comps === 3 && bits.length > 2 ? bits[1] : bg0
+  const bg2 = comps === 3 && bits.length > 2 ? bits[2] : bg0
+  const background = comps === 3 ? [bg0, bg1, bg2] : [bg0]
   const bitmap = new Uint8Array(Math.ceil(g.count / 8))
   const all = new Float32Array(src.length)
   const allBits = new Uint32Array(all.buffer)
@@ -244,10 +254,22 @@ function encodeVolume(v: Volume, requested: FramePrecision): { raw: Uint8Array; 
         for (let k = z0; k < z1; k++) {
           for (let j = y0; j < y1; j++) {
             const s = (x0 + g.nx * (j + g.ny * k)) * comps
-            for (let i = 0; i < len; i++) {
-              const b = bits[s + i]
-              allBits[p++] = b
-              any |= b
+            if (comps === 1) {
+              for (let i = 0; i < len; i++) {
+                const b = bits[s + i]
+                allBits[p++] = b
+                any |= b ^ bg0
+              }
+            } else {
+              for (let i = 0; i < len; i += 3) {
+                const b0 = bits[s + i]
+                const b1 = bits[s + i + 1]
+                const b2 = bits[s + i + 2]
+                allBits[p++] = b0
+                allBits[p++] = b1
+                allBits[p++] = b2
+                any |= (b0 ^ bg0) | (b1 ^ bg1) | (b2 ^ bg2)
+              }
             }
           }
         }
@@ -323,7 +345,7 @@ function encodeVolume(v: Volume, requested: FramePrecision): { raw: Uint8Array; 
       start = end
     }
   }
-  return { raw: out, tiles: stored, precision }
+  return { raw: out, tiles: stored, precision, background }
 }
 
 function decodeVolume(h: VolumeHeader, raw: Uint8Array, index: number): Float32Array {
@@ -369,6 +391,12 @@ function decodeVolume(h: VolumeHeader, raw: Uint8Array, index: number): Float32A
     }
   }
   const data = new Float32Array(g.nx * g.ny * g.nz * comps)
+  const bg = h.background
+  if (bg && bg.some((b) => b !== 0)) {
+    const bits = new Uint32Array(data.buffer)
+    if (comps === 1) bits.fill(bg[0])
+    else for (let i = 0; i < bits.length; i += 3) (bits[i] = bg[0]), (bits[i + 1] = bg[1]), (bits[i + 2] = bg[2])
+  }
   let p = 0
   for (const t of stored) {
     forEachTileRow(g, t, comps, (s, len) => {
@@ -414,6 +442,7 @@ export function encodeFrame(frame: FrameData, opts: EncodeFrameOptions = {}): Ui
       origin: [encNum(v.origin[0]), encNum(v.origin[1]), encNum(v.origin[2])],
       precision: enc.precision,
       tiles: enc.tiles,
+      ...(enc.background.some((b) => b !== 0) ? { background: enc.background } : {}),
       raw: enc.raw.length,
       packed: packed.length,
     })
@@ -526,6 +555,7 @@ function parseHeader(bytes: Uint8Array): Header {
       origin: [num(or[0], `volume ${i} origin`), num(or[1], `volume ${i} origin`), num(or[2], `volume ${i} origin`)],
       precision: precisionOf(x.precision, `volume ${i} precision`),
       tiles: count(x.tiles, `volume ${i} tile count`),
+      ...(x.background === undefined ? {} : { background: backgroundBits(x.background, components, i) }),
       raw: count(x.raw, `volume ${i} size`),
       packed: count(x.packed, `volume ${i} packed size`),
     }
@@ -581,6 +611,13 @@ export interface DecodeFrameOptions {
   volumes?: readonly string[]
 }
 
+function backgroundBits(v: unknown, components: number, i: number): number[] {
+  if (!Array.isArray(v) || v.length !== components || !v.every((b) => Number.isInteger(b) && b >= 0 && b <= 0xffffffff)) {
+    throw corrupt(`volume ${i} background is malformed`)
+  }
+  return v as number[]
+}
+
 /** The frame back from encodeFrame's bytes; throws PROJECT_FORMAT on any corruption. */
 export function decodeFrame(bytes: Uint8Array, opts: DecodeFrameOptions = {}): FrameData {
   if (!(bytes instanceof Uint8Array)) throw corrupt('not a byte array')
@@ -588,7 +625,7 @@ export function decodeFrame(bytes: Uint8Array, opts: DecodeFrameOptions = {}): F
   for (let i = 0; i < 4; i++) if (bytes[i] !== FRAME_RECORD_MAGIC.charCodeAt(i)) throw corrupt("missing the 'EDFR' magic")
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   const version = dv.getUint16(4, true)
-  if (version !== FRAME_RECORD_VERSION) throw corrupt(`format version ${version} is not ${FRAME_RECORD_VERSION}`)
+  if (version !== 1 && version !== FRAME_RECORD_VERSION) throw corrupt(`format version ${version} is not 1 or ${FRAME_RECORD_VERSION}`)
   if (dv.getUint16(6, true) !== 0) throw corrupt('unknown flags are set')
   const headerLength = dv.getUint32(8, true)
   const payloadLength = dv.getUint32(12, true)

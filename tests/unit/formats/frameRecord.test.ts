@@ -299,8 +299,8 @@ describe('frame record corruption', () => {
     magic[0] = 'X'.charCodeAt(0)
     expectFormatError(() => decodeFrame(magic), /magic/)
     const version = good.slice()
-    version[4] = 2
-    expectFormatError(() => decodeFrame(version), /version 2/)
+    version[4] = 3
+    expectFormatError(() => decodeFrame(version), /version 3/)
     const flags = good.slice()
     flags[6] = 1
     expectFormatError(() => decodeFrame(flags), /flags/)
@@ -388,7 +388,7 @@ describe('frame record corruption', () => {
 
   it('a bitmap bit beyond the grid or a bad uint8 range is corruption', () => {
     // A 9x1x1 volume has 2 tiles: bit 2 of the bitmap is out of the grid.
-    const v = volume('d', [9, 1, 1], 1, () => 1)
+    const v = volume('d', [9, 1, 1], 1, (i) => (i === 0 ? 0 : 1))
     const rec = encodeFrame(frameOf([v]), { precision: 'uint8' })
     const hl = new DataView(rec.buffer).getUint32(8, true)
     const h = JSON.parse(Buffer.from(rec.subarray(20, 20 + hl)).toString('utf8'))
@@ -413,5 +413,35 @@ describe('frame record corruption', () => {
     const range = raw.slice()
     new DataView(range.buffer).setFloat32(1, 5, true) // min > max
     expectFormatError(() => decodeFrame(build(range)), /range/)
+  })
+
+  it('skips tiles equal to the background (cell 0), e.g. kelvin at ambient, and still reads version 1 records', () => {
+    // 24^3 at 293.15 K with a hot blob in one corner tile: one tile stored, not 27.
+    const t = volume('temperature', [24, 24, 24], 1, (i, j, k) => (i > 18 && j > 18 && k > 18 ? 900 : 293.15))
+    const vel = volume('velocity', [24, 24, 24], 3, (i, j, k, c) => (i > 18 && j > 18 && k > 18 ? c + 1 : c === 1 ? 0.5 : 0))
+    for (const precision of ['float32', 'float16', 'uint8'] as const) {
+      const rec = encodeFrame(frameOf([t, vel]), { precision })
+      const hl = new DataView(rec.buffer).getUint32(8, true)
+      const h = JSON.parse(Buffer.from(rec.subarray(20, 20 + hl)).toString('utf8'))
+      expect(h.volumes.map((v: { tiles: number }) => v.tiles)).toEqual([1, 1])
+      expect(h.volumes[0].background).toEqual([bitsOf(new Float32Array([293.15]))[0]])
+      const back = decodeFrame(rec)
+      if (precision === 'float32') {
+        expectBitwise(back.volumes[0].data, t.data)
+        expectBitwise(back.volumes[1].data, vel.data)
+      } else {
+        // Background cells come back exactly; stored cells within the precision's error.
+        expect(back.volumes[0].data[0]).toBe(Math.fround(293.15))
+        expect(back.volumes[1].data[1]).toBe(0.5)
+        expect(Math.abs(back.volumes[0].data[23 + 24 * (23 + 24 * 23)] - 900)).toBeLessThan(precision === 'uint8' ? 2.5 : 0.5)
+      }
+    }
+    // A version-1 record: no background field, zeros skipped, as written before version 2.
+    const z = volume('density', [9, 9, 9], 1, (i) => (i === 8 ? 2 : 0))
+    const v2 = encodeFrame(frameOf([z]))
+    const v1 = v2.slice()
+    new DataView(v1.buffer).setUint16(4, 1, true)
+    new DataView(v1.buffer).setUint32(16, crc32(v1, 20, v1.length, crc32(v1, 0, 16)), true)
+    expectBitwise(decodeFrame(v1).volumes[0].data, z.data)
   })
 })
