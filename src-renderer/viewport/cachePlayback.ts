@@ -19,6 +19,8 @@ export interface CacheSource {
 }
 
 export interface CachePlaybackState {
+  /** The frame last asked for and answered (shown, not cached, or failed). */
+  frame: number | null
   /** Frame whose data is on screen (null: nothing cached there). */
   shownFrame: number | null
   /** Why the frame under the playhead could not be shown (a damaged record, a lost connection). */
@@ -35,7 +37,8 @@ export class CachePlayback {
   private source: CacheSource = { domainId: null, cached: [], version: -1, ambientTemperature: 293.15 }
   private requestedAt = new Map<number, number>()
   private readonly latencies: number[] = []
-  state: CachePlaybackState = { shownFrame: null, error: null }
+  private readonly uploads: number[] = []
+  state: CachePlaybackState = { frame: null, shownFrame: null, error: null }
   onState: ((s: CachePlaybackState) => void) | null = null
 
   constructor(
@@ -60,7 +63,7 @@ export class CachePlayback {
       this.buffer?.dispose()
       this.buffer = null
       this.display.show(null)
-      this.setState({ shownFrame: null, error: null })
+      this.setState({ frame: null, shownFrame: null, error: null })
       const domainId = next.domainId
       if (domainId) {
         this.buffer = new ReadAheadBuffer({
@@ -69,14 +72,17 @@ export class CachePlayback {
           cached: this.isCached,
         })
         this.unsubscribe = this.buffer.onFrame((e) => {
+          const u0 = performance.now()
           this.display.show(e.data)
+          this.uploads.push(performance.now() - u0)
+          if (this.uploads.length > LATENCY_SAMPLES) this.uploads.shift()
           const t0 = this.requestedAt.get(e.frame)
           if (t0 !== undefined && e.data) {
             this.latencies.push(performance.now() - t0)
             if (this.latencies.length > LATENCY_SAMPLES) this.latencies.shift()
           }
           this.requestedAt.delete(e.frame)
-          this.setState({ shownFrame: e.data ? e.frame : null, error: e.error ? `Frame ${e.frame} could not be shown: ${e.error.message}` : null })
+          this.setState({ frame: e.frame, shownFrame: e.data ? e.frame : null, error: e.error ? `Frame ${e.frame} could not be shown: ${e.error.message}` : null })
         })
       }
     } else if (next.version !== prev.version) {
@@ -104,6 +110,11 @@ export class CachePlayback {
   /** Playhead move -> data handed to the GPU, ms, for frames that were shown. */
   timings(): number[] {
     return [...this.latencies]
+  }
+
+  /** Of which the hand-over itself (texture and buffer updates), ms. */
+  uploadTimings(): number[] {
+    return [...this.uploads]
   }
 
   stats() {

@@ -81,6 +81,7 @@ export class ViewportController {
       cache: {
         state: () => this.cache.state,
         timings: () => this.cache.timings(),
+        uploadTimings: () => this.cache.uploadTimings(),
         settings: () => ({ ...this.cache.display.settings }),
         parts: () => {
           const { volume, particles, meshes } = this.cache.display.parts

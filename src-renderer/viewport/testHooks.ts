@@ -21,8 +21,10 @@ export interface EddyViewportTestApi {
   projectPoint?(p: [number, number, number]): { x: number; y: number } | null
   /** The baked frame on screen and the playhead-to-GPU times (see cachePlayback.ts). */
   cache?: {
-    state(): { shownFrame: number | null; error: string | null }
+    state(): { frame: number | null; shownFrame: number | null; error: string | null }
     timings(): number[]
+    /** Of which handing the data to the GPU (texture and vertex buffer updates), ms. */
+    uploadTimings?(): number[]
     settings(): Record<string, unknown>
     /** What is drawn: the volume box enabled, points per particle set, vertices per mesh. */
     parts(): { volume: boolean; particles: number[]; meshes: number[] }

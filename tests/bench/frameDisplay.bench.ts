@@ -9,7 +9,7 @@ import { it } from 'vitest'
 import { decodeFrame, encodeFrame, type FramePrecision } from '../../src-shared/formats/frameRecord'
 import type { Volume } from '../../src-shared/sim/frame'
 import { plume } from '../fixtures/smokePlume'
-import { decodeForDisplay, displayFromFrame, displayTransferables } from '../../src-renderer/viewport/cache/displayData'
+import { decodeForDisplay, decodeForDisplayAsync, displayFromFrame, displayTransferables, nativeInflate } from '../../src-renderer/viewport/cache/displayData'
 
 const N = Number(process.env.EDDY_BENCH_N ?? 128)
 const RUNS = Number(process.env.EDDY_BENCH_RUNS ?? 20)
@@ -87,4 +87,27 @@ it(`frame display: decode for display vs full decode at ${N}^3`, () => {
   console.log(
     `\nPer frame to the GPU: RG8 ${mib(texels)} MiB (two float32 textures would be ${mib(N ** 3 * 8)} MiB); at 24 fps that is ${((texels * 24) / 1048576).toFixed(0)} MiB/s of texImage3D.`,
   )
+})
+
+it(`frame display: fflate vs native (DecompressionStream) inflate at ${N}^3`, async () => {
+  const frame = plume(N)
+  const inflate = nativeInflate()
+  if (!inflate) {
+    console.log('DecompressionStream is not available here: no native figures')
+    return
+  }
+  console.log(`\n${RUNS} runs each, display decode ms (median, p95): fflate (sync) vs native zlib (async)`)
+  for (const precision of ['float32', 'float16', 'uint8'] as FramePrecision[]) {
+    const record = encodeFrame(frame, { precision })
+    const sync = timeIt(() => decodeForDisplay(record))
+    const times: number[] = []
+    for (let r = 0; r < RUNS; r++) {
+      const t0 = performance.now()
+      await decodeForDisplayAsync(record, {}, inflate)
+      times.push(performance.now() - t0)
+    }
+    times.sort((a, b) => a - b)
+    const native = { median: times[Math.floor(times.length / 2)], p95: times[Math.min(times.length - 1, Math.floor(0.95 * times.length))] }
+    console.log(`${precision.padEnd(9)} fflate ${fmt(sync)}   native ${fmt(native)}`)
+  }
 })

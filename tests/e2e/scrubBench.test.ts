@@ -87,6 +87,8 @@ describe('scrubbing 128^3 cached smoke', () => {
         `playback ${play.length} frames p50 ${pct(play, 0.5).toFixed(1)} ms p95 ${pct(play, 0.95).toFixed(1)} ms; ` +
         `random jumps ${jumps.length} p50 ${pct(jumps, 0.5).toFixed(1)} ms p95 ${pct(jumps, 0.95).toFixed(1)} ms (aim: p95 < 50 ms)`,
     )
+    const uploads = await page.evaluate(() => window.__eddyViewport?.cache?.uploadTimings?.() ?? [])
+    console.log(`of which the GPU hand-over (texture update): p50 ${pct(uploads, 0.5).toFixed(1)} ms p95 ${pct(uploads, 0.95).toFixed(1)} ms`)
     await page.evaluate(() => window.__eddyViewport?.cache?.setRendering?.(true))
     // Frames the decoder could not keep up with are skipped (never shown late), so only the
     // ones that made it are timed.
