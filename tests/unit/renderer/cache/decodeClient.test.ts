@@ -34,6 +34,8 @@ afterAll(() => {
   g.onmessage = null
 })
 
+let queue: Promise<void> = Promise.resolve()
+
 /** A Worker stand-in that hands each message to the real worker module, one at a time. */
 class ModuleWorker implements DecodeWorkerLike {
   onmessage: ((e: { data: DecodeResponse }) => void) | null = null
@@ -43,11 +45,19 @@ class ModuleWorker implements DecodeWorkerLike {
   postMessage(message: DecodeRequest, transfer: ArrayBuffer[]): void {
     const copy = structuredClone(message, { transfer })
     this.received++
-    setTimeout(() => {
-      if (this.terminated) return
-      replyTo = (msg) => this.onmessage?.({ data: msg })
-      workerScope.onmessage?.({ data: copy })
-    }, 0)
+    // The module's scope is shared by every stand-in and its handler is async (native
+    // inflate), so messages run one at a time: the next starts when the previous replied.
+    queue = queue.then(
+      () =>
+        new Promise<void>((done) => {
+          if (this.terminated) return done()
+          replyTo = (msg) => {
+            this.onmessage?.({ data: msg })
+            done()
+          }
+          workerScope.onmessage?.({ data: copy })
+        }),
+    )
   }
   terminate(): void {
     this.terminated = true
