@@ -138,7 +138,9 @@ export function displayTransferables(f: DisplayFrame): ArrayBuffer[] {
 
 /** Density and temperature on one grid as RG8 texels; null when there is no density or temperature. */
 export function volumeDisplay(density: Volume | undefined, temperature: Volume | undefined, ambient?: number): VolumeDisplayData | null {
-  const grid = density ?? temperature
+  // Only smoke (a density volume) is raymarched; a liquid's temperature and level-set volumes
+  // are shown through its particles (colour by temperature) and surface mesh instead.
+  const grid = density
   if (!grid) return null
   const [nx, ny, nz] = grid.dims
   const cells = nx * ny * nz

@@ -46,8 +46,8 @@ describe('validateParam', () => {
 
   it('rejects bad enum values and lists the options', () => {
     const msg = validateParam(spec('domain', 'solver'), 'plasma')
-    expect(msg).toBe('Solver must be one of smoke, liquid, surface, tetLiquid, hybridGas (got "plasma")')
-    expect(validateParam(spec('emitter', 'shape'), 'mesh')).toMatch(/^Shape must be one of box, sphere, cylinder/)
+    expect(msg).toBe('Solver must be one of smoke, liquid (got "plasma")')
+    expect(validateParam(spec('emitter', 'shape'), 'torus')).toMatch(/^Shape must be one of box, sphere, cylinder/)
     expect(validateParam(spec('emitter', 'fluid'), 3)).toMatch(/^Fluid must be one of gas, liquid/)
   })
 
@@ -108,7 +108,7 @@ describe('validateParams', () => {
 
   it('does not treat inherited object properties as present', () => {
     const issues = validateParams('heatSource', { position: [0, 0, 0], temperature: 300 })
-    expect(issues.map((i) => i.path)).toEqual(['radius'])
+    expect(issues.map((i) => i.path)).toEqual(['radius', 'rate'])
   })
 })
 

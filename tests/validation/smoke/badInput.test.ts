@@ -97,7 +97,7 @@ describe('smoke input validation', () => {
   it('an absurd emitter velocity with one substep ends in the instability error, not NaN frames', () => {
     const doc = withParams(withParams(base, 'domain', { maxSubsteps: 1, minSubsteps: 1 }), 'src', { velocity: [0, 1000, 0], rate: 1000 })
     const e = errorOf(() => runFrames(doc, 3))
-    expect(e.code).toBe('INVALID_PARAM')
+    expect(e.code).toBe('SIM_UNSTABLE')
     expect(e.message).toMatch(/^Simulation became unstable at t=/)
     expect(e.message).toMatch(/lower the time step \/ raise max substeps/)
     expect(typeof e.details?.time).toBe('number')
