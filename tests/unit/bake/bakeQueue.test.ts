@@ -1,0 +1,66 @@
+// Several simulations at once: with fewer cores than bakes, the extra ones wait in a queue
+// and start when a core frees; cancelling a queued bake never starts it.
+import fs from 'node:fs'
+import { afterAll, describe, expect, it } from 'vitest'
+import { BakeManager, type BakeJobView } from '../../../src-main/bake/bakeManager'
+import { BAKE_WORKER } from '../app/serviceHelpers'
+import { makeSmokeProject, tempDir } from './bakeFixtures'
+
+const dir = tempDir('eddy-queue-')
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
+
+function until(m: BakeManager, id: string, phases: string[]): Promise<BakeJobView> {
+  return new Promise((resolve, reject) => {
+    const t0 = Date.now()
+    const tick = (): void => {
+      const j = m.job(id)
+      if (j && phases.includes(j.phase)) resolve(j)
+      else if (Date.now() - t0 > 60_000) reject(new Error(`${id} stuck in ${j?.phase}`))
+      else setTimeout(tick, 20)
+    }
+    tick()
+  })
+}
+
+describe('bake queue', () => {
+  it('refuses a second bake of a simulation that is already baking', async () => {
+    const a = makeSmokeProject(dir, { name: 'a', frames: 4 })
+    const m = new BakeManager({ workerUrl: BAKE_WORKER, cores: 1 })
+    expect(m.start({ projectPath: a, domainId: 'domain', mode: 'bake', kernels: 'ts' }, 1).phase).toBe('running')
+    expect(() => m.start({ projectPath: a, domainId: 'domain', mode: 'bake' }, 1)).toThrow(/already baking/)
+    expect((await until(m, 'domain', ['done', 'failed'])).phase).toBe('done')
+  })
+
+  it('queues bakes of different domains beyond the core count and cancels a queued one', async () => {
+    const file = makeSmokeProject(dir, { name: 'two', frames: 5 })
+    // A second domain in the same project: a copy of the first under another id.
+    const { ProjectStore } = await import('../../../src-main/store/projectStore')
+    const store = ProjectStore.open(file)
+    const doc = store.readDocument()
+    const d2 = { ...doc.objects.find((o) => o.id === 'domain')!, id: 'domain2', name: 'Domain 2' }
+    const d3 = { ...d2, id: 'domain3', name: 'Domain 3' }
+    store.apply({ objects: [{ id: d2.id, after: d2 }, { id: d3.id, after: d3 }] })
+    store.close()
+    const order: string[] = []
+    const m = new BakeManager({
+      workerUrl: BAKE_WORKER,
+      cores: 1,
+      onUpdate: (j) => {
+        const tag = `${j.domainId}:${j.phase}`
+        if (order.at(-1) !== tag) order.push(tag)
+      },
+    })
+    m.start({ projectPath: file, domainId: 'domain', mode: 'bake', kernels: 'ts' }, 1)
+    const q2 = m.start({ projectPath: file, domainId: 'domain2', mode: 'bake', kernels: 'ts' }, 1)
+    const q3 = m.start({ projectPath: file, domainId: 'domain3', mode: 'bake', kernels: 'ts' }, 1)
+    expect([q2.phase, q3.phase]).toEqual(['queued', 'queued'])
+    expect(await m.cancel('domain3')).toBe(true)
+    expect(m.job('domain3')?.phase).toBe('cancelled')
+    await until(m, 'domain2', ['done', 'failed'])
+    expect(m.job('domain')?.phase).toBe('done')
+    expect(m.job('domain2')?.phase).toBe('done')
+    // domain2 started only after domain finished; domain3 never ran.
+    expect(order.indexOf('domain2:running')).toBeGreaterThan(order.indexOf('domain:done'))
+    expect(order).not.toContain('domain3:running')
+  })
+})
