@@ -167,7 +167,7 @@ export class SmokeSolver implements Solver {
       let n = Math.max(1, Math.ceil(remaining / h - 1e-9))
       if (stats.substeps + n > maxSubsteps) n = Math.max(1, maxSubsteps - stats.substeps)
       h = remaining / n
-      this.substep(h, done, input, stats)
+      this.substep(h, done, input, stats, control)
       stats.substeps++
       stats.cflMax = Math.max(stats.cflMax, (umax * h) / dx)
       measured = this.guard(done + h, dt, input)
@@ -285,7 +285,12 @@ export class SmokeSolver implements Solver {
     if (markLostParticles(P.px, P.py, P.pz, P.dead, phi, nx, ny, nz, dx, origin[0], origin[1], origin[2], 0, P.count) > 0) P.compact()
   }
 
-  private substep(h: number, offset: number, input: SimInput, stats: StepStats): void {
+  private substep(h: number, offset: number, input: SimInput, stats: StepStats, control?: StepControl): void {
+    // Cancel is also honoured between the phases of a substep (a 128^3 substep takes seconds);
+    // the state is abandoned then, and resume starts from a checkpoint.
+    const stop = (): void => {
+      if (control?.shouldStop()) throw cancelledError(this._time + offset)
+    }
     const { nx, ny, nz, dx, origin } = this.setup.grid
     const vel = this.velocity
     const P = this.particles
@@ -299,10 +304,12 @@ export class SmokeSolver implements Solver {
     this.advector.advectScalars([this.scalarTmp, this.scalarTmp2], [this.density, this.temperature], vel, h, opts)
     this.density.set(this.scalarTmp)
     this.temperature.set(this.scalarTmp2)
+    stop()
     this.advector.advectVelocity(this.velTmp, vel, h, opts)
     vel.copyFrom(this.velTmp)
     let t1 = now()
     stats.ms.advection += t1 - t0
+    stop()
 
     // Forces (the f of Selle 2005, eq. 1).
     const { alpha, beta } = input.buoyancy
@@ -325,6 +332,7 @@ export class SmokeSolver implements Solver {
     }
     t1 = now()
     stats.ms.vortexParticles += t1 - t0
+    stop()
 
     // Obstacles at the end of the substep, then the projection (Selle 2005, eq. 2).
     const ob = this.obstacles
