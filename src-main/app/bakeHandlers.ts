@@ -13,7 +13,7 @@ import { DEFAULT_CHECKPOINT_EVERY, DEFAULT_PRECISION } from '../bake/runner'
 import { cacheStatus, type CacheStatus, withLiveState } from '../bake/status'
 import type { ProjectStore } from '../store/projectStore'
 
-type BakeHandlerKeys = 'bake.estimate' | 'bake.start' | 'bake.cancel' | 'bake.clear' | 'bake.status' | 'cache.frame' | 'export.start' | 'export.cancel'
+type BakeHandlerKeys = 'bake.estimate' | 'bake.start' | 'bake.cancel' | 'bake.clear' | 'bake.status' | 'cache.frame' | 'cache.display' | 'export.start' | 'export.cancel'
 
 export interface BakeContext {
   requireStore(): { store: ProjectStore; doc: SceneDocument }
@@ -83,6 +83,17 @@ export function makeBakeHandlers(ctx: BakeContext): Pick<Handlers, BakeHandlerKe
     },
 
     'cache.frame': ({ domainId, frame }) => ctx.requireStore().store.cache.readFrame(domainId, frame),
+
+    'cache.display': ({ domainId, frame }) => {
+      const { cache } = ctx.requireStore().store
+      const record = cache.readFrame(domainId, frame)
+      const preview = cache.readPreview(domainId, frame)
+      const out = new Uint8Array(4 + (preview?.length ?? 0) + record.length)
+      new DataView(out.buffer).setUint32(0, preview?.length ?? 0, true)
+      if (preview) out.set(preview, 4)
+      out.set(record, 4 + (preview?.length ?? 0))
+      return out
+    },
 
     'export.start': ({ domainId, outDir, ...rest }) => ctx.exports.start(ctx.requireStore().store, domainId, { ...rest, outDir: resolve(outDir) }),
 

@@ -89,10 +89,31 @@ export class FrameCache {
     this.db.prepare('DELETE FROM bakes WHERE id = ?').run(domainId)
   }
 
-  writeFrame(domainId: string, frame: number, record: Uint8Array, sig: string, stats: FrameStats): void {
-    this.db
-      .prepare(`INSERT OR REPLACE INTO frames (bake_id, frame, kind, encoding, data, stats, sig) VALUES (?, ?, 'frame', 'EDFR1', ?, ?, ?)`)
-      .run(domainId, frame, blob(record), JSON.stringify(stats), sig)
+  /**
+   * A frame's record and, for smoke, its viewport preview (framePreview.ts), in one
+   * transaction: a preview never outlives or predates its frame.
+   */
+  writeFrame(domainId: string, frame: number, record: Uint8Array, sig: string, stats: FrameStats, preview: Uint8Array | null = null): void {
+    this.db.transaction(() => {
+      this.db
+        .prepare(`INSERT OR REPLACE INTO frames (bake_id, frame, kind, encoding, data, stats, sig) VALUES (?, ?, 'frame', 'EDFR', ?, ?, ?)`)
+        .run(domainId, frame, blob(record), JSON.stringify(stats), sig)
+      if (preview) {
+        this.db.prepare(`INSERT OR REPLACE INTO frames (bake_id, frame, kind, encoding, data, stats, sig) VALUES (?, ?, 'preview', 'EDPV', ?, NULL, ?)`).run(domainId, frame, blob(preview), sig)
+      } else {
+        this.db.prepare(`DELETE FROM frames WHERE bake_id = ? AND frame = ? AND kind = 'preview'`).run(domainId, frame)
+      }
+    })()
+  }
+
+  /** The viewport preview of a frame, or null when it has none (liquids, older bakes). */
+  readPreview(domainId: string, frame: number): Uint8Array<ArrayBuffer> | null {
+    const data = this.db.prepare(`SELECT data FROM frames WHERE bake_id = ? AND frame = ? AND kind = 'preview'`).pluck().get(domainId, frame) as Buffer | undefined
+    if (data === undefined) return null
+    if (!Buffer.isBuffer(data)) throw new EddyError('PROJECT_FORMAT', `Cached frame preview is corrupt: frame ${frame} holds ${typeof data} data, not bytes`, { domainId, frame })
+    const out = new Uint8Array(data.byteLength)
+    out.set(data)
+    return out
   }
 
   writeCheckpoint(domainId: string, frame: number, bytes: Uint8Array, sig: string): void {

@@ -63,7 +63,7 @@ export class ViewportController {
     this.framer = new CameraFramer(scene, camera)
     this.cache = new CachePlayback(scene, async (domainId, frame) => {
       if (!app.api) throw new Error('Not connected to the Eddy services')
-      return app.api.call('cache.frame', { domainId, frame })
+      return app.api.call('cache.display', { domainId, frame })
     })
 
     scene.onBeforeRenderObservable.add(() => {

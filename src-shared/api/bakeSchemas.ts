@@ -95,6 +95,11 @@ export const bakeRequests = {
   'bake.cancel': { params: z.object({ domainId: objectId }).strict(), result: z.object({ cancelled: z.boolean(), job: bakeJob.nullable() }) },
   'bake.clear': { params: z.object({ domainId: objectId }).strict(), result: cacheStatus },
   'bake.status': { params: z.object({}).strict(), result: z.object({ jobs: z.array(bakeJob), caches: z.array(cacheStatus) }) },
+  /**
+   * What the viewport needs to show a frame, as binary: u32 LE length of the preview (0 when
+   * the frame has none), the preview record (framePreview.ts), then the frame record.
+   */
+  'cache.display': { params: z.object({ domainId: objectId, frame: frameNumber }).strict(), result: z.instanceof(Uint8Array) },
   /** One cached frame's record (src-shared/formats/frameRecord), sent as binary. */
   'cache.frame': { params: z.object({ domainId: objectId, frame: frameNumber }).strict(), result: z.instanceof(Uint8Array) },
   /** Starts an export in the background; 'export.update' events report it. */

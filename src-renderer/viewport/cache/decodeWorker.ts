@@ -4,7 +4,7 @@
 // Created by decodeClient.ts as new Worker(new URL('./decodeWorker.ts', import.meta.url), { type: 'module' }).
 import { isEddyError } from '../../../src-shared/api/errors'
 import type { DecodeRequest, DecodeResponse } from './decodeProtocol'
-import { decodeForDisplayAsync, displayTransferables } from './displayData'
+import { decodeForDisplay, displayTransferables } from './displayData'
 
 // Neither the DOM nor Node type configs know a worker's global scope (WebWorker lib):
 // only these two members of it are used. In a worker, globalThis is `self`.
@@ -14,12 +14,12 @@ interface WorkerScope {
 }
 const scope = globalThis as unknown as WorkerScope
 
-scope.onmessage = async (e) => {
+scope.onmessage = (e) => {
   const { id, record, options } = e.data
   let reply: DecodeResponse
   let transfer: ArrayBuffer[] = []
   try {
-    const frame = await decodeForDisplayAsync(new Uint8Array(record), options)
+    const frame = decodeForDisplay(new Uint8Array(record), options)
     reply = { id, ok: true, frame }
     transfer = displayTransferables(frame)
   } catch (err) {

@@ -2,8 +2,13 @@
 // positions with one colour value each, triangle meshes with normals. Pure code over typed
 // arrays, no Babylon and no DOM, so it runs in the decode worker (decodeWorker.ts), on the
 // main thread as a fallback, and in Node tests and benchmarks.
-import { type AsyncInflate, decodeFrame, decodeFrameAsync } from '../../../src-shared/formats/frameRecord'
-import type { FrameData, FrameMesh, ParticleSet, Volume } from '../../../src-shared/sim/frame'
+import { EddyError } from '../../../src-shared/api/errors'
+import { decodePreview } from '../../../src-shared/formats/framePreview'
+import { decodeFrame } from '../../../src-shared/formats/frameRecord'
+import type { FrameData, FrameMesh, ParticleSet } from '../../../src-shared/sim/frame'
+import { type VolumeDisplayData, volumeDisplay } from '../../../src-shared/formats/volumePreview'
+
+export { type VolumeDisplayData, volumeDisplay }
 
 /** The only volumes the viewport draws; velocity stays deflated in the record. */
 export const DISPLAY_VOLUMES: readonly string[] = ['density', 'temperature']
@@ -19,24 +24,6 @@ export interface DisplayOptions {
   ambientTemperature?: number
   /** Particle attribute to colour by (vector attributes by magnitude); null for none. */
   particleColorBy?: string | null
-}
-
-export interface VolumeDisplayData {
-  dims: [number, number, number]
-  voxelSize: number
-  /** World position of cell (0,0,0)'s minimum corner, m. */
-  origin: [number, number, number]
-  /**
-   * Two bytes per cell, x-fastest (an RG8 3D texture). R = round(255 sqrt(density / densityMax)):
-   * the square root spends the 8 bits where thin smoke needs them. G = round(255 (T - ambient) /
-   * (temperatureMax - ambient)), clamped to [0, 255].
-   */
-  texels: Uint8Array
-  /** Largest finite density of the frame (0 without smoke): the shader's density stays physical. */
-  densityMax: number
-  temperatureAmbient: number
-  /** Hottest finite temperature, K; equals temperatureAmbient when nothing is hotter. */
-  temperatureMax: number
 }
 
 export interface ParticleDisplayData {
@@ -72,29 +59,29 @@ export interface DisplayFrame {
   bytes: number
 }
 
-/** A cached frame record straight to display data, inflating only the volumes drawn. */
-export function decodeForDisplay(record: Uint8Array, opts: DisplayOptions = {}): DisplayFrame {
-  return displayFromFrame(decodeFrame(record, { volumes: DISPLAY_VOLUMES }), opts)
+/** Splits a 'cache.display' answer: u32 preview length, the preview, then the frame record. */
+export function splitDisplayBundle(bytes: Uint8Array): { preview: Uint8Array | null; record: Uint8Array } | null {
+  // A bare frame record starts with 'EDFR'; as a preview length that would be 1.4 GB, which no
+  // preview reaches (2 bytes per cell of at most 4096^3... capped far lower by memory).
+  if (bytes.length >= 4 && bytes[0] === 0x45 && bytes[1] === 0x44 && bytes[2] === 0x46 && bytes[3] === 0x52) return null
+  if (bytes.length < 4) throw new EddyError('PROJECT_FORMAT', 'Cached frame data is truncated')
+  const n = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0, true)
+  if (4 + n > bytes.length) throw new EddyError('PROJECT_FORMAT', 'Cached frame data is truncated: the preview runs past the end')
+  return { preview: n > 0 ? bytes.subarray(4, 4 + n) : null, record: bytes.subarray(4 + n) }
 }
 
 /**
- * decodeForDisplay with a native inflater where the platform has one (DecompressionStream in
- * browsers, workers and Node 18+): zlib in C instead of fflate's JavaScript, measured several
- * times faster on a 128^3 frame (tests/bench/frameDisplay.bench.ts).
+ * A cached frame (a frame record, or a 'cache.display' bundle of preview + record) straight
+ * to display data. With a preview, no volume of the record is inflated at all: the smoke's
+ * texels come ready-made from the bake (framePreview.ts); without one, only the volumes drawn.
  */
-export async function decodeForDisplayAsync(record: Uint8Array, opts: DisplayOptions = {}, inflate: AsyncInflate | null = nativeInflate()): Promise<DisplayFrame> {
-  if (!inflate) return decodeForDisplay(record, opts)
-  return displayFromFrame(await decodeFrameAsync(record, inflate, { volumes: DISPLAY_VOLUMES }), opts)
-}
-
-/** Raw-deflate through DecompressionStream, or null where it does not exist. */
-export function nativeInflate(): AsyncInflate | null {
-  const DS = (globalThis as { DecompressionStream?: new (format: string) => TransformStream<Uint8Array, Uint8Array> }).DecompressionStream
-  if (typeof DS !== 'function') return null
-  return async (packed) => {
-    const stream = new Blob([packed as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DS('deflate-raw'))
-    return new Uint8Array(await new Response(stream).arrayBuffer())
-  }
+export function decodeForDisplay(bytes: Uint8Array, opts: DisplayOptions = {}): DisplayFrame {
+  const split = splitDisplayBundle(bytes)
+  const record = split ? split.record : bytes
+  if (!split?.preview) return displayFromFrame(decodeFrame(record, { volumes: DISPLAY_VOLUMES }), opts)
+  const shown = displayFromFrame(decodeFrame(record, { volumes: [] }), opts)
+  const volume = decodePreview(split.preview)
+  return { ...shown, volume, bytes: shown.bytes + volume.texels.byteLength }
 }
 
 export function displayFromFrame(frame: FrameData, opts: DisplayOptions = {}): DisplayFrame {
@@ -135,78 +122,6 @@ export function displayTransferables(f: DisplayFrame): ArrayBuffer[] {
 }
 
 // ---------- volumes ----------
-
-/** Density and temperature on one grid as RG8 texels; null when there is no density or temperature. */
-export function volumeDisplay(density: Volume | undefined, temperature: Volume | undefined, ambient?: number): VolumeDisplayData | null {
-  // Only smoke (a density volume) is raymarched; a liquid's temperature and level-set volumes
-  // are shown through its particles (colour by temperature) and surface mesh instead.
-  const grid = density
-  if (!grid) return null
-  const [nx, ny, nz] = grid.dims
-  const cells = nx * ny * nz
-  // A temperature on another grid cannot share the texture; smoke without glow beats a wrong glow.
-  const temp = temperature && sameGrid(temperature, grid) && temperature.data.length >= cells ? temperature.data : null
-  const dens = density && density.data.length >= cells ? density.data : null
-  const texels = new Uint8Array(cells * 2)
-
-  let densityMax = 0
-  if (dens) {
-    for (let i = 0; i < cells; i++) {
-      const d = dens[i]
-      if (d > densityMax && d !== Infinity) densityMax = d
-    }
-    const inv = densityMax > 0 ? 1 / densityMax : 0
-    for (let i = 0; i < cells; i++) {
-      const d = dens[i]
-      // !(d > 0) also catches NaN; +Infinity saturates.
-      if (!(d > 0)) continue
-      const r = Math.sqrt(d * inv) * 255 + 0.5
-      texels[2 * i] = r >= 255 ? 255 : r
-    }
-  }
-
-  let tMin = Infinity
-  let tMax = -Infinity
-  if (temp) {
-    for (let i = 0; i < cells; i++) {
-      const t = temp[i]
-      if (t < tMin && t !== -Infinity) tMin = t
-      if (t > tMax && t !== Infinity) tMax = t
-    }
-  }
-  const temperatureAmbient = ambient !== undefined && Number.isFinite(ambient) ? ambient : Number.isFinite(tMin) ? tMin : 0
-  const temperatureMax = Number.isFinite(tMax) && tMax > temperatureAmbient ? tMax : temperatureAmbient
-  if (temp && temperatureMax > temperatureAmbient) {
-    const scale = 255 / (temperatureMax - temperatureAmbient)
-    for (let i = 0; i < cells; i++) {
-      const g = (temp[i] - temperatureAmbient) * scale + 0.5
-      // NaN fails both tests and stays 0.
-      if (g >= 255) texels[2 * i + 1] = 255
-      else if (g >= 1) texels[2 * i + 1] = g
-    }
-  }
-  return {
-    dims: [nx, ny, nz],
-    voxelSize: grid.voxelSize,
-    origin: [grid.origin[0], grid.origin[1], grid.origin[2]],
-    texels,
-    densityMax,
-    temperatureAmbient,
-    temperatureMax,
-  }
-}
-
-function sameGrid(a: Volume, b: Volume): boolean {
-  return (
-    a.dims[0] === b.dims[0] &&
-    a.dims[1] === b.dims[1] &&
-    a.dims[2] === b.dims[2] &&
-    a.voxelSize === b.voxelSize &&
-    a.origin[0] === b.origin[0] &&
-    a.origin[1] === b.origin[1] &&
-    a.origin[2] === b.origin[2]
-  )
-}
 
 // ---------- particles ----------
 

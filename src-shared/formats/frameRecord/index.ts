@@ -755,26 +755,3 @@ export function decodeFrame(bytes: Uint8Array, opts: DecodeFrameOptions = {}): F
   const p = parseRecord(bytes, opts)
   return assemble(p, new Map(sectionsOf(p).map((s) => [s, inflateSection(s)])))
 }
-
-/**
- * Raw-deflate inflater returning exactly the inflated bytes (any length); e.g. the browser's
- * native DecompressionStream('deflate-raw'), several times faster than fflate.
- */
-export type AsyncInflate = (packed: Uint8Array) => Promise<Uint8Array>
-
-/** decodeFrame with the sections inflated by `inflate`, all at once; same checks and errors. */
-export async function decodeFrameAsync(bytes: Uint8Array, inflate: AsyncInflate, opts: DecodeFrameOptions = {}): Promise<FrameData> {
-  const p = parseRecord(bytes, opts)
-  const secs = sectionsOf(p)
-  const out = await Promise.all(
-    secs.map(async (s) => {
-      try {
-        return checkInflated(s, await inflate(s.packed))
-      } catch (e) {
-        if (e instanceof EddyError) throw e
-        throw corrupt(`${s.what} does not inflate`)
-      }
-    }),
-  )
-  return assemble(p, new Map(secs.map((s, i) => [s, out[i]])))
-}

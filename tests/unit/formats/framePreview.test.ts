@@ -1,0 +1,49 @@
+// The viewport preview stored with each smoke frame: round trip, the bundle the viewport
+// fetches, and corruption named as such.
+import { describe, expect, it } from 'vitest'
+import { decodePreview, encodePreview } from '../../../src-shared/formats/framePreview'
+import { encodeFrame } from '../../../src-shared/formats/frameRecord'
+import { volumeDisplay } from '../../../src-shared/formats/volumePreview'
+import { decodeForDisplay, splitDisplayBundle } from '../../../src-renderer/viewport/cache/displayData'
+import { plume } from '../../fixtures/smokePlume'
+
+const frame = plume(24)
+const v = volumeDisplay(frame.volumes[0], frame.volumes[1], 293.15)!
+
+function bundle(preview: Uint8Array | null, record: Uint8Array): Uint8Array {
+  const n = preview?.length ?? 0
+  const out = new Uint8Array(4 + n + record.length)
+  new DataView(out.buffer).setUint32(0, n, true)
+  if (preview) out.set(preview, 4)
+  out.set(record, 4 + n)
+  return out
+}
+
+describe('frame preview', () => {
+  it('round trips the texels and the numbers the shader needs', () => {
+    const back = decodePreview(encodePreview(v))
+    expect(back).toEqual(v)
+    expect(back.texels.some((t) => t > 0)).toBe(true)
+  })
+
+  it('a display bundle with a preview shows the same volume as decoding the record', () => {
+    const record = encodeFrame(frame, { precision: 'float32' })
+    const fromRecord = decodeForDisplay(record, { ambientTemperature: 293.15 })
+    const fromBundle = decodeForDisplay(bundle(encodePreview(v), record), { ambientTemperature: 293.15 })
+    expect(fromBundle.volume).toEqual(fromRecord.volume)
+    expect(fromBundle.frame).toBe(fromRecord.frame)
+    // Without a preview (a liquid), the bundle decodes the record as before.
+    expect(decodeForDisplay(bundle(null, record), { ambientTemperature: 293.15 }).volume).toEqual(fromRecord.volume)
+    expect(splitDisplayBundle(record)).toBeNull()
+  })
+
+  it('names corruption: a flipped byte, a truncated bundle', () => {
+    const p = encodePreview(v)
+    const bad = p.slice()
+    bad[bad.length - 5] ^= 0x40
+    expect(() => decodePreview(bad)).toThrow(/^Cached frame preview is corrupt: CRC mismatch$/)
+    expect(() => decodePreview(p.subarray(0, 10))).toThrow(/Cached frame preview is corrupt: only 10 bytes/)
+    const b = bundle(p, encodeFrame(frame))
+    expect(() => decodeForDisplay(b.subarray(0, 30))).toThrow(/the preview runs past the end/)
+  })
+})
