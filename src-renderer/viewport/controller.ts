@@ -75,6 +75,7 @@ export class ViewportController {
       ready: false,
       renderedFrames: 0,
       objectNodes: () => [...this.sync.visuals.keys()],
+      sceneMeshes: () => scene.meshes.filter((m) => m.isEnabled() && m.isVisible).map((m) => `${m.name} ${m.getTotalVertices()}`),
       screenToObject: (x, y) => pickAt(scene, x, y, (m) => m.cageVertex === undefined)?.objectId ?? null,
       projectToScreen: (id) => this.projectToScreen(id),
       projectPoint: (p) => this.project(new Vector3(p[0], p[1], p[2])),

@@ -64,7 +64,7 @@ export class SceneSync {
 
   /** Whether an obstacle's mesh data is loaded: part of the signature so loading completes the visual. */
   private meshReady(obj: SceneObject, values: Values): boolean {
-    return obj.kind === 'obstacle' && values.shape === 'mesh' && !!obj.meshId && this.ctx.meshes.get(obj.meshId) !== undefined
+    return (obj.kind === 'obstacle' || obj.kind === 'emitter') && values.shape === 'mesh' && !!obj.meshId && this.ctx.meshes.get(obj.meshId) !== undefined
   }
 
   private cageOf(obj: SceneObject): CageCopy | undefined {

@@ -8,6 +8,8 @@ export interface EddyViewportTestApi {
   renderedFrames: number
   /** Ids of the objects that have a node in the scene. */
   objectNodes(): string[]
+  /** Names and vertex counts of the enabled, visible meshes (what is drawn). */
+  sceneMeshes?(): string[]
   /** Object id under canvas CSS pixel (x, y), as a click there would select it. */
   screenToObject?(x: number, y: number): string | null
   /**

@@ -5,70 +5,14 @@
 //   npx vitest run --config tests/bench/vitest.config.ts frameRecord
 import { it } from 'vitest'
 import { decodeFrame, encodeFrame, type FramePrecision } from '../../src-shared/formats/frameRecord'
-import type { FrameData, Volume } from '../../src-shared/sim/frame'
+import { plume } from '../fixtures/smokePlume'
+import type { FrameData } from '../../src-shared/sim/frame'
 
 const N = Number(process.env.EDDY_BENCH_N ?? 128)
 const REPS = Number(process.env.EDDY_BENCH_REPS ?? 3)
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0
-    return s / 4294967296
-  }
-}
-
-function smokeFrame(n: number): FrameData {
-  const r = rng(42)
-  const ph = Array.from({ length: 12 }, () => r() * Math.PI * 2)
-  const cells = n * n * n
-  const density = new Float32Array(cells)
-  const temperature = new Float32Array(cells)
-  const velocity = new Float32Array(cells * 3)
-  // A rising column that widens with height and wobbles; radius chosen for ~15% occupancy.
-  for (let k = 0; k < n; k++) {
-    const z = (k + 0.5) / n
-    for (let j = 0; j < n; j++) {
-      const y = (j + 0.5) / n
-      const cx = 0.5 + 0.08 * Math.sin(6 * y + ph[0])
-      const cz = 0.5 + 0.08 * Math.cos(5 * y + ph[1])
-      const rad = 0.12 + 0.2 * y
-      for (let i = 0; i < n; i++) {
-        const x = (i + 0.5) / n
-        const d = Math.hypot(x - cx, z - cz) / rad
-        const idx = i + n * (j + n * k)
-        const swirl = Math.sin(13 * x + ph[2]) * Math.sin(11 * y + ph[3]) * Math.sin(17 * z + ph[4])
-        if (d < 1) {
-          const fall = 1 - d * d
-          density[idx] = Math.max(0, fall * (0.6 + 0.4 * swirl) * (1 - 0.5 * y))
-          temperature[idx] = Math.max(0, fall * (1 - y) * (0.8 + 0.2 * Math.sin(9 * x + 7 * z + ph[5])))
-        }
-        if (d < 1.35) {
-          const fall = d < 1 ? 1 : (1.35 - d) / 0.35
-          velocity[idx * 3] = fall * 0.4 * Math.sin(7 * y + 5 * z + ph[6])
-          velocity[idx * 3 + 1] = fall * (1.2 + 0.5 * swirl)
-          velocity[idx * 3 + 2] = fall * 0.4 * Math.cos(6 * x + 8 * y + ph[7])
-        }
-      }
-    }
-  }
-  const vol = (name: string, components: 1 | 3, data: Float32Array): Volume => ({
-    name,
-    components,
-    dims: [n, n, n],
-    voxelSize: 1 / n,
-    origin: [0, 0, 0],
-    data,
-  })
-  return {
-    time: 2,
-    frame: 49,
-    volumes: [vol('density', 1, density), vol('temperature', 1, temperature), vol('velocity', 3, velocity)],
-    meshes: [],
-    particles: [],
-    stats: { substeps: 2, 'pressure.iterations': 12 },
-  }
-}
+/** The shared synthetic plume (tests/fixtures/smokePlume.ts), temperature in kelvin as the solver writes it. */
+const smokeFrame = (n: number): FrameData => plume(n)
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b)

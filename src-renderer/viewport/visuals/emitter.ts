@@ -1,10 +1,11 @@
-// Emitter: a translucent unit primitive (orange for gas, blue for liquid) and an arrow for
+// Emitter: a translucent unit primitive or imported mesh (orange for gas, blue for liquid) and an arrow for
 // its velocity. The velocity is in world space, so the arrow is not parented to the
 // rotated/scaled root; `follow` keeps it on the root's position, also while a gizmo drags.
 import type { Mesh } from '@babylonjs/core/Meshes/mesh'
 import { Vector3 } from '@babylonjs/core/Maths/math.vector'
 import { ObjectVisual, tag, type GizmoMode, type VisualContext, type VisualInput } from '../objectVisuals'
-import { Arrow, createUnitPrimitive, isPrimitiveShape, type PrimitiveShape } from '../shapes'
+import { Arrow } from '../shapes'
+import { buildShapeBody, shapeKey } from './shapeBody'
 import { strOf, vec3Of } from '../values'
 
 /** Arrow length per m/s: the distance the emitted fluid travels in one second... */
@@ -15,7 +16,7 @@ const MAX_ARROW = 10
 export class EmitterVisual extends ObjectVisual {
   readonly gizmoModes: readonly GizmoMode[] = ['translate', 'rotate', 'scale']
   private body: Mesh | null = null
-  private shape: PrimitiveShape | null = null
+  private bodyKey = ''
   private readonly arrow: Arrow
 
   constructor(id: string, ctx: VisualContext) {
@@ -24,16 +25,16 @@ export class EmitterVisual extends ObjectVisual {
     for (const m of this.arrow.meshes()) tag(m, id)
   }
 
-  update({ values }: VisualInput): void {
+  update({ obj, values }: VisualInput): void {
     this.applyTransform(values)
-    const s = strOf('emitter', values, 'shape', 'sphere')
-    const shape: PrimitiveShape = isPrimitiveShape(s) ? s : 'sphere'
-    if (shape !== this.shape || !this.body) {
+    const shape = strOf('emitter', values, 'shape', 'sphere')
+    if (shapeKey(this.ctx, obj, shape) !== this.bodyKey || !this.body) {
       this.body?.dispose()
-      this.body = createUnitPrimitive(shape, `emitter:${this.id}:${shape}`, this.ctx.scene)
-      this.body.parent = this.root
-      tag(this.body, this.id)
-      this.shape = shape
+      const { body, key } = buildShapeBody(this.ctx, obj, shape, `emitter:${this.id}`)
+      body.parent = this.root
+      tag(body, this.id)
+      this.body = body
+      this.bodyKey = key
     }
     const liquid = strOf('emitter', values, 'fluid', 'gas') === 'liquid'
     this.body.material = this.ctx.palette.get(liquid ? 'emitterLiquid' : 'emitterGas')

@@ -1,10 +1,9 @@
 // Obstacle: a solid light grey unit primitive (or an imported mesh) under the object's
 // position / rotation / scale.
-import { Mesh } from '@babylonjs/core/Meshes/mesh'
-import { VertexData } from '@babylonjs/core/Meshes/mesh.vertexData'
+import type { Mesh } from '@babylonjs/core/Meshes/mesh'
 import { ObjectVisual, tag, type GizmoMode, type VisualContext, type VisualInput } from '../objectVisuals'
-import { createUnitPrimitive, isPrimitiveShape, useCounterClockwiseFront } from '../shapes'
 import { strOf } from '../values'
+import { buildShapeBody, shapeKey } from './shapeBody'
 
 export class ObstacleVisual extends ObjectVisual {
   readonly gizmoModes: readonly GizmoMode[] = ['translate', 'rotate', 'scale']
@@ -19,29 +18,10 @@ export class ObstacleVisual extends ObjectVisual {
   update({ obj, values }: VisualInput): void {
     this.applyTransform(values)
     const shape = strOf('obstacle', values, 'shape', 'box')
-    const data = shape === 'mesh' && obj.meshId ? this.ctx.meshes.get(obj.meshId) : undefined
-    const key = shape === 'mesh' ? `mesh:${obj.meshId ?? ''}:${data ? 'ready' : 'pending'}` : shape
-    if (key === this.bodyKey && this.body) return
+    if (shapeKey(this.ctx, obj, shape) === this.bodyKey && this.body) return
     this.body?.dispose()
-    const { scene, palette } = this.ctx
-    let body: Mesh
-    if (data) {
-      body = new Mesh(`obstacle:${this.id}:mesh`, scene)
-      const vd = new VertexData()
-      vd.positions = data.positions
-      vd.indices = data.indices
-      vd.normals = data.normals
-      vd.applyToMesh(body)
-      useCounterClockwiseFront(body)
-      body.material = palette.get('meshObstacle')
-    } else if (isPrimitiveShape(shape)) {
-      body = createUnitPrimitive(shape, `obstacle:${this.id}:${shape}`, scene)
-      body.material = palette.get('obstacle')
-    } else {
-      // A mesh obstacle whose triangles are still loading (or missing): a dim stand-in box.
-      body = createUnitPrimitive('box', `obstacle:${this.id}:placeholder`, scene)
-      body.material = palette.get('placeholder')
-    }
+    const { body, key, kind } = buildShapeBody(this.ctx, obj, shape, `obstacle:${this.id}`)
+    body.material = this.ctx.palette.get(kind === 'mesh' ? 'meshObstacle' : kind === 'primitive' ? 'obstacle' : 'placeholder')
     body.parent = this.root
     tag(body, this.id)
     this.body = body
