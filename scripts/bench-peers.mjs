@@ -1,17 +1,19 @@
-// `npm run bench:peers -- smoke [--res 64] [--frames 48] [--threads N]`: runs Eddy's benchmark
-// and, when `blender` is on PATH, Blender Mantaflow's peer script on the same scene in one
-// run, and prints both figures and their ratio. Peer scripts come from ../shared/peers/.
+// `npm run bench:peers -- smoke|liquid|viscous [--res 64] [--frames 48] [--threads N] [--viscosity 0.2]`:
+// runs Eddy's benchmark and, when `blender` is on PATH, Blender Mantaflow's peer script on the
+// same scene in one run, and prints both figures and their ratio. Peer scripts come from
+// ../shared/peers/. `liquid` also bakes the melting-bunny example on Carlson 2004's
+// 35x28x38 grid and prints it next to the thesis's own figure (Table 6).
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { ROOT, ensureBuild, ensureNodeModules } from './lib/ensure.mjs'
 
-const SCENES = { smoke: 'blender_smoke.py' }
+const SCENES = { smoke: 'blender_smoke.py', liquid: 'blender_liquid.py', viscous: 'blender_viscous.py' }
 const argv = process.argv.slice(2)
 const scene = argv[0]
 if (!SCENES[scene]) {
-  console.error(`usage: npm run bench:peers -- <${Object.keys(SCENES).join('|')}> [--res 64] [--frames 48] [--threads N]`)
+  console.error(`usage: npm run bench:peers -- <${Object.keys(SCENES).join('|')}> [--res 64] [--frames 48] [--threads N] [--viscosity 0.2 (viscous)]`)
   process.exit(2)
 }
 const opt = (name, def) => {
@@ -21,6 +23,10 @@ const opt = (name, def) => {
 const res = Number(opt('res', '64'))
 const frames = Number(opt('frames', '48'))
 const threads = opt('threads', undefined)
+// Blender's viscous peer defaults to strength 0.2; Eddy reads the same number as m²/s.
+const viscosity = scene === 'viscous' ? opt('viscosity', '0.2') : undefined
+// The liquid solver has no thread option (it runs on one thread); --threads still limits Blender.
+const eddyThreads = scene === 'smoke' && threads ? ['--threads', threads] : []
 
 ensureNodeModules()
 ensureBuild()
@@ -29,17 +35,22 @@ function which(cmd) {
   return spawnSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' }).stdout.trim() || null
 }
 
-// Eddy first, in its own process, so neither run shares a heap or JIT with the other.
-const eddyArgs = [join(ROOT, 'out/main/cli.js'), 'bench', scene, '--res', String(res), '--frames', String(frames), ...(threads ? ['--threads', threads] : [])]
-console.log(`== Eddy: node ${eddyArgs.slice(1).join(' ')}`)
-const eddy = spawnSync(process.execPath, eddyArgs, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
-process.stdout.write(eddy.stdout)
-const eddyLine = eddy.stdout.split('\n').find((l) => l.startsWith('EDDY_BENCH '))
-const eddyMs = eddyLine ? JSON.parse(eddyLine.slice('EDDY_BENCH '.length)).msPerFrame : null
-if (eddy.status !== 0 || eddyMs === null) {
-  console.error('Eddy benchmark failed')
-  process.exit(1)
+/** Runs `eddy bench ...` in its own process (no shared heap or JIT); returns its EDDY_BENCH json. */
+function runEddy(args) {
+  const eddyArgs = [join(ROOT, 'out/main/cli.js'), 'bench', ...args]
+  console.log(`== Eddy: node ${eddyArgs.slice(1).join(' ')}`)
+  const r = spawnSync(process.execPath, eddyArgs, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+  process.stdout.write(r.stdout)
+  const line = r.stdout.split('\n').find((l) => l.startsWith('EDDY_BENCH '))
+  if (r.status !== 0 || !line) {
+    console.error(`Eddy benchmark failed: eddy bench ${args.join(' ')}`)
+    process.exit(1)
+  }
+  return JSON.parse(line.slice('EDDY_BENCH '.length))
 }
+
+// Eddy first, then Blender.
+const eddyMs = runEddy([scene, '--res', String(res), '--frames', String(frames), ...eddyThreads, ...(viscosity ? ['--viscosity', viscosity] : [])]).msPerFrame
 
 const peers = resolve(ROOT, '../shared/peers')
 const blender = which('blender')
@@ -48,7 +59,7 @@ if (!blender) console.log('== Blender: not on PATH (apt-get install blender), so
 else if (!existsSync(join(peers, SCENES[scene]))) console.log(`== Blender: peer script ${join(peers, SCENES[scene])} not found`)
 else {
   const out = mkdtempSync(join(tmpdir(), 'eddy-peer-'))
-  const args = ['-b', ...(threads ? ['-t', threads] : []), '-P', join(peers, SCENES[scene]), '--', String(res), String(frames), out]
+  const args = ['-b', ...(threads ? ['-t', threads] : []), '-P', join(peers, SCENES[scene]), '--', String(res), String(frames), out, ...(viscosity ? [viscosity] : [])]
   console.log(`== Blender Mantaflow: blender ${args.join(' ')}`)
   const r = spawnSync(blender, args, { encoding: 'utf8', cwd: out })
   const line = (r.stdout ?? '').split('\n').find((l) => l.startsWith('PEER '))
@@ -62,3 +73,18 @@ else {
 console.log('\n| scene | res | frames | Eddy ms/frame | Mantaflow ms/frame | Eddy / Mantaflow |')
 console.log('|---|---|---|---|---|---|')
 console.log(`| ${scene} | ${res} | ${frames} | ${eddyMs.toFixed(1)} | ${peerMs ? peerMs.toFixed(1) : 'n/a'} | ${peerMs ? (eddyMs / peerMs).toFixed(2) : 'n/a'} |`)
+if (scene !== 'smoke') console.log(`Eddy's liquid solver runs on one thread; Blender on ${threads ?? 'all cores (its default)'}. Eddy's time has no cache writes, Blender's includes its VDB and mesh files.`)
+
+// Carlson 2004, Table 6 and sec. 4.5.1: the melting bunny took 330 s for 600 frames on a
+// 35x28x38 grid on a 2.0 GHz Pentium 4, without surface meshing (surfaces were splatted
+// offline). Ours: the melting-bunny example at resolution 38 (exactly that grid), same frames
+// as above; "sim" leaves out the surface mesh, the fair comparison with the thesis.
+if (scene === 'liquid') {
+  const b = runEddy(['bunny', '--res', '38', '--frames', String(frames)])
+  console.log('\n| melting bunny | grid | frames | s/frame (sim) | s/frame (sim + surface mesh) | machine |')
+  console.log('|---|---|---|---|---|---|')
+  console.log('| Carlson 2004 (thesis Table 6) | 35x28x38 | 600 | 0.55 | n/a (meshed offline) | 2.0 GHz Pentium 4 |')
+  console.log(`| Eddy melting-bunny example | ${b.grid.join('x')} | ${frames} (first ${frames} of 240) | ${(b.simMsPerFrame / 1000).toFixed(3)} | ${(b.msPerFrame / 1000).toFixed(3)} | this machine, 1 thread |`)
+  console.log('Carlson 2004 melting bunny: 0.55 s/frame on a 35x28x38 grid (2.0 GHz Pentium 4)')
+  console.log(`Eddy melting bunny: ${(b.simMsPerFrame / 1000).toFixed(3)} s/frame (${(b.msPerFrame / 1000).toFixed(3)} with the surface mesh) on a ${b.grid.join('x')} grid, first ${frames} frames`)
+}

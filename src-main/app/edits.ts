@@ -59,7 +59,7 @@ export function addObjectEdit(
 export function updateObjectEdit(
   doc: SceneDocument,
   id: string,
-  patch: { name?: string; params?: Record<string, ParamValue>; cage?: CageGeometry },
+  patch: { name?: string; params?: Record<string, ParamValue>; cage?: CageGeometry; meshId?: string },
   frame?: number,
 ): Edit {
   const before = findObject(doc, id)
@@ -73,13 +73,20 @@ export function updateObjectEdit(
   if (patch.params) {
     const partialIssues = validateParams(before.kind, patch.params, { partial: true })
     if (partialIssues.length) invalid(partialIssues, `Cannot change ${before.name}`)
-    if (before.kind === 'obstacle' && patch.params.shape === 'mesh' && !before.meshId) {
+    if ((before.kind === 'obstacle' || before.kind === 'emitter') && patch.params.shape === 'mesh' && !(patch.meshId ?? before.meshId) && doc.meshes.length === 0) {
       throw new EddyError('INVALID_PARAM', 'Shape "mesh" needs an imported mesh: use Add > Import Mesh', { path: 'shape' })
     }
     after.params = { ...before.params, ...patch.params }
     const issues = validateParams(before.kind, after.params)
     if (issues.length) invalid(issues, `Cannot change ${before.name}`)
     what.push(...Object.keys(patch.params).map((k) => specFor(before.kind, k)?.label ?? k))
+  }
+  if (patch.meshId !== undefined) {
+    if (before.kind !== 'obstacle' && before.kind !== 'emitter') throw new EddyError('INVALID_PARAM', `${before.name} cannot use a mesh`, { path: 'meshId' })
+    const mesh = doc.meshes.find((m) => m.id === patch.meshId)
+    if (!mesh) throw new EddyError('NOT_FOUND', `There is no imported mesh with id ${patch.meshId}`, { path: 'meshId' })
+    after.meshId = patch.meshId
+    what.push(`mesh ${mesh.name}`)
   }
   if (patch.cage) {
     if (before.kind !== 'ccCage') throw new EddyError('INVALID_PARAM', `${before.name} is not a Catmull-Clark surface`, { path: 'cage' })

@@ -14,6 +14,8 @@ import { ExportJobs } from '../export/exportJobs'
 import type { SceneDocument } from '../../src-shared/scene/types'
 import { importMeshFile } from '../../src-shared/formats/meshImport'
 import { ProjectStore } from '../store/projectStore'
+import { createExampleProject, unknownExampleError } from '../store/exampleProject'
+import { EXAMPLES, findExample } from '../../src-shared/scene/examples'
 import { RecentProjects } from '../store/recentProjects'
 import { History } from './history'
 import { addObjectEdit, deleteKeyEdit, deleteObjectsEdit, setInterpEdit, setKeyEdit, setMetaEdit, updateObjectEdit, type Edit } from './edits'
@@ -179,6 +181,22 @@ export class EddyService {
         return this.adopt(ProjectStore.create(path, { name, fps: 24, frameStart: 1, frameEnd: 120 }))
       },
 
+      'project.examples': () => EXAMPLES.map(({ id, title, description }) => ({ id, title, description })),
+
+      'project.createExample': async ({ id, dir }) => {
+        const example = findExample(id)
+        if (!example) throw unknownExampleError(id)
+        const folder = resolve(dir ?? this.opts.projectsDir)
+        if (!dir) mkdirSync(folder, { recursive: true })
+        else if (!existsSync(folder)) throw new EddyError('IO_ERROR', `Folder "${folder}" does not exist`, { path: 'dir' })
+        // "Melting bunny.eddy", then "Melting bunny 2.eddy", ...: an example never overwrites.
+        let path = join(folder, `${fileNameFor(example.title)}.eddy`)
+        for (let n = 2; existsSync(path); n++) path = join(folder, `${fileNameFor(example.title)} ${n}.eddy`)
+        createExampleProject(id, path)
+        await this.stopBakes()
+        return this.adopt(ProjectStore.open(path))
+      },
+
       'project.open': async ({ path }) => {
         // Open the new file before closing the current one, so a bad file loses nothing.
         const store = ProjectStore.open(resolve(path))
@@ -312,7 +330,7 @@ export class EddyService {
       }
     }
     const type = (msg as { type?: unknown } | null)?.type
-    const mutating = typeof type === 'string' && !/^(app\.info|project\.(get|recent|list)|mesh\.data|bake\.\w+|cache\.\w+|export\.\w+)$/.test(type)
+    const mutating = typeof type === 'string' && !/^(app\.info|project\.(get|recent|list|examples)|mesh\.data|bake\.\w+|cache\.\w+|export\.\w+)$/.test(type)
     if (resp.ok && (mutating || before !== (this.store?.path ?? null))) this.changed()
     return resp
   }

@@ -10,6 +10,8 @@ import { formatBytes } from '../../src-shared/formatBytes'
 
 export { formatBytes }
 import { domainGrid, SMOKE_BYTES_PER_CELL } from '../../src-shared/sim/compile'
+import { LIQUID_BYTES_PER_PARTICLE } from '../../src-shared/sim/liquid/compileLiquid'
+import { LIQUID_BYTES_PER_CELL } from '../../src-shared/sim/liquid/liquidInput'
 import { DEFAULT_MAX_GRID_BYTES } from '../../src-shared/sim/core/grid'
 import { evaluateObject } from '../../src-shared/scene/keyframes'
 import type { SceneDocument, Vec3 } from '../../src-shared/scene/types'
@@ -59,6 +61,7 @@ export function estimateBake(
   const g = domainGrid(p.position as Vec3, p.size as Vec3, p.resolution as number)
   const cells = g.nx * g.ny * g.nz
   const seconds = (frames / doc.meta.fps) * ((p.timeScale as number | undefined) ?? 1)
+  if (p.solver === 'liquid') return estimateLiquid(doc, g, cells, frames, seconds, Number(p.particlesPerCell ?? 8), Number(p.meshRefinement ?? 2), p.meshSurface !== false, precision, checkpointEvery)
   let particles = 0
   for (const o of doc.objects) {
     const q = evaluateObject(o, doc.tracks, 1)
@@ -77,6 +80,48 @@ export function estimateBake(
     cacheBytes: Math.ceil(frames * (dense * TYPICAL_FILL + particles * 32)),
     cacheBytesMax: Math.ceil(frames * (dense + particles * 32)),
     checkpointBytes: Math.ceil(checkpoints * (cells * 6 * 4 + particles * 40) * CHECKPOINT_FILL),
+  }
+}
+
+/** Liquid: markers in the initial volumes plus what inflow can add, capped at a full domain. */
+function estimateLiquid(
+  doc: SceneDocument,
+  g: { nx: number; ny: number; nz: number; dx: number },
+  cells: number,
+  frames: number,
+  seconds: number,
+  ppc: number,
+  refinement: number,
+  mesh: boolean,
+  precision: keyof typeof PRECISION_BYTES,
+  checkpointEvery: number,
+): BakeEstimate {
+  const cellVolume = g.dx ** 3
+  let liquidCells = 0
+  for (const o of doc.objects) {
+    if (o.kind !== 'emitter') continue
+    const q = evaluateObject(o, doc.tracks, 1)
+    if (q.fluid !== 'liquid') continue
+    const s = q.scale as Vec3
+    // Shape volume from its 1 m form scaled (a sphere fills about half its box; meshes likewise).
+    const fill = q.shape === 'box' ? 1 : q.shape === 'cylinder' ? Math.PI / 4 : 0.52
+    const shapeCells = (Math.abs(s[0] * s[1] * s[2]) * fill) / cellVolume
+    liquidCells += q.behavior === 'geometry' ? shapeCells : shapeCells * Math.max(0, Number(q.rate ?? 0)) * seconds
+  }
+  liquidCells = Math.min(cells, liquidCells)
+  const particles = Math.ceil(liquidCells * ppc)
+  const surfaceTriangles = mesh ? 4 * refinement * refinement * Math.pow(Math.max(1, liquidCells), 2 / 3) * 6 : 0
+  // Per frame: particles (position, velocity, temperature, id), two volumes, the mesh.
+  const perFrame = particles * 32 + 2 * cells * PRECISION_BYTES[precision] * TYPICAL_FILL + surfaceTriangles * 30
+  return {
+    grid: [g.nx, g.ny, g.nz],
+    cells,
+    frames,
+    particles,
+    memoryBytes: cells * LIQUID_BYTES_PER_CELL + particles * LIQUID_BYTES_PER_PARTICLE + (mesh ? cells * refinement ** 3 * 16 : 0) + WORKER_OVERHEAD,
+    cacheBytes: Math.ceil(frames * perFrame),
+    cacheBytesMax: Math.ceil(frames * (particles * 32 + 2 * cells * PRECISION_BYTES[precision] + surfaceTriangles * 30)),
+    checkpointBytes: Math.ceil((Math.ceil(frames / Math.max(1, checkpointEvery)) + 1) * (cells * 8 * 4 + particles * 40) * CHECKPOINT_FILL),
   }
 }
 
@@ -104,7 +149,7 @@ export function machineBudget(projectPath: string, reservedMemory = 0): Budget {
  */
 export function checkFits(e: BakeEstimate, budget: Budget, resolution: number): void {
   const [nx, ny, nz] = e.grid
-  const gridBytes = e.cells * SMOKE_BYTES_PER_CELL
+  const gridBytes = e.memoryBytes - WORKER_OVERHEAD - e.particles * BYTES_PER_PARTICLE
   const limit = Math.min(budget.memoryBytes, DEFAULT_MAX_GRID_BYTES)
   if (e.memoryBytes > budget.memoryBytes || gridBytes > DEFAULT_MAX_GRID_BYTES) {
     // Memory grows with the cube of the resolution.

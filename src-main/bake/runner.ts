@@ -9,10 +9,12 @@
 // frame under the scene evaluated at frame f-1.
 import { deflateSync, inflateSync } from 'fflate'
 import { EddyError, isEddyError } from '../../src-shared/api/errors'
+import { encodePreview } from '../../src-shared/formats/framePreview'
 import { encodeFrame, type FramePrecision } from '../../src-shared/formats/frameRecord'
-import { compileInput, compileScene } from '../../src-shared/sim/compile'
+import { volumeDisplay } from '../../src-shared/formats/volumePreview'
+import type { FrameData } from '../../src-shared/sim/frame'
+import { createBakeSolver, solverKindOf } from '../../src-shared/sim/bakeSolvers'
 import type { KernelKind } from '../../src-shared/sim/core/kernelBackend'
-import { SmokeSolver } from '../../src-shared/sim/smoke/smokeSolver'
 import { evaluateObject } from '../../src-shared/scene/keyframes'
 import type { BakeSettings, FrameCache, FrameStats } from '../store/frameCache'
 import { ProjectStore } from '../store/projectStore'
@@ -103,8 +105,10 @@ function checkFrame(value: number | undefined, field: string, lo: number, hi: nu
 
 /** Decides where the run starts and ends, and prepares the bake row. */
 function plan(req: BakeRequest, cache: FrameCache, doc: ReturnType<ProjectStore['readDocument']>): Plan {
-  const domain = doc.objects.find((o) => o.id === req.domainId)
-  const solver = domain ? String(evaluateObject(domain, doc.tracks, 1).solver ?? 'smoke') : 'smoke'
+  if (!doc.objects.some((o) => o.id === req.domainId && o.kind === 'domain')) {
+    throw new EddyError('NOT_FOUND', `There is no simulation domain with id ${req.domainId}`, { field: 'domainId' })
+  }
+  const solver = solverKindOf(doc, req.domainId)
   const previous = cache.bake(req.domainId)
   if (req.mode === 'bake' || !previous) {
     const frameStart = req.frameStart ?? doc.meta.frameStart
@@ -164,9 +168,11 @@ export async function runBake(req: BakeRequest, hooks: BakeHooks = {}): Promise<
     const resolution = Number(evaluateObject(doc.objects.find((o) => o.id === req.domainId)!, doc.tracks, 1).resolution)
     checkFits(estimate, machineBudget(req.projectPath, req.reservedMemory ?? 0), resolution)
 
-    const kind = req.kernels ?? 'wasm'
+    // The smoke solver's grid kernels run as WebAssembly over worker threads; the liquid
+    // solver is TypeScript on the bake thread.
+    const kind = settings.solver === 'smoke' ? (req.kernels ?? 'wasm') : 'ts'
     kernels = createKernelBackend(kind, { ...(req.threads ? { threads: req.threads } : {}), ...(req.nice ? { nice: req.nice } : {}) })
-    const setup = compileScene(doc, req.domainId, {
+    const solver = createBakeSolver(doc, req.domainId, {
       kernels,
       shared: kind === 'wasm',
       resolveMesh: (id) => {
@@ -177,7 +183,6 @@ export async function runBake(req: BakeRequest, hooks: BakeHooks = {}): Promise<
     if (req.mode === 'bake') cache.clearFrames(req.domainId)
     cache.setBake(req.domainId, settings, 'baking')
     began = true
-    const solver = new SmokeSolver(setup)
     if (startAfter >= settings.frameStart) solver.restore(inflateSync(cache.readCheckpoint(req.domainId, startAfter)))
     const first = startAfter + 1
     const total = lastFrame - startAfter
@@ -186,8 +191,8 @@ export async function runBake(req: BakeRequest, hooks: BakeHooks = {}): Promise<
       `${name}: ${req.mode === 'bake' ? 'baking' : req.mode === 'resume' ? 'resuming' : 're-baking'} frames ${first}-${lastFrame}` +
         `${startAfter >= settings.frameStart ? ` from the checkpoint at frame ${startAfter}` : ''}; ${nx}x${ny}x${nz} grid, ${settings.precision} cache, checkpoint every ${settings.checkpointEvery} frames; estimated memory ${formatBytes(estimate.memoryBytes)}, cache ${formatBytes(estimate.cacheBytes)}`,
     )
-    const fps = doc.meta.fps
     const control = { shouldStop: stop }
+    const ambient = Number(evaluateObject(doc.objects.find((o) => o.id === req.domainId)!, doc.tracks, settings.frameStart).ambientTemperature ?? 293.15)
     const started = performance.now()
     let written = 0
     for (let f = first; f <= lastFrame; f++) {
@@ -195,9 +200,8 @@ export async function runBake(req: BakeRequest, hooks: BakeHooks = {}): Promise<
       const t0 = performance.now()
       let stepStats = NO_STEP
       if (f > settings.frameStart) {
-        const input = compileInput(doc, req.domainId, (f - 2) / fps, fps, { meshes: setup.meshes })
         try {
-          stepStats = solver.step(input.frameDt, input, control)
+          stepStats = solver.stepFrame(f - 1, control)
         } catch (e) {
           if (isEddyError(e) && e.code === 'CANCELLED') return finishCancelled(f)
           throw atFrame(e, f)
@@ -215,7 +219,8 @@ export async function runBake(req: BakeRequest, hooks: BakeHooks = {}): Promise<
         particleCount: stepStats.particleCount,
         bytes: record.byteLength,
       }
-      writeOrExplain(() => cache.writeFrame(req.domainId, f, record, sigs[f - settings.frameStart], stats), f)
+      const preview = previewOf(frame, ambient)
+      writeOrExplain(() => cache.writeFrame(req.domainId, f, record, sigs[f - settings.frameStart], stats, preview), f)
       written++
       if ((f - settings.frameStart + 1) % settings.checkpointEvery === 0 || f === lastFrame) {
         const bytes = deflateSync(solver.checkpoint(), { level: 1 })
@@ -261,6 +266,13 @@ export async function runBake(req: BakeRequest, hooks: BakeHooks = {}): Promise<
     await (kernels as { dispose?: () => Promise<void> } | null)?.dispose?.()
     store.close()
   }
+}
+
+/** The viewport's RG8 preview of a smoke frame (null without a density volume). */
+function previewOf(frame: FrameData, ambient: number): Uint8Array | null {
+  const density = frame.volumes.find((v) => v.name === 'density' && v.components === 1)
+  const v = volumeDisplay(density, frame.volumes.find((v) => v.name === 'temperature' && v.components === 1), ambient)
+  return v ? encodePreview(v) : null
 }
 
 function atFrame(e: unknown, f: number): unknown {

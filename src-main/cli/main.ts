@@ -1,10 +1,13 @@
-// The `eddy` command line: `eddy bake`, `eddy export` and `eddy bench`. `eddy bench smoke [--res 64] [--frames 48] [--threads N]
-// [--pressure mic|mg] [--kernels wasm|ts]` times the smoke solver on the Blender peer scene.
+// The `eddy` command line: `eddy bake`, `eddy export`, `eddy example` and `eddy bench`. `eddy bench smoke [--res 64] [--frames 48] [--threads N]
+// [--pressure mic|mg] [--kernels wasm|ts]` times the smoke solver on the Blender peer scene;
+// `eddy bench liquid|viscous|bunny` the liquid solver on the liquid peer scenes and the thesis's bunny.
 import { availableParallelism } from 'node:os'
 import { isEddyError } from '../../src-shared/api/errors'
 import { parseOptions, UsageError } from './args'
 import { benchSmoke } from './benchSmoke'
+import { benchLiquid } from './benchLiquid'
 import { bakeCommand } from './bakeCommand'
+import { exampleCommand } from './exampleCommand'
 import { exportCommand } from './exportCommand'
 
 const USAGE = `usage:
@@ -14,13 +17,34 @@ const USAGE = `usage:
   eddy export PROJECT.eddy --sim NAME --format vdb|obj|ply|gltf|glb --out DIR
               [--frames A-B] [--padding 4] [--up y|z]
     Writes cached frames as files plus NAME_manifest.json.
+  eddy example NAME OUT.eddy
+    Writes a new project from an example scene (an unknown NAME lists them).
   eddy bench smoke [--res 64] [--frames 48] [--threads N] [--pressure mic|mg] [--kernels wasm|ts]
-    Bakes the scene of shared/peers/blender_smoke.py and prints ms/frame by stage.`
+    Bakes the scene of shared/peers/blender_smoke.py and prints ms/frame by stage.
+  eddy bench liquid [--res 64] [--frames 48]
+  eddy bench viscous [--res 64] [--frames 48] [--viscosity 0.2]
+    Bakes the dam break of shared/peers/blender_liquid.py (viscous: blender_viscous.py), surface
+    mesh on, and prints ms/frame by phase.
+  eddy bench bunny [--res 38] [--frames 48]
+    Bakes the melting-bunny example (resolution 38 is Carlson 2004's 35x28x38 grid).`
 
 async function main(argv: string[]): Promise<number> {
   const [command, what, ...rest] = argv
   if (command === 'bake') return bakeCommand(argv.slice(1), process.stdout)
   if (command === 'export') return exportCommand(argv.slice(1), process.stdout)
+  if (command === 'example') return exampleCommand(argv.slice(1), (line) => console.log(line), (line) => console.error(line))
+  if (command === 'bench' && (what === 'liquid' || what === 'viscous' || what === 'bunny')) {
+    const o = parseOptions(rest, {
+      res: { type: 'int', min: 8, max: 1024 },
+      frames: { type: 'int', min: 1, max: 100000 },
+      ...(what === 'viscous' ? { viscosity: { type: 'string' as const } } : {}),
+    })
+    const viscosity = o.viscosity === undefined ? 0.2 : Number(o.viscosity)
+    if (!(viscosity >= 0 && viscosity <= 1e5)) throw new UsageError(`--viscosity must be a number of m²/s from 0 to 100000 (got "${o.viscosity}")`)
+    const result = benchLiquid({ scene: what, res: o.res ?? (what === 'bunny' ? 38 : 64), frames: o.frames ?? 48, viscosity }, (line) => console.log(line))
+    console.log(`EDDY_BENCH ${JSON.stringify(result)}`)
+    return 0
+  }
   if (command === 'bench' && what === 'smoke') {
     const o = parseOptions(rest, {
       res: { type: 'int', min: 8, max: 1024 },

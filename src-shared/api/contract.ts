@@ -27,6 +27,8 @@ const objectPatch = z
     name: z.string().trim().min(1, 'name must not be empty').max(200).optional(),
     params: z.record(z.string(), paramValue).optional(),
     cage: cageGeometry.optional(),
+    /** The imported mesh a mesh-shaped obstacle or emitter uses. */
+    meshId: z.string().min(1).max(64).optional(),
   })
   .strict()
 
@@ -48,6 +50,10 @@ export const requests = {
     params: z.object({ dir: filePath.optional() }).strict(),
     result: z.object({ dir: z.string(), files: z.array(z.object({ path: z.string(), name: z.string(), modified: z.string() })) }),
   },
+  /** The example scenes shipped with Eddy (src-shared/scene/examples). */
+  'project.examples': { params: nothing, result: z.array(z.object({ id: z.string(), title: z.string(), description: z.string() })) },
+  /** A new project from an example, in `dir` (default: the projects folder), and opens it. */
+  'project.createExample': { params: z.object({ id: z.string().min(1).max(64), dir: filePath.optional() }).strict(), result: stateResult },
   'project.setMeta': { params: z.object({ patch: projectMeta.partial().strict() }).strict(), result: stateResult },
   'object.add': {
     params: z

@@ -2,6 +2,7 @@
 // labels, units, ranges and defaults. The inspector builds its widgets from these,
 // validate.ts checks values against them and defaults.ts fills new objects from them.
 import type { ObjectKind, ParamValue } from './types'
+import { LIQUID_DOMAIN_PARAMS, LIQUID_EMITTER_PARAMS } from './liquidParams'
 import { SMOKE_DOMAIN_PARAMS, SMOKE_EMITTER_PARAMS } from './smokeParams'
 
 export type ParamType = 'float' | 'int' | 'enum' | 'bool' | 'vec3'
@@ -27,6 +28,19 @@ export interface ParamSpec {
   /** Suggested slider range; values outside are legal but unusual (slow, huge, ...). */
   softMin?: number
   softMax?: number
+  /**
+   * Shown (and read by a solver) only while another parameter of the object has one of these
+   * values, e.g. smoke settings while the domain's solver is 'smoke'. Hidden values are kept.
+   */
+  visibleWhen?: { key: string; values: readonly string[] }
+}
+
+/** Whether a spec applies to an object with these (evaluated) parameter values. */
+export function specVisible(spec: ParamSpec, values: Record<string, ParamValue>, kind: ObjectKind): boolean {
+  const w = spec.visibleWhen
+  if (!w) return true
+  const v = Object.hasOwn(values, w.key) ? values[w.key] : specFor(kind, w.key)?.default
+  return typeof v === 'string' && w.values.includes(v)
 }
 
 export interface KindSpec {
@@ -66,8 +80,8 @@ const domain: KindSpec = {
     { key: 'size', label: 'Size', type: 'vec3', unit: 'm', min: 0.01, max: 1000, default: [2, 2, 2], keyframable: true, step: 0.1, group: TRANSFORM, help: 'Edge lengths of the axis-aligned simulation box.' },
     {
       key: 'solver', label: 'Solver', type: 'enum', unit: '', default: 'smoke',
-      options: ['smoke', 'liquid', 'surface', 'tetLiquid', 'hybridGas'],
-      optionLabels: ['Smoke (vortex particles)', 'Liquid (Carlson)', 'Surface flow (Stam)', 'Tet liquid (Chentanez)', 'Hybrid tet/hex gas (Feldman)'],
+      options: ['smoke', 'liquid'],
+      optionLabels: ['Smoke (vortex particles, Selle 2005)', 'Liquid (free surface, viscosity, melting: Carlson 2004)'],
       keyframable: false, group: 'Solver', help: 'Simulation method used inside this domain.',
     },
     { key: 'resolution', label: 'Resolution', type: 'int', unit: 'cells', min: 8, max: 1024, default: 64, softMin: 16, softMax: 256, keyframable: true, step: 8, group: 'Solver', help: 'Number of grid cells along the longest side of the domain.' },
@@ -76,6 +90,7 @@ const domain: KindSpec = {
     { key: 'maxSubsteps', label: 'Max substeps', type: 'int', unit: '', min: 1, max: 100, default: 4, keyframable: true, step: 1, group: 'Time', help: 'Most solver steps per frame; caps the cost of fast motion.' },
     { key: 'timeScale', label: 'Time scale', type: 'float', unit: '', min: 0, max: 100, default: 1, softMax: 4, keyframable: true, step: 0.05, group: 'Time', help: 'Simulated seconds per real second; below 1 gives slow motion.' },
     ...SMOKE_DOMAIN_PARAMS,
+    ...LIQUID_DOMAIN_PARAMS,
   ],
 }
 
@@ -99,19 +114,20 @@ const emitter: KindSpec = {
     ...transform(),
     {
       key: 'shape', label: 'Shape', type: 'enum', unit: '', default: 'sphere',
-      options: ['box', 'sphere', 'cylinder'], optionLabels: ['Box', 'Sphere', 'Cylinder'],
-      keyframable: false, group: 'Emission', help: 'Volume fluid is emitted from: a 1 m shape sized by Scale.',
+      options: ['box', 'sphere', 'cylinder', 'mesh'], optionLabels: ['Box', 'Sphere', 'Cylinder', 'Mesh'],
+      keyframable: false, group: 'Emission', help: 'Volume fluid is emitted from: a 1 m shape sized by Scale, or a closed imported mesh.',
     },
     {
       key: 'fluid', label: 'Fluid', type: 'enum', unit: '', default: 'gas',
       options: ['gas', 'liquid'], optionLabels: ['Gas', 'Liquid'],
       keyframable: false, group: 'Emission', help: 'Kind of fluid this emitter adds.',
     },
-    { key: 'density', label: 'Density', type: 'float', unit: '', min: 0, max: 100, default: 1, softMax: 10, keyframable: true, step: 0.1, group: 'Emission', help: 'Relative density (smoke opacity) of emitted fluid.' },
-    { key: 'temperature', label: 'Temperature', type: 'float', unit: 'K', min: 0, max: 10000, default: 600, softMin: 200, softMax: 2000, keyframable: true, step: 10, group: 'Emission', help: 'Temperature of emitted fluid; hotter gas rises faster.' },
+    { key: 'density', label: 'Density', type: 'float', unit: '', min: 0, max: 100, default: 1, softMax: 10, keyframable: true, step: 0.1, group: 'Emission', help: 'Relative density (smoke opacity) of emitted fluid.', visibleWhen: { key: 'fluid', values: ['gas'] } },
+    { key: 'temperature', label: 'Temperature', type: 'float', unit: 'K', min: 0, max: 10000, default: 600, softMin: 200, softMax: 2000, keyframable: true, step: 10, group: 'Emission', help: 'Temperature of emitted fluid: hotter gas rises faster; a liquid below its melting point is solid.' },
     { key: 'velocity', label: 'Velocity', type: 'vec3', unit: 'm/s', min: -1000, max: 1000, default: [0, 1, 0], keyframable: true, step: 0.1, group: 'Emission', help: 'Initial velocity of emitted fluid in world space.' },
     { key: 'rate', label: 'Rate', type: 'float', unit: '1/s', min: 0, max: 1000, default: 1, softMax: 10, keyframable: true, step: 0.1, group: 'Emission', help: 'How many times per second the emitter volume is refilled.' },
     ...SMOKE_EMITTER_PARAMS,
+    ...LIQUID_EMITTER_PARAMS,
   ],
 }
 
@@ -143,6 +159,7 @@ const heatSource: KindSpec = {
     position(),
     { key: 'temperature', label: 'Temperature', type: 'float', unit: 'K', min: 0, max: 10000, default: 800, softMin: 200, softMax: 2000, keyframable: true, step: 10, group: 'Heat', help: 'Temperature the source holds the surrounding fluid at.' },
     { key: 'radius', label: 'Radius', type: 'float', unit: 'm', min: 0.001, max: 100, default: 0.25, softMax: 5, keyframable: true, step: 0.01, group: 'Heat', help: 'Radius of the heated region.' },
+    { key: 'rate', label: 'Heating rate', type: 'float', unit: '1/s', min: 0, max: 1000, default: 5, softMax: 50, keyframable: true, step: 0.5, group: 'Heat', help: 'How fast liquid inside the radius is pulled to the temperature (per second).' },
   ],
 }
 

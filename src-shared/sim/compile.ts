@@ -93,7 +93,7 @@ export const SMOKE_BYTES_PER_CELL = 200
 
 // ---------------------------------------------------------------------------------------
 
-function fail(obj: SceneObject, key: string, message: string, value: unknown): never {
+export function fail(obj: SceneObject, key: string, message: string, value: unknown): never {
   throw new EddyError('INVALID_PARAM', `${kindLabel(obj.kind)} "${obj.name}": ${message}`, { objectId: obj.id, field: key, value })
 }
 
@@ -111,15 +111,15 @@ function read(obj: SceneObject, params: Record<string, ParamValue>, key: string)
   return value
 }
 
-const num = (o: SceneObject, p: Record<string, ParamValue>, k: string) => read(o, p, k) as number
-const vec = (o: SceneObject, p: Record<string, ParamValue>, k: string): Vec3 => {
+export const num = (o: SceneObject, p: Record<string, ParamValue>, k: string) => read(o, p, k) as number
+export const vec = (o: SceneObject, p: Record<string, ParamValue>, k: string): Vec3 => {
   const v = read(o, p, k) as Vec3
   return [v[0], v[1], v[2]]
 }
-const str = (o: SceneObject, p: Record<string, ParamValue>, k: string) => read(o, p, k) as string
-const bool = (o: SceneObject, p: Record<string, ParamValue>, k: string) => read(o, p, k) as boolean
+export const str = (o: SceneObject, p: Record<string, ParamValue>, k: string) => read(o, p, k) as string
+export const bool = (o: SceneObject, p: Record<string, ParamValue>, k: string) => read(o, p, k) as boolean
 
-function findDomain(doc: SceneDocument, domainId: string): SceneObject {
+export function findDomain(doc: SceneDocument, domainId: string): SceneObject {
   const domain = doc.objects.find((o) => o.id === domainId)
   if (!domain) throw new EddyError('NOT_FOUND', `There is no domain with id ${domainId}`, { field: 'domainId', value: domainId })
   if (domain.kind !== 'domain') {
@@ -128,7 +128,7 @@ function findDomain(doc: SceneDocument, domainId: string): SceneObject {
   return domain
 }
 
-function checkClock(timeSeconds: number, fps: number): void {
+export function checkClock(timeSeconds: number, fps: number): void {
   if (typeof fps !== 'number' || !Number.isFinite(fps) || fps <= 0) {
     throw new EddyError('INVALID_PARAM', `Frame rate must be a finite number above 0 (got ${fps})`, { field: 'fps', value: fps })
   }
@@ -211,7 +211,15 @@ function compileObstacle(obj: SceneObject, p0: Record<string, ParamValue>, p1: R
   }
 }
 
+/** A liquid emitter whose behaviour is 'geometry': liquid that fills its shape at the start. */
+export function isInitialVolume(obj: SceneObject, p: Record<string, ParamValue>): boolean {
+  return obj.kind === 'emitter' && str(obj, p, 'fluid') === 'liquid' && str(obj, p, 'behavior') === 'geometry'
+}
+
 function compileEmitter(obj: SceneObject, p: Record<string, ParamValue>): EmitterInput {
+  if (str(obj, p, 'shape') === 'mesh') {
+    fail(obj, 'shape', 'A mesh emitter fills an initial liquid volume: set Fluid to Liquid and Behaviour to Initial volume (inflow takes a box, sphere or cylinder)', 'mesh')
+  }
   return {
     id: obj.id,
     name: obj.name,
@@ -292,7 +300,10 @@ export function compileInput(doc: SceneDocument, domainId: string, timeSeconds: 
       const p1 = evaluateObject(obj, doc.tracks, frame + 1)
       input.obstacles.push(compileObstacle(obj, p0, p1, perSecond, frameDt, opts))
     } else if (obj.kind === 'emitter') {
-      input.emitters.push(compileEmitter(obj, evaluateObject(obj, doc.tracks, frame)))
+      const pe = evaluateObject(obj, doc.tracks, frame)
+      // Initial liquid volumes act once, at the start (compileLiquid.ts), not as inflow.
+      if (isInitialVolume(obj, pe)) continue
+      input.emitters.push(compileEmitter(obj, pe))
     } else if (obj.kind === 'vortexSeed') {
       input.vortexSeeds.push(compileVortexSeed(obj, evaluateObject(obj, doc.tracks, frame)))
     }

@@ -1,0 +1,96 @@
+// `eddy bench liquid|viscous|bunny`: bakes a liquid scene in this process through the same
+// createBakeSolver the bake runner uses, surface mesh included, and prints ms/frame by phase.
+//   liquid:  the dam break of ../shared/peers/blender_liquid.py (examples/damBreak.ts);
+//   viscous: the same plus a viscosity (blender_viscous.py; Blender's default strength 0.2);
+//   bunny:   the melting-bunny example at the thesis grid (35 x 28 x 38 at resolution 38), to
+//            set next to Carlson 2004's 0.55 s/frame (Table 6).
+// Frames are stepped as a bake steps them (frame f of the output is one frame after f - 1)
+// but nothing is written to a cache, so disk time is not in the figure (Blender's includes
+// writing its VDB and mesh caches). Figures only, never a verdict.
+import { availableParallelism, cpus } from 'node:os'
+import { damBreakScene } from '../../src-shared/scene/examples/damBreak'
+import { meltingBunnyScene } from '../../src-shared/scene/examples/meltingBunny'
+import type { ExampleScene } from '../../src-shared/scene/examples/types'
+import { createBakeSolver } from '../../src-shared/sim/bakeSolvers'
+import type { LiquidStepStats } from '../../src-shared/sim/liquid/liquidSolver'
+
+export const LIQUID_BENCH_SCENES = ['liquid', 'viscous', 'bunny'] as const
+export type LiquidBenchScene = (typeof LIQUID_BENCH_SCENES)[number]
+
+export interface LiquidBenchOptions {
+  scene: LiquidBenchScene
+  res: number
+  frames: number
+  /** viscous only: kinematic viscosity, m²/s. */
+  viscosity: number
+}
+
+/** Solver phases (LiquidStepStats.phaseMs) in the order a substep runs them, then the mesh. */
+const PHASES = ['levelSet', 'toGrid', 'extend', 'heat', 'viscosity', 'pressure', 'toParticles', 'move'] as const
+
+function sceneFor(o: LiquidBenchOptions): ExampleScene {
+  if (o.scene === 'bunny') return meltingBunnyScene({ resolution: o.res })
+  return damBreakScene({ resolution: o.res, viscosity: o.scene === 'viscous' ? o.viscosity : 0 })
+}
+
+export function benchLiquid(o: LiquidBenchOptions, log: (line: string) => void): Record<string, unknown> {
+  const { doc, meshes } = sceneFor(o)
+  const domain = doc.objects.find((x) => x.kind === 'domain')!
+  const started = performance.now()
+  const solver = createBakeSolver(doc, domain.id, { resolveMesh: (id) => meshes.find((m) => m.id === id) })
+  const setupMs = performance.now() - started
+  const [nx, ny, nz] = solver.grid
+  const what = o.scene === 'viscous' ? `, viscosity ${o.viscosity} m²/s (full stress)` : ''
+  log(`eddy bench ${o.scene}: grid ${nx}x${ny}x${nz}, ${o.frames} frames at ${doc.meta.fps} fps${what}, surface mesh on (x${domain.params.meshRefinement})`)
+  log(`machine: ${cpus()[0]?.model ?? 'unknown cpu'}, ${availableParallelism()} cores, node ${process.version}`)
+  const totals: Record<string, number> = Object.fromEntries([...PHASES, 'surface'].map((p) => [p, 0]))
+  let substeps = 0
+  let pressureIterations = 0
+  let viscosityIterations = 0
+  let particles = 0
+  let triangles = 0
+  const loopStart = performance.now()
+  for (let f = 1; f <= o.frames; f++) {
+    const stats = solver.stepFrame(f) as LiquidStepStats
+    for (const p of PHASES) totals[p] += stats.phaseMs?.[p] ?? 0
+    substeps += stats.substeps
+    pressureIterations += stats.pressureIterations
+    viscosityIterations += stats.viscosityIterations
+    const t = performance.now()
+    const frame = solver.frame()
+    totals.surface += performance.now() - t
+    particles = frame.particles[0]?.count ?? 0
+    triangles = (frame.meshes[0]?.indices.length ?? 0) / 3
+  }
+  const wall = performance.now() - loopStart
+  // The first frame's setup (SDFs of meshes, seeding) is in the bake's time as in Blender's.
+  const msPerFrame = (wall + setupMs) / o.frames
+  const simMsPerFrame = (wall - totals.surface + setupMs) / o.frames
+  log(`\n| phase | ms/frame | share |\n|---|---|---|`)
+  for (const p of [...PHASES, 'surface']) log(`| ${p} | ${(totals[p] / o.frames).toFixed(1)} | ${((100 * totals[p]) / wall).toFixed(0)}% |`)
+  // Input compilation, the CFL and blow-up checks and the end-of-step redistance are outside the phases.
+  const other = wall - Object.values(totals).reduce((a, b) => a + b, 0)
+  log(`| other (input, checks, redistance) | ${(other / o.frames).toFixed(1)} | ${((100 * other) / wall).toFixed(0)}% |`)
+  log(`| setup (once, spread over the frames) | ${(setupMs / o.frames).toFixed(1)} | |`)
+  log(`| total (wall) | ${msPerFrame.toFixed(1)} | 100% |`)
+  log(
+    `\nsubsteps/frame ${(substeps / o.frames).toFixed(2)}, pressure iterations/substep ${(pressureIterations / Math.max(1, substeps)).toFixed(1)}, ` +
+      `viscosity iterations/substep ${(viscosityIterations / Math.max(1, substeps)).toFixed(1)}, particles at end ${particles}, surface triangles at end ${triangles}`,
+  )
+  return {
+    scene: o.scene,
+    res: o.res,
+    grid: [nx, ny, nz],
+    frames: o.frames,
+    ...(o.scene === 'viscous' ? { viscosity: o.viscosity } : {}),
+    msPerFrame,
+    simMsPerFrame,
+    phaseMsPerFrame: { ...Object.fromEntries([...PHASES, 'surface'].map((p) => [p, totals[p] / o.frames])), other: other / o.frames },
+    setupMs,
+    substepsPerFrame: substeps / o.frames,
+    pressureIterationsPerSubstep: pressureIterations / Math.max(1, substeps),
+    viscosityIterationsPerSubstep: viscosityIterations / Math.max(1, substeps),
+    particles,
+    triangles,
+  }
+}

@@ -1,0 +1,35 @@
+// Small builders the example scenes share: objects filled from the kind's defaults (so an
+// example only states what differs, and new parameters reach examples automatically) and
+// the MeshInfo a document lists for each mesh it carries.
+import { computeBounds } from '../../geometry/triMesh'
+import { defaultParams } from '../defaults'
+import type { MeshInfo, ObjectKind, ParamValue, SceneObject } from '../types'
+import type { ExampleMesh } from './types'
+
+export function sceneObject(id: string, kind: ObjectKind, name: string, params: Record<string, ParamValue>, meshId?: string): SceneObject {
+  const obj: SceneObject = { id, kind, name, params: { ...defaultParams(kind), ...params } }
+  if (meshId !== undefined) obj.meshId = meshId
+  return obj
+}
+
+/** A liquid domain: the liquid solver plus the settings given (everything else default). */
+export function liquidDomain(id: string, name: string, params: Record<string, ParamValue>): SceneObject {
+  return sceneObject(id, 'domain', name, { solver: 'liquid', ...params })
+}
+
+/** The info row a project stores next to the triangles (format 'obj': how an artist would import it). */
+export function meshInfoOf(mesh: ExampleMesh): MeshInfo {
+  return {
+    id: mesh.id,
+    name: mesh.name,
+    format: 'obj',
+    vertexCount: mesh.positions.length / 3,
+    triangleCount: mesh.indices.length / 3,
+    bounds: computeBounds(mesh.positions),
+  }
+}
+
+/** The example's resolution unless the caller overrides it. */
+export function resolutionOr(options: { resolution?: number } | undefined, fallback: number): number {
+  return options?.resolution ?? fallback
+}

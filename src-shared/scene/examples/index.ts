@@ -1,0 +1,40 @@
+// The example scenes Eddy ships, by id: `eddy example NAME OUT.eddy` and the app's "new from
+// example" both read this list (src-main/store/exampleProject.ts builds the project file).
+import { damBreakScene } from './damBreak'
+import { meltingBunnyScene } from './meltingBunny'
+import { toothpasteScene } from './toothpaste'
+import type { ExampleEntry } from './types'
+import { viscosityPourScene } from './viscosityPour'
+
+export type { ExampleEntry, ExampleMesh, ExampleOptions, ExampleScene } from './types'
+
+export const EXAMPLES: readonly ExampleEntry[] = [
+  {
+    id: 'melting-bunny',
+    title: 'Melting bunny',
+    description: 'A wax Stanford bunny melts under a heat lamp, flows and hardens again on the floor (Carlson 2004, Fig. 11).',
+    build: meltingBunnyScene,
+  },
+  {
+    id: 'toothpaste',
+    title: 'Toothpaste',
+    description: 'A very thick jet squirts sideways into a wall and buckles against it (Carlson 2004, Fig. 15).',
+    build: toothpasteScene,
+  },
+  {
+    id: 'viscosity-pour',
+    title: 'Viscosity pour',
+    description: 'Liquid thrown into four pools with viscosities 0.1, 1, 10 and 100 m²/s, one domain each (Carlson 2004, Fig. 12).',
+    build: viscosityPourScene,
+  },
+  {
+    id: 'dam-break',
+    title: 'Dam break',
+    description: 'A water column collapses around a box obstacle: the Blender Mantaflow peer benchmark scene.',
+    build: damBreakScene,
+  },
+]
+
+export function findExample(id: string): ExampleEntry | undefined {
+  return EXAMPLES.find((e) => e.id === id)
+}

@@ -1,0 +1,192 @@
+// Pressure projection for a liquid with a free surface (Carlson 2004 sec. 3.2.4, eqs. 29-36)
+// with p = 0 in the air imposed at the surface's sub-cell position by the ghost fluid method
+// (Gibou, Fedkiw, Cheng, Kang 2002; Enright, Marschner, Fedkiw 2002), using a level set phi
+// (negative in the liquid). Carlson sec. 6.3.1 found that putting the Dirichlet condition in
+// the air cells and keeping the surface cells in the matrix gives the smooth, volume-keeping
+// surface; the ghost fluid method does the same with the air pressure placed at the zero
+// crossing instead of the air cell's centre.
+//
+// Unknown: the velocity potential q = h p / (rho dx) per liquid cell (as in core/poisson.ts),
+// so the update is u_face -= q_b - q_a. For a liquid cell c and each open face f (weight w_f,
+// the cut-cell open fraction from the obstacles):
+//   liquid neighbour n:  A_cc += w_f, A_cn = -w_f                    (eq. 36)
+//   air neighbour n:     A_cc += w_f / theta, theta = phi_c / (phi_c - phi_n) in (0, 1]
+//                        (the ghost value q_n = q_c (1 - 1/theta) is linear through q = 0
+//                        at the surface; theta = 1 gives Carlson's eq. 39)
+//   open domain side:    A_cc += w_f (q = 0 one cell out, sec. 3.3.2.2)
+//   closed face:         nothing (Neumann, sec. 3.3.2.1); it keeps the obstacle's velocity
+// b_c = -(net outflux of c) with closed faces carrying the obstacle velocity (eq. 35).
+// Solved by PCG (table 4) with MIC(0), over the liquid cells only (activePcg.ts).
+import type { MacGrid } from '../core/grid'
+import type { SolveStats } from '../core/pcg'
+import { ActivePcg } from './activePcg'
+import { Stencil7Matrix } from './stencil7'
+import * as kinds from './viscosity'
+
+// Imported values used in per-cell / per-marker loops are copied into module constants: an
+// imported binding can cost a property load (or a getter call, under vitest's module runner)
+// on every use in a hot loop.
+const LIQUID = kinds.LIQUID
+
+/** theta below this is clamped: a surface crossing hugging a cell centre would make A_cc huge. */
+export const MIN_THETA = 0.01
+
+export class GhostFluidPressure {
+  readonly nx: number
+  readonly ny: number
+  readonly nz: number
+  readonly matrix: Stencil7Matrix
+  /** Last solution q per cell (0 outside the liquid). */
+  readonly q: Float64Array
+  private readonly b: Float64Array
+  private readonly pcg: ActivePcg
+
+  constructor(nx: number, ny: number, nz: number) {
+    this.nx = nx
+    this.ny = ny
+    this.nz = nz
+    this.matrix = new Stencil7Matrix(nx, ny, nz)
+    this.q = new Float64Array(nx * ny * nz)
+    this.b = new Float64Array(nx * ny * nz)
+    this.pcg = new ActivePcg(nx, ny, nz)
+  }
+
+  /** Liquid fraction theta of the segment from liquid cell a to air cell b (MIN_THETA..1). */
+  static theta(phiLiquid: number, phiAir: number): number {
+    const den = phiLiquid - phiAir
+    const t = den < 0 ? phiLiquid / den : 1
+    return t > MIN_THETA ? (t < 1 ? t : 1) : MIN_THETA
+  }
+
+  /** Builds A and b for the current cells (kind), level set phi and face fractions. */
+  assemble(vel: MacGrid, fractions: MacGrid, obstacle: MacGrid | null, kind: Uint8Array, phi: Float32Array, open: Uint8Array): void {
+    const { nx, ny, nz, matrix, b } = this
+    const { diag, ax, ay, az } = matrix
+    const plane = nx * ny
+    const fu = fractions.u, fv = fractions.v, fw = fractions.w
+    const u = vel.u, v = vel.v, wv = vel.w
+    const su = obstacle?.u ?? null, sv = obstacle?.v ?? null, sw = obstacle?.w ?? null
+    matrix.clear()
+    for (let k = 0; k < nz; k++) {
+      for (let j = 0; j < ny; j++) {
+        for (let i = 0; i < nx; i++) {
+          const c = i + nx * (j + ny * k)
+          if (kind[c] !== LIQUID) {
+            b[c] = 0
+            continue
+          }
+          const pc = phi[c]
+          const fx = i + (nx + 1) * (j + ny * k)
+          const fy = i + nx * (j + (ny + 1) * k)
+          // b = -(net outflux), eq. 35: core/poisson.ts netOutfluxSlab's sum, term for term,
+          // for the liquid cells only (the rest of the grid has no unknowns).
+          const ct = c + plane
+          const fyt = fy + nx
+          let s = fu[fx + 1] * u[fx + 1] - fu[fx] * u[fx] + fv[fyt] * v[fyt] - fv[fy] * v[fy] + fw[ct] * wv[ct] - fw[c] * wv[c]
+          if (su !== null) s += (1 - fu[fx + 1]) * su[fx + 1] - (1 - fu[fx]) * su[fx]
+          if (sv !== null) s += (1 - fv[fyt]) * sv[fyt] - (1 - fv[fy]) * sv[fy]
+          if (sw !== null) s += (1 - fw[ct]) * sw[ct] - (1 - fw[c]) * sw[c]
+          b[c] = -s
+          let d = 0
+          // -x, +x
+          let w = fu[fx]
+          if (w > 0) d += i === 0 ? (open[0] ? w : 0) : kind[c - 1] === LIQUID ? w : w / GhostFluidPressure.theta(pc, phi[c - 1])
+          w = fu[fx + 1]
+          if (w > 0) {
+            if (i === nx - 1) d += open[1] ? w : 0
+            else if (kind[c + 1] === LIQUID) {
+              d += w
+              ax[c] = -w
+            } else d += w / GhostFluidPressure.theta(pc, phi[c + 1])
+          }
+          // -y, +y
+          w = fv[fy]
+          if (w > 0) d += j === 0 ? (open[2] ? w : 0) : kind[c - nx] === LIQUID ? w : w / GhostFluidPressure.theta(pc, phi[c - nx])
+          w = fv[fy + nx]
+          if (w > 0) {
+            if (j === ny - 1) d += open[3] ? w : 0
+            else if (kind[c + nx] === LIQUID) {
+              d += w
+              ay[c] = -w
+            } else d += w / GhostFluidPressure.theta(pc, phi[c + nx])
+          }
+          // -z, +z
+          w = fw[c]
+          if (w > 0) d += k === 0 ? (open[4] ? w : 0) : kind[c - plane] === LIQUID ? w : w / GhostFluidPressure.theta(pc, phi[c - plane])
+          w = fw[c + plane]
+          if (w > 0) {
+            if (k === nz - 1) d += open[5] ? w : 0
+            else if (kind[c + plane] === LIQUID) {
+              d += w
+              az[c] = -w
+            } else d += w / GhostFluidPressure.theta(pc, phi[c + plane])
+          }
+          diag[c] = d
+          if (d === 0) b[c] = 0
+        }
+      }
+    }
+  }
+
+  /**
+   * Projects vel in place (eq. 29): faces with a liquid cell on at least one side and an
+   * open fraction get u -= q_b - q_a with the ghost value on the air side. Returns the PCG figures.
+   */
+  project(
+    vel: MacGrid,
+    fractions: MacGrid,
+    obstacle: MacGrid | null,
+    kind: Uint8Array,
+    phi: Float32Array,
+    open: Uint8Array,
+    tolerance: number,
+    maxIterations: number,
+  ): SolveStats {
+    const { nx, ny, nz, q, b, matrix } = this
+    this.assemble(vel, fractions, obstacle, kind, phi, open)
+    // Warm start from the last solution where the cell is still liquid (sec. 3.3.4).
+    for (let c = 0; c < q.length; c++) if (matrix.diag[c] === 0 || !Number.isFinite(q[c])) q[c] = 0
+    const stats = this.pcg.solve(matrix, b, q, tolerance, maxIterations)
+    // u -= q_b - q_a on every open face with liquid on a side (air-air faces get 0 and are
+    // extrapolated afterwards). Visited from the liquid cells: each takes its low faces, and its
+    // high faces unless the cell beyond is liquid too (that cell takes it as its low face), so
+    // every face is updated once, with the same value as a sweep over all faces.
+    const plane = nx * ny
+    const fu = fractions.u, fv = fractions.v, fw = fractions.w
+    for (let k = 0; k < nz; k++) {
+      for (let j = 0; j < ny; j++) {
+        const row = nx * (j + ny * k)
+        const frowU = (nx + 1) * (j + ny * k)
+        const frowV = nx * (j + (ny + 1) * k)
+        for (let i = 0; i < nx; i++) {
+          const c = row + i
+          if (kind[c] !== LIQUID) continue
+          let f = frowU + i
+          if (fu[f] > 0) vel.u[f] -= this.jump(i > 0 ? c - 1 : -1, c, kind, phi)
+          f++
+          if (fu[f] > 0 && !(i < nx - 1 && kind[c + 1] === LIQUID)) vel.u[f] -= this.jump(c, i < nx - 1 ? c + 1 : -1, kind, phi)
+          f = frowV + i
+          if (fv[f] > 0) vel.v[f] -= this.jump(j > 0 ? c - nx : -1, c, kind, phi)
+          f += nx
+          if (fv[f] > 0 && !(j < ny - 1 && kind[c + nx] === LIQUID)) vel.v[f] -= this.jump(c, j < ny - 1 ? c + nx : -1, kind, phi)
+          f = c
+          if (fw[f] > 0) vel.w[f] -= this.jump(k > 0 ? c - plane : -1, c, kind, phi)
+          f += plane
+          if (fw[f] > 0 && !(k < nz - 1 && kind[c + plane] === LIQUID)) vel.w[f] -= this.jump(c, k < nz - 1 ? c + plane : -1, kind, phi)
+        }
+      }
+    }
+    return stats
+  }
+
+  /** q_b - q_a across a face between cells a and b (-1 = beyond the domain, q = 0 there). */
+  private jump(a: number, bIdx: number, kind: Uint8Array, phi: Float32Array): number {
+    const q = this.q
+    const la = a >= 0 && kind[a] === LIQUID
+    const lb = bIdx >= 0 && kind[bIdx] === LIQUID
+    if (la && lb) return q[bIdx] - q[a]
+    if (la) return bIdx >= 0 ? -q[a] / GhostFluidPressure.theta(phi[a], phi[bIdx]) : -q[a]
+    if (lb) return a >= 0 ? q[bIdx] / GhostFluidPressure.theta(phi[bIdx], phi[a]) : q[bIdx]
+    return 0 // air on both sides: extrapolated afterwards
+  }
+}

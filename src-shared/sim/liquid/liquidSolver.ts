@@ -1,0 +1,515 @@
+// Free-surface liquid with implicit variable viscosity and heat: the melting-and-flowing
+// solver of Carlson 2004 (chapters 3 and 4) with the free-surface treatment of chapter 6.
+//
+// Marker particles carry the liquid (sec. 3.2.3), its velocity and its temperature (sec. 4.2);
+// the MAC grid (sec. 3.2.1) is rebuilt from them every substep. One substep h:
+//   1. obstacles placed at the end of the substep; cells labelled liquid / air / solid from
+//      the markers (sec. 3.2.3.3); emitters refill; a level set phi from the markers
+//   2. particles -> grid: face velocities and cell temperatures (trilinear weights), extended
+//      into the air (sec. 6.3.2); a copy is kept for the FLIP update
+//   3. heat: sources, ambient cooling, LOD diffusion (eqs. 50-55, heat.ts)
+//   4. viscosity per cell from temperature (sec. 4.3, melting.ts)
+//   5. body forces (gravity), eq. 43
+//   6. implicit variable viscous diffusion, eqs. 44-49 and 57-58 (viscosity.ts)
+//   7. pressure projection, eqs. 29-36, with p = 0 at the surface by the ghost fluid method
+//      and Neumann / moving-wall conditions at obstacles (ghostFluid.ts)
+//   8. velocity extended into the air band again (sec. 6.3.2), obstacle faces re-imposed
+//   9. grid -> particles (PIC, or a PIC/FLIP blend), particles moved by RK2 (eq. 21) and
+//      pushed out of obstacles
+// Substeps follow the CFL condition (eq. 19) only: viscosity is implicit, so eq. 20 does not
+// apply (the point of sec. 4.1). Everything is deterministic and checkpointable.
+import { EddyError } from '../../api/errors'
+import { enforceSolidVelocity, openFlags } from '../core/boundaries'
+import { addUniformAcceleration } from '../core/forces'
+import { MacGrid } from '../core/grid'
+import type { FrameData, ParticleSet, Volume } from '../frame'
+import { ObstacleField } from '../smoke/obstacles'
+import { Prng } from '../smoke/prng'
+import { cancelledError, type Solver, type StepControl, type StepStats } from '../solver'
+import { extrapolateLayers } from './extrapolate'
+import { GhostFluidPressure } from './ghostFluid'
+import { HeatSolver } from './heat'
+import { readLiquidCheckpoint, writeLiquidCheckpoint } from './liquidCheckpoint'
+import { type LiquidSetup, type LiquidSimInput, validateLiquidInput, validateLiquidSetup } from './liquidInput'
+import { LiquidEmitter, seedVolumes } from './liquidSeeding'
+import { classifyCells, closeSolidFaces, LevelSetScratch, levelSetVolume, particleLevelSet } from './levelSet'
+import { MarkerParticles } from './markers'
+import { cellViscosity } from './melting'
+import { extendThroughClosedSides, type GridToParticles, ParticleMover } from './particleMotion'
+import { ParticleTransfer } from './transfer'
+import * as kinds from './viscosity'
+import { ViscositySystem } from './viscosity'
+
+// Imported values used in per-cell / per-marker loops are copied into module constants: an
+// imported binding can cost a property load (or a getter call, under vitest's module runner)
+// on every use in a hot loop.
+const LIQUID = kinds.LIQUID
+
+/** Milliseconds from the host's monotonic clock (stats only; never feeds the numbers). */
+const clock = (globalThis as { performance?: { now(): number } }).performance
+const now = (): number => (clock ? clock.now() : 0)
+
+/** Rings of faces/cells the velocity and temperature are extended into the air. */
+export const EXTRAPOLATION_LAYERS = 4
+/** A speed above maxSubsteps * cfl cells per frame times this is a blow-up. */
+export const INSTABILITY_FACTOR = 2
+
+export interface LiquidStepStats extends StepStats {
+  /** Viscosity PCG iterations summed over the substeps. */
+  viscosityIterations: number
+  /** Largest final relative residual of the viscosity solves. */
+  viscosityResidual: number
+  /** Liquid cells after the last substep. */
+  liquidCells: number
+  /** Markers added by emitters / removed (left through open sides, lost in solids). */
+  particlesAdded: number
+  particlesRemoved: number
+  /**
+   * Finer wall-clock split, ms (figures only, not deterministic): levelSet (cells, level set,
+   * and the once-per-step redistancing), toGrid, extend (velocity and temperature into the
+   * air), heat, viscosity, pressure, move (grid -> particles and advection, one fused pass).
+   */
+  phaseMs?: Record<string, number>
+}
+
+function emptyStats(): LiquidStepStats {
+  return {
+    substeps: 0,
+    pressureIterations: 0,
+    pressureResidual: 0,
+    particleCount: 0,
+    ms: { advection: 0, forces: 0, vortexParticles: 0, projection: 0 },
+    cflMax: 0,
+    viscosityIterations: 0,
+    viscosityResidual: 0,
+    liquidCells: 0,
+    particlesAdded: 0,
+    particlesRemoved: 0,
+    phaseMs: { levelSet: 0, toGrid: 0, extend: 0, heat: 0, viscosity: 0, pressure: 0, move: 0 },
+  }
+}
+
+export class LiquidSolver implements Solver {
+  readonly setup: LiquidSetup
+  readonly particles: MarkerParticles
+  /** Grid velocity of the last substep (after projection and extension), m/s. */
+  readonly velocity: MacGrid
+  /** Cell temperature of the last substep, K (liquid cells, extended a few cells into the air). */
+  readonly temperature: Float32Array
+  /** Signed distance to the markers' boundary of the last substep, m (negative in the liquid). */
+  readonly phi: Float32Array
+  /** The level set the pressure's theta reads (levelSet.ts: zero a little outside the markers). */
+  private readonly phiRaw: Float32Array
+  /** Cell kinds of the last substep (viscosity.ts AIR / LIQUID / SOLID). */
+  readonly kind: Uint8Array
+  /** Kinematic viscosity per cell of the last substep, m^2/s (0 outside the liquid). */
+  readonly viscosity: Float32Array
+  readonly obstacles: ObstacleField
+  private readonly velOld: MacGrid
+  private readonly tempOld: Float32Array
+  private readonly count: Int32Array
+  private readonly markU: Uint8Array
+  private readonly markV: Uint8Array
+  private readonly markW: Uint8Array
+  private readonly markT: Uint8Array
+  private readonly markT2: Uint8Array
+  /** 1 where markers take the grid velocity: liquid cells and two layers around them (else spray). */
+  private readonly reach: Uint8Array
+  private readonly open: Uint8Array
+  /**
+   * Face open fractions of the obstacles with every face of a SOLID cell closed: a face lying
+   * exactly on an obstacle's surface can read open while the cell behind it is solid, and the
+   * pressure must not see that cell as air (the liquid would drain into the obstacle).
+   */
+  private readonly fractions: MacGrid
+  private fractionsVersion = -1
+  /** Obstacle distance at cell corners for pushing markers out (particleMotion.ts extendThroughClosedSides). */
+  private readonly pushPhi: Float32Array
+  private readonly closed: Uint8Array
+  private readonly transfer: ParticleTransfer
+  private readonly mover: ParticleMover
+  private readonly g2p: GridToParticles
+  private readonly heat: HeatSolver
+  private readonly visc: ViscositySystem
+  private readonly pressure: GhostFluidPressure
+  private readonly prng: Prng
+  private readonly levelSetScratch: LevelSetScratch
+  private readonly emitters = new Map<string, LiquidEmitter>()
+  private _time = 0
+  private animFrame = 1
+  private initialised = false
+  /** this.phi holds the raw estimate of the last substep, not yet redistanced (redistancePhi). */
+  private phiPending = false
+  private lastStats: LiquidStepStats = emptyStats()
+
+  constructor(setup: LiquidSetup) {
+    validateLiquidSetup(setup)
+    this.setup = setup
+    const { grid } = setup
+    const { nx, ny, nz } = grid
+    const n = nx * ny * nz
+    this.velocity = new MacGrid(grid)
+    this.velOld = new MacGrid(grid)
+    this.temperature = new Float32Array(n)
+    this.tempOld = new Float32Array(n)
+    this.phi = new Float32Array(n)
+    this.phiRaw = new Float32Array(n)
+    this.kind = new Uint8Array(n)
+    this.viscosity = new Float32Array(n)
+    this.count = new Int32Array(n)
+    this.markU = new Uint8Array((nx + 1) * ny * nz)
+    this.markV = new Uint8Array(nx * (ny + 1) * nz)
+    this.markW = new Uint8Array(nx * ny * (nz + 1))
+    this.markT = new Uint8Array(n)
+    this.markT2 = new Uint8Array(n)
+    this.reach = new Uint8Array(n)
+    this.open = openFlags(setup.sides)
+    this.closed = this.open.map((o) => 1 - o)
+    this.obstacles = new ObstacleField(grid, setup.sides)
+    this.fractions = new MacGrid(grid)
+    this.pushPhi = new Float32Array((nx + 1) * (ny + 1) * (nz + 1))
+    this.transfer = new ParticleTransfer(grid)
+    this.g2p = { transfer: this.transfer, velOld: this.velOld, temp: this.temperature, tempOld: this.tempOld, flip: setup.flip, gx: 0, gy: 0, gz: 0 }
+    this.mover = new ParticleMover(grid)
+    this.heat = new HeatSolver(grid)
+    this.visc = new ViscositySystem(nx, ny, nz)
+    this.pressure = new GhostFluidPressure(nx, ny, nz)
+    this.particles = new MarkerParticles(setup.maxParticles, Math.min(setup.maxParticles, 1024))
+    this.prng = new Prng(setup.seed)
+    this.levelSetScratch = new LevelSetScratch(n)
+    this.temperature.fill(setup.heat.ambientTemperature)
+    this.phi.fill(3 * grid.dx)
+  }
+
+  get time(): number {
+    return this._time
+  }
+
+  /** Seeds the initial volumes (once, before the first substep). */
+  private initialise(): void {
+    const { grid, particlesPerCell, volumes } = this.setup
+    seedVolumes(this.particles, this.prng, grid, particlesPerCell, this.setup.jitter, volumes)
+    this.initialised = true
+  }
+
+  step(dt: number, input: LiquidSimInput, control?: StepControl): LiquidStepStats {
+    if (typeof dt !== 'number' || !Number.isFinite(dt) || dt < 0) {
+      throw new EddyError('INVALID_PARAM', `Time step must be a finite number of seconds >= 0 (got ${dt})`, { field: 'dt', value: dt })
+    }
+    validateLiquidInput(input)
+    if (!this.initialised) this.initialise()
+    const stats = emptyStats()
+    const { dx } = this.setup.grid
+    const { cfl, minSubsteps, maxSubsteps } = input
+    const g = this.setup.gravity
+    // Speed a substep must follow: the fastest marker or emitter, plus what gravity adds over a
+    // cell (Bridson 2015 ch. 3: u_max + sqrt(5 dx |g|)).
+    const gravityReach = Math.sqrt(5 * dx * Math.hypot(g[0], g[1], g[2]))
+    let done = 0
+    while (dt > 0) {
+      if (control?.shouldStop()) throw cancelledError(this._time + done)
+      const remaining = dt - done
+      let umax = this.maxParticleSpeed()
+      if (!(umax === umax)) this.unstable(done, 'a particle velocity is NaN')
+      for (const e of input.emitters) {
+        if (e.fluid === 'liquid' && e.rate > 0) umax = Math.max(umax, Math.abs(e.velocity[0]), Math.abs(e.velocity[1]), Math.abs(e.velocity[2]))
+      }
+      const speed = umax + gravityReach
+      let h = speed > 0 ? (cfl * dx) / speed : Infinity
+      h = Math.min(Math.max(h, dt / maxSubsteps), dt / minSubsteps)
+      let n = Math.max(1, Math.ceil(remaining / h - 1e-9))
+      if (stats.substeps + n > maxSubsteps) n = Math.max(1, maxSubsteps - stats.substeps)
+      h = remaining / n
+      this.substep(h, done, input, stats)
+      stats.substeps++
+      stats.cflMax = Math.max(stats.cflMax, (umax * h) / dx)
+      this.guard(done + h, dt, input)
+      if (n === 1) break
+      done += h
+    }
+    const tr = now()
+    this.redistancePhi()
+    const msRedistance = now() - tr
+    stats.ms.advection += msRedistance
+    if (stats.phaseMs) stats.phaseMs.levelSet += msRedistance
+    this._time += dt
+    if (input.frameDt > 0) this.animFrame = input.frame + dt / input.frameDt
+    stats.particleCount = this.particles.count
+    this.lastStats = stats
+    return stats
+  }
+
+  /**
+   * Turns the last substep's raw marker distance into a signed distance (levelSet.ts). Only
+   * the frame output and volume figures read this.phi, so it is done once per step instead
+   * of every substep; the result is the same bits as redistancing inside the last substep.
+   */
+  private redistancePhi(): void {
+    if (!this.phiPending) return
+    const { nx, ny, nz, dx } = this.setup.grid
+    this.levelSetScratch.redistancer.run(this.phi, nx, ny, nz, dx, 3 * dx)
+    this.phiPending = false
+  }
+
+  private maxParticleSpeed(): number {
+    const p = this.particles
+    let m = 0
+    for (let q = 0; q < p.count; q++) {
+      const s = Math.max(Math.abs(p.vx[q]), Math.abs(p.vy[q]), Math.abs(p.vz[q]))
+      if (s > m) m = s
+      else if (s !== s) return NaN
+    }
+    return m
+  }
+
+  private unstable(offset: number, reason: string): never {
+    const time = this._time + offset
+    throw new EddyError('SIM_UNSTABLE', `Liquid simulation became unstable at t=${time.toFixed(4)} s: ${reason}; lower the time step / raise max substeps`, { time, reason })
+  }
+
+  /** NaN, or a speed no allowed substep count could follow, stops the bake with SIM_UNSTABLE. */
+  private guard(offset: number, dt: number, input: LiquidSimInput): void {
+    const umax = this.maxParticleSpeed()
+    if (!(umax === umax)) this.unstable(offset, 'a particle velocity is NaN')
+    if (dt > 0) {
+      const bound = (INSTABILITY_FACTOR * input.maxSubsteps * input.cfl * this.setup.grid.dx) / dt
+      if (!(umax <= bound)) this.unstable(offset, `speed ${umax.toPrecision(3)} m/s exceeds ${bound.toPrecision(3)} m/s`)
+    }
+  }
+
+  private substep(h: number, offset: number, input: LiquidSimInput, stats: LiquidStepStats): void {
+    const { setup, particles: p, velocity: vel, velOld, temperature: temp, tempOld, kind, count, open } = this
+    const { grid } = setup
+    const { nx, ny, nz, dx } = grid
+    const ph = stats.phaseMs as Record<string, number>
+    let t0 = now()
+    let tp = t0
+    const lap = (key: string): void => {
+      const t = now()
+      ph[key] += t - tp
+      tp = t
+    }
+    // 1. Obstacles at the end of the substep, cells, emitters, level set.
+    const obs = this.obstacles
+    obs.update(input.obstacles, offset + h)
+    if (obs.version !== this.fractionsVersion) {
+      closeSolidFaces(obs.fractions, obs.solid, this.fractions)
+      extendThroughClosedSides(obs.phi, this.pushPhi, nx, ny, nz, this.closed)
+      this.fractionsVersion = obs.version
+    }
+    classifyCells(p, grid, obs.solid, count, kind)
+    const added = this.emit(input, h)
+    if (added > 0) classifyCells(p, grid, obs.solid, count, kind)
+    stats.particlesAdded += added
+    particleLevelSet(p, grid, count, kind, this.phiRaw, this.phi, 3 * dx, this.levelSetScratch, this.closed, false)
+    this.phiPending = true
+    lap('levelSet')
+    // 2. Particles -> grid, extended into the air; closed faces carry the obstacle velocity.
+    this.transfer.toGrid(p, vel, temp, this.markU, this.markV, this.markW, this.markT)
+    lap('toGrid')
+    this.extendVelocity(false)
+    velOld.copyFrom(vel)
+    // Temperature: liquid cells are the known ones; the air band is extended from them.
+    for (let c = 0; c < kind.length; c++) if (kind[c] !== LIQUID) this.markT[c] = 0
+    this.markT2.set(this.markT)
+    extrapolateLayers(temp, this.markT, nx, ny, nz, 3)
+    for (let c = 0; c < kind.length; c++) if (this.markT[c] === 0) temp[c] = setup.heat.ambientTemperature
+    tempOld.set(temp)
+    lap('extend')
+    let t1 = now()
+    stats.ms.advection += t1 - t0
+    // 3. Heat (eq. 50 without convection, which the markers did).
+    const heat = setup.heat
+    this.heat.applySources(temp, kind, input.liquid.heatSources, h)
+    this.heat.cool(temp, kind, heat.ambientTemperature, heat.coolingRate, h)
+    this.heat.diffuse(temp, kind, heat.diffusion, h)
+    // Three layers, so that a marker within two cells of the liquid (where markers use the
+    // grid, `reach`) interpolates only extended values, never the ambient fill.
+    extrapolateLayers(temp, this.markT2, nx, ny, nz, 3)
+    for (let c = 0; c < kind.length; c++) {
+      if (this.markT2[c] === 0) temp[c] = tempOld[c]
+      // mark 1 = liquid, 2..3 = the first two layers around it.
+      this.reach[c] = this.markT2[c] !== 0 && this.markT2[c] <= 3 ? 1 : 0
+    }
+    lap('heat')
+    // 4-6. Viscosity from temperature, gravity (eq. 43), implicit viscous diffusion (eq. 44-49).
+    const nuMax = cellViscosity(setup.viscosity, temp, kind, this.viscosity)
+    const g = setup.gravity
+    addUniformAcceleration(vel, g[0], g[1], g[2], h)
+    enforceSolidVelocity(vel, this.fractions, obs.moving ? obs.velocity : null)
+    if (nuMax > 0) {
+      this.visc.setup(vel, this.fractions, kind, this.viscosity, h, setup.viscousStress, setup.wallSlip, open)
+      const vs = this.visc.solve(setup.viscositySolve.tolerance, setup.viscositySolve.maxIterations)
+      this.visc.writeBack(vel)
+      stats.viscosityIterations += vs.iterations
+      stats.viscosityResidual = Math.max(stats.viscosityResidual, vs.residual)
+    }
+    lap('viscosity')
+    t0 = now()
+    stats.ms.forces += t0 - t1
+    // 7. Pressure with the ghost fluid free surface.
+    const ps = this.pressure.project(vel, this.fractions, obs.moving ? obs.velocity : null, kind, this.phiRaw, open, setup.pressure.tolerance, setup.pressure.maxIterations)
+    stats.pressureIterations += ps.iterations
+    stats.pressureResidual = Math.max(stats.pressureResidual, ps.residual)
+    lap('pressure')
+    // 8. Extend into the air band; walls again.
+    this.extendVelocity(true)
+    lap('extend')
+    t1 = now()
+    stats.ms.projection += t1 - t0
+    // 9. Grid -> particles, then move them.
+    // (Fused: each marker takes its grid velocity and is moved in one pass, particleMotion.ts.)
+    const g2p = this.g2p
+    g2p.velOld = velOld
+    g2p.temp = temp
+    g2p.tempOld = tempOld
+    g2p.flip = setup.flip
+    g2p.gx = setup.gravity[0]
+    g2p.gy = setup.gravity[1]
+    g2p.gz = setup.gravity[2]
+    stats.particlesRemoved += this.mover.advect(p, vel, h, obs.hasObstacles ? this.pushPhi : null, open, this.reach, g2p)
+    stats.liquidCells = 0
+    for (let c = 0; c < kind.length; c++) if (kind[c] === LIQUID) stats.liquidCells++
+    lap('move')
+    stats.ms.advection += now() - t1
+  }
+
+  /**
+   * Extends face velocities into the air (sec. 6.3.2). fromLiquid: the known faces are those
+   * touching a liquid cell (after the solve); else the marks from the particle splat are used.
+   */
+  private extendVelocity(fromLiquid: boolean): void {
+    const { velocity: vel, kind, markU, markV, markW } = this
+    const { nx, ny, nz } = this.setup.grid
+    const obs = this.obstacles
+    if (fromLiquid) {
+      const fr = this.fractions
+      const plane = nx * ny
+      for (let k = 0; k < nz; k++) for (let j = 0; j < ny; j++) {
+        const row = nx * (j + ny * k)
+        const frow = (nx + 1) * (j + ny * k)
+        for (let i = 0; i <= nx; i++) {
+          const f = frow + i
+          markU[f] = fr.u[f] > 0 && ((i > 0 && kind[row + i - 1] === LIQUID) || (i < nx && kind[row + i] === LIQUID)) ? 1 : 0
+        }
+      }
+      for (let k = 0; k < nz; k++) for (let j = 0; j <= ny; j++) {
+        const row = nx * (j + ny * k)
+        const frow = nx * (j + (ny + 1) * k)
+        for (let i = 0; i < nx; i++) {
+          const f = frow + i
+          markV[f] = fr.v[f] > 0 && ((j > 0 && kind[row + i - nx] === LIQUID) || (j < ny && kind[row + i] === LIQUID)) ? 1 : 0
+        }
+      }
+      for (let k = 0; k <= nz; k++) for (let c = 0; c < plane; c++) {
+        const f = c + plane * k
+        markW[f] = fr.w[f] > 0 && ((k > 0 && kind[f - plane] === LIQUID) || (k < nz && kind[f] === LIQUID)) ? 1 : 0
+      }
+    }
+    // Unmarked faces restart from 0 so nothing stale survives beyond the band.
+    for (let f = 0; f < markU.length; f++) if (markU[f] === 0) vel.u[f] = 0
+    for (let f = 0; f < markV.length; f++) if (markV[f] === 0) vel.v[f] = 0
+    for (let f = 0; f < markW.length; f++) if (markW[f] === 0) vel.w[f] = 0
+    extrapolateLayers(vel.u, markU, nx + 1, ny, nz, EXTRAPOLATION_LAYERS)
+    extrapolateLayers(vel.v, markV, nx, ny + 1, nz, EXTRAPOLATION_LAYERS)
+    extrapolateLayers(vel.w, markW, nx, ny, nz + 1, EXTRAPOLATION_LAYERS)
+    enforceSolidVelocity(vel, this.fractions, obs.moving ? obs.velocity : null)
+  }
+
+  /** Liquid emitters of the input; returns the markers added. */
+  private emit(input: LiquidSimInput, h: number): number {
+    let added = 0
+    for (const e of input.emitters) {
+      if (e.fluid !== 'liquid' || !(e.rate > 0)) continue
+      let em = this.emitters.get(e.id)
+      if (!em) {
+        em = new LiquidEmitter(e)
+        this.emitters.set(e.id, em)
+      } else em.update(e)
+      added += em.emit(this.particles, this.prng, this.setup.grid, this.setup.particlesPerCell, this.setup.jitter, this.count, this.kind, 1 - Math.exp(-e.rate * h), e)
+    }
+    return added
+  }
+
+  /** Liquid volume from the signed distance of the last substep, m^3 (levelSet.ts levelSetVolume). */
+  levelSetVolume(): number {
+    this.redistancePhi()
+    const { nx, ny, nz, dx } = this.setup.grid
+    return levelSetVolume(this.phi, this.kind, this.obstacles.solid, nx, ny, nz, dx)
+  }
+
+  frame(): FrameData {
+    if (!this.initialised) this.initialise()
+    this.redistancePhi()
+    const p = this.particles
+    const n = p.count
+    const positions = new Float32Array(3 * n)
+    const velocity = new Float32Array(3 * n)
+    const temperature = new Float32Array(n)
+    const id = new Float32Array(n)
+    for (let q = 0; q < n; q++) {
+      positions[3 * q] = p.px[q]
+      positions[3 * q + 1] = p.py[q]
+      positions[3 * q + 2] = p.pz[q]
+      velocity[3 * q] = p.vx[q]
+      velocity[3 * q + 1] = p.vy[q]
+      velocity[3 * q + 2] = p.vz[q]
+      temperature[q] = p.temp[q]
+      id[q] = p.id[q]
+    }
+    const particles: ParticleSet = {
+      name: 'liquid',
+      count: n,
+      positions,
+      attributes: { velocity: { components: 3, data: velocity }, temperature: { components: 1, data: temperature }, id: { components: 1, data: id } },
+    }
+    const { nx, ny, nz, dx, origin } = this.setup.grid
+    const vol = (name: string, data: Float32Array): Volume => ({ name, components: 1, dims: [nx, ny, nz], voxelSize: dx, origin: [origin[0], origin[1], origin[2]], data })
+    const s = this.lastStats
+    return {
+      time: this._time,
+      frame: this.animFrame,
+      volumes: [vol('temperature', this.temperature.slice()), vol('liquid', this.phi.slice())],
+      meshes: [],
+      particles: [particles],
+      stats: {
+        substeps: s.substeps,
+        pressureIterations: s.pressureIterations,
+        pressureResidual: s.pressureResidual,
+        viscosityIterations: s.viscosityIterations,
+        viscosityResidual: s.viscosityResidual,
+        particleCount: n,
+        liquidCells: s.liquidCells,
+        cflMax: s.cflMax,
+        msAdvection: s.ms.advection,
+        msForces: s.ms.forces,
+        msProjection: s.ms.projection,
+      },
+    }
+  }
+
+  checkpoint(): Uint8Array {
+    this.redistancePhi()
+    const { nx, ny, nz } = this.setup.grid
+    return writeLiquidCheckpoint(
+      [nx, ny, nz],
+      { time: this._time, animFrame: this.animFrame, prngState: this.prng.state, initialised: this.initialised },
+      this.particles,
+      { temperature: this.temperature, phi: this.phi, phiRaw: this.phiRaw, pressure: this.pressure.q },
+    )
+  }
+
+  restore(bytes: Uint8Array): void {
+    const { nx, ny, nz } = this.setup.grid
+    const s = readLiquidCheckpoint(bytes, [nx, ny, nz], this.particles, { temperature: this.temperature, phi: this.phi, phiRaw: this.phiRaw, pressure: this.pressure.q })
+    this._time = s.time
+    this.animFrame = s.animFrame
+    this.prng.state = s.prngState
+    this.initialised = s.initialised
+    this.obstacles.invalidate()
+    this.fractionsVersion = -1
+    this.phiPending = false
+    this.emitters.clear()
+    this.lastStats = emptyStats()
+  }
+}

@@ -1,0 +1,94 @@
+// Marker particles of the MAC method (Carlson 2004, sec. 3.2.3): they mark which cells hold
+// liquid and carry velocity and temperature (sec. 4.2, last paragraph) into cells the liquid
+// enters. Structure of arrays over Float32Arrays that double when full, so adding particles
+// allocates O(log n) times over a bake, never per particle. Removal swaps the last particle
+// in, which keeps the order (and so every sum over particles) a deterministic function of the
+// state.
+
+export class MarkerParticles {
+  count = 0
+  /** Largest count allowed; add() refuses beyond it. */
+  readonly maxCount: number
+  px: Float32Array
+  py: Float32Array
+  pz: Float32Array
+  vx: Float32Array
+  vy: Float32Array
+  vz: Float32Array
+  /** Temperature, K. */
+  temp: Float32Array
+  /** Stable id, for exporters that track particles across frames. */
+  id: Uint32Array
+  /** Id the next added particle gets. */
+  nextId = 0
+
+  constructor(maxCount: number, initialCapacity = 1024) {
+    this.maxCount = maxCount
+    const c = Math.max(1, Math.min(initialCapacity, maxCount))
+    this.px = new Float32Array(c)
+    this.py = new Float32Array(c)
+    this.pz = new Float32Array(c)
+    this.vx = new Float32Array(c)
+    this.vy = new Float32Array(c)
+    this.vz = new Float32Array(c)
+    this.temp = new Float32Array(c)
+    this.id = new Uint32Array(c)
+  }
+
+  get capacity(): number {
+    return this.px.length
+  }
+
+  /** Makes room for at least n particles (capacity doubles, capped at maxCount). */
+  reserve(n: number): void {
+    if (n <= this.capacity) return
+    let c = this.capacity
+    while (c < n) c *= 2
+    c = Math.min(c, Math.max(n, this.maxCount))
+    const grow = <T extends Float32Array | Uint32Array>(a: T, make: (n: number) => T): T => {
+      const b = make(c)
+      b.set(a.subarray(0, this.count))
+      return b
+    }
+    const f32 = (m: number) => new Float32Array(m)
+    this.px = grow(this.px, f32)
+    this.py = grow(this.py, f32)
+    this.pz = grow(this.pz, f32)
+    this.vx = grow(this.vx, f32)
+    this.vy = grow(this.vy, f32)
+    this.vz = grow(this.vz, f32)
+    this.temp = grow(this.temp, f32)
+    this.id = grow(this.id, (m) => new Uint32Array(m))
+  }
+
+  /** Adds one particle; false (and nothing added) at maxCount. */
+  add(x: number, y: number, z: number, vx: number, vy: number, vz: number, t: number): boolean {
+    if (this.count >= this.maxCount) return false
+    if (this.count === this.capacity) this.reserve(this.count + 1)
+    const i = this.count++
+    this.px[i] = x
+    this.py[i] = y
+    this.pz[i] = z
+    this.vx[i] = vx
+    this.vy[i] = vy
+    this.vz[i] = vz
+    this.temp[i] = t
+    this.id[i] = this.nextId >>> 0
+    this.nextId = (this.nextId + 1) % 4294967296
+    return true
+  }
+
+  /** Removes particle i by moving the last one into its slot. */
+  remove(i: number): void {
+    const last = --this.count
+    if (i === last) return
+    this.px[i] = this.px[last]
+    this.py[i] = this.py[last]
+    this.pz[i] = this.pz[last]
+    this.vx[i] = this.vx[last]
+    this.vy[i] = this.vy[last]
+    this.vz[i] = this.vz[last]
+    this.temp[i] = this.temp[last]
+    this.id[i] = this.id[last]
+  }
+}

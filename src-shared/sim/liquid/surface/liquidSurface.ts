@@ -1,0 +1,119 @@
+// The liquid's surface for one frame: particles -> level set (particleLevelSet.ts) -> marching
+// cubes (marchingCubes.ts) -> optional small-drop removal (dropRemoval.ts) -> area-weighted
+// normals (normals.ts). The result is a closed, consistently oriented (counter-clockwise seen
+// from outside) triangle mesh shaped as a FrameMesh. A LiquidSurfacer keeps every scratch
+// buffer between frames, so a frame allocates only its three output arrays.
+import { EddyError } from '../../../api/errors'
+import type { Vec3 } from '../../../scene/types'
+import type { FrameMesh } from '../../frame'
+import { DropRemover } from './dropRemoval'
+import { MarchingCubes, MeshBuffers } from './marchingCubes'
+import { areaWeightedNormals } from './normals'
+import { ParticleLevelSet } from './particleLevelSet'
+
+export interface LiquidSurfaceInput {
+  /** xyz per particle, m. */
+  positions: Float32Array
+  count: number
+  /** Particle radius r, m (about half the particle spacing is typical). */
+  particleRadius: number
+  /** Simulation grid: origin = cell (0,0,0)'s minimum corner, dx = cell size, n* = cells. */
+  grid: { origin: Vec3; dx: number; nx: number; ny: number; nz: number }
+  /** Level-set nodes per simulation cell edge, 1..4 (default 2). */
+  refinement?: number
+  /** Laplacian passes over the inside of the level set, 0..8 (default 0). */
+  smoothing?: number
+  /** Pieces enclosing less than this many simulation cells of volume are dropped (default 0). */
+  minDropVolume?: number
+  /**
+   * Kernel support R in particle radii, 2..4 (default 3). R should span at least about 1.5
+   * particle spacings: with R = one spacing (r = spacing / 2, scale 2) nodes between
+   * particles see none and the mesh fills with bubbles.
+   */
+  kernelScale?: number
+}
+
+export interface LiquidMesh extends FrameMesh {
+  name: 'liquid'
+  positions: Float32Array
+  indices: Uint32Array
+  normals: Float32Array
+}
+
+// Level-set nodes beyond this are refused: phi alone would take over 500 MB.
+export const MAX_SURFACE_NODES = 1 << 27
+
+export class LiquidSurfacer {
+  private readonly levelSet = new ParticleLevelSet()
+  private readonly cubes = new MarchingCubes()
+  private readonly drops = new DropRemover()
+  private readonly mesh = new MeshBuffers()
+  private normalAcc = new Float64Array(0)
+  /** Small pieces the last frame dropped. */
+  lastDropsRemoved = 0
+
+  surface(input: LiquidSurfaceInput): LiquidMesh {
+    const p = validate(input)
+    const { grid } = input
+    const mesh = this.mesh
+    mesh.reset()
+    this.lastDropsRemoved = 0
+    if (input.count === 0) return { name: 'liquid', positions: new Float32Array(0), indices: new Uint32Array(0), normals: new Float32Array(0) }
+    this.levelSet.compute({
+      positions: input.positions,
+      count: input.count,
+      particleRadius: input.particleRadius,
+      kernelScale: p.kernelScale,
+      origin: grid.origin,
+      dx: grid.dx,
+      cells: [grid.nx, grid.ny, grid.nz],
+      refinement: p.refinement,
+      smoothing: p.smoothing,
+    })
+    this.cubes.run(this.levelSet.phi, this.levelSet.grid, mesh)
+    this.lastDropsRemoved = p.minDropVolume > 0 ? this.drops.removeSmall(mesh, p.minDropVolume * grid.dx ** 3) : 0
+    const nv = mesh.vertexCount, nt = mesh.triangleCount
+    const normals = new Float32Array(3 * nv)
+    if (this.normalAcc.length < 3 * nv) this.normalAcc = new Float64Array(Math.ceil(3 * nv * 1.25))
+    areaWeightedNormals(mesh.positions, nv, mesh.indices, nt, normals, this.normalAcc)
+    return { name: 'liquid', positions: mesh.positions.slice(0, 3 * nv), indices: mesh.indices.slice(0, 3 * nt), normals }
+  }
+}
+
+/** One frame without keeping scratch; prefer a LiquidSurfacer when meshing a sequence. */
+export function meshLiquidSurface(input: LiquidSurfaceInput): LiquidMesh {
+  return new LiquidSurfacer().surface(input)
+}
+
+function invalid(message: string, field: string, value: unknown): EddyError {
+  return new EddyError('INVALID_PARAM', message, { field, value })
+}
+
+function validate(input: LiquidSurfaceInput): { refinement: number; smoothing: number; minDropVolume: number; kernelScale: number } {
+  const { positions, count, particleRadius, grid } = input
+  if (!Number.isInteger(count) || count < 0) throw invalid(`Liquid surface: particle count must be a whole number >= 0 (got ${count}).`, 'count', count)
+  if (positions.length < 3 * count) throw invalid(`Liquid surface: ${count} particles need ${3 * count} coordinates, got ${positions.length}.`, 'positions', positions.length)
+  if (!(particleRadius > 0) || !Number.isFinite(particleRadius)) throw invalid(`Liquid surface: particle radius must be a positive number (got ${particleRadius}).`, 'particleRadius', particleRadius)
+  if (!(grid.dx > 0) || !Number.isFinite(grid.dx)) throw invalid(`Liquid surface: cell size must be a positive number (got ${grid.dx}).`, 'grid.dx', grid.dx)
+  if (!grid.origin.every(Number.isFinite)) throw invalid('Liquid surface: grid origin must be finite.', 'grid.origin', grid.origin)
+  for (const [name, n] of [['nx', grid.nx], ['ny', grid.ny], ['nz', grid.nz]] as const) {
+    if (!Number.isInteger(n) || n < 1) throw invalid(`Liquid surface: grid.${name} must be a whole number >= 1 (got ${n}).`, `grid.${name}`, n)
+  }
+  const refinement = input.refinement ?? 2
+  if (!Number.isInteger(refinement) || refinement < 1 || refinement > 4) throw invalid(`Liquid surface: refinement must be 1, 2, 3 or 4 (got ${refinement}).`, 'refinement', refinement)
+  const smoothing = input.smoothing ?? 0
+  if (!Number.isInteger(smoothing) || smoothing < 0 || smoothing > 8) throw invalid(`Liquid surface: smoothing must be a whole number of passes, 0..8 (got ${smoothing}).`, 'smoothing', smoothing)
+  const minDropVolume = input.minDropVolume ?? 0
+  if (!(minDropVolume >= 0) || !Number.isFinite(minDropVolume)) throw invalid(`Liquid surface: minimum drop volume must be >= 0 cells (got ${minDropVolume}).`, 'minDropVolume', minDropVolume)
+  const kernelScale = input.kernelScale ?? 3
+  if (!(kernelScale >= 2 && kernelScale <= 4)) throw invalid(`Liquid surface: kernel scale must be 2..4 particle radii (got ${kernelScale}).`, 'kernelScale', kernelScale)
+  const nodes = (grid.nx * refinement + 3) * (grid.ny * refinement + 3) * (grid.nz * refinement + 3)
+  if (nodes > MAX_SURFACE_NODES) throw invalid(`Liquid surface: ${nodes} level-set nodes is over the limit of ${MAX_SURFACE_NODES}; lower the refinement.`, 'refinement', refinement)
+  for (let i = 0; i < 3 * count; i++) {
+    if (!Number.isFinite(positions[i])) {
+      const particle = Math.floor(i / 3)
+      throw invalid(`Liquid surface: particle ${particle} has a non-finite position (${positions[i]}).`, 'positions', particle)
+    }
+  }
+  return { refinement, smoothing, minDropVolume, kernelScale }
+}

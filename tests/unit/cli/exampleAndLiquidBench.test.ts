@@ -1,0 +1,98 @@
+// The built CLI (out/main/cli.js; `npx electron-vite build` after changing src-main/cli):
+// `eddy example` writes a project that `eddy bake` can open, refuses an existing file, lists the
+// examples for an unknown name; `eddy bench liquid|viscous|bunny` print phase tables and EDDY_BENCH.
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { EXAMPLES } from '../../../src-shared/scene/examples'
+import { ProjectStore } from '../../../src-main/store/projectStore'
+
+const CLI = fileURLToPath(new URL('../../../out/main/cli.js', import.meta.url))
+let dir: string
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eddy-cli-example-'))
+})
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
+
+const eddy = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd: dir })
+
+function benchJson(stdout: string): Record<string, unknown> {
+  const line = stdout.split('\n').find((l) => l.startsWith('EDDY_BENCH '))
+  expect(line, stdout).toBeDefined()
+  return JSON.parse(line!.slice('EDDY_BENCH '.length)) as Record<string, unknown>
+}
+
+describe('eddy example', () => {
+  it('writes the project, refuses to overwrite it, and the project bakes', () => {
+    const r = eddy('example', 'dam-break', 'dam.eddy')
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/Wrote dam\.eddy/)
+    const store = ProjectStore.open(path.join(dir, 'dam.eddy'))
+    const before = store.readDocument()
+    store.close()
+    expect(before.objects.map((o) => o.name)).toEqual(['Dam domain', 'Water column', 'Obstacle'])
+    const again = eddy('example', 'toothpaste', 'dam.eddy')
+    expect(again.status).toBe(1)
+    expect(again.stderr).toMatch(/already exists/)
+    const reopened = ProjectStore.open(path.join(dir, 'dam.eddy'))
+    expect(reopened.readDocument().meta.name).toBe('Dam break')
+    reopened.close()
+  })
+
+  it('lists the examples for an unknown name and exits 2', () => {
+    const r = eddy('example', 'lava-lamp', 'x.eddy')
+    expect(r.status).toBe(2)
+    expect(r.stderr).toMatch(/no example named "lava-lamp"/)
+    for (const e of EXAMPLES) expect(r.stderr).toContain(e.id)
+    expect(fs.existsSync(path.join(dir, 'x.eddy'))).toBe(false)
+  })
+
+  it('bakes a mesh example written by the CLI (the bunny mesh resolves from the file)', () => {
+    expect(eddy('example', 'melting-bunny', 'bunny.eddy').status).toBe(0)
+    const r = eddy('bake', 'bunny.eddy', '--sim', 'Wax domain', '--frames', '1-2')
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/EDDY_BAKE .*"state":"done"/)
+  }, 30_000)
+})
+
+describe('eddy bench liquid / viscous / bunny', () => {
+  it('liquid --res 16 --frames 2: dam break grid, phases and EDDY_BENCH', () => {
+    const r = eddy('bench', 'liquid', '--res', '16', '--frames', '2')
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/\| pressure \|/)
+    expect(r.stdout).toMatch(/\| surface \|/)
+    const j = benchJson(r.stdout)
+    expect(j.scene).toBe('liquid')
+    expect(j.grid).toEqual([16, 16, 16])
+    expect(j.frames).toBe(2)
+    expect(j.msPerFrame as number).toBeGreaterThan(0)
+    expect(j.particles as number).toBeGreaterThan(0)
+    expect(j.triangles as number).toBeGreaterThan(0)
+    expect((j.phaseMsPerFrame as Record<string, number>).pressure).toBeGreaterThan(0)
+  }, 30_000)
+
+  it('viscous --viscosity 0.5 runs the viscosity solve; a bad viscosity is a usage error', () => {
+    const r = eddy('bench', 'viscous', '--res', '12', '--frames', '1', '--viscosity', '0.5')
+    expect(r.status, r.stderr).toBe(0)
+    const j = benchJson(r.stdout)
+    expect(j.viscosity).toBe(0.5)
+    expect(j.viscosityIterationsPerSubstep as number).toBeGreaterThan(0)
+    const bad = eddy('bench', 'viscous', '--viscosity', 'thick')
+    expect(bad.status).toBe(2)
+    expect(bad.stderr).toMatch(/--viscosity/)
+    // --viscosity belongs to the viscous scene only.
+    expect(eddy('bench', 'liquid', '--viscosity', '1').status).toBe(2)
+  }, 30_000)
+
+  it('bunny --res 12 --frames 1 bakes the melting-bunny example', () => {
+    const r = eddy('bench', 'bunny', '--res', '12', '--frames', '1')
+    expect(r.status, r.stderr).toBe(0)
+    const j = benchJson(r.stdout)
+    expect(j.scene).toBe('bunny')
+    expect((j.grid as number[])[2]).toBe(12)
+    expect(j.particles as number).toBeGreaterThan(0)
+  }, 30_000)
+})
