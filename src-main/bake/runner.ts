@@ -117,11 +117,12 @@ function plan(req: BakeRequest, cache: FrameCache, doc: ReturnType<ProjectStore[
       throw new EddyError('INVALID_PARAM', `The frame range ${frameStart}-${frameEnd} is empty`, { field: 'frames' })
     }
     if (req.mode !== 'bake') throw new EddyError('NOT_FOUND', 'This simulation has not been baked yet; Bake it first', { field: 'mode' })
+    const dp = evaluateObject(doc.objects.find((o) => o.id === req.domainId)!, doc.tracks, frameStart)
     const settings: BakeSettings = {
       frameStart,
       frameEnd,
-      checkpointEvery: req.checkpointEvery ?? DEFAULT_CHECKPOINT_EVERY,
-      precision: req.precision ?? DEFAULT_PRECISION,
+      checkpointEvery: req.checkpointEvery ?? Number(dp.checkpointEvery ?? DEFAULT_CHECKPOINT_EVERY),
+      precision: req.precision ?? ((dp.cachePrecision as FramePrecision | undefined) ?? DEFAULT_PRECISION),
       solver,
     }
     return { settings, startAfter: frameStart - 1, lastFrame: frameEnd, sigs: frameSignatures(doc, req.domainId, frameStart, frameEnd, solver) }

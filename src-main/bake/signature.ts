@@ -15,14 +15,23 @@ import type { SceneDocument, SceneObject } from '../../src-shared/scene/types'
 /** Bump when a solver change makes old caches wrong, to mark every frame stale. */
 const SIGNATURE_VERSION = 'eddy-bake-1'
 
+/** Domain settings that change how frames are stored, not what they hold. */
+const STORAGE_KEYS = ['checkpointEvery', 'cachePrecision']
+
+function withoutStorage(params: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...params }
+  for (const k of STORAGE_KEYS) delete out[k]
+  return out
+}
+
 function inputsAt(objects: readonly SceneObject[], doc: SceneDocument, frame: number): string {
   const parts = objects.map((o) => ({
     id: o.id,
     kind: o.kind,
     meshId: o.meshId ?? null,
     cage: o.cage ?? null,
-    p0: evaluateObject(o, doc.tracks, frame),
-    p1: evaluateObject(o, doc.tracks, frame + 1),
+    p0: withoutStorage(evaluateObject(o, doc.tracks, frame)),
+    p1: withoutStorage(evaluateObject(o, doc.tracks, frame + 1)),
   }))
   return JSON.stringify(parts)
 }

@@ -89,6 +89,12 @@ const domain: KindSpec = {
     { key: 'minSubsteps', label: 'Min substeps', type: 'int', unit: '', min: 1, max: 100, default: 1, keyframable: true, step: 1, group: 'Time', help: 'Fewest solver steps per frame.' },
     { key: 'maxSubsteps', label: 'Max substeps', type: 'int', unit: '', min: 1, max: 100, default: 4, keyframable: true, step: 1, group: 'Time', help: 'Most solver steps per frame; caps the cost of fast motion.' },
     { key: 'timeScale', label: 'Time scale', type: 'float', unit: '', min: 0, max: 100, default: 1, softMax: 4, keyframable: true, step: 0.05, group: 'Time', help: 'Simulated seconds per real second; below 1 gives slow motion.' },
+    { key: 'checkpointEvery', label: 'Checkpoint every', type: 'int', unit: 'frames', min: 1, max: 10000, default: 10, softMax: 50, keyframable: true, step: 1, group: 'Cache', help: 'Frames between solver checkpoints: Resume restarts from the newest one (more often costs disk, less often re-simulates more).' },
+    {
+      key: 'cachePrecision', label: 'Volume precision', type: 'enum', unit: '', default: 'float16', options: ['float16', 'float32', 'uint8'],
+      optionLabels: ['Half float (relative error 2^-11)', 'Full float (exact)', '8-bit per tile (error range/510)'], keyframable: false, group: 'Cache',
+      help: 'How cached volumes are stored: half floats are a third of full floats at a 128^3 frame; 8-bit is smaller still with a per-tile error.',
+    },
     ...SMOKE_DOMAIN_PARAMS,
     ...LIQUID_DOMAIN_PARAMS,
   ],

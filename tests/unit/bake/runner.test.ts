@@ -135,4 +135,20 @@ describe('bake runner', () => {
     // Frame 5 is the first stepped under the frame-4 keys.
     expect(s.cached).toEqual([[1, 4]])
   })
+
+  it('takes checkpoint spacing and volume precision from the domain; changing them leaves the cache valid', async () => {
+    const file = makeSmokeProject(dir, { name: 'settings' })
+    const store = ProjectStore.open(file)
+    const d = store.readDocument().objects.find((o) => o.id === 'domain')!
+    store.apply({ objects: [{ id: 'domain', after: { ...d, params: { ...d.params, checkpointEvery: 3, cachePrecision: 'uint8' } } }] })
+    store.close()
+    await runBake({ projectPath: file, domainId: 'domain', mode: 'bake', kernels: 'ts' })
+    const s1 = status(file)
+    expect(s1.checkpoints).toEqual([3, 6])
+    const again = ProjectStore.open(file)
+    expect(again.cache.bake('domain')?.settings.precision).toBe('uint8')
+    again.apply({ objects: [{ id: 'domain', after: { ...d, params: { ...d.params, checkpointEvery: 5, cachePrecision: 'float32' } } }] })
+    again.close()
+    expect(status(file)).toMatchObject({ cached: [[1, 6]], stale: [] })
+  })
 })
