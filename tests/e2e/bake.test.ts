@@ -108,8 +108,8 @@ describe('baking, the cache on the timeline, and export', () => {
     await waitFor(shown, (s) => s?.shownFrame === frame, `the frame under the playhead (${frame})`)
     // Damage one record behind the host's back: that frame says so, the others still show.
     const db = new Database(app.projectsDir + '/Bake test.eddy')
-    db.prepare(`UPDATE frames SET data = CAST(substr(data, 1, 200) || zeroblob(length(data) - 200) AS BLOB) WHERE frame = 100`).run()
-    db.prepare(`UPDATE frames SET data = 'not bytes' WHERE frame = 101`).run()
+    db.prepare(`UPDATE frames SET data = CAST(substr(data, 1, 200) || zeroblob(length(data) - 200) AS BLOB) WHERE frame = 100 AND kind = 'frame'`).run()
+    db.prepare(`UPDATE frames SET data = 'not bytes' WHERE frame = 101 AND kind = 'frame'`).run()
     db.close()
     await setFrame(page, 100)
     await waitFor(() => page.locator(tid('viewport-cache-error')).textContent().catch(() => ''), (t) => /Frame 100 could not be shown: Cached frame record is corrupt/.test(t ?? ''), 'the damaged-record message')

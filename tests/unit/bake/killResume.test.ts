@@ -14,13 +14,13 @@ const CLI = fileURLToPath(new URL('../../../out/main/cli.js', import.meta.url))
 const dir = tempDir('eddy-kill-')
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
 
-const FRAMES = 16
+const FRAMES = 30
 const ARGS = ['--sim', 'Domain', '--frames', `1-${FRAMES}`, '--checkpoint-every', '3', '--threads', '1']
 
 function frameRows(file: string): { frame: number; data: Buffer }[] {
   const db = new Database(file, { readonly: true, fileMustExist: true })
   try {
-    return db.prepare(`SELECT frame, data FROM frames WHERE bake_id = 'domain' ORDER BY frame`).all() as { frame: number; data: Buffer }[]
+    return db.prepare(`SELECT frame, data FROM frames WHERE bake_id = 'domain' AND kind = 'frame' ORDER BY frame`).all() as { frame: number; data: Buffer }[]
   } finally {
     db.close()
   }
@@ -28,23 +28,23 @@ function frameRows(file: string): { frame: number; data: Buffer }[] {
 
 describe('eddy bake killed with kill -9', () => {
   it('keeps completed frames and resumes to the same bytes as an uninterrupted bake', async () => {
-    const reference = makeSmokeProject(dir, { name: 'reference', res: 20, frames: FRAMES })
+    const reference = makeSmokeProject(dir, { name: 'reference', res: 24, frames: FRAMES })
     const victim = path.join(dir, 'victim.eddy')
     fs.copyFileSync(reference, victim)
 
     const ok = spawnSync(process.execPath, [CLI, 'bake', reference, ...ARGS], { encoding: 'utf8' })
     expect(ok.stderr).toBe('')
     expect(ok.status).toBe(0)
-    expect(ok.stdout).toMatch(/EDDY_BAKE \{"domainId":"domain","state":"done","framesWritten":16/)
+    expect(ok.stdout).toMatch(/EDDY_BAKE \{"domainId":"domain","state":"done","framesWritten":30/)
     const full = frameRows(reference)
     expect(full.map((r) => r.frame)).toEqual(Array.from({ length: FRAMES }, (_, i) => i + 1))
 
     // Kill at a random moment after at least two frames (so checkpoint 3 may or may not exist).
     const child = spawn(process.execPath, [CLI, 'bake', victim, ...ARGS], { stdio: 'ignore' })
-    const target = 2 + Math.floor(Math.random() * (FRAMES - 4))
+    const target = 2 + Math.floor(Math.random() * (FRAMES - 12))
     const t0 = Date.now()
     for (;;) {
-      await new Promise((r) => setTimeout(r, 15 + Math.random() * 30))
+      await new Promise((r) => setTimeout(r, 5 + Math.random() * 15))
       let n = 0
       try {
         n = frameRows(victim).length
@@ -53,7 +53,7 @@ describe('eddy bake killed with kill -9', () => {
       }
       if (n >= target || Date.now() - t0 > 60_000) break
     }
-    await new Promise((r) => setTimeout(r, Math.random() * 200))
+    await new Promise((r) => setTimeout(r, Math.random() * 30))
     child.kill('SIGKILL')
     await new Promise((r) => child.once('exit', r))
 
