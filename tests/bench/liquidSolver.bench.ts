@@ -3,17 +3,21 @@
 // floor at Blender (0.3, 0, 0.15). Blender is Z up, Eddy Y up: (x, y, z)_blender -> (x, z, -y).
 // Bakes EDDY_BENCH_FRAMES frames at 24 fps for each resolution of EDDY_BENCH_RES (default 32,48)
 // and prints ms/frame split by phase (LiquidStepStats) plus a few result figures, so a speed
-// change can be checked for not changing the answer. Never asserts on time.
+// change can be checked for not changing the answer. Like the peer (use_mesh = True) each frame
+// is also meshed the way a bake does (bakeSolvers.ts: frame() + LiquidSurfacer at the scene
+// defaults, refinement 2, smoothing 1); EDDY_BENCH_MESH=0 leaves that out. Never asserts on time.
 //   npx vitest run --config tests/bench/vitest.config.ts liquidSolver
 import { it } from 'vitest'
 import { CLOSED_BOX } from '../../src-shared/sim/core/boundaries'
 import { defaultLiquidSetup, type LiquidSimInput } from '../../src-shared/sim/liquid/liquidInput'
 import { LiquidSolver, type LiquidStepStats } from '../../src-shared/sim/liquid/liquidSolver'
+import { LiquidSurfacer } from '../../src-shared/sim/liquid/surface/liquidSurface'
 import type { ObstacleInput } from '../../src-shared/sim/solver'
 
 const RESES = (process.env.EDDY_BENCH_RES ?? '32,48').split(',').map(Number)
 const FRAMES = Number(process.env.EDDY_BENCH_FRAMES ?? 10)
 const FPS = 24
+const MESH = process.env.EDDY_BENCH_MESH !== '0'
 
 const obstacle: ObstacleInput = {
   id: 'obs',
@@ -71,8 +75,27 @@ for (const res of RESES) {
     const phases: Record<string, number> = {}
     const t0 = performance.now()
     const cpu0 = process.cpuUsage()
+    const surfacer = new LiquidSurfacer()
+    let meshMs = 0
+    let triangles = 0
     for (let f = 0; f < FRAMES; f++) {
       const s: LiquidStepStats = solver.step(1 / FPS, input(f))
+      if (MESH) {
+        const tm = performance.now()
+        const fd = solver.frame()
+        const ps = fd.particles[0]
+        const mesh = surfacer.surface({
+          positions: ps.positions,
+          count: ps.count,
+          particleRadius: (0.5 * grid.dx) / Math.cbrt(8),
+          grid: { origin: [grid.origin[0], grid.origin[1], grid.origin[2]], dx: grid.dx, nx: res, ny: res, nz: res },
+          refinement: 2,
+          smoothing: 1,
+          minDropVolume: 0,
+        })
+        triangles = mesh.indices.length / 3
+        meshMs += performance.now() - tm
+      }
       sum.advection += s.ms.advection
       sum.forces += s.ms.forces
       sum.projection += s.ms.projection
@@ -97,7 +120,8 @@ for (const res of RESES) {
     console.log(
       `liquid dam break ${res}^3: ${ms.toFixed(1)} ms/frame (CPU ${cpuMs.toFixed(1)}) over ${FRAMES} frames, ${p.count} markers, ` +
         `${(sum.substeps / FRAMES).toFixed(1)} substeps/frame, ${(sum.iterations / Math.max(1, sum.substeps)).toFixed(1)} PCG it/substep\n` +
-        `  ms/frame: particles+transfers ${per(sum.advection)}, forces ${per(sum.forces)}, pressure+extension ${per(sum.projection)}\n` +
+        `  ms/frame: particles+transfers ${per(sum.advection)}, forces ${per(sum.forces)}, pressure+extension ${per(sum.projection)}` +
+        `${MESH ? `, frame() + surface mesh ${per(meshMs)} (${triangles} triangles)` : ''}\n` +
         `  phases ms/frame: ${Object.entries(phases).map(([k, v]) => `${k} ${per(v)}`).join(', ')}\n` +
         `  result: mean x ${(mx / n).toFixed(5)} y ${(my / n).toFixed(5)} z ${(mz / n).toFixed(5)}, mean |v|^2 ${(ke / n).toFixed(5)}, ` +
         `level-set volume ${solver.levelSetVolume().toFixed(5)} m^3, liquid cells ${solver.frame().stats.liquidCells}`,

@@ -10,11 +10,12 @@
 // sample never averages values set in its own layer (the result does not depend on the
 // sweep order).
 
-// Layer 1 scans the lattice for the known samples; later layers only visit the unknown neighbours
-// of the samples the previous layer set (with marks 0 / 1 on entry, a sample joins layer L >= 2 exactly
-// when a neighbour got mark L in layer L - 1), so the band costs what it holds, not the whole
-// grid per layer. Each sample's value reads the same neighbours in the same order as a full
-// scan would, so the result is the same bits.
+// Layer 1 scans the lattice for the known samples; later layers only visit the unknown
+// neighbours of the samples the previous layer set (with marks 0 / 1 on entry, a sample joins
+// layer L >= 2 exactly when a neighbour got mark L in layer L - 1), so the band costs what it
+// holds, not the whole grid per layer. Each sample's value reads the same neighbours in the
+// same order as a full scan would, so the result is the same bits (tests/unit/sim/liquid/
+// liquidFastPaths.test.ts).
 
 /**
  * Worklists: sample index and its (i, j, k) at 4t .. 4t + 3 (no divisions to recover the
@@ -31,6 +32,7 @@ function room(list: Int32Array, entries: number): Int32Array {
   bigger.set(list)
   return bigger
 }
+
 /** Mark of a sample queued for the current layer (never < lim, so never read as known). */
 const QUEUED = 255
 

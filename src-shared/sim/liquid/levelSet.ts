@@ -229,6 +229,11 @@ export function particleLevelSet(
     const mx = closed[0] && x - lo0 < R ? 2 * lo0 - x : closed[1] && hi0 - x < R ? 2 * hi0 - x : NaN
     const my = closed[2] && y - lo1 < R ? 2 * lo1 - y : closed[3] && hi1 - y < R ? 2 * hi1 - y : NaN
     const mz = closed[4] && z - lo2 < R ? 2 * lo2 - z : closed[5] && hi2 - z < R ? 2 * hi2 - z : NaN
+    if (mx !== mx && my !== my && mz !== mz) {
+      // No wall within R (most markers): just the marker itself.
+      if (x === x && y === y && z === z) splatKernel(nx, ny, nz, dx, lo0, lo1, lo2, x, y, z, R, invR2, scratch)
+      continue
+    }
     for (let m = 0; m < 8; m++) {
       const X = m & 1 ? mx : x, Y = m & 2 ? my : y, Z = m & 4 ? mz : z
       if (X !== X || Y !== Y || Z !== Z) continue

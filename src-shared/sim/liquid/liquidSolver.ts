@@ -38,7 +38,6 @@ import { cellViscosity } from './melting'
 import { extendThroughClosedSides, type GridToParticles, ParticleMover } from './particleMotion'
 import { ParticleTransfer } from './transfer'
 import * as kinds from './viscosity'
-import { ViscositySystem } from './viscosity'
 
 // Imported values used in per-cell / per-marker loops are copied into module constants: an
 // imported binding can cost a property load (or a getter call, under vitest's module runner)
@@ -130,7 +129,7 @@ export class LiquidSolver implements Solver {
   private readonly mover: ParticleMover
   private readonly g2p: GridToParticles
   private readonly heat: HeatSolver
-  private readonly visc: ViscositySystem
+  private readonly visc: kinds.ViscositySystem
   private readonly pressure: GhostFluidPressure
   private readonly prng: Prng
   private readonly levelSetScratch: LevelSetScratch
@@ -172,7 +171,7 @@ export class LiquidSolver implements Solver {
     this.g2p = { transfer: this.transfer, velOld: this.velOld, temp: this.temperature, tempOld: this.tempOld, flip: setup.flip, gx: 0, gy: 0, gz: 0 }
     this.mover = new ParticleMover(grid)
     this.heat = new HeatSolver(grid)
-    this.visc = new ViscositySystem(nx, ny, nz)
+    this.visc = new kinds.ViscositySystem(nx, ny, nz)
     this.pressure = new GhostFluidPressure(nx, ny, nz)
     this.particles = new MarkerParticles(setup.maxParticles, Math.min(setup.maxParticles, 1024))
     this.prng = new Prng(setup.seed)

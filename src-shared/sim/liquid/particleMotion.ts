@@ -41,12 +41,14 @@ export class ParticleMover {
   private readonly spec: GridSpec
   private readonly v0 = new Float64Array(3)
   private readonly v1 = new Float64Array(3)
+  private readonly stencil: sample.MacStencil
   /** Upper domain corner, m (per-call constant of moveTo). */
   private readonly hi = new Float64Array(3)
 
   constructor(spec: GridSpec) {
     this.spec = spec
     const { nx, ny, nz, dx, origin } = spec
+    this.stencil = new sample.MacStencil(nx, ny, nz)
     this.hi[0] = origin[0] + nx * dx
     this.hi[1] = origin[1] + ny * dx
     this.hi[2] = origin[2] + nz * dx
@@ -64,7 +66,7 @@ export class ParticleMover {
   advect(p: MarkerParticles, vel: MacGrid, h: number, obstaclePhi: Float32Array | null, open: Uint8Array, reach: Uint8Array, g2p: GridToParticles | null = null): number {
     const { nx, ny, nz, dx, origin } = this.spec
     const inv = 1 / dx
-    const { v0, v1 } = this
+    const { v0, v1, stencil: st } = this
     const o0 = origin[0], o1 = origin[1], o2 = origin[2]
     let removed = 0
     // Backwards, so the particle swapped into a removed slot has already been moved (and,
@@ -88,7 +90,11 @@ export class ParticleMover {
         if (g2p !== null) g2p.transfer.toParticle(p, q, X, Y, Z, vel, g2p.velOld, g2p.temp, g2p.tempOld, g2p.flip, v0)
         else velocityAtGridCoord(vel.u, vel.v, vel.w, nx, ny, nz, X, Y, Z, v0)
         const x1 = x + h * v0[0], y1 = y + h * v0[1], z1 = z + h * v0[2]
-        velocityAtGridCoord(vel.u, vel.v, vel.w, nx, ny, nz, (x1 - o0) * inv, (y1 - o1) * inv, (z1 - o2) * inv, v1)
+        // macVelocity at x1, with one stencil set-up for the three components.
+        st.at((x1 - o0) * inv, (y1 - o1) * inv, (z1 - o2) * inv)
+        v1[0] = st.u(vel.u)
+        v1[1] = st.v(vel.v)
+        v1[2] = st.w(vel.w)
         nxp = x + 0.5 * h * (v0[0] + v1[0])
         nyp = y + 0.5 * h * (v0[1] + v1[1])
         nzp = z + 0.5 * h * (v0[2] + v1[2])

@@ -11,11 +11,6 @@ import type { MacGrid } from '../core/grid'
 import type { MarkerParticles } from './markers'
 import * as sample from './sample'
 
-// Imported values used in per-cell / per-marker loops are copied into module constants: an
-// imported binding can cost a property load (or a getter call, under vitest's module runner)
-// on every use in a hot loop.
-const lerp3 = sample.lerpLattice
-
 /** Cell index of grid coordinates (X, Y, Z) = (x - origin) / dx, clamped into the grid. */
 export function cellOf(X: number, Y: number, Z: number, nx: number, ny: number, nz: number): number {
   let i = Math.floor(X), j = Math.floor(Y), k = Math.floor(Z)
@@ -45,6 +40,7 @@ export class ParticleTransfer {
   private readonly faces: [Splat, Splat, Splat]
   private readonly cells: Splat
   private readonly uvw = new Float64Array(3)
+  private readonly stencil: sample.MacStencil
 
   constructor(spec: { nx: number; ny: number; nz: number; dx: number; origin: [number, number, number] }) {
     const { nx, ny, nz } = spec
@@ -55,6 +51,7 @@ export class ParticleTransfer {
     this.origin = spec.origin
     this.faces = [new Splat((nx + 1) * ny * nz), new Splat(nx * (ny + 1) * nz), new Splat(nx * ny * (nz + 1))]
     this.cells = new Splat(nx * ny * nz)
+    this.stencil = new sample.MacStencil(nx, ny, nz)
   }
 
   /** Trilinear splat of values into lattice sx*sy*sz at index coordinates (gx, gy, gz). */
@@ -180,11 +177,13 @@ export class ParticleTransfer {
    * also writes the new grid velocity there, u(x_p), into out[0..2].
    */
   toParticle(p: MarkerParticles, q: number, X: number, Y: number, Z: number, vel: MacGrid, velOld: MacGrid, temp: Float32Array, tempOld: Float32Array, flip: number, out: Float64Array): void {
-    const { nx, ny, nz } = this
-    const u = lerp3(vel.u, nx + 1, ny, nz, X, Y - 0.5, Z - 0.5)
-    const v = lerp3(vel.v, nx, ny + 1, nz, X - 0.5, Y, Z - 0.5)
-    const w = lerp3(vel.w, nx, ny, nz + 1, X - 0.5, Y - 0.5, Z)
-    const t = lerp3(temp, nx, ny, nz, X - 0.5, Y - 0.5, Z - 0.5)
+    // One stencil set-up for the four lattices (and the old grids): sample.ts MacStencil.
+    const st = this.stencil
+    st.at(X, Y, Z)
+    const u = st.u(vel.u)
+    const v = st.v(vel.v)
+    const w = st.w(vel.w)
+    const t = st.cell(temp)
     out[0] = u
     out[1] = v
     out[2] = w
@@ -196,10 +195,10 @@ export class ParticleTransfer {
       return
     }
     const pic = 1 - flip
-    const du = u - lerp3(velOld.u, nx + 1, ny, nz, X, Y - 0.5, Z - 0.5)
-    const dv = v - lerp3(velOld.v, nx, ny + 1, nz, X - 0.5, Y, Z - 0.5)
-    const dw = w - lerp3(velOld.w, nx, ny, nz + 1, X - 0.5, Y - 0.5, Z)
-    const dt = t - lerp3(tempOld, nx, ny, nz, X - 0.5, Y - 0.5, Z - 0.5)
+    const du = u - st.u(velOld.u)
+    const dv = v - st.v(velOld.v)
+    const dw = w - st.w(velOld.w)
+    const dt = t - st.cell(tempOld)
     p.vx[q] = pic * u + flip * (p.vx[q] + du)
     p.vy[q] = pic * v + flip * (p.vy[q] + dv)
     p.vz[q] = pic * w + flip * (p.vz[q] + dw)

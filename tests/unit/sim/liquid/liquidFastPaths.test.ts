@@ -3,7 +3,7 @@
 // - ActivePcg (PCG + MIC(0) over the unknowns only) vs core PcgSolver + Stencil7Mic0;
 // - extrapolateLayers (worklists) vs a full scan of the lattice per layer;
 // - Redistancer (sweeps limited to the band's box) vs sweeps over the whole grid;
-// - lerpLattice / macVelocity vs core lerp3 / velocityAtGridCoord;
+// - lerpLattice / macVelocity / MacStencil vs core lerp3 / velocityAtGridCoord;
 // - particleLevelSet without redistancing + Redistancer.run vs particleLevelSet with it;
 // - the fused grid -> particle transfer and advection vs toParticles then advect.
 import { describe, expect, it } from 'vitest'
@@ -17,7 +17,7 @@ import { LevelSetScratch, particleLevelSet } from '../../../../src-shared/sim/li
 import { MarkerParticles } from '../../../../src-shared/sim/liquid/markers'
 import { ParticleMover } from '../../../../src-shared/sim/liquid/particleMotion'
 import { Redistancer } from '../../../../src-shared/sim/liquid/redistance'
-import { lerpLattice, macVelocity } from '../../../../src-shared/sim/liquid/sample'
+import { lerpLattice, MacStencil, macVelocity } from '../../../../src-shared/sim/liquid/sample'
 import { Stencil7Matrix, Stencil7Mic0 } from '../../../../src-shared/sim/liquid/stencil7'
 import { ParticleTransfer } from '../../../../src-shared/sim/liquid/transfer'
 
@@ -111,8 +111,8 @@ describe('Redistancer', () => {
   })
 })
 
-describe('lerpLattice', () => {
-  it('equals lerp3 bit for bit, clamping and NaN included', () => {
+describe('lerpLattice and MacStencil', () => {
+  it('equal lerp3 bit for bit, clamping and NaN included', () => {
     const prng = new Prng(9)
     const sx = 7, sy = 5, sz = 4
     const f = new Float32Array(sx * sy * sz)
@@ -127,11 +127,17 @@ describe('lerpLattice', () => {
     const vel = new MacGrid(spec)
     for (const a of [vel.u, vel.v, vel.w]) for (let c = 0; c < a.length; c++) a[c] = prng.range(-1, 1)
     const o1 = new Float64Array(3), o2 = new Float64Array(3)
+    const st = new MacStencil(6, 4, 5)
+    const cells = new Float32Array(6 * 4 * 5)
+    for (let c = 0; c < cells.length; c++) cells[c] = prng.range(250, 350)
     for (let t = 0; t < 500; t++) {
       const X = prng.range(-1, 7), Y = prng.range(-1, 5), Z = prng.range(-1, 6)
       macVelocity(vel.u, vel.v, vel.w, 6, 4, 5, X, Y, Z, o1)
       velocityAtGridCoord(vel.u, vel.v, vel.w, 6, 4, 5, X, Y, Z, o2)
       expect(bits(o1)).toEqual(bits(o2))
+      st.at(X, Y, Z)
+      expect(bits(Float64Array.of(st.u(vel.u), st.v(vel.v), st.w(vel.w)))).toEqual(bits(o2))
+      expect(Object.is(st.cell(cells), lerp3(cells, 6, 4, 5, X - 0.5, Y - 0.5, Z - 0.5))).toBe(true)
     }
   })
 })
