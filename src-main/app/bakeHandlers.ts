@@ -4,6 +4,7 @@
 import { resolve } from 'node:path'
 import type { ExportJobs } from '../export/exportJobs'
 import { EddyError } from '../../src-shared/api/errors'
+import { withoutVolumes } from '../../src-shared/formats/frameRecord'
 import type { Handlers } from '../../src-shared/api/dispatch'
 import { evaluateObject } from '../../src-shared/scene/keyframes'
 import type { SceneDocument } from '../../src-shared/scene/types'
@@ -86,8 +87,10 @@ export function makeBakeHandlers(ctx: BakeContext): Pick<Handlers, BakeHandlerKe
 
     'cache.display': ({ domainId, frame }) => {
       const { cache } = ctx.requireStore().store
-      const record = cache.readFrame(domainId, frame)
       const preview = cache.readPreview(domainId, frame)
+      // With a preview the viewport draws no volume of the record: leave them out (most bytes).
+      const full = cache.readFrame(domainId, frame)
+      const record = preview ? withoutVolumes(full) : full
       const out = new Uint8Array(4 + (preview?.length ?? 0) + record.length)
       new DataView(out.buffer).setUint32(0, preview?.length ?? 0, true)
       if (preview) out.set(preview, 4)

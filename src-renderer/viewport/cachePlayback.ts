@@ -29,15 +29,23 @@ export interface CachePlaybackState {
 
 const LATENCY_SAMPLES = 512
 
+function push(list: number[], v: number): void {
+  list.push(v)
+  if (list.length > LATENCY_SAMPLES) list.shift()
+}
+
 export class CachePlayback {
   readonly display: CacheDisplay
-  private readonly client = new DecodeClient()
+  // Two workers even on two cores: a jump's decode then never queues behind a prefetch.
+  private readonly client = new DecodeClient({ workers: 2 })
   private buffer: ReadAheadBuffer | null = null
   private unsubscribe: (() => void) | null = null
   private source: CacheSource = { domainId: null, cached: [], version: -1, ambientTemperature: 293.15 }
   private requestedAt = new Map<number, number>()
   private readonly latencies: number[] = []
   private readonly uploads: number[] = []
+  /** Per load: the record's round trip to the host, and the worker's decode (ms). */
+  private readonly stages = { fetch: [] as number[], decode: [] as number[] }
   state: CachePlaybackState = { frame: null, shownFrame: null, error: null }
   onState: ((s: CachePlaybackState) => void) | null = null
 
@@ -67,8 +75,18 @@ export class CachePlayback {
       const domainId = next.domainId
       if (domainId) {
         this.buffer = new ReadAheadBuffer({
-          fetchRecord: (f) => this.fetchRecord(domainId, f),
-          decode: (record) => this.client.decode(record),
+          fetchRecord: async (f) => {
+            const t0 = performance.now()
+            const bytes = await this.fetchRecord(domainId, f)
+            push(this.stages.fetch, performance.now() - t0)
+            return bytes
+          },
+          decode: async (record) => {
+            const t0 = performance.now()
+            const shown = await this.client.decode(record)
+            push(this.stages.decode, performance.now() - t0)
+            return shown
+          },
           cached: this.isCached,
         })
         this.unsubscribe = this.buffer.onFrame((e) => {
@@ -110,6 +128,11 @@ export class CachePlayback {
   /** Playhead move -> data handed to the GPU, ms, for frames that were shown. */
   timings(): number[] {
     return [...this.latencies]
+  }
+
+  /** Fetch and decode times of the loads so far, ms (the benchmark splits the path with them). */
+  stageTimings(): { fetch: number[]; decode: number[]; decodeInWorker: number[] } {
+    return { fetch: [...this.stages.fetch], decode: [...this.stages.decode], decodeInWorker: [...this.client.workerMs] }
   }
 
   /** Of which the hand-over itself (texture and buffer updates), ms. */

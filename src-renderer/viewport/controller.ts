@@ -83,6 +83,7 @@ export class ViewportController {
         state: () => this.cache.state,
         timings: () => this.cache.timings(),
         uploadTimings: () => this.cache.uploadTimings(),
+        stageTimings: () => this.cache.stageTimings(),
         settings: () => ({ ...this.cache.display.settings }),
         parts: () => {
           const { volume, particles, meshes } = this.cache.display.parts

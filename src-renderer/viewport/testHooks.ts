@@ -27,6 +27,8 @@ export interface EddyViewportTestApi {
     timings(): number[]
     /** Of which handing the data to the GPU (texture and vertex buffer updates), ms. */
     uploadTimings?(): number[]
+    /** Per load: round trip of the record to the host, and the worker's decode, ms. */
+    stageTimings?(): { fetch: number[]; decode: number[]; decodeInWorker: number[] }
     settings(): Record<string, unknown>
     /** What is drawn: the volume box enabled, points per particle set, vertices per mesh. */
     parts(): { volume: boolean; particles: number[]; meshes: number[] }

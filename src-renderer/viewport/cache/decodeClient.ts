@@ -74,6 +74,9 @@ export class DecodeClient {
   }
 
   /** Workers alive (0: decoding on the calling thread). */
+  /** Decode times measured inside the workers, ms (without queueing and messaging). */
+  readonly workerMs: number[] = []
+
   get workerCount(): number {
     return this.slots.length
   }
@@ -126,8 +129,13 @@ export class DecodeClient {
     const p = slot.pending.get(msg.id)
     if (!p) return
     slot.pending.delete(msg.id)
-    if (msg.ok) p.resolve(msg.frame)
-    else p.reject(new EddyError(msg.error.code, msg.error.message, msg.error.details))
+    if (msg.ok) {
+      if (msg.ms !== undefined) {
+        this.workerMs.push(msg.ms)
+        if (this.workerMs.length > 512) this.workerMs.shift()
+      }
+      p.resolve(msg.frame)
+    } else p.reject(new EddyError(msg.error.code, msg.error.message, msg.error.details))
   }
 
   /** A worker that errors outside a request (failed to load, crashed) is dropped with its requests. */

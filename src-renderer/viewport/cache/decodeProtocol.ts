@@ -10,4 +10,5 @@ export interface DecodeRequest {
   options: DisplayOptions
 }
 
-export type DecodeResponse = { id: number; ok: true; frame: DisplayFrame } | { id: number; ok: false; error: ApiErrorData }
+/** `ms`: the decode itself inside the worker (queueing and messaging excluded). */
+export type DecodeResponse = { id: number; ok: true; frame: DisplayFrame; ms?: number } | { id: number; ok: false; error: ApiErrorData }

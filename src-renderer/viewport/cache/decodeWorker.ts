@@ -4,7 +4,7 @@
 // Created by decodeClient.ts as new Worker(new URL('./decodeWorker.ts', import.meta.url), { type: 'module' }).
 import { isEddyError } from '../../../src-shared/api/errors'
 import type { DecodeRequest, DecodeResponse } from './decodeProtocol'
-import { decodeForDisplay, displayTransferables } from './displayData'
+import { decodeForDisplayNative, displayTransferables } from './displayData'
 
 // Neither the DOM nor Node type configs know a worker's global scope (WebWorker lib):
 // only these two members of it are used. In a worker, globalThis is `self`.
@@ -14,13 +14,14 @@ interface WorkerScope {
 }
 const scope = globalThis as unknown as WorkerScope
 
-scope.onmessage = (e) => {
+scope.onmessage = async (e) => {
   const { id, record, options } = e.data
   let reply: DecodeResponse
   let transfer: ArrayBuffer[] = []
   try {
-    const frame = decodeForDisplay(new Uint8Array(record), options)
-    reply = { id, ok: true, frame }
+    const t0 = performance.now()
+    const frame = await decodeForDisplayNative(new Uint8Array(record), options)
+    reply = { id, ok: true, frame, ms: performance.now() - t0 }
     transfer = displayTransferables(frame)
   } catch (err) {
     reply = {

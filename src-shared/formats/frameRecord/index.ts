@@ -474,6 +474,11 @@ export function encodeFrame(frame: FrameData, opts: EncodeFrameOptions = {}): Ui
       packed: packed.length,
     })
   }
+  return assembleRecord(header, sections)
+}
+
+/** Prefix + header JSON + sections, with the CRC: the bytes of a record. */
+function assembleRecord(header: Header, sections: readonly Uint8Array[]): Uint8Array {
   const headerBytes = encodeUtf8(JSON.stringify(header))
   let payloadLength = 0
   for (const s of sections) payloadLength += s.length
@@ -754,4 +759,24 @@ function sectionsOf(p: ParsedRecord): Section[] {
 export function decodeFrame(bytes: Uint8Array, opts: DecodeFrameOptions = {}): FrameData {
   const p = parseRecord(bytes, opts)
   return assemble(p, new Map(sectionsOf(p).map((s) => [s, inflateSection(s)])))
+}
+
+/**
+ * The same record without its volumes (checked first: a damaged record is refused, not
+ * re-signed). The viewport needs only the particles and meshes of a smoke frame that has a
+ * preview, and the velocity volume alone is most of a smoke record's bytes.
+ */
+export function withoutVolumes(bytes: Uint8Array): Uint8Array {
+  const p = parseRecord(bytes, { volumes: [] })
+  const h = p.h
+  const header: Header = {
+    time: encNum(h.time as number),
+    frame: encNum(h.frame as number),
+    precision: h.precision,
+    stats: h.stats.map(([k, v]) => [k, encNum(v as number)]),
+    volumes: [],
+    meshes: h.meshes,
+    particles: h.particles,
+  }
+  return assembleRecord(header, [...p.meshes.map((m) => m.packed), ...p.particles.map((q) => q.packed)])
 }

@@ -2,7 +2,7 @@
 // fetches, and corruption named as such.
 import { describe, expect, it } from 'vitest'
 import { decodePreview, encodePreview } from '../../../src-shared/formats/framePreview'
-import { encodeFrame } from '../../../src-shared/formats/frameRecord'
+import { decodeFrame, encodeFrame, withoutVolumes } from '../../../src-shared/formats/frameRecord'
 import { volumeDisplay } from '../../../src-shared/formats/volumePreview'
 import { decodeForDisplay, splitDisplayBundle } from '../../../src-renderer/viewport/cache/displayData'
 import { plume } from '../../fixtures/smokePlume'
@@ -45,5 +45,21 @@ describe('frame preview', () => {
     expect(() => decodePreview(p.subarray(0, 10))).toThrow(/Cached frame preview is corrupt: only 10 bytes/)
     const b = bundle(p, encodeFrame(frame))
     expect(() => decodeForDisplay(b.subarray(0, 30))).toThrow(/the preview runs past the end/)
+  })
+
+  it('withoutVolumes keeps particles, meshes, time, frame and stats, and refuses a damaged record', () => {
+    const f = { ...frame, stats: { substeps: 2, ms: Number.NaN } }
+    f.particles = [{ name: 'vortex', count: 2, positions: new Float32Array([0, 1, 2, 3, 4, 5]), attributes: { id: { components: 1, data: new Float32Array([7, 8]) } } }]
+    f.meshes = [{ name: 'm', positions: new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]), indices: new Uint32Array([0, 1, 2]) }]
+    const rec = encodeFrame(f, { precision: 'float16' })
+    const slim = withoutVolumes(rec)
+    expect(slim.length).toBeLessThan(rec.length / 3)
+    const back = decodeFrame(slim)
+    const full = decodeFrame(rec)
+    expect(back.volumes).toEqual([])
+    expect({ ...back, volumes: full.volumes }).toEqual(full)
+    const bad = rec.slice()
+    bad[bad.length - 9] ^= 1
+    expect(() => withoutVolumes(bad)).toThrow(/Cached frame record is corrupt: CRC mismatch/)
   })
 })
