@@ -11,6 +11,7 @@
 // Semi-definite systems (closed boxes: A 1 = 0 on a component with no open side) are solved
 // in the range of A: the operator's removeNullSpace projects b and every preconditioned
 // residual (Bridson 2015, ch. 5 notes the same for all-Neumann problems).
+import { EddyError } from '../../api/errors'
 import { allocF64With, type AllocOptions } from './grid'
 import { type KernelBackend, kernelsOf } from './kernelBackend'
 
@@ -40,6 +41,11 @@ export interface PcgOptions {
   tolerance?: number
   /** Default 1000. */
   maxIterations?: number
+  /**
+   * Polled every iteration; true stops the solve with EddyError('CANCELLED') (a bake's Cancel,
+   * which must not wait for a long solve at high resolution to finish).
+   */
+  shouldStop?: () => boolean
 }
 
 export const DEFAULT_TOLERANCE = 1e-6
@@ -126,6 +132,7 @@ export class PcgSolver {
     let iterations = 0
     let restarts = 0
     while (iterations < maxIt) {
+      if (options.shouldStop?.()) throw new EddyError('CANCELLED', `Cancelled during a linear solve, after ${iterations} iterations`)
       A.apply(s, q)
       const sq = this.dot(s, q)
       if (!(sq > 0)) break // breakdown: A or M^-1 not positive definite on this vector

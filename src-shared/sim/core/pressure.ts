@@ -35,6 +35,8 @@ export interface PressureOptions extends PcgOptions {
 }
 
 export interface ProjectArgs {
+  /** Polled every CG iteration; true cancels the solve (see PcgOptions.shouldStop). */
+  shouldStop?: () => boolean
   /** Obstacle velocity on faces (normal components); null = static obstacles. */
   obstacle?: MacGrid | null
   /** Receives p in Pa; needs dt and density. */
@@ -204,7 +206,7 @@ export class PressureSolver {
     op.fw = w
     if (this.options.warmStart === false) phi.fill(0)
     else for (let c = 0; c < phi.length; c++) if (labels[c] < 0 || !Number.isFinite(phi[c])) phi[c] = 0
-    const stats = this.pcg.solve(op, this.precond, b, phi, this.options)
+    const stats = this.pcg.solve(op, this.precond, b, phi, args.shouldStop ? { ...this.options, shouldStop: args.shouldStop } : this.options)
     this.kernels.subtractGradient(vel.u, vel.v, vel.w, phi, u, v, w, nx, ny, nz)
     if (args.pressure) this.writePressure(args.pressure, args.dt, args.density)
     return stats

@@ -338,7 +338,11 @@ export class SmokeSolver implements Solver {
     const ob = this.obstacles
     ob.update(input.obstacles, offset + h)
     enforceSolidVelocity(vel, ob.fractions, ob.moving ? ob.velocity : null)
-    const solve = this.pressure.project(vel, ob.fractions, { obstacle: ob.moving ? ob.velocity : null, fractionsVersion: ob.version })
+    const solve = this.pressure.project(vel, ob.fractions, {
+      obstacle: ob.moving ? ob.velocity : null,
+      fractionsVersion: ob.version,
+      ...(control ? { shouldStop: () => control.shouldStop() } : {}),
+    })
     stats.pressureIterations += solve.iterations
     stats.pressureResidual = Math.max(stats.pressureResidual, solve.residual)
     if (ob.hasObstacles) this.clearSolidCells(ambientTemperature)
