@@ -39,11 +39,30 @@ export function computeBounds(positions: ArrayLike<number>): { min: Vec3; max: V
  * (non-degenerate) face get a zero normal rather than NaN.
  */
 export function computeVertexNormals(mesh: TriMesh): Float32Array {
-  const { positions: p, indices: idx } = mesh
-  // Accumulate in doubles: a vertex shared by hundreds of faces would lose bits in float32.
-  const acc = new Float64Array(p.length)
-  for (let t = 0; t + 2 < idx.length; t += 3) {
-    const a = idx[t] * 3, b = idx[t + 1] * 3, c = idx[t + 2] * 3
+  const n = mesh.positions.length / 3
+  const out = new Float32Array(3 * n)
+  areaWeightedNormals(mesh.positions, n, mesh.indices, Math.floor(mesh.indices.length / 3), out, new Float64Array(3 * n))
+  return out
+}
+
+/**
+ * computeVertexNormals without allocation, for callers that keep scratch across frames (the
+ * liquid surface, every frame): unit normals of vertices 0..vertexCount-1 into `out`. `acc` is
+ * float64 scratch of at least 3 * vertexCount (a vertex shared by hundreds of faces would lose
+ * bits in float32). A vertex with no non-degenerate face gets a zero normal, never NaN.
+ */
+export function areaWeightedNormals(
+  positions: Float32Array,
+  vertexCount: number,
+  indices: Uint32Array,
+  triangleCount: number,
+  out: Float32Array,
+  acc: Float64Array,
+): void {
+  const p = positions
+  acc.fill(0, 0, 3 * vertexCount)
+  for (let t = 0; t < 3 * triangleCount; t += 3) {
+    const a = 3 * indices[t], b = 3 * indices[t + 1], c = 3 * indices[t + 2]
     const ux = p[b] - p[a], uy = p[b + 1] - p[a + 1], uz = p[b + 2] - p[a + 2]
     const vx = p[c] - p[a], vy = p[c + 1] - p[a + 1], vz = p[c + 2] - p[a + 2]
     const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx
@@ -51,16 +70,14 @@ export function computeVertexNormals(mesh: TriMesh): Float32Array {
     acc[b] += nx; acc[b + 1] += ny; acc[b + 2] += nz
     acc[c] += nx; acc[c + 1] += ny; acc[c + 2] += nz
   }
-  const out = new Float32Array(p.length)
-  for (let i = 0; i < acc.length; i += 3) {
-    const len = Math.hypot(acc[i], acc[i + 1], acc[i + 2])
-    if (len > 0) {
-      out[i] = acc[i] / len
-      out[i + 1] = acc[i + 1] / len
-      out[i + 2] = acc[i + 2] / len
-    }
+  for (let i = 0; i < 3 * vertexCount; i += 3) {
+    const len = Math.sqrt(acc[i] * acc[i] + acc[i + 1] * acc[i + 1] + acc[i + 2] * acc[i + 2])
+    // A non-finite length (overflowing coordinates) also gives the zero normal.
+    const s = len > 0 && len < Infinity ? 1 / len : 0
+    out[i] = acc[i] * s
+    out[i + 1] = acc[i + 1] * s
+    out[i + 2] = acc[i + 2] * s
   }
-  return out
 }
 
 /**

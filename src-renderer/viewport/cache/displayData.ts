@@ -5,6 +5,7 @@
 import { EddyError } from '../../../src-shared/api/errors'
 import { decodePreview, parsePreview } from '../../../src-shared/formats/framePreview'
 import { decodeFrame } from '../../../src-shared/formats/frameRecord'
+import { areaWeightedNormals } from '../../../src-shared/geometry/triMesh'
 import type { FrameData, FrameMesh, ParticleSet } from '../../../src-shared/sim/frame'
 import { type VolumeDisplayData, volumeDisplay } from '../../../src-shared/formats/volumePreview'
 
@@ -218,41 +219,10 @@ function validTriangles(indices: Uint32Array, vertices: number): Uint32Array {
  * clockwise triangles seen from outside give outward normals. A vertex on no triangle gets +Y.
  */
 export function vertexNormals(positions: Float32Array, indices: Uint32Array): Float32Array {
-  const acc = new Float64Array(positions.length)
-  for (let t = 0; t + 2 < indices.length; t += 3) {
-    const a = indices[t] * 3
-    const b = indices[t + 1] * 3
-    const c = indices[t + 2] * 3
-    const ux = positions[b] - positions[a]
-    const uy = positions[b + 1] - positions[a + 1]
-    const uz = positions[b + 2] - positions[a + 2]
-    const vx = positions[c] - positions[a]
-    const vy = positions[c + 1] - positions[a + 1]
-    const vz = positions[c + 2] - positions[a + 2]
-    const nx = uy * vz - uz * vy
-    const ny = uz * vx - ux * vz
-    const nz = ux * vy - uy * vx
-    acc[a] += nx
-    acc[a + 1] += ny
-    acc[a + 2] += nz
-    acc[b] += nx
-    acc[b + 1] += ny
-    acc[b + 2] += nz
-    acc[c] += nx
-    acc[c + 1] += ny
-    acc[c + 2] += nz
-  }
+  const n = positions.length / 3
   const out = new Float32Array(positions.length)
-  for (let v = 0; v < out.length; v += 3) {
-    const x = acc[v]
-    const y = acc[v + 1]
-    const z = acc[v + 2]
-    const len = Math.sqrt(x * x + y * y + z * z)
-    if (len > 0 && Number.isFinite(len)) {
-      out[v] = x / len
-      out[v + 1] = y / len
-      out[v + 2] = z / len
-    } else out[v + 1] = 1
-  }
+  areaWeightedNormals(positions, n, indices, Math.floor(indices.length / 3), out, new Float64Array(positions.length))
+  // A vertex with no face area points up rather than black-shading with a zero normal.
+  for (let v = 0; v < out.length; v += 3) if (out[v] === 0 && out[v + 1] === 0 && out[v + 2] === 0) out[v + 1] = 1
   return out
 }
