@@ -91,10 +91,6 @@ interface Plan {
   sigs: string[]
 }
 
-function domainName(store: ProjectStore, domainId: string): string {
-  return store.readDocument().objects.find((o) => o.id === domainId)?.name ?? domainId
-}
-
 function checkFrame(value: number | undefined, field: string, lo: number, hi: number): number | undefined {
   if (value === undefined) return undefined
   if (!Number.isInteger(value) || value < lo || value > hi) {
@@ -161,9 +157,11 @@ export async function runBake(req: BakeRequest, hooks: BakeHooks = {}): Promise<
   const { cache } = store
   let kernels: ReturnType<typeof createKernelBackend> | null = null
   let began = false
-  const name = domainName(store, req.domainId)
+  // The domain's name for the log; its id until the document is read.
+  let name = req.domainId
   try {
     const doc = store.readDocument()
+    name = doc.objects.find((o) => o.id === req.domainId)?.name ?? name
     const { settings, startAfter, lastFrame, sigs } = plan(req, cache, doc)
     const estimate = estimateBake(doc, req.domainId, settings.frameEnd - settings.frameStart + 1, settings.precision, settings.checkpointEvery)
     const resolution = Number(evaluateObject(doc.objects.find((o) => o.id === req.domainId)!, doc.tracks, 1).resolution)
