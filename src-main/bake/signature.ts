@@ -24,14 +24,20 @@ function withoutStorage(params: Record<string, unknown>): Record<string, unknown
   return out
 }
 
-function inputsAt(objects: readonly SceneObject[], doc: SceneDocument, frame: number): string {
-  const parts = objects.map((o) => ({
+/** Each object's evaluated parameters at one frame (storage settings left out). */
+function evaluateAll(objects: readonly SceneObject[], doc: SceneDocument, frame: number): Record<string, unknown>[] {
+  return objects.map((o) => withoutStorage(evaluateObject(o, doc.tracks, frame)))
+}
+
+/** The hashed inputs of frame f: every object with its parameters at f (p0) and f + 1 (p1). */
+function inputsAt(objects: readonly SceneObject[], p0: Record<string, unknown>[], p1: Record<string, unknown>[]): string {
+  const parts = objects.map((o, i) => ({
     id: o.id,
     kind: o.kind,
     meshId: o.meshId ?? null,
     cage: o.cage ?? null,
-    p0: withoutStorage(evaluateObject(o, doc.tracks, frame)),
-    p1: withoutStorage(evaluateObject(o, doc.tracks, frame + 1)),
+    p0: p0[i],
+    p1: p1[i],
   }))
   return JSON.stringify(parts)
 }
@@ -49,9 +55,13 @@ export function frameSignatures(doc: SceneDocument, domainId: string, frameStart
   const objects = relevantObjects(doc, domainId)
   const out: string[] = []
   let sig = createHash('sha1').update(`${SIGNATURE_VERSION}|${solver}|${frameStart}|${doc.meta.fps}`).digest('hex')
+  // Frame f hashes the parameters at f and f + 1; each frame's are evaluated once and reused.
+  let at = evaluateAll(objects, doc, frameStart)
   for (let f = frameStart; f <= last; f++) {
-    sig = createHash('sha1').update(sig).update(inputsAt(objects, doc, f)).digest('hex')
+    const next = evaluateAll(objects, doc, f + 1)
+    sig = createHash('sha1').update(sig).update(inputsAt(objects, at, next)).digest('hex')
     out.push(sig)
+    at = next
   }
   return out
 }
