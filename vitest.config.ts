@@ -7,6 +7,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['tests/unit/**/*.test.ts', 'tests/validation/**/*.test.ts'],
+          setupFiles: ['tests/setup/registerFamilies.ts'],
           environment: 'node',
           testTimeout: 60_000,
         },

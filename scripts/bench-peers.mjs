@@ -84,7 +84,7 @@ if (scene === 'liquid') {
   console.log('\n| melting bunny | grid | frames | s/frame (sim) | s/frame (sim + surface mesh) | machine |')
   console.log('|---|---|---|---|---|---|')
   console.log('| Carlson 2004 (thesis Table 6) | 35x28x38 | 600 | 0.55 | n/a (meshed offline) | 2.0 GHz Pentium 4 |')
-  console.log(`| Eddy melting-bunny example | ${b.grid.join('x')} | ${frames} (first ${frames} of 240) | ${(b.simMsPerFrame / 1000).toFixed(3)} | ${(b.msPerFrame / 1000).toFixed(3)} | this machine, 1 thread |`)
+  console.log(`| Eddy melting-bunny example | ${String(b.layout).replace(' grid', '')} | ${frames} (first ${frames} of 240) | ${(b.simMsPerFrame / 1000).toFixed(3)} | ${(b.msPerFrame / 1000).toFixed(3)} | this machine, 1 thread |`)
   console.log('Carlson 2004 melting bunny: 0.55 s/frame on a 35x28x38 grid (2.0 GHz Pentium 4)')
-  console.log(`Eddy melting bunny: ${(b.simMsPerFrame / 1000).toFixed(3)} s/frame (${(b.msPerFrame / 1000).toFixed(3)} with the surface mesh) on a ${b.grid.join('x')} grid, first ${frames} frames`)
+  console.log(`Eddy melting bunny: ${(b.simMsPerFrame / 1000).toFixed(3)} s/frame (${(b.msPerFrame / 1000).toFixed(3)} with the surface mesh) on a ${b.layout}, first ${frames} frames`)
 }

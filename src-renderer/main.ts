@@ -1,5 +1,7 @@
 // Renderer entry: connect to the services (Electron IPC or the headless host's WebSocket),
 // load what is already open, subscribe to pushed events, then mount the UI.
+// The solver families register their parameters with the spec table before any UI reads it.
+import '../src-shared/sim/registry'
 import { mount } from 'svelte'
 import App from './App.svelte'
 import { connectApi } from './bridge/client'

@@ -6,7 +6,7 @@ import type { ExportJobs } from '../export/exportJobs'
 import { EddyError } from '../../src-shared/api/errors'
 import { withoutVolumes } from '../../src-shared/formats/frameRecord'
 import type { Handlers } from '../../src-shared/api/dispatch'
-import { evaluateObject } from '../../src-shared/scene/keyframes'
+import { hostsSimulations } from '../../src-shared/sim/registry'
 import type { SceneDocument } from '../../src-shared/scene/types'
 import type { BakeManager } from '../bake/bakeManager'
 import { checkFits, estimateBake, machineBudget } from '../bake/estimate'
@@ -22,10 +22,11 @@ export interface BakeContext {
   exports: ExportJobs
 }
 
+/** The object must host a simulation (a kind some registered family hosts). */
 function requireDomain(doc: SceneDocument, domainId: string): void {
   const o = doc.objects.find((x) => x.id === domainId)
   if (!o) throw new EddyError('NOT_FOUND', `There is no object with id ${domainId}`, { field: 'domainId' })
-  if (o.kind !== 'domain') throw new EddyError('INVALID_PARAM', `"${o.name}" is not a simulation domain`, { field: 'domainId' })
+  if (!hostsSimulations(o.kind)) throw new EddyError('INVALID_PARAM', `"${o.name}" is not a simulation domain`, { field: 'domainId' })
 }
 
 /** Estimate against this machine; `problem` holds the refusal sentence when it does not fit. */
@@ -38,8 +39,7 @@ function estimateFor(ctx: BakeContext, domainId: string) {
   const budget = machineBudget(store.path, ctx.bakes.reservedMemory())
   let problem: string | null = null
   try {
-    const domain = doc.objects.find((o) => o.id === domainId)!
-    checkFits(e, budget, Number(evaluateObject(domain, doc.tracks, 1).resolution))
+    checkFits(e, budget)
   } catch (err) {
     if (!(err instanceof EddyError)) throw err
     problem = err.message
@@ -49,7 +49,7 @@ function estimateFor(ctx: BakeContext, domainId: string) {
 
 /** Cache status of every domain of the open project. */
 export function allCacheStatus(store: ProjectStore, doc: SceneDocument, bakes: BakeManager): CacheStatus[] {
-  return doc.objects.filter((o) => o.kind === 'domain').map((o) => withLiveState(cacheStatus(doc, store.cache, o.id), bakes.isBaking(o.id)))
+  return doc.objects.filter((o) => hostsSimulations(o.kind)).map((o) => withLiveState(cacheStatus(doc, store.cache, o.id), bakes.isBaking(o.id)))
 }
 
 export function makeBakeHandlers(ctx: BakeContext): Pick<Handlers, BakeHandlerKeys> {
@@ -59,7 +59,7 @@ export function makeBakeHandlers(ctx: BakeContext): Pick<Handlers, BakeHandlerKe
     'bake.start': ({ domainId, mode, from, to }) => {
       const { store } = ctx.requireStore()
       const e = estimateFor(ctx, domainId)
-      if (e.problem) throw new EddyError('RESOURCE_LIMIT', e.problem, { field: 'resolution' })
+      if (e.problem) throw new EddyError('RESOURCE_LIMIT', e.problem, { field: e.lower.key })
       if (mode !== 'bake' && !store.cache.bake(domainId)) throw new EddyError('NOT_FOUND', 'This simulation has not been baked yet; Bake it first', { field: 'mode' })
       return ctx.bakes.start({ projectPath: store.path, domainId, mode, from, to }, e.memoryBytes)
     },

@@ -3,6 +3,8 @@
 // SharedArrayBuffer flag rather than a message: the bake loop is synchronous inside a
 // frame, so a message would wait until the frame ends, while the flag is read between
 // substeps (Atomics.load), which is what makes Cancel take effect within one substep.
+// The solver families register their parameters with the spec table before anything reads it.
+import '../../src-shared/sim/registry'
 import { setPriority } from 'node:os'
 import { parentPort, workerData } from 'node:worker_threads'
 import { isEddyError } from '../../src-shared/api/errors'

@@ -9,12 +9,10 @@
 // frame under the scene evaluated at frame f-1.
 import { deflateSync, inflateSync } from 'fflate'
 import { EddyError, isEddyError } from '../../src-shared/api/errors'
-import { encodePreview } from '../../src-shared/formats/framePreview'
 import { encodeFrame, type FramePrecision } from '../../src-shared/formats/frameRecord'
-import { volumeDisplay } from '../../src-shared/formats/volumePreview'
-import type { FrameData } from '../../src-shared/sim/frame'
-import { createBakeSolver, solverKindOf } from '../../src-shared/sim/bakeSolvers'
 import type { KernelKind } from '../../src-shared/sim/core/kernelBackend'
+import { createBakeSolver, familyOf, findHost } from '../../src-shared/sim/registry'
+import { emptyStepStats } from '../../src-shared/sim/solver'
 import { evaluateObject } from '../../src-shared/scene/keyframes'
 import type { BakeSettings, FrameCache, FrameStats } from '../store/frameCache'
 import { ProjectStore } from '../store/projectStore'
@@ -79,8 +77,6 @@ export interface BakeResult {
 
 export const DEFAULT_CHECKPOINT_EVERY = 10
 
-/** Stats of the initial frame, which takes no step. */
-const NO_STEP = { substeps: 0, pressureIterations: 0, pressureResidual: 0, particleCount: 0, ms: { advection: 0, forces: 0, vortexParticles: 0, projection: 0 }, cflMax: 0 }
 export const DEFAULT_PRECISION: FramePrecision = 'float16'
 
 interface Plan {
@@ -101,10 +97,8 @@ function checkFrame(value: number | undefined, field: string, lo: number, hi: nu
 
 /** Decides where the run starts and ends, and prepares the bake row. */
 function plan(req: BakeRequest, cache: FrameCache, doc: ReturnType<ProjectStore['readDocument']>): Plan {
-  if (!doc.objects.some((o) => o.id === req.domainId && o.kind === 'domain')) {
-    throw new EddyError('NOT_FOUND', `There is no simulation domain with id ${req.domainId}`, { field: 'domainId' })
-  }
-  const solver = solverKindOf(doc, req.domainId)
+  findHost(doc, req.domainId)
+  const solver = familyOf(doc, req.domainId).id
   const previous = cache.bake(req.domainId)
   if (req.mode === 'bake' || !previous) {
     const frameStart = req.frameStart ?? doc.meta.frameStart
@@ -113,7 +107,7 @@ function plan(req: BakeRequest, cache: FrameCache, doc: ReturnType<ProjectStore[
       throw new EddyError('INVALID_PARAM', `The frame range ${frameStart}-${frameEnd} is empty`, { field: 'frames' })
     }
     if (req.mode !== 'bake') throw new EddyError('NOT_FOUND', 'This simulation has not been baked yet; Bake it first', { field: 'mode' })
-    const dp = evaluateObject(doc.objects.find((o) => o.id === req.domainId)!, doc.tracks, frameStart)
+    const dp = evaluateObject(findHost(doc, req.domainId), doc.tracks, frameStart)
     const settings: BakeSettings = {
       frameStart,
       frameEnd,
@@ -164,12 +158,12 @@ export async function runBake(req: BakeRequest, hooks: BakeHooks = {}): Promise<
     name = doc.objects.find((o) => o.id === req.domainId)?.name ?? name
     const { settings, startAfter, lastFrame, sigs } = plan(req, cache, doc)
     const estimate = estimateBake(doc, req.domainId, settings.frameEnd - settings.frameStart + 1, settings.precision, settings.checkpointEvery)
-    const resolution = Number(evaluateObject(doc.objects.find((o) => o.id === req.domainId)!, doc.tracks, 1).resolution)
-    checkFits(estimate, machineBudget(req.projectPath, req.reservedMemory ?? 0), resolution)
+    checkFits(estimate, machineBudget(req.projectPath, req.reservedMemory ?? 0))
 
-    // The smoke solver's grid kernels run as WebAssembly over worker threads; the liquid
-    // solver is TypeScript on the bake thread.
-    const kind = settings.solver === 'smoke' ? (req.kernels ?? 'wasm') : 'ts'
+    // Each family says where its kernels run best: WebAssembly over worker threads (smoke)
+    // or TypeScript on the bake thread (liquid); `kernels` overrides it for the first.
+    const family = familyOf(doc, req.domainId)
+    const kind = family.kernels === 'wasm' ? (req.kernels ?? 'wasm') : 'ts'
     kernels = createKernelBackend(kind, { ...(req.threads ? { threads: req.threads } : {}), ...(req.nice ? { nice: req.nice } : {}) })
     const solver = createBakeSolver(doc, req.domainId, {
       kernels,
@@ -185,13 +179,13 @@ export async function runBake(req: BakeRequest, hooks: BakeHooks = {}): Promise<
     if (startAfter >= settings.frameStart) solver.restore(inflateSync(cache.readCheckpoint(req.domainId, startAfter)))
     const first = startAfter + 1
     const total = lastFrame - startAfter
-    const [nx, ny, nz] = estimate.grid
     log(
       `${name}: ${req.mode === 'bake' ? 'baking' : req.mode === 'resume' ? 'resuming' : 're-baking'} frames ${first}-${lastFrame}` +
-        `${startAfter >= settings.frameStart ? ` from the checkpoint at frame ${startAfter}` : ''}; ${nx}x${ny}x${nz} grid, ${settings.precision} cache, checkpoint every ${settings.checkpointEvery} frames; estimated memory ${formatBytes(estimate.memoryBytes)}, cache ${formatBytes(estimate.cacheBytes)}`,
+        `${startAfter >= settings.frameStart ? ` from the checkpoint at frame ${startAfter}` : ''}; ${solver.layout}, ${settings.precision} cache, checkpoint every ${settings.checkpointEvery} frames; estimated memory ${formatBytes(estimate.memoryBytes)}, cache ${formatBytes(estimate.cacheBytes)}`,
     )
     const control = { shouldStop: stop }
-    const ambient = Number(evaluateObject(doc.objects.find((o) => o.id === req.domainId)!, doc.tracks, settings.frameStart).ambientTemperature ?? 293.15)
+    const previewContext = { doc, hostId: req.domainId, frameStart: settings.frameStart }
+    const NO_STEP = emptyStepStats(family.phases)
     const started = performance.now()
     let written = 0
     for (let f = first; f <= lastFrame; f++) {
@@ -218,7 +212,7 @@ export async function runBake(req: BakeRequest, hooks: BakeHooks = {}): Promise<
         particleCount: stepStats.particleCount,
         bytes: record.byteLength,
       }
-      const preview = previewOf(frame, ambient)
+      const preview = family.preview?.(frame, previewContext) ?? null
       writeOrExplain(() => cache.writeFrame(req.domainId, f, record, sigs[f - settings.frameStart], stats, preview), f)
       written++
       if ((f - settings.frameStart + 1) % settings.checkpointEvery === 0 || f === lastFrame) {
@@ -265,13 +259,6 @@ export async function runBake(req: BakeRequest, hooks: BakeHooks = {}): Promise<
     await (kernels as { dispose?: () => Promise<void> } | null)?.dispose?.()
     store.close()
   }
-}
-
-/** The viewport's RG8 preview of a smoke frame (null without a density volume). */
-function previewOf(frame: FrameData, ambient: number): Uint8Array | null {
-  const density = frame.volumes.find((v) => v.name === 'density' && v.components === 1)
-  const v = volumeDisplay(density, frame.volumes.find((v) => v.name === 'temperature' && v.components === 1), ambient)
-  return v ? encodePreview(v) : null
 }
 
 function atFrame(e: unknown, f: number): unknown {

@@ -11,8 +11,8 @@ import { availableParallelism, cpus } from 'node:os'
 import { damBreakScene } from '../../src-shared/scene/examples/damBreak'
 import { meltingBunnyScene } from '../../src-shared/scene/examples/meltingBunny'
 import type { ExampleScene } from '../../src-shared/scene/examples/types'
-import { createBakeSolver } from '../../src-shared/sim/bakeSolvers'
-import type { LiquidStepStats } from '../../src-shared/sim/liquid/liquidSolver'
+import { createBakeSolver } from '../../src-shared/sim/registry'
+import { LIQUID_PHASES, type LiquidStepStats } from '../../src-shared/sim/liquid/liquidSolver'
 
 export const LIQUID_BENCH_SCENES = ['liquid', 'viscous', 'bunny'] as const
 export type LiquidBenchScene = (typeof LIQUID_BENCH_SCENES)[number]
@@ -25,8 +25,8 @@ export interface LiquidBenchOptions {
   viscosity: number
 }
 
-/** Solver phases (LiquidStepStats.phaseMs) in the order a substep runs them, then the mesh. */
-const PHASES = ['levelSet', 'toGrid', 'extend', 'heat', 'viscosity', 'pressure', 'toParticles', 'move'] as const
+/** Solver phases in the order a substep runs them (then the mesh, timed here). */
+const PHASES = LIQUID_PHASES
 
 function sceneFor(o: LiquidBenchOptions): ExampleScene {
   if (o.scene === 'bunny') return meltingBunnyScene({ resolution: o.res })
@@ -39,9 +39,8 @@ export function benchLiquid(o: LiquidBenchOptions, log: (line: string) => void):
   const started = performance.now()
   const solver = createBakeSolver(doc, domain.id, { resolveMesh: (id) => meshes.find((m) => m.id === id) })
   const setupMs = performance.now() - started
-  const [nx, ny, nz] = solver.grid
   const what = o.scene === 'viscous' ? `, viscosity ${o.viscosity} m²/s (full stress)` : ''
-  log(`eddy bench ${o.scene}: grid ${nx}x${ny}x${nz}, ${o.frames} frames at ${doc.meta.fps} fps${what}, surface mesh on (x${domain.params.meshRefinement})`)
+  log(`eddy bench ${o.scene}: ${solver.layout}, ${o.frames} frames at ${doc.meta.fps} fps${what}, surface mesh on (x${domain.params.meshRefinement})`)
   log(`machine: ${cpus()[0]?.model ?? 'unknown cpu'}, ${availableParallelism()} cores, node ${process.version}`)
   const totals: Record<string, number> = Object.fromEntries([...PHASES, 'surface'].map((p) => [p, 0]))
   let substeps = 0
@@ -52,7 +51,7 @@ export function benchLiquid(o: LiquidBenchOptions, log: (line: string) => void):
   const loopStart = performance.now()
   for (let f = 1; f <= o.frames; f++) {
     const stats = solver.stepFrame(f) as LiquidStepStats
-    for (const p of PHASES) totals[p] += stats.phaseMs?.[p] ?? 0
+    for (const p of PHASES) totals[p] += stats.ms[p] ?? 0
     substeps += stats.substeps
     pressureIterations += stats.pressureIterations
     viscosityIterations += stats.viscosityIterations
@@ -80,7 +79,7 @@ export function benchLiquid(o: LiquidBenchOptions, log: (line: string) => void):
   return {
     scene: o.scene,
     res: o.res,
-    grid: [nx, ny, nz],
+    layout: solver.layout,
     frames: o.frames,
     ...(o.scene === 'viscous' ? { viscosity: o.viscosity } : {}),
     msPerFrame,

@@ -3,8 +3,8 @@
 // ms/frame split by stage and the pressure iterations. Figures only, never a verdict.
 import { availableParallelism, cpus } from 'node:os'
 import { blenderSmokeScene } from '../../src-shared/sim/smoke/benchScene'
-import { compileInput, compileScene } from '../../src-shared/sim/compile'
-import { SmokeSolver } from '../../src-shared/sim/smoke/smokeSolver'
+import { compileSmokeInput, compileSmokeScene } from '../../src-shared/sim/smoke/compileSmoke'
+import { SMOKE_PHASES, SmokeSolver } from '../../src-shared/sim/smoke/smokeSolver'
 import type { KernelKind } from '../../src-shared/sim/core/kernelBackend'
 import { createKernelBackend } from '../sim/workerPool'
 
@@ -16,7 +16,7 @@ export interface SmokeBenchOptions {
   kernels: KernelKind
 }
 
-const STAGES = ['advection', 'forces', 'vortexParticles', 'projection'] as const
+const STAGES = SMOKE_PHASES
 
 export async function benchSmoke(o: SmokeBenchOptions, log: (line: string) => void): Promise<Record<string, unknown>> {
   const doc = blenderSmokeScene(o.res)
@@ -24,7 +24,7 @@ export async function benchSmoke(o: SmokeBenchOptions, log: (line: string) => vo
   domain.params.pressureSolver = o.pressure === 'mic' ? 'mic0' : 'multigrid'
   const kernels = createKernelBackend(o.kernels, { threads: o.threads })
   try {
-    const setup = compileScene(doc, domain.id, { kernels, shared: o.kernels === 'wasm' })
+    const setup = compileSmokeScene(doc, domain.id, { kernels, shared: o.kernels === 'wasm' })
     const solver = new SmokeSolver(setup)
     const fps = doc.meta.fps
     const g = setup.grid
@@ -36,7 +36,7 @@ export async function benchSmoke(o: SmokeBenchOptions, log: (line: string) => vo
     let maxResidual = 0
     const started = performance.now()
     for (let f = 0; f < o.frames; f++) {
-      const input = compileInput(doc, domain.id, f / fps, fps, { meshes: setup.meshes })
+      const input = compileSmokeInput(doc, domain.id, f / fps, fps, { meshes: setup.meshes })
       const stats = solver.step(1 / fps, input)
       for (const s of STAGES) totals[s] += stats.ms[s]
       iterations += stats.pressureIterations

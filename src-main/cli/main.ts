@@ -1,6 +1,8 @@
 // The `eddy` command line: `eddy bake`, `eddy export`, `eddy example` and `eddy bench`. `eddy bench smoke [--res 64] [--frames 48] [--threads N]
 // [--pressure mic|mg] [--kernels wasm|ts]` times the smoke solver on the Blender peer scene;
 // `eddy bench liquid|viscous|bunny` the liquid solver on the liquid peer scenes and the thesis's bunny.
+// The solver families register their parameters with the spec table before anything reads it.
+import '../../src-shared/sim/registry'
 import { availableParallelism } from 'node:os'
 import { isEddyError } from '../../src-shared/api/errors'
 import { parseOptions, UsageError } from './args'

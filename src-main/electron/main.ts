@@ -1,5 +1,7 @@
 // Electron main process: the services of src-main/app behind IPC, one locked-down window,
 // and the application menu. The only code in Eddy that imports 'electron'.
+// The solver families register their parameters with the spec table before anything reads it.
+import '../../src-shared/sim/registry'
 import { app, BrowserWindow } from 'electron'
 import { join } from 'node:path'
 import { EddyService } from '../app/service'

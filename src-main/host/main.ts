@@ -1,6 +1,8 @@
 // Entry point of the headless host: `node out/main/host.js [--port N] [--data-dir D]
 // [--projects-dir P] [--open FILE]`. Prints one machine-readable line
 // `EDDY_HOST_READY {json}` for scripts and tests, then a sentence for people.
+// The solver families register their parameters with the spec table before anything reads it.
+import '../../src-shared/sim/registry'
 import { fileURLToPath } from 'node:url'
 import { EddyService } from '../app/service'
 import { appDataDir, defaultProjectsDir } from '../store/appDataDir'

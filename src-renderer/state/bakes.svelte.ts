@@ -4,6 +4,7 @@
 // and after every project change (an edit can make frames stale).
 import type { EventPayload, RequestResult } from '../../src-shared/api/contract'
 import type { SceneObject } from '../../src-shared/scene/types'
+import { hostsSimulations } from '../../src-shared/sim/registry'
 import { app } from './app.svelte'
 
 export type CacheStatus = RequestResult<'bake.status'>['caches'][number]
@@ -19,11 +20,11 @@ class BakeState {
   private refreshing: Promise<void> | null = null
   private again = false
 
-  /** The domain the timeline and the viewport show: the selected one, else the first. */
+  /** The simulation the timeline and the viewport show: the selected host, else the first. */
   get activeDomain(): SceneObject | null {
     const sel = app.selected
-    if (sel?.kind === 'domain') return sel
-    return app.objects.find((o) => o.kind === 'domain') ?? null
+    if (sel && hostsSimulations(sel.kind)) return sel
+    return app.objects.find((o) => hostsSimulations(o.kind)) ?? null
   }
 
   get activeStatus(): CacheStatus | null {

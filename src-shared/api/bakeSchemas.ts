@@ -57,14 +57,18 @@ export const cacheStatus = z.object({
 })
 
 export const bakeEstimate = z.object({
-  grid: z.tuple([count, count, count]),
+  /** The simulation's size in the family's words ("64x64x64 grid"). */
+  layout: z.string(),
   cells: count,
   frames: count,
   particles: count,
   memoryBytes: z.number(),
+  scalingBytes: z.number(),
   cacheBytes: z.number(),
   cacheBytesMax: z.number(),
   checkpointBytes: z.number(),
+  /** The setting to lower when the bake does not fit, and how memory grows with it. */
+  lower: z.object({ key: z.string(), label: z.string(), value: z.number(), exponent: z.number(), min: z.number() }),
   budget: z.object({ memoryBytes: z.number(), diskBytes: z.number().nullable() }),
   /** Null when it fits, else the sentence a Bake would be refused with. */
   problem: z.string().nullable(),

@@ -4,7 +4,7 @@
 // Internally faces are flat (start offsets + vertex list) so four levels of a big cage do not
 // allocate millions of little arrays; the number[][] form exists only at the API edge.
 import { EddyError } from '../api/errors'
-import type { CageGeometry } from '../scene/types'
+import type { CageGeometry } from './cageGeometry'
 import { MAX_TRIANGLES } from './triMesh'
 
 export interface PolyMesh {

@@ -11,7 +11,7 @@
 // Eberly's robust bisection ("Distance from a Point to an Ellipse, an Ellipsoid, or a
 // Hyperellipsoid", Geometric Tools 2013), not the usual scaled-space approximation.
 import { EddyError } from '../api/errors'
-import type { Vec3 } from '../scene/types'
+import type { Vec3 } from './vec3'
 import type { SignedDistanceField } from './signedDistance'
 
 export type PrimitiveShape = 'box' | 'sphere' | 'cylinder'

@@ -30,7 +30,7 @@
 import { EddyError } from '../api/errors'
 import type { TriMesh } from './triMesh'
 import { computeBounds } from './triMesh'
-import type { Vec3 } from '../scene/types'
+import type { Vec3 } from './vec3'
 import { HIT_DISTANCE, HIT_REGION, HIT_SIZE, HIT_X, HIT_Y, HIT_Z, TriangleBvh } from './bvh'
 import { FastWindingNumber } from './windingNumber'
 import { isClosedSurface } from './closedSurface'

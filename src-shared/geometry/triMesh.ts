@@ -1,7 +1,7 @@
 // The indexed triangle mesh every importer produces and every consumer (viewport, voxeliser,
 // project store) accepts: flat typed arrays so a million-triangle scan stays two allocations.
 import { EddyError } from '../api/errors'
-import type { Vec3 } from '../scene/types'
+import type { Vec3 } from './vec3'
 
 export interface TriMesh {
   /** xyz per vertex. */

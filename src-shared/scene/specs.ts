@@ -1,9 +1,13 @@
 // One spec per parameter of every object kind: the single source of truth for
 // labels, units, ranges and defaults. The inspector builds its widgets from these,
 // validate.ts checks values against them and defaults.ts fills new objects from them.
+//
+// Solver families (src-shared/sim/registry.ts) add their own parameters to the kinds that
+// host them or that they read (registerFamilySpecs), and the domain's Solver menu lists the
+// registered families. The registry registers at import, so every program imports it before
+// it reads a spec (tests/unit/architecture.test.ts checks the entry points).
+import { EddyError } from '../api/errors'
 import type { ObjectKind, ParamValue } from './types'
-import { LIQUID_DOMAIN_PARAMS, LIQUID_EMITTER_PARAMS } from './liquidParams'
-import { SMOKE_DOMAIN_PARAMS, SMOKE_EMITTER_PARAMS } from './smokeParams'
 
 export type ParamType = 'float' | 'int' | 'enum' | 'bool' | 'vec3'
 
@@ -70,6 +74,19 @@ function transform(): ParamSpec[] {
   return [position(), { ...rotation, default: [0, 0, 0] }, { ...scale, default: [1, 1, 1] }]
 }
 
+function side(key: string, label: string): ParamSpec {
+  return {
+    key, label, type: 'bool', unit: '', default: false, keyframable: false, group: 'Boundary',
+    help: `${label} side lets fluid flow out (pressure 0 beyond it); closed is a wall.`,
+  }
+}
+
+/** The domain's Solver menu: its options are the registered families that domains host. */
+const SOLVER_SPEC: ParamSpec & { options: string[]; optionLabels: string[] } = {
+  key: 'solver', label: 'Solver', type: 'enum', unit: '', default: '', options: [], optionLabels: [],
+  keyframable: false, group: 'Solver', help: 'Simulation method used inside this domain.',
+}
+
 const domain: KindSpec = {
   kind: 'domain',
   label: 'Domain',
@@ -78,12 +95,7 @@ const domain: KindSpec = {
     // y = 1 puts the default 2 m box on the ground plane.
     position([0, 1, 0], 'Centre of the simulation box in world space.'),
     { key: 'size', label: 'Size', type: 'vec3', unit: 'm', min: 0.01, max: 1000, default: [2, 2, 2], keyframable: true, step: 0.1, group: TRANSFORM, help: 'Edge lengths of the axis-aligned simulation box.' },
-    {
-      key: 'solver', label: 'Solver', type: 'enum', unit: '', default: 'smoke',
-      options: ['smoke', 'liquid'],
-      optionLabels: ['Smoke (vortex particles, Selle 2005)', 'Liquid (free surface, viscosity, melting: Carlson 2004)'],
-      keyframable: false, group: 'Solver', help: 'Simulation method used inside this domain.',
-    },
+    SOLVER_SPEC,
     { key: 'resolution', label: 'Resolution', type: 'int', unit: 'cells', min: 8, max: 1024, default: 64, softMin: 16, softMax: 256, keyframable: true, step: 8, group: 'Solver', help: 'Number of grid cells along the longest side of the domain.' },
     { key: 'cfl', label: 'CFL number', type: 'float', unit: '', min: 0.1, max: 16, default: 4, keyframable: true, step: 0.1, group: 'Time', help: 'Largest distance, in cells, fluid may travel in one substep; higher is faster but less accurate.' },
     { key: 'minSubsteps', label: 'Min substeps', type: 'int', unit: '', min: 1, max: 100, default: 1, keyframable: true, step: 1, group: 'Time', help: 'Fewest solver steps per frame.' },
@@ -95,8 +107,14 @@ const domain: KindSpec = {
       optionLabels: ['Half float (relative error 2^-11)', 'Full float (exact)', '8-bit per tile (error range/510)'], keyframable: false, group: 'Cache',
       help: 'How cached volumes are stored: half floats are a third of full floats at a 128^3 frame; 8-bit is smaller still with a per-tile error.',
     },
-    ...SMOKE_DOMAIN_PARAMS,
-    ...LIQUID_DOMAIN_PARAMS,
+    { key: 'ambientTemperature', label: 'Ambient temperature', type: 'float', unit: 'K', min: 1, max: 10000, default: 293.15, step: 1, keyframable: true, group: 'Environment', help: 'Temperature of the surrounding air; hotter gas rises, colder sinks.' },
+    { key: 'seed', label: 'Random seed', type: 'int', unit: '', min: 0, max: 2147483647, default: 1, step: 1, keyframable: true, group: 'Solver', help: 'Seed of the random numbers that place particles; same seed, same result.' },
+    side('openXMin', '-X'),
+    side('openXMax', '+X'),
+    side('openYMin', '-Y (bottom)'),
+    side('openYMax', '+Y (top)'),
+    side('openZMin', '-Z'),
+    side('openZMax', '+Z'),
   ],
 }
 
@@ -132,8 +150,6 @@ const emitter: KindSpec = {
     { key: 'temperature', label: 'Temperature', type: 'float', unit: 'K', min: 0, max: 10000, default: 600, softMin: 200, softMax: 2000, keyframable: true, step: 10, group: 'Emission', help: 'Temperature of emitted fluid: hotter gas rises faster; a liquid below its melting point is solid.' },
     { key: 'velocity', label: 'Velocity', type: 'vec3', unit: 'm/s', min: -1000, max: 1000, default: [0, 1, 0], keyframable: true, step: 0.1, group: 'Emission', help: 'Initial velocity of emitted fluid in world space.' },
     { key: 'rate', label: 'Rate', type: 'float', unit: '1/s', min: 0, max: 1000, default: 1, softMax: 10, keyframable: true, step: 0.1, group: 'Emission', help: 'How many times per second the emitter volume is refilled.' },
-    ...SMOKE_EMITTER_PARAMS,
-    ...LIQUID_EMITTER_PARAMS,
   ],
 }
 
@@ -170,6 +186,46 @@ const heatSource: KindSpec = {
 }
 
 export const KIND_SPECS: Record<ObjectKind, KindSpec> = { domain, obstacle, emitter, vortexSeed, ccCage, heatSource }
+
+/** What a solver family adds to the spec table (SolverFamily in sim/family.ts has these fields). */
+export interface FamilySpecs {
+  id: string
+  /** The Solver menu's label. */
+  label: string
+  /** Object kinds that host a simulation of this family (their Solver menu lists it). */
+  hosts: readonly ObjectKind[]
+  /** Parameters the family adds to each kind it reads. */
+  params: Partial<Record<ObjectKind, readonly ParamSpec[]>>
+}
+
+const registered: FamilySpecs[] = []
+
+/**
+ * Adds a family's parameters and its Solver menu entry. A key that another family (or the
+ * base kind) already declares is refused: two meanings for one stored value would corrupt
+ * projects. Registering the same family twice is a no-op (hot reload, tests).
+ */
+export function registerFamilySpecs(f: FamilySpecs): void {
+  if (registered.some((r) => r.id === f.id)) return
+  for (const [kind, params] of Object.entries(f.params) as [ObjectKind, readonly ParamSpec[]][]) {
+    const table = KIND_SPECS[kind].params
+    for (const p of params) {
+      if (table.some((q) => q.key === p.key)) throw new EddyError('INTERNAL', `Solver family "${f.id}" declares ${kind}.${p.key}, which is already declared`, { family: f.id, kind, key: p.key })
+    }
+    table.push(...params)
+  }
+  if (f.hosts.includes('domain')) {
+    SOLVER_SPEC.options.push(f.id)
+    SOLVER_SPEC.optionLabels.push(f.label)
+    if (SOLVER_SPEC.default === '') SOLVER_SPEC.default = f.id
+  }
+  registered.push(f)
+}
+
+/** Families registered so far, in registration order. */
+export function registeredFamilySpecs(): readonly FamilySpecs[] {
+  return registered
+}
 
 export function specFor(kind: ObjectKind, key: string): ParamSpec | undefined {
   return KIND_SPECS[kind]?.params.find((p) => p.key === key)

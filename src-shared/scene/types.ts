@@ -2,19 +2,17 @@
 // Pure data (JSON-serialisable), no behaviour: specs.ts describes each parameter,
 // keyframes.ts evaluates animation, validate.ts checks values against the specs.
 
-export type Vec3 = [number, number, number]
+import type { CageGeometry } from '../geometry/cageGeometry'
+import type { Vec3 } from '../geometry/vec3'
+
+export type { Vec3 } from '../geometry/vec3'
+export type { CageGeometry } from '../geometry/cageGeometry'
 
 export const OBJECT_KINDS = ['domain', 'obstacle', 'emitter', 'vortexSeed', 'ccCage', 'heatSource'] as const
 export type ObjectKind = (typeof OBJECT_KINDS)[number]
 
 /** A parameter value: numbers (float or int), enum strings, booleans, 3-vectors. */
 export type ParamValue = number | string | boolean | Vec3
-
-/** Control mesh of a Catmull-Clark surface: flat xyz positions, polygon faces (any valence >= 3). */
-export interface CageGeometry {
-  positions: number[]
-  faces: number[][]
-}
 
 export interface SceneObject {
   id: string

@@ -1,9 +1,9 @@
-// Scene document -> solver input (DESIGN.md, "data flows one way"):
-//   compileScene: what is fixed for a bake (grid, boundary kinds, numerical choices), read at
-//                 frame 1, validated once so a bad scene fails before any work;
-//   compileInput: everything time dependent, evaluated at animation time t (frame = 1 + t fps,
-//                 so frame 1 is t = 0); transform velocities by a finite difference over one
-//                 frame (t -> t + 1/fps) of the evaluated keyframes.
+// Scene document -> solver input, the part every family shares (DESIGN.md, "data flows one
+// way"): reading and checking parameters against their specs, the grid of a domain, mesh
+// SDFs, and compileCommonInput: the clock, CFL and substep limits, obstacles and emitters,
+// evaluated at animation time t (frame = 1 + t fps, so frame 1 is t = 0), with transform
+// velocities from a finite difference over one frame (t -> t + 1/fps) of the keyframes.
+// Each family adds its own setup and payload (smoke/compileSmoke.ts, liquid/compileLiquid.ts).
 // Meshes come from a resolver callback so this file never touches the project store.
 import { EddyError } from '../api/errors'
 import type { PrimitiveShape } from '../geometry/primitiveSdf'
@@ -13,13 +13,10 @@ import { evaluateObject } from '../scene/keyframes'
 import { kindLabel, type ParamSpec, specFor } from '../scene/specs'
 import type { ObjectKind, ParamValue, SceneDocument, SceneObject, Vec3 } from '../scene/types'
 import { validateParam } from '../scene/validate'
-import type { AdvectionScheme } from './core/advect'
 import type { DomainSides } from './core/boundaries'
-import { type GridSpec, validateGridSpec } from './core/grid'
+import type { GridSpec } from './core/grid'
 import type { KernelBackend } from './core/kernelBackend'
-import type { PreconditionerKind } from './core/pressure'
-import { SMOKE_DOMAIN_PARAMS, SMOKE_EMITTER_PARAMS } from '../scene/smokeParams'
-import type { EmitterInput, ObstacleInput, SimInput, VortexDirectionMode, VortexParticleMode, VortexSeedInput } from './solver'
+import type { EmitterInput, ObstacleInput, SimInput } from './solver'
 import { angularVelocityFromEuler } from './transformRates'
 
 /** Returns the triangles of an imported mesh, or undefined when there is no such mesh. */
@@ -72,38 +69,15 @@ export interface InputOptions {
   resolveMesh?: MeshResolver
 }
 
-export interface SmokeSetup {
-  domainId: string
-  domainName: string
-  grid: GridSpec
-  sides: DomainSides
-  advection: AdvectionScheme
-  pressure: { preconditioner: PreconditionerKind; tolerance: number; maxIterations: number }
-  vortexMode: VortexParticleMode
-  seed: number
-  maxParticles: number
-  shared: boolean
-  /** Kernel backend; undefined = TypeScript reference kernels. */
-  kernels: KernelBackend | undefined
-  meshes: MeshSdfCache
-}
-
-/** Rough bytes per cell of the smoke solver's fields (velocity x2, scalars x4, vorticity, pressure vectors, multigrid, fractions). */
-export const SMOKE_BYTES_PER_CELL = 200
-
 // ---------------------------------------------------------------------------------------
 
 export function fail(obj: SceneObject, key: string, message: string, value: unknown): never {
   throw new EddyError('INVALID_PARAM', `${kindLabel(obj.kind)} "${obj.name}": ${message}`, { objectId: obj.id, field: key, value })
 }
 
-function extraSpecs(kind: ObjectKind): readonly ParamSpec[] {
-  return kind === 'domain' ? SMOKE_DOMAIN_PARAMS : kind === 'emitter' ? SMOKE_EMITTER_PARAMS : []
-}
-
 /** A parameter read from evaluated params (or its default), checked against its spec. */
 function read(obj: SceneObject, params: Record<string, ParamValue>, key: string): ParamValue {
-  const spec = specFor(obj.kind, key) ?? extraSpecs(obj.kind).find((s) => s.key === key)
+  const spec: ParamSpec | undefined = specFor(obj.kind, key)
   if (!spec) throw new EddyError('INTERNAL', `no parameter spec for ${obj.kind}.${key}`)
   const value = Object.hasOwn(params, key) ? params[key] : spec.default
   const problem = validateParam(spec, value)
@@ -146,37 +120,10 @@ export function domainGrid(position: Vec3, size: Vec3, resolution: number): Grid
   return { nx: n[0], ny: n[1], nz: n[2], dx, origin: [position[0] - 0.5 * n[0] * dx, position[1] - 0.5 * n[1] * dx, position[2] - 0.5 * n[2] * dx] }
 }
 
-/** Static settings of a smoke bake; also validates every object once (at frame 1). */
-export function compileScene(doc: SceneDocument, domainId: string, opts: CompileOptions = {}): SmokeSetup {
-  const domain = findDomain(doc, domainId)
-  const p = evaluateObject(domain, doc.tracks, 1)
-  const solver = str(domain, p, 'solver')
-  if (solver !== 'smoke') fail(domain, 'solver', `Solver is "${solver}"; the smoke solver needs "smoke"`, solver)
-  const grid = domainGrid(vec(domain, p, 'position'), vec(domain, p, 'size'), num(domain, p, 'resolution'))
-  try {
-    validateGridSpec(grid, opts.maxBytes, SMOKE_BYTES_PER_CELL)
-  } catch (e) {
-    if (e instanceof EddyError) fail(domain, 'resolution', `Resolution ${num(domain, p, 'resolution')} gives ${e.message}`, p.resolution)
-    throw e
-  }
+/** Open or closed sides of a domain (its Boundary settings). */
+export function domainSides(domain: SceneObject, p: Record<string, ParamValue>): DomainSides {
   const side = (key: string) => (bool(domain, p, key) ? 'open' : 'closed')
-  const setup: SmokeSetup = {
-    domainId,
-    domainName: domain.name,
-    grid,
-    sides: { xMin: side('openXMin'), xMax: side('openXMax'), yMin: side('openYMin'), yMax: side('openYMax'), zMin: side('openZMin'), zMax: side('openZMax') },
-    advection: str(domain, p, 'advection') === 'semiLagrangian' ? 'semi-lagrangian' : 'maccormack',
-    pressure: { preconditioner: str(domain, p, 'pressureSolver') === 'mic0' ? 'mic0' : 'multigrid', tolerance: num(domain, p, 'pressureTolerance'), maxIterations: 1000 },
-    vortexMode: str(domain, p, 'vortexMode') === 'strength' ? 'strength' : 'force',
-    seed: num(domain, p, 'seed'),
-    maxParticles: opts.maxParticles ?? 1_000_000,
-    shared: opts.shared ?? false,
-    kernels: opts.kernels,
-    meshes: new MeshSdfCache(opts.resolveMesh),
-  }
-  // Every object, every parameter, every mesh once, so errors surface before the bake.
-  compileInput(doc, domainId, 0, doc.meta.fps, { meshes: setup.meshes })
-  return setup
+  return { xMin: side('openXMin'), xMax: side('openXMax'), yMin: side('openYMin'), yMax: side('openYMax'), zMin: side('openZMin'), zMax: side('openZMax') }
 }
 
 function compileObstacle(obj: SceneObject, p0: Record<string, ParamValue>, p1: Record<string, ParamValue>, perSecond: number, dtSim: number, opts: InputOptions): ObstacleInput {
@@ -232,32 +179,29 @@ function compileEmitter(obj: SceneObject, p: Record<string, ParamValue>): Emitte
     temperature: num(obj, p, 'temperature'),
     velocity: vec(obj, p, 'velocity'),
     rate: num(obj, p, 'rate'),
-    vortex: {
-      rate: num(obj, p, 'vortexRate'),
-      strength: num(obj, p, 'vortexStrength'),
-      radiusCells: num(obj, p, 'vortexRadius'),
-      direction: str(obj, p, 'vortexDirection') as VortexDirectionMode,
-    },
   }
 }
 
-function compileVortexSeed(obj: SceneObject, p: Record<string, ParamValue>): VortexSeedInput {
-  const d = vec(obj, p, 'direction')
-  const len = Math.hypot(d[0], d[1], d[2])
-  if (!(len >= 1e-6)) fail(obj, 'direction', `Direction must not be the zero vector (got [${d.join(', ')}])`, d)
-  return {
-    id: obj.id,
-    name: obj.name,
-    position: vec(obj, p, 'position'),
-    radius: num(obj, p, 'radius'),
-    direction: [d[0] / len, d[1] / len, d[2] / len],
-    strength: num(obj, p, 'strength'),
-    particleCount: num(obj, p, 'particleCount'),
-  }
-}
+/**
+ * A family's view of each emitter: the common EmitterInput, widened with what the family reads
+ * from the emitter's own parameters (the smoke's vortex seeding).
+ */
+export type WidenEmitter<E extends EmitterInput> = (obj: SceneObject, params: Record<string, ParamValue>, base: EmitterInput) => E
 
-/** Everything time dependent for the smoke solver at animation time `timeSeconds`. */
-export function compileInput(doc: SceneDocument, domainId: string, timeSeconds: number, fps: number, opts: InputOptions = {}): SimInput {
+/**
+ * The part of the input every family reads at animation time `timeSeconds`: clock, CFL and
+ * substep limits, obstacles, and the emitters that act over time (initial liquid volumes act
+ * once, at the start: liquid/compileLiquid.ts). `family` is the caller's payload.
+ */
+export function compileCommonInput<P, E extends EmitterInput>(
+  doc: SceneDocument,
+  domainId: string,
+  timeSeconds: number,
+  fps: number,
+  opts: InputOptions,
+  family: P,
+  widen: WidenEmitter<E>,
+): SimInput<P, E> {
   checkClock(timeSeconds, fps)
   const domain = findDomain(doc, domainId)
   const frame = 1 + timeSeconds * fps
@@ -267,33 +211,12 @@ export function compileInput(doc: SceneDocument, domainId: string, timeSeconds: 
   const maxSubsteps = num(domain, p, 'maxSubsteps')
   if (minSubsteps > maxSubsteps) fail(domain, 'minSubsteps', `Min substeps (${minSubsteps}) must not exceed Max substeps (${maxSubsteps})`, minSubsteps)
   const frameDt = timeScale / fps
-  // The grid is fixed at frame 1 (compileScene), but keyed values are still checked here.
+  // The grid is fixed at the bake's first frame, but keyed values are still checked here.
   vec(domain, p, 'position')
   vec(domain, p, 'size')
   // Transform channels change by (p(frame + 1) - p(frame)) per frame = frameDt simulated seconds.
   const perSecond = frameDt > 0 ? 1 / frameDt : 0
-  const input: SimInput = {
-    time: timeSeconds,
-    frame,
-    fps,
-    timeScale,
-    frameDt,
-    cfl: num(domain, p, 'cfl'),
-    minSubsteps,
-    maxSubsteps,
-    vorticity: num(domain, p, 'vorticity'),
-    buoyancy: { alpha: num(domain, p, 'buoyancyAlpha'), beta: num(domain, p, 'buoyancyBeta'), ambientTemperature: num(domain, p, 'ambientTemperature') },
-    dissipation: { density: num(domain, p, 'densityDissipation'), temperature: num(domain, p, 'temperatureDissipation') },
-    vortexParticles: {
-      mode: str(domain, p, 'vortexMode') === 'strength' ? 'strength' : 'force',
-      confinement: num(domain, p, 'vortexConfinement'),
-      strengthWeight: num(domain, p, 'vortexStrengthWeight'),
-      radiusCells: num(domain, p, 'vortexRadius'),
-    },
-    obstacles: [],
-    emitters: [],
-    vortexSeeds: [],
-  }
+  const input: SimInput<P, E> = { time: timeSeconds, frame, fps, timeScale, frameDt, cfl: num(domain, p, 'cfl'), minSubsteps, maxSubsteps, obstacles: [], emitters: [], family }
   for (const obj of doc.objects) {
     if (obj.kind === 'obstacle') {
       const p0 = evaluateObject(obj, doc.tracks, frame)
@@ -301,12 +224,12 @@ export function compileInput(doc: SceneDocument, domainId: string, timeSeconds: 
       input.obstacles.push(compileObstacle(obj, p0, p1, perSecond, frameDt, opts))
     } else if (obj.kind === 'emitter') {
       const pe = evaluateObject(obj, doc.tracks, frame)
-      // Initial liquid volumes act once, at the start (compileLiquid.ts), not as inflow.
       if (isInitialVolume(obj, pe)) continue
-      input.emitters.push(compileEmitter(obj, pe))
-    } else if (obj.kind === 'vortexSeed') {
-      input.vortexSeeds.push(compileVortexSeed(obj, evaluateObject(obj, doc.tracks, frame)))
+      input.emitters.push(widen(obj, pe, compileEmitter(obj, pe)))
     }
   }
   return input
 }
+
+/** For families whose emitters carry nothing of their own. */
+export const plainEmitter: WidenEmitter<EmitterInput> = (_obj, _p, base) => base

@@ -1,7 +1,9 @@
 // The contract between the bake loop and every solver (DESIGN.md, "Core interfaces"), and
-// SimInput: everything time dependent in the scene, evaluated by compile.ts at one time t.
-// Keyframes are never baked into the document; the bake loop asks compileInput for each
-// frame and hands the result to step().
+// SimInput: everything time dependent in the scene, evaluated at one time t. Its common part
+// (clock, CFL and substep limits, obstacles, emitters) is compiled by compile.ts for every
+// family; `family` carries what only one family reads (the smoke's buoyancy and vortex
+// particles, the liquid's heat sources). Keyframes are never baked into the document; the
+// bake loop asks the family's compileInput for each frame and hands the result to step().
 import { EddyError } from '../api/errors'
 import type { SignedDistanceField } from '../geometry/signedDistance'
 import type { PrimitiveShape } from '../geometry/primitiveSdf'
@@ -15,10 +17,27 @@ export interface StepStats {
   /** Largest final relative residual of the substeps' pressure solves. */
   pressureResidual: number
   particleCount: number
-  /** Wall-clock milliseconds per phase, summed over the substeps (not deterministic). */
-  ms: Record<'advection' | 'forces' | 'vortexParticles' | 'projection', number>
+  /**
+   * Wall-clock milliseconds per named phase of the solver's family (SolverFamily.phases),
+   * summed over the substeps (not deterministic).
+   */
+  ms: Record<string, number>
   /** Largest max|u| * h / dx over the substeps (cells travelled per substep). */
   cflMax: number
+}
+
+/** Phase timings as FrameData stats: { advection: 3 } -> { msAdvection: 3 }. */
+export function phaseStats(ms: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {}
+  for (const k of Object.keys(ms)) out[`ms${k[0].toUpperCase()}${k.slice(1)}`] = ms[k]
+  return out
+}
+
+/** Stats of no step yet, with every phase of `phases` at 0 ms. */
+export function emptyStepStats(phases: readonly string[]): StepStats {
+  const ms: Record<string, number> = {}
+  for (const p of phases) ms[p] = 0
+  return { substeps: 0, pressureIterations: 0, pressureResidual: 0, particleCount: 0, ms, cflMax: 0 }
 }
 
 /**
@@ -35,9 +54,9 @@ export function cancelledError(t: number): EddyError {
   return new EddyError('CANCELLED', `Cancelled at t=${t.toFixed(4)} s, between substeps`, { time: t })
 }
 
-export interface Solver {
+export interface Solver<Input extends SimInput = SimInput> {
   /** Advances the state by dt simulated seconds (split into CFL substeps) under `input`. */
-  step(dt: number, input: SimInput, control?: StepControl): StepStats
+  step(dt: number, input: Input, control?: StepControl): StepStats
   /** The current state; arrays are copies. */
   frame(): FrameData
   /** All state needed to continue bit for bit. */
@@ -73,19 +92,6 @@ export interface ObstacleInput {
   meshId: string | null
 }
 
-export type VortexDirectionMode = 'random' | 'cylinder'
-
-export interface EmitterVortexInput {
-  /** Vortex particles seeded per simulated second (0 = none). */
-  rate: number
-  /** Peak vorticity of each particle's field, 1/s. */
-  strength: number
-  /** Kernel radius in cells. */
-  radiusCells: number
-  /** Random directions, or tangent to an upright cylinder around the source (Selle 2005, sec. 6). */
-  direction: VortexDirectionMode
-}
-
 export interface EmitterInput {
   id: string
   name: string
@@ -102,25 +108,10 @@ export interface EmitterInput {
   velocity: Vec3
   /** Refills per simulated second: each substep h blends by 1 - exp(-rate h). */
   rate: number
-  vortex: EmitterVortexInput
 }
 
-export interface VortexSeedInput {
-  id: string
-  name: string
-  position: Vec3
-  /** Radius of the ball the particles are sampled in, m. */
-  radius: number
-  /** Unit spin axis. */
-  direction: Vec3
-  /** Vorticity at the seed's centre, 1/s (expected value over the random sampling). */
-  strength: number
-  particleCount: number
-}
-
-export type VortexParticleMode = 'force' | 'strength'
-
-export interface SimInput {
+/** When a step is: the animation clock. */
+export interface SimClock {
   /** Animation time this input was evaluated at, s (frame = 1 + time * fps). */
   time: number
   frame: number
@@ -129,25 +120,19 @@ export interface SimInput {
   timeScale: number
   /** Simulated seconds per frame: timeScale / fps. */
   frameDt: number
+}
+
+/** How a frame is split into substeps (substeps.ts). */
+export interface SubstepLimits {
+  /** Largest distance, in cells, the fluid may travel in one substep. */
   cfl: number
   minSubsteps: number
   maxSubsteps: number
-  /** Grid vorticity confinement strength epsilon (Fedkiw, Stam, Jensen 2001). */
-  vorticity: number
-  buoyancy: { alpha: number; beta: number; ambientTemperature: number }
-  /** Exponential decay rates, 1/s: density to 0, temperature to ambient. */
-  dissipation: { density: number; temperature: number }
-  vortexParticles: {
-    /** 'force': per-particle confinement force (Selle 2005, sec. 5); 'strength': particle |omega| sets a spatially varying epsilon. */
-    mode: VortexParticleMode
-    /** 'force' mode: epsilon_p = confinement * dx in F_p = epsilon_p (N_p x omega~_p). */
-    confinement: number
-    /** 'strength' mode: epsilon(x) += strengthWeight * tent-splatted particle peak vorticity (s). */
-    strengthWeight: number
-    /** Kernel radius of particles seeded by vortex-seed objects, cells. */
-    radiusCells: number
-  }
+}
+
+/** The common part every family gets, and the family's own payload. */
+export interface SimInput<Payload = unknown, Emitter extends EmitterInput = EmitterInput> extends SimClock, SubstepLimits {
   obstacles: ObstacleInput[]
-  emitters: EmitterInput[]
-  vortexSeeds: VortexSeedInput[]
+  emitters: Emitter[]
+  family: Payload
 }

@@ -45,14 +45,9 @@ function input(f: number): LiquidSimInput {
     cfl: 1,
     minSubsteps: 1,
     maxSubsteps: 40,
-    vorticity: 0,
-    buoyancy: { alpha: 0, beta: 0, ambientTemperature: 293.15 },
-    dissipation: { density: 0, temperature: 0 },
-    vortexParticles: { mode: 'force', confinement: 0, strengthWeight: 0, radiusCells: 2 },
     obstacles: [obstacle],
     emitters: [],
-    vortexSeeds: [],
-    liquid: { heatSources: [] },
+    family: { heatSources: [] },
   }
 }
 
@@ -71,7 +66,7 @@ for (const res of RESES) {
       velocity: [0, 0, 0] as [number, number, number],
     }
     const solver = new LiquidSolver(defaultLiquidSetup(grid, CLOSED_BOX, { volumes: [column] }))
-    const sum = { advection: 0, forces: 0, projection: 0, substeps: 0, iterations: 0 }
+    const sum = { substeps: 0, iterations: 0 }
     const phases: Record<string, number> = {}
     const t0 = performance.now()
     const cpu0 = process.cpuUsage()
@@ -96,12 +91,9 @@ for (const res of RESES) {
         triangles = mesh.indices.length / 3
         meshMs += performance.now() - tm
       }
-      sum.advection += s.ms.advection
-      sum.forces += s.ms.forces
-      sum.projection += s.ms.projection
       sum.substeps += s.substeps
       sum.iterations += s.pressureIterations
-      for (const [k, v] of Object.entries(s.phaseMs ?? {})) phases[k] = (phases[k] ?? 0) + v
+      for (const [k, v] of Object.entries(s.ms)) phases[k] = (phases[k] ?? 0) + v
     }
     const ms = (performance.now() - t0) / FRAMES
     // CPU time of this process too: the machine is shared, and wall time swings with its load.
@@ -120,8 +112,7 @@ for (const res of RESES) {
     console.log(
       `liquid dam break ${res}^3: ${ms.toFixed(1)} ms/frame (CPU ${cpuMs.toFixed(1)}) over ${FRAMES} frames, ${p.count} markers, ` +
         `${(sum.substeps / FRAMES).toFixed(1)} substeps/frame, ${(sum.iterations / Math.max(1, sum.substeps)).toFixed(1)} PCG it/substep\n` +
-        `  ms/frame: particles+transfers ${per(sum.advection)}, forces ${per(sum.forces)}, pressure+extension ${per(sum.projection)}` +
-        `${MESH ? `, frame() + surface mesh ${per(meshMs)} (${triangles} triangles)` : ''}\n` +
+        `${MESH ? `  frame() + surface mesh ${per(meshMs)} ms/frame (${triangles} triangles)\n` : ''}` +
         `  phases ms/frame: ${Object.entries(phases).map(([k, v]) => `${k} ${per(v)}`).join(', ')}\n` +
         `  result: mean x ${(mx / n).toFixed(5)} y ${(my / n).toFixed(5)} z ${(mz / n).toFixed(5)}, mean |v|^2 ${(ke / n).toFixed(5)}, ` +
         `level-set volume ${solver.levelSetVolume().toFixed(5)} m^3, liquid cells ${solver.frame().stats.liquidCells}`,

@@ -7,6 +7,7 @@ export default defineConfig({
   root: fileURLToPath(new URL('../..', import.meta.url)),
   test: {
     include: ['tests/bench/**/*.bench.ts'],
+    setupFiles: ['tests/setup/registerFamilies.ts'],
     environment: 'node',
     testTimeout: 1_800_000,
     fileParallelism: false,

@@ -76,7 +76,7 @@ describe('baking, the cache on the timeline, and export', () => {
     emitter = await addObject(page, 'emitter')
     domain = await addObject(page, 'domain')
     await commitField(page, 'param-resolution', '16')
-    await waitFor(() => page.locator(tid('bake-estimate')).textContent(), (t) => /Grid 16×16×16 · 120 frames/.test(t ?? ''), 'the bake estimate')
+    await waitFor(() => page.locator(tid('bake-estimate')).textContent(), (t) => /16x16x16 grid · 120 frames/.test(t ?? ''), 'the bake estimate')
     await page.click(tid('bake-start'))
     await waitFor(() => bakePhase(page), (p) => p === 'done' || p === 'failed', 'the bake to finish', 120_000)
     expect(await page.locator(tid('bake-error')).count()).toBe(0)

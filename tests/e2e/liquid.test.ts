@@ -94,7 +94,7 @@ describe('example scenes from the start page', () => {
     await selectObject(page, 'Wax domain')
     expect(await page.locator(tid('param-solver')).inputValue()).toBe('liquid')
     expect(await page.locator(tid('param-viscosityModel')).inputValue()).toBe('temperature')
-    await waitFor(() => page.locator(tid('bake-estimate')).textContent(), (t) => /Grid \d+×\d+×\d+/.test(t ?? ''), 'the bake estimate')
+    await waitFor(() => page.locator(tid('bake-estimate')).textContent(), (t) => /\d+x\d+x\d+ grid/.test(t ?? ''), 'the bake estimate')
     // The bunny's triangles arrive after the scene: give the viewport a few frames to draw it.
     const n0 = await page.evaluate(() => window.__eddyViewport?.renderedFrames ?? 0)
     await waitFor(() => page.evaluate(() => window.__eddyViewport?.renderedFrames ?? 0), (n) => n >= n0 + 10, 'the viewport to render', 30_000)

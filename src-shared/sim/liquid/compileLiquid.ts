@@ -2,15 +2,15 @@
 //   compileLiquidScene: the grid, the solver settings of the domain (liquidParams.ts), and the
 //     initial volumes: liquid emitters whose behaviour is 'geometry' (a primitive, or a closed
 //     imported mesh such as the bunny), read at the bake's first frame;
-//   compileLiquidInput: compileInput (obstacles, inflow emitters, clock) plus the keyframed
-//     heat sources.
+//   compileLiquidInput: the common input (obstacles, inflow emitters, clock, substeps) with
+//     the keyframed heat sources as its family payload.
 import { EddyError } from '../../api/errors'
 import { isClosedSurface } from '../../geometry/closedSurface'
 import type { PrimitiveShape } from '../../geometry/primitiveSdf'
 import { evaluateObject } from '../../scene/keyframes'
 
 import type { SceneDocument, SceneObject } from '../../scene/types'
-import { type CompileOptions, compileInput, domainGrid, fail, findDomain, type InputOptions, isInitialVolume, MeshSdfCache, num, str, vec, bool } from '../compile'
+import { type CompileOptions, compileCommonInput, domainGrid, domainSides, fail, findDomain, type InputOptions, isInitialVolume, MeshSdfCache, num, plainEmitter, str, vec, bool } from '../compile'
 import { validateGridSpec } from '../core/grid'
 import { type HeatSourceInput, LIQUID_BYTES_PER_CELL, type LiquidSetup, type LiquidSimInput, type LiquidVolumeInit, validateLiquidSetup } from './liquidInput'
 
@@ -71,7 +71,6 @@ export function compileLiquidScene(doc: SceneDocument, domainId: string, opts: C
     if (e instanceof EddyError) fail(domain, 'resolution', `Resolution ${resolution} gives ${e.message}`, resolution)
     throw e
   }
-  const side = (key: string) => (bool(domain, p, key) ? 'open' : 'closed')
   const tolerance = num(domain, p, 'liquidTolerance')
   const viscosity: LiquidSetup['viscosity'] =
     str(domain, p, 'viscosityModel') === 'temperature'
@@ -92,7 +91,7 @@ export function compileLiquidScene(doc: SceneDocument, domainId: string, opts: C
     domainId,
     domainName: domain.name,
     grid,
-    sides: { xMin: side('openXMin'), xMax: side('openXMax'), yMin: side('openYMin'), yMax: side('openYMax'), zMin: side('openZMin'), zMax: side('openZMax') },
+    sides: domainSides(domain, p),
     gravity: vec(domain, p, 'gravity'),
     flip: num(domain, p, 'flip'),
     particlesPerCell: num(domain, p, 'particlesPerCell'),
@@ -135,9 +134,8 @@ function compileHeatSource(obj: SceneObject, p: ReturnType<typeof evaluateObject
 
 /** Everything time dependent for the liquid solver at animation time `timeSeconds`. */
 export function compileLiquidInput(doc: SceneDocument, domainId: string, timeSeconds: number, fps: number, opts: InputOptions = {}): LiquidSimInput {
-  const base = compileInput(doc, domainId, timeSeconds, fps, opts)
-  const frame = 1 + timeSeconds * fps
-  const heatSources = doc.objects.filter((o) => o.kind === 'heatSource').map((o) => compileHeatSource(o, evaluateObject(o, doc.tracks, frame)))
-  return { ...base, liquid: { heatSources } }
+  const input = compileCommonInput(doc, domainId, timeSeconds, fps, opts, { heatSources: [] as HeatSourceInput[] }, plainEmitter)
+  for (const o of doc.objects) if (o.kind === 'heatSource') input.family.heatSources.push(compileHeatSource(o, evaluateObject(o, doc.tracks, input.frame)))
+  return input
 }
 

@@ -2,9 +2,9 @@
 // The grid velocity is rebuilt from the markers every substep, so the state is the markers
 // (position, velocity, temperature, id), the PRNG, the clocks, the pressure solve's warm start
 // (PCG from a different guess ends in different low bits) and the fields frame() reports.
-// Container format: smoke/checkpoint.ts (JSON header + 8-byte aligned raw arrays).
+// Container format: core/checkpoint.ts (JSON header + 8-byte aligned raw arrays).
 import { EddyError } from '../../api/errors'
-import { readCheckpoint, writeCheckpoint } from '../smoke/checkpoint'
+import { readCheckpoint, writeCheckpoint } from '../core/checkpoint'
 import type { MarkerParticles } from './markers'
 
 export const LIQUID_CHECKPOINT_KIND = 'liquid'

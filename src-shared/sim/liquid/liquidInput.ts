@@ -121,10 +121,8 @@ export interface LiquidTimeInput {
   heatSources: HeatSourceInput[]
 }
 
-/** SimInput plus the liquid part; emitters with fluid 'liquid' emit (see liquidSolver.ts). */
-export interface LiquidSimInput extends SimInput {
-  liquid: LiquidTimeInput
-}
+/** SimInput with the liquid part as its family payload; emitters with fluid 'liquid' emit (see liquidSolver.ts). */
+export type LiquidSimInput = SimInput<LiquidTimeInput>
 
 // ---------------------------------------------------------------------------------------
 
@@ -224,9 +222,9 @@ export function validateLiquidInput(input: LiquidSimInput): void {
   const lo = input.minSubsteps, hi = input.maxSubsteps
   if (!Number.isInteger(lo) || lo < 1) invalid('input.minSubsteps', `must be a whole number >= 1, got ${String(lo)}`, lo)
   if (!Number.isInteger(hi) || hi < lo || hi > 10000) invalid('input.maxSubsteps', `must be a whole number from minSubsteps to 10000, got ${String(hi)}`, hi)
-  if (typeof input.liquid !== 'object' || input.liquid === null || !Array.isArray(input.liquid.heatSources)) invalid('input.liquid.heatSources', 'must be a list', input.liquid)
-  for (let i = 0; i < input.liquid.heatSources.length; i++) {
-    const s = input.liquid.heatSources[i]
+  if (typeof input.family !== 'object' || input.family === null || !Array.isArray(input.family.heatSources)) invalid('input.family.heatSources', 'must be a list', input.family)
+  for (let i = 0; i < input.family.heatSources.length; i++) {
+    const s = input.family.heatSources[i]
     const f = `heatSources[${i}] ("${String(s?.name)}")`
     vec3(`${f}.position`, s.position)
     const r = finite(`${f}.radius`, s.radius)

@@ -23,9 +23,10 @@ import { enforceSolidVelocity, openFlags } from '../core/boundaries'
 import { addUniformAcceleration } from '../core/forces'
 import { MacGrid } from '../core/grid'
 import type { FrameData, ParticleSet, Volume } from '../frame'
-import { ObstacleField } from '../smoke/obstacles'
-import { Prng } from '../smoke/prng'
-import { cancelledError, type Solver, type StepControl, type StepStats } from '../solver'
+import { ObstacleField } from '../core/obstacleField'
+import { Prng } from '../core/prng'
+import { emptyStepStats, phaseStats, type Solver, type StepControl, type StepStats } from '../solver'
+import { runSubsteps } from '../substeps'
 import { extrapolateLayers } from './extrapolate'
 import { GhostFluidPressure } from './ghostFluid'
 import { HeatSolver } from './heat'
@@ -53,6 +54,14 @@ export const EXTRAPOLATION_LAYERS = 4
 /** A speed above maxSubsteps * cfl cells per frame times this is a blow-up. */
 export const INSTABILITY_FACTOR = 2
 
+/**
+ * Timing phases, in the order a substep runs them (StepStats.ms, wall-clock ms, not
+ * deterministic): levelSet (cells, level set, and the once-per-step redistancing), toGrid,
+ * extend (velocity and temperature into the air), heat, viscosity, pressure, move (grid ->
+ * particles and advection, one fused pass).
+ */
+export const LIQUID_PHASES = ['levelSet', 'toGrid', 'extend', 'heat', 'viscosity', 'pressure', 'move'] as const
+
 export interface LiquidStepStats extends StepStats {
   /** Viscosity PCG iterations summed over the substeps. */
   viscosityIterations: number
@@ -63,32 +72,13 @@ export interface LiquidStepStats extends StepStats {
   /** Markers added by emitters / removed (left through open sides, lost in solids). */
   particlesAdded: number
   particlesRemoved: number
-  /**
-   * Finer wall-clock split, ms (figures only, not deterministic): levelSet (cells, level set,
-   * and the once-per-step redistancing), toGrid, extend (velocity and temperature into the
-   * air), heat, viscosity, pressure, move (grid -> particles and advection, one fused pass).
-   */
-  phaseMs?: Record<string, number>
 }
 
 function emptyStats(): LiquidStepStats {
-  return {
-    substeps: 0,
-    pressureIterations: 0,
-    pressureResidual: 0,
-    particleCount: 0,
-    ms: { advection: 0, forces: 0, vortexParticles: 0, projection: 0 },
-    cflMax: 0,
-    viscosityIterations: 0,
-    viscosityResidual: 0,
-    liquidCells: 0,
-    particlesAdded: 0,
-    particlesRemoved: 0,
-    phaseMs: { levelSet: 0, toGrid: 0, extend: 0, heat: 0, viscosity: 0, pressure: 0, move: 0 },
-  }
+  return { ...emptyStepStats(LIQUID_PHASES), viscosityIterations: 0, viscosityResidual: 0, liquidCells: 0, particlesAdded: 0, particlesRemoved: 0 }
 }
 
-export class LiquidSolver implements Solver {
+export class LiquidSolver implements Solver<LiquidSimInput> {
   readonly setup: LiquidSetup
   readonly particles: MarkerParticles
   /** Grid velocity of the last substep (after projection and extension), m/s. */
@@ -199,38 +189,33 @@ export class LiquidSolver implements Solver {
     if (!this.initialised) this.initialise()
     const stats = emptyStats()
     const { dx } = this.setup.grid
-    const { cfl, minSubsteps, maxSubsteps } = input
     const g = this.setup.gravity
-    // Speed a substep must follow: the fastest marker or emitter, plus what gravity adds over a
-    // cell (Bridson 2015 ch. 3: u_max + sqrt(5 dx |g|)).
-    const gravityReach = Math.sqrt(5 * dx * Math.hypot(g[0], g[1], g[2]))
-    let done = 0
-    while (dt > 0) {
-      if (control?.shouldStop()) throw cancelledError(this._time + done)
-      const remaining = dt - done
-      let umax = this.maxParticleSpeed()
-      if (!(umax === umax)) this.unstable(done, 'a particle velocity is NaN')
-      for (const e of input.emitters) {
-        if (e.fluid === 'liquid' && e.rate > 0) umax = Math.max(umax, Math.abs(e.velocity[0]), Math.abs(e.velocity[1]), Math.abs(e.velocity[2]))
-      }
-      const speed = umax + gravityReach
-      let h = speed > 0 ? (cfl * dx) / speed : Infinity
-      h = Math.min(Math.max(h, dt / maxSubsteps), dt / minSubsteps)
-      let n = Math.max(1, Math.ceil(remaining / h - 1e-9))
-      if (stats.substeps + n > maxSubsteps) n = Math.max(1, maxSubsteps - stats.substeps)
-      h = remaining / n
-      this.substep(h, done, input, stats)
-      stats.substeps++
-      stats.cflMax = Math.max(stats.cflMax, (umax * h) / dx)
-      this.guard(done + h, dt, input)
-      if (n === 1) break
-      done += h
-    }
+    runSubsteps(
+      dt,
+      input,
+      dx,
+      this._time,
+      {
+        // Speed a substep must follow: the fastest marker or emitter, plus what gravity adds
+        // over a cell (Bridson 2015 ch. 3: u_max + sqrt(5 dx |g|)).
+        reach: Math.sqrt(5 * dx * Math.hypot(g[0], g[1], g[2])),
+        speed: (offset) => {
+          let umax = this.maxParticleSpeed()
+          if (!(umax === umax)) this.unstable(offset, 'a particle velocity is NaN')
+          for (const e of input.emitters) {
+            if (e.fluid === 'liquid' && e.rate > 0) umax = Math.max(umax, Math.abs(e.velocity[0]), Math.abs(e.velocity[1]), Math.abs(e.velocity[2]))
+          }
+          return umax
+        },
+        substep: (h, offset) => this.substep(h, offset, input, stats),
+        guard: (end) => this.guard(end, dt, input),
+      },
+      stats,
+      control,
+    )
     const tr = now()
     this.redistancePhi()
-    const msRedistance = now() - tr
-    stats.ms.advection += msRedistance
-    if (stats.phaseMs) stats.phaseMs.levelSet += msRedistance
+    stats.ms.levelSet += now() - tr
     this._time += dt
     if (input.frameDt > 0) this.animFrame = input.frame + dt / input.frameDt
     stats.particleCount = this.particles.count
@@ -280,9 +265,8 @@ export class LiquidSolver implements Solver {
     const { setup, particles: p, velocity: vel, velOld, temperature: temp, tempOld, kind, count, open } = this
     const { grid } = setup
     const { nx, ny, nz, dx } = grid
-    const ph = stats.phaseMs as Record<string, number>
-    let t0 = now()
-    let tp = t0
+    const ph = stats.ms
+    let tp = now()
     const lap = (key: string): void => {
       const t = now()
       ph[key] += t - tp
@@ -315,11 +299,9 @@ export class LiquidSolver implements Solver {
     for (let c = 0; c < kind.length; c++) if (this.markT[c] === 0) temp[c] = setup.heat.ambientTemperature
     tempOld.set(temp)
     lap('extend')
-    let t1 = now()
-    stats.ms.advection += t1 - t0
     // 3. Heat (eq. 50 without convection, which the markers did).
     const heat = setup.heat
-    this.heat.applySources(temp, kind, input.liquid.heatSources, h)
+    this.heat.applySources(temp, kind, input.family.heatSources, h)
     this.heat.cool(temp, kind, heat.ambientTemperature, heat.coolingRate, h)
     this.heat.diffuse(temp, kind, heat.diffusion, h)
     // Three layers, so that a marker within two cells of the liquid (where markers use the
@@ -344,8 +326,6 @@ export class LiquidSolver implements Solver {
       stats.viscosityResidual = Math.max(stats.viscosityResidual, vs.residual)
     }
     lap('viscosity')
-    t0 = now()
-    stats.ms.forces += t0 - t1
     // 7. Pressure with the ghost fluid free surface.
     const ps = this.pressure.project(vel, this.fractions, obs.moving ? obs.velocity : null, kind, this.phiRaw, open, setup.pressure.tolerance, setup.pressure.maxIterations)
     stats.pressureIterations += ps.iterations
@@ -354,8 +334,6 @@ export class LiquidSolver implements Solver {
     // 8. Extend into the air band; walls again.
     this.extendVelocity(true)
     lap('extend')
-    t1 = now()
-    stats.ms.projection += t1 - t0
     // 9. Grid -> particles, then move them.
     // (Fused: each marker takes its grid velocity and is moved in one pass, particleMotion.ts.)
     const g2p = this.g2p
@@ -370,7 +348,6 @@ export class LiquidSolver implements Solver {
     stats.liquidCells = 0
     for (let c = 0; c < kind.length; c++) if (kind[c] === LIQUID) stats.liquidCells++
     lap('move')
-    stats.ms.advection += now() - t1
   }
 
   /**
@@ -480,9 +457,7 @@ export class LiquidSolver implements Solver {
         particleCount: n,
         liquidCells: s.liquidCells,
         cflMax: s.cflMax,
-        msAdvection: s.ms.advection,
-        msForces: s.ms.forces,
-        msProjection: s.ms.projection,
+        ...phaseStats(s.ms),
       },
     }
   }

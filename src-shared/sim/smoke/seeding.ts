@@ -5,9 +5,9 @@
 // place a blob of aligned particles once. All randomness comes from the solver's Prng, in
 // input order, so runs and restored checkpoints draw the same particles.
 import type { PrimitiveSdf } from '../../geometry/primitiveSdf'
-import type { EmitterInput, VortexSeedInput } from '../solver'
+import type { SmokeEmitterInput, VortexSeedInput } from './smokeInput'
 import type { VortexParticles } from './particles'
-import type { Prng } from './prng'
+import type { Prng } from '../core/prng'
 import { selleKernel } from './vortexKernels'
 
 /** Rejection-sampling tries before a point falls back to the shape's centre. */
@@ -62,7 +62,7 @@ export function seedVortexBall(particles: VortexParticles, prng: Prng, seed: Vor
 export function seedFromEmitter(
   particles: VortexParticles,
   prng: Prng,
-  emitter: EmitterInput,
+  emitter: SmokeEmitterInput,
   sdf: PrimitiveSdf,
   axis: ArrayLike<number>,
   count: number,

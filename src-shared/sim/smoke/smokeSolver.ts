@@ -22,14 +22,16 @@ import { allocF32With, type AllocOptions, MacGrid } from '../core/grid'
 import { type KernelBackend, kernelsOf } from '../core/kernelBackend'
 import { PressureSolver } from '../core/pressure'
 import { VorticityConfinement } from '../core/vorticity'
-import type { SmokeSetup } from '../compile'
+import type { SmokeSetup } from './compileSmoke'
 import type { FrameData, ParticleSet, Volume } from '../frame'
-import { cancelledError, type SimInput, type Solver, type StepControl, type StepStats } from '../solver'
-import { readCheckpoint, writeCheckpoint } from './checkpoint'
+import { cancelledError, emptyStepStats, phaseStats, type Solver, type StepControl, type StepStats } from '../solver'
+import { runSubsteps } from '../substeps'
+import type { SmokeSimInput } from './smokeInput'
+import { readCheckpoint, writeCheckpoint } from '../core/checkpoint'
 import { emitFaces, emitScalars, sampleBox } from './emitters'
-import { ObstacleField } from './obstacles'
+import { ObstacleField } from '../core/obstacleField'
 import { VortexParticles } from './particles'
-import { Prng } from './prng'
+import { Prng } from '../core/prng'
 import { seedFromEmitter, seedVortexBall } from './seeding'
 import { advectParticlesSlab, markLostParticles, stretchParticles } from './vortexKernels'
 
@@ -67,11 +69,14 @@ interface EmitterState {
   axis: Float64Array
 }
 
+/** Timing phases of a substep, in the order it runs them (StepStats.ms). */
+export const SMOKE_PHASES = ['advection', 'forces', 'vortexParticles', 'projection'] as const
+
 function emptyStats(): StepStats {
-  return { substeps: 0, pressureIterations: 0, pressureResidual: 0, particleCount: 0, ms: { advection: 0, forces: 0, vortexParticles: 0, projection: 0 }, cflMax: 0 }
+  return emptyStepStats(SMOKE_PHASES)
 }
 
-export class SmokeSolver implements Solver {
+export class SmokeSolver implements Solver<SmokeSimInput> {
   readonly setup: SmokeSetup
   /** MAC velocity, m/s. */
   readonly velocity: MacGrid
@@ -135,45 +140,43 @@ export class SmokeSolver implements Solver {
     return this.particles.add(x, y, z, wx, wy, wz, radius)
   }
 
-  step(dt: number, input: SimInput, control?: StepControl): StepStats {
+  step(dt: number, input: SmokeSimInput, control?: StepControl): StepStats {
     if (typeof dt !== 'number' || !Number.isFinite(dt) || dt < 0) {
       throw new EddyError('INVALID_PARAM', `Time step must be a finite number of seconds >= 0 (got ${dt})`, { field: 'dt', value: dt })
     }
     const stats = emptyStats()
     if (!this.initialised) {
-      this.temperature.fill(Math.fround(input.buoyancy.ambientTemperature))
+      this.temperature.fill(Math.fround(input.family.buoyancy.ambientTemperature))
       this.initialised = true
     }
     this.prepareEmitters(input)
     this.obstacles.update(input.obstacles, 0)
     this.seedVortexObjects(input)
-    const { dx } = this.setup.grid
-    const { cfl, minSubsteps, maxSubsteps } = input
-    let done = 0
     // The guard measures max |u| after every substep; the first substep measures it here.
     let measured = maxAbsOrNaN(this.velocity.u, this.velocity.v, this.velocity.w)
-    while (dt > 0) {
-      if (control?.shouldStop()) throw cancelledError(this._time + done)
-      const remaining = dt - done
-      let umax = measured
-      if (!(umax === umax)) this.unstable(done, 'the velocity holds NaN')
-      for (const e of input.emitters) {
-        if (e.fluid === 'gas' && e.rate > 0) umax = Math.max(umax, Math.abs(e.velocity[0]), Math.abs(e.velocity[1]), Math.abs(e.velocity[2]))
-      }
-      // CFL substep (cfl cells per substep), kept within [dt / maxSubsteps, dt / minSubsteps]
-      // and split evenly over what is left of the frame.
-      let h = umax > 0 ? (cfl * dx) / umax : Infinity
-      h = Math.min(Math.max(h, dt / maxSubsteps), dt / minSubsteps)
-      let n = Math.max(1, Math.ceil(remaining / h - 1e-9))
-      if (stats.substeps + n > maxSubsteps) n = Math.max(1, maxSubsteps - stats.substeps)
-      h = remaining / n
-      this.substep(h, done, input, stats, control)
-      stats.substeps++
-      stats.cflMax = Math.max(stats.cflMax, (umax * h) / dx)
-      measured = this.guard(done + h, dt, input)
-      if (n === 1) break
-      done += h
-    }
+    runSubsteps(
+      dt,
+      input,
+      this.setup.grid.dx,
+      this._time,
+      {
+        reach: 0,
+        speed: (offset) => {
+          let umax = measured
+          if (!(umax === umax)) this.unstable(offset, 'the velocity holds NaN')
+          for (const e of input.emitters) {
+            if (e.fluid === 'gas' && e.rate > 0) umax = Math.max(umax, Math.abs(e.velocity[0]), Math.abs(e.velocity[1]), Math.abs(e.velocity[2]))
+          }
+          return umax
+        },
+        substep: (h, offset) => this.substep(h, offset, input, stats, control),
+        guard: (end) => {
+          measured = this.guard(end, dt, input)
+        },
+      },
+      stats,
+      control,
+    )
     this._time += dt
     if (input.frameDt > 0) this.animFrame = input.frame + dt / input.frameDt
     stats.particleCount = this.particles.count
@@ -195,7 +198,7 @@ export class SmokeSolver implements Solver {
    * INSTABILITY_FACTOR * maxSubsteps * cfl cells per frame), ends the bake with a typed error
    * instead of caching garbage. Returns max |u| (the next substep's CFL needs it).
    */
-  private guard(offset: number, dt: number, input: SimInput): number {
+  private guard(offset: number, dt: number, input: SmokeSimInput): number {
     const { dx } = this.setup.grid
     const umax = maxAbsOrNaN(this.velocity.u, this.velocity.v, this.velocity.w)
     if (!(umax === umax)) this.unstable(offset, 'the velocity holds NaN')
@@ -208,7 +211,7 @@ export class SmokeSolver implements Solver {
   }
 
   /** Emitter SDFs and index boxes, rebuilt only when an emitter's shape or placement changed. */
-  private prepareEmitters(input: SimInput): void {
+  private prepareEmitters(input: SmokeSimInput): void {
     const { nx, ny, nz, dx, origin } = this.setup.grid
     const alive = new Set<string>()
     for (const e of input.emitters) {
@@ -240,18 +243,18 @@ export class SmokeSolver implements Solver {
   }
 
   /** Vortex-seed objects place their particles once, the first time they appear. */
-  private seedVortexObjects(input: SimInput): void {
+  private seedVortexObjects(input: SmokeSimInput): void {
     const { dx } = this.setup.grid
     let added = 0
-    for (const s of input.vortexSeeds) {
+    for (const s of input.family.vortexSeeds) {
       if (this.seeded.has(s.id)) continue
       this.seeded.add(s.id)
-      added += seedVortexBall(this.particles, this.prng, s, input.vortexParticles.radiusCells * dx)
+      added += seedVortexBall(this.particles, this.prng, s, input.family.vortexParticles.radiusCells * dx)
     }
     if (added > 0) this.dropLostParticles()
   }
 
-  private emit(h: number, tStart: number, input: SimInput): void {
+  private emit(h: number, tStart: number, input: SmokeSimInput): void {
     const { nx, ny, dx, origin } = this.setup.grid
     const solid = this.obstacles.hasObstacles ? this.obstacles.solid : null
     const v = this.velocity
@@ -285,7 +288,7 @@ export class SmokeSolver implements Solver {
     if (markLostParticles(P.px, P.py, P.pz, P.dead, phi, nx, ny, nz, dx, origin[0], origin[1], origin[2], 0, P.count) > 0) P.compact()
   }
 
-  private substep(h: number, offset: number, input: SimInput, stats: StepStats, control?: StepControl): void {
+  private substep(h: number, offset: number, input: SmokeSimInput, stats: StepStats, control?: StepControl): void {
     // Cancel is also honoured between the phases of a substep (a 128^3 substep takes seconds);
     // the state is abandoned then, and resume starts from a checkpoint.
     const stop = (): void => {
@@ -312,17 +315,17 @@ export class SmokeSolver implements Solver {
     stop()
 
     // Forces (the f of Selle 2005, eq. 1).
-    const { alpha, beta } = input.buoyancy
+    const { alpha, beta } = input.family.buoyancy
     // Temperatures are float32: compare with the float32 ambient, or air at rest would
     // feel (T - T_amb) = -6e-6 K of spurious buoyancy.
-    const ambientTemperature = Math.fround(input.buoyancy.ambientTemperature)
+    const ambientTemperature = Math.fround(input.family.buoyancy.ambientTemperature)
     this.kernels.addBuoyancy(vel.v, this.density, this.temperature, alpha, beta, ambientTemperature, h, nx, ny, nz)
     this.dissipate(h, input)
-    const vp = input.vortexParticles
+    const vp = input.family.vortexParticles
     if (vp.mode === 'strength' && P.count > 0 && vp.strengthWeight > 0) {
       this.strengthConfinement(h, input)
-    } else if (input.vorticity > 0) {
-      this.confinement.apply(vel, input.vorticity, h) // Fedkiw 2001; Selle 2005, sec. 3
+    } else if (input.family.vorticity > 0) {
+      this.confinement.apply(vel, input.family.vorticity, h) // Fedkiw 2001; Selle 2005, sec. 3
     }
     t0 = now()
     stats.ms.forces += t0 - t1
@@ -358,9 +361,9 @@ export class SmokeSolver implements Solver {
     stats.ms.vortexParticles += now() - t0
   }
 
-  private dissipate(h: number, input: SimInput): void {
-    const kd = input.dissipation.density
-    const kt = input.dissipation.temperature
+  private dissipate(h: number, input: SmokeSimInput): void {
+    const kd = input.family.dissipation.density
+    const kt = input.family.dissipation.temperature
     if (kd > 0) {
       const f = Math.exp(-kd * h)
       const d = this.density
@@ -369,7 +372,7 @@ export class SmokeSolver implements Solver {
     if (kt > 0) {
       const f = Math.exp(-kt * h)
       const T = this.temperature
-      const amb = Math.fround(input.buoyancy.ambientTemperature)
+      const amb = Math.fround(input.family.buoyancy.ambientTemperature)
       for (let c = 0; c < T.length; c++) T[c] = amb + (T[c] - amb) * f
     }
   }
@@ -378,14 +381,14 @@ export class SmokeSolver implements Solver {
    * Selle 2005, sec. 5, the simpler mode: eps(x) = grid eps + weight * sum of tent-splatted
    * particle peak vorticities, then Fedkiw's f = eps(x) h (N x omega) per cell.
    */
-  private strengthConfinement(h: number, input: SimInput): void {
+  private strengthConfinement(h: number, input: SmokeSimInput): void {
     const { nx, ny, nz, dx, origin } = this.setup.grid
     const P = this.particles
     const C = this.confinement
     const eps = this.epsField
     const vel = this.velocity
-    eps.fill(input.vorticity)
-    this.kernels.particleStrength(eps, P.px, P.py, P.pz, P.wx, P.wy, P.wz, P.r, P.count, input.vortexParticles.strengthWeight, nx, ny, nz, dx, origin[0], origin[1], origin[2])
+    eps.fill(input.family.vorticity)
+    this.kernels.particleStrength(eps, P.px, P.py, P.pz, P.wx, P.wy, P.wz, P.r, P.count, input.family.vortexParticles.strengthWeight, nx, ny, nz, dx, origin[0], origin[1], origin[2])
     C.computeVorticity(vel)
     this.kernels.confinementForce(C.fx, C.fy, C.fz, C.wx, C.wy, C.wz, C.magnitude, 1, nx, ny, nz, dx)
     for (let c = 0; c < eps.length; c++) {
@@ -461,10 +464,7 @@ export class SmokeSolver implements Solver {
         pressureResidual: s.pressureResidual,
         particleCount: P.count,
         cflMax: s.cflMax,
-        msAdvection: s.ms.advection,
-        msForces: s.ms.forces,
-        msVortexParticles: s.ms.vortexParticles,
-        msProjection: s.ms.projection,
+        ...phaseStats(s.ms),
       },
     }
   }

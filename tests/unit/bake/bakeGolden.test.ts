@@ -6,17 +6,16 @@
 // own bytes are not hashed, so a new record version that stores the same data still passes.
 // A physics fix that changes results on purpose rewrites the file with EDDY_WRITE_GOLDEN=1
 // and says so in its commit.
-import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { decodeFrame } from '../../../src-shared/formats/frameRecord'
-import type { FrameData } from '../../../src-shared/sim/frame'
 import { blenderSmokeScene } from '../../../src-shared/sim/smoke/benchScene'
 import { EXAMPLES } from '../../../src-shared/scene/examples'
 import type { SceneDocument } from '../../../src-shared/scene/types'
 import { runBake } from '../../../src-main/bake/runner'
 import { ProjectStore } from '../../../src-main/store/projectStore'
+import { frameHash } from '../../fixtures/frameHash'
 import { tempDir } from './bakeFixtures'
 
 const GOLDEN = path.resolve(import.meta.dirname, '../../fixtures/bakeGolden.json')
@@ -65,31 +64,6 @@ function writeProject(file: string, c: Case, frames: number): string[] {
     store.close()
   }
   return doc.objects.filter((o) => o.kind === 'domain').map((o) => o.id)
-}
-
-/** A hash of what a frame holds: every array's bytes in a fixed order, with names and shapes. */
-function frameHash(f: FrameData): string {
-  const h = createHash('sha256')
-  const bytes = (a: ArrayBufferView) => h.update(new Uint8Array(a.buffer, a.byteOffset, a.byteLength))
-  for (const v of [...f.volumes].sort((a, b) => a.name.localeCompare(b.name))) {
-    h.update(`v|${v.name}|${v.components}|${v.dims.join(',')}|${v.voxelSize}|${v.origin.join(',')}`)
-    bytes(v.data)
-  }
-  for (const p of [...f.particles].sort((a, b) => a.name.localeCompare(b.name))) {
-    h.update(`p|${p.name}|${p.count}`)
-    bytes(p.positions)
-    for (const k of Object.keys(p.attributes).sort()) {
-      h.update(`a|${k}|${p.attributes[k].components}`)
-      bytes(p.attributes[k].data)
-    }
-  }
-  for (const m of [...f.meshes].sort((a, b) => a.name.localeCompare(b.name))) {
-    h.update(`m|${m.name}`)
-    bytes(m.positions)
-    bytes(m.indices)
-    if (m.normals) bytes(m.normals)
-  }
-  return h.digest('hex').slice(0, 32)
 }
 
 async function bakeHashes(c: Case, index: number): Promise<Record<string, string[]>> {

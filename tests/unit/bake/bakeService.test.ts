@@ -42,7 +42,7 @@ describe('bake service', () => {
     const file = makeSmokeProject(dir, { name: 'svc', frames: 5 })
     await call(service, 'project.open', { path: file })
     const est = await call(service, 'bake.estimate', { domainId: 'domain' })
-    expect(est).toMatchObject({ grid: [12, 12, 12], frames: 5, problem: null })
+    expect(est).toMatchObject({ layout: '12x12x12 grid', frames: 5, problem: null })
     expect(est.memoryBytes).toBeGreaterThan(12 ** 3 * 100)
     const job = await call(service, 'bake.start', { domainId: 'domain', mode: 'bake' })
     expect(['queued', 'running']).toContain(job.phase)

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { isClosedSurface } from '../../../src-shared/geometry/closedSurface'
 import { EXAMPLES } from '../../../src-shared/scene/examples'
-import { createBakeSolver } from '../../../src-shared/sim/bakeSolvers'
+import { createBakeSolver } from '../../../src-shared/sim/registry'
 import type { FrameData } from '../../../src-shared/sim/frame'
 
 /** Coarse but enough cells across the thinnest liquid (the toothpaste nozzle is 14 cm). */

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest'
 import { vdbGridsFromVolumes, writeVdbWithSummary } from '../../../src-shared/formats/openvdb'
 import type { Volume } from '../../../src-shared/sim/frame'
 import { blenderSmokeScene } from '../../../src-shared/sim/smoke/benchScene'
-import { compileInput, compileScene } from '../../../src-shared/sim/compile'
+import { compileSmokeInput as compileInput, compileSmokeScene as compileScene } from '../../../src-shared/sim/smoke/compileSmoke'
 import { SmokeSolver } from '../../../src-shared/sim/smoke/smokeSolver'
 
 /** World centre of a grid cell, from a grid's origin (min corner) and voxel size. */

@@ -53,7 +53,7 @@ describe('liquid input validation', () => {
 
   it('rejects bad per-step input naming the field', () => {
     const s = new LiquidSolver(good)
-    const bad = liquidInput(0, { liquid: { heatSources: [{ id: 'h', name: 'lamp', position: [0, 0, 0], radius: 0.1, temperature: NaN, rate: 1 }] } })
+    const bad = liquidInput(0, { family: { heatSources: [{ id: 'h', name: 'lamp', position: [0, 0, 0], radius: 0.1, temperature: NaN, rate: 1 }] } })
     const e = errorOf(() => s.step(1 / 24, bad))
     expect(e.code).toBe('INVALID_PARAM')
     expect(String(e.details?.field)).toBe('heatSources[0] ("lamp").temperature')

@@ -25,7 +25,7 @@ function candle(stress: 'carlson' | 'full') {
     wallSlip: 'no',
     heat: { diffusion: 1e-4, ambientTemperature: 293.15, coolingRate: 0 },
   })
-  const input = (f: number) => liquidInput(f, { liquid: { heatSources: [{ id: 'lamp', name: 'lamp', position: [0.5, 0.62, 0.5], radius: 0.18, temperature: 450, rate: 8 }] } })
+  const input = (f: number) => liquidInput(f, { family: { heatSources: [{ id: 'lamp', name: 'lamp', position: [0.5, 0.62, 0.5], radius: 0.18, temperature: 450, rate: 8 }] } })
   return runLiquid(setup, FRAMES, undefined, 0, input)
 }
 

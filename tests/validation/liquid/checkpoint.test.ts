@@ -51,14 +51,13 @@ const tap: EmitterInput = {
   temperature: 360,
   velocity: [-0.5, -1, 0],
   rate: 30,
-  vortex: { rate: 0, strength: 0, radiusCells: 2, direction: 'random' },
 }
 
 function input(f: number): LiquidSimInput {
   return liquidInput(f, {
     obstacles: [paddle(f)],
     emitters: [tap],
-    liquid: { heatSources: [{ id: 'h', name: 'h', position: [0.2, 0.2, 0.6], radius: 0.3, temperature: 400, rate: 2 }] },
+    family: { heatSources: [{ id: 'h', name: 'h', position: [0.2, 0.2, 0.6], radius: 0.3, temperature: 400, rate: 2 }] },
   })
 }
 

@@ -23,7 +23,6 @@ const tap: EmitterInput = {
   temperature: 350,
   velocity: [0, -1, 0],
   rate: 1000,
-  vortex: { rate: 0, strength: 0, radiusCells: 2, direction: 'random' },
 }
 
 describe('liquid emitter', () => {

@@ -43,14 +43,9 @@ export function liquidInput(f: number, extra: Partial<LiquidSimInput> = {}): Liq
     cfl: 1,
     minSubsteps: 1,
     maxSubsteps: 40,
-    vorticity: 0,
-    buoyancy: { alpha: 0, beta: 0, ambientTemperature: 293.15 },
-    dissipation: { density: 0, temperature: 0 },
-    vortexParticles: { mode: 'force', confinement: 0, strengthWeight: 0, radiusCells: 2 },
     obstacles: [],
     emitters: [],
-    vortexSeeds: [],
-    liquid: { heatSources: [] },
+    family: { heatSources: [] },
     ...extra,
   }
 }

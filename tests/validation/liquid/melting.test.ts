@@ -23,7 +23,7 @@ const wax: Partial<LiquidSetup> = {
 
 function melt(temperature: number, sources: HeatSourceInput[], frames = 100): { ratio: number; hottest: number; coldest: number; ms: number } {
   const setup = liquidSetup(grid, [boxVolume([0.4, 0, 0.4], [0.8, 0.5, 0.8], temperature)], wax)
-  const input = (f: number) => liquidInput(f, { liquid: { heatSources: sources } })
+  const input = (f: number) => liquidInput(f, { family: { heatSources: sources } })
   const s = runLiquid(setup, 1, undefined, 0, input).solver
   const h0 = surfaceHeight(s)
   const run = runLiquid(setup, frames - 1, s, 1, input)

@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest'
 import { CLOSED_BOX, computeFaceFractions, openFlags } from '../../../src-shared/sim/core/boundaries'
 import { MacGrid, type GridSpec } from '../../../src-shared/sim/core/grid'
-import { Prng } from '../../../src-shared/sim/smoke/prng'
+import { Prng } from '../../../src-shared/sim/core/prng'
 import type { ViscousStress, WallSlip } from '../../../src-shared/sim/liquid/liquidInput'
 import { AIR, LIQUID, SOLID, ViscositySystem } from '../../../src-shared/sim/liquid/viscosity'
 

@@ -2,7 +2,7 @@
 // cannot follow fails with the instability error instead of caching NaN frames.
 import { describe, expect, it } from 'vitest'
 import { EddyError } from '../../../src-shared/api/errors'
-import { compileInput, compileScene } from '../../../src-shared/sim/compile'
+import { compileSmokeInput as compileInput, compileSmokeScene as compileScene } from '../../../src-shared/sim/smoke/compileSmoke'
 import { SmokeSolver } from '../../../src-shared/sim/smoke/smokeSolver'
 import type { TriMesh } from '../../../src-shared/geometry/triMesh'
 import type { SceneDocument } from '../../../src-shared/scene/types'

@@ -1,9 +1,10 @@
 // Scene -> solver input: the grid of a domain, frame/time mapping, keyframed transform
 // velocities (linear and angular, in simulated seconds), defaults of the smoke parameters.
 import { describe, expect, it } from 'vitest'
-import { compileInput, compileScene, domainGrid } from '../../../src-shared/sim/compile'
+import { domainGrid } from '../../../src-shared/sim/compile'
+import { compileSmokeInput as compileInput, compileSmokeScene as compileScene } from '../../../src-shared/sim/smoke/compileSmoke'
 import { blenderSmokeScene } from '../../../src-shared/sim/smoke/benchScene'
-import { SMOKE_DOMAIN_PARAMS, SMOKE_EMITTER_PARAMS } from '../../../src-shared/scene/smokeParams'
+import { SMOKE_DOMAIN_PARAMS, SMOKE_EMITTER_PARAMS } from '../../../src-shared/sim/smoke/params'
 import { rotationVector } from '../../../src-shared/sim/transformRates'
 import { eulerXYZDegToMatrix } from '../../../src-shared/geometry/primitiveSdf'
 import { validateParam } from '../../../src-shared/scene/validate'
@@ -27,7 +28,7 @@ describe('compileScene', () => {
     expect(setup.grid.origin).toEqual([-1, 0, -1])
     expect(Object.values(setup.sides).every((s) => s === 'closed')).toBe(true)
     const input = compileInput(doc, 'domain', 0, 24)
-    expect(input.vorticity).toBe(0.1)
+    expect(input.family.vorticity).toBe(0.1)
     expect(input.emitters[0].position).toEqual([0, 0.3, 0])
     expect(input.emitters[0].scale).toEqual([0.3, 0.3, 0.3])
     expect(input.obstacles[0].position).toEqual([0.1, 1.2, 0])
@@ -38,9 +39,9 @@ describe('compileScene', () => {
   it('reads the smoke parameters with their defaults, and the defaults are valid values', () => {
     for (const spec of [...SMOKE_DOMAIN_PARAMS, ...SMOKE_EMITTER_PARAMS]) expect(validateParam(spec, spec.default)).toBeNull()
     const input = compileInput(boxScene(16, {}), 'domain', 0, FPS)
-    expect(input.vorticity).toBe(0.1)
-    expect(input.buoyancy.ambientTemperature).toBe(293.15)
-    expect(input.vortexParticles).toEqual({ mode: 'force', confinement: 4, strengthWeight: 0.02, radiusCells: 4 })
+    expect(input.family.vorticity).toBe(0.1)
+    expect(input.family.buoyancy.ambientTemperature).toBe(293.15)
+    expect(input.family.vortexParticles).toEqual({ mode: 'force', confinement: 4, strengthWeight: 0.02, radiusCells: 4 })
   })
 })
 
@@ -55,7 +56,7 @@ describe('compileInput', () => {
     const doc = boxScene(16, { vorticity: 0 }, [obj('o', 'obstacle', { shape: 'box', scale: [0.2, 0.2, 0.2] })], tracks)
     const input = compileInput(doc, 'domain', 0.5, FPS)
     expect(input.frame).toBe(13)
-    expect(input.vorticity).toBeCloseTo(0.5, 12)
+    expect(input.family.vorticity).toBeCloseTo(0.5, 12)
     const o = input.obstacles[0]
     expect(o.position[0]).toBeCloseTo(0.24, 12)
     expect(o.linearVelocity[0]).toBeCloseTo(0.48, 9)

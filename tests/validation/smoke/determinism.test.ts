@@ -1,7 +1,7 @@
 // Same input, same bits: a cache of baked frames must not depend on when or how often a bake
 // ran, and a bake resumed from a checkpoint must continue exactly as if never stopped.
 import { describe, expect, it } from 'vitest'
-import { compileScene } from '../../../src-shared/sim/compile'
+import { compileSmokeScene as compileScene } from '../../../src-shared/sim/smoke/compileSmoke'
 import { SmokeSolver } from '../../../src-shared/sim/smoke/smokeSolver'
 import type { Track } from '../../../src-shared/scene/types'
 import { boxScene, framesIdentical, obj, runFrames } from './scenes'

@@ -1,5 +1,6 @@
 // Small scenes and measurements shared by the smoke validation tests.
-import { compileInput, compileScene, type CompileOptions, type SmokeSetup } from '../../../src-shared/sim/compile'
+import type { CompileOptions } from '../../../src-shared/sim/compile'
+import { compileSmokeInput as compileInput, compileSmokeScene as compileScene, type SmokeSetup } from '../../../src-shared/sim/smoke/compileSmoke'
 import type { FrameData } from '../../../src-shared/sim/frame'
 import { SmokeSolver } from '../../../src-shared/sim/smoke/smokeSolver'
 import { defaultParams } from '../../../src-shared/scene/defaults'

@@ -2,7 +2,7 @@
 // force spins the grid the way the particle says, stretching turns omega without changing
 // its length, the forces add energy, and seeding/deletion follow the paper.
 import { describe, expect, it } from 'vitest'
-import { compileInput, compileScene } from '../../../src-shared/sim/compile'
+import { compileSmokeInput as compileInput, compileSmokeScene as compileScene } from '../../../src-shared/sim/smoke/compileSmoke'
 import { type GridSpec, MacGrid } from '../../../src-shared/sim/core/grid'
 import { VorticityConfinement } from '../../../src-shared/sim/core/vorticity'
 import { SmokeSolver } from '../../../src-shared/sim/smoke/smokeSolver'

@@ -3,7 +3,7 @@
 // ghost fluid theta.
 import { describe, expect, it } from 'vitest'
 import { PcgSolver } from '../../../../src-shared/sim/core/pcg'
-import { Prng } from '../../../../src-shared/sim/smoke/prng'
+import { Prng } from '../../../../src-shared/sim/core/prng'
 import { extrapolateLayers } from '../../../../src-shared/sim/liquid/extrapolate'
 import { GhostFluidPressure, MIN_THETA } from '../../../../src-shared/sim/liquid/ghostFluid'
 import { HeatSolver, solveSymmetricTridiagonal } from '../../../../src-shared/sim/liquid/heat'

@@ -6,8 +6,8 @@
 // is exact for uniform scale; for non-uniform scale it is a 1-Lipschitz under-estimate with
 // the exact sign (a local step of at most |dp| / min(scale) maps back to at most |dp|), which
 // is what solid fractions (sign near the surface) and sampling hints (Lipschitz) rely on.
-import { eulerXYZDegToMatrix } from '../../geometry/primitiveSdf'
-import type { SignedDistanceField } from '../../geometry/signedDistance'
+import { eulerXYZDegToMatrix } from './primitiveSdf'
+import type { SignedDistanceField } from './signedDistance'
 
 export class PlacedSdf implements SignedDistanceField {
   inner: SignedDistanceField

@@ -1,27 +1,21 @@
 // Parameters of the smoke solver (Selle 2005 vortex particles on a MAC grid) that domains and
-// emitters carry; specs.ts appends them to those kinds, so the inspector shows them and
-// validation checks them like every other parameter.
-import type { ParamSpec } from './specs'
+// emitters carry. The smoke family (family.ts) declares them; the registry appends them to
+// those kinds' specs, so the inspector shows them and validation checks them like every other
+// parameter. Settings every domain has (ambient temperature, seed, open sides) are in
+// scene/specs.ts.
+import type { ParamSpec } from '../../scene/specs'
 
 const SMOKE = 'Smoke'
 const VORTEX = 'Vortex particles'
-const BOUNDARY = 'Boundary'
 /** Read by the smoke solver only; kept (not shown) while the domain is a liquid. */
 const SMOKE_ONLY = { key: 'solver', values: ['smoke'] } as const
 const GAS_ONLY = { key: 'fluid', values: ['gas'] } as const
 
-function side(key: string, label: string): ParamSpec {
-  return {
-    key, label, type: 'bool', unit: '', default: false, keyframable: false, group: BOUNDARY,
-    help: `${label} side lets fluid flow out (pressure 0 beyond it); closed is a wall.`,
-  }
-}
 
 export const SMOKE_DOMAIN_PARAMS: readonly ParamSpec[] = [
   { key: 'vorticity', label: 'Vorticity', type: 'float', unit: '', min: 0, max: 10, default: 0.1, softMax: 1, step: 0.01, keyframable: true, group: SMOKE, help: 'Vorticity confinement strength (Fedkiw 2001): restores small swirls lost to numerical smoothing.', visibleWhen: SMOKE_ONLY },
   { key: 'buoyancyAlpha', label: 'Density weight', type: 'float', unit: 'm/s²', min: -100, max: 100, default: 0.1, softMin: 0, softMax: 2, step: 0.01, keyframable: true, group: SMOKE, help: 'Downward acceleration per unit smoke density (Fedkiw 2001 alpha).', visibleWhen: SMOKE_ONLY },
   { key: 'buoyancyBeta', label: 'Heat lift', type: 'float', unit: 'm/(s²K)', min: -10, max: 10, default: 9.81 / 293.15, softMin: 0, softMax: 0.2, step: 0.001, keyframable: true, group: SMOKE, help: 'Upward acceleration per kelvin above ambient (Fedkiw 2001 beta); g / T_ambient is an ideal gas.', visibleWhen: SMOKE_ONLY },
-  { key: 'ambientTemperature', label: 'Ambient temperature', type: 'float', unit: 'K', min: 1, max: 10000, default: 293.15, step: 1, keyframable: true, group: 'Environment', help: 'Temperature of the surrounding air; hotter gas rises, colder sinks.' },
   { key: 'densityDissipation', label: 'Density dissipation', type: 'float', unit: '1/s', min: 0, max: 100, default: 0, softMax: 2, step: 0.01, keyframable: true, group: SMOKE, help: 'Rate at which smoke fades (exponential decay).', visibleWhen: SMOKE_ONLY },
   { key: 'temperatureDissipation', label: 'Cooling', type: 'float', unit: '1/s', min: 0, max: 100, default: 0, softMax: 2, step: 0.01, keyframable: true, group: SMOKE, help: 'Rate at which gas cools towards the ambient temperature.', visibleWhen: SMOKE_ONLY },
   {
@@ -33,8 +27,7 @@ export const SMOKE_DOMAIN_PARAMS: readonly ParamSpec[] = [
     key: 'pressureSolver', label: 'Pressure solver', type: 'enum', unit: '', default: 'multigrid', options: ['multigrid', 'mic0'],
     optionLabels: ['Multigrid PCG', 'MIC(0) PCG'], keyframable: false, group: SMOKE, help: 'Preconditioner of the pressure solve.', visibleWhen: SMOKE_ONLY,
   },
-  { key: 'pressureTolerance', label: 'Pressure tolerance', type: 'float', unit: '', min: 1e-12, max: 0.1, default: 1e-6, step: 1e-6, keyframable: true, group: 'Solver', help: 'Relative residual the pressure solve stops at.' },
-  { key: 'seed', label: 'Random seed', type: 'int', unit: '', min: 0, max: 2147483647, default: 1, step: 1, keyframable: true, group: 'Solver', help: 'Seed of the random numbers that place vortex particles; same seed, same result.' },
+  { key: 'pressureTolerance', label: 'Pressure tolerance', type: 'float', unit: '', min: 1e-12, max: 0.1, default: 1e-6, step: 1e-6, keyframable: true, group: 'Solver', help: 'Relative residual the pressure solve stops at.', visibleWhen: SMOKE_ONLY },
   {
     key: 'vortexMode', label: 'Vortex particle mode', type: 'enum', unit: '', default: 'force', options: ['force', 'strength'],
     optionLabels: ['Per-particle force', 'Confinement strength'], keyframable: false, group: VORTEX,
@@ -43,12 +36,6 @@ export const SMOKE_DOMAIN_PARAMS: readonly ParamSpec[] = [
   { key: 'vortexConfinement', label: 'Particle confinement', type: 'float', unit: '', min: 0, max: 1000, default: 4, softMax: 20, step: 0.1, keyframable: true, group: VORTEX, help: 'Per-particle force mode: how hard vortex particles drive the flow towards their vorticity (force = this x cell size x particle vorticity).', visibleWhen: SMOKE_ONLY },
   { key: 'vortexStrengthWeight', label: 'Particle strength weight', type: 'float', unit: 's', min: 0, max: 100, default: 0.02, softMax: 0.2, step: 0.005, keyframable: true, group: VORTEX, help: 'Confinement strength mode: confinement added per 1/s of particle vorticity (a particle of vorticity 10/s adds 0.2 at its centre by default).', visibleWhen: SMOKE_ONLY },
   { key: 'vortexRadius', label: 'Particle radius', type: 'float', unit: 'cells', min: 0.5, max: 64, default: 4, softMax: 16, step: 0.5, keyframable: true, group: VORTEX, help: 'Kernel radius of particles from vortex seeds, in grid cells (Selle 2005 used about 4).', visibleWhen: SMOKE_ONLY },
-  side('openXMin', '-X'),
-  side('openXMax', '+X'),
-  side('openYMin', '-Y (bottom)'),
-  side('openYMax', '+Y (top)'),
-  side('openZMin', '-Z'),
-  side('openZMax', '+Z'),
 ]
 
 export const SMOKE_EMITTER_PARAMS: readonly ParamSpec[] = [

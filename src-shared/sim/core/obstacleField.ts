@@ -7,10 +7,10 @@ import { EddyError } from '../../api/errors'
 import { PrimitiveSdf } from '../../geometry/primitiveSdf'
 import { sampleSdfGrid } from '../../geometry/signedDistance'
 import { cubeNegativeFraction, faceOpenFractions } from '../../geometry/solidFraction'
-import { computeFaceFractions, type DomainSides, openFlags, writeRigidObstacleVelocity } from '../core/boundaries'
-import { allocF32With, type AllocOptions, type GridSpec, MacGrid } from '../core/grid'
+import { computeFaceFractions, type DomainSides, openFlags, writeRigidObstacleVelocity } from './boundaries'
+import { allocF32With, type AllocOptions, type GridSpec, MacGrid } from './grid'
 import type { ObstacleInput } from '../solver'
-import { PlacedSdf } from './placedSdf'
+import { PlacedSdf } from '../../geometry/placedSdf'
 
 /** Face fractions below this are closed: a sliver face only makes the pressure system stiff. */
 export const MIN_FACE_FRACTION = 1e-3

@@ -3,7 +3,7 @@
 // them to those kinds. Shown only while the domain's solver is 'liquid' (or, for emitters,
 // while the fluid is 'liquid'). Like the grid resolution, the domain's settings are read at
 // the bake's first frame (keys on them take effect from that frame's value).
-import type { ParamSpec } from './specs'
+import type { ParamSpec } from '../../scene/specs'
 
 const LIQUID = 'Liquid'
 const VISCOSITY = 'Viscosity'

@@ -1,0 +1,24 @@
+// Figures every family's bake estimate shares (SolverFamily.estimate): what a bake worker
+// costs before any field is allocated, bytes per stored value at each cache precision, and
+// how well frames and checkpoints compress.
+import type { FramePrecision } from '../formats/frameRecord'
+
+/** Fixed cost of a bake worker: V8 heap, WebAssembly code, SQLite connection. */
+export const WORKER_OVERHEAD = 96 * 1024 ** 2
+
+export const PRECISION_BYTES: Record<FramePrecision, number> = { float32: 4, float16: 2, uint8: 1 }
+
+/**
+ * Share of the dense size a typical volume frame takes once empty tiles are skipped and the
+ * rest deflated: a 128^3 plume measured 3.3 MiB in float16 against 20 MiB dense
+ * (tests/bench/frameRecord.bench.ts), i.e. 0.16; 0.25 leaves room for fuller domains.
+ */
+export const TYPICAL_FILL = 0.25
+
+/** Checkpoints deflate to about this share of their raw size (mostly empty fields compress). */
+export const CHECKPOINT_FILL = 0.35
+
+/** Checkpoints a bake of `frames` frames writes: one every N frames plus the last. */
+export function checkpointCount(frames: number, checkpointEvery: number): number {
+  return Math.ceil(frames / Math.max(1, checkpointEvery)) + 1
+}
