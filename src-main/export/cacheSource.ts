@@ -3,13 +3,14 @@
 // tool a result that no longer matches the scene.
 import { EddyError } from '../../src-shared/api/errors'
 import { decodeFrame } from '../../src-shared/formats/frameRecord'
+import { hostsSimulations } from '../../src-shared/sim/registry'
 import { cacheStatus } from '../bake/status'
 import type { ProjectStore } from '../store/projectStore'
 import type { ExportSource } from './exportOptions'
 
 export function cacheExportSource(store: ProjectStore, domainId: string, range?: { frameStart?: number; frameEnd?: number }): ExportSource {
   const doc = store.readDocument()
-  const domain = doc.objects.find((o) => o.id === domainId && o.kind === 'domain')
+  const domain = doc.objects.find((o) => o.id === domainId && hostsSimulations(o.kind))
   if (!domain) throw new EddyError('NOT_FOUND', `There is no simulation domain with id ${domainId}`, { field: 'domainId' })
   const status = cacheStatus(doc, store.cache, domainId)
   if (status.cached.length === 0 && status.stale.length === 0) {

@@ -7,7 +7,12 @@
 //   ply   binary PLY: one per particle set (x y z, every attribute: vx vy vz, id as uint, ...)
 //         and one per mesh.
 //   gltf / glb   one self-contained file with all of the frame's meshes (positions, normals,
-//         indices).
+//         indices, COLOR_0 and `_<name>` vertex attributes) and a node per rigid body posed
+//         at that frame; and, when the simulation has rigid bodies, ONE more file
+//         `<base>_rigid_bodies.<ext>` animating every body over the range (rigidAnimation.ts).
+//   Rigid bodies in obj: one file per frame with an object per body; in ply: one file per
+//         body per frame; both in world space (posed), since neither format has transforms.
+//   Mesh attributes: ply writes all of them as vertex properties, obj only 'color' (v x y z r g b).
 // Names: `<base>_<frame>.<ext>` when the first frame of the range yields one file, otherwise
 // `<base>_<item>_<frame>.<ext>` (see fileNames.ts); <frame> is zero-padded to `padding` and is
 // always the last digits before the extension, so Blender and Houdini see a sequence.
@@ -29,6 +34,7 @@ import { manifestFileName, SequenceNamer } from './fileNames'
 import { EXTENSIONS, frameOutputs, nothingToWrite } from './frameOutputs'
 import { exportIoError } from './fsErrors'
 import type { ExportManifest } from './manifest'
+import { RigidAnimationExport } from './rigidAnimation'
 
 export type { ExportFormat, ExportOptions, ExportSource } from './exportOptions'
 export type { ExportManifest, ManifestFile, ManifestCounts, ManifestGrid, ManifestFileKind } from './manifest'
@@ -86,10 +92,12 @@ export async function runExport(source: ExportSource, options: ExportOptions, ho
     files: [],
   }
   let namer: SequenceNamer | undefined
+  const animation = opts.format === 'gltf' || opts.format === 'glb' ? new RigidAnimationExport(opts, source.fps) : null
   for (let i = 0; i < frames.length; i++) {
     const frame = frames[i]
     throwIfCancelled(hooks.signal, `before frame ${frame}`)
     const data = await readFrame(source, frame)
+    animation?.add(data)
     const outputs = frameOutputs(data, opts)
     if (!namer) {
       if (outputs.length === 0) throw new EddyError('INVALID_PARAM', nothingToWrite(opts.format, source.simName, frame), { field: 'format' })
@@ -104,6 +112,15 @@ export async function runExport(source: ExportSource, options: ExportOptions, ho
       manifest.files.push({ frame, path: file, kind: out.kind, name: out.name, counts: rendered.counts, ...(rendered.grids ? { grids: rendered.grids } : {}) })
       hooks.onProgress?.({ done: k === outputs.length - 1 ? i + 1 : i, total: frames.length, frame, file })
     }
+  }
+
+  if (animation?.hasBodies) {
+    const file = animation.fileName
+    throwIfCancelled(hooks.signal, `before writing ${file}`)
+    const out = await animation.render()
+    await writeFileAtomic(fs, nodePath.join(outDir, file), out.bytes)
+    manifest.files.push(out.entry)
+    hooks.onProgress?.({ done: frames.length, total: frames.length, frame: frames[frames.length - 1], file })
   }
 
   throwIfCancelled(hooks.signal, 'before writing the manifest')

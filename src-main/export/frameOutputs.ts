@@ -1,12 +1,16 @@
 // What one cached frame becomes in each format: a list of files to write, each rendered to
 // bytes only when its turn comes (so a cancel between files skips the encoding as well).
-// Axis conversion happens here, once per item, before any writer sees the data.
+// Axis conversion happens here, once per item, before any writer sees the data. Rigid bodies
+// are posed into world space for OBJ and PLY (they have no transforms); glTF keeps each
+// body's local mesh on a node placed at the frame's pose.
 import { deflateSync } from 'node:zlib'
 import { writeGltfFrame } from '../../src-shared/formats/gltfSequence'
-import { writeObj } from '../../src-shared/formats/obj'
+import { writeObj, writeObjObjects } from '../../src-shared/formats/obj'
 import { vdbGridsFromVolumes, writeVdbWithSummary } from '../../src-shared/formats/openvdb'
 import { writeMeshPly, writeParticlePly } from '../../src-shared/formats/ply'
+import { posedMesh } from '../../src-shared/formats/rigidBodyPose'
 import { meshToZUp, particlesToZUp } from '../../src-shared/formats/upAxis'
+import { linearToSrgb, vertexColours } from '../../src-shared/formats/vertexColour'
 import type { FrameData, FrameMesh } from '../../src-shared/sim/frame'
 import type { ResolvedExport } from './exportOptions'
 import type { NamedItem } from './fileNames'
@@ -27,9 +31,24 @@ export const EXTENSIONS = { vdb: 'vdb', obj: 'obj', ply: 'ply', gltf: 'gltf', gl
 
 const meshCounts = (m: FrameMesh): ManifestCounts => ({ vertices: m.positions.length / 3, triangles: m.indices.length / 3 })
 
+function sumCounts(ms: readonly FrameMesh[]): ManifestCounts {
+  let vertices = 0
+  let triangles = 0
+  for (const m of ms) (vertices += m.positions.length / 3), (triangles += m.indices.length / 3)
+  return { vertices, triangles }
+}
+
+/** OBJ vertex colours: the mesh's linear 'color' attribute, sRGB-encoded as readers expect. */
+function objColours(m: FrameMesh): Float32Array | undefined {
+  const c = vertexColours(m)
+  return c ? c.map(linearToSrgb) : undefined
+}
+
 export function frameOutputs(data: FrameData, opts: ResolvedExport): FrameOutput[] {
   const zUp = opts.upAxis === 'z'
   const placeMesh = (m: FrameMesh): FrameMesh => (zUp ? meshToZUp(m) : m)
+  const bodies = data.rigidBodies ?? []
+  const axes = `${opts.upAxis.toUpperCase()} up`
   switch (opts.format) {
     case 'vdb': {
       if (data.volumes.length === 0) return []
@@ -48,16 +67,32 @@ export function frameOutputs(data: FrameData, opts: ResolvedExport): FrameOutput
       }]
     }
     case 'obj':
-      return data.meshes.map((m) => ({
-        key: `mesh:${m.name}`,
-        name: m.name,
-        kind: 'mesh' as const,
-        async render() {
-          const placed = placeMesh(m)
-          const text = writeObj(placed, { normals: placed.normals, header: `Eddy mesh "${m.name}", frame ${data.frame}, ${opts.upAxis.toUpperCase()} up, metres` })
-          return { bytes: new TextEncoder().encode(text), counts: meshCounts(m) }
-        },
-      }))
+      return [
+        ...data.meshes.map((m) => ({
+          key: `mesh:${m.name}`,
+          name: m.name,
+          kind: 'mesh' as const,
+          async render() {
+            const placed = placeMesh(m)
+            const text = writeObj(placed, { normals: placed.normals, colors: objColours(placed), header: `Eddy mesh "${m.name}", frame ${data.frame}, ${axes}, metres` })
+            return { bytes: new TextEncoder().encode(text), counts: meshCounts(m) }
+          },
+        })),
+        // One file per frame, one object per body: a sequence importer sees them move together.
+        ...(bodies.length === 0
+          ? []
+          : [{
+              key: 'rigidBodies',
+              name: 'rigid bodies',
+              kind: 'rigidBodies' as const,
+              async render() {
+                const posed = bodies.map((b) => placeMesh(posedMesh(b)))
+                const objects = posed.map((m) => ({ name: m.name, mesh: m, normals: m.normals, colors: objColours(m) }))
+                const text = writeObjObjects(objects, { header: `Eddy rigid bodies, frame ${data.frame}, ${axes}, metres, world space` })
+                return { bytes: new TextEncoder().encode(text), counts: { ...sumCounts(posed), bodies: bodies.length } }
+              },
+            }]),
+      ]
     case 'ply':
       return [
         ...data.particles.map((p) => ({
@@ -74,19 +109,29 @@ export function frameOutputs(data: FrameData, opts: ResolvedExport): FrameOutput
           name: m.name,
           kind: 'mesh' as const,
           async render() {
-            return { bytes: writeMeshPly(placeMesh(m), `Eddy mesh "${m.name}", frame ${data.frame}, ${opts.upAxis.toUpperCase()} up`), counts: meshCounts(m) }
+            return { bytes: writeMeshPly(placeMesh(m), `Eddy mesh "${m.name}", frame ${data.frame}, ${axes}`), counts: meshCounts(m) }
+          },
+        })),
+        // PLY holds one mesh per file: one file per body, its triangles in world space.
+        ...bodies.map((b) => ({
+          key: `body:${b.id}`,
+          name: b.name,
+          kind: 'rigidBodies' as const,
+          async render() {
+            const posed = placeMesh(posedMesh(b))
+            return { bytes: writeMeshPly(posed, `Eddy rigid body "${b.name}", frame ${data.frame}, ${axes}, world space`), counts: { ...meshCounts(posed), bodies: 1 } }
           },
         })),
       ]
     case 'gltf':
     case 'glb': {
-      if (data.meshes.length === 0) return []
+      if (data.meshes.length === 0 && bodies.length === 0) return []
       return [{
         key: 'meshes',
-        name: data.meshes.map((m) => m.name).join(', '),
+        name: [...data.meshes, ...bodies].map((m) => m.name).join(', '),
         kind: 'mesh',
         async render() {
-          const { bytes, summary } = await writeGltfFrame(data.meshes.map(placeMesh), { binary: opts.format === 'glb', frame: data.frame, time: data.time })
+          const { bytes, summary } = await writeGltfFrame(data.meshes.map(placeMesh), { binary: opts.format === 'glb', frame: data.frame, time: data.time, rigidBodies: bodies })
           return { bytes, counts: { vertices: summary.vertices, triangles: summary.triangles } }
         },
       }]
@@ -94,7 +139,10 @@ export function frameOutputs(data: FrameData, opts: ResolvedExport): FrameOutput
   }
 }
 
-/** The sentence for a format that has nothing to write in this simulation. */
+/**
+ * The sentence for a format that has nothing to write in this simulation. (Rigid bodies count
+ * as meshes here: a frame that has any is never refused.)
+ */
 export function nothingToWrite(format: ResolvedExport['format'], simName: string, frame: number): string {
   const what = {
     vdb: 'has no volumes (density, temperature, velocity), so there is nothing to write as OpenVDB; export its meshes or particles instead',

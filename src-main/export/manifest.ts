@@ -5,7 +5,12 @@
 import type { UpAxis } from '../../src-shared/formats/upAxis'
 import type { ExportFormat } from './exportOptions'
 
-export type ManifestFileKind = 'volume' | 'mesh' | 'particles'
+/**
+ * 'rigidBodies': posed (world-space) rigid-body meshes of one frame (OBJ: all bodies, one
+ * object each; PLY: one body). 'animation': the glTF/GLB file animating every rigid body
+ * over the exported range (one per export, not per frame).
+ */
+export type ManifestFileKind = 'volume' | 'mesh' | 'particles' | 'rigidBodies' | 'animation'
 
 export interface ManifestCounts {
   /** Active voxels over all grids of a VDB file. */
@@ -13,6 +18,9 @@ export interface ManifestCounts {
   vertices?: number
   triangles?: number
   particles?: number
+  bodies?: number
+  /** Animation files: keys over all bodies (one per body per frame it exists in). */
+  keyframes?: number
 }
 
 export interface ManifestGrid {
@@ -24,7 +32,10 @@ export interface ManifestGrid {
 }
 
 export interface ManifestFile {
+  /** The frame the file holds; for an animation file, the first frame of its range. */
   frame: number
+  /** Animation files: the last frame of the range. */
+  lastFrame?: number
   /** Relative to the export folder, '/'-separated. */
   path: string
   kind: ManifestFileKind

@@ -16,6 +16,12 @@ export interface CacheSource {
   /** Changes whenever cached frames change (a re-bake): decoded frames are dropped. */
   version: number
   ambientTemperature: number
+  /**
+   * The volumes the raymarcher draws as density and emission, as the simulation's family
+   * names them (DisplayOptions.densityVolume / emissionVolume). Default 'density', 'temperature'.
+   */
+  densityVolume?: string
+  emissionVolume?: string
 }
 
 export interface CachePlaybackState {
@@ -62,8 +68,9 @@ export class CachePlayback {
   setSource(next: CacheSource): void {
     const prev = this.source
     this.source = next
-    if (next.ambientTemperature !== prev.ambientTemperature) {
-      this.client.display = { ...this.client.display, ambientTemperature: next.ambientTemperature }
+    if (next.ambientTemperature !== prev.ambientTemperature || next.densityVolume !== prev.densityVolume || next.emissionVolume !== prev.emissionVolume) {
+      const { ambientTemperature, densityVolume, emissionVolume } = next
+      this.client.display = { ...this.client.display, ambientTemperature, densityVolume, emissionVolume }
       this.buffer?.invalidate()
     }
     if (next.domainId !== prev.domainId) {
@@ -116,11 +123,12 @@ export class CachePlayback {
     void this.buffer.show(frame)
   }
 
-  /** Display settings; a colour-by change re-decodes (colours are computed in the worker). */
+  /** Display settings; a colour-by change (points or meshes) re-decodes (colours are computed in the worker). */
   setSettings(s: Partial<CacheDisplaySettings>): void {
     const { redecode } = this.display.setSettings(s)
     if (redecode) {
-      this.client.display = { ...this.client.display, particleColorBy: s.particleColorBy }
+      const { particleColorBy, meshColorBy } = this.display.settings
+      this.client.display = { ...this.client.display, particleColorBy, meshColorBy }
       this.buffer?.invalidate()
     }
   }

@@ -245,29 +245,64 @@ function grow<T extends Float32Array | Uint32Array>(a: T): T {
   return b
 }
 
+/** One object of an OBJ file: its triangles, and optionally normals and vertex colours. */
+export interface ObjObject {
+  name: string
+  mesh: TriMesh
+  normals?: Float32Array
+  /** RGB in [0, 1] per vertex, written as given after the coordinates (`v x y z r g b`). */
+  colors?: Float32Array
+}
+
 /**
  * OBJ text for a triangle mesh. Coordinates are written with the fewest digits that read
  * back to the identical float32, so parseObj(writeObj(m)) reproduces m bit for bit.
  */
-export function writeObj(mesh: TriMesh, opts: { normals?: Float32Array; header?: string } = {}): string {
-  const { positions: p, indices: idx } = mesh
+export function writeObj(mesh: TriMesh, opts: { normals?: Float32Array; colors?: Float32Array; header?: string } = {}): string {
+  return writeObjObjects([{ name: '', mesh, normals: opts.normals, colors: opts.colors }], { header: opts.header })
+}
+
+/**
+ * Several meshes in one OBJ file, each under its own `o <name>` line (an unnamed object gets
+ * none), with faces numbered across the whole file as OBJ requires.
+ */
+export function writeObjObjects(objects: readonly ObjObject[], opts: { header?: string } = {}): string {
   const parts: string[] = []
   if (opts.header !== undefined) {
     for (const line of opts.header.split(/\r?\n/)) parts.push(`# ${line}\n`)
   }
-  for (let i = 0; i + 2 < p.length; i += 3) parts.push(`v ${f32(p[i])} ${f32(p[i + 1])} ${f32(p[i + 2])}\n`)
-  const nrm = opts.normals
-  if (nrm) {
-    if (nrm.length !== p.length) {
-      throw new EddyError('INVALID_PARAM', `writeObj: ${nrm.length / 3} normals for ${p.length / 3} vertices`)
-    }
-    for (let i = 0; i + 2 < nrm.length; i += 3) parts.push(`vn ${f32(nrm[i])} ${f32(nrm[i + 1])} ${f32(nrm[i + 2])}\n`)
-  }
-  for (let t = 0; t + 2 < idx.length; t += 3) {
-    const a = idx[t] + 1, b = idx[t + 1] + 1, c = idx[t + 2] + 1
-    parts.push(nrm ? `f ${a}//${a} ${b}//${b} ${c}//${c}\n` : `f ${a} ${b} ${c}\n`)
+  let vBase = 0
+  let nBase = 0
+  for (const o of objects) {
+    // Line breaks would end the statement; the name is the rest of the line.
+    if (o.name !== '') parts.push(`o ${o.name.replace(/[\r\n]+/g, ' ')}\n`)
+    writeObject(o, vBase, nBase, parts)
+    vBase += o.mesh.positions.length / 3
+    if (o.normals) nBase += o.normals.length / 3
   }
   return parts.join('')
+}
+
+/** One object's v, vn and f lines; vBase and nBase count the vertices and normals before it. */
+function writeObject(o: ObjObject, vBase: number, nBase: number, parts: string[]): void {
+  const { positions: p, indices: idx } = o.mesh
+  const { normals: nrm, colors: col } = o
+  if (nrm && nrm.length !== p.length) throw new EddyError('INVALID_PARAM', `writeObj: ${nrm.length / 3} normals for ${p.length / 3} vertices`)
+  if (col && col.length !== p.length) throw new EddyError('INVALID_PARAM', `writeObj: ${col.length / 3} colours for ${p.length / 3} vertices`)
+  for (let i = 0; i + 2 < p.length; i += 3) {
+    const v = `v ${f32(p[i])} ${f32(p[i + 1])} ${f32(p[i + 2])}`
+    parts.push(col ? `${v} ${f32(col[i])} ${f32(col[i + 1])} ${f32(col[i + 2])}\n` : `${v}\n`)
+  }
+  if (nrm) for (let i = 0; i + 2 < nrm.length; i += 3) parts.push(`vn ${f32(nrm[i])} ${f32(nrm[i + 1])} ${f32(nrm[i + 2])}\n`)
+  // One normal per vertex: a face corner's normal has the vertex's own index in the object.
+  for (let t = 0; t + 2 < idx.length; t += 3) {
+    const a = idx[t] + 1, b = idx[t + 1] + 1, c = idx[t + 2] + 1
+    parts.push(
+      nrm
+        ? `f ${a + vBase}//${a + nBase} ${b + vBase}//${b + nBase} ${c + vBase}//${c + nBase}\n`
+        : `f ${a + vBase} ${b + vBase} ${c + vBase}\n`,
+    )
+  }
 }
 
 /** Shortest decimal (of at most 9 significant digits) that rounds back to the same float32. */

@@ -1,16 +1,21 @@
 // Binary little-endian PLY for particle caches and triangle meshes: the format Blender,
 // Houdini and MeshLab all import. Particles carry their solver attributes as extra vertex
-// properties (velocity -> vx vy vz, vorticity -> vorticity_x …, id -> id).
+// properties (velocity -> vx vy vz, vorticity -> vorticity_x …, id -> id); meshes carry their
+// per-vertex attributes the same way, the 'color' attribute as the red green blue bytes
+// every PLY reader shows as vertex colour (sRGB-encoded, see vertexColour.ts).
 import { EddyError } from '../api/errors'
 import type { FrameMesh, ParticleSet } from '../sim/frame'
+import { linearToSrgb, vertexColours } from './vertexColour'
 
 interface Column {
   name: string
-  data: Float32Array | Uint32Array
+  data: Float32Array | Uint32Array | Uint8Array
   components: number
   component: number
-  type: 'float' | 'uint'
+  type: 'float' | 'uint' | 'uchar'
 }
+
+const BYTES = { float: 4, uint: 4, uchar: 1 } as const
 
 const AXES = ['x', 'y', 'z', 'w']
 
@@ -27,7 +32,9 @@ function checkName(name: string): void {
 function encode(header: string, vertexCount: number, columns: Column[], faces?: Uint32Array): Uint8Array {
   const head = new Uint8Array(header.length)
   for (let i = 0; i < header.length; i++) head[i] = header.charCodeAt(i) & 0x7f
-  const vertexBytes = 4 * columns.length * vertexCount
+  let rowBytes = 0
+  for (const c of columns) rowBytes += BYTES[c.type]
+  const vertexBytes = rowBytes * vertexCount
   const faceBytes = faces ? (faces.length / 3) * 13 : 0
   const out = new Uint8Array(head.length + vertexBytes + faceBytes)
   out.set(head)
@@ -37,8 +44,9 @@ function encode(header: string, vertexCount: number, columns: Column[], faces?: 
     for (const c of columns) {
       const value = c.data[v * c.components + c.component]
       if (c.type === 'float') view.setFloat32(o, value, true)
-      else view.setUint32(o, value, true)
-      o += 4
+      else if (c.type === 'uint') view.setUint32(o, value, true)
+      else view.setUint8(o, value)
+      o += BYTES[c.type]
     }
   }
   if (faces) {
@@ -72,7 +80,11 @@ export function writeParticlePly(set: ParticleSet, comment = 'Eddy particle cach
   return encode(header, set.count, columns)
 }
 
-/** A triangle mesh as binary PLY (with normals when the mesh has them). */
+/**
+ * A triangle mesh as binary PLY: x y z, nx ny nz when the mesh has normals, then every
+ * per-vertex attribute (velocity -> vx vy vz, other vectors name_x name_y name_z, scalars by
+ * name; 'color' -> uchar red green blue).
+ */
 export function writeMeshPly(mesh: FrameMesh, comment = 'Eddy mesh'): Uint8Array {
   const n = mesh.positions.length / 3
   if (!Number.isInteger(n) || mesh.indices.length % 3 !== 0) throw new EddyError('INVALID_PARAM', `Mesh "${mesh.name}" has malformed arrays`)
@@ -80,10 +92,38 @@ export function writeMeshPly(mesh: FrameMesh, comment = 'Eddy mesh'): Uint8Array
     if (mesh.indices[i] >= n) throw new EddyError('INVALID_PARAM', `Mesh "${mesh.name}" triangle ${Math.floor(i / 3)} uses vertex ${mesh.indices[i]} of ${n}`)
   }
   const columns: Column[] = [0, 1, 2].map((c) => ({ name: AXES[c], data: mesh.positions, components: 3, component: c, type: 'float' }))
-  if (mesh.normals) ['nx', 'ny', 'nz'].forEach((name, c) => columns.push({ name, data: mesh.normals!, components: 3, component: c, type: 'float' }))
+  if (mesh.normals) {
+    if (mesh.normals.length !== mesh.positions.length) throw new EddyError('INVALID_PARAM', `Mesh "${mesh.name}" has ${mesh.normals.length / 3} normals for ${n} vertices`)
+    ;['nx', 'ny', 'nz'].forEach((name, c) => columns.push({ name, data: mesh.normals!, components: 3, component: c, type: 'float' }))
+  }
+  columns.push(...attributeColumns(mesh, n))
+  const names = new Set<string>()
+  for (const c of columns) {
+    if (names.has(c.name)) throw new EddyError('INVALID_PARAM', `Mesh "${mesh.name}" would have two PLY properties named "${c.name}"; rename an attribute`, { field: c.name })
+    names.add(c.name)
+  }
   const header =
     `ply\nformat binary_little_endian 1.0\ncomment ${comment}\nelement vertex ${n}\n` +
-    columns.map((c) => `property float ${c.name}\n`).join('') +
+    columns.map((c) => `property ${c.type} ${c.name}\n`).join('') +
     `element face ${mesh.indices.length / 3}\nproperty list uchar uint vertex_indices\nend_header\n`
   return encode(header, n, columns, mesh.indices)
+}
+
+function attributeColumns(mesh: FrameMesh, vertices: number): Column[] {
+  const columns: Column[] = []
+  const colours = vertexColours(mesh)
+  for (const [name, attr] of Object.entries(mesh.attributes ?? {})) {
+    if (attr.data === colours) {
+      const bytes = new Uint8Array(colours.length)
+      for (let i = 0; i < colours.length; i++) bytes[i] = Math.round(255 * linearToSrgb(colours[i]))
+      ;['red', 'green', 'blue'].forEach((p, c) => columns.push({ name: p, data: bytes, components: 3, component: c, type: 'uchar' }))
+      continue
+    }
+    checkName(name)
+    if (attr.data.length !== attr.components * vertices) {
+      throw new EddyError('INVALID_PARAM', `Mesh "${mesh.name}" attribute "${name}" has ${attr.data.length} values for ${vertices} vertices x ${attr.components}`)
+    }
+    propertyNames(name, attr.components).forEach((p, c) => columns.push({ name: p, data: attr.data, components: attr.components, component: c, type: 'float' }))
+  }
+  return columns
 }

@@ -19,16 +19,25 @@ export function rotateYUpToZUp(xyz: Float32Array): Float32Array {
   return out
 }
 
-/** Positions and normals rotated; indices shared (they do not change). */
-export function meshToZUp(mesh: FrameMesh): FrameMesh {
-  const out: FrameMesh = { name: mesh.name, positions: rotateYUpToZUp(mesh.positions), indices: mesh.indices }
-  if (mesh.normals) out.normals = rotateYUpToZUp(mesh.normals)
-  return out
-}
-
 // Three-component attributes are world-space vectors (velocity, vorticity, force) and rotate
 // with the positions; colours are the exception solvers or users might add.
 const NOT_A_VECTOR = /^(colou?r|cd|rgb)$/i
+
+/** A 3-component attribute that is a colour, not a world vector (it never rotates). */
+export const isColourAttribute = (name: string): boolean => NOT_A_VECTOR.test(name)
+
+/** Positions, normals and vector attributes rotated; indices, scalars and colours shared. */
+export function meshToZUp(mesh: FrameMesh): FrameMesh {
+  const out: FrameMesh = { name: mesh.name, positions: rotateYUpToZUp(mesh.positions), indices: mesh.indices }
+  if (mesh.normals) out.normals = rotateYUpToZUp(mesh.normals)
+  if (mesh.attributes) {
+    out.attributes = {}
+    for (const [name, a] of Object.entries(mesh.attributes)) {
+      out.attributes[name] = a.components === 3 && !NOT_A_VECTOR.test(name) ? { components: 3, data: rotateYUpToZUp(a.data) } : a
+    }
+  }
+  return out
+}
 
 /** Particle set with positions and every 3-component vector attribute rotated. */
 export function particlesToZUp(set: ParticleSet): ParticleSet {

@@ -1,8 +1,9 @@
 // Everything of a baked frame in the viewport: the smoke volume, each particle set, each
-// mesh. Framework-free: Viewport.svelte hands it the frames ReadAheadBuffer.onFrame delivers.
+// mesh, each rigid body (its mesh posed for the frame, in the rigid-body material).
+// Framework-free: Viewport.svelte hands it the frames ReadAheadBuffer.onFrame delivers.
 import type { Scene } from '@babylonjs/core/scene'
 import type { DisplayFrame } from './displayData'
-import { MeshDisplay } from './meshDisplay'
+import { CACHE_MATERIALS, MeshDisplay } from './meshDisplay'
 import { ParticleDisplay } from './particleDisplay'
 import { DEFAULT_DENSITY_SCALE, VolumeDisplay, type VolumeQuality } from './volumeDisplay'
 
@@ -17,6 +18,12 @@ export interface CacheDisplaySettings {
    * strength, temperature the set has; null: one colour.
    */
   particleColorBy: string | null | undefined
+  /**
+   * The mesh (and rigid-body) attribute to colour by; like particleColorBy, computed at
+   * decode (DecodeClient.display.meshColorBy). undefined: a 'color' attribute when the mesh
+   * has one; null: the plain material.
+   */
+  meshColorBy: string | null | undefined
   /** Point diameter, px. */
   pointSize: number
   /** Emitted radiance per metre of the hottest gas. */
@@ -28,6 +35,7 @@ export const DEFAULT_CACHE_DISPLAY: CacheDisplaySettings = {
   densityScale: DEFAULT_DENSITY_SCALE,
   quality: 'medium',
   particleColorBy: undefined,
+  meshColorBy: undefined,
   pointSize: 4,
   emissionStrength: 3,
   visible: true,
@@ -38,6 +46,7 @@ export class CacheDisplay {
   private readonly volume: VolumeDisplay
   private readonly particles: ParticleDisplay[] = []
   private readonly meshes: MeshDisplay[] = []
+  private readonly bodies: MeshDisplay[] = []
   private current: CacheDisplaySettings
   private frame: DisplayFrame | null = null
 
@@ -80,6 +89,13 @@ export class CacheDisplay {
       this.meshes.push(m)
     }
     this.meshes.forEach((m, i) => m.update(ms[i] ?? null))
+    const bs = f ? f.rigidBodies : []
+    while (this.bodies.length < bs.length) {
+      const b = new MeshDisplay(this.scene, `cache:rigid:${this.bodies.length}`, 'cache:rigid')
+      b.setVisible(this.current.visible)
+      this.bodies.push(b)
+    }
+    this.bodies.forEach((b, i) => b.update(bs[i] ?? null))
   }
 
   /** Applies the given settings; `redecode` is true when decoded frames no longer match them. */
@@ -95,21 +111,23 @@ export class CacheDisplay {
       p.setPointSize(next.pointSize)
       p.setVisible(next.visible)
     }
-    for (const m of this.meshes) m.setVisible(next.visible)
-    return { redecode: 'particleColorBy' in s && s.particleColorBy !== before.particleColorBy }
+    for (const m of [...this.meshes, ...this.bodies]) m.setVisible(next.visible)
+    const changed = (k: 'particleColorBy' | 'meshColorBy') => k in s && s[k] !== before[k]
+    return { redecode: changed('particleColorBy') || changed('meshColorBy') }
   }
 
   /** The parts, for the viewport's test hooks. */
-  get parts(): { volume: VolumeDisplay; particles: readonly ParticleDisplay[]; meshes: readonly MeshDisplay[] } {
-    return { volume: this.volume, particles: this.particles, meshes: this.meshes }
+  get parts(): { volume: VolumeDisplay; particles: readonly ParticleDisplay[]; meshes: readonly MeshDisplay[]; rigidBodies: readonly MeshDisplay[] } {
+    return { volume: this.volume, particles: this.particles, meshes: this.meshes, rigidBodies: this.bodies }
   }
 
   dispose(): void {
     this.volume.dispose()
     for (const p of this.particles) p.dispose()
-    for (const m of this.meshes) m.dispose()
+    for (const m of [...this.meshes, ...this.bodies]) m.dispose()
     this.particles.length = 0
     this.meshes.length = 0
-    this.scene.getMaterialByName('cache:liquid')?.dispose()
+    this.bodies.length = 0
+    for (const name of CACHE_MATERIALS) this.scene.getMaterialByName(name)?.dispose()
   }
 }

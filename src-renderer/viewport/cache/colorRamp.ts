@@ -15,14 +15,19 @@ const C: readonly (readonly [number, number, number])[] = [
 
 /** Linear RGB in [0, 1] of viridis at t (clamped to [0, 1]). */
 export function viridis(t: number): [number, number, number] {
-  const x = t > 0 ? (t < 1 ? t : 1) : 0
   const out: [number, number, number] = [0, 0, 0]
+  viridisInto(t, out, 0)
+  return out
+}
+
+/** viridis(t) written to out[o..o+2]: no allocation, for per-vertex colouring. */
+export function viridisInto(t: number, out: { [i: number]: number }, o: number): void {
+  const x = t > 0 ? (t < 1 ? t : 1) : 0
   for (let ch = 0; ch < 3; ch++) {
     let v = C[6][ch]
     for (let k = 5; k >= 0; k--) v = C[k][ch] + x * v
-    out[ch] = Math.min(1, Math.max(0, v))
+    out[o + ch] = Math.min(1, Math.max(0, v))
   }
-  return out
 }
 
 const vec = (c: readonly [number, number, number]): string => `vec3(${c.map((x) => x.toPrecision(10)).join(', ')})`

@@ -1,18 +1,31 @@
 // Baked frame -> what the viewport uploads: one RG8 3D texture payload for the smoke, point
-// positions with one colour value each, triangle meshes with normals. Pure code over typed
+// positions with one colour value each, triangle meshes with normals (and per-vertex colours
+// from a chosen attribute), and each rigid body's mesh posed for the frame. Pure code over typed
 // arrays, no Babylon and no DOM, so it runs in the decode worker (decodeWorker.ts), on the
 // main thread as a fallback, and in Node tests and benchmarks.
 import { EddyError } from '../../../src-shared/api/errors'
 import { decodePreview, parsePreview } from '../../../src-shared/formats/framePreview'
 import { decodeFrame } from '../../../src-shared/formats/frameRecord'
+import { posedMesh } from '../../../src-shared/formats/rigidBodyPose'
 import { areaWeightedNormals } from '../../../src-shared/geometry/triMesh'
-import type { FrameData, FrameMesh, ParticleSet } from '../../../src-shared/sim/frame'
+import type { FrameData, FrameMesh, ParticleSet, Quat, RigidBodyState } from '../../../src-shared/sim/frame'
+import type { Vec3 } from '../../../src-shared/scene/types'
 import { type VolumeDisplayData, volumeDisplay } from '../../../src-shared/formats/volumePreview'
+import { meshColors } from './meshColors'
 
 export { type VolumeDisplayData, volumeDisplay }
 
-/** The only volumes the viewport draws; velocity stays deflated in the record. */
-export const DISPLAY_VOLUMES: readonly string[] = ['density', 'temperature']
+/** The volumes the raymarcher draws when the options name none: the smoke solver's. */
+export const DEFAULT_DENSITY_VOLUME = 'density'
+export const DEFAULT_EMISSION_VOLUME = 'temperature'
+
+/**
+ * The only volumes a display decode inflates (the raymarcher's density and emission fields);
+ * velocity and any other field stay deflated in the record.
+ */
+export function displayVolumeNames(opts: DisplayOptions = {}): string[] {
+  return [opts.densityVolume ?? DEFAULT_DENSITY_VOLUME, opts.emissionVolume ?? DEFAULT_EMISSION_VOLUME]
+}
 
 /** Attributes tried, in order, when no particle colour attribute is chosen. */
 const DEFAULT_COLOR_ATTRIBUTES = ['velocity', 'vorticity', 'strength', 'temperature']
@@ -25,6 +38,18 @@ export interface DisplayOptions {
   ambientTemperature?: number
   /** Particle attribute to colour by (vector attributes by magnitude); null for none. */
   particleColorBy?: string | null
+  /**
+   * Mesh attribute to colour by (vector attributes by magnitude through viridis; 'color' as
+   * the RGB it holds); null for none; undefined: the mesh's 'color' attribute if it has one.
+   */
+  meshColorBy?: string | null
+  /** Name of the 1-component volume drawn as smoke density. Default 'density'. */
+  densityVolume?: string
+  /**
+   * Name of the 1-component volume drawn as emission (a temperature in K: it glows above
+   * ambientTemperature). Default 'temperature'.
+   */
+  emissionVolume?: string
 }
 
 export interface ParticleDisplayData {
@@ -48,6 +73,21 @@ export interface MeshDisplayData {
   indices: Uint32Array
   /** Given by the solver, or area-weighted vertex normals computed here. */
   normals: Float32Array
+  /** Linear RGBA per vertex from the attribute `colorBy`, or null (the plain material). */
+  colors: Float32Array | null
+  colorBy: string | null
+  /** Range of the attribute's values behind the viridis colours (0, 0 for RGB or none). */
+  valueMin: number
+  valueMax: number
+  /** Every per-vertex attribute the mesh has, for a colour-by menu. */
+  attributes: string[]
+}
+
+/** A rigid body's mesh already placed at the frame's pose (world space), with the pose. */
+export interface RigidBodyDisplayData extends MeshDisplayData {
+  id: string
+  position: Vec3
+  orientation: Quat
 }
 
 export interface DisplayFrame {
@@ -56,6 +96,7 @@ export interface DisplayFrame {
   volume: VolumeDisplayData | null
   particles: ParticleDisplayData[]
   meshes: MeshDisplayData[]
+  rigidBodies: RigidBodyDisplayData[]
   /** Bytes held by the arrays above (what the read-ahead buffer's memory cap counts). */
   bytes: number
 }
@@ -79,7 +120,7 @@ export function splitDisplayBundle(bytes: Uint8Array): { preview: Uint8Array | n
 export function decodeForDisplay(bytes: Uint8Array, opts: DisplayOptions = {}): DisplayFrame {
   const split = splitDisplayBundle(bytes)
   const record = split ? split.record : bytes
-  if (!split?.preview) return displayFromFrame(decodeFrame(record, { volumes: DISPLAY_VOLUMES }), opts)
+  if (!split?.preview) return displayFromFrame(decodeFrame(record, { volumes: displayVolumeNames(opts) }), opts)
   const shown = displayFromFrame(decodeFrame(record, { volumes: [] }), opts)
   const volume = decodePreview(split.preview)
   return { ...shown, volume, bytes: shown.bytes + volume.texels.byteLength }
@@ -108,17 +149,19 @@ export async function decodeForDisplayNative(bytes: Uint8Array, opts: DisplayOpt
 }
 
 export function displayFromFrame(frame: FrameData, opts: DisplayOptions = {}): DisplayFrame {
+  const [densityName, emissionName] = displayVolumeNames(opts)
   const volume = volumeDisplay(
-    frame.volumes.find((v) => v.name === 'density' && v.components === 1),
-    frame.volumes.find((v) => v.name === 'temperature' && v.components === 1),
+    frame.volumes.find((v) => v.name === densityName && v.components === 1),
+    frame.volumes.find((v) => v.name === emissionName && v.components === 1),
     opts.ambientTemperature,
   )
   const particles = frame.particles.map((p) => particleDisplay(p, opts.particleColorBy))
-  const meshes = frame.meshes.map(meshDisplay)
+  const meshes = frame.meshes.map((m) => meshDisplay(m, opts.meshColorBy))
+  const rigidBodies = (frame.rigidBodies ?? []).map((b) => rigidBodyDisplay(b, opts.meshColorBy))
   let bytes = volume ? volume.texels.byteLength : 0
   for (const p of particles) bytes += p.positions.byteLength + (p.values ? p.values.byteLength : 0)
-  for (const m of meshes) bytes += m.positions.byteLength + m.indices.byteLength + m.normals.byteLength
-  return { frame: frame.frame, time: frame.time, volume, particles, meshes, bytes }
+  for (const m of [...meshes, ...rigidBodies]) bytes += m.positions.byteLength + m.indices.byteLength + m.normals.byteLength + (m.colors ? m.colors.byteLength : 0)
+  return { frame: frame.frame, time: frame.time, volume, particles, meshes, rigidBodies, bytes }
 }
 
 /**
@@ -136,10 +179,11 @@ export function displayTransferables(f: DisplayFrame): ArrayBuffer[] {
     add(p.positions)
     add(p.values)
   }
-  for (const m of f.meshes) {
+  for (const m of [...f.meshes, ...f.rigidBodies]) {
     add(m.positions)
     add(m.indices)
     add(m.normals)
+    add(m.colors)
   }
   return [...out]
 }
@@ -184,12 +228,22 @@ export function particleDisplay(set: ParticleSet, colorBy?: string | null): Part
 
 // ---------- meshes ----------
 
-export function meshDisplay(m: FrameMesh): MeshDisplayData {
+export function meshDisplay(m: FrameMesh, colorBy?: string | null): MeshDisplayData {
   const vertices = Math.floor(m.positions.length / 3)
   const positions = m.positions.length === vertices * 3 ? m.positions : m.positions.slice(0, vertices * 3)
   const indices = validTriangles(m.indices, vertices)
   const normals = m.normals && m.normals.length === vertices * 3 ? m.normals : vertexNormals(positions, indices)
-  return { name: m.name, positions, indices, normals }
+  return { name: m.name, positions, indices, normals, ...meshColors(m, vertices, colorBy), attributes: Object.keys(m.attributes ?? {}) }
+}
+
+/**
+ * The body's local mesh posed for this frame (world = position + rotate(orientation, local),
+ * normals turned with it), drawn like any other mesh. Posing on the CPU here keeps the
+ * display stateless: every frame's data is complete in itself, and the pose of a frame
+ * skipped while scrubbing never matters.
+ */
+export function rigidBodyDisplay(b: RigidBodyState, colorBy?: string | null): RigidBodyDisplayData {
+  return { ...meshDisplay(posedMesh(b), colorBy), id: b.id, position: b.position, orientation: b.orientation }
 }
 
 /** The triangles whose three indices name existing vertices (a record's CRC cannot vouch for that). */

@@ -3,16 +3,17 @@
 //
 // Layout (all integers little-endian):
 //   0  'EDFR'                      magic
-//   4  u16 version (= 2)           a newer version is refused, not guessed at; version 1
-//                                  records (no background) are still read
+//   4  u16 version (= 3)           a newer version is refused, not guessed at; versions 1
+//                                  (no background) and 2 (no mesh attributes, no rigid
+//                                  bodies) are still read
 //   6  u16 flags (= 0)
 //   8  u32 headerLength            bytes of UTF-8 JSON header
 //  12  u32 payloadLength           bytes of the concatenated sections
 //  16  u32 crc32                   CRC-32 (IEEE) of bytes [0,16) + [20, end)
 //  20  header JSON                 names, dims, voxel size, origin, precision, stats, counts,
-//                                  and each section's raw and deflated length
-//  ..  sections, in order: one per volume, one per mesh, one per particle set, each raw
-//      deflate (RFC 1951) of:
+//                                  rigid-body poses, and each section's raw and deflated length
+//  ..  sections, in order: one per volume, one per mesh, one per particle set, one per rigid
+//      body, each raw deflate (RFC 1951) of:
 //   volume:   tile bitmap (ceil(tiles/8) bytes, bit t of byte t>>3 = tile t stored) then the
 //             values of the stored 8x8x8 tiles (edge tiles clipped to the grid; tiles are
 //             x-fastest, cells inside a tile x-fastest, components interleaved). A tile whose
@@ -33,24 +34,33 @@
 //                        float32 rounding of the decoded value). A volume holding NaN or
 //                        Infinity (or a value span beyond float range) cannot be quantised
 //                        and is stored as float32 instead (its header says which precision).
-//   mesh:     positions f32[] | indices u32[] | normals f32[] (lengths in the header)
+//   mesh:     positions f32[] | indices u32[] | normals f32[] | each per-vertex attribute's
+//             f32[] (1 or 3 components) in header order (lengths in the header)
 //   particles: positions f32[] | each attribute's f32[] in header order
+//   rigid body: its body-local mesh, as a mesh section. The pose (position, orientation
+//             quaternion x y z w, linear and angular velocity) is in the header, id and name
+//             beside it: a few numbers per body, exact as JSON doubles.
+// Meshes, particles and rigid bodies are always float32, whatever the precision.
 //
 // Any truncated or garbled record throws EddyError('PROJECT_FORMAT', 'Cached frame record is
 // corrupt: <what>'): magic, version, flags, lengths, the CRC, the header's shape, inflate
 // errors and decompressed sizes are all checked before any data is trusted.
 import { deflateSync, inflateSync } from 'fflate'
 import { EddyError } from '../../api/errors'
-import type { FrameData, FrameMesh, ParticleSet, Volume } from '../../sim/frame'
+import type { FrameData, FrameMesh, ParticleSet, RigidBodyState, Volume } from '../../sim/frame'
 import { encodeUtf8 } from '../openvdb/bytes'
-import { decodeUtf8 } from '../textBytes'
+import { concat, f32Bytes, readF32 } from './bytes'
+import { corrupt } from './corrupt'
 import { crc32 } from './crc32'
-import { halfTable, toHalf } from './float16'
+import { encNum, parseHeader, type FramePrecision, type Header } from './header'
+import { checkMeshHeader, decodeMesh, encodeMesh } from './meshSection'
+import { decodeRigidBody, encodeRigidBody } from './rigidBodySection'
+import { decodeVolume, encodeVolume } from './volumeCodec'
 
 export { crc32 } from './crc32'
 export { toHalf, fromHalf } from './float16'
-
-export type FramePrecision = 'float32' | 'float16' | 'uint8'
+export { FRAME_TILE } from './volumeCodec'
+export type { FramePrecision } from './header'
 
 export interface EncodeFrameOptions {
   /** How volume values are stored (meshes and particles are always float32). Default float32. */
@@ -60,352 +70,10 @@ export interface EncodeFrameOptions {
 }
 
 export const FRAME_RECORD_MAGIC = 'EDFR'
-export const FRAME_RECORD_VERSION = 2
-export const FRAME_TILE = 8
+export const FRAME_RECORD_VERSION = 3
+/** Versions decodeFrame reads. */
+const READABLE_VERSIONS = [1, 2, 3]
 const PREFIX = 20
-const MAX_ELEMENTS = 2 ** 30
-
-const HOST_LE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1
-
-// ---------- header shapes ----------
-
-type Num = number | string // non-finite numbers and -0 travel as strings in JSON
-
-interface VolumeHeader {
-  name: string
-  components: 1 | 3
-  dims: [number, number, number]
-  voxelSize: Num
-  origin: [Num, Num, Num]
-  precision: FramePrecision
-  tiles: number // stored (non-background) tiles
-  /** Float32 bit pattern of the background per component; absent = all +0 (version 1). */
-  background?: number[]
-  raw: number
-  packed: number
-}
-interface MeshHeader {
-  name: string
-  positions: number
-  indices: number
-  normals: number | null
-  raw: number
-  packed: number
-}
-interface ParticleHeader {
-  name: string
-  count: number
-  positions: number
-  attributes: { name: string; components: number; length: number }[]
-  raw: number
-  packed: number
-}
-interface Header {
-  time: Num
-  frame: Num
-  precision: FramePrecision
-  stats: [string, Num][]
-  volumes: VolumeHeader[]
-  meshes: MeshHeader[]
-  particles: ParticleHeader[]
-}
-
-function encNum(v: number): Num {
-  if (Object.is(v, -0)) return '-0'
-  return Number.isFinite(v) ? v : String(v)
-}
-
-// ---------- errors ----------
-
-function corrupt(what: string): EddyError {
-  return new EddyError('PROJECT_FORMAT', `Cached frame record is corrupt: ${what}`)
-}
-
-// ---------- little-endian bulk bytes ----------
-
-function f32Bytes(a: Float32Array): Uint8Array {
-  if (HOST_LE) return new Uint8Array(a.buffer, a.byteOffset, a.byteLength)
-  const out = new Uint8Array(a.length * 4)
-  const dv = new DataView(out.buffer)
-  for (let i = 0; i < a.length; i++) dv.setFloat32(i * 4, a[i], true)
-  return out
-}
-
-function u32Bytes(a: Uint32Array): Uint8Array {
-  if (HOST_LE) return new Uint8Array(a.buffer, a.byteOffset, a.byteLength)
-  const out = new Uint8Array(a.length * 4)
-  const dv = new DataView(out.buffer)
-  for (let i = 0; i < a.length; i++) dv.setUint32(i * 4, a[i], true)
-  return out
-}
-
-function readF32(src: Uint8Array, offset: number, length: number): Float32Array {
-  const out = new Float32Array(length)
-  if (HOST_LE) new Uint8Array(out.buffer).set(src.subarray(offset, offset + length * 4))
-  else {
-    const dv = new DataView(src.buffer, src.byteOffset + offset, length * 4)
-    for (let i = 0; i < length; i++) out[i] = dv.getFloat32(i * 4, true)
-  }
-  return out
-}
-
-function readU32(src: Uint8Array, offset: number, length: number): Uint32Array {
-  const out = new Uint32Array(length)
-  if (HOST_LE) new Uint8Array(out.buffer).set(src.subarray(offset, offset + length * 4))
-  else {
-    const dv = new DataView(src.buffer, src.byteOffset + offset, length * 4)
-    for (let i = 0; i < length; i++) out[i] = dv.getUint32(i * 4, true)
-  }
-  return out
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  let n = 0
-  for (const p of parts) n += p.length
-  const out = new Uint8Array(n)
-  let o = 0
-  for (const p of parts) {
-    out.set(p, o)
-    o += p.length
-  }
-  return out
-}
-
-// ---------- tiles ----------
-
-interface TileGrid {
-  nx: number
-  ny: number
-  nz: number
-  tx: number
-  ty: number
-  tz: number
-  count: number
-}
-
-function tileGrid(dims: [number, number, number]): TileGrid {
-  const [nx, ny, nz] = dims
-  const tx = Math.ceil(nx / FRAME_TILE)
-  const ty = Math.ceil(ny / FRAME_TILE)
-  const tz = Math.ceil(nz / FRAME_TILE)
-  return { nx, ny, nz, tx, ty, tz, count: tx * ty * tz }
-}
-
-/** Calls visit(rowStart, rowLength) for every x-row of tile t, in storage order (lengths in values). */
-function forEachTileRow(g: TileGrid, t: number, comps: number, visit: (start: number, len: number) => void): void {
-  const a = t % g.tx
-  const b = Math.floor(t / g.tx) % g.ty
-  const c = Math.floor(t / (g.tx * g.ty))
-  const x0 = a * FRAME_TILE
-  const y0 = b * FRAME_TILE
-  const z0 = c * FRAME_TILE
-  const sx = Math.min(FRAME_TILE, g.nx - x0)
-  const y1 = Math.min(y0 + FRAME_TILE, g.ny)
-  const z1 = Math.min(z0 + FRAME_TILE, g.nz)
-  for (let k = z0; k < z1; k++) for (let j = y0; j < y1; j++) visit((x0 + g.nx * (j + g.ny * k)) * comps, sx * comps)
-}
-
-function tileValues(g: TileGrid, t: number, comps: number): number {
-  const a = t % g.tx
-  const b = Math.floor(t / g.tx) % g.ty
-  const c = Math.floor(t / (g.tx * g.ty))
-  return (
-    Math.min(FRAME_TILE, g.nx - a * FRAME_TILE) * Math.min(FRAME_TILE, g.ny - b * FRAME_TILE) * Math.min(FRAME_TILE, g.nz - c * FRAME_TILE) * comps
-  )
-}
-
-function valueBytes(precision: FramePrecision, values: number, tiles: number): number {
-  if (precision === 'float32') return values * 4
-  if (precision === 'float16') return values * 2
-  return tiles * 8 + values
-}
-
-function encodeVolume(v: Volume, requested: FramePrecision): { raw: Uint8Array; tiles: number; precision: FramePrecision; background: number[] } {
-  const comps = v.components
-  const g = tileGrid(v.dims)
-  const expected = g.nx * g.ny * g.nz * comps
-  if (v.data.length !== expected) {
-    throw new EddyError('INVALID_PARAM', `Volume '${v.name}' has ${v.data.length} values, expected ${expected}`)
-  }
-  // One pass over the tiles: copy each tile's rows to the end of `gathered` while checking
-  // for a bit pattern other than the background's; an all-background tile is dropped by
-  // rewinding.
-  const src = v.data
-  const bits = new Uint32Array(src.buffer, src.byteOffset, src.length)
-  const bg0 = bits.length > 0 ? bits[0] : 0
-  const bg1 = comps === 3 && bits.length > 2 ? bits[1] : bg0
-  const bg2 = comps === 3 && bits.length > 2 ? bits[2] : bg0
-  const background = comps === 3 ? [bg0, bg1, bg2] : [bg0]
-  const bitmap = new Uint8Array(Math.ceil(g.count / 8))
-  const all = new Float32Array(src.length)
-  const allBits = new Uint32Array(all.buffer)
-  const tileEndList: number[] = []
-  let stored = 0
-  let p = 0
-  let t = 0
-  for (let z0 = 0; z0 < g.nz; z0 += FRAME_TILE) {
-    const z1 = Math.min(z0 + FRAME_TILE, g.nz)
-    for (let y0 = 0; y0 < g.ny; y0 += FRAME_TILE) {
-      const y1 = Math.min(y0 + FRAME_TILE, g.ny)
-      for (let x0 = 0; x0 < g.nx; x0 += FRAME_TILE, t++) {
-        const len = (Math.min(x0 + FRAME_TILE, g.nx) - x0) * comps
-        const start = p
-        let any = 0
-        for (let k = z0; k < z1; k++) {
-          for (let j = y0; j < y1; j++) {
-            const s = (x0 + g.nx * (j + g.ny * k)) * comps
-            if (comps === 1) {
-              for (let i = 0; i < len; i++) {
-                const b = bits[s + i]
-                allBits[p++] = b
-                any |= b ^ bg0
-              }
-            } else {
-              for (let i = 0; i < len; i += 3) {
-                const b0 = bits[s + i]
-                const b1 = bits[s + i + 1]
-                const b2 = bits[s + i + 2]
-                allBits[p++] = b0
-                allBits[p++] = b1
-                allBits[p++] = b2
-                any |= (b0 ^ bg0) | (b1 ^ bg1) | (b2 ^ bg2)
-              }
-            }
-          }
-        }
-        if (any === 0) {
-          p = start
-          continue
-        }
-        bitmap[t >> 3] |= 1 << (t & 7)
-        stored++
-        tileEndList.push(p)
-      }
-    }
-  }
-  const values = p
-  const gathered = all.subarray(0, values)
-  const tileEnd = tileEndList
-  let finite = true
-  let precision = requested
-  if (precision === 'uint8') {
-    let lo = 0
-    let hi = 0
-    for (let i = 0; i < values; i++) {
-      const x = gathered[i]
-      if (!Number.isFinite(x)) {
-        finite = false
-        break
-      }
-      if (x < lo) lo = x
-      else if (x > hi) hi = x
-    }
-    // A tile range beyond float range (|values| near 3.4e38 of both signs) cannot be quantised either.
-    if (!finite || !Number.isFinite(hi - lo)) precision = 'float32'
-  }
-  const out = new Uint8Array(bitmap.length + valueBytes(precision, values, stored))
-  out.set(bitmap, 0)
-  const o = bitmap.length
-  if (precision === 'float32') {
-    // Byte planes from the bit patterns (host endianness never shows: u32 -> LE bytes).
-    const o1 = o + values
-    const o2 = o1 + values
-    const o3 = o2 + values
-    for (let i = 0; i < values; i++) {
-      const b = allBits[i]
-      out[o + i] = b
-      out[o1 + i] = b >>> 8
-      out[o2 + i] = b >>> 16
-      out[o3 + i] = b >>> 24
-    }
-  } else if (precision === 'float16') {
-    for (let i = 0; i < values; i++) {
-      const h = toHalf(gathered[i])
-      out[o + i] = h & 0xff
-      out[o + values + i] = h >>> 8
-    }
-  } else {
-    const dv = new DataView(out.buffer, out.byteOffset + o, stored * 8)
-    const q0 = o + stored * 8
-    let start = 0
-    for (let n = 0; n < stored; n++) {
-      const end = tileEnd[n]
-      let lo = Infinity
-      let hi = -Infinity
-      for (let i = start; i < end; i++) {
-        const x = gathered[i]
-        if (x < lo) lo = x
-        if (x > hi) hi = x
-      }
-      dv.setFloat32(n * 8, lo, true)
-      dv.setFloat32(n * 8 + 4, hi, true)
-      const range = hi - lo
-      const scale = range > 0 ? 255 / range : 0
-      for (let i = start; i < end; i++) out[q0 + i] = Math.round((gathered[i] - lo) * scale)
-      start = end
-    }
-  }
-  return { raw: out, tiles: stored, precision, background }
-}
-
-function decodeVolume(h: VolumeHeader, raw: Uint8Array, index: number): Float32Array {
-  const comps = h.components
-  const g = tileGrid(h.dims)
-  const bitmapLength = Math.ceil(g.count / 8)
-  if (raw.length < bitmapLength) throw corrupt(`volume ${index} tile bitmap is truncated`)
-  const stored: number[] = []
-  let values = 0
-  for (let t = 0; t < bitmapLength * 8; t++) {
-    if (!(raw[t >> 3] & (1 << (t & 7)))) continue
-    if (t >= g.count) throw corrupt(`volume ${index} tile bitmap marks a tile outside the grid`)
-    stored.push(t)
-    values += tileValues(g, t, comps)
-  }
-  if (stored.length !== h.tiles) throw corrupt(`volume ${index} tile bitmap disagrees with the tile count`)
-  if (raw.length !== bitmapLength + valueBytes(h.precision, values, stored.length)) {
-    throw corrupt(`volume ${index} tile data has the wrong length`)
-  }
-  const o = bitmapLength
-  const gathered = new Float32Array(values)
-  if (h.precision === 'float32') {
-    const bits = new Uint32Array(gathered.buffer)
-    const o1 = o + values
-    const o2 = o1 + values
-    const o3 = o2 + values
-    for (let i = 0; i < values; i++) bits[i] = (raw[o + i] | (raw[o1 + i] << 8) | (raw[o2 + i] << 16) | (raw[o3 + i] << 24)) >>> 0
-  } else if (h.precision === 'float16') {
-    const table = halfTable()
-    for (let i = 0; i < values; i++) gathered[i] = table[raw[o + i] | (raw[o + values + i] << 8)]
-  } else {
-    const dv = new DataView(raw.buffer, raw.byteOffset + o, stored.length * 8)
-    const q0 = o + stored.length * 8
-    let start = 0
-    for (let n = 0; n < stored.length; n++) {
-      const end = start + tileValues(g, stored[n], comps)
-      const lo = dv.getFloat32(n * 8, true)
-      const hi = dv.getFloat32(n * 8 + 4, true)
-      if (!(lo <= hi) || !Number.isFinite(hi - lo)) throw corrupt(`volume ${index} tile ${n} has a bad value range`)
-      const step = (hi - lo) / 255
-      for (let i = start; i < end; i++) gathered[i] = lo + raw[q0 + i] * step
-      start = end
-    }
-  }
-  const data = new Float32Array(g.nx * g.ny * g.nz * comps)
-  const bg = h.background
-  if (bg && bg.some((b) => b !== 0)) {
-    const bits = new Uint32Array(data.buffer)
-    if (comps === 1) bits.fill(bg[0])
-    else for (let i = 0; i < bits.length; i += 3) (bits[i] = bg[0]), (bits[i + 1] = bg[1]), (bits[i + 2] = bg[2])
-  }
-  let p = 0
-  for (const t of stored) {
-    forEachTileRow(g, t, comps, (s, len) => {
-      for (let i = 0; i < len; i++) data[s + i] = gathered[p + i]
-      p += len
-    })
-  }
-  return data
-}
 
 // ---------- encode ----------
 
@@ -427,6 +95,7 @@ export function encodeFrame(frame: FrameData, opts: EncodeFrameOptions = {}): Ui
     volumes: [],
     meshes: [],
     particles: [],
+    rigidBodies: [],
   }
   for (const v of frame.volumes) {
     if (v.components !== 1 && v.components !== 3) throw new EddyError('INVALID_PARAM', `Volume '${v.name}' has ${v.components} components`)
@@ -448,17 +117,10 @@ export function encodeFrame(frame: FrameData, opts: EncodeFrameOptions = {}): Ui
     })
   }
   for (const m of frame.meshes) {
-    const raw = concat([f32Bytes(m.positions), u32Bytes(m.indices), ...(m.normals ? [f32Bytes(m.normals)] : [])])
+    const { raw, header: mh } = encodeMesh(m, `Mesh '${m.name}'`)
     const packed = pack(raw)
     sections.push(packed)
-    header.meshes.push({
-      name: m.name,
-      positions: m.positions.length,
-      indices: m.indices.length,
-      normals: m.normals ? m.normals.length : null,
-      raw: raw.length,
-      packed: packed.length,
-    })
+    header.meshes.push({ ...mh, packed: packed.length })
   }
   for (const ps of frame.particles) {
     const attrs = Object.entries(ps.attributes)
@@ -474,6 +136,12 @@ export function encodeFrame(frame: FrameData, opts: EncodeFrameOptions = {}): Ui
       packed: packed.length,
     })
   }
+  ;(frame.rigidBodies ?? []).forEach((b, i) => {
+    const { raw, header: bh } = encodeRigidBody(b, i)
+    const packed = pack(raw)
+    sections.push(packed)
+    header.rigidBodies!.push({ ...bh, mesh: { ...bh.mesh, packed: packed.length } })
+  })
   return assembleRecord(header, sections)
 }
 
@@ -499,112 +167,6 @@ function assembleRecord(header: Header, sections: readonly Uint8Array[]): Uint8A
   return out
 }
 
-// ---------- header validation ----------
-
-function isObj(x: unknown): x is Record<string, unknown> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x)
-}
-function count(x: unknown, what: string): number {
-  if (typeof x !== 'number' || !Number.isInteger(x) || x < 0 || x > MAX_ELEMENTS * 4) throw corrupt(`${what} is not a valid count`)
-  return x
-}
-function num(x: unknown, what: string): number {
-  if (typeof x === 'number') return x
-  if (x === '-0') return -0
-  if (x === 'NaN') return NaN
-  if (x === 'Infinity') return Infinity
-  if (x === '-Infinity') return -Infinity
-  throw corrupt(`${what} is not a number`)
-}
-function str(x: unknown, what: string): string {
-  if (typeof x !== 'string') throw corrupt(`${what} is not a string`)
-  return x
-}
-function arr(x: unknown, what: string): unknown[] {
-  if (!Array.isArray(x)) throw corrupt(`${what} is not a list`)
-  return x
-}
-function precisionOf(x: unknown, what: string): FramePrecision {
-  if (x !== 'float32' && x !== 'float16' && x !== 'uint8') throw corrupt(`${what} is not a known precision`)
-  return x
-}
-
-function parseHeader(bytes: Uint8Array): Header {
-  let h: unknown
-  try {
-    h = JSON.parse(decodeUtf8(bytes))
-  } catch {
-    throw corrupt('header is not valid JSON')
-  }
-  if (!isObj(h)) throw corrupt('header is not an object')
-  const stats = arr(h.stats, 'stats').map((e, i) => {
-    const pair = arr(e, `stat ${i}`)
-    if (pair.length !== 2) throw corrupt(`stat ${i} is malformed`)
-    return [str(pair[0], `stat ${i} name`), num(pair[1], `stat ${i}`)] as [string, number]
-  })
-  const volumes = arr(h.volumes, 'volumes').map((x, i): VolumeHeader => {
-    if (!isObj(x)) throw corrupt(`volume ${i} header is not an object`)
-    const components = x.components
-    if (components !== 1 && components !== 3) throw corrupt(`volume ${i} has ${String(components)} components`)
-    const d = arr(x.dims, `volume ${i} dims`)
-    if (d.length !== 3) throw corrupt(`volume ${i} dims are malformed`)
-    const dims: [number, number, number] = [count(d[0], `volume ${i} dims`), count(d[1], `volume ${i} dims`), count(d[2], `volume ${i} dims`)]
-    if (dims[0] * dims[1] * dims[2] * components > MAX_ELEMENTS) throw corrupt(`volume ${i} is impossibly large`)
-    const or = arr(x.origin, `volume ${i} origin`)
-    if (or.length !== 3) throw corrupt(`volume ${i} origin is malformed`)
-    return {
-      name: str(x.name, `volume ${i} name`),
-      components,
-      dims,
-      voxelSize: num(x.voxelSize, `volume ${i} voxel size`),
-      origin: [num(or[0], `volume ${i} origin`), num(or[1], `volume ${i} origin`), num(or[2], `volume ${i} origin`)],
-      precision: precisionOf(x.precision, `volume ${i} precision`),
-      tiles: count(x.tiles, `volume ${i} tile count`),
-      ...(x.background === undefined ? {} : { background: backgroundBits(x.background, components, i) }),
-      raw: count(x.raw, `volume ${i} size`),
-      packed: count(x.packed, `volume ${i} packed size`),
-    }
-  })
-  const meshes = arr(h.meshes, 'meshes').map((x, i): MeshHeader => {
-    if (!isObj(x)) throw corrupt(`mesh ${i} header is not an object`)
-    return {
-      name: str(x.name, `mesh ${i} name`),
-      positions: count(x.positions, `mesh ${i} positions`),
-      indices: count(x.indices, `mesh ${i} indices`),
-      normals: x.normals === null ? null : count(x.normals, `mesh ${i} normals`),
-      raw: count(x.raw, `mesh ${i} size`),
-      packed: count(x.packed, `mesh ${i} packed size`),
-    }
-  })
-  const particles = arr(h.particles, 'particles').map((x, i): ParticleHeader => {
-    if (!isObj(x)) throw corrupt(`particle set ${i} header is not an object`)
-    return {
-      name: str(x.name, `particle set ${i} name`),
-      count: count(x.count, `particle set ${i} count`),
-      positions: count(x.positions, `particle set ${i} positions`),
-      attributes: arr(x.attributes, `particle set ${i} attributes`).map((a, j) => {
-        if (!isObj(a)) throw corrupt(`particle set ${i} attribute ${j} is not an object`)
-        return {
-          name: str(a.name, `particle set ${i} attribute ${j} name`),
-          components: count(a.components, `particle set ${i} attribute ${j} components`),
-          length: count(a.length, `particle set ${i} attribute ${j} length`),
-        }
-      }),
-      raw: count(x.raw, `particle set ${i} size`),
-      packed: count(x.packed, `particle set ${i} packed size`),
-    }
-  })
-  return {
-    time: num(h.time, 'time'),
-    frame: num(h.frame, 'frame number'),
-    precision: precisionOf(h.precision, 'precision'),
-    stats,
-    volumes,
-    meshes,
-    particles,
-  }
-}
-
 // ---------- decode ----------
 
 export interface DecodeFrameOptions {
@@ -614,13 +176,6 @@ export interface DecodeFrameOptions {
    * The CRC still covers the whole record, and every section's bounds are still checked.
    */
   volumes?: readonly string[]
-}
-
-function backgroundBits(v: unknown, components: number, i: number): number[] {
-  if (!Array.isArray(v) || v.length !== components || !v.every((b) => Number.isInteger(b) && b >= 0 && b <= 0xffffffff)) {
-    throw corrupt(`volume ${i} background is malformed`)
-  }
-  return v as number[]
 }
 
 /** One deflated section of a record: where its bytes are and what it must inflate to. */
@@ -637,6 +192,7 @@ interface ParsedRecord {
   volumes: (Section | null)[]
   meshes: Section[]
   particles: Section[]
+  rigidBodies: Section[]
 }
 
 function parseRecord(bytes: Uint8Array, opts: DecodeFrameOptions): ParsedRecord {
@@ -645,7 +201,7 @@ function parseRecord(bytes: Uint8Array, opts: DecodeFrameOptions): ParsedRecord 
   for (let i = 0; i < 4; i++) if (bytes[i] !== FRAME_RECORD_MAGIC.charCodeAt(i)) throw corrupt("missing the 'EDFR' magic")
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   const version = dv.getUint16(4, true)
-  if (version !== 1 && version !== FRAME_RECORD_VERSION) throw corrupt(`format version ${version} is not 1 or ${FRAME_RECORD_VERSION}`)
+  if (!READABLE_VERSIONS.includes(version)) throw corrupt(`format version ${version} is not one of ${READABLE_VERSIONS.join(', ')}`)
   if (dv.getUint16(6, true) !== 0) throw corrupt('unknown flags are set')
   const headerLength = dv.getUint32(8, true)
   const payloadLength = dv.getUint32(12, true)
@@ -654,7 +210,7 @@ function parseRecord(bytes: Uint8Array, opts: DecodeFrameOptions): ParsedRecord 
   }
   const crc = crc32(bytes, PREFIX, bytes.length, crc32(bytes, 0, 16))
   if (crc !== dv.getUint32(16, true)) throw corrupt('CRC mismatch')
-  const h = parseHeader(bytes.subarray(PREFIX, PREFIX + headerLength))
+  const h = parseHeader(bytes.subarray(PREFIX, PREFIX + headerLength), version)
 
   let offset = PREFIX + headerLength
   const end = bytes.length
@@ -671,8 +227,7 @@ function parseRecord(bytes: Uint8Array, opts: DecodeFrameOptions): ParsedRecord 
     return wanted !== null && !wanted.has(vh.name) ? null : sec
   })
   const meshes = h.meshes.map((mh, i) => {
-    const want = 4 * (mh.positions + mh.indices + (mh.normals ?? 0))
-    if (mh.raw !== want) throw corrupt(`mesh ${i} size disagrees with its array lengths`)
+    checkMeshHeader(mh, `mesh ${i}`)
     return take(mh.packed, mh.raw, `mesh ${i}`)
   })
   const particles = h.particles.map((ph, i) => {
@@ -681,8 +236,13 @@ function parseRecord(bytes: Uint8Array, opts: DecodeFrameOptions): ParsedRecord 
     if (ph.raw !== 4 * want) throw corrupt(`particle set ${i} size disagrees with its array lengths`)
     return take(ph.packed, ph.raw, `particle set ${i}`)
   })
+  const rigidBodies = (h.rigidBodies ?? []).map((bh, i) => {
+    const what = `rigid body ${i} ('${bh.name}') mesh`
+    checkMeshHeader(bh.mesh, what)
+    return take(bh.mesh.packed, bh.mesh.raw, what)
+  })
   if (offset !== end) throw corrupt('sections do not fill the payload')
-  return { h, volumes, meshes, particles }
+  return { h, volumes, meshes, particles, rigidBodies }
 }
 
 /** Checks an inflated section's length (too short, or overlong: see inflateSection). */
@@ -719,16 +279,7 @@ function assemble(p: ParsedRecord, inflated: Map<Section, Uint8Array>): FrameDat
       data: decodeVolume(vh, inflated.get(sec)!, i),
     })
   })
-  const meshes: FrameMesh[] = h.meshes.map((mh, i) => {
-    const raw = inflated.get(p.meshes[i])!
-    const m: FrameMesh = {
-      name: mh.name,
-      positions: readF32(raw, 0, mh.positions),
-      indices: readU32(raw, mh.positions * 4, mh.indices),
-    }
-    if (mh.normals !== null) m.normals = readF32(raw, 4 * (mh.positions + mh.indices), mh.normals)
-    return m
-  })
+  const meshes: FrameMesh[] = h.meshes.map((mh, i) => decodeMesh(mh, inflated.get(p.meshes[i])!))
   const particles: ParticleSet[] = h.particles.map((ph, i) => {
     const raw = inflated.get(p.particles[i])!
     let o = ph.positions * 4
@@ -741,18 +292,20 @@ function assemble(p: ParsedRecord, inflated: Map<Section, Uint8Array>): FrameDat
     )
     return { name: ph.name, count: ph.count, positions: readF32(raw, 0, ph.positions), attributes }
   })
+  const rigidBodies: RigidBodyState[] = (h.rigidBodies ?? []).map((bh, i) => decodeRigidBody(bh, inflated.get(p.rigidBodies[i])!))
   return {
     time: h.time as number,
     frame: h.frame as number,
     volumes,
     meshes,
     particles,
+    ...(rigidBodies.length > 0 ? { rigidBodies } : {}),
     stats: Object.fromEntries(h.stats) as Record<string, number>,
   }
 }
 
 function sectionsOf(p: ParsedRecord): Section[] {
-  return [...p.volumes.filter((s): s is Section => s !== null), ...p.meshes, ...p.particles]
+  return [...p.volumes.filter((s): s is Section => s !== null), ...p.meshes, ...p.particles, ...p.rigidBodies]
 }
 
 /** The frame back from encodeFrame's bytes; throws PROJECT_FORMAT on any corruption. */
@@ -763,8 +316,9 @@ export function decodeFrame(bytes: Uint8Array, opts: DecodeFrameOptions = {}): F
 
 /**
  * The same record without its volumes (checked first: a damaged record is refused, not
- * re-signed). The viewport needs only the particles and meshes of a smoke frame that has a
- * preview, and the velocity volume alone is most of a smoke record's bytes.
+ * re-signed). The viewport needs only the particles, meshes and rigid bodies of a smoke
+ * frame that has a preview, and the velocity volume alone is most of a smoke record's bytes.
+ * The result is always a current-version record (older headers gain nothing but the version).
  */
 export function withoutVolumes(bytes: Uint8Array): Uint8Array {
   const p = parseRecord(bytes, { volumes: [] })
@@ -777,6 +331,13 @@ export function withoutVolumes(bytes: Uint8Array): Uint8Array {
     volumes: [],
     meshes: h.meshes,
     particles: h.particles,
+    rigidBodies: (h.rigidBodies ?? []).map((b) => ({
+      ...b,
+      position: (b.position as number[]).map(encNum),
+      orientation: (b.orientation as number[]).map(encNum),
+      linearVelocity: (b.linearVelocity as number[]).map(encNum),
+      angularVelocity: (b.angularVelocity as number[]).map(encNum),
+    })),
   }
-  return assembleRecord(header, [...p.meshes.map((m) => m.packed), ...p.particles.map((q) => q.packed)])
+  return assembleRecord(header, [...p.meshes.map((m) => m.packed), ...p.particles.map((q) => q.packed), ...p.rigidBodies.map((b) => b.packed)])
 }

@@ -1,4 +1,5 @@
-// Readers for what the export tests check: binary little-endian PLY (header + typed columns),
+// Readers for what the export tests check: binary little-endian PLY (header + typed columns:
+// float, uint, uchar),
 // the export folder's listing, and one shared Blender runner.
 import { execFileSync } from 'node:child_process'
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
@@ -38,8 +39,8 @@ export function readPly(bytes: Uint8Array): Ply {
           for (let k = 0; k < n; k++, o += 4) f.push(view.getUint32(o, true))
           faces.push(f)
         } else {
-          const v = p.type === 'float' ? view.getFloat32(o, true) : view.getUint32(o, true)
-          o += 4
+          const v = p.type === 'float' ? view.getFloat32(o, true) : p.type === 'uchar' ? view.getUint8(o) : view.getUint32(o, true)
+          o += p.type === 'uchar' ? 1 : 4
           if (el.name === 'vertex') (vertex[p.name] ??= []).push(v)
         }
       }

@@ -44,6 +44,7 @@ function harness(opts: Partial<ReadAheadOptions> & { first?: number; last?: numb
       volume: null,
       particles: [],
       meshes: [],
+      rigidBodies: [],
       bytes: opts.frameBytes ?? 100,
     }),
     cached: (f) => f >= first && f <= last,
