@@ -81,8 +81,11 @@ export const DEFAULT_PRECISION: FramePrecision = 'float16'
 
 interface Plan {
   settings: BakeSettings
-  /** State to start from: a checkpoint frame, or frameStart - 1 for a fresh solver. */
-  startAfter: number
+  /**
+   * Checkpoints to start from, newest first: each at or before the state the run needs and
+   * still matching the scene. Empty: a fresh solver from frameStart - 1.
+   */
+  checkpoints: number[]
   lastFrame: number
   sigs: string[]
 }
@@ -115,7 +118,7 @@ function plan(req: BakeRequest, cache: FrameCache, doc: ReturnType<ProjectStore[
       precision: req.precision ?? ((dp.cachePrecision as FramePrecision | undefined) ?? DEFAULT_PRECISION),
       solver,
     }
-    return { settings, startAfter: frameStart - 1, lastFrame: frameEnd, sigs: frameSignatures(doc, req.domainId, frameStart, frameEnd, solver) }
+    return { settings, checkpoints: [], lastFrame: frameEnd, sigs: frameSignatures(doc, req.domainId, frameStart, frameEnd, solver) }
   }
   // A resume or re-bake follows the timeline's current end (extending the timeline and
   // pressing Resume continues the bake); the start stays, since every frame chains from it.
@@ -137,10 +140,13 @@ function plan(req: BakeRequest, cache: FrameCache, doc: ReturnType<ProjectStore[
     lastFrame = checkFrame(req.to, 'to', from, E) ?? E
     needState = from - 1
   }
-  // The newest checkpoint at or before the needed state that still matches the scene.
-  let startAfter = S - 1
-  for (const c of cache.checkpoints(req.domainId)) if (c.frame <= needState && valid(c.frame, c.sig)) startAfter = c.frame
-  return { settings, startAfter, lastFrame, sigs }
+  // The checkpoints at or before the needed state that still match the scene, newest first.
+  const checkpoints = cache
+    .checkpoints(req.domainId)
+    .filter((c) => c.frame <= needState && valid(c.frame, c.sig))
+    .map((c) => c.frame)
+    .reverse()
+  return { settings, checkpoints, lastFrame, sigs }
 }
 
 /** Runs one bake on this thread. Cancellation ends it with state 'cancelled', not an error. */
@@ -156,7 +162,7 @@ export async function runBake(req: BakeRequest, hooks: BakeHooks = {}): Promise<
   try {
     const doc = store.readDocument()
     name = doc.objects.find((o) => o.id === req.domainId)?.name ?? name
-    const { settings, startAfter, lastFrame, sigs } = plan(req, cache, doc)
+    const { settings, checkpoints, lastFrame, sigs } = plan(req, cache, doc)
     const estimate = estimateBake(doc, req.domainId, settings.frameEnd - settings.frameStart + 1, settings.precision, settings.checkpointEvery)
     checkFits(estimate, machineBudget(req.projectPath, req.reservedMemory ?? 0))
 
@@ -165,18 +171,33 @@ export async function runBake(req: BakeRequest, hooks: BakeHooks = {}): Promise<
     const family = familyOf(doc, req.domainId)
     const kind = family.kernels === 'wasm' ? (req.kernels ?? 'wasm') : 'ts'
     kernels = createKernelBackend(kind, { ...(req.threads ? { threads: req.threads } : {}), ...(req.nice ? { nice: req.nice } : {}) })
-    const solver = createBakeSolver(doc, req.domainId, {
-      kernels,
-      shared: kind === 'wasm',
-      resolveMesh: (id) => {
-        const m = store.readMesh(id)
-        return { positions: m.positions, indices: m.indices }
-      },
-    })
+    const build = () =>
+      createBakeSolver(doc, req.domainId, {
+        kernels: kernels!,
+        shared: kind === 'wasm',
+        resolveMesh: (id) => {
+          const m = store.readMesh(id)
+          return { positions: m.positions, indices: m.indices }
+        },
+      })
+    let solver = build()
     if (req.mode === 'bake') cache.clearFrames(req.domainId)
     cache.setBake(req.domainId, settings, 'baking')
     began = true
-    if (startAfter >= settings.frameStart) solver.restore(inflateSync(cache.readCheckpoint(req.domainId, startAfter)))
+    // The newest checkpoint that reads back whole; a damaged one is named and skipped, and the
+    // run falls back to the one before it (or to the start), re-simulating the frames between.
+    let startAfter = settings.frameStart - 1
+    for (const frame of checkpoints) {
+      try {
+        solver.restore(inflateSync(cache.readCheckpoint(req.domainId, frame)))
+        startAfter = frame
+        break
+      } catch (e) {
+        log(`${name}: ${isEddyError(e) ? e.message : `the checkpoint at frame ${frame} could not be restored (${e instanceof Error ? e.message : String(e)})`}; skipped`)
+        // A restore that failed part-way leaves the solver half-written: start from a new one.
+        solver = build()
+      }
+    }
     const first = startAfter + 1
     const total = lastFrame - startAfter
     log(

@@ -6,6 +6,7 @@
 //
 // Several connections use this at once (the host's, and one per bake worker); WAL lets the
 // viewport read frames while a worker writes them.
+import { openCheckpoint, sealCheckpoint } from './checkpointSeal'
 import type Database from 'better-sqlite3'
 import { EddyError } from '../../src-shared/api/errors'
 
@@ -116,8 +117,9 @@ export class FrameCache {
     return out
   }
 
+  /** Stores a checkpoint sealed with its CRC (checkpointSeal.ts). */
   writeCheckpoint(domainId: string, frame: number, bytes: Uint8Array, sig: string): void {
-    this.db.prepare('INSERT OR REPLACE INTO checkpoints (bake_id, frame, data, sig) VALUES (?, ?, ?, ?)').run(domainId, frame, blob(bytes), sig)
+    this.db.prepare('INSERT OR REPLACE INTO checkpoints (bake_id, frame, data, sig) VALUES (?, ?, ?, ?)').run(domainId, frame, blob(sealCheckpoint(bytes)), sig)
   }
 
   frames(domainId: string): CachedFrameInfo[] {
@@ -148,7 +150,7 @@ export class FrameCache {
     const data = this.db.prepare('SELECT data FROM checkpoints WHERE bake_id = ? AND frame = ?').pluck().get(domainId, frame) as Buffer | undefined
     if (!data) throw new EddyError('NOT_FOUND', `There is no checkpoint at frame ${frame}`, { domainId, frame })
     if (!Buffer.isBuffer(data)) throw new EddyError('PROJECT_FORMAT', `The checkpoint at frame ${frame} is corrupt (${typeof data} data, not bytes)`, { domainId, frame })
-    return new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
+    return openCheckpoint(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), frame, domainId)
   }
 
   /** Bytes of all cached frames of a bake. */

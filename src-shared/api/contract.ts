@@ -8,6 +8,8 @@ import {
   cageGeometry,
   filePath,
   finite,
+  frameTime,
+  keyValue,
   interpolation,
   objectId,
   objectKind,
@@ -66,14 +68,14 @@ export const requests = {
    * value (Blender's behaviour for animated properties), so a gizmo drag on a keyframed
    * object sticks.
    */
-  'object.update': { params: z.object({ id: objectId, patch: objectPatch, frame: finite.optional() }).strict(), result: stateResult },
+  'object.update': { params: z.object({ id: objectId, patch: objectPatch, frame: frameTime.optional() }).strict(), result: stateResult },
   'object.delete': { params: z.object({ ids: z.array(objectId).min(1).max(10_000) }).strict(), result: stateResult },
   'key.set': {
-    params: z.object({ objectId, path: trackPath, frame: finite, value: finite.optional(), interp: interpolation.optional() }).strict(),
+    params: z.object({ objectId, path: trackPath, frame: frameTime, value: keyValue.optional(), interp: interpolation.optional() }).strict(),
     result: stateResult,
   },
-  'key.delete': { params: z.object({ objectId, path: trackPath, frame: finite }).strict(), result: stateResult },
-  'key.setInterp': { params: z.object({ objectId, path: trackPath, frame: finite, interp: interpolation }).strict(), result: stateResult },
+  'key.delete': { params: z.object({ objectId, path: trackPath, frame: frameTime }).strict(), result: stateResult },
+  'key.setInterp': { params: z.object({ objectId, path: trackPath, frame: frameTime, interp: interpolation }).strict(), result: stateResult },
   'mesh.import': {
     params: z.object({ fileName: z.string().min(1).max(1024), data: base64 }).strict(),
     result: z.object({ state: stateResult, id: objectId }),

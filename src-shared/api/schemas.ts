@@ -13,7 +13,32 @@ export const objectKind = z.enum(OBJECT_KINDS)
 export const interpolation = z.enum(INTERPOLATIONS)
 /** Channel path: a parameter key, optionally with a vector component: "rate", "position.1". */
 export const trackPath = z.string().regex(/^[A-Za-z][A-Za-z0-9]*(\.[0-2])?$/, 'must be a parameter key, optionally followed by .0, .1 or .2')
-export const filePath = z.string().min(1).max(4096)
+/** A lone UTF-16 surrogate: no file system can hold it (it has no UTF-8 form). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+/** Absolute on POSIX (/...), or on Windows (C:\..., \\server\share). */
+const ABSOLUTE = /^(\/|[A-Za-z]:[\\/]|\\\\)/
+
+/**
+ * A path from the renderer: absolute (a relative one would resolve against whatever folder
+ * the host runs in), without NUL bytes or lone surrogates (no file name can hold them).
+ */
+export const filePath = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine((p) => ABSOLUTE.test(p), { message: 'must be an absolute path (relative paths would resolve against the folder Eddy runs in)' })
+  .refine((p) => !p.includes('\0'), { message: 'must not contain a NUL character' })
+  .refine((p) => !LONE_SURROGATE.test(p), { message: 'must not contain a lone UTF-16 surrogate (no file system can store that name)' })
+
+/**
+ * Key and range frames stay within a million frames of 0 (11 hours at 24 fps): beyond that
+ * the interpolation's arithmetic loses every digit (1e308 gives NaN), and no scene needs it.
+ */
+export const FRAME_LIMIT = 1_000_000
+export const frameTime = finite.refine((v) => Math.abs(v) <= FRAME_LIMIT, { message: `must be a frame from -${FRAME_LIMIT.toLocaleString('en')} to ${FRAME_LIMIT.toLocaleString('en')}` })
+/** Keyed values: finite and far below where Bezier arithmetic overflows (1e15). */
+export const keyValue = finite.refine((v) => Math.abs(v) <= 1e15, { message: 'must be a value between -1e15 and 1e15' })
+const frameNumberInRange = z.number().int().min(-FRAME_LIMIT).max(FRAME_LIMIT)
 
 export const cageGeometry = z.object({
   positions: z.array(finite).max(3 * 200_000),
@@ -30,11 +55,11 @@ export const sceneObject = z.object({
 })
 
 export const keyframe = z.object({
-  frame: finite,
-  value: finite,
+  frame: frameTime,
+  value: keyValue,
   interp: interpolation,
-  handleLeft: z.tuple([finite, finite]).optional(),
-  handleRight: z.tuple([finite, finite]).optional(),
+  handleLeft: z.tuple([frameTime, keyValue]).optional(),
+  handleRight: z.tuple([frameTime, keyValue]).optional(),
 })
 
 export const track = z.object({ objectId, path: trackPath, keys: z.array(keyframe) })
@@ -42,8 +67,8 @@ export const track = z.object({ objectId, path: trackPath, keys: z.array(keyfram
 export const projectMeta = z.object({
   name: z.string().min(1).max(200),
   fps: finite,
-  frameStart: z.number().int(),
-  frameEnd: z.number().int(),
+  frameStart: frameNumberInRange,
+  frameEnd: frameNumberInRange,
 })
 
 export const meshInfo = z.object({
