@@ -138,4 +138,25 @@ export function validateTriMesh(mesh: TriMesh, what: string): void {
       fail(`triangle ${t + 1} refers to vertex ${idx[i] + 1} but there are only ${vertexCount} vertices`, { triangle: t })
     }
   }
+  if (!hasArea(mesh)) fail(`has no surface: all ${triangleCount} triangles have zero area (their corners coincide or lie on a line)`, { triangleCount })
+}
+
+/**
+ * Whether some triangle has an area above round-off: twice its area |(b - a) x (c - a)| above
+ * 1e-12 of the squared extent of the mesh (a mesh of points or lines has no inside or outside).
+ */
+function hasArea(mesh: TriMesh): boolean {
+  const { positions: p, indices: idx } = mesh
+  const b = computeBounds(p)
+  const extent = Math.max(b.max[0] - b.min[0], b.max[1] - b.min[1], b.max[2] - b.min[2])
+  const floor = 1e-12 * extent * extent
+  if (!(extent > 0)) return false
+  for (let t = 0; t < idx.length; t += 3) {
+    const a = 3 * idx[t], c1 = 3 * idx[t + 1], c2 = 3 * idx[t + 2]
+    const ux = p[c1] - p[a], uy = p[c1 + 1] - p[a + 1], uz = p[c1 + 2] - p[a + 2]
+    const vx = p[c2] - p[a], vy = p[c2 + 1] - p[a + 1], vz = p[c2 + 2] - p[a + 2]
+    const cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx
+    if (Math.sqrt(cx * cx + cy * cy + cz * cz) > floor) return true
+  }
+  return false
 }

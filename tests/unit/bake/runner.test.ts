@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import { availableParallelism } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { decodeFrame } from '../../../src-shared/formats/frameRecord'
@@ -150,5 +151,15 @@ describe('bake runner', () => {
     again.apply({ objects: [{ id: 'domain', after: { ...d, params: { ...d.params, checkpointEvery: 5, cachePrecision: 'float32' } } }] })
     again.close()
     expect(status(file)).toMatchObject({ cached: [[1, 6]], stale: [] })
+  })
+})
+
+describe('bake runner threads', () => {
+  it('caps kernel threads at the core count and says so', async () => {
+    const file = makeSmokeProject(dir, { name: 'threads', frames: 2 })
+    const lines: string[] = []
+    const r = await runBake({ domainId: 'domain', kernels: 'wasm', projectPath: file, mode: 'bake', threads: 256 }, { log: (l) => lines.push(l) })
+    expect(r.state).toBe('done')
+    expect(lines.join('\n')).toMatch(new RegExp(`256 threads requested; using ${availableParallelism()}, the cores of this machine`))
   })
 })

@@ -79,6 +79,17 @@ describe('importMeshFile', () => {
     await expectParseError(importMeshFile('flat.obj', enc.encode('v 0 0 0\nv 1 0 0\nf 1 1 2\n')), /"flat\.obj": has no triangles/)
   })
 
+  it('refuses a mesh whose every triangle has zero area (coincident or collinear corners)', async () => {
+    // Distinct indices, so no triangle is dropped as degenerate; still no surface.
+    const line = 'v 0 0 0\nv 1 0 0\nv 2 0 0\nv 3 0 0\nf 1 2 3\nf 2 3 4\n'
+    await expectParseError(importMeshFile('line.obj', enc.encode(line)), /"line\.obj": has no surface: all 2 triangles have zero area/)
+    const point = 'v 1 1 1\nv 1 1 1\nv 1 1 1\nf 1 2 3\n'
+    await expectParseError(importMeshFile('point.obj', enc.encode(point)), /"point\.obj": has no surface: all 1 triangles have zero area/)
+    // One real triangle among flat ones is a mesh.
+    const r = await importMeshFile('ok.obj', enc.encode(`${line}v 0 1 0\nf 1 2 5\n`))
+    expect(r.info.triangleCount).toBe(3)
+  })
+
   it('imports the bunny from a file on disk and reports its bounds', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'eddy-bunny-'))
     try {
