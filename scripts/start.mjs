@@ -3,10 +3,10 @@
 // in the headless host and opens the same renderer as a Chromium app window; with no
 // display at all it prints the address and says how to open it.
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
+import { openAppWindow } from './lib/browserWindow.mjs'
 import { CHROMIUM, ROOT, ensureBuild, ensureDebianPackages, ensureNodeModules } from './lib/ensure.mjs'
 
 function electronBinary() {
@@ -40,50 +40,40 @@ if (electron && hasDisplay) {
     }
   }
   const host = spawn(process.execPath, [join(ROOT, 'out/main/host.js'), ...process.argv.slice(2)], { stdio: ['ignore', 'pipe', 'inherit'] })
-  let browser = null
+  let window = null
+  let stopping = false
   const stop = () => {
-    browser?.kill('SIGTERM')
+    if (stopping) return
+    stopping = true
+    window?.proc.kill('SIGTERM')
     host.kill('SIGTERM')
   }
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
-  host.on('exit', (code) => process.exit(code ?? 0))
+  host.on('exit', (code) => {
+    // Wait for Chromium so a per-process profile can be removed before we go.
+    stopping = true
+    window?.proc.kill('SIGTERM')
+    void (window?.done() ?? Promise.resolve()).then(() => process.exit(code ?? 0))
+  })
   createInterface({ input: host.stdout }).on('line', (line) => {
     if (!line.startsWith('EDDY_HOST_READY ')) {
       console.log(line)
       return
     }
-    const { url } = JSON.parse(line.slice('EDDY_HOST_READY '.length))
+    // The one-time launch address comes through this pipe, never argv or the environment.
+    // It may appear on Chromium's command line: the first request voids it.
+    const { launchUrl, dataDir } = JSON.parse(line.slice('EDDY_HOST_READY '.length))
     if (!hasDisplay) {
-      console.log(`\nEddy is running at\n  ${url}\nThere is no display here (DISPLAY is not set), so no window was opened.`)
-      console.log('Open that address in Chromium or Chrome on this machine (it only listens on 127.0.0.1). Ctrl+C stops Eddy.')
+      console.log(`\nEddy is running. Open this launch address once:\n  ${launchUrl}\nThere is no display here (DISPLAY is not set), so no window was opened.`)
+      console.log('Open it in Chromium or Chrome on this machine (Eddy only listens on 127.0.0.1). It works once: that browser then keeps the session. Ctrl+C stops Eddy.')
       return
     }
     if (!electron) console.log('eddy: the Electron binary is not installed (run `node node_modules/electron/install.js` where the internet is reachable); opening Eddy as a Chromium app window instead.')
-    const profile = mkdtempSync(join(tmpdir(), 'eddy-chromium-'))
-    browser = spawn(
-      CHROMIUM.binary,
-      [
-        `--app=${url}`,
-        `--user-data-dir=${profile}`,
-        '--no-first-run',
-        '--no-default-browser-check',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--test-type',
-        // Software WebGL: Chromium blocks it on GPU-less machines unless asked.
-        '--use-angle=swiftshader',
-        '--enable-unsafe-swiftshader',
-        '--window-size=1440,900',
-        ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
-      ],
-      { stdio: 'ignore' },
-    )
-    console.log(`Eddy window opened (${url}). Closing the window stops Eddy.`)
-    browser.on('exit', () => {
-      browser = null
-      stop()
+    window = openAppWindow({ launchUrl, dataDir })
+    console.log(`Eddy window opened (profile ${window.profile.dir}). Closing the window stops Eddy.`)
+    window.proc.on('exit', () => {
+      void window.done().then(stop)
     })
   })
 }

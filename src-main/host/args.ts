@@ -5,6 +5,8 @@ export interface HostArgs {
   projectsDir?: string
   rendererDir?: string
   open?: string
+  /** Test harnesses: the WebSocket also takes the session secret as ?token= (see server.ts). */
+  allowTokenQuery?: boolean
 }
 
 export function parseHostArgs(argv: string[]): HostArgs {
@@ -35,6 +37,9 @@ export function parseHostArgs(argv: string[]): HostArgs {
         break
       case '--open':
         out.open = need()
+        break
+      case '--allow-token-query':
+        out.allowTokenQuery = true
         break
       default:
         throw new Error(`Unknown option ${flag}`)

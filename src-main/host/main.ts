@@ -1,5 +1,5 @@
 // Entry point of the headless host: `node out/main/host.js [--port N] [--data-dir D]
-// [--projects-dir P] [--open FILE]`. Prints one machine-readable line
+// [--projects-dir P] [--open FILE] [--allow-token-query]`. Prints one machine-readable line
 // `EDDY_HOST_READY {json}` for scripts and tests, then a sentence for people.
 // The solver families register their parameters with the spec table before anything reads it.
 import '../../src-shared/sim/registry'
@@ -24,8 +24,11 @@ async function main(): Promise<void> {
     if (!r.ok) console.error(`Could not open ${args.open}: ${r.error.message}`)
   }
   const rendererDir = args.rendererDir ?? fileURLToPath(new URL('../renderer/', import.meta.url))
-  const host = await startHost({ service, rendererDir, port: args.port })
-  console.log(`EDDY_HOST_READY ${JSON.stringify({ url: host.url, port: host.port, pid: process.pid })}`)
+  const dataDir = args.dataDir ?? appDataDir()
+  const host = await startHost({ service, rendererDir, port: args.port, allowTokenQuery: args.allowTokenQuery })
+  // The one-time launch address goes to the parent through this pipe only (never argv or
+  // the environment); dataDir tells the launcher where to keep its browser profile.
+  console.log(`EDDY_HOST_READY ${JSON.stringify({ url: host.url, launchUrl: host.launchUrl, port: host.port, pid: process.pid, dataDir })}`)
   console.log(`Eddy host listening on 127.0.0.1:${host.port}`)
   const stop = (): void => {
     void service

@@ -6,7 +6,7 @@ import { eventEnvelope, events, type EventPayload, type EventType, type RequestP
 import { parseResult } from '../../src-shared/api/dispatch'
 import { ipcTransport } from './ipcTransport'
 import type { Transport } from './transport'
-import { tokenFromLocation, wsTransport } from './wsTransport'
+import { wsTransport } from './wsTransport'
 
 export class ApiClient {
   private nextId = 1
@@ -31,8 +31,7 @@ export class ApiClient {
 /** Picks the transport: Electron's preload API when present, else the host's WebSocket. */
 export async function connectApi(): Promise<ApiClient> {
   if (window.eddyIpc) return new ApiClient(ipcTransport(window.eddyIpc))
-  const token = tokenFromLocation(window.location)
-  if (!token) throw new Error('This page was opened without its access token. Start Eddy with "npm start" and use the address it prints.')
+  // The session cookie set by the launch address goes along with the upgrade by itself.
   const proto = window.location.protocol === 'https:' ? 'wss:' : 'ws:'
-  return new ApiClient(await wsTransport(`${proto}//${window.location.host}/ws?token=${token}`))
+  return new ApiClient(await wsTransport(`${proto}//${window.location.host}/ws`))
 }

@@ -1,13 +1,12 @@
-// WebSocket transport to the headless host. The per-run token arrives in the URL fragment
-// (#token=...), which the browser never sends over the network, and goes back to the host
-// as a query parameter on the WebSocket upgrade, where the host checks it.
+// WebSocket transport to the headless host. The page holds no secret: the launch address
+// that opened this window left an HttpOnly session cookie, which the browser sends with the
+// WebSocket upgrade (same origin), and the host checks it there.
 import { eventEnvelope, responseEnvelope, type EventEnvelope, type RequestEnvelope, type ResponseEnvelope } from '../../src-shared/api/contract'
 import type { Transport } from './transport'
 
-export function tokenFromLocation(loc: Location): string | null {
-  const m = /(?:^#|&)token=([A-Za-z0-9_-]+)/.exec(loc.hash)
-  return m ? m[1] : null
-}
+/** What the page says when the host refused or could not be reached before any message. */
+export const NOT_CONNECTED_MESSAGE =
+  'The Eddy host refused the connection or is not running. This window needs a session: start Eddy with "npm start" and open the launch address it prints (each launch address works once).'
 
 export function wsTransport(url: string): Promise<Transport> {
   return new Promise((resolve, reject) => {
@@ -21,11 +20,10 @@ export function wsTransport(url: string): Promise<Transport> {
       opened = true
       resolve(transport)
     }
-    ws.onerror = () => {
-      if (!opened) reject(new Error('Could not connect to the Eddy host'))
-    }
+    // A refused upgrade fires error, then close: the close handler explains it.
+    ws.onerror = () => undefined
     ws.onclose = (e) => {
-      const reason = opened ? `Connection to the Eddy host closed (${e.code}${e.reason ? ': ' + e.reason : ''})` : 'The Eddy host refused the connection (wrong or missing token?)'
+      const reason = opened ? `Connection to the Eddy host closed (${e.code}${e.reason ? ': ' + e.reason : ''})` : NOT_CONNECTED_MESSAGE
       for (const [, res] of pending) res({ id: -1, ok: false, error: { code: 'IO_ERROR', message: reason } })
       pending.clear()
       if (!opened) reject(new Error(reason))

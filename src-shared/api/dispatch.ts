@@ -20,6 +20,81 @@ function errorData(e: unknown): ApiErrorData {
   return { code: 'INTERNAL', message: `Internal error: ${text}` }
 }
 
+/** Largest message text either transport takes: the largest mesh import (64 MiB of base64) plus envelope. */
+export const MAX_MESSAGE_BYTES = 80 * 1024 * 1024
+/** Deepest bracket nesting a request may have; real requests stay under 10. */
+export const MAX_MESSAGE_DEPTH = 64
+/** Request ids are u32: the host's binary replies carry the id in 4 bytes (see host/server.ts). */
+export const MAX_REQUEST_ID = 0xffff_ffff
+
+/**
+ * True when the JSON text nests `[`/`{` deeper than `limit`. One linear pass with no
+ * allocation, skipping string contents (where brackets are text), so a hostile
+ * '['.repeat(5e6) is refused in milliseconds instead of stalling JSON.parse. It only counts:
+ * malformed text within the limit is left for JSON.parse to reject.
+ */
+export function nestingDeeperThan(text: string, limit: number): boolean {
+  let depth = 0
+  let i = 0
+  const n = text.length
+  while (i < n) {
+    const c = text.charCodeAt(i)
+    if (c === 0x22) {
+      // Jump to the closing quote: a quote preceded by an odd run of backslashes is escaped.
+      let j = i
+      for (;;) {
+        j = text.indexOf('"', j + 1)
+        if (j < 0) return false
+        let k = j - 1
+        while (text.charCodeAt(k) === 0x5c) k--
+        if ((j - 1 - k) % 2 === 0) break
+      }
+      i = j + 1
+      continue
+    }
+    if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true
+    } else if (c === 0x5d || c === 0x7d) depth--
+    i++
+  }
+  return false
+}
+
+/**
+ * The checks a raw message text must pass before JSON.parse sees it (size, then nesting
+ * depth), as the typed error to answer with, or null when it may be parsed. `size` is the
+ * byte length when the caller has it (the WebSocket's buffer), else the text length.
+ */
+export function refuseRawMessage(text: string | null, size = text?.length ?? 0, limits = { maxBytes: MAX_MESSAGE_BYTES, maxDepth: MAX_MESSAGE_DEPTH }): ResponseEnvelope | null {
+  if (size > limits.maxBytes) {
+    return {
+      id: -1,
+      ok: false,
+      error: { code: 'INVALID_MESSAGE', message: `Message is too large (${size} bytes; the limit is ${limits.maxBytes})`, details: { limit: limits.maxBytes } },
+    }
+  }
+  if (text !== null && nestingDeeperThan(text, limits.maxDepth)) {
+    return {
+      id: -1,
+      ok: false,
+      error: { code: 'INVALID_MESSAGE', message: `Message nests deeper than ${limits.maxDepth} levels`, details: { limit: limits.maxDepth } },
+    }
+  }
+  return null
+}
+
+/** Why a request's id is unusable (named as field `id`), or null when it is fine or absent. */
+function badId(msg: unknown): string | null {
+  if (typeof msg !== 'object' || msg === null || Array.isArray(msg) || !Object.hasOwn(msg, 'id')) return null
+  const id = (msg as { id: unknown }).id
+  if (typeof id === 'number') {
+    // 1e999 parses to Infinity, which JSON.stringify would echo back as null.
+    return Number.isInteger(id) && id >= 0 && id <= MAX_REQUEST_ID ? null : `must be an integer from 0 to ${MAX_REQUEST_ID}`
+  }
+  if (typeof id === 'string') return `must be a number, not a string (of ${id.length} characters)`
+  return null
+}
+
 /**
  * Handles one raw message (already JSON-decoded, or a string to decode). Never throws:
  * every failure becomes `{ ok: false, error }` with the request id when one could be read.
@@ -27,11 +102,17 @@ function errorData(e: unknown): ApiErrorData {
 export async function dispatch(handlers: Handlers, raw: unknown): Promise<ResponseEnvelope> {
   let msg: unknown = raw
   if (typeof raw === 'string') {
+    const refused = refuseRawMessage(raw)
+    if (refused) return refused
     try {
       msg = JSON.parse(raw)
     } catch {
       return { id: -1, ok: false, error: { code: 'INVALID_MESSAGE', message: 'Message is not valid JSON' } }
     }
+  }
+  const idProblem = badId(msg)
+  if (idProblem) {
+    return { id: -1, ok: false, error: { code: 'INVALID_MESSAGE', message: `Malformed request: id: ${idProblem}`, details: { issues: [{ path: 'id', message: idProblem }] } } }
   }
   const env = requestEnvelope.safeParse(msg)
   if (!env.success) {

@@ -1,16 +1,25 @@
-// `npm start` without the Electron binary: with no display it prints the address and says
-// why no window opened; under a display (Xvfb here) it opens a Chromium app window titled
-// "Eddy" on the headless host.
+// `npm start` without the Electron binary: with no display it prints the one-time launch
+// address and says why no window opened; under a display (Xvfb here) it opens a Chromium app
+// window titled "Eddy" on the headless host. Both launches are checked for secrets on
+// command lines and in environments (/proc/*/cmdline, /proc/*/environ): only the launch
+// code may appear there (on Chromium's command line), and it is void once used. The
+// Chromium profile lives in the app data folder and is reused, never left in /tmp.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
+import { chromium } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
-import { ROOT, makeDirs } from './harness'
-import { waitFor } from './ui'
+import { WebSocket } from 'ws'
+import { openAppWindow, profileInUse } from '../../scripts/lib/browserWindow.mjs'
+import { ROOT, makeDirs, useLaunchUrl, type HostDirs } from './harness'
+import { tid, waitFor, waitForUi } from './ui'
 
 const children: ChildProcess[] = []
+const cleanups: (() => Promise<void>)[] = []
 afterEach(async () => {
+  for (const c of cleanups.splice(0)) await c().catch(() => undefined)
   for (const c of children.splice(0)) {
     if (c.exitCode === null && c.signalCode === null) {
       const gone = new Promise((r) => c.once('exit', r))
@@ -20,8 +29,7 @@ afterEach(async () => {
   }
 })
 
-function startEddy(env: NodeJS.ProcessEnv): { proc: ChildProcess; lines: string[] } {
-  const dirs = makeDirs()
+function startEddy(env: NodeJS.ProcessEnv, dirs: HostDirs = makeDirs()): { proc: ChildProcess; lines: string[] } {
   const proc = spawn(process.execPath, [join(ROOT, 'scripts/start.mjs'), '--port', '0'], {
     env: { ...env, EDDY_DATA_DIR: dirs.dataDir, EDDY_PROJECTS_DIR: dirs.projectsDir },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -39,26 +47,195 @@ function envWithout(...names: string[]): NodeJS.ProcessEnv {
   return env
 }
 
+/** Every readable /proc/PID/cmdline and /proc/PID/environ, as text. */
+function procTexts(): { pid: string; kind: 'cmdline' | 'environ'; text: string }[] {
+  const out: { pid: string; kind: 'cmdline' | 'environ'; text: string }[] = []
+  for (const pid of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    for (const kind of ['cmdline', 'environ'] as const) {
+      try {
+        out.push({ pid, kind, text: readFileSync(`/proc/${pid}/${kind}`).toString('latin1').replaceAll('\0', ' ') })
+      } catch {
+        // gone, or not readable by us
+      }
+    }
+  }
+  return out
+}
+
+function holders(secret: string): string[] {
+  return procTexts()
+    .filter((p) => p.text.includes(secret))
+    .map((p) => `/proc/${p.pid}/${p.kind}: ${p.text.slice(0, 4000)}`)
+}
+
+function wsStatus(port: number, query: string, headers: Record<string, string> = {}): Promise<'open' | string> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/ws${query}`, { headers })
+    ws.once('open', () => {
+      ws.close()
+      resolve('open')
+    })
+    ws.once('error', (e) => resolve(e.message))
+  })
+}
+
+function appInfo(port: number, cookie: string): Promise<{ ok: boolean; result?: { mode?: string } }> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, { headers: { Cookie: cookie } })
+    ws.once('error', reject)
+    ws.once('open', () => ws.send(JSON.stringify({ id: 1, type: 'app.info', params: {} })))
+    ws.once('message', (m) => {
+      ws.close()
+      resolve(JSON.parse(m.toString()))
+    })
+  })
+}
+
+/** Checks with a session secret in hand: the API answers only with the cookie. */
+async function expectCookieOnly(port: number, cookieName: string, secret: string, launchCode: string): Promise<void> {
+  expect(await appInfo(port, `${cookieName}=${secret}`)).toMatchObject({ ok: true, result: { mode: 'headless' } })
+  expect(await wsStatus(port, '')).toMatch(/401/)
+  expect(await wsStatus(port, `?token=${secret}`)).toMatch(/401/)
+  expect(await wsStatus(port, '', { Cookie: `${cookieName}=${launchCode}` })).toMatch(/401/)
+  expect(await wsStatus(port, '', { Cookie: `${cookieName}=${secret}`, Origin: 'http://evil.example' })).toMatch(/401/)
+}
+
+const tmpProfiles = (): string[] => readdirSync(tmpdir()).filter((n) => n.startsWith('eddy-chromium-'))
+
 describe('npm start', () => {
-  it('prints the address and a clear message when there is no display', async () => {
+  it('prints a one-time launch address and a clear message when there is no display; nothing secret on any command line', async () => {
     const { lines } = startEddy(envWithout('DISPLAY', 'WAYLAND_DISPLAY'))
     await waitFor(async () => lines.join('\n'), (t) => /no display/i.test(t), 'the no-display message', 60_000)
     const text = lines.join('\n')
-    const url = /http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]+/.exec(text)?.[0]
-    expect(url).toBeDefined()
-    const page = await fetch(url!.split('#')[0])
+    expect(text).not.toMatch(/token=/)
+    const launchUrl = /http:\/\/127\.0\.0\.1:\d+\/launch\?code=[\w-]+/.exec(text)?.[0]
+    expect(launchUrl).toBeDefined()
+    const { port } = new URL(launchUrl!)
+    const launchCode = new URL(launchUrl!).searchParams.get('code')!
+    const page = await fetch(`http://127.0.0.1:${port}/`)
     expect(page.status).toBe(200)
     expect(await page.text()).toMatch(/<title>Eddy<\/title>/)
+    // Before the launch address is used there is no session at all.
+    expect(await wsStatus(Number(port), '')).toMatch(/401/)
+
+    const first = await useLaunchUrl(launchUrl!)
+    expect(first.status).toBe(303)
+    expect(first.setCookie).toMatch(/; HttpOnly/)
+    expect(first.setCookie).toMatch(/; SameSite=Strict/)
+    const cookie = first.cookie!
+    const again = await useLaunchUrl(launchUrl!)
+    expect(again.status).toBe(403)
+    expect(again.body).toMatch(/already used/i)
+    expect(again.cookie).toBeNull()
+
+    expect(holders(cookie.value)).toEqual([])
+    expect(holders(launchCode)).toEqual([])
+    await expectCookieOnly(Number(port), cookie.name, cookie.value, launchCode)
+  })
+
+  // The launcher as npm start runs it (scripts/lib/browserWindow.mjs) on the real host, with
+  // Chromium's headless platform instead of an X server (and a DevTools port, to read the
+  // HttpOnly cookie the page got); runs where Xvfb is missing too.
+  it.skipIf(!existsSync('/usr/bin/chromium'))('launches Chromium with only a void launch code on its command line, in a reused profile under the app data folder', async () => {
+    const dirs = makeDirs()
+    const tmpBefore = tmpProfiles()
+    const startHostProcess = async (): Promise<{ proc: ChildProcess; launchUrl: string; port: number }> => {
+      const proc = spawn(process.execPath, [join(ROOT, 'out/main/host.js'), '--port', '0', '--data-dir', dirs.dataDir, '--projects-dir', dirs.projectsDir], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      })
+      children.push(proc)
+      const ready = await new Promise<string>((resolve, reject) => {
+        proc.once('exit', (code) => reject(new Error(`host exited with ${code}`)))
+        createInterface({ input: proc.stdout! }).on('line', (l) => {
+          if (l.startsWith('EDDY_HOST_READY ')) resolve(l.slice('EDDY_HOST_READY '.length))
+        })
+      })
+      const info = JSON.parse(ready) as { launchUrl: string; port: number; dataDir: string }
+      expect(info.dataDir).toBe(dirs.dataDir)
+      return { proc, launchUrl: info.launchUrl, port: info.port }
+    }
+    const open = (launchUrl: string): ReturnType<typeof openAppWindow> => {
+      const w = openAppWindow({ launchUrl, dataDir: dirs.dataDir, extraArgs: ['--ozone-platform=headless', '--remote-debugging-port=0'] })
+      children.push(w.proc)
+      cleanups.push(async () => {
+        w.proc.kill('SIGTERM')
+        await w.done()
+      })
+      return w
+    }
+
+    const host = await startHostProcess()
+    const win = open(host.launchUrl)
+    expect(win.profile).toEqual({ dir: join(dirs.dataDir, 'chromium-profile'), temporary: false })
+    const devtools = await waitFor(
+      async () => (existsSync(join(win.profile.dir, 'DevToolsActivePort')) ? readFileSync(join(win.profile.dir, 'DevToolsActivePort'), 'utf8').split('\n')[0] : ''),
+      (p) => /^\d+$/.test(p),
+      "Chromium's DevTools port",
+      30_000,
+    )
+    const browser = await chromium.connectOverCDP(`http://127.0.0.1:${devtools}`)
+    try {
+      const context = browser.contexts()[0]
+      const page = await waitFor(async () => context.pages().find((p) => p.url().startsWith(`http://127.0.0.1:${host.port}/`)), (p) => p !== undefined, 'the Eddy page', 30_000)
+      await waitForUi(page!)
+      expect(await page!.locator(tid('connect-error')).count()).toBe(0)
+      const cookie = (await context.cookies(`http://127.0.0.1:${host.port}/`)).find((c) => c.name.startsWith('eddy_session'))!
+      expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict' })
+
+      // Chromium's command line holds the launch code, which is used up...
+      const launchCode = new URL(host.launchUrl).searchParams.get('code')!
+      const withCode = holders(launchCode)
+      expect(withCode.some((h) => h.includes(`--app=${host.launchUrl}`))).toBe(true)
+      const reuse = await useLaunchUrl(host.launchUrl)
+      expect(reuse.status).toBe(403)
+      expect(reuse.body).toMatch(/already used/i)
+      // ...and the session secret is on no command line and in no environment.
+      const t0 = performance.now()
+      expect(holders(cookie.value)).toEqual([])
+      console.log(`scanned ${procTexts().length} /proc cmdline/environ files in ${(performance.now() - t0).toFixed(0)} ms`)
+      await expectCookieOnly(host.port, cookie.name, cookie.value, launchCode)
+
+      // While this window runs, a second Eddy gets its own profile, removed when it closes.
+      const second = open(host.launchUrl)
+      expect(second.profile).toEqual({ dir: join(dirs.dataDir, `chromium-profile-${process.pid}`), temporary: true })
+      await waitFor(async () => profileInUse(second.profile.dir), (b) => b, 'the second profile in use', 30_000)
+      second.proc.kill('SIGTERM')
+      await second.done()
+      expect(existsSync(second.profile.dir)).toBe(false)
+    } finally {
+      await browser.close().catch(() => undefined)
+    }
+    win.proc.kill('SIGTERM')
+    await win.done()
+    const hostGone = new Promise((r) => host.proc.once('exit', r))
+    host.proc.kill('SIGTERM')
+    await hostGone
+    writeFileSync(join(win.profile.dir, 'kept-marker'), 'x')
+
+    // The next start reuses the same folder.
+    const host2 = await startHostProcess()
+    const win2 = open(host2.launchUrl)
+    expect(win2.profile).toEqual({ dir: join(dirs.dataDir, 'chromium-profile'), temporary: false })
+    expect(existsSync(join(win2.profile.dir, 'kept-marker'))).toBe(true)
+    win2.proc.kill('SIGTERM')
+    await win2.done()
+    expect(tmpProfiles().filter((n) => !tmpBefore.includes(n))).toEqual([])
+    host2.proc.kill('SIGTERM')
+    await new Promise((r) => host2.proc.once('exit', r))
+    rmSync(dirname(dirs.dataDir), { recursive: true, force: true })
   })
 
   const haveX = existsSync('/usr/bin/Xvfb') && existsSync('/usr/bin/xwininfo') && existsSync('/usr/bin/chromium')
-  it.skipIf(!haveX)('opens a Chromium app window titled Eddy under a display (skipped without Xvfb, xwininfo and chromium)', async () => {
+  it.skipIf(!haveX)('opens a Chromium app window titled Eddy under a display, keeps its profile in the app data folder (skipped without Xvfb, xwininfo and chromium)', async () => {
     const display = `:${90 + Math.floor(Math.random() * 100)}`
     const xvfb = spawn('/usr/bin/Xvfb', [display, '-screen', '0', '1440x900x24', '-nolisten', 'tcp'], { stdio: 'ignore' })
     children.push(xvfb)
     await new Promise((r) => setTimeout(r, 500))
-    const { lines } = startEddy({ ...envWithout('WAYLAND_DISPLAY'), DISPLAY: display })
+    const dirs = makeDirs()
+    const tmpBefore = tmpProfiles()
+    const { proc, lines } = startEddy({ ...envWithout('WAYLAND_DISPLAY'), DISPLAY: display }, dirs)
     await waitFor(async () => lines.join('\n'), (t) => /window opened/i.test(t), 'the window-opened message', 60_000)
+    expect(lines.join('\n')).toContain(join(dirs.dataDir, 'chromium-profile'))
     const tree = await waitFor(
       async () => spawnSync('/usr/bin/xwininfo', ['-root', '-tree'], { env: { ...process.env, DISPLAY: display }, encoding: 'utf8' }).stdout,
       (t) => /"Eddy"/.test(t),
@@ -66,5 +243,19 @@ describe('npm start', () => {
       60_000,
     )
     expect(tree).toMatch(/"Eddy"/)
+    // The launch code on Chromium's command line was used by the window: it opens nothing now.
+    const launchUrl = procTexts()
+      .filter((p) => p.kind === 'cmdline' && p.text.includes(`--user-data-dir=${join(dirs.dataDir, 'chromium-profile')}`))
+      .map((p) => /--app=(http:\/\/127\.0\.0\.1:\d+\/launch\?code=[\w-]+)/.exec(p.text)?.[1])
+      .find((u) => u !== undefined)
+    expect(launchUrl).toBeDefined()
+    const reuse = await useLaunchUrl(launchUrl!)
+    expect(reuse.status).toBe(403)
+    expect(reuse.body).toMatch(/already used/i)
+    const gone = new Promise((r) => proc.once('exit', r))
+    proc.kill('SIGTERM')
+    await gone
+    expect(existsSync(join(dirs.dataDir, 'chromium-profile'))).toBe(true)
+    expect(tmpProfiles().filter((n) => !tmpBefore.includes(n))).toEqual([])
   })
 })

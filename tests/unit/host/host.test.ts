@@ -8,12 +8,16 @@ import { startHost, type RunningHost } from '../../../src-main/host/server'
 import { makeService } from '../app/serviceHelpers'
 
 let host: RunningHost
+/** `name=value` of the session cookie the launch address set. */
+let cookie: string
 const service = makeService().service
 
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'eddy-renderer-'))
   writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Eddy</title>')
   host = await startHost({ service, rendererDir: dir })
+  const launch = await get(new URL(host.launchUrl).pathname + new URL(host.launchUrl).search)
+  cookie = /^[^;]+/.exec(String((launch.headers['set-cookie'] as string[])[0]))![0]
 })
 afterAll(async () => {
   await host.close()
@@ -35,9 +39,9 @@ function roundTrip(ws: WebSocket, data: string | Buffer): Promise<Record<string,
   })
 }
 
-function get(path: string): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: host.port, path }, (res) => {
+    const req = request({ host: '127.0.0.1', port: host.port, path, headers }, (res) => {
       let body = ''
       res.on('data', (c: Buffer) => (body += c.toString()))
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }))
@@ -53,14 +57,24 @@ describe('headless host', () => {
     expect(typeof addr === 'object' && addr?.address).toBe('127.0.0.1')
   })
 
-  it('refuses WebSocket connections without the token, with a wrong token, or from another origin', async () => {
+  it('refuses WebSocket connections without the session cookie, with a wrong one, or from another origin', async () => {
+    const [name, value] = cookie.split('=')
+    expect(name).toBe(host.cookieName)
     await expect(connect('')).rejects.toThrow(/401/)
-    await expect(connect('?token=wrong')).rejects.toThrow(/401/)
-    await expect(connect(`?token=${host.token}`, { Origin: 'http://evil.example' })).rejects.toThrow(/401/)
+    await expect(connect('', { Cookie: `${name}=wrong` })).rejects.toThrow(/401/)
+    await expect(connect('', { Cookie: `eddy_session=${value}` })).rejects.toThrow(/401/)
+    await expect(connect('', { Cookie: cookie, Origin: 'http://evil.example' })).rejects.toThrow(/401/)
+    await expect(connect('', { Cookie: cookie, Origin: `http://127.0.0.1:${host.port + 1}` })).rejects.toThrow(/401/)
+    // The secret is not taken from the query unless the host was started for scripts.
+    await expect(connect(`?token=${value}`)).rejects.toThrow(/401/)
+    // The launch code is not a session.
+    await expect(connect('', { Cookie: `${name}=${new URL(host.launchUrl).searchParams.get('code')}` })).rejects.toThrow(/401/)
+    const ok = await connect('', { Cookie: `other=1; ${cookie}`, Origin: `http://127.0.0.1:${host.port}` })
+    ok.close()
   })
 
   it('answers a valid request and survives malformed ones with typed errors', async () => {
-    const ws = await connect(`?token=${host.token}`)
+    const ws = await connect('', { Cookie: cookie })
     const info = await roundTrip(ws, JSON.stringify({ id: 1, type: 'app.info', params: {} }))
     expect(info).toMatchObject({ id: 1, ok: true, result: { mode: 'headless' } })
     expect(await roundTrip(ws, '{oops')).toMatchObject({ ok: false, error: { code: 'INVALID_MESSAGE' } })
