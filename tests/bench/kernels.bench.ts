@@ -1,6 +1,8 @@
 // Kernel timings at 128^3 (EDDY_BENCH_N to change): TypeScript reference vs WebAssembly SIMD
 // on 1 thread vs the worker pool on 2 threads (EDDY_BENCH_THREADS), plus one full pressure
-// projection. Prints medians; never asserts on time. Benchmark on an idle machine.
+// projection, plus the sparse CSR kernels on a 7-point Poisson matrix of (N/2)^3 rows (SpMV,
+// a symmetric multicolour Gauss-Seidel sweep, block reductions, an SGS-preconditioned PCG
+// solve). Prints medians; never asserts on time. Benchmark on an idle machine.
 //   npx vitest run --config tests/bench/vitest.config.ts kernels
 import { availableParallelism, cpus } from 'node:os'
 import { afterAll, it } from 'vitest'
@@ -11,6 +13,9 @@ import { type KernelBackend, TS_KERNELS } from '../../src-shared/sim/core/kernel
 import { MultigridPreconditioner } from '../../src-shared/sim/core/multigrid'
 import { PressureSolver } from '../../src-shared/sim/core/pressure'
 import { VorticityConfinement } from '../../src-shared/sim/core/vorticity'
+import { PcgSolver } from '../../src-shared/sim/core/pcg'
+import { copyCsr, poisson3d } from '../../src-shared/sim/core/sparse/csr'
+import { CsrOperator, MulticolorGaussSeidel, SgsPreconditioner, SparseVectorOps, spmv, spResidual } from '../../src-shared/sim/core/sparse/ops'
 import { createWasmBackend, WasmKernelBackend } from '../../src-shared/sim/wasm/wasmBackend'
 import { createKernelBackend } from '../../src-main/sim/workerPool'
 
@@ -181,4 +186,64 @@ it.skipIf(ONLY !== undefined && !'pressure projection'.includes(ONLY))(`pressure
     lines.push(`${name.padEnd(10)} ${median(times).toFixed(0).padStart(7)} ms  (${stats.iterations} iterations, residual ${stats.residual.toExponential(2)})`)
   }
   console.log(`pressure projection ${N}^3, box with a sphere, open top:\n${lines.join('\n')}`)
+})
+
+it.skipIf(ONLY !== undefined && !'sparse'.includes(ONLY))(`sparse CSR kernels, 7-point Poisson on ${N >> 1}^3 rows`, () => {
+  const M = N >> 1
+  const base = poisson3d(M, M, M)
+  const cols = ['TS', 'WASM 1T', `WASM ${THREADS}T`]
+  const table: Record<string, Record<string, number>> = {}
+  const put = (name: string, col: string, ms: number) => {
+    table[name] ??= {}
+    table[name][col] = ms
+  }
+  const backends: [string, KernelBackend][] = [
+    ['TS', TS_KERNELS],
+    ['WASM 1T', createWasmBackend()],
+    [`WASM ${THREADS}T`, createKernelBackend('wasm', { threads: THREADS })],
+  ]
+  const solves: string[] = []
+  for (const [col, k] of backends) {
+    disposers.push(k)
+    const A = copyCsr(base, k)
+    const n = A.n
+    const r = rng(3)
+    const x = k.f64(n)
+    const b = k.f64(n)
+    for (let i = 0; i < n; i++) {
+      x[i] = r() - 0.5
+      b[i] = r() - 0.5
+    }
+    const y = k.f64(n)
+    const ops = new SparseVectorOps(n, k)
+    const gs = new MulticolorGaussSeidel(A, k)
+    const s2 = k.f64(n)
+    const q = k.f64(n)
+    put('SpMV', col, time(() => spmv(k, A, x, y)))
+    put('residual b - A x', col, time(() => spResidual(k, A, x, b, y)))
+    put(`symmetric multicolour GS (${gs.coloring.colors} colours)`, col, time(() => gs.symmetricSweep(x, b)))
+    put('dot (fixed blocks)', col, time(() => ops.dot(x, b)))
+    put('updateIterate (fixed blocks)', col, time(() => ops.updateIterate(y, s2, x, q, 1e-9)))
+    put('updateSearch', col, time(() => ops.updateSearch(s2, x, 0.5)))
+    const pcg = new PcgSolver(ops)
+    const op = new CsrOperator(A, k)
+    const prec = new SgsPreconditioner(A, k)
+    let stats = pcg.solve(op, prec, b, y.fill(0), { tolerance: 1e-6 })
+    const ms = time(
+      () => {
+        y.fill(0)
+        stats = pcg.solve(op, prec, b, y, { tolerance: 1e-6 })
+      },
+      3,
+      1,
+    )
+    put('PCG solve, SGS preconditioner, 1e-6', col, ms)
+    solves.push(`${col.padEnd(10)} ${stats.iterations} iterations, residual ${stats.residual.toExponential(2)}`)
+  }
+  const lines = [`${'ms (median)'.padEnd(40)}${cols.map((c) => c.padStart(10)).join('')}${'TS/1T'.padStart(8)}${`1T/${THREADS}T`.padStart(8)}`]
+  for (const [name, row] of Object.entries(table)) {
+    const cells = cols.map((c) => (row[c] === undefined ? '-' : row[c].toFixed(2)).padStart(10)).join('')
+    lines.push(`${name.padEnd(40)}${cells}${(row.TS / row['WASM 1T']).toFixed(1).padStart(8)}${(row['WASM 1T'] / row[`WASM ${THREADS}T`]).toFixed(2).padStart(8)}`)
+  }
+  console.log(`sparse kernels, ${base.n} rows, ${base.rowPtr[base.n]} nonzeros:\n${lines.join('\n')}\n${solves.join('\n')}`)
 })

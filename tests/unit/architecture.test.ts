@@ -67,4 +67,61 @@ describe('architecture', () => {
     const html = readFileSync(join(ROOT, 'src-renderer/index.html'), 'utf8')
     expect(html).toMatch(/http-equiv="Content-Security-Policy"[^>]*default-src 'self'/)
   })
+
+  it('inside src-shared: no import cycles, core imports no method folder, method folders import no other', () => {
+    const shared = join(ROOT, 'src-shared')
+    const files = sources(shared).filter((f) => !f.endsWith('.d.ts'))
+    const graph = new Map<string, string[]>()
+    const resolveFile = (from: string, spec: string): string | null => {
+      if (!spec.startsWith('.')) return null
+      const p = resolve(dirname(from), spec)
+      for (const c of [p, `${p}.ts`, `${p}.svelte`, join(p, 'index.ts')]) if (files.includes(c)) return c
+      return null
+    }
+    for (const f of files) graph.set(f, imports(f).map((s) => resolveFile(f, s)).filter((x): x is string => x !== null))
+    // Folders of src-shared/sim every family may use; every other subfolder is a method folder.
+    const infra = new Set(['core', 'parallel', 'wasm', 'sparse'])
+    const sim = join(shared, 'sim')
+    const methodOf = (f: string): string | null => {
+      const r = relative(sim, f)
+      if (r.startsWith('..') || !r.includes('/')) return null
+      const top = r.split('/')[0]
+      return infra.has(top) ? null : top
+    }
+    const bad: string[] = []
+    for (const [f, deps] of graph) {
+      for (const d of deps) {
+        const a = methodOf(f), b = methodOf(d)
+        if (relative(sim, f).startsWith('core/') && b) bad.push(`core imports a method folder: ${relative(ROOT, f)} -> ${relative(ROOT, d)}`)
+        if (a && b && a !== b) bad.push(`method folders import each other: ${relative(ROOT, f)} -> ${relative(ROOT, d)}`)
+      }
+    }
+    // Cycles: Tarjan's strongly connected components.
+    let index = 0
+    const stack: string[] = [], on = new Set<string>(), idx = new Map<string, number>(), low = new Map<string, number>()
+    const visit = (v: string): void => {
+      idx.set(v, index), low.set(v, index), index++, stack.push(v), on.add(v)
+      for (const w of graph.get(v) ?? []) {
+        if (!idx.has(w)) visit(w), low.set(v, Math.min(low.get(v)!, low.get(w)!))
+        else if (on.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!))
+      }
+      if (low.get(v) === idx.get(v)) {
+        const scc: string[] = []
+        let w: string
+        do (w = stack.pop()!), on.delete(w), scc.push(relative(ROOT, w))
+        while (w !== v)
+        if (scc.length > 1) bad.push(`cycle: ${scc.sort().join(' <-> ')}`)
+      }
+    }
+    for (const v of graph.keys()) if (!idx.has(v)) visit(v)
+    expect(bad).toEqual([])
+  })
+
+  it('every program registers the solver families before it reads a parameter spec', () => {
+    const entries = ['src-main/electron/main.ts', 'src-main/host/main.ts', 'src-main/cli/main.ts', 'src-main/bake/bakeWorker.ts', 'src-renderer/main.ts']
+    for (const e of entries) {
+      const first = readFileSync(join(ROOT, e), 'utf8').match(/^import\s.*$/m)?.[0]
+      expect(first, e).toMatch(/^import '(\.\.\/)+src-shared\/sim\/registry'$/)
+    }
+  })
 })

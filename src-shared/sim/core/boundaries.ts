@@ -9,7 +9,7 @@
 // next to a fully solid cell is always closed. Domain sides are open (w = 1 - s of the
 // inside cell; the pressure solve puts p = 0 beyond them, Carlson 2004, section 3.3.2.2) or
 // closed (w = 0, a static wall; Neumann, section 3.3.2.1), one flag per side.
-import type { SolidField } from './advect'
+import type { SolidField } from './kernelTypes'
 import type { GridSpec, MacGrid } from './grid'
 
 export type SideKind = 'open' | 'closed'

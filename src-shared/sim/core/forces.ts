@@ -5,52 +5,11 @@
 //   f = (-alpha * rho_smoke + beta * (T - T_ambient)) * y_hat
 // smoke density pulls down, heat lifts. It only has a y component, so it lives on v faces,
 // each taking the mean of its two cells (a border face takes its one cell).
+import { type BuoyancyParams } from './forceKernels'
 import type { MacGrid } from './grid'
 import { type KernelBackend, TS_KERNELS } from './kernelBackend'
 
-export interface BuoyancyParams {
-  /** Weight of the smoke density, m^4/(kg s^2) (so alpha * rho is m/s^2). */
-  alpha: number
-  /** Lift per kelvin above ambient, m/(s^2 K). */
-  beta: number
-  /** K. */
-  ambientTemperature: number
-}
-
-/**
- * v += dt * (-alpha rho + beta (T - T_amb)) on v faces of cell planes [k0, k1). density or
- * temperature may be null (that term is skipped).
- */
-export function addBuoyancySlab(
-  v: Float32Array,
-  density: Float32Array | null,
-  temperature: Float32Array | null,
-  alpha: number,
-  beta: number,
-  ambientTemperature: number,
-  dt: number,
-  nx: number,
-  ny: number,
-  k0: number,
-  k1: number,
-): void {
-  for (let k = k0; k < k1; k++) {
-    for (let j = 0; j <= ny; j++) {
-      const f = nx * (j + (ny + 1) * k)
-      // The cells below (ja) and above (jb) the face, the same cell at a border.
-      const ja = j > 0 ? j - 1 : 0
-      const jb = j < ny ? j : ny - 1
-      const ra = nx * (ja + ny * k)
-      const rb = nx * (jb + ny * k)
-      for (let i = 0; i < nx; i++) {
-        let a = 0
-        if (density !== null) a -= alpha * 0.5 * (density[ra + i] + density[rb + i])
-        if (temperature !== null) a += beta * (0.5 * (temperature[ra + i] + temperature[rb + i]) - ambientTemperature)
-        v[f + i] += dt * a
-      }
-    }
-  }
-}
+export * from './forceKernels'
 
 /** Buoyancy on the whole grid, by `kernels` (default TypeScript). */
 export function addBuoyancy(

@@ -11,7 +11,7 @@
 // dimensions (nx+1 for u along x, ny+1 for v along y, nz+1 for w along z).
 // Arrays may live on a SharedArrayBuffer so worker threads can run kernels on z-slabs.
 import { EddyError } from '../../api/errors'
-import type { KernelBackend } from './kernelBackend'
+import type { KernelBackend } from './kernelTypes'
 
 export interface GridSpec {
   nx: number

@@ -11,9 +11,18 @@
 // Semi-definite systems (closed boxes: A 1 = 0 on a component with no open side) are solved
 // in the range of A: the operator's removeNullSpace projects b and every preconditioned
 // residual (Bridson 2015, ch. 5 notes the same for all-Neumann problems).
+//
+// The solver works on any linear operator on vectors of length n: the operator and the
+// preconditioner are interfaces, and the vector kernels (dot, the fused x/r update, the
+// search-direction update) come from a VectorOps object, so a backend can run them and a
+// caller can restrict them to a subset of entries (the liquid's active cells). GridVectorOps
+// reduces per z-plane through the kernel backend (the grid pressure solve); sparse/ops.ts has
+// fixed-block reductions for general vectors (CSR systems).
 import { EddyError } from '../../api/errors'
-import { allocF64With, type AllocOptions } from './grid'
-import { type KernelBackend, kernelsOf } from './kernelBackend'
+import type { AllocOptions } from './grid'
+import { kernelsOf } from './kernelBackend'
+import type { KernelBackend } from './kernelTypes'
+import { AXPY_BLOCKS, SPARSE_BLOCK } from './sparse/rows'
 
 export interface LinearOperator {
   /** out = A x. */
@@ -27,6 +36,61 @@ export interface LinearOperator {
 export interface Preconditioner {
   /** z = M^-1 r for a symmetric positive definite M^-1 (a fixed linear map). */
   apply(r: Float64Array, z: Float64Array): void
+}
+
+/**
+ * The vector kernels of PCG on vectors of length n. Every reduction must be deterministic
+ * (the same bits whatever the thread count): sums in a fixed order of fixed partials.
+ */
+export interface VectorOps {
+  readonly n: number
+  /** A zeroed vector of length n where these kernels can reach it. */
+  alloc(): Float64Array
+  /** a . b */
+  dot(a: Float64Array, b: Float64Array): number
+  /** y += alpha x */
+  axpy(y: Float64Array, alpha: number, x: Float64Array): void
+  /** x += alpha s; r -= alpha q; returns |r|^2 (fused: one pass over memory). */
+  updateIterate(x: Float64Array, r: Float64Array, s: Float64Array, q: Float64Array, alpha: number): number
+  /** s = z + beta s */
+  updateSearch(s: Float64Array, z: Float64Array, beta: number): void
+  /** dst = src */
+  copy(dst: Float64Array, src: Float64Array): void
+}
+
+/** VectorOps on a cell field of nz planes of `plane` cells: per-plane partials, summed in plane order. */
+export class GridVectorOps implements VectorOps {
+  readonly n: number
+  private readonly partial: Float64Array
+
+  /** kernels runs the kernels and allocates the vectors. */
+  constructor(
+    readonly plane: number,
+    readonly nz: number,
+    readonly kernels: KernelBackend,
+  ) {
+    this.n = plane * nz
+    this.partial = kernels.f64(nz)
+  }
+
+  alloc(): Float64Array {
+    return this.kernels.f64(this.n)
+  }
+  dot(a: Float64Array, b: Float64Array): number {
+    return this.kernels.dot(a, b, this.plane, this.nz, this.partial)
+  }
+  axpy(y: Float64Array, alpha: number, x: Float64Array): void {
+    this.kernels.run(AXPY_BLOCKS, y, alpha, x, this.n, SPARSE_BLOCK)
+  }
+  updateIterate(x: Float64Array, r: Float64Array, s: Float64Array, q: Float64Array, alpha: number): number {
+    return this.kernels.updateIterate(x, r, s, q, alpha, this.plane, this.nz, this.partial)
+  }
+  updateSearch(s: Float64Array, z: Float64Array, beta: number): void {
+    this.kernels.updateSearch(s, z, beta, this.plane, this.nz)
+  }
+  copy(dst: Float64Array, src: Float64Array): void {
+    dst.set(src)
+  }
 }
 
 export interface SolveStats {
@@ -53,33 +117,41 @@ export const DEFAULT_MAX_ITERATIONS = 1000
 /** Residual replacements allowed before accepting a drifted residual. */
 const MAX_RESTARTS = 3
 
-/** Owns the Krylov scratch vectors for one grid size (nx*ny*nz cells, nz planes). */
+/**
+ * Owns the Krylov scratch vectors for one vector space: `new PcgSolver(ops)` for any VectorOps,
+ * or `new PcgSolver(nx, ny, nz, options)` for a cell grid (GridVectorOps over options.kernels,
+ * which runs the vector kernels and allocates the vectors; default TypeScript).
+ */
 export class PcgSolver {
   readonly n: number
-  private readonly plane: number
-  private readonly nz: number
+  readonly ops: VectorOps
   private readonly r: Float64Array
   private readonly z: Float64Array
   private readonly s: Float64Array
   private readonly q: Float64Array
-  private readonly partial: Float64Array
-  private readonly kernels: KernelBackend
 
-  /** options.kernels runs the vector kernels and allocates the vectors (default TypeScript). */
-  constructor(nx: number, ny: number, nz: number, options: AllocOptions = {}) {
-    this.n = nx * ny * nz
-    this.plane = nx * ny
-    this.nz = nz
-    this.kernels = kernelsOf(options)
-    this.r = allocF64With(this.n, options)
-    this.z = allocF64With(this.n, options)
-    this.s = allocF64With(this.n, options)
-    this.q = allocF64With(this.n, options)
-    this.partial = allocF64With(nz, options)
+  constructor(ops: VectorOps)
+  constructor(nx: number, ny: number, nz: number, options?: AllocOptions)
+  constructor(nxOrOps: number | VectorOps, ny = 1, nz = 1, options: AllocOptions = {}) {
+    // kernelsOf allocates as allocF64With would: the backend's memory, else (shared) plain arrays.
+    this.ops = typeof nxOrOps === 'number' ? new GridVectorOps(nxOrOps * ny, nz, kernelsOf(options)) : nxOrOps
+    this.n = this.ops.n
+    this.r = this.ops.alloc()
+    this.z = this.ops.alloc()
+    this.s = this.ops.alloc()
+    this.q = this.ops.alloc()
+  }
+
+  /** Zeroes the scratch vectors (for operators that read entries they never write). */
+  zeroScratch(): void {
+    this.r.fill(0)
+    this.z.fill(0)
+    this.s.fill(0)
+    this.q.fill(0)
   }
 
   private dot(a: Float64Array, b: Float64Array): number {
-    return this.kernels.dot(a, b, this.plane, this.nz, this.partial)
+    return this.ops.dot(a, b)
   }
 
   /** r = b - A x (projected), returns ||r||_2. */
@@ -107,7 +179,7 @@ export class PcgSolver {
   solve(A: LinearOperator, M: Preconditioner | null, b: Float64Array, x: Float64Array, options: PcgOptions = {}): SolveStats {
     const tol = options.tolerance ?? DEFAULT_TOLERANCE
     const maxIt = options.maxIterations ?? DEFAULT_MAX_ITERATIONS
-    const { r, z, s, q, plane, nz, partial, kernels } = this
+    const { r, z, s, q, ops } = this
     A.removeNullSpace?.(b)
     A.removeNullSpace?.(x)
     const bNorm = Math.sqrt(this.dot(b, b))
@@ -127,7 +199,7 @@ export class PcgSolver {
       rNorm = bNorm
     }
     this.precondition(A, M)
-    s.set(z)
+    ops.copy(s, z)
     let sigma = this.dot(r, z)
     let iterations = 0
     let restarts = 0
@@ -137,20 +209,20 @@ export class PcgSolver {
       const sq = this.dot(s, q)
       if (!(sq > 0)) break // breakdown: A or M^-1 not positive definite on this vector
       const alpha = sigma / sq
-      rNorm = Math.sqrt(kernels.updateIterate(x, r, s, q, alpha, plane, nz, partial))
+      rNorm = Math.sqrt(ops.updateIterate(x, r, s, q, alpha))
       iterations++
       if (rNorm <= target) {
         rNorm = this.trueResidual(A, b, x)
         if (rNorm <= target || restarts === MAX_RESTARTS) return { iterations, residual: rNorm / bNorm, converged: rNorm <= target }
         restarts++
         this.precondition(A, M)
-        s.set(z)
+        ops.copy(s, z)
         sigma = this.dot(r, z)
         continue
       }
       this.precondition(A, M)
       const sigmaNew = this.dot(r, z)
-      kernels.updateSearch(s, z, sigmaNew / sigma, plane, nz)
+      ops.updateSearch(s, z, sigmaNew / sigma)
       sigma = sigmaNew
     }
     rNorm = this.trueResidual(A, b, x)

@@ -11,18 +11,20 @@
 //   worker: wait until GEN changes; call the kernel's export (...args, k0, k1, index) if its
 //           range is not empty; DONE += 1 and Atomics.notify(DONE) when it is the last
 //
-// [0, n) is cut into contiguous ranges in thread order, so which thread runs which planes is
-// a pure function of (n, threads); every kernel writes disjoint outputs (reductions write one
-// partial per plane), so results do not depend on the thread count at all.
+// Kernels are rows of the kernel table (core/kernelTable.ts), and [0, n) is whatever the row
+// splits: z-planes, matrix rows (or a row list) or fixed vector blocks. It is cut into
+// contiguous ranges in thread order, so which thread runs which indices is a pure function of
+// (n, threads); every kernel writes disjoint outputs (reductions write one partial per plane
+// or block), so results do not depend on the thread count at all.
 import { EddyError } from '../../api/errors'
-import { KERNEL_NAMES, type WasmKernels, type WasmMemory, type WasmModule } from '../wasm/kernels'
+import type { WasmKernels, WasmMemory, WasmModule } from '../wasm/kernels'
 
-/** Runs kernels over index ranges (planes, or list positions). */
+/** Runs kernels over index ranges (planes, rows, list positions or blocks). */
 export interface SlabRunner {
   /** Threads used, including the calling one. */
   readonly threads: number
   /**
-   * Runs `kernel` over [0, n) with arguments `args` (see KERNEL in wasm/kernels.ts), split
+   * Runs `kernel` (a dispatch number, WasmKernels.idOf) over [0, n) with arguments `args`, split
    * into at most `threads` contiguous ranges; `work` (cells touched, default n) below
    * minParallelWork runs on the calling thread only. Returns when every range is done.
    */
@@ -41,7 +43,7 @@ export interface SlabWorkerInit {
   index: number
   /** Spin iterations before a worker blocks in Atomics.wait. */
   spin: number
-  /** Export name of each kernel number (KERNEL_NAMES). */
+  /** Export name of each dispatch number (WasmKernels.names). */
   names: readonly string[]
 }
 
@@ -182,7 +184,7 @@ export class SlabPool implements SlabRunner {
     this.ctrl[CTRL_WORKERS] = threads - 1
     if (threads === 1 || host === null) return
     for (let index = 1; index < threads; index++) {
-      this.workers.push(host.spawn({ module: kernels.module, memory: kernels.memory, control: at, index, spin: this.spin, names: KERNEL_NAMES }))
+      this.workers.push(host.spawn({ module: kernels.module, memory: kernels.memory, control: at, index, spin: this.spin, names: kernels.names }))
     }
     const deadline = Date.now() + (options.startTimeoutMs ?? 30000)
     for (;;) {

@@ -4,6 +4,9 @@
 // changes nothing: every face sums its particles in particle order. Particle kernels take a
 // particle range [p0, p1).
 import { lerp3, velocityAtGridCoord } from '../core/interpolate'
+import { installKernelMethods } from '../core/kernelBackend'
+import { defineKernel, f32, float, int, type KernelArgs, ptr, scratch, size } from '../core/kernelTable'
+import type { KernelBackend } from '../core/kernelTypes'
 
 /** 1 / (2 pi)^(3/2), the Gaussian's normalisation. */
 const INV_2PI_32 = 1 / Math.pow(2 * Math.PI, 1.5)
@@ -373,4 +376,152 @@ export function markLostParticles(
     }
   }
   return n
+}
+
+// ---- Kernel-table rows of the grid splats (twins in wasm/assembly/vortex.ts) ----
+//
+// The particle arrays live in VortexParticles' ordinary, growable Float64Arrays: the rows stage
+// them (a WebAssembly backend copies the first `count` into its memory per call, 7 doubles a
+// particle, negligible next to the splat). The force twin keeps per-line exp factors in a
+// per-thread scratch of nx + ny + 2 doubles.
+
+/**
+ * Rough work of a particle splat for the pool's serial/parallel decision: faces (cells) in
+ * each particle's support box, at most the grid.
+ */
+export function splatWork(pr: Float64Array, count: number, dx: number, cells: number, perFace: number): number {
+  let work = 0
+  for (let p = 0; p < count; p++) {
+    const side = (2 * pr[p]) / dx + 1
+    const box = side * side * side
+    work += box < cells ? box : cells // NaN counts as the whole grid
+  }
+  return perFace * work
+}
+
+const num = (a: KernelArgs, i: number) => a[i] as number
+/** The seven particle arrays (staged: their first `count` elements) and count, at argument `at`. */
+function particleArgs(at: number) {
+  const staged = (name: string) => ptr(name, 'f64', { stage: (a) => num(a, at + 7) })
+  return [staged('px'), staged('py'), staged('pz'), staged('wx'), staged('wy'), staged('wz'), staged('pr'), int('count')] as const
+}
+
+/** particleForceSlab over every cell plane (Selle 2005, sec. 5). */
+export const PARTICLE_FORCE = defineKernel({
+  name: 'particleForce',
+  args: [
+    f32('u'),
+    f32('v'),
+    f32('w'),
+    ...particleArgs(3),
+    float('epsilon'),
+    float('dt'),
+    int('nx'),
+    int('ny'),
+    int('nz'),
+    float('dx'),
+    float('ox'),
+    float('oy'),
+    float('oz'),
+    scratch('scratch', (a) => 8 * (num(a, 13) + num(a, 14) + 2)),
+  ],
+  split: 'planes',
+  range: (a) => num(a, 15),
+  // About 3x a stencil cell per face (three face lattices), times a few for the divide.
+  work: (a) => splatWork(a[9] as Float64Array, num(a, 10), num(a, 16), num(a, 13) * num(a, 14) * num(a, 15), 6),
+  ref: (
+    u: Float32Array,
+    v: Float32Array,
+    w: Float32Array,
+    px: Float64Array,
+    py: Float64Array,
+    pz: Float64Array,
+    wx: Float64Array,
+    wy: Float64Array,
+    wz: Float64Array,
+    pr: Float64Array,
+    count: number,
+    epsilon: number,
+    dt: number,
+    nx: number,
+    ny: number,
+    nz: number,
+    dx: number,
+    ox: number,
+    oy: number,
+    oz: number,
+    _scratch: unknown,
+    k0: number,
+    k1: number,
+  ) => particleForceSlab(u, v, w, px, py, pz, wx, wy, wz, pr, count, epsilon, dt, nx, ny, nz, dx, ox, oy, oz, k0, k1),
+})
+
+/** particleStrengthSlab over every cell plane: tent-splatted particle |omega| added to eps. */
+export const PARTICLE_STRENGTH = defineKernel({
+  name: 'particleStrength',
+  args: [f32('eps'), ...particleArgs(1), float('weight'), int('nx'), int('ny'), size('nz'), float('dx'), float('ox'), float('oy'), float('oz')],
+  split: 'planes',
+  range: (a) => num(a, 12),
+  work: (a) => splatWork(a[7] as Float64Array, num(a, 8), num(a, 13), num(a, 10) * num(a, 11) * num(a, 12), 1),
+  ref: particleStrengthSlab,
+})
+
+installKernelMethods({ particleForce: PARTICLE_FORCE, particleStrength: PARTICLE_STRENGTH })
+
+/** The vortex-particle splats as named KernelBackend methods (installed above). */
+declare module '../core/kernelTypes' {
+  interface KernelBackend {
+    /**
+     * particleForceSlab over every plane: vortex-particle confinement forces (Selle 2005,
+     * sec. 5) added to the faces. Particle arrays may live anywhere (a backend copies them).
+     */
+    particleForce(
+      u: Float32Array,
+      v: Float32Array,
+      w: Float32Array,
+      px: Float64Array,
+      py: Float64Array,
+      pz: Float64Array,
+      wx: Float64Array,
+      wy: Float64Array,
+      wz: Float64Array,
+      pr: Float64Array,
+      count: number,
+      epsilon: number,
+      dt: number,
+      nx: number,
+      ny: number,
+      nz: number,
+      dx: number,
+      ox: number,
+      oy: number,
+      oz: number,
+    ): void
+    /** particleStrengthSlab over every plane: tent-splatted particle |omega| added to eps. */
+    particleStrength(
+      eps: Float32Array,
+      px: Float64Array,
+      py: Float64Array,
+      pz: Float64Array,
+      wx: Float64Array,
+      wy: Float64Array,
+      wz: Float64Array,
+      pr: Float64Array,
+      count: number,
+      weight: number,
+      nx: number,
+      ny: number,
+      nz: number,
+      dx: number,
+      ox: number,
+      oy: number,
+      oz: number,
+    ): void
+  }
+}
+declare module '../core/kernelBackend' {
+  interface TableKernelBackend {
+    particleForce: KernelBackend['particleForce']
+    particleStrength: KernelBackend['particleStrength']
+  }
 }

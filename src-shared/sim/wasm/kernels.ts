@@ -27,48 +27,16 @@ interface WasmInstance {
 }
 
 interface WasmApi {
+  Module: {
+    new (bytes: Uint8Array): WasmModule
+    exports(module: WasmModule): { name: string; kind: string }[]
+  }
   Memory: new (descriptor: { initial: number; maximum: number; shared: boolean }) => WasmMemory
-  Module: new (bytes: Uint8Array) => WasmModule
   Instance: new (module: WasmModule, imports: Record<string, Record<string, unknown>>) => WasmInstance
   compile(bytes: Uint8Array): Promise<WasmModule>
 }
 
-/** Kernel numbers (index into KERNEL_NAMES, the module's export names). */
-export const KERNEL = {
-  applyPoisson: 1,
-  residual: 2,
-  netOutflux: 3,
-  subtractGradient: 4,
-  dotPlanes: 5,
-  dotPlanesExact: 6,
-  updateIterate: 7,
-  updateIterateExact: 8,
-  updateSearch: 9,
-  gaussSeidelColor: 10,
-  jacobi: 11,
-  relaxCells: 12,
-  restrict: 13,
-  prolongAdd: 14,
-  advect: 15,
-  maccormackCorrect: 16,
-  vorticity: 17,
-  confinementForce: 18,
-  addCellForceToFaces: 19,
-  addBuoyancy: 20,
-  gaussSeidelSweep: 21,
-  particleForce: 22,
-  particleStrength: 23,
-  advectCubic: 24,
-} as const
-
-/** Export name of each kernel number (0 unused). */
-export const KERNEL_NAMES: readonly string[] = (() => {
-  const names: string[] = ['']
-  for (const [name, id] of Object.entries(KERNEL)) names[id] = name
-  return names
-})()
-
-/** Most arguments any kernel takes before its range (particleForce: 22). */
+/** Most values any kernel takes before its range (particleForce: 22). */
 export const MAX_KERNEL_ARGS = 32
 
 /** WebAssembly page size, bytes. */
@@ -79,19 +47,26 @@ export const MAX_PAGES = 65536
 type Fn = (...args: number[]) => number | void
 
 /**
- * The module's exports. Pointers are byte offsets into the shared memory (0 = null), sizes
- * and plane ranges are integers; see the AssemblyScript sources for each kernel's contract.
+ * The module's exports: the kernels (called by name through the kernel table's rows; pointers
+ * are byte offsets into the shared memory, 0 = null) and heapBase.
  */
 export interface KernelExports {
-  applyPoisson(out: number, x: number, fu: number, fv: number, fw: number, nx: number, ny: number, nz: number, k0: number, k1: number): void
-  residual(r: number, b: number, x: number, fu: number, fv: number, fw: number, nx: number, ny: number, nz: number, k0: number, k1: number): void
-  dotPlanes(a: number, b: number, plane: number, partial: number, k0: number, k1: number): void
-  dotPlanesExact(a: number, b: number, plane: number, partial: number, k0: number, k1: number): void
-  updateSearch(s: number, z: number, beta: number, plane: number, k0: number, k1: number): void
-  gaussSeidelColor(x: number, b: number, fu: number, fv: number, fw: number, nx: number, ny: number, nz: number, color: number, k0: number, k1: number): void
-  gaussSeidelSweep(x: number, b: number, fu: number, fv: number, fw: number, nx: number, ny: number, nz: number, first: number, phase: number, k0: number, k1: number): void
   heapBase(): number
   [name: string]: Fn
+}
+
+/**
+ * Dispatch numbers of a module: its function exports in sorted order, after an unused 0. The
+ * list is a pure function of the module, so the dispatching thread and every pool worker
+ * agree on it without hand-numbered ids; a kernel row's number is its name's position.
+ */
+export function kernelExportNames(module: WasmModule): string[] {
+  const names = wasmApi()
+    .Module.exports(module)
+    .filter((e) => e.kind === 'function')
+    .map((e) => e.name)
+    .sort()
+  return ['', ...names]
 }
 
 function wasmApi(): WasmApi {
@@ -299,21 +274,31 @@ export class WasmKernels {
   /** Argument list of the next call on this thread: the arguments, k0, k1, worker. */
   private readonly argv: number[] = []
   private argc = 0
-  /** Export of each kernel number. */
+  /** Export name of each dispatch number (kernelExportNames). */
+  readonly names: readonly string[]
+  /** Export of each dispatch number. */
   private readonly entry: Fn[] = []
+  private readonly ids = new Map<string, number>()
 
   constructor(options: WasmKernelsOptions = {}) {
     this.module = options.module ?? kernelModule()
     this.memory = options.memory ?? createKernelMemory(options)
     this.exports = instantiateKernels(this.module, this.memory)
-    for (let k = 1; k < KERNEL_NAMES.length; k++) {
-      const fn = this.exports[KERNEL_NAMES[k]]
-      if (typeof fn !== 'function') throw new EddyError('INTERNAL', `WebAssembly kernels out of date (no export ${KERNEL_NAMES[k]}); run node scripts/build-wasm.mjs`)
-      this.entry[k] = fn
+    this.names = kernelExportNames(this.module)
+    for (let k = 1; k < this.names.length; k++) {
+      this.entry[k] = this.exports[this.names[k]]
+      this.ids.set(this.names[k], k)
     }
     this.arena = new WasmArena(this.memory, this.exports.heapBase())
     this.argsPtr = this.arena.alloc(MAX_KERNEL_ARGS * 8, 64)
     this.args = new Float64Array(this.arena.buffer(), this.argsPtr, MAX_KERNEL_ARGS)
+  }
+
+  /** Dispatch number of the export `name` (a kernel row's name). */
+  idOf(name: string): number {
+    const id = this.ids.get(name)
+    if (id === undefined) throw new EddyError('INTERNAL', `WebAssembly kernels out of date (no export ${name}); run node scripts/build-wasm.mjs`)
+    return id
   }
 
   /** Sets the arguments of the next dispatch, here and (through memory) for pool workers. */

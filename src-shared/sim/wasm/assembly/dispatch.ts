@@ -1,7 +1,7 @@
-// Module-level exports that are not kernels. Every kernel is exported under its own name
-// and called from JavaScript as name(...args, k0, k1, worker): wasm ignores the surplus
-// arguments of kernels that do not take `worker` (only restrict does, for its per-thread
-// scratch). Kernels are called directly rather than through one switch function: inlined
+// Module-level exports that are not kernels. Every kernel is exported under the name of its
+// kernel-table row (core/kernelTable.ts) and called from JavaScript as
+// name(...args, k0, k1, worker): wasm ignores the surplus arguments of kernels that do not
+// take `worker` (restrict and particleForce do, for their per-thread scratch). Kernels are called directly rather than through one switch function: inlined
 // into such a function, the small kernels compiled several times slower in V8 (a dot product
 // 9 ms instead of 2 ms at 128^3).
 

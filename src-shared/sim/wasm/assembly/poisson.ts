@@ -87,7 +87,7 @@ export function residual(r: usize, b: usize, x: usize, fu: usize, fv: usize, fw:
 
 /**
  * netOutfluxSlab: net weighted outflux per cell for planes [k0, k1); su/sv/sw = 0 for static
- * obstacles; out is float64 when out64 != 0, else float32.
+ * obstacles; out is float64 when out64 == 2, else float32 (the row's type tag: 1 f32, 2 f64).
  */
 export function netOutflux(
   out: usize, out64: i32, u: usize, v: usize, w: usize, fu: usize, fv: usize, fw: usize,
@@ -112,7 +112,7 @@ export function netOutflux(
         if (su != 0) s += (1 - rf32(fu, fx + 1)) * rf32(su, fx + 1) - (1 - rf32(fu, fx)) * rf32(su, fx)
         if (sv != 0) s += (1 - rf32(fv, fyt)) * rf32(sv, fyt) - (1 - rf32(fv, fy)) * rf32(sv, fy)
         if (sw != 0) s += (1 - rf32(fw, ct)) * rf32(sw, ct) - (1 - rf32(fw, c)) * rf32(sw, c)
-        if (out64 != 0) wf64(out, c, s)
+        if (out64 == 2) wf64(out, c, s)
         else wf32(out, c, s)
       }
     }

@@ -1,0 +1,170 @@
+// Types of the kernel layer, at the bottom of core's import graph: the backend interface that
+// solver parts take (grid.ts's AllocOptions, every solver's `kernels`), and the small shared
+// types of kernel arguments (SolidField, AxisTransfer). Implementations: kernelBackend.ts
+// (TypeScript reference) and wasm/wasmBackend.ts (WebAssembly on the slab pool).
+import type { KernelArgs, KernelRow } from './kernelTable'
+
+/** Cell solid occupancy: a 0/1 mask or a solid fraction in [0, 1]. */
+export type SolidField = Uint8Array | Float32Array
+
+/** Per-axis transfer tables between a fine axis of n cells and its coarse axis of nc cells. */
+export interface AxisTransfer {
+  /** Prolongation: fine cell i reads coarse cells pa[i] (weight wa[i]) and pb[i] (wb[i]). */
+  pa: Int32Array
+  pb: Int32Array
+  wa: Float64Array
+  wb: Float64Array
+  /** Restriction: coarse cell I reads fine cells 2I-1 .. 2I+2 with weights rw[4I .. 4I+3] (P^T). */
+  rw: Float64Array
+}
+
+export type KernelKind = 'ts' | 'wasm'
+
+/** Allocates zeroed arrays where a backend's kernels can reach them. */
+export interface KernelAllocator {
+  f32(length: number): Float32Array
+  f64(length: number): Float64Array
+  i32(length: number): Int32Array
+  u8(length: number): Uint8Array
+}
+
+/**
+ * Whole-grid kernels; the reference semantics are the *Slab functions named in each comment
+ * called over every plane.
+ */
+export interface KernelBackend extends KernelAllocator {
+  readonly kind: KernelKind
+  /** Threads the kernels run on. */
+  readonly threads: number
+  /**
+   * Runs any kernel row (kernelTable.ts) over its whole range: the reference on this thread
+   * for TypeScript, the twin across the pool for WebAssembly. Returns the in-order sum of
+   * the partials for a reducing row, else 0. The named methods below are thin faces over
+   * core's rows (kernelRows.ts); method folders run their own rows through this, and may add
+   * named faces with installKernelMethods (kernelBackend.ts).
+   */
+  run(row: KernelRow, ...args: KernelArgs): number
+  /** applyPoissonSlab: out = A x. */
+  applyPoisson(out: Float64Array, x: Float64Array, fu: Float32Array, fv: Float32Array, fw: Float32Array, nx: number, ny: number, nz: number): void
+  /** residualSlab: r = b - A x. */
+  residual(r: Float64Array, b: Float64Array, x: Float64Array, fu: Float32Array, fv: Float32Array, fw: Float32Array, nx: number, ny: number, nz: number): void
+  /** netOutfluxSlab. */
+  netOutflux(
+    out: Float32Array | Float64Array,
+    u: Float32Array,
+    v: Float32Array,
+    w: Float32Array,
+    fu: Float32Array,
+    fv: Float32Array,
+    fw: Float32Array,
+    su: Float32Array | null,
+    sv: Float32Array | null,
+    sw: Float32Array | null,
+    nx: number,
+    ny: number,
+    nz: number,
+  ): void
+  /** subtractGradientSlab. */
+  subtractGradient(u: Float32Array, v: Float32Array, w: Float32Array, phi: Float64Array, fu: Float32Array, fv: Float32Array, fw: Float32Array, nx: number, ny: number, nz: number): void
+  /** a . b as dotPlanesSlab into partial (nz entries) + sumPartials: independent of the thread count. */
+  dot(a: Float64Array, b: Float64Array, plane: number, nz: number, partial: Float64Array): number
+  /** updateIterateSlab + sumPartials: returns |r|^2. */
+  updateIterate(x: Float64Array, r: Float64Array, s: Float64Array, q: Float64Array, alpha: number, plane: number, nz: number, partial: Float64Array): number
+  /** updateSearchSlab. */
+  updateSearch(s: Float64Array, z: Float64Array, beta: number, plane: number, nz: number): void
+  /** gaussSeidelColorSlab: one red-black half sweep. */
+  gaussSeidelColor(x: Float64Array, b: Float64Array, fu: Float32Array, fv: Float32Array, fw: Float32Array, nx: number, ny: number, nz: number, color: number): void
+  /** A full red-black sweep: gaussSeidelColorSlab for colour `first`, then for the other. */
+  gaussSeidelSweep(x: Float64Array, b: Float64Array, fu: Float32Array, fv: Float32Array, fw: Float32Array, nx: number, ny: number, nz: number, first: number): void
+  /** jacobiSlab. */
+  jacobi(out: Float64Array, x: Float64Array, b: Float64Array, fu: Float32Array, fv: Float32Array, fw: Float32Array, nx: number, ny: number, nz: number, omega: number): void
+  /** relaxCells over cells[begin .. end-1] (one colour). */
+  relaxCells(x: Float64Array, b: Float64Array, fu: Float32Array, fv: Float32Array, fw: Float32Array, nx: number, ny: number, nz: number, cells: Int32Array, begin: number, end: number): void
+  /** restrictSlab over all cz coarse planes; scratch of restrictScratchLength (a backend may use its own per thread). */
+  restrict(
+    bc: Float64Array,
+    rf: Float64Array,
+    nx: number,
+    ny: number,
+    nz: number,
+    cx: number,
+    cy: number,
+    cz: number,
+    tx: AxisTransfer,
+    ty: AxisTransfer,
+    tz: AxisTransfer,
+    scratch: Float64Array,
+  ): void
+  /** prolongAddSlab over all nz fine planes. */
+  prolongAdd(xf: Float64Array, xc: Float64Array, active: Uint8Array, nx: number, ny: number, nz: number, cx: number, cy: number, tx: AxisTransfer, ty: AxisTransfer, tz: AxisTransfer): void
+  /** advectSlab over every plane of lattice `axis` (dst2/src2: a second field on the same trace; base: record corners). */
+  advect(
+    dst: Float32Array,
+    src: Float32Array,
+    axis: -1 | 0 | 1 | 2,
+    u: Float32Array,
+    v: Float32Array,
+    w: Float32Array,
+    nx: number,
+    ny: number,
+    nz: number,
+    dtOverDx: number,
+    cubic: boolean,
+    solid: SolidField | null,
+    dst2?: Float32Array | null,
+    src2?: Float32Array | null,
+    base?: Int32Array | null,
+  ): void
+  /** maccormackCorrectSlab over every plane of lattice `axis` (base: corners advect recorded). */
+  maccormackCorrect(
+    dst: Float32Array,
+    src: Float32Array,
+    fwd: Float32Array,
+    bwd: Float32Array,
+    axis: -1 | 0 | 1 | 2,
+    u: Float32Array,
+    v: Float32Array,
+    w: Float32Array,
+    nx: number,
+    ny: number,
+    nz: number,
+    dtOverDx: number,
+    solid: SolidField | null,
+    limiter: number,
+    base?: Int32Array | null,
+  ): void
+  /** vorticitySlab. */
+  vorticity(ox: Float32Array, oy: Float32Array, oz: Float32Array, mag: Float32Array, u: Float32Array, v: Float32Array, w: Float32Array, nx: number, ny: number, nz: number, dx: number): void
+  /** confinementForceSlab. */
+  confinementForce(
+    fx: Float32Array,
+    fy: Float32Array,
+    fz: Float32Array,
+    ox: Float32Array,
+    oy: Float32Array,
+    oz: Float32Array,
+    mag: Float32Array,
+    epsilon: number,
+    nx: number,
+    ny: number,
+    nz: number,
+    dx: number,
+  ): void
+  /** addCellForceToFacesSlab. */
+  addCellForceToFaces(u: Float32Array, v: Float32Array, w: Float32Array, fx: Float32Array, fy: Float32Array, fz: Float32Array, dt: number, nx: number, ny: number, nz: number): void
+  /** addBuoyancySlab. */
+  addBuoyancy(
+    v: Float32Array,
+    density: Float32Array | null,
+    temperature: Float32Array | null,
+    alpha: number,
+    beta: number,
+    ambientTemperature: number,
+    dt: number,
+    nx: number,
+    ny: number,
+    nz: number,
+  ): void
+  /** Stops worker threads, if any; the backend must not be used afterwards. */
+  dispose(): Promise<void>
+}

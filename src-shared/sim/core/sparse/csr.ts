@@ -1,0 +1,236 @@
+// Compressed sparse row matrices and their setup-time algebra (serial, run once per matrix):
+// building from triplets, transpose (R = P^T), sparse products (the Galerkin operator
+// R A P), greedy multicolouring of the rows for a parallel Gauss-Seidel, and a 7-point
+// Poisson matrix for tests and benchmarks. The per-iteration kernels are in kernels.ts.
+import type { KernelAllocator } from '../kernelTypes'
+
+/**
+ * Row i holds entries rowPtr[i] .. rowPtr[i+1]-1: column col[p], value val[p], columns in
+ * increasing order within a row (the builders here keep that; kernels only need a fixed order).
+ */
+export interface CsrMatrix {
+  /** Rows. */
+  readonly n: number
+  /** Columns (n for a square matrix). */
+  readonly cols: number
+  readonly rowPtr: Int32Array
+  readonly col: Int32Array
+  readonly val: Float64Array
+}
+
+/** Number of stored entries. */
+export function nnzOf(A: CsrMatrix): number {
+  return A.rowPtr[A.n]
+}
+
+/** An empty n x cols matrix with room for nnz entries, allocated by `alloc` (default plain arrays). */
+export function allocCsr(n: number, cols: number, nnz: number, alloc?: KernelAllocator): CsrMatrix {
+  return {
+    n,
+    cols,
+    rowPtr: alloc ? alloc.i32(n + 1) : new Int32Array(n + 1),
+    col: alloc ? alloc.i32(nnz) : new Int32Array(nnz),
+    val: alloc ? alloc.f64(nnz) : new Float64Array(nnz),
+  }
+}
+
+/** A copy of A whose arrays come from `alloc` (e.g. a WebAssembly backend's memory). */
+export function copyCsr(A: CsrMatrix, alloc: KernelAllocator): CsrMatrix {
+  const B = allocCsr(A.n, A.cols, nnzOf(A), alloc)
+  B.rowPtr.set(A.rowPtr)
+  B.col.set(A.col.subarray(0, nnzOf(A)))
+  B.val.set(A.val.subarray(0, nnzOf(A)))
+  return B
+}
+
+/**
+ * The n x cols matrix with entries (rows[t], cols[t]) = vals[t]; duplicates are summed (in
+ * triplet order), columns sorted within each row.
+ */
+export function csrFromTriplets(n: number, cols: number, rows: ArrayLike<number>, colsOf: ArrayLike<number>, vals: ArrayLike<number>): CsrMatrix {
+  const m = rows.length
+  const count = new Int32Array(n + 1)
+  for (let t = 0; t < m; t++) count[rows[t] + 1]++
+  for (let i = 0; i < n; i++) count[i + 1] += count[i]
+  const next = count.slice(0, n)
+  const order = new Int32Array(m)
+  for (let t = 0; t < m; t++) order[next[rows[t]]++] = t
+  // Sort each row's triplets by column (stable: duplicates keep triplet order), then merge.
+  const rowPtr = new Int32Array(n + 1)
+  const col: number[] = []
+  const val: number[] = []
+  for (let i = 0; i < n; i++) {
+    const part = Array.from(order.subarray(count[i], count[i + 1])).sort((a, b) => colsOf[a] - colsOf[b] || a - b)
+    for (const t of part) {
+      const c = colsOf[t]
+      if (col.length > rowPtr[i] && col[col.length - 1] === c) val[val.length - 1] += vals[t]
+      else {
+        col.push(c)
+        val.push(vals[t])
+      }
+    }
+    rowPtr[i + 1] = col.length
+  }
+  return { n, cols, rowPtr, col: Int32Array.from(col), val: Float64Array.from(val) }
+}
+
+/** A^T (columns sorted within rows). */
+export function transposeCsr(A: CsrMatrix): CsrMatrix {
+  const { n, cols, rowPtr, col, val } = A
+  const nnz = rowPtr[n]
+  const tPtr = new Int32Array(cols + 1)
+  for (let p = 0; p < nnz; p++) tPtr[col[p] + 1]++
+  for (let j = 0; j < cols; j++) tPtr[j + 1] += tPtr[j]
+  const next = tPtr.slice(0, cols)
+  const tCol = new Int32Array(nnz)
+  const tVal = new Float64Array(nnz)
+  // Rows in increasing order, so each transposed row's columns come out sorted.
+  for (let i = 0; i < n; i++) {
+    for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) {
+      const q = next[col[p]]++
+      tCol[q] = i
+      tVal[q] = val[p]
+    }
+  }
+  return { n: cols, cols: n, rowPtr: tPtr, col: tCol, val: tVal }
+}
+
+/**
+ * A B (Gustavson's row-by-row product with a dense accumulator). Entry (i, j) sums
+ * A_ik B_kj in the order of A's row i, then B's row k; columns sorted within rows.
+ */
+export function multiplyCsr(A: CsrMatrix, B: CsrMatrix): CsrMatrix {
+  if (A.cols !== B.n) throw new Error(`multiplyCsr: ${A.n}x${A.cols} times ${B.n}x${B.cols}`)
+  const acc = new Float64Array(B.cols)
+  const mark = new Int32Array(B.cols).fill(-1)
+  const rowPtr = new Int32Array(A.n + 1)
+  const col: number[] = []
+  const val: number[] = []
+  const touched: number[] = []
+  for (let i = 0; i < A.n; i++) {
+    touched.length = 0
+    for (let p = A.rowPtr[i]; p < A.rowPtr[i + 1]; p++) {
+      const k = A.col[p]
+      const a = A.val[p]
+      for (let q = B.rowPtr[k]; q < B.rowPtr[k + 1]; q++) {
+        const j = B.col[q]
+        if (mark[j] !== i) {
+          mark[j] = i
+          acc[j] = a * B.val[q]
+          touched.push(j)
+        } else acc[j] += a * B.val[q]
+      }
+    }
+    touched.sort((x, y) => x - y)
+    for (const j of touched) {
+      col.push(j)
+      val.push(acc[j])
+    }
+    rowPtr[i + 1] = col.length
+  }
+  return { n: A.n, cols: B.cols, rowPtr, col: Int32Array.from(col), val: Float64Array.from(val) }
+}
+
+/** The Galerkin coarse operator R A P with R = P^T (Trottenberg et al. 2001, sec. 2.3.2). */
+export function galerkin(A: CsrMatrix, P: CsrMatrix, R: CsrMatrix = transposeCsr(P)): CsrMatrix {
+  return multiplyCsr(R, multiplyCsr(A, P))
+}
+
+/** Rows grouped by colour: order[colorStart[c] .. colorStart[c+1]-1] are colour c's rows, increasing. */
+export interface RowColoring {
+  readonly colors: number
+  readonly order: Int32Array
+  readonly colorStart: Int32Array
+}
+
+/**
+ * Greedy colouring of the rows of a structurally symmetric matrix: row i (in increasing
+ * order) takes the smallest colour none of its already coloured neighbours has. Rows of one
+ * colour do not couple, so Gauss-Seidel relaxes each colour's rows in parallel and in any
+ * split, deterministically (a 7-point stencil in lexicographic order gets red-black).
+ */
+export function colorRows(A: CsrMatrix, alloc?: KernelAllocator): RowColoring {
+  const { n, rowPtr, col } = A
+  const color = new Int32Array(n).fill(-1)
+  // taken[c] === i: a neighbour of row i has colour c.
+  let taken = new Int32Array(64).fill(-1)
+  let colors = 0
+  for (let i = 0; i < n; i++) {
+    for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) {
+      const c = color[col[p]]
+      if (c >= 0 && col[p] !== i) {
+        if (c >= taken.length) {
+          const grown = new Int32Array(2 * c + 2).fill(-1)
+          grown.set(taken)
+          taken = grown
+        }
+        taken[c] = i
+      }
+    }
+    let c = 0
+    while (c < taken.length && taken[c] === i) c++
+    color[i] = c
+    if (c + 1 > colors) colors = c + 1
+  }
+  const colorStart = alloc ? alloc.i32(colors + 1) : new Int32Array(colors + 1)
+  for (let i = 0; i < n; i++) colorStart[color[i] + 1]++
+  for (let c = 0; c < colors; c++) colorStart[c + 1] += colorStart[c]
+  const next = colorStart.slice(0, colors)
+  const order = alloc ? alloc.i32(n) : new Int32Array(n)
+  for (let i = 0; i < n; i++) order[next[color[i]]++] = i
+  return { colors, order, colorStart }
+}
+
+/**
+ * The 7-point Poisson matrix on an nx x ny x nz cell grid with Dirichlet walls: diagonal 6,
+ * -1 to each neighbour inside the grid (symmetric positive definite), columns sorted.
+ */
+export function poisson3d(nx: number, ny: number, nz: number, alloc?: KernelAllocator): CsrMatrix {
+  const n = nx * ny * nz
+  const plane = nx * ny
+  let nnz = 0
+  for (let k = 0; k < nz; k++)
+    for (let j = 0; j < ny; j++)
+      for (let i = 0; i < nx; i++) nnz += 1 + (i > 0 ? 1 : 0) + (i < nx - 1 ? 1 : 0) + (j > 0 ? 1 : 0) + (j < ny - 1 ? 1 : 0) + (k > 0 ? 1 : 0) + (k < nz - 1 ? 1 : 0)
+  const A = allocCsr(n, n, nnz, alloc)
+  const { rowPtr, col, val } = A
+  let p = 0
+  for (let k = 0; k < nz; k++)
+    for (let j = 0; j < ny; j++)
+      for (let i = 0; i < nx; i++) {
+        const c = i + nx * (j + ny * k)
+        const put = (cc: number, v: number) => {
+          col[p] = cc
+          val[p++] = v
+        }
+        if (k > 0) put(c - plane, -1)
+        if (j > 0) put(c - nx, -1)
+        if (i > 0) put(c - 1, -1)
+        put(c, 6)
+        if (i < nx - 1) put(c + 1, -1)
+        if (j < ny - 1) put(c + nx, -1)
+        if (k < nz - 1) put(c + plane, -1)
+        rowPtr[c + 1] = p
+      }
+  return A
+}
+
+/**
+ * Piecewise-constant aggregation prolongation for an nx x ny x nz cell grid: coarse cell
+ * (i>>1, j>>1, k>>1) of a ceil(n/2) grid feeds its (up to) 8 fine cells with weight 1.
+ */
+export function aggregationProlongation(nx: number, ny: number, nz: number): CsrMatrix {
+  const cx = (nx + 1) >> 1
+  const cy = (ny + 1) >> 1
+  const cz = (nz + 1) >> 1
+  const n = nx * ny * nz
+  const P: CsrMatrix = { n, cols: cx * cy * cz, rowPtr: new Int32Array(n + 1), col: new Int32Array(n), val: new Float64Array(n).fill(1) }
+  for (let k = 0; k < nz; k++)
+    for (let j = 0; j < ny; j++)
+      for (let i = 0; i < nx; i++) {
+        const c = i + nx * (j + ny * k)
+        P.col[c] = (i >> 1) + cx * ((j >> 1) + cy * (k >> 1))
+        P.rowPtr[c + 1] = c + 1
+      }
+  return P
+}

@@ -1,0 +1,137 @@
+// Reference slab kernels over CSR matrices and plain Float64 vectors (twins in
+// wasm/assembly/sparse.ts, bit for bit). Matrix kernels take a row range [r0, r1) (or a range
+// of positions in a row list); each row is written by exactly one call, so any split of the
+// rows across threads gives the same bits. Vector kernels take a range of fixed-size blocks
+// [k0, k1) of `block` entries (the last block may be short); reductions write one partial
+// per block, summed in block order by the caller (kernelTable's run), so the result does not
+// depend on the thread count either.
+//
+// Summation orders are chosen so the f64x2 twins reproduce them exactly:
+// - a row sum accumulates its entries in storage order from 0 (the twin runs two rows in the
+//   two lanes, each lane in its own row's order);
+// - a block dot keeps two running sums, over even and odd offsets from the block start, adds
+//   them, then the odd tail (the twin's two lanes).
+// wasm has no fused multiply-add (relaxed-simd is not enabled), so every product is rounded
+// before it is added, as in JavaScript.
+
+/** y[i] = sum_j A_ij x_j for rows [r0, r1). */
+export function spmvRows(rowPtr: Int32Array, col: Int32Array, val: Float64Array, x: Float64Array, y: Float64Array, r0: number, r1: number): void {
+  for (let i = r0; i < r1; i++) {
+    let s = 0
+    const end = rowPtr[i + 1]
+    for (let p = rowPtr[i]; p < end; p++) s += val[p] * x[col[p]]
+    y[i] = s
+  }
+}
+
+/** y[i] += sum_j A_ij x_j for rows [r0, r1) (the prolongation x_fine += P x_coarse). */
+export function spmvAddRows(rowPtr: Int32Array, col: Int32Array, val: Float64Array, x: Float64Array, y: Float64Array, r0: number, r1: number): void {
+  for (let i = r0; i < r1; i++) {
+    let s = 0
+    const end = rowPtr[i + 1]
+    for (let p = rowPtr[i]; p < end; p++) s += val[p] * x[col[p]]
+    y[i] += s
+  }
+}
+
+/** r[i] = b[i] - sum_j A_ij x_j for rows [r0, r1). */
+export function residualRows(rowPtr: Int32Array, col: Int32Array, val: Float64Array, x: Float64Array, b: Float64Array, r: Float64Array, r0: number, r1: number): void {
+  for (let i = r0; i < r1; i++) {
+    let s = 0
+    const end = rowPtr[i + 1]
+    for (let p = rowPtr[i]; p < end; p++) s += val[p] * x[col[p]]
+    r[i] = b[i] - s
+  }
+}
+
+/**
+ * Gauss-Seidel on the rows listed at positions [t0, t1) of `rows` (rows of one colour, so
+ * none reads another's unknown and the order within the list does not matter):
+ *   x_i = (b_i - sum_{j != i} A_ij x_j) / A_ii
+ * the off-diagonal terms subtracted in storage order. Rows with A_ii = 0 are left alone.
+ */
+export function gsRows(rowPtr: Int32Array, col: Int32Array, val: Float64Array, x: Float64Array, b: Float64Array, rows: Int32Array, t0: number, t1: number): void {
+  for (let t = t0; t < t1; t++) {
+    const i = rows[t]
+    let s = b[i]
+    let d = 0
+    const end = rowPtr[i + 1]
+    for (let p = rowPtr[i]; p < end; p++) {
+      const c = col[p]
+      if (c === i) d = val[p]
+      else s -= val[p] * x[c]
+    }
+    if (d !== 0) x[i] = s / d
+  }
+}
+
+/** partial[k] = sum of a_c b_c over block k (two running sums: even, odd offsets), blocks [k0, k1). */
+export function dotBlocks(a: Float64Array, b: Float64Array, n: number, block: number, partial: Float64Array, k0: number, k1: number): void {
+  for (let k = k0; k < k1; k++) {
+    let c = k * block
+    const end = Math.min(n, c + block)
+    let s0 = 0
+    let s1 = 0
+    for (; c + 1 < end; c += 2) {
+      s0 += a[c] * b[c]
+      s1 += a[c + 1] * b[c + 1]
+    }
+    let s = s0 + s1
+    if (c < end) s += a[c] * b[c]
+    partial[k] = s
+  }
+}
+
+/** y += alpha x over blocks [k0, k1). */
+export function axpyBlocks(y: Float64Array, alpha: number, x: Float64Array, n: number, block: number, k0: number, k1: number): void {
+  const end = Math.min(n, k1 * block)
+  for (let c = k0 * block; c < end; c++) y[c] += alpha * x[c]
+}
+
+/** s = z + beta s over blocks [k0, k1). */
+export function xpbyBlocks(s: Float64Array, z: Float64Array, beta: number, n: number, block: number, k0: number, k1: number): void {
+  const end = Math.min(n, k1 * block)
+  for (let c = k0 * block; c < end; c++) s[c] = z[c] + beta * s[c]
+}
+
+/**
+ * x += alpha s; r -= alpha q; partial[k] = |r|^2 over block k (even/odd running sums as
+ * dotBlocks), blocks [k0, k1).
+ */
+export function updateIterateBlocks(
+  x: Float64Array,
+  r: Float64Array,
+  s: Float64Array,
+  q: Float64Array,
+  alpha: number,
+  n: number,
+  block: number,
+  partial: Float64Array,
+  k0: number,
+  k1: number,
+): void {
+  for (let k = k0; k < k1; k++) {
+    let c = k * block
+    const end = Math.min(n, c + block)
+    let s0 = 0
+    let s1 = 0
+    for (; c + 1 < end; c += 2) {
+      x[c] += alpha * s[c]
+      x[c + 1] += alpha * s[c + 1]
+      const r0 = r[c] - alpha * q[c]
+      const r1 = r[c + 1] - alpha * q[c + 1]
+      r[c] = r0
+      r[c + 1] = r1
+      s0 += r0 * r0
+      s1 += r1 * r1
+    }
+    let rr = s0 + s1
+    if (c < end) {
+      x[c] += alpha * s[c]
+      const rc = r[c] - alpha * q[c]
+      r[c] = rc
+      rr += rc * rc
+    }
+    partial[k] = rr
+  }
+}

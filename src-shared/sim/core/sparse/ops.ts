@@ -1,0 +1,145 @@
+// The sparse API over a kernel backend: SpMV, residual, restriction and prolongation as
+// sparse products, block-deterministic vector ops (PcgSolver's VectorOps), a CSR linear
+// operator, and a multicoloured Gauss-Seidel smoother / symmetric Gauss-Seidel
+// preconditioner. Each call runs one kernel-table row (rows.ts) on `kernels`: the TypeScript
+// reference, or the WebAssembly twin split by rows / blocks across the slab pool (its arrays
+// must then come from the backend: copyCsr, kernels.f64).
+import { TS_KERNELS } from '../kernelBackend'
+import type { KernelBackend } from '../kernelTypes'
+import type { LinearOperator, Preconditioner, VectorOps } from '../pcg'
+import { type CsrMatrix, colorRows, type RowColoring } from './csr'
+import { AXPY_BLOCKS, blockCount, DOT_BLOCKS, GS_ROWS, SP_RESIDUAL, SPARSE_BLOCK, SPMV, SPMV_ADD, UPDATE_ITERATE_BLOCKS, XPBY_BLOCKS } from './rows'
+
+/** y = A x (y must not alias x). */
+export function spmv(kernels: KernelBackend, A: CsrMatrix, x: Float64Array, y: Float64Array): void {
+  kernels.run(SPMV, A.rowPtr, A.col, A.val, x, y, A.n)
+}
+
+/** y += A x. */
+export function spmvAdd(kernels: KernelBackend, A: CsrMatrix, x: Float64Array, y: Float64Array): void {
+  kernels.run(SPMV_ADD, A.rowPtr, A.col, A.val, x, y, A.n)
+}
+
+/** r = b - A x. */
+export function spResidual(kernels: KernelBackend, A: CsrMatrix, x: Float64Array, b: Float64Array, r: Float64Array): void {
+  kernels.run(SP_RESIDUAL, A.rowPtr, A.col, A.val, x, b, r, A.n)
+}
+
+/** Restriction as a sparse product: coarse = R fine, R = P^T stored explicitly (transposeCsr). */
+export function restrictCsr(kernels: KernelBackend, R: CsrMatrix, fine: Float64Array, coarse: Float64Array): void {
+  spmv(kernels, R, fine, coarse)
+}
+
+/** Prolongation as a sparse product: fine += P coarse. */
+export function prolongAddCsr(kernels: KernelBackend, P: CsrMatrix, coarse: Float64Array, fine: Float64Array): void {
+  spmvAdd(kernels, P, coarse, fine)
+}
+
+/**
+ * PcgSolver's vector kernels on plain vectors of length n, reduced in fixed blocks of
+ * `block` entries (partials summed in block order): the same bits on any thread count.
+ */
+export class SparseVectorOps implements VectorOps {
+  private readonly partial: Float64Array
+
+  constructor(
+    readonly n: number,
+    readonly kernels: KernelBackend = TS_KERNELS,
+    readonly block = SPARSE_BLOCK,
+  ) {
+    if (!(block > 0 && block % 2 === 0)) throw new Error('SparseVectorOps: block must be a positive even number')
+    this.partial = kernels.f64(Math.max(1, blockCount(n, block)))
+  }
+
+  alloc(): Float64Array {
+    return this.kernels.f64(this.n)
+  }
+  dot(a: Float64Array, b: Float64Array): number {
+    return this.kernels.run(DOT_BLOCKS, a, b, this.n, this.block, this.partial)
+  }
+  axpy(y: Float64Array, alpha: number, x: Float64Array): void {
+    this.kernels.run(AXPY_BLOCKS, y, alpha, x, this.n, this.block)
+  }
+  updateIterate(x: Float64Array, r: Float64Array, s: Float64Array, q: Float64Array, alpha: number): number {
+    return this.kernels.run(UPDATE_ITERATE_BLOCKS, x, r, s, q, alpha, this.n, this.block, this.partial)
+  }
+  updateSearch(s: Float64Array, z: Float64Array, beta: number): void {
+    this.kernels.run(XPBY_BLOCKS, s, z, beta, this.n, this.block)
+  }
+  copy(dst: Float64Array, src: Float64Array): void {
+    dst.set(src)
+  }
+}
+
+/** A square CSR matrix as PcgSolver's linear operator. */
+export class CsrOperator implements LinearOperator {
+  constructor(
+    readonly A: CsrMatrix,
+    readonly kernels: KernelBackend = TS_KERNELS,
+  ) {}
+  apply(x: Float64Array, out: Float64Array): void {
+    spmv(this.kernels, this.A, x, out)
+  }
+  residual(b: Float64Array, x: Float64Array, r: Float64Array): void {
+    spResidual(this.kernels, this.A, x, b, r)
+  }
+}
+
+/**
+ * Multicoloured Gauss-Seidel: the rows coloured greedily (colorRows), each colour's rows
+ * relaxed in parallel (split across threads; rows of one colour do not couple, so the bits do
+ * not depend on the split), colours in order. A backward sweep takes the colours in reverse,
+ * so forward + backward is a symmetric Gauss-Seidel sweep.
+ */
+export class MulticolorGaussSeidel {
+  readonly coloring: RowColoring
+  /** Each colour's rows (views of coloring.order). */
+  private readonly lists: Int32Array[]
+
+  constructor(
+    readonly A: CsrMatrix,
+    readonly kernels: KernelBackend = TS_KERNELS,
+    coloring?: RowColoring,
+  ) {
+    this.coloring = coloring ?? colorRows(A, kernels)
+    const { colors, order, colorStart } = this.coloring
+    this.lists = []
+    for (let c = 0; c < colors; c++) this.lists.push(order.subarray(colorStart[c], colorStart[c + 1]))
+  }
+
+  /** Relaxes colour c's rows. */
+  relaxColor(x: Float64Array, b: Float64Array, c: number): void {
+    const list = this.lists[c]
+    if (list.length > 0) this.kernels.run(GS_ROWS, this.A.rowPtr, this.A.col, this.A.val, x, b, list)
+  }
+
+  /** One sweep over every colour, forward (0 .. colors-1) or backward. */
+  sweep(x: Float64Array, b: Float64Array, forward = true): void {
+    const C = this.lists.length
+    for (let t = 0; t < C; t++) this.relaxColor(x, b, forward ? t : C - 1 - t)
+  }
+
+  /** A forward then a backward sweep (symmetric). */
+  symmetricSweep(x: Float64Array, b: Float64Array): void {
+    this.sweep(x, b, true)
+    this.sweep(x, b, false)
+  }
+}
+
+/**
+ * Symmetric multicolour Gauss-Seidel as a PCG preconditioner: z = M^-1 r with
+ * M = (D + L) D^-1 (D + U) in the colour ordering, i.e. a forward then a backward sweep from
+ * z = 0 (symmetric positive definite for an SPD A; Saad 2003, sec. 10.2).
+ */
+export class SgsPreconditioner implements Preconditioner {
+  readonly smoother: MulticolorGaussSeidel
+
+  constructor(A: CsrMatrix, kernels: KernelBackend = TS_KERNELS, coloring?: RowColoring) {
+    this.smoother = new MulticolorGaussSeidel(A, kernels, coloring)
+  }
+
+  apply(r: Float64Array, z: Float64Array): void {
+    z.fill(0)
+    this.smoother.symmetricSweep(z, r)
+  }
+}

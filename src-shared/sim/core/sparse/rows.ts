@@ -1,0 +1,109 @@
+// Kernel-table rows of the sparse kernels (references in kernels.ts, twins in
+// wasm/assembly/sparse.ts). Matrix rows split the matrix's rows (or a row list) across
+// threads; vector rows split fixed-size blocks of SPARSE_BLOCK entries, so reductions have
+// the same partials whatever the thread count.
+import { defineKernel, f64, float, i32, int, type KernelArgs, size } from '../kernelTable'
+import { axpyBlocks, dotBlocks, gsRows, residualRows, spmvAddRows, spmvRows, updateIterateBlocks, xpbyBlocks } from './kernels'
+
+/** Entries per reduction block (even, so the two-lane sums start on a lane boundary). */
+export const SPARSE_BLOCK = 4096
+
+/** Blocks covering n entries. */
+export function blockCount(n: number, block = SPARSE_BLOCK): number {
+  return Math.ceil(n / block)
+}
+
+const num = (a: KernelArgs, i: number) => a[i] as number
+/** Nonzeros of the whole matrix: the work estimate of a matrix row (one multiply-add each). */
+const nnz = (a: KernelArgs) => {
+  const rowPtr = a[0] as Int32Array
+  return rowPtr[rowPtr.length - 1]
+}
+const csr = [i32('rowPtr'), i32('col'), f64('val')] as const
+
+/** y = A x (rows of A; y must not alias x). Args: rowPtr, col, val, x, y, rows. */
+export const SPMV = defineKernel({
+  name: 'spmv',
+  args: [...csr, f64('x'), f64('y'), size('rows')],
+  split: 'rows',
+  range: (a) => num(a, 5),
+  work: nnz,
+  ref: spmvRows,
+})
+
+/** y += A x (prolongation: A = P). */
+export const SPMV_ADD = defineKernel({
+  name: 'spmvAdd',
+  args: [...csr, f64('x'), f64('y'), size('rows')],
+  split: 'rows',
+  range: (a) => num(a, 5),
+  work: nnz,
+  ref: spmvAddRows,
+})
+
+/** r = b - A x. Args: rowPtr, col, val, x, b, r, rows. */
+export const SP_RESIDUAL = defineKernel({
+  name: 'spResidual',
+  args: [...csr, f64('x'), f64('b'), f64('r'), size('rows')],
+  split: 'rows',
+  range: (a) => num(a, 6),
+  work: nnz,
+  ref: residualRows,
+})
+
+/** Gauss-Seidel on a list of rows of one colour (positions of `rows` are the range). */
+export const GS_ROWS = defineKernel({
+  name: 'gsRows',
+  args: [...csr, f64('x'), f64('b'), i32('rows')],
+  split: 'rows',
+  range: (a) => (a[5] as Int32Array).length,
+  // The list's share of the nonzeros, roughly: its rows times the mean row length.
+  work: (a, n) => {
+    const rowPtr = a[0] as Int32Array
+    const rows = rowPtr.length - 1
+    return rows > 0 ? Math.ceil((n * rowPtr[rows]) / rows) : n
+  },
+  ref: gsRows,
+})
+
+/** a . b in fixed blocks. Args: a, b, n, block, partial (blockCount(n) entries). */
+export const DOT_BLOCKS = defineKernel({
+  name: 'dotBlocks',
+  args: [f64('a'), f64('b'), int('n'), int('block'), f64('partial')],
+  split: 'blocks',
+  range: (a) => Math.ceil(num(a, 2) / num(a, 3)),
+  work: (a) => num(a, 2),
+  partials: 'partial',
+  ref: dotBlocks,
+})
+
+/** y += alpha x. Args: y, alpha, x, n, block. */
+export const AXPY_BLOCKS = defineKernel({
+  name: 'axpyBlocks',
+  args: [f64('y'), float('alpha'), f64('x'), int('n'), int('block')],
+  split: 'blocks',
+  range: (a) => Math.ceil(num(a, 3) / num(a, 4)),
+  work: (a) => num(a, 3),
+  ref: axpyBlocks,
+})
+
+/** s = z + beta s. Args: s, z, beta, n, block. */
+export const XPBY_BLOCKS = defineKernel({
+  name: 'xpbyBlocks',
+  args: [f64('s'), f64('z'), float('beta'), int('n'), int('block')],
+  split: 'blocks',
+  range: (a) => Math.ceil(num(a, 3) / num(a, 4)),
+  work: (a) => num(a, 3),
+  ref: xpbyBlocks,
+})
+
+/** x += alpha s; r -= alpha q; returns |r|^2. Args: x, r, s, q, alpha, n, block, partial. */
+export const UPDATE_ITERATE_BLOCKS = defineKernel({
+  name: 'updateIterateBlocks',
+  args: [f64('x'), f64('r'), f64('s'), f64('q'), float('alpha'), int('n'), int('block'), f64('partial')],
+  split: 'blocks',
+  range: (a) => Math.ceil(num(a, 5) / num(a, 6)),
+  work: (a) => 2 * num(a, 5),
+  partials: 'partial',
+  ref: updateIterateBlocks,
+})

@@ -1,0 +1,187 @@
+// Sparse kernels over CSR matrices and block-reduced vector kernels (reference:
+// src-shared/sim/core/sparse/kernels.ts), bit-identical to the references.
+//
+// Matrix kernels run two rows at once in the two f64x2 lanes: lane 0 row i, lane 1 row i + 1,
+// in lock-step over the shorter row's entries (values and x gathered lane by lane), each lane
+// accumulating its own row in storage order; the longer row's tail is finished in scalar. So
+// every row's sum is the reference's sequence of rounded products and adds. Vector kernels
+// keep the references' two running sums (even and odd offsets of a block) in the two lanes.
+// Arguments (rowPtr, col, val, ...) are byte offsets into the shared memory.
+import { rf64, wf64, ri32, v64, st64 } from './common'
+
+/** Lane-wise sums of rows i (lane 0) and i + 1 (lane 1) over their common prefix of entries; returns the lanes with the tails finished. */
+@inline function rowPair(rowPtr: usize, col: usize, val: usize, x: usize, i: i32): v128 {
+  const p0 = ri32(rowPtr, i)
+  const e0 = ri32(rowPtr, i + 1)
+  const p1 = e0
+  const e1 = ri32(rowPtr, i + 2)
+  const m0 = e0 - p0
+  const m1 = e1 - p1
+  const m = m0 < m1 ? m0 : m1
+  let acc = f64x2.splat(0)
+  for (let t = 0; t < m; t++) {
+    const a = f64x2.replace_lane(f64x2.splat(rf64(val, p0 + t)), 1, rf64(val, p1 + t))
+    const xv = f64x2.replace_lane(f64x2.splat(rf64(x, ri32(col, p0 + t))), 1, rf64(x, ri32(col, p1 + t)))
+    acc = f64x2.add(acc, f64x2.mul(a, xv))
+  }
+  let s0 = f64x2.extract_lane(acc, 0)
+  let s1 = f64x2.extract_lane(acc, 1)
+  for (let p = p0 + m; p < e0; p++) s0 += rf64(val, p) * rf64(x, ri32(col, p))
+  for (let p = p1 + m; p < e1; p++) s1 += rf64(val, p) * rf64(x, ri32(col, p))
+  return f64x2.replace_lane(f64x2.splat(s0), 1, s1)
+}
+
+@inline function rowSum(rowPtr: usize, col: usize, val: usize, x: usize, i: i32): f64 {
+  let s: f64 = 0
+  const end = ri32(rowPtr, i + 1)
+  for (let p = ri32(rowPtr, i); p < end; p++) s += rf64(val, p) * rf64(x, ri32(col, p))
+  return s
+}
+
+/** spmvRows: y = A x for rows [r0, r1). */
+export function spmv(rowPtr: usize, col: usize, val: usize, x: usize, y: usize, r0: i32, r1: i32): void {
+  let i = r0
+  for (; i + 1 < r1; i += 2) st64(y, i, rowPair(rowPtr, col, val, x, i))
+  if (i < r1) wf64(y, i, rowSum(rowPtr, col, val, x, i))
+}
+
+/** spmvAddRows: y += A x for rows [r0, r1). */
+export function spmvAdd(rowPtr: usize, col: usize, val: usize, x: usize, y: usize, r0: i32, r1: i32): void {
+  let i = r0
+  for (; i + 1 < r1; i += 2) st64(y, i, f64x2.add(v64(y, i), rowPair(rowPtr, col, val, x, i)))
+  if (i < r1) wf64(y, i, rf64(y, i) + rowSum(rowPtr, col, val, x, i))
+}
+
+/** residualRows: r = b - A x for rows [r0, r1). */
+export function spResidual(rowPtr: usize, col: usize, val: usize, x: usize, b: usize, r: usize, r0: i32, r1: i32): void {
+  let i = r0
+  for (; i + 1 < r1; i += 2) st64(r, i, f64x2.sub(v64(b, i), rowPair(rowPtr, col, val, x, i)))
+  if (i < r1) wf64(r, i, rf64(b, i) - rowSum(rowPtr, col, val, x, i))
+}
+
+/** One row of gsRows (scalar). */
+@inline function gsRow(rowPtr: usize, col: usize, val: usize, x: usize, b: usize, i: i32): void {
+  let s = rf64(b, i)
+  let d: f64 = 0
+  const end = ri32(rowPtr, i + 1)
+  for (let p = ri32(rowPtr, i); p < end; p++) {
+    const c = ri32(col, p)
+    if (c == i) d = rf64(val, p)
+    else s -= rf64(val, p) * rf64(x, c)
+  }
+  if (d != 0) wf64(x, i, s / d)
+}
+
+/**
+ * gsRows: Gauss-Seidel on the rows at positions [t0, t1) of the int32 list `rows` (one
+ * colour: no row reads another's unknown). Two listed rows per step in the two lanes; a
+ * lane's diagonal entry contributes +0 instead of its product (s - (+0) is s bit for bit,
+ * also for s = -0), and its value is kept as that lane's divisor.
+ */
+export function gsRows(rowPtr: usize, col: usize, val: usize, x: usize, b: usize, rows: usize, t0: i32, t1: i32): void {
+  let t = t0
+  for (; t + 1 < t1; t += 2) {
+    const i0 = ri32(rows, t)
+    const i1 = ri32(rows, t + 1)
+    const p0 = ri32(rowPtr, i0)
+    const e0 = ri32(rowPtr, i0 + 1)
+    const p1 = ri32(rowPtr, i1)
+    const e1 = ri32(rowPtr, i1 + 1)
+    const m0 = e0 - p0
+    const m1 = e1 - p1
+    const m = m0 < m1 ? m0 : m1
+    let s = f64x2.replace_lane(f64x2.splat(rf64(b, i0)), 1, rf64(b, i1))
+    let d0: f64 = 0
+    let d1: f64 = 0
+    for (let q = 0; q < m; q++) {
+      const c0 = ri32(col, p0 + q)
+      const c1 = ri32(col, p1 + q)
+      const a0 = rf64(val, p0 + q)
+      const a1 = rf64(val, p1 + q)
+      let prod = f64x2.mul(f64x2.replace_lane(f64x2.splat(a0), 1, a1), f64x2.replace_lane(f64x2.splat(rf64(x, c0)), 1, rf64(x, c1)))
+      if (c0 == i0) {
+        d0 = a0
+        prod = f64x2.replace_lane(prod, 0, 0)
+      }
+      if (c1 == i1) {
+        d1 = a1
+        prod = f64x2.replace_lane(prod, 1, 0)
+      }
+      s = f64x2.sub(s, prod)
+    }
+    let s0 = f64x2.extract_lane(s, 0)
+    let s1 = f64x2.extract_lane(s, 1)
+    for (let p = p0 + m; p < e0; p++) {
+      const c = ri32(col, p)
+      if (c == i0) d0 = rf64(val, p)
+      else s0 -= rf64(val, p) * rf64(x, c)
+    }
+    for (let p = p1 + m; p < e1; p++) {
+      const c = ri32(col, p)
+      if (c == i1) d1 = rf64(val, p)
+      else s1 -= rf64(val, p) * rf64(x, c)
+    }
+    if (d0 != 0) wf64(x, i0, s0 / d0)
+    if (d1 != 0) wf64(x, i1, s1 / d1)
+  }
+  if (t < t1) gsRow(rowPtr, col, val, x, b, ri32(rows, t))
+}
+
+/** dotBlocks: partial[k] = even-lane sum + odd-lane sum (+ odd tail) over block k, blocks [k0, k1). */
+export function dotBlocks(a: usize, b: usize, n: i32, block: i32, partial: usize, k0: i32, k1: i32): void {
+  for (let k = k0; k < k1; k++) {
+    let c = k * block
+    const e = c + block
+    const end = e < n ? e : n
+    let acc = f64x2.splat(0)
+    for (; c + 1 < end; c += 2) acc = f64x2.add(acc, f64x2.mul(v64(a, c), v64(b, c)))
+    let s = f64x2.extract_lane(acc, 0) + f64x2.extract_lane(acc, 1)
+    if (c < end) s += rf64(a, c) * rf64(b, c)
+    wf64(partial, k, s)
+  }
+}
+
+/** axpyBlocks: y += alpha x over blocks [k0, k1). */
+export function axpyBlocks(y: usize, alpha: f64, x: usize, n: i32, block: i32, k0: i32, k1: i32): void {
+  const va = f64x2.splat(alpha)
+  let c = k0 * block
+  const e = k1 * block
+  const end = e < n ? e : n
+  for (; c + 1 < end; c += 2) st64(y, c, f64x2.add(v64(y, c), f64x2.mul(va, v64(x, c))))
+  if (c < end) wf64(y, c, rf64(y, c) + alpha * rf64(x, c))
+}
+
+/** xpbyBlocks: s = z + beta s over blocks [k0, k1). */
+export function xpbyBlocks(s: usize, z: usize, beta: f64, n: i32, block: i32, k0: i32, k1: i32): void {
+  const vb = f64x2.splat(beta)
+  let c = k0 * block
+  const e = k1 * block
+  const end = e < n ? e : n
+  for (; c + 1 < end; c += 2) st64(s, c, f64x2.add(v64(z, c), f64x2.mul(vb, v64(s, c))))
+  if (c < end) wf64(s, c, rf64(z, c) + beta * rf64(s, c))
+}
+
+/** updateIterateBlocks: x += alpha s; r -= alpha q; partial[k] = |r|^2 over block k (lane sums). */
+export function updateIterateBlocks(x: usize, r: usize, s: usize, q: usize, alpha: f64, n: i32, block: i32, partial: usize, k0: i32, k1: i32): void {
+  const va = f64x2.splat(alpha)
+  for (let k = k0; k < k1; k++) {
+    let c = k * block
+    const e = c + block
+    const end = e < n ? e : n
+    let acc = f64x2.splat(0)
+    for (; c + 1 < end; c += 2) {
+      st64(x, c, f64x2.add(v64(x, c), f64x2.mul(va, v64(s, c))))
+      const rc = f64x2.sub(v64(r, c), f64x2.mul(va, v64(q, c)))
+      st64(r, c, rc)
+      acc = f64x2.add(acc, f64x2.mul(rc, rc))
+    }
+    let rr = f64x2.extract_lane(acc, 0) + f64x2.extract_lane(acc, 1)
+    if (c < end) {
+      wf64(x, c, rf64(x, c) + alpha * rf64(s, c))
+      const rc = rf64(r, c) - alpha * rf64(q, c)
+      wf64(r, c, rc)
+      rr += rc * rc
+    }
+    wf64(partial, k, rr)
+  }
+}
