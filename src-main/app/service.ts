@@ -7,8 +7,8 @@ import { basename, dirname, extname, join, resolve } from 'node:path'
 import { EddyError } from '../../src-shared/api/errors'
 import { dispatch, type Handlers } from '../../src-shared/api/dispatch'
 import type { EventEnvelope, ResponseEnvelope } from '../../src-shared/api/contract'
-import { BakeManager, type BakeJobView } from '../bake/bakeManager'
-import { cacheStatus, type CacheStatus, withLiveState } from '../bake/status'
+import { BakeManager, type BakeDelta, type BakeJobView } from '../bake/bakeManager'
+import { BakeUpdates } from '../bake/bakeUpdates'
 import { makeBakeHandlers } from './bakeHandlers'
 import { ExportJobs } from '../export/exportJobs'
 import type { SceneDocument } from '../../src-shared/scene/types'
@@ -67,7 +67,8 @@ export class EddyService {
   constructor(private readonly opts: ServiceOptions) {
     this.recent = new RecentProjects(opts.dataDir)
     this.bakes = new BakeManager({ workerUrl: opts.bakeWorker })
-    this.bakes.onUpdate = (job) => this.bakeUpdated(job)
+    const bakeUpdates = new BakeUpdates()
+    this.bakes.onUpdate = (job, delta) => this.bakeUpdated(bakeUpdates, job, delta)
     this.exports.onUpdate = (job) => this.onEvent?.({ event: 'export.update', payload: { job } })
     this.handlers = this.makeHandlers()
   }
@@ -89,16 +90,11 @@ export class EddyService {
     this.closeProject()
   }
 
-  private bakeUpdated(job: BakeJobView): void {
-    let status: CacheStatus | null = null
-    if (this.store && this.doc && this.store.path === job.projectPath) {
-      try {
-        status = withLiveState(cacheStatus(this.doc, this.store.cache, job.domainId), this.bakes.isBaking(job.domainId))
-      } catch {
-        status = null // the project is closing; the job alone still tells the panel
-      }
-    }
-    this.onEvent?.({ event: 'bake.update', payload: { job, status } })
+  /** Whole status on start and end, increments (coalesced by the BakeManager) in between. */
+  private bakeUpdated(updates: BakeUpdates, job: BakeJobView, delta: BakeDelta): void {
+    const open = this.store && this.doc ? { path: this.store.path, cache: this.store.cache, doc: this.doc } : null
+    const payload = updates.payload(job, delta, open, this.bakes.isBaking(job.domainId))
+    this.onEvent?.({ event: 'bake.update', payload })
   }
 
   /** Bakes write into the open file: stop them before it is closed or replaced. */

@@ -1,6 +1,11 @@
 // The bake scheduler of a host process: one worker thread per running bake, a queue when
 // more bakes are started than there are cores, Cancel, and a log per bake.
 //
+// Updates are coalesced: a phase change (queued, started, ended) and a worker's first report
+// of a run go out at once, while frames and log lines are gathered and sent at most every
+// `updateIntervalMs` (a trailing update carries the latest frame), each listing only what is
+// new since the previous one. A fast bake then costs a few updates a second, not one per frame.
+//
 // Worker threads rather than child processes: a cancel flag in shared memory is read
 // between substeps (a child process could only be killed, losing the frame in flight and
 // the checkpoint bookkeeping), frames go straight from the worker's own SQLite connection
@@ -13,6 +18,7 @@ import { Worker } from 'node:worker_threads'
 import type { ApiErrorData } from '../../src-shared/api/errors'
 import { EddyError } from '../../src-shared/api/errors'
 import type { BakeMode, BakeProgress, BakeRequest } from './runner'
+import type { FrameTiming } from './status'
 import type { WorkerMessage } from './workerMessages'
 
 export type BakePhase = 'queued' | 'running' | 'done' | 'cancelled' | 'failed'
@@ -30,6 +36,21 @@ export interface BakeJobView {
   cancelLatencyMs: number | null
   /** Memory the bake was estimated to need, bytes (reserved while it runs). */
   memoryBytes: number
+  /** Updates sent for this job so far (the last one's number): a receiver spots a missed one. */
+  seq: number
+}
+
+/** What changed since the previous update of the same job. */
+export interface BakeDelta {
+  /**
+   * A phase change (queued, running, done, cancelled, failed) or the worker's first report of
+   * a run (it has set up the cache: a fresh bake has cleared it): send the whole status.
+   */
+  full: boolean
+  /** Frames written since the previous update, in order, with their figures. */
+  frames: FrameTiming[]
+  /** Log lines added since the previous update. */
+  log: string[]
 }
 
 interface Job extends BakeJobView {
@@ -39,6 +60,12 @@ interface Job extends BakeJobView {
   cancelAt: number | null
   ended: Promise<void>
   resolveEnded: () => void
+  /** Coalescing: frames and log lines not yet sent, the pending trailing update, when the last went. */
+  pendingFrames: FrameTiming[]
+  pendingLog: string[]
+  timer: ReturnType<typeof setTimeout> | null
+  lastEmit: number
+  reported: boolean
 }
 
 const LOG_LINES = 500
@@ -48,17 +75,21 @@ export interface BakeManagerOptions {
   workerUrl: URL | string
   /** Cores to share out; default availableParallelism(). */
   cores?: number
-  /** Called whenever a job changes (queued, progress, log line, end). */
-  onUpdate?: (job: BakeJobView) => void
+  /** Called when a job changes (queued, started, ended at once; progress and log coalesced). */
+  onUpdate?: (job: BakeJobView, delta: BakeDelta) => void
+  /** Least time between two progress updates of one bake, ms (default 100: 10 a second). */
+  updateIntervalMs?: number
 }
 
 export class BakeManager {
   private readonly jobsByDomain = new Map<string, Job>()
   private readonly cores: number
-  onUpdate: ((job: BakeJobView) => void) | null
+  private readonly interval: number
+  onUpdate: ((job: BakeJobView, delta: BakeDelta) => void) | null
 
   constructor(private readonly opts: BakeManagerOptions) {
     this.cores = Math.max(1, opts.cores ?? availableParallelism())
+    this.interval = Math.max(0, opts.updateIntervalMs ?? 100)
     this.onUpdate = opts.onUpdate ?? null
   }
 
@@ -87,6 +118,12 @@ export class BakeManager {
       cancelAt: null,
       ended,
       resolveEnded,
+      seq: 0,
+      pendingFrames: [],
+      pendingLog: [],
+      timer: null,
+      lastEmit: -Infinity,
+      reported: false,
     }
     this.jobsByDomain.set(request.domainId, job)
     this.emit(job)
@@ -109,6 +146,7 @@ export class BakeManager {
     if (job.phase === 'queued') {
       this.finish(job, 'cancelled', null)
       job.log.push('Cancelled before it started')
+      job.pendingLog.push('Cancelled before it started')
       this.emit(job)
       return true
     }
@@ -166,15 +204,22 @@ export class BakeManager {
     job.worker = worker
     let settled = false
     worker.on('message', (m: WorkerMessage) => {
-      if (m.type === 'progress') job.progress = m.progress
-      else if (m.type === 'log') pushLog(job, m.line)
-      else if (m.type === 'done') {
-        settled = true
-        this.finish(job, m.result.state === 'cancelled' ? 'cancelled' : 'done', null)
-      } else if (m.type === 'error') {
-        settled = true
-        this.finish(job, m.error.code === 'CANCELLED' ? 'cancelled' : 'failed', m.error)
+      if (m.type === 'progress' || m.type === 'log') {
+        if (m.type === 'progress') {
+          job.progress = m.progress
+          job.pendingFrames.push({ frame: m.progress.frame, ...m.progress.stats })
+        } else pushLog(job, m.line)
+        // The first report of a run follows the worker's setup of the cache (a fresh bake
+        // cleared it): the whole status then, increments after.
+        if (!job.reported) {
+          job.reported = true
+          this.emit(job)
+        } else this.later(job)
+        return
       }
+      settled = true
+      if (m.type === 'done') this.finish(job, m.result.state === 'cancelled' ? 'cancelled' : 'done', null)
+      else this.finish(job, m.error.code === 'CANCELLED' ? 'cancelled' : 'failed', m.error)
       this.emit(job)
     })
     worker.on('error', (e) => {
@@ -210,15 +255,36 @@ export class BakeManager {
     if (!job.worker) job.resolveEnded()
   }
 
-  private emit(job: Job): void {
-    this.onUpdate?.(view(job))
+  /** Sends a job's update now, with everything gathered since the previous one. */
+  private emit(job: Job, full = true): void {
+    if (job.timer) clearTimeout(job.timer)
+    job.timer = null
+    job.seq++
+    job.lastEmit = performance.now()
+    const delta: BakeDelta = { full, frames: job.pendingFrames, log: job.pendingLog }
+    job.pendingFrames = []
+    job.pendingLog = []
+    this.onUpdate?.(view(job), delta)
+  }
+
+  /** Progress or a log line: sends it now if the last update is old enough, else once it is. */
+  private later(job: Job): void {
+    if (job.timer) return
+    const wait = job.lastEmit + this.interval - performance.now()
+    if (wait <= 0) this.emit(job, false)
+    else {
+      job.timer = setTimeout(() => this.emit(job, false), wait)
+      job.timer.unref?.()
+    }
   }
 }
 
 function pushLog(job: Job, line: string): void {
   const stamp = new Date().toISOString().slice(11, 19)
   job.log.push(`${stamp} ${line}`)
+  job.pendingLog.push(`${stamp} ${line}`)
   if (job.log.length > LOG_LINES) job.log.splice(0, job.log.length - LOG_LINES)
+  if (job.pendingLog.length > LOG_LINES) job.pendingLog.splice(0, job.pendingLog.length - LOG_LINES)
 }
 
 function view(j: Job): BakeJobView {
@@ -233,5 +299,6 @@ function view(j: Job): BakeJobView {
     log: [...j.log],
     cancelLatencyMs: j.cancelLatencyMs,
     memoryBytes: j.memoryBytes,
+    seq: j.seq,
   }
 }

@@ -52,16 +52,46 @@ function relevantObjects(doc: SceneDocument, domainId: string): SceneObject[] {
  * that bakes it, so switching a domain's solver invalidates everything.
  */
 export function frameSignatures(doc: SceneDocument, domainId: string, frameStart: number, last: number, solver: string): string[] {
-  const objects = relevantObjects(doc, domainId)
   const out: string[] = []
-  let sig = createHash('sha1').update(`${SIGNATURE_VERSION}|${solver}|${frameStart}|${doc.meta.fps}`).digest('hex')
+  extendChain(doc, domainId, frameStart, solver, out, last)
+  return out
+}
+
+/** Appends the signatures of frames frameStart + out.length .. last to `out` (a chain prefix). */
+function extendChain(doc: SceneDocument, domainId: string, frameStart: number, solver: string, out: string[], last: number): void {
+  const objects = relevantObjects(doc, domainId)
+  const from = frameStart + out.length
+  if (from > last) return
+  let sig = out.length ? out[out.length - 1] : createHash('sha1').update(`${SIGNATURE_VERSION}|${solver}|${frameStart}|${doc.meta.fps}`).digest('hex')
   // Frame f hashes the parameters at f and f + 1; each frame's are evaluated once and reused.
-  let at = evaluateAll(objects, doc, frameStart)
-  for (let f = frameStart; f <= last; f++) {
+  let at = evaluateAll(objects, doc, from)
+  for (let f = from; f <= last; f++) {
     const next = evaluateAll(objects, doc, f + 1)
     sig = createHash('sha1').update(sig).update(inputsAt(objects, at, next)).digest('hex')
     out.push(sig)
     at = next
   }
-  return out
+}
+
+/**
+ * Chains already computed, per document version: the service replaces its document object on
+ * every edit (and never changes one in place), so a document object is a version. Weak keys:
+ * a replaced document's chains go with it.
+ */
+const chains = new WeakMap<SceneDocument, Map<string, string[]>>()
+
+/**
+ * frameSignatures, computed once per document version, domain, first frame and solver (and
+ * extended when a later frame is asked for): the cache status of every bake update and
+ * request reads it instead of re-hashing the whole range. `doc` must not be changed after
+ * it is passed here (pass a new object instead). The result is shared: do not modify it.
+ */
+export function cachedFrameSignatures(doc: SceneDocument, domainId: string, frameStart: number, last: number, solver: string): readonly string[] {
+  let byKey = chains.get(doc)
+  if (!byKey) chains.set(doc, (byKey = new Map()))
+  const key = `${domainId}|${frameStart}|${solver}`
+  let chain = byKey.get(key)
+  if (!chain) byKey.set(key, (chain = []))
+  if (frameStart + chain.length - 1 < last) extendChain(doc, domainId, frameStart, solver, chain, last)
+  return chain
 }

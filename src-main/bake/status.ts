@@ -3,7 +3,7 @@
 // checkpoints are, and the per-frame figures for the timing plot.
 import type { SceneDocument } from '../../src-shared/scene/types'
 import type { BakeRow, FrameCache, FrameStats } from '../store/frameCache'
-import { frameSignatures } from './signature'
+import { cachedFrameSignatures } from './signature'
 
 export type FrameRange = [number, number]
 
@@ -17,7 +17,27 @@ export interface CacheStatus {
   stale: FrameRange[]
   /** Checkpoints that still match the scene (resume points). */
   checkpoints: number[]
-  timings: ({ frame: number } & FrameStats)[]
+  timings: FrameTiming[]
+  cacheBytes: number
+}
+
+/** One baked frame's figures (the timing plot's points). */
+export type FrameTiming = { frame: number } & FrameStats
+
+/**
+ * What frames a running bake wrote since its previous update changed in its cache status:
+ * the renderer folds it into the status it holds (src-shared/api/bakeMerge.ts).
+ */
+export interface CacheIncrement {
+  /** The written frames that are cached and valid now (they leave `stale`). */
+  cached: FrameRange[]
+  /** The written frames that are cached but already stale (the scene changed during the bake). */
+  stale: FrameRange[]
+  /** Checkpoints written with these frames that still match the scene. */
+  checkpoints: number[]
+  /** The written frames' figures. */
+  timings: FrameTiming[]
+  /** Bytes of all cached frames of the bake now. */
   cacheBytes: number
 }
 
@@ -49,7 +69,8 @@ export function cacheStatus(doc: SceneDocument, cache: FrameCache, domainId: str
   const { frameStart: S, frameEnd: E, solver } = bake.settings
   const frames = cache.frames(domainId)
   const last = Math.max(E, frames.length ? frames[frames.length - 1].frame : E)
-  const sigs = frameSignatures(doc, domainId, S, last, solver)
+  // Hashed once per document version (signature.ts), not on every status.
+  const sigs = cachedFrameSignatures(doc, domainId, S, last, solver)
   const valid = (f: number, sig: string) => f >= S && sigs[f - S] === sig
   const good: number[] = []
   const stale: number[] = []
@@ -64,6 +85,40 @@ export function cacheStatus(doc: SceneDocument, cache: FrameCache, domainId: str
     stale: toRanges(stale),
     checkpoints: cache.checkpoints(domainId).filter((c) => valid(c.frame, c.sig)).map((c) => c.frame),
     timings: frames.filter((r) => r.stats).map((r) => ({ frame: r.frame, ...(r.stats as FrameStats) })),
+    cacheBytes: cache.cacheBytes(domainId),
+  }
+}
+
+/**
+ * The change a running bake made by writing `written` (frames reported since its previous
+ * update), without listing the rest of the cache. `sameDocument`: the scene has not changed
+ * since the bake started, so the worker signed these frames with the scene's own chain and
+ * they are valid without reading their signatures back; otherwise each one's stored
+ * signature is compared with the scene's (cached) chain. Null when the bake row is gone.
+ */
+export function cacheIncrement(doc: SceneDocument, cache: FrameCache, domainId: string, written: readonly FrameTiming[], sameDocument: boolean): CacheIncrement | null {
+  const bake = cache.bake(domainId)
+  if (!bake) return null
+  const { frameStart: S, solver } = bake.settings
+  const byFrame = new Map(written.map((t) => [t.frame, t]))
+  const frames = [...byFrame.keys()].sort((a, b) => a - b)
+  const lo = frames.length ? frames[0] : 0
+  const hi = frames.length ? frames[frames.length - 1] : -1
+  let valid: (f: number, sig: string | undefined) => boolean = (f) => f >= S
+  if (!sameDocument && frames.length) {
+    const sigs = cachedFrameSignatures(doc, domainId, S, hi, solver)
+    valid = (f, sig) => f >= S && sig !== undefined && sigs[f - S] === sig
+  }
+  const stored = !sameDocument && frames.length ? new Map(cache.frames(domainId).map((r) => [r.frame, r.sig])) : null
+  const good: number[] = []
+  const stale: number[] = []
+  for (const f of frames) (valid(f, stored?.get(f)) ? good : stale).push(f)
+  const checkpoints = frames.length ? cache.checkpoints(domainId).filter((c) => c.frame >= lo && c.frame <= hi && byFrame.has(c.frame) && valid(c.frame, c.sig)).map((c) => c.frame) : []
+  return {
+    cached: toRanges(good),
+    stale: toRanges(stale),
+    checkpoints,
+    timings: frames.map((f) => byFrame.get(f)!),
     cacheBytes: cache.cacheBytes(domainId),
   }
 }

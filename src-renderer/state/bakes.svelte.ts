@@ -1,7 +1,10 @@
 // Bake, cache and export state of the open project, as the main side reports it: the cache
 // ranges of every simulation domain (cached / stale / missing, checkpoints, timings) and the
 // running or last bake and export jobs. Refreshed by 'bake.update' / 'export.update' events
-// and after every project change (an edit can make frames stale).
+// and after every project change (an edit can make frames stale). While a bake runs its
+// updates are increments (the frames written since the previous one), folded into the
+// status held here; a missed one makes it re-read everything.
+import { applyFramesUpdate, applyJobUpdate, incrementOrder } from '../../src-shared/api/bakeMerge'
 import type { EventPayload, RequestResult } from '../../src-shared/api/contract'
 import type { SceneObject } from '../../src-shared/scene/types'
 import { hostsSimulations } from '../../src-shared/sim/registry'
@@ -71,12 +74,25 @@ class BakeState {
 
   onBakeUpdate(p: EventPayload<'bake.update'>): void {
     if (p.job.projectPath !== app.project?.path) return
-    this.jobs = { ...this.jobs, [p.job.domainId]: p.job }
-    if (p.status) {
-      const before = this.caches[p.job.domainId]
-      this.caches = { ...this.caches, [p.job.domainId]: p.status }
-      if (JSON.stringify(before?.cached) !== JSON.stringify(p.status.cached)) this.cacheVersion++
+    const id = p.job.domainId
+    if (p.kind === 'full') {
+      this.jobs = { ...this.jobs, [id]: p.job }
+      if (p.status) {
+        const before = this.caches[id]
+        this.caches = { ...this.caches, [id]: p.status }
+        if (JSON.stringify(before?.cached) !== JSON.stringify(p.status.cached)) this.cacheVersion++
+      }
+      return
     }
+    const order = incrementOrder(this.jobs[id], p)
+    if (order === 'old') return
+    this.jobs = { ...this.jobs, [id]: applyJobUpdate(this.jobs[id], p) }
+    const held = this.caches[id]
+    if (held) {
+      this.caches = { ...this.caches, [id]: applyFramesUpdate(held, p) }
+      if (p.cached.length || p.stale.length) this.cacheVersion++
+    }
+    if (order === 'gap' || !held) void this.refresh()
   }
 
   onExportUpdate(p: EventPayload<'export.update'>): void {

@@ -15,6 +15,9 @@ export const frameStats = z.object({
   bytes: count,
 })
 
+/** One baked frame's figures: a point of the timing plot. */
+export const frameTiming = frameStats.extend({ frame: frameNumber })
+
 export const bakeProgress = z.object({
   domainId: z.string(),
   frame: frameNumber,
@@ -41,6 +44,8 @@ export const bakeJob = z.object({
   log: z.array(z.string()),
   cancelLatencyMs: z.number().nullable(),
   memoryBytes: z.number(),
+  /** Number of the job's last 'bake.update' (1, 2, ...): an increment must follow it directly. */
+  seq: count,
 })
 
 export const cacheStatus = z.object({
@@ -52,9 +57,37 @@ export const cacheStatus = z.object({
   cached: z.array(range),
   stale: z.array(range),
   checkpoints: z.array(frameNumber),
-  timings: z.array(frameStats.extend({ frame: frameNumber })),
+  timings: z.array(frameTiming),
   cacheBytes: count,
 })
+
+/**
+ * 'bake.update', either the whole picture or an increment.
+ *
+ * full: sent when a bake is queued, starts (its worker's first report), ends (done, cancelled,
+ * failed): the job with its whole log and the domain's whole cache status (null when the
+ * bake's project is not the open one).
+ *
+ * frames: sent while a bake runs, at most about 10 a second per bake, with only what changed
+ * since the update numbered seq - 1: the job without its log, the log lines added, the frames
+ * written (as cached or, when the scene changed during the bake, stale ranges, with their
+ * figures and any checkpoints) and the cache's size. The receiver adds them to the status it
+ * holds (bakeMerge.ts); when seq does not follow the job's seq it holds, it missed an update
+ * and re-reads everything with 'bake.status'.
+ */
+export const bakeUpdate = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('full'), job: bakeJob, status: cacheStatus.nullable() }),
+  z.object({
+    kind: z.literal('frames'),
+    job: bakeJob.omit({ log: true }),
+    log: z.array(z.string()),
+    cached: z.array(range),
+    stale: z.array(range),
+    checkpoints: z.array(frameNumber),
+    timings: z.array(frameTiming),
+    cacheBytes: count,
+  }),
+])
 
 export const bakeEstimate = z.object({
   /** The simulation's size in the family's words ("64x64x64 grid"). */
@@ -125,8 +158,8 @@ export const bakeRequests = {
 } as const
 
 export const bakeEvents = {
-  /** A bake was queued, progressed, logged or ended; status is that domain's cache now. */
-  'bake.update': z.object({ job: bakeJob, status: cacheStatus.nullable() }),
+  /** A bake was queued, started, progressed, logged or ended (see bakeUpdate). */
+  'bake.update': bakeUpdate,
   'export.update': z.object({ job: exportJob }),
 } as const
 

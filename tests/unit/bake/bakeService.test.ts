@@ -3,7 +3,7 @@
 import fs from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
 import { decodeFrame } from '../../../src-shared/formats/frameRecord'
-import type { EventEnvelope } from '../../../src-shared/api/contract'
+import { events as eventSchemas, type EventEnvelope } from '../../../src-shared/api/contract'
 import { ProjectStore } from '../../../src-main/store/projectStore'
 import { call, callError, makeService } from '../app/serviceHelpers'
 import { makeSmokeProject, tempDir } from './bakeFixtures'
@@ -51,8 +51,13 @@ describe('bake service', () => {
     expect(done.phase).toBe('done')
     expect(done.progress).toMatchObject({ frame: 5, done: 5, total: 5 })
     expect(done.log.join('\n')).toMatch(/baked 5 frames/)
-    const updates = events.filter((e) => e.event === 'bake.update')
-    expect(updates.length).toBeGreaterThanOrEqual(6)
+    // Whole updates when it is queued, starts and ends; coalesced increments in between.
+    const updates = events.filter((e) => e.event === 'bake.update').map((e) => eventSchemas['bake.update'].parse(e.payload))
+    expect(updates.filter((u) => u.kind === 'full').map((u) => u.job.phase)).toEqual(['queued', 'running', 'running', 'done'])
+    expect(updates.map((u) => u.job.seq)).toEqual(updates.map((_, i) => i + 1))
+    const last = updates.at(-1)!
+    expect(last.kind === 'full' && last.status).toMatchObject({ state: 'done', cached: [[1, 5]], stale: [] })
+    expect(last.kind === 'full' && last.status && last.status.timings.map((t) => t.frame)).toEqual([1, 2, 3, 4, 5])
     const status = await call(service, 'bake.status', {})
     expect(status.caches[0]).toMatchObject({ domainId: 'domain', state: 'done', cached: [[1, 5]], stale: [] })
     const rec = await call(service, 'cache.frame', { domainId: 'domain', frame: 3 })
