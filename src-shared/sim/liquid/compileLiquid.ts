@@ -30,8 +30,11 @@ export interface LiquidCompiled {
   meshes: MeshSdfCache
 }
 
-/** Rough peak bytes per marker particle (position, velocity, temperature, id, scratch). */
-export const LIQUID_BYTES_PER_PARTICLE = 48
+/**
+ * Rough peak bytes per marker particle (position, velocity, temperature, id, scratch, and
+ * APIC's 9-float C_p, 36 bytes, with the default velocity transfer).
+ */
+export const LIQUID_BYTES_PER_PARTICLE = 84
 
 function initialVolume(doc: SceneDocument, obj: SceneObject, frame: number, meshes: MeshSdfCache, opts: CompileOptions): LiquidVolumeInit {
   const p = evaluateObject(obj, doc.tracks, frame)
@@ -93,6 +96,7 @@ export function compileLiquidScene(doc: SceneDocument, domainId: string, opts: C
     grid,
     sides: domainSides(domain, p),
     gravity: vec(domain, p, 'gravity'),
+    transfer: str(domain, p, 'velocityTransfer') === 'apic' ? 'apic' : 'flip',
     flip: num(domain, p, 'flip'),
     particlesPerCell: num(domain, p, 'particlesPerCell'),
     jitter: 1,

@@ -1,7 +1,9 @@
 // Checkpoint of the liquid solver: everything a restored bake needs to continue bit for bit.
 // The grid velocity is rebuilt from the markers every substep, so the state is the markers
 // (position, velocity, temperature, id), the PRNG, the clocks, the pressure solve's warm start
-// (PCG from a different guess ends in different low bits) and the fields frame() reports.
+// (PCG from a different guess ends in different low bits), the tracked free surface the
+// pressure reads (surfaceTracker.ts: it is advected, so it cannot be rebuilt from the
+// markers) and the fields frame() reports.
 // Container format: core/checkpoint.ts (JSON header + 8-byte aligned raw arrays).
 import { EddyError } from '../../api/errors'
 import { readCheckpoint, writeCheckpoint } from '../core/checkpoint'
@@ -14,6 +16,8 @@ export interface LiquidScalars {
   animFrame: number
   prngState: number
   initialised: boolean
+  /** The tracked free surface (surfaceTracker.ts) has been initialised. */
+  surfaceReady: boolean
 }
 
 export interface LiquidGridState {
@@ -21,6 +25,8 @@ export interface LiquidGridState {
   phi: Float32Array
   phiRaw: Float32Array
   pressure: Float64Array
+  /** The tracked free surface of surfaceTracker.ts (advected, so state). */
+  surface: Float32Array
 }
 
 export function writeLiquidCheckpoint(dims: [number, number, number], scalars: LiquidScalars, p: MarkerParticles, grid: LiquidGridState): Uint8Array {
@@ -41,6 +47,9 @@ export function writeLiquidCheckpoint(dims: [number, number, number], scalars: L
       ['phi', grid.phi],
       ['phiRaw', grid.phiRaw],
       ['pressure', grid.pressure],
+      ['surface', grid.surface],
+      // APIC's affine velocities C_p (markers.ts), 9 per marker: only when the markers carry them.
+      ...(p.affine ? [['c', p.c.subarray(0, 9 * n)] as [string, Float32Array]] : []),
     ],
   )
 }
@@ -72,11 +81,19 @@ export function readLiquidCheckpoint(bytes: Uint8Array, dims: [number, number, n
   ck.read('phi', grid.phi)
   ck.read('phiRaw', grid.phiRaw)
   ck.read('pressure', grid.pressure)
+  // Checkpoints from before the tracked surface have none: it restarts from the markers.
+  const surfaceReady = m.surfaceReady === true && ck.length('surface') === grid.surface.length
+  if (surfaceReady) ck.read('surface', grid.surface)
+  // APIC's C_p: checkpoints written without it (FLIP transfer, or older) restore C = 0.
+  if (p.affine) {
+    if (ck.length('c') === 9 * n) ck.read('c', p.c.subarray(0, 9 * n))
+    else p.c.fill(0, 0, 9 * n)
+  }
   p.nextId = Number(m.nextId) >>> 0
   const scalar = (key: string) => {
     const v = m[key]
     if (typeof v !== 'number' || !Number.isFinite(v)) bad(`${key} is missing`)
     return v
   }
-  return { time: scalar('time'), animFrame: scalar('animFrame'), prngState: scalar('prngState') >>> 0, initialised: m.initialised === true }
+  return { time: scalar('time'), animFrame: scalar('animFrame'), prngState: scalar('prngState') >>> 0, initialised: m.initialised === true, surfaceReady }
 }

@@ -73,6 +73,9 @@ export interface LiquidVolumeInit {
   velocity: Vec3
 }
 
+/** Velocity transfer between markers and grid: PIC/FLIP blend, or affine (APIC). */
+export type VelocityTransfer = 'flip' | 'apic'
+
 export interface LiquidSetup {
   domainId: string
   domainName: string
@@ -80,6 +83,12 @@ export interface LiquidSetup {
   sides: DomainSides
   /** m/s^2, world Y up. */
   gravity: Vec3
+  /**
+   * How velocity goes between markers and grid (transfer.ts): 'flip', the PIC/FLIP blend set
+   * by `flip`; 'apic', the affine particle-in-cell method (Jiang et al. 2015), which keeps
+   * rotation and conserves angular momentum (`flip` is then not used).
+   */
+  transfer: VelocityTransfer
   /** FLIP share of the particle velocity update: 0 = PIC only (the thesis's markers), 1 = pure FLIP. */
   flip: number
   /** Marker particles seeded per cell (Carlson 2004, sec. 3.2.3; 8 is typical). */
@@ -171,6 +180,7 @@ export function validateLiquidSetup(setup: LiquidSetup, maxBytes?: number): void
   const { nx, ny, nz } = setup.grid
   if (Math.min(nx, ny, nz) < 3) invalid('grid', `needs at least 3 cells along every axis, got ${nx}x${ny}x${nz}`, [nx, ny, nz])
   vec3('gravity', setup.gravity)
+  if (setup.transfer !== 'flip' && setup.transfer !== 'apic') invalid('transfer', `must be "flip" or "apic", got ${String(setup.transfer)}`, setup.transfer)
   inRange('flip', setup.flip, 0, 1, '(0 = PIC, 1 = FLIP)')
   const ppc = setup.particlesPerCell
   if (typeof ppc !== 'number' || !Number.isInteger(ppc) || ppc < 1 || ppc > MAX_PARTICLES_PER_CELL) {
@@ -254,6 +264,7 @@ export function defaultLiquidSetup(grid: GridSpec, sides: DomainSides, overrides
     grid,
     sides,
     gravity: [0, -9.81, 0],
+    transfer: 'flip',
     flip: 0,
     particlesPerCell: 8,
     jitter: 1,

@@ -4,7 +4,9 @@
 // Marker particles carry the liquid (sec. 3.2.3), its velocity and its temperature (sec. 4.2);
 // the MAC grid (sec. 3.2.1) is rebuilt from them every substep. One substep h:
 //   1. obstacles placed at the end of the substep; cells labelled liquid / air / solid from
-//      the markers (sec. 3.2.3.3); emitters refill; a level set phi from the markers
+//      the markers (sec. 3.2.3.3); emitters refill; the free surface: a level set moved with
+//      the liquid and corrected by the markers (sec. 6.2.3-6.2.4, surfaceTracker.ts), which
+//      relabels the cells and gives the pressure its phi
 //   2. particles -> grid: face velocities and cell temperatures (trilinear weights), extended
 //      into the air (sec. 6.3.2); a copy is kept for the FLIP update
 //   3. heat: sources, ambient cooling, LOD diffusion (eqs. 50-55, heat.ts)
@@ -15,7 +17,7 @@
 //      and Neumann / moving-wall conditions at obstacles (ghostFluid.ts)
 //   8. velocity extended into the air band again (sec. 6.3.2), obstacle faces re-imposed
 //   9. grid -> particles (PIC, or a PIC/FLIP blend), particles moved by RK2 (eq. 21) and
-//      pushed out of obstacles
+//      pushed out of obstacles; the free surface's level set advected (eq. 91)
 // Substeps follow the CFL condition (eq. 19) only: viscosity is implicit, so eq. 20 does not
 // apply (the point of sec. 4.1). Everything is deterministic and checkpointable.
 import { EddyError } from '../../api/errors'
@@ -32,11 +34,12 @@ import { GhostFluidPressure } from './ghostFluid'
 import { HeatSolver } from './heat'
 import { readLiquidCheckpoint, writeLiquidCheckpoint } from './liquidCheckpoint'
 import { type LiquidSetup, type LiquidSimInput, validateLiquidInput, validateLiquidSetup } from './liquidInput'
-import { LiquidEmitter, seedVolumes } from './liquidSeeding'
-import { classifyCells, closeSolidFaces, LevelSetScratch, levelSetVolume, particleLevelSet } from './levelSet'
+import { LiquidEmitter, seedVolumes, volumeSdf } from './liquidSeeding'
+import { classifyCells, closeSolidFaces, LevelSetScratch, levelSetVolume, MIN_COUNT, particleLevelSet } from './levelSet'
 import { MarkerParticles } from './markers'
 import { cellViscosity } from './melting'
 import { extendThroughClosedSides, type GridToParticles, ParticleMover } from './particleMotion'
+import { SurfaceTracker } from './surfaceTracker'
 import { ParticleTransfer } from './transfer'
 import * as kinds from './viscosity'
 
@@ -87,7 +90,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
   readonly temperature: Float32Array
   /** Signed distance to the markers' boundary of the last substep, m (negative in the liquid). */
   readonly phi: Float32Array
-  /** The level set the pressure's theta reads (levelSet.ts: zero a little outside the markers). */
+  /** The level set the pressure's theta reads (surfaceTracker.ts label: the tracked surface). */
   private readonly phiRaw: Float32Array
   /** Cell kinds of the last substep (viscosity.ts AIR / LIQUID / SOLID). */
   readonly kind: Uint8Array
@@ -123,6 +126,8 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
   private readonly pressure: GhostFluidPressure
   private readonly prng: Prng
   private readonly levelSetScratch: LevelSetScratch
+  /** The free surface the pressure reads: advected and corrected by the markers (surfaceTracker.ts). */
+  private readonly surface: SurfaceTracker
   private readonly emitters = new Map<string, LiquidEmitter>()
   private _time = 0
   private animFrame = 1
@@ -158,16 +163,24 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     this.fractions = new MacGrid(grid)
     this.pushPhi = new Float32Array((nx + 1) * (ny + 1) * (nz + 1))
     this.transfer = new ParticleTransfer(grid)
-    this.g2p = { transfer: this.transfer, velOld: this.velOld, temp: this.temperature, tempOld: this.tempOld, flip: setup.flip, gx: 0, gy: 0, gz: 0 }
+    // APIC (transfer.ts): the markers carry C_p, and FLIP's share is not blended in.
+    this.transfer.apic = setup.transfer === 'apic'
+    this.g2p = { transfer: this.transfer, velOld: this.velOld, temp: this.temperature, tempOld: this.tempOld, flip: this.flipShare(), gx: 0, gy: 0, gz: 0 }
     this.mover = new ParticleMover(grid)
     this.heat = new HeatSolver(grid)
     this.visc = new kinds.ViscositySystem(nx, ny, nz)
     this.pressure = new GhostFluidPressure(nx, ny, nz)
-    this.particles = new MarkerParticles(setup.maxParticles, Math.min(setup.maxParticles, 1024))
+    this.particles = new MarkerParticles(setup.maxParticles, Math.min(setup.maxParticles, 1024), setup.transfer === 'apic')
     this.prng = new Prng(setup.seed)
     this.levelSetScratch = new LevelSetScratch(n)
+    this.surface = new SurfaceTracker(grid, 3 * grid.dx)
     this.temperature.fill(setup.heat.ambientTemperature)
     this.phi.fill(3 * grid.dx)
+  }
+
+  /** FLIP's share of the grid -> particle velocity update: setup.flip, or 0 with APIC (pure APIC). */
+  private flipShare(): number {
+    return this.setup.transfer === 'apic' ? 0 : this.setup.flip
   }
 
   get time(): number {
@@ -178,6 +191,9 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
   private initialise(): void {
     const { grid, particlesPerCell, volumes } = this.setup
     seedVolumes(this.particles, this.prng, grid, particlesPerCell, this.setup.jitter, volumes)
+    // The tracked free surface starts as the volumes' own surface (their signed distances),
+    // not the markers' bumpy estimate of it (surfaceTracker.ts).
+    this.surface.initialiseFromShapes(grid, volumes.map(volumeSdf))
     this.initialised = true
   }
 
@@ -215,6 +231,9 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     )
     const tr = now()
     this.redistancePhi()
+    // Advection and the markers' corrections bend the tracked surface's phi away from a
+    // distance; once a step it is made one again (sec. 6.2.2), keeping its sign.
+    if (this.surface.ready) this.levelSetScratch.redistancer.run(this.surface.phi, this.setup.grid.nx, this.setup.grid.ny, this.setup.grid.nz, dx, 3 * dx)
     stats.ms.levelSet += now() - tr
     this._time += dt
     if (input.frameDt > 0) this.animFrame = input.frame + dt / input.frameDt
@@ -286,6 +305,13 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     stats.particlesAdded += added
     particleLevelSet(p, grid, count, kind, this.phiRaw, this.phi, 3 * dx, this.levelSetScratch, this.closed, false)
     this.phiPending = true
+    // The pressure's surface: the advected level set corrected by the markers (Carlson sec.
+    // 6.2.3-6.2.4, surfaceTracker.ts), started from the initial volumes' shapes; the cells
+    // relabelled from it. (Restored from a checkpoint without one: from the markers' estimate.)
+    const surface = this.surface
+    if (!surface.ready) surface.initialise(this.phiRaw)
+    surface.correct(p, grid, this.levelSetScratch.sums, kind)
+    surface.label(count, kind, MIN_COUNT, this.phiRaw)
     lap('levelSet')
     // 2. Particles -> grid, extended into the air; closed faces carry the obstacle velocity.
     this.transfer.toGrid(p, vel, temp, this.markU, this.markV, this.markW, this.markT)
@@ -319,7 +345,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     addUniformAcceleration(vel, g[0], g[1], g[2], h)
     enforceSolidVelocity(vel, this.fractions, obs.moving ? obs.velocity : null)
     if (nuMax > 0) {
-      this.visc.setup(vel, this.fractions, kind, this.viscosity, h, setup.viscousStress, setup.wallSlip, open)
+      this.visc.setup(vel, this.fractions, kind, this.viscosity, h, setup.viscousStress, setup.wallSlip, open, this.phi)
       const vs = this.visc.solve(setup.viscositySolve.tolerance, setup.viscositySolve.maxIterations)
       this.visc.writeBack(vel)
       stats.viscosityIterations += vs.iterations
@@ -336,11 +362,14 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     lap('extend')
     // 9. Grid -> particles, then move them.
     // (Fused: each marker takes its grid velocity and is moved in one pass, particleMotion.ts.)
+    // Temperature goes back as the heat step's increment plus the decay of what the grid
+    // cannot resolve (transfer.ts temperatureResidual): no smearing of eq. 50 by the transfer.
+    this.transfer.temperatureResidual(p, tempOld, this.reach, heat.diffusion, h)
     const g2p = this.g2p
     g2p.velOld = velOld
     g2p.temp = temp
     g2p.tempOld = tempOld
-    g2p.flip = setup.flip
+    g2p.flip = this.flipShare()
     g2p.gx = setup.gravity[0]
     g2p.gy = setup.gravity[1]
     g2p.gz = setup.gravity[2]
@@ -348,6 +377,9 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     stats.liquidCells = 0
     for (let c = 0; c < kind.length; c++) if (kind[c] === LIQUID) stats.liquidCells++
     lap('move')
+    // The tracked surface moves with the same velocity over the substep (sec. 6.2.3, eq. 91).
+    this.surface.advect(vel, h)
+    lap('levelSet')
   }
 
   /**
@@ -467,16 +499,17 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     const { nx, ny, nz } = this.setup.grid
     return writeLiquidCheckpoint(
       [nx, ny, nz],
-      { time: this._time, animFrame: this.animFrame, prngState: this.prng.state, initialised: this.initialised },
+      { time: this._time, animFrame: this.animFrame, prngState: this.prng.state, initialised: this.initialised, surfaceReady: this.surface.ready },
       this.particles,
-      { temperature: this.temperature, phi: this.phi, phiRaw: this.phiRaw, pressure: this.pressure.q },
+      { temperature: this.temperature, phi: this.phi, phiRaw: this.phiRaw, pressure: this.pressure.q, surface: this.surface.phi },
     )
   }
 
   restore(bytes: Uint8Array): void {
     const { nx, ny, nz } = this.setup.grid
-    const s = readLiquidCheckpoint(bytes, [nx, ny, nz], this.particles, { temperature: this.temperature, phi: this.phi, phiRaw: this.phiRaw, pressure: this.pressure.q })
+    const s = readLiquidCheckpoint(bytes, [nx, ny, nz], this.particles, { temperature: this.temperature, phi: this.phi, phiRaw: this.phiRaw, pressure: this.pressure.q, surface: this.surface.phi })
     this._time = s.time
+    this.surface.ready = s.surfaceReady
     this.animFrame = s.animFrame
     this.prng.state = s.prngState
     this.initialised = s.initialised

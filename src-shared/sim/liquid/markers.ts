@@ -1,6 +1,7 @@
 // Marker particles of the MAC method (Carlson 2004, sec. 3.2.3): they mark which cells hold
 // liquid and carry velocity and temperature (sec. 4.2, last paragraph) into cells the liquid
-// enters. Structure of arrays over Float32Arrays that double when full, so adding particles
+// enters. With affine transfers (APIC, Jiang et al. 2015) each also carries its velocity
+// gradient C_p (`c`, 9 floats a marker; transfer.ts). Structure of arrays over Float32Arrays that double when full, so adding particles
 // allocates O(log n) times over a bake, never per particle. Removal swaps the last particle
 // in, which keeps the order (and so every sum over particles) a deterministic function of the
 // state.
@@ -19,11 +20,19 @@ export class MarkerParticles {
   temp: Float32Array
   /** Stable id, for exporters that track particles across frames. */
   id: Uint32Array
+  /**
+   * Affine velocity C_p of APIC (Jiang et al. 2015), 9 per marker, row major:
+   * c[9q + 3a + b] = d v_a / d x_b (1/s). Empty (length 0) unless constructed with affine.
+   */
+  c: Float32Array
+  /** Whether the markers carry C_p (c holds 9 * capacity floats). */
+  readonly affine: boolean
   /** Id the next added particle gets. */
   nextId = 0
 
-  constructor(maxCount: number, initialCapacity = 1024) {
+  constructor(maxCount: number, initialCapacity = 1024, affine = false) {
     this.maxCount = maxCount
+    this.affine = affine
     const c = Math.max(1, Math.min(initialCapacity, maxCount))
     this.px = new Float32Array(c)
     this.py = new Float32Array(c)
@@ -33,6 +42,7 @@ export class MarkerParticles {
     this.vz = new Float32Array(c)
     this.temp = new Float32Array(c)
     this.id = new Uint32Array(c)
+    this.c = new Float32Array(affine ? 9 * c : 0)
   }
 
   get capacity(): number {
@@ -59,6 +69,11 @@ export class MarkerParticles {
     this.vz = grow(this.vz, f32)
     this.temp = grow(this.temp, f32)
     this.id = grow(this.id, (m) => new Uint32Array(m))
+    if (this.affine) {
+      const b = new Float32Array(9 * c)
+      b.set(this.c.subarray(0, 9 * this.count))
+      this.c = b
+    }
   }
 
   /** Adds one particle; false (and nothing added) at maxCount. */
@@ -74,6 +89,8 @@ export class MarkerParticles {
     this.vz[i] = vz
     this.temp[i] = t
     this.id[i] = this.nextId >>> 0
+    // A new marker moves uniformly (C_p = 0); the slot may hold a removed marker's C.
+    if (this.affine) this.c.fill(0, 9 * i, 9 * i + 9)
     this.nextId = (this.nextId + 1) % 4294967296
     return true
   }
@@ -90,5 +107,6 @@ export class MarkerParticles {
     this.vz[i] = this.vz[last]
     this.temp[i] = this.temp[last]
     this.id[i] = this.id[last]
+    if (this.affine) this.c.copyWithin(9 * i, 9 * last, 9 * last + 9)
   }
 }

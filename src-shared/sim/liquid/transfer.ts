@@ -2,14 +2,32 @@
 // markers set the velocity of cells the liquid enters), done every substep for every face as
 // in PIC/FLIP (Zhu & Bridson 2005): particles splat velocity (and temperature) to the grid
 // with trilinear weights, the grid is solved, and particles read back either the new grid
-// value (PIC, the thesis's behaviour: flip = 0) or their own value plus the grid's change
-// (FLIP), blended by `flip`.
+// velocity (PIC, the thesis's behaviour: flip = 0) or their own velocity plus the grid's
+// change (FLIP), blended by `flip`. Temperature always takes the grid's change only (the
+// heat step's increment), so the round trip adds no diffusion to eq. 50 (toParticle).
+//
+// With `apic` the velocity goes by the affine particle-in-cell method instead (APIC: Jiang,
+// Schroeder, Selle, Teran, Stomakhin 2015, "The affine particle-in-cell method", in the
+// per-component form for staggered grids, sec. 5.3): each marker also carries its velocity
+// gradient C_p (markers.ts `c`), splats m w_i (v_p + C_p (x_i - x_p)) onto each face i of a
+// component (toGrid), and reads back v_p = u(x_p) and C_p = grad u(x_p) of the same
+// trilinear interpolant (toParticle, affine.ts). A rigid motion (and any affine field) then
+// survives the round trip exactly, and the transfers conserve angular momentum, where PIC
+// averages a rotation over each face's stencil every substep. FLIP's share (`flip`) may
+// still be blended in, as with PIC (the solver passes 0 for pure APIC: liquidSolver.ts).
 //
 // Sums are Float64 and run in particle order, so the result is a deterministic function of
 // the particle arrays.
 import type { MacGrid } from '../core/grid'
+import * as affine from './affine'
 import type { MarkerParticles } from './markers'
 import * as sample from './sample'
+
+// Imported values used in per-marker loops are copied into module constants (see
+// particleMotion.ts).
+const gradU = affine.gradU
+const gradV = affine.gradV
+const gradW = affine.gradW
 
 /** Cell index of grid coordinates (X, Y, Z) = (x - origin) / dx, clamped into the grid. */
 export function cellOf(X: number, Y: number, Z: number, nx: number, ny: number, nz: number): number {
@@ -41,6 +59,19 @@ export class ParticleTransfer {
   private readonly cells: Splat
   private readonly uvw = new Float64Array(3)
   private readonly stencil: sample.MacStencil
+  /**
+   * Unresolved temperature: per cell, the splat of the markers' residuals T_p - t_old(x_p)
+   * (temperatureResidual); with `tempRelax`, what toParticle relaxes (0: nothing).
+   */
+  readonly tempResid: Float32Array
+  private readonly residMark: Uint8Array
+  /** Share of a marker's unresolved temperature removed this substep, 1 - exp(-k h pi^2 / dx^2). */
+  tempRelax = 0
+  /**
+   * Affine (APIC) velocity transfer: toGrid splats v_p + C_p (x_i - x_p) and toParticle sets
+   * C_p; the markers must carry C (MarkerParticles affine). Off: PIC/FLIP only.
+   */
+  apic = false
 
   constructor(spec: { nx: number; ny: number; nz: number; dx: number; origin: [number, number, number] }) {
     const { nx, ny, nz } = spec
@@ -52,6 +83,39 @@ export class ParticleTransfer {
     this.faces = [new Splat((nx + 1) * ny * nz), new Splat(nx * (ny + 1) * nz), new Splat(nx * ny * (nz + 1))]
     this.cells = new Splat(nx * ny * nz)
     this.stencil = new sample.MacStencil(nx, ny, nz)
+    this.tempResid = new Float32Array(nx * ny * nz)
+    this.residMark = new Uint8Array(nx * ny * nz)
+  }
+
+  /**
+   * Prepares toParticle's relaxation of the unresolved temperature for a substep h with
+   * conductivity k (m^2/s). Carrying temperature by increments (toParticle) keeps whatever
+   * the grid cannot see: two markers of one cell at 300 K and 400 K stay 100 K apart for
+   * ever, although eq. 50 diffuses a difference over dx within ~dx^2 / (pi^2 k) seconds.
+   * Each marker's residual r_p = T_p - t_old(x_p) holds that unresolved part, and also, for
+   * a smooth field, the splat-and-interpolate bias ~ -(dx^2 / 3) lap t, which is resolved
+   * content (relaxing it would be the PIC smearing again, scaled down). The bias is smooth,
+   * so splatting r and interpolating it back, (S r)(x_p), reproduces it: r_p - (S r)(x_p) is
+   * the unresolved part alone, and it decays at the rate of the slowest mode the grid cannot
+   * hold, k (pi / dx)^2 per axis. With k = 0 nothing is relaxed (tempRelax = 0).
+   */
+  temperatureResidual(p: MarkerParticles, tempOld: Float32Array, reach: Uint8Array, k: number, h: number): void {
+    const { nx, ny, nz, dx, origin, cells } = this
+    const relax = k > 0 && h > 0 ? 1 - Math.exp((-k * h * Math.PI * Math.PI) / (dx * dx)) : 0
+    this.tempRelax = relax
+    if (relax === 0) return
+    const st = this.stencil
+    cells.sw.fill(0)
+    const inv = 1 / dx
+    for (let q = 0; q < p.count; q++) {
+      const X = (p.px[q] - origin[0]) * inv
+      const Y = (p.py[q] - origin[1]) * inv
+      const Z = (p.pz[q] - origin[2]) * inv
+      if (reach[cellOf(X, Y, Z, nx, ny, nz)] === 0) continue
+      st.at(X, Y, Z)
+      ParticleTransfer.splat(cells, nx, ny, nz, X - 0.5, Y - 0.5, Z - 0.5, p.temp[q] - st.cell(tempOld))
+    }
+    ParticleTransfer.resolve(cells, this.tempResid, this.residMark)
   }
 
   /** Trilinear splat of values into lattice sx*sy*sz at index coordinates (gx, gy, gz). */
@@ -117,7 +181,8 @@ export class ParticleTransfer {
     for (const s of faces) s.sw.fill(0)
     cells.sw.fill(0)
     const inv = 1 / dx
-    for (let q = 0; q < p.count; q++) {
+    if (this.apic) this.toGridAffine(p)
+    else for (let q = 0; q < p.count; q++) {
       const X = (p.px[q] - origin[0]) * inv
       const Y = (p.py[q] - origin[1]) * inv
       const Z = (p.pz[q] - origin[2]) * inv
@@ -130,6 +195,85 @@ export class ParticleTransfer {
     ParticleTransfer.resolve(faces[1], vel.v, markV)
     ParticleTransfer.resolve(faces[2], vel.w, markW)
     ParticleTransfer.resolve(cells, temp, markT)
+  }
+
+  /** toGrid's splats with the markers' affine velocities (APIC); temperature as toGrid. */
+  private toGridAffine(p: MarkerParticles): void {
+    const { nx, ny, nz, dx, origin, faces, cells } = this
+    const inv = 1 / dx
+    const C = p.c
+    const f0 = faces[0], f1 = faces[1], f2 = faces[2]
+    for (let q = 0; q < p.count; q++) {
+      const X = (p.px[q] - origin[0]) * inv
+      const Y = (p.py[q] - origin[1]) * inv
+      const Z = (p.pz[q] - origin[2]) * inv
+      // C_p (x_i - x_p) with x_i - x_p = dx (lattice offset): the gradient rows times dx.
+      const o = 9 * q
+      ParticleTransfer.splatAffine(f0, nx + 1, ny, nz, X, Y - 0.5, Z - 0.5, p.vx[q], dx * C[o], dx * C[o + 1], dx * C[o + 2])
+      ParticleTransfer.splatAffine(f1, nx, ny + 1, nz, X - 0.5, Y, Z - 0.5, p.vy[q], dx * C[o + 3], dx * C[o + 4], dx * C[o + 5])
+      ParticleTransfer.splatAffine(f2, nx, ny, nz + 1, X - 0.5, Y - 0.5, Z, p.vz[q], dx * C[o + 6], dx * C[o + 7], dx * C[o + 8])
+      ParticleTransfer.splat(cells, nx, ny, nz, X - 0.5, Y - 0.5, Z - 0.5, p.temp[q])
+    }
+  }
+
+  /**
+   * splat of an affine value: sample (i, j, k) gets v + a . ((i, j, k) - (gx, gy, gz)), with a
+   * the marker's velocity gradient for this component times dx (APIC, Jiang 2015 eq. 11 per
+   * component). Same weights, same order as splat.
+   */
+  private static splatAffine(s: Splat, sx: number, sy: number, sz: number, gx: number, gy: number, gz: number, value: number, ax: number, ay: number, az: number): void {
+    const sw = s.sw
+    const i0 = Math.floor(gx), j0 = Math.floor(gy), k0 = Math.floor(gz)
+    const tx = gx - i0, ty = gy - j0, tz = gz - k0
+    // Value at the lower corner and the steps to the upper one along each axis.
+    const v0 = value - ax * tx - ay * ty - az * tz
+    if (i0 >= 0 && j0 >= 0 && k0 >= 0 && i0 < sx - 1 && j0 < sy - 1 && k0 < sz - 1) {
+      const ux = 1 - tx, uy = 1 - ty, uz = 1 - tz
+      const a = 2 * (i0 + sx * (j0 + sy * k0))
+      const y1 = 2 * sx, z1 = 2 * sx * sy
+      const vy = v0 + ay, vz = v0 + az, vyz = vy + az
+      let wyz = uy * uz
+      let w = ux * wyz
+      if (w !== 0) (sw[a] += w * v0), (sw[a + 1] += w)
+      w = tx * wyz
+      if (w !== 0) (sw[a + 2] += w * (v0 + ax)), (sw[a + 3] += w)
+      wyz = ty * uz
+      w = ux * wyz
+      if (w !== 0) (sw[a + y1] += w * vy), (sw[a + y1 + 1] += w)
+      w = tx * wyz
+      if (w !== 0) (sw[a + y1 + 2] += w * (vy + ax)), (sw[a + y1 + 3] += w)
+      wyz = uy * tz
+      w = ux * wyz
+      if (w !== 0) (sw[a + z1] += w * vz), (sw[a + z1 + 1] += w)
+      w = tx * wyz
+      if (w !== 0) (sw[a + z1 + 2] += w * (vz + ax)), (sw[a + z1 + 3] += w)
+      wyz = ty * tz
+      w = ux * wyz
+      if (w !== 0) (sw[a + z1 + y1] += w * vyz), (sw[a + z1 + y1 + 1] += w)
+      w = tx * wyz
+      if (w !== 0) (sw[a + z1 + y1 + 2] += w * (vyz + ax)), (sw[a + z1 + y1 + 3] += w)
+      return
+    }
+    for (let dk = 0; dk < 2; dk++) {
+      const k = k0 + dk
+      if (k < 0 || k >= sz) continue
+      const wz = dk ? tz : 1 - tz
+      for (let dj = 0; dj < 2; dj++) {
+        const j = j0 + dj
+        if (j < 0 || j >= sy) continue
+        const wyz = (dj ? ty : 1 - ty) * wz
+        const vjk = v0 + dj * ay + dk * az
+        for (let di = 0; di < 2; di++) {
+          const i = i0 + di
+          if (i < 0 || i >= sx) continue
+          const w = (di ? tx : 1 - tx) * wyz
+          if (w === 0) continue
+          const c = 2 * (i + sx * (j + sy * k))
+          sw[c] += w * (vjk + di * ax)
+          sw[c + 1] += w
+        }
+      }
+    }
   }
 
   private static resolve(s: Splat, out: Float32Array, mark: Uint8Array): void {
@@ -148,9 +292,10 @@ export class ParticleTransfer {
   }
 
   /**
-   * Grid back to particles: v_p = (1 - flip) u(x_p) + flip (v_p + u(x_p) - u_old(x_p)), the same
-   * for temperature with the cell grids (PIC/FLIP blend, Zhu & Bridson 2005). Markers in
-   * cells with reach 0 (not within the extension band of the liquid) only gain h g.
+   * Grid back to particles: v_p = (1 - flip) u(x_p) + flip (v_p + u(x_p) - u_old(x_p)) (PIC/FLIP
+   * blend, Zhu & Bridson 2005). Temperature always takes the grid's increment only,
+   * T_p += t(x_p) - t_old(x_p), whatever `flip` is (see toParticle). Markers in cells with
+   * reach 0 (not within the extension band of the liquid) only gain h g.
    */
   toParticles(p: MarkerParticles, vel: MacGrid, velOld: MacGrid, temp: Float32Array, tempOld: Float32Array, flip: number, reach: Uint8Array, gx: number, gy: number, gz: number, h: number): void {
     const { nx, ny, nz, dx, origin } = this
@@ -175,6 +320,17 @@ export class ParticleTransfer {
   /**
    * toParticles for one marker within reach, at grid coordinates (X, Y, Z) = (x - origin) / dx;
    * also writes the new grid velocity there, u(x_p), into out[0..2].
+   *
+   * Temperature is carried FLIP-style at any velocity blend: the marker keeps its own value
+   * and adds what the grid's heat step did at its position (sources, cooling, the LOD
+   * diffusion of eq. 50-55). Carlson 2004 keeps temperature on the grid between steps (sec.
+   * 4.2) and uses the markers only to carry it into newly filled cells; reading the splatted
+   * grid value back (PIC) instead filters the temperature through the trilinear splat and
+   * interpolation every substep, a numerical diffusion of ~4e-3 m^2/s at dx = 1/32 and 24
+   * substeps/s, far above the conductivities of melting materials (issue 12, item 8). The
+   * increment is zero wherever the heat step changed nothing, so with k = 0 and no sources a
+   * marker's temperature is exactly what it was seeded with, and the convection term of eq.
+   * 50 is the markers' own motion (no upwind smearing either).
    */
   toParticle(p: MarkerParticles, q: number, X: number, Y: number, Z: number, vel: MacGrid, velOld: MacGrid, temp: Float32Array, tempOld: Float32Array, flip: number, out: Float64Array): void {
     // One stencil set-up for the four lattices (and the old grids): sample.ts MacStencil.
@@ -187,21 +343,31 @@ export class ParticleTransfer {
     out[0] = u
     out[1] = v
     out[2] = w
+    const told = st.cell(tempOld)
+    const dt = t - told
+    const relax = this.tempRelax
+    // Increment, less the decay of the unresolved part (temperatureResidual).
+    if (relax !== 0) p.temp[q] += dt - relax * (p.temp[q] - told - st.cell(this.tempResid))
+    else if (dt !== 0) p.temp[q] += dt
+    if (this.apic) {
+      // APIC: C_p from the same interpolant (Jiang 2015 eq. 10 per component, affine.ts).
+      const C = p.c, o = 9 * q, inv = 1 / this.dx
+      gradU(st, vel.u, inv, C, o)
+      gradV(st, vel.v, inv, C, o + 3)
+      gradW(st, vel.w, inv, C, o + 6)
+    }
     if (flip === 0) {
       p.vx[q] = u
       p.vy[q] = v
       p.vz[q] = w
-      p.temp[q] = t
       return
     }
     const pic = 1 - flip
     const du = u - st.u(velOld.u)
     const dv = v - st.v(velOld.v)
     const dw = w - st.w(velOld.w)
-    const dt = t - st.cell(tempOld)
     p.vx[q] = pic * u + flip * (p.vx[q] + du)
     p.vy[q] = pic * v + flip * (p.vy[q] + dv)
     p.vz[q] = pic * w + flip * (p.vz[q] + dw)
-    p.temp[q] = pic * t + flip * (p.temp[q] + dt)
   }
 }

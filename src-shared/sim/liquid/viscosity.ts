@@ -1,32 +1,59 @@
 // Implicit (backward Euler) viscous diffusion with variable viscosity, Carlson 2004 sec. 4.1-4.3.
 //
 // Operator splitting (eqs. 43-44) leaves u_t = div(stress) for one substep h. Backward Euler
-// (eq. 47) gives A u_new = u with A = 1 - D (eq. 48-49). Here D is written as a sum over
-// *stress sites* s (cell centres and cell edges, Carlson's figure 13):
+// (eq. 47) gives A u_new = u with A = 1 - D (eq. 48-49). Here, following Batty & Bridson 2008
+// ("Accurate viscous free surfaces for buckling, coiling, and rotating liquids"), the system
+// is weighted by control-volume liquid fractions:
 //
-//   A = 1 + (h / dx^2) sum_s nu_s g_s g_s^T
+//   A = M + (h / dx^2) sum_s nu_s V_s g_s g_s^T,   b = M u*
 //
-// where g_s is a vector of +-1 picking the face differences the site measures. Each term is
-// positive semi-definite, so A is symmetric positive definite for any nu >= 0 and any h: the
-// solve is stable at every viscosity from 0 to 1e5 m^2/s (the point of sec. 4.1).
+// M = diag(V_f), the liquid fraction of each velocity sample's control volume (a cube of side
+// dx centred on the face); V_s that of each stress sample s (cell centres and cell edges,
+// Carlson's figure 13); g_s a vector of +-1 (or +-2 at a wall, below) picking the face
+// differences the site measures. Each term is positive semi-definite and M > 0 on the
+// unknowns, so A is symmetric positive definite for any nu >= 0 and any h: the solve is stable
+// at every viscosity from 0 to 1e5 m^2/s (the point of sec. 4.1). With every fraction 1 this is
+// exactly A = 1 - D of eq. 48.
 //
 // 'carlson' (eq. 57): for each component separately, the difference across a cell centre
 // (u_{i+1} - u_i across cell i, viscosity nu_i) and across each edge (u_{j} - u_{j-1}, with the
-// edge viscosity of eq. 58, the geometric mean of the four cells around the edge). The row of
-// u_{i,j,k} is exactly eq. 57 made implicit.
+// edge viscosity of eq. 58, the geometric mean of the four cells around the edge). With full
+// fractions the row of u_{i,j,k} is exactly eq. 57 made implicit.
 // 'full' (eqs. 59-60, Batty & Bridson 2008): the cell sites measure 2 nu (du/dx)^2 and each edge
-// measures nu (du/dy + dv/dx)^2, i.e. div(nu (grad u + grad u^T)); this couples u, v and w.
+// measures nu (du/dy + dv/dx)^2, i.e. div(nu (grad u + grad u^T)); this couples u, v and w. Its
+// null space holds the rigid motions, so with the fractions a spinning blob keeps its spin.
+// eq. 57's does not (div(nu grad u) damps rotation wherever the surface is traction free):
+// a known limit of Carlson's form.
 //
-// Boundaries (sec. 3.2.3.4, 4.1.2): a face is an unknown when it is open (fraction > 0) and
-// touches a liquid cell. Air has nu = 0, so by eq. 58 every site touching air drops out: the
-// free surface carries no viscous traction and surface faces move freely. (The thesis held
-// surface faces as Dirichlet values; sec. 4.5 reports that this damped free flight, so they
-// are unknowns here.) Faces that are not unknowns (closed faces holding the obstacle's normal
-// velocity, faces inside solids holding its rigid velocity) enter as Dirichlet values moved to
-// the right-hand side, which keeps A symmetric (sec. 4.1.2). With wallSlip 'free' a solid cell
-// counts as nu = 0 in eq. 58 (no tangential stress, Carlson's free-slip walls); with 'no' the
-// solid cells are left out of the mean so the liquid is sheared against the wall's velocity
-// (no-slip; closed domain sides are static walls, faces beyond them hold 0).
+// Free surface: with a level set (setup's phi, negative in the liquid; the solver passes the
+// markers' own boundary, levelSet.ts MARKER_BOUNDARY, before redistancing) a cell's liquid
+// fraction is 1 inside the liquid and clamp(1/2 - phi/dx, 0, 1) in cells at the surface
+// (exact for a grid-aligned plane, as levelSet.ts levelSetVolume); a face's control volume is
+// half in each of its two cells and an edge's a quarter in each of its four, so V_f and V_s
+// are those averages (Batty & Bridson estimate them from the level set too). Stress samples
+// partly in air then carry their share of the stress instead of none, and surface faces weigh
+// what liquid they hold: the free surface no longer acts as a drag (issue 12 item 7). Without
+// phi every face counts as full and every site touching air drops out (eq. 58 with nu_air = 0,
+// the earlier behaviour). Air cells never carry viscosity; an edge's viscosity is the eq. 58
+// mean over its liquid cells.
+//
+// Unknowns (sec. 3.2.3.4, 4.1.2): a face is an unknown when it is open (fraction > 0) and
+// touches a liquid cell. A stress sample is used only if each of its faces is an unknown or a
+// wall value (never an extrapolated air value). Faces that are not unknowns (closed faces
+// holding the obstacle's normal velocity, faces inside solids holding its rigid velocity)
+// enter as Dirichlet values moved to the right-hand side, which keeps A symmetric (sec. 4.1.2).
+// With wallSlip 'free' a solid cell counts as nu = 0 in eq. 58 (no tangential stress, Carlson's
+// free-slip walls).
+//
+// No-slip walls (wallSlip 'no'; closed domain sides are static walls, faces beyond them hold 0):
+// the wall lies on the cell face between a liquid and a solid cell, but the tangential sample
+// inside the solid that holds the wall velocity sits half a cell further in; using it as the
+// neighbour puts the wall at the solid cell's centre (a first-order error: plane Poiseuille
+// flow 12.6% fast at 16 cells across, issue 12 item 6). An edge whose two cells on one side
+// are solid lies on the wall; there the tangential neighbour is the reflected ghost value
+// u_g = 2 u_wall - u (the shear is 2 (u - u_wall) / dx), i.e. g_s has +-2 on that pair, and the
+// edge's control volume is half in the solid (V_s = 1/2 from the cell average), so the row
+// of u gains 2 nu h/dx^2 (u - u_wall): second order, and A stays symmetric.
 //
 // Solved by conjugate gradients with the Jacobi preconditioner of sec. 4.1.2 (table 4), using
 // the core PCG over one vector of all faces [u | v | w]; rows that are not unknowns are the
@@ -48,6 +75,9 @@ class JacobiPreconditioner implements Preconditioner {
   }
 }
 
+/** Smallest control-volume fraction of an unknown face (keeps M > 0 however thin the liquid). */
+export const MIN_FACE_FRACTION = 0.05
+
 export class ViscositySystem implements LinearOperator {
   readonly nx: number
   readonly ny: number
@@ -65,22 +95,35 @@ export class ViscositySystem implements LinearOperator {
   readonly rhs: Float64Array
   /** Solution / iterate. */
   readonly x: Float64Array
-  /** (h / dx^2) * weight of each cell site (2 nu for 'full', nu for 'carlson'). */
+  /** M: control-volume liquid fraction of each unknown face (1 elsewhere). */
+  readonly mass: Float64Array
+  /** Liquid fraction of each cell of the last setup (0 in solids). */
+  readonly cellFraction: Float32Array
+  /** (h / dx^2) * weight * V_s of each cell site (2 nu for 'full', nu for 'carlson'). */
   private readonly wCell: Float64Array
-  /** (h / dx^2) * eq. 58 edge viscosity: xy edges (nx+1)(ny+1)nz, xz (nx+1)ny(nz+1), yz nx(ny+1)(nz+1). */
+  /** (h / dx^2) * eq. 58 edge viscosity * V_s: xy edges (nx+1)(ny+1)nz, xz (nx+1)ny(nz+1), yz nx(ny+1)(nz+1). */
   private readonly wXY: Float64Array
   private readonly wXZ: Float64Array
   private readonly wYZ: Float64Array
+  /** Per edge: bit 0 = its first pair of faces reads a wall's reflected ghost (factor 2), bit 1 = its second pair. */
+  private readonly gXY: Uint8Array
+  private readonly gXZ: Uint8Array
+  private readonly gYZ: Uint8Array
+  /** 1 where a face is an unknown or holds a wall value (closed / inside a solid). */
+  private readonly usable: Uint8Array
   private readonly known: Float64Array
   private readonly invDiag: Float64Array
   private readonly tmp: Float64Array
   private readonly pcg: PcgSolver
   private readonly jacobi: JacobiPreconditioner
   private full = false
-  /** Scratch for setup (no allocation per substep): the four cells of an edge and what missing ones count as. */
+  /** Scratch for setup (no allocation per substep): the four cells of an edge, what missing ones count as, their kinds. */
   private readonly cs = new Int32Array(4)
   private readonly outside = new Uint8Array(4)
-  /** Some site has a weight: otherwise A = 1 and nothing is solved. */
+  private readonly kd = new Uint8Array(4)
+  /** Ghost flags of the last edgeSite call. */
+  private edgeFlags = 0
+  /** Some site has a weight: otherwise A = M and nothing changes. */
   active = false
 
   constructor(nx: number, ny: number, nz: number) {
@@ -92,47 +135,78 @@ export class ViscositySystem implements LinearOperator {
     this.nw = nx * ny * (nz + 1)
     this.n = this.nu + this.nv + this.nw
     this.unknown = new Uint8Array(this.n)
+    this.usable = new Uint8Array(this.n)
     this.diagonal = new Float64Array(this.n)
     this.rhs = new Float64Array(this.n)
     this.x = new Float64Array(this.n)
+    this.mass = new Float64Array(this.n)
     this.known = new Float64Array(this.n)
     this.invDiag = new Float64Array(this.n)
     this.tmp = new Float64Array(this.n)
+    this.cellFraction = new Float32Array(nx * ny * nz)
     this.wCell = new Float64Array(nx * ny * nz)
     this.wXY = new Float64Array((nx + 1) * (ny + 1) * nz)
     this.wXZ = new Float64Array((nx + 1) * ny * (nz + 1))
     this.wYZ = new Float64Array(nx * (ny + 1) * (nz + 1))
+    this.gXY = new Uint8Array(this.wXY.length)
+    this.gXZ = new Uint8Array(this.wXZ.length)
+    this.gYZ = new Uint8Array(this.wYZ.length)
     this.pcg = new PcgSolver(this.n, 1, 1)
     this.jacobi = new JacobiPreconditioner(this.invDiag)
   }
 
   /**
-   * Eq. 58 over the four cells (a, b, c, d) of an edge; -1 = outside the domain. outsideKind
-   * is what a missing cell counts as for this edge (SOLID for a closed side, AIR for an open one).
+   * One edge site over the cells cs = (a, b, c, d) (-1 = outside the domain, counted as
+   * outside[q]: SOLID for a closed side, AIR for an open one) and its faces: pair a (a0 across
+   * cells 0|1, a1 across 2|3) and pair b (b0 across 0|2, b1 across 1|3), -1 = beyond the
+   * domain. Returns nu_edge * V_edge (eq. 58 over the liquid cells times the liquid fraction of
+   * the edge's control volume) and sets edgeFlags; 0 when the site is not used.
    */
-  private edgeNu(cellNu: Float32Array, kind: Uint8Array, noSlip: boolean, cs: Int32Array, outsideKind: Uint8Array): number {
+  private edgeSite(cellNu: Float32Array, kind: Uint8Array, noSlip: boolean, dropAir: boolean, a0: number, a1: number, b0: number, b1: number): number {
+    const { cs, outside, kd, cellFraction, usable } = this
     let prod = 1
     let count = 0
+    let frac = 0
     for (let q = 0; q < 4; q++) {
       const c = cs[q]
-      const kd = c < 0 ? outsideKind[q] : kind[c]
-      if (kd === AIR) return 0
-      if (kd === SOLID) {
+      const k = c < 0 ? outside[q] : kind[c]
+      kd[q] = k
+      if (k === SOLID) {
         if (!noSlip) return 0
+        continue
+      }
+      if (k === AIR) {
+        if (dropAir) return 0
+        if (c >= 0) frac += cellFraction[c]
         continue
       }
       prod *= cellNu[c]
       count++
+      frac += cellFraction[c]
     }
-    if (count === 0) return 0
-    // Fourth root when all four are liquid (eq. 58); with walls left out, the mean of the rest.
-    return count === 4 ? Math.sqrt(Math.sqrt(prod)) : count === 1 ? prod : Math.pow(prod, 1 / count)
+    if (count === 0 || frac <= 0) return 0
+    // Every face must be an unknown or a wall value (beyond the domain: only past a closed side).
+    if (!(a0 >= 0 ? usable[a0] : kd[0] === SOLID)) return 0
+    if (!(a1 >= 0 ? usable[a1] : kd[2] === SOLID)) return 0
+    if (!(b0 >= 0 ? usable[b0] : kd[0] === SOLID)) return 0
+    if (!(b1 >= 0 ? usable[b1] : kd[1] === SOLID)) return 0
+    // A wall along the edge: both cells on one side of a pair solid, none on the other side.
+    let flags = 0
+    const s0 = kd[0] === SOLID, s1 = kd[1] === SOLID, s2 = kd[2] === SOLID, s3 = kd[3] === SOLID
+    if ((s0 && s1 && !s2 && !s3) || (s2 && s3 && !s0 && !s1)) flags |= 1
+    if ((s0 && s2 && !s1 && !s3) || (s1 && s3 && !s0 && !s2)) flags |= 2
+    this.edgeFlags = flags
+    // Fourth root when all four are liquid (eq. 58); with walls / air left out, the mean of the rest.
+    const nuEdge = count === 4 ? Math.sqrt(Math.sqrt(prod)) : count === 1 ? prod : Math.pow(prod, 1 / count)
+    return nuEdge * (frac / 4)
   }
 
   /**
    * Builds the system for one substep: site weights from the cell viscosities (m^2/s, only
    * liquid cells are read), the unknown faces, Dirichlet values from vel, the right-hand side
-   * and the diagonal. open = openFlags(sides) (1 = open side).
+   * and the diagonal. open = openFlags(sides) (1 = open side). phi: the liquid's level set at
+   * cell centres (negative inside) for the control-volume fractions; null = every face full
+   * and sites touching air dropped.
    */
   setup(
     vel: MacGrid,
@@ -143,23 +217,106 @@ export class ViscositySystem implements LinearOperator {
     stress: ViscousStress,
     slip: WallSlip,
     open: Uint8Array,
+    phi: Float32Array | null = null,
   ): void {
     const { nx, ny, nz, nu, nv } = this
     const plane = nx * ny
-    const s = h / (vel.spec.dx * vel.spec.dx)
+    const dx = vel.spec.dx
+    const s = h / (dx * dx)
     const full = stress === 'full'
     const noSlip = slip === 'no'
+    const dropAir = phi === null
     this.full = full
+    const { cs, outside, unknown, usable, known, x, mass, cellFraction } = this
+    // Unknowns: open faces touching a liquid cell; usable: unknowns and wall values.
+    const liquidAt = (i: number, j: number, k: number) => i >= 0 && j >= 0 && k >= 0 && i < nx && j < ny && k < nz && kind[i + nx * (j + ny * k)] === LIQUID
+    for (let k = 0; k < nz; k++) {
+      for (let j = 0; j < ny; j++) {
+        for (let i = 0; i <= nx; i++) {
+          const f = i + (nx + 1) * (j + ny * k)
+          const o = fractions.u[f] > 0
+          unknown[f] = o && (liquidAt(i - 1, j, k) || liquidAt(i, j, k)) ? 1 : 0
+          usable[f] = unknown[f] || !o ? 1 : 0
+          known[f] = vel.u[f]
+        }
+      }
+    }
+    for (let k = 0; k < nz; k++) {
+      for (let j = 0; j <= ny; j++) {
+        for (let i = 0; i < nx; i++) {
+          const f = i + nx * (j + (ny + 1) * k)
+          const o = fractions.v[f] > 0
+          unknown[nu + f] = o && (liquidAt(i, j - 1, k) || liquidAt(i, j, k)) ? 1 : 0
+          usable[nu + f] = unknown[nu + f] || !o ? 1 : 0
+          known[nu + f] = vel.v[f]
+        }
+      }
+    }
+    for (let k = 0; k <= nz; k++) {
+      for (let j = 0; j < ny; j++) {
+        for (let i = 0; i < nx; i++) {
+          const f = i + nx * (j + ny * k)
+          const o = fractions.w[f] > 0
+          unknown[nu + nv + f] = o && (liquidAt(i, j, k - 1) || liquidAt(i, j, k)) ? 1 : 0
+          usable[nu + nv + f] = unknown[nu + nv + f] || !o ? 1 : 0
+          known[nu + nv + f] = vel.w[f]
+        }
+      }
+    }
+    // Cell liquid fractions: 1 inside the liquid, clamp(1/2 - phi/dx) at the surface, 0 in solids.
+    for (let k = 0; k < nz; k++) {
+      for (let j = 0; j < ny; j++) {
+        for (let i = 0; i < nx; i++) {
+          const c = i + nx * (j + ny * k)
+          const kc = kind[c]
+          let fr = 0
+          if (phi === null) fr = kc === LIQUID ? 1 : 0
+          else if (kc !== SOLID) {
+            const interior =
+              kc === LIQUID &&
+              !(i > 0 && kind[c - 1] === AIR) &&
+              !(i < nx - 1 && kind[c + 1] === AIR) &&
+              !(j > 0 && kind[c - nx] === AIR) &&
+              !(j < ny - 1 && kind[c + nx] === AIR) &&
+              !(k > 0 && kind[c - plane] === AIR) &&
+              !(k < nz - 1 && kind[c + plane] === AIR)
+            if (interior) fr = 1
+            else {
+              fr = 0.5 - phi[c] / dx
+              fr = fr > 0 ? (fr < 1 ? fr : 1) : 0
+            }
+          }
+          cellFraction[c] = fr
+        }
+      }
+    }
+    // M: a face's control volume is half in each of its cells (beyond the domain counts 0).
+    const cf = (i: number, j: number, k: number) => (i >= 0 && j >= 0 && k >= 0 && i < nx && j < ny && k < nz ? cellFraction[i + nx * (j + ny * k)] : 0)
+    mass.fill(1)
+    if (!dropAir) {
+      for (let k = 0; k < nz; k++) for (let j = 0; j < ny; j++) for (let i = 0; i <= nx; i++) {
+        const f = i + (nx + 1) * (j + ny * k)
+        if (unknown[f]) mass[f] = Math.max(MIN_FACE_FRACTION, 0.5 * (cf(i - 1, j, k) + cf(i, j, k)))
+      }
+      for (let k = 0; k < nz; k++) for (let j = 0; j <= ny; j++) for (let i = 0; i < nx; i++) {
+        const f = nu + i + nx * (j + (ny + 1) * k)
+        if (unknown[f]) mass[f] = Math.max(MIN_FACE_FRACTION, 0.5 * (cf(i, j - 1, k) + cf(i, j, k)))
+      }
+      for (let k = 0; k <= nz; k++) for (let j = 0; j < ny; j++) for (let i = 0; i < nx; i++) {
+        const f = nu + nv + i + nx * (j + ny * k)
+        if (unknown[f]) mass[f] = Math.max(MIN_FACE_FRACTION, 0.5 * (cf(i, j, k - 1) + cf(i, j, k)))
+      }
+    }
     let any = false
-    const { cs, outside } = this
     for (let c = 0; c < plane * nz; c++) {
-      const w = kind[c] === LIQUID ? s * cellNu[c] * (full ? 2 : 1) : 0
+      const w = kind[c] === LIQUID ? s * cellNu[c] * (full ? 2 : 1) * cellFraction[c] : 0
       this.wCell[c] = w
       if (w > 0) any = true
     }
+    const ov = nu, ow = nu + nv
     const sideKind = (o: number) => (open[o] ? AIR : SOLID)
     const cell = (i: number, j: number, k: number) => (i < 0 || j < 0 || k < 0 || i >= nx || j >= ny || k >= nz ? -1 : i + nx * (j + ny * k))
-    // xy edges at (i, j, k + 1/2): cells (i-1, j-1), (i, j-1), (i-1, j), (i, j).
+    // xy edges at (i, j, k + 1/2): cells (i-1, j-1), (i, j-1), (i-1, j), (i, j); u(j-1), u(j) and v(i-1), v(i).
     for (let k = 0; k < nz; k++) {
       for (let j = 0; j <= ny; j++) {
         for (let i = 0; i <= nx; i++) {
@@ -171,13 +328,19 @@ export class ViscositySystem implements LinearOperator {
             const di = q & 1 ? i : i - 1, dj = q & 2 ? j : j - 1
             outside[q] = di < 0 ? sideKind(0) : di >= nx ? sideKind(1) : dj < 0 ? sideKind(2) : sideKind(3)
           }
-          const w = s * this.edgeNu(cellNu, kind, noSlip, cs, outside)
-          this.wXY[i + (nx + 1) * (j + (ny + 1) * k)] = w
+          const ua = j > 0 ? i + (nx + 1) * (j - 1 + ny * k) : -1
+          const ub = j < ny ? i + (nx + 1) * (j + ny * k) : -1
+          const va = i > 0 ? ov + i - 1 + nx * (j + (ny + 1) * k) : -1
+          const vb = i < nx ? ov + i + nx * (j + (ny + 1) * k) : -1
+          const e = i + (nx + 1) * (j + (ny + 1) * k)
+          const w = s * this.edgeSite(cellNu, kind, noSlip, dropAir, ua, ub, va, vb)
+          this.wXY[e] = w
+          this.gXY[e] = w > 0 ? this.edgeFlags : 0
           if (w > 0) any = true
         }
       }
     }
-    // xz edges at (i, j + 1/2, k): cells (i-1, k-1), (i, k-1), (i-1, k), (i, k).
+    // xz edges at (i, j + 1/2, k): cells (i-1, k-1), (i, k-1), (i-1, k), (i, k); u(k-1), u(k) and w(i-1), w(i).
     for (let k = 0; k <= nz; k++) {
       for (let j = 0; j < ny; j++) {
         for (let i = 0; i <= nx; i++) {
@@ -189,13 +352,19 @@ export class ViscositySystem implements LinearOperator {
             const di = q & 1 ? i : i - 1, dk = q & 2 ? k : k - 1
             outside[q] = di < 0 ? sideKind(0) : di >= nx ? sideKind(1) : dk < 0 ? sideKind(4) : sideKind(5)
           }
-          const w = s * this.edgeNu(cellNu, kind, noSlip, cs, outside)
-          this.wXZ[i + (nx + 1) * (j + ny * k)] = w
+          const ua = k > 0 ? i + (nx + 1) * (j + ny * (k - 1)) : -1
+          const ub = k < nz ? i + (nx + 1) * (j + ny * k) : -1
+          const wa = i > 0 ? ow + i - 1 + nx * (j + ny * k) : -1
+          const wb = i < nx ? ow + i + nx * (j + ny * k) : -1
+          const e = i + (nx + 1) * (j + ny * k)
+          const w = s * this.edgeSite(cellNu, kind, noSlip, dropAir, ua, ub, wa, wb)
+          this.wXZ[e] = w
+          this.gXZ[e] = w > 0 ? this.edgeFlags : 0
           if (w > 0) any = true
         }
       }
     }
-    // yz edges at (i + 1/2, j, k): cells (j-1, k-1), (j, k-1), (j-1, k), (j, k).
+    // yz edges at (i + 1/2, j, k): cells (j-1, k-1), (j, k-1), (j-1, k), (j, k); v(k-1), v(k) and w(j-1), w(j).
     for (let k = 0; k <= nz; k++) {
       for (let j = 0; j <= ny; j++) {
         for (let i = 0; i < nx; i++) {
@@ -207,44 +376,20 @@ export class ViscositySystem implements LinearOperator {
             const dj = q & 1 ? j : j - 1, dk = q & 2 ? k : k - 1
             outside[q] = dj < 0 ? sideKind(2) : dj >= ny ? sideKind(3) : dk < 0 ? sideKind(4) : sideKind(5)
           }
-          const w = s * this.edgeNu(cellNu, kind, noSlip, cs, outside)
-          this.wYZ[i + nx * (j + (ny + 1) * k)] = w
+          const va = k > 0 ? ov + i + nx * (j + (ny + 1) * (k - 1)) : -1
+          const vb = k < nz ? ov + i + nx * (j + (ny + 1) * k) : -1
+          const wa = j > 0 ? ow + i + nx * (j - 1 + ny * k) : -1
+          const wb = j < ny ? ow + i + nx * (j + ny * k) : -1
+          const e = i + nx * (j + (ny + 1) * k)
+          const w = s * this.edgeSite(cellNu, kind, noSlip, dropAir, va, vb, wa, wb)
+          this.wYZ[e] = w
+          this.gYZ[e] = w > 0 ? this.edgeFlags : 0
           if (w > 0) any = true
         }
       }
     }
     this.active = any
-    // Unknowns: open faces touching a liquid cell.
-    const { unknown, known, x } = this
-    const liquidAt = (i: number, j: number, k: number) => i >= 0 && j >= 0 && k >= 0 && i < nx && j < ny && k < nz && kind[i + nx * (j + ny * k)] === LIQUID
-    for (let k = 0; k < nz; k++) {
-      for (let j = 0; j < ny; j++) {
-        for (let i = 0; i <= nx; i++) {
-          const f = i + (nx + 1) * (j + ny * k)
-          unknown[f] = fractions.u[f] > 0 && (liquidAt(i - 1, j, k) || liquidAt(i, j, k)) ? 1 : 0
-          known[f] = vel.u[f]
-        }
-      }
-    }
-    for (let k = 0; k < nz; k++) {
-      for (let j = 0; j <= ny; j++) {
-        for (let i = 0; i < nx; i++) {
-          const f = i + nx * (j + (ny + 1) * k)
-          unknown[nu + f] = fractions.v[f] > 0 && (liquidAt(i, j - 1, k) || liquidAt(i, j, k)) ? 1 : 0
-          known[nu + f] = vel.v[f]
-        }
-      }
-    }
-    for (let k = 0; k <= nz; k++) {
-      for (let j = 0; j < ny; j++) {
-        for (let i = 0; i < nx; i++) {
-          const f = i + nx * (j + ny * k)
-          unknown[nu + nv + f] = fractions.w[f] > 0 && (liquidAt(i, j, k - 1) || liquidAt(i, j, k)) ? 1 : 0
-          known[nu + nv + f] = vel.w[f]
-        }
-      }
-    }
-    // b = u - K u_known on unknown rows (Dirichlet values moved right, sec. 3.3.2); x0 = u.
+    // b = M u - K u_known on unknown rows (Dirichlet values moved right, sec. 3.3.2); x0 = u.
     const { rhs, tmp, diagonal } = this
     for (let f = 0; f < this.n; f++) {
       x[f] = unknown[f] ? known[f] : 0
@@ -252,21 +397,21 @@ export class ViscositySystem implements LinearOperator {
     }
     tmp.fill(0)
     this.accumulate(known, tmp)
-    for (let f = 0; f < this.n; f++) rhs[f] = unknown[f] ? x[f] - tmp[f] : 0
+    for (let f = 0; f < this.n; f++) rhs[f] = unknown[f] ? mass[f] * x[f] - tmp[f] : 0
     // Restore the known vector (u everywhere) for writeBack.
     for (let f = 0; f < this.n; f++) if (unknown[f]) known[f] = x[f]
-    // Diagonal: 1 + the weights of every site the face takes part in.
+    // Diagonal: M + the weights of every site the face takes part in (times its g entry squared).
     diagonal.fill(0)
     this.accumulateDiagonal(diagonal)
     for (let f = 0; f < this.n; f++) {
-      diagonal[f] = unknown[f] ? 1 + diagonal[f] : 1
+      diagonal[f] = unknown[f] ? mass[f] + diagonal[f] : 1
       this.invDiag[f] = 1 / diagonal[f]
     }
   }
 
   /** out += K src, K = sum_s w_s g_s g_s^T (faces beyond the domain read as 0). */
   private accumulate(src: Float64Array, out: Float64Array): void {
-    const { nx, ny, nz, nu, nv, full, wCell, wXY, wXZ, wYZ } = this
+    const { nx, ny, nz, nu, nv, wCell, wXY, wXZ, wYZ, gXY, gXZ, gYZ } = this
     const ov = nu, ow = nu + nv
     // Cell sites: each component's difference along its own axis.
     for (let k = 0; k < nz; k++) {
@@ -294,13 +439,14 @@ export class ViscositySystem implements LinearOperator {
     for (let k = 0; k < nz; k++) {
       for (let j = 0; j <= ny; j++) {
         for (let i = 0; i <= nx; i++) {
-          const w = wXY[i + (nx + 1) * (j + (ny + 1) * k)]
+          const e = i + (nx + 1) * (j + (ny + 1) * k)
+          const w = wXY[e]
           if (w === 0) continue
           const ua = j > 0 ? i + (nx + 1) * (j - 1 + ny * k) : -1
           const ub = j < ny ? i + (nx + 1) * (j + ny * k) : -1
           const va = i > 0 ? ov + i - 1 + nx * (j + (ny + 1) * k) : -1
           const vb = i < nx ? ov + i + nx * (j + (ny + 1) * k) : -1
-          this.edge(src, out, w, ua, ub, va, vb)
+          this.edge(src, out, w, gXY[e], ua, ub, va, vb)
         }
       }
     }
@@ -308,13 +454,14 @@ export class ViscositySystem implements LinearOperator {
     for (let k = 0; k <= nz; k++) {
       for (let j = 0; j < ny; j++) {
         for (let i = 0; i <= nx; i++) {
-          const w = wXZ[i + (nx + 1) * (j + ny * k)]
+          const e = i + (nx + 1) * (j + ny * k)
+          const w = wXZ[e]
           if (w === 0) continue
           const ua = k > 0 ? i + (nx + 1) * (j + ny * (k - 1)) : -1
           const ub = k < nz ? i + (nx + 1) * (j + ny * k) : -1
           const wa = i > 0 ? ow + i - 1 + nx * (j + ny * k) : -1
           const wb = i < nx ? ow + i + nx * (j + ny * k) : -1
-          this.edge(src, out, w, ua, ub, wa, wb)
+          this.edge(src, out, w, gXZ[e], ua, ub, wa, wb)
         }
       }
     }
@@ -322,32 +469,39 @@ export class ViscositySystem implements LinearOperator {
     for (let k = 0; k <= nz; k++) {
       for (let j = 0; j <= ny; j++) {
         for (let i = 0; i < nx; i++) {
-          const w = wYZ[i + nx * (j + (ny + 1) * k)]
+          const e = i + nx * (j + (ny + 1) * k)
+          const w = wYZ[e]
           if (w === 0) continue
           const va = k > 0 ? ov + i + nx * (j + (ny + 1) * (k - 1)) : -1
           const vb = k < nz ? ov + i + nx * (j + (ny + 1) * k) : -1
           const wa = j > 0 ? ow + i + nx * (j - 1 + ny * k) : -1
           const wb = j < ny ? ow + i + nx * (j + ny * k) : -1
-          this.edge(src, out, w, va, vb, wa, wb)
+          this.edge(src, out, w, gYZ[e], va, vb, wa, wb)
         }
       }
     }
   }
 
-  /** One edge site over faces (a0 -> a1) of one component and (b0 -> b1) of the other; -1 = beyond the domain (value 0). */
-  private edge(src: Float64Array, out: Float64Array, w: number, a0: number, a1: number, b0: number, b1: number): void {
-    const da = (a1 >= 0 ? src[a1] : 0) - (a0 >= 0 ? src[a0] : 0)
-    const db = (b1 >= 0 ? src[b1] : 0) - (b0 >= 0 ? src[b0] : 0)
+  /**
+   * One edge site over faces (a0 -> a1) of one component and (b0 -> b1) of the other; -1 =
+   * beyond the domain (value 0). flags bit 0 / bit 1: that pair spans a wall and its
+   * difference is doubled (reflected ghost, see the file comment).
+   */
+  private edge(src: Float64Array, out: Float64Array, w: number, flags: number, a0: number, a1: number, b0: number, b1: number): void {
+    const ca = flags & 1 ? 2 : 1, cb = flags & 2 ? 2 : 1
+    const da = ca * ((a1 >= 0 ? src[a1] : 0) - (a0 >= 0 ? src[a0] : 0))
+    const db = cb * ((b1 >= 0 ? src[b1] : 0) - (b0 >= 0 ? src[b0] : 0))
     if (this.full) {
       // Batty & Bridson 2008: nu (du/dy + dv/dx)^2, one shear strain shared by both components.
       const t = w * (da + db)
-      if (a1 >= 0) out[a1] += t
-      if (a0 >= 0) out[a0] -= t
-      if (b1 >= 0) out[b1] += t
-      if (b0 >= 0) out[b0] -= t
+      const ta = ca * t, tb = cb * t
+      if (a1 >= 0) out[a1] += ta
+      if (a0 >= 0) out[a0] -= ta
+      if (b1 >= 0) out[b1] += tb
+      if (b0 >= 0) out[b0] -= tb
     } else {
       // Carlson 2004 eq. 57: each component diffuses on its own with the eq. 58 viscosity.
-      const ta = w * da, tb = w * db
+      const ta = w * ca * da, tb = w * cb * db
       if (a1 >= 0) out[a1] += ta
       if (a0 >= 0) out[a0] -= ta
       if (b1 >= 0) out[b1] += tb
@@ -355,11 +509,18 @@ export class ViscositySystem implements LinearOperator {
     }
   }
 
-  /** diag += sum of the weights of the sites each face is in (every g_s entry is +-1). */
+  /** diag[f] += w g_f^2 of one edge site (see edge). */
+  private edgeDiagonal(diag: Float64Array, w: number, flags: number, a0: number, a1: number, b0: number, b1: number): void {
+    const wa = flags & 1 ? 4 * w : w, wb = flags & 2 ? 4 * w : w
+    if (a0 >= 0) diag[a0] += wa
+    if (a1 >= 0) diag[a1] += wa
+    if (b0 >= 0) diag[b0] += wb
+    if (b1 >= 0) diag[b1] += wb
+  }
+
+  /** diag += sum over the sites each face is in of w_s g_s[f]^2. */
   private accumulateDiagonal(diag: Float64Array): void {
-    // K applied to unit vectors would cost O(n^2); instead reuse accumulate's structure on a
-    // vector of ones per site by noting diag_f = sum_s w_s g_s[f]^2 = sum over sites touching f.
-    const { nx, ny, nz, nu, nv, wCell, wXY, wXZ, wYZ } = this
+    const { nx, ny, nz, nu, nv, wCell, wXY, wXZ, wYZ, gXY, gXZ, gYZ } = this
     const ov = nu, ow = nu + nv
     for (let k = 0; k < nz; k++) {
       for (let j = 0; j < ny; j++) {
@@ -378,48 +539,45 @@ export class ViscositySystem implements LinearOperator {
         }
       }
     }
-    const add = (w: number, a: number, b: number, c: number, d: number) => {
-      if (a >= 0) diag[a] += w
-      if (b >= 0) diag[b] += w
-      if (c >= 0) diag[c] += w
-      if (d >= 0) diag[d] += w
-    }
     for (let k = 0; k < nz; k++) {
       for (let j = 0; j <= ny; j++) {
         for (let i = 0; i <= nx; i++) {
-          const w = wXY[i + (nx + 1) * (j + (ny + 1) * k)]
+          const e = i + (nx + 1) * (j + (ny + 1) * k)
+          const w = wXY[e]
           if (w === 0) continue
-          add(w, j > 0 ? i + (nx + 1) * (j - 1 + ny * k) : -1, j < ny ? i + (nx + 1) * (j + ny * k) : -1, i > 0 ? ov + i - 1 + nx * (j + (ny + 1) * k) : -1, i < nx ? ov + i + nx * (j + (ny + 1) * k) : -1)
+          this.edgeDiagonal(diag, w, gXY[e], j > 0 ? i + (nx + 1) * (j - 1 + ny * k) : -1, j < ny ? i + (nx + 1) * (j + ny * k) : -1, i > 0 ? ov + i - 1 + nx * (j + (ny + 1) * k) : -1, i < nx ? ov + i + nx * (j + (ny + 1) * k) : -1)
         }
       }
     }
     for (let k = 0; k <= nz; k++) {
       for (let j = 0; j < ny; j++) {
         for (let i = 0; i <= nx; i++) {
-          const w = wXZ[i + (nx + 1) * (j + ny * k)]
+          const e = i + (nx + 1) * (j + ny * k)
+          const w = wXZ[e]
           if (w === 0) continue
-          add(w, k > 0 ? i + (nx + 1) * (j + ny * (k - 1)) : -1, k < nz ? i + (nx + 1) * (j + ny * k) : -1, i > 0 ? ow + i - 1 + nx * (j + ny * k) : -1, i < nx ? ow + i + nx * (j + ny * k) : -1)
+          this.edgeDiagonal(diag, w, gXZ[e], k > 0 ? i + (nx + 1) * (j + ny * (k - 1)) : -1, k < nz ? i + (nx + 1) * (j + ny * k) : -1, i > 0 ? ow + i - 1 + nx * (j + ny * k) : -1, i < nx ? ow + i + nx * (j + ny * k) : -1)
         }
       }
     }
     for (let k = 0; k <= nz; k++) {
       for (let j = 0; j <= ny; j++) {
         for (let i = 0; i < nx; i++) {
-          const w = wYZ[i + nx * (j + (ny + 1) * k)]
+          const e = i + nx * (j + (ny + 1) * k)
+          const w = wYZ[e]
           if (w === 0) continue
-          add(w, k > 0 ? ov + i + nx * (j + (ny + 1) * (k - 1)) : -1, k < nz ? ov + i + nx * (j + (ny + 1) * k) : -1, j > 0 ? ow + i + nx * (j - 1 + ny * k) : -1, j < ny ? ow + i + nx * (j + ny * k) : -1)
+          this.edgeDiagonal(diag, w, gYZ[e], k > 0 ? ov + i + nx * (j + (ny + 1) * (k - 1)) : -1, k < nz ? ov + i + nx * (j + (ny + 1) * k) : -1, j > 0 ? ow + i + nx * (j - 1 + ny * k) : -1, j < ny ? ow + i + nx * (j + ny * k) : -1)
         }
       }
     }
   }
 
-  /** out = A x: (1 + K) on unknown rows with non-unknown entries of x read as 0; identity elsewhere. */
+  /** out = A x: (M + K) on unknown rows with non-unknown entries of x read as 0; identity elsewhere. */
   apply(x: Float64Array, out: Float64Array): void {
-    const { unknown, tmp } = this
+    const { unknown, tmp, mass } = this
     for (let f = 0; f < this.n; f++) tmp[f] = unknown[f] ? x[f] : 0
     out.fill(0)
     this.accumulate(tmp, out)
-    for (let f = 0; f < this.n; f++) out[f] = unknown[f] ? tmp[f] + out[f] : x[f]
+    for (let f = 0; f < this.n; f++) out[f] = unknown[f] ? mass[f] * tmp[f] + out[f] : x[f]
   }
 
   /** Solves A x = rhs from the warm start x = u (Carlson 2004 table 4, Jacobi preconditioner). */

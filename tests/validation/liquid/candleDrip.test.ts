@@ -5,7 +5,10 @@
 // the per-component form lets through (a falling sheet has three times the extensional
 // viscosity, Trouton's ratio), so its melt runs down and spreads out more slowly.
 // Measured at frame 24, mid-melt, on a 16^3 grid; the runs are deterministic, so the margins
-// below (a tenth of the run-off, a quarter of a cell in height) are far from noise.
+// below (a tenth of the run-off, an eighth of a cell in height) are far from noise.
+// (Issue 12 item 8: the markers no longer smear temperature, ~4e-3 m^2/s of numerical
+// diffusion on top of the set 1e-4, so the lamp melts ~300 markers by frame 24 instead of
+// 500+ and the melt is thinner: the thresholds were 500 markers and a quarter cell.)
 import { describe, expect, it } from 'vitest'
 import type { LiquidSolver } from '../../../src-shared/sim/liquid/liquidSolver'
 import { boxVolume, cubeGrid, liquidInput, liquidSetup, runLiquid } from './liquidScenes'
@@ -55,10 +58,10 @@ describe('candle drip: Carlson eq. 57 vs the full viscous stress', () => {
         `full stress: ${mb.count} melted, mean height ${mb.meanHeight.toFixed(3)} m, ${mb.runOff} run off (${b.msPerFrame.toFixed(0)} ms/frame)`,
     )
     // The same heat melts about the same wax (the stress form does not change heat transport).
-    expect(ma.count).toBeGreaterThan(500)
+    expect(ma.count).toBeGreaterThan(250)
     expect(Math.abs(mb.count - ma.count)).toBeLessThan(0.1 * ma.count)
-    // Full stress: melt stays higher (by more than a quarter cell) and less of it runs off (10%+).
-    expect(mb.meanHeight - ma.meanHeight).toBeGreaterThan(0.25 / RES)
+    // Full stress: melt stays higher (by more than an eighth of a cell) and less of it runs off (10%+).
+    expect(mb.meanHeight - ma.meanHeight).toBeGreaterThan(0.125 / RES)
     expect(mb.runOff).toBeLessThan(0.9 * ma.runOff)
   }, 300_000)
 })

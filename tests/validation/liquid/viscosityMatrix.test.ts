@@ -122,6 +122,44 @@ describe('implicit viscosity matrix (Carlson 2004 eqs. 47-49, 57-58)', () => {
     expect(minPivot).toBeGreaterThan(0.5)
   })
 
+  it.each(CASES)('with control-volume fractions from a level set (Batty & Bridson 2008) it is symmetric positive definite, x^T A x >= x^T M x (%s stress, %s-slip walls)', (stress, slip) => {
+    const { kind, cellNu, vel, fractions } = scene(10)
+    // A level set crossing the liquid's top rows at varying depths.
+    const phi = new Float32Array(N * N * N)
+    for (let k = 0; k < N; k++) for (let j = 0; j < N; j++) for (let i = 0; i < N; i++) phi[i + N * (j + N * k)] = spec.dx * (j - 2.6 + 0.15 * i - 0.1 * k)
+    const sys = new ViscositySystem(N, N, N)
+    sys.setup(vel, fractions, kind, cellNu, H, stress, slip, openFlags(CLOSED_BOX), phi)
+    const { A, ids } = dense(sys)
+    const m = ids.length
+    let maxEntry = 0
+    for (let i = 0; i < m * m; i++) maxEntry = Math.max(maxEntry, Math.abs(A[i]))
+    for (let a = 0; a < m; a++) for (let b = 0; b < a; b++) expect(Math.abs(A[a * m + b] - A[b * m + a])).toBeLessThanOrEqual(1e-12 * maxEntry)
+    let minMass = 1
+    let partial = 0
+    for (const f of ids) {
+      minMass = Math.min(minMass, sys.mass[f])
+      if (sys.mass[f] < 1) partial++
+    }
+    expect(partial).toBeGreaterThan(10)
+    expect(minMass).toBeGreaterThan(0)
+    const prng = new Prng(5)
+    const x = new Float64Array(m)
+    for (let t = 0; t < 20; t++) {
+      for (let i = 0; i < m; i++) x[i] = prng.range(-1, 1)
+      let xAx = 0, xMx = 0
+      for (let a = 0; a < m; a++) {
+        let s = 0
+        for (let b = 0; b < m; b++) s += A[a * m + b] * x[b]
+        xAx += x[a] * s
+        xMx += sys.mass[ids[a]] * x[a] * x[a]
+      }
+      expect(xAx).toBeGreaterThanOrEqual(xMx * (1 - 1e-9))
+    }
+    for (let a = 0; a < m; a++) expect(Math.abs(sys.diagonal[ids[a]] - A[a * m + a])).toBeLessThanOrEqual(1e-12 * maxEntry)
+    expect(choleskyMinPivot(A, m)).toBeGreaterThan(0.5 * minMass)
+    expect(sys.solve(1e-6, 2000).converged).toBe(true)
+  })
+
   it('rows are eq. 57 with the geometric-mean edge viscosity of eq. 58', () => {
     const { kind, cellNu, vel, fractions } = scene(1)
     const sys = new ViscositySystem(N, N, N)
