@@ -1,9 +1,14 @@
 // The service facade: every API request lands here, whichever transport carried it
 // (Electron IPC or the headless host's WebSocket). It owns the open project's store and
 // its undo history, and runs requests one at a time so edits never interleave.
+// File-system work that may hang on a dead disk runs off that queue's thread: exports in the
+// background (every call with a deadline, Cancel immediate), Save As in a worker thread with
+// a deadline, and project.list with async calls and a deadline. project.list and
+// export.cancel do not wait in the queue at all (QUEUE_FREE), so they answer while a request
+// ahead of them waits for a disk.
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
-import { basename, dirname, extname, join, resolve } from 'node:path'
+import { existsSync, mkdirSync, promises as fsp, statSync } from 'node:fs'
+import { basename, extname, join, resolve } from 'node:path'
 import { EddyError } from '../../src-shared/api/errors'
 import { dispatch, type Handlers } from '../../src-shared/api/dispatch'
 import type { EventEnvelope, ResponseEnvelope } from '../../src-shared/api/contract'
@@ -11,6 +16,9 @@ import { BakeManager, type BakeDelta, type BakeJobView } from '../bake/bakeManag
 import { BakeUpdates } from '../bake/bakeUpdates'
 import { makeBakeHandlers } from './bakeHandlers'
 import { ExportJobs } from '../export/exportJobs'
+import type { ExportFs } from '../export/atomicFile'
+import { DeadlineError, describeMs, withDeadline } from '../export/deadline'
+import { checkPathParam } from '../store/pathNames'
 import type { SceneDocument } from '../../src-shared/scene/types'
 import { importMeshFile } from '../../src-shared/formats/meshImport'
 import { ProjectStore } from '../store/projectStore'
@@ -27,6 +35,57 @@ export interface ServiceOptions {
   projectsDir: string
   /** The built bake worker entry (out/main/bakeWorker.js), resolved by the entry point. */
   bakeWorker: URL | string
+  /** Tests: the file system exports write through, and the deadline of each call. */
+  exportFs?: ExportFs
+  exportFsDeadlineMs?: number
+  /** Deadline of project.list (default LIST_DEADLINE_MS) and of Save As (default: saveCopy's). */
+  listDeadlineMs?: number
+  saveAsDeadlineMs?: number
+}
+
+/** How long project.list waits for a folder's disk. */
+export const LIST_DEADLINE_MS = 10_000
+
+/** Requests that need no project state: they answer at once, not after the queue. */
+const QUEUE_FREE = new Set(['export.cancel', 'project.list'])
+
+/** The type of a request, when it is small enough to peek at; queue-free types always are. */
+function peekType(raw: unknown): unknown {
+  let msg = raw
+  if (typeof raw === 'string') {
+    if (raw.length > 4096) return undefined
+    try {
+      msg = JSON.parse(raw)
+    } catch {
+      return undefined
+    }
+  }
+  return typeof msg === 'object' && msg !== null ? (msg as { type?: unknown }).type : undefined
+}
+
+/** errno code of a Node error. */
+const errCode = (e: unknown): unknown => (e as { code?: unknown } | null)?.code
+
+/**
+ * A folder parameter: exists and is a folder (the default one is created). Typed errors
+ * naming the path instead of ENOTDIR/ENOENT surfacing as INTERNAL.
+ */
+function requireFolder(folder: string, isDefault: boolean): void {
+  if (isDefault) {
+    try {
+      mkdirSync(folder, { recursive: true })
+    } catch (e) {
+      throw new EddyError('IO_ERROR', `Cannot create the projects folder ${folder}: ${errCode(e) === 'EEXIST' || errCode(e) === 'ENOTDIR' ? 'a file is in the way' : (e as Error).message}`, { path: 'dir', file: folder })
+    }
+  }
+  let isDir: boolean
+  try {
+    isDir = statSync(folder).isDirectory()
+  } catch (e) {
+    if (errCode(e) === 'ENOTDIR') throw new EddyError('INVALID_PARAM', `"${folder}" is not a folder: part of it is a file`, { path: 'dir', field: 'dir', file: folder })
+    throw new EddyError('IO_ERROR', `Folder "${folder}" does not exist`, { path: 'dir', file: folder })
+  }
+  if (!isDir) throw new EddyError('INVALID_PARAM', `"${folder}" is a file, not a folder`, { path: 'dir', field: 'dir', file: folder })
 }
 
 export interface ProjectStateData {
@@ -62,9 +121,10 @@ export class EddyService {
   /** Bake progress and other pushed events, for the transports to broadcast. */
   onEvent: ((ev: EventEnvelope) => void) | null = null
   readonly bakes: BakeManager
-  readonly exports = new ExportJobs()
+  readonly exports: ExportJobs
 
   constructor(private readonly opts: ServiceOptions) {
+    this.exports = new ExportJobs({ fs: opts.exportFs, fsDeadlineMs: opts.exportFsDeadlineMs })
     this.recent = new RecentProjects(opts.dataDir)
     this.bakes = new BakeManager({ workerUrl: opts.bakeWorker })
     const bakeUpdates = new BakeUpdates()
@@ -75,6 +135,8 @@ export class EddyService {
 
   /** Validates and runs one raw message; answers are always envelopes, never throws. */
   handle(raw: unknown): Promise<ResponseEnvelope> {
+    const type = peekType(raw)
+    if (typeof type === 'string' && QUEUE_FREE.has(type)) return dispatch(this.handlers, raw)
     const run = this.queue.then(() => dispatch(this.handlers, raw))
     this.queue = run.catch(() => undefined)
     return run
@@ -170,8 +232,8 @@ export class EddyService {
       'project.create': async ({ name, dir }) => {
         await this.stopBakes()
         const folder = resolve(dir ?? this.opts.projectsDir)
-        if (!dir) mkdirSync(folder, { recursive: true })
-        else if (!existsSync(folder)) throw new EddyError('IO_ERROR', `Folder "${folder}" does not exist`, { path: 'dir' })
+        checkPathParam(folder, 'dir')
+        requireFolder(folder, !dir)
         const path = join(folder, `${fileNameFor(name)}.eddy`)
         if (existsSync(path)) throw new EddyError('IO_ERROR', `A project file already exists at ${path}; choose another name`, { path: 'name' })
         return this.adopt(ProjectStore.create(path, { name, fps: 24, frameStart: 1, frameEnd: 120 }))
@@ -183,8 +245,8 @@ export class EddyService {
         const example = findExample(id)
         if (!example) throw unknownExampleError(id)
         const folder = resolve(dir ?? this.opts.projectsDir)
-        if (!dir) mkdirSync(folder, { recursive: true })
-        else if (!existsSync(folder)) throw new EddyError('IO_ERROR', `Folder "${folder}" does not exist`, { path: 'dir' })
+        checkPathParam(folder, 'dir')
+        requireFolder(folder, !dir)
         // "Melting bunny.eddy", then "Melting bunny 2.eddy", ...: an example never overwrites.
         let path = join(folder, `${fileNameFor(example.title)}.eddy`)
         for (let n = 2; existsSync(path); n++) path = join(folder, `${fileNameFor(example.title)} ${n}.eddy`)
@@ -194,8 +256,9 @@ export class EddyService {
       },
 
       'project.open': async ({ path }) => {
-        // Open the new file before closing the current one, so a bad file loses nothing.
-        const store = ProjectStore.open(resolve(path))
+        // Open and check every row of the new file before closing the current one, so a bad
+        // file loses nothing: the open project and its history stay as they were.
+        const { store } = ProjectStore.openChecked(resolve(path))
         try {
           await this.stopBakes()
         } catch (e) {
@@ -214,8 +277,9 @@ export class EddyService {
         await this.stopBakes()
         const { store } = this.requireStore()
         const target = withExtension(resolve(path))
-        if (!existsSync(dirname(target))) throw new EddyError('IO_ERROR', `Folder "${dirname(target)}" does not exist`, { path: 'path' })
-        const copy = store.saveAs(target)
+        checkPathParam(target, 'path')
+        // Folder checks, copy and rename run in a worker thread against a deadline.
+        const copy = await store.saveAsOffThread(target, this.opts.saveAsDeadlineMs !== undefined ? { deadlineMs: this.opts.saveAsDeadlineMs } : {})
         // The undo history describes edits by object id, so it stays valid for the copy.
         return this.adopt(copy, true)
       },
@@ -224,22 +288,7 @@ export class EddyService {
 
       'project.recent': () => this.recent.list(),
 
-      'project.list': ({ dir }) => {
-        const folder = resolve(dir ?? this.opts.projectsDir)
-        if (!existsSync(folder)) {
-          // The default folder appears with the first project; until then it is just empty.
-          if (folder !== resolve(this.opts.projectsDir)) throw new EddyError('NOT_FOUND', `Folder "${folder}" does not exist`, { path: 'dir' })
-          return { dir: folder, files: [] }
-        }
-        const files = readdirSync(folder)
-          .filter((f) => f.toLowerCase().endsWith('.eddy'))
-          .map((f) => {
-            const p = join(folder, f)
-            return { path: p, name: basename(f, extname(f)), modified: statSync(p).mtime.toISOString() }
-          })
-          .sort((a, b) => b.modified.localeCompare(a.modified))
-        return { dir: folder, files }
-      },
+      'project.list': ({ dir }) => this.listProjects(resolve(dir ?? this.opts.projectsDir)),
 
       'project.setMeta': ({ patch }) => this.commit(setMetaEdit(this.requireStore().doc, patch)),
 
@@ -311,6 +360,54 @@ export class EddyService {
         return this.requireState()
       },
     }
+  }
+
+  /** project.list: async calls against one deadline, so a dead share fails only this request. */
+  private async listProjects(folder: string): Promise<{ dir: string; files: { path: string; name: string; modified: string }[] }> {
+    checkPathParam(folder, 'dir')
+    const ms = this.opts.listDeadlineMs ?? LIST_DEADLINE_MS
+    const list = async (): Promise<{ path: string; name: string; modified: string }[] | null> => {
+      let names: string[]
+      try {
+        names = await fsp.readdir(folder)
+      } catch (e) {
+        switch (errCode(e)) {
+          case 'ENOENT':
+            return null
+          case 'ENOTDIR':
+            throw new EddyError('INVALID_PARAM', `"${folder}" is a file, not a folder`, { path: 'dir', field: 'dir', file: folder })
+          case 'EACCES':
+          case 'EPERM':
+            throw new EddyError('IO_ERROR', `Cannot list the folder "${folder}": permission denied`, { path: 'dir', file: folder, cause: errCode(e) })
+          default:
+            throw new EddyError('IO_ERROR', `Cannot list the folder "${folder}": ${(e as Error).message}`, { path: 'dir', file: folder, cause: errCode(e) })
+        }
+      }
+      const entries = await Promise.all(
+        names
+          .filter((f) => f.toLowerCase().endsWith('.eddy'))
+          .map(async (f) => {
+            const p = join(folder, f)
+            // A file that vanished meanwhile, or a dangling link, is simply not listed.
+            const st = await fsp.stat(p).catch(() => null)
+            return st?.isFile() ? { path: p, name: basename(f, extname(f)), modified: st.mtime.toISOString() } : null
+          }),
+      )
+      return entries.filter((x) => x !== null).sort((a, b) => b.modified.localeCompare(a.modified))
+    }
+    let files: { path: string; name: string; modified: string }[] | null
+    try {
+      files = await withDeadline(list(), ms)
+    } catch (e) {
+      if (e instanceof DeadlineError) throw new EddyError('IO_ERROR', `The disk holding "${folder}" did not answer within ${describeMs(ms)}`, { path: 'dir', file: folder, cause: 'ETIMEDOUT' })
+      throw e
+    }
+    if (files === null) {
+      // The default folder appears with the first project; until then it is just empty.
+      if (folder !== resolve(this.opts.projectsDir)) throw new EddyError('NOT_FOUND', `Folder "${folder}" does not exist`, { path: 'dir' })
+      return { dir: folder, files: [] }
+    }
+    return { dir: folder, files }
   }
 
   /** For transports: run a request and tell other windows when the project changed. */

@@ -24,15 +24,19 @@
 // every frame and every file) or a failure stops the job: files already finished stay, the
 // manifest is not written (a stale one from an earlier export is deleted first), so a folder
 // without a manifest is an unfinished export.
+//
+// Every file-system call has a deadline and stops waiting on Cancel (atomicFile.ts `guarded`):
+// a folder on a disk that never answers fails the job with IO_ERROR instead of leaving it
+// "running" forever, and Cancel ends the job at once even while a call is stuck.
 import * as nodePath from 'node:path'
 import { EddyError } from '../../src-shared/api/errors'
 import type { FrameData } from '../../src-shared/sim/frame'
-import { writeFileAtomic, nodeExportFs, type ExportFs } from './atomicFile'
+import { guarded, writeFileAtomic, nodeExportFs, type ExportFs, type FsGuard } from './atomicFile'
 import { throwIfCancelled } from './cancelled'
 import { resolveExportOptions, type ExportOptions, type ExportSource } from './exportOptions'
 import { manifestFileName, SequenceNamer } from './fileNames'
 import { EXTENSIONS, frameOutputs, nothingToWrite } from './frameOutputs'
-import { exportIoError } from './fsErrors'
+import { exportFolderError, exportIoError } from './fsErrors'
 import type { ExportManifest } from './manifest'
 import { RigidAnimationExport } from './rigidAnimation'
 
@@ -57,6 +61,8 @@ export interface ExportHooks {
   signal?: AbortSignal
   /** File-system seam for tests (default: node:fs). */
   fs?: ExportFs
+  /** Deadline of one file-system call (default EXPORT_FS_DEADLINE_MS, plus 1 s per MiB written). */
+  fsDeadlineMs?: number
 }
 
 /**
@@ -70,10 +76,15 @@ export async function runExport(source: ExportSource, options: ExportOptions, ho
   const { outDir, frames } = opts
   const manifestPath = nodePath.join(outDir, manifestFileName(opts.baseName))
   throwIfCancelled(hooks.signal, 'before it started')
+  const guard: FsGuard = { signal: hooks.signal, deadlineMs: hooks.fsDeadlineMs }
 
   try {
-    await fs.mkdirp(outDir)
-    await fs.remove(manifestPath)
+    await guarded(fs.mkdirp(outDir), guard, 'creating the export folder', outDir)
+  } catch (e) {
+    throw await exportFolderError(e, outDir, fs.checkWritable?.bind(fs))
+  }
+  try {
+    await guarded(fs.remove(manifestPath), guard, 'removing the previous manifest', manifestPath)
   } catch (e) {
     throw exportIoError(e, outDir, outDir)
   }
@@ -108,7 +119,7 @@ export async function runExport(source: ExportSource, options: ExportOptions, ho
       const file = namer.fileName(out, frame)
       throwIfCancelled(hooks.signal, `before writing ${file}`)
       const rendered = await out.render()
-      await writeFileAtomic(fs, nodePath.join(outDir, file), rendered.bytes)
+      await writeFileAtomic(fs, nodePath.join(outDir, file), rendered.bytes, guard)
       manifest.files.push({ frame, path: file, kind: out.kind, name: out.name, counts: rendered.counts, ...(rendered.grids ? { grids: rendered.grids } : {}) })
       hooks.onProgress?.({ done: k === outputs.length - 1 ? i + 1 : i, total: frames.length, frame, file })
     }
@@ -118,13 +129,13 @@ export async function runExport(source: ExportSource, options: ExportOptions, ho
     const file = animation.fileName
     throwIfCancelled(hooks.signal, `before writing ${file}`)
     const out = await animation.render()
-    await writeFileAtomic(fs, nodePath.join(outDir, file), out.bytes)
+    await writeFileAtomic(fs, nodePath.join(outDir, file), out.bytes, guard)
     manifest.files.push(out.entry)
     hooks.onProgress?.({ done: frames.length, total: frames.length, frame: frames[frames.length - 1], file })
   }
 
   throwIfCancelled(hooks.signal, 'before writing the manifest')
-  await writeFileAtomic(fs, manifestPath, new TextEncoder().encode(JSON.stringify(manifest, null, 2) + '\n'))
+  await writeFileAtomic(fs, manifestPath, new TextEncoder().encode(JSON.stringify(manifest, null, 2) + '\n'), guard)
   return manifest
 }
 

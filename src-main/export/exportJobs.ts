@@ -1,13 +1,27 @@
 // Export jobs of the host: one at a time per simulation, run in the background so the
 // request queue stays free (the artist keeps editing), reported by 'export.update' events,
-// cancelled through an AbortSignal between files.
+// cancelled through an AbortSignal between files. Cancel answers at once: every file-system
+// call of a job stops waiting when it is aborted (a call stuck on a dead disk is left behind,
+// see deadline.ts), and Cancel waits at most CANCEL_WAIT_MS for the job to wind down.
 import { join } from 'node:path'
 import type { ApiErrorData } from '../../src-shared/api/errors'
 import { EddyError, isEddyError } from '../../src-shared/api/errors'
 import type { ProjectStore } from '../store/projectStore'
 import { cacheExportSource } from './cacheSource'
+import type { ExportFs } from './atomicFile'
+import { withDeadline } from './deadline'
 import { runExport, type ExportManifest, type ExportOptions } from './exportJob'
 import { resolveExportOptions } from './exportOptions'
+
+/** The longest Cancel (and closing the project) waits for a job to stop. */
+export const CANCEL_WAIT_MS = 1000
+
+export interface ExportJobsOptions {
+  /** File-system seam for tests (default: node:fs). */
+  fs?: ExportFs
+  /** Deadline of one file-system call (default: runExport's). */
+  fsDeadlineMs?: number
+}
 
 export interface ExportJobView {
   domainId: string
@@ -31,6 +45,8 @@ export class ExportJobs {
   private readonly jobs = new Map<string, Job>()
   onUpdate: ((job: ExportJobView) => void) | null = null
 
+  constructor(private readonly opts: ExportJobsOptions = {}) {}
+
   start(store: ProjectStore, domainId: string, options: ExportOptions): ExportJobView {
     const current = this.jobs.get(domainId)
     if (current?.phase === 'running') throw new EddyError('INVALID_PARAM', 'This simulation is already exporting; cancel it first', { field: 'domainId' })
@@ -41,7 +57,10 @@ export class ExportJobs {
     const job = { domainId, phase: 'running', format: options.format, outDir: options.outDir, done: 0, total: 0, lastFile: null, manifestPath: null, files: 0, error: null, abort } as Omit<Job, 'ended'> as Job
     job.ended = runExport(source, options, {
       signal: abort.signal,
+      fs: this.opts.fs,
+      fsDeadlineMs: this.opts.fsDeadlineMs,
       onProgress: (p) => {
+        if (job.phase !== 'running') return
         job.done = p.done
         job.total = p.total
         job.lastFile = p.file
@@ -50,12 +69,14 @@ export class ExportJobs {
       },
     }).then(
       (m: ExportManifest) => {
+        if (job.phase !== 'running') return // Cancel gave up waiting and already ended it
         job.phase = 'done'
         job.done = job.total = m.files.length ? new Set(m.files.map((f) => f.frame)).size : 0
         job.manifestPath = join(options.outDir, `${m.baseName}_manifest.json`)
         this.emit(job)
       },
       (e: unknown) => {
+        if (job.phase !== 'running') return
         job.phase = isEddyError(e) && e.code === 'CANCELLED' ? 'cancelled' : 'failed'
         job.error = isEddyError(e) ? e.toData() : { code: 'INTERNAL', message: `Export failed: ${e instanceof Error ? e.message : String(e)}` }
         this.emit(job)
@@ -70,7 +91,17 @@ export class ExportJobs {
     const job = this.jobs.get(domainId)
     if (!job || job.phase !== 'running') return false
     job.abort.abort()
-    await job.ended
+    const ended = await withDeadline(job.ended, CANCEL_WAIT_MS).then(
+      () => true,
+      () => false,
+    )
+    if (!ended && job.phase === 'running') {
+      // Something other than a file-system call is holding it (a frame still encoding): it
+      // stops at its next check of the signal; for the artist it is cancelled now.
+      job.phase = 'cancelled'
+      job.error = { code: 'CANCELLED', message: 'Export cancelled' }
+      this.emit(job)
+    }
     return true
   }
 

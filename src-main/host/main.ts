@@ -9,6 +9,7 @@ import { appDataDir, defaultProjectsDir } from '../store/appDataDir'
 import { startHost } from './server'
 import { parseHostArgs } from './args'
 import { APP_VERSION } from '../app/version'
+import { makeShutdown } from '../app/shutdown'
 
 async function main(): Promise<void> {
   const args = parseHostArgs(process.argv.slice(2))
@@ -30,15 +31,16 @@ async function main(): Promise<void> {
   // the environment); dataDir tells the launcher where to keep its browser profile.
   console.log(`EDDY_HOST_READY ${JSON.stringify({ url: host.url, launchUrl: host.launchUrl, port: host.port, pid: process.pid, dataDir })}`)
   console.log(`Eddy host listening on 127.0.0.1:${host.port}`)
-  const stop = (): void => {
-    void service
-      .close()
-      .catch((e: unknown) => console.error('Stopping bakes failed:', e))
-      .then(() => host.close())
-      .then(() => process.exit(0))
-  }
-  process.on('SIGINT', stop)
-  process.on('SIGTERM', stop)
+  // Graceful stop within SHUTDOWN_DEADLINE_MS; past it (a disk that never answers, a thread
+  // stuck in a system call) the host kills itself, so SIGTERM always ends it within 2 s.
+  const stop = makeShutdown({
+    graceful: async () => {
+      await service.close().catch((e: unknown) => console.error('Stopping bakes failed:', e))
+      await host.close()
+    },
+  })
+  process.on('SIGINT', () => stop('SIGINT'))
+  process.on('SIGTERM', () => stop('SIGTERM'))
 }
 
 main().catch((e: unknown) => {

@@ -10,7 +10,10 @@ import { EddyError } from '../../src-shared/api/errors'
 import { MESH_FORMATS } from '../../src-shared/scene/types'
 import type { Keyframe, MeshInfo, ProjectMeta, SceneDocument, SceneObject, Track } from '../../src-shared/scene/types'
 import { openDatabase, toEddyError } from './database'
+import { checkDocument } from './documentCheck'
 import { FrameCache } from './frameCache'
+import { checkPathParam } from './pathNames'
+import { saveCopyOffThread, saveTempPath, type SaveCopyOptions } from './saveCopy'
 
 /** after null = delete; ord = outliner position, kept on re-insert so undoing a delete restores order. */
 export interface ObjectChange {
@@ -74,22 +77,48 @@ export class ProjectStore {
     return new ProjectStore(target, openDatabase(target, { create: false }))
   }
 
+  /**
+   * Opens and reads every row of the document, checking each against the specs, before
+   * anything may switch to it: a damaged row is PROJECT_FORMAT naming the table and the
+   * object (id and name) or setting, and the connection is closed again.
+   */
+  static openChecked(path: string): { store: ProjectStore; doc: SceneDocument } {
+    const store = ProjectStore.open(path)
+    try {
+      const doc = store.readDocument()
+      checkDocument(doc, store.path)
+      return { store, doc }
+    } catch (e) {
+      store.close()
+      throw toEddyError(e, store.path)
+    }
+  }
+
   readDocument(): SceneDocument {
+    const path = this.path
     // One read transaction: a consistent snapshot even if another connection writes.
     return this.db.transaction(() => ({
-      meta: readMeta(this.db, this.path),
-      objects: (this.db.prepare('SELECT data FROM objects ORDER BY ord, id').pluck().all() as string[]).map(
-        (data) => JSON.parse(data) as SceneObject,
-      ),
+      meta: readMeta(this.db, path),
+      objects: (this.db.prepare('SELECT id, name, data FROM objects ORDER BY ord, id').all() as { id: string; name: string; data: string }[]).map((r) => {
+        const o = parseRow<SceneObject>(r.data, () => `object "${r.name}" (id ${r.id})`, path, { table: 'objects', id: r.id, name: r.name })
+        if (typeof o !== 'object' || o === null || Array.isArray(o) || o.id !== r.id) {
+          throw new EddyError('PROJECT_FORMAT', `${path} is damaged: object "${r.name}" (id ${r.id}) holds data of another object or none`, { path, table: 'objects', id: r.id, name: r.name })
+        }
+        return o
+      }),
       tracks: (
         this.db
-          .prepare('SELECT t.object_id, t.path, t.keys FROM tracks t JOIN objects o ON o.id = t.object_id ORDER BY o.ord, o.id, t.path')
-          .all() as { object_id: string; path: string; keys: string }[]
-      ).map((r) => ({ objectId: r.object_id, path: r.path, keys: JSON.parse(r.keys) as Keyframe[] })),
+          .prepare('SELECT t.object_id, t.path, t.keys, o.name FROM tracks t JOIN objects o ON o.id = t.object_id ORDER BY o.ord, o.id, t.path')
+          .all() as { object_id: string; path: string; keys: string; name: string }[]
+      ).map((r) => ({
+        objectId: r.object_id,
+        path: r.path,
+        keys: parseRow<Keyframe[]>(r.keys, () => `the animation of ${r.path} on object "${r.name}" (id ${r.object_id})`, path, { table: 'tracks', id: r.object_id, name: r.name, key: r.path }),
+      })),
       // Info columns only: the triangles are fetched one mesh at a time by readMesh.
       meshes: (
         this.db.prepare('SELECT id, name, format, vertex_count, triangle_count, bounds FROM meshes ORDER BY name, id').all() as MeshRow[]
-      ).map(meshInfo),
+      ).map((r) => meshInfo(r, path)),
     }))()
   }
 
@@ -211,7 +240,7 @@ export class ProjectStore {
     const positions = new Float32Array(fromBlob(row.positions, 'float32'))
     const indices = new Uint32Array(fromBlob(row.indices, 'uint32'))
     if (positions.length !== row.vertex_count * 3 || indices.length !== row.triangle_count * 3) throw damaged()
-    return { info: meshInfo(row), positions, indices }
+    return { info: meshInfo(row, this.path), positions, indices }
   }
 
   /** Removes meshes that no object's meshId references; returns how many went. */
@@ -238,8 +267,10 @@ export class ProjectStore {
    */
   saveAs(path: string): ProjectStore {
     const target = nodePath.resolve(path)
+    checkPathParam(target, 'path')
     refuseExisting(target)
-    const tmp = tempSibling(target)
+    // An ASCII name, used for every call: SQLite and Node encode odd names differently.
+    const tmp = saveTempPath(target)
     try {
       this.db.prepare('VACUUM INTO ?').run(tmp)
       // VACUUM INTO does not sync its output; make the copy durable before it gets its name.
@@ -254,6 +285,19 @@ export class ProjectStore {
       removeDatabaseFiles(tmp)
       throw toEddyError(e, target)
     }
+    return ProjectStore.open(target)
+  }
+
+  /**
+   * saveAs off the request path: the copy is written by a worker thread (saveCopy.ts) with a
+   * deadline, then opened here. Same checks and errors as saveAs, plus IO_ERROR on timeout.
+   */
+  async saveAsOffThread(path: string, opts: SaveCopyOptions = {}): Promise<ProjectStore> {
+    const target = nodePath.resolve(path)
+    checkPathParam(target, 'path')
+    const pages = this.db.pragma('page_count', { simple: true }) as number
+    const pageSize = this.db.pragma('page_size', { simple: true }) as number
+    await saveCopyOffThread(this.path, target, { bytes: pages * pageSize, ...opts })
     return ProjectStore.open(target)
   }
 
@@ -285,11 +329,20 @@ function writeMeta(db: Database.Database, meta: ProjectMeta): void {
   for (const key of META_KEYS) setMeta(db, key, meta[key])
 }
 
+/** JSON of one row; unreadable JSON is PROJECT_FORMAT naming the row. */
+function parseRow<T>(text: string, what: () => string, path: string, details: Record<string, unknown>): T {
+  try {
+    return JSON.parse(text) as T
+  } catch (e) {
+    throw new EddyError('PROJECT_FORMAT', `${path} is damaged: ${what()} is truncated or not valid JSON (${e instanceof Error ? e.message : String(e)})`, { path, ...details })
+  }
+}
+
 function readMeta(db: Database.Database, path: string): ProjectMeta {
   const rows = db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[]
-  const values = new Map(rows.map((r) => [r.key, JSON.parse(r.value) as unknown]))
+  const values = new Map(rows.map((r) => [r.key, parseRow<unknown>(r.value, () => `project setting '${r.key}'`, path, { table: 'meta', key: r.key })]))
   for (const key of META_KEYS) {
-    if (!values.has(key)) throw new EddyError('PROJECT_FORMAT', `${path} is damaged: project setting '${key}' is missing`, { path, key })
+    if (!values.has(key)) throw new EddyError('PROJECT_FORMAT', `${path} is damaged: project setting '${key}' is missing`, { path, table: 'meta', key })
   }
   return {
     name: values.get('name') as string,
@@ -312,14 +365,14 @@ interface MeshRow {
   indices: Buffer
 }
 
-function meshInfo(r: MeshRow): MeshInfo {
+function meshInfo(r: MeshRow, path = ''): MeshInfo {
   return {
     id: r.id,
     name: r.name,
     format: r.format,
     vertexCount: r.vertex_count,
     triangleCount: r.triangle_count,
-    bounds: JSON.parse(r.bounds) as MeshInfo['bounds'],
+    bounds: parseRow<MeshInfo['bounds']>(r.bounds, () => `the bounds of mesh "${r.name}" (id ${r.id})`, path, { table: 'meshes', id: r.id, name: r.name }),
   }
 }
 
@@ -363,8 +416,9 @@ function refuseExisting(target: string): void {
 }
 
 /** A hidden name in the same folder, so the final rename stays on one file system (atomic). */
-function tempSibling(target: string): string {
-  return nodePath.join(nodePath.dirname(target), `.${nodePath.basename(target)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`)
+// ASCII only: SQLite and Node would write an odd name (a lone surrogate) as different bytes.
+export function tempSibling(target: string): string {
+  return nodePath.join(nodePath.dirname(target), `.eddy-new-${process.pid}-${randomBytes(4).toString('hex')}.tmp`)
 }
 
 /** Best-effort cleanup after a failed create/saveAs; must not mask the original error. */
