@@ -16,6 +16,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
+          setupFiles: ['tests/setup/registerFamilies.ts'],
           environment: 'node',
           testTimeout: 180_000,
           hookTimeout: 120_000,
