@@ -3,6 +3,8 @@
 // evenly over what is left of the frame, re-planned after each substep because speeds change.
 // The loop also honours Cancel between substeps and runs the family's stability guard after
 // each one. One copy of this, used by every solver, so the rule is the same everywhere.
+// A family may also bound the angle its flow turns through per substep (SubstepHooks.turn):
+// advect-then-project splitting keeps only cos(angle) of a rotating velocity each substep.
 import { cancelledError, type StepControl, type StepStats, type SubstepLimits } from './solver'
 
 export interface SubstepHooks {
@@ -20,6 +22,13 @@ export interface SubstepHooks {
   substep(h: number, offset: number): void
   /** After each substep: throws SIM_UNSTABLE on a blow-up. `end` is the offset reached. */
   guard(end: number): void
+  /**
+   * Optional rotation limit: h <= maxAngle / rate(offset), within the same min/max substep
+   * bounds as the CFL size. rate is the largest angular rate (rad/s) at which the flow turns
+   * its velocity, measured at `offset`; maxAngle in radians. A rate that is not > 0 (none, or
+   * NaN: the guard reports that) sets no bound. Absent: the substeps are the CFL's alone.
+   */
+  turn?: { rate(offset: number): number; maxAngle: number }
 }
 
 /**
@@ -35,6 +44,10 @@ export function runSubsteps(dt: number, limits: SubstepLimits, dx: number, clock
     const umax = hooks.speed(done)
     const speed = umax + hooks.reach
     let h = speed > 0 ? (cfl * dx) / speed : Infinity
+    if (hooks.turn !== undefined) {
+      const rate = hooks.turn.rate(done)
+      if (rate > 0) h = Math.min(h, hooks.turn.maxAngle / rate)
+    }
     h = Math.min(Math.max(h, dt / maxSubsteps), dt / minSubsteps)
     let n = Math.max(1, Math.ceil(remaining / h - 1e-9))
     if (stats.substeps + n > maxSubsteps) n = Math.max(1, maxSubsteps - stats.substeps)

@@ -10,6 +10,13 @@
 // with -dt, phi_new = phi_hat + (phi - phi_back) / 2; where phi_new leaves the [min, max] of
 // the 8 samples around the forward back-traced point, the sample reverts to phi_hat (plain
 // semi-Lagrangian), which keeps the scheme unconditionally stable and free of new extrema.
+// What the limiter clips from cell-centred fields is handed to neighbours with room
+// (maccormackExcessSlab / maccormackRedistributeSlab, Zalesak 1979's capacity rule), so the
+// limiter neither creates nor destroys mass nor drags fronts back.
+//
+// Open sides (options.open): departure points of cell-centred fields beyond an open side read
+// the field's ambient value through a ghost layer (openSidesSlab); MacCormack falls back to its
+// forward (semi-Lagrangian) value there. The velocity keeps clamping (zero gradient).
 //
 // Kernels work on a z-slab [k0, k1) of one sample lattice so that workers can split them;
 // the lattice of `axis` -1 is the cells, 0/1/2 the u/v/w faces (w has nz + 1 planes).
@@ -17,9 +24,11 @@
 // when its solid fraction is >= 0.5 (a Uint8Array mask: nonzero), a face when either of its
 // cells is.
 import { EddyError } from '../../api/errors'
-import { type AdvectOptions, LIMIT_CLAMP, LIMIT_REVERT } from './advectKernels'
+import { type AdvectOptions, LIMIT_CLAMP, LIMIT_REVERT, OPEN_RESAMPLE, OPEN_TAKE_FWD, openSidesSlab } from './advectKernels'
 import { allocF32With, type AllocOptions, type GridSpec, type MacGrid } from './grid'
+import type { SolidField } from './kernelTypes'
 import { type KernelBackend, kernelsOf } from './kernelBackend'
+import { MACCORMACK_EXCESS, MACCORMACK_REDISTRIBUTE } from './kernelRows'
 
 export * from './advectKernels'
 
@@ -41,6 +50,9 @@ export class Advector {
   private bwd2: Float32Array | null = null
   /** Corner index of each forward departure point (cornerIndex). */
   private readonly base: Int32Array
+  /** Redistribution scratch of cell-centred MacCormack (clipped excess, room below), on first use. */
+  private ex: Float32Array | null = null
+  private dn: Float32Array | null = null
   private readonly kernels: KernelBackend
   private readonly alloc: AllocOptions
 
@@ -105,8 +117,14 @@ export class Advector {
     const solid = options.solid ?? null
     const c = dt / dx
     const { u, v, w } = vel
+    // Open sides matter to cell-centred fields only (the velocity clamps: zero gradient).
+    const open = axis === -1 && options.open != null && options.open.some((f) => f !== 0) ? options.open : null
+    const amb1 = options.ambient?.[0] ?? 0
+    const amb2 = options.ambient?.[1] ?? 0
+    const depth = open === null ? 0 : openDepth(vel, open, c)
     if ((options.scheme ?? 'maccormack') === 'semi-lagrangian') {
       k.advect(dst, src, axis, u, v, w, nx, ny, nz, c, cubic, solid, dst2, src2)
+      if (open !== null) openSidesSlab(OPEN_RESAMPLE, dst, src, amb1, dst2, src2, amb2, u, v, w, nx, ny, nz, c, solid, open, depth, 0, nz)
       return
     }
     let fwd2: Float32Array | null = null
@@ -122,11 +140,76 @@ export class Advector {
     // Three passes: each reads its input lattice at other samples, so in a worker split
     // every pass ends at a barrier.
     k.advect(this.fwd, src, axis, u, v, w, nx, ny, nz, c, cubic, solid, fwd2, src2, this.base)
+    // The forward step reads the ambient beyond open sides; the backward one (traced downstream
+    // from fwd) clamps: what left the domain is best guessed by the border (zero gradient).
+    if (open !== null) openSidesSlab(OPEN_RESAMPLE, this.fwd, src, amb1, fwd2, src2, amb2, u, v, w, nx, ny, nz, c, solid, open, depth, 0, nz)
     k.advect(this.bwd, this.fwd, axis, u, v, w, nx, ny, nz, -c, cubic, solid, bwd2, fwd2)
     const limiter = options.limiter === 'clamp' ? LIMIT_CLAMP : LIMIT_REVERT
     k.maccormackCorrect(dst, src, this.fwd, this.bwd, axis, u, v, w, nx, ny, nz, c, solid, limiter, this.base)
     if (dst2 !== null && src2 !== null && fwd2 !== null && bwd2 !== null) {
       k.maccormackCorrect(dst2, src2, fwd2, bwd2, axis, u, v, w, nx, ny, nz, c, solid, limiter, this.base)
-    }
+      this.finish(dst, src, this.fwd, this.bwd, amb1, axis, vel, c, solid, options, open, depth)
+      this.finish(dst2, src2, fwd2, bwd2, amb2, axis, vel, c, solid, options, open, depth)
+    } else this.finish(dst, src, this.fwd, this.bwd, amb1, axis, vel, c, solid, options, open, depth)
   }
+
+  /**
+   * After maccormackCorrect: samples whose departure stencil reaches past an open side take
+   * fwd, and (cell-centred fields) the limiter's clipped amounts go to neighbours with room.
+   */
+  private finish(
+    dst: Float32Array,
+    src: Float32Array,
+    fwd: Float32Array,
+    bwd: Float32Array,
+    ambient: number,
+    axis: -1 | 0 | 1 | 2,
+    vel: MacGrid,
+    c: number,
+    solid: SolidField | null,
+    options: AdvectOptions,
+    open: Uint8Array | null,
+    depth: number,
+  ): void {
+    const { nx, ny, nz } = this.spec
+    const { u, v, w } = vel
+    const redistribute = axis === -1 && (options.redistribute ?? true)
+    if (!redistribute) {
+      if (open !== null) openSidesSlab(OPEN_TAKE_FWD, dst, fwd, ambient, null, null, 0, u, v, w, nx, ny, nz, c, solid, open, depth, 0, nz)
+      return
+    }
+    if (this.ex === null || this.dn === null) {
+      const n = nx * ny * nz
+      this.ex = allocF32With(n, this.alloc)
+      this.dn = allocF32With(n, this.alloc)
+    }
+    const { ex, dn } = this
+    // bwd is spent once maccormackExcess has read it: it holds the room above (up) from then on.
+    const up = bwd
+    this.kernels.run(MACCORMACK_EXCESS, ex, up, dn, dst, src, fwd, bwd, axis, u, v, w, nx, ny, nz, c, solid, this.base)
+    if (open !== null) openSidesSlab(OPEN_TAKE_FWD, dst, fwd, ambient, null, null, 0, u, v, w, nx, ny, nz, c, solid, open, depth, 0, nz, ex, up, dn)
+    this.kernels.run(MACCORMACK_REDISTRIBUTE, dst, ex, up, dn, src, axis, nx, ny, nz, this.base)
+  }
+}
+
+/**
+ * Cells from an open side within which a departure point may leave the domain through it:
+ * |dt/dx| times the largest speed normal to an open side, plus the stencil.
+ */
+function openDepth(vel: MacGrid, open: Uint8Array, c: number): number {
+  let m = 0
+  if (open[0] || open[1]) m = Math.max(m, maxAbs(vel.u))
+  if (open[2] || open[3]) m = Math.max(m, maxAbs(vel.v))
+  if (open[4] || open[5]) m = Math.max(m, maxAbs(vel.w))
+  const d = Math.ceil(Math.abs(c) * m) + 2
+  return d === d ? d : Math.max(vel.nx, vel.ny, vel.nz) // NaN speeds: trace everything
+}
+
+function maxAbs(a: Float32Array): number {
+  let m = 0
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] < 0 ? -a[i] : a[i]
+    if (x > m) m = x
+  }
+  return m
 }

@@ -3,7 +3,7 @@
 // twin (wasm/assembly/*.ts, same name), lists the arguments in the twin's order and points at
 // the reference slab function (adapted where the reference orders its arguments otherwise).
 // The KernelBackend methods of kernelBackend.ts are thin faces over these rows.
-import { advectSlab, maccormackCorrectSlab } from './advectKernels'
+import { advectSlab, maccormackCorrectSlab, maccormackExcessSlab, maccormackRedistributeSlab } from './advectKernels'
 import { addBuoyancySlab } from './forceKernels'
 import type { SolidField } from './kernelTypes'
 import { defineKernel, f32, f64, float, i32, int, type KernelArgs, ptr, scratch, size, struct, u8 } from './kernelTable'
@@ -295,6 +295,45 @@ export const MACCORMACK = defineKernel({
     k0: number,
     k1: number,
   ) => maccormackCorrectSlab(dst, src, fwd, bwd, axis, u, v, w, nx, ny, nz, dtOverDx, solid, limiter, k0, k1, base),
+})
+
+/** maccormackExcessSlab: what the limiter clipped and the room left, per sample. */
+export const MACCORMACK_EXCESS = defineKernel({
+  name: 'maccormackExcess',
+  args: [
+    f32('ex'),
+    f32('up'),
+    f32('dn'),
+    f32('dst'),
+    f32('src'),
+    f32('fwd'),
+    f32('bwd'),
+    int('axis'),
+    f32('u'),
+    f32('v'),
+    f32('w'),
+    int('nx'),
+    int('ny'),
+    int('nz'),
+    float('dtOverDx'),
+    ptr('solid', ['u8', 'f32'], { tagged: true }),
+    i32('base'),
+  ],
+  split: 'planes',
+  range: (a) => (num(a, 7) === 2 ? num(a, 13) + 1 : num(a, 13)),
+  // A back-trace per sample whose stencil is not flat.
+  work: (a, n) => 20 * num(a, 11) * num(a, 12) * n,
+  ref: maccormackExcessSlab,
+})
+
+/** maccormackRedistributeSlab: each sample gathers its share of its neighbours' clipped excess. */
+export const MACCORMACK_REDISTRIBUTE = defineKernel({
+  name: 'maccormackRedistribute',
+  args: [f32('dst'), f32('ex'), f32('up'), f32('dn'), f32('src'), int('axis'), int('nx'), int('ny'), int('nz'), i32('base')],
+  split: 'planes',
+  range: (a) => (num(a, 5) === 2 ? num(a, 8) + 1 : num(a, 8)),
+  work: (a, n) => 2 * num(a, 6) * num(a, 7) * n,
+  ref: maccormackRedistributeSlab,
 })
 
 /** vorticitySlab. */

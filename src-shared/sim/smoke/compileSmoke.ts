@@ -101,6 +101,7 @@ export function compileSmokeInput(doc: SceneDocument, domainId: string, timeSeco
   const p = evaluateObject(domain, doc.tracks, frame)
   const family: SmokePayload = {
     vorticity: num(domain, p, 'vorticity'),
+    maxRotation: (num(domain, p, 'maxRotation') * Math.PI) / 180,
     buoyancy: { alpha: num(domain, p, 'buoyancyAlpha'), beta: num(domain, p, 'buoyancyBeta'), ambientTemperature: num(domain, p, 'ambientTemperature') },
     dissipation: { density: num(domain, p, 'densityDissipation'), temperature: num(domain, p, 'temperatureDissipation') },
     vortexParticles: {

@@ -1,11 +1,12 @@
 // Vortex particles (Selle, Rasmussen, Fedkiw 2005, sec. 4), structure of arrays.
 //
 // Each particle carries a position, a vorticity vector omega_p and a kernel radius r_p. The
-// particle's vorticity field is omega~_p(x) = xi_p(x - x_p) omega_p (Selle 2005, sec. 5) with
-// the clamped Gaussian xi_p of sec. 6, which has units 1/m^3: omega_p is therefore a vortex
-// *strength* (vorticity times volume, m^3/s), as in vortex methods generally, and omega~_p is a
-// vorticity in 1/s. (The paper quotes omega_p in grid units, e.g. 2x10^3 with r = 4 cells,
-// which gives a peak omega~ of about 2 per cell; metres make the same thing resolution free.)
+// particle's vorticity field is omega~_p(x) = xi_p(x - x_p) omega_p (Selle 2005, sec. 5) with a
+// kernel of units 1/m^3 (particleKernel in vortexKernels.ts: a smooth compact kernel with the
+// peak of the clamped Gaussian of sec. 6): omega_p is therefore a vortex *strength*
+// (vorticity times volume, m^3/s), as in vortex methods generally, and omega~_p is a vorticity
+// in 1/s. (The paper quotes omega_p in grid units, e.g. 2x10^3 with r = 4 cells, which gives a
+// peak omega~ of about 2 per cell; metres make the same thing resolution free.)
 //
 // Storage grows by doubling (amortised, never per step in steady state). Float64 so the
 // stretching step's magnitude rescale is exact to double rounding and positions do not drift.
@@ -26,6 +27,13 @@ export class VortexParticles {
   id = new Float64Array(0)
   /** Deletion marks for compact(). */
   dead = new Uint8Array(0)
+  /**
+   * Scratch, not state: omega_p times the force's saturation factor of the current substep
+   * (SmokeSolver.particleForce); rewritten before every use, so never checkpointed.
+   */
+  fx = new Float64Array(0)
+  fy = new Float64Array(0)
+  fz = new Float64Array(0)
 
   constructor(maxCount: number, initialCapacity = 256) {
     this.maxCount = maxCount
@@ -49,6 +57,9 @@ export class VortexParticles {
     this.r = grow(this.r, f64)
     this.id = grow(this.id, f64)
     this.dead = grow(this.dead, (n) => new Uint8Array(n))
+    this.fx = new Float64Array(capacity)
+    this.fy = new Float64Array(capacity)
+    this.fz = new Float64Array(capacity)
     this.capacity = capacity
   }
 

@@ -8,14 +8,15 @@ import type { PrimitiveSdf } from '../../geometry/primitiveSdf'
 import type { SmokeEmitterInput, VortexSeedInput } from './smokeInput'
 import type { VortexParticles } from './particles'
 import type { Prng } from '../core/prng'
-import { selleKernel } from './vortexKernels'
+import { particleKernel, selleKernel } from './vortexKernels'
 
 /** Rejection-sampling tries before a point falls back to the shape's centre. */
 const MAX_TRIES = 64
 
 /**
- * E[xi(|x_p - c|)] for x_p uniform in the ball of radius R around c, with the clamped
- * kernel of radius r: integral_0^min(R,r) xi(s) 3 s^2 / R^3 ds (midpoint rule, 256 panels).
+ * E[xi(|x_p - c|)] for x_p uniform in the ball of radius R around c, with the particle's
+ * smooth kernel xi of radius r (particleKernel): integral_0^min(R,r) xi(s) 3 s^2 / R^3 ds
+ * (midpoint rule, 256 panels).
  */
 export function meanKernelInBall(R: number, r: number): number {
   const top = Math.min(R, r)
@@ -24,7 +25,7 @@ export function meanKernelInBall(R: number, r: number): number {
   let sum = 0
   for (let q = 0; q < n; q++) {
     const s = (q + 0.5) * h
-    sum += selleKernel(s * s, r) * s * s
+    sum += particleKernel(s * s, r) * s * s
   }
   return (3 * sum * h) / (R * R * R)
 }
@@ -55,7 +56,8 @@ export function seedVortexBall(particles: VortexParticles, prng: Prng, seed: Vor
 
 /**
  * `count` particles at random points inside an emitter (its SDF <= 0), each with peak
- * vorticity |omega~_p(x_p)| = xi_p(0) |omega_p| = strength. Directions: random, or tangent to
+ * vorticity |omega~_p(x_p)| = xi_p(0) |omega_p| = strength (xi_p(0) = selleKernel(0, r), the
+ * peak particleKernel shares with Selle's clamped Gaussian). Directions: random, or tangent to
  * the cylinder around the emitter's local Y axis (world up for an unrotated emitter) through
  * its centre: axis x (x_p - centre), normalised. scratch: 3 doubles.
  */

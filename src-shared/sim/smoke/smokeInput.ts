@@ -39,13 +39,18 @@ export type VortexParticleMode = 'force' | 'strength'
 export interface SmokePayload {
   /** Grid vorticity confinement strength epsilon (Fedkiw, Stam, Jensen 2001). */
   vorticity: number
+  /** Largest angle (radians) the flow may turn its velocity through per substep; 0 = no limit. */
+  maxRotation: number
   buoyancy: { alpha: number; beta: number; ambientTemperature: number }
   /** Exponential decay rates, 1/s: density to 0, temperature to ambient. */
   dissipation: { density: number; temperature: number }
   vortexParticles: {
     /** 'force': per-particle confinement force (Selle 2005, sec. 5); 'strength': particle |omega| sets a spatially varying epsilon. */
     mode: VortexParticleMode
-    /** 'force' mode: epsilon_p = confinement * dx in F_p = epsilon_p (N_p x omega~_p). */
+    /**
+     * 'force' mode, 1/s: F_p = eps_p grad xi_p x omega_p with eps_p = confinement r_p^2 / 6
+     * (Selle 2005's F_p = eps (N_p x omega~_p), regularised; particleForceSlab).
+     */
     confinement: number
     /** 'strength' mode: epsilon(x) += strengthWeight * tent-splatted particle peak vorticity (s). */
     strengthWeight: number

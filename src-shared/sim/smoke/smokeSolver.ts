@@ -12,12 +12,14 @@
 //   5. pressure projection (PCG, multigrid or MIC(0))
 //   6. particles: advect (RK2), stretch, delete those outside or inside obstacles
 //   7. stability guard: NaN/Inf or a velocity no substep count could follow throws
+// Substeps are sized by the CFL number and by the 'Max rotation per substep' angle (the
+// splitting keeps cos(angle) of a rotating flow's speed per substep; maxTurnRate).
 // Everything is deterministic (no Math.random, no clocks in the numbers) and the state is
 // fully checkpointable, so a restored bake continues bit for bit.
 import { EddyError } from '../../api/errors'
 import { PrimitiveSdf } from '../../geometry/primitiveSdf'
 import { Advector, SOLID_THRESHOLD } from '../core/advect'
-import { enforceSolidVelocity } from '../core/boundaries'
+import { enforceSolidVelocity, openFlags } from '../core/boundaries'
 import { allocF32With, type AllocOptions, MacGrid } from '../core/grid'
 import { type KernelBackend, kernelsOf } from '../core/kernelBackend'
 import { PressureSolver } from '../core/pressure'
@@ -33,7 +35,8 @@ import { ObstacleField } from '../core/obstacleField'
 import { VortexParticles } from './particles'
 import { Prng } from '../core/prng'
 import { seedFromEmitter, seedVortexBall } from './seeding'
-import { advectParticlesSlab, markLostParticles, stretchParticles } from './vortexKernels'
+import { advectParticlesSlab, markLostParticles, maxTurnRate, selleKernel, stretchParticles } from './vortexKernels'
+import { lerp3 } from '../core/interpolate'
 
 const CHECKPOINT_KIND = 'smoke'
 
@@ -154,6 +157,8 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
     this.seedVortexObjects(input)
     // The guard measures max |u| after every substep; the first substep measures it here.
     let measured = maxAbsOrNaN(this.velocity.u, this.velocity.v, this.velocity.w)
+    const maxAngle = input.family.maxRotation
+    const turn = maxAngle > 0 ? { maxAngle, rate: () => this.turnRate() } : undefined
     runSubsteps(
       dt,
       input,
@@ -173,6 +178,7 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
         guard: (end) => {
           measured = this.guard(end, dt, input)
         },
+        ...(turn ? { turn } : {}),
       },
       stats,
       control,
@@ -182,6 +188,13 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
     stats.particleCount = this.particles.count
     this.lastStats = stats
     return stats
+  }
+
+  /** Largest rate (rad/s) at which the current flow turns its velocity (maxTurnRate). */
+  turnRate(): number {
+    const { nx, ny, nz, dx } = this.setup.grid
+    const v = this.velocity
+    return maxTurnRate(v.u, v.v, v.w, nx, ny, nz, dx, this.scratch)
   }
 
   private unstable(offset: number, reason: string): never {
@@ -303,8 +316,10 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
     // Advection: scalars by u^n, then u by itself (Selle 2005, eq. 1's (u . grad) u).
     const solid = this.obstacles.hasObstacles ? this.obstacles.solid : null
     const opts = { scheme: this.setup.advection, solid }
-    // Density and temperature share each back-trace.
-    this.advector.advectScalars([this.scalarTmp, this.scalarTmp2], [this.density, this.temperature], vel, h, opts)
+    // Density and temperature share each back-trace; beyond open sides they read the ambient
+    // (no smoke, ambient temperature), so inflowing air flushes the border cells.
+    const scalarOpts = { ...opts, open: openFlags(this.setup.sides), ambient: [0, Math.fround(input.family.buoyancy.ambientTemperature)] }
+    this.advector.advectScalars([this.scalarTmp, this.scalarTmp2], [this.density, this.temperature], vel, h, scalarOpts)
     this.density.set(this.scalarTmp)
     this.temperature.set(this.scalarTmp2)
     stop()
@@ -330,8 +345,10 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
     t0 = now()
     stats.ms.forces += t0 - t1
     if (vp.mode === 'force' && P.count > 0 && vp.confinement > 0) {
-      // Selle 2005, sec. 5: eps_p = confinement * dx, the grid confinement's eps h scaling.
-      this.kernels.particleForce(vel.u, vel.v, vel.w, P.px, P.py, P.pz, P.wx, P.wy, P.wz, P.r, P.count, vp.confinement * dx, h, nx, ny, nz, dx, origin[0], origin[1], origin[2])
+      // Selle 2005, sec. 5, regularised: eps_p = confinement r_p^2 / 6 in eps_p grad xi_p x
+      // omega_p, no grid size in it (particleForceSlab), saturated (particleSaturation).
+      this.particleSaturation()
+      this.kernels.particleForce(vel.u, vel.v, vel.w, P.px, P.py, P.pz, P.fx, P.fy, P.fz, P.r, P.count, vp.confinement, h, nx, ny, nz, dx, origin[0], origin[1], origin[2])
     }
     t1 = now()
     stats.ms.vortexParticles += t1 - t0
@@ -359,6 +376,40 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
       this.dropLostParticles()
     }
     stats.ms.vortexParticles += now() - t0
+  }
+
+  /**
+   * Selle 2005, sec. 5: "one can interpolate the grid based vorticity to the particle location
+   * and reduce the strength of the particle based force as the grid based vorticity approaches
+   * the particle's vorticity". P.f = omega_p max(0, 1 - (omega_grid(x_p) . omega^_p) /
+   * |omega~_p(x_p)|): full force in still air, none once the grid spins about omega_p as fast
+   * as the particle's peak vorticity. Without it a lone particle pumps vorticity without
+   * bound (2 confinement |omega~_p| per second at its centre, 8x its own in a second at the
+   * defaults), and the compact swirl it winds up is centrifugally unstable (its circulation
+   * falls to 0 outwards, Rayleigh's criterion), so it wanders off its particle.
+   */
+  private particleSaturation(): void {
+    const { nx, ny, nz, dx, origin } = this.setup.grid
+    const P = this.particles
+    const C = this.confinement
+    C.computeVorticity(this.velocity)
+    for (let p = 0; p < P.count; p++) {
+      const a = P.wx[p], b = P.wy[p], c = P.wz[p]
+      const len = Math.sqrt(a * a + b * b + c * c)
+      const peak = selleKernel(0, P.r[p]) * len // |omega~_p(x_p)|, 1/s
+      let f = 0
+      if (peak > 0) {
+        const gx = (P.px[p] - origin[0]) / dx - 0.5
+        const gy = (P.py[p] - origin[1]) / dx - 0.5
+        const gz = (P.pz[p] - origin[2]) / dx - 0.5
+        const along = (lerp3(C.wx, nx, ny, nz, gx, gy, gz) * a + lerp3(C.wy, nx, ny, nz, gx, gy, gz) * b + lerp3(C.wz, nx, ny, nz, gx, gy, gz) * c) / len
+        f = 1 - along / peak
+        f = f > 1 ? 1 : f > 0 ? f : 0 // also NaN -> 0
+      }
+      P.fx[p] = f * a
+      P.fy[p] = f * b
+      P.fz[p] = f * c
+    }
   }
 
   private dissipate(h: number, input: SmokeSimInput): void {

@@ -5,7 +5,7 @@
 // particle range [p0, p1).
 import { lerp3, velocityAtGridCoord } from '../core/interpolate'
 import { installKernelMethods } from '../core/kernelBackend'
-import { defineKernel, f32, float, int, type KernelArgs, ptr, scratch, size } from '../core/kernelTable'
+import { defineKernel, f32, float, int, type KernelArgs, ptr, size } from '../core/kernelTable'
 import type { KernelBackend } from '../core/kernelTypes'
 
 /** 1 / (2 pi)^(3/2), the Gaussian's normalisation. */
@@ -28,11 +28,45 @@ export function selleKernel(d2: number, r: number): number {
 export const SELLE_KERNEL_MASS = 0.198748043098799
 
 /**
- * Adds dt * F to the faces of cell planes [k0, k1) (w plane nz too when k1 = nz), where
- *   F(x) = sum_p eps_p (N_p(x) x omega~_p(x))                         Selle 2005, sec. 5
- *   omega~_p(x) = xi_p(x - x_p) omega_p,  N_p(x) = (x_p - x) / |x_p - x|
- * with eps_p = epsilon (m/s) for every particle. Each component is evaluated at its own face
- * centre (no averaging). N_p is undefined at x = x_p, where the term is skipped.
+ * The particle's smooth distribution kernel, used for its vorticity field omega~_p(x) =
+ * xi_p(x - x_p) omega_p (Selle 2005, sec. 5) and its force:
+ *   xi_p(d) = xi_0 (1 - d^2/r^2)^3   for d = |x - x_p| < r, else 0,   xi_0 = 1 / (r^3 (2 pi)^(3/2)).
+ * Rotationally symmetric and strictly decreasing, as sec. 5 asks, with the same peak xi_0 as
+ * the clamped Gaussian of sec. 6 (so omega_p still means peak vorticity / xi_0), but twice
+ * continuously differentiable at d = r: its gradient, and so the force, goes smoothly to 0 at
+ * the edge instead of jumping (the clamped Gaussian drops from 0.61 xi_0 to 0 there).
+ * d2 = d^2 (m^2), r in m; 1/m^3.
+ */
+export function particleKernel(d2: number, r: number): number {
+  if (!(d2 < r * r)) return 0
+  const t = 1 - d2 / (r * r)
+  return selleKernel(0, r) * t * t * t
+}
+
+/**
+ * Integral of particleKernel over space, in units of omega_p: 4 pi xi_0 r^3 int_0^1 s^2 (1 - s^2)^3 ds
+ * = 64 pi / (315 (2 pi)^(3/2)).
+ */
+export const PARTICLE_KERNEL_MASS = (64 * Math.PI) / (315 * Math.pow(2 * Math.PI, 1.5))
+
+/**
+ * Adds dt * F to the faces of cell planes [k0, k1) (w plane nz too when k1 = nz), the vortex
+ * particles' confinement force (Selle 2005, sec. 5), regularised:
+ *   F(x) = sum_p eps_p grad xi_p(x - x_p) x omega_p,   eps_p = confinement r_p^2 / 6 (m^2/s)
+ *        = sum_p confinement xi_0 (1 - d^2/r_p^2)^2 ((x_p - x) x omega_p),   d = |x - x_p|.
+ * Selle's force is F_p = eps (N_p x omega~_p) with N_p = grad|omega~_p| / |grad|omega~_p|| =
+ * (x_p - x) / |x_p - x|; since grad xi_p = |grad xi_p| N_p for a radially decreasing kernel,
+ * this is Selle's force (same direction everywhere) with eps = eps_p |grad xi_p| / xi_p =
+ * confinement d / (1 - d^2/r^2): confinement times the distance near the particle (the old
+ * eps = confinement * dx one cell away), and 0 at the centre, where N_p is undefined. So the
+ * force is smooth in x and in x_p (no face sees a jump when the particle moves), and it is the
+ * curl of eps_p xi_p omega_p: divergence free with zero net momentum, it spins the fluid about
+ * omega_p without pushing it (a lone particle does not drive itself).
+ * Amounts (continuum, for omega_p normal to the plane through x_p): curl F at x_p is
+ * 2 confinement xi_0 omega_p, and the circulation F adds per second around the circle of
+ * radius s is 2 pi s eps_p |xi_p'(s)| |omega_p|, largest (the core, where the added vorticity
+ * changes sign) at s = r / sqrt 3: (8 pi / 27) confinement xi_0 |omega_p| r^2. None depends on the
+ * grid. Each component is evaluated at its own face centre; confinement in 1/s.
  */
 export function particleForceSlab(
   u: Float32Array,
@@ -46,7 +80,7 @@ export function particleForceSlab(
   wz: Float64Array,
   pr: Float64Array,
   count: number,
-  epsilon: number,
+  confinement: number,
   dt: number,
   nx: number,
   ny: number,
@@ -58,7 +92,7 @@ export function particleForceSlab(
   k0: number,
   k1: number,
 ): void {
-  const scale = epsilon * dt
+  const scale = confinement * dt
   if (scale === 0) return
   for (let p = 0; p < count; p++) {
     const r = pr[p]
@@ -69,6 +103,10 @@ export function particleForceSlab(
     const ax = wx[p]
     const ay = wy[p]
     const az = wz[p]
+    const r2 = r * r
+    const inv = 1 / r2
+    // dt confinement xi_0: eps_p 6 xi_0 / r^2 with eps_p = confinement r^2 / 6.
+    const g = scale * (INV_2PI_32 / (r * r * r))
     for (let axis = 0; axis < 3; axis++) {
       // Face lattice of this component: offsets of its samples from integer grid coordinates.
       const fx = axis === 0 ? 0 : 0.5
@@ -92,11 +130,10 @@ export function particleForceSlab(
           for (let i = i0; i <= i1; i++) {
             const ddx = (X - (i + fx)) * dx
             const d2 = ddx * ddx + dy * dy + dz * dz
-            if (d2 === 0 || d2 > r * r) continue
-            const d = Math.sqrt(d2)
-            // eps xi_p(x) / |x_p - x|: N_p's normalisation folded in.
-            const s = (scale * selleKernel(d2, r)) / d
-            // Component `axis` of N_p x omega_p, N_p = (ddx, dy, dz) / d.
+            if (!(d2 < r2)) continue
+            const t = 1 - d2 * inv
+            const s = g * t * t
+            // Component `axis` of (x_p - x) x omega_p.
             const c = axis === 0 ? dy * az - dz * ay : axis === 1 ? dz * ax - ddx * az : ddx * ay - dy * ax
             f[row + i] += s * c
           }
@@ -221,6 +258,55 @@ export function cellVelocityGradient(
   g[o + 6] = (wMean(w, nx, plane, ip, j, k) - wMean(w, nx, plane, im, j, k)) * ix
   g[o + 7] = (wMean(w, nx, plane, i, jp, k) - wMean(w, nx, plane, i, jm, k)) * iy
   g[o + 8] = (w[i + nx * j + plane * (k + 1)] - w[i + nx * j + plane * k]) * inv
+}
+
+/**
+ * Largest rate (rad/s) at which the flow turns its own velocity, over the cell centres:
+ *   max_c |u x (u . grad) u| / |u|^2
+ * (u cell-centred, grad u by cellVelocityGradient). Over a substep h, advection carries each
+ * velocity along unchanged and the projection then turns it towards the new flow direction
+ * (Selle 2005, eqs. 1-2 solved by splitting): the part across the new direction, a fraction
+ * 1 - cos(rate h) ~ (rate h)^2 / 2 of the speed, is lost. In solid-body rotation at Omega the
+ * rate is Omega; in a shear flow (u . grad) u = 0, so shear layers cost nothing. Cells with
+ * u = 0 are skipped (the limit there is bounded by |grad u| anyway). g: 9 doubles of scratch.
+ */
+export function maxTurnRate(
+  u: Float32Array,
+  v: Float32Array,
+  w: Float32Array,
+  nx: number,
+  ny: number,
+  nz: number,
+  dx: number,
+  g: Float64Array,
+): number {
+  const sx = nx + 1
+  const vy = ny + 1
+  const plane = nx * ny
+  let best = 0
+  for (let k = 0; k < nz; k++) {
+    for (let j = 0; j < ny; j++) {
+      for (let i = 0; i < nx; i++) {
+        const a = uMean(u, sx, ny, i, j, k)
+        const b = vMean(v, nx, vy, i, j, k)
+        const c = wMean(w, nx, plane, i, j, k)
+        const q = a * a + b * b + c * c
+        if (!(q > 0)) continue
+        cellVelocityGradient(u, v, w, nx, ny, nz, dx, i, j, k, g, 0)
+        // acc = (u . grad) u: acc_r = sum_q u_q du_r/dx_q.
+        const e0 = g[0] * a + g[1] * b + g[2] * c
+        const e1 = g[3] * a + g[4] * b + g[5] * c
+        const e2 = g[6] * a + g[7] * b + g[8] * c
+        const cx = b * e2 - c * e1
+        const cy = c * e0 - a * e2
+        const cz = a * e1 - b * e0
+        const rate = Math.sqrt(cx * cx + cy * cy + cz * cz) / q
+        if (rate > best) best = rate
+        else if (rate !== rate) return NaN
+      }
+    }
+  }
+  return best
 }
 
 /** One axis of the trilinear stencil on cell centres: lower index and weight of the upper one. */
@@ -382,8 +468,7 @@ export function markLostParticles(
 //
 // The particle arrays live in VortexParticles' ordinary, growable Float64Arrays: the rows stage
 // them (a WebAssembly backend copies the first `count` into its memory per call, 7 doubles a
-// particle, negligible next to the splat). The force twin keeps per-line exp factors in a
-// per-thread scratch of nx + ny + 2 doubles.
+// particle, negligible next to the splat).
 
 /**
  * Rough work of a particle splat for the pool's serial/parallel decision: faces (cells) in
@@ -406,7 +491,7 @@ function particleArgs(at: number) {
   return [staged('px'), staged('py'), staged('pz'), staged('wx'), staged('wy'), staged('wz'), staged('pr'), int('count')] as const
 }
 
-/** particleForceSlab over every cell plane (Selle 2005, sec. 5). */
+/** particleForceSlab over every cell plane (Selle 2005, sec. 5, regularised). */
 export const PARTICLE_FORCE = defineKernel({
   name: 'particleForce',
   args: [
@@ -414,7 +499,7 @@ export const PARTICLE_FORCE = defineKernel({
     f32('v'),
     f32('w'),
     ...particleArgs(3),
-    float('epsilon'),
+    float('confinement'),
     float('dt'),
     int('nx'),
     int('ny'),
@@ -423,37 +508,12 @@ export const PARTICLE_FORCE = defineKernel({
     float('ox'),
     float('oy'),
     float('oz'),
-    scratch('scratch', (a) => 8 * (num(a, 13) + num(a, 14) + 2)),
   ],
   split: 'planes',
   range: (a) => num(a, 15),
-  // About 3x a stencil cell per face (three face lattices), times a few for the divide.
-  work: (a) => splatWork(a[9] as Float64Array, num(a, 10), num(a, 16), num(a, 13) * num(a, 14) * num(a, 15), 6),
-  ref: (
-    u: Float32Array,
-    v: Float32Array,
-    w: Float32Array,
-    px: Float64Array,
-    py: Float64Array,
-    pz: Float64Array,
-    wx: Float64Array,
-    wy: Float64Array,
-    wz: Float64Array,
-    pr: Float64Array,
-    count: number,
-    epsilon: number,
-    dt: number,
-    nx: number,
-    ny: number,
-    nz: number,
-    dx: number,
-    ox: number,
-    oy: number,
-    oz: number,
-    _scratch: unknown,
-    k0: number,
-    k1: number,
-  ) => particleForceSlab(u, v, w, px, py, pz, wx, wy, wz, pr, count, epsilon, dt, nx, ny, nz, dx, ox, oy, oz, k0, k1),
+  // About 3x a stencil cell per face (three face lattices).
+  work: (a) => splatWork(a[9] as Float64Array, num(a, 10), num(a, 16), num(a, 13) * num(a, 14) * num(a, 15), 4),
+  ref: particleForceSlab,
 })
 
 /** particleStrengthSlab over every cell plane: tent-splatted particle |omega| added to eps. */
@@ -473,7 +533,8 @@ declare module '../core/kernelTypes' {
   interface KernelBackend {
     /**
      * particleForceSlab over every plane: vortex-particle confinement forces (Selle 2005,
-     * sec. 5) added to the faces. Particle arrays may live anywhere (a backend copies them).
+     * sec. 5, regularised; confinement in 1/s) added to the faces. Particle arrays may live
+     * anywhere (a backend copies them).
      */
     particleForce(
       u: Float32Array,
@@ -487,7 +548,7 @@ declare module '../core/kernelTypes' {
       wz: Float64Array,
       pr: Float64Array,
       count: number,
-      epsilon: number,
+      confinement: number,
       dt: number,
       nx: number,
       ny: number,

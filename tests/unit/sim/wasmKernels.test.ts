@@ -4,7 +4,8 @@
 // the same order), so most checks demand exact equality; the two-lane SIMD reductions
 // (exactReductions: false) are checked to a relative 1e-12.
 import { afterAll, describe, expect, it } from 'vitest'
-import { Advector, advectSlab, LIMIT_CLAMP, LIMIT_NONE, LIMIT_REVERT, maccormackCorrectSlab } from '../../../src-shared/sim/core/advect'
+import { Advector, advectSlab, LIMIT_CLAMP, LIMIT_NONE, LIMIT_REVERT, maccormackCorrectSlab, maccormackExcessSlab, maccormackRedistributeSlab } from '../../../src-shared/sim/core/advect'
+import { MACCORMACK_EXCESS, MACCORMACK_REDISTRIBUTE } from '../../../src-shared/sim/core/kernelRows'
 import { computeFaceFractions, type DomainSides } from '../../../src-shared/sim/core/boundaries'
 import { addBuoyancySlab } from '../../../src-shared/sim/core/forces'
 import { type GridSpec, MacGrid } from '../../../src-shared/sim/core/grid'
@@ -384,6 +385,33 @@ describe.each(SIZES)('kernels on %i x %i x %i', (nx, ny, nz) => {
         expectSame(out, ref)
       }
     })
+    it.each(['none', 'mask', 'fraction'] as const)('conservative limiting (maccormackExcess, maccormackRedistribute), solid: %s', (kind) => {
+      const solid = solids[kind]
+      const ws = solid && inWasm(solid)
+      // A sharp field (0/1 blocks) so the limiter clips and neighbours have room.
+      const sharp = new Float32Array(m).map((_, q) => ((q * 7919) % 11 < 5 ? 1 : 0))
+      const fwd = new Float32Array(m)
+      const base = new Int32Array(m)
+      advectSlab(fwd, sharp, axis, u, v, w, nx, ny, nz, 0.7, false, solid, 0, planes, null, null, base)
+      const bwd = new Float32Array(m)
+      advectSlab(bwd, fwd, axis, u, v, w, nx, ny, nz, -0.7, false, solid, 0, planes)
+      for (const limiter of [LIMIT_REVERT, LIMIT_CLAMP]) {
+        const dst = new Float32Array(m)
+        maccormackCorrectSlab(dst, sharp, fwd, bwd, axis, u, v, w, nx, ny, nz, 0.7, solid, limiter, 0, planes, base)
+        const [ex, up, dn] = [new Float32Array(m), new Float32Array(m), new Float32Array(m)]
+        maccormackExcessSlab(ex, up, dn, dst, sharp, fwd, bwd, axis, u, v, w, nx, ny, nz, 0.7, solid, base, 0, planes)
+        if (m >= 200) expect(ex.some((e) => e !== 0)).toBe(true) // the limiter did clip (tiny lattices may not)
+        const [wex, wup, wdn, wdst] = [wasm.f32(m), wasm.f32(m), wasm.f32(m), inWasm(dst)]
+        const [wsharp, wbase] = [inWasm(sharp), inWasm(base)]
+        wasm.run(MACCORMACK_EXCESS, wex, wup, wdn, wdst, wsharp, inWasm(fwd), inWasm(bwd), axis, inWasm(u), inWasm(v), inWasm(w), nx, ny, nz, 0.7, ws, wbase)
+        expectSame(wex, ex)
+        expectSame(wup, up)
+        expectSame(wdn, dn)
+        maccormackRedistributeSlab(dst, ex, up, dn, sharp, axis, nx, ny, nz, base, 0, planes)
+        wasm.run(MACCORMACK_REDISTRIBUTE, wdst, wex, wup, wdn, wsharp, axis, nx, ny, nz, wbase)
+        expectSame(wdst, dst)
+      }
+    })
   })
 
   it('advection and MacCormack treat NaN and infinite values like the reference', () => {
@@ -500,6 +528,24 @@ describe('solver parts on WebAssembly kernels give the TypeScript answer', () =>
     expect(relDiff(g.vel.u, t.vel.u)).toBeLessThan(1e-6)
     expect(relDiff(g.vel.v, t.vel.v)).toBeLessThan(1e-6)
     expect(relDiff(g.vel.w, t.vel.w)).toBeLessThan(1e-6)
+  })
+
+  it('MacCormack and semi-Lagrangian scalar pairs with open sides and ambient values', () => {
+    const t = grids()
+    const g = grids(wasm)
+    const open = Uint8Array.of(1, 0, 1, 1, 0, 1)
+    const n3 = spec.nx * spec.ny * spec.nz
+    const a = randF32(n3, 41)
+    const b = randF32(n3, 42, 300)
+    for (const scheme of ['maccormack', 'semi-lagrangian'] as const) {
+      const [ta, tb] = [new Float32Array(n3), new Float32Array(n3)]
+      const [wa, wb] = [wasm.f32(n3), wasm.f32(n3)]
+      new Advector(spec).advectScalars([ta, tb], [a, b], t.vel, 0.04, { scheme, open, ambient: [0, 293] })
+      new Advector(spec, { kernels: wasm }).advectScalars([wa, wb], [inWasm(a), inWasm(b)], g.vel, 0.04, { scheme, open, ambient: [0, 293] })
+      expectSame(wa, ta)
+      expectSame(wb, tb)
+    }
+    expect(wasm.fallbacks).toBe(0)
   })
 
   it('MacCormack advection of velocity and a scalar, vorticity confinement', () => {

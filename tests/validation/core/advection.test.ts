@@ -145,11 +145,13 @@ describe('one full solid-body rotation of a ball of smoke', () => {
     expect(get('semi-lagrangian/cubic').spread).toBeLessThan(get('semi-lagrangian/linear').spread)
   })
 
-  it('creates no new extrema: every scheme stays within the initial [0, 1]', () => {
+  it('creates no new extrema: every scheme stays within the initial [0, 1] (to float rounding, 1e-30)', () => {
     expect(initial.min).toBe(0)
     expect(initial.max).toBe(1)
+    // Monotone cubic stays within its 8 samples in exact arithmetic; its float64 evaluation
+    // can come out a rounding below 0 (-1e-34 seen), which no limiter range check removes.
     for (const s of results.values()) {
-      expect(s.min).toBeGreaterThanOrEqual(0)
+      expect(s.min).toBeGreaterThanOrEqual(-1e-30)
       expect(s.max).toBeLessThanOrEqual(1)
     }
   })

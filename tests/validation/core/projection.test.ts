@@ -126,7 +126,13 @@ describe.each([
     expect(stats.converged).toBe(true)
     expect(stats.residual).toBeLessThanOrEqual(TOL)
 
-    expect(relativeDivergence(s)).toBeLessThanOrEqual(1e-4)
+    // What the method achieves: the float64 solve leaves a relative residual <= TOL, and storing
+    // the corrected velocity in float32 adds at most about 2^-24 max |u| per face, six faces a
+    // cell: max |div u| dx / max |u| <= 6 * 2^-24 + 100 TOL = 3.7e-7 (measured 7e-8 to 1e-7;
+    // the test used to allow 1e-4, 1e5 x TOL).
+    const rel = relativeDivergence(s)
+    console.log(`projection ${_label} ${kind}: max |div u| dx / max |u| = ${rel.toExponential(2)}`)
+    expect(rel).toBeLessThanOrEqual(6 * 2 ** -24 + 100 * TOL)
 
     // Zero relative normal flux: every closed face holds exactly the obstacle velocity.
     let checked = 0

@@ -52,7 +52,7 @@ function closedFaceError(s: SmokeSolver): { error: number; count: number } {
 const source = obj('src', 'emitter', { shape: 'sphere', position: [0, 0.2, 0], scale: [0.2, 0.2, 0.2], velocity: [0, 1, 0], rate: 20, vortexRate: 200, vortexStrength: 20 })
 
 describe('smoke step projection', () => {
-  it('leaves max |div u| dx / max |u| <= 1e-4 and zero flux through a static obstacle', () => {
+  it('leaves max |div u| dx / max |u| <= 6 * 2^-24 + 100 tol (float32 rounding; was 1e-4) and zero flux through a static obstacle', () => {
     const doc = boxScene(24, { vorticity: 0.3, pressureTolerance: 1e-10 }, [
       source,
       obj('ball', 'obstacle', { shape: 'sphere', position: [0.05, 0.55, 0], scale: [0.3, 0.3, 0.3] }),
@@ -63,7 +63,8 @@ describe('smoke step projection', () => {
       const s = run.solver
       expect(s.obstacles.moving).toBe(false)
       expect(maxAbs(s.velocity.u, s.velocity.v, s.velocity.w)).toBeGreaterThan(0.1)
-      expect(relativeDivergence(s)).toBeLessThanOrEqual(1e-4)
+      // float32 velocity rounding (6 faces x 2^-24) + 100 x the 1e-10 solver tolerance; measured 5-6e-8.
+      expect(relativeDivergence(s)).toBeLessThanOrEqual(6 * 2 ** -24 + 100 * 1e-10)
       const closed = closedFaceError(s)
       expect(closed.count).toBeGreaterThan(100) // the sphere's inside and the walls
       expect(closed.error).toBe(0)

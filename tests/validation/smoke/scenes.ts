@@ -5,6 +5,8 @@ import type { FrameData } from '../../../src-shared/sim/frame'
 import { SmokeSolver } from '../../../src-shared/sim/smoke/smokeSolver'
 import { defaultParams } from '../../../src-shared/scene/defaults'
 import type { ObjectKind, ParamValue, SceneDocument, SceneObject, Track } from '../../../src-shared/scene/types'
+import type { KernelBackend } from '../../../src-shared/sim/core/kernelBackend'
+import { createKernelBackend } from '../../../src-main/sim/workerPool'
 
 export const FPS = 24
 
@@ -68,4 +70,17 @@ export function framesIdentical(a: FrameData, b: FrameData): boolean {
     for (const key of Object.keys(p.attributes)) if (!bytesEqual(p.attributes[key].data, q.attributes[key].data)) return false
   }
   return true
+}
+
+/** The kernel backends every end-to-end smoke measurement runs on. */
+export const KERNEL_KINDS = ['ts', 'wasm'] as const
+export type KernelKindName = (typeof KERNEL_KINDS)[number]
+
+const backends = new Map<KernelKindName, KernelBackend>()
+/** Compile options selecting the TypeScript reference kernels or the WebAssembly ones (2 threads). */
+export function kernelOptions(kind: KernelKindName): CompileOptions {
+  if (kind === 'ts') return {}
+  let b = backends.get(kind)
+  if (b === undefined) backends.set(kind, (b = createKernelBackend('wasm', { threads: 2 })))
+  return { kernels: b }
 }

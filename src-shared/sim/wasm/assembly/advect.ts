@@ -572,3 +572,165 @@ export function maccormackCorrect(
   }
   wf32(dst, s, val)
 }
+
+// Conservative limiting of MacCormack (reference: advectKernels.ts maccormackExcessSlab and
+// maccormackRedistributeSlab): scalar code in the reference's float64 order, bit-identical.
+
+// [lo, hi] of the last stencilRange (per instance, i.e. per thread).
+let rLo: f64 = 0
+let rHi: f64 = 0
+
+@inline function stencilRange(src: usize, o: i32, di: i32, dj: i32, dk: i32): void {
+  let lo = rf32(src, o)
+  let hi = lo
+  for (let n = 1; n < 8; n++) {
+    const q = rf32(src, o + (n & 1 ? di : 0) + (n & 2 ? dj : 0) + (n & 4 ? dk : 0))
+    if (q < lo) lo = q
+    else if (q > hi) hi = q
+  }
+  rLo = lo
+  rHi = hi
+}
+
+/** weightedRange of the reference: the range of the stencil samples the look-up weights. */
+@inline function weightedRange(src: usize, o: i32, gx: f64, gy: f64, gz: f64, sx: i32, sy: i32, di: i32, dj: i32, dk: i32): void {
+  const i = o % sx
+  const j = ((o - i) / sx) % sy
+  const k = (o - i - sx * j) / (sx * sy)
+  const ex = gx > <f64>i ? di : 0
+  const ey = gy > <f64>j ? dj : 0
+  const ez = gz > <f64>k ? dk : 0
+  let lo = rf32(src, o)
+  let hi = lo
+  for (let n = 1; n < 8; n++) {
+    const q = rf32(src, o + (n & 1 ? ex : 0) + (n & 2 ? ey : 0) + (n & 4 ? ez : 0))
+    if (q < lo) lo = q
+    else if (q > hi) hi = q
+  }
+  rLo = lo
+  rHi = hi
+}
+
+/** maccormackExcessSlab: ex (clipped amount), up / dn (room in the limiter range) per sample. */
+export function maccormackExcess(
+  ex: usize, up: usize, dn: usize, dst: usize, src: usize, fwd: usize, bwd: usize, axis: i32,
+  u: usize, v: usize, w: usize, nx: i32, ny: i32, nz: i32, dtOverDx: f64, solid: usize, solidKind: i32, base: usize, k0: i32, k1: i32,
+): void {
+  const sx = axis == 0 ? nx + 1 : nx
+  const sy = axis == 1 ? ny + 1 : ny
+  const sz = axis == 2 ? nz + 1 : nz
+  const ox: f64 = axis == 0 ? 0 : 0.5
+  const oy: f64 = axis == 1 ? 0 : 0.5
+  const oz: f64 = axis == 2 ? 0 : 0.5
+  const di = sx > 1 ? 1 : 0
+  const dj = sy > 1 ? sx : 0
+  const dk = sz > 1 ? sx * sy : 0
+  for (let k = k0; k < k1; k++) {
+    for (let j = 0; j < sy; j++) {
+      let s = sx * (j + sy * k)
+      for (let i = 0; i < sx; i++, s++) {
+        if (solidKind != 0 && solidSample(solid, solidKind, axis, i, j, k, nx, ny, nz)) {
+          wf32(ex, s, 0)
+          wf32(up, s, 0)
+          wf32(dn, s, 0)
+          continue
+        }
+        const f = rf32(fwd, s)
+        const q = rf32(src, s)
+        const r = rf32(bwd, s)
+        const val = f + 0.5 * (q - r)
+        stencilRange(src, ri32(base, s), di, dj, dk)
+        let d = rf32(dst, s)
+        if (!(val >= rLo && val <= rHi)) {
+          const tol = 9.5367431640625e-7 * ((f < 0 ? -f : f) + (q < 0 ? -q : q) + (r < 0 ? -r : r))
+          if (val > rHi && val <= rHi + tol) {
+            wf32(dst, s, rHi)
+            d = rHi
+          } else if (val < rLo && val >= rLo - tol) {
+            wf32(dst, s, rLo)
+            d = rLo
+          }
+        }
+        wf32(ex, s, val >= rLo && val <= rHi ? 0 : val == val ? val - d : 0)
+        if (rLo == rHi) {
+          wf32(up, s, 0)
+          wf32(dn, s, 0)
+          continue
+        }
+        backtrace(u, v, w, nx, ny, nz, <f64>i + ox, <f64>j + oy, <f64>k + oz, dtOverDx)
+        weightedRange(src, ri32(base, s), bx - ox, by - oy, bz - oz, sx, sy, di, dj, dk)
+        const a = rHi - d
+        const b = d - rLo
+        wf32(up, s, a > 0 ? a : 0)
+        wf32(dn, s, b > 0 ? b : 0)
+      }
+    }
+  }
+}
+
+@inline function neighbourRoom(room: usize, s: i32, i: i32, j: i32, k: i32, sx: i32, sy: i32, sz: i32): f64 {
+  const p = sx * sy
+  let r: f64 = 0
+  if (i > 0) r += rf32(room, s - 1)
+  if (i + 1 < sx) r += rf32(room, s + 1)
+  if (j > 0) r += rf32(room, s - sx)
+  if (j + 1 < sy) r += rf32(room, s + sx)
+  if (k > 0) r += rf32(room, s - p)
+  if (k + 1 < sz) r += rf32(room, s + p)
+  return r
+}
+
+let shareUp: f64 = 0
+let shareDn: f64 = 0
+
+@inline function donor(ex: usize, up: usize, dn: usize, s: i32, i: i32, j: i32, k: i32, sx: i32, sy: i32, sz: i32): void {
+  const e = rf32(ex, s)
+  if (e > 0) {
+    const r = neighbourRoom(up, s, i, j, k, sx, sy, sz)
+    if (r > 0) shareUp += e / r
+  } else if (e < 0) {
+    const r = neighbourRoom(dn, s, i, j, k, sx, sy, sz)
+    if (r > 0) shareDn += -e / r
+  }
+}
+
+/** maccormackRedistributeSlab: each sample gathers its share of its neighbours' clipped excess. */
+export function maccormackRedistribute(
+  dst: usize, ex: usize, up: usize, dn: usize, src: usize, axis: i32, nx: i32, ny: i32, nz: i32, base: usize, k0: i32, k1: i32,
+): void {
+  const sx = axis == 0 ? nx + 1 : nx
+  const sy = axis == 1 ? ny + 1 : ny
+  const sz = axis == 2 ? nz + 1 : nz
+  const di = sx > 1 ? 1 : 0
+  const dj = sy > 1 ? sx : 0
+  const dk = sz > 1 ? sx * sy : 0
+  const p = sx * sy
+  for (let k = k0; k < k1; k++) {
+    for (let j = 0; j < sy; j++) {
+      let s = sx * (j + sy * k)
+      for (let i = 0; i < sx; i++, s++) {
+        const a = rf32(up, s)
+        const b = rf32(dn, s)
+        if (a == 0 && b == 0) continue
+        shareUp = 0
+        shareDn = 0
+        if (i > 0) donor(ex, up, dn, s - 1, i - 1, j, k, sx, sy, sz)
+        if (i + 1 < sx) donor(ex, up, dn, s + 1, i + 1, j, k, sx, sy, sz)
+        if (j > 0) donor(ex, up, dn, s - sx, i, j - 1, k, sx, sy, sz)
+        if (j + 1 < sy) donor(ex, up, dn, s + sx, i, j + 1, k, sx, sy, sz)
+        if (k > 0) donor(ex, up, dn, s - p, i, j, k - 1, sx, sy, sz)
+        if (k + 1 < sz) donor(ex, up, dn, s + p, i, j, k + 1, sx, sy, sz)
+        if (shareUp == 0 && shareDn == 0) continue
+        let gain = a * shareUp
+        if (gain > a) gain = a
+        let loss = b * shareDn
+        if (loss > b) loss = b
+        let val = rf32(dst, s) + gain - loss
+        stencilRange(src, ri32(base, s), di, dj, dk)
+        if (val > rHi) val = rHi
+        if (val < rLo) val = rLo
+        wf32(dst, s, val)
+      }
+    }
+  }
+}

@@ -6,16 +6,11 @@
 // particles in particle order whatever the thread split: results do not depend on the thread
 // count. Two faces per f64x2 step along x.
 //
-// particleStrength is bit-identical to its reference (same float64 operations per lane).
-// particleForce factors the Gaussian, exp(-(a^2 + b^2 + c^2) / 2r^2) = exp(-a^2 / 2r^2)
-// exp(-b^2 / 2r^2) exp(-c^2 / 2r^2), so a particle needs one exp per lattice line instead of
-// one per face; that moves each term by a few units in the last place (about 1e-15
-// relative). Which faces a particle reaches (d2 = 0 or d2 > r^2) is decided on the very d2 the
-// reference computes, so the support is identical.
-//
-// particleForce needs per-thread scratch for the per-line factors: `scratch` + worker *
-// `stride` bytes, stride >= 8 * (nx + ny + 2).
-import { rf64, wf64 } from './common'
+// Both are bit-identical to their references: the same float64 operations, in the same order,
+// per lane (the force's smooth kernel is a polynomial, no exp), and which faces a particle
+// reaches is decided on the very d2 the reference computes; the line bounds below only skip
+// faces the exact test would reject.
+import { rf64 } from './common'
 
 /** 1 / (2 pi)^(3/2), as the reference computes it (1 / Math.pow(2 * Math.PI, 1.5)). */
 const INV_2PI_32: f64 = 0.06349363593424097
@@ -49,19 +44,19 @@ const SLACK: f64 = 1e-9
 }
 
 /**
- * particleForceSlab: adds dt * eps (N_p x omega~_p) of every particle to the u, v, w faces of
+ * particleForceSlab: adds dt * confinement xi_0 (1 - d^2/r^2)^2 ((x_p - x) x omega_p) of every
+ * particle (the regularised Selle force, eps_p grad xi_p x omega_p) to the u, v, w faces of
  * cell planes [k0, k1) (w plane nz too when k1 = nz).
  */
 export function particleForce(
   u: usize, v: usize, w: usize,
   px: usize, py: usize, pz: usize, wx: usize, wy: usize, wz: usize, pr: usize, count: i32,
-  epsilon: f64, dt: f64, nx: i32, ny: i32, nz: i32, dx: f64, ox: f64, oy: f64, oz: f64,
-  scratch: usize, stride: i32, k0: i32, k1: i32, worker: i32,
+  confinement: f64, dt: f64, nx: i32, ny: i32, nz: i32, dx: f64, ox: f64, oy: f64, oz: f64,
+  k0: i32, k1: i32,
 ): void {
-  const scale = epsilon * dt
+  const scale = confinement * dt
   if (scale == 0) return
-  const tx = scratch + <usize>(worker * stride) // exp factors along x (up to nx + 1)
-  const ty = tx + (<usize>(nx + 1) << 3) // along y (up to ny + 1)
+  const lane = f64x2(0, 1)
   for (let p = 0; p < count; p++) {
     const r = rf64(pr, p)
     const X = (rf64(px, p) - ox) / dx
@@ -72,9 +67,17 @@ export function particleForce(
     const ay = rf64(wy, p)
     const az = rf64(wz, p)
     const r2 = r * r
-    const c2 = 2 * r * r
-    // eps * (2 pi)^(-3/2) / r^3: the kernel's constant factor with the step's scale.
-    const norm = (scale * INV_2PI_32) / (r * r * r)
+    const inv = 1 / r2
+    const g = scale * (INV_2PI_32 / (r * r * r))
+    const vr2 = f64x2.splat(r2)
+    const vinv = f64x2.splat(inv)
+    const vone = f64x2.splat(1)
+    const vg = f64x2.splat(g)
+    const vX = f64x2.splat(X)
+    const vdx = f64x2.splat(dx)
+    const vax = f64x2.splat(ax)
+    const vay = f64x2.splat(ay)
+    const vaz = f64x2.splat(az)
     for (let axis = 0; axis < 3; axis++) {
       const fx: f64 = axis == 0 ? 0 : 0.5
       const fy: f64 = axis == 1 ? 0 : 0.5
@@ -92,28 +95,11 @@ export function particleForce(
       const kbf = Math.min(<f64>(kTop - 1), Math.floor(Z + R - fz))
       if (!(i0f <= i1f && j0f <= j1f && kaf <= kbf)) continue
       const i0 = <i32>i0f, i1 = <i32>i1f, j0 = <i32>j0f, j1 = <i32>j1f, ka = <i32>kaf, kb = <i32>kbf
-      for (let i = i0; i <= i1; i++) {
-        const a = (X - (<f64>i + fx)) * dx
-        wf64(tx, i - i0, Math.exp(-(a * a) / c2))
-      }
-      for (let j = j0; j <= j1; j++) {
-        const b = (Y - (<f64>j + fy)) * dx
-        wf64(ty, j - j0, Math.exp(-(b * b) / c2))
-      }
-      const vr2 = f64x2.splat(r2)
-      const vzero = f64x2.splat(0)
-      const vX = f64x2.splat(X)
       const vfx = f64x2.splat(fx)
-      const vdx = f64x2.splat(dx)
-      const vax = f64x2.splat(ax)
-      const vay = f64x2.splat(ay)
-      const vaz = f64x2.splat(az)
-      const lane = f64x2(0, 1)
       for (let k = ka; k <= kb; k++) {
         const dz = (Z - (<f64>k + fz)) * dx // x_p - x
-        const ez = Math.exp(-(dz * dz) / c2)
         const vdz = f64x2.splat(dz)
-        // Only lines that meet the ball d2 <= r^2, only the faces of a line inside it (with a
+        // Only lines that meet the ball d2 < r^2, only the faces of a line inside it (with a
         // margin: the exact test below decides).
         const qz = r2 - dz * dz + SLACK * r2
         if (!(qz > 0)) continue
@@ -131,34 +117,33 @@ export function particleForce(
           const ibf = Math.min(<f64>i1, Math.floor(X - fx + hy))
           if (!(iaf <= ibf)) continue
           const ib = <i32>ibf
-          const g = norm * (rf64(ty, j - j0) * ez) // eps xi_p / ex along this line
-          const dy2 = dy * dy
           const vdy = f64x2.splat(dy)
-          const vdy2 = f64x2.splat(dy2)
+          const vdy2 = f64x2.splat(dy * dy)
           const vdz2 = f64x2.splat(dz * dz)
-          const vg = f64x2.splat(g)
-          // Component 0 of N_p x omega_p does not depend on x.
+          // Component 0 of (x_p - x) x omega_p does not depend on x.
           const c0 = f64x2.splat(dy * az - dz * ay)
           let i = <i32>iaf
           for (; i < ib; i += 2) {
             const ddx = f64x2.mul(f64x2.sub(vX, f64x2.add(f64x2.add(f64x2.splat(<f64>i), lane), vfx)), vdx)
             const d2 = f64x2.add(f64x2.add(f64x2.mul(ddx, ddx), vdy2), vdz2)
-            const mask = v128.and(f64x2.ne(d2, vzero), f64x2.le(d2, vr2))
+            const mask = f64x2.lt(d2, vr2)
             if (!v128.any_true(mask)) continue
-            const s = f64x2.div(f64x2.mul(vg, v128.load(tx + (<usize>(i - i0) << 3))), f64x2.sqrt(d2))
+            const t = f64x2.sub(vone, f64x2.mul(d2, vinv))
+            const sc = f64x2.mul(f64x2.mul(vg, t), t)
             let c: v128
             if (axis == 0) c = c0
             else if (axis == 1) c = f64x2.sub(f64x2.mul(vdz, vax), f64x2.mul(ddx, vaz))
             else c = f64x2.sub(f64x2.mul(ddx, vay), f64x2.mul(vdy, vax))
-            addPair32(f, row + i, f64x2.mul(s, c), mask)
+            addPair32(f, row + i, f64x2.mul(sc, c), mask)
           }
           if (i == ib) {
             const ddx = (X - (<f64>i + fx)) * dx
-            const d2 = ddx * ddx + dy2 + dz * dz
-            if (d2 != 0 && d2 <= r2) {
-              const s = (g * rf64(tx, i - i0)) / Math.sqrt(d2)
+            const d2 = ddx * ddx + dy * dy + dz * dz
+            if (d2 < r2) {
+              const t = 1 - d2 * inv
+              const sc = g * t * t
               const c = axis == 0 ? dy * az - dz * ay : axis == 1 ? dz * ax - ddx * az : ddx * ay - dy * ax
-              addOne32(f, row + i, s * c)
+              addOne32(f, row + i, sc * c)
             }
           }
         }
