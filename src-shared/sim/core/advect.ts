@@ -10,6 +10,10 @@
 // with -dt, phi_new = phi_hat + (phi - phi_back) / 2; where phi_new leaves the [min, max] of
 // the 8 samples around the forward back-traced point, the sample reverts to phi_hat (plain
 // semi-Lagrangian), which keeps the scheme unconditionally stable and free of new extrema.
+// The error estimate phi - phi_back is read at the departure stencil's sample nearest to the
+// arrival sample (errorSample in advectKernels.ts): at the app's default of 4 cells per substep
+// Selle's form adds it whole cells downstream of where the forward step erred, and the limiter
+// then dragged blobs 0.2-0.6 cell back with 2-5% more mass.
 // What the limiter clips from cell-centred fields is handed to neighbours with room
 // (maccormackExcessSlab / maccormackRedistributeSlab, Zalesak 1979's capacity rule), so the
 // limiter neither creates nor destroys mass nor drags fronts back.
@@ -52,6 +56,7 @@ export class Advector {
   private readonly base: Int32Array
   /** Redistribution scratch of cell-centred MacCormack (clipped excess, room below), on first use. */
   private ex: Float32Array | null = null
+  private up: Float32Array | null = null
   private dn: Float32Array | null = null
   private readonly kernels: KernelBackend
   private readonly alloc: AllocOptions
@@ -178,14 +183,15 @@ export class Advector {
       if (open !== null) openSidesSlab(OPEN_TAKE_FWD, dst, fwd, ambient, null, null, 0, u, v, w, nx, ny, nz, c, solid, open, depth, 0, nz)
       return
     }
-    if (this.ex === null || this.dn === null) {
+    if (this.ex === null || this.up === null || this.dn === null) {
       const n = nx * ny * nz
       this.ex = allocF32With(n, this.alloc)
+      this.up = allocF32With(n, this.alloc)
       this.dn = allocF32With(n, this.alloc)
     }
-    const { ex, dn } = this
-    // bwd is spent once maccormackExcess has read it: it holds the room above (up) from then on.
-    const up = bwd
+    // up has its own scratch: maccormackExcess reads bwd at other samples (errorSample) than
+    // the one it writes, so the room cannot overwrite bwd in place (nor in a worker split).
+    const { ex, up, dn } = this
     this.kernels.run(MACCORMACK_EXCESS, ex, up, dn, dst, src, fwd, bwd, axis, u, v, w, nx, ny, nz, c, solid, this.base)
     if (open !== null) openSidesSlab(OPEN_TAKE_FWD, dst, fwd, ambient, null, null, 0, u, v, w, nx, ny, nz, c, solid, open, depth, 0, nz, ex, up, dn)
     this.kernels.run(MACCORMACK_REDISTRIBUTE, dst, ex, up, dn, src, axis, nx, ny, nz, this.base)

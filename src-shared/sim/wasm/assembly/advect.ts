@@ -461,9 +461,26 @@ export function advectCubic(
 }
 
 /**
- * maccormackCorrectSlab: dst = fwd + (src - bwd) / 2, limited to the range of the 8 src
- * samples around the departure point (limiter 0 revert to fwd, 1 clamp, 2 none).
- * dst may alias bwd. base (0 = none): the corner indices advect recorded for this trace.
+ * errorSample of the reference: the sample of the departure stencil with corner o nearest to
+ * the arrival sample (i, j, k) along each axis, where MacCormack reads src - bwd (whole cells
+ * of a trace shift the error estimate with the field; Lin & Rood 1996).
+ */
+@inline function errorSample(o: i32, i: i32, j: i32, k: i32, sx: i32, sy: i32): i32 {
+  const a = o % sx
+  const r = (o - a) / sx
+  const b = r % sy
+  const c = (r - b) / sy
+  const ta = i < a ? a : i > a + 1 ? a + 1 : i
+  const tb = j < b ? b : j > b + 1 ? b + 1 : j
+  const tc = k < c ? c : k > c + 1 ? c + 1 : k
+  return ta + sx * (tb + sy * tc)
+}
+
+/**
+ * maccormackCorrectSlab: dst = fwd + (src - bwd) / 2 with src and bwd read at the errorSample,
+ * limited to the range of the 8 src samples around the departure point (limiter 0 revert to
+ * fwd, 1 clamp, 2 none). dst must not alias bwd. base (0 = none): the corner indices advect
+ * recorded for this trace.
  */
 export function maccormackCorrect(
   dst: usize, src: usize, fwd: usize, bwd: usize, axis: i32, u: usize, v: usize, w: usize,
@@ -497,7 +514,6 @@ export function maccormackCorrect(
           }
           const s = s0 + i
           const hat = w32x2(fwd, s)
-          let val = f64x2.add(hat, f64x2.mul(f64x2.splat(0.5), f64x2.sub(w32x2(src, s), w32x2(bwd, s))))
           // The 8 src samples around the departure point, in the reference's order.
           let oA: i32
           let oB: i32
@@ -510,6 +526,12 @@ export function maccormackCorrect(
             oA = i32x4.extract_lane(ov, 0)
             oB = i32x4.extract_lane(ov, 1)
           }
+          // src - bwd at each lane's errorSample (not adjacent in general: one load per lane).
+          const tA = errorSample(oA, i, j, k, sx, sy)
+          const tB = errorSample(oB, i + 1, j, k, sx, sy)
+          const eq = f64x2.replace_lane(f64x2.splat(rf32(src, tA)), 1, rf32(src, tB))
+          const eb = f64x2.replace_lane(f64x2.splat(rf32(bwd, tA)), 1, rf32(bwd, tB))
+          let val = f64x2.add(hat, f64x2.mul(f64x2.splat(0.5), f64x2.sub(eq, eb)))
           let r = rowPair(src, oA, oB)
           let lo = f64x2.promote_low_f32x4(i32x4.shuffle(r, r, 0, 2, 0, 2))
           let hi = lo
@@ -551,14 +573,15 @@ export function maccormackCorrect(
     store<f32>(dst + (<usize>s << 2), load<f32>(src + (<usize>s << 2)))
     return
   }
-  const hat = rf32(fwd, s)
-  let val = hat + 0.5 * (rf32(src, s) - rf32(bwd, s))
   let o: i32
   if (base != 0) o = ri32(base, s)
   else {
     backtrace(u, v, w, nx, ny, nz, <f64>i + ox, <f64>j + oy, <f64>k + oz, dtOverDx)
     o = cornerIndex(bx - ox, by - oy, bz - oz, sx, sy, sz)
   }
+  const t = errorSample(o, i, j, k, sx, sy)
+  const hat = rf32(fwd, s)
+  let val = hat + 0.5 * (rf32(src, t) - rf32(bwd, t))
   let lo = rf32(src, o)
   let hi = lo
   for (let n = 1; n < 8; n++) {
@@ -635,11 +658,13 @@ export function maccormackExcess(
           wf32(dn, s, 0)
           continue
         }
+        const o = ri32(base, s)
+        const t = errorSample(o, i, j, k, sx, sy)
         const f = rf32(fwd, s)
-        const q = rf32(src, s)
-        const r = rf32(bwd, s)
+        const q = rf32(src, t)
+        const r = rf32(bwd, t)
         const val = f + 0.5 * (q - r)
-        stencilRange(src, ri32(base, s), di, dj, dk)
+        stencilRange(src, o, di, dj, dk)
         let d = rf32(dst, s)
         if (!(val >= rLo && val <= rHi)) {
           const tol = 9.5367431640625e-7 * ((f < 0 ? -f : f) + (q < 0 ? -q : q) + (r < 0 ? -r : r))
@@ -658,7 +683,7 @@ export function maccormackExcess(
           continue
         }
         backtrace(u, v, w, nx, ny, nz, <f64>i + ox, <f64>j + oy, <f64>k + oz, dtOverDx)
-        weightedRange(src, ri32(base, s), bx - ox, by - oy, bz - oz, sx, sy, di, dj, dk)
+        weightedRange(src, o, bx - ox, by - oy, bz - oz, sx, sy, di, dj, dk)
         const a = rHi - d
         const b = d - rLo
         wf32(up, s, a > 0 ? a : 0)
