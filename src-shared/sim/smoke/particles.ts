@@ -22,7 +22,10 @@ export class VortexParticles {
   wx = new Float64Array(0)
   wy = new Float64Array(0)
   wz = new Float64Array(0)
-  /** Kernel radius, m. */
+  /**
+   * Kernel radius, m: of the particle's vorticity distribution and force, and of the ball its
+   * velocity is averaged over (advectParticlesSlab), so it does not read its own swirl.
+   */
   r = new Float64Array(0)
   id = new Float64Array(0)
   /** Deletion marks for compact(). */

@@ -371,7 +371,7 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
 
     // Particles ride the new divergence-free velocity (Selle 2005, sec. 4).
     if (P.count > 0) {
-      advectParticlesSlab(P.px, P.py, P.pz, vel.u, vel.v, vel.w, nx, ny, nz, dx, origin[0], origin[1], origin[2], h, this.scratch, 0, P.count)
+      advectParticlesSlab(P.px, P.py, P.pz, vel.u, vel.v, vel.w, nx, ny, nz, dx, origin[0], origin[1], origin[2], h, this.scratch, 0, P.count, P.r)
       stretchParticles(P.px, P.py, P.pz, P.wx, P.wy, P.wz, vel.u, vel.v, vel.w, nx, ny, nz, dx, origin[0], origin[1], origin[2], h, this.scratch, 0, P.count)
       this.dropLostParticles()
     }
