@@ -4,7 +4,7 @@
 import { EddyError } from '../../src-shared/api/errors'
 import type { ChangeSet, ObjectChange, TrackChange } from '../store/projectStore'
 import type { CageGeometry, Interpolation, ObjectKind, ParamValue, ProjectMeta, SceneDocument, SceneObject, Track } from '../../src-shared/scene/types'
-import { kindLabel, specFor } from '../../src-shared/scene/specs'
+import { kindLabel, MESH_SHAPED_KINDS, specFor } from '../../src-shared/scene/specs'
 import { defaultCage, defaultParams, uniqueName } from '../../src-shared/scene/defaults'
 import { validateCage, validateChannel, validateMeta, validateParams, type ValidationIssue } from '../../src-shared/scene/validate'
 import { deleteKey, evaluateTrack, findKey, readChannel, setKey, writeChannel } from '../../src-shared/scene/keyframes'
@@ -39,8 +39,8 @@ export function addObjectEdit(
   const params = { ...defaultParams(kind), ...(opts.params ?? {}) }
   const issues = validateParams(kind, params)
   if (issues.length) invalid(issues, `Cannot add ${kindLabel(kind)}`)
-  if (kind === 'obstacle' && params.shape === 'mesh' && !opts.meshId) {
-    throw new EddyError('INVALID_PARAM', 'A mesh obstacle needs an imported mesh: use Add > Import Mesh', { path: 'shape' })
+  if ((kind === 'obstacle' || kind === 'rigidBody') && params.shape === 'mesh' && !opts.meshId) {
+    throw new EddyError('INVALID_PARAM', `A mesh ${kindLabel(kind).toLowerCase()} needs an imported mesh: use Add > Import Mesh`, { path: 'shape' })
   }
   const obj: SceneObject = { id, kind, name: uniqueName(opts.name ?? kindLabel(kind), doc.objects.map((o) => o.name)), params }
   if (kind === 'ccCage') {
@@ -73,7 +73,7 @@ export function updateObjectEdit(
   if (patch.params) {
     const partialIssues = validateParams(before.kind, patch.params, { partial: true })
     if (partialIssues.length) invalid(partialIssues, `Cannot change ${before.name}`)
-    if ((before.kind === 'obstacle' || before.kind === 'emitter') && patch.params.shape === 'mesh' && !(patch.meshId ?? before.meshId) && doc.meshes.length === 0) {
+    if (MESH_SHAPED_KINDS.includes(before.kind) && patch.params.shape === 'mesh' && !(patch.meshId ?? before.meshId) && doc.meshes.length === 0) {
       throw new EddyError('INVALID_PARAM', 'Shape "mesh" needs an imported mesh: use Add > Import Mesh', { path: 'shape' })
     }
     after.params = { ...before.params, ...patch.params }
@@ -82,7 +82,7 @@ export function updateObjectEdit(
     what.push(...Object.keys(patch.params).map((k) => specFor(before.kind, k)?.label ?? k))
   }
   if (patch.meshId !== undefined) {
-    if (before.kind !== 'obstacle' && before.kind !== 'emitter') throw new EddyError('INVALID_PARAM', `${before.name} cannot use a mesh`, { path: 'meshId' })
+    if (!MESH_SHAPED_KINDS.includes(before.kind)) throw new EddyError('INVALID_PARAM', `${before.name} cannot use a mesh`, { path: 'meshId' })
     const mesh = doc.meshes.find((m) => m.id === patch.meshId)
     if (!mesh) throw new EddyError('NOT_FOUND', `There is no imported mesh with id ${patch.meshId}`, { path: 'meshId' })
     after.meshId = patch.meshId

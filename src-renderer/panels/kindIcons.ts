@@ -8,4 +8,5 @@ export const KIND_BADGE: Record<ObjectKind, { short: string; color: string }> = 
   vortexSeed: { short: 'VOR', color: '#b48ad6' },
   ccCage: { short: 'CC', color: '#d69a5a' },
   heatSource: { short: 'HEAT', color: '#d66a5a' },
+  rigidBody: { short: 'RB', color: '#c08a52' },
 }

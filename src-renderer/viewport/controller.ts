@@ -31,6 +31,7 @@ export class ViewportController {
   readonly cache: CachePlayback
   private readonly uninstallHooks: () => void
   private readonly preventMenu = (e: Event) => e.preventDefault()
+  private readonly unsubscribeBodies: () => void
   private disposed = false
 
   constructor(
@@ -65,6 +66,8 @@ export class ViewportController {
       if (!app.api) throw new Error('Not connected to the Eddy services')
       return app.api.call('cache.display', { domainId, frame })
     })
+    // A simulated rigid body on screen: the authored body of its id steps aside (visuals/rigidBody.ts).
+    this.unsubscribeBodies = this.cache.display.shownBodies.subscribe((ids) => this.sync.setBakedShown(ids))
 
     scene.onBeforeRenderObservable.add(() => {
       for (const v of this.sync.visuals.values()) v.follow()
@@ -86,13 +89,15 @@ export class ViewportController {
         stageTimings: () => this.cache.stageTimings(),
         settings: () => ({ ...this.cache.display.settings }),
         parts: () => {
-          const { volume, particles, meshes } = this.cache.display.parts
+          const { volume, particles, meshes, rigidBodies } = this.cache.display.parts
           return {
             volume: volume.node.isEnabled(),
             particles: particles.map((p) => p.drawn.count),
             meshes: meshes.map((m) => m.drawn.vertices),
+            rigidBodies: rigidBodies.filter((b) => b.node.isEnabled()).map((b) => b.drawn.vertices),
           }
         },
+        shownBodies: () => [...this.cache.display.shownBodies.ids],
       },
     }
     this.uninstallHooks = installTestHooks(this.hooks)
@@ -251,6 +256,7 @@ export class ViewportController {
     this.canvas.removeEventListener('contextmenu', this.preventMenu)
     this.resizeObserver.disconnect()
     this.uninstallHooks()
+    this.unsubscribeBodies()
     this.framer.stop()
     this.gizmos.dispose()
     this.cache.dispose()

@@ -84,6 +84,13 @@ export abstract class ObjectVisual {
     this.selected = selected
   }
 
+  /**
+   * Whether the baked frame on screen draws this object's simulated counterpart (a rigid body
+   * of the same id, cache/cacheDisplay.ts): kinds that have one then step out of its way. Called
+   * by sceneSync on every change and once after the visual is created; the default ignores it.
+   */
+  setBakedShown(_shown: boolean): void {}
+
   /** Called before every render: keeps world-space attachments with the (maybe dragged) root. */
   follow(): void {}
 

@@ -24,6 +24,9 @@ export const COLORS = {
 export type MaterialName =
   | 'obstacle'
   | 'meshObstacle'
+  | 'rigidBody'
+  | 'meshRigidBody'
+  | 'rigidBodyGhost'
   | 'placeholder'
   | 'emitterGas'
   | 'emitterLiquid'
@@ -44,6 +47,8 @@ interface Look {
   unlit?: boolean
   /** Both faces drawn and lit (imported meshes and subdivision surfaces of unknown winding). */
   twoSided?: boolean
+  /** Triangle edges only (still picked by its faces). */
+  wireframe?: boolean
   specular?: number
   emissive?: number
 }
@@ -51,6 +56,12 @@ interface Look {
 const LOOKS: Record<MaterialName, Look> = {
   obstacle: { color: '#b4b4b4', specular: 0.15 },
   meshObstacle: { color: '#b4b4b4', specular: 0.15, twoSided: true },
+  // Warm wood: bodies the liquid moves read apart from the grey obstacles that stay put.
+  rigidBody: { color: '#b5834f', specular: 0.1 },
+  meshRigidBody: { color: '#b5834f', specular: 0.1, twoSided: true },
+  // The authored body while the baked one of the same id is drawn (cacheDisplay.ts): a faint
+  // outline of where it was placed that does not cover the simulated body.
+  rigidBodyGhost: { color: '#d9a066', alpha: 0.3, unlit: true, wireframe: true, twoSided: true },
   placeholder: { color: '#777777', alpha: 0.4 },
   emitterGas: { color: '#ff8c1a', alpha: 0.35, emissive: 0.25 },
   emitterLiquid: { color: '#2f8cff', alpha: 0.35, emissive: 0.25 },
@@ -106,5 +117,6 @@ function makeMaterial(scene: Scene, name: MaterialName, look: Look): StandardMat
     m.backFaceCulling = false
     m.twoSidedLighting = true
   }
+  if (look.wireframe) m.wireframe = true
   return m
 }

@@ -1,7 +1,9 @@
 // Keeps the Babylon scene in step with the document: one visual per object, updated only
 // when the object's evaluated parameters (at the current frame), cage or mesh changed.
 // Cheap enough to run on every frame change: per object it builds one small signature
-// string and compares it with the last one.
+// string and compares it with the last one. It also tells each visual whether the baked frame
+// on screen draws its simulated counterpart (setBakedShown), as the cache display reports it.
+import { MESH_SHAPED_KINDS } from '../../src-shared/scene/specs'
 import type { CageGeometry, SceneObject } from '../../src-shared/scene/types'
 import type { ObjectVisual, VisualContext } from './objectVisuals'
 import type { Values } from './values'
@@ -27,6 +29,8 @@ export class SceneSync {
   /** Objects the gizmo is dragging right now: their node belongs to the gizmo until drag end. */
   readonly locked = new Set<string>()
   private cageVersion = 0
+  /** Objects whose simulated rigid body the cache display draws now (cache/shownBodies.ts). */
+  private bakedShown: ReadonlySet<string> = new Set()
 
   constructor(private readonly ctx: VisualContext) {}
 
@@ -49,6 +53,7 @@ export class SceneSync {
         if (!created) continue
         visual = created
         this.visuals.set(obj.id, visual)
+        visual.setBakedShown(this.bakedShown.has(obj.id))
       }
       visual.update({ obj, values, cage: cage?.plain })
       visual.lastValues = values
@@ -57,14 +62,24 @@ export class SceneSync {
     for (const id of [...this.visuals.keys()]) if (!alive.has(id)) this.remove(id)
   }
 
+  /**
+   * The ids of the simulated bodies drawn now: visuals whose id joins or leaves the set hear of
+   * it at once, visuals created later when they are made.
+   */
+  setBakedShown(ids: ReadonlySet<string>): void {
+    const before = this.bakedShown
+    this.bakedShown = new Set(ids)
+    for (const [id, v] of this.visuals) if (before.has(id) !== ids.has(id)) v.setBakedShown(ids.has(id))
+  }
+
   /** Forces the next sync to re-apply this object (after a failed edit, a cancelled drag). */
   invalidate(id: string): void {
     this.signatures.delete(id)
   }
 
-  /** Whether an obstacle's mesh data is loaded: part of the signature so loading completes the visual. */
+  /** Whether a mesh-shaped object's mesh data is loaded: part of the signature so loading completes the visual. */
   private meshReady(obj: SceneObject, values: Values): boolean {
-    return (obj.kind === 'obstacle' || obj.kind === 'emitter') && values.shape === 'mesh' && !!obj.meshId && this.ctx.meshes.get(obj.meshId) !== undefined
+    return MESH_SHAPED_KINDS.includes(obj.kind) && values.shape === 'mesh' && !!obj.meshId && this.ctx.meshes.get(obj.meshId) !== undefined
   }
 
   private cageOf(obj: SceneObject): CageCopy | undefined {

@@ -30,8 +30,16 @@ export interface EddyViewportTestApi {
     /** Per load: round trip of the record to the host, and the worker's decode, ms. */
     stageTimings?(): { fetch: number[]; decode: number[]; decodeInWorker: number[] }
     settings(): Record<string, unknown>
-    /** What is drawn: the volume box enabled, points per particle set, vertices per mesh. */
-    parts(): { volume: boolean; particles: number[]; meshes: number[] }
+    /**
+     * What is drawn: the volume box enabled, points per particle set, vertices per mesh, and
+     * vertices per rigid body drawn.
+     */
+    parts(): { volume: boolean; particles: number[]; meshes: number[]; rigidBodies?: number[] }
+    /**
+     * Scene object ids of the simulated rigid bodies drawn; the authored bodies of these ids
+     * are drawn as faint wireframes meanwhile.
+     */
+    shownBodies?(): string[]
     /** Stops or restarts drawing (benchmarks of the data path only). */
     setRendering?(on: boolean): void
   }

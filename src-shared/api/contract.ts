@@ -29,7 +29,7 @@ const objectPatch = z
     name: z.string().trim().min(1, 'name must not be empty').max(200).optional(),
     params: z.record(z.string(), paramValue).optional(),
     cage: cageGeometry.optional(),
-    /** The imported mesh a mesh-shaped obstacle or emitter uses. */
+    /** The imported mesh a mesh-shaped obstacle, emitter or rigid body uses. */
     meshId: z.string().min(1).max(64).optional(),
   })
   .strict()

@@ -185,7 +185,33 @@ const heatSource: KindSpec = {
   ],
 }
 
-export const KIND_SPECS: Record<ObjectKind, KindSpec> = { domain, obstacle, emitter, vortexSeed, ccCage, heatSource }
+// A body the liquid moves and that moves the liquid (Carlson 2004 ch. 5, the rigid fluid
+// method). Until "Active from frame" its transform is the keyframed one (a kinematic body the
+// liquid feels but cannot push); from then on the simulation owns it, starting from the
+// keyframed pose and the initial velocities below.
+const rigidBody: KindSpec = {
+  kind: 'rigidBody',
+  label: 'Rigid body',
+  params: [
+    ...transform(),
+    {
+      key: 'shape', label: 'Shape', type: 'enum', unit: '', default: 'box',
+      options: ['box', 'sphere', 'cylinder', 'mesh'], optionLabels: ['Box', 'Sphere', 'Cylinder', 'Mesh'],
+      keyframable: false, group: 'Rigid body', help: 'Body shape: a 1 m box, sphere or cylinder sized by Scale, or a closed imported mesh (concave is fine).',
+    },
+    { key: 'relativeDensity', label: 'Relative density', type: 'float', unit: '', min: 0.1, max: 20, default: 0.6, keyframable: false, step: 0.05, group: 'Rigid body', help: 'Density relative to the liquid (water 1): below 1 floats, above 1 sinks; wood 0.6, stone 2.6, lead 11. Below 0.45 the unstable part of the coupling force is dropped (Carlson 2004 sec. 5.7.3).' },
+    { key: 'initialVelocity', label: 'Initial velocity', type: 'vec3', unit: 'm/s', min: -1000, max: 1000, default: [0, 0, 0], keyframable: false, step: 0.1, group: 'Rigid body', help: 'Velocity of the centre of mass when the body becomes active (world axes); a keyframed body takes its keyed motion instead.' },
+    { key: 'initialSpin', label: 'Initial spin', type: 'vec3', unit: 'deg/s', min: -100000, max: 100000, default: [0, 0, 0], keyframable: false, step: 10, group: 'Rigid body', help: 'Angular velocity about world X, Y, Z when the body becomes active (right-hand rule; 360 deg/s is one turn a second).' },
+    { key: 'restitution', label: 'Bounciness', type: 'float', unit: '', min: 0, max: 1, default: 0.3, keyframable: false, step: 0.05, group: 'Rigid body', help: 'Coefficient of restitution of collisions: 0 stops dead, 1 bounces back at full speed.' },
+    { key: 'friction', label: 'Friction', type: 'float', unit: '', min: 0, max: 2, default: 0.5, keyframable: false, step: 0.05, group: 'Rigid body', help: 'Coulomb friction coefficient against other bodies, obstacles and the domain walls.' },
+    { key: 'activeFrom', label: 'Active from frame', type: 'int', unit: 'frame', min: -1000000, max: 1000000, default: 1, keyframable: false, step: 1, group: 'Rigid body', help: 'Before this frame the body follows its keyframed transform (pushing the liquid); from this frame it is simulated.' },
+  ],
+}
+
+export const KIND_SPECS: Record<ObjectKind, KindSpec> = { domain, obstacle, emitter, vortexSeed, ccCage, heatSource, rigidBody }
+
+/** Kinds whose `shape` may be 'mesh' (they then name an imported mesh by meshId). */
+export const MESH_SHAPED_KINDS: readonly ObjectKind[] = ['obstacle', 'emitter', 'rigidBody']
 
 /** What a solver family adds to the spec table (SolverFamily in sim/family.ts has these fields). */
 export interface FamilySpecs {

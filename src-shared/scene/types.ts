@@ -8,7 +8,7 @@ import type { Vec3 } from '../geometry/vec3'
 export type { Vec3 } from '../geometry/vec3'
 export type { CageGeometry } from '../geometry/cageGeometry'
 
-export const OBJECT_KINDS = ['domain', 'obstacle', 'emitter', 'vortexSeed', 'ccCage', 'heatSource'] as const
+export const OBJECT_KINDS = ['domain', 'obstacle', 'emitter', 'vortexSeed', 'ccCage', 'heatSource', 'rigidBody'] as const
 export type ObjectKind = (typeof OBJECT_KINDS)[number]
 
 /** A parameter value: numbers (float or int), enum strings, booleans, 3-vectors. */
@@ -22,7 +22,7 @@ export interface SceneObject {
   params: Record<string, ParamValue>
   /** Catmull-Clark cages only. */
   cage?: CageGeometry
-  /** Obstacles whose shape is 'mesh': the imported mesh they use. */
+  /** Obstacles, emitters and rigid bodies whose shape is 'mesh': the imported mesh they use. */
   meshId?: string
 }
 

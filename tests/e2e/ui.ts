@@ -40,13 +40,18 @@ export async function newProject(page: Page, name: string, dir?: string): Promis
   await waitFor(() => page.locator(tid('dialog-new')).count(), (n) => n === 0, 'the New dialog to close')
 }
 
-export type AddItem = 'domain' | 'emitter' | 'vortexSeed' | 'ccCage' | 'heatSource' | 'obstacle-box' | 'obstacle-sphere' | 'obstacle-cylinder'
+/** Kinds the Add menu offers in a submenu of primitive shapes ('add-obstacle' > 'add-obstacle-box'). */
+type ShapedItem = `${'obstacle' | 'rigidBody'}-${'box' | 'sphere' | 'cylinder'}`
+
+export type AddItem = 'domain' | 'emitter' | 'vortexSeed' | 'ccCage' | 'heatSource' | ShapedItem
 
 /** Adds an object from the Add menu and waits until it is selected in the outliner. */
 export async function addObject(page: Page, item: AddItem): Promise<string> {
   const before = await outlinerNames(page)
   await page.click(tid('menu-add'))
-  if (item.startsWith('obstacle-')) await page.hover(tid('add-obstacle'))
+  // A shaped item lives in its kind's submenu: open that first.
+  const submenu = item.includes('-') ? item.slice(0, item.indexOf('-')) : null
+  if (submenu) await page.hover(tid(`add-${submenu}`))
   await page.click(tid(`add-${item}`))
   await waitFor(() => outlinerNames(page), (n) => n.length === before.length + 1, `a new ${item} in the outliner`)
   const selected = page.locator(`${tid('outliner-item')}[aria-selected="true"]`)

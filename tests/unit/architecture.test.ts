@@ -80,7 +80,7 @@ describe('architecture', () => {
     }
     for (const f of files) graph.set(f, imports(f).map((s) => resolveFile(f, s)).filter((x): x is string => x !== null))
     // Folders of src-shared/sim every family may use; every other subfolder is a method folder.
-    const infra = new Set(['core', 'parallel', 'wasm', 'sparse'])
+    const infra = new Set(['core', 'parallel', 'wasm', 'sparse', 'rigid'])
     const sim = join(shared, 'sim')
     const methodOf = (f: string): string | null => {
       const r = relative(sim, f)

@@ -1,10 +1,12 @@
 // Everything of a baked frame in the viewport: the smoke volume, each particle set, each
 // mesh, each rigid body (its mesh posed for the frame, in the rigid-body material).
 // Framework-free: Viewport.svelte hands it the frames ReadAheadBuffer.onFrame delivers.
+// `shownBodies` tells which scene objects' bodies are drawn, so the authored ones can step aside.
 import type { Scene } from '@babylonjs/core/scene'
 import type { DisplayFrame } from './displayData'
 import { CACHE_MATERIALS, MeshDisplay } from './meshDisplay'
 import { ParticleDisplay } from './particleDisplay'
+import { drawnBodyIds, ShownBodies } from './shownBodies'
 import { DEFAULT_DENSITY_SCALE, VolumeDisplay, type VolumeQuality } from './volumeDisplay'
 
 export interface CacheDisplaySettings {
@@ -49,6 +51,8 @@ export class CacheDisplay {
   private readonly bodies: MeshDisplay[] = []
   private current: CacheDisplaySettings
   private frame: DisplayFrame | null = null
+  /** Ids of the rigid bodies drawn now (scene object ids); subscribe to hear of changes. */
+  readonly shownBodies = new ShownBodies()
 
   constructor(scene: Scene, settings: Partial<CacheDisplaySettings> = {}) {
     this.scene = scene
@@ -96,6 +100,7 @@ export class CacheDisplay {
       this.bodies.push(b)
     }
     this.bodies.forEach((b, i) => b.update(bs[i] ?? null))
+    this.shownBodies.set(drawnBodyIds(bs, this.current.visible))
   }
 
   /** Applies the given settings; `redecode` is true when decoded frames no longer match them. */
@@ -112,6 +117,7 @@ export class CacheDisplay {
       p.setVisible(next.visible)
     }
     for (const m of [...this.meshes, ...this.bodies]) m.setVisible(next.visible)
+    this.shownBodies.set(drawnBodyIds(this.frame?.rigidBodies ?? [], next.visible))
     const changed = (k: 'particleColorBy' | 'meshColorBy') => k in s && s[k] !== before[k]
     return { redecode: changed('particleColorBy') || changed('meshColorBy') }
   }
@@ -122,6 +128,7 @@ export class CacheDisplay {
   }
 
   dispose(): void {
+    this.shownBodies.dispose()
     this.volume.dispose()
     for (const p of this.particles) p.dispose()
     for (const m of [...this.meshes, ...this.bodies]) m.dispose()

@@ -6,6 +6,7 @@ import { DomainVisual } from './domain'
 import { EmitterVisual } from './emitter'
 import { HeatSourceVisual } from './heatSource'
 import { ObstacleVisual } from './obstacle'
+import { RigidBodyVisual } from './rigidBody'
 import { VortexSeedVisual } from './vortexSeed'
 
 /** null for a kind this viewport does not know (a newer file): it is simply not drawn. */
@@ -23,6 +24,8 @@ export function createVisual(kind: ObjectKind, id: string, ctx: VisualContext): 
       return new CcCageVisual(id, ctx)
     case 'heatSource':
       return new HeatSourceVisual(id, ctx)
+    case 'rigidBody':
+      return new RigidBodyVisual(id, ctx)
     default:
       return null
   }

@@ -1,6 +1,6 @@
 // The body of an object that has a `shape`: a unit primitive, or the triangles of its imported
-// mesh (obstacles, and emitters that fill a mesh with liquid). While the mesh's triangles are
-// still loading (or missing) a stand-in box is drawn; `key` tells when to rebuild.
+// mesh (obstacles, emitters that fill a mesh with liquid, rigid bodies). While the mesh's
+// triangles are still loading (or missing) a stand-in box is drawn; `key` tells when to rebuild.
 import { Mesh } from '@babylonjs/core/Meshes/mesh'
 import { VertexData } from '@babylonjs/core/Meshes/mesh.vertexData'
 import type { SceneObject } from '../../../src-shared/scene/types'

@@ -3,7 +3,7 @@
 //     initial volumes: liquid emitters whose behaviour is 'geometry' (a primitive, or a closed
 //     imported mesh such as the bunny), read at the bake's first frame;
 //   compileLiquidInput: the common input (obstacles, inflow emitters, clock, substeps) with
-//     the keyframed heat sources as its family payload.
+//     the keyframed heat sources and rigid body poses as its family payload.
 import { EddyError } from '../../api/errors'
 import { isClosedSurface } from '../../geometry/closedSurface'
 import type { PrimitiveShape } from '../../geometry/primitiveSdf'
@@ -12,7 +12,8 @@ import { evaluateObject } from '../../scene/keyframes'
 import type { SceneDocument, SceneObject } from '../../scene/types'
 import { type CompileOptions, compileCommonInput, domainGrid, domainSides, fail, findDomain, type InputOptions, isInitialVolume, MeshSdfCache, num, plainEmitter, str, vec, bool } from '../compile'
 import { validateGridSpec } from '../core/grid'
-import { type HeatSourceInput, LIQUID_BYTES_PER_CELL, type LiquidSetup, type LiquidSimInput, type LiquidVolumeInit, validateLiquidSetup } from './liquidInput'
+import { compileRigidBodies, compileRigidPoses } from './compileRigid'
+import { type HeatSourceInput, LIQUID_BYTES_PER_CELL, type LiquidSetup, type LiquidSimInput, type LiquidTimeInput, type LiquidVolumeInit, validateLiquidSetup } from './liquidInput'
 
 /** Settings of the surface mesh built from the markers each frame (liquidSurface.ts). */
 export interface LiquidSurfaceSettings {
@@ -107,6 +108,7 @@ export function compileLiquidScene(doc: SceneDocument, domainId: string, opts: C
     wallSlip: str(domain, p, 'wallSlip') === 'free' ? 'free' : 'no',
     heat: { diffusion: num(domain, p, 'heatDiffusion'), ambientTemperature: num(domain, p, 'ambientTemperature'), coolingRate: num(domain, p, 'coolingRate') },
     volumes,
+    rigidBodies: compileRigidBodies(doc, frame, num(domain, p, 'timeScale') / doc.meta.fps, opts),
     pressure: { tolerance, maxIterations: 2000 },
     viscositySolve: { tolerance, maxIterations: 4000 },
   }
@@ -138,8 +140,9 @@ function compileHeatSource(obj: SceneObject, p: ReturnType<typeof evaluateObject
 
 /** Everything time dependent for the liquid solver at animation time `timeSeconds`. */
 export function compileLiquidInput(doc: SceneDocument, domainId: string, timeSeconds: number, fps: number, opts: InputOptions = {}): LiquidSimInput {
-  const input = compileCommonInput(doc, domainId, timeSeconds, fps, opts, { heatSources: [] as HeatSourceInput[] }, plainEmitter)
+  const input = compileCommonInput(doc, domainId, timeSeconds, fps, opts, { heatSources: [] as HeatSourceInput[] } as LiquidTimeInput, plainEmitter)
   for (const o of doc.objects) if (o.kind === 'heatSource') input.family.heatSources.push(compileHeatSource(o, evaluateObject(o, doc.tracks, input.frame)))
+  if (doc.objects.some((o) => o.kind === 'rigidBody')) input.family.rigidPoses = compileRigidPoses(doc, input.frame, input.frameDt)
   return input
 }
 

@@ -27,6 +27,8 @@ export interface LiquidGridState {
   pressure: Float64Array
   /** The tracked free surface of surfaceTracker.ts (advected, so state). */
   surface: Float32Array
+  /** Rigid bodies' state (rigidFluid.ts serialise), when the scene has them; read in place. */
+  rigid?: Float64Array
 }
 
 export function writeLiquidCheckpoint(dims: [number, number, number], scalars: LiquidScalars, p: MarkerParticles, grid: LiquidGridState): Uint8Array {
@@ -48,6 +50,7 @@ export function writeLiquidCheckpoint(dims: [number, number, number], scalars: L
       ['phiRaw', grid.phiRaw],
       ['pressure', grid.pressure],
       ['surface', grid.surface],
+      ...(grid.rigid ? [['rigid', grid.rigid] as [string, Float64Array]] : []),
       // APIC's affine velocities C_p (markers.ts), 9 per marker: only when the markers carry them.
       ...(p.affine ? [['c', p.c.subarray(0, 9 * n)] as [string, Float32Array]] : []),
     ],
@@ -84,6 +87,10 @@ export function readLiquidCheckpoint(bytes: Uint8Array, dims: [number, number, n
   // Checkpoints from before the tracked surface have none: it restarts from the markers.
   const surfaceReady = m.surfaceReady === true && ck.length('surface') === grid.surface.length
   if (surfaceReady) ck.read('surface', grid.surface)
+  if (grid.rigid) {
+    if (ck.length('rigid') !== grid.rigid.length) bad(`its rigid body state holds ${ck.length('rigid')} values, this scene's bodies need ${grid.rigid.length}`)
+    ck.read('rigid', grid.rigid)
+  }
   // APIC's C_p: checkpoints written without it (FLIP transfer, or older) restore C = 0.
   if (p.affine) {
     if (ck.length('c') === 9 * n) ck.read('c', p.c.subarray(0, 9 * n))

@@ -10,6 +10,7 @@ import type { Vec3 } from '../../scene/types'
 import type { DomainSides } from '../core/boundaries'
 import { type GridSpec, validateGridSpec } from '../core/grid'
 import type { SimInput } from '../solver'
+import { type RigidBodySetup, type RigidPoseInput, validateRigidBodySetup, validateRigidPose } from './rigidInput'
 
 /** Largest kinematic viscosity accepted, m^2/s (Carlson's drip sand used 5e4, table 6). */
 export const MAX_VISCOSITY = 1e5
@@ -108,6 +109,8 @@ export interface LiquidSetup {
   wallSlip: WallSlip
   heat: HeatSetup
   volumes: LiquidVolumeInit[]
+  /** Rigid bodies coupled two ways with the liquid (Carlson 2004 ch. 5, rigidCoupling.ts). */
+  rigidBodies?: RigidBodySetup[]
   pressure: { tolerance: number; maxIterations: number }
   viscositySolve: { tolerance: number; maxIterations: number }
 }
@@ -128,6 +131,8 @@ export interface HeatSourceInput {
 /** The keyframable, liquid-only part of a step's input. */
 export interface LiquidTimeInput {
   heatSources: HeatSourceInput[]
+  /** Keyed poses of the setup's rigid bodies at this time (one per body, by id). */
+  rigidPoses?: RigidPoseInput[]
 }
 
 /** SimInput with the liquid part as its family payload; emitters with fluid 'liquid' emit (see liquidSolver.ts). */
@@ -223,6 +228,10 @@ export function validateLiquidSetup(setup: LiquidSetup, maxBytes?: number): void
     temperature(`${f}.temperature`, b.temperature)
     vec3(`${f}.velocity`, b.velocity)
   }
+  if (setup.rigidBodies !== undefined) {
+    if (!Array.isArray(setup.rigidBodies)) invalid('rigidBodies', 'must be a list', setup.rigidBodies)
+    setup.rigidBodies.forEach(validateRigidBodySetup)
+  }
 }
 
 /** Throws INVALID_PARAM naming the first bad field of a step's input (the liquid-relevant part). */
@@ -241,6 +250,11 @@ export function validateLiquidInput(input: LiquidSimInput): void {
     if (!(r > 0)) invalid(`${f}.radius`, `must be above 0 m, got ${r}`, r)
     temperature(`${f}.temperature`, s.temperature)
     inRange(`${f}.rate`, s.rate, 0, 1e6, '1/s')
+  }
+  const poses = input.family.rigidPoses
+  if (poses !== undefined) {
+    if (!Array.isArray(poses)) invalid('input.family.rigidPoses', 'must be a list', poses)
+    poses.forEach(validateRigidPose)
   }
   for (let i = 0; i < input.emitters.length; i++) {
     const e = input.emitters[i]

@@ -39,6 +39,7 @@ import { classifyCells, closeSolidFaces, LevelSetScratch, levelSetVolume, MIN_CO
 import { MarkerParticles } from './markers'
 import { cellViscosity } from './melting'
 import { extendThroughClosedSides, type GridToParticles, ParticleMover } from './particleMotion'
+import { RigidFluid } from './rigidFluid'
 import { SurfaceTracker } from './surfaceTracker'
 import { ParticleTransfer } from './transfer'
 import * as kinds from './viscosity'
@@ -63,7 +64,7 @@ export const INSTABILITY_FACTOR = 2
  * extend (velocity and temperature into the air), heat, viscosity, pressure, move (grid ->
  * particles and advection, one fused pass).
  */
-export const LIQUID_PHASES = ['levelSet', 'toGrid', 'extend', 'heat', 'viscosity', 'pressure', 'move'] as const
+export const LIQUID_PHASES = ['levelSet', 'toGrid', 'extend', 'heat', 'viscosity', 'pressure', 'rigid', 'move'] as const
 
 export interface LiquidStepStats extends StepStats {
   /** Viscosity PCG iterations summed over the substeps. */
@@ -135,6 +136,8 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
   /** this.phi holds the raw estimate of the last substep, not yet redistanced (redistancePhi). */
   private phiPending = false
   private lastStats: LiquidStepStats = emptyStats()
+  /** Rigid bodies coupled two ways with the liquid (rigidFluid.ts); null when the scene has none. */
+  private readonly rigid: RigidFluid | null
 
   constructor(setup: LiquidSetup) {
     validateLiquidSetup(setup)
@@ -174,6 +177,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     this.prng = new Prng(setup.seed)
     this.levelSetScratch = new LevelSetScratch(n)
     this.surface = new SurfaceTracker(grid, 3 * grid.dx)
+    this.rigid = setup.rigidBodies?.length ? new RigidFluid(setup.rigidBodies, grid, setup.sides, setup.gravity, this.obstacles.phi) : null
     this.temperature.fill(setup.heat.ambientTemperature)
     this.phi.fill(3 * grid.dx)
   }
@@ -221,6 +225,8 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
           for (const e of input.emitters) {
             if (e.fluid === 'liquid' && e.rate > 0) umax = Math.max(umax, Math.abs(e.velocity[0]), Math.abs(e.velocity[1]), Math.abs(e.velocity[2]))
           }
+          // Bodies too: no surface point may cross more than the CFL number of cells (sec. 5.7.1).
+          if (this.rigid) umax = Math.max(umax, this.rigid.maxSpeed())
           return umax
         },
         substep: (h, offset) => this.substep(h, offset, input, stats),
@@ -313,10 +319,18 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     surface.correct(p, grid, this.levelSetScratch.sums, kind)
     surface.label(count, kind, MIN_COUNT, this.phiRaw)
     lap('levelSet')
+    // 1b. Rigid bodies: keys, activation, collisions and motion over h (rigidFluid.ts steps 1-2).
+    const rigid = this.rigid
+    if (rigid) {
+      rigid.advance(h, offset, input.frame + (input.frameDt > 0 ? offset / input.frameDt : 0), input.family.rigidPoses ?? [], kind)
+      lap('rigid')
+    }
     // 2. Particles -> grid, extended into the air; closed faces carry the obstacle velocity.
     this.transfer.toGrid(p, vel, temp, this.markU, this.markV, this.markW, this.markT)
     lap('toGrid')
     this.extendVelocity(false)
+    // u^n on the faces wet bodies cover: their rigid velocity (sec. 5.4).
+    if (rigid) rigid.imposeRigidVelocity(vel, this.fractions)
     velOld.copyFrom(vel)
     // Temperature: liquid cells are the known ones; the air band is extended from them.
     for (let c = 0; c < kind.length; c++) if (kind[c] !== LIQUID) this.markT[c] = 0
@@ -340,9 +354,12 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     }
     lap('heat')
     // 4-6. Viscosity from temperature, gravity (eq. 43), implicit viscous diffusion (eq. 44-49).
+    // Wet bodies join the liquid for viscosity and pressure ("as if they were fluid", sec. 5.4).
+    if (rigid) rigid.joinLiquid(kind, this.phi, this.phiRaw)
     const nuMax = cellViscosity(setup.viscosity, temp, kind, this.viscosity)
     const g = setup.gravity
     addUniformAcceleration(vel, g[0], g[1], g[2], h)
+    if (rigid) rigid.addBuoyantWeight(vel, this.fractions, h, g)
     enforceSolidVelocity(vel, this.fractions, obs.moving ? obs.velocity : null)
     if (nuMax > 0) {
       this.visc.setup(vel, this.fractions, kind, this.viscosity, h, setup.viscousStress, setup.wallSlip, open, this.phi)
@@ -357,8 +374,14 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     stats.pressureIterations += ps.iterations
     stats.pressureResidual = Math.max(stats.pressureResidual, ps.residual)
     lap('pressure')
+    // 7b. Eqs. 70-71 and the rigid projection 77-80 (velOld holds u^n).
+    if (rigid) {
+      rigid.couple(vel, velOld, this.fractions, kind, h)
+      lap('rigid')
+    }
     // 8. Extend into the air band; walls again.
     this.extendVelocity(true)
+    if (rigid) rigid.leaveLiquid(kind, this.phi, this.phiRaw)
     lap('extend')
     // 9. Grid -> particles, then move them.
     // (Fused: each marker takes its grid velocity and is moved in one pass, particleMotion.ts.)
@@ -374,6 +397,8 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     g2p.gy = setup.gravity[1]
     g2p.gz = setup.gravity[2]
     stats.particlesRemoved += this.mover.advect(p, vel, h, obs.hasObstacles ? this.pushPhi : null, open, this.reach, g2p)
+    // Markers the bodies swept over go back to their surfaces (rigidFluid.ts step 6).
+    if (rigid) rigid.pushMarkersOut(p)
     stats.liquidCells = 0
     for (let c = 0; c < kind.length; c++) if (kind[c] === LIQUID) stats.liquidCells++
     lap('move')
@@ -480,6 +505,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
       volumes: [vol('temperature', this.temperature.slice()), vol('liquid', this.phi.slice())],
       meshes: [],
       particles: [particles],
+      ...(this.rigid ? { rigidBodies: this.rigid.states() } : {}),
       stats: {
         substeps: s.substeps,
         pressureIterations: s.pressureIterations,
@@ -501,13 +527,15 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
       [nx, ny, nz],
       { time: this._time, animFrame: this.animFrame, prngState: this.prng.state, initialised: this.initialised, surfaceReady: this.surface.ready },
       this.particles,
-      { temperature: this.temperature, phi: this.phi, phiRaw: this.phiRaw, pressure: this.pressure.q, surface: this.surface.phi },
+      { temperature: this.temperature, phi: this.phi, phiRaw: this.phiRaw, pressure: this.pressure.q, surface: this.surface.phi, rigid: this.rigid?.serialise() },
     )
   }
 
   restore(bytes: Uint8Array): void {
     const { nx, ny, nz } = this.setup.grid
-    const s = readLiquidCheckpoint(bytes, [nx, ny, nz], this.particles, { temperature: this.temperature, phi: this.phi, phiRaw: this.phiRaw, pressure: this.pressure.q, surface: this.surface.phi })
+    const grids = { temperature: this.temperature, phi: this.phi, phiRaw: this.phiRaw, pressure: this.pressure.q, surface: this.surface.phi, rigid: this.rigid?.serialise() }
+    const s = readLiquidCheckpoint(bytes, [nx, ny, nz], this.particles, grids)
+    if (this.rigid && grids.rigid) this.rigid.restore(grids.rigid)
     this._time = s.time
     this.surface.ready = s.surfaceReady
     this.animFrame = s.animFrame

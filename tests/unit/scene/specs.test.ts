@@ -36,10 +36,15 @@ describe('KIND_SPECS', () => {
     }
   })
 
-  it('every numeric parameter is keyframable; enums and bools are not', () => {
-    for (const { spec } of allSpecs) {
-      expect(spec.keyframable).toBe(['float', 'int', 'vec3'].includes(spec.type))
+  it('every numeric parameter is keyframable (but a rigid body\'s physical constants); enums and bools are not', () => {
+    // A rigid body's material and start-up values are read once, when the simulation takes it
+    // over ('activeFrom'); only its transform is animated (until then).
+    const RIGID_CONSTANTS = ['relativeDensity', 'initialVelocity', 'initialSpin', 'restitution', 'friction', 'activeFrom']
+    for (const { kind, spec } of allSpecs) {
+      const constant = kind === 'rigidBody' && RIGID_CONSTANTS.includes(spec.key)
+      expect(spec.keyframable, `${kind}.${spec.key}`).toBe(['float', 'int', 'vec3'].includes(spec.type) && !constant)
     }
+    expect(specFor('rigidBody', 'position')!.keyframable).toBe(true)
     expect(specFor('domain', 'solver')!.keyframable).toBe(false)
     expect(specFor('domain', 'resolution')!.keyframable).toBe(true)
     expect(specFor('vortexSeed', 'particleCount')!.keyframable).toBe(true)
@@ -63,7 +68,9 @@ describe('KIND_SPECS', () => {
 
   it('has the transform layout the brief asks for', () => {
     const keys = (kind: (typeof OBJECT_KINDS)[number]) => KIND_SPECS[kind].params.map((p) => p.key)
-    for (const kind of ['obstacle', 'emitter', 'ccCage'] as const) expect(keys(kind).slice(0, 3)).toEqual(['position', 'rotation', 'scale'])
+    for (const kind of ['obstacle', 'emitter', 'ccCage', 'rigidBody'] as const) expect(keys(kind).slice(0, 3)).toEqual(['position', 'rotation', 'scale'])
+    expect(keys('rigidBody')).toEqual(['position', 'rotation', 'scale', 'shape', 'relativeDensity', 'initialVelocity', 'initialSpin', 'restitution', 'friction', 'activeFrom'])
+    expect(specFor('rigidBody', 'shape')!.options).toEqual(['box', 'sphere', 'cylinder', 'mesh'])
     expect(keys('domain').slice(0, 8)).toEqual(['position', 'size', 'solver', 'resolution', 'cfl', 'minSubsteps', 'maxSubsteps', 'timeScale'])
     expect(keys('domain')).toContain('vorticity')
     expect(keys('vortexSeed')).toEqual(['position', 'radius', 'direction', 'strength', 'particleCount'])

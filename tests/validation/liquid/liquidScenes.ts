@@ -5,6 +5,7 @@ import type { GridSpec } from '../../../src-shared/sim/core/grid'
 import { defaultLiquidSetup, type LiquidSetup, type LiquidSimInput, type LiquidVolumeInit } from '../../../src-shared/sim/liquid/liquidInput'
 import { LiquidSolver } from '../../../src-shared/sim/liquid/liquidSolver'
 import type { Vec3 } from '../../../src-shared/scene/types'
+import type { SignedDistanceField } from '../../../src-shared/geometry/signedDistance'
 
 export const FPS = 24
 
@@ -26,6 +27,25 @@ export function boxVolume(min: Vec3, max: Vec3, temperature = 293.15, velocity: 
     temperature,
     velocity,
   }
+}
+
+/**
+ * A layer of liquid filling the domain up to the height surface y = top(x, z) (world), at
+ * temperature t: a 'mesh' volume whose field is the vertical gap (y - top) / sqrt(1 + |grad
+ * top|^2), the first-order distance to the surface (exact sign, 1-Lipschitz for gentle
+ * slopes). The domain's walls bound it sideways and below.
+ */
+export function layerVolume(top: (x: number, z: number) => number, temperature = 293.15): LiquidVolumeInit {
+  const e = 1e-4
+  const field: SignedDistanceField = {
+    distance(x: number, y: number, z: number): number {
+      const h = top(x, z)
+      const gx = (top(x + e, z) - top(x - e, z)) / (2 * e)
+      const gz = (top(x, z + e) - top(x, z - e)) / (2 * e)
+      return (y - h) / Math.sqrt(1 + gx * gx + gz * gz)
+    },
+  }
+  return { id: 'layer', name: 'layer', shape: 'mesh', position: [0, 0, 0], rotation: [0, 0, 0], scale: [1, 1, 1], mesh: field, temperature, velocity: [0, 0, 0] }
 }
 
 export function liquidSetup(grid: GridSpec, volumes: LiquidVolumeInit[], overrides: Partial<LiquidSetup> = {}): LiquidSetup {

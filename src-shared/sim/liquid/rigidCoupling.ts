@@ -1,0 +1,379 @@
+// Two-way coupling of rigid bodies and the liquid: the rigid fluid method of Carlson 2004,
+// chapter 5 (after Patankar's distributed Lagrange multipliers).
+//
+// The liquid solver treats every wet body "exactly as if it were fluid" (sec. 5.4): its cells
+// join the liquid for gravity, viscosity and the pressure solve (C = F u R, eq. 66). Then,
+// on the faces a body covers,
+//   1. the momentum source of eq. 70 adds the collision accelerations of the rigid solver
+//      (eqs. 68-69) and corrects for the body's density, weighted by the solid fraction w
+//      (eq. 71):   u^ = u* + w h (A_c + alpha_c x r) - w (1 - rho_f/rho_r) (u* - u^n), with f
+//      out of eq. 70 because Patankar's buoyant weight h f (rho_r - rho_f)/rho_f was added to
+//      the body's faces with gravity, before the pressure solve (sec. 5.4.1 step 1, the
+//      option the text gives to cut the slip error). Measured, it is what makes floating
+//      right: without it the pressure solve holds up the part of a floater above the water
+//      as if it were a bump of liquid, and a 0.5 cube floated with 0.40 of its volume under
+//      (24 cells across the tank), with it 0.48;
+//   2. each body's faces are projected onto rigid motion, conserving its momentum (eqs.
+//      77-78, Table 7), and blended back by eq. 80: u^{n+1} = (1 - w) u^ + w (v + omega x r).
+//
+// Deviations from the text, and why:
+// - Eq. 70 writes the collision term as r x rho_r alpha_c; the velocity an angular
+//   acceleration adds at r is alpha_c x r (the cross product the other way round), used here.
+// - Eq. 70's (u*.grad) u* term is dropped: on body faces u^n is the body's rigid velocity,
+//   written from v and omega, not a velocity the markers advected, so there is no convective
+//   change in u* - u^n to take back out.
+// - Table 7 integrates cell-centred velocities with a cell-based inertia (eq. 83). On the MAC
+//   grid each face carries one component, so the projection here is the mass-weighted
+//   least-squares fit of (v, omega) to the face values: minimise sum_f m_f (u_f - e_c.(v +
+//   omega x r_f))^2, whose normal equations are exactly "linear momentum sum_f m_f u_f e_c
+//   kept" and "angular momentum sum_f m_f u_f (r_f x e_c) kept" (eqs. 77-78), with the 6x6
+//   discrete mass/inertia matrix that these faces define (eqs. 81-83 are its block-diagonal
+//   part when the faces' centroid is the body's). It is a true projection: a field that is
+//   already rigid comes back unchanged, so a spinning body does not lose spin to the
+//   discretisation every substep.
+// - Eq. 77 integrates rho_r u^ over the solid, with u^ the face mixture of eq. 71. In a face
+//   the body only partly covers, that counts the source w^2 times and pulls the body's
+//   acceleration toward the liquid's by sum w^2 / sum w (10% for a ball 5 cells in radius):
+//   a floating body would sit at the wrong depth. Here the fit reads the solid's own velocity
+//   in each face, u* + (dt / rho_r) S, weighted by its mass rho_r w dV; the face itself still
+//   takes eq. 71's mixture and then eq. 80's blend.
+// - Ultrabuoyant bodies (relative density < 0.45) drop the unstable term of eq. 84,
+//   (rho_r - rho_f)(u* - u^n)/dt, as sec. 5.7.3 recommends.
+//
+// Solid fractions (sec. 5.5): Carlson samples each cell's centre, or 64 sub-cells where the
+// body is thin. Here every body is sampled on a lattice of dx/4 (64 points per cell) wherever
+// a cell centre lies within sqrt(3)/2 dx of its surface (elsewhere the cell is wholly in or
+// out, as the text notes), and the same lattice gives each face's control volume (a cube of
+// side dx centred on the face) its fraction w.
+import type { GridSpec, MacGrid } from '../core/grid'
+import { LIQUID } from './viscosity'
+
+/** What the coupling needs of a rigid body (sim/rigid RigidBody satisfies it). */
+export interface CoupledBody {
+  /** Centre of mass, world, m. */
+  readonly x: Float64Array
+  /** Linear and angular velocity, world, m/s and rad/s (the projection writes them). */
+  readonly v: Float64Array
+  readonly w: Float64Array
+  /** kg/m^3. */
+  readonly density: number
+  /** Largest distance from the centre of mass to the surface, m. */
+  readonly boundingRadius: number
+  /** Signed distance to the body's surface in world coordinates, negative inside. */
+  phi(x: number, y: number, z: number): number
+  /** The last rigid step's collision accelerations (Carlson eqs. 68-69), m/s^2 and rad/s^2. */
+  readonly collisionAccel: Float64Array
+  readonly collisionAngularAccel: Float64Array
+}
+
+/** Density of the liquid the relative densities refer to (water), kg/m^3. */
+export const LIQUID_DENSITY = 1000
+/** viscosity.ts LIQUID: the cells the pressure solve covers. */
+const SOLVED = LIQUID
+/** Sec. 5.7.3: below this relative density the unstable term of eq. 84 is dropped. */
+export const ULTRABUOYANT_BELOW = 0.45
+/** Lattice points per cell edge for solid fractions (Carlson sec. 5.5 uses 4: 64 per cell). */
+const SUB = 4
+/** A cell centre farther than this (in cells) from the surface is wholly in or out. */
+const HALF_DIAGONAL = Math.sqrt(3) / 2
+
+interface Box {
+  i0: number
+  i1: number
+  j0: number
+  j1: number
+  k0: number
+  k1: number
+}
+
+export class RigidCoupling {
+  private readonly grid: GridSpec
+  /** Solid fraction of each cell (all bodies, at most 1). */
+  readonly cellFraction: Float32Array
+  /** Smallest body signed distance at each cell centre, m (large where no body is near). */
+  readonly cellPhi: Float32Array
+  /** Body index covering each face's control volume (-1: none), and its fraction w. */
+  readonly faceOwner: [Int16Array, Int16Array, Int16Array]
+  readonly faceFraction: [Float32Array, Float32Array, Float32Array]
+  /** Cell box each body was sampled over in the last rasterise (faces up to i1 inclusive). */
+  private boxes: Box[] = []
+  private centrePhi = new Float32Array(0)
+  private lattice = new Uint8Array(0)
+  private readonly far: number
+  private readonly normal = new Float64Array(36)
+  private readonly rhs = new Float64Array(6)
+  private readonly sol = new Float64Array(6)
+  private readonly jrow = new Float64Array(6)
+  private mask = new Uint8Array(0)
+
+  constructor(grid: GridSpec) {
+    this.grid = grid
+    const { nx, ny, nz } = grid
+    const n = nx * ny * nz
+    this.cellFraction = new Float32Array(n)
+    this.cellPhi = new Float32Array(n)
+    this.far = 1e30
+    this.cellPhi.fill(this.far)
+    this.faceOwner = [new Int16Array((nx + 1) * ny * nz).fill(-1), new Int16Array(nx * (ny + 1) * nz).fill(-1), new Int16Array(nx * ny * (nz + 1)).fill(-1)]
+    this.faceFraction = [new Float32Array((nx + 1) * ny * nz), new Float32Array(nx * (ny + 1) * nz), new Float32Array(nx * ny * (nz + 1))]
+  }
+
+  /** Resets what the last rasterise wrote (only inside its boxes: bodies are small). */
+  private clear(): void {
+    const { nx, ny } = this.grid
+    for (const b of this.boxes) {
+      for (let k = b.k0; k < b.k1; k++) for (let j = b.j0; j < b.j1; j++) for (let i = b.i0; i < b.i1; i++) {
+        const c = i + nx * (j + ny * k)
+        this.cellFraction[c] = 0
+        this.cellPhi[c] = this.far
+      }
+      for (let a = 0; a < 3; a++) {
+        const ex = a === 0 ? 1 : 0, ey = a === 1 ? 1 : 0, ez = a === 2 ? 1 : 0
+        const sx = nx + ex, sy = ny + ey
+        const own = this.faceOwner[a], fr = this.faceFraction[a]
+        for (let k = b.k0; k < b.k1 + ez; k++) for (let j = b.j0; j < b.j1 + ey; j++) for (let i = b.i0; i < b.i1 + ex; i++) {
+          const f = i + sx * (j + sy * k)
+          own[f] = -1
+          fr[f] = 0
+        }
+      }
+    }
+    this.boxes = []
+  }
+
+  /** Cell box a body can touch: its bounding sphere plus one cell, clipped to the grid. */
+  private boxOf(body: CoupledBody): Box | null {
+    const { nx, ny, nz, dx, origin } = this.grid
+    const r = body.boundingRadius + dx
+    const lo = (x: number, o: number, n: number): number => Math.max(0, Math.floor((x - r - o) / dx))
+    const hi = (x: number, o: number, n: number): number => Math.min(n, Math.ceil((x + r - o) / dx))
+    const b = {
+      i0: lo(body.x[0], origin[0], nx), i1: hi(body.x[0], origin[0], nx),
+      j0: lo(body.x[1], origin[1], ny), j1: hi(body.x[1], origin[1], ny),
+      k0: lo(body.x[2], origin[2], nz), k1: hi(body.x[2], origin[2], nz),
+    }
+    return b.i0 < b.i1 && b.j0 < b.j1 && b.k0 < b.k1 ? b : null
+  }
+
+  /**
+   * Solid fractions of cells and face control volumes for the bodies with use[b] = 1 at their
+   * current poses (sec. 5.5). Bodies overlapping in one cell add up (clamped to 1); a face belongs to the
+   * body covering most of it.
+   */
+  rasterise(bodies: readonly CoupledBody[], use: Uint8Array): void {
+    this.clear()
+    const { nx, ny, dx, origin } = this.grid
+    const h = dx / SUB
+    for (let bi = 0; bi < bodies.length; bi++) {
+      const body = bodies[bi]
+      const box = use[bi] ? this.boxOf(body) : null
+      this.boxes.push(box ?? { i0: 0, i1: 0, j0: 0, j1: 0, k0: 0, k1: 0 })
+      if (!box) continue
+      const lx = box.i1 - box.i0, ly = box.j1 - box.j0, lz = box.k1 - box.k0
+      if (this.centrePhi.length < lx * ly * lz) this.centrePhi = new Float32Array(lx * ly * lz)
+      const sx = SUB * lx, sy = SUB * ly, sz = SUB * lz
+      if (this.lattice.length < sx * sy * sz) this.lattice = new Uint8Array(sx * sy * sz)
+      const cp = this.centrePhi, lat = this.lattice
+      // Cell centres, then the lattice: uniform where the centre is far from the surface.
+      for (let k = 0; k < lz; k++) for (let j = 0; j < ly; j++) for (let i = 0; i < lx; i++) {
+        const x = origin[0] + (box.i0 + i + 0.5) * dx, y = origin[1] + (box.j0 + j + 0.5) * dx, z = origin[2] + (box.k0 + k + 0.5) * dx
+        const d = body.phi(x, y, z)
+        cp[i + lx * (j + ly * k)] = d
+        const c = box.i0 + i + nx * (box.j0 + j + ny * (box.k0 + k))
+        if (d < this.cellPhi[c]) this.cellPhi[c] = d
+        const uniform = Math.abs(d) > HALF_DIAGONAL * dx
+        let inside = 0
+        for (let c2 = 0; c2 < SUB; c2++) for (let b2 = 0; b2 < SUB; b2++) for (let a2 = 0; a2 < SUB; a2++) {
+          const flag = uniform
+            ? d < 0 ? 1 : 0
+            : body.phi(origin[0] + (box.i0 + i) * dx + (a2 + 0.5) * h, origin[1] + (box.j0 + j) * dx + (b2 + 0.5) * h, origin[2] + (box.k0 + k) * dx + (c2 + 0.5) * h) < 0 ? 1 : 0
+          lat[SUB * i + a2 + sx * (SUB * j + b2 + sy * (SUB * k + c2))] = flag
+          inside += flag
+        }
+        this.cellFraction[c] = Math.min(1, this.cellFraction[c] + inside / (SUB * SUB * SUB))
+      }
+      // Face control volumes: half a cell on each side along the face's axis.
+      for (let a = 0; a < 3; a++) {
+        const ex = a === 0 ? 1 : 0, ey = a === 1 ? 1 : 0, ez = a === 2 ? 1 : 0
+        const fnx = nx + ex, fny = ny + ey
+        const own = this.faceOwner[a], fr = this.faceFraction[a]
+        for (let k = 0; k < lz + ez; k++) for (let j = 0; j < ly + ey; j++) for (let i = 0; i < lx + ex; i++) {
+          // Lattice ranges of the control volume, clipped to this body's lattice.
+          const x0 = SUB * i - (ex * SUB) / 2, y0 = SUB * j - (ey * SUB) / 2, z0 = SUB * k - (ez * SUB) / 2
+          let count = 0
+          for (let c2 = Math.max(0, z0); c2 < Math.min(sz, z0 + SUB); c2++) {
+            for (let b2 = Math.max(0, y0); b2 < Math.min(sy, y0 + SUB); b2++) {
+              const row = sx * (b2 + sy * c2)
+              for (let a2 = Math.max(0, x0); a2 < Math.min(sx, x0 + SUB); a2++) count += lat[row + a2]
+            }
+          }
+          if (count === 0) continue
+          const w = count / (SUB * SUB * SUB)
+          const f = box.i0 + i + fnx * (box.j0 + j + fny * (box.k0 + k))
+          if (w > fr[f]) {
+            fr[f] = w
+            own[f] = bi
+          }
+        }
+      }
+    }
+  }
+
+  /** The body's rigid velocity e_a . (v + omega x r) at a face of axis a. */
+  private rigidAt(body: CoupledBody, a: number, px: number, py: number, pz: number): number {
+    const rx = px - body.x[0], ry = py - body.x[1], rz = pz - body.x[2]
+    const v = body.v, w = body.w
+    return a === 0 ? v[0] + w[1] * rz - w[2] * ry : a === 1 ? v[1] + w[2] * rx - w[0] * rz : v[2] + w[0] * ry - w[1] * rx
+  }
+
+  /**
+   * Writes each listed body's rigid velocity into the faces it covers, blended by w (the
+   * u^n of sec. 5.4 on R): vel = (1 - w) vel + w (v + omega x r). `use[b]` = 0 skips body b.
+   */
+  imposeRigidVelocity(vel: MacGrid, bodies: readonly CoupledBody[], use: Uint8Array, open: MacGrid): void {
+    this.forFaces(bodies, use, open, null, (body, a, f, w, px, py, pz, comp) => {
+      comp[f] = (1 - w) * comp[f] + w * this.rigidAt(body, a, px, py, pz)
+    }, vel)
+  }
+
+  /**
+   * Patankar's buoyant weight (sec. 5.4.1 step 1): after gravity reaches every face, the faces
+   * a body covers get h f (rho_r - rho_f) / rho_f more, weighted by w, so the pressure solve
+   * already sees a body of the right weight; f then leaves eq. 70.
+   */
+  addBuoyantWeight(vel: MacGrid, open: MacGrid, bodies: readonly CoupledBody[], use: Uint8Array, h: number, g: readonly number[], liquidDensity = LIQUID_DENSITY): void {
+    this.forFaces(bodies, use, open, null, (body, a, f, w, _px, _py, _pz, comp) => {
+      comp[f] += w * h * g[a] * (body.density - liquidDensity) / liquidDensity
+    }, vel)
+  }
+
+  /**
+   * Eqs. 70-71 then 77-80 for each dynamic wet body (dynamic[b] = 1), and eq. 80 with the
+   * keyed velocity for kinematic ones (kinematic[b] = 1). velN holds u^n on the body faces (as
+   * imposeRigidVelocity left them, before gravity, viscosity and pressure); vel holds u* (with
+   * the buoyant weight of addBuoyantWeight) and receives u^{n+1}. Sets v and omega of each
+   * dynamic body.
+   */
+  couple(vel: MacGrid, velN: MacGrid, open: MacGrid, solved: Uint8Array, bodies: readonly CoupledBody[], dynamic: Uint8Array, kinematic: Uint8Array, h: number, liquidDensity = LIQUID_DENSITY): void {
+    const dV = this.grid.dx ** 3
+    const A = this.normal, b = this.rhs, J = this.jrow
+    const compsN = [velN.u, velN.v, velN.w]
+    if (this.mask.length < bodies.length) this.mask = new Uint8Array(bodies.length)
+    const one = this.mask
+    for (let bi = 0; bi < bodies.length; bi++) {
+      const body = bodies[bi]
+      if (!dynamic[bi]) continue
+      const ratio = liquidDensity / body.density
+      const keepUnstable = body.density / liquidDensity >= ULTRABUOYANT_BELOW
+      const ac = body.collisionAccel, al = body.collisionAngularAccel
+      A.fill(0)
+      b.fill(0)
+      one.fill(0)
+      one[bi] = 1
+      // Eq. 71 on each face, and the sums of the momentum-conserving projection (77-78).
+      this.forFaces(bodies, one, open, solved, (_body, a, f, w, px, py, pz, comp) => {
+        const rx = px - body.x[0], ry = py - body.x[1], rz = pz - body.x[2]
+        const coll = a === 0 ? ac[0] + al[1] * rz - al[2] * ry : a === 1 ? ac[1] + al[2] * rx - al[0] * rz : ac[2] + al[0] * ry - al[1] * rx
+        const uStar = comp[f]
+        const du = keepUnstable ? uStar - compsN[a][f] : 0
+        // The solid's own velocity in this face (eq. 70 over rho_r, unweighted), and the
+        // face's mixture (eq. 71: only the solid part w of the face feels the source).
+        const uSolid = uStar + h * coll - (1 - ratio) * du
+        comp[f] = uStar + w * (uSolid - uStar)
+        const uHat = uSolid
+        // J = [e_a ; r x e_a]: this face's row of the rigid-motion map (v, omega) -> u_f.
+        const m = body.density * w * dV
+        J[0] = a === 0 ? 1 : 0
+        J[1] = a === 1 ? 1 : 0
+        J[2] = a === 2 ? 1 : 0
+        J[3] = ry * J[2] - rz * J[1]
+        J[4] = rz * J[0] - rx * J[2]
+        J[5] = rx * J[1] - ry * J[0]
+        for (let r = 0; r < 6; r++) {
+          if (J[r] === 0) continue
+          b[r] += m * uHat * J[r]
+          for (let c = 0; c < 6; c++) A[6 * r + c] += m * J[r] * J[c]
+        }
+      }, vel)
+      if (!solve6(A, b, this.sol)) continue
+      for (let d = 0; d < 3; d++) {
+        body.v[d] = this.sol[d]
+        body.w[d] = this.sol[3 + d]
+      }
+      // Eq. 80 on this body's faces.
+      this.forFaces(bodies, one, open, solved, (_b, a, f, w, px, py, pz, comp) => {
+        comp[f] = (1 - w) * comp[f] + w * this.rigidAt(body, a, px, py, pz)
+      }, vel)
+    }
+    this.forFaces(bodies, kinematic, open, solved, (body, a, f, w, px, py, pz, comp) => {
+      comp[f] = (1 - w) * comp[f] + w * this.rigidAt(body, a, px, py, pz)
+    }, vel)
+  }
+
+  /**
+   * Calls fn for every open face owned by a body with use[b] = 1, with its centre and component
+   * array; with `solved` (cell kinds), only faces next to a LIQUID cell (the faces the
+   * pressure solve updated: others hold extrapolated values, not the body's motion).
+   */
+  private forFaces(
+    bodies: readonly CoupledBody[],
+    use: Uint8Array,
+    open: MacGrid,
+    solved: Uint8Array | null,
+    fn: (body: CoupledBody, a: number, f: number, w: number, px: number, py: number, pz: number, comp: Float32Array) => void,
+    vel: MacGrid,
+  ): void {
+    const { nx, ny, dx, origin } = this.grid
+    const comps = [vel.u, vel.v, vel.w]
+    const opens = [open.u, open.v, open.w]
+    for (let bi = 0; bi < this.boxes.length; bi++) {
+      if (!use[bi]) continue
+      const box = this.boxes[bi]
+      const body = bodies[bi]
+      for (let a = 0; a < 3; a++) {
+        const ex = a === 0 ? 1 : 0, ey = a === 1 ? 1 : 0, ez = a === 2 ? 1 : 0
+        const fnx = nx + ex, fny = ny + ey
+        const own = this.faceOwner[a], fr = this.faceFraction[a], op = opens[a], comp = comps[a]
+        for (let k = box.k0; k < box.k1 + ez; k++) for (let j = box.j0; j < box.j1 + ey; j++) for (let i = box.i0; i < box.i1 + ex; i++) {
+          const f = i + fnx * (j + fny * k)
+          if (own[f] !== bi || !(op[f] > 0)) continue
+          if (solved) {
+            const lo = i - ex + nx * (j - ey + ny * (k - ez))
+            const hi = i + nx * (j + ny * k)
+            const loIn = (ex ? i > 0 : ey ? j > 0 : k > 0) && solved[lo] === SOLVED
+            const hiIn = (ex ? i < nx : ey ? j < ny : k < this.grid.nz) && solved[hi] === SOLVED
+            if (!loIn && !hiIn) continue
+          }
+          const px = origin[0] + (i + (ex ? 0 : 0.5)) * dx, py = origin[1] + (j + (ey ? 0 : 0.5)) * dx, pz = origin[2] + (k + (ez ? 0 : 0.5)) * dx
+          fn(body, a, f, fr[f], px, py, pz, comp)
+        }
+      }
+    }
+  }
+}
+
+/** Solves the symmetric 6x6 system A x = b by Cholesky; false when A is not positive definite. */
+export function solve6(A: Float64Array, b: Float64Array, x: Float64Array): boolean {
+  const L = new Float64Array(36)
+  for (let i = 0; i < 6; i++) {
+    for (let j = 0; j <= i; j++) {
+      let s = A[6 * i + j]
+      for (let k = 0; k < j; k++) s -= L[6 * i + k] * L[6 * j + k]
+      if (i === j) {
+        if (!(s > 1e-300)) return false
+        L[6 * i + i] = Math.sqrt(s)
+      } else L[6 * i + j] = s / L[6 * j + j]
+    }
+  }
+  for (let i = 0; i < 6; i++) {
+    let s = b[i]
+    for (let k = 0; k < i; k++) s -= L[6 * i + k] * x[k]
+    x[i] = s / L[6 * i + i]
+  }
+  for (let i = 5; i >= 0; i--) {
+    let s = x[i]
+    for (let k = i + 1; k < 6; k++) s -= L[6 * k + i] * x[k]
+    x[i] = s / L[6 * i + i]
+  }
+  return true
+}

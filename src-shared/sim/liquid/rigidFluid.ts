@@ -1,0 +1,356 @@
+// The liquid solver's rigid bodies: the rigid world (sim/rigid, Guendelman et al. 2003) and the
+// coupling of rigidCoupling.ts, driven in the order of Carlson 2004 sec. 5.4-5.5 each substep:
+//
+//   1. bodies before their "Active from frame" take their keyed pose and rates (kinematic);
+//   2. each body is wet if it touches liquid; the rigid solver steps every body (collisions,
+//      contact, positions), adding gravity only to dry ones: a wet body's gravity, like its
+//      buoyancy, comes through the liquid (sec. 5.4.1 step 1), and its velocity is the one
+//      eqs. 77-78 gave it at the end of the last substep (sec. 5.5);
+//   3. wet bodies are sampled onto the grid (solid fractions) and their rigid velocity
+//      written into the faces they cover: u^n on R;
+//   4. their cells join the liquid for viscosity and pressure ("exactly as if they were
+//      fluid", C = F u R), their faces taking Patankar's buoyant weight with gravity;
+//   5. after the pressure solve, eqs. 70-71 and the momentum-conserving projection 77-80
+//      give each wet body its new velocity and the faces it covers the blended field;
+//   6. markers that ended up inside a body are moved out to its surface (the thesis removes
+//      them, which loses liquid volume; pushing keeps it).
+import { EddyError } from '../../api/errors'
+import { eulerXYZDegToMatrix } from '../../geometry/primitiveSdf'
+import type { SignedDistanceField } from '../../geometry/signedDistance'
+import type { GridSpec, MacGrid } from '../core/grid'
+import type { DomainSides } from '../core/boundaries'
+import type { RigidBodyState, Quat } from '../frame'
+import { RigidWorld, type RigidBodyDesc } from '../rigid/rigidWorld'
+import type { MarkerParticles } from './markers'
+import { LIQUID_DENSITY, RigidCoupling } from './rigidCoupling'
+import type { RigidBodySetup, RigidPoseInput } from './rigidInput'
+import { LIQUID } from './viscosity'
+
+/** Quaternion (x, y, z, w) of XYZ Euler degrees (R = Rz Ry Rx, primitiveSdf.ts). */
+export function eulerDegToQuat(deg: ArrayLike<number>): Quat {
+  const m = eulerXYZDegToMatrix(deg)
+  // Shepperd's method: the largest of the four candidates keeps the division well conditioned.
+  const tr = m[0] + m[4] + m[8]
+  let x: number, y: number, z: number, w: number
+  if (tr > 0) {
+    const s = 2 * Math.sqrt(tr + 1)
+    w = 0.25 * s; x = (m[7] - m[5]) / s; y = (m[2] - m[6]) / s; z = (m[3] - m[1]) / s
+  } else if (m[0] > m[4] && m[0] > m[8]) {
+    const s = 2 * Math.sqrt(1 + m[0] - m[4] - m[8])
+    w = (m[7] - m[5]) / s; x = 0.25 * s; y = (m[1] + m[3]) / s; z = (m[2] + m[6]) / s
+  } else if (m[4] > m[8]) {
+    const s = 2 * Math.sqrt(1 + m[4] - m[0] - m[8])
+    w = (m[2] - m[6]) / s; x = (m[1] + m[3]) / s; y = 0.25 * s; z = (m[5] + m[7]) / s
+  } else {
+    const s = 2 * Math.sqrt(1 + m[8] - m[0] - m[4])
+    w = (m[3] - m[1]) / s; x = (m[2] + m[6]) / s; y = (m[5] + m[7]) / s; z = 0.25 * s
+  }
+  return [x, y, z, w]
+}
+
+/**
+ * The obstacles' signed distance (ObstacleField.phi: cell corners, exact within its band of
+ * 3 cells and clamped beyond) as a field the rigid solver can query: trilinear over corners.
+ */
+class CornerSdf implements SignedDistanceField {
+  constructor(private readonly phi: Float32Array, private readonly grid: GridSpec) {}
+  distance(x: number, y: number, z: number): number {
+    const { nx, ny, nz, dx, origin } = this.grid
+    const fx = Math.min(nx, Math.max(0, (x - origin[0]) / dx))
+    const fy = Math.min(ny, Math.max(0, (y - origin[1]) / dx))
+    const fz = Math.min(nz, Math.max(0, (z - origin[2]) / dx))
+    const i = Math.min(nx - 1, Math.floor(fx)), j = Math.min(ny - 1, Math.floor(fy)), k = Math.min(nz - 1, Math.floor(fz))
+    const tx = fx - i, ty = fy - j, tz = fz - k
+    const sx = nx + 1, sy = ny + 1
+    const p = this.phi
+    const at = (a: number, b: number, c: number): number => p[i + a + sx * (j + b + sy * (k + c))]
+    const lerp = (a: number, b: number, t: number): number => a + (b - a) * t
+    return lerp(
+      lerp(lerp(at(0, 0, 0), at(1, 0, 0), tx), lerp(at(0, 1, 0), at(1, 1, 0), tx), ty),
+      lerp(lerp(at(0, 0, 1), at(1, 0, 1), tx), lerp(at(0, 1, 1), at(1, 1, 1), tx), ty),
+      tz,
+    )
+  }
+}
+
+export class RigidFluid {
+  readonly world: RigidWorld
+  readonly coupling: RigidCoupling
+  private readonly setups: RigidBodySetup[]
+  private readonly grid: GridSpec
+  /** Per body: 1 = simulated (past its Active from frame), touching liquid this substep, ... */
+  private readonly active: Uint8Array
+  readonly wet: Uint8Array
+  private readonly dryMask: Uint8Array
+  private readonly dynamicWet: Uint8Array
+  private readonly kinematicWet: Uint8Array
+  private readonly coupled: Uint8Array
+  /** Cells that joined the liquid this substep and what they held before (restored after). */
+  private joined = new Int32Array(0)
+  private joinedKind = new Uint8Array(0)
+  private joinedPhi = new Float32Array(0)
+  private joinedPhiRaw = new Float32Array(0)
+  private joinedCount = 0
+  private placementChecked = false
+  private readonly preV: Float64Array
+  private readonly preW: Float64Array
+
+  constructor(setups: RigidBodySetup[], grid: GridSpec, sides: DomainSides, gravity: readonly number[], obstaclePhi: Float32Array) {
+    this.setups = setups
+    this.grid = grid
+    const descs: RigidBodyDesc[] = setups.map((s) => {
+      const pose = s.start
+      const startsActive = pose.frame >= s.activeFrom
+      return {
+        id: s.id,
+        name: s.name,
+        shape: s.shape,
+        scale: s.scale,
+        mesh: s.mesh ?? undefined,
+        density: s.relativeDensity * LIQUID_DENSITY,
+        position: pose.position,
+        orientation: eulerDegToQuat(pose.rotation),
+        linearVelocity: startsActive ? add(pose.velocity, s.initialVelocity) : pose.velocity,
+        angularVelocity: startsActive ? add(pose.spin, s.initialSpin) : pose.spin,
+        restitution: s.restitution,
+        friction: s.friction,
+        kinematic: !startsActive,
+      }
+    })
+    const { nx, ny, nz, dx, origin } = grid
+    this.world = new RigidWorld(descs, {
+      gravity: [gravity[0], gravity[1], gravity[2]],
+      box: { min: [origin[0], origin[1], origin[2]], max: [origin[0] + nx * dx, origin[1] + ny * dx, origin[2] + nz * dx] },
+      open: [sides.xMin === 'open', sides.xMax === 'open', sides.yMin === 'open', sides.yMax === 'open', sides.zMin === 'open', sides.zMax === 'open'],
+      staticSdf: new CornerSdf(obstaclePhi, grid),
+    })
+    const nb = setups.length
+    this.active = new Uint8Array(nb)
+    for (let b = 0; b < nb; b++) this.active[b] = setups[b].start.frame >= setups[b].activeFrom ? 1 : 0
+    this.wet = new Uint8Array(nb)
+    this.dryMask = new Uint8Array(nb)
+    this.dynamicWet = new Uint8Array(nb)
+    this.kinematicWet = new Uint8Array(nb)
+    this.coupled = new Uint8Array(nb)
+    this.preV = new Float64Array(3 * nb)
+    this.preW = new Float64Array(3 * nb)
+    this.coupling = new RigidCoupling(grid)
+  }
+
+  /**
+   * A body starting inside an obstacle can never be pushed out cleanly: refused by name. Called
+   * once the obstacles' distances exist (after the first substep's obstacle update).
+   */
+  checkPlacement(): void {
+    if (this.placementChecked) return
+    this.placementChecked = true
+    const sdf = this.world.env.staticSdf
+    if (!sdf) return
+    for (const body of this.world.bodies) {
+      if (sdf.distance(body.x[0], body.x[1], body.x[2]) < 0) {
+        throw new EddyError('INVALID_PARAM', `Rigid body "${body.name}" starts inside an obstacle: move it out of the obstacle`, { objectId: body.id, field: 'position' })
+      }
+    }
+  }
+
+  /** Fastest surface point of any body, m/s (|v| + |omega| r): the substep must follow it too. */
+  maxSpeed(): number {
+    return this.world.maxSpeedBound()
+  }
+
+  /**
+   * Steps 1-2: keyed bodies follow their keys (at `frame`, `offset` s into the input's frame,
+   * over a substep of h), bodies switch to simulated at their Active from frame, and the rigid
+   * solver moves everything by h. `kind` is this substep's cell classification (wetness).
+   */
+  advance(h: number, offset: number, frame: number, poses: readonly RigidPoseInput[], kind: Uint8Array): void {
+    this.checkPlacement()
+    const bodies = this.world.bodies
+    for (let b = 0; b < bodies.length; b++) {
+      const body = bodies[b]
+      const s = this.setups[b]
+      const pose = poses.find((p) => p.id === s.id)
+      if (!this.active[b] && frame >= s.activeFrom) {
+        // Activation: the body keeps the keyed motion it had, plus its initial velocity.
+        this.active[b] = 1
+        body.kinematic = false
+        if (pose) {
+          for (let d = 0; d < 3; d++) {
+            body.v[d] = pose.velocity[d] + s.initialVelocity[d]
+            body.w[d] = pose.spin[d] + s.initialSpin[d]
+          }
+        }
+      }
+      if (!this.active[b] && pose) {
+        // Keyed: the pose at the end of this substep, moved on by the frame's rates.
+        const t = offset + h
+        const p: [number, number, number] = [pose.position[0] + pose.velocity[0] * t, pose.position[1] + pose.velocity[1] * t, pose.position[2] + pose.velocity[2] * t]
+        const q = rotateQuat(eulerDegToQuat(pose.rotation), pose.spin, t)
+        this.world.setKinematicPose(b, p, q, pose.velocity, pose.spin)
+      }
+      this.wet[b] = this.touchesLiquid(b, kind) ? 1 : 0
+      this.dryMask[b] = this.wet[b] ? 0 : 1
+    }
+    // Wet bodies: gravity comes through the liquid (noGravity = 1), and so do their collision
+    // impulses: eq. 70 adds them as A_c and alpha_c (eqs. 68-69) after the liquid solve, so a
+    // wet body starts the liquid solve with the velocity it had before the rigid step (u^n on
+    // R), or the impulse would count twice (a lead ball bounced off the floor).
+    for (let b = 0; b < bodies.length; b++) {
+      this.preV.set(bodies[b].v, 3 * b)
+      this.preW.set(bodies[b].w, 3 * b)
+    }
+    this.world.step(h, { noGravity: this.wet })
+    for (let b = 0; b < bodies.length; b++) {
+      if (this.wet[b] && this.active[b]) {
+        bodies[b].v.set(this.preV.subarray(3 * b, 3 * b + 3))
+        bodies[b].w.set(this.preW.subarray(3 * b, 3 * b + 3))
+      }
+      this.dynamicWet[b] = this.wet[b] && this.active[b] ? 1 : 0
+      this.kinematicWet[b] = this.wet[b] && !this.active[b] ? 1 : 0
+      this.coupled[b] = this.wet[b]
+    }
+    this.coupling.rasterise(bodies, this.coupled)
+  }
+
+  /** A body is wet when a liquid cell lies within one cell of its surface. */
+  private touchesLiquid(b: number, kind: Uint8Array): boolean {
+    const body = this.world.bodies[b]
+    const { nx, ny, nz, dx, origin } = this.grid
+    const r = body.boundingRadius + dx
+    const i0 = Math.max(0, Math.floor((body.x[0] - r - origin[0]) / dx)), i1 = Math.min(nx, Math.ceil((body.x[0] + r - origin[0]) / dx))
+    const j0 = Math.max(0, Math.floor((body.x[1] - r - origin[1]) / dx)), j1 = Math.min(ny, Math.ceil((body.x[1] + r - origin[1]) / dx))
+    const k0 = Math.max(0, Math.floor((body.x[2] - r - origin[2]) / dx)), k1 = Math.min(nz, Math.ceil((body.x[2] + r - origin[2]) / dx))
+    for (let k = k0; k < k1; k++) for (let j = j0; j < j1; j++) for (let i = i0; i < i1; i++) {
+      const c = i + nx * (j + ny * k)
+      if (kind[c] !== LIQUID) continue
+      if (body.phi(origin[0] + (i + 0.5) * dx, origin[1] + (j + 0.5) * dx, origin[2] + (k + 0.5) * dx) < dx) return true
+    }
+    return false
+  }
+
+  /** Step 3: u^n on the faces wet bodies cover (before the substep's forces). */
+  imposeRigidVelocity(vel: MacGrid, open: MacGrid): void {
+    this.coupling.imposeRigidVelocity(vel, this.world.bodies, this.coupled, open)
+  }
+
+  /**
+   * Step 4: cells whose centre lies inside a wet body join the liquid (kind LIQUID, level
+   * sets min(liquid, body)), until leaveLiquid().
+   */
+  joinLiquid(kind: Uint8Array, phi: Float32Array, phiRaw: Float32Array): void {
+    const cp = this.coupling.cellPhi
+    let n = 0
+    for (let c = 0; c < cp.length; c++) if (cp[c] < 0) n++
+    if (this.joined.length < n) {
+      this.joined = new Int32Array(n)
+      this.joinedKind = new Uint8Array(n)
+      this.joinedPhi = new Float32Array(n)
+      this.joinedPhiRaw = new Float32Array(n)
+    }
+    let m = 0
+    for (let c = 0; c < cp.length; c++) {
+      if (!(cp[c] < 0)) continue
+      this.joined[m] = c
+      this.joinedKind[m] = kind[c]
+      this.joinedPhi[m] = phi[c]
+      this.joinedPhiRaw[m] = phiRaw[c]
+      kind[c] = LIQUID
+      if (cp[c] < phi[c]) phi[c] = cp[c]
+      if (cp[c] < phiRaw[c]) phiRaw[c] = cp[c]
+      m++
+    }
+    this.joinedCount = m
+  }
+
+  /** Undoes joinLiquid, so the frame's level set, volume and cell counts are the liquid's own. */
+  leaveLiquid(kind: Uint8Array, phi: Float32Array, phiRaw: Float32Array): void {
+    for (let m = 0; m < this.joinedCount; m++) {
+      const c = this.joined[m]
+      kind[c] = this.joinedKind[m]
+      phi[c] = this.joinedPhi[m]
+      phiRaw[c] = this.joinedPhiRaw[m]
+    }
+    this.joinedCount = 0
+  }
+
+  /** Step 4b: Patankar's buoyant weight on the wet bodies' faces (rigidCoupling.ts). */
+  addBuoyantWeight(vel: MacGrid, open: MacGrid, h: number, g: readonly number[]): void {
+    this.coupling.addBuoyantWeight(vel, open, this.world.bodies, this.dynamicWet, h, g)
+  }
+
+  /** Step 5: eqs. 70-71 and 77-80; velN holds u^n (the velocity before this substep's forces). */
+  couple(vel: MacGrid, velN: MacGrid, open: MacGrid, kind: Uint8Array, h: number): void {
+    this.coupling.couple(vel, velN, open, kind, this.world.bodies, this.dynamicWet, this.kinematicWet, h)
+  }
+
+  /** Step 6: markers inside any body go to just outside its surface; returns how many moved. */
+  pushMarkersOut(p: MarkerParticles): number {
+    const eps = 0.05 * this.grid.dx
+    const e = 0.25 * this.grid.dx
+    let moved = 0
+    for (const body of this.world.bodies) {
+      const cx = body.x[0], cy = body.x[1], cz = body.x[2]
+      const r2 = body.boundingRadius * body.boundingRadius
+      for (let q = 0; q < p.count; q++) {
+        const x = p.px[q], y = p.py[q], z = p.pz[q]
+        if ((x - cx) ** 2 + (y - cy) ** 2 + (z - cz) ** 2 > r2) continue
+        const d = body.phi(x, y, z)
+        if (!(d < 0)) continue
+        // Outward normal by central differences of the body's distance.
+        let gx = body.phi(x + e, y, z) - body.phi(x - e, y, z)
+        let gy = body.phi(x, y + e, z) - body.phi(x, y - e, z)
+        let gz = body.phi(x, y, z + e) - body.phi(x, y, z - e)
+        const len = Math.hypot(gx, gy, gz)
+        if (!(len > 0)) continue
+        gx /= len; gy /= len; gz /= len
+        const s = -d + eps
+        p.px[q] = x + s * gx
+        p.py[q] = y + s * gy
+        p.pz[q] = z + s * gz
+        moved++
+      }
+    }
+    return moved
+  }
+
+  states(): RigidBodyState[] {
+    return this.world.states()
+  }
+
+  serialise(): Float64Array {
+    const w = this.world.serialise()
+    const out = new Float64Array(w.length + this.active.length)
+    out.set(w)
+    for (let b = 0; b < this.active.length; b++) out[w.length + b] = this.active[b]
+    return out
+  }
+
+  restore(data: Float64Array): void {
+    const nb = this.active.length
+    if (data.length < nb) throw new EddyError('INVALID_PARAM', 'Checkpoint is not usable: its rigid body state is truncated', { field: 'checkpoint' })
+    this.world.restore(data.subarray(0, data.length - nb))
+    for (let b = 0; b < nb; b++) {
+      this.active[b] = data[data.length - nb + b] ? 1 : 0
+      this.world.bodies[b].kinematic = !this.active[b]
+    }
+  }
+}
+
+function add(a: readonly number[], b: readonly number[]): [number, number, number] {
+  return [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
+}
+
+/** q turned by the world angular velocity w over t seconds (exact for a constant w). */
+function rotateQuat(q: Quat, w: readonly number[], t: number): Quat {
+  const ang = Math.hypot(w[0], w[1], w[2]) * t
+  if (!(ang > 0)) return q
+  const s = Math.sin(ang / 2) / (Math.hypot(w[0], w[1], w[2]))
+  const dx = w[0] * s, dy = w[1] * s, dz = w[2] * s, dw = Math.cos(ang / 2)
+  // d * q (world-frame rotation applied after q).
+  return [
+    dw * q[0] + dx * q[3] + dy * q[2] - dz * q[1],
+    dw * q[1] - dx * q[2] + dy * q[3] + dz * q[0],
+    dw * q[2] + dx * q[1] - dy * q[0] + dz * q[3],
+    dw * q[3] - dx * q[0] - dy * q[1] - dz * q[2],
+  ]
+}

@@ -1,0 +1,161 @@
+// Tanks with rigid bodies for the rigid fluid validation (Carlson 2004 ch. 5), built as an
+// artist would (a liquid domain, an initial-volume emitter, Rigid Body objects: every other
+// setting the app's default) and baked through the liquid family, frame by frame.
+import type { SceneDocument, ParamValue, Vec3 } from '../../../src-shared/scene/types'
+import { liquidDomain, sceneObject } from '../../../src-shared/scene/examples/build'
+import { liquidFamily } from '../../../src-shared/sim/liquid/family'
+import type { RigidBodyState } from '../../../src-shared/sim/frame'
+
+export interface BodySpec {
+  id: string
+  shape: 'box' | 'sphere' | 'cylinder'
+  position: Vec3
+  scale: Vec3
+  relativeDensity: number
+  params?: Record<string, ParamValue>
+}
+
+export interface TankOptions {
+  /** Cells along the longest side. */
+  resolution: number
+  /** Domain size, m (centred at x = z = 0, floor at y = 0). */
+  size: Vec3
+  /** Water from the floor up to this height, m (0: no water). */
+  waterLevel: number
+  bodies: BodySpec[]
+  gravity?: Vec3
+  /** Extra domain settings. */
+  domain?: Record<string, ParamValue>
+  /** A liquid volume other than the floor layer (min, max corners). */
+  water?: { min: Vec3; max: Vec3 }
+}
+
+export function tankScene(o: TankOptions): SceneDocument {
+  const objects = [
+    liquidDomain('domain', 'Tank', {
+      position: [0, o.size[1] / 2, 0],
+      size: o.size,
+      resolution: o.resolution,
+      meshSurface: false,
+      ...(o.gravity ? { gravity: o.gravity } : {}),
+      ...(o.domain ?? {}),
+    }),
+  ]
+  const water = o.water ?? (o.waterLevel > 0 ? { min: [-o.size[0] / 2, 0, -o.size[2] / 2] as Vec3, max: [o.size[0] / 2, o.waterLevel, o.size[2] / 2] as Vec3 } : null)
+  if (water) {
+    objects.push(
+      sceneObject('water', 'emitter', 'Water', {
+        shape: 'box',
+        fluid: 'liquid',
+        behavior: 'geometry',
+        position: [(water.min[0] + water.max[0]) / 2, (water.min[1] + water.max[1]) / 2, (water.min[2] + water.max[2]) / 2],
+        scale: [water.max[0] - water.min[0], water.max[1] - water.min[1], water.max[2] - water.min[2]],
+        velocity: [0, 0, 0],
+      }),
+    )
+  }
+  for (const b of o.bodies) {
+    objects.push(sceneObject(b.id, 'rigidBody', b.id, { shape: b.shape, position: b.position, scale: b.scale, relativeDensity: b.relativeDensity, ...(b.params ?? {}) }))
+  }
+  return { meta: { name: 'tank', fps: 24, frameStart: 1, frameEnd: 1000 }, objects, tracks: [], meshes: [] }
+}
+
+export interface TankRun {
+  /** Body states per frame, frame 1 first (index f - 1). */
+  frames: RigidBodyState[][]
+  /** Free-surface height away from the bodies per frame (waterLevel), when asked for. */
+  levels: number[]
+  /** Liquid marker momentum per frame (kg m/s), from the markers' velocities and the liquid volume they stand for. */
+  liquidMomentum: Vec3[]
+  msPerFrame: number
+  phases: Record<string, number>
+}
+
+/** Bakes frames 1..count+1 of the scene through the liquid family (as the bake runner does). */
+export function runTank(doc: SceneDocument, frames: number, onFrame?: (f: number, bodies: RigidBodyState[]) => void, levelClear = 0): TankRun {
+  const compiled = liquidFamily.compileSetup(doc, 'domain', {})
+  const solver = liquidFamily.create(compiled)
+  const out: TankRun = { frames: [], levels: [], liquidMomentum: [], msPerFrame: 0, phases: {} }
+  const g = compiled.setup.grid
+  const markerVolume = g.dx ** 3 / compiled.setup.particlesPerCell
+  const record = (f: number) => {
+    const fd = solver.frame()
+    const bodies = fd.rigidBodies ?? []
+    out.frames.push(bodies)
+    if (levelClear > 0) out.levels.push(waterLevel(fd, bodies, levelClear))
+    const ps = fd.particles[0]
+    const v = ps?.attributes.velocity?.data
+    const p: Vec3 = [0, 0, 0]
+    if (ps && v) for (let q = 0; q < ps.count; q++) for (let d = 0; d < 3; d++) p[d] += 1000 * markerVolume * v[3 * q + d]
+    out.liquidMomentum.push(p)
+    for (const [k, val] of Object.entries(fd.stats)) if (k.startsWith('ms')) out.phases[k] = (out.phases[k] ?? 0) + val
+    onFrame?.(f, bodies)
+  }
+  record(1)
+  const t0 = performance.now()
+  for (let f = 1; f <= frames; f++) {
+    const input = liquidFamily.compileInput(doc, 'domain', compiled, f)
+    solver.step(input.frameDt, input)
+    record(f + 1)
+  }
+  out.msPerFrame = (performance.now() - t0) / Math.max(1, frames)
+  return out
+}
+
+/** The body's state by id in one frame. */
+export function bodyIn(states: RigidBodyState[], id: string): RigidBodyState {
+  const b = states.find((s) => s.id === id)
+  if (!b) throw new Error(`no body ${id}`)
+  return b
+}
+
+/** Quaternion (x, y, z, w) rotating body axes into world axes, applied to v. */
+export function rotate(q: readonly number[], v: readonly number[]): Vec3 {
+  const [x, y, z, w] = q
+  const tx = 2 * (y * v[2] - z * v[1]), ty = 2 * (z * v[0] - x * v[2]), tz = 2 * (x * v[1] - y * v[0])
+  return [v[0] + w * tx + (y * tz - z * ty), v[1] + w * ty + (z * tx - x * tz), v[2] + w * tz + (x * ty - y * tx)]
+}
+
+/**
+ * Fraction of a body's volume below the plane y = level: the body's unit shape (box or sphere
+ * of the scene's convention, scaled) sampled on a 32^3 lattice and posed by its state.
+ */
+export function submergedFraction(b: RigidBodyState, spec: BodySpec, level: number): number {
+  const n = 32
+  let inside = 0
+  let below = 0
+  for (let k = 0; k < n; k++) for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) {
+    const u = [(i + 0.5) / n - 0.5, (j + 0.5) / n - 0.5, (k + 0.5) / n - 0.5]
+    if (spec.shape === 'sphere' && u[0] * u[0] + u[1] * u[1] + u[2] * u[2] > 0.25) continue
+    const local = [u[0] * spec.scale[0], u[1] * spec.scale[1], u[2] * spec.scale[2]]
+    const w = rotate(b.orientation, local)
+    inside++
+    if (b.position[1] + w[1] < level) below++
+  }
+  return below / inside
+}
+
+/**
+ * Mean height of the free surface over the columns farther than `clear` m (horizontally) from
+ * every body: the first upward sign change of the frame's liquid level set in each column.
+ */
+export function waterLevel(fd: { volumes: { name: string; dims: number[]; voxelSize: number; origin: number[]; data: Float32Array }[] }, bodies: RigidBodyState[], clear: number): number {
+  const v = fd.volumes.find((x) => x.name === 'liquid')!
+  const [nx, ny, nz] = v.dims
+  const dx = v.voxelSize
+  let sum = 0
+  let count = 0
+  for (let k = 0; k < nz; k++) for (let i = 0; i < nx; i++) {
+    const x = v.origin[0] + (i + 0.5) * dx, z = v.origin[2] + (k + 0.5) * dx
+    if (bodies.some((b) => Math.hypot(x - b.position[0], z - b.position[2]) < clear)) continue
+    for (let j = 0; j + 1 < ny; j++) {
+      const a = v.data[i + nx * (j + ny * k)], b = v.data[i + nx * (j + 1 + ny * k)]
+      if (a < 0 && b >= 0) {
+        sum += v.origin[1] + (j + 0.5 + a / (a - b)) * dx
+        count++
+        break
+      }
+    }
+  }
+  return sum / count
+}
