@@ -38,7 +38,10 @@ export class GhostFluidPressure {
   readonly matrix: Stencil7Matrix
   /** Last solution q per cell (0 outside the liquid). */
   readonly q: Float64Array
+  /** Last solution of solveDrift (0 outside the liquid): the drift's potential, in q's units. */
+  readonly qDrift: Float64Array
   private readonly b: Float64Array
+  private readonly bDrift: Float64Array
   private readonly pcg: ActivePcg
 
   constructor(nx: number, ny: number, nz: number) {
@@ -48,6 +51,8 @@ export class GhostFluidPressure {
     this.matrix = new Stencil7Matrix(nx, ny, nz)
     this.q = new Float64Array(nx * ny * nz)
     this.b = new Float64Array(nx * ny * nz)
+    this.qDrift = new Float64Array(nx * ny * nz)
+    this.bDrift = new Float64Array(nx * ny * nz)
     this.pcg = new ActivePcg(nx, ny, nz)
   }
 
@@ -142,15 +147,48 @@ export class GhostFluidPressure {
     tolerance: number,
     maxIterations: number,
   ): SolveStats {
-    const { nx, ny, nz, q, b, matrix } = this
+    const { q, b, matrix } = this
     this.assemble(vel, fractions, obstacle, kind, phi, open)
     // Warm start from the last solution where the cell is still liquid (sec. 3.3.4).
     for (let c = 0; c < q.length; c++) if (matrix.diag[c] === 0 || !Number.isFinite(q[c])) q[c] = 0
     const stats = this.pcg.solve(matrix, b, q, tolerance, maxIterations)
-    // u -= q_b - q_a on every open face with liquid on a side (air-air faces get 0 and are
-    // extrapolated afterwards). Visited from the liquid cells: each takes its low faces, and its
-    // high faces unless the cell beyond is liquid too (that cell takes it as its low face), so
-    // every face is updated once, with the same value as a sweep over all faces.
+    this.subtractGradient(q, vel, fractions, kind, phi)
+    return stats
+  }
+
+  /**
+   * The drift that removes a density error of the markers (densityCorrection.ts): with the
+   * matrix of the last project() (same cells, surface and fractions), solves A x = target,
+   * target the net outflux wanted per liquid cell (m/s, dx times the divergence), and writes
+   * drift = -grad x on the faces project() would update (ghost values at the surface, so the
+   * drift's potential is 0 there as the pressure's is), 0 on every other face. A field with
+   * exactly the wanted divergence in every liquid cell and no curl: it moves markers from
+   * crowded cells into sparse ones, and out of (or into) the liquid's interior as a whole.
+   */
+  solveDrift(target: Float32Array, drift: MacGrid, fractions: MacGrid, kind: Uint8Array, phi: Float32Array, tolerance: number, maxIterations: number): SolveStats {
+    const { matrix, qDrift: x, bDrift: bd } = this
+    const diag = matrix.diag
+    // From 0 every time (no warm start): the drift depends on this substep's state only, so a
+    // run restored from a checkpoint continues bit for bit without storing it.
+    for (let c = 0; c < bd.length; c++) bd[c] = diag[c] !== 0 ? target[c] : 0
+    x.fill(0)
+    drift.u.fill(0)
+    drift.v.fill(0)
+    drift.w.fill(0)
+    const stats = this.pcg.solve(matrix, bd, x, tolerance, maxIterations)
+    this.subtractGradient(x, drift, fractions, kind, phi)
+    return stats
+  }
+
+  /**
+   * vel -= grad x (x_b - x_a, ghost values at the surface) on every open face with liquid on a
+   * side (air-air faces are left alone: extrapolated afterwards). Visited from the liquid
+   * cells: each takes its low faces, and its high faces unless the cell beyond is liquid too
+   * (that cell takes it as its low face), so every face is updated once, with the same value
+   * as a sweep over all faces.
+   */
+  private subtractGradient(x: Float64Array, vel: MacGrid, fractions: MacGrid, kind: Uint8Array, phi: Float32Array): void {
+    const { nx, ny, nz } = this
     const plane = nx * ny
     const fu = fractions.u, fv = fractions.v, fw = fractions.w
     for (let k = 0; k < nz; k++) {
@@ -162,26 +200,24 @@ export class GhostFluidPressure {
           const c = row + i
           if (kind[c] !== LIQUID) continue
           let f = frowU + i
-          if (fu[f] > 0) vel.u[f] -= this.jump(i > 0 ? c - 1 : -1, c, kind, phi)
+          if (fu[f] > 0) vel.u[f] -= GhostFluidPressure.jump(x, i > 0 ? c - 1 : -1, c, kind, phi)
           f++
-          if (fu[f] > 0 && !(i < nx - 1 && kind[c + 1] === LIQUID)) vel.u[f] -= this.jump(c, i < nx - 1 ? c + 1 : -1, kind, phi)
+          if (fu[f] > 0 && !(i < nx - 1 && kind[c + 1] === LIQUID)) vel.u[f] -= GhostFluidPressure.jump(x, c, i < nx - 1 ? c + 1 : -1, kind, phi)
           f = frowV + i
-          if (fv[f] > 0) vel.v[f] -= this.jump(j > 0 ? c - nx : -1, c, kind, phi)
+          if (fv[f] > 0) vel.v[f] -= GhostFluidPressure.jump(x, j > 0 ? c - nx : -1, c, kind, phi)
           f += nx
-          if (fv[f] > 0 && !(j < ny - 1 && kind[c + nx] === LIQUID)) vel.v[f] -= this.jump(c, j < ny - 1 ? c + nx : -1, kind, phi)
+          if (fv[f] > 0 && !(j < ny - 1 && kind[c + nx] === LIQUID)) vel.v[f] -= GhostFluidPressure.jump(x, c, j < ny - 1 ? c + nx : -1, kind, phi)
           f = c
-          if (fw[f] > 0) vel.w[f] -= this.jump(k > 0 ? c - plane : -1, c, kind, phi)
+          if (fw[f] > 0) vel.w[f] -= GhostFluidPressure.jump(x, k > 0 ? c - plane : -1, c, kind, phi)
           f += plane
-          if (fw[f] > 0 && !(k < nz - 1 && kind[c + plane] === LIQUID)) vel.w[f] -= this.jump(c, k < nz - 1 ? c + plane : -1, kind, phi)
+          if (fw[f] > 0 && !(k < nz - 1 && kind[c + plane] === LIQUID)) vel.w[f] -= GhostFluidPressure.jump(x, c, k < nz - 1 ? c + plane : -1, kind, phi)
         }
       }
     }
-    return stats
   }
 
   /** q_b - q_a across a face between cells a and b (-1 = beyond the domain, q = 0 there). */
-  private jump(a: number, bIdx: number, kind: Uint8Array, phi: Float32Array): number {
-    const q = this.q
+  private static jump(q: Float64Array, a: number, bIdx: number, kind: Uint8Array, phi: Float32Array): number {
     const la = a >= 0 && kind[a] === LIQUID
     const lb = bIdx >= 0 && kind[bIdx] === LIQUID
     if (la && lb) return q[bIdx] - q[a]

@@ -61,9 +61,11 @@ export class ParticleMover {
    * With `g2p`, each particle first takes its velocity and temperature from the grid as
    * ParticleTransfer.toParticles would (same bits): one pass over the particles instead of
    * two, and the RK2 first stage reuses the velocity just sampled at the particle (it is the
-   * same grid at the same point). Returns the number of particles removed.
+   * same grid at the same point). drift: a velocity the markers within reach also move with
+   * but do not take into their own velocity (the density correction's, densityCorrection.ts);
+   * null = none (the same bits as before it existed). Returns the number of particles removed.
    */
-  advect(p: MarkerParticles, vel: MacGrid, h: number, obstaclePhi: Float32Array | null, open: Uint8Array, reach: Uint8Array, g2p: GridToParticles | null = null): number {
+  advect(p: MarkerParticles, vel: MacGrid, h: number, obstaclePhi: Float32Array | null, open: Uint8Array, reach: Uint8Array, g2p: GridToParticles | null = null, drift: MacGrid | null = null): number {
     const { nx, ny, nz, dx, origin } = this.spec
     const inv = 1 / dx
     const { v0, v1, stencil: st } = this
@@ -89,12 +91,23 @@ export class ParticleMover {
       } else {
         if (g2p !== null) g2p.transfer.toParticle(p, q, X, Y, Z, vel, g2p.velOld, g2p.temp, g2p.tempOld, g2p.flip, v0)
         else velocityAtGridCoord(vel.u, vel.v, vel.w, nx, ny, nz, X, Y, Z, v0)
+        if (drift !== null) {
+          st.at(X, Y, Z)
+          v0[0] += st.u(drift.u)
+          v0[1] += st.v(drift.v)
+          v0[2] += st.w(drift.w)
+        }
         const x1 = x + h * v0[0], y1 = y + h * v0[1], z1 = z + h * v0[2]
         // macVelocity at x1, with one stencil set-up for the three components.
         st.at((x1 - o0) * inv, (y1 - o1) * inv, (z1 - o2) * inv)
         v1[0] = st.u(vel.u)
         v1[1] = st.v(vel.v)
         v1[2] = st.w(vel.w)
+        if (drift !== null) {
+          v1[0] += st.u(drift.u)
+          v1[1] += st.v(drift.v)
+          v1[2] += st.w(drift.w)
+        }
         nxp = x + 0.5 * h * (v0[0] + v1[0])
         nyp = y + 0.5 * h * (v0[1] + v1[1])
         nzp = z + 0.5 * h * (v0[2] + v1[2])

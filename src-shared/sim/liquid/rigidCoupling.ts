@@ -45,7 +45,7 @@
 // a cell centre lies within sqrt(3)/2 dx of its surface (elsewhere the cell is wholly in or
 // out, as the text notes), and the same lattice gives each face's control volume (a cube of
 // side dx centred on the face) its fraction w.
-import type { GridSpec, MacGrid } from '../core/grid'
+import { type GridSpec, MacGrid } from '../core/grid'
 import { LIQUID } from './viscosity'
 
 /** What the coupling needs of a rigid body (sim/rigid RigidBody satisfies it). */
@@ -216,6 +216,95 @@ export class RigidCoupling {
           }
         }
       }
+    }
+  }
+
+  private bFractions: MacGrid | null = null
+  private bVelocity: MacGrid | null = null
+
+  /**
+   * Walls for a liquid-only pressure solve: a copy of the obstacles' face fractions and
+   * velocities where each face a used body covers is open only by 1 - w and carries the
+   * body's rigid velocity on its covered part, and a face with a body-interior (SOLID, centre
+   * inside: cellPhi < 0) cell on either side is closed.
+   */
+  boundary(fractions: MacGrid, obstacleVelocity: MacGrid | null, bodies: readonly CoupledBody[], use: Uint8Array): { fractions: MacGrid; velocity: MacGrid } {
+    if (!this.bFractions) {
+      this.bFractions = new MacGrid(this.grid)
+      this.bVelocity = new MacGrid(this.grid)
+    }
+    const fr = this.bFractions, vel = this.bVelocity!
+    fr.copyFrom(fractions)
+    if (obstacleVelocity) vel.copyFrom(obstacleVelocity)
+    else {
+      vel.u.fill(0)
+      vel.v.fill(0)
+      vel.w.fill(0)
+    }
+    const { nx, ny, nz } = this.grid
+    const cp = this.cellPhi
+    const frs = [fr.u, fr.v, fr.w]
+    this.forFaces(bodies, use, fractions, null, (body, a, f, w, px, py, pz, comp) => {
+      // Cells on either side of face f along axis a.
+      const sx = a === 0 ? nx + 1 : nx, sy = a === 1 ? ny + 1 : ny
+      const i = f % sx, j = Math.floor(f / sx) % sy, k = Math.floor(f / (sx * sy))
+      const hi = a === 0 ? (i < nx ? i + nx * (j + ny * k) : -1) : a === 1 ? (j < ny ? i + nx * (j + ny * k) : -1) : k < nz ? i + nx * (j + ny * k) : -1
+      const lo = a === 0 ? (i > 0 ? i - 1 + nx * (j + ny * k) : -1) : a === 1 ? (j > 0 ? i + nx * (j - 1 + ny * k) : -1) : k > 0 ? i + nx * (j + ny * (k - 1)) : -1
+      const closed = (hi >= 0 && cp[hi] < 0) || (lo >= 0 && cp[lo] < 0)
+      const open = closed ? 0 : 1 - w
+      if (open < frs[a][f]) frs[a][f] = open
+      comp[f] = this.rigidAt(body, a, px, py, pz)
+    }, vel)
+    return { fractions: fr, velocity: vel }
+  }
+
+  /**
+   * Newton's third law for the liquid-only pressure solve (boundary()): where a body closes
+   * part of a face next to a liquid cell, the liquid's pressure there pushes the body, p A n,
+   * over the substep. q is that solve's velocity potential per cell (q = h p / (rho dx),
+   * ghostFluid.ts), so the impulse is rho dx^3 q_c (covered share) n, n from the liquid cell
+   * towards the face. Applied to each used body's v and omega (mass and inertia of the body).
+   */
+  applyWallPressure(q: Float64Array, kind: Uint8Array, fractions: MacGrid, closed: MacGrid, bodies: readonly CoupledBody[], use: Uint8Array, mass: Float64Array, invInertia: Float64Array, liquidDensity = LIQUID_DENSITY): void {
+    const { nx, ny, nz, dx, origin } = this.grid
+    const scale = liquidDensity * dx * dx * dx
+    const fr0 = [fractions.u, fractions.v, fractions.w], fr1 = [closed.u, closed.v, closed.w]
+    for (let bi = 0; bi < bodies.length; bi++) {
+      if (!use[bi]) continue
+      const box = this.boxes[bi]
+      const body = bodies[bi]
+      let jx = 0, jy = 0, jz = 0, tx = 0, ty = 0, tz = 0
+      for (let a = 0; a < 3; a++) {
+        const ex = a === 0 ? 1 : 0, ey = a === 1 ? 1 : 0, ez = a === 2 ? 1 : 0
+        const fnx = nx + ex, fny = ny + ey
+        const own = this.faceOwner[a]
+        for (let k = box.k0; k < box.k1 + ez; k++) for (let j = box.j0; j < box.j1 + ey; j++) for (let i = box.i0; i < box.i1 + ex; i++) {
+          const f = i + fnx * (j + fny * k)
+          if (own[f] !== bi) continue
+          const share = fr0[a][f] - fr1[a][f]
+          if (!(share > 0)) continue
+          const hiIn = ex ? i < nx : ey ? j < ny : k < nz
+          const loIn = ex ? i > 0 : ey ? j > 0 : k > 0
+          const hi = hiIn ? i + nx * (j + ny * k) : -1
+          const lo = loIn ? i - ex + nx * (j - ey + ny * (k - ez)) : -1
+          // Liquid below the face pushes it up the axis (+), liquid above pushes it down (-).
+          let push = 0
+          if (lo >= 0 && kind[lo] === SOLVED) push += q[lo]
+          if (hi >= 0 && kind[hi] === SOLVED) push -= q[hi]
+          if (push === 0) continue
+          const jv = scale * share * push
+          const px = origin[0] + (i + (ex ? 0 : 0.5)) * dx - body.x[0], py = origin[1] + (j + (ey ? 0 : 0.5)) * dx - body.x[1], pz = origin[2] + (k + (ez ? 0 : 0.5)) * dx - body.x[2]
+          const fx = ex * jv, fy = ey * jv, fz = ez * jv
+          jx += fx; jy += fy; jz += fz
+          tx += py * fz - pz * fy; ty += pz * fx - px * fz; tz += px * fy - py * fx
+        }
+      }
+      const m = mass[bi]
+      body.v[0] += jx / m; body.v[1] += jy / m; body.v[2] += jz / m
+      const I = invInertia.subarray(9 * bi, 9 * bi + 9)
+      body.w[0] += I[0] * tx + I[1] * ty + I[2] * tz
+      body.w[1] += I[3] * tx + I[4] * ty + I[5] * tz
+      body.w[2] += I[6] * tx + I[7] * ty + I[8] * tz
     }
   }
 

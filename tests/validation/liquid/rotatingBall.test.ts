@@ -11,7 +11,8 @@
 // surface acted as a drag: full stress kept 0.79 after 1 s at 1 substep per frame and 0.54 at
 // 4 substeps (a per-substep loss). With it, 0.928 and 0.829 with the FLIP/PIC blend (FLIP
 // 0.95); the inviscid ball (no viscous solve at all) kept only 0.951 and 0.893: PIC's share of
-// the blend averages the rotation over each face's stencil every substep.
+// the blend averages the rotation over each face's stencil every substep (figures of that
+// tree; the FLIP figures below are later ones).
 //
 // The affine transfer (APIC: Jiang, Schroeder, Selle, Teran, Stomakhin 2015, "The affine
 // particle-in-cell method", sec. 5.3 per-component form on the MAC grid; transfer.ts), the
@@ -20,17 +21,28 @@
 // The ball starts as a rigid rotation in APIC's state too: v_p = omega x (x_p - c) and
 // C_p = grad v = [[0, -omega, 0], [omega, 0, 0], [0, 0, 0]] (starting with C_p = 0 moves ~2%
 // of L into the markers' C_p on the first transfer: the share of the spin that lives in the
-// affine part at this resolution). Measured with APIC (tree of 2026-11-24, with the tracked
-// free surface of surfaceTracker.ts): full stress 0.956 after 1 s at 1 substep, 0.925 at 4;
-// inviscid 0.969 and 0.963; with FLIP 0.95 0.924 / 0.820 and 0.946 / 0.887. (Before that
-// surface change: APIC 0.965 / 0.953, inviscid 0.976 / 0.975.) What APIC still loses is not
-// the transfers': the free surface's pressure and the viscous solve at it, per substep.
+// affine part at this resolution).
 //
-// Tolerances: APIC full stress >= 0.95 at 1 substep (the issue's aim), >= 0.91 at 4 (the aim
-// of 0.95 is not reached at 4 substeps: see above); inviscid >= 0.96 at 1 substep and >= 0.95
-// at 4. Each fails with FLIP 0.95 (0.924, 0.820, 0.946, 0.887) and with a loss 10x the
-// measured one. The FLIP/PIC blend stays selectable: its former bounds (>= 0.91 at 1 substep
-// and >= 0.95 of its inviscid ball, >= 0.80 at 4) are kept.
+// Where the rest went (tree of 2026-11-24, APIC, full stress, 4 substeps; the grid's angular
+// momentum with the splat weights as face masses, which APIC's transfers conserve, before and
+// after each phase of every substep, summed over 1 s): the viscous solve -0.29%, the pressure
+// solve 0.00%, the transfers and the RK2 move -0.45%, and the velocity extension after the
+// solve -6.8% (at 1 substep: -0.18%, 0.00%, -1.91%, -2.39%). The extension replaced the faces
+// between two air cells that the surface markers' stencils reach, which neither solve
+// changes, by the constant extension of Carlson sec. 6.3.2: the rotation's normal gradient
+// was cut at the surface every substep. Those faces now keep their splatted velocity plus the
+// solve's change (liquidSolver.ts carryChangeToMarkerFaces): the extension's share is -0.02%,
+// and full stress keeps 0.995 after 1 s at 4 substeps and 0.980 at 1 (was 0.925 and 0.956);
+// inviscid 1.002 and 0.988 (was 0.963 and 0.969); with FLIP 0.95 0.871 and 0.945 (was 0.820
+// and 0.924), inviscid 0.907 and 0.960 (was 0.887 and 0.946). What is left at 1 substep
+// (2.0%) is the RK2 move (Carlson eq. 21): a marker moves along the chord of its circle but
+// keeps its velocity, x_new x v_p = cos(omega h) (x x v_p), 1 - cos(omega h) ~ (omega h)^2 / 2
+// per substep, T h / 2 over T = 1 s: 2.1% at h = 1/24 s, 0.5% at 1/96 s.
+//
+// Tolerances: APIC full stress >= 0.95 at 1 and at 4 substeps (the issue's aim), inviscid
+// >= 0.97 at both. Each fails with FLIP 0.95 (0.945, 0.871, 0.960, 0.907), and all but the
+// full stress at 1 substep (0.956) fail with the extension's old loss. The FLIP/PIC blend
+// stays selectable: >= 0.93 at 1 substep and >= 0.95 of its inviscid ball, >= 0.85 at 4.
 //
 // Documented limit, not a pass: Carlson's per-component form (eq. 57) is div(nu grad u), which
 // is not zero on a rotation wherever the surface is traction free: this ball keeps about 5% of
@@ -87,30 +99,30 @@ function spin(nu: number, stress: ViscousStress, substeps: number, transfer: Vel
 
 describe('rigidly rotating viscous ball keeps its angular momentum (nu = 10 m^2/s, 24^3, app defaults)', () => {
   for (const substeps of [1, 4]) {
-    it(`APIC, ${substeps} substep(s) per frame: full stress >= ${substeps === 1 ? 0.95 : 0.91} after 1 s, inviscid >= ${substeps === 1 ? 0.96 : 0.95}`, () => {
+    it(`APIC, ${substeps} substep(s) per frame: full stress >= 0.95 after 1 s, inviscid >= 0.97`, () => {
       const full = spin(10, 'full', substeps)
       const inviscid = spin(0, 'full', substeps)
       console.log(`rotating ball, APIC, ${substeps} substep(s): full stress keeps ${full.second.toFixed(4)} after 1 s (${full.frame.toFixed(4)} after 1 frame); inviscid ${inviscid.second.toFixed(4)} (${inviscid.frame.toFixed(4)})`)
-      expect(full.second).toBeGreaterThanOrEqual(substeps === 1 ? 0.95 : 0.91)
+      expect(full.second).toBeGreaterThanOrEqual(0.95)
       expect(full.second).toBeLessThanOrEqual(1.02)
-      expect(inviscid.second).toBeGreaterThanOrEqual(substeps === 1 ? 0.96 : 0.95)
+      expect(inviscid.second).toBeGreaterThanOrEqual(0.97)
       expect(inviscid.second).toBeLessThanOrEqual(1.02)
     }, 120_000)
   }
 
-  it('FLIP/PIC blend (FLIP 0.95), 1 substep per frame: >= 0.91 after 1 s and >= 0.95 of the inviscid ball', () => {
+  it('FLIP/PIC blend (FLIP 0.95), 1 substep per frame: >= 0.93 after 1 s and >= 0.95 of the inviscid ball', () => {
     const full = spin(10, 'full', 1, 'flip')
     const inviscid = spin(0, 'full', 1, 'flip')
     console.log(`rotating ball, FLIP 0.95, 1 substep: full stress keeps ${full.second.toFixed(4)} after 1 s (${full.frame.toFixed(4)} after 1 frame); inviscid ${inviscid.second.toFixed(4)}; ratio ${(full.second / inviscid.second).toFixed(4)}`)
-    expect(full.second).toBeGreaterThanOrEqual(0.91)
+    expect(full.second).toBeGreaterThanOrEqual(0.93)
     expect(full.second / inviscid.second).toBeGreaterThanOrEqual(0.95)
   }, 120_000)
 
-  it('FLIP/PIC blend (FLIP 0.95), 4 substeps per frame: >= 0.80 after 1 s', () => {
+  it('FLIP/PIC blend (FLIP 0.95), 4 substeps per frame: >= 0.85 after 1 s', () => {
     const full = spin(10, 'full', 4, 'flip')
     const inviscid = spin(0, 'full', 4, 'flip')
     console.log(`rotating ball, FLIP 0.95, 4 substeps: full stress keeps ${full.second.toFixed(4)} after 1 s (${full.frame.toFixed(4)} after 1 frame); inviscid ${inviscid.second.toFixed(4)}`)
-    expect(full.second).toBeGreaterThanOrEqual(0.8)
+    expect(full.second).toBeGreaterThanOrEqual(0.85)
   }, 120_000)
 
   it("Carlson's eq. 57 form: documented limit (damps rotation at a free surface)", () => {
