@@ -1,6 +1,7 @@
 // The `eddy` command line: `eddy bake`, `eddy export`, `eddy example` and `eddy bench`. `eddy bench smoke [--res 64] [--frames 48] [--threads N]
 // [--pressure mic|mg] [--kernels wasm|ts]` times the smoke solver on the Blender peer scene;
-// `eddy bench liquid|viscous|bunny` the liquid solver on the liquid peer scenes and the thesis's bunny.
+// `eddy bench liquid|viscous|bunny` the liquid solver on the liquid peer scenes and the thesis's bunny;
+// `eddy bench rigidfluid` the rigid bodies coupled with the liquid (the thesis's gears and bunnies).
 // The solver families register their parameters with the spec table before anything reads it.
 import '../../src-shared/sim/registry'
 import { availableParallelism } from 'node:os'
@@ -8,9 +9,11 @@ import { isEddyError } from '../../src-shared/api/errors'
 import { parseOptions, UsageError } from './args'
 import { benchSmoke } from './benchSmoke'
 import { benchLiquid } from './benchLiquid'
+import { benchRigidFluid, DEFAULT_BENCH_FRAMES } from './benchRigidFluid'
 import { bakeCommand } from './bakeCommand'
 import { exampleCommand } from './exampleCommand'
 import { exportCommand } from './exportCommand'
+import { GEARS_THESIS_RESOLUTION } from '../../src-shared/scene/examples/gearsAndBunnies'
 
 const USAGE = `usage:
   eddy bake PROJECT.eddy --sim NAME [--frames 1-120] [--mode bake|resume|range] [--from N]
@@ -28,7 +31,10 @@ const USAGE = `usage:
     Bakes the dam break of shared/peers/blender_liquid.py (viscous: blender_viscous.py), surface
     mesh on, and prints ms/frame by phase.
   eddy bench bunny [--res 38] [--frames 48]
-    Bakes the melting-bunny example (resolution 38 is Carlson 2004's 35x28x38 grid).`
+    Bakes the melting-bunny example (resolution 38 is Carlson 2004's 35x28x38 grid).
+  eddy bench rigidfluid [--resolution 68] [--frames ${DEFAULT_BENCH_FRAMES}]
+    Bakes the gears-and-bunnies example at 60 fps (resolution 68 is Carlson 2004's 64x68x64
+    grid) and prints s/frame split into fluid, coupling and surface, next to the thesis's 28 s.`
 
 async function main(argv: string[]): Promise<number> {
   const [command, what, ...rest] = argv
@@ -44,6 +50,17 @@ async function main(argv: string[]): Promise<number> {
     const viscosity = o.viscosity === undefined ? 0.2 : Number(o.viscosity)
     if (!(viscosity >= 0 && viscosity <= 1e5)) throw new UsageError(`--viscosity must be a number of m²/s from 0 to 100000 (got "${o.viscosity}")`)
     const result = benchLiquid({ scene: what, res: o.res ?? (what === 'bunny' ? 38 : 64), frames: o.frames ?? 48, viscosity }, (line) => console.log(line))
+    console.log(`EDDY_BENCH ${JSON.stringify(result)}`)
+    return 0
+  }
+  if (command === 'bench' && what === 'rigidfluid') {
+    const o = parseOptions(rest, {
+      resolution: { type: 'int', min: 8, max: 1024 },
+      res: { type: 'int', min: 8, max: 1024 },
+      frames: { type: 'int', min: 1, max: 100000 },
+    })
+    if (o.resolution !== undefined && o.res !== undefined) throw new UsageError('Give --resolution or --res, not both')
+    const result = benchRigidFluid({ res: o.resolution ?? o.res ?? GEARS_THESIS_RESOLUTION, frames: o.frames ?? DEFAULT_BENCH_FRAMES }, (line) => console.log(line))
     console.log(`EDDY_BENCH ${JSON.stringify(result)}`)
     return 0
   }

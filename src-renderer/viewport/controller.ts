@@ -82,6 +82,12 @@ export class ViewportController {
       screenToObject: (x, y) => pickAt(scene, x, y, (m) => m.cageVertex === undefined)?.objectId ?? null,
       projectToScreen: (id) => this.projectToScreen(id),
       projectPoint: (p) => this.project(new Vector3(p[0], p[1], p[2])),
+      objectMaterials: (id) =>
+        this.sync.visuals
+          .get(id)
+          ?.root.getChildMeshes(false)
+          .filter((m) => m.isEnabled() && m.isVisible)
+          .map((m) => m.material?.name ?? '') ?? [],
       cache: {
         state: () => this.cache.state,
         timings: () => this.cache.timings(),
@@ -98,6 +104,7 @@ export class ViewportController {
           }
         },
         shownBodies: () => [...this.cache.display.shownBodies.ids],
+        bodyPoses: () => this.cache.display.bodyPoses(),
       },
     }
     this.uninstallHooks = installTestHooks(this.hooks)

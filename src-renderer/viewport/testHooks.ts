@@ -19,6 +19,11 @@ export interface EddyViewportTestApi {
    * object's on-screen box that does select it is returned instead.
    */
   projectToScreen(objectId: string): { x: number; y: number } | null
+  /**
+   * Names of the materials an object's visible meshes are drawn with ("mat:rigidBody", or
+   * "mat:rigidBodyGhost" while the baked body of its id is shown), [] without a node.
+   */
+  objectMaterials?(objectId: string): string[]
   /** Canvas-relative CSS pixel position of a world point (m), or null behind the camera. */
   projectPoint?(p: [number, number, number]): { x: number; y: number } | null
   /** The baked frame on screen and the playhead-to-GPU times (see cachePlayback.ts). */
@@ -40,6 +45,8 @@ export interface EddyViewportTestApi {
      * are drawn as faint wireframes meanwhile.
      */
     shownBodies?(): string[]
+    /** Pose of each simulated rigid body drawn now (world position of its centre of mass, m; quaternion x, y, z, w). */
+    bodyPoses?(): { id: string; position: [number, number, number]; orientation: [number, number, number, number] }[]
     /** Stops or restarts drawing (benchmarks of the data path only). */
     setRendering?(on: boolean): void
   }

@@ -122,6 +122,14 @@ export class CacheDisplay {
     return { redecode: changed('particleColorBy') || changed('meshColorBy') }
   }
 
+  /** Pose of each rigid body drawn now (test hooks). */
+  bodyPoses(): { id: string; position: [number, number, number]; orientation: [number, number, number, number] }[] {
+    const ids = this.shownBodies.ids
+    return (this.frame?.rigidBodies ?? [])
+      .filter((b) => ids.has(b.id))
+      .map((b) => ({ id: b.id, position: [b.position[0], b.position[1], b.position[2]], orientation: [b.orientation[0], b.orientation[1], b.orientation[2], b.orientation[3]] }))
+  }
+
   /** The parts, for the viewport's test hooks. */
   get parts(): { volume: VolumeDisplay; particles: readonly ParticleDisplay[]; meshes: readonly MeshDisplay[]; rigidBodies: readonly MeshDisplay[] } {
     return { volume: this.volume, particles: this.particles, meshes: this.meshes, rigidBodies: this.bodies }

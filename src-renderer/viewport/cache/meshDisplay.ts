@@ -10,6 +10,7 @@ import { SubMesh } from '@babylonjs/core/Meshes/subMesh'
 import type { Scene } from '@babylonjs/core/scene'
 import type { MeshDisplayData } from './displayData'
 import { grownCapacity } from './capacity'
+import { useCounterClockwiseFront } from '../shapes'
 
 /** The cached-mesh materials of a scene, by name (each created on first use). */
 export const CACHE_MATERIALS = ['cache:liquid', 'cache:rigid', 'cache:coloured'] as const
@@ -57,6 +58,10 @@ export class MeshDisplay {
   ) {
     this.scene = scene
     this.mesh = new Mesh(name, scene)
+    // Frame meshes and posed bodies are counter-clockwise seen from outside (the liquid
+    // surfacer, rigid tessellate.ts): their outside is the front, or two-sided lighting
+    // lights it from the inside (a dark body under the sun).
+    useCounterClockwiseFront(this.mesh)
     this.mesh.isPickable = false
     // Bounds change every frame and are not recomputed on the CPU; the mesh is never culled.
     this.mesh.alwaysSelectAsActiveMesh = true

@@ -1,6 +1,9 @@
 // The example scenes Eddy ships, by id: `eddy example NAME OUT.eddy` and the app's "new from
 // example" both read this list (src-main/store/exampleProject.ts builds the project file).
+import { blockCatapultScene } from './blockCatapult'
 import { damBreakScene } from './damBreak'
+import { gearsAndBunniesScene } from './gearsAndBunnies'
+import { leadAndWoodScene } from './leadAndWood'
 import { meltingBunnyScene } from './meltingBunny'
 import { toothpasteScene } from './toothpaste'
 import type { ExampleEntry } from './types'
@@ -32,6 +35,24 @@ export const EXAMPLES: readonly ExampleEntry[] = [
     title: 'Dam break',
     description: 'A water column collapses around a box obstacle: the Blender Mantaflow peer benchmark scene.',
     build: damBreakScene,
+  },
+  {
+    id: 'lead-and-wood',
+    title: 'Lead and wood',
+    description: 'A lead ball and a wooden ball, spinning at 1000 rpm, are thrown at each other into a pool (Carlson 2004, Figs. 2 and 19).',
+    build: leadAndWoodScene,
+  },
+  {
+    id: 'gears-and-bunnies',
+    title: 'Gears and bunnies',
+    description: 'Eight metal gears are thrown into a pool where three wooden bunnies rise from under the water (Carlson 2004, Fig. 22).',
+    build: gearsAndBunniesScene,
+  },
+  {
+    id: 'block-catapult',
+    title: 'Block catapult',
+    description: 'A falling silver block catapults wooden blocks off a plank into an oncoming wall of water (Carlson 2004, Fig. 17).',
+    build: blockCatapultScene,
   },
 ]
 

@@ -13,6 +13,7 @@ import type { SceneDocument, SceneObject } from '../../scene/types'
 import { type CompileOptions, compileCommonInput, domainGrid, domainSides, fail, findDomain, type InputOptions, isInitialVolume, MeshSdfCache, num, plainEmitter, str, vec, bool } from '../compile'
 import { validateGridSpec } from '../core/grid'
 import { compileRigidBodies, compileRigidPoses } from './compileRigid'
+import { checkRigidPlacement } from './rigidInput'
 import { type HeatSourceInput, LIQUID_BYTES_PER_CELL, type LiquidSetup, type LiquidSimInput, type LiquidTimeInput, type LiquidVolumeInit, validateLiquidSetup } from './liquidInput'
 
 /** Settings of the surface mesh built from the markers each frame (liquidSurface.ts). */
@@ -113,8 +114,10 @@ export function compileLiquidScene(doc: SceneDocument, domainId: string, opts: C
     viscositySolve: { tolerance, maxIterations: 4000 },
   }
   validateLiquidSetup(setup, opts.maxBytes)
-  // Every object, every parameter, every mesh once, so errors surface before the bake.
-  compileLiquidInput(doc, domainId, (frame - 1) / doc.meta.fps, doc.meta.fps, { meshes })
+  // Every object, every parameter, every mesh once, so errors surface before the bake; and
+  // a rigid body starting inside an obstacle is refused here, before the cache is touched.
+  const first = compileLiquidInput(doc, domainId, (frame - 1) / doc.meta.fps, doc.meta.fps, { meshes })
+  if (setup.rigidBodies?.length) checkRigidPlacement(setup.rigidBodies, first.obstacles)
   return {
     setup,
     meshes,

@@ -230,6 +230,8 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     }
     validateLiquidInput(input)
     if (!this.initialised) this.initialise()
+    // A body starting inside an obstacle is refused before anything moves (rigidFluid.ts).
+    this.rigid?.checkPlacement(input.obstacles)
     const stats = emptyStats()
     const { dx } = this.setup.grid
     const g = this.setup.gravity

@@ -30,7 +30,8 @@ import type { RigidBodyState, Quat } from '../frame'
 import { RigidWorld, type RigidBodyDesc } from '../rigid/rigidWorld'
 import type { MarkerParticles } from './markers'
 import { LIQUID_DENSITY, RigidCoupling } from './rigidCoupling'
-import type { RigidBodySetup, RigidPoseInput } from './rigidInput'
+import type { ObstacleInput } from '../solver'
+import { obstacleContaining, startsInsideObstacle, type RigidBodySetup, type RigidPoseInput } from './rigidInput'
 import { LIQUID, SOLID } from './viscosity'
 
 /** Quaternion (x, y, z, w) of XYZ Euler degrees (R = Rz Ry Rx, primitiveSdf.ts). */
@@ -150,18 +151,18 @@ export class RigidFluid {
   }
 
   /**
-   * A body starting inside an obstacle can never be pushed out cleanly: refused by name. Called
-   * once the obstacles' distances exist (after the first substep's obstacle update).
+   * A body starting inside an obstacle can never be pushed out cleanly: refused by name
+   * (rigidInput.ts checkRigidPlacement; compileLiquid.ts already refused it before the bake
+   * began, this is for callers that build the solver directly). Called once, at the first
+   * step, with that step's obstacles; not after a restore (the bodies have moved on since).
    */
-  checkPlacement(): void {
+  checkPlacement(obstacles: readonly ObstacleInput[]): void {
     if (this.placementChecked) return
     this.placementChecked = true
-    const sdf = this.world.env.staticSdf
-    if (!sdf) return
+    if (obstacles.length === 0) return
     for (const body of this.world.bodies) {
-      if (sdf.distance(body.x[0], body.x[1], body.x[2]) < 0) {
-        throw new EddyError('INVALID_PARAM', `Rigid body "${body.name}" starts inside an obstacle: move it out of the obstacle`, { objectId: body.id, field: 'position' })
-      }
+      const ob = obstacleContaining(body.x[0], body.x[1], body.x[2], obstacles)
+      if (ob) startsInsideObstacle(body, ob, body.x)
     }
   }
 
@@ -176,7 +177,6 @@ export class RigidFluid {
    * solver moves everything by h. `kind` is this substep's cell classification (wetness).
    */
   advance(h: number, offset: number, frame: number, poses: readonly RigidPoseInput[], kind: Uint8Array): void {
-    this.checkPlacement()
     const bodies = this.world.bodies
     for (let b = 0; b < bodies.length; b++) {
       const body = bodies[b]
@@ -403,6 +403,7 @@ export class RigidFluid {
       this.active[b] = data[data.length - nb + b] ? 1 : 0
       this.world.bodies[b].kinematic = !this.active[b]
     }
+    this.placementChecked = true
   }
 }
 

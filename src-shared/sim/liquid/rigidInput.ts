@@ -5,9 +5,12 @@
 // the object and field, so the solver never sees NaN or a body it cannot weigh.
 import { EddyError } from '../../api/errors'
 import { isClosedSurface } from '../../geometry/closedSurface'
-import type { PrimitiveShape } from '../../geometry/primitiveSdf'
+import { PlacedSdf } from '../../geometry/placedSdf'
+import { eulerXYZDegToMatrix, PrimitiveSdf, type PrimitiveShape } from '../../geometry/primitiveSdf'
 import type { TriMesh } from '../../geometry/triMesh'
 import type { Vec3 } from '../../scene/types'
+import { meshMassProperties } from '../rigid/massProperties'
+import type { ObstacleInput } from '../solver'
 
 export interface RigidBodySetup {
   id: string
@@ -64,6 +67,75 @@ export function validateRigidBodySetup(b: RigidBodySetup): void {
   if (b.shape === 'mesh') {
     if (!b.mesh) bad(b, 'meshId', 'shape Mesh needs an imported mesh', null)
     if (!isClosedSurface(b.mesh)) bad(b, 'meshId', 'its mesh is not closed (it has holes or open edges); a rigid body needs a watertight mesh to have a volume and a mass', null)
+    // A closed mesh that encloses no volume (flat) or a negative one (inside out) has no mass:
+    // refused here, naming the scene field, rather than when the rigid world is built.
+    try {
+      meshMassProperties(b.mesh, 1, { id: b.id, name: b.name })
+    } catch (e) {
+      if (e instanceof EddyError && e.code === 'INVALID_PARAM') throw new EddyError('INVALID_PARAM', e.message, { ...e.details, objectId: b.id, field: 'meshId' })
+      throw e
+    }
+  }
+}
+
+/**
+ * The first obstacle whose inside holds the point (x, y, z), placed at its input's time, or
+ * null. Exact signed distances of the obstacles' shapes (placed as obstacleField.ts places
+ * them), so the check at compile time and the solver's at its first step agree.
+ */
+export function obstacleContaining(x: number, y: number, z: number, obstacles: readonly ObstacleInput[]): ObstacleInput | null {
+  for (const ob of obstacles) {
+    const sx = Math.max(ob.scale[0], 1e-6), sy = Math.max(ob.scale[1], 1e-6), sz = Math.max(ob.scale[2], 1e-6)
+    const [px, py, pz] = ob.position
+    const [rx, ry, rz] = ob.rotation
+    let placed: PlacedSdf
+    if (ob.shape === 'mesh') {
+      if (!ob.mesh) continue
+      placed = new PlacedSdf(ob.mesh)
+      placed.place(px, py, pz, rx, ry, rz, sx, sy, sz)
+    } else {
+      placed = new PlacedSdf(new PrimitiveSdf(ob.shape, { position: [0, 0, 0], rotation: [0, 0, 0], scale: [sx, sy, sz] }))
+      placed.place(px, py, pz, rx, ry, rz, 1, 1, 1)
+    }
+    if (placed.distance(x, y, z) < 0) return ob
+  }
+  return null
+}
+
+/** INVALID_PARAM naming the body (objectId, field 'position') and the obstacle it starts in. */
+export function startsInsideObstacle(body: { id: string; name: string }, obstacle: ObstacleInput, centre: ArrayLike<number>): never {
+  throw new EddyError('INVALID_PARAM', `Rigid body "${body.name}" starts inside obstacle "${obstacle.name}": move it out of the obstacle`, {
+    objectId: body.id,
+    field: 'position',
+    value: [centre[0], centre[1], centre[2]],
+    obstacleId: obstacle.id,
+  })
+}
+
+/** World centre of mass of a body at its starting pose (where the rigid solver's body starts). */
+export function startCentre(b: RigidBodySetup): Vec3 {
+  const p = b.start.position
+  if (b.shape !== 'mesh' || !b.mesh) return [p[0], p[1], p[2]]
+  const c = meshMassProperties(b.mesh, 1, { id: b.id, name: b.name }).centerOfMass
+  const m = eulerXYZDegToMatrix(b.start.rotation)
+  return [
+    p[0] + m[0] * c[0] + m[1] * c[1] + m[2] * c[2],
+    p[1] + m[3] * c[0] + m[4] * c[1] + m[5] * c[2],
+    p[2] + m[6] * c[0] + m[7] * c[1] + m[8] * c[2],
+  ]
+}
+
+/**
+ * A body whose centre of mass starts inside an obstacle can never be pushed out cleanly:
+ * refused by name before the bake touches the cache (compileLiquid.ts calls this with the
+ * obstacles at the bake's first frame; the solver repeats it at its first step).
+ */
+export function checkRigidPlacement(bodies: readonly RigidBodySetup[], obstacles: readonly ObstacleInput[]): void {
+  if (obstacles.length === 0) return
+  for (const b of bodies) {
+    const c = startCentre(b)
+    const ob = obstacleContaining(c[0], c[1], c[2], obstacles)
+    if (ob) startsInsideObstacle(b, ob, c)
   }
 }
 

@@ -1,6 +1,7 @@
 // The built CLI (out/main/cli.js; `npx electron-vite build` after changing src-main/cli):
 // `eddy example` writes a project that `eddy bake` can open, refuses an existing file, lists the
-// examples for an unknown name; `eddy bench liquid|viscous|bunny` print phase tables and EDDY_BENCH.
+// examples for an unknown name; `eddy bench liquid|viscous|bunny|rigidfluid` print phase tables
+// and EDDY_BENCH.
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -95,4 +96,37 @@ describe('eddy bench liquid / viscous / bunny', () => {
     expect(j.layout).toMatch(/^\d+x\d+x12 grid$/)
     expect(j.particles as number).toBeGreaterThan(0)
   }, 30_000)
+})
+
+describe('eddy bench rigidfluid', () => {
+  it('--resolution 17 --frames 2: gears and bunnies at 60 fps, split into fluid, coupling and surface next to the thesis', () => {
+    const r = eddy('bench', 'rigidfluid', '--resolution', '17', '--frames', '2')
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/\| rigid \|/)
+    for (const part of ['coupling', 'fluid', 'surface']) expect(r.stdout).toMatch(new RegExp(`\\| ${part} \\| \\d+\\.\\d+ \\|`))
+    expect(r.stdout).toMatch(/28 s\/frame/)
+    const j = benchJson(r.stdout)
+    expect(j.scene).toBe('rigidfluid')
+    expect(j.layout).toBe('16x17x16 grid')
+    expect(j.frames).toBe(2)
+    expect(j.fps).toBe(60)
+    expect(j.bodies).toBe(11)
+    expect(j.thesisSecondsPerFrame).toBe(28)
+    const split = j.split as Record<string, number>
+    expect(split.couplingMsPerFrame).toBeGreaterThan(0)
+    expect(split.fluidMsPerFrame).toBeGreaterThan(0)
+    expect(split.surfaceMsPerFrame).toBeGreaterThan(0)
+    // The parts and the setup make up the whole.
+    expect(split.fluidMsPerFrame + split.couplingMsPerFrame + split.surfaceMsPerFrame + split.setupMsPerFrame).toBeCloseTo(j.msPerFrame as number, 6)
+    expect(j.ratioToThesis as number).toBeCloseTo((j.msPerFrame as number) / 28000, 9)
+    expect((j.phaseMsPerFrame as Record<string, number>).rigid).toBe(split.couplingMsPerFrame)
+    expect(j.particles as number).toBeGreaterThan(0)
+  }, 60_000)
+
+  it('--resolution and --res are the same option; giving both, or a bad value, is a usage error', () => {
+    expect(eddy('bench', 'rigidfluid', '--resolution', '16', '--res', '16').status).toBe(2)
+    const bad = eddy('bench', 'rigidfluid', '--resolution', 'fine')
+    expect(bad.status).toBe(2)
+    expect(bad.stderr).toMatch(/--resolution/)
+  })
 })

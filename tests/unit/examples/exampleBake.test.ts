@@ -1,6 +1,7 @@
 // A few frames of every example's every domain at a tiny resolution, through createBakeSolver
 // (what the bake runner steps): each makes marker particles inside its own domain and a closed
-// surface mesh, and the bunny's head warms under the lamp while its feet stay cold.
+// surface mesh, every rigid body stays inside its domain, the bunny's head warms under the lamp
+// while its feet stay cold, and the rigid body examples start as their figures do.
 import { describe, expect, it } from 'vitest'
 import { isClosedSurface } from '../../../src-shared/geometry/closedSurface'
 import { EXAMPLES } from '../../../src-shared/scene/examples'
@@ -8,21 +9,38 @@ import { createBakeSolver } from '../../../src-shared/sim/registry'
 import type { FrameData } from '../../../src-shared/sim/frame'
 
 /** Coarse but enough cells across the thinnest liquid (the toothpaste nozzle is 14 cm). */
-const RESOLUTION: Record<string, number> = { 'melting-bunny': 16, toothpaste: 24, 'viscosity-pour': 12, 'dam-break': 14 }
+const RESOLUTION: Record<string, number> = {
+  'melting-bunny': 16,
+  toothpaste: 24,
+  'viscosity-pour': 12,
+  'dam-break': 14,
+  'lead-and-wood': 16,
+  'gears-and-bunnies': 17,
+  'block-catapult': 24,
+}
 const FRAMES = 3
 
-function bake(id: string): { domain: string; frame: FrameData; bounds: { min: number[]; max: number[] } }[] {
+interface Baked {
+  domain: string
+  frame: FrameData
+  /** The first frame (the scene as set up), for the rigid bodies' starting states. */
+  first: FrameData
+  bounds: { min: number[]; max: number[] }
+}
+
+function bake(id: string): Baked[] {
   const e = EXAMPLES.find((x) => x.id === id)!
   const { doc, meshes } = e.build({ resolution: RESOLUTION[id] })
   return doc.objects
     .filter((o) => o.kind === 'domain')
     .map((d) => {
       const solver = createBakeSolver(doc, d.id, { resolveMesh: (m) => meshes.find((x) => x.id === m) })
+      const first = solver.frame()
       for (let f = 1; f <= FRAMES; f++) solver.stepFrame(f)
       // Within a cell of the box: markers may sit on a wall face; another domain's liquid is metres away.
       const p = d.params.position as number[], s = d.params.size as number[]
       const cell = Math.max(...s) / RESOLUTION[id]
-      return { domain: d.name, frame: solver.frame(), bounds: { min: p.map((v, i) => v - s[i] / 2 - cell), max: p.map((v, i) => v + s[i] / 2 + cell) } }
+      return { domain: d.name, frame: solver.frame(), first, bounds: { min: p.map((v, i) => v - s[i] / 2 - cell), max: p.map((v, i) => v + s[i] / 2 + cell) } }
     })
 }
 
@@ -42,8 +60,17 @@ describe('example bakes (tiny resolution, 3 frames)', () => {
         expect(mesh, domain).toBeDefined()
         expect(mesh.indices.length, domain).toBeGreaterThan(0)
         expect(isClosedSurface({ positions: mesh.positions, indices: mesh.indices }), domain).toBe(true)
+        // Rigid bodies: one state per Rigid Body object, finite, centre of mass inside the box.
+        const bodies = e.build({ resolution: RESOLUTION[e.id] }).doc.objects.filter((o) => o.kind === 'rigidBody')
+        expect(frame.rigidBodies?.length ?? 0, domain).toBe(bodies.length)
+        for (const b of frame.rigidBodies ?? []) {
+          for (let a = 0; a < 3; a++) {
+            const v = b.position[a]
+            expect(Number.isFinite(v) && v >= bounds.min[a] && v <= bounds.max[a], `${b.name} axis ${a} at ${v}`).toBe(true)
+          }
+        }
       }
-    }, 30_000)
+    }, 60_000)
   }
 
   it('melting-bunny: the lamp warms the head while the feet stay at the starting 295 K', () => {
@@ -60,4 +87,42 @@ describe('example bakes (tiny resolution, 3 frames)', () => {
     expect(headMax).toBeGreaterThan(310)
     expect(feetMax).toBeLessThan(300)
   }, 30_000)
+
+  const body = (f: FrameData, id: string) => {
+    const b = f.rigidBodies?.find((x) => x.id === id)
+    if (!b) throw new Error(`no body ${id}`)
+    return b
+  }
+
+  it('lead-and-wood: the balls fly at each other and fall; the lead one strikes the wooden one back towards its wall', () => {
+    const [{ first, frame }] = bake('lead-and-wood')
+    const lead0 = body(first, 'lead'), wood0 = body(first, 'wood')
+    const lead = body(frame, 'lead'), wood = body(frame, 'wood')
+    expect(lead.position[0]).toBeGreaterThan(lead0.position[0] + 0.1)
+    expect(lead.position[1]).toBeLessThan(lead0.position[1] - 0.1)
+    expect(wood.position[1]).toBeLessThan(wood0.position[1] - 0.1)
+    // Thrown at -3.8 m/s, the wooden ball is moving back towards +x after the strike; the lead ball keeps going.
+    expect(wood.linearVelocity[0]).toBeGreaterThan(0)
+    expect(lead.linearVelocity[0]).toBeGreaterThan(0)
+  }, 60_000)
+
+  it('gears-and-bunnies: the gears fall into the water while the wooden bunnies start to rise', () => {
+    const [{ first, frame }] = bake('gears-and-bunnies')
+    for (let i = 1; i <= 8; i++) expect(body(frame, `gear-${i}`).position[1], `gear ${i}`).toBeLessThan(body(first, `gear-${i}`).position[1] - 0.2)
+    for (let i = 1; i <= 3; i++) expect(body(frame, `bunny-${i}`).linearVelocity[1], `bunny ${i}`).toBeGreaterThan(0)
+  }, 60_000)
+
+  it('block-catapult: the silver block falls while the plank and the small blocks rest on the pivot', () => {
+    const [{ first, frame }] = bake('block-catapult')
+    const t = FRAMES / 24
+    // Free fall: 0.5 g t^2, plus what the rigid solver's symplectic Euler adds at a few
+    // substeps a frame (a factor 1 + 1 / substeps).
+    const fell = body(first, 'silver').position[1] - body(frame, 'silver').position[1]
+    expect(fell).toBeGreaterThan(0.5 * 9.81 * t * t)
+    expect(fell).toBeLessThan(1.4 * 0.5 * 9.81 * t * t)
+    for (const id of ['plank', 'block-1', 'block-2', 'block-3', 'turquoise']) {
+      const a = body(first, id).position, b = body(frame, id).position
+      expect(Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]), id).toBeLessThan(0.03)
+    }
+  }, 60_000)
 })

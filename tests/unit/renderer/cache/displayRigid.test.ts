@@ -2,6 +2,7 @@
 // frame (world vertices checked against poses computed here), meshes are coloured by a chosen
 // attribute ('color' as RGB, others through viridis), the raymarched volumes are the ones
 // the options name; and CacheDisplay draws bodies and coloured meshes on a NullEngine.
+import { Constants } from '@babylonjs/core/Engines/constants'
 import { NullEngine } from '@babylonjs/core/Engines/nullEngine'
 import { VertexBuffer } from '@babylonjs/core/Buffers/buffer'
 import { Scene } from '@babylonjs/core/scene'
@@ -166,6 +167,19 @@ describe('CacheDisplay draws bodies and coloured meshes', () => {
     d.dispose()
     expect(scene.meshes.filter((m) => m.name.startsWith('cache:'))).toEqual([])
     expect(scene.materials.filter((m) => m.name.startsWith('cache:'))).toEqual([])
+  })
+
+  it('draws counter-clockwise faces as the front (outside lit, not the inside), and reports the poses drawn', () => {
+    const d = new CacheDisplay(scene)
+    d.show(noVolume({ ...frameWithBody([0, 2, 0]), meshes: [tetra()] }))
+    for (const m of [...d.parts.rigidBodies, ...d.parts.meshes]) expect(m.node.sideOrientation).toBe(Constants.MATERIAL_CounterClockWiseSideOrientation)
+    expect(d.bodyPoses()).toEqual([
+      { id: 'b1', position: [0, 2, 0], orientation: QX90 },
+      { id: 'b2', position: [0, 0, 0], orientation: [0, 0, 0, 1] },
+    ])
+    d.setSettings({ visible: false })
+    expect(d.bodyPoses()).toEqual([])
+    d.dispose()
   })
 
   it('a coloured mesh switches to the vertex-colour material and back; meshColorBy asks for a re-decode', () => {
