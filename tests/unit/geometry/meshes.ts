@@ -1,5 +1,6 @@
 // Test meshes for the geometry tests (not a test file itself).
 import type { TriMesh } from '../../../src-shared/geometry/triMesh'
+import { ellipsoidMesh } from '../../../src-shared/sim/rigid/tessellate'
 
 /** Deterministic PRNG (mulberry32) so failures reproduce. */
 export function rng(seed: number): () => number {
@@ -16,47 +17,9 @@ export function rng(seed: number): () => number {
  * pushed onto the unit sphere; counter-clockwise seen from outside.
  */
 export function icosphere(levels: number): TriMesh {
-  const t = (1 + Math.sqrt(5)) / 2
-  const pos: number[] = [
-    -1, t, 0, 1, t, 0, -1, -t, 0, 1, -t, 0,
-    0, -1, t, 0, 1, t, 0, -1, -t, 0, 1, -t,
-    t, 0, -1, t, 0, 1, -t, 0, -1, -t, 0, 1,
-  ]
-  let tri: number[] = [
-    0, 11, 5, 0, 5, 1, 0, 1, 7, 0, 7, 10, 0, 10, 11,
-    1, 5, 9, 5, 11, 4, 11, 10, 2, 10, 7, 6, 7, 1, 8,
-    3, 9, 4, 3, 4, 2, 3, 2, 6, 3, 6, 8, 3, 8, 9,
-    4, 9, 5, 2, 4, 11, 6, 2, 10, 8, 6, 7, 9, 8, 1,
-  ]
-  const normalise = (i: number) => {
-    const l = Math.hypot(pos[3 * i], pos[3 * i + 1], pos[3 * i + 2])
-    pos[3 * i] /= l
-    pos[3 * i + 1] /= l
-    pos[3 * i + 2] /= l
-  }
-  for (let i = 0; i < pos.length / 3; i++) normalise(i)
-  for (let l = 0; l < levels; l++) {
-    const mid = new Map<string, number>()
-    const midpoint = (a: number, b: number): number => {
-      const key = a < b ? `${a},${b}` : `${b},${a}`
-      let m = mid.get(key)
-      if (m === undefined) {
-        m = pos.length / 3
-        pos.push((pos[3 * a] + pos[3 * b]) / 2, (pos[3 * a + 1] + pos[3 * b + 1]) / 2, (pos[3 * a + 2] + pos[3 * b + 2]) / 2)
-        normalise(m)
-        mid.set(key, m)
-      }
-      return m
-    }
-    const next: number[] = []
-    for (let i = 0; i < tri.length; i += 3) {
-      const a = tri[i], b = tri[i + 1], c = tri[i + 2]
-      const ab = midpoint(a, b), bc = midpoint(b, c), ca = midpoint(c, a)
-      next.push(a, ab, ca, b, bc, ab, c, ca, bc, ab, bc, ca)
-    }
-    tri = next
-  }
-  return { positions: Float32Array.from(pos), indices: Uint32Array.from(tri) }
+  // The rigid bodies' tessellation (sim/rigid/tessellate.ts) builds the same icosphere.
+  const m = ellipsoidMesh(1, 1, 1, levels)
+  return { positions: m.positions, indices: m.indices }
 }
 
 /** Axis-aligned cube [-h, h]^3, 12 triangles counter-clockwise seen from outside. */

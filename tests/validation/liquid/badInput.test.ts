@@ -1,23 +1,14 @@
 // Bad liquid setups and inputs fail early with INVALID_PARAM errors that name the field; a
 // blow-up fails with SIM_UNSTABLE instead of caching NaN frames.
 import { describe, expect, it } from 'vitest'
-import { EddyError } from '../../../src-shared/api/errors'
 import type { LiquidSetup } from '../../../src-shared/sim/liquid/liquidInput'
 import { LiquidSolver } from '../../../src-shared/sim/liquid/liquidSolver'
 import { boxVolume, liquidInput, liquidSetup } from './liquidScenes'
+import { errorOf } from '../../fixtures/errorOf'
 
 const grid = { nx: 8, ny: 8, nz: 8, dx: 0.1, origin: [0, 0, 0] as [number, number, number] }
 const good = liquidSetup(grid, [boxVolume([0, 0, 0], [0.4, 0.4, 0.8])])
 
-function errorOf(fn: () => unknown): EddyError {
-  try {
-    fn()
-  } catch (e) {
-    if (e instanceof EddyError) return e
-    throw e
-  }
-  throw new Error('expected an EddyError, nothing was thrown')
-}
 
 const temp = (extra: object) => ({ model: 'temperature', meltingPoint: 330, transitionWidth: 10, ramp: 'linear', solid: 1e4, liquid: 1e-3, ...extra })
 

@@ -4,7 +4,6 @@
 // meshes, a relative density of 0 or below, a body whose centre starts inside an obstacle.
 // (The bake runner's side, with its cache, is tests/unit/bake/rigidBake.test.ts.)
 import { describe, expect, it } from 'vitest'
-import { EddyError } from '../../../src-shared/api/errors'
 import type { TriMesh } from '../../../src-shared/geometry/triMesh'
 import { sceneObject } from '../../../src-shared/scene/examples/build'
 import type { SceneDocument, SceneObject } from '../../../src-shared/scene/types'
@@ -12,16 +11,8 @@ import { liquidFamily } from '../../../src-shared/sim/liquid/family'
 import type { RigidBodySetup } from '../../../src-shared/sim/liquid/rigidInput'
 import { LiquidSolver } from '../../../src-shared/sim/liquid/liquidSolver'
 import { tankScene } from './scenes'
+import { errorOf } from '../../fixtures/errorOf'
 
-function errorOf(fn: () => unknown): EddyError {
-  try {
-    fn()
-  } catch (e) {
-    if (e instanceof EddyError) return e
-    throw e
-  }
-  throw new Error('expected an EddyError, nothing was thrown')
-}
 
 /** Unit cube corners and its 12 outward triangles; `open` drops the +z face's pair. */
 const CUBE_V = [-0.5, -0.5, -0.5, 0.5, -0.5, -0.5, 0.5, 0.5, -0.5, -0.5, 0.5, -0.5, -0.5, -0.5, 0.5, 0.5, -0.5, 0.5, 0.5, 0.5, 0.5, -0.5, 0.5, 0.5]

@@ -1,22 +1,13 @@
 // Bad scenes fail early with typed errors that name the field; a configuration the solver
 // cannot follow fails with the instability error instead of caching NaN frames.
 import { describe, expect, it } from 'vitest'
-import { EddyError } from '../../../src-shared/api/errors'
 import { compileSmokeInput as compileInput, compileSmokeScene as compileScene } from '../../../src-shared/sim/smoke/compileSmoke'
 import { SmokeSolver } from '../../../src-shared/sim/smoke/smokeSolver'
 import type { TriMesh } from '../../../src-shared/geometry/triMesh'
 import type { SceneDocument } from '../../../src-shared/scene/types'
 import { boxScene, FPS, obj, runFrames } from './scenes'
+import { errorOf } from '../../fixtures/errorOf'
 
-function errorOf(fn: () => unknown): EddyError {
-  try {
-    fn()
-  } catch (e) {
-    if (e instanceof EddyError) return e
-    throw e
-  }
-  throw new Error('expected an EddyError, nothing was thrown')
-}
 
 /** Sets params of object `id` in a copy of doc. */
 function withParams(doc: SceneDocument, id: string, params: Record<string, unknown>): SceneDocument {
