@@ -12,6 +12,7 @@ import { LIQUID_PHASES, LiquidSolver } from './liquidSolver'
 import { LIQUID_DOMAIN_PARAMS, LIQUID_EMITTER_PARAMS } from './params'
 import { LiquidSurfacer } from './surface/liquidSurface'
 import { damBreakScene } from '../../scene/examples/damBreak'
+import { sceneObject } from '../../scene/examples/build'
 
 /** Adds the surface mesh of the frame's markers, as the cache, viewport and exporters take it. */
 function addSurface(fd: FrameData, c: LiquidCompiled, surfacer: LiquidSurfacer): FrameData {
@@ -69,6 +70,9 @@ export const liquidFamily: SolverFamily<LiquidCompiled, LiquidSimInput> = {
   estimate: estimateLiquid,
   conformanceScene() {
     const { doc } = damBreakScene({ resolution: 12 })
-    return { doc: { ...doc, meta: { ...doc.meta, frameEnd: 6 } }, hostId: doc.objects.find((o) => o.kind === 'domain')!.id, meshes: [], badParam: { key: 'flip', value: 2 } }
+    // With a rigid body dropping into the water (Carlson ch. 5), so the suite checks the
+    // bodies' checkpoints, determinism and frames too.
+    const box = sceneObject('conformance-box', 'rigidBody', 'Falling box', { shape: 'box', position: [-0.7, 1.35, 0], rotation: [20, 10, 0], scale: [0.3, 0.3, 0.3], relativeDensity: 2 })
+    return { doc: { ...doc, objects: [...doc.objects, box], meta: { ...doc.meta, frameEnd: 6 } }, hostId: doc.objects.find((o) => o.kind === 'domain')!.id, meshes: [], badParam: { key: 'flip', value: 2 } }
   },
 }
