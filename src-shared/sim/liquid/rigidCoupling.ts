@@ -320,10 +320,16 @@ export class RigidCoupling {
    * u^n of sec. 5.4 on R): vel = (1 - w) vel + w (v + omega x r). `use[b]` = 0 skips body b.
    */
   imposeRigidVelocity(vel: MacGrid, bodies: readonly CoupledBody[], use: Uint8Array, open: MacGrid): void {
-    this.forFaces(bodies, use, open, null, (body, a, f, w, px, py, pz, comp) => {
+    this.blendRigid(vel, bodies, use, open, null)
+  }
+
+  /** vel = (1 - w) vel + w (v + omega x r) on the open faces of bodies with use[b] = 1 (eq. 80's blend). */
+  private blendRigid(vel: MacGrid, bodies: readonly CoupledBody[], use: Uint8Array, open: MacGrid, solved: Uint8Array | null): void {
+    this.forFaces(bodies, use, open, solved, (body, a, f, w, px, py, pz, comp) => {
       comp[f] = (1 - w) * comp[f] + w * this.rigidAt(body, a, px, py, pz)
     }, vel)
   }
+
 
   /**
    * Patankar's buoyant weight (sec. 5.4.1 step 1): after gravity reaches every face, the faces
@@ -390,13 +396,9 @@ export class RigidCoupling {
         body.w[d] = this.sol[3 + d]
       }
       // Eq. 80 on this body's faces.
-      this.forFaces(bodies, one, open, solved, (_b, a, f, w, px, py, pz, comp) => {
-        comp[f] = (1 - w) * comp[f] + w * this.rigidAt(body, a, px, py, pz)
-      }, vel)
+      this.blendRigid(vel, bodies, one, open, solved)
     }
-    this.forFaces(bodies, kinematic, open, solved, (body, a, f, w, px, py, pz, comp) => {
-      comp[f] = (1 - w) * comp[f] + w * this.rigidAt(body, a, px, py, pz)
-    }, vel)
+    this.blendRigid(vel, bodies, kinematic, open, solved)
   }
 
   /**

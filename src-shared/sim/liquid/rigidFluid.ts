@@ -30,6 +30,7 @@ import type { RigidBodyState, Quat } from '../frame'
 import { RigidWorld, type RigidBodyDesc } from '../rigid/rigidWorld'
 import type { MarkerParticles } from './markers'
 import { LIQUID_DENSITY, RigidCoupling } from './rigidCoupling'
+import { lerpLattice } from './sample'
 import type { ObstacleInput } from '../solver'
 import { obstacleContaining, startsInsideObstacle, type RigidBodySetup, type RigidPoseInput } from './rigidInput'
 import { LIQUID, SOLID } from './viscosity'
@@ -64,20 +65,7 @@ class CornerSdf implements SignedDistanceField {
   constructor(private readonly phi: Float32Array, private readonly grid: GridSpec) {}
   distance(x: number, y: number, z: number): number {
     const { nx, ny, nz, dx, origin } = this.grid
-    const fx = Math.min(nx, Math.max(0, (x - origin[0]) / dx))
-    const fy = Math.min(ny, Math.max(0, (y - origin[1]) / dx))
-    const fz = Math.min(nz, Math.max(0, (z - origin[2]) / dx))
-    const i = Math.min(nx - 1, Math.floor(fx)), j = Math.min(ny - 1, Math.floor(fy)), k = Math.min(nz - 1, Math.floor(fz))
-    const tx = fx - i, ty = fy - j, tz = fz - k
-    const sx = nx + 1, sy = ny + 1
-    const p = this.phi
-    const at = (a: number, b: number, c: number): number => p[i + a + sx * (j + b + sy * (k + c))]
-    const lerp = (a: number, b: number, t: number): number => a + (b - a) * t
-    return lerp(
-      lerp(lerp(at(0, 0, 0), at(1, 0, 0), tx), lerp(at(0, 1, 0), at(1, 1, 0), tx), ty),
-      lerp(lerp(at(0, 0, 1), at(1, 0, 1), tx), lerp(at(0, 1, 1), at(1, 1, 1), tx), ty),
-      tz,
-    )
+    return lerpLattice(this.phi, nx + 1, ny + 1, nz + 1, (x - origin[0]) / dx, (y - origin[1]) / dx, (z - origin[2]) / dx)
   }
 }
 
@@ -102,8 +90,6 @@ export class RigidFluid {
   private placementChecked = false
   private massScratch = new Float64Array(0)
   private invIScratch = new Float64Array(0)
-  private solidCells = new Int32Array(0)
-  private solidKind = new Uint8Array(0)
   private solidCount = 0
   private readonly preV: Float64Array
   private readonly preW: Float64Array
@@ -274,7 +260,7 @@ export class RigidFluid {
     this.joinedCount = m
   }
 
-  /** Undoes joinLiquid, so the frame's level set, volume and cell counts are the liquid's own. */
+  /** Undoes joinLiquid (once per joinLiquid), so the frame's level set, volume and cell counts are the liquid's own. */
   leaveLiquid(kind: Uint8Array, phi: Float32Array, phiRaw: Float32Array): void {
     for (let m = 0; m < this.joinedCount; m++) {
       const c = this.joined[m]
@@ -282,7 +268,7 @@ export class RigidFluid {
       phi[c] = this.joinedPhi[m]
       phiRaw[c] = this.joinedPhiRaw[m]
     }
-    this.joinedCount = 0
+    // The list stays: solidify() marks the same cells as walls for the liquid-only solve.
   }
 
   /** Step 4b: Patankar's buoyant weight on the wet bodies' faces (rigidCoupling.ts). */
@@ -306,26 +292,17 @@ export class RigidFluid {
    * wet body become SOLID (until unsolidify), so the liquid sees the bodies as walls.
    */
   solidify(kind: Uint8Array): void {
-    const cp = this.coupling.cellPhi
-    let n = 0
-    for (let c = 0; c < cp.length; c++) if (cp[c] < 0) n++
-    if (this.solidCells.length < n) {
-      this.solidCells = new Int32Array(n)
-      this.solidKind = new Uint8Array(n)
-    }
-    let m = 0
-    for (let c = 0; c < cp.length; c++) {
-      if (!(cp[c] < 0)) continue
-      this.solidCells[m] = c
-      this.solidKind[m] = kind[c]
+    // The cells joinLiquid took (centre inside a wet body): its list is kept by leaveLiquid.
+    for (let m = 0; m < this.joinedCount; m++) {
+      const c = this.joined[m]
+      this.joinedKind[m] = kind[c]
       kind[c] = SOLID
-      m++
     }
-    this.solidCount = m
+    this.solidCount = this.joinedCount
   }
 
   unsolidify(kind: Uint8Array): void {
-    for (let m = 0; m < this.solidCount; m++) kind[this.solidCells[m]] = this.solidKind[m]
+    for (let m = 0; m < this.solidCount; m++) kind[this.joined[m]] = this.joinedKind[m]
     this.solidCount = 0
   }
 
