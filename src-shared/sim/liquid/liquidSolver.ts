@@ -154,6 +154,13 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
   private lastStats: LiquidStepStats = emptyStats()
   /** Rigid bodies coupled two ways with the liquid (rigidFluid.ts); null when the scene has none. */
   private readonly rigid: RigidFluid | null
+  /**
+   * With rigid bodies: the liquid's own velocity at the start of the substep (after the
+   * transfer and extension, before the bodies' motion is written into their faces), and the
+   * change the pressure pre-pass and viscosity made (rigidFluid.ts step 5b).
+   */
+  private readonly liquidStart: MacGrid | null
+  private readonly viscousChange: MacGrid | null
 
   constructor(setup: LiquidSetup) {
     validateLiquidSetup(setup)
@@ -201,6 +208,8 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     this.levelSetScratch = new LevelSetScratch(n)
     this.surface = new SurfaceTracker(grid, 3 * grid.dx)
     this.rigid = setup.rigidBodies?.length ? new RigidFluid(setup.rigidBodies, grid, setup.sides, setup.gravity, this.obstacles.phi) : null
+    this.liquidStart = this.rigid ? new MacGrid(grid) : null
+    this.viscousChange = this.rigid ? new MacGrid(grid) : null
     this.temperature.fill(setup.heat.ambientTemperature)
     this.phi.fill(3 * grid.dx)
   }
@@ -352,10 +361,14 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     }
     // 2. Particles -> grid, extended into the air; closed faces carry the obstacle velocity.
     this.transfer.toGrid(p, vel, temp, this.markU, this.markV, this.markW, this.markT)
+
     lap('toGrid')
     this.extendVelocity(false)
     // u^n on the faces wet bodies cover: their rigid velocity (sec. 5.4).
-    if (rigid) rigid.imposeRigidVelocity(vel, this.fractions)
+    if (rigid) {
+      this.liquidStart!.copyFrom(vel)
+      rigid.imposeRigidVelocity(vel, this.fractions)
+    }
     velOld.copyFrom(vel)
     // Temperature: liquid cells are the known ones; the air band is extended from them.
     for (let c = 0; c < kind.length; c++) if (kind[c] !== LIQUID) this.markT[c] = 0
@@ -387,6 +400,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     if (rigid) rigid.addBuoyantWeight(vel, this.fractions, h, g)
     enforceSolidVelocity(vel, this.fractions, obs.moving ? obs.velocity : null)
     if (nuMax > 0) {
+      if (rigid) this.viscousChange!.copyFrom(vel)
       // Project first, so the viscous solve starts from a field the pressure has balanced.
       // Gravity is a gradient the projection removes from a liquid at rest; diffused first,
       // next to no-slip walls or where the viscosity varies (melt beside solid wax) it becomes
@@ -397,6 +411,11 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
       this.visc.setup(vel, this.fractions, kind, this.viscosity, h, setup.viscousStress, setup.wallSlip, open, this.phi)
       const vs = this.visc.solve(setup.viscositySolve.tolerance, setup.viscositySolve.maxIterations)
       this.visc.writeBack(vel)
+      if (rigid) {
+        // (The change only: the liquid takes it again in step 5b.)
+        const dv = this.viscousChange!
+        for (const [c, u] of [[dv.u, vel.u], [dv.v, vel.v], [dv.w, vel.w]]) for (let f = 0; f < c.length; f++) c[f] = u[f] - c[f]
+      }
       stats.viscosityIterations += vs.iterations
       stats.viscosityResidual = Math.max(stats.viscosityResidual, vs.residual)
     }
@@ -406,14 +425,26 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     stats.pressureIterations += ps.iterations
     stats.pressureResidual = Math.max(stats.pressureResidual, ps.residual)
     lap('pressure')
-    // 7b. Eqs. 70-71 and the rigid projection 77-80 (velOld holds u^n); then the liquid alone
-    // is made divergence free again around the bodies as moving walls (rigidFluid.ts step 5b).
+    // 7b. Eqs. 70-71 and the rigid projection 77-80 (velOld holds u^n) predict the bodies'
+    // velocity; then the liquid alone, from its own velocity, is projected around them as
+    // moving walls, and its pressure moves them (rigidFluid.ts steps 5b-5c).
     let fractions = this.fractions
     let walls = obs.moving ? obs.velocity : null
     if (rigid) {
       rigid.couple(vel, velOld, this.fractions, kind, h)
       rigid.leaveLiquid(kind, this.phi, this.phiRaw)
       if (rigid.anyWet) {
+        // The liquid restarts from its own velocity with its own forces (rigidFluid.ts step
+        // 5b): what the fluid-as-if solve did to it is not kept, only what it made of the bodies.
+        const start = this.liquidStart!
+        velOld.copyFrom(start)
+        vel.copyFrom(start)
+        addUniformAcceleration(vel, g[0], g[1], g[2], h)
+        if (nuMax > 0) {
+          const dv = this.viscousChange!
+          for (const [c, u] of [[dv.u, vel.u], [dv.v, vel.v], [dv.w, vel.w]]) for (let f = 0; f < c.length; f++) u[f] += c[f]
+        }
+        enforceSolidVelocity(vel, this.fractions, obs.moving ? obs.velocity : null)
         rigid.solidify(kind)
         const b = rigid.boundary(this.fractions, walls)
         fractions = b.fractions
@@ -421,7 +452,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
         const ps2 = this.pressure.project(vel, fractions, walls, kind, this.phiRaw, open, setup.pressure.tolerance, setup.pressure.maxIterations)
         stats.pressureIterations += ps2.iterations
         stats.pressureResidual = Math.max(stats.pressureResidual, ps2.residual)
-        rigid.applyWallPressure(this.pressure.q, kind, this.fractions, fractions)
+        rigid.applyWallPressure(this.pressure.q, kind, this.fractions, fractions, h, g)
       }
       lap('rigid')
     }
@@ -436,9 +467,10 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     }
     lap('pressure')
     // 8. Extend into the air band; walls again (the bodies' faces keep their rigid motion).
+    if (rigid && rigid.anyWet) rigid.restoreClosedFaces(vel, this.liquidStart!, this.fractions, fractions)
     this.extendVelocity(true)
     if (rigid && rigid.anyWet) {
-      rigid.imposeRigidVelocity(vel, this.fractions)
+      rigid.imposeForMarkers(vel, this.fractions, this.transfer, dx ** 3 / setup.particlesPerCell)
       rigid.unsolidify(kind)
     }
     lap('extend')
@@ -479,11 +511,11 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
    * touching a liquid cell are known, and so are the faces outside them that the splat reached
    * (see carryChangeToMarkerFaces); the rest is extended from both.
    */
-  private extendVelocity(fromLiquid: boolean): void {
+  private extendVelocity(fromLiquid: boolean, open: MacGrid = this.fractions): void {
     const { velocity: vel, markU, markV, markW } = this
     const { nx, ny, nz } = this.setup.grid
     const obs = this.obstacles
-    if (fromLiquid) this.carryChangeToMarkerFaces()
+    if (fromLiquid) this.carryChangeToMarkerFaces(open)
     // Unmarked faces restart from 0 so nothing stale survives beyond the band.
     for (let f = 0; f < markU.length; f++) if (markU[f] === 0) vel.u[f] = 0
     for (let f = 0; f < markV.length; f++) if (markV[f] === 0) vel.v[f] = 0
@@ -513,10 +545,9 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
    * below them (the 16^3 dam break then lost 5% of its volume); adding the liquid's change
    * moves them with it, as FLIP's update does (Zhu & Bridson 2005), and keeps both.
    */
-  private carryChangeToMarkerFaces(): void {
+  private carryChangeToMarkerFaces(fr: MacGrid): void {
     const { velocity: vel, velOld, kind, markU, markV, markW, change } = this
     const { nx, ny, nz } = this.setup.grid
-    const fr = this.fractions
     const plane = nx * ny
     const dU = change.u, dV = change.v, dW = change.w
     const mU = this.changeMarkU, mV = this.changeMarkV, mW = this.changeMarkW

@@ -46,7 +46,7 @@
 // out, as the text notes), and the same lattice gives each face's control volume (a cube of
 // side dx centred on the face) its fraction w.
 import { type GridSpec, MacGrid } from '../core/grid'
-import { LIQUID } from './viscosity'
+import { LIQUID, SOLID } from './viscosity'
 
 /** What the coupling needs of a rigid body (sim/rigid RigidBody satisfies it). */
 export interface CoupledBody {
@@ -70,6 +70,7 @@ export interface CoupledBody {
 export const LIQUID_DENSITY = 1000
 /** viscosity.ts LIQUID: the cells the pressure solve covers. */
 const SOLVED = LIQUID
+const SOLID_KIND = SOLID
 /** Sec. 5.7.3: below this relative density the unstable term of eq. 84 is dropped. */
 export const ULTRABUOYANT_BELOW = 0.45
 /** Lattice points per cell edge for solid fractions (Carlson sec. 5.5 uses 4: 64 per cell). */
@@ -105,6 +106,13 @@ export class RigidCoupling {
   private readonly sol = new Float64Array(6)
   private readonly jrow = new Float64Array(6)
   private mask = new Uint8Array(0)
+  private readonly wallImpulse = new Float64Array(6)
+  private readonly weightImpulse = new Float64Array(6)
+  private readonly stillPotential = new Float64Array(3)
+  /** Per body: linear and angular impulse (imposeWithReaction). */
+  private impulse = new Float64Array(0)
+  /** The body forFaces is visiting. */
+  private currentBody = -1
 
   constructor(grid: GridSpec) {
     this.grid = grid
@@ -216,6 +224,22 @@ export class RigidCoupling {
           }
         }
       }
+      // A face of a cell whose centre is inside belongs to the body even when its control
+      // volume holds no lattice point (the surface just past the centre): the liquid-only solve
+      // closes it (boundary()), and the body must feel the pressure there and move it.
+      for (let k = 0; k < lz; k++) for (let j = 0; j < ly; j++) for (let i = 0; i < lx; i++) {
+        if (!(cp[i + lx * (j + ly * k)] < 0)) continue
+        const ci = box.i0 + i, cj = box.j0 + j, ck = box.k0 + k
+        for (let a = 0; a < 3; a++) {
+          const ex = a === 0 ? 1 : 0, ey = a === 1 ? 1 : 0, ez = a === 2 ? 1 : 0
+          const fnx = nx + ex, fny = ny + ey
+          const own = this.faceOwner[a]
+          const lo = ci + fnx * (cj + fny * ck)
+          const hi = ci + ex + fnx * (cj + ey + fny * (ck + ez))
+          if (own[lo] < 0) own[lo] = bi
+          if (own[hi] < 0) own[hi] = bi
+        }
+      }
     }
   }
 
@@ -263,48 +287,111 @@ export class RigidCoupling {
    * part of a face next to a liquid cell, the liquid's pressure there pushes the body, p A n,
    * over the substep. q is that solve's velocity potential per cell (q = h p / (rho dx),
    * ghostFluid.ts), so the impulse is rho dx^3 q_c (covered share) n, n from the liquid cell
-   * towards the face. Applied to each used body's v and omega (mass and inertia of the body).
+   * towards the face. Applied to each used body's v and omega (mass and inertia of the body),
+   * with the body's weight over the substep measured by the same sum (discreteWeight): in
+   * still liquid the two cancel exactly for a body of relative density 1, and a floater
+   * settles where its discrete displaced volume is rho_r / rho_f of its discrete volume.
+   * The body's own mass would not: the sum sees the body from the liquid cells' centres
+   * (half a cell outside its surface), and a neutral block 5 cells across sank to the floor.
    */
-  applyWallPressure(q: Float64Array, kind: Uint8Array, fractions: MacGrid, closed: MacGrid, bodies: readonly CoupledBody[], use: Uint8Array, mass: Float64Array, invInertia: Float64Array, liquidDensity = LIQUID_DENSITY): void {
-    const { nx, ny, nz, dx, origin } = this.grid
-    const scale = liquidDensity * dx * dx * dx
-    const fr0 = [fractions.u, fractions.v, fractions.w], fr1 = [closed.u, closed.v, closed.w]
+  applyWallPressure(q: Float64Array, kind: Uint8Array, fractions: MacGrid, closed: MacGrid, bodies: readonly CoupledBody[], use: Uint8Array, mass: Float64Array, invInertia: Float64Array, h: number, g: readonly number[], liquidDensity = LIQUID_DENSITY): void {
+    const J = this.wallImpulse
+    const W = this.weightImpulse
     for (let bi = 0; bi < bodies.length; bi++) {
       if (!use[bi]) continue
-      const box = this.boxes[bi]
       const body = bodies[bi]
-      let jx = 0, jy = 0, jz = 0, tx = 0, ty = 0, tz = 0
-      for (let a = 0; a < 3; a++) {
-        const ex = a === 0 ? 1 : 0, ey = a === 1 ? 1 : 0, ez = a === 2 ? 1 : 0
-        const fnx = nx + ex, fny = ny + ey
-        const own = this.faceOwner[a]
-        for (let k = box.k0; k < box.k1 + ez; k++) for (let j = box.j0; j < box.j1 + ey; j++) for (let i = box.i0; i < box.i1 + ex; i++) {
-          const f = i + fnx * (j + fny * k)
-          if (own[f] !== bi) continue
-          const share = fr0[a][f] - fr1[a][f]
-          if (!(share > 0)) continue
-          const hiIn = ex ? i < nx : ey ? j < ny : k < nz
-          const loIn = ex ? i > 0 : ey ? j > 0 : k > 0
-          const hi = hiIn ? i + nx * (j + ny * k) : -1
-          const lo = loIn ? i - ex + nx * (j - ey + ny * (k - ez)) : -1
-          // Liquid below the face pushes it up the axis (+), liquid above pushes it down (-).
-          let push = 0
-          if (lo >= 0 && kind[lo] === SOLVED) push += q[lo]
-          if (hi >= 0 && kind[hi] === SOLVED) push -= q[hi]
-          if (push === 0) continue
-          const jv = scale * share * push
-          const px = origin[0] + (i + (ex ? 0 : 0.5)) * dx - body.x[0], py = origin[1] + (j + (ey ? 0 : 0.5)) * dx - body.x[1], pz = origin[2] + (k + (ez ? 0 : 0.5)) * dx - body.x[2]
-          const fx = ex * jv, fy = ey * jv, fz = ez * jv
-          jx += fx; jy += fy; jz += fz
-          tx += py * fz - pz * fy; ty += pz * fx - px * fz; tz += px * fy - py * fx
-        }
-      }
+      this.pressureImpulse(bi, body, fractions, closed, kind, q, null, liquidDensity, J)
+      this.discreteWeight(bi, body, fractions, closed, kind, h, g, liquidDensity, W)
       const m = mass[bi]
-      body.v[0] += jx / m; body.v[1] += jy / m; body.v[2] += jz / m
+      const tx = J[3] + W[3], ty = J[4] + W[4], tz = J[5] + W[5]
+      body.v[0] += (J[0] + W[0]) / m; body.v[1] += (J[1] + W[1]) / m; body.v[2] += (J[2] + W[2]) / m
       const I = invInertia.subarray(9 * bi, 9 * bi + 9)
       body.w[0] += I[0] * tx + I[1] * ty + I[2] * tz
       body.w[1] += I[3] * tx + I[4] * ty + I[5] * tz
       body.w[2] += I[6] * tx + I[7] * ty + I[8] * tz
+    }
+  }
+
+  /**
+   * The body's weight over a substep h as the liquid-only solve would hold it up if it were
+   * all under water, times rho_r / rho_f: the pressure impulse of the still-liquid potential
+   * q = (h / dx) g . x with every cell outside the body counted as liquid, negated and scaled.
+   */
+  private discreteWeight(bi: number, body: CoupledBody, fractions: MacGrid, closed: MacGrid, kind: Uint8Array, h: number, g: readonly number[], liquidDensity: number, out: Float64Array): void {
+    const still = this.stillPotential
+    still[0] = h * g[0]
+    still[1] = h * g[1]
+    still[2] = h * g[2]
+    this.pressureImpulse(bi, body, fractions, closed, kind, null, still, liquidDensity, out)
+    const ratio = -body.density / liquidDensity
+    for (let d = 0; d < 6; d++) out[d] *= ratio
+  }
+
+  /**
+   * Impulse (linear 0-2, angular 3-5 about the centre of mass) of a liquid potential on body
+   * bi over the faces it closes: q per liquid cell, or (with `still`) the linear potential
+   * (still . x) / dx over every cell that is not SOLID.
+   */
+  private pressureImpulse(bi: number, body: CoupledBody, fractions: MacGrid, closed: MacGrid, kind: Uint8Array, q: Float64Array | null, still: Float64Array | null, liquidDensity: number, out: Float64Array): void {
+    const { nx, ny, nz, dx, origin } = this.grid
+    const scale = liquidDensity * dx * dx * dx
+    const fr0 = [fractions.u, fractions.v, fractions.w], fr1 = [closed.u, closed.v, closed.w]
+    const box = this.boxes[bi]
+    let jx = 0, jy = 0, jz = 0, tx = 0, ty = 0, tz = 0
+    // The potential at cell (i, j, k), or NaN where it has none.
+    const at = (c: number, i: number, j: number, k: number): number => {
+      if (still) return kind[c] === SOLID_KIND ? NaN : (still[0] * (i + 0.5) + still[1] * (j + 0.5) + still[2] * (k + 0.5))
+      return kind[c] === SOLVED ? q![c] : NaN
+    }
+    for (let a = 0; a < 3; a++) {
+      const ex = a === 0 ? 1 : 0, ey = a === 1 ? 1 : 0, ez = a === 2 ? 1 : 0
+      const fnx = nx + ex, fny = ny + ey
+      const own = this.faceOwner[a]
+      for (let k = box.k0; k < box.k1 + ez; k++) for (let j = box.j0; j < box.j1 + ey; j++) for (let i = box.i0; i < box.i1 + ex; i++) {
+        const f = i + fnx * (j + fny * k)
+        if (own[f] !== bi) continue
+        const share = fr0[a][f] - fr1[a][f]
+        if (!(share > 0)) continue
+        const hiIn = ex ? i < nx : ey ? j < ny : k < nz
+        const loIn = ex ? i > 0 : ey ? j > 0 : k > 0
+        // Liquid below the face pushes it up the axis (+), liquid above pushes it down (-).
+        let push = 0
+        if (loIn) {
+          const v = at(i - ex + nx * (j - ey + ny * (k - ez)), i - ex, j - ey, k - ez)
+          if (v === v) push += v
+        }
+        if (hiIn) {
+          const v = at(i + nx * (j + ny * k), i, j, k)
+          if (v === v) push -= v
+        }
+        if (push === 0) continue
+        const jv = scale * share * push
+        const px = origin[0] + (i + (ex ? 0 : 0.5)) * dx - body.x[0], py = origin[1] + (j + (ey ? 0 : 0.5)) * dx - body.x[1], pz = origin[2] + (k + (ez ? 0 : 0.5)) * dx - body.x[2]
+        const fx = ex * jv, fy = ey * jv, fz = ez * jv
+        jx += fx; jy += fy; jz += fz
+        tx += py * fz - pz * fy; ty += pz * fx - px * fz; tz += px * fy - py * fx
+      }
+    }
+    out[0] = jx; out[1] = jy; out[2] = jz; out[3] = tx; out[4] = ty; out[5] = tz
+  }
+
+  /** vel = start on the faces of used bodies that `closed` shuts and `fractions` leaves open. */
+  restoreClosedFaces(vel: MacGrid, start: MacGrid, fractions: MacGrid, closed: MacGrid, use: Uint8Array): void {
+    const { nx, ny } = this.grid
+    const comps = [vel.u, vel.v, vel.w], starts = [start.u, start.v, start.w]
+    const fr0 = [fractions.u, fractions.v, fractions.w], fr1 = [closed.u, closed.v, closed.w]
+    for (let bi = 0; bi < this.boxes.length; bi++) {
+      if (!use[bi]) continue
+      const box = this.boxes[bi]
+      for (let a = 0; a < 3; a++) {
+        const ex = a === 0 ? 1 : 0, ey = a === 1 ? 1 : 0, ez = a === 2 ? 1 : 0
+        const fnx = nx + ex, fny = ny + ey
+        const own = this.faceOwner[a], comp = comps[a], st = starts[a], f0 = fr0[a], f1 = fr1[a]
+        for (let k = box.k0; k < box.k1 + ez; k++) for (let j = box.j0; j < box.j1 + ey; j++) for (let i = box.i0; i < box.i1 + ex; i++) {
+          const f = i + fnx * (j + fny * k)
+          if (own[f] === bi && f1[f] === 0 && f0[f] > 0) comp[f] = st[f]
+        }
+      }
     }
   }
 
@@ -321,6 +408,46 @@ export class RigidCoupling {
    */
   imposeRigidVelocity(vel: MacGrid, bodies: readonly CoupledBody[], use: Uint8Array, open: MacGrid): void {
     this.blendRigid(vel, bodies, use, open, null)
+  }
+
+  /**
+   * imposeRigidVelocity for the velocity the markers take, with Newton's third law: the
+   * markers splatted onto a face (splat[a][2f + 1] times markerMass: the mass toParticles
+   * moves with it) gain markerMass sum w (u_new - u_old) there, and each dynamic body
+   * (dynamic[b] = 1) loses that momentum, as a force at the face (linear and angular). Without
+   * it the liquid next to a moving body takes its velocity every substep and nothing slows
+   * the body: a ball thrown through a blob of liquid added 27% to the momentum of the two.
+   */
+  imposeWithReaction(vel: MacGrid, bodies: readonly CoupledBody[], use: Uint8Array, open: MacGrid, dynamic: Uint8Array, splat: readonly Float64Array[], markerMass: number, mass: Float64Array, invInertia: Float64Array): void {
+    if (this.impulse.length < 6 * bodies.length) this.impulse = new Float64Array(6 * bodies.length)
+    const imp = this.impulse
+    imp.fill(0)
+    this.forFaces(bodies, use, open, null, (body, a, f, w, px, py, pz, comp) => {
+      const u = (1 - w) * comp[f] + w * this.rigidAt(body, a, px, py, pz)
+      const m = markerMass * splat[a][2 * f + 1]
+      const bi = this.currentBody
+      if (m > 0 && dynamic[bi]) {
+        const j = m * (u - comp[f])
+        const rx = px - body.x[0], ry = py - body.x[1], rz = pz - body.x[2]
+        const o = 6 * bi
+        imp[o + a] += j
+        // r x (j e_a)
+        if (a === 0) (imp[o + 4] += rz * j), (imp[o + 5] -= ry * j)
+        else if (a === 1) (imp[o + 3] -= rz * j), (imp[o + 5] += rx * j)
+        else (imp[o + 3] += ry * j), (imp[o + 4] -= rx * j)
+      }
+      comp[f] = u
+    }, vel)
+    for (let bi = 0; bi < bodies.length; bi++) {
+      if (!dynamic[bi] || !use[bi]) continue
+      const body = bodies[bi], o = 6 * bi, m = mass[bi]
+      const I = invInertia.subarray(9 * bi, 9 * bi + 9)
+      const tx = imp[o + 3], ty = imp[o + 4], tz = imp[o + 5]
+      body.v[0] -= imp[o] / m; body.v[1] -= imp[o + 1] / m; body.v[2] -= imp[o + 2] / m
+      body.w[0] -= I[0] * tx + I[1] * ty + I[2] * tz
+      body.w[1] -= I[3] * tx + I[4] * ty + I[5] * tz
+      body.w[2] -= I[6] * tx + I[7] * ty + I[8] * tz
+    }
   }
 
   /** vel = (1 - w) vel + w (v + omega x r) on the open faces of bodies with use[b] = 1 (eq. 80's blend). */
@@ -419,6 +546,7 @@ export class RigidCoupling {
     const opens = [open.u, open.v, open.w]
     for (let bi = 0; bi < this.boxes.length; bi++) {
       if (!use[bi]) continue
+      this.currentBody = bi
       const box = this.boxes[bi]
       const body = bodies[bi]
       for (let a = 0; a < 3; a++) {

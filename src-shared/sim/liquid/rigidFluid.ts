@@ -11,14 +11,22 @@
 //   4. their cells join the liquid for viscosity and pressure ("exactly as if they were
 //      fluid", C = F u R), their faces taking Patankar's buoyant weight with gravity;
 //   5. after the pressure solve, eqs. 70-71 and the momentum-conserving projection 77-80
-//      give each wet body its new velocity and the faces it covers the blended field;
-//   5b. the liquid alone is projected again with the bodies as moving walls. The rigid
-//      projection changes the flux through the body's faces, and the liquid next to it kept
-//      the velocity of the fluid-as-if solve: left so, its cells are not divergence free and
-//      the markers pack (a lead ball resting on the floor drained a 0.3 m pool to 0.18 m in
-//      2 s). Carlson projects twice per step as well (sec. 5.7.1-5.7.2, before advection).
-//      The liquid's pressure in that solve pushes the bodies back (Newton's third law,
-//      applyWallPressure): without it a floater rode 9% deep, with it within 2%;
+//      give each wet body its predicted velocity v_c, omega_c;
+//   5b. the liquid restarts from its own velocity at the start of the substep (plus gravity,
+//      and the viscous change) and is projected alone, with the bodies as walls moving at the
+//      predicted velocity. The fluid-as-if solve of step 4 treats the body's faces as liquid,
+//      and the faces it only partly covers as wholly liquid: left in the liquid, its result
+//      gave the liquid up to 27% more momentum than the body lost (a 1.5 density ball
+//      thrown through a blob); with the liquid's own velocity the exchange below is exact;
+//   5c. each wet body's velocity is v^n + h A_c plus the impulse of that solve's pressure on
+//      it and its weight measured by the same pressure sum (rigidCoupling.ts
+//      applyWallPressure): Newton's third law, face by face, so what the liquid gains the
+//      body loses. Carlson's v_c from step 5 is the prediction the walls move with; taking
+//      it as the body's velocity instead lost 48% of the momentum (the ball 2.5 cells
+//      across) as the liquid is pushed less than the body is slowed;
+//   5d. faces a body closes go back to the markers' own velocity, and the body's motion is
+//      blended into the faces it covers for the markers (eq. 80), the momentum that gives
+//      the markers taken from the body (imposeForMarkers);
 //   6. markers that ended up inside a body are moved out to its surface (the thesis removes
 //      them, which loses liquid volume; pushing keeps it).
 import { EddyError } from '../../api/errors'
@@ -29,6 +37,7 @@ import type { DomainSides } from '../core/boundaries'
 import type { RigidBodyState, Quat } from '../frame'
 import { RigidWorld, type RigidBodyDesc } from '../rigid/rigidWorld'
 import type { MarkerParticles } from './markers'
+import type { ParticleTransfer } from './transfer'
 import { LIQUID_DENSITY, RigidCoupling } from './rigidCoupling'
 import { lerpLattice } from './sample'
 import type { ObstacleInput } from '../solver'
@@ -276,8 +285,35 @@ export class RigidFluid {
     this.coupling.addBuoyantWeight(vel, open, this.world.bodies, this.dynamicWet, h, g)
   }
 
+  /**
+   * Step 6a: the bodies' motion in the faces the markers read (imposeRigidVelocity), the
+   * momentum the markers take from it taken from the bodies (rigidCoupling.ts
+   * imposeWithReaction), markerVolume the liquid volume one marker stands for (m^3).
+   */
+  imposeForMarkers(vel: MacGrid, open: MacGrid, transfer: ParticleTransfer, markerVolume: number): void {
+    this.massAndInertia()
+    const splat = [transfer.faceSplat(0), transfer.faceSplat(1), transfer.faceSplat(2)]
+    this.coupling.imposeWithReaction(vel, this.world.bodies, this.coupled, open, this.dynamicWet, splat, LIQUID_DENSITY * markerVolume, this.massScratch, this.invIScratch)
+  }
+
+  /**
+   * Step 5d: faces a wet body closes in the liquid-only solve go back to the markers' own
+   * velocity (start: after the transfer, before forces). The solve held them as walls; they
+   * are no liquid face, but the markers beside the body read them, and imposeForMarkers
+   * weighs what the body gives those markers against what they had.
+   */
+  restoreClosedFaces(vel: MacGrid, start: MacGrid, fractions: MacGrid, closed: MacGrid): void {
+    this.coupling.restoreClosedFaces(vel, start, fractions, closed, this.coupled)
+  }
+
   /** Step 5: eqs. 70-71 and 77-80; velN holds u^n (the velocity before this substep's forces). */
   couple(vel: MacGrid, velN: MacGrid, open: MacGrid, kind: Uint8Array, h: number): void {
+    // v^n and omega^n, for step 5c.
+    const bodies = this.world.bodies
+    for (let b = 0; b < bodies.length; b++) {
+      this.preV.set(bodies[b].v, 3 * b)
+      this.preW.set(bodies[b].w, 3 * b)
+    }
     this.coupling.couple(vel, velN, open, kind, this.world.bodies, this.dynamicWet, this.kinematicWet, h)
   }
 
@@ -315,19 +351,36 @@ export class RigidFluid {
     return this.coupling.boundary(fractions, obstacleVelocity, this.world.bodies, this.coupled)
   }
 
-  /** Step 5c: the liquid-only solve's pressure on the bodies it pushed (rigidCoupling.ts applyWallPressure). */
-  applyWallPressure(q: Float64Array, kind: Uint8Array, fractions: MacGrid, closed: MacGrid): void {
+  /**
+   * Step 5c: each wet body's velocity over the substep is v^n + h (g + A_c) plus the impulse of
+   * the liquid-only solve's pressure on it (rigidCoupling.ts applyWallPressure); angular
+   * likewise, omega^n + h alpha_c plus the torque's impulse.
+   */
+  applyWallPressure(q: Float64Array, kind: Uint8Array, fractions: MacGrid, closed: MacGrid, h: number, g: readonly number[]): void {
+    const bodies = this.world.bodies
+    for (let b = 0; b < bodies.length; b++) {
+      if (!this.dynamicWet[b]) continue
+      const body = bodies[b]
+      for (let d = 0; d < 3; d++) {
+        body.v[d] = this.preV[3 * b + d] + h * body.collisionAccel[d]
+        body.w[d] = this.preW[3 * b + d] + h * body.collisionAngularAccel[d]
+      }
+    }
+    this.massAndInertia()
+    this.coupling.applyWallPressure(q, kind, fractions, closed, bodies, this.dynamicWet, this.massScratch, this.invIScratch, h, g)
+  }
+
+  /** Each body's mass and world inverse inertia, into massScratch and invIScratch. */
+  private massAndInertia(): void {
     const bodies = this.world.bodies
     if (this.massScratch.length !== bodies.length) {
       this.massScratch = new Float64Array(bodies.length)
       this.invIScratch = new Float64Array(9 * bodies.length)
     }
-    const dyn = this.dynamicWet
     for (let b = 0; b < bodies.length; b++) {
       this.massScratch[b] = bodies[b].mass
       bodies[b].worldInverseInertia(this.invIScratch.subarray(9 * b, 9 * b + 9))
     }
-    this.coupling.applyWallPressure(q, kind, fractions, closed, bodies, dyn, this.massScratch, this.invIScratch)
   }
 
   /** Step 6: markers inside any body go to just outside its surface; returns how many moved. */

@@ -276,6 +276,16 @@ export class ParticleTransfer {
     }
   }
 
+  /**
+   * The last toGrid's splat sums on the faces of axis a: sum of w v at 2f, sum of w at 2f + 1.
+   * A marker's trilinear weights add up to 1, so sum w times a marker's mass is the mass the
+   * next toParticles moves with face f's velocity (rigidCoupling.ts reads it for Newton's
+   * third law between markers and bodies).
+   */
+  faceSplat(a: 0 | 1 | 2): Float64Array {
+    return this.faces[a].sw
+  }
+
   private static resolve(s: Splat, out: Float32Array, mark: Uint8Array): void {
     const sw = s.sw
     for (let c = 0; c < out.length; c++) {
