@@ -1,7 +1,8 @@
 // The `eddy` command line: `eddy bake`, `eddy export`, `eddy example` and `eddy bench`. `eddy bench smoke [--res 64] [--frames 48] [--threads N]
 // [--pressure mic|mg] [--kernels wasm|ts]` times the smoke solver on the Blender peer scene;
 // `eddy bench liquid|viscous|bunny` the liquid solver on the liquid peer scenes and the thesis's bunny;
-// `eddy bench rigidfluid` the rigid bodies coupled with the liquid (the thesis's gears and bunnies).
+// `eddy bench rigidfluid` the rigid bodies coupled with the liquid (the thesis's gears and bunnies);
+// `eddy bench surface` the flow on Catmull-Clark surfaces (Stam 2003).
 // The solver families register their parameters with the spec table before anything reads it.
 import '../../src-shared/sim/registry'
 import { availableParallelism } from 'node:os'
@@ -10,6 +11,7 @@ import { parseOptions, UsageError } from './args'
 import { benchSmoke } from './benchSmoke'
 import { benchLiquid } from './benchLiquid'
 import { benchRigidFluid, DEFAULT_BENCH_FRAMES } from './benchRigidFluid'
+import { benchSurface } from './benchSurface'
 import { bakeCommand } from './bakeCommand'
 import { exampleCommand } from './exampleCommand'
 import { exportCommand } from './exportCommand'
@@ -34,7 +36,10 @@ const USAGE = `usage:
     Bakes the melting-bunny example (resolution 38 is Carlson 2004's 35x28x38 grid).
   eddy bench rigidfluid [--resolution 68] [--frames ${DEFAULT_BENCH_FRAMES}]
     Bakes the gears-and-bunnies example at 60 fps (resolution 68 is Carlson 2004's 64x68x64
-    grid) and prints s/frame split into fluid, coupling and surface, next to the thesis's 28 s.`
+    grid) and prints s/frame split into fluid, coupling and surface, next to the thesis's 28 s.
+  eddy bench surface [--n 32] [--steps 3]
+    Steps the surface flow on a 450-patch cage at n^2 cells a patch (the size of Stam 2003's
+    head model) and on a cube cage, and prints steps per second next to the paper's 5 s/step.`
 
 async function main(argv: string[]): Promise<number> {
   const [command, what, ...rest] = argv
@@ -61,6 +66,15 @@ async function main(argv: string[]): Promise<number> {
     })
     if (o.resolution !== undefined && o.res !== undefined) throw new UsageError('Give --resolution or --res, not both')
     const result = benchRigidFluid({ res: o.resolution ?? o.res ?? GEARS_THESIS_RESOLUTION, frames: o.frames ?? DEFAULT_BENCH_FRAMES }, (line) => console.log(line))
+    console.log(`EDDY_BENCH ${JSON.stringify(result)}`)
+    return 0
+  }
+  if (command === 'bench' && what === 'surface') {
+    const o = parseOptions(rest, {
+      n: { type: 'int', min: 4, max: 128 },
+      steps: { type: 'int', min: 1, max: 100000 },
+    })
+    const result = benchSurface({ N: o.n ?? 32, steps: o.steps ?? 3 }, (line) => console.log(line))
     console.log(`EDDY_BENCH ${JSON.stringify(result)}`)
     return 0
   }

@@ -1,0 +1,235 @@
+// Stable fluids on a Catmull-Clark surface (Stam 2003): the state is the flux density
+// F^i = sqrt(g) u^i on every patch's MAC faces (u^i = d x^i / dt, the velocity in the patch's
+// parameters) and any number of densities at the cell centres. A step is the paper's eq. 14,
+// add force -> advect -> project for the velocity and add source -> diffuse -> advect for the
+// densities:
+//   - forces are world vectors made tangent: a^i = g^ij (a . d y / d x_j) (sec. 5: gravity
+//     scaled by the density there, so paint runs down; Coriolis -2 Omega (axis . n)(n x u)
+//     for a surface turning about an axis);
+//   - the velocity's advection is semi-Lagrangian in the parameters (eqs. 19-20: with
+//     contravariant components the back-trace is x - dt u), the back-traces walking across
+//     patches and vectors turned by the transitions' Jacobians (sec. 4.3); densities move
+//     by the conservative flux form of surfaceTransport.ts (the file says why);
+//   - diffusion of a density is implicit, (sqrt(g) + k dt L) rho' = sqrt(g) rho with L the
+//     metric Laplacian (eq. 18) in the symmetric form of surfaceProjection.ts;
+//   - the projection is surfaceProjection.ts over all patches at once.
+import type { LimitSurface } from '../../geometry/catmullClarkEval'
+import type { PatchAtlas } from '../../geometry/patchAtlas'
+import { PcgSolver } from '../core/pcg'
+import { csrFromTriplets, type CsrMatrix } from '../core/sparse/csr'
+import { CsrOperator, SgsPreconditioner, SparseVectorOps } from '../core/sparse/ops'
+import { SurfaceGrid } from './surfaceGrid'
+import { computeMetric, type SurfaceMetric } from './surfaceMetric'
+import { SurfaceProjection } from './surfaceProjection'
+import { SurfaceSampler } from './surfaceSampling'
+import { SurfaceTransport } from './surfaceTransport'
+
+export interface SurfaceFluidOptions {
+  /** Cells per patch edge (16-128 in the studio). */
+  N: number
+  /** Density fields (colours). */
+  densities: number
+  /** Ignore the metric (flat parameter squares), for the paper's Figure 3 comparison. */
+  flatMetric?: boolean
+}
+
+export interface SurfaceForces {
+  /** World acceleration made tangent and scaled by the summed density (paint running down), m/s^2. */
+  gravity?: readonly [number, number, number]
+  /** Surface turning about this unit axis at this rate (rad/s): Coriolis. */
+  rotationAxis?: readonly [number, number, number]
+  rotationRate?: number
+}
+
+export class SurfaceFluid {
+  readonly grid: SurfaceGrid
+  readonly metric: SurfaceMetric
+  readonly projection: SurfaceProjection
+  /** Flux densities sqrt(g) u^1 (x-faces) and sqrt(g) u^2 (y-faces). */
+  readonly fx: Float64Array
+  readonly fy: Float64Array
+  /** Densities at the cell centres (ghosts filled after every update). */
+  readonly density: Float64Array[]
+  private readonly ux: Float64Array
+  private readonly uy: Float64Array
+  private readonly tmpX: Float64Array
+  private readonly tmpY: Float64Array
+  private readonly tmpC: Float64Array
+  private readonly sampler: SurfaceSampler
+  private readonly transport: SurfaceTransport
+  private diffusion: { k: number; dt: number; A: CsrMatrix; op: CsrOperator; pre: SgsPreconditioner } | null = null
+  private readonly pcg: PcgSolver
+  private readonly rhs: Float64Array
+  private readonly sol: Float64Array
+  /** Last step's projection figures. */
+  lastProjection = { iterations: 0, residual: 0 }
+
+  constructor(readonly surface: LimitSurface, readonly atlas: PatchAtlas, options: SurfaceFluidOptions) {
+    this.grid = new SurfaceGrid(atlas, options.N)
+    this.metric = computeMetric(surface, this.grid, options.flatMetric ?? false)
+    this.projection = new SurfaceProjection(this.grid, this.metric)
+    const g = this.grid
+    this.fx = g.newXFaces()
+    this.fy = g.newYFaces()
+    this.ux = g.newXFaces()
+    this.uy = g.newYFaces()
+    this.tmpX = g.newXFaces()
+    this.tmpY = g.newYFaces()
+    this.tmpC = g.newCells()
+    this.density = Array.from({ length: options.densities }, () => g.newCells())
+    this.sampler = new SurfaceSampler(g)
+    this.transport = new SurfaceTransport(g, this.metric)
+    const n = g.P * g.N * g.N
+    this.pcg = new PcgSolver(new SparseVectorOps(n))
+    this.rhs = new Float64Array(n)
+    this.sol = new Float64Array(n)
+  }
+
+  /** Total of density d over the surface, sum of rho sqrt(g) h^2 (the area element). */
+  total(d: number): number {
+    const { grid, metric } = this
+    const { N, P, h } = grid
+    const s = this.density[d]
+    let t = 0
+    for (let p = 0; p < P; p++) for (let j = 0; j < N; j++) for (let i = 0; i < N; i++) {
+      const k = grid.cell(p, i, j)
+      t += s[k] * metric.cells.sqrtG[k]
+    }
+    return t * h * h
+  }
+
+  /** Surface area (sum of sqrt(g) h^2 over the cells). */
+  area(): number {
+    const { grid, metric } = this
+    const { N, P, h } = grid
+    let t = 0
+    for (let p = 0; p < P; p++) for (let j = 0; j < N; j++) for (let i = 0; i < N; i++) t += metric.cells.sqrtG[grid.cell(p, i, j)]
+    return t * h * h
+  }
+
+  /** u^i = F^i / sqrt(g) on the real faces, ghosts from the neighbours. */
+  private velocities(): void {
+    const { grid, metric, fx, fy, ux, uy } = this
+    const sx = metric.xFaces.sqrtG, sy = metric.yFaces.sqrtG
+    for (let f = 0; f < fx.length; f++) ux[f] = sx[f] > 0 ? fx[f] / sx[f] : 0
+    for (let f = 0; f < fy.length; f++) uy[f] = sy[f] > 0 ? fy[f] / sy[f] : 0
+    grid.fillVector(ux, uy)
+  }
+
+  /** One step of dt seconds. */
+  step(dt: number, forces: SurfaceForces = {}, diffusion = 0): void {
+    this.addForces(dt, forces)
+    this.advectVelocity(dt)
+    const st = this.projection.project(this.fx, this.fy)
+    this.lastProjection = { iterations: st.iterations, residual: st.residual }
+    this.velocities()
+    for (let d = 0; d < this.density.length; d++) {
+      if (diffusion > 0) this.diffuse(this.density[d], diffusion, dt)
+      this.grid.fillScalar(this.density[d])
+      this.transport.advect(this.density[d], this.fx, this.fy, dt)
+    }
+  }
+
+  /** Makes the current flux field divergence free (after setting it directly), to a relative residual `tolerance`. */
+  project(tolerance = 1e-6): void {
+    this.grid.syncShared(this.fx, this.fy)
+    const st = this.projection.project(this.fx, this.fy, tolerance)
+    this.lastProjection = { iterations: st.iterations, residual: st.residual }
+    this.velocities()
+  }
+
+  private addForces(dt: number, forces: SurfaceForces): void {
+    const G = forces.gravity, axis = forces.rotationAxis, rate = forces.rotationRate ?? 0
+    if (!G && !(axis && rate !== 0)) return
+    this.velocities()
+    const { grid, metric, fx, fy } = this
+    const { N, P, h } = grid
+    const rho = this.tmpC
+    rho.fill(0)
+    for (const s of this.density) for (let k = 0; k < rho.length; k++) rho[k] += s[k]
+    for (let axisIndex = 1; axisIndex <= 2; axisIndex++) {
+      const S = axisIndex === 1 ? metric.xFaces : metric.yFaces
+      const F = axisIndex === 1 ? fx : fy
+      for (let p = 0; p < P; p++) {
+        const iEnd = axisIndex === 1 ? N : N - 1, jEnd = axisIndex === 1 ? N - 1 : N
+        for (let j = 0; j <= jEnd; j++) for (let i = 0; i <= iEnd; i++) {
+          const f = axisIndex === 1 ? grid.xFace(p, i, j) : grid.yFace(p, i, j)
+          const x1 = axisIndex === 1 ? i * h : (i + 0.5) * h, x2 = axisIndex === 1 ? (j + 0.5) * h : j * h
+          const du = S.du.subarray(3 * f, 3 * f + 3), dv = S.dv.subarray(3 * f, 3 * f + 3)
+          // World acceleration a at the face, then its covariant components a . d y / d x_j.
+          let ax = 0, ay = 0, az = 0
+          if (G) {
+            const r = this.sampler.cellValue(rho, p, x1, x2)
+            ax += G[0] * r; ay += G[1] * r; az += G[2] * r
+          }
+          if (axis && rate !== 0) {
+            const v = this.sampler.sampleVector(this.ux, this.uy, p, x1, x2)
+            const wx = v[0] * du[0] + v[1] * dv[0], wy = v[0] * du[1] + v[1] * dv[1], wz = v[0] * du[2] + v[1] * dv[2]
+            let nx = du[1] * dv[2] - du[2] * dv[1], ny = du[2] * dv[0] - du[0] * dv[2], nz = du[0] * dv[1] - du[1] * dv[0]
+            const len = Math.hypot(nx, ny, nz)
+            if (len > 0) {
+              nx /= len; ny /= len; nz /= len
+              const s = -2 * rate * (axis[0] * nx + axis[1] * ny + axis[2] * nz)
+              ax += s * (ny * wz - nz * wy); ay += s * (nz * wx - nx * wz); az += s * (nx * wy - ny * wx)
+            }
+          }
+          const c1 = ax * du[0] + ay * du[1] + az * du[2], c2 = ax * dv[0] + ay * dv[1] + az * dv[2]
+          const a = axisIndex === 1 ? S.g11[f] * c1 + S.g12[f] * c2 : S.g12[f] * c1 + S.g22[f] * c2
+          F[f] += dt * S.sqrtG[f] * a
+        }
+      }
+    }
+    grid.syncShared(fx, fy)
+  }
+
+  /** Semi-Lagrangian advection of the face velocities by themselves (sec. 4.3). */
+  private advectVelocity(dt: number): void {
+    this.velocities()
+    const { grid, metric, ux, uy, tmpX, tmpY, sampler } = this
+    const { N, P, h } = grid
+    for (let p = 0; p < P; p++) {
+      for (let j = 0; j < N; j++) for (let i = 0; i <= N; i++) {
+        const f = grid.xFace(p, i, j)
+        const x1 = i * h, x2 = (j + 0.5) * h
+        const v2 = sampler.yValue(uy, p, x1, x2)
+        const v = sampler.sampleVector(ux, uy, p, x1 - dt * ux[f], x2 - dt * v2)
+        tmpX[f] = metric.xFaces.sqrtG[f] * v[0]
+      }
+      for (let j = 0; j <= N; j++) for (let i = 0; i < N; i++) {
+        const f = grid.yFace(p, i, j)
+        const x1 = (i + 0.5) * h, x2 = j * h
+        const v1 = sampler.xValue(ux, p, x1, x2)
+        const v = sampler.sampleVector(ux, uy, p, x1 - dt * v1, x2 - dt * uy[f])
+        tmpY[f] = metric.yFaces.sqrtG[f] * v[1]
+      }
+    }
+    this.fx.set(tmpX)
+    this.fy.set(tmpY)
+    grid.syncShared(this.fx, this.fy)
+  }
+
+  /** Implicit diffusion at rate k (m^2/s: the metric makes L the surface's own Laplacian): (sqrt(g) h^2 + k dt L) rho' = sqrt(g) h^2 rho (eq. 18). */
+  private diffuse(s: Float64Array, k: number, dt: number): void {
+    const { grid, metric, projection, rhs, sol } = this
+    const { N, P, h } = grid
+    if (!this.diffusion || this.diffusion.k !== k || this.diffusion.dt !== dt) {
+      const L = projection.A
+      const rows: number[] = [], cols: number[] = [], vals: number[] = []
+      for (let r = 0; r < L.n; r++) for (let q = L.rowPtr[r]; q < L.rowPtr[r + 1]; q++) { rows.push(r); cols.push(L.col[q]); vals.push(k * dt * L.val[q] / (h * h)) }
+      for (let p = 0; p < P; p++) for (let j = 0; j < N; j++) for (let i = 0; i < N; i++) {
+        const u = grid.unknown(p, i, j)
+        rows.push(u); cols.push(u); vals.push(metric.cells.sqrtG[grid.cell(p, i, j)])
+      }
+      const A = csrFromTriplets(L.n, L.n, rows, cols, vals)
+      this.diffusion = { k, dt, A, op: new CsrOperator(A), pre: new SgsPreconditioner(A) }
+    }
+    for (let p = 0; p < P; p++) for (let j = 0; j < N; j++) for (let i = 0; i < N; i++) {
+      const c = grid.cell(p, i, j), u = grid.unknown(p, i, j)
+      rhs[u] = metric.cells.sqrtG[c] * s[c]
+      sol[u] = s[c]
+    }
+    this.pcg.solve(this.diffusion.op, this.diffusion.pre, rhs, sol, { tolerance: 1e-6, maxIterations: 500 })
+    for (let p = 0; p < P; p++) for (let j = 0; j < N; j++) for (let i = 0; i < N; i++) s[grid.cell(p, i, j)] = sol[grid.unknown(p, i, j)]
+    grid.fillScalar(s)
+  }
+}

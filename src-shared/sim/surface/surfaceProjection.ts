@@ -1,0 +1,206 @@
+// The metric-aware projection of a surface flow (Stam 2003 sec. 3.2 and Appendices A-B): the
+// flux density F^i = sqrt(g) u^i on the MAC faces of every patch is made divergence free,
+//   div u = (1 / sqrt(g)) d_i (sqrt(g) u^i) = 0,  u^i -= g^ij d_j p,
+// by one symmetric system over all patches, solved by PCG (symmetric Gauss-Seidel
+// preconditioned).
+//
+// Discretisation. With d the differences of p across faces (x-faces: p_(i,j) - p_(i-1,j), y
+// likewise), the system is the stiffness matrix of the discrete energy
+//   E(p) = sum_x-faces w11 d^2 + sum_y-faces w22 d^2 + sum_nodes (w12 / 2) (a . p)(b . p),
+// w = sqrt(g) g^ij at the sample, a . p and b . p the sums of the two x- and the two y-face
+// differences meeting at a node (2 h times the node's d_1 p and d_2 p): A = (1/2) Hessian of E,
+// symmetric by construction, with the constants as its null space on a closed surface. The
+// flux correction is its gradient, dF = -(1/2) dE/dd (so that the divergence of dF is A p):
+//   x-face: dF = -(w11 d + sum over its two nodes (w12 / 4)(b . p)), y-faces likewise.
+// A face on a patch's edge belongs to both patches: each adds half of it (its own metric) and
+// half of the two edge nodes' mixed terms, and the two copies of its flux take the sum of the
+// halves, so the shared flux is one value. The mixed term is dropped at patch corners, where
+// an extraordinary vertex leaves no single diagonal neighbour. (Appendix B writes the same
+// operators on the same samples; this form keeps the matrix exactly symmetric across patches.)
+import type { LinearOperator, SolveStats } from '../core/pcg'
+import { PcgSolver } from '../core/pcg'
+import { csrFromTriplets, type CsrMatrix } from '../core/sparse/csr'
+import { CsrOperator, SgsPreconditioner, SparseVectorOps } from '../core/sparse/ops'
+import type { SurfaceGrid } from './surfaceGrid'
+import type { SurfaceMetric } from './surfaceMetric'
+
+/** The symmetric Laplacian of a closed surface (constants removed from the residuals). */
+class ClosedSurfaceOperator implements LinearOperator {
+  private readonly csr: CsrOperator
+  constructor(readonly A: CsrMatrix) {
+    this.csr = new CsrOperator(A)
+  }
+  apply(x: Float64Array, out: Float64Array): void {
+    this.csr.apply(x, out)
+  }
+  removeNullSpace(v: Float64Array): void {
+    let s = 0
+    for (let i = 0; i < v.length; i++) s += v[i]
+    s /= v.length
+    for (let i = 0; i < v.length; i++) v[i] -= s
+  }
+}
+
+export class SurfaceProjection {
+  readonly A: CsrMatrix
+  /** Unknown index of every cell sample (ghosts: the neighbour's cell they copy), -1 where none. */
+  readonly unknownOf: Int32Array
+  private readonly op: ClosedSurfaceOperator
+  private readonly pcg: PcgSolver
+  private readonly pre: SgsPreconditioner
+  private readonly b: Float64Array
+  readonly p: Float64Array
+  private readonly dfx: Float64Array
+  private readonly dfy: Float64Array
+
+  constructor(readonly grid: SurfaceGrid, readonly metric: SurfaceMetric) {
+    const { N, P } = grid
+    const n = P * N * N
+    this.unknownOf = new Int32Array(P * grid.cellBlock).fill(-1)
+    for (let p = 0; p < P; p++) for (let j = 0; j < N; j++) for (let i = 0; i < N; i++) this.unknownOf[grid.cell(p, i, j)] = grid.unknown(p, i, j)
+    const { dst, src } = grid.cellGhosts
+    for (let t = 0; t < dst.length; t++) this.unknownOf[dst[t]] = this.unknownOf[src[t]]
+    this.A = this.assemble()
+    this.op = new ClosedSurfaceOperator(this.A)
+    this.pcg = new PcgSolver(new SparseVectorOps(n))
+    this.pre = new SgsPreconditioner(this.A)
+    this.b = new Float64Array(n)
+    this.p = new Float64Array(n)
+    this.dfx = grid.newXFaces()
+    this.dfy = grid.newYFaces()
+  }
+
+  /** Weight of an edge sample: 1 inside the patch, 1/2 on its edge (the neighbour adds the other half). */
+  private static share(onEdge: boolean): number {
+    return onEdge ? 0.5 : 1
+  }
+
+  /** Calls fn for each x-face term (cells lo, hi as unknowns, weight), then each y-face term, then each node term. */
+  private forTerms(
+    face: (lo: number, hi: number, w: number, axis: 1 | 2, index: number) => void,
+    node: (c00: number, c10: number, c01: number, c11: number, w: number, p: number, i: number, j: number) => void,
+  ): void {
+    const { grid, metric, unknownOf: u } = this
+    const { N, P } = grid
+    for (let p = 0; p < P; p++) {
+      for (let j = 0; j < N; j++) for (let i = 0; i <= N; i++) {
+        const f = grid.xFace(p, i, j)
+        const w = metric.xFaces.sqrtG[f] * metric.xFaces.g11[f] * SurfaceProjection.share(i === 0 || i === N)
+        face(u[grid.cell(p, i - 1, j)], u[grid.cell(p, i, j)], w, 1, f)
+      }
+      for (let j = 0; j <= N; j++) for (let i = 0; i < N; i++) {
+        const f = grid.yFace(p, i, j)
+        const w = metric.yFaces.sqrtG[f] * metric.yFaces.g22[f] * SurfaceProjection.share(j === 0 || j === N)
+        face(u[grid.cell(p, i, j - 1)], u[grid.cell(p, i, j)], w, 2, f)
+      }
+      for (let j = 0; j <= N; j++) for (let i = 0; i <= N; i++) {
+        const edgeI = i === 0 || i === N, edgeJ = j === 0 || j === N
+        if (edgeI && edgeJ) continue
+        const k = p * (N + 1) * (N + 1) + i + (N + 1) * j
+        const w = metric.nodes.sqrtG[k] * metric.nodes.g12[k] * SurfaceProjection.share(edgeI || edgeJ)
+        if (w === 0) continue
+        node(u[grid.cell(p, i - 1, j - 1)], u[grid.cell(p, i, j - 1)], u[grid.cell(p, i - 1, j)], u[grid.cell(p, i, j)], w, p, i, j)
+      }
+    }
+  }
+
+  private assemble(): CsrMatrix {
+    const rows: number[] = [], cols: number[] = [], vals: number[] = []
+    const add = (r: number, c: number, v: number): void => { rows.push(r); cols.push(c); vals.push(v) }
+    this.forTerms(
+      (lo, hi, w) => { add(lo, lo, w); add(hi, hi, w); add(lo, hi, -w); add(hi, lo, -w) },
+      (c00, c10, c01, c11, w) => {
+        // a = (-1, +1, -1, +1), b = (-1, -1, +1, +1) over (c00, c10, c01, c11); A += (w / 4)(a b^T + b a^T).
+        const cs = [c00, c10, c01, c11]
+        const a = [-1, 1, -1, 1], b = [-1, -1, 1, 1]
+        for (let r = 0; r < 4; r++) for (let c = 0; c < 4; c++) {
+          const v = (w / 4) * (a[r] * b[c] + b[r] * a[c])
+          if (v !== 0) add(cs[r], cs[c], v)
+        }
+      },
+    )
+    const n = this.grid.P * this.grid.N * this.grid.N
+    return csrFromTriplets(n, n, rows, cols, vals)
+  }
+
+  /** Net outflux of every cell, sum of h F over its faces (h sqrt(g) times the divergence of u, per cell). */
+  divergence(fx: Float64Array, fy: Float64Array, out: Float64Array): void {
+    const { grid } = this
+    const { N, P, h } = grid
+    for (let p = 0; p < P; p++) for (let j = 0; j < N; j++) for (let i = 0; i < N; i++) {
+      out[grid.unknown(p, i, j)] = h * (fx[grid.xFace(p, i + 1, j)] - fx[grid.xFace(p, i, j)] + fy[grid.yFace(p, i, j + 1)] - fy[grid.yFace(p, i, j)])
+    }
+  }
+
+  /**
+   * Projects the flux densities (fx, fy; shared edge faces already equal) in place; the ghost
+   * faces are refilled afterwards. Returns the PCG figures.
+   */
+  project(fx: Float64Array, fy: Float64Array, tolerance = 1e-6, maxIterations = 2000): SolveStats {
+    const { grid, b, p } = this
+    this.divergence(fx, fy, b)
+    // The correction's divergence is A p: A p = -div F. (p warm-starts from the last solve.)
+    for (let i = 0; i < b.length; i++) b[i] = -b[i]
+    const stats = this.pcg.solve(this.op, this.pre, b, p, { tolerance, maxIterations })
+    this.correction(p)
+    const h = grid.h
+    // dF is in units of h F (a difference of p): F += dF / h.
+    for (let f = 0; f < fx.length; f++) fx[f] += this.dfx[f] / h
+    for (let f = 0; f < fy.length; f++) fy[f] += this.dfy[f] / h
+    grid.fillVector(fx, fy)
+    return stats
+  }
+
+  /** dF = -(1/2) dE/dd on every real face for the potential p (the shared faces' halves summed). */
+  private correction(pot: Float64Array): void {
+    const { grid } = this
+    const dfx = this.dfx, dfy = this.dfy
+    dfx.fill(0)
+    dfy.fill(0)
+    this.forTerms(
+      (lo, hi, w, axis, f) => {
+        const d = -w * (pot[hi] - pot[lo])
+        if (axis === 1) dfx[f] += d
+        else dfy[f] += d
+      },
+      (c00, c10, c01, c11, w, p, i, j) => {
+        const ap = pot[c10] - pot[c00] + pot[c11] - pot[c01]
+        const bp = pot[c01] - pot[c00] + pot[c11] - pot[c10]
+        // The node's two x-faces get -(w/4)(b . p), its two y-faces -(w/4)(a . p); at an
+        // edge node one of them is a ghost face, passed on to the neighbour's face below.
+        dfx[grid.xFace(p, i, j - 1)] -= (w / 4) * bp
+        dfx[grid.xFace(p, i, j)] -= (w / 4) * bp
+        dfy[grid.yFace(p, i - 1, j)] -= (w / 4) * ap
+        dfy[grid.yFace(p, i, j)] -= (w / 4) * ap
+      },
+    )
+    // Ghost faces hold what belongs to the neighbour's face they copy (the transpose of fillVector).
+    {
+      const { dst, srcKind, src, sign } = grid.faceGhosts
+      const nx = dfx.length
+      for (let t = 0; t < dst.length; t++) {
+        const d = dst[t]
+        const v = d < nx ? dfx[d] : dfy[d - nx]
+        if (v === 0) continue
+        if (srcKind[t] === 1) dfx[src[t]] += sign[t] * v
+        else dfy[src[t]] += sign[t] * v
+        if (d < nx) dfx[d] = 0
+        else dfy[d - nx] = 0
+      }
+    }
+    // Each copy of a shared face holds its own patch's half: both take the sum.
+    const { dst, srcKind, src, sign } = grid.shared
+    const nx = dfx.length
+    for (let t = 0; t < dst.length; t++) {
+      const d = dst[t]
+      const a = d < nx ? dfx[d] : dfy[d - nx]
+      const s = sign[t]
+      const bv = srcKind[t] === 1 ? dfx[src[t]] : dfy[src[t]]
+      const sum = a + s * bv
+      if (d < nx) dfx[d] = sum
+      else dfy[d - nx] = sum
+      if (srcKind[t] === 1) dfx[src[t]] = s * sum
+      else dfy[src[t]] = s * sum
+    }
+  }
+}
