@@ -16,7 +16,7 @@
 import type { LimitSurface } from '../../geometry/catmullClarkEval'
 import type { PatchAtlas } from '../../geometry/patchAtlas'
 import { PcgSolver } from '../core/pcg'
-import { csrFromTriplets, type CsrMatrix } from '../core/sparse/csr'
+import { csrFromTriplets } from '../core/sparse/csr'
 import { CsrOperator, SgsPreconditioner, SparseVectorOps } from '../core/sparse/ops'
 import { SurfaceGrid } from './surfaceGrid'
 import { computeMetric, type SurfaceMetric } from './surfaceMetric'
@@ -57,7 +57,8 @@ export class SurfaceFluid {
   private readonly tmpC: Float64Array
   private readonly sampler: SurfaceSampler
   private readonly transport: SurfaceTransport
-  private diffusion: { k: number; dt: number; A: CsrMatrix; op: CsrOperator; pre: SgsPreconditioner } | null = null
+  /** Diffusion systems by rate and step (a reaction-diffusion run alternates two rates). */
+  private readonly diffusion = new Map<string, { op: CsrOperator; pre: SgsPreconditioner }>()
   private readonly pcg: PcgSolver
   private readonly rhs: Float64Array
   private readonly sol: Float64Array
@@ -124,7 +125,7 @@ export class SurfaceFluid {
     this.lastProjection = { iterations: st.iterations, residual: st.residual }
     this.velocities()
     for (let d = 0; d < this.density.length; d++) {
-      if (diffusion > 0) this.diffuse(this.density[d], diffusion, dt)
+      if (diffusion > 0) this.diffuse(d, diffusion, dt)
       this.grid.fillScalar(this.density[d])
       this.transport.advect(this.density[d], this.fx, this.fy, dt)
     }
@@ -208,11 +209,14 @@ export class SurfaceFluid {
     grid.syncShared(this.fx, this.fy)
   }
 
-  /** Implicit diffusion at rate k (m^2/s: the metric makes L the surface's own Laplacian): (sqrt(g) h^2 + k dt L) rho' = sqrt(g) h^2 rho (eq. 18). */
-  private diffuse(s: Float64Array, k: number, dt: number): void {
+  /** Implicit diffusion of density d at rate k (m^2/s: the metric makes L the surface's own Laplacian) over dt: (sqrt(g) h^2 + k dt L) rho' = sqrt(g) h^2 rho (eq. 18). */
+  diffuse(d: number, k: number, dt: number): void {
+    const s = this.density[d]
     const { grid, metric, projection, rhs, sol } = this
     const { N, P, h } = grid
-    if (!this.diffusion || this.diffusion.k !== k || this.diffusion.dt !== dt) {
+    const key = `${k}:${dt}`
+    let sys = this.diffusion.get(key)
+    if (!sys) {
       const L = projection.A
       const rows: number[] = [], cols: number[] = [], vals: number[] = []
       for (let r = 0; r < L.n; r++) for (let q = L.rowPtr[r]; q < L.rowPtr[r + 1]; q++) { rows.push(r); cols.push(L.col[q]); vals.push(k * dt * L.val[q] / (h * h)) }
@@ -221,14 +225,16 @@ export class SurfaceFluid {
         rows.push(u); cols.push(u); vals.push(metric.cells.sqrtG[grid.cell(p, i, j)])
       }
       const A = csrFromTriplets(L.n, L.n, rows, cols, vals)
-      this.diffusion = { k, dt, A, op: new CsrOperator(A), pre: new SgsPreconditioner(A) }
+      sys = { op: new CsrOperator(A), pre: new SgsPreconditioner(A) }
+      if (this.diffusion.size >= 4) this.diffusion.clear()
+      this.diffusion.set(key, sys)
     }
     for (let p = 0; p < P; p++) for (let j = 0; j < N; j++) for (let i = 0; i < N; i++) {
       const c = grid.cell(p, i, j), u = grid.unknown(p, i, j)
       rhs[u] = metric.cells.sqrtG[c] * s[c]
       sol[u] = s[c]
     }
-    this.pcg.solve(this.diffusion.op, this.diffusion.pre, rhs, sol, { tolerance: 1e-6, maxIterations: 500 })
+    this.pcg.solve(sys.op, sys.pre, rhs, sol, { tolerance: 1e-8, maxIterations: 500 })
     for (let p = 0; p < P; p++) for (let j = 0; j < N; j++) for (let i = 0; i < N; i++) s[grid.cell(p, i, j)] = sol[grid.unknown(p, i, j)]
     grid.fillScalar(s)
   }
