@@ -23,6 +23,7 @@ import { computeMetric, type SurfaceMetric } from './surfaceMetric'
 import { SurfaceProjection } from './surfaceProjection'
 import { SurfaceSampler } from './surfaceSampling'
 import { SurfaceTransport } from './surfaceTransport'
+import { SurfaceVorticity } from './surfaceVorticity'
 
 export interface SurfaceFluidOptions {
   /** Cells per patch edge (16-128 in the studio). */
@@ -39,6 +40,8 @@ export interface SurfaceForces {
   /** Surface turning about this unit axis at this rate (rad/s): Coriolis. */
   rotationAxis?: readonly [number, number, number]
   rotationRate?: number
+  /** Vorticity confinement strength (Fedkiw, Stam and Jensen 2001) with the surface's curl; 0 or absent: off. */
+  vorticity?: number
 }
 
 export class SurfaceFluid {
@@ -57,6 +60,7 @@ export class SurfaceFluid {
   private readonly tmpC: Float64Array
   private readonly sampler: SurfaceSampler
   private readonly transport: SurfaceTransport
+  private readonly vort: SurfaceVorticity
   /** Diffusion systems by rate and step (a reaction-diffusion run alternates two rates). */
   private readonly diffusion = new Map<string, { op: CsrOperator; pre: SgsPreconditioner }>()
   private readonly pcg: PcgSolver
@@ -80,6 +84,7 @@ export class SurfaceFluid {
     this.density = Array.from({ length: options.densities }, () => g.newCells())
     this.sampler = new SurfaceSampler(g)
     this.transport = new SurfaceTransport(g, this.metric)
+    this.vort = new SurfaceVorticity(g, this.metric, this.sampler)
     const n = g.P * g.N * g.N
     this.pcg = new PcgSolver(new SparseVectorOps(n))
     this.rhs = new Float64Array(n)
@@ -139,10 +144,22 @@ export class SurfaceFluid {
     this.velocities()
   }
 
+  /** The vorticity (curl along the normal, 1/s) at the cell centres of the current flow. */
+  vorticity(): Float64Array {
+    this.velocities()
+    this.vort.compute(this.ux, this.uy)
+    return this.vort.omega
+  }
+
   private addForces(dt: number, forces: SurfaceForces): void {
     const G = forces.gravity, axis = forces.rotationAxis, rate = forces.rotationRate ?? 0
-    if (!G && !(axis && rate !== 0)) return
+    const eps = forces.vorticity ?? 0
+    if (!G && !(axis && rate !== 0) && !(eps > 0)) return
     this.velocities()
+    if (eps > 0) {
+      this.vort.compute(this.ux, this.uy)
+      this.vort.confinement(eps)
+    }
     const { grid, metric, fx, fy } = this
     const { N, P, h } = grid
     const rho = this.tmpC
@@ -175,7 +192,9 @@ export class SurfaceFluid {
             }
           }
           const c1 = ax * du[0] + ay * du[1] + az * du[2], c2 = ax * dv[0] + ay * dv[1] + az * dv[2]
-          const a = axisIndex === 1 ? S.g11[f] * c1 + S.g12[f] * c2 : S.g12[f] * c1 + S.g22[f] * c2
+          let a = axisIndex === 1 ? S.g11[f] * c1 + S.g12[f] * c2 : S.g12[f] * c1 + S.g22[f] * c2
+          // Confinement is already contravariant, at the cells: interpolated to the face.
+          if (eps > 0) a += this.sampler.cellValue(axisIndex === 1 ? this.vort.f1 : this.vort.f2, p, x1, x2)
           F[f] += dt * S.sqrtG[f] * a
         }
       }
