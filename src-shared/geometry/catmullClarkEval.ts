@@ -5,7 +5,13 @@
 //   n = floor(min(-log2 u, -log2 v)) + 1,  x(u,v) = sum_i lambda_i^(n-1) (b(s,t) . Phi_k,i) p_i
 // with p = Vinv C0 the eigen-coordinates of the 2N+8 control points.
 //
-// Closed meshes only: boundaries and creases are not handled (the mesh is refused).
+// Open boundaries follow the cubic B-spline boundary rules of catmullClark.ts (Stam 2003 uses
+// Biermann et al. 2000's, which agree with them at regular boundary vertices): a patch on the
+// boundary whose corners are all regular (4 faces inside, 2 on the boundary) is the bicubic
+// B-spline patch whose missing control row is reflected, p = 2 b - i (the boundary curve is then
+// the cubic B-spline of the boundary vertices, as the rules make it). Boundary vertices with
+// another number of faces (sheet corners, a rim where fans meet) are refused: their exact
+// evaluation needs Biermann's eigenanalysis. Creases are not handled.
 // The cage is subdivided once or twice with catmullClark.ts (subdivideOnce) until every face
 // is a quad with at most one extraordinary vertex; patches are the faces of that base mesh.
 import { EddyError } from '../api/errors'
@@ -48,7 +54,7 @@ function invalid(message: string): never {
   throw new EddyError('INVALID_PARAM', `limit surface: ${message}`)
 }
 
-interface Topology { valence: Uint32Array; he: Map<number, number>; nV: number }
+interface Topology { valence: Uint32Array; he: Map<number, number>; nV: number; boundary: Uint8Array }
 
 function topology(nV: number, faces: number[][]): Topology | null {
   const he = new Map<number, number>()
@@ -61,11 +67,22 @@ function topology(nV: number, faces: number[][]): Topology | null {
       valence[q[c]]++
     }
   }
+  const boundary = new Uint8Array(nV)
   for (const key of he.keys()) {
     const a = Math.floor(key / nV), b = key % nV
-    if (!he.has(b * nV + a)) invalid(`the edge between vertices ${a} and ${b} is on an open boundary (only closed meshes are supported)`)
+    if (!he.has(b * nV + a)) boundary[a] = boundary[b] = 1
   }
-  return { valence, he, nV }
+  for (let v = 0; v < nV; v++) {
+    if (boundary[v] && valence[v] !== 2) {
+      invalid(`vertex ${v} on the open boundary has ${valence[v]} face${valence[v] === 1 ? '' : 's'} around it: exact evaluation supports boundary vertices with 2 faces (no sheet corners; give the rim one more row of faces)`)
+    }
+  }
+  return { valence, he, nV, boundary }
+}
+
+/** A vertex the bicubic patch rules cover: 4 faces inside, 2 on an open boundary. */
+function regularVertex(topo: Topology, v: number): boolean {
+  return topo.boundary[v] ? topo.valence[v] === 2 : topo.valence[v] === 4
 }
 
 /** Builds the patches; subdivides the cage (once or twice) if it is not already a suitable quad mesh. */
@@ -78,9 +95,13 @@ export function buildLimitSurface(mesh: PolyMesh): LimitSurface {
     let ok = topo !== null
     if (topo) {
       for (const q of faces) {
-        let ev = 0
-        for (const v of q) if (topo.valence[v] !== 4) ev++
-        if (ev > 1) { ok = false; break }
+        let ev = 0, open = false
+        for (const v of q) {
+          if (!regularVertex(topo, v)) ev++
+          if (topo.boundary[v]) open = true
+        }
+        // At most one extraordinary vertex, and none on a patch that touches the boundary.
+        if (ev > 1 || (open && ev > 0)) { ok = false; break }
       }
     }
     if (ok && topo) return { positions, faces, levelsSubdivided: levels, valence: topo.valence, patches: buildPatches(positions, faces, topo) }
@@ -94,16 +115,15 @@ export function buildLimitSurface(mesh: PolyMesh): LimitSurface {
 
 function buildPatches(pos: Float64Array, faces: number[][], topo: Topology): LimitPatch[] {
   const { valence, he, nV } = topo
-  const faceOf = (a: number, b: number): [number, number] => {
+  const faceOf = (a: number, b: number): [number, number] | null => {
     const h = he.get(a * nV + b)
-    if (h === undefined) invalid(`no face with the edge ${a} -> ${b}`)
-    return [h >> 2, h & 3]
+    return h === undefined ? null : [h >> 2, h & 3]
   }
   const patches: LimitPatch[] = []
   for (let f = 0; f < faces.length; f++) {
     const q = faces[f]
-    let rot = 0
-    for (let c = 0; c < 4; c++) if (valence[q[c]] !== 4) rot = c
+    let rot = 0, regular = true
+    for (let c = 0; c < 4; c++) if (!regularVertex(topo, q[c])) { rot = c; regular = false }
     const grid = new Map<number, number>()
     const key = (x: number, y: number) => (x + 1) * 8 + (y + 1)
     const set = (x: number, y: number, v: number) => {
@@ -114,8 +134,13 @@ function buildPatches(pos: Float64Array, faces: number[][], topo: Topology): Lim
     const get = (x: number, y: number) => grid.get(key(x, y))!
     set(1, 1, q[rot]); set(2, 1, q[(rot + 1) % 4]); set(2, 2, q[(rot + 2) % 4]); set(1, 2, q[(rot + 3) % 4])
     // Quad across the (counter-clockwise) edge P -> Q: its corners are Q, P, P + perp, Q + perp.
+    // Nothing across an open edge (or from a corner that is not known).
     const across = (px: number, py: number, qx: number, qy: number) => {
-      const [g, j] = faceOf(get(qx, qy), get(px, py))
+      const a = grid.get(key(qx, qy)), b = grid.get(key(px, py))
+      if (a === undefined || b === undefined) return
+      const found = faceOf(a, b)
+      if (!found) return
+      const [g, j] = found
       const gq = faces[g]
       const dx = qy - py, dy = -(qx - px)
       set(px + dx, py + dy, gq[(j + 2) % 4])
@@ -127,15 +152,19 @@ function buildPatches(pos: Float64Array, faces: number[][], topo: Topology): Lim
     across(3, 2, 2, 2)
     across(1, 3, 1, 2)
     const N = valence[q[rot]]
-    if (N === 4) {
+    if (regular) {
       across(1, 1, 2, 1)
       across(1, 2, 1, 1)
       across(1, 1, 1, 0)
       const cp = new Float64Array(48)
+      const known = new Uint8Array(16)
       for (let y = 0; y < 4; y++) for (let x = 0; x < 4; x++) {
-        const v = get(x, y)
+        const v = grid.get(key(x, y))
+        if (v === undefined) continue
+        known[x + 4 * y] = 1
         for (let k = 0; k < 3; k++) cp[3 * (x + 4 * y) + k] = pos[3 * v + k]
       }
+      reflectMissing(cp, known, f)
       patches.push({ kind: 'regular', cp })
       continue
     }
@@ -152,7 +181,9 @@ function buildPatches(pos: Float64Array, faces: number[][], topo: Topology): Lim
       ctrl[1 + 2 * i] = e
       ctrl[2 + 2 * i] = gq[(j + 2) % 4]
       e = gq[(j + 3) % 4]
-      ;[g, j] = faceOf(ev, e)
+      const next = faceOf(ev, e)
+      if (!next) invalid(`vertex ${ev}: the faces around it do not form one closed fan`)
+      ;[g, j] = next
     }
     if (e !== ctrl[1] || g !== f) invalid(`vertex ${ev}: the faces around it do not form one closed fan`)
     for (let x = 0; x <= 3; x++) for (let y = 0; y <= 3; y++) {
@@ -178,6 +209,31 @@ function buildPatches(pos: Float64Array, faces: number[][], topo: Topology): Lim
     patches.push({ kind: 'extraordinary', N, rot, coef })
   }
   return patches
+}
+
+/**
+ * Fills the control points of a boundary patch that lie beyond the open edge by reflection,
+ * p = 2 b - i along the row or column (rows first, then columns, so a point beyond two open
+ * edges is reflected twice). Regular corners guarantee one of the two reflections applies.
+ */
+function reflectMissing(cp: Float64Array, known: Uint8Array, f: number): void {
+  const fill = (t: number, b: number, i: number): boolean => {
+    if (known[t] || !known[b] || !known[i]) return false
+    for (let k = 0; k < 3; k++) cp[3 * t + k] = 2 * cp[3 * b + k] - cp[3 * i + k]
+    known[t] = 1
+    return true
+  }
+  for (let pass = 0; pass < 2; pass++) {
+    for (let y = 0; y < 4; y++) {
+      fill(0 + 4 * y, 1 + 4 * y, 2 + 4 * y)
+      fill(3 + 4 * y, 2 + 4 * y, 1 + 4 * y)
+    }
+    for (let x = 0; x < 4; x++) {
+      fill(x, x + 4, x + 8)
+      fill(x + 12, x + 8, x + 4)
+    }
+  }
+  if (known.some((k) => !k)) invalid(`face ${f}: its neighbourhood on the open boundary is not a regular grid`)
 }
 
 /** Uniform cubic B-spline basis and derivative at t in [0,1]. */

@@ -35,6 +35,8 @@ export class SurfaceGrid {
   readonly faceGhosts: GhostTable
   /** Pairs of real faces on a shared edge: kind (1 x, 2 y) and index in each patch, and the sign between their values. */
   readonly shared: GhostTable
+  /** Faces on an open edge of the surface (x-faces, then y-faces offset by the x count): no flux crosses them. */
+  readonly openFaces: Int32Array
 
   constructor(readonly atlas: PatchAtlas, N: number) {
     this.N = N
@@ -46,6 +48,31 @@ export class SurfaceGrid {
     this.cellGhosts = this.buildCellGhosts()
     this.faceGhosts = this.buildFaceGhosts()
     this.shared = this.buildShared()
+    this.openFaces = this.buildOpenFaces()
+  }
+
+  private buildOpenFaces(): Int32Array {
+    const { N, P, atlas } = this
+    const nx = P * this.xBlock
+    const out: number[] = []
+    for (let p = 0; p < P; p++) {
+      for (let t = 0; t < N; t++) {
+        if (atlas.neighbour[4 * p + 0] < 0) out.push(nx + this.yFace(p, t, 0))
+        if (atlas.neighbour[4 * p + 1] < 0) out.push(this.xFace(p, N, t))
+        if (atlas.neighbour[4 * p + 2] < 0) out.push(nx + this.yFace(p, t, N))
+        if (atlas.neighbour[4 * p + 3] < 0) out.push(this.xFace(p, 0, t))
+      }
+    }
+    return Int32Array.from(out)
+  }
+
+  /** Zero flux through the surface's open edges (a wall along the rim). */
+  closeOpenEdges(fx: Float64Array, fy: Float64Array): void {
+    const nx = this.P * this.xBlock
+    for (const f of this.openFaces) {
+      if (f < nx) fx[f] = 0
+      else fy[f - nx] = 0
+    }
   }
 
   cell(p: number, i: number, j: number): number {
@@ -90,8 +117,9 @@ export class SurfaceGrid {
     }
   }
 
-  /** Makes the two copies of every face on a shared edge equal (their mean). */
+  /** Makes the two copies of every face on a shared edge equal (their mean), and closes the open edges. */
   syncShared(fx: Float64Array, fy: Float64Array): void {
+    this.closeOpenEdges(fx, fy)
     const { dst, srcKind, src, sign } = this.shared
     const nx = this.P * this.xBlock
     for (let t = 0; t < dst.length; t++) {

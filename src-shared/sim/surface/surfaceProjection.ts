@@ -150,6 +150,7 @@ export class SurfaceProjection {
     // dF is in units of h F (a difference of p): F += dF / h.
     for (let f = 0; f < fx.length; f++) fx[f] += this.dfx[f] / h
     for (let f = 0; f < fy.length; f++) fy[f] += this.dfy[f] / h
+    grid.closeOpenEdges(fx, fy)
     grid.fillVector(fx, fy)
     return stats
   }

@@ -201,8 +201,48 @@ describe('Catmull-Clark exact limit evaluation (Stam 1998)', () => {
     })
   }
 
-  it('refuses an open mesh (boundaries are not supported yet)', () => {
-    const m = cube()
-    expect(() => buildLimitSurface({ positions: m.positions, faces: m.faces.slice(1) })).toThrow(/open boundary/)
+  // Open boundaries (cubic B-spline boundary rules, catmullClark.ts): a box without its top (the
+  // rim's corners have 2 faces; valence-3 vertices at the bottom) and an open tube, against 7
+  // levels of subdivision, whose boundary vertices go to (a + 4 P + b) / 6 along the rim.
+  for (const [name, make] of [['open box', () => { const m = cube(); return { positions: m.positions, faces: m.faces.filter((_, i) => i !== 1) } }], ['open hexagonal tube', () => { const m = prism(6); return { positions: m.positions, faces: m.faces.slice(2) } }]] as const) {
+    it(`${name}: limit positions agree with 7 levels of subdivision within 1e-4 of the cage size, boundary patches included`, () => {
+      const cage = make()
+      const S = buildLimitSurface(cage)
+      const L = 7 - S.levelsSubdivided
+      let m: PolyMesh = { positions: S.positions, faces: S.faces }
+      for (let l = 0; l < L; l++) m = subdivideOnce(m)
+      const twin = new Set<string>()
+      for (const q of m.faces) for (let c = 0; c < 4; c++) twin.add(`${q[c]},${q[(c + 1) % 4]}`)
+      const inc = new Map<number, number[][]>()
+      for (const q of m.faces) for (const v of q) { if (!inc.has(v)) inc.set(v, []); inc.get(v)!.push(q) }
+      // Boundary neighbours of a vertex: the other ends of its edges that have no twin.
+      const rimNeighbours = (v: number): number[] => {
+        const out: number[] = []
+        for (const q of inc.get(v)!) for (let c = 0; c < 4; c++) {
+          const a = q[c], b = q[(c + 1) % 4]
+          if (a === v && !twin.has(`${b},${a}`)) out.push(b)
+          if (b === v && !twin.has(`${b},${a}`)) out.push(a)
+        }
+        return out
+      }
+      let err = 0, onRim = 0
+      for (let f = 0; f < S.faces.length; f++) for (let i = 0; i <= 8; i++) for (let j = 0; j <= 8; j++) {
+        const vert = vertexAt(f, i / 8, j / 8, L, m.faces)
+        const rim = rimNeighbours(vert)
+        let ref: ArrayLike<number>
+        if (rim.length === 2) {
+          onRim++
+          ref = [0, 1, 2].map((k) => (m.positions[3 * rim[0] + k] + 4 * m.positions[3 * vert + k] + m.positions[3 * rim[1] + k]) / 6)
+        } else ref = limitPointRule(m.positions, inc.get(vert)!, vert)
+        err = Math.max(err, dist(evaluateLimit(S, f, i / 8, j / 8).position, ref))
+      }
+      expect(onRim).toBeGreaterThan(0)
+      console.log(`${name}: limit vs 7 levels, max relative ${(err / size(cage)).toExponential(2)} (${onRim} samples on the rim)`)
+      expect(err / size(cage), `relative error ${(err / size(cage)).toExponential(2)}`).toBeLessThan(1e-4)
+    })
+  }
+
+  it('refuses a sheet corner (a boundary vertex with one face) by naming the vertex', () => {
+    expect(() => buildLimitSurface({ positions: [0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0], faces: [[0, 1, 2, 3]] })).toThrow(/vertex 0 on the open boundary has 1 face around it/)
   })
 })
