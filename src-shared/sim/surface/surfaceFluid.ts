@@ -104,6 +104,75 @@ export class SurfaceFluid {
     return t * h * h
   }
 
+  /**
+   * Paints density d around a world point: `amount` (density times area) spread over the cells
+   * whose centres lie within `radius`, weighted by (1 - (r / radius)^2)^2 and their area, so
+   * the total rises by exactly `amount`. Returns the area reached (0: no cell within radius).
+   */
+  addSource(d: number, at: readonly [number, number, number], radius: number, amount: number): number {
+    const w = this.brush(at, radius)
+    if (!(w.total > 0)) return 0
+    const s = this.density[d]
+    // Density rises by amount fo / total in each cell: times its area, amount in all.
+    for (let t = 0; t < w.cells.length; t++) s[w.cells[t]] += (amount * w.falloff[t]) / w.total
+    this.grid.fillScalar(s)
+    return w.area
+  }
+
+  /**
+   * Pushes the flow around a world point (an artist's drag): the tangent part of the world
+   * velocity change dv (m/s) added to the faces within `radius`, with the same falloff as
+   * addSource at its centre's full strength.
+   */
+  addImpulse(at: readonly [number, number, number], radius: number, dv: readonly [number, number, number]): void {
+    const { grid, metric, fx, fy, sampler } = this
+    const w = this.brush(at, radius)
+    if (!(w.total > 0)) return
+    // Falloff per cell (1 at the centre), then per face as the mean of the two cells beside it.
+    const fall = this.tmpC
+    fall.fill(0)
+    for (let t = 0; t < w.cells.length; t++) fall[w.cells[t]] = w.falloff[t]
+    grid.fillScalar(fall)
+    const { N, P, h } = grid
+    for (const axisIndex of [1, 2] as const) {
+      const S = axisIndex === 1 ? metric.xFaces : metric.yFaces
+      const F = axisIndex === 1 ? fx : fy
+      for (let p = 0; p < P; p++) for (let j = 0; j <= (axisIndex === 1 ? N - 1 : N); j++) for (let i = 0; i <= (axisIndex === 1 ? N : N - 1); i++) {
+        const f = axisIndex === 1 ? grid.xFace(p, i, j) : grid.yFace(p, i, j)
+        const x1 = axisIndex === 1 ? i * h : (i + 0.5) * h, x2 = axisIndex === 1 ? (j + 0.5) * h : j * h
+        const k = sampler.cellValue(fall, p, x1, x2)
+        if (!(k > 0)) continue
+        const du = S.du.subarray(3 * f, 3 * f + 3), dv2 = S.dv.subarray(3 * f, 3 * f + 3)
+        const c1 = dv[0] * du[0] + dv[1] * du[1] + dv[2] * du[2], c2 = dv[0] * dv2[0] + dv[1] * dv2[1] + dv[2] * dv2[2]
+        const u = axisIndex === 1 ? S.g11[f] * c1 + S.g12[f] * c2 : S.g12[f] * c1 + S.g22[f] * c2
+        F[f] += k * S.sqrtG[f] * u
+      }
+    }
+    grid.syncShared(fx, fy)
+  }
+
+  /** The cells a brush at `at` reaches: their indices, falloffs, sum of falloff times area, and area. */
+  private brush(at: readonly [number, number, number], radius: number): { cells: number[]; falloff: number[]; total: number; area: number } {
+    const { grid, metric } = this
+    const { N, P, h } = grid
+    const cells: number[] = [], falloff: number[] = []
+    let total = 0, area = 0
+    const r2 = radius * radius
+    for (let p = 0; p < P; p++) for (let j = 0; j < N; j++) for (let i = 0; i < N; i++) {
+      const c = grid.cell(p, i, j)
+      const x = metric.positions
+      const d2 = (x[3 * c] - at[0]) ** 2 + (x[3 * c + 1] - at[1]) ** 2 + (x[3 * c + 2] - at[2]) ** 2
+      if (d2 >= r2) continue
+      const fo = (1 - d2 / r2) ** 2
+      const a = metric.cells.sqrtG[c] * h * h
+      cells.push(c)
+      falloff.push(fo)
+      total += fo * a
+      area += a
+    }
+    return { cells, falloff, total, area }
+  }
+
   /** Surface area (sum of sqrt(g) h^2 over the cells). */
   area(): number {
     const { grid, metric } = this
