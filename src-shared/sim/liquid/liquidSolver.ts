@@ -361,7 +361,6 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     }
     // 2. Particles -> grid, extended into the air; closed faces carry the obstacle velocity.
     this.transfer.toGrid(p, vel, temp, this.markU, this.markV, this.markW, this.markT)
-
     lap('toGrid')
     this.extendVelocity(false)
     // u^n on the faces wet bodies cover: their rigid velocity (sec. 5.4).
@@ -511,11 +510,11 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
    * touching a liquid cell are known, and so are the faces outside them that the splat reached
    * (see carryChangeToMarkerFaces); the rest is extended from both.
    */
-  private extendVelocity(fromLiquid: boolean, open: MacGrid = this.fractions): void {
+  private extendVelocity(fromLiquid: boolean): void {
     const { velocity: vel, markU, markV, markW } = this
     const { nx, ny, nz } = this.setup.grid
     const obs = this.obstacles
-    if (fromLiquid) this.carryChangeToMarkerFaces(open)
+    if (fromLiquid) this.carryChangeToMarkerFaces()
     // Unmarked faces restart from 0 so nothing stale survives beyond the band.
     for (let f = 0; f < markU.length; f++) if (markU[f] === 0) vel.u[f] = 0
     for (let f = 0; f < markV.length; f++) if (markV[f] === 0) vel.v[f] = 0
@@ -545,9 +544,10 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
    * below them (the 16^3 dam break then lost 5% of its volume); adding the liquid's change
    * moves them with it, as FLIP's update does (Zhu & Bridson 2005), and keeps both.
    */
-  private carryChangeToMarkerFaces(fr: MacGrid): void {
+  private carryChangeToMarkerFaces(): void {
     const { velocity: vel, velOld, kind, markU, markV, markW, change } = this
     const { nx, ny, nz } = this.setup.grid
+    const fr = this.fractions
     const plane = nx * ny
     const dU = change.u, dV = change.v, dW = change.w
     const mU = this.changeMarkU, mV = this.changeMarkV, mW = this.changeMarkW

@@ -15,6 +15,10 @@
 //      (24 cells across the tank), with it 0.48;
 //   2. each body's faces are projected onto rigid motion, conserving its momentum (eqs.
 //      77-78, Table 7), and blended back by eq. 80: u^{n+1} = (1 - w) u^ + w (v + omega x r).
+// Here that v and omega are the prediction the liquid-only solve moves the bodies' walls with;
+// the bodies' velocity over the substep is then Newton's third law of that solve
+// (applyWallPressure) and of what the markers take from the bodies' faces
+// (imposeWithReaction): rigidFluid.ts steps 5b-5d say why.
 //
 // Deviations from the text, and why:
 // - Eq. 70 writes the collision term as r x rho_r alpha_c; the velocity an angular
