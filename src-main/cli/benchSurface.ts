@@ -5,8 +5,9 @@
 //     450 quads are the patches (its corners are valence-3 extraordinary vertices);
 //   - a cube cage at 6 x 32^2 cells: a cube's quads each touch four valence-3 vertices, so it is
 //     subdivided once into 24 patches, at 16^2 each (the same 6,144 cells).
-// Each step is the solver's whole step (1/30 s) with three densities of 0.1, gravity of 1 m/s^2
-// along -y scaled by the density, and a little diffusion, from a swirl of half a patch a second. Setup (limit evaluation of the metric, matrix assembly) is
+// Each step is the solver's whole step (1/30 s) with three densities painted as blobs, gravity
+// of 1 m/s^2 along -y scaled by the density, and a little diffusion, from a swirl of half a
+// patch a second. Setup (limit evaluation of the metric, matrix assembly) is
 // printed apart. Figures only, never a verdict.
 import { buildLimitSurface } from '../../src-shared/geometry/catmullClarkEval'
 import { buildPatchAtlas } from '../../src-shared/geometry/patchAtlas'
@@ -39,7 +40,12 @@ function run(cage: PolyMesh, N: number, steps: number): { patches: number; setup
   for (let f = 0; f < fluid.fx.length; f++) fluid.fx[f] = 0.5 * sx[f]
   for (let f = 0; f < fluid.fy.length; f++) fluid.fy[f] = 0.25 * sy[f]
   fluid.project()
-  for (const d of fluid.density) d.fill(0.1)
+  // Three colours painted at three points of the surface (cell centres of three patches).
+  const pos = fluid.metric.positions, g = fluid.grid
+  for (let d = 0; d < fluid.density.length; d++) {
+    const c = g.cell(Math.floor((d * g.P) / 3), g.N >> 1, g.N >> 1)
+    fluid.addSource(d, [pos[3 * c], pos[3 * c + 1], pos[3 * c + 2]], 0.3, 0.1)
+  }
   const t1 = performance.now()
   let iterations = 0
   for (let s = 0; s < steps; s++) {
