@@ -7,12 +7,11 @@
 // Frames are stepped as a bake steps them (frame f of the output is one frame after f - 1)
 // but nothing is written to a cache, so disk time is not in the figure (Blender's includes
 // writing its VDB and mesh caches). Figures only, never a verdict.
-import { availableParallelism, cpus } from 'node:os'
 import { damBreakScene } from '../../src-shared/scene/examples/damBreak'
 import { meltingBunnyScene } from '../../src-shared/scene/examples/meltingBunny'
 import type { ExampleScene } from '../../src-shared/scene/examples/types'
-import { createBakeSolver } from '../../src-shared/sim/registry'
-import { LIQUID_PHASES, type LiquidStepStats } from '../../src-shared/sim/liquid/liquidSolver'
+import { LIQUID_PHASES } from '../../src-shared/sim/liquid/liquidSolver'
+import { liquidBenchSolver, machineLine, stepLiquidFrames } from './liquidBenchLoop'
 
 export const LIQUID_BENCH_SCENES = ['liquid', 'viscous', 'bunny'] as const
 export type LiquidBenchScene = (typeof LIQUID_BENCH_SCENES)[number]
@@ -34,34 +33,15 @@ function sceneFor(o: LiquidBenchOptions): ExampleScene {
 }
 
 export function benchLiquid(o: LiquidBenchOptions, log: (line: string) => void): Record<string, unknown> {
-  const { doc, meshes } = sceneFor(o)
-  const domain = doc.objects.find((x) => x.kind === 'domain')!
-  const started = performance.now()
-  const solver = createBakeSolver(doc, domain.id, { resolveMesh: (id) => meshes.find((m) => m.id === id) })
-  const setupMs = performance.now() - started
+  const scene = sceneFor(o)
+  const { doc } = scene
+  const { solver, setupMs, domain } = liquidBenchSolver(scene)
   const what = o.scene === 'viscous' ? `, viscosity ${o.viscosity} m²/s (full stress)` : ''
   log(`eddy bench ${o.scene}: ${solver.layout}, ${o.frames} frames at ${doc.meta.fps} fps${what}, surface mesh on (x${domain.params.meshRefinement})`)
-  log(`machine: ${cpus()[0]?.model ?? 'unknown cpu'}, ${availableParallelism()} cores, node ${process.version}`)
-  const totals: Record<string, number> = Object.fromEntries([...PHASES, 'surface'].map((p) => [p, 0]))
-  let substeps = 0
-  let pressureIterations = 0
-  let viscosityIterations = 0
-  let particles = 0
-  let triangles = 0
-  const loopStart = performance.now()
-  for (let f = 1; f <= o.frames; f++) {
-    const stats = solver.stepFrame(f) as LiquidStepStats
-    for (const p of PHASES) totals[p] += stats.ms[p] ?? 0
-    substeps += stats.substeps
-    pressureIterations += stats.pressureIterations
-    viscosityIterations += stats.viscosityIterations
-    const t = performance.now()
-    const frame = solver.frame()
-    totals.surface += performance.now() - t
-    particles = frame.particles[0]?.count ?? 0
-    triangles = (frame.meshes[0]?.indices.length ?? 0) / 3
-  }
-  const wall = performance.now() - loopStart
+  log(machineLine())
+  const run = stepLiquidFrames(solver, o.frames)
+  const { wall, substeps, pressureIterations, viscosityIterations, particles, triangles } = run
+  const totals: Record<string, number> = { ...run.phases, surface: run.frame }
   // The first frame's setup (SDFs of meshes, seeding) is in the bake's time as in Blender's.
   const msPerFrame = (wall + setupMs) / o.frames
   const simMsPerFrame = (wall - totals.surface + setupMs) / o.frames

@@ -13,10 +13,9 @@
 // Pentium 4. Frames are stepped as a bake steps them, nothing is written to a cache. The
 // default 12 frames (0.2 s) cover the gears' fall and their entry into the water, not the
 // thesis's 8 s. Figures only, never a verdict.
-import { availableParallelism, cpus } from 'node:os'
 import { GEARS_THESIS_RESOLUTION, gearsAndBunniesScene } from '../../src-shared/scene/examples/gearsAndBunnies'
-import { createBakeSolver } from '../../src-shared/sim/registry'
-import { LIQUID_PHASES, type LiquidStepStats } from '../../src-shared/sim/liquid/liquidSolver'
+import { LIQUID_PHASES } from '../../src-shared/sim/liquid/liquidSolver'
+import { liquidBenchSolver, machineLine, stepLiquidFrames } from './liquidBenchLoop'
 
 export interface RigidFluidBenchOptions {
   /** Cells along the tank's height (68: the thesis's 64 x 68 x 64). */
@@ -37,32 +36,14 @@ export function benchRigidFluid(o: RigidFluidBenchOptions, log: (line: string) =
   const { doc, meshes } = gearsAndBunniesScene({ resolution: o.res })
   // The thesis's frame: 1/60 s (its timings enforced 60 fps).
   doc.meta = { ...doc.meta, fps: BENCH_FPS }
-  const domain = doc.objects.find((x) => x.kind === 'domain')!
   const bodies = doc.objects.filter((x) => x.kind === 'rigidBody').length
-  const started = performance.now()
-  const solver = createBakeSolver(doc, domain.id, { resolveMesh: (id) => meshes.find((m) => m.id === id) })
-  const setupMs = performance.now() - started
+  const { solver, setupMs, domain } = liquidBenchSolver({ doc, meshes })
   const thesisGrid = o.res === GEARS_THESIS_RESOLUTION ? " (the thesis's grid)" : ''
   log(`eddy bench rigidfluid: gears-and-bunnies, ${solver.layout}${thesisGrid}, ${bodies} rigid bodies, ${o.frames} frames at ${BENCH_FPS} fps, surface mesh ${domain.params.meshSurface ? `on (x${domain.params.meshRefinement})` : 'off'}`)
-  log(`machine: ${cpus()[0]?.model ?? 'unknown cpu'}, ${availableParallelism()} cores, node ${process.version}`)
-  const totals: Record<string, number> = Object.fromEntries([...LIQUID_PHASES, 'frame'].map((p) => [p, 0]))
-  let substeps = 0
-  let pressureIterations = 0
-  let particles = 0
-  let triangles = 0
-  const loopStart = performance.now()
-  for (let f = 1; f <= o.frames; f++) {
-    const stats = solver.stepFrame(f) as LiquidStepStats
-    for (const p of LIQUID_PHASES) totals[p] += stats.ms[p] ?? 0
-    substeps += stats.substeps
-    pressureIterations += stats.pressureIterations
-    const t = performance.now()
-    const frame = solver.frame()
-    totals.frame += performance.now() - t
-    particles = frame.particles[0]?.count ?? 0
-    triangles = (frame.meshes[0]?.indices.length ?? 0) / 3
-  }
-  const wall = performance.now() - loopStart
+  log(machineLine())
+  const run = stepLiquidFrames(solver, o.frames)
+  const { wall, substeps, pressureIterations, particles, triangles } = run
+  const totals: Record<string, number> = { ...run.phases, frame: run.frame }
   const perFrame = (ms: number) => ms / o.frames
   const coupling = totals.rigid
   const surface = totals.levelSet + totals.frame

@@ -15,7 +15,7 @@
 //     released at the start;
 //   time steps: a CFL number of 2 and up to 8 substeps a frame.
 import type { SceneDocument, SceneObject, Vec3 } from '../types'
-import { liquidDomain, resolutionOr, sceneObject } from './build'
+import { liquidBox, liquidDomain, resolutionOr, sceneObject } from './build'
 import type { ExampleOptions, ExampleScene } from './types'
 
 export const CATAPULT_ROOM: Vec3 = [93 / 73, 1, 60 / 73]
@@ -62,15 +62,7 @@ export function blockCatapultScene(options?: ExampleOptions): ExampleScene {
       cfl: 2,
       maxSubsteps: 8,
     }),
-    sceneObject('water', 'emitter', 'Water column', {
-      shape: 'box',
-      fluid: 'liquid',
-      behavior: 'geometry',
-      position: [(column.x0 + sx / 2) / 2, column.height / 2, 0],
-      scale: [sx / 2 - column.x0, column.height, sz],
-      velocity: [0, 0, 0],
-      temperature: 293.15,
-    }),
+    liquidBox('water', 'Water column', [(column.x0 + sx / 2) / 2, column.height / 2, 0], [sx / 2 - column.x0, column.height, sz]),
     sceneObject('pivot', 'obstacle', 'Pivot block', {
       shape: 'box',
       position: [PIVOT.x, PIVOT.height / 2, LANE],

@@ -13,6 +13,11 @@ export function sceneObject(id: string, kind: ObjectKind, name: string, params: 
 }
 
 /** A liquid domain: the liquid solver plus the settings given (everything else default). */
+/** A box of still liquid at 293.15 K filling the given region at the first frame (an initial-volume emitter). */
+export function liquidBox(id: string, name: string, position: [number, number, number], scale: [number, number, number]): SceneObject {
+  return sceneObject(id, 'emitter', name, { shape: 'box', fluid: 'liquid', behavior: 'geometry', position, scale, velocity: [0, 0, 0], temperature: 293.15 })
+}
+
 export function liquidDomain(id: string, name: string, params: Record<string, ParamValue>): SceneObject {
   return sceneObject(id, 'domain', name, { solver: 'liquid', ...params })
 }

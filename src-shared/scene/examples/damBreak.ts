@@ -7,7 +7,7 @@
 // Blender's defaults otherwise: adaptive substeps 1..4 at CFL 4, surface mesh on a grid twice
 // as fine as the simulation's (mesh_scale 2 = meshRefinement 2), 24 fps.
 import type { SceneDocument } from '../types'
-import { liquidDomain, resolutionOr, sceneObject } from './build'
+import { liquidBox, liquidDomain, resolutionOr, sceneObject } from './build'
 import type { ExampleOptions, ExampleScene } from './types'
 
 export interface DamBreakOptions extends ExampleOptions {
@@ -36,15 +36,7 @@ export function damBreakScene(options?: DamBreakOptions): ExampleScene {
         meshSurface: true,
         meshRefinement: 2,
       }),
-      sceneObject('water', 'emitter', 'Water column', {
-        shape: 'box',
-        fluid: 'liquid',
-        behavior: 'geometry',
-        position: [-0.7, 0.6, 0],
-        scale: [0.6, 1.2, 1.0],
-        velocity: [0, 0, 0],
-        temperature: 293.15,
-      }),
+      liquidBox('water', 'Water column', [-0.7, 0.6, 0], [0.6, 1.2, 1.0]),
       sceneObject('obstacle', 'obstacle', 'Obstacle', {
         shape: 'box',
         position: [0.3, 0.15, 0],

@@ -13,7 +13,7 @@
 //     about one cell a step; 2 keeps a falling gear's teeth from skipping cells).
 import type { SceneDocument, SceneObject, Vec3 } from '../types'
 import { BUNNY_MESH_ID, bunnyExampleMesh } from './bunnyMesh'
-import { liquidDomain, meshInfoOf, resolutionOr, sceneObject } from './build'
+import { liquidBox, liquidDomain, meshInfoOf, resolutionOr, sceneObject } from './build'
 import { GEAR_MESH_ID, gearMesh } from './gearMesh'
 import type { ExampleOptions, ExampleScene } from './types'
 
@@ -55,15 +55,7 @@ export function gearsAndBunniesScene(options?: ExampleOptions): ExampleScene {
       cfl: 2,
       maxSubsteps: 8,
     }),
-    sceneObject('water', 'emitter', 'Water', {
-      shape: 'box',
-      fluid: 'liquid',
-      behavior: 'geometry',
-      position: [0, GEARS_WATER / 2, 0],
-      scale: [sx, GEARS_WATER, sz],
-      velocity: [0, 0, 0],
-      temperature: 293.15,
-    }),
+    liquidBox('water', 'Water', [0, GEARS_WATER / 2, 0], [sx, GEARS_WATER, sz]),
   ]
   BUNNIES.forEach((b, i) =>
     objects.push(

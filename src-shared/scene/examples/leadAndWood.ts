@@ -12,7 +12,7 @@
 //     moves at up to |v| + |omega| r = 4.9 + 8.4 m/s at the start (the thesis limits its
 //     steps the same way, footnote 3 of sec. 5.7.1).
 import type { SceneDocument } from '../types'
-import { liquidDomain, resolutionOr, sceneObject } from './build'
+import { liquidBox, liquidDomain, resolutionOr, sceneObject } from './build'
 import type { ExampleOptions, ExampleScene } from './types'
 
 /** Pool: 1 m along x (the throw), 2/3 m tall, 1/2 m deep. */
@@ -47,15 +47,7 @@ export function leadAndWoodScene(options?: ExampleOptions): ExampleScene {
         cfl: 2,
         maxSubsteps: 12,
       }),
-      sceneObject('water', 'emitter', 'Water', {
-        shape: 'box',
-        fluid: 'liquid',
-        behavior: 'geometry',
-        position: [0, water / 2, 0],
-        scale: [sx, water, sz],
-        velocity: [0, 0, 0],
-        temperature: 293.15,
-      }),
+      liquidBox('water', 'Water', [0, water / 2, 0], [sx, water, sz]),
       // Lead from the left, wood from the right, 4 cm apart across the pool (z).
       ball('lead', 'Lead ball', -0.32, -0.02, 11, 3.8, RPM_1000),
       ball('wood', 'Wooden ball', 0.32, 0.02, 0.55, -3.8, -RPM_1000),

@@ -6,7 +6,7 @@
 // Each container has a tilted slab inside (the figure's "complex boundaries") that the thrown
 // blob lands on and slides off into the pool.
 import type { SceneDocument, SceneObject } from '../types'
-import { liquidDomain, resolutionOr, sceneObject } from './build'
+import { liquidBox, liquidDomain, resolutionOr, sceneObject } from './build'
 import type { ExampleOptions, ExampleScene } from './types'
 
 export const POUR_VISCOSITIES = [0.1, 1, 10, 100] as const
@@ -30,15 +30,7 @@ export function viscosityPourScene(options?: ExampleOptions): ExampleScene {
         viscousStress: 'carlson',
         wallSlip: 'free',
       }),
-      sceneObject(`pool-${n}`, 'emitter', `Pool ${n}`, {
-        shape: 'box',
-        fluid: 'liquid',
-        behavior: 'geometry',
-        position: [x, 0.06, 0],
-        scale: [1, 0.12, 1],
-        velocity: [0, 0, 0],
-        temperature: 293.15,
-      }),
+      liquidBox(`pool-${n}`, `Pool ${n}`, [x, 0.06, 0], [1, 0.12, 1]),
       sceneObject(`blob-${n}`, 'emitter', `Thrown liquid ${n}`, {
         shape: 'sphere',
         fluid: 'liquid',

@@ -18,7 +18,7 @@
 import { EddyError } from '../../api/errors'
 import { isClosedSurface } from '../../geometry/closedSurface'
 import type { PrimitiveShape } from '../../geometry/primitiveSdf'
-import type { TriMesh } from '../../geometry/triMesh'
+import { computeBounds, type TriMesh } from '../../geometry/triMesh'
 
 export interface MassProperties {
   /** m^3. */
@@ -113,17 +113,10 @@ export function meshMassProperties(mesh: TriMesh, density: number, obj: MassObje
     refuse(obj, 'mesh', 'its mesh is not closed (it has holes or open edges); a rigid body needs a watertight mesh to have a mass', null)
   }
   const p = mesh.positions
-  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity
   for (let i = 0; i + 2 < p.length; i += 3) {
-    const x = p[i], y = p[i + 1], z = p[i + 2]
-    if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) refuse(obj, 'mesh', `its mesh has a non-finite coordinate at vertex ${i / 3 + 1}`, null)
-    if (x < x0) x0 = x
-    if (x > x1) x1 = x
-    if (y < y0) y0 = y
-    if (y > y1) y1 = y
-    if (z < z0) z0 = z
-    if (z > z1) z1 = z
+    if (!Number.isFinite(p[i]) || !Number.isFinite(p[i + 1]) || !Number.isFinite(p[i + 2])) refuse(obj, 'mesh', `its mesh has a non-finite coordinate at vertex ${i / 3 + 1}`, null)
   }
+  const { min: [x0, y0, z0], max: [x1, y1, z1] } = computeBounds(p)
   const rx = 0.5 * (x0 + x1), ry = 0.5 * (y0 + y1), rz = 0.5 * (z0 + z1)
   const s = meshVolumeIntegrals(mesh, rx, ry, rz)
   const volume = s[0]

@@ -5,7 +5,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { EddyError } from '../../../src-shared/api/errors'
+import { errorOf } from '../../fixtures/errorOf'
 import { EXAMPLES } from '../../../src-shared/scene/examples'
 import { createExampleProject } from '../../../src-main/store/exampleProject'
 import { ProjectStore } from '../../../src-main/store/projectStore'
@@ -16,15 +16,7 @@ beforeEach(() => {
 })
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }))
 
-function thrown(f: () => void): EddyError {
-  try {
-    f()
-  } catch (e) {
-    if (e instanceof EddyError) return e
-    throw e
-  }
-  throw new Error('did not throw')
-}
+const thrown = errorOf
 
 describe('createExampleProject', () => {
   for (const e of EXAMPLES) {

@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { EddyError } from '../../../src-shared/api/errors'
+import { errorOf } from '../../fixtures/errorOf'
 import { type GridSpec, MacGrid, ScalarField, validateGridSpec } from '../../../src-shared/sim/core/grid'
 
 const good: GridSpec = { nx: 8, ny: 4, nz: 2, dx: 0.5, origin: [1, 2, 3] }
 
-function errorOf(fn: () => void): EddyError {
-  try {
-    fn()
-  } catch (e) {
-    if (e instanceof EddyError) return e
-    throw e
-  }
-  throw new Error('did not throw')
-}
 
 describe('validateGridSpec', () => {
   it('accepts a sane grid', () => {

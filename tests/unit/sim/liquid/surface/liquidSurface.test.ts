@@ -1,6 +1,6 @@
 // The liquid mesh from particles, end to end: closed, outward, the right size and place.
 import { describe, expect, it } from 'vitest'
-import { EddyError } from '../../../../../src-shared/api/errors'
+import { errorOf } from '../../../../fixtures/errorOf'
 import { LiquidSurfacer, meshLiquidSurface, type LiquidSurfaceInput } from '../../../../../src-shared/sim/liquid/surface/liquidSurface'
 import { latticeParticles, manifoldProblem, meshCentroid, meshVolume } from './meshChecks'
 
@@ -119,15 +119,7 @@ describe('liquid surface', () => {
   it('rejects NaN positions and bad settings with INVALID_PARAM', () => {
     const bad = sphere.positions.slice()
     bad[3 * 17 + 1] = NaN
-    const attempt = (f: () => unknown): EddyError => {
-      try {
-        f()
-      } catch (e) {
-        if (e instanceof EddyError) return e
-        throw e
-      }
-      throw new Error('no error thrown')
-    }
+    const attempt = errorOf
     const e = attempt(() => surf({}, { positions: bad, count: sphere.count }))
     expect(e.code).toBe('INVALID_PARAM')
     expect(e.message).toMatch(/particle 17/)
