@@ -1,5 +1,6 @@
-// `eddy export project.eddy --sim NAME --format vdb|obj|ply|gltf|glb --out DIR
-// [--frames A-B] [--padding 4] [--up y|z]`: the UI's export, with a progress bar on the
+// `eddy export project.eddy --sim NAME --format vdb|obj|ply|gltf|glb|png --out
+// DIR [--frames A-B] [--padding 4] [--up y|z]`: the UI's export (png: a surface flow's
+// per-patch textures as PNG atlases; --up does not apply), with a progress bar on the
 // terminal. Ctrl-C cancels between files (finished files stay; no manifest is written).
 import { resolve } from 'node:path'
 import { runExport, type ExportFormat } from '../export/exportJob'
@@ -14,14 +15,14 @@ export async function exportCommand(args: string[], out: NodeJS.WriteStream): Pr
   if (!file || file.startsWith('--')) throw new UsageError('eddy export needs a project file')
   const o = parseOptions(rest, {
     sim: { type: 'string' },
-    format: { type: 'string', choices: ['vdb', 'obj', 'ply', 'gltf', 'glb'] },
+    format: { type: 'string', choices: ['vdb', 'obj', 'ply', 'gltf', 'glb', 'png'] },
     out: { type: 'string' },
     frames: { type: 'string' },
     padding: { type: 'int', min: 1, max: 8 },
     up: { type: 'string', choices: ['y', 'z'] },
   })
   if (!o.sim) throw new UsageError('eddy export needs --sim NAME')
-  if (!o.format) throw new UsageError('eddy export needs --format vdb|obj|ply|gltf|glb')
+  if (!o.format) throw new UsageError('eddy export needs --format vdb|obj|ply|gltf|glb|png')
   if (!o.out) throw new UsageError('eddy export needs --out DIR')
   const projectPath = resolve(file)
   const sim = findSim(projectPath, o.sim)

@@ -21,9 +21,10 @@ const USAGE = `usage:
   eddy bake PROJECT.eddy --sim NAME [--frames 1-120] [--mode bake|resume|range] [--from N]
             [--threads N] [--precision float16|float32|uint8] [--checkpoint-every N]
     Bakes a simulation into the project's cache (Ctrl-C cancels; --mode resume continues).
-  eddy export PROJECT.eddy --sim NAME --format vdb|obj|ply|gltf|glb --out DIR
+  eddy export PROJECT.eddy --sim NAME --format vdb|obj|ply|gltf|glb|png --out DIR
               [--frames A-B] [--padding 4] [--up y|z]
-    Writes cached frames as files plus NAME_manifest.json.
+    Writes cached frames as files plus NAME_manifest.json (png: a surface flow's per-patch
+    textures as PNG atlases).
   eddy example NAME OUT.eddy
     Writes a new project from an example scene (an unknown NAME lists them).
   eddy bench smoke [--res 64] [--frames 48] [--threads N] [--pressure mic|mg] [--kernels wasm|ts]

@@ -13,6 +13,11 @@
 //   Rigid bodies in obj: one file per frame with an object per body; in ply: one file per
 //         body per frame; both in world space (posed), since neither format has transforms.
 //   Mesh attributes: ply writes all of them as vertex properties, obj only 'color' (v x y z r g b).
+//   png   one 8-bit RGBA atlas per per-patch texture (surface flows): the patches' images
+//         tiled in a near-square grid, v up in each tile; 3-component textures sRGB-encoded,
+//         scalars as grey over their min..max (textureAtlas.ts); the manifest entry holds
+//         the tile layout (and min, max). Frames without textures write nothing; upAxis is
+//         ignored.
 // Names: `<base>_<frame>.<ext>` when the first frame of the range yields one file, otherwise
 // `<base>_<item>_<frame>.<ext>` (see fileNames.ts); <frame> is zero-padded to `padding` and is
 // always the last digits before the extension, so Blender and Houdini see a sequence.
@@ -120,7 +125,15 @@ export async function runExport(source: ExportSource, options: ExportOptions, ho
       throwIfCancelled(hooks.signal, `before writing ${file}`)
       const rendered = await out.render()
       await writeFileAtomic(fs, nodePath.join(outDir, file), rendered.bytes, guard)
-      manifest.files.push({ frame, path: file, kind: out.kind, name: out.name, counts: rendered.counts, ...(rendered.grids ? { grids: rendered.grids } : {}) })
+      manifest.files.push({
+        frame,
+        path: file,
+        kind: out.kind,
+        name: out.name,
+        counts: rendered.counts,
+        ...(rendered.grids ? { grids: rendered.grids } : {}),
+        ...(rendered.texture ? { texture: rendered.texture } : {}),
+      })
       hooks.onProgress?.({ done: k === outputs.length - 1 ? i + 1 : i, total: frames.length, frame, file })
     }
   }

@@ -5,8 +5,9 @@ import { EddyError } from '../../src-shared/api/errors'
 import type { UpAxis } from '../../src-shared/formats/upAxis'
 import type { FrameData } from '../../src-shared/sim/frame'
 
-export type ExportFormat = 'vdb' | 'obj' | 'ply' | 'gltf' | 'glb'
-export const EXPORT_FORMATS: readonly ExportFormat[] = ['vdb', 'obj', 'ply', 'gltf', 'glb']
+/** 'png': per-patch textures of a surface flow as PNG atlases (textureAtlas.ts). */
+export type ExportFormat = 'vdb' | 'obj' | 'ply' | 'gltf' | 'glb' | 'png'
+export const EXPORT_FORMATS: readonly ExportFormat[] = ['vdb', 'obj', 'ply', 'gltf', 'glb', 'png']
 
 /** The cached frames of one simulation. */
 export interface ExportSource {
@@ -31,7 +32,9 @@ export interface ExportOptions {
   /**
    * Default 'z' for vdb and ply, whose Blender importers take coordinates as they are (and
    * Blender is Z up); 'y' for obj, whose importers convert from Y up by default. glTF is Y up
-   * by specification (importers convert), so gltf/glb accept only 'y'.
+   * by specification (importers convert), so gltf/glb accept only 'y'. png ignores it (an
+   * atlas of patch textures has no world axes): either value is accepted, default 'y', and
+   * the manifest records it as given.
    */
   upAxis?: UpAxis
   /** Default: the simulation's name with anything but letters, digits, '.', '-', '_' replaced. */

@@ -2,8 +2,10 @@
 // bytes only when its turn comes (so a cancel between files skips the encoding as well).
 // Axis conversion happens here, once per item, before any writer sees the data. Rigid bodies
 // are posed into world space for OBJ and PLY (they have no transforms); glTF keeps each
-// body's local mesh on a node placed at the frame's pose.
+// body's local mesh on a node placed at the frame's pose. PNG writes each per-patch texture
+// (surface flows) as one atlas image (textureAtlas.ts); it has no axes to convert.
 import { deflateSync } from 'node:zlib'
+import { PNG } from 'pngjs'
 import { writeGltfFrame } from '../../src-shared/formats/gltfSequence'
 import { writeObj, writeObjObjects } from '../../src-shared/formats/obj'
 import { vdbGridsFromVolumes, writeVdbWithSummary } from '../../src-shared/formats/openvdb'
@@ -11,10 +13,11 @@ import { writeMeshPly, writeParticlePly } from '../../src-shared/formats/ply'
 import { posedMesh } from '../../src-shared/formats/rigidBodyPose'
 import { meshToZUp, particlesToZUp } from '../../src-shared/formats/upAxis'
 import { linearToSrgb, vertexColours } from '../../src-shared/formats/vertexColour'
-import type { FrameData, FrameMesh } from '../../src-shared/sim/frame'
+import type { FrameData, FrameMesh, FrameTexture } from '../../src-shared/sim/frame'
 import type { ResolvedExport } from './exportOptions'
 import type { NamedItem } from './fileNames'
-import type { ManifestCounts, ManifestFileKind, ManifestGrid } from './manifest'
+import type { ManifestCounts, ManifestFileKind, ManifestGrid, ManifestTexture } from './manifest'
+import { textureAtlas } from './textureAtlas'
 
 export interface FrameOutput extends NamedItem {
   kind: ManifestFileKind
@@ -25,9 +28,10 @@ export interface RenderedFile {
   bytes: Uint8Array
   counts: ManifestCounts
   grids?: ManifestGrid[]
+  texture?: ManifestTexture
 }
 
-export const EXTENSIONS = { vdb: 'vdb', obj: 'obj', ply: 'ply', gltf: 'gltf', glb: 'glb' } as const
+export const EXTENSIONS = { vdb: 'vdb', obj: 'obj', ply: 'ply', gltf: 'gltf', glb: 'glb', png: 'png' } as const
 
 const meshCounts = (m: FrameMesh): ManifestCounts => ({ vertices: m.positions.length / 3, triangles: m.indices.length / 3 })
 
@@ -36,6 +40,21 @@ function sumCounts(ms: readonly FrameMesh[]): ManifestCounts {
   let triangles = 0
   for (const m of ms) (vertices += m.positions.length / 3), (triangles += m.indices.length / 3)
   return { vertices, triangles }
+}
+
+/** One texture as an 8-bit RGBA PNG atlas, with its layout for the manifest. */
+function renderTextureAtlas(t: FrameTexture): RenderedFile {
+  const atlas = textureAtlas(t)
+  const png = new PNG({ width: atlas.width, height: atlas.height })
+  png.data = Buffer.from(atlas.rgba.buffer, atlas.rgba.byteOffset, atlas.rgba.byteLength)
+  // RGBA in, RGBA 8-bit out (colour type 6): unused tiles need the alpha.
+  const bytes = PNG.sync.write(png, { colorType: 6, inputColorType: 6, inputHasAlpha: true, bitDepth: 8 })
+  const range = atlas.encoding === 'range' ? { min: atlas.min ?? 0, max: atlas.max ?? 0 } : {}
+  return {
+    bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    counts: { layers: t.layers },
+    texture: { ...atlas.layout, components: t.components, encoding: atlas.encoding, ...range },
+  }
 }
 
 /** OBJ vertex colours: the mesh's linear 'color' attribute, sRGB-encoded as readers expect. */
@@ -136,6 +155,18 @@ export function frameOutputs(data: FrameData, opts: ResolvedExport): FrameOutput
         },
       }]
     }
+    case 'png':
+      // One atlas per texture; a frame without textures (or with empty ones) writes nothing.
+      return (data.textures ?? [])
+        .filter((t) => t.width * t.height * t.layers > 0)
+        .map((t) => ({
+          key: `texture:${t.name}`,
+          name: t.name,
+          kind: 'texture' as const,
+          async render() {
+            return renderTextureAtlas(t)
+          },
+        }))
   }
 }
 
@@ -150,6 +181,7 @@ export function nothingToWrite(format: ResolvedExport['format'], simName: string
     ply: 'has neither particles nor meshes, so there is nothing to write as PLY; a smoke simulation exports as VDB',
     gltf: 'has no meshes, so there is nothing to write as glTF; a smoke simulation exports as VDB',
     glb: 'has no meshes, so there is nothing to write as GLB; a smoke simulation exports as VDB',
+    png: 'has no per-patch textures to write as PNG; PNG atlases come from surface flows',
   }[format]
   return `"${simName}" ${what} (checked on frame ${frame}, the first of the range)`
 }

@@ -8,9 +8,10 @@ import type { ExportFormat } from './exportOptions'
 /**
  * 'rigidBodies': posed (world-space) rigid-body meshes of one frame (OBJ: all bodies, one
  * object each; PLY: one body). 'animation': the glTF/GLB file animating every rigid body
- * over the exported range (one per export, not per frame).
+ * over the exported range (one per export, not per frame). 'texture': a PNG atlas of one
+ * per-patch texture of a surface flow (its `texture` field says where each patch's tile is).
  */
-export type ManifestFileKind = 'volume' | 'mesh' | 'particles' | 'rigidBodies' | 'animation'
+export type ManifestFileKind = 'volume' | 'mesh' | 'particles' | 'rigidBodies' | 'animation' | 'texture'
 
 export interface ManifestCounts {
   /** Active voxels over all grids of a VDB file. */
@@ -21,6 +22,8 @@ export interface ManifestCounts {
   bodies?: number
   /** Animation files: keys over all bodies (one per body per frame it exists in). */
   keyframes?: number
+  /** Texture atlases: patches (tiles in use). */
+  layers?: number
 }
 
 export interface ManifestGrid {
@@ -31,6 +34,30 @@ export interface ManifestGrid {
   voxelSize: number
 }
 
+/**
+ * Where a PNG atlas keeps each patch: tile l (patch l) is the tileWidth x tileHeight block at
+ * column l % cols and row floor(l / cols), counted from the image's top-left; inside a tile,
+ * u runs right and v runs up (the texture's row j = 0 is the tile's bottom image row). Tiles
+ * from `layers` to cols * rows - 1 are transparent (alpha 0). See textureAtlas.ts.
+ */
+export interface ManifestTexture {
+  tileWidth: number
+  tileHeight: number
+  cols: number
+  rows: number
+  layers: number
+  /** Components of the cached texture: 3 (linear RGB) or 1 (a scalar). */
+  components: 1 | 3
+  /**
+   * 'srgb': linear RGB in [0, 1], sRGB-encoded, 8 bits. 'range': a scalar as grey,
+   * value = min + (grey / 255) * (max - min) (a constant texture is grey 128, value min).
+   */
+  encoding: 'srgb' | 'range'
+  /** 'range' only: the texture's smallest and largest finite value in this frame. */
+  min?: number
+  max?: number
+}
+
 export interface ManifestFile {
   /** The frame the file holds; for an animation file, the first frame of its range. */
   frame: number
@@ -39,11 +66,13 @@ export interface ManifestFile {
   /** Relative to the export folder, '/'-separated. */
   path: string
   kind: ManifestFileKind
-  /** The mesh or particle set; for VDB and glTF files, their items' names joined by ", ". */
+  /** The mesh, particle set or texture; for VDB and glTF files, their items' names joined by ", ". */
   name: string
   counts: ManifestCounts
   /** VDB files: one entry per grid. */
   grids?: ManifestGrid[]
+  /** PNG texture atlases: the tile layout and how values became 8-bit texels. */
+  texture?: ManifestTexture
 }
 
 export interface ExportManifest {

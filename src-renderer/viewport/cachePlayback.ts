@@ -78,6 +78,7 @@ export class CachePlayback {
       this.buffer?.dispose()
       this.buffer = null
       this.display.show(null)
+      this.display.setHost(next.domainId)
       this.setState({ frame: null, shownFrame: null, error: null })
       const domainId = next.domainId
       if (domainId) {

@@ -15,6 +15,8 @@ import { cssToRender, pickAt, Selection } from './selection'
 import { CachePlayback } from './cachePlayback'
 import { installTestHooks, type EddyViewportTestApi } from './testHooks'
 import { CcCageVisual } from './visuals'
+import { LiveSurfaceView } from './live/liveSurfaceView'
+import { live as liveSession } from '../state/live.svelte'
 
 export class ViewportController {
   private readonly ve: ViewportEngine
@@ -32,6 +34,12 @@ export class ViewportController {
   private readonly uninstallHooks: () => void
   private readonly preventMenu = (e: Event) => e.preventDefault()
   private readonly unsubscribeBodies: () => void
+  private readonly unsubscribeHost: () => void
+  /** The live surface flow (live/liveSurfaceView.ts), driven from the inspector's Live panel. */
+  readonly live: LiveSurfaceView
+  /** Objects whose baked counterpart the cache display draws, and the cage running live: both ghost the authored object. */
+  private cacheShown: ReadonlySet<string> = new Set()
+  private hostShown: ReadonlySet<string> = new Set()
   private disposed = false
 
   constructor(
@@ -67,7 +75,21 @@ export class ViewportController {
       return app.api.call('cache.display', { domainId, frame })
     })
     // A simulated rigid body on screen: the authored body of its id steps aside (visuals/rigidBody.ts).
-    this.unsubscribeBodies = this.cache.display.shownBodies.subscribe((ids) => this.sync.setBakedShown(ids))
+    this.live = new LiveSurfaceView(scene, camera)
+    this.unsubscribeBodies = this.cache.display.shownBodies.subscribe((ids) => {
+      this.cacheShown = ids
+      this.ghostStandIns()
+    })
+    this.unsubscribeHost = this.cache.display.shownHost.subscribe((ids) => {
+      this.hostShown = ids
+      this.ghostStandIns()
+    })
+    liveSession.attach(this.live)
+    const onLive = this.live.onState
+    this.live.onState = (st) => {
+      onLive?.(st)
+      this.ghostStandIns()
+    }
 
     scene.onBeforeRenderObservable.add(() => {
       for (const v of this.sync.visuals.values()) v.follow()
@@ -257,6 +279,14 @@ export class ViewportController {
     return c
   }
 
+  /** The authored objects drawn as faint stand-ins: those the cache draws baked, and the live cage. */
+  private ghostStandIns(): void {
+    const ids = new Set([...this.cacheShown, ...this.hostShown])
+    const id = this.live?.state.running ? this.live.state.cageId : null
+    if (id) ids.add(id)
+    this.sync.setBakedShown(ids)
+  }
+
   dispose(): void {
     if (this.disposed) return
     this.disposed = true
@@ -264,6 +294,9 @@ export class ViewportController {
     this.resizeObserver.disconnect()
     this.uninstallHooks()
     this.unsubscribeBodies()
+    this.unsubscribeHost()
+    liveSession.attach(null)
+    this.live.dispose()
     this.framer.stop()
     this.gizmos.dispose()
     this.cache.dispose()

@@ -36,6 +36,7 @@ export type MaterialName =
   | 'vortexCore'
   | 'heat'
   | 'ccSurface'
+  | 'ccSurfaceGhost'
   | 'domainFill'
   | 'handle'
   | 'handleSelected'
@@ -71,6 +72,9 @@ const LOOKS: Record<MaterialName, Look> = {
   vortexCore: { color: '#9060f0', alpha: 0.6, emissive: 0.35 },
   heat: { color: '#ff3b30', alpha: 0.3, emissive: 0.3 },
   ccSurface: { color: '#5fbfb3', specular: 0.2, twoSided: true },
+  // The cage's own surface while its baked or live painted surface is drawn in the same place:
+  // invisible, but still there to click and to outline when selected.
+  ccSurfaceGhost: { color: '#5fbfb3', alpha: 0, unlit: true, twoSided: true },
   domainFill: { color: '#8cc8ff', alpha: 0.05, unlit: true },
   handle: { color: '#101010', unlit: true },
   handleSelected: { color: '#ffa033', unlit: true },

@@ -107,7 +107,7 @@ export const bakeEstimate = z.object({
   problem: z.string().nullable(),
 })
 
-export const exportFormat = z.enum(['vdb', 'obj', 'ply', 'gltf', 'glb'])
+export const exportFormat = z.enum(['vdb', 'obj', 'ply', 'gltf', 'glb', 'png'])
 
 export const exportJob = z.object({
   domainId: z.string(),

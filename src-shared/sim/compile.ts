@@ -163,7 +163,8 @@ export function isInitialVolume(obj: SceneObject, p: Record<string, ParamValue>)
   return obj.kind === 'emitter' && str(obj, p, 'fluid') === 'liquid' && str(obj, p, 'behavior') === 'geometry'
 }
 
-function compileEmitter(obj: SceneObject, p: Record<string, ParamValue>): EmitterInput {
+/** The common view of an emitter at one time (shared by every family that reads emitters). */
+export function compileEmitter(obj: SceneObject, p: Record<string, ParamValue>): EmitterInput {
   if (str(obj, p, 'shape') === 'mesh') {
     fail(obj, 'shape', 'A mesh emitter fills an initial liquid volume: set Fluid to Liquid and Behaviour to Initial volume (inflow takes a box, sphere or cylinder)', 'mesh')
   }

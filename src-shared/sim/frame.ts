@@ -77,6 +77,20 @@ export interface RigidBodyState {
   mesh: FrameMesh
 }
 
+/**
+ * A stack of same-sized images (`layers` of them): per-patch textures of a surface flow, one
+ * layer per patch, `components` linear values per texel, texel (i, j) of layer l at
+ * components * (i + width * (j + height * l)); j = 0 is the patch's v = 0 row.
+ */
+export interface FrameTexture {
+  name: string
+  width: number
+  height: number
+  layers: number
+  components: 1 | 3
+  data: Float32Array
+}
+
 export interface FrameData {
   /** Simulated seconds since the start of the bake. */
   time: number
@@ -87,6 +101,8 @@ export interface FrameData {
   particles: ParticleSet[]
   /** Absent or empty when the family simulates no rigid bodies. */
   rigidBodies?: RigidBodyState[]
+  /** Absent or empty unless the family keeps per-patch textures (the surface flow). */
+  textures?: FrameTexture[]
   /** Solver figures (substeps, iterations, timings); timings are not deterministic. */
   stats: Record<string, number>
 }

@@ -9,6 +9,7 @@ import type { CompileOptions } from './compile'
 import type { BakeSolver, SolverFamily } from './family'
 import { liquidFamily } from './liquid/family'
 import { smokeFamily } from './smoke/family'
+import { surfaceFamily } from './surface/family'
 
 const families: SolverFamily[] = []
 
@@ -22,6 +23,7 @@ export function registerFamily(family: SolverFamily): void {
 // One line per family.
 registerFamily(smokeFamily)
 registerFamily(liquidFamily)
+registerFamily(surfaceFamily)
 
 /** The registered families, in registration order (the Solver menu's order). */
 export const FAMILIES: readonly SolverFamily[] = families

@@ -10,8 +10,9 @@ import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { PNG } from 'pngjs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { artifactPath, startApp, type RunningApp } from './harness'
+import { startApp, type RunningApp } from './harness'
 import { addObject, commitField, focusCanvasArea, newProject, outlinerRow, selectObject, setFrame, tid, waitFor } from './ui'
+import { cameraAtRest, projectPoint, viewportShot } from './viewportShots'
 
 type V3 = [number, number, number]
 
@@ -27,8 +28,7 @@ const hooks = {
   shownBodies: (page: Page) => page.evaluate(() => window.__eddyViewport?.cache?.shownBodies?.() ?? null),
   poses: (page: Page) => page.evaluate(() => window.__eddyViewport?.cache?.bodyPoses?.() ?? null),
   materials: (page: Page, id: string) => page.evaluate((i) => window.__eddyViewport?.objectMaterials?.(i) ?? null, id),
-  project: (page: Page, p: V3) => page.evaluate((q) => window.__eddyViewport?.projectPoint?.(q) ?? null, p),
-  rendered: (page: Page) => page.evaluate(() => window.__eddyViewport?.renderedFrames ?? 0),
+  project: projectPoint,
 }
 
 /** Waits until `frame` is the baked frame on screen with the ball drawn and the authored one ghosted; returns its pose. */
@@ -40,32 +40,6 @@ async function showBaked(page: Page, frame: number, ballId: string): Promise<V3>
   expect((await hooks.parts(page))?.rigidBodies?.[0]).toBeGreaterThan(20)
   await waitFor(() => hooks.materials(page, ballId), (m) => m?.join() === GHOST, `the authored ball ghosted at frame ${frame}`)
   return poses![0].position
-}
-
-/** Waits until the camera has stopped (a fixed point projects to the same pixel over several rendered frames). */
-async function cameraAtRest(page: Page): Promise<void> {
-  let last = ''
-  let same = 0
-  await waitFor(
-    async () => {
-      const start = await hooks.rendered(page)
-      await waitFor(() => hooks.rendered(page), (n) => n >= start + 2, 'the viewport to render', 60_000)
-      const p = JSON.stringify(await hooks.project(page, [0, 1, 0]))
-      same = p === last ? same + 1 : 0
-      last = p
-      return same
-    },
-    (n) => n >= 3,
-    'the camera to come to rest',
-    60_000,
-  )
-}
-
-/** A screenshot of the canvas once the viewport has drawn a few more frames. */
-async function viewportShot(page: Page, name: string): Promise<Buffer> {
-  const start = await hooks.rendered(page)
-  await waitFor(() => hooks.rendered(page), (n) => n >= start + 3, 'the viewport to render', 60_000)
-  return page.locator(tid('viewport-canvas')).screenshot({ path: artifactPath(name) })
 }
 
 /**

@@ -53,6 +53,13 @@ export class CacheDisplay {
   private frame: DisplayFrame | null = null
   /** Ids of the rigid bodies drawn now (scene object ids); subscribe to hear of changes. */
   readonly shownBodies = new ShownBodies()
+  /**
+   * The simulation's host while a frame of it with meshes is on screen (a Catmull-Clark cage
+   * steps aside for its baked, painted surface; a domain ignores it), else empty.
+   */
+  readonly shownHost = new ShownBodies()
+  /** The scene object whose cache is shown (set by CachePlayback with the source). */
+  private hostId: string | null = null
 
   constructor(scene: Scene, settings: Partial<CacheDisplaySettings> = {}) {
     this.scene = scene
@@ -101,6 +108,19 @@ export class CacheDisplay {
     }
     this.bodies.forEach((b, i) => b.update(bs[i] ?? null))
     this.shownBodies.set(drawnBodyIds(bs, this.current.visible))
+    this.shownHost.set(this.drawnHost())
+  }
+
+  /** Sets the simulation the frames belong to (null: none). */
+  setHost(id: string | null): void {
+    this.hostId = id
+    this.shownHost.set(this.drawnHost())
+  }
+
+  private drawnHost(): Set<string> {
+    const ids = new Set<string>()
+    if (this.hostId !== null && this.frame !== null && this.current.visible && this.frame.meshes.length > 0) ids.add(this.hostId)
+    return ids
   }
 
   /** Applies the given settings; `redecode` is true when decoded frames no longer match them. */
@@ -118,6 +138,7 @@ export class CacheDisplay {
     }
     for (const m of [...this.meshes, ...this.bodies]) m.setVisible(next.visible)
     this.shownBodies.set(drawnBodyIds(this.frame?.rigidBodies ?? [], next.visible))
+    this.shownHost.set(this.drawnHost())
     const changed = (k: 'particleColorBy' | 'meshColorBy') => k in s && s[k] !== before[k]
     return { redecode: changed('particleColorBy') || changed('meshColorBy') }
   }
@@ -137,6 +158,7 @@ export class CacheDisplay {
 
   dispose(): void {
     this.shownBodies.dispose()
+    this.shownHost.dispose()
     this.volume.dispose()
     for (const p of this.particles) p.dispose()
     for (const m of [...this.meshes, ...this.bodies]) m.dispose()

@@ -38,6 +38,7 @@ export class CcCageVisual extends ObjectVisual {
   cage: CageGeometry = defaultCage()
   private level = 0
   private built: CageGeometry | null = null
+  private baked = false
 
   constructor(id: string, ctx: VisualContext) {
     super(id, 'ccCage', ctx)
@@ -61,6 +62,17 @@ export class CcCageVisual extends ObjectVisual {
     this.level = level
     this.built = c
     this.rebuild(c.positions)
+  }
+
+  /** While the baked surface flow is on screen the authored surface is a faint wireframe (as rigid bodies do). */
+  override setBakedShown(shown: boolean): void {
+    this.baked = shown
+    this.surface.material = this.ctx.palette.get(shown ? 'ccSurfaceGhost' : 'ccSurface')
+  }
+
+  /** Whether the authored surface is drawn as the faint stand-in (tests, hooks). */
+  get ghosted(): boolean {
+    return this.baked
   }
 
   /** Shows the surface for moved cage vertices (same faces) while a handle is dragged. */

@@ -56,6 +56,16 @@ export interface RigidBodyHeader {
   angularVelocity: Num[]
   mesh: MeshHeader
 }
+/** A stack of same-sized images (version 4): the float32 values are its section. */
+export interface TextureHeader {
+  name: string
+  width: number
+  height: number
+  layers: number
+  components: 1 | 3
+  raw: number
+  packed: number
+}
 export interface Header {
   time: Num
   frame: Num
@@ -66,6 +76,8 @@ export interface Header {
   particles: ParticleHeader[]
   /** Absent before version 3 (= none). */
   rigidBodies?: RigidBodyHeader[]
+  /** Absent before version 4 (= none). */
+  textures?: TextureHeader[]
 }
 
 export function encNum(v: number): Num {
@@ -152,6 +164,20 @@ function rigidBodyHeader(x: unknown, i: number): RigidBodyHeader {
   }
 }
 
+function textureHeader(x: unknown, i: number): TextureHeader {
+  const what = `texture ${i}`
+  if (!isObj(x)) throw corrupt(`${what} header is not an object`)
+  const components = x.components
+  if (components !== 1 && components !== 3) throw corrupt(`${what} has ${String(components)} components`)
+  const width = count(x.width, `${what} width`)
+  const height = count(x.height, `${what} height`)
+  const layers = count(x.layers, `${what} layers`)
+  if (components * width * height * layers > MAX_ELEMENTS) throw corrupt(`${what} is impossibly large`)
+  const raw = count(x.raw, `${what} size`)
+  if (raw !== 4 * components * width * height * layers) throw corrupt(`${what} size disagrees with its dimensions`)
+  return { name: str(x.name, `${what} name`), width, height, layers, components, raw, packed: count(x.packed, `${what} packed size`) }
+}
+
 /** The header of a record of `version` (fields a version did not have must be absent). */
 export function parseHeader(bytes: Uint8Array, version: number): Header {
   let h: unknown
@@ -207,6 +233,8 @@ export function parseHeader(bytes: Uint8Array, version: number): Header {
     throw corrupt(`a version ${version} header has version 3 fields`)
   }
   const rigidBodies = version < 3 ? [] : arr(h.rigidBodies, 'rigid bodies').map(rigidBodyHeader)
+  if (version < 4 && h.textures !== undefined) throw corrupt(`a version ${version} header has version 4 fields`)
+  const textures = version < 4 ? [] : arr(h.textures, 'textures').map(textureHeader)
   return {
     time: num(h.time, 'time'),
     frame: num(h.frame, 'frame number'),
@@ -216,5 +244,6 @@ export function parseHeader(bytes: Uint8Array, version: number): Header {
     meshes,
     particles,
     rigidBodies,
+    textures,
   }
 }

@@ -3,17 +3,18 @@
 //
 // Layout (all integers little-endian):
 //   0  'EDFR'                      magic
-//   4  u16 version (= 3)           a newer version is refused, not guessed at; versions 1
-//                                  (no background) and 2 (no mesh attributes, no rigid
-//                                  bodies) are still read
+//   4  u16 version (= 4)           a newer version is refused, not guessed at; versions 1
+//                                  (no background), 2 (no mesh attributes, no rigid
+//                                  bodies) and 3 (no textures) are still read
 //   6  u16 flags (= 0)
 //   8  u32 headerLength            bytes of UTF-8 JSON header
 //  12  u32 payloadLength           bytes of the concatenated sections
 //  16  u32 crc32                   CRC-32 (IEEE) of bytes [0,16) + [20, end)
 //  20  header JSON                 names, dims, voxel size, origin, precision, stats, counts,
-//                                  rigid-body poses, and each section's raw and deflated length
+//                                  rigid-body poses, texture names and sizes, and each
+//                                  section's raw and deflated length
 //  ..  sections, in order: one per volume, one per mesh, one per particle set, one per rigid
-//      body, each raw deflate (RFC 1951) of:
+//      body, one per texture, each raw deflate (RFC 1951) of:
 //   volume:   tile bitmap (ceil(tiles/8) bytes, bit t of byte t>>3 = tile t stored) then the
 //             values of the stored 8x8x8 tiles (edge tiles clipped to the grid; tiles are
 //             x-fastest, cells inside a tile x-fastest, components interleaved). A tile whose
@@ -40,14 +41,17 @@
 //   rigid body: its body-local mesh, as a mesh section. The pose (position, orientation
 //             quaternion x y z w, linear and angular velocity) is in the header, id and name
 //             beside it: a few numbers per body, exact as JSON doubles.
-// Meshes, particles and rigid bodies are always float32, whatever the precision.
+//   texture:  f32[components * width * height * layers], in FrameTexture data order
+//             (components interleaved, x-fastest, then rows, then layers); name, width,
+//             height, layers and components are in the header.
+// Meshes, particles, rigid bodies and textures are always float32, whatever the precision.
 //
 // Any truncated or garbled record throws EddyError('PROJECT_FORMAT', 'Cached frame record is
 // corrupt: <what>'): magic, version, flags, lengths, the CRC, the header's shape, inflate
 // errors and decompressed sizes are all checked before any data is trusted.
 import { deflateSync, inflateSync } from 'fflate'
 import { EddyError } from '../../api/errors'
-import type { FrameData, FrameMesh, ParticleSet, RigidBodyState, Volume } from '../../sim/frame'
+import type { FrameData, FrameMesh, FrameTexture, ParticleSet, RigidBodyState, Volume } from '../../sim/frame'
 import { encodeUtf8 } from '../openvdb/bytes'
 import { concat, f32Bytes, readF32 } from './bytes'
 import { corrupt } from './corrupt'
@@ -55,6 +59,7 @@ import { crc32 } from './crc32'
 import { encNum, parseHeader, type FramePrecision, type Header } from './header'
 import { checkMeshHeader, decodeMesh, encodeMesh } from './meshSection'
 import { decodeRigidBody, encodeRigidBody } from './rigidBodySection'
+import { decodeTexture, encodeTexture } from './textureSection'
 import { decodeVolume, encodeVolume } from './volumeCodec'
 
 export { crc32 } from './crc32'
@@ -63,16 +68,16 @@ export { FRAME_TILE } from './volumeCodec'
 export type { FramePrecision } from './header'
 
 export interface EncodeFrameOptions {
-  /** How volume values are stored (meshes and particles are always float32). Default float32. */
+  /** How volume values are stored (meshes, particles and textures are always float32). Default float32. */
   precision?: FramePrecision
   /** Deflate level 0-9. Default 1 (see tests/bench/frameRecord.bench.ts). */
   level?: number
 }
 
 export const FRAME_RECORD_MAGIC = 'EDFR'
-export const FRAME_RECORD_VERSION = 3
+export const FRAME_RECORD_VERSION = 4
 /** Versions decodeFrame reads. */
-const READABLE_VERSIONS = [1, 2, 3]
+const READABLE_VERSIONS = [1, 2, 3, 4]
 const PREFIX = 20
 
 // ---------- encode ----------
@@ -96,6 +101,7 @@ export function encodeFrame(frame: FrameData, opts: EncodeFrameOptions = {}): Ui
     meshes: [],
     particles: [],
     rigidBodies: [],
+    textures: [],
   }
   for (const v of frame.volumes) {
     if (v.components !== 1 && v.components !== 3) throw new EddyError('INVALID_PARAM', `Volume '${v.name}' has ${v.components} components`)
@@ -141,6 +147,12 @@ export function encodeFrame(frame: FrameData, opts: EncodeFrameOptions = {}): Ui
     const packed = pack(raw)
     sections.push(packed)
     header.rigidBodies!.push({ ...bh, mesh: { ...bh.mesh, packed: packed.length } })
+  })
+  ;(frame.textures ?? []).forEach((t, i) => {
+    const { raw, header: th } = encodeTexture(t, i)
+    const packed = pack(raw)
+    sections.push(packed)
+    header.textures!.push({ ...th, packed: packed.length })
   })
   return assembleRecord(header, sections)
 }
@@ -193,6 +205,7 @@ interface ParsedRecord {
   meshes: Section[]
   particles: Section[]
   rigidBodies: Section[]
+  textures: Section[]
 }
 
 function parseRecord(bytes: Uint8Array, opts: DecodeFrameOptions): ParsedRecord {
@@ -241,8 +254,10 @@ function parseRecord(bytes: Uint8Array, opts: DecodeFrameOptions): ParsedRecord 
     checkMeshHeader(bh.mesh, what)
     return take(bh.mesh.packed, bh.mesh.raw, what)
   })
+  // parseHeader has checked each texture's size against its dimensions.
+  const textures = (h.textures ?? []).map((th, i) => take(th.packed, th.raw, `texture ${i} ('${th.name}')`))
   if (offset !== end) throw corrupt('sections do not fill the payload')
-  return { h, volumes, meshes, particles, rigidBodies }
+  return { h, volumes, meshes, particles, rigidBodies, textures }
 }
 
 /** Checks an inflated section's length (too short, or overlong: see inflateSection). */
@@ -293,6 +308,7 @@ function assemble(p: ParsedRecord, inflated: Map<Section, Uint8Array>): FrameDat
     return { name: ph.name, count: ph.count, positions: readF32(raw, 0, ph.positions), attributes }
   })
   const rigidBodies: RigidBodyState[] = (h.rigidBodies ?? []).map((bh, i) => decodeRigidBody(bh, inflated.get(p.rigidBodies[i])!))
+  const textures: FrameTexture[] = (h.textures ?? []).map((th, i) => decodeTexture(th, inflated.get(p.textures[i])!))
   return {
     time: h.time as number,
     frame: h.frame as number,
@@ -300,12 +316,13 @@ function assemble(p: ParsedRecord, inflated: Map<Section, Uint8Array>): FrameDat
     meshes,
     particles,
     ...(rigidBodies.length > 0 ? { rigidBodies } : {}),
+    ...(textures.length > 0 ? { textures } : {}),
     stats: Object.fromEntries(h.stats) as Record<string, number>,
   }
 }
 
 function sectionsOf(p: ParsedRecord): Section[] {
-  return [...p.volumes.filter((s): s is Section => s !== null), ...p.meshes, ...p.particles, ...p.rigidBodies]
+  return [...p.volumes.filter((s): s is Section => s !== null), ...p.meshes, ...p.particles, ...p.rigidBodies, ...p.textures]
 }
 
 /** The frame back from encodeFrame's bytes; throws PROJECT_FORMAT on any corruption. */
@@ -316,8 +333,8 @@ export function decodeFrame(bytes: Uint8Array, opts: DecodeFrameOptions = {}): F
 
 /**
  * The same record without its volumes (checked first: a damaged record is refused, not
- * re-signed). The viewport needs only the particles, meshes and rigid bodies of a smoke
- * frame that has a preview, and the velocity volume alone is most of a smoke record's bytes.
+ * re-signed). The viewport needs only the particles, meshes, rigid bodies and textures of a
+ * smoke frame that has a preview, and the velocity volume alone is most of a smoke record's bytes.
  * The result is always a current-version record (older headers gain nothing but the version).
  */
 export function withoutVolumes(bytes: Uint8Array): Uint8Array {
@@ -338,6 +355,8 @@ export function withoutVolumes(bytes: Uint8Array): Uint8Array {
       linearVelocity: (b.linearVelocity as number[]).map(encNum),
       angularVelocity: (b.angularVelocity as number[]).map(encNum),
     })),
+    textures: h.textures ?? [],
   }
-  return assembleRecord(header, [...p.meshes.map((m) => m.packed), ...p.particles.map((q) => q.packed), ...p.rigidBodies.map((b) => b.packed)])
+  const kept = [...p.meshes, ...p.particles, ...p.rigidBodies, ...p.textures]
+  return assembleRecord(header, kept.map((s) => s.packed))
 }

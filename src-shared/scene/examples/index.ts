@@ -5,6 +5,7 @@ import { damBreakScene } from './damBreak'
 import { gearsAndBunniesScene } from './gearsAndBunnies'
 import { leadAndWoodScene } from './leadAndWood'
 import { meltingBunnyScene } from './meltingBunny'
+import { paintedTorusScene, patternDoubleTorusScene } from './paintedTorus'
 import { toothpasteScene } from './toothpaste'
 import type { ExampleEntry } from './types'
 import { viscosityPourScene } from './viscosityPour'
@@ -53,6 +54,18 @@ export const EXAMPLES: readonly ExampleEntry[] = [
     title: 'Block catapult',
     description: 'A falling silver block catapults wooden blocks off a plank into an oncoming wall of water (Carlson 2004, Fig. 17).',
     build: blockCatapultScene,
+  },
+  {
+    id: 'painted-torus',
+    title: 'Painted torus',
+    description: 'Red, yellow and blue paint pushed around a torus standing on its side, running down under gravity and mixing (Stam 2003, sec. 5).',
+    build: paintedTorusScene,
+  },
+  {
+    id: 'pattern-double-torus',
+    title: 'Pattern on a double torus',
+    description: 'Gray-Scott reaction-diffusion growing from random spots into a maze over a genus-2 surface (Stam 2003, Fig. 16).',
+    build: patternDoubleTorusScene,
   },
 ]
 

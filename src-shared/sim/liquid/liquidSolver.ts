@@ -49,6 +49,7 @@ import { SurfaceTracker } from './surfaceTracker'
 import { DensityCorrection } from './densityCorrection'
 import { ParticleTransfer } from './transfer'
 import * as kinds from './viscosity'
+import { now } from '../wallClock'
 
 // Imported values used in per-cell / per-marker loops are copied into module constants: an
 // imported binding can cost a property load (or a getter call, under vitest's module runner)
@@ -56,8 +57,6 @@ import * as kinds from './viscosity'
 const LIQUID = kinds.LIQUID
 
 /** Milliseconds from the host's monotonic clock (stats only; never feeds the numbers). */
-const clock = (globalThis as { performance?: { now(): number } }).performance
-const now = (): number => (clock ? clock.now() : 0)
 
 /** Rings of faces/cells the velocity and temperature are extended into the air. */
 export const EXTRAPOLATION_LAYERS = 4

@@ -37,12 +37,11 @@ import { Prng } from '../core/prng'
 import { seedFromEmitter, seedVortexBall } from './seeding'
 import { advectParticlesSlab, markLostParticles, maxTurnRate, selleKernel, stretchParticles } from './vortexKernels'
 import { lerp3 } from '../core/interpolate'
+import { now } from '../wallClock'
 
 const CHECKPOINT_KIND = 'smoke'
 
 /** Milliseconds from the host's monotonic clock (stats only; never feeds the numbers). */
-const clock = (globalThis as { performance?: { now(): number } }).performance
-const now = (): number => (clock ? clock.now() : 0)
 
 /** Velocity beyond maxSubsteps * cfl * dx / dt times this is unstable (see guard()). */
 export const INSTABILITY_FACTOR = 2

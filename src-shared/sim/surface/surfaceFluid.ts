@@ -58,7 +58,7 @@ export class SurfaceFluid {
   private readonly tmpX: Float64Array
   private readonly tmpY: Float64Array
   private readonly tmpC: Float64Array
-  private readonly sampler: SurfaceSampler
+  readonly sampler: SurfaceSampler
   private readonly transport: SurfaceTransport
   private readonly vort: SurfaceVorticity
   /** Diffusion systems by rate and step (a reaction-diffusion run alternates two rates). */
@@ -121,18 +121,29 @@ export class SurfaceFluid {
 
   /**
    * Pushes the flow around a world point (an artist's drag): the tangent part of the world
-   * velocity change dv (m/s) added to the faces within `radius`, with the same falloff as
-   * addSource at its centre's full strength.
+   * velocity dv (m/s) with the same falloff as addSource, at full strength at its centre. By
+   * default added to the flow there; with `blend` the flow is pulled towards it instead (a
+   * brush dragged at some speed moves the paint under it at about that speed, however many
+   * strokes it sends).
    */
-  addImpulse(at: readonly [number, number, number], radius: number, dv: readonly [number, number, number]): void {
-    const { grid, metric, fx, fy, sampler } = this
+  addImpulse(at: readonly [number, number, number], radius: number, dv: readonly [number, number, number], blend = false): void {
     const w = this.brush(at, radius)
     if (!(w.total > 0)) return
     // Falloff per cell (1 at the centre), then per face as the mean of the two cells beside it.
     const fall = this.tmpC
     fall.fill(0)
     for (let t = 0; t < w.cells.length; t++) fall[w.cells[t]] = w.falloff[t]
-    grid.fillScalar(fall)
+    this.grid.fillScalar(fall)
+    this.blendVelocity(fall, dv, blend)
+  }
+
+  /**
+   * Moves the flow with per-cell weights w (0..1, ghosts filled) using the tangent part of the
+   * world vector `v` at each face: `blend` pulls each face towards it, F += w (T(v) - F) (an
+   * emitter holding its velocity); otherwise adds it, F += w T(v) (a drag's push).
+   */
+  blendVelocity(weight: Float64Array, v: readonly [number, number, number], blend: boolean): void {
+    const { grid, metric, fx, fy, sampler } = this
     const { N, P, h } = grid
     for (const axisIndex of [1, 2] as const) {
       const S = axisIndex === 1 ? metric.xFaces : metric.yFaces
@@ -140,15 +151,29 @@ export class SurfaceFluid {
       for (let p = 0; p < P; p++) for (let j = 0; j <= (axisIndex === 1 ? N - 1 : N); j++) for (let i = 0; i <= (axisIndex === 1 ? N : N - 1); i++) {
         const f = axisIndex === 1 ? grid.xFace(p, i, j) : grid.yFace(p, i, j)
         const x1 = axisIndex === 1 ? i * h : (i + 0.5) * h, x2 = axisIndex === 1 ? (j + 0.5) * h : j * h
-        const k = sampler.cellValue(fall, p, x1, x2)
+        const k = sampler.cellValue(weight, p, x1, x2)
         if (!(k > 0)) continue
         const du = S.du.subarray(3 * f, 3 * f + 3), dv2 = S.dv.subarray(3 * f, 3 * f + 3)
-        const c1 = dv[0] * du[0] + dv[1] * du[1] + dv[2] * du[2], c2 = dv[0] * dv2[0] + dv[1] * dv2[1] + dv[2] * dv2[2]
-        const u = axisIndex === 1 ? S.g11[f] * c1 + S.g12[f] * c2 : S.g12[f] * c1 + S.g22[f] * c2
-        F[f] += k * S.sqrtG[f] * u
+        const c1 = v[0] * du[0] + v[1] * du[1] + v[2] * du[2], c2 = v[0] * dv2[0] + v[1] * dv2[1] + v[2] * dv2[2]
+        const u = S.sqrtG[f] * (axisIndex === 1 ? S.g11[f] * c1 + S.g12[f] * c2 : S.g12[f] * c1 + S.g22[f] * c2)
+        F[f] += blend ? k * (u - F[f]) : k * u
       }
     }
     grid.syncShared(fx, fy)
+  }
+
+  /** Pulls density d towards `target` with per-cell weights w (0..1): rho += w (target - rho) (an emitter refilling its volume). */
+  blendDensity(d: number, weight: Float64Array, target: number): void {
+    const s = this.density[d]
+    for (let k = 0; k < s.length; k++) if (weight[k] > 0) s[k] += weight[k] * (target - s[k])
+    this.grid.fillScalar(s)
+  }
+
+  /** Scales the flow by `factor` (drag over a step: exp(-drag dt)). */
+  damp(factor: number): void {
+    const { fx, fy } = this
+    for (let f = 0; f < fx.length; f++) fx[f] *= factor
+    for (let f = 0; f < fy.length; f++) fy[f] *= factor
   }
 
   /** The cells a brush at `at` reaches: their indices, falloffs, sum of falloff times area, and area. */

@@ -42,7 +42,7 @@ describe('export from the cache', () => {
     expect(r.stdout).toMatch(/EDDY_EXPORT \{"files":2/)
   })
 
-  it('eddy export of particles to PLY, and a clear error for OBJ of a smoke simulation', () => {
+  it('eddy export of particles to PLY, and a clear error for OBJ and PNG of a smoke simulation', () => {
     const out = path.join(dir, 'ply')
     const r = spawnSync(process.execPath, [CLI, 'export', file, '--sim', 'Domain', '--format', 'ply', '--out', out], { encoding: 'utf8' })
     expect(r.status).toBe(0)
@@ -50,6 +50,20 @@ describe('export from the cache', () => {
     const bad = spawnSync(process.execPath, [CLI, 'export', file, '--sim', 'Domain', '--format', 'obj', '--out', path.join(dir, 'obj')], { encoding: 'utf8' })
     expect(bad.status).toBe(1)
     expect(bad.stderr).toMatch(/^eddy: .*no meshes/im)
+    const png = spawnSync(process.execPath, [CLI, 'export', file, '--sim', 'Domain', '--format', 'png', '--out', path.join(dir, 'png-cli')], { encoding: 'utf8' })
+    expect(png.status).toBe(1)
+    expect(png.stderr).toMatch(/^eddy: .*"Domain" has no per-patch textures to write as PNG; PNG atlases come from surface flows/im)
+  })
+
+  it('png of a smoke simulation fails the background job with a sentence, writing nothing', async () => {
+    await call(service, 'project.open', { path: file })
+    const out = path.join(dir, 'png')
+    await call(service, 'export.start', { domainId: 'domain', format: 'png', outDir: out })
+    const job = await service.exports.settled('domain')
+    expect(job).toMatchObject({ phase: 'failed', format: 'png', files: 0 })
+    expect(job?.error?.code).toBe('INVALID_PARAM')
+    expect(job?.error?.message).toBe('"Domain" has no per-patch textures to write as PNG; PNG atlases come from surface flows (checked on frame 1, the first of the range)')
+    expect(fs.readdirSync(out)).toEqual([])
   })
 
   it('runs as a background job through the API with progress events', async () => {

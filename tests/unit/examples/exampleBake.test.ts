@@ -44,8 +44,15 @@ function bake(id: string): Baked[] {
     })
 }
 
+/** Examples whose simulations are liquid domains (the surface-flow examples are checked below). */
+const LIQUID_EXAMPLES = EXAMPLES.filter((e) => e.id in RESOLUTION)
+
 describe('example bakes (tiny resolution, 3 frames)', () => {
-  for (const e of EXAMPLES) {
+  it('every example is baked here: liquids below, surface flows at the end', () => {
+    expect(EXAMPLES.filter((e) => !(e.id in RESOLUTION)).map((e) => e.id)).toEqual(['painted-torus', 'pattern-double-torus'])
+  })
+
+  for (const e of LIQUID_EXAMPLES) {
     it(`${e.id}: particles inside the domain and a closed surface mesh`, () => {
       for (const { domain, frame, bounds } of bake(e.id)) {
         const ps = frame.particles[0]
@@ -125,4 +132,25 @@ describe('example bakes (tiny resolution, 3 frames)', () => {
       expect(Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]), id).toBeLessThan(0.03)
     }
   }, 60_000)
+
+  it('painted-torus: the three brushes lay their paint on the torus in its first frames', () => {
+    const { doc } = EXAMPLES.find((x) => x.id === 'painted-torus')!.build()
+    doc.objects.find((o) => o.id === 'torus')!.params.cellsPerPatch = 6
+    const solver = createBakeSolver(doc, 'torus')
+    for (let f = 1; f <= FRAMES; f++) solver.stepFrame(f)
+    const fr = solver.frame()
+    // Red, yellow and blue together lay paint in all three pigments.
+    for (const k of ['amount0', 'amount1', 'amount2']) expect(fr.stats[k], k).toBeGreaterThan(0.01)
+    expect(fr.meshes[0].attributes?.color.components).toBe(3)
+  })
+
+  it('pattern-double-torus: random spots of v on a genus-2 surface, the rest at u = 1', () => {
+    const { doc } = EXAMPLES.find((x) => x.id === 'pattern-double-torus')!.build()
+    doc.objects[0].params.cellsPerPatch = 6
+    const solver = createBakeSolver(doc, 'surface')
+    solver.stepFrame(1)
+    const m = solver.frame().meshes[0].attributes!
+    expect(Math.max(...m.v.data)).toBeGreaterThan(0.2)
+    expect(Math.max(...m.u.data)).toBeGreaterThan(0.9)
+  })
 })

@@ -4,6 +4,7 @@
 // viscosity, the rigid bodies of the thesis's figures 2, 17, 19 and 22).
 import { describe, expect, it } from 'vitest'
 import { isClosedSurface } from '../../../src-shared/geometry/closedSurface'
+import { surfaceFamily } from '../../../src-shared/sim/surface/family'
 import { EXAMPLES, findExample } from '../../../src-shared/scene/examples'
 import { damBreakScene } from '../../../src-shared/scene/examples/damBreak'
 import { GEAR_MESH_ID } from '../../../src-shared/scene/examples/gearMesh'
@@ -24,7 +25,7 @@ function build(id: string, resolution?: number) {
 describe('example scenes', () => {
   it('has unique ids, titles and one-line descriptions', () => {
     expect(new Set(EXAMPLES.map((e) => e.id)).size).toBe(EXAMPLES.length)
-    expect(EXAMPLES.map((e) => e.id)).toEqual(['melting-bunny', 'toothpaste', 'viscosity-pour', 'dam-break', 'lead-and-wood', 'gears-and-bunnies', 'block-catapult'])
+    expect(EXAMPLES.map((e) => e.id)).toEqual(['melting-bunny', 'toothpaste', 'viscosity-pour', 'dam-break', 'lead-and-wood', 'gears-and-bunnies', 'block-catapult', 'painted-torus', 'pattern-double-torus'])
     for (const e of EXAMPLES) {
       expect(e.title.length).toBeGreaterThan(0)
       expect(e.description).not.toMatch(/\n/)
@@ -51,7 +52,10 @@ describe('example scenes', () => {
       }
       for (const o of doc.objects) if (o.meshId) expect(meshes.some((m) => m.id === o.meshId)).toBe(true)
       const domains = doc.objects.filter((o) => o.kind === 'domain')
-      expect(domains.length).toBeGreaterThan(0)
+      const cages = doc.objects.filter((o) => o.kind === 'ccCage')
+      expect(domains.length + cages.length).toBeGreaterThan(0)
+      // Every cage bakes a surface flow: its setup compiles (the cage evaluates, the grid fits).
+      for (const c of cages) expect(surfaceFamily.compileSetup(doc, c.id, {}).atlas.patchCount, c.name).toBeGreaterThan(0)
       for (const d of domains) {
         const c = compileLiquidScene(doc, d.id, { resolveMesh })
         expect(c.setup.volumes.length + doc.objects.filter((o) => o.kind === 'emitter' && o.params.behavior === 'inflow').length).toBeGreaterThan(0)

@@ -81,12 +81,13 @@ function richFrame(): FrameData {
 
 /**
  * A current record relabelled as an older version: the header loses the fields that version
- * did not have (rigid bodies, mesh attributes), and the CRC is recomputed.
+ * did not have (rigid bodies, mesh attributes, textures), and the CRC is recomputed.
  */
 function asOldVersion(rec: Uint8Array, version: 1 | 2): Uint8Array {
   const hl = new DataView(rec.buffer, rec.byteOffset).getUint32(8, true)
   const h = JSON.parse(Buffer.from(rec.subarray(20, 20 + hl)).toString('utf8'))
   delete h.rigidBodies
+  delete h.textures
   for (const m of h.meshes) delete m.attributes
   const hb = Buffer.from(JSON.stringify(h), 'utf8')
   const payload = rec.subarray(20 + hl)
@@ -321,8 +322,8 @@ describe('frame record corruption', () => {
     magic[0] = 'X'.charCodeAt(0)
     expectFormatError(() => decodeFrame(magic), /magic/)
     const version = good.slice()
-    version[4] = 4
-    expectFormatError(() => decodeFrame(version), /version 4/)
+    version[4] = 5
+    expectFormatError(() => decodeFrame(version), /version 5/)
     const flags = good.slice()
     flags[6] = 1
     expectFormatError(() => decodeFrame(flags), /flags/)

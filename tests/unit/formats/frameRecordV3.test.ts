@@ -104,8 +104,8 @@ function withHeader(rec: Uint8Array, edit: (h: any) => void, payload?: (p: Uint8
 }
 
 describe('frame record version 3', () => {
-  it('writes version 3', () => {
-    expect(new DataView(encodeFrame(v3Frame()).buffer).getUint16(4, true)).toBe(3)
+  it('writes the current version (4)', () => {
+    expect(new DataView(encodeFrame(v3Frame()).buffer).getUint16(4, true)).toBe(4)
   })
 
   it('round trips mesh attributes and rigid bodies bit for bit at every precision', () => {
@@ -224,7 +224,7 @@ describe('records written by the version 2 encoder', () => {
         if (precision === 'float32') expect(bits(w.data)).toEqual(bits(v.data))
         else v.data.forEach((x, j) => expect(Math.abs(w.data[j] - x)).toBeLessThan(precision === 'uint8' ? 1.3 : 0.3))
       })
-      // A slimmed old record becomes a version 3 one holding the same meshes and particles.
+      // A slimmed old record becomes a current-version one holding the same meshes and particles.
       const slim = decodeFrame(withoutVolumes(rec))
       expectMeshEqual(want.meshes[0], slim.meshes[0])
       expect(slim.particles[0].attributes.id.data).toEqual(want.particles[0].attributes.id.data)

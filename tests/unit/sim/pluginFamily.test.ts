@@ -23,7 +23,7 @@ describe('a family registered from outside src-shared', () => {
   it('joins the spec table, the Solver menu and the About list', () => {
     expect(specFor('domain', 'dyeDiffusion')).toMatchObject({ unit: 'm²/s', group: 'Dye' })
     expect(specFor('domain', 'solver')?.options).toEqual(['smoke', 'liquid', 'dye'])
-    expect(FAMILIES.map((f) => f.id)).toEqual(['smoke', 'liquid', 'dye'])
+    expect(FAMILIES.map((f) => f.id)).toEqual(['smoke', 'liquid', 'surface', 'dye'])
   })
 
   it('bakes through the runner into the cache, the same bits as stepping it by hand', async () => {
