@@ -1,5 +1,6 @@
 // Catmull-Clark subdivision of a polygon cage (the 'ccCage' object): faces of any valence,
-// open boundaries with the cubic B-spline boundary rules, orientation preserved.
+// open boundaries with the cubic B-spline boundary rules (a sheet corner, a boundary vertex with
+// one face, stays put: Biermann et al. 2000's convex corner), orientation preserved.
 //
 // Internally faces are flat (start offsets + vertex list) so four levels of a big cage do not
 // allocate millions of little arrays; the number[][] form exists only at the API edge.
@@ -216,6 +217,9 @@ function step({ pos, start, verts }: FlatPoly): { pos: Float64Array; quads: Uint
     if (fCount[v] === 0 || (bCount[v] > 0 && bCount[v] !== 2)) {
       // Unused vertex, or a boundary vertex where two fans touch (non-manifold): no rule
       // applies, so it stays put (acts as a corner).
+      out[o] = pos[o]; out[o + 1] = pos[o + 1]; out[o + 2] = pos[o + 2]
+    } else if (bCount[v] === 2 && fCount[v] === 1) {
+      // A sheet corner (one face): Biermann et al. 2000's convex corner, interpolated.
       out[o] = pos[o]; out[o + 1] = pos[o + 1]; out[o + 2] = pos[o + 2]
     } else if (bCount[v] === 2) {
       // Boundary: cubic B-spline along the boundary polyline, (a + 6P + b) / 8.

@@ -9,9 +9,13 @@
 // Biermann et al. 2000's, which agree with them at regular boundary vertices): a patch on the
 // boundary whose corners are all regular (4 faces inside, 2 on the boundary) is the bicubic
 // B-spline patch whose missing control row is reflected, p = 2 b - i (the boundary curve is then
-// the cubic B-spline of the boundary vertices, as the rules make it). Boundary vertices with
-// another number of faces (sheet corners, a rim where fans meet) are refused: their exact
-// evaluation needs Biermann's eigenanalysis. Creases are not handled.
+// the cubic B-spline of the boundary vertices, as the rules make it). A sheet corner (a
+// boundary vertex with one face) is Biermann's convex corner, interpolated: its patch is
+// reflected in both directions (the corner phantom 4v - 2a - 2b + d), which is exactly the
+// tensor-product B-spline whose subdivision keeps the corner fixed, the rule catmullClark.ts
+// applies there. Boundary vertices with 3 or more faces (concave corners, a rim where fans
+// meet) are refused: their exact evaluation needs Biermann's eigenanalysis. Creases are not
+// handled.
 // The cage is subdivided once or twice with catmullClark.ts (subdivideOnce) until every face
 // is a quad with at most one extraordinary vertex; patches are the faces of that base mesh.
 import { EddyError } from '../api/errors'
@@ -73,16 +77,16 @@ function topology(nV: number, faces: number[][]): Topology | null {
     if (!he.has(b * nV + a)) boundary[a] = boundary[b] = 1
   }
   for (let v = 0; v < nV; v++) {
-    if (boundary[v] && valence[v] !== 2) {
-      invalid(`vertex ${v} on the open boundary has ${valence[v]} face${valence[v] === 1 ? '' : 's'} around it: exact evaluation supports boundary vertices with 2 faces (no sheet corners; give the rim one more row of faces)`)
+    if (boundary[v] && valence[v] > 2) {
+      invalid(`vertex ${v} on the open boundary has ${valence[v]} faces around it: exact evaluation supports boundary vertices with 2 faces (a smooth rim) or 1 (a sheet corner); give the rim one more row of faces`)
     }
   }
   return { valence, he, nV, boundary }
 }
 
-/** A vertex the bicubic patch rules cover: 4 faces inside, 2 on an open boundary. */
+/** A vertex the bicubic patch rules cover: 4 faces inside, 2 on an open boundary, 1 at a sheet corner. */
 function regularVertex(topo: Topology, v: number): boolean {
-  return topo.boundary[v] ? topo.valence[v] === 2 : topo.valence[v] === 4
+  return topo.boundary[v] ? topo.valence[v] <= 2 : topo.valence[v] === 4
 }
 
 /** Builds the patches; subdivides the cage (once or twice) if it is not already a suitable quad mesh. */

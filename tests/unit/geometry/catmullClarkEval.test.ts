@@ -204,7 +204,15 @@ describe('Catmull-Clark exact limit evaluation (Stam 1998)', () => {
   // Open boundaries (cubic B-spline boundary rules, catmullClark.ts): a box without its top (the
   // rim's corners have 2 faces; valence-3 vertices at the bottom) and an open tube, against 7
   // levels of subdivision, whose boundary vertices go to (a + 4 P + b) / 6 along the rim.
-  for (const [name, make] of [['open box', () => { const m = cube(); return { positions: m.positions, faces: m.faces.filter((_, i) => i !== 1) } }], ['open hexagonal tube', () => { const m = prism(6); return { positions: m.positions, faces: m.faces.slice(2) } }]] as const) {
+  // A bumpy 3 x 3 sheet: four sheet corners (one face each), interpolated by the corner rule.
+  const sheet = (): PolyMesh => {
+    const positions: number[] = []
+    for (let j = 0; j < 4; j++) for (let i = 0; i < 4; i++) positions.push(i, j, 0.3 * Math.sin(1.3 * i + 0.7 * j) + 0.1 * i * j)
+    const faces: number[][] = []
+    for (let j = 0; j < 3; j++) for (let i = 0; i < 3; i++) faces.push([i + 4 * j, i + 1 + 4 * j, i + 1 + 4 * (j + 1), i + 4 * (j + 1)])
+    return { positions, faces }
+  }
+  for (const [name, make] of [['open box', () => { const m = cube(); return { positions: m.positions, faces: m.faces.filter((_, i) => i !== 1) } }], ['open hexagonal tube', () => { const m = prism(6); return { positions: m.positions, faces: m.faces.slice(2) } }], ['open sheet with four corners', sheet]] as const) {
     it(`${name}: limit positions agree with 7 levels of subdivision within 1e-4 of the cage size, boundary patches included`, () => {
       const cage = make()
       const S = buildLimitSurface(cage)
@@ -230,7 +238,11 @@ describe('Catmull-Clark exact limit evaluation (Stam 1998)', () => {
         const vert = vertexAt(f, i / 8, j / 8, L, m.faces)
         const rim = rimNeighbours(vert)
         let ref: ArrayLike<number>
-        if (rim.length === 2) {
+        if (inc.get(vert)!.length === 1) {
+          // A sheet corner stays put at every level: its limit is itself.
+          onRim++
+          ref = [0, 1, 2].map((k) => m.positions[3 * vert + k])
+        } else if (rim.length === 2) {
           onRim++
           ref = [0, 1, 2].map((k) => (m.positions[3 * rim[0] + k] + 4 * m.positions[3 * vert + k] + m.positions[3 * rim[1] + k]) / 6)
         } else ref = limitPointRule(m.positions, inc.get(vert)!, vert)
@@ -242,7 +254,19 @@ describe('Catmull-Clark exact limit evaluation (Stam 1998)', () => {
     })
   }
 
-  it('refuses a sheet corner (a boundary vertex with one face) by naming the vertex', () => {
-    expect(() => buildLimitSurface({ positions: [0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0], faces: [[0, 1, 2, 3]] })).toThrow(/vertex 0 on the open boundary has 1 face around it/)
+  it('a single quad (four sheet corners) is the bilinear-looking bicubic patch through its corners', () => {
+    const S = buildLimitSurface({ positions: [0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0], faces: [[0, 1, 2, 3]] })
+    // One subdivision step isolates nothing here (all corners are regular): the corners are interpolated.
+    for (const [u, v, x, y] of [[0, 0, 0, 0], [1, 0, 1, 0], [1, 1, 1, 1], [0, 1, 0, 1]]) {
+      const p = evaluateLimit(S, 0, u, v).position
+      expect(Math.hypot(p[0] - x, p[1] - y, p[2])).toBeLessThan(1e-12)
+    }
+  })
+
+  it('refuses a concave corner (a boundary vertex with three faces) by naming the vertex', () => {
+    // An L of three quads: vertex 4 (the inner corner of the L) has three faces on the boundary.
+    const positions = [0, 0, 0, 1, 0, 0, 2, 0, 0, 0, 1, 0, 1, 1, 0, 2, 1, 0, 0, 2, 0, 1, 2, 0]
+    const faces = [[0, 1, 4, 3], [1, 2, 5, 4], [3, 4, 7, 6]]
+    expect(() => buildLimitSurface({ positions, faces })).toThrow(/vertex 4 on the open boundary has 3 faces around it/)
   })
 })
