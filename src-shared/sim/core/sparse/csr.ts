@@ -101,14 +101,30 @@ export function transposeCsr(A: CsrMatrix): CsrMatrix {
  */
 export function multiplyCsr(A: CsrMatrix, B: CsrMatrix): CsrMatrix {
   if (A.cols !== B.n) throw new Error(`multiplyCsr: ${A.n}x${A.cols} times ${B.n}x${B.cols}`)
-  const acc = new Float64Array(B.cols)
+  // Two passes over typed arrays (Gustavson's algorithm): count each row's entries, then fill
+  // them; AMG setup on a million unknowns spent most of its time growing plain arrays here.
   const mark = new Int32Array(B.cols).fill(-1)
   const rowPtr = new Int32Array(A.n + 1)
-  const col: number[] = []
-  const val: number[] = []
-  const touched: number[] = []
   for (let i = 0; i < A.n; i++) {
-    touched.length = 0
+    let count = 0
+    for (let p = A.rowPtr[i]; p < A.rowPtr[i + 1]; p++) {
+      const k = A.col[p]
+      for (let q = B.rowPtr[k]; q < B.rowPtr[k + 1]; q++) {
+        const j = B.col[q]
+        if (mark[j] !== i) {
+          mark[j] = i
+          count++
+        }
+      }
+    }
+    rowPtr[i + 1] = rowPtr[i] + count
+  }
+  const col = new Int32Array(rowPtr[A.n])
+  const val = new Float64Array(rowPtr[A.n])
+  const acc = new Float64Array(B.cols)
+  mark.fill(-1)
+  for (let i = 0; i < A.n; i++) {
+    let end = rowPtr[i]
     for (let p = A.rowPtr[i]; p < A.rowPtr[i + 1]; p++) {
       const k = A.col[p]
       const a = A.val[p]
@@ -117,18 +133,15 @@ export function multiplyCsr(A: CsrMatrix, B: CsrMatrix): CsrMatrix {
         if (mark[j] !== i) {
           mark[j] = i
           acc[j] = a * B.val[q]
-          touched.push(j)
+          col[end++] = j
         } else acc[j] += a * B.val[q]
       }
     }
-    touched.sort((x, y) => x - y)
-    for (const j of touched) {
-      col.push(j)
-      val.push(acc[j])
-    }
-    rowPtr[i + 1] = col.length
+    // Columns in increasing order within the row (typed-array sort is numeric).
+    col.subarray(rowPtr[i], end).sort()
+    for (let t = rowPtr[i]; t < end; t++) val[t] = acc[col[t]]
   }
-  return { n: A.n, cols: B.cols, rowPtr, col: Int32Array.from(col), val: Float64Array.from(val) }
+  return { n: A.n, cols: B.cols, rowPtr, col, val }
 }
 
 /** The Galerkin coarse operator R A P with R = P^T (Trottenberg et al. 2001, sec. 2.3.2). */

@@ -1,0 +1,239 @@
+// The coarse/fine splitting of algebraic multigrid, as Chentanez, Feldman, Labelle, O'Brien and
+// Shewchuk 2007 ("Liquid simulation on lattice-based tetrahedral meshes", sec. 3.5) describe:
+//
+//   "we partition the level k variables into coarse and fine variables. Coarse variables
+//    survive into the coarser level k-1; fine variables do not. [...] (Variables i and j are
+//    neighbors if A_ij is non-zero.) [...] Each level k variable must have at least one
+//    neighbor labeled coarse (possibly itself). [...] The following greedy algorithm:
+//    1. Assign each variable a counter storing its number of neighbors.
+//    2. Select a variable at random; label it coarse.
+//    3. Label the neighbors of the new coarse variable fine.
+//    4. For each unlabeled neighbor of each new fine variable, decrement the count of its
+//       number of unlabeled neighbors.
+//    5. Select the unlabeled variable that neighbors a fine variable and has the most
+//       unlabeled neighbors. Label it coarse.
+//    6. Repeat steps 3 to 5 until every variable is labeled."
+//
+// Choices where the paper leaves room (each deterministic, so a hierarchy is the same on every
+// run and every thread count):
+// - Strength of connection: the paper's neighbour relation is "A_ij non-zero", i.e. every
+//   off-diagonal entry that is not exactly zero (Galerkin products can cancel to an exact 0,
+//   which is then no neighbour). `theta` > 0 optionally keeps only the classical Ruge-Stüben
+//   strong entries |A_ij| >= theta max_{k != i} |A_ik| (Trottenberg et al. 2001, app. A.3),
+//   symmetrised (i, j neighbours if either is strong for the other), so the relation stays
+//   symmetric as the paper's is for a symmetric A. The default is theta = 0: the paper's.
+// - "Select a variable at random" (step 2, and again whenever no unlabeled variable
+//   neighbours a fine one, i.e. a new connected component starts): the unlabeled variable of
+//   lowest index. Ties in step 5 ("the most unlabeled neighbors") go to the lowest index.
+// - A variable with no neighbour at all (its row is only a diagonal, or empty) cannot satisfy
+//   "at least one neighbor labeled coarse" except by being coarse itself; it is labelled fine
+//   with nothing to interpolate from instead, since Gauss-Seidel solves a decoupled row
+//   exactly and carrying it to every coarser level would only add work. (A row whose only
+//   entries are weak under theta > 0 is treated the same way, as Ruge-Stüben do.)
+//
+// Step 5 is a priority queue over the frontier (unlabeled variables next to a fine one), keyed
+// by the counter, largest first; counters only decrease, so stale entries are skipped lazily.
+import type { CsrMatrix } from '../sparse/csr'
+
+/** A symmetric neighbour graph (no self loops), neighbours of i at adj[ptr[i] .. ptr[i+1]-1], increasing. */
+export interface NeighbourGraph {
+  readonly n: number
+  readonly ptr: Int32Array
+  readonly adj: Int32Array
+}
+
+/** The coarse/fine labels of one level. */
+export interface Splitting {
+  /** Coarse index of each variable (its column of P), -1 for fine variables. */
+  readonly coarseIndex: Int32Array
+  /** Number of coarse variables (the next level's size). */
+  readonly coarse: number
+  /** The neighbour relation the splitting used (prolongation averages over the same one). */
+  readonly graph: NeighbourGraph
+}
+
+/**
+ * Neighbours as the paper defines them ("i and j are neighbors if A_ij is non-zero"), or with
+ * theta > 0 only the symmetrised classical strong connections |A_ij| >= theta max_k |A_ik|.
+ */
+export function neighbourGraph(A: CsrMatrix, theta = 0): NeighbourGraph {
+  const { n, rowPtr, col, val } = A
+  const strong = (i: number, p: number, cut: number) => col[p] !== i && val[p] !== 0 && Math.abs(val[p]) >= cut
+  const cutOf = new Float64Array(n)
+  if (theta > 0) {
+    for (let i = 0; i < n; i++) {
+      let m = 0
+      for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) if (col[p] !== i) m = Math.max(m, Math.abs(val[p]))
+      cutOf[i] = theta * m
+    }
+  }
+  // Both directions of every strong entry, then sorted and deduplicated per row.
+  const count = new Int32Array(n + 1)
+  for (let i = 0; i < n; i++)
+    for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++)
+      if (strong(i, p, cutOf[i])) {
+        count[i + 1]++
+        count[col[p] + 1]++
+      }
+  for (let i = 0; i < n; i++) count[i + 1] += count[i]
+  const next = count.slice(0, n)
+  const raw = new Int32Array(count[n])
+  for (let i = 0; i < n; i++)
+    for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++)
+      if (strong(i, p, cutOf[i])) {
+        raw[next[i]++] = col[p]
+        raw[next[col[p]]++] = i
+      }
+  const ptr = new Int32Array(n + 1)
+  let m = 0
+  for (let i = 0; i < n; i++) {
+    const row = raw.subarray(count[i], count[i + 1]).sort()
+    let last = -1
+    for (let t = 0; t < row.length; t++)
+      if (row[t] !== last) {
+        last = row[t]
+        raw[m++] = last
+      }
+    ptr[i + 1] = m
+  }
+  return { n, ptr, adj: raw.slice(0, m) }
+}
+
+const UNLABELED = 0
+const COARSE = 1
+const FINE = 2
+
+/**
+ * A max-heap of (count, variable), larger count first, then smaller index; entries are
+ * pushed whenever a counter changes and skipped when stale (label or count moved on).
+ */
+class FrontierHeap {
+  private readonly key: Int32Array
+  private readonly item: Int32Array
+  private size = 0
+
+  constructor(capacity: number) {
+    this.key = new Int32Array(capacity)
+    this.item = new Int32Array(capacity)
+  }
+
+  private before(a: number, b: number): boolean {
+    const { key, item } = this
+    return key[a] > key[b] || (key[a] === key[b] && item[a] < item[b])
+  }
+
+  private swap(a: number, b: number): void {
+    const { key, item } = this
+    const k = key[a]
+    key[a] = key[b]
+    key[b] = k
+    const v = item[a]
+    item[a] = item[b]
+    item[b] = v
+  }
+
+  push(count: number, v: number): void {
+    let c = this.size++
+    this.key[c] = count
+    this.item[c] = v
+    while (c > 0) {
+      const parent = (c - 1) >> 1
+      if (!this.before(c, parent)) break
+      this.swap(c, parent)
+      c = parent
+    }
+  }
+
+  /** Pops the best entry: returns its variable (its count in `lastKey`), or -1 when empty. */
+  lastKey = 0
+  pop(): number {
+    if (this.size === 0) return -1
+    const v = this.item[0]
+    this.lastKey = this.key[0]
+    const last = --this.size
+    if (last > 0) {
+      this.key[0] = this.key[last]
+      this.item[0] = this.item[last]
+      let c = 0
+      for (;;) {
+        const l = 2 * c + 1
+        if (l >= last) break
+        const r = l + 1
+        const best = r < last && this.before(r, l) ? r : l
+        if (!this.before(best, c)) break
+        this.swap(best, c)
+        c = best
+      }
+    }
+    return v
+  }
+}
+
+/**
+ * The paper's greedy coarse/fine splitting of A's variables (steps 1-6 above). Every fine
+ * variable with a neighbour ends up next to a coarse one: it was labelled fine as the
+ * neighbour of a new coarse variable (step 3).
+ */
+export function greedySplitting(A: CsrMatrix, theta = 0): Splitting {
+  const graph = neighbourGraph(A, theta)
+  const { n, ptr, adj } = graph
+  const label = new Uint8Array(n)
+  // Step 1: the counter of unlabeled neighbours.
+  const count = new Int32Array(n)
+  for (let i = 0; i < n; i++) count[i] = ptr[i + 1] - ptr[i]
+  // Each push follows one decrement (at most one per directed edge): adj.length bounds it.
+  const heap = new FrontierHeap(adj.length + 1)
+  const newFine = new Int32Array(n)
+  let seed = 0
+  let labelled = 0
+  while (labelled < n) {
+    // Step 5: the frontier variable with the most unlabeled neighbours.
+    let c = -1
+    for (;;) {
+      const v = heap.pop()
+      if (v < 0) break
+      if (label[v] === UNLABELED && count[v] === heap.lastKey) {
+        c = v
+        break
+      }
+    }
+    if (c < 0) {
+      // Step 2 (and a new component): the lowest unlabeled index.
+      while (label[seed] !== UNLABELED) seed++
+      c = seed
+      if (ptr[c + 1] === ptr[c]) {
+        // No neighbour: fine, solved exactly by the smoother (see the header).
+        label[c] = FINE
+        labelled++
+        continue
+      }
+    }
+    label[c] = COARSE
+    labelled++
+    // Step 3: its unlabeled neighbours become fine.
+    let nf = 0
+    for (let p = ptr[c]; p < ptr[c + 1]; p++) {
+      const j = adj[p]
+      if (label[j] === UNLABELED) {
+        label[j] = FINE
+        labelled++
+        newFine[nf++] = j
+      }
+    }
+    // Step 4: their unlabeled neighbours lose one unlabeled neighbour each (and join the frontier).
+    for (let t = 0; t < nf; t++) {
+      const f = newFine[t]
+      for (let p = ptr[f]; p < ptr[f + 1]; p++) {
+        const k = adj[p]
+        if (label[k] === UNLABELED) {
+          count[k]--
+          heap.push(count[k], k)
+        }
+      }
+    }
+  }
+  const coarseIndex = new Int32Array(n).fill(-1)
+  let coarse = 0
+  for (let i = 0; i < n; i++) if (label[i] === COARSE) coarseIndex[i] = coarse++
+  return { coarseIndex, coarse, graph }
+}
