@@ -1,0 +1,275 @@
+// The graded background grid of isosurface stuffing (Labelle and Shewchuk 2007, section 6):
+// a balanced octree whose leaves all have the finest size near the surface and grow
+// (2:1 between neighbours) inside it, and the body-centred cubic tetrahedra built over it.
+// Every tetrahedron joins a leaf's centre to a face of the leaf:
+//  - two leaves of equal size sharing a face F: for each edge of F, the BCC tetrahedron
+//    (centre, centre', corner, corner'), or, when a smaller leaf elsewhere put a vertex at the
+//    edge's midpoint, two "bisected" BCC tetrahedra (one per half edge);
+//  - a leaf whose face F is shared with four leaves of half its size: F is fanned from its
+//    centre to its eight half edges, eight "quadrisected" BCC tetrahedra from the centre;
+//  - each of those smaller leaves: its face split by the diagonal through F's centre, two
+//    "half-pyramids" (its centre over each triangle).
+// So the grid has only four tetrahedron shapes (in sizes a power of two apart): BCC,
+// bisected, quadrisected, half-pyramid. Each leaf is the union of the pyramids from its
+// centre over its faces and both sides of every face triangulate it alike (the edge
+// midpoints exist for everyone or no one; the 2:1 balance across faces, edges and corners
+// rules out any other vertex on a leaf's boundary), so the grid is conforming.
+//
+// Where the surface can be. Stuffing's guarantees concern the stencils and warps, which
+// the paper analyses on BCC tetrahedra; we refine every octree cell that may come within
+// three finest spacings of the surface (|sdf(centre)| below the cell's half diagonal plus
+// 3 h: a 1-Lipschitz sdf is at most the distance to its zero set). A lattice edge with a cut
+// point, or a vertex that warps, lies within one spacing of the surface, and every
+// tetrahedron with such a vertex spans two finest leaves that are each within
+// (1 + sqrt 3) h < 3 h of it: all stencil work happens on standard finest BCC tetrahedra,
+// with the uniform mode's parameters. The other tetrahedra are entirely inside or outside;
+// visitTets checks that and refuses an sdf that is not a distance bound.
+//
+// Integer coordinates are in units of half the finest spacing (finest leaves have side 2),
+// the same as the uniform lattice's: finest corners even, finest centres odd.
+import { EddyError } from '../../api/errors'
+import { SHAPE_BCC, SHAPE_BISECTED, SHAPE_FINEST_BCC, SHAPE_HALF_PYRAMID, SHAPE_QUADRISECTED, type TetVisitor } from './bccLattice'
+import type { ScalarField3 } from './cutPoints'
+import { KeyMap } from './keyMap'
+import { LatticeVertices } from './latticeVertices'
+import { IN, ON, OUT } from './stencils'
+
+export interface GradedLattice {
+  lattice: LatticeVertices
+  /** Background tetrahedra, four vertex ids each, positively oriented. */
+  tets: Int32Array
+  tetCount: number
+  /** Per tetrahedron: one of the SHAPE_* codes. */
+  shape: Uint8Array
+  /** Leaves of the octree per level (0 = finest). */
+  leavesPerLevel: number[]
+  visitTets(v: TetVisitor): void
+  isOuter(id: number): boolean
+}
+
+
+/** Cells are refined while they may come closer to the surface than this many finest spacings. */
+const BAND = 3
+
+const P17 = 2 ** 17
+const vkey = (x: number, y: number, z: number): number => x + P17 * (y + P17 * z)
+// Cell (level, i, j, k), indices below 2^16.
+const ckey = (l: number, i: number, j: number, k: number): number => ((l * 65536 + i) * 65536 + j) * 65536 + k
+
+/**
+ * Builds the graded lattice for the box [min, max] with finest spacing h and at most
+ * `maxCoarsening` levels of coarsening (top cells of edge h 2^maxCoarsening), evaluates sdf
+ * at its vertices and labels them.
+ */
+export function buildGradedLattice(sdf: ScalarField3, min: ArrayLike<number>, max: ArrayLike<number>, h: number, maxCoarsening: number): GradedLattice {
+  const D = maxCoarsening
+  if (!Number.isInteger(D) || D < 0 || D > 12) throw new EddyError('INVALID_PARAM', `isosurface stuffing: maxCoarsening must be an integer 0..12, got ${D}`)
+  // Top-level grid: cells of edge h 2^D covering the box with BAND + 1 spacings to spare.
+  const top = h * 2 ** D
+  const n = [0, 0, 0], origin = [0, 0, 0]
+  for (let a = 0; a < 3; a++) {
+    const span = max[a] - min[a]
+    if (!Number.isFinite(span) || span < 0) throw new EddyError('INVALID_PARAM', `isosurface stuffing: bounds must be finite with min <= max (axis ${a})`)
+    n[a] = Math.ceil((span + 2 * (BAND + 1) * h) / top)
+    origin[a] = 0.5 * (min[a] + max[a]) - 0.5 * n[a] * top
+  }
+  if ((n[0] << D) >= 32768 || (n[1] << D) >= 32768 || (n[2] << D) >= 32768) {
+    throw new EddyError('RESOURCE_LIMIT', 'isosurface stuffing: the graded lattice would need more than 32768 finest cells along an axis')
+  }
+  const half = 0.5 * h
+  const ox = origin[0], oy = origin[1], oz = origin[2]
+  const band = BAND * h
+
+  // --- octree: leaves in flat arrays, found by (level, i, j, k) ---------------------------
+  let cap = 1024
+  let lvl = new Uint8Array(cap), li = new Int32Array(cap), lj = new Int32Array(cap), lk = new Int32Array(cap), alive = new Uint8Array(cap)
+  let nLeaves = 0
+  const leafOf = new KeyMap(4096)
+  const addLeaf = (l: number, i: number, j: number, k: number): number => {
+    if (nLeaves === cap) {
+      cap *= 2
+      const a = new Uint8Array(cap); a.set(lvl); lvl = a
+      const b = new Int32Array(cap); b.set(li); li = b
+      const c = new Int32Array(cap); c.set(lj); lj = c
+      const d = new Int32Array(cap); d.set(lk); lk = d
+      const e = new Uint8Array(cap); e.set(alive); alive = e
+    }
+    lvl[nLeaves] = l; li[nLeaves] = i; lj[nLeaves] = j; lk[nLeaves] = k; alive[nLeaves] = 1
+    leafOf.set(ckey(l, i, j, k), nLeaves)
+    return nLeaves++
+  }
+  // Top-down refinement near the surface (a worklist of cells, no recursion).
+  const stack: number[] = []
+  for (let k = 0; k < n[2]; k++) for (let j = 0; j < n[1]; j++) for (let i = 0; i < n[0]; i++) stack.push(D, i, j, k)
+  while (stack.length > 0) {
+    const k = stack.pop()!, j = stack.pop()!, i = stack.pop()!, l = stack.pop()!
+    if (l > 0) {
+      const s = h * 2 ** l
+      const d = sdf(ox + (i + 0.5) * s, oy + (j + 0.5) * s, oz + (k + 0.5) * s)
+      if (Math.abs(d) < 0.8660254037844387 * s + band) {
+        for (let c = 0; c < 8; c++) stack.push(l - 1, 2 * i + (c & 1), 2 * j + ((c >> 1) & 1), 2 * k + (c >> 2))
+        continue
+      }
+    }
+    addLeaf(l, i, j, k)
+  }
+  // The leaf containing level-l cell (i, j, k), or -1 if that cell is subdivided or outside.
+  const leafAt = (l: number, i: number, j: number, k: number): number => {
+    for (let m = l; m <= D; m++, i >>= 1, j >>= 1, k >>= 1) {
+      if (i < 0 || j < 0 || k < 0 || i >= n[0] << (D - m) || j >= n[1] << (D - m) || k >= n[2] << (D - m)) return -1
+      const f = leafOf.get(ckey(m, i, j, k))
+      if (f >= 0 && alive[f]) return f
+    }
+    return -1
+  }
+  // 2:1 balance across faces, edges and corners: a leaf of level l has no neighbour of level
+  // l + 2 or more; split such neighbours until none is left (ripple through a queue).
+  const queue: number[] = []
+  for (let f = 0; f < nLeaves; f++) queue.push(f)
+  while (queue.length > 0) {
+    const f = queue.pop()!
+    if (!alive[f]) continue
+    const l = lvl[f]
+    let again = false
+    for (let dz = -1; dz <= 1; dz++) for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
+      if (dx === 0 && dy === 0 && dz === 0) continue
+      const g = leafAt(l, li[f] + dx, lj[f] + dy, lk[f] + dz)
+      if (g < 0 || lvl[g] < l + 2) continue
+      alive[g] = 0
+      const m = lvl[g] - 1
+      for (let c = 0; c < 8; c++) queue.push(addLeaf(m, 2 * li[g] + (c & 1), 2 * lj[g] + ((c >> 1) & 1), 2 * lk[g] + (c >> 2)))
+      again = true
+    }
+    if (again) queue.push(f)
+  }
+
+  // --- vertices: leaf centres and corners, hashed by integer coordinates -------------------
+  const lat = new LatticeVertices(4 * nLeaves)
+  const vertexOf = new KeyMap(4 * nLeaves)
+  const vertex = (x: number, y: number, z: number): number => {
+    const key = vkey(x, y, z)
+    let v = vertexOf.get(key)
+    if (v < 0) {
+      v = lat.add(x, y, z, ox + x * half, oy + y * half, oz + z * half)
+      vertexOf.set(key, v)
+    }
+    return v
+  }
+  const leavesPerLevel = new Array<number>(D + 1).fill(0)
+  for (let f = 0; f < nLeaves; f++) {
+    if (!alive[f]) continue
+    leavesPerLevel[lvl[f]]++
+    const s = 2 << lvl[f], x = li[f] * s, y = lj[f] * s, z = lk[f] * s
+    vertex(x + s / 2, y + s / 2, z + s / 2)
+    for (let c = 0; c < 8; c++) vertex(x + (c & 1) * s, y + ((c >> 1) & 1) * s, z + (c >> 2) * s)
+  }
+  const maxX = (n[0] << D) * 2, maxY = (n[1] << D) * 2, maxZ = (n[2] << D) * 2
+  const p = lat.pos, f = lat.f, label = lat.label
+  for (let v = 0; v < lat.count; v++) {
+    const d = sdf(p[3 * v], p[3 * v + 1], p[3 * v + 2])
+    if (Number.isNaN(d)) throw new EddyError('INVALID_PARAM', `isosurface stuffing: sdf is NaN at (${p[3 * v]}, ${p[3 * v + 1]}, ${p[3 * v + 2]})`)
+    f[v] = d
+    label[v] = d < 0 ? IN : d > 0 ? OUT : ON
+  }
+
+  // --- tetrahedra -----------------------------------------------------------------------
+  let tets = new Int32Array(4 * 8 * nLeaves)
+  let shape = new Uint8Array(8 * nLeaves)
+  let nt = 0
+  const ic = lat.ic
+  const pushTet = (a: number, b: number, c: number, d: number, sh: number): void => {
+    if (4 * nt === tets.length) {
+      const t = new Int32Array(2 * tets.length); t.set(tets); tets = t
+      const s = new Uint8Array(2 * shape.length); s.set(shape); shape = s
+    }
+    // Orientation from the integer coordinates (exact); swapping c, d keeps the pairs a-b, c-d.
+    const ax = ic[3 * a], ay = ic[3 * a + 1], az = ic[3 * a + 2]
+    const ux = ic[3 * b] - ax, uy = ic[3 * b + 1] - ay, uz = ic[3 * b + 2] - az
+    const vx = ic[3 * c] - ax, vy = ic[3 * c + 1] - ay, vz = ic[3 * c + 2] - az
+    const wx = ic[3 * d] - ax, wy = ic[3 * d + 1] - ay, wz = ic[3 * d + 2] - az
+    const det = ux * (vy * wz - vz * wy) - uy * (vx * wz - vz * wx) + uz * (vx * wy - vy * wx)
+    const o = 4 * nt
+    tets[o] = a; tets[o + 1] = b
+    if (det > 0) { tets[o + 2] = c; tets[o + 3] = d } else { tets[o + 2] = d; tets[o + 3] = c }
+    shape[nt] = sh
+    nt++
+  }
+  // Corners of the face (axis a, side) in cyclic order about +a, as bits of a leaf's corner
+  // index (bit 0 x, bit 1 y, bit 2 z): (u, w) offsets (0,0), (1,0), (1,1), (0,1) with
+  // u = a + 1, w = a + 2 (cyclic). For side 1 that order makes (centre, centre', q_e, q_e+1)
+  // positive, as in the uniform lattice; pushTet checks every orientation anyway.
+  const FACE_CORNER = new Uint8Array(24)
+  for (let a = 0; a < 3; a++) for (let side = 0; side < 2; side++) for (let e = 0; e < 4; e++) {
+    const du = e === 1 || e === 2 ? 1 : 0, dw = e >= 2 ? 1 : 0
+    FACE_CORNER[(2 * a + side) * 4 + e] = (side << a) | (du << ((a + 1) % 3)) | (dw << ((a + 2) % 3))
+  }
+  const cid = new Int32Array(8), q = new Int32Array(4)
+  const midpoint = (v: number, w: number): number =>
+    vertexOf.get(vkey((ic[3 * v] + ic[3 * w]) >> 1, (ic[3 * v + 1] + ic[3 * w + 1]) >> 1, (ic[3 * v + 2] + ic[3 * w + 2]) >> 1))
+  for (let g = 0; g < nLeaves; g++) {
+    if (!alive[g]) continue
+    const l = lvl[g], s = 2 << l, hs = s >> 1
+    const x0 = li[g] * s, y0 = lj[g] * s, z0 = lk[g] * s
+    const c0 = vertex(x0 + hs, y0 + hs, z0 + hs)
+    for (let c = 0; c < 8; c++) cid[c] = vertex(x0 + (c & 1) * s, y0 + ((c >> 1) & 1) * s, z0 + (c >> 2) * s)
+    for (let a = 0; a < 3; a++) for (let side = 0; side < 2; side++) {
+      const sg = side === 0 ? -1 : 1
+      const dx = a === 0 ? sg : 0, dy = a === 1 ? sg : 0, dz = a === 2 ? sg : 0
+      const nb = leafAt(l, li[g] + dx, lj[g] + dy, lk[g] + dz)
+      const fo = (2 * a + side) * 4
+      q[0] = cid[FACE_CORNER[fo]]; q[1] = cid[FACE_CORNER[fo + 1]]; q[2] = cid[FACE_CORNER[fo + 2]]; q[3] = cid[FACE_CORNER[fo + 3]]
+      if (nb >= 0 && lvl[nb] === l) {
+        if (side === 0) continue // each equal pair once, from its lower leaf
+        const c1 = vertex(x0 + hs + dx * s, y0 + hs + dy * s, z0 + hs + dz * s)
+        for (let e = 0; e < 4; e++) {
+          const qa = q[e], qb = q[(e + 1) & 3]
+          const m = l === 0 ? -1 : midpoint(qa, qb) // no leaf is finer than the finest
+          if (m < 0) pushTet(c0, c1, qa, qb, l === 0 ? SHAPE_FINEST_BCC : SHAPE_BCC)
+          else { pushTet(c0, c1, qa, m, SHAPE_BISECTED); pushTet(c0, c1, m, qb, SHAPE_BISECTED) }
+        }
+      } else if (nb >= 0 && lvl[nb] === l + 1) {
+        // Half-pyramids: split the face by its diagonal through the bigger neighbour's face
+        // centre, which is one of this face's corners (the one on the bigger cell's axis).
+        const S = 2 * s, u = (a + 1) % 3, w = (a + 2) % 3
+        const bu = Math.floor(ic[3 * q[0] + u] / S) * S + s, bw = Math.floor(ic[3 * q[0] + w] / S) * S + s
+        let j = 0
+        for (let e = 0; e < 4; e++) if (ic[3 * q[e] + u] === bu && ic[3 * q[e] + w] === bw) j = e
+        pushTet(c0, q[j], q[(j + 1) & 3], q[(j + 2) & 3], SHAPE_HALF_PYRAMID)
+        pushTet(c0, q[j], q[(j + 2) & 3], q[(j + 3) & 3], SHAPE_HALF_PYRAMID)
+      } else if (nb < 0 && l > 0) {
+        // Smaller neighbours (their corners put a vertex at the face centre): fan from the
+        // face centre over the eight half edges. No face centre: the grid's boundary.
+        const fc = midpoint(q[0], q[2])
+        if (fc < 0) continue
+        for (let e = 0; e < 4; e++) {
+          const qa = q[e], qb = q[(e + 1) & 3]
+          const m = midpoint(qa, qb)
+          if (m < 0) throw new EddyError('INTERNAL', 'isosurface stuffing (graded): a face with smaller neighbours lacks an edge midpoint')
+          pushTet(c0, fc, qa, m, SHAPE_QUADRISECTED)
+          pushTet(c0, fc, m, qb, SHAPE_QUADRISECTED)
+        }
+      }
+      // Otherwise the face is on the grid's boundary: nothing beyond it (all outside).
+    }
+  }
+  const isOuter = (id: number): boolean => {
+    const x = ic[3 * id], y = ic[3 * id + 1], z = ic[3 * id + 2]
+    return x === 0 || y === 0 || z === 0 || x === maxX || y === maxY || z === maxZ
+  }
+  const visitTets = (v: TetVisitor): void => {
+    const T = tets, L = lat.label
+    for (let t = 0; t < nt; t++) {
+      const a = T[4 * t], b = T[4 * t + 1], c = T[4 * t + 2], d = T[4 * t + 3]
+      if (shape[t] !== SHAPE_FINEST_BCC) {
+        // Not a finest BCC tetrahedron: must be entirely inside or entirely outside.
+        const la = L[a]
+        if (L[b] !== la || L[c] !== la || L[d] !== la || la === ON) {
+          throw new EddyError('INVALID_PARAM', `isosurface stuffing (graded): the surface reaches a coarse tetrahedron near (${p[3 * a]}, ${p[3 * a + 1]}, ${p[3 * a + 2]}); the sdf must not exceed the distance to its zero set`)
+        }
+      }
+      v.visit(a, b, c, d, shape[t])
+    }
+  }
+  return { lattice: lat, tets, tetCount: nt, shape, leavesPerLevel, visitTets, isOuter }
+}
+
