@@ -30,9 +30,10 @@
 import { EddyError } from '../../api/errors'
 import { SHAPE_BCC, SHAPE_BISECTED, SHAPE_FINEST_BCC, SHAPE_HALF_PYRAMID, SHAPE_QUADRISECTED, type TetVisitor } from './bccLattice'
 import type { ScalarField3 } from './cutPoints'
+import { evaluateLattice } from './evaluateLattice'
 import { KeyMap } from './keyMap'
 import { LatticeVertices } from './latticeVertices'
-import { IN, ON, OUT } from './stencils'
+import { ON } from './stencils'
 
 export interface GradedLattice {
   lattice: LatticeVertices
@@ -164,13 +165,7 @@ export function buildGradedLattice(sdf: ScalarField3, min: ArrayLike<number>, ma
     for (let c = 0; c < 8; c++) vertex(x + (c & 1) * s, y + ((c >> 1) & 1) * s, z + (c >> 2) * s)
   }
   const maxX = (n[0] << D) * 2, maxY = (n[1] << D) * 2, maxZ = (n[2] << D) * 2
-  const p = lat.pos, f = lat.f, label = lat.label
-  for (let v = 0; v < lat.count; v++) {
-    const d = sdf(p[3 * v], p[3 * v + 1], p[3 * v + 2])
-    if (Number.isNaN(d)) throw new EddyError('INVALID_PARAM', `isosurface stuffing: sdf is NaN at (${p[3 * v]}, ${p[3 * v + 1]}, ${p[3 * v + 2]})`)
-    f[v] = d
-    label[v] = d < 0 ? IN : d > 0 ? OUT : ON
-  }
+  evaluateLattice(lat, sdf)
 
   // --- tetrahedra -----------------------------------------------------------------------
   let tets = new Int32Array(4 * 8 * nLeaves)
@@ -257,7 +252,7 @@ export function buildGradedLattice(sdf: ScalarField3, min: ArrayLike<number>, ma
     return x === 0 || y === 0 || z === 0 || x === maxX || y === maxY || z === maxZ
   }
   const visitTets = (v: TetVisitor): void => {
-    const T = tets, L = lat.label
+    const T = tets, L = lat.label, p = lat.pos
     for (let t = 0; t < nt; t++) {
       const a = T[4 * t], b = T[4 * t + 1], c = T[4 * t + 2], d = T[4 * t + 3]
       if (shape[t] !== SHAPE_FINEST_BCC) {

@@ -45,6 +45,7 @@ import { CutPoints, type ScalarField3 } from './cutPoints'
 import { LatticeVertices } from './latticeVertices'
 import { CODE_ALL_IN, CODE_ALL_ON, EDGE_A, EDGE_B, IN, ON, OUT, PARITY_PAIR, STENCIL_SLOTS, STENCIL_START, parityFromA } from './stencils'
 import { warpVertices } from './warp'
+import { evaluateLattice } from './evaluateLattice'
 import { buildGradedLattice } from './gradedLattice'
 
 /** Warping parameters of the paper's 10.7-164.8 degree bounds (the default). */
@@ -134,7 +135,7 @@ export function stuffIsosurface(sdf: ScalarField3, opts: StuffingOptions): Stuff
     const grid = bccGridForBounds(opts.bounds.min, opts.bounds.max, h)
     lat = new LatticeVertices(bccVertexCount(grid))
     addBccVertices(grid, lat)
-    evaluate(lat, sdf)
+    evaluateLattice(lat, sdf)
     visitAll = (v) => visitBccTets(grid, v)
     isOuter = (id) => isBccOuterVertex(grid, id)
   } else {
@@ -156,17 +157,6 @@ export function stuffIsosurface(sdf: ScalarField3, opts: StuffingOptions): Stuff
   const mesh = core.result(warped)
   if (leavesPerLevel) mesh.stats.leavesPerLevel = leavesPerLevel
   return mesh
-}
-
-/** f and labels at every lattice vertex. */
-function evaluate(lat: LatticeVertices, sdf: ScalarField3): void {
-  const p = lat.pos, f = lat.f, label = lat.label
-  for (let v = 0; v < lat.count; v++) {
-    const d = sdf(p[3 * v], p[3 * v + 1], p[3 * v + 2])
-    if (Number.isNaN(d)) throw new EddyError('INVALID_PARAM', `isosurface stuffing: sdf is NaN at (${p[3 * v]}, ${p[3 * v + 1]}, ${p[3 * v + 2]})`)
-    f[v] = d
-    label[v] = d < 0 ? IN : d > 0 ? OUT : ON
-  }
 }
 
 /** Pass 1 visitor: cut points of every edge of a tetrahedron with both IN and OUT vertices. */
