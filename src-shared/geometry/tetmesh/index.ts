@@ -6,3 +6,4 @@ export {
 export { SHAPE_FINEST_BCC, SHAPE_BCC, SHAPE_BISECTED, SHAPE_QUADRISECTED, SHAPE_HALF_PYRAMID } from './bccLattice'
 export { tetVolume, tetDihedrals, tetMeshQuality, formatTetQuality, type TetQualityReport } from './tetQuality'
 export type { ScalarField3 } from './cutPoints'
+export { snapToObstacle, SNAP_FRACTION, type SnapResult } from './snapObstacle'
