@@ -7,3 +7,4 @@ export { SHAPE_FINEST_BCC, SHAPE_BCC, SHAPE_BISECTED, SHAPE_QUADRISECTED, SHAPE_
 export { tetVolume, tetDihedrals, tetMeshQuality, formatTetQuality, type TetQualityReport } from './tetQuality'
 export type { ScalarField3 } from './cutPoints'
 export { snapToObstacle, SNAP_FRACTION, type SnapResult } from './snapObstacle'
+export { TetLocator } from './tetLocator'
