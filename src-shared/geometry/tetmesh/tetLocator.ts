@@ -7,6 +7,7 @@
 // centroid that close). In a uniform mesh that is one ring of cells; graded interiors reach
 // further, where few tetrahedra are filed. Allocation free per query.
 import { EddyError } from '../../api/errors'
+import { barycentricCoordinates } from './tetBarycentric'
 
 export class TetLocator {
   private readonly origin: [number, number, number]
@@ -16,6 +17,7 @@ export class TetLocator {
   private readonly cellTets: Int32Array
   /** Rings of cells a query searches. */
   readonly reach: number
+  private readonly lambda = new Float64Array(4)
 
   constructor(private readonly positions: Float64Array, private readonly tets: Int32Array, cellSize: number) {
     if (!(cellSize > 0)) throw new EddyError('INVALID_PARAM', `tetrahedron locator: cell size must be positive, got ${cellSize}`)
@@ -67,22 +69,11 @@ export class TetLocator {
     return this.axis(x, 0) + this.dims[0] * (this.axis(y, 1) + this.dims[1] * this.axis(z, 2))
   }
 
-  /** Whether tetrahedron t holds (x, y, z), within `slack` of its volume in barycentric terms. */
+  /** Whether tetrahedron t holds (x, y, z), within `slack` in barycentric terms (false for a flat tetrahedron). */
   contains(t: number, x: number, y: number, z: number, slack = 1e-12): boolean {
-    const p = this.positions, T = this.tets
-    const a = 3 * T[4 * t], b = 3 * T[4 * t + 1], c = 3 * T[4 * t + 2], d = 3 * T[4 * t + 3]
-    const ax = p[a], ay = p[a + 1], az = p[a + 2]
-    const bx = p[b] - ax, by = p[b + 1] - ay, bz = p[b + 2] - az
-    const cx = p[c] - ax, cy = p[c + 1] - ay, cz = p[c + 2] - az
-    const dx = p[d] - ax, dy = p[d + 1] - ay, dz = p[d + 2] - az
-    const qx = x - ax, qy = y - ay, qz = z - az
-    const det = bx * (cy * dz - cz * dy) - by * (cx * dz - cz * dx) + bz * (cx * dy - cy * dx)
-    if (!(det !== 0)) return false
-    // Cramer's rule for q = u b + v c + w d.
-    const u = (qx * (cy * dz - cz * dy) - qy * (cx * dz - cz * dx) + qz * (cx * dy - cy * dx)) / det
-    const v = (bx * (qy * dz - qz * dy) - by * (qx * dz - qz * dx) + bz * (qx * dy - qy * dx)) / det
-    const w = (bx * (cy * qz - cz * qy) - by * (cx * qz - cz * qx) + bz * (cx * qy - cy * qx)) / det
-    return u >= -slack && v >= -slack && w >= -slack && u + v + w <= 1 + slack
+    const l = this.lambda
+    barycentricCoordinates(this.positions, this.tets, t, x, y, z, l)
+    return l[0] >= -slack && l[1] >= -slack && l[2] >= -slack && l[3] >= -slack
   }
 
   /** The tetrahedron holding (x, y, z) (the lowest index where faces are shared), or -1 outside the mesh. */

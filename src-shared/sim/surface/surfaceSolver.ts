@@ -31,6 +31,11 @@ const SPOT_V = 0.5
 /** Cells each side of a random spot's centre. */
 const SPOT_RADIUS = 2
 
+/** A world vector in the cage's own axes: R^T v for the row-major rotation R. */
+function toCageAxes(R: Float64Array, v: Vec3): [number, number, number] {
+  return [R[0] * v[0] + R[3] * v[1] + R[6] * v[2], R[1] * v[0] + R[4] * v[1] + R[7] * v[2], R[2] * v[0] + R[5] * v[1] + R[8] * v[2]]
+}
+
 export class SurfaceSolver implements Solver<SurfaceInput> {
   readonly fluid: SurfaceFluid
   readonly display: SurfaceDisplay
@@ -98,11 +103,7 @@ export class SurfaceSolver implements Solver<SurfaceInput> {
       }
     } else {
       // Distances in patch parameters: one cell is 1/N, speeds are |u^i| (patch widths a second).
-      const local = (v: Vec3): [number, number, number] => {
-        const R = f.rotation
-        return [R[0] * v[0] + R[3] * v[1] + R[6] * v[2], R[1] * v[0] + R[4] * v[1] + R[7] * v[2], R[2] * v[0] + R[5] * v[1] + R[8] * v[2]]
-      }
-      const forces = { gravity: local(f.gravity), rotationAxis: local(f.spinAxis), rotationRate: f.spinRate, vorticity: f.vorticity }
+      const forces = { gravity: toCageAxes(f.rotation, f.gravity), rotationAxis: toCageAxes(f.rotation, f.spinAxis), rotationRate: f.spinRate, vorticity: f.vorticity }
       runSubsteps(dt, input, 1 / this.setup.N, this.t, {
         reach: 0,
         speed: () => this.maxSpeed(),
@@ -190,8 +191,7 @@ export class SurfaceSolver implements Solver<SurfaceInput> {
         fluid.blendDensity(1, weight, SPOT_V)
       } else {
         for (let d = 0; d < 3; d++) fluid.blendDensity(d, weight, e.density * e.paintColor[d])
-        const v = e.velocity, R = f.rotation
-        fluid.blendVelocity(weight, [R[0] * v[0] + R[3] * v[1] + R[6] * v[2], R[1] * v[0] + R[4] * v[1] + R[7] * v[2], R[2] * v[0] + R[5] * v[1] + R[8] * v[2]], true)
+        fluid.blendVelocity(weight, toCageAxes(f.rotation, e.velocity), true)
       }
     }
   }

@@ -32,6 +32,9 @@
 import { choleskySolveInPlace } from './smallDense'
 import type { TetGeometry } from './tetGeometry'
 import type { TetTopology } from './tetTopology'
+import { barycentricCoordinates } from '../../../geometry/tetmesh/tetBarycentric'
+
+export { barycentricCoordinates }
 
 /** out[3t..3t+2] = the Whitney (Elcott et al. 2007) velocity of tet t at its barycentre, from the face velocities u. */
 export function tetVelocityVectors(topology: TetTopology, geometry: TetGeometry, positions: Float64Array, u: Float64Array, out: Float64Array): void {
@@ -154,32 +157,6 @@ export function interpolateTetsToVertices(topology: TetTopology, weights: DualCe
     out[3 * v + 1] = sy
     out[3 * v + 2] = sz
   }
-}
-
-/**
- * out[0..3] = the barycentric coordinates of (x, y, z) in tet t (local vertex order): l_1..l_3
- * by Cramer's rule on x - p_0 = sum_k l_k (p_k - p_0), l_0 = 1 - l_1 - l_2 - l_3. Negative
- * entries mean the point is beyond the face opposite that vertex.
- */
-export function barycentricCoordinates(positions: Float64Array, tets: Int32Array, t: number, x: number, y: number, z: number, out: Float64Array): void {
-  const a = 3 * tets[4 * t], b = 3 * tets[4 * t + 1], c = 3 * tets[4 * t + 2], d = 3 * tets[4 * t + 3]
-  const x0 = positions[a], y0 = positions[a + 1], z0 = positions[a + 2]
-  const ux = positions[b] - x0, uy = positions[b + 1] - y0, uz = positions[b + 2] - z0
-  const vx = positions[c] - x0, vy = positions[c + 1] - y0, vz = positions[c + 2] - z0
-  const wx = positions[d] - x0, wy = positions[d + 1] - y0, wz = positions[d + 2] - z0
-  const px = x - x0, py = y - y0, pz = z - z0
-  // Rows of the inverse are the cross products of the other two edge vectors over the determinant.
-  const cvwx = vy * wz - vz * wy, cvwy = vz * wx - vx * wz, cvwz = vx * wy - vy * wx
-  const cwux = wy * uz - wz * uy, cwuy = wz * ux - wx * uz, cwuz = wx * uy - wy * ux
-  const cuvx = uy * vz - uz * vy, cuvy = uz * vx - ux * vz, cuvz = ux * vy - uy * vx
-  const inv = 1 / (ux * cvwx + uy * cvwy + uz * cvwz)
-  const l1 = (px * cvwx + py * cvwy + pz * cvwz) * inv
-  const l2 = (px * cwux + py * cwuy + pz * cwuz) * inv
-  const l3 = (px * cuvx + py * cuvy + pz * cuvz) * inv
-  out[0] = 1 - l1 - l2 - l3
-  out[1] = l1
-  out[2] = l2
-  out[3] = l3
 }
 
 const LAMBDA = new Float64Array(4)
