@@ -190,6 +190,20 @@ export class RigidBody {
     return this.shape.phi(r[0] * px + r[3] * py + r[6] * pz, r[1] * px + r[4] * py + r[7] * pz, r[2] * px + r[5] * py + r[8] * pz)
   }
 
+  /**
+   * Outward unit normal of the body's surface nearest world point (x, y, z), into out[0..2]
+   * (the gradient of the body's signed distance, RigidShape.phiGrad, turned into world axes).
+   */
+  normalAt(x: number, y: number, z: number, out: Float64Array): void {
+    const r = this.rotation()
+    const px = x - this.x[0], py = y - this.x[1], pz = z - this.x[2]
+    this.shape.phiGrad(r[0] * px + r[3] * py + r[6] * pz, r[1] * px + r[4] * py + r[7] * pz, r[2] * px + r[5] * py + r[8] * pz, out, 0)
+    const gx = out[0], gy = out[1], gz = out[2]
+    out[0] = r[0] * gx + r[1] * gy + r[2] * gz
+    out[1] = r[3] * gx + r[4] * gy + r[5] * gz
+    out[2] = r[6] * gx + r[7] * gy + r[8] * gz
+  }
+
   /** World inertia tensor R I_body R^T, into out (9). */
   worldInertia(out: Float64Array): Float64Array {
     rotateTensor(this.rotation(), 0, this.inertiaBody, out, 0)

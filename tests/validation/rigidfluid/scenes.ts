@@ -67,6 +67,8 @@ export interface TankRun {
   levels: number[]
   /** Liquid marker momentum per frame (kg m/s), from the markers' velocities and the liquid volume they stand for. */
   liquidMomentum: Vec3[]
+  /** Liquid marker angular momentum about the world origin per frame (kg m^2/s). */
+  liquidAngularMomentum: Vec3[]
   msPerFrame: number
   phases: Record<string, number>
 }
@@ -75,7 +77,7 @@ export interface TankRun {
 export function runTank(doc: SceneDocument, frames: number, onFrame?: (f: number, bodies: RigidBodyState[]) => void, levelClear = 0): TankRun {
   const compiled = liquidFamily.compileSetup(doc, 'domain', {})
   const solver = liquidFamily.create(compiled)
-  const out: TankRun = { frames: [], levels: [], liquidMomentum: [], msPerFrame: 0, phases: {} }
+  const out: TankRun = { frames: [], levels: [], liquidMomentum: [], liquidAngularMomentum: [], msPerFrame: 0, phases: {} }
   const g = compiled.setup.grid
   const markerVolume = g.dx ** 3 / compiled.setup.particlesPerCell
   const record = (f: number) => {
@@ -86,8 +88,18 @@ export function runTank(doc: SceneDocument, frames: number, onFrame?: (f: number
     const ps = fd.particles[0]
     const v = ps?.attributes.velocity?.data
     const p: Vec3 = [0, 0, 0]
-    if (ps && v) for (let q = 0; q < ps.count; q++) for (let d = 0; d < 3; d++) p[d] += 1000 * markerVolume * v[3 * q + d]
+    const L: Vec3 = [0, 0, 0]
+    const x = ps?.positions
+    if (ps && v) for (let q = 0; q < ps.count; q++) {
+      const m = 1000 * markerVolume
+      for (let d = 0; d < 3; d++) p[d] += m * v[3 * q + d]
+      if (x) {
+        const rx = x[3 * q], ry = x[3 * q + 1], rz = x[3 * q + 2], vx = v[3 * q], vy = v[3 * q + 1], vz = v[3 * q + 2]
+        L[0] += m * (ry * vz - rz * vy); L[1] += m * (rz * vx - rx * vz); L[2] += m * (rx * vy - ry * vx)
+      }
+    }
     out.liquidMomentum.push(p)
+    out.liquidAngularMomentum.push(L)
     for (const [k, val] of Object.entries(fd.stats)) if (k.startsWith('ms')) out.phases[k] = (out.phases[k] ?? 0) + val
     onFrame?.(f, bodies)
   }
