@@ -114,9 +114,15 @@ class ActiveVectorOps implements VectorOps {
   }
 }
 
-/** m on the unknowns (Stencil7Matrix.apply). */
+/** A term added to the operator on the unknowns (out += T x), e.g. coupledWalls.ts's bodies. */
+export interface ExtraTerm {
+  addTo(x: Float64Array, out: Float64Array): void
+}
+
+/** m on the unknowns (Stencil7Matrix.apply), plus an optional extra term. */
 class ActiveOperator implements LinearOperator {
   m: Stencil7Matrix | null = null
+  extra: ExtraTerm | null = null
   constructor(private readonly set: ActiveCells) {}
 
   apply(x: Float64Array, out: Float64Array): void {
@@ -136,6 +142,7 @@ class ActiveOperator implements LinearOperator {
       if (c + plane < n) s += az[c] * x[c + plane]
       out[c] = s
     }
+    if (this.extra) this.extra.addTo(x, out)
   }
 
   /** r = b - m x on the unknowns. */
@@ -247,15 +254,18 @@ export class ActivePcg {
   }
 
   /**
-   * Solves m x = b from the guess in x (PcgSolver.solve with a Stencil7Mic0 of m). Rows of m
-   * with diag 0 must have b = 0 and x = 0 (ghostFluid.ts sees to both).
+   * Solves (m + extra) x = b from the guess in x (PcgSolver.solve with a Stencil7Mic0 of m).
+   * Rows of m with diag 0 must have b = 0 and x = 0 (ghostFluid.ts sees to both), and extra
+   * must leave them alone.
    */
-  solve(m: Stencil7Matrix, b: Float64Array, x: Float64Array, tol: number, maxIt: number): SolveStats {
+  solve(m: Stencil7Matrix, b: Float64Array, x: Float64Array, tol: number, maxIt: number, extra: ExtraTerm | null = null): SolveStats {
     this.set.gather(m)
     // Kernels read neighbours that are not unknowns (as 0): clear what the last system left.
     this.pcg.zeroScratch()
+    // (MIC(0) of m alone: a low-rank extra term costs a few more iterations, not a new factor.)
     this.mic.factor(m)
     this.op.m = m
+    this.op.extra = extra
     return this.pcg.solve(this.op, this.mic, b, x, { tolerance: tol, maxIterations: maxIt })
   }
 }

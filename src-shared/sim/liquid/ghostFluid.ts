@@ -20,6 +20,7 @@
 import type { MacGrid } from '../core/grid'
 import type { SolveStats } from '../core/pcg'
 import { ActivePcg } from './activePcg'
+import type { CoupledWalls } from './coupledWalls'
 import { Stencil7Matrix } from './stencil7'
 import * as kinds from './viscosity'
 
@@ -146,12 +147,17 @@ export class GhostFluidPressure {
     open: Uint8Array,
     tolerance: number,
     maxIterations: number,
+    walls: CoupledWalls | null = null,
   ): SolveStats {
     const { q, b, matrix } = this
     this.assemble(vel, fractions, obstacle, kind, phi, open)
+    // Bodies whose velocity the pressure sets (coupledWalls.ts): `obstacle` holds their walls'
+    // velocity before the pressure (V*), which b now carries; their rows join the operator.
+    const coupled = walls !== null && walls.active ? walls : null
+    if (coupled) coupled.restrict(matrix.diag)
     // Warm start from the last solution where the cell is still liquid (sec. 3.3.4).
     for (let c = 0; c < q.length; c++) if (matrix.diag[c] === 0 || !Number.isFinite(q[c])) q[c] = 0
-    const stats = this.pcg.solve(matrix, b, q, tolerance, maxIterations)
+    const stats = this.pcg.solve(matrix, b, q, tolerance, maxIterations, coupled)
     this.subtractGradient(q, vel, fractions, kind, phi)
     return stats
   }

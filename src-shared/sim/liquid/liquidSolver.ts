@@ -395,7 +395,6 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     const nuMax = cellViscosity(setup.viscosity, temp, kind, this.viscosity)
     const g = setup.gravity
     addUniformAcceleration(vel, g[0], g[1], g[2], h)
-    if (rigid) rigid.addBuoyantWeight(vel, this.fractions, h, g)
     enforceSolidVelocity(vel, this.fractions, obs.moving ? obs.velocity : null)
     if (nuMax > 0) {
       if (rigid) this.viscousChange!.copyFrom(vel)
@@ -418,22 +417,23 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
       stats.viscosityResidual = Math.max(stats.viscosityResidual, vs.residual)
     }
     lap('viscosity')
-    // 7. Pressure with the ghost fluid free surface.
-    const ps = this.pressure.project(vel, this.fractions, obs.moving ? obs.velocity : null, kind, this.phiRaw, open, setup.pressure.tolerance, setup.pressure.maxIterations)
-    stats.pressureIterations += ps.iterations
-    stats.pressureResidual = Math.max(stats.pressureResidual, ps.residual)
+    // 7. Pressure with the ghost fluid free surface (with wet bodies: step 7b instead).
+    const wet = rigid !== null && rigid.anyWet
+    if (!wet) {
+      const ps = this.pressure.project(vel, this.fractions, obs.moving ? obs.velocity : null, kind, this.phiRaw, open, setup.pressure.tolerance, setup.pressure.maxIterations)
+      stats.pressureIterations += ps.iterations
+      stats.pressureResidual = Math.max(stats.pressureResidual, ps.residual)
+    }
     lap('pressure')
-    // 7b. Eqs. 70-71 and the rigid projection 77-80 (velOld holds u^n) predict the bodies'
-    // velocity; then the liquid alone, from its own velocity, is projected around them as
-    // moving walls, and its pressure moves them (rigidFluid.ts steps 5b-5c).
+    // 7b. The liquid alone, from its own velocity, projected around the wet bodies as walls
+    // whose velocity the same solve finds (rigidFluid.ts steps 5-6, coupledWalls.ts).
     let fractions = this.fractions
     let walls = obs.moving ? obs.velocity : null
     if (rigid) {
-      rigid.couple(vel, velOld, this.fractions, kind, h)
       rigid.leaveLiquid(kind, this.phi, this.phiRaw)
-      if (rigid.anyWet) {
-        // The liquid restarts from its own velocity with its own forces (rigidFluid.ts step
-        // 5b): what the fluid-as-if solve did to it is not kept, only what it made of the bodies.
+      if (wet) {
+        // The liquid restarts from its own velocity with its own forces: the bodies joined it
+        // for the viscous solve only (its change is kept).
         const start = this.liquidStart!
         velOld.copyFrom(start)
         vel.copyFrom(start)
@@ -444,13 +444,13 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
         }
         enforceSolidVelocity(vel, this.fractions, obs.moving ? obs.velocity : null)
         rigid.solidify(kind)
-        const b = rigid.boundary(this.fractions, walls)
+        const b = rigid.prepareWalls(this.fractions, walls, kind, h, g)
         fractions = b.fractions
         walls = b.velocity
-        const ps2 = this.pressure.project(vel, fractions, walls, kind, this.phiRaw, open, setup.pressure.tolerance, setup.pressure.maxIterations)
+        const ps2 = this.pressure.project(vel, fractions, walls, kind, this.phiRaw, open, setup.pressure.tolerance, setup.pressure.maxIterations, rigid.coupledWalls)
         stats.pressureIterations += ps2.iterations
         stats.pressureResidual = Math.max(stats.pressureResidual, ps2.residual)
-        rigid.applyWallPressure(this.pressure.q, kind, this.fractions, fractions, h, g)
+        rigid.finishWalls(this.pressure.q)
       }
       lap('rigid')
     }

@@ -1,55 +1,29 @@
-// Two-way coupling of rigid bodies and the liquid: the rigid fluid method of Carlson 2004,
-// chapter 5 (after Patankar's distributed Lagrange multipliers).
-//
-// The liquid solver treats every wet body "exactly as if it were fluid" (sec. 5.4): its cells
-// join the liquid for gravity, viscosity and the pressure solve (C = F u R, eq. 66). Then,
-// on the faces a body covers,
-//   1. the momentum source of eq. 70 adds the collision accelerations of the rigid solver
-//      (eqs. 68-69) and corrects for the body's density, weighted by the solid fraction w
-//      (eq. 71):   u^ = u* + w h (A_c + alpha_c x r) - w (1 - rho_f/rho_r) (u* - u^n), with f
-//      out of eq. 70 because Patankar's buoyant weight h f (rho_r - rho_f)/rho_f was added to
-//      the body's faces with gravity, before the pressure solve (sec. 5.4.1 step 1, the
-//      option the text gives to cut the slip error). Measured, it is what makes floating
-//      right: without it the pressure solve holds up the part of a floater above the water
-//      as if it were a bump of liquid, and a 0.5 cube floated with 0.40 of its volume under
-//      (24 cells across the tank), with it 0.48;
-//   2. each body's faces are projected onto rigid motion, conserving its momentum (eqs.
-//      77-78, Table 7), and blended back by eq. 80: u^{n+1} = (1 - w) u^ + w (v + omega x r).
-// Here that v and omega are the prediction the liquid-only solve moves the bodies' walls with;
-// the bodies' velocity over the substep is then Newton's third law of that solve
-// (applyWallPressure) and of what the markers take from the bodies' faces
-// (imposeWithReaction): rigidFluid.ts steps 5b-5d say why.
-//
-// Deviations from the text, and why:
-// - Eq. 70 writes the collision term as r x rho_r alpha_c; the velocity an angular
-//   acceleration adds at r is alpha_c x r (the cross product the other way round), used here.
-// - Eq. 70's (u*.grad) u* term is dropped: on body faces u^n is the body's rigid velocity,
-//   written from v and omega, not a velocity the markers advected, so there is no convective
-//   change in u* - u^n to take back out.
-// - Table 7 integrates cell-centred velocities with a cell-based inertia (eq. 83). On the MAC
-//   grid each face carries one component, so the projection here is the mass-weighted
-//   least-squares fit of (v, omega) to the face values: minimise sum_f m_f (u_f - e_c.(v +
-//   omega x r_f))^2, whose normal equations are exactly "linear momentum sum_f m_f u_f e_c
-//   kept" and "angular momentum sum_f m_f u_f (r_f x e_c) kept" (eqs. 77-78), with the 6x6
-//   discrete mass/inertia matrix that these faces define (eqs. 81-83 are its block-diagonal
-//   part when the faces' centroid is the body's). It is a true projection: a field that is
-//   already rigid comes back unchanged, so a spinning body does not lose spin to the
-//   discretisation every substep.
-// - Eq. 77 integrates rho_r u^ over the solid, with u^ the face mixture of eq. 71. In a face
-//   the body only partly covers, that counts the source w^2 times and pulls the body's
-//   acceleration toward the liquid's by sum w^2 / sum w (10% for a ball 5 cells in radius):
-//   a floating body would sit at the wrong depth. Here the fit reads the solid's own velocity
-//   in each face, u* + (dt / rho_r) S, weighted by its mass rho_r w dV; the face itself still
-//   takes eq. 71's mixture and then eq. 80's blend.
-// - Ultrabuoyant bodies (relative density < 0.45) drop the unstable term of eq. 84,
-//   (rho_r - rho_f)(u* - u^n)/dt, as sec. 5.7.3 recommends.
-//
-// Solid fractions (sec. 5.5): Carlson samples each cell's centre, or 64 sub-cells where the
-// body is thin. Here every body is sampled on a lattice of dx/4 (64 points per cell) wherever
-// a cell centre lies within sqrt(3)/2 dx of its surface (elsewhere the cell is wholly in or
-// out, as the text notes), and the same lattice gives each face's control volume (a cube of
-// side dx centred on the face) its fraction w.
+// Two-way coupling of rigid bodies and the liquid, after the rigid fluid method of Carlson 2004,
+// chapter 5, with the bodies' velocities solved implicitly with the liquid's pressure
+// (rigidFluid.ts lists the steps, coupledWalls.ts the solve). This file holds the grid side:
+//   - solid fractions (sec. 5.5): Carlson samples each cell's centre, or 64 sub-cells where
+//     the body is thin. Here every body is sampled on a lattice of dx/4 (64 points per cell)
+//     wherever a cell centre lies within sqrt(3)/2 dx of its surface (elsewhere the cell is
+//     wholly in or out, as the text notes), and the same lattice gives each face's control
+//     volume (a cube of side dx centred on the face) its fraction w;
+//   - the walls of the liquid-only solve (boundary), their velocity (wallVelocityAt: the
+//     translation and the normal part of the spin) and the matching torque arms (faceArm);
+//   - the body's weight as that solve's pressure sum sees it (addDiscreteWeight), and the
+//     impulse of its pressure (applyWallPressure);
+//   - the body's motion in the faces the markers read, with its reaction on the body
+//     (imposeWithReaction; eq. 80's blend u = (1 - w) u + w u_body on the faces it covers).
+// Departures from the text, and why:
+// - Carlson's projection of the body's cells onto rigid motion (eqs. 70-71, 77-83) after a
+//   solve with the bodies as liquid is replaced by walls whose velocity the liquid-only
+//   solve finds: predicting the velocity before the solve and applying the pressure after it
+//   blew up light, thin bodies (a plank 2.4 cells thick, relative density 0.74), and taking
+//   the projection's velocity as the body's lost 48% of the momentum of a ball thrown
+//   through a blob of liquid. The implicit solve has no unstable term to drop for
+//   ultrabuoyant bodies (sec. 5.7.3): 0.2 and 0.3 density balls float, 0.215 and 0.263 of
+//   their volume under the surface over the 5th and 6th seconds (still bobbing).
+// - Eq. 70's collision term reaches the body as h A_c, h alpha_c added before the solve.
 import { type GridSpec, MacGrid } from '../core/grid'
+import { CoupledWalls } from './coupledWalls'
 import { LIQUID, SOLID } from './viscosity'
 
 /** What the coupling needs of a rigid body (sim/rigid RigidBody satisfies it). */
@@ -77,8 +51,6 @@ export const LIQUID_DENSITY = 1000
 /** viscosity.ts LIQUID: the cells the pressure solve covers. */
 const SOLVED = LIQUID
 const SOLID_KIND = SOLID
-/** Sec. 5.7.3: below this relative density the unstable term of eq. 84 is dropped. */
-export const ULTRABUOYANT_BELOW = 0.45
 /** Lattice points per cell edge for solid fractions (Carlson sec. 5.5 uses 4: 64 per cell). */
 const SUB = 4
 /** A cell centre farther than this (in cells) from the surface is wholly in or out. */
@@ -107,17 +79,22 @@ export class RigidCoupling {
   private centrePhi = new Float32Array(0)
   private lattice = new Uint8Array(0)
   private readonly far: number
-  private readonly normal = new Float64Array(36)
-  private readonly rhs = new Float64Array(6)
-  private readonly sol = new Float64Array(6)
-  private readonly jrow = new Float64Array(6)
-  private mask = new Uint8Array(0)
   private readonly normalScratch = new Float64Array(3)
+  private readonly armScratch = new Float64Array(3)
+  /** pressureImpulse's face arm (faceArm uses normalScratch itself). */
+  private readonly impulseArm = new Float64Array(3)
+  /** Per body: faceArm's bias on its closed surface (computeArmBias). */
+  private armBias = new Float64Array(0)
+  /** The bodies' rows of the liquid-only solve (buildWalls). */
+  readonly walls: CoupledWalls
   private readonly wallImpulse = new Float64Array(6)
   private readonly weightImpulse = new Float64Array(6)
   private readonly stillPotential = new Float64Array(3)
-  /** Per body: linear and angular impulse (imposeWithReaction). */
-  private impulse = new Float64Array(0)
+  /** Per body: imposeWithReaction's 6x6 system and right-hand side (42 doubles). */
+  private exchange = new Float64Array(0)
+  private readonly inertia = new Float64Array(9)
+  private readonly jrow = new Float64Array(6)
+  private readonly sol = new Float64Array(6)
   /** The body forFaces is visiting. */
   private currentBody = -1
 
@@ -131,6 +108,7 @@ export class RigidCoupling {
     this.cellPhi.fill(this.far)
     this.faceOwner = [new Int16Array((nx + 1) * ny * nz).fill(-1), new Int16Array(nx * (ny + 1) * nz).fill(-1), new Int16Array(nx * ny * (nz + 1)).fill(-1)]
     this.faceFraction = [new Float32Array((nx + 1) * ny * nz), new Float32Array(nx * (ny + 1) * nz), new Float32Array(nx * ny * (nz + 1))]
+    this.walls = new CoupledWalls(nx, ny, nz, grid.dx, grid.origin)
   }
 
   /** Resets what the last rasterise wrote (only inside its boxes: bodies are small). */
@@ -248,6 +226,7 @@ export class RigidCoupling {
         }
       }
     }
+    this.computeArmBias(bodies, use)
   }
 
   private bFractions: MacGrid | null = null
@@ -275,7 +254,7 @@ export class RigidCoupling {
     const { nx, ny, nz } = this.grid
     const cp = this.cellPhi
     const frs = [fr.u, fr.v, fr.w]
-    this.forFaces(bodies, use, fractions, null, (body, a, f, w, px, py, pz, comp) => {
+    this.forFaces(bodies, use, fractions, (body, a, f, w, px, py, pz, comp) => {
       // Cells on either side of face f along axis a.
       const sx = a === 0 ? nx + 1 : nx, sy = a === 1 ? ny + 1 : ny
       const i = f % sx, j = Math.floor(f / sx) % sy, k = Math.floor(f / (sx * sy))
@@ -284,38 +263,56 @@ export class RigidCoupling {
       const closed = (hi >= 0 && cp[hi] < 0) || (lo >= 0 && cp[lo] < 0)
       const open = closed ? 0 : 1 - w
       if (open < frs[a][f]) frs[a][f] = open
-      comp[f] = this.wallVelocityAt(body, a, px, py, pz)
+      comp[f] = this.wallVelocityAt(body, a, f, px, py, pz)
     }, vel)
     return { fractions: fr, velocity: vel }
   }
 
   /**
-   * Newton's third law for the liquid-only pressure solve (boundary()): where a body closes
-   * part of a face next to a liquid cell, the liquid's pressure there pushes the body, p A n,
-   * over the substep. q is that solve's velocity potential per cell (q = h p / (rho dx),
-   * ghostFluid.ts), so the impulse is rho dx^3 q_c (covered share) n, n from the liquid cell
-   * towards the face. Applied to each used body's v and omega (mass and inertia of the body),
-   * with the body's weight over the substep measured by the same sum (discreteWeight): in
-   * still liquid the two cancel exactly for a body of relative density 1, and a floater
-   * settles where its discrete displaced volume is rho_r / rho_f of its discrete volume.
-   * The body's own mass would not: the sum sees the body from the liquid cells' centres
-   * (half a cell outside its surface), and a neutral block 5 cells across sank to the floor.
+   * Before the liquid-only solve (rigidFluid.ts step 5b): each used body's weight over the
+   * substep, measured by the pressure sum the solve will use (discreteWeight), added to its
+   * velocity, which is then V* of coupledWalls.ts; and that solve's rows of the bodies
+   * (walls). In still liquid the weight and the solve's pressure cancel exactly for a body of
+   * relative density 1, and a floater settles where its discrete displaced volume is
+   * rho_r / rho_f of its discrete volume. The body's own mass would not: the sum sees the
+   * body from the liquid cells' centres (half a cell outside its surface), and a neutral
+   * block 5 cells across sank to the floor. `closed` is boundary()'s fractions.
    */
-  applyWallPressure(q: Float64Array, kind: Uint8Array, fractions: MacGrid, closed: MacGrid, bodies: readonly CoupledBody[], use: Uint8Array, mass: Float64Array, invInertia: Float64Array, h: number, g: readonly number[], liquidDensity = LIQUID_DENSITY): void {
-    const J = this.wallImpulse
+  addDiscreteWeight(kind: Uint8Array, fractions: MacGrid, closed: MacGrid, bodies: readonly CoupledBody[], use: Uint8Array, mass: Float64Array, invInertia: Float64Array, h: number, g: readonly number[], liquidDensity = LIQUID_DENSITY): void {
     const W = this.weightImpulse
     for (let bi = 0; bi < bodies.length; bi++) {
       if (!use[bi]) continue
       const body = bodies[bi]
-      this.pressureImpulse(bi, body, fractions, closed, kind, q, null, liquidDensity, J)
       this.discreteWeight(bi, body, fractions, closed, kind, h, g, liquidDensity, W)
       const m = mass[bi]
-      const tx = J[3] + W[3], ty = J[4] + W[4], tz = J[5] + W[5]
-      body.v[0] += (J[0] + W[0]) / m; body.v[1] += (J[1] + W[1]) / m; body.v[2] += (J[2] + W[2]) / m
+      body.v[0] += W[0] / m; body.v[1] += W[1] / m; body.v[2] += W[2] / m
       const I = invInertia.subarray(9 * bi, 9 * bi + 9)
-      body.w[0] += I[0] * tx + I[1] * ty + I[2] * tz
-      body.w[1] += I[3] * tx + I[4] * ty + I[5] * tz
-      body.w[2] += I[6] * tx + I[7] * ty + I[8] * tz
+      body.w[0] += I[0] * W[3] + I[1] * W[4] + I[2] * W[5]
+      body.w[1] += I[3] * W[3] + I[4] * W[4] + I[5] * W[5]
+      body.w[2] += I[6] * W[3] + I[7] * W[4] + I[8] * W[5]
+    }
+  }
+
+  /** The liquid-only solve's rows of the used bodies (coupledWalls.ts), after boundary(). */
+  buildWalls(kind: Uint8Array, fractions: MacGrid, closed: MacGrid, bodies: readonly CoupledBody[], use: Uint8Array, mass: Float64Array, invInertia: Float64Array, liquidDensity = LIQUID_DENSITY): void {
+    this.walls.build(bodies, use, this.boxes, this.faceOwner, fractions, closed, kind, mass, invInertia, liquidDensity * this.grid.dx ** 3, this)
+  }
+
+  /**
+   * Newton's third law for the liquid-only solve: each used body's velocity moves from V* by
+   * the impulse of that solve's pressure, rho dx^3 M^-1 S q (q its velocity potential per
+   * cell, q = h p / (rho dx), ghostFluid.ts), the velocity its walls had in the solve.
+   */
+  applyWallPressure(q: Float64Array, bodies: readonly CoupledBody[], use: Uint8Array): void {
+    const dV = this.wallImpulse
+    for (let bi = 0; bi < bodies.length; bi++) {
+      if (!use[bi]) continue
+      this.walls.velocityChange(bi, q, dV)
+      const body = bodies[bi]
+      for (let d = 0; d < 3; d++) {
+        body.v[d] += dV[d]
+        body.w[d] += dV[3 + d]
+      }
     }
   }
 
@@ -344,6 +341,7 @@ export class RigidCoupling {
     const scale = liquidDensity * dx * dx * dx
     const fr0 = [fractions.u, fractions.v, fractions.w], fr1 = [closed.u, closed.v, closed.w]
     const box = this.boxes[bi]
+    const n = this.impulseArm
     let jx = 0, jy = 0, jz = 0, tx = 0, ty = 0, tz = 0
     // The potential at cell (i, j, k), or NaN where it has none.
     const at = (c: number, i: number, j: number, k: number): number => {
@@ -373,10 +371,12 @@ export class RigidCoupling {
         }
         if (push === 0) continue
         const jv = scale * share * push
-        const px = origin[0] + (i + (ex ? 0 : 0.5)) * dx - body.x[0], py = origin[1] + (j + (ey ? 0 : 0.5)) * dx - body.x[1], pz = origin[2] + (k + (ez ? 0 : 0.5)) * dx - body.x[2]
-        const fx = ex * jv, fy = ey * jv, fz = ez * jv
-        jx += fx; jy += fy; jz += fz
-        tx += py * fz - pz * fy; ty += pz * fx - px * fz; tz += px * fy - py * fx
+        const wx = origin[0] + (i + (ex ? 0 : 0.5)) * dx, wy = origin[1] + (j + (ey ? 0 : 0.5)) * dx, wz = origin[2] + (k + (ez ? 0 : 0.5)) * dx
+        const px = wx - body.x[0], py = wy - body.x[1], pz = wz - body.x[2]
+        jx += ex * jv; jy += ey * jv; jz += ez * jv
+        // Torque arm: faceArm, as coupledWalls.ts's rows (the match of wallVelocityAt).
+        this.faceArm(bi, body, a, f, wx, wy, wz, n)
+        tx += jv * n[0]; ty += jv * n[1]; tz += jv * n[2]
       }
     }
     out[0] = jx; out[1] = jy; out[2] = jz; out[3] = tx; out[4] = ty; out[5] = tz
@@ -403,20 +403,96 @@ export class RigidCoupling {
   }
 
   /**
-   * The wall velocity a face of axis a takes from a body: e_a . (v + n (n . (omega x r))), its
-   * translation and the normal part of its spin, n the outward normal of the surface nearest
-   * the face. The tangential part of the spin is left out: on the axis-aligned faces of a
-   * voxelised surface it pumps liquid like the teeth of a gear (a sphere spinning about its
-   * axis moves no liquid, its staircase does, and the pressure that builds up brakes it). A
-   * body's spin still pushes the liquid wherever it moves the surface along its normal (a
-   * spinning box, a gear's teeth).
+   * The wall velocity face f (axis a, centre p) takes from a body: e_a . v + arm . omega, its
+   * translation and, through faceArm, the normal part of its spin, e_a . n (n . (omega x r)),
+   * n the outward normal of the surface nearest the face. The tangential part of the spin is
+   * left out: on the axis-aligned faces of a voxelised surface it pumps liquid like the teeth
+   * of a gear (a sphere spinning about its axis moves no liquid, its staircase does, and the
+   * pressure that builds up brakes it). A body's spin still pushes the liquid wherever it
+   * moves the surface along its normal (a spinning box, a gear's teeth).
    */
-  private wallVelocityAt(body: CoupledBody, a: number, px: number, py: number, pz: number): number {
-    const rx = px - body.x[0], ry = py - body.x[1], rz = pz - body.x[2]
-    const v = body.v, w = body.w, n = this.normalScratch
+  private wallVelocityAt(body: CoupledBody, a: number, f: number, px: number, py: number, pz: number): number {
+    const arm = this.armScratch
+    this.faceArm(this.currentBody, body, a, f, px, py, pz, arm)
+    return body.v[a] + arm[0] * body.w[0] + arm[1] * body.w[1] + arm[2] * body.w[2]
+  }
+
+  /**
+   * The torque arm of face f (axis a, centre p) of body bi, into out: n_a (r x n), the arm
+   * that matches wallVelocityAt (a push along e_a with it is the transpose of that wall
+   * velocity), less the body's armBias on the faces of its closed surface (the faces with
+   * its interior cells on one side only), with the sign of the side the interior lies on.
+   * Without the bias a uniform pressure would turn the body (the n_a (r x n) arms of a
+   * staircase do not sum to zero as the r x e_a arms do), and the hydrostatic pressure is
+   * uniform plus a slope: a neutral block 5 cells across tumbled at up to 4 rad/s.
+   */
+  faceArm(bi: number, body: CoupledBody, a: number, f: number, px: number, py: number, pz: number, out: Float64Array): void {
+    const n = this.normalScratch
     body.normalAt(px, py, pz, n)
-    const spinN = n[0] * (w[1] * rz - w[2] * ry) + n[1] * (w[2] * rx - w[0] * rz) + n[2] * (w[0] * ry - w[1] * rx)
-    return v[a] + n[a] * spinN
+    const rx = px - body.x[0], ry = py - body.x[1], rz = pz - body.x[2]
+    const na = n[a]
+    out[0] = na * (ry * n[2] - rz * n[1])
+    out[1] = na * (rz * n[0] - rx * n[2])
+    out[2] = na * (rx * n[1] - ry * n[0])
+    const side = this.closedSide(a, f)
+    if (side !== 0) {
+      const o = 3 * bi
+      out[0] -= side * this.armBias[o]
+      out[1] -= side * this.armBias[o + 1]
+      out[2] -= side * this.armBias[o + 2]
+    }
+  }
+
+  /** +1 when only the cell above face f (axis a) is a body's interior (cellPhi < 0), -1 when only the one below, else 0. */
+  private closedSide(a: number, f: number): number {
+    const { nx, ny, nz } = this.grid
+    const sx = a === 0 ? nx + 1 : nx, sy = a === 1 ? ny + 1 : ny
+    const i = f % sx, j = Math.floor(f / sx) % sy, k = Math.floor(f / (sx * sy))
+    const idx = a === 0 ? i : a === 1 ? j : k
+    const top = a === 0 ? nx : a === 1 ? ny : nz
+    const step = a === 0 ? 1 : a === 1 ? nx : nx * ny
+    // The cell above the face (when idx < top); the one below is a step back along a.
+    const c = i + nx * (j + ny * k)
+    const hiIn = idx < top && this.cellPhi[c] < 0
+    const loIn = idx > 0 && this.cellPhi[c - step] < 0
+    return hiIn === loIn ? 0 : hiIn ? 1 : -1
+  }
+
+  /**
+   * Each used body's armBias: the torque a uniform potential of 1 would exert through the
+   * n_a (r x n) arms over its closed surface, shared out over that surface's faces, so that
+   * with the bias taken off the arms the sum is zero. After rasterise (ownership and cellPhi).
+   */
+  private computeArmBias(bodies: readonly CoupledBody[], use: Uint8Array): void {
+    const { nx, ny, dx, origin } = this.grid
+    if (this.armBias.length < 3 * bodies.length) this.armBias = new Float64Array(3 * bodies.length)
+    this.armBias.fill(0)
+    const arm = this.armScratch
+    for (let bi = 0; bi < bodies.length; bi++) {
+      if (!use[bi]) continue
+      const body = bodies[bi], box = this.boxes[bi]
+      let tx = 0, ty = 0, tz = 0, count = 0
+      for (let a = 0; a < 3; a++) {
+        const ex = a === 0 ? 1 : 0, ey = a === 1 ? 1 : 0, ez = a === 2 ? 1 : 0
+        const fnx = nx + ex, fny = ny + ey
+        const own = this.faceOwner[a]
+        for (let k = box.k0; k < box.k1 + ez; k++) for (let j = box.j0; j < box.j1 + ey; j++) for (let i = box.i0; i < box.i1 + ex; i++) {
+          const f = i + fnx * (j + fny * k)
+          if (own[f] !== bi) continue
+          const side = this.closedSide(a, f)
+          if (side === 0) continue
+          // Raw arm (the bias is still 0 here).
+          this.faceArm(bi, body, a, f, origin[0] + (i + (ex ? 0 : 0.5)) * dx, origin[1] + (j + (ey ? 0 : 0.5)) * dx, origin[2] + (k + (ez ? 0 : 0.5)) * dx, arm)
+          tx += side * arm[0]; ty += side * arm[1]; tz += side * arm[2]
+          count++
+        }
+      }
+      if (count > 0) {
+        this.armBias[3 * bi] = tx / count
+        this.armBias[3 * bi + 1] = ty / count
+        this.armBias[3 * bi + 2] = tz / count
+      }
+    }
   }
 
   /** The body's rigid velocity e_a . (v + omega x r) at a face of axis a. */
@@ -431,143 +507,94 @@ export class RigidCoupling {
    * u^n of sec. 5.4 on R): vel = (1 - w) vel + w (v + omega x r). `use[b]` = 0 skips body b.
    */
   imposeRigidVelocity(vel: MacGrid, bodies: readonly CoupledBody[], use: Uint8Array, open: MacGrid): void {
-    this.blendRigid(vel, bodies, use, open, null)
+    this.blendRigid(vel, bodies, use, open)
   }
 
   /**
    * The bodies' motion in the velocity the markers take, with Newton's third law: on each
-   * open face a body covers by w, u = (1 - w) u + w e_a . (v + n (n . (omega x r))), the
-   * body's translation and the normal part of its spin (wallVelocityAt). The markers
-   * splatted onto a face (splat[a][2f + 1] times markerMass: the mass toParticles moves with
-   * it) gain markerMass (u_new - u_old) there, and each dynamic body (dynamic[b] = 1) loses
-   * that momentum, as a force at the face (linear and angular). Without the reaction the
-   * liquid next to a moving body takes its velocity every substep and nothing slows the body:
-   * a ball thrown through a blob of liquid added 27% to the momentum of the two. With the
-   * spin's tangential part blended in as well (no slip), a shell of liquid a cell thick was
-   * spun up with a spinning body every substep: a lead ball at 1000 rpm in still water lost
-   * 16% of its spin in the first frame and 40% in half a second, where a smooth ball feels
-   * only skin friction (about 1% in that time at its Reynolds number of 1e6).
+   * open face a body covers by w, u = (1 - w) u + w e_a . (v + arm . omega) (wallVelocityAt:
+   * the body's translation and the normal part of its spin), and the markers splatted onto
+   * the face (splat[a][2f + 1] times markerMass: the mass toParticles moves with it) and the
+   * body share the momentum that exchange moves. The body's velocity V' after it is the
+   * common one: (M + sum m_f w J_f J_f^T) V' = M V + sum m_f w J_f u_f, J_f = [e_a ; arm_f],
+   * so the markers gain exactly what the body loses, and a body lighter than the liquid
+   * beside it cannot overshoot (taken explicitly, V - M^-1 sum m_f w J_f (J_f . V - u_f), a
+   * 0.2 density ball released in still water first shot downwards at 16 m/s^2). Without the
+   * reaction the liquid next to a moving body takes its velocity every substep and nothing
+   * slows the body: a ball thrown through a blob of liquid added 27% to the momentum of the
+   * two. With the spin's tangential part blended in as well (no slip), a shell of liquid a
+   * cell thick was spun up with a spinning body every substep: a lead ball at 1000 rpm in
+   * still water lost 16% of its spin in the first frame and 40% in half a second, where a
+   * smooth ball feels only skin friction (about 1% in that time at its Reynolds number 1e6).
    */
   imposeWithReaction(vel: MacGrid, bodies: readonly CoupledBody[], use: Uint8Array, open: MacGrid, dynamic: Uint8Array, splat: readonly Float64Array[], markerMass: number, mass: Float64Array, invInertia: Float64Array): void {
-    if (this.impulse.length < 6 * bodies.length) this.impulse = new Float64Array(6 * bodies.length)
-    const imp = this.impulse
-    imp.fill(0)
-    this.forFaces(bodies, use, open, null, (body, a, f, w, px, py, pz, comp) => {
-      const u = (1 - w) * comp[f] + w * this.wallVelocityAt(body, a, px, py, pz)
-      const m = markerMass * splat[a][2 * f + 1]
-      const bi = this.currentBody
-      if (m > 0 && dynamic[bi]) {
-        const j = m * (u - comp[f])
-        const rx = px - body.x[0], ry = py - body.x[1], rz = pz - body.x[2]
-        const o = 6 * bi
-        imp[o + a] += j
-        // r x (j e_a)
-        if (a === 0) (imp[o + 4] += rz * j), (imp[o + 5] -= ry * j)
-        else if (a === 1) (imp[o + 3] -= rz * j), (imp[o + 5] += rx * j)
-        else (imp[o + 3] += ry * j), (imp[o + 4] -= rx * j)
-      }
-      comp[f] = u
-    }, vel)
-    for (let bi = 0; bi < bodies.length; bi++) {
+    const nb = bodies.length
+    if (this.exchange.length < 42 * nb) this.exchange = new Float64Array(42 * nb)
+    const X = this.exchange
+    // A = M (mass, world inertia) and b = M V per dynamic body.
+    for (let bi = 0; bi < nb; bi++) {
       if (!dynamic[bi] || !use[bi]) continue
-      const body = bodies[bi], o = 6 * bi, m = mass[bi]
-      const I = invInertia.subarray(9 * bi, 9 * bi + 9)
-      const tx = imp[o + 3], ty = imp[o + 4], tz = imp[o + 5]
-      body.v[0] -= imp[o] / m; body.v[1] -= imp[o + 1] / m; body.v[2] -= imp[o + 2] / m
-      body.w[0] -= I[0] * tx + I[1] * ty + I[2] * tz
-      body.w[1] -= I[3] * tx + I[4] * ty + I[5] * tz
-      body.w[2] -= I[6] * tx + I[7] * ty + I[8] * tz
+      const A = X.subarray(42 * bi, 42 * bi + 36), rhs = X.subarray(42 * bi + 36, 42 * bi + 42)
+      A.fill(0)
+      const m = mass[bi]
+      for (let d = 0; d < 3; d++) A[7 * d] = m
+      invert3(invInertia, 9 * bi, this.inertia)
+      for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) A[6 * (3 + r) + 3 + c] = this.inertia[3 * r + c]
+      const body = bodies[bi]
+      for (let r = 0; r < 6; r++) {
+        let sum = 0
+        for (let c = 0; c < 6; c++) sum += A[6 * r + c] * (c < 3 ? body.v[c] : body.w[c - 3])
+        rhs[r] = sum
+      }
     }
+    // Plus the markers' share of each face: A += m_f w J J^T, b += m_f w J u_f, J = [e_a ; arm].
+    const arm = this.armScratch, J = this.jrow
+    this.forFaces(bodies, use, open, (body, a, f, w, px, py, pz, comp) => {
+      const bi = this.currentBody
+      const m = markerMass * splat[a][2 * f + 1]
+      if (!(m > 0) || !dynamic[bi]) return
+      this.faceArm(bi, body, a, f, px, py, pz, arm)
+      J[0] = a === 0 ? 1 : 0; J[1] = a === 1 ? 1 : 0; J[2] = a === 2 ? 1 : 0
+      J[3] = arm[0]; J[4] = arm[1]; J[5] = arm[2]
+      const mw = m * w, o = 42 * bi
+      for (let r = 0; r < 6; r++) {
+        if (J[r] === 0) continue
+        X[o + 36 + r] += mw * J[r] * comp[f]
+        for (let c = 0; c < 6; c++) X[o + 6 * r + c] += mw * J[r] * J[c]
+      }
+    }, vel)
+    // The common velocity: what the body and those markers share after the exchange.
+    for (let bi = 0; bi < nb; bi++) {
+      if (!dynamic[bi] || !use[bi]) continue
+      const o = 42 * bi
+      if (!solve6(X.subarray(o, o + 36), X.subarray(o + 36, o + 42), this.sol)) continue
+      const body = bodies[bi]
+      for (let d = 0; d < 3; d++) {
+        body.v[d] = this.sol[d]
+        body.w[d] = this.sol[3 + d]
+      }
+    }
+    this.forFaces(bodies, use, open, (body, a, f, w, px, py, pz, comp) => {
+      comp[f] = (1 - w) * comp[f] + w * this.wallVelocityAt(body, a, f, px, py, pz)
+    }, vel)
   }
 
   /** vel = (1 - w) vel + w (v + omega x r) on the open faces of bodies with use[b] = 1 (eq. 80's blend). */
-  private blendRigid(vel: MacGrid, bodies: readonly CoupledBody[], use: Uint8Array, open: MacGrid, solved: Uint8Array | null): void {
-    this.forFaces(bodies, use, open, solved, (body, a, f, w, px, py, pz, comp) => {
+  private blendRigid(vel: MacGrid, bodies: readonly CoupledBody[], use: Uint8Array, open: MacGrid): void {
+    this.forFaces(bodies, use, open, (body, a, f, w, px, py, pz, comp) => {
       comp[f] = (1 - w) * comp[f] + w * this.rigidAt(body, a, px, py, pz)
     }, vel)
   }
 
 
   /**
-   * Patankar's buoyant weight (sec. 5.4.1 step 1): after gravity reaches every face, the faces
-   * a body covers get h f (rho_r - rho_f) / rho_f more, weighted by w, so the pressure solve
-   * already sees a body of the right weight; f then leaves eq. 70.
-   */
-  addBuoyantWeight(vel: MacGrid, open: MacGrid, bodies: readonly CoupledBody[], use: Uint8Array, h: number, g: readonly number[], liquidDensity = LIQUID_DENSITY): void {
-    this.forFaces(bodies, use, open, null, (body, a, f, w, _px, _py, _pz, comp) => {
-      comp[f] += w * h * g[a] * (body.density - liquidDensity) / liquidDensity
-    }, vel)
-  }
-
-  /**
-   * Eqs. 70-71 then 77-80 for each dynamic wet body (dynamic[b] = 1), and eq. 80 with the
-   * keyed velocity for kinematic ones (kinematic[b] = 1). velN holds u^n on the body faces (as
-   * imposeRigidVelocity left them, before gravity, viscosity and pressure); vel holds u* (with
-   * the buoyant weight of addBuoyantWeight) and receives u^{n+1}. Sets v and omega of each
-   * dynamic body.
-   */
-  couple(vel: MacGrid, velN: MacGrid, open: MacGrid, solved: Uint8Array, bodies: readonly CoupledBody[], dynamic: Uint8Array, kinematic: Uint8Array, h: number, liquidDensity = LIQUID_DENSITY): void {
-    const dV = this.grid.dx ** 3
-    const A = this.normal, b = this.rhs, J = this.jrow
-    const compsN = [velN.u, velN.v, velN.w]
-    if (this.mask.length < bodies.length) this.mask = new Uint8Array(bodies.length)
-    const one = this.mask
-    for (let bi = 0; bi < bodies.length; bi++) {
-      const body = bodies[bi]
-      if (!dynamic[bi]) continue
-      const ratio = liquidDensity / body.density
-      const keepUnstable = body.density / liquidDensity >= ULTRABUOYANT_BELOW
-      const ac = body.collisionAccel, al = body.collisionAngularAccel
-      A.fill(0)
-      b.fill(0)
-      one.fill(0)
-      one[bi] = 1
-      // Eq. 71 on each face, and the sums of the momentum-conserving projection (77-78).
-      this.forFaces(bodies, one, open, solved, (_body, a, f, w, px, py, pz, comp) => {
-        const rx = px - body.x[0], ry = py - body.x[1], rz = pz - body.x[2]
-        const coll = a === 0 ? ac[0] + al[1] * rz - al[2] * ry : a === 1 ? ac[1] + al[2] * rx - al[0] * rz : ac[2] + al[0] * ry - al[1] * rx
-        const uStar = comp[f]
-        const du = keepUnstable ? uStar - compsN[a][f] : 0
-        // The solid's own velocity in this face (eq. 70 over rho_r, unweighted), and the
-        // face's mixture (eq. 71: only the solid part w of the face feels the source).
-        const uSolid = uStar + h * coll - (1 - ratio) * du
-        comp[f] = uStar + w * (uSolid - uStar)
-        const uHat = uSolid
-        // J = [e_a ; r x e_a]: this face's row of the rigid-motion map (v, omega) -> u_f.
-        const m = body.density * w * dV
-        J[0] = a === 0 ? 1 : 0
-        J[1] = a === 1 ? 1 : 0
-        J[2] = a === 2 ? 1 : 0
-        J[3] = ry * J[2] - rz * J[1]
-        J[4] = rz * J[0] - rx * J[2]
-        J[5] = rx * J[1] - ry * J[0]
-        for (let r = 0; r < 6; r++) {
-          if (J[r] === 0) continue
-          b[r] += m * uHat * J[r]
-          for (let c = 0; c < 6; c++) A[6 * r + c] += m * J[r] * J[c]
-        }
-      }, vel)
-      if (!solve6(A, b, this.sol)) continue
-      for (let d = 0; d < 3; d++) {
-        body.v[d] = this.sol[d]
-        body.w[d] = this.sol[3 + d]
-      }
-      // Eq. 80 on this body's faces.
-      this.blendRigid(vel, bodies, one, open, solved)
-    }
-    this.blendRigid(vel, bodies, kinematic, open, solved)
-  }
-
-  /**
    * Calls fn for every open face owned by a body with use[b] = 1, with its centre and component
-   * array; with `solved` (cell kinds), only faces next to a LIQUID cell (the faces the
-   * pressure solve updated: others hold extrapolated values, not the body's motion).
+   * array.
    */
   private forFaces(
     bodies: readonly CoupledBody[],
     use: Uint8Array,
     open: MacGrid,
-    solved: Uint8Array | null,
     fn: (body: CoupledBody, a: number, f: number, w: number, px: number, py: number, pz: number, comp: Float32Array) => void,
     vel: MacGrid,
   ): void {
@@ -586,13 +613,6 @@ export class RigidCoupling {
         for (let k = box.k0; k < box.k1 + ez; k++) for (let j = box.j0; j < box.j1 + ey; j++) for (let i = box.i0; i < box.i1 + ex; i++) {
           const f = i + fnx * (j + fny * k)
           if (own[f] !== bi || !(op[f] > 0)) continue
-          if (solved) {
-            const lo = i - ex + nx * (j - ey + ny * (k - ez))
-            const hi = i + nx * (j + ny * k)
-            const loIn = (ex ? i > 0 : ey ? j > 0 : k > 0) && solved[lo] === SOLVED
-            const hiIn = (ex ? i < nx : ey ? j < ny : k < this.grid.nz) && solved[hi] === SOLVED
-            if (!loIn && !hiIn) continue
-          }
           const px = origin[0] + (i + (ex ? 0 : 0.5)) * dx, py = origin[1] + (j + (ey ? 0 : 0.5)) * dx, pz = origin[2] + (k + (ez ? 0 : 0.5)) * dx
           fn(body, a, f, fr[f], px, py, pz, comp)
         }
@@ -601,9 +621,24 @@ export class RigidCoupling {
   }
 }
 
+/** The inverse of the 3x3 matrix m[o..o+9] (row-major) into out; zeros when it is singular. */
+function invert3(m: ArrayLike<number>, o: number, out: Float64Array): void {
+  const a = m[o], b = m[o + 1], c = m[o + 2], d = m[o + 3], e = m[o + 4], f = m[o + 5], g = m[o + 6], h = m[o + 7], i = m[o + 8]
+  const A = e * i - f * h, B = -(d * i - f * g), C = d * h - e * g
+  const det = a * A + b * B + c * C
+  if (!(Math.abs(det) > 0)) {
+    out.fill(0)
+    return
+  }
+  const s = 1 / det
+  out[0] = A * s; out[1] = -(b * i - c * h) * s; out[2] = (b * f - c * e) * s
+  out[3] = B * s; out[4] = (a * i - c * g) * s; out[5] = -(a * f - c * d) * s
+  out[6] = C * s; out[7] = -(a * h - b * g) * s; out[8] = (a * e - b * d) * s
+}
+
 /** Solves the symmetric 6x6 system A x = b by Cholesky; false when A is not positive definite. */
-export function solve6(A: Float64Array, b: Float64Array, x: Float64Array): boolean {
-  const L = new Float64Array(36)
+export function solve6(A: ArrayLike<number>, b: ArrayLike<number>, x: Float64Array): boolean {
+  const L = solve6Scratch
   for (let i = 0; i < 6; i++) {
     for (let j = 0; j <= i; j++) {
       let s = A[6 * i + j]
@@ -626,3 +661,4 @@ export function solve6(A: Float64Array, b: Float64Array, x: Float64Array): boole
   }
   return true
 }
+const solve6Scratch = new Float64Array(36)

@@ -1,34 +1,33 @@
-// The liquid solver's rigid bodies: the rigid world (sim/rigid, Guendelman et al. 2003) and the
-// coupling of rigidCoupling.ts, driven in the order of Carlson 2004 sec. 5.4-5.5 each substep:
+// The liquid solver's rigid bodies: the rigid world (sim/rigid, Guendelman et al. 2003) and their
+// two-way coupling with the liquid (rigidCoupling.ts, coupledWalls.ts), each substep:
 //
 //   1. bodies before their "Active from frame" take their keyed pose and rates (kinematic);
 //   2. each body is wet if it touches liquid; the rigid solver steps every body (collisions,
 //      contact, positions), adding gravity only to dry ones: a wet body's gravity, like its
-//      buoyancy, comes through the liquid (sec. 5.4.1 step 1), and its velocity is the one
-//      eqs. 77-78 gave it at the end of the last substep (sec. 5.5);
-//   3. wet bodies are sampled onto the grid (solid fractions) and their rigid velocity
-//      written into the faces they cover: u^n on R;
-//   4. their cells join the liquid for viscosity and pressure ("exactly as if they were
-//      fluid", C = F u R), their faces taking Patankar's buoyant weight with gravity;
-//   5. after the pressure solve, eqs. 70-71 and the momentum-conserving projection 77-80
-//      give each wet body its predicted velocity v_c, omega_c;
-//   5b. the liquid restarts from its own velocity at the start of the substep (plus gravity,
-//      and the viscous change) and is projected alone, with the bodies as walls moving at the
-//      predicted velocity. The fluid-as-if solve of step 4 treats the body's faces as liquid,
-//      and the faces it only partly covers as wholly liquid: left in the liquid, its result
-//      gave the liquid up to 27% more momentum than the body lost (a 1.5 density ball
-//      thrown through a blob); with the liquid's own velocity the exchange below is exact;
-//   5c. each wet body's velocity is v^n + h A_c plus the impulse of that solve's pressure on
-//      it and its weight measured by the same pressure sum (rigidCoupling.ts
-//      applyWallPressure): Newton's third law, face by face, so what the liquid gains the
-//      body loses. Carlson's v_c from step 5 is the prediction the walls move with; taking
-//      it as the body's velocity instead lost 48% of the momentum (the ball 2.5 cells
-//      across) as the liquid is pushed less than the body is slowed;
-//   5d. faces a body closes go back to the markers' own velocity, and the body's motion is
-//      blended into the faces it covers for the markers (eq. 80), the momentum that gives
-//      the markers taken from the body (imposeForMarkers);
-//   6. markers that ended up inside a body are moved out to its surface (the thesis removes
+//      buoyancy, comes through the liquid (Carlson 2004 sec. 5.4.1), and its collision
+//      impulses as the accelerations A_c, alpha_c of eq. 70 (eqs. 68-69), so it starts the
+//      liquid's substep with the velocity it ended the last one with;
+//   3. wet bodies are sampled onto the grid (solid fractions on a dx/4 lattice, sec. 5.5) and
+//      their rigid velocity written into the faces they cover: u^n on R;
+//   4. their cells join the liquid for the viscous solve ("as if they were fluid", sec. 5.4),
+//      whose change the liquid keeps;
+//   5. the liquid restarts from its own velocity (plus gravity and that viscous change) and
+//      is projected alone, the bodies as walls (faces closed by the share they cover, fully
+//      where an interior cell is behind), moving with a velocity the same solve finds: V* (the
+//      body's velocity with A_c and its weight, measured by the solve's own pressure sum) plus
+//      the impulse of the solve's pressure on it (coupledWalls.ts: Batty, Bertails and
+//      Bridson 2007's implicit coupling on the ghost-fluid matrix). Newton's third law face by
+//      face, and stable however light the body: Carlson's projection of the body's cells
+//      onto rigid motion (eqs. 70-71, 77-80) predicted the walls' velocity before the solve
+//      and the solve's pressure was applied after it, and a wooden plank 2.4 cells thick blew
+//      up within a frame of the water reaching it (the block catapult);
+//   6. faces a body closes go back to the markers' own velocity, and the body's motion is
+//      blended into the faces it covers for the markers (eq. 80's blend, the momentum that
+//      gives the markers taken from the body: imposeForMarkers);
+//   7. markers that ended up inside a body are moved out to its surface (the thesis removes
 //      them, which loses liquid volume; pushing keeps it).
+// A body's spin reaches the liquid only where it moves the surface along its normal
+// (rigidCoupling.ts wallVelocityAt), as a smooth surface's does.
 import { EddyError } from '../../api/errors'
 import { eulerXYZDegToMatrix } from '../../geometry/primitiveSdf'
 import type { SignedDistanceField } from '../../geometry/signedDistance'
@@ -39,6 +38,7 @@ import { RigidWorld, type RigidBodyDesc } from '../rigid/rigidWorld'
 import type { MarkerParticles } from './markers'
 import type { ParticleTransfer } from './transfer'
 import { LIQUID_DENSITY, RigidCoupling } from './rigidCoupling'
+import type { CoupledWalls } from './coupledWalls'
 import { lerpLattice } from './sample'
 import type { ObstacleInput } from '../solver'
 import { obstacleContaining, startsInsideObstacle, type RigidBodySetup, type RigidPoseInput } from './rigidInput'
@@ -280,13 +280,8 @@ export class RigidFluid {
     // The list stays: solidify() marks the same cells as walls for the liquid-only solve.
   }
 
-  /** Step 4b: Patankar's buoyant weight on the wet bodies' faces (rigidCoupling.ts). */
-  addBuoyantWeight(vel: MacGrid, open: MacGrid, h: number, g: readonly number[]): void {
-    this.coupling.addBuoyantWeight(vel, open, this.world.bodies, this.dynamicWet, h, g)
-  }
-
   /**
-   * Step 6a: the bodies' motion in the faces the markers read (imposeRigidVelocity), the
+   * Step 6: the bodies' motion in the faces the markers read (imposeRigidVelocity), the
    * momentum the markers take from it taken from the bodies (rigidCoupling.ts
    * imposeWithReaction), markerVolume the liquid volume one marker stands for (m^3).
    */
@@ -297,24 +292,13 @@ export class RigidFluid {
   }
 
   /**
-   * Step 5d: faces a wet body closes in the liquid-only solve go back to the markers' own
+   * Step 6: faces a wet body closes in the liquid-only solve go back to the markers' own
    * velocity (start: after the transfer, before forces). The solve held them as walls; they
    * are no liquid face, but the markers beside the body read them, and imposeForMarkers
    * weighs what the body gives those markers against what they had.
    */
   restoreClosedFaces(vel: MacGrid, start: MacGrid, fractions: MacGrid, closed: MacGrid): void {
     this.coupling.restoreClosedFaces(vel, start, fractions, closed, this.coupled)
-  }
-
-  /** Step 5: eqs. 70-71 and 77-80; velN holds u^n (the velocity before this substep's forces). */
-  couple(vel: MacGrid, velN: MacGrid, open: MacGrid, kind: Uint8Array, h: number): void {
-    // v^n and omega^n, for step 5c.
-    const bodies = this.world.bodies
-    for (let b = 0; b < bodies.length; b++) {
-      this.preV.set(bodies[b].v, 3 * b)
-      this.preW.set(bodies[b].w, 3 * b)
-    }
-    this.coupling.couple(vel, velN, open, kind, this.world.bodies, this.dynamicWet, this.kinematicWet, h)
   }
 
   /** Whether any body is coupled this substep (wet). */
@@ -324,7 +308,7 @@ export class RigidFluid {
   }
 
   /**
-   * Step 5b, before the second, liquid-only pressure solve: cells whose centre lies inside a
+   * Step 5, before the liquid-only pressure solve: cells whose centre lies inside a
    * wet body become SOLID (until unsolidify), so the liquid sees the bodies as walls.
    */
   solidify(kind: Uint8Array): void {
@@ -343,20 +327,15 @@ export class RigidFluid {
   }
 
   /**
-   * The walls of the second pressure solve: the obstacles' open fractions and velocities with
-   * each wet body's faces closed by its covered share w (fully where a SOLID body cell is
-   * behind the face) and moving with the body (rigidCoupling.ts boundary).
+   * Step 5, the walls of the liquid-only pressure solve: the obstacles' open fractions and
+   * velocities with each wet body's faces closed by its covered share w (fully where a SOLID
+   * body cell is behind the face), moving with the body (rigidCoupling.ts boundary). A
+   * dynamic body's wall velocity is V*, its velocity before the solve's pressure: v^n +
+   * h A_c and omega^n + h alpha_c, plus its weight over the substep measured by the solve's
+   * own pressure sum; the solve then finds the pressure and the bodies' velocities together
+   * (coupledWalls.ts), finishWalls() applying the result.
    */
-  boundary(fractions: MacGrid, obstacleVelocity: MacGrid | null): { fractions: MacGrid; velocity: MacGrid } {
-    return this.coupling.boundary(fractions, obstacleVelocity, this.world.bodies, this.coupled)
-  }
-
-  /**
-   * Step 5c: each wet body's velocity over the substep is v^n + h (g + A_c) plus the impulse of
-   * the liquid-only solve's pressure on it (rigidCoupling.ts applyWallPressure); angular
-   * likewise, omega^n + h alpha_c plus the torque's impulse.
-   */
-  applyWallPressure(q: Float64Array, kind: Uint8Array, fractions: MacGrid, closed: MacGrid, h: number, g: readonly number[]): void {
+  prepareWalls(fractions: MacGrid, obstacleVelocity: MacGrid | null, kind: Uint8Array, h: number, g: readonly number[]): { fractions: MacGrid; velocity: MacGrid } {
     const bodies = this.world.bodies
     for (let b = 0; b < bodies.length; b++) {
       if (!this.dynamicWet[b]) continue
@@ -367,7 +346,25 @@ export class RigidFluid {
       }
     }
     this.massAndInertia()
-    this.coupling.applyWallPressure(q, kind, fractions, closed, bodies, this.dynamicWet, this.massScratch, this.invIScratch, h, g)
+    const closed = this.coupling.boundary(fractions, obstacleVelocity, bodies, this.coupled).fractions
+    this.coupling.addDiscreteWeight(kind, fractions, closed, bodies, this.dynamicWet, this.massScratch, this.invIScratch, h, g)
+    // Again, for the walls' velocity at V* (the fractions come out the same).
+    const walls = this.coupling.boundary(fractions, obstacleVelocity, bodies, this.coupled)
+    this.coupling.buildWalls(kind, fractions, walls.fractions, bodies, this.dynamicWet, this.massScratch, this.invIScratch)
+    return walls
+  }
+
+  /** The dynamic wet bodies' rows for the liquid-only solve (prepareWalls). */
+  get coupledWalls(): CoupledWalls {
+    return this.coupling.walls
+  }
+
+  /**
+   * Step 5, after the solve: each dynamic wet body's velocity is V* plus the impulse of the liquid-only solve's
+   * pressure q on it (rigidCoupling.ts applyWallPressure): what the liquid gains it loses.
+   */
+  finishWalls(q: Float64Array): void {
+    this.coupling.applyWallPressure(q, this.world.bodies, this.dynamicWet)
   }
 
   /** Each body's mass and world inverse inertia, into massScratch and invIScratch. */
@@ -383,7 +380,7 @@ export class RigidFluid {
     }
   }
 
-  /** Step 6: markers inside any body go to just outside its surface; returns how many moved. */
+  /** Step 7: markers inside any body go to just outside its surface; returns how many moved. */
   pushMarkersOut(p: MarkerParticles): number {
     const eps = 0.05 * this.grid.dx
     const e = 0.25 * this.grid.dx
