@@ -23,8 +23,8 @@
 //   their volume under the surface over the 5th and 6th seconds (still bobbing).
 // - Eq. 70's collision term reaches the body as h A_c, h alpha_c added before the solve.
 import { type GridSpec, MacGrid } from '../core/grid'
-import { CoupledWalls } from './coupledWalls'
-import { LIQUID, SOLID } from './viscosity'
+import { CoupledWalls, type FaceBox } from './coupledWalls'
+import { SOLID } from './viscosity'
 
 /** What the coupling needs of a rigid body (sim/rigid RigidBody satisfies it). */
 export interface CoupledBody {
@@ -48,22 +48,12 @@ export interface CoupledBody {
 
 /** Density of the liquid the relative densities refer to (water), kg/m^3. */
 export const LIQUID_DENSITY = 1000
-/** viscosity.ts LIQUID: the cells the pressure solve covers. */
-const SOLVED = LIQUID
 const SOLID_KIND = SOLID
 /** Lattice points per cell edge for solid fractions (Carlson sec. 5.5 uses 4: 64 per cell). */
 const SUB = 4
 /** A cell centre farther than this (in cells) from the surface is wholly in or out. */
 const HALF_DIAGONAL = Math.sqrt(3) / 2
 
-interface Box {
-  i0: number
-  i1: number
-  j0: number
-  j1: number
-  k0: number
-  k1: number
-}
 
 export class RigidCoupling {
   private readonly grid: GridSpec
@@ -75,13 +65,15 @@ export class RigidCoupling {
   readonly faceOwner: [Int16Array, Int16Array, Int16Array]
   readonly faceFraction: [Float32Array, Float32Array, Float32Array]
   /** Cell box each body was sampled over in the last rasterise (faces up to i1 inclusive). */
-  private boxes: Box[] = []
+  private boxes: FaceBox[] = []
   private centrePhi = new Float32Array(0)
   private lattice = new Uint8Array(0)
   private readonly far: number
   private readonly normalScratch = new Float64Array(3)
   private readonly armScratch = new Float64Array(3)
-  /** pressureImpulse's face arm (faceArm uses normalScratch itself). */
+  /** computeArmBias's running sums (torque 0-2, face count 3). */
+  private readonly biasSum = new Float64Array(4)
+  /** stillImpulse's face arm (faceArm uses normalScratch itself). */
   private readonly impulseArm = new Float64Array(3)
   /** Per body: faceArm's bias on its closed surface (computeArmBias). */
   private armBias = new Float64Array(0)
@@ -135,7 +127,7 @@ export class RigidCoupling {
   }
 
   /** Cell box a body can touch: its bounding sphere plus one cell, clipped to the grid. */
-  private boxOf(body: CoupledBody): Box | null {
+  private boxOf(body: CoupledBody): FaceBox | null {
     const { nx, ny, nz, dx, origin } = this.grid
     const r = body.boundingRadius + dx
     const lo = (x: number, o: number, n: number): number => Math.max(0, Math.floor((x - r - o) / dx))
@@ -326,60 +318,63 @@ export class RigidCoupling {
     still[0] = h * g[0]
     still[1] = h * g[1]
     still[2] = h * g[2]
-    this.pressureImpulse(bi, body, fractions, closed, kind, null, still, liquidDensity, out)
+    this.stillImpulse(bi, body, fractions, closed, kind, still, liquidDensity, out)
     const ratio = -body.density / liquidDensity
     for (let d = 0; d < 6; d++) out[d] *= ratio
   }
 
   /**
-   * Impulse (linear 0-2, angular 3-5 about the centre of mass) of a liquid potential on body
-   * bi over the faces it closes: q per liquid cell, or (with `still`) the linear potential
-   * (still . x) / dx over every cell that is not SOLID.
+   * Impulse (linear 0-2, angular 3-5 about the centre of mass, faceArm's arms) on body bi over
+   * the faces it closes of the linear potential (still . x) / dx over every cell that is not
+   * SOLID: the still liquid's pressure as the liquid-only solve would see it all around.
    */
-  private pressureImpulse(bi: number, body: CoupledBody, fractions: MacGrid, closed: MacGrid, kind: Uint8Array, q: Float64Array | null, still: Float64Array | null, liquidDensity: number, out: Float64Array): void {
+  private stillImpulse(bi: number, body: CoupledBody, fractions: MacGrid, closed: MacGrid, kind: Uint8Array, still: Float64Array, liquidDensity: number, out: Float64Array): void {
     const { nx, ny, nz, dx, origin } = this.grid
     const scale = liquidDensity * dx * dx * dx
     const fr0 = [fractions.u, fractions.v, fractions.w], fr1 = [closed.u, closed.v, closed.w]
-    const box = this.boxes[bi]
     const n = this.impulseArm
-    let jx = 0, jy = 0, jz = 0, tx = 0, ty = 0, tz = 0
-    // The potential at cell (i, j, k), or NaN where it has none.
-    const at = (c: number, i: number, j: number, k: number): number => {
-      if (still) return kind[c] === SOLID_KIND ? NaN : (still[0] * (i + 0.5) + still[1] * (j + 0.5) + still[2] * (k + 0.5))
-      return kind[c] === SOLVED ? q![c] : NaN
-    }
+    out.fill(0)
+    // The potential at cell (i, j, k), or NaN inside a body.
+    const at = (c: number, i: number, j: number, k: number): number =>
+      kind[c] === SOLID_KIND ? NaN : still[0] * (i + 0.5) + still[1] * (j + 0.5) + still[2] * (k + 0.5)
+    this.eachOwnedFace(bi, (a, f, i, j, k) => {
+      const share = fr0[a][f] - fr1[a][f]
+      if (!(share > 0)) return
+      const ex = a === 0 ? 1 : 0, ey = a === 1 ? 1 : 0, ez = a === 2 ? 1 : 0
+      const hiIn = ex ? i < nx : ey ? j < ny : k < nz
+      const loIn = ex ? i > 0 : ey ? j > 0 : k > 0
+      // Liquid below the face pushes it up the axis (+), liquid above pushes it down (-).
+      let push = 0
+      if (loIn) {
+        const v = at(i - ex + nx * (j - ey + ny * (k - ez)), i - ex, j - ey, k - ez)
+        if (v === v) push += v
+      }
+      if (hiIn) {
+        const v = at(i + nx * (j + ny * k), i, j, k)
+        if (v === v) push -= v
+      }
+      if (push === 0) return
+      const jv = scale * share * push
+      out[a] += jv
+      // Torque arm: faceArm, as coupledWalls.ts's rows (the match of wallVelocityAt).
+      this.faceArm(bi, body, a, f, origin[0] + (i + (ex ? 0 : 0.5)) * dx, origin[1] + (j + (ey ? 0 : 0.5)) * dx, origin[2] + (k + (ez ? 0 : 0.5)) * dx, n)
+      out[3] += jv * n[0]; out[4] += jv * n[1]; out[5] += jv * n[2]
+    })
+  }
+
+  /** Calls fn(axis, face index, i, j, k) for every face body bi owns, within its box. */
+  private eachOwnedFace(bi: number, fn: (a: number, f: number, i: number, j: number, k: number) => void): void {
+    const { nx, ny } = this.grid
+    const box = this.boxes[bi]
     for (let a = 0; a < 3; a++) {
       const ex = a === 0 ? 1 : 0, ey = a === 1 ? 1 : 0, ez = a === 2 ? 1 : 0
       const fnx = nx + ex, fny = ny + ey
       const own = this.faceOwner[a]
       for (let k = box.k0; k < box.k1 + ez; k++) for (let j = box.j0; j < box.j1 + ey; j++) for (let i = box.i0; i < box.i1 + ex; i++) {
         const f = i + fnx * (j + fny * k)
-        if (own[f] !== bi) continue
-        const share = fr0[a][f] - fr1[a][f]
-        if (!(share > 0)) continue
-        const hiIn = ex ? i < nx : ey ? j < ny : k < nz
-        const loIn = ex ? i > 0 : ey ? j > 0 : k > 0
-        // Liquid below the face pushes it up the axis (+), liquid above pushes it down (-).
-        let push = 0
-        if (loIn) {
-          const v = at(i - ex + nx * (j - ey + ny * (k - ez)), i - ex, j - ey, k - ez)
-          if (v === v) push += v
-        }
-        if (hiIn) {
-          const v = at(i + nx * (j + ny * k), i, j, k)
-          if (v === v) push -= v
-        }
-        if (push === 0) continue
-        const jv = scale * share * push
-        const wx = origin[0] + (i + (ex ? 0 : 0.5)) * dx, wy = origin[1] + (j + (ey ? 0 : 0.5)) * dx, wz = origin[2] + (k + (ez ? 0 : 0.5)) * dx
-        const px = wx - body.x[0], py = wy - body.x[1], pz = wz - body.x[2]
-        jx += ex * jv; jy += ey * jv; jz += ez * jv
-        // Torque arm: faceArm, as coupledWalls.ts's rows (the match of wallVelocityAt).
-        this.faceArm(bi, body, a, f, wx, wy, wz, n)
-        tx += jv * n[0]; ty += jv * n[1]; tz += jv * n[2]
+        if (own[f] === bi) fn(a, f, i, j, k)
       }
     }
-    out[0] = jx; out[1] = jy; out[2] = jz; out[3] = tx; out[4] = ty; out[5] = tz
   }
 
   /** vel = start on the faces of used bodies that `closed` shuts and `fractions` leaves open. */
@@ -464,34 +459,23 @@ export class RigidCoupling {
    * with the bias taken off the arms the sum is zero. After rasterise (ownership and cellPhi).
    */
   private computeArmBias(bodies: readonly CoupledBody[], use: Uint8Array): void {
-    const { nx, ny, dx, origin } = this.grid
+    const { dx, origin } = this.grid
     if (this.armBias.length < 3 * bodies.length) this.armBias = new Float64Array(3 * bodies.length)
     this.armBias.fill(0)
-    const arm = this.armScratch
+    const arm = this.armScratch, sum = this.biasSum
     for (let bi = 0; bi < bodies.length; bi++) {
       if (!use[bi]) continue
-      const body = bodies[bi], box = this.boxes[bi]
-      let tx = 0, ty = 0, tz = 0, count = 0
-      for (let a = 0; a < 3; a++) {
-        const ex = a === 0 ? 1 : 0, ey = a === 1 ? 1 : 0, ez = a === 2 ? 1 : 0
-        const fnx = nx + ex, fny = ny + ey
-        const own = this.faceOwner[a]
-        for (let k = box.k0; k < box.k1 + ez; k++) for (let j = box.j0; j < box.j1 + ey; j++) for (let i = box.i0; i < box.i1 + ex; i++) {
-          const f = i + fnx * (j + fny * k)
-          if (own[f] !== bi) continue
-          const side = this.closedSide(a, f)
-          if (side === 0) continue
-          // Raw arm (the bias is still 0 here).
-          this.faceArm(bi, body, a, f, origin[0] + (i + (ex ? 0 : 0.5)) * dx, origin[1] + (j + (ey ? 0 : 0.5)) * dx, origin[2] + (k + (ez ? 0 : 0.5)) * dx, arm)
-          tx += side * arm[0]; ty += side * arm[1]; tz += side * arm[2]
-          count++
-        }
-      }
-      if (count > 0) {
-        this.armBias[3 * bi] = tx / count
-        this.armBias[3 * bi + 1] = ty / count
-        this.armBias[3 * bi + 2] = tz / count
-      }
+      const body = bodies[bi]
+      sum.fill(0)
+      this.eachOwnedFace(bi, (a, f, i, j, k) => {
+        const side = this.closedSide(a, f)
+        if (side === 0) return
+        // Raw arm (the bias is still 0 here).
+        this.faceArm(bi, body, a, f, origin[0] + (i + (a === 0 ? 0 : 0.5)) * dx, origin[1] + (j + (a === 1 ? 0 : 0.5)) * dx, origin[2] + (k + (a === 2 ? 0 : 0.5)) * dx, arm)
+        sum[0] += side * arm[0]; sum[1] += side * arm[1]; sum[2] += side * arm[2]
+        sum[3]++
+      })
+      if (sum[3] > 0) for (let d = 0; d < 3; d++) this.armBias[3 * bi + d] = sum[d] / sum[3]
     }
   }
 
