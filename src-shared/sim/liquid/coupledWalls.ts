@@ -2,7 +2,7 @@
 // sets (the implicit coupling of Batty, Bertails and Bridson 2007, "A fast variational
 // framework for accurate solid-fluid coupling", sec. 4, written for the ghost-fluid matrix).
 //
-// The liquid-only solve (rigidFluid.ts step 5b) sees each wet body as a wall moving with the
+// The liquid-only solve (rigidFluid.ts step 5) sees each wet body as a wall moving with the
 // body's velocity V = (v, omega). Its pressure pushes the body: impulse rho dx^3 S q, with q
 // the solve's velocity potential (ghostFluid.ts) and S the body's rows, one per face it
 // covers next to a liquid cell c, g = s share [e_a ; n_a (r x n)] (s = +1 when the liquid is

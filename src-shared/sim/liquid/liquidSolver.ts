@@ -156,7 +156,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
   /**
    * With rigid bodies: the liquid's own velocity at the start of the substep (after the
    * transfer and extension, before the bodies' motion is written into their faces), and the
-   * change the pressure pre-pass and viscosity made (rigidFluid.ts step 5b).
+   * change the pressure pre-pass and viscosity made (rigidFluid.ts step 5).
    */
   private readonly liquidStart: MacGrid | null
   private readonly viscousChange: MacGrid | null
@@ -409,7 +409,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
       const vs = this.visc.solve(setup.viscositySolve.tolerance, setup.viscositySolve.maxIterations)
       this.visc.writeBack(vel)
       if (rigid) {
-        // (The change only: the liquid takes it again in step 5b.)
+        // (The change only: the liquid takes it again in rigidFluid.ts step 5.)
         const dv = this.viscousChange!
         for (const [c, u] of [[dv.u, vel.u], [dv.v, vel.v], [dv.w, vel.w]]) for (let f = 0; f < c.length; f++) c[f] = u[f] - c[f]
       }

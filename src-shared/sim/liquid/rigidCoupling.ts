@@ -261,7 +261,7 @@ export class RigidCoupling {
   }
 
   /**
-   * Before the liquid-only solve (rigidFluid.ts step 5b): each used body's weight over the
+   * Before the liquid-only solve (rigidFluid.ts step 5): each used body's weight over the
    * substep, measured by the pressure sum the solve will use (discreteWeight), added to its
    * velocity, which is then V* of coupledWalls.ts; and that solve's rows of the bodies
    * (walls). In still liquid the weight and the solve's pressure cancel exactly for a body of
