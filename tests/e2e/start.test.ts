@@ -173,7 +173,9 @@ describe('npm start', () => {
       "Chromium's DevTools port",
       30_000,
     )
-    const browser = await chromium.connectOverCDP(`http://127.0.0.1:${devtools}`)
+    // (Attaching waits on Chromium's start-up: up to a minute on a loaded 2-core machine under
+    // SwiftShader; the 30 s default once timed out after the WebSocket had connected.)
+    const browser = await chromium.connectOverCDP(`http://127.0.0.1:${devtools}`, { timeout: 90_000 })
     try {
       const context = browser.contexts()[0]
       const page = await waitFor(async () => context.pages().find((p) => p.url().startsWith(`http://127.0.0.1:${host.port}/`)), (p) => p !== undefined, 'the Eddy page', 30_000)
