@@ -46,7 +46,7 @@ import { cellViscosity } from './melting'
 import { extendThroughClosedSides, type GridToParticles, ParticleMover } from './particleMotion'
 import { RigidFluid } from './rigidFluid'
 import { SurfaceTracker } from './surfaceTracker'
-import { DensityCorrection } from './densityCorrection'
+import { DensityCorrection, DRIFT_TOLERANCE } from './densityCorrection'
 import { ParticleTransfer } from './transfer'
 import * as kinds from './viscosity'
 import { now } from '../wallClock'
@@ -458,7 +458,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     // surface but not the velocity (densityCorrection.ts); bodies are walls here, as above.
     let drift: MacGrid | null = null
     if (this.density.compute(count, kind, this.phiRaw, obs.solid, setup.particlesPerCell, h, dx)) {
-      const ds = this.pressure.solveDrift(this.density.target, this.drift, fractions, kind, this.phiRaw, setup.pressure.tolerance, setup.pressure.maxIterations)
+      const ds = this.pressure.solveDrift(this.density.target, this.drift, fractions, kind, this.phiRaw, Math.max(setup.pressure.tolerance, DRIFT_TOLERANCE), setup.pressure.maxIterations)
       // (Counted with the pressure's: the same matrix and solver.)
       stats.pressureIterations += ds.iterations
       drift = this.drift

@@ -28,6 +28,8 @@ import * as sample from './sample'
 const gradU = affine.gradU
 const gradV = affine.gradV
 const gradW = affine.gradW
+/** A share of the unresolved temperature below this is not relaxed (temperatureResidual). */
+export const NEGLIGIBLE_RELAX = 1e-6
 
 /** Cell index of grid coordinates (X, Y, Z) = (x - origin) / dx, clamped into the grid. */
 export function cellOf(X: number, Y: number, Z: number, nx: number, ny: number, nz: number): number {
@@ -101,7 +103,10 @@ export class ParticleTransfer {
    */
   temperatureResidual(p: MarkerParticles, tempOld: Float32Array, reach: Uint8Array, k: number, h: number): void {
     const { nx, ny, nz, dx, origin, cells } = this
-    const relax = k > 0 && h > 0 ? 1 - Math.exp((-k * h * Math.PI * Math.PI) / (dx * dx)) : 0
+    let relax = k > 0 && h > 0 ? 1 - Math.exp((-k * h * Math.PI * Math.PI) / (dx * dx)) : 0
+    // Water's conductivity (1.4e-7 m^2/s) at a few cm and ms relaxes about 1e-8 a substep: a
+    // million substeps to matter. Below NEGLIGIBLE_RELAX the pass over every marker is skipped.
+    if (relax < NEGLIGIBLE_RELAX) relax = 0
     this.tempRelax = relax
     if (relax === 0) return
     const st = this.stencil
