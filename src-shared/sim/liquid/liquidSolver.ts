@@ -451,6 +451,9 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
         stats.pressureIterations += ps2.iterations
         stats.pressureResidual = Math.max(stats.pressureResidual, ps2.residual)
         rigid.finishWalls(this.pressure.q)
+        // What the markers near each body did not take of that solve's change goes back to
+        // the body, across gravity (markerMomentum.ts).
+        rigid.balanceMarkers(vel, this.liquidStart!, fractions, kind, this.phiRaw, this.transfer, dx ** 3 / setup.particlesPerCell)
       }
       lap('rigid')
     }
