@@ -120,12 +120,14 @@ export class AmgHierarchy {
     for (;;) {
       const last = cur.n <= coarsestSize || this.levels.length + 1 >= maxLevels
       let P: CsrMatrix | null = null
+      let R: CsrMatrix | null = null
       let coarse: CsrMatrix | null = null
       if (!last) {
         const split = greedySplitting(cur, theta)
         if (split.coarse > 0 && split.coarse <= STALL * cur.n) {
           P = relaxed ? relaxedProlongation(cur, split) : averagingProlongation(split)
-          coarse = symmetrised(galerkin(cur, P))
+          R = transposeCsr(P)
+          coarse = symmetrised(galerkin(cur, P, R))
         }
       }
       // Matrices the kernels read live in the backend's memory (plain arrays serve the default).
@@ -136,7 +138,7 @@ export class AmgHierarchy {
         A: Ak,
         smoother: new MulticolorGaussSeidel(Ak, kernels),
         P: P ? own(P) : null,
-        R: P ? own(transposeCsr(P)) : null,
+        R: R ? own(R) : null,
         // Level 0 borrows the caller's vectors in a cycle; FMG allocates its own on first use.
         x: first ? empty : kernels.f64(cur.n),
         b: first ? empty : kernels.f64(cur.n),

@@ -137,9 +137,22 @@ export function multiplyCsr(A: CsrMatrix, B: CsrMatrix): CsrMatrix {
         } else acc[j] += a * B.val[q]
       }
     }
-    // Columns in increasing order within the row (typed-array sort is numeric).
-    col.subarray(rowPtr[i], end).sort()
-    for (let t = rowPtr[i]; t < end; t++) val[t] = acc[col[t]]
+    // Columns in increasing order within the row: insertion sort in place for the short rows
+    // of AMG products (a typed-array sort call per row cost more than the sorting; the result
+    // is the same), the built-in numeric sort for long ones.
+    const start = rowPtr[i]
+    if (end - start <= 64) {
+      for (let t = start + 1; t < end; t++) {
+        const c = col[t]
+        let u = t - 1
+        while (u >= start && col[u] > c) {
+          col[u + 1] = col[u]
+          u--
+        }
+        col[u + 1] = c
+      }
+    } else col.subarray(start, end).sort()
+    for (let t = start; t < end; t++) val[t] = acc[col[t]]
   }
   return { n: A.n, cols: B.cols, rowPtr, col, val }
 }
