@@ -31,8 +31,9 @@
 // "Near": within REACH body radii beyond the body's bounding sphere (a box of 1 + REACH radii
 // around its centre), each face given to the body whose centre is nearest its cell (no face
 // counts twice). A moving body's pressure falls off as a dipole's, but its marker shortfall
-// reaches the free surface of the liquid around it; far away the change comes from walls and other bodies, and
-// charging the body for their marker noise would kick it from across the tank. Measured on
+// reaches the free surface of the liquid around it; far away the change comes from walls and
+// other bodies, and charging the body for their marker noise would kick it from across the
+// tank. Measured on
 // the thrown ball (48 / 64 cells, worst over 32 frames): without the balance 2.20% / 2.07%;
 // with 1 radius 0.97% / 1.22%, 2 radii 0.51% / 0.88%, 3 radii 0.29% / 0.85%, the whole grid
 // 0.18% / 0.73%.
