@@ -39,17 +39,14 @@
 // 0.18% / 0.73%.
 import type { GridSpec, MacGrid } from '../core/grid'
 import { GhostFluidPressure } from './ghostFluid'
+import type { CoupledBody } from './rigidCoupling'
 import { LIQUID } from './viscosity'
 
 /** Body radii beyond a body's bounding sphere whose faces count towards its balance. */
 export const MARKER_BALANCE_REACH = 3
 
 /** What the balance needs of a body (sim/rigid RigidBody satisfies it). */
-export interface BalancedBody {
-  readonly x: Float64Array
-  readonly v: Float64Array
-  readonly boundingRadius: number
-}
+export type BalancedBody = Pick<CoupledBody, 'x' | 'v' | 'boundingRadius'>
 
 export class MarkerMomentumBalance {
   private readonly grid: GridSpec
@@ -62,8 +59,11 @@ export class MarkerMomentumBalance {
   private readonly owner: Int16Array
   private readonly ownerDistance: Float32Array
 
-  constructor(grid: GridSpec, bodies: number, reach = MARKER_BALANCE_REACH) {
+  /** gravity: the domain's, m/s^2 (its direction is left out of the balance). */
+  constructor(grid: GridSpec, bodies: number, gravity: readonly number[], reach = MARKER_BALANCE_REACH) {
     this.grid = grid
+    const gl = Math.hypot(gravity[0], gravity[1], gravity[2])
+    for (let d = 0; d < 3; d++) this.gravityDir[d] = gl > 0 ? gravity[d] / gl : 0
     this.given = new Float64Array(3 * bodies)
     this.boxes = new Int32Array(6 * bodies)
     this.reach = reach
@@ -109,11 +109,9 @@ export class MarkerMomentumBalance {
    * open fractions (bodies closed); kind and phi: the solve's cells and level set (theta);
    * splat[a][2f + 1] times markerMass: the marker mass on face f of axis a; cellMass: rho dx^3.
    */
-  apply(bodies: readonly BalancedBody[], use: Uint8Array, mass: Float64Array, vel: MacGrid, start: MacGrid, fractions: MacGrid, kind: Uint8Array, phi: Float32Array, splat: readonly Float64Array[], markerMass: number, cellMass: number, gravity: readonly number[]): void {
+  apply(bodies: readonly BalancedBody[], use: Uint8Array, mass: Float64Array, vel: MacGrid, start: MacGrid, fractions: MacGrid, kind: Uint8Array, phi: Float32Array, splat: readonly Float64Array[], markerMass: number, cellMass: number): void {
     const { nx, ny, nz, dx, origin } = this.grid
-    const gl = Math.hypot(gravity[0], gravity[1], gravity[2])
     const gravityDir = this.gravityDir
-    for (let d = 0; d < 3; d++) gravityDir[d] = gl > 0 ? gravity[d] / gl : 0
     const given = this.given
     given.fill(0)
     const boxes = this.boxes
@@ -174,5 +172,4 @@ export class MarkerMomentumBalance {
       for (let d = 0; d < 3; d++) body.v[d] += given[o3 + d] / mass[b]
     }
   }
-
 }

@@ -110,7 +110,6 @@ export class RigidFluid {
   private readonly nearBody: Uint8Array
   /** Step 5b: the markers' share of the solve's momentum, balanced on the bodies. */
   private readonly balance: MarkerMomentumBalance
-  private readonly gravity: readonly number[]
 
   constructor(setups: RigidBodySetup[], grid: GridSpec, sides: DomainSides, gravity: readonly number[], obstaclePhi: Float32Array) {
     this.setups = setups
@@ -153,8 +152,7 @@ export class RigidFluid {
     this.preW = new Float64Array(3 * nb)
     this.nearBody = new Uint8Array(grid.nx * grid.ny * grid.nz)
     this.coupling = new RigidCoupling(grid)
-    this.gravity = [gravity[0], gravity[1], gravity[2]]
-    this.balance = new MarkerMomentumBalance(grid, nb)
+    this.balance = new MarkerMomentumBalance(grid, nb, gravity)
   }
 
   /**
@@ -388,7 +386,7 @@ export class RigidFluid {
   balanceMarkers(vel: MacGrid, start: MacGrid, fractions: MacGrid, kind: Uint8Array, phi: Float32Array, transfer: ParticleTransfer, markerVolume: number): void {
     const splat = [transfer.faceSplat(0), transfer.faceSplat(1), transfer.faceSplat(2)]
     const dx = this.grid.dx
-    this.balance.apply(this.world.bodies, this.dynamicWet, this.massScratch, vel, start, fractions, kind, phi, splat, LIQUID_DENSITY * markerVolume, LIQUID_DENSITY * dx * dx * dx, this.gravity)
+    this.balance.apply(this.world.bodies, this.dynamicWet, this.massScratch, vel, start, fractions, kind, phi, splat, LIQUID_DENSITY * markerVolume, LIQUID_DENSITY * dx * dx * dx)
   }
 
   /** Each body's mass and world inverse inertia, into massScratch and invIScratch. */
