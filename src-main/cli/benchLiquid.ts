@@ -10,6 +10,7 @@
 import { damBreakScene } from '../../src-shared/scene/examples/damBreak'
 import { meltingBunnyScene } from '../../src-shared/scene/examples/meltingBunny'
 import type { ExampleScene } from '../../src-shared/scene/examples/types'
+import type { ViscousPreconditioner } from '../../src-shared/sim/liquid/liquidInput'
 import { LIQUID_PHASES } from '../../src-shared/sim/liquid/liquidSolver'
 import { liquidBenchSolver, machineLine, stepLiquidFrames } from './liquidBenchLoop'
 
@@ -22,6 +23,8 @@ export interface LiquidBenchOptions {
   frames: number
   /** viscous only: kinematic viscosity, m²/s. */
   viscosity: number
+  /** The viscous solve's preconditioner (default 'auto', as the app bakes). */
+  viscousPreconditioner?: ViscousPreconditioner
 }
 
 /** Solver phases in the order a substep runs them (then the mesh, timed here). */
@@ -35,8 +38,9 @@ function sceneFor(o: LiquidBenchOptions): ExampleScene {
 export function benchLiquid(o: LiquidBenchOptions, log: (line: string) => void): Record<string, unknown> {
   const scene = sceneFor(o)
   const { doc } = scene
-  const { solver, setupMs, domain } = liquidBenchSolver(scene)
-  const what = o.scene === 'viscous' ? `, viscosity ${o.viscosity} m²/s (full stress)` : ''
+  const pre = o.viscousPreconditioner ?? 'auto'
+  const { solver, setupMs, domain } = liquidBenchSolver(scene, { viscousPreconditioner: pre })
+  const what = (o.scene === 'viscous' ? `, viscosity ${o.viscosity} m²/s (full stress)` : '') + (o.scene === 'liquid' ? '' : `, viscous preconditioner ${pre}`)
   log(`eddy bench ${o.scene}: ${solver.layout}, ${o.frames} frames at ${doc.meta.fps} fps${what}, surface mesh on (x${domain.params.meshRefinement})`)
   log(machineLine())
   const run = stepLiquidFrames(solver, o.frames)
@@ -62,6 +66,7 @@ export function benchLiquid(o: LiquidBenchOptions, log: (line: string) => void):
     layout: solver.layout,
     frames: o.frames,
     ...(o.scene === 'viscous' ? { viscosity: o.viscosity } : {}),
+    viscousPreconditioner: pre,
     msPerFrame,
     simMsPerFrame,
     phaseMsPerFrame: { ...Object.fromEntries([...PHASES, 'surface'].map((p) => [p, totals[p] / o.frames])), other: other / o.frames },

@@ -3,16 +3,17 @@
 // phases, the time to build each frame (redistance, surface mesh) and the solver's counters.
 import { availableParallelism, cpus } from 'node:os'
 import type { ExampleScene } from '../../src-shared/scene/examples/types'
+import type { CompileOptions } from '../../src-shared/sim/compile'
 import type { BakeSolver } from '../../src-shared/sim/family'
 import { LIQUID_PHASES, type LiquidStepStats } from '../../src-shared/sim/liquid/liquidSolver'
 import { createBakeSolver } from '../../src-shared/sim/registry'
 
 /** The example's liquid domain's bake solver and how long building it took (SDFs of meshes, seeding). */
-export function liquidBenchSolver(scene: ExampleScene): { solver: BakeSolver; setupMs: number; domain: ExampleScene['doc']['objects'][number] } {
+export function liquidBenchSolver(scene: ExampleScene, opts: CompileOptions = {}): { solver: BakeSolver; setupMs: number; domain: ExampleScene['doc']['objects'][number] } {
   const { doc, meshes } = scene
   const domain = doc.objects.find((x) => x.kind === 'domain')!
   const started = performance.now()
-  const solver = createBakeSolver(doc, domain.id, { resolveMesh: (id) => meshes.find((m) => m.id === id) })
+  const solver = createBakeSolver(doc, domain.id, { ...opts, resolveMesh: (id) => meshes.find((m) => m.id === id) })
   return { solver, setupMs: performance.now() - started, domain }
 }
 

@@ -17,6 +17,7 @@ import { bakeCommand } from './bakeCommand'
 import { exampleCommand } from './exampleCommand'
 import { exportCommand } from './exportCommand'
 import { GEARS_THESIS_RESOLUTION } from '../../src-shared/scene/examples/gearsAndBunnies'
+import { VISCOUS_PRECONDITIONERS, type ViscousPreconditioner } from '../../src-shared/sim/liquid/liquidInput'
 
 const USAGE = `usage:
   eddy bake PROJECT.eddy --sim NAME [--frames 1-120] [--mode bake|resume|range] [--from N]
@@ -31,10 +32,10 @@ const USAGE = `usage:
   eddy bench smoke [--res 64] [--frames 48] [--threads N] [--pressure mic|mg] [--kernels wasm|ts]
     Bakes the scene of shared/peers/blender_smoke.py and prints ms/frame by stage.
   eddy bench liquid [--res 64] [--frames 48]
-  eddy bench viscous [--res 64] [--frames 48] [--viscosity 0.2]
+  eddy bench viscous [--res 64] [--frames 48] [--viscosity 0.2] [--viscous-preconditioner auto|multigrid|jacobi]
     Bakes the dam break of shared/peers/blender_liquid.py (viscous: blender_viscous.py), surface
     mesh on, and prints ms/frame by phase.
-  eddy bench bunny [--res 38] [--frames 48]
+  eddy bench bunny [--res 38] [--frames 48] [--viscous-preconditioner auto|multigrid|jacobi]
     Bakes the melting-bunny example (resolution 38 is Carlson 2004's 35x28x38 grid).
   eddy bench rigidfluid [--resolution 68] [--frames ${DEFAULT_BENCH_FRAMES}]
     Bakes the gears-and-bunnies example at 60 fps (resolution 68 is Carlson 2004's 64x68x64
@@ -56,10 +57,13 @@ async function main(argv: string[]): Promise<number> {
       res: { type: 'int', min: 8, max: 1024 },
       frames: { type: 'int', min: 1, max: 100000 },
       ...(what === 'viscous' ? { viscosity: { type: 'string' as const } } : {}),
+      'viscous-preconditioner': { type: 'string' as const },
     })
     const viscosity = o.viscosity === undefined ? 0.2 : Number(o.viscosity)
     if (!(viscosity >= 0 && viscosity <= 1e5)) throw new UsageError(`--viscosity must be a number of m²/s from 0 to 100000 (got "${o.viscosity}")`)
-    const result = benchLiquid({ scene: what, res: o.res ?? (what === 'bunny' ? 38 : 64), frames: o.frames ?? 48, viscosity }, (line) => console.log(line))
+    const pre = o['viscous-preconditioner'] ?? 'auto'
+    if (!VISCOUS_PRECONDITIONERS.includes(pre as ViscousPreconditioner)) throw new UsageError(`--viscous-preconditioner must be ${VISCOUS_PRECONDITIONERS.join(', ')} (got "${pre}")`)
+    const result = benchLiquid({ scene: what, res: o.res ?? (what === 'bunny' ? 38 : 64), frames: o.frames ?? 48, viscosity, viscousPreconditioner: pre as ViscousPreconditioner }, (line) => console.log(line))
     console.log(`EDDY_BENCH ${JSON.stringify(result)}`)
     return 0
   }

@@ -61,6 +61,8 @@ export interface CompileOptions {
   maxParticles?: number
   /** Memory ceiling for the grid, bytes; default 4 GiB. */
   maxBytes?: number
+  /** Liquid: the viscous solve's preconditioner (benchmarks compare them); default 'auto'. */
+  viscousPreconditioner?: 'auto' | 'multigrid' | 'jacobi'
 }
 
 export interface InputOptions {

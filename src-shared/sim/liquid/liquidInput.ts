@@ -77,6 +77,15 @@ export interface LiquidVolumeInit {
 /** Velocity transfer between markers and grid: PIC/FLIP blend, or affine (APIC). */
 export type VelocityTransfer = 'flip' | 'apic'
 
+/**
+ * The viscous solve's preconditioner (viscosity.ts): 'multigrid', Carlson's 'jacobi', or 'auto'
+ * (the default): multigrid when the system is stiff (some unknown's diagonal is at least
+ * STIFF_RATIO times its mass), else Jacobi, which then converges in a few iterations that cost a
+ * quarter of a V-cycle each.
+ */
+export type ViscousPreconditioner = 'auto' | 'multigrid' | 'jacobi'
+export const VISCOUS_PRECONDITIONERS: readonly ViscousPreconditioner[] = ['auto', 'multigrid', 'jacobi']
+
 export interface LiquidSetup {
   domainId: string
   domainName: string
@@ -112,7 +121,7 @@ export interface LiquidSetup {
   /** Rigid bodies coupled two ways with the liquid (Carlson 2004 ch. 5, rigidCoupling.ts). */
   rigidBodies?: RigidBodySetup[]
   pressure: { tolerance: number; maxIterations: number }
-  viscositySolve: { tolerance: number; maxIterations: number }
+  viscositySolve: { tolerance: number; maxIterations: number; preconditioner?: ViscousPreconditioner }
 }
 
 export interface HeatSourceInput {
@@ -215,6 +224,8 @@ export function validateLiquidSetup(setup: LiquidSetup, maxBytes?: number): void
   inRange('heat.coolingRate', h.coolingRate, 0, 1e6, '1/s')
   solveSettings('pressure', setup.pressure)
   solveSettings('viscositySolve', setup.viscositySolve)
+  const pre = setup.viscositySolve.preconditioner
+  if (pre !== undefined && !VISCOUS_PRECONDITIONERS.includes(pre)) invalid('viscositySolve.preconditioner', `must be ${VISCOUS_PRECONDITIONERS.join(', ')}, got ${String(pre)}`, pre)
   if (!Array.isArray(setup.volumes)) invalid('volumes', 'must be a list', setup.volumes)
   for (let i = 0; i < setup.volumes.length; i++) {
     const b = setup.volumes[i]

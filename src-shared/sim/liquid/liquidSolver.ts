@@ -201,6 +201,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     this.mover = new ParticleMover(grid)
     this.heat = new HeatSolver(grid)
     this.visc = new kinds.ViscositySystem(nx, ny, nz)
+    this.visc.preconditioner = setup.viscositySolve.preconditioner ?? 'auto'
     this.pressure = new GhostFluidPressure(nx, ny, nz)
     this.particles = new MarkerParticles(setup.maxParticles, Math.min(setup.maxParticles, 1024), setup.transfer === 'apic')
     this.prng = new Prng(setup.seed)

@@ -1,0 +1,607 @@
+// Geometric multigrid preconditioner for the implicit viscosity system (viscosity.ts), so CG's
+// iteration count stays flat as viscosity grows (issue 19). Jacobi-preconditioned CG (Carlson
+// 2004 table 4) needs iterations ~ sqrt(condition number) ~ sqrt(nu h / dx^2): hundreds to
+// thousands at the viscosities of the melting and viscous examples, where this takes a handful.
+//
+// What it inverts. A = M + sum_s w_s g_s g_s^T over stress sites s (viscosity.ts). Carlson's form
+// (eq. 57) never couples components; the full stress tensor (Batty and Bridson 2008, eqs. 59-60)
+// couples u, v and w only through the edge sites' cross terms. The preconditioner is the
+// block-diagonal part, one block per velocity component, and each block is a 7-point operator on
+// that component's face lattice:
+//   (B x)_f = d_f x_f - sum over lattice neighbours l of k_fl x_l,
+// with d_f the diagonal of A (mass, every site term, the doubled no-slip ghost pairs) and
+// k_fl = w_s (times 4 for a reflected wall pair) for each site whose difference joins f and l,
+// both unknowns. Each block is a symmetric M-matrix with d_f > sum_l k_fl (the mass M_f >= 0.05
+// and the links to wall values are the excess), so blockdiag(B) is symmetric positive definite
+// and CG with a symmetric V-cycle for it stays CG (McAdams, Sifakis, Teran 2010 for the
+// requirements, as core/multigrid.ts).
+//
+// Coarsening, per component lattice, cell-centred by 2 on every axis (ceil(n/2)):
+// - a coarse node is active when any of its 2x2x2 children is;
+// - its excess (d - sum k: mass and wall links) is the sum of its children's: the "integrated"
+//   scaling of a finite-volume operator, 8x per level like the volume;
+// - a coarse link is half the sum of the (up to four) fine links crossing the coarse face
+//   between the two coarse nodes: for a uniform coefficient k this is 2k, which is what the
+//   same integrated operator k dx^2 lap u rediscretised at spacing 2 dx gives (k dx^2 (2dx)^-2
+//   times the 8x volume); links inside a coarse node vanish with the constant mode. This keeps
+//   the mass-to-diffusion ratio of every level what the continuous operator says, at any
+//   viscosity and any viscosity contrast that averages over the coarse faces;
+// - prolongation P is cell-centred trilinear (3/4, 1/4 per axis; at a border the missing
+//   neighbour merges into the border node), restricted to active coarse nodes and renormalised,
+//   so constants are reproduced next to the free surface and walls; restriction is R = P^T.
+// Smoothing is red-black Gauss-Seidel, two sweeps red-black before the coarse correction and
+// two black-red after (the adjoint), each level from x = 0; the coarsest level (at most
+// DENSE_MAX active nodes) is solved exactly by a dense Cholesky factor built at setup. So the
+// V-cycle is a fixed symmetric positive definite map, as PCG requires.
+//
+// Limits (measured in tests/validation/liquid/viscousMultigrid.test.ts and viscosity.ts): the
+// cycle's coarse operators average the links, so across a sharp viscosity jump they misjudge
+// the stiff side (a ball of 1e4 m^2/s in liquid of 0.1: 42 iterations with Carlson's stress
+// instead of 6); and it leaves the full stress's cross terms to CG, which near a stiff body's
+// free surface can cost more than Jacobi (viscosity.ts picks Jacobi there). Operator-dependent
+// prolongation, or Galerkin coarse operators of the coupled system, would be the next step.
+//
+// Memory: per component and level, seven Float64 arrays over the lattice (about 1.15x the fine
+// lattice over all levels). Arrays are padded by one plane at both ends so neighbour reads
+// never leave them (links beyond the lattice are 0).
+import type { Preconditioner } from '../core/pcg'
+
+/** What the preconditioner reads from a set-up ViscositySystem (viscosity.ts). */
+export interface ViscousSites {
+  readonly nx: number
+  readonly ny: number
+  readonly nz: number
+  /** Faces of u, v and w; the stacked vector is [u | v | w]. */
+  readonly nu: number
+  readonly nv: number
+  readonly nw: number
+  readonly unknown: Uint8Array
+  readonly diagonal: Float64Array
+  readonly wCell: Float64Array
+  readonly wXY: Float64Array
+  readonly wXZ: Float64Array
+  readonly wYZ: Float64Array
+  readonly gXY: Uint8Array
+  readonly gXZ: Uint8Array
+  readonly gYZ: Uint8Array
+}
+
+/** Largest coarsest level solved by a dense Cholesky factor (its cost is DENSE_MAX^3 / 3 flops a setup). */
+export const DENSE_MAX = 220
+/** Red-black sweep pairs before (and, mirrored, after) each coarse correction. */
+export const SMOOTHING_SWEEPS = 2
+const LINK_SCALE = 0.5
+
+/** One level of one component: a 7-point operator on an sx * sy * sz lattice. */
+class Level {
+  readonly sx: number
+  readonly sy: number
+  readonly sz: number
+  readonly n: number
+  /** Padding at both ends of every array: node f is at index pad + f. */
+  readonly pad: number
+  /** Diagonal d_f, the link to the +x / +y / +z neighbour, and the excess d_f - sum of links. */
+  readonly diag: Float64Array
+  readonly lx: Float64Array
+  readonly ly: Float64Array
+  readonly lz: Float64Array
+  readonly excess: Float64Array
+  readonly active: Uint8Array
+  readonly x: Float64Array
+  readonly b: Float64Array
+  readonly r: Float64Array
+  activeCount = 0
+  /**
+   * The active nodes (padded indices) by colour: red ((i + j + k) even) in [0, redCount),
+   * black after it. Sweeps and residuals visit only these: a liquid fills a fraction of the box.
+   */
+  readonly order: Int32Array
+  redCount = 0
+
+  constructor(sx: number, sy: number, sz: number) {
+    this.sx = sx
+    this.sy = sy
+    this.sz = sz
+    this.n = sx * sy * sz
+    this.pad = sx * sy + 1
+    const len = this.n + 2 * this.pad
+    this.diag = new Float64Array(len)
+    this.lx = new Float64Array(len)
+    this.ly = new Float64Array(len)
+    this.lz = new Float64Array(len)
+    this.excess = new Float64Array(len)
+    this.active = new Uint8Array(len)
+    this.x = new Float64Array(len)
+    this.b = new Float64Array(len)
+    this.r = new Float64Array(len)
+    this.order = new Int32Array(this.n)
+  }
+
+  /** Zero links; active = unknown[off ..] (the fine level of a component). */
+  clearLinks(unknown: Uint8Array, off: number): void {
+    this.lx.fill(0)
+    this.ly.fill(0)
+    this.lz.fill(0)
+    const { n, pad, active } = this
+    for (let f = 0; f < n; f++) active[pad + f] = unknown[off + f]
+  }
+
+  /** d_f = excess + every link at f (links exist only between active nodes). */
+  finishDiagonal(): void {
+    const { sx, sy, sz, pad, diag, lx, ly, lz, excess, active, order } = this
+    const plane = sx * sy
+    let red = 0
+    for (let color = 0; color < 2; color++) {
+      if (color === 1) this.redCount = red
+      for (let k = 0; k < sz; k++) {
+        for (let j = 0; j < sy; j++) {
+          const row = pad + sx * (j + sy * k)
+          for (let i = (color + j + k) & 1; i < sx; i += 2) {
+            const f = row + i
+            if (!active[f]) {
+              diag[f] = 1
+              continue
+            }
+            order[red++] = f
+            diag[f] = excess[f] + lx[f] + lx[f - 1] + ly[f] + ly[f - sx] + lz[f] + lz[f - plane]
+          }
+        }
+      }
+    }
+    this.activeCount = red
+  }
+
+  /** One red-black Gauss-Seidel half sweep over the active nodes of `color` ((i + j + k) & 1). */
+  sweep(color: number): void {
+    const { sx, diag, lx, ly, lz, x, b, order } = this
+    const plane = sx * this.sy
+    const begin = color === 0 ? 0 : this.redCount, end = color === 0 ? this.redCount : this.activeCount
+    for (let q = begin; q < end; q++) {
+      const f = order[q]
+      x[f] =
+        (b[f] + lx[f] * x[f + 1] + lx[f - 1] * x[f - 1] + ly[f] * x[f + sx] + ly[f - sx] * x[f - sx] + lz[f] * x[f + plane] + lz[f - plane] * x[f - plane]) / diag[f]
+    }
+  }
+
+  /** r = b - B x on the active nodes (the transfers read r only there). */
+  residual(): void {
+    const { sx, diag, lx, ly, lz, x, b, r, order } = this
+    const plane = sx * this.sy
+    for (let q = 0; q < this.activeCount; q++) {
+      const f = order[q]
+      r[f] = b[f] - diag[f] * x[f] + lx[f] * x[f + 1] + lx[f - 1] * x[f - 1] + ly[f] * x[f + sx] + ly[f - sx] * x[f - sx] + lz[f] * x[f + plane] + lz[f - plane] * x[f - plane]
+    }
+  }
+}
+
+/**
+ * Per-axis trilinear stencil from a fine axis of n nodes to its coarse axis of c: fine i reads
+ * coarse main[i] (weight 3/4) and other[i] (1/4); at a border other = main (the weights add).
+ */
+class AxisStencil {
+  readonly main: Int32Array
+  readonly other: Int32Array
+  constructor(n: number, c: number) {
+    this.main = new Int32Array(n)
+    this.other = new Int32Array(n)
+    for (let i = 0; i < n; i++) {
+      const m = i >> 1
+      let o = i & 1 ? m + 1 : m - 1
+      if (o < 0 || o >= c) o = m
+      this.main[i] = m
+      this.other[i] = o
+    }
+  }
+}
+
+const W0 = 0.75, W1 = 0.25
+
+/**
+ * The transfers between a level and the next coarser one. P's row for fine node f is the
+ * trilinear stencil over the coarse nodes, with inactive ones dropped and the rest renormalised
+ * (scale[f] = 1 / the active weight, set at setup). Inactive coarse nodes hold x = 0 and their
+ * b is never read, so neither transfer needs to test them: prolongation reads zeros there and
+ * restriction's writes there are ignored.
+ */
+class Transfer {
+  private readonly ax: AxisStencil
+  private readonly ay: AxisStencil
+  private readonly az: AxisStencil
+  /** 1 / sum of the active coarse weights of each fine node (0 for inactive fine nodes). */
+  private readonly scale: Float64Array
+
+  constructor(
+    private readonly fine: Level,
+    private readonly coarse: Level,
+  ) {
+    this.ax = new AxisStencil(fine.sx, coarse.sx)
+    this.ay = new AxisStencil(fine.sy, coarse.sy)
+    this.az = new AxisStencil(fine.sz, coarse.sz)
+    this.scale = new Float64Array(fine.n)
+  }
+
+  /** scale[f] from the coarse level's active nodes (after fillCoarse). */
+  setup(): void {
+    const { fine, coarse, scale } = this
+    const ca = coarse.active
+    // The active weight is P applied to the coarse active indicator.
+    const ind = coarse.x
+    for (let C = 0; C < ca.length; C++) ind[C] = ca[C]
+    this.visit((f, s) => {
+      scale[f] = fine.active[fine.pad + f] ? 1 / s : 0
+    })
+    ind.fill(0)
+  }
+
+  /** fine.x += P coarse.x (the loop of visit, inlined: it runs every V-cycle). */
+  prolongAdd(): void {
+    const { fine, coarse, scale, ax, ay, az } = this
+    const { sx, sy, sz, pad } = fine
+    const cx = coarse.sx, cxy = coarse.sx * coarse.sy, cp = coarse.pad
+    const x = coarse.x, out = fine.x
+    for (let k = 0; k < sz; k++) {
+      const k0 = cp + cxy * az.main[k], k1 = cp + cxy * az.other[k]
+      for (let j = 0; j < sy; j++) {
+        const j0 = cx * ay.main[j], j1 = cx * ay.other[j]
+        const a00 = k0 + j0, a01 = k0 + j1, a10 = k1 + j0, a11 = k1 + j1
+        const row = sx * (j + sy * k)
+        for (let i = 0; i < sx; i++) {
+          const f = row + i
+          const sc = scale[f]
+          if (sc === 0) continue
+          const i0 = ax.main[i], i1 = ax.other[i]
+          const s =
+            W0 * (W0 * (W0 * x[a00 + i0] + W1 * x[a00 + i1]) + W1 * (W0 * x[a01 + i0] + W1 * x[a01 + i1])) +
+            W1 * (W0 * (W0 * x[a10 + i0] + W1 * x[a10 + i1]) + W1 * (W0 * x[a11 + i0] + W1 * x[a11 + i1]))
+          out[pad + f] += s * sc
+        }
+      }
+    }
+  }
+
+  /** coarse.b = P^T fine.r */
+  restrict(): void {
+    const { fine, coarse, scale } = this
+    const { ax, ay, az } = this
+    const { sx, sy, sz, pad } = fine
+    const cx = coarse.sx, cxy = coarse.sx * coarse.sy, cp = coarse.pad
+    const r = fine.r, b = coarse.b
+    b.fill(0)
+    for (let k = 0; k < sz; k++) {
+      const k0 = cp + cxy * az.main[k], k1 = cp + cxy * az.other[k]
+      for (let j = 0; j < sy; j++) {
+        const j0 = cx * ay.main[j], j1 = cx * ay.other[j]
+        const a00 = k0 + j0, a01 = k0 + j1, a10 = k1 + j0, a11 = k1 + j1
+        const row = sx * (j + sy * k)
+        for (let i = 0; i < sx; i++) {
+          const f = row + i
+          const sc = scale[f]
+          if (sc === 0) continue
+          const v = r[pad + f] * sc
+          const i0 = ax.main[i], i1 = ax.other[i]
+          const v00 = W0 * W0 * v, v01 = W0 * W1 * v, v11 = W1 * W1 * v
+          // z main (W0) / other (W1) times y main / other times x main / other.
+          b[a00 + i0] += W0 * v00
+          b[a00 + i1] += W1 * v00
+          b[a01 + i0] += W0 * v01
+          b[a01 + i1] += W1 * v01
+          b[a10 + i0] += W0 * v01
+          b[a10 + i1] += W1 * v01
+          b[a11 + i0] += W0 * v11
+          b[a11 + i1] += W1 * v11
+        }
+      }
+    }
+  }
+
+  /** Calls fn(f, (P_raw coarse.x)_f) for every active fine node f (unnormalised trilinear). */
+  private visit(fn: (f: number, s: number) => void): void {
+    const { fine, coarse, ax, ay, az } = this
+    const { sx, sy, sz, pad, active } = fine
+    const cx = coarse.sx, cxy = coarse.sx * coarse.sy, cp = coarse.pad
+    const x = coarse.x
+    for (let k = 0; k < sz; k++) {
+      const k0 = cp + cxy * az.main[k], k1 = cp + cxy * az.other[k]
+      for (let j = 0; j < sy; j++) {
+        const j0 = cx * ay.main[j], j1 = cx * ay.other[j]
+        const a00 = k0 + j0, a01 = k0 + j1, a10 = k1 + j0, a11 = k1 + j1
+        const row = sx * (j + sy * k)
+        for (let i = 0; i < sx; i++) {
+          const f = row + i
+          if (!active[pad + f]) continue
+          const i0 = ax.main[i], i1 = ax.other[i]
+          const s =
+            W0 * (W0 * (W0 * x[a00 + i0] + W1 * x[a00 + i1]) + W1 * (W0 * x[a01 + i0] + W1 * x[a01 + i1])) +
+            W1 * (W0 * (W0 * x[a10 + i0] + W1 * x[a10 + i1]) + W1 * (W0 * x[a11 + i0] + W1 * x[a11 + i1]))
+          fn(f, s)
+        }
+      }
+    }
+  }
+}
+
+/** Builds the coarse level's operator from the fine one's (see the file comment). */
+function fillCoarse(fine: Level, coarse: Level): void {
+  const { sx, sy, sz, pad } = fine
+  const cx = coarse.sx, cy = coarse.sy, cp = coarse.pad
+  coarse.excess.fill(0)
+  coarse.lx.fill(0)
+  coarse.ly.fill(0)
+  coarse.lz.fill(0)
+  coarse.active.fill(0)
+  for (let k = 0; k < sz; k++) {
+    for (let j = 0; j < sy; j++) {
+      for (let i = 0; i < sx; i++) {
+        const f = pad + i + sx * (j + sy * k)
+        if (!fine.active[f]) continue
+        const C = cp + (i >> 1) + cx * ((j >> 1) + cy * (k >> 1))
+        coarse.active[C] = 1
+        coarse.excess[C] += fine.excess[f]
+        // Fine links that cross a coarse face (odd index to the next even one).
+        if (i & 1) coarse.lx[C] += LINK_SCALE * fine.lx[f]
+        if (j & 1) coarse.ly[C] += LINK_SCALE * fine.ly[f]
+        if (k & 1) coarse.lz[C] += LINK_SCALE * fine.lz[f]
+      }
+    }
+  }
+  coarse.finishDiagonal()
+}
+
+/** Dense Cholesky factor of a level's operator over its active nodes (the coarsest level). */
+class DenseSolve {
+  private ids = new Int32Array(0)
+  private L = new Float64Array(0)
+  private y = new Float64Array(0)
+  private m = 0
+
+  factor(level: Level): void {
+    const { n, pad, sx, sy, active, diag, lx, ly, lz } = level
+    const plane = sx * sy
+    const where = new Int32Array(n + 2 * pad).fill(-1)
+    const ids: number[] = []
+    for (let f = pad; f < pad + n; f++) if (active[f]) (where[f] = ids.length), ids.push(f)
+    const m = ids.length
+    this.m = m
+    this.ids = Int32Array.from(ids)
+    const A = new Float64Array(m * m)
+    for (let a = 0; a < m; a++) {
+      const f = ids[a]
+      A[a * m + a] = diag[f]
+      const link = (g: number, k: number) => {
+        const bcol = where[g]
+        if (bcol >= 0 && k !== 0) (A[a * m + bcol] -= k)
+      }
+      link(f + 1, lx[f])
+      link(f - 1, lx[f - 1])
+      link(f + sx, ly[f])
+      link(f - sx, ly[f - sx])
+      link(f + plane, lz[f])
+      link(f - plane, lz[f - plane])
+    }
+    for (let j = 0; j < m; j++) {
+      let d = A[j * m + j]
+      for (let k = 0; k < j; k++) d -= A[j * m + k] * A[j * m + k]
+      // SPD by construction (strictly diagonally dominant M-matrix); guard rounding anyway.
+      const l = Math.sqrt(d > 0 ? d : 1e-300)
+      A[j * m + j] = l
+      for (let i = j + 1; i < m; i++) {
+        let s = A[i * m + j]
+        for (let k = 0; k < j; k++) s -= A[i * m + k] * A[j * m + k]
+        A[i * m + j] = s / l
+      }
+    }
+    this.L = A
+    this.y = new Float64Array(m)
+  }
+
+  /** level.x = B^-1 level.b on the active nodes. */
+  solve(level: Level): void {
+    const { m, L, y, ids } = this
+    const { x, b } = level
+    for (let i = 0; i < m; i++) {
+      let s = b[ids[i]]
+      for (let k = 0; k < i; k++) s -= L[i * m + k] * y[k]
+      y[i] = s / L[i * m + i]
+    }
+    for (let i = m - 1; i >= 0; i--) {
+      let s = y[i]
+      for (let k = i + 1; k < m; k++) s -= L[k * m + i] * y[k]
+      y[i] = s / L[i * m + i]
+    }
+    x.fill(0)
+    for (let i = 0; i < m; i++) x[ids[i]] = y[i]
+  }
+}
+
+/** The V-cycle hierarchy of one component lattice. */
+class ComponentCycle {
+  readonly levels: Level[]
+  private readonly dense = new DenseSolve()
+  /** How many levels the last setup uses (coarsening stops early for small active sets). */
+  private depth = 1
+  private readonly transfers: Transfer[] = []
+
+  constructor(sx: number, sy: number, sz: number) {
+    const levels = [new Level(sx, sy, sz)]
+    while (true) {
+      const last = levels[levels.length - 1]
+      if (Math.max(last.sx, last.sy, last.sz) <= 2) break
+      levels.push(new Level((last.sx + 1) >> 1, (last.sy + 1) >> 1, (last.sz + 1) >> 1))
+    }
+    this.levels = levels
+    for (let l = 0; l + 1 < levels.length; l++) this.transfers.push(new Transfer(levels[l], levels[l + 1]))
+  }
+
+  /** Coarsens the fine level's operator (already filled) and factors the coarsest one. */
+  setup(): void {
+    const levels = this.levels
+    levels[0].finishDiagonal()
+    let d = 1
+    while (d < levels.length && levels[d - 1].activeCount > DENSE_MAX) {
+      fillCoarse(levels[d - 1], levels[d])
+      this.transfers[d - 1].setup()
+      d++
+    }
+    this.depth = d
+    this.dense.factor(levels[d - 1])
+  }
+
+  /** levels[0].x = V-cycle applied to levels[0].b. */
+  cycle(l = 0): void {
+    const L = this.levels[l]
+    if (l === this.depth - 1) {
+      this.dense.solve(L)
+      return
+    }
+    const C = this.levels[l + 1]
+    L.x.fill(0)
+    for (let s = 0; s < SMOOTHING_SWEEPS; s++) L.sweep(0), L.sweep(1)
+    L.residual()
+    this.transfers[l].restrict()
+    this.cycle(l + 1)
+    this.transfers[l].prolongAdd()
+    for (let s = 0; s < SMOOTHING_SWEEPS; s++) L.sweep(1), L.sweep(0)
+  }
+}
+
+export class ViscousMultigrid implements Preconditioner {
+  private readonly u: ComponentCycle
+  private readonly v: ComponentCycle
+  private readonly w: ComponentCycle
+  private nu = 0
+  private nv = 0
+
+  constructor(nx: number, ny: number, nz: number) {
+    this.u = new ComponentCycle(nx + 1, ny, nz)
+    this.v = new ComponentCycle(nx, ny + 1, nz)
+    this.w = new ComponentCycle(nx, ny, nz + 1)
+  }
+
+  /** Builds the three hierarchies for the system's last setup. */
+  setup(s: ViscousSites): void {
+    const { nx, ny, nz, nu, nv, unknown, diagonal } = s
+    this.nu = nu
+    this.nv = nv
+    const U = this.u.levels[0], V = this.v.levels[0], W = this.w.levels[0]
+    U.clearLinks(unknown, 0)
+    V.clearLinks(unknown, nu)
+    W.clearLinks(unknown, nu + nv)
+    const ow = nu + nv
+    // Links are added only between two unknowns (a link to a wall value is in the excess).
+    // Locals for every array: the loops below run over every site of the grid.
+    const pu = U.pad, pv = V.pad, pw = W.pad
+    const uLx = U.lx, uLy = U.ly, uLz = U.lz, vLx = V.lx, vLy = V.ly, vLz = V.lz, wLx = W.lx, wLy = W.ly, wLz = W.lz
+    const { wCell, wXY, wXZ, wYZ, gXY, gXZ, gYZ } = s
+    const uPlane = (nx + 1) * ny, vPlane = nx * (ny + 1), wPlane = nx * ny
+    // Cell sites: each component's difference along its own axis.
+    for (let k = 0; k < nz; k++) {
+      for (let j = 0; j < ny; j++) {
+        for (let i = 0; i < nx; i++) {
+          const c = i + nx * (j + ny * k)
+          const w = wCell[c]
+          if (w === 0) continue
+          const ua = i + (nx + 1) * (j + ny * k)
+          if (unknown[ua] && unknown[ua + 1]) uLx[pu + ua] += w
+          const va = i + nx * (j + (ny + 1) * k)
+          if (unknown[nu + va] && unknown[nu + va + nx]) vLy[pv + va] += w
+          if (unknown[ow + c] && unknown[ow + c + wPlane]) wLz[pw + c] += w
+        }
+      }
+    }
+    // xy edges: u(j-1)-u(j) along y of the u lattice, v(i-1)-v(i) along x of the v lattice.
+    for (let k = 0; k < nz; k++) {
+      for (let j = 0; j <= ny; j++) {
+        for (let i = 0; i <= nx; i++) {
+          const e = i + (nx + 1) * (j + (ny + 1) * k)
+          const w = wXY[e]
+          if (w === 0) continue
+          const g = gXY[e]
+          if (j > 0 && j < ny) {
+            const ua = i + (nx + 1) * (j - 1 + ny * k)
+            if (unknown[ua] && unknown[ua + nx + 1]) uLy[pu + ua] += g & 1 ? 4 * w : w
+          }
+          if (i > 0 && i < nx) {
+            const va = i - 1 + nx * (j + (ny + 1) * k)
+            if (unknown[nu + va] && unknown[nu + va + 1]) vLx[pv + va] += g & 2 ? 4 * w : w
+          }
+        }
+      }
+    }
+    // xz edges: u(k-1)-u(k) along z of the u lattice, w(i-1)-w(i) along x of the w lattice.
+    for (let k = 0; k <= nz; k++) {
+      for (let j = 0; j < ny; j++) {
+        for (let i = 0; i <= nx; i++) {
+          const e = i + (nx + 1) * (j + ny * k)
+          const w = wXZ[e]
+          if (w === 0) continue
+          const g = gXZ[e]
+          if (k > 0 && k < nz) {
+            const ua = i + (nx + 1) * (j + ny * (k - 1))
+            if (unknown[ua] && unknown[ua + uPlane]) uLz[pu + ua] += g & 1 ? 4 * w : w
+          }
+          if (i > 0 && i < nx) {
+            const wa = i - 1 + nx * (j + ny * k)
+            if (unknown[ow + wa] && unknown[ow + wa + 1]) wLx[pw + wa] += g & 2 ? 4 * w : w
+          }
+        }
+      }
+    }
+    // yz edges: v(k-1)-v(k) along z of the v lattice, w(j-1)-w(j) along y of the w lattice.
+    for (let k = 0; k <= nz; k++) {
+      for (let j = 0; j <= ny; j++) {
+        for (let i = 0; i < nx; i++) {
+          const e = i + nx * (j + (ny + 1) * k)
+          const w = wYZ[e]
+          if (w === 0) continue
+          const g = gYZ[e]
+          if (k > 0 && k < nz) {
+            const va = i + nx * (j + (ny + 1) * (k - 1))
+            if (unknown[nu + va] && unknown[nu + va + vPlane]) vLz[pv + va] += g & 1 ? 4 * w : w
+          }
+          if (j > 0 && j < ny) {
+            const wa = i + nx * (j - 1 + ny * k)
+            if (unknown[ow + wa] && unknown[ow + wa + nx]) wLy[pw + wa] += g & 2 ? 4 * w : w
+          }
+        }
+      }
+    }
+    // Excess = A's diagonal less the block's links; d_f is then exactly A's diagonal.
+    this.fillExcess(U, diagonal, 0)
+    this.fillExcess(V, diagonal, nu)
+    this.fillExcess(W, diagonal, ow)
+    this.u.setup()
+    this.v.setup()
+    this.w.setup()
+  }
+
+  /** Excess = A's diagonal less the block's links; d_f is then exactly A's diagonal. */
+  private fillExcess(L: Level, diagonal: Float64Array, off: number): void {
+    const { pad, sx, lx, ly, lz, excess, active } = L
+    const plane = sx * L.sy
+    for (let f = 0; f < L.n; f++) {
+      const p = pad + f
+      if (!active[p]) {
+        excess[p] = 0
+        continue
+      }
+      const links = lx[p] + lx[p - 1] + ly[p] + ly[p - sx] + lz[p] + lz[p - plane]
+      // >= the mass (>= MIN_FACE_FRACTION) in exact arithmetic; rounding guard.
+      excess[p] = Math.max(diagonal[off + f] - links, 1e-12 * diagonal[off + f])
+    }
+  }
+
+  /** z = blockdiag(V-cycle) r; rows that are not unknowns get 0. */
+  apply(r: Float64Array, z: Float64Array): void {
+    this.applyComponent(this.u, r, z, 0)
+    this.applyComponent(this.v, r, z, this.nu)
+    this.applyComponent(this.w, r, z, this.nu + this.nv)
+  }
+
+  private applyComponent(cyc: ComponentCycle, r: Float64Array, z: Float64Array, off: number): void {
+    const L = cyc.levels[0]
+    const { n, pad, active, b, x } = L
+    for (let f = 0; f < n; f++) b[pad + f] = active[pad + f] ? r[off + f] : 0
+    cyc.cycle()
+    for (let f = 0; f < n; f++) z[off + f] = active[pad + f] ? x[pad + f] : 0
+  }
+}
