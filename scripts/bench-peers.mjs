@@ -50,7 +50,12 @@ function runEddy(args) {
 }
 
 // Eddy first, then Blender.
-const eddyMs = runEddy([scene, '--res', String(res), '--frames', String(frames), ...eddyThreads, ...(viscosity ? ['--viscosity', viscosity] : [])]).msPerFrame
+const eddy = runEddy([scene, '--res', String(res), '--frames', String(frames), ...eddyThreads, ...(viscosity ? ['--viscosity', viscosity] : [])])
+const eddyMs = eddy.msPerFrame
+const eddyRss = eddy.peakRssMiB
+// Blender's peak memory from GNU time (Debian package "time") when it is installed.
+const gnuTime = existsSync('/usr/bin/time') ? '/usr/bin/time' : null
+let peerRss = null
 
 const peers = resolve(ROOT, '../shared/peers')
 const blender = which('blender')
@@ -61,7 +66,11 @@ else {
   const out = mkdtempSync(join(tmpdir(), 'eddy-peer-'))
   const args = ['-b', ...(threads ? ['-t', threads] : []), '-P', join(peers, SCENES[scene]), '--', String(res), String(frames), out, ...(viscosity ? [viscosity] : [])]
   console.log(`== Blender Mantaflow: blender ${args.join(' ')}`)
-  const r = spawnSync(blender, args, { encoding: 'utf8', cwd: out })
+  const r = gnuTime
+    ? spawnSync(gnuTime, ['-f', 'PEAK_RSS_KB %M', blender, ...args], { encoding: 'utf8', cwd: out })
+    : spawnSync(blender, args, { encoding: 'utf8', cwd: out })
+  const rss = /PEAK_RSS_KB (\d+)/.exec(r.stderr ?? '')
+  if (rss) peerRss = Number(rss[1]) / 1024
   const line = (r.stdout ?? '').split('\n').find((l) => l.startsWith('PEER '))
   if (line) {
     console.log(line)
@@ -70,9 +79,13 @@ else {
   rmSync(out, { recursive: true, force: true })
 }
 
-console.log('\n| scene | res | frames | Eddy ms/frame | Mantaflow ms/frame | Eddy / Mantaflow |')
-console.log('|---|---|---|---|---|---|')
-console.log(`| ${scene} | ${res} | ${frames} | ${eddyMs.toFixed(1)} | ${peerMs ? peerMs.toFixed(1) : 'n/a'} | ${peerMs ? (eddyMs / peerMs).toFixed(2) : 'n/a'} |`)
+console.log('\n| scene | res | frames | Eddy ms/frame | Mantaflow ms/frame | Eddy / Mantaflow | Eddy peak RSS MiB | Mantaflow peak RSS MiB | RSS ratio |')
+console.log('|---|---|---|---|---|---|---|---|---|')
+const fmt = (v, d = 1) => (v ? v.toFixed(d) : 'n/a')
+console.log(
+  `| ${scene} | ${res} | ${frames} | ${eddyMs.toFixed(1)} | ${fmt(peerMs)} | ${peerMs ? (eddyMs / peerMs).toFixed(2) : 'n/a'} | ` +
+    `${fmt(eddyRss, 0)} | ${fmt(peerRss, 0)} | ${eddyRss && peerRss ? (eddyRss / peerRss).toFixed(2) : 'n/a'} |`,
+)
 if (scene !== 'smoke') console.log(`Eddy's liquid solver runs on one thread; Blender on ${threads ?? 'all cores (its default)'}. Eddy's time has no cache writes, Blender's includes its VDB and mesh files.`)
 
 // Carlson 2004, Table 6 and sec. 4.5.1: the melting bunny took 330 s for 600 frames on a

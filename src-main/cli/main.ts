@@ -8,6 +8,7 @@ import '../../src-shared/sim/registry'
 import { availableParallelism } from 'node:os'
 import { isEddyError } from '../../src-shared/api/errors'
 import { parseOptions, UsageError } from './args'
+import { printBenchResult } from './benchResult'
 import { benchSmoke } from './benchSmoke'
 import { benchLiquid } from './benchLiquid'
 import { benchRigidFluid, DEFAULT_BENCH_FRAMES } from './benchRigidFluid'
@@ -32,10 +33,10 @@ const USAGE = `usage:
   eddy bench smoke [--res 64] [--frames 48] [--threads N] [--pressure mic|mg] [--kernels wasm|ts]
     Bakes the scene of shared/peers/blender_smoke.py and prints ms/frame by stage.
   eddy bench liquid [--res 64] [--frames 48]
-  eddy bench viscous [--res 64] [--frames 48] [--viscosity 0.2] [--viscous-preconditioner auto|multigrid|jacobi]
+  eddy bench viscous [--res 64] [--frames 48] [--viscosity 0.2] [--viscous-preconditioner auto|multigrid|jacobi|ic]
     Bakes the dam break of shared/peers/blender_liquid.py (viscous: blender_viscous.py), surface
     mesh on, and prints ms/frame by phase.
-  eddy bench bunny [--res 38] [--frames 48] [--viscous-preconditioner auto|multigrid|jacobi]
+  eddy bench bunny [--res 38] [--frames 48] [--viscous-preconditioner auto|multigrid|jacobi|ic]
     Bakes the melting-bunny example (resolution 38 is Carlson 2004's 35x28x38 grid).
   eddy bench rigidfluid [--resolution 68] [--frames ${DEFAULT_BENCH_FRAMES}]
     Bakes the gears-and-bunnies example at 60 fps (resolution 68 is Carlson 2004's 64x68x64
@@ -57,14 +58,13 @@ async function main(argv: string[]): Promise<number> {
       res: { type: 'int', min: 8, max: 1024 },
       frames: { type: 'int', min: 1, max: 100000 },
       ...(what === 'viscous' ? { viscosity: { type: 'string' as const } } : {}),
-      'viscous-preconditioner': { type: 'string' as const },
+      'viscous-preconditioner': { type: 'string' as const, choices: [...VISCOUS_PRECONDITIONERS] },
     })
     const viscosity = o.viscosity === undefined ? 0.2 : Number(o.viscosity)
     if (!(viscosity >= 0 && viscosity <= 1e5)) throw new UsageError(`--viscosity must be a number of m²/s from 0 to 100000 (got "${o.viscosity}")`)
     const pre = o['viscous-preconditioner'] ?? 'auto'
-    if (!VISCOUS_PRECONDITIONERS.includes(pre as ViscousPreconditioner)) throw new UsageError(`--viscous-preconditioner must be ${VISCOUS_PRECONDITIONERS.join(', ')} (got "${pre}")`)
     const result = benchLiquid({ scene: what, res: o.res ?? (what === 'bunny' ? 38 : 64), frames: o.frames ?? 48, viscosity, viscousPreconditioner: pre as ViscousPreconditioner }, (line) => console.log(line))
-    console.log(`EDDY_BENCH ${JSON.stringify(result)}`)
+    printBenchResult(result, (line) => console.log(line))
     return 0
   }
   if (command === 'bench' && what === 'rigidfluid') {
@@ -75,7 +75,7 @@ async function main(argv: string[]): Promise<number> {
     })
     if (o.resolution !== undefined && o.res !== undefined) throw new UsageError('Give --resolution or --res, not both')
     const result = benchRigidFluid({ res: o.resolution ?? o.res ?? GEARS_THESIS_RESOLUTION, frames: o.frames ?? DEFAULT_BENCH_FRAMES }, (line) => console.log(line))
-    console.log(`EDDY_BENCH ${JSON.stringify(result)}`)
+    printBenchResult(result, (line) => console.log(line))
     return 0
   }
   if (command === 'bench' && what === 'surface') {
@@ -84,7 +84,7 @@ async function main(argv: string[]): Promise<number> {
       steps: { type: 'int', min: 1, max: 100000 },
     })
     const result = benchSurface({ N: o.n ?? 32, steps: o.steps ?? 3 }, (line) => console.log(line))
-    console.log(`EDDY_BENCH ${JSON.stringify(result)}`)
+    printBenchResult(result, (line) => console.log(line))
     return 0
   }
   if (command === 'bench' && what === 'tetmesh') {
@@ -94,7 +94,7 @@ async function main(argv: string[]): Promise<number> {
       threads: { type: 'int', min: 1, max: 256 },
     })
     const result = await benchTetmesh({ maxUnknowns: o.max ?? 1_000_000, mode: (o.mode as 'uniform' | 'graded' | undefined) ?? 'uniform', threads: o.threads ?? availableParallelism() }, (line) => console.log(line))
-    console.log(`EDDY_BENCH ${JSON.stringify(result)}`)
+    printBenchResult(result, (line) => console.log(line))
     return 0
   }
   if (command === 'bench' && what === 'smoke') {
@@ -115,7 +115,7 @@ async function main(argv: string[]): Promise<number> {
       },
       (line) => console.log(line),
     )
-    console.log(`EDDY_BENCH ${JSON.stringify(result)}`)
+    printBenchResult(result, (line) => console.log(line))
     return 0
   }
   console.error(USAGE)

@@ -62,7 +62,7 @@ export interface CompileOptions {
   /** Memory ceiling for the grid, bytes; default 4 GiB. */
   maxBytes?: number
   /** Liquid: the viscous solve's preconditioner (benchmarks compare them); default 'auto'. */
-  viscousPreconditioner?: 'auto' | 'multigrid' | 'jacobi'
+  viscousPreconditioner?: 'auto' | 'multigrid' | 'jacobi' | 'ic'
 }
 
 export interface InputOptions {

@@ -9,12 +9,12 @@ import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
-import { chromium } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import { openAppWindow, profileInUse } from '../../scripts/lib/browserWindow.mjs'
 import { ROOT, makeDirs, useLaunchUrl, type HostDirs } from './harness'
-import { tid, waitFor, waitForUi } from './ui'
+import { CdpSession, cdpTargets } from './cdp'
+import { tid, waitFor } from './ui'
 
 const children: ChildProcess[] = []
 const cleanups: (() => Promise<void>)[] = []
@@ -173,15 +173,20 @@ describe('npm start', () => {
       "Chromium's DevTools port",
       30_000,
     )
-    // (Attaching waits on Chromium's start-up: up to a minute on a loaded 2-core machine under
-    // SwiftShader; the 30 s default once timed out after the WebSocket had connected.)
-    const browser = await chromium.connectOverCDP(`http://127.0.0.1:${devtools}`, { timeout: 90_000 })
+    // The page target alone, over raw CDP (cdp.ts says why not Playwright's connectOverCDP).
+    const target = await waitFor(
+      async () => (await cdpTargets(Number(devtools)).catch(() => [])).find((t) => t.type === 'page' && t.url.startsWith(`http://127.0.0.1:${host.port}/`)),
+      (t) => t !== undefined,
+      'the Eddy page',
+      60_000,
+    )
+    const page = await CdpSession.open(target!.webSocketDebuggerUrl)
     try {
-      const context = browser.contexts()[0]
-      const page = await waitFor(async () => context.pages().find((p) => p.url().startsWith(`http://127.0.0.1:${host.port}/`)), (p) => p !== undefined, 'the Eddy page', 30_000)
-      await waitForUi(page!)
-      expect(await page!.locator(tid('connect-error')).count()).toBe(0)
-      const cookie = (await context.cookies(`http://127.0.0.1:${host.port}/`)).find((c) => c.name.startsWith('eddy_session'))!
+      const ui = `${tid('project-browser')}, ${tid('studio')}`
+      await waitFor(() => page.evaluate<boolean>(`document.querySelector(${JSON.stringify(ui)}) !== null`).catch(() => false), (v) => v, 'the Eddy UI', 60_000)
+      expect(await page.evaluate<number>(`document.querySelectorAll(${JSON.stringify(tid('connect-error'))}).length`)).toBe(0)
+      const { cookies } = await page.send<{ cookies: { name: string; value: string; httpOnly: boolean; sameSite?: string }[] }>('Network.getCookies', { urls: [`http://127.0.0.1:${host.port}/`] })
+      const cookie = cookies.find((c) => c.name.startsWith('eddy_session'))!
       expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict' })
 
       // Chromium's command line holds the launch code, which is used up...
@@ -205,7 +210,7 @@ describe('npm start', () => {
       await second.done()
       expect(existsSync(second.profile.dir)).toBe(false)
     } finally {
-      await browser.close().catch(() => undefined)
+      page.close()
     }
     win.proc.kill('SIGTERM')
     await win.done()

@@ -13,23 +13,30 @@
 // edge samples is still taken: the velocity's slope there, not the clamped interpolant's 0.
 import type { MacStencil } from './sample'
 
-/** grad of u (x faces, lattice (nx + 1) x ny x nz). */
-export function gradU(st: MacStencil, f: Float32Array, inv: number, out: Float32Array, o: number): void {
-  gradAt(f, st.nx + 1, st.ny, st.xf, st.yc, st.zc, st.xft, st.yct, st.zct, inv, out, o)
+// Each also returns the component's value at the marker, the same bits as MacStencil.u / v / w
+// (sample.ts lerpAt's expressions on the same eight samples): toParticle reads value and
+// gradient in one pass over the samples instead of two.
+
+/** grad of u (x faces, lattice (nx + 1) x ny x nz); returns u there (MacStencil.u). */
+export function gradU(st: MacStencil, f: Float32Array, inv: number, out: Float32Array, o: number): number {
+  return gradAt(f, st.nx + 1, st.ny, st.xf, st.yc, st.zc, st.xft, st.yct, st.zct, inv, out, o)
 }
 
-/** grad of v (y faces, lattice nx x (ny + 1) x nz). */
-export function gradV(st: MacStencil, f: Float32Array, inv: number, out: Float32Array, o: number): void {
-  gradAt(f, st.nx, st.ny + 1, st.xc, st.yf, st.zc, st.xct, st.yft, st.zct, inv, out, o)
+/** grad of v (y faces, lattice nx x (ny + 1) x nz); returns v there (MacStencil.v). */
+export function gradV(st: MacStencil, f: Float32Array, inv: number, out: Float32Array, o: number): number {
+  return gradAt(f, st.nx, st.ny + 1, st.xc, st.yf, st.zc, st.xct, st.yft, st.zct, inv, out, o)
 }
 
-/** grad of w (z faces, lattice nx x ny x (nz + 1)). */
-export function gradW(st: MacStencil, f: Float32Array, inv: number, out: Float32Array, o: number): void {
-  gradAt(f, st.nx, st.ny, st.xc, st.yc, st.zf, st.xct, st.yct, st.zft, inv, out, o)
+/** grad of w (z faces, lattice nx x ny x (nz + 1)); returns w there (MacStencil.w). */
+export function gradW(st: MacStencil, f: Float32Array, inv: number, out: Float32Array, o: number): number {
+  return gradAt(f, st.nx, st.ny, st.xc, st.yc, st.zf, st.xct, st.yct, st.zft, inv, out, o)
 }
 
-/** Gradient of the trilinear interpolant of lattice f (row sx, plane sx * sy) in cell (i, j, k) at fractions (tx, ty, tz). */
-function gradAt(f: Float32Array, sx: number, sy: number, i: number, j: number, k: number, tx: number, ty: number, tz: number, inv: number, out: Float32Array, o: number): void {
+/**
+ * Gradient of the trilinear interpolant of lattice f (row sx, plane sx * sy) in cell (i, j, k)
+ * at fractions (tx, ty, tz) into out[o .. o + 2]; returns the interpolant's value there.
+ */
+function gradAt(f: Float32Array, sx: number, sy: number, i: number, j: number, k: number, tx: number, ty: number, tz: number, inv: number, out: Float32Array, o: number): number {
   const dk = sx * sy
   const a = i + sx * (j + sy * k)
   const f000 = f[a], f100 = f[a + 1], f010 = f[a + sx], f110 = f[a + sx + 1]
@@ -39,4 +46,12 @@ function gradAt(f: Float32Array, sx: number, sy: number, i: number, j: number, k
   out[o] = inv * (uz * (uy * (f100 - f000) + ty * (f110 - f010)) + tz * (uy * (f101 - f001) + ty * (f111 - f011)))
   out[o + 1] = inv * (uz * (ux * (f010 - f000) + tx * (f110 - f100)) + tz * (ux * (f011 - f001) + tx * (f111 - f101)))
   out[o + 2] = inv * (uy * (ux * (f001 - f000) + tx * (f101 - f100)) + ty * (ux * (f011 - f010) + tx * (f111 - f110)))
+  // sample.ts lerpAt, term for term.
+  const c00 = f000 + tx * (f100 - f000)
+  const c10 = f010 + tx * (f110 - f010)
+  const c01 = f001 + tx * (f101 - f001)
+  const c11 = f011 + tx * (f111 - f011)
+  const c0 = c00 + ty * (c10 - c00)
+  const c1 = c01 + ty * (c11 - c01)
+  return c0 + tz * (c1 - c0)
 }

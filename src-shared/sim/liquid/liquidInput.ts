@@ -78,13 +78,12 @@ export interface LiquidVolumeInit {
 export type VelocityTransfer = 'flip' | 'apic'
 
 /**
- * The viscous solve's preconditioner (viscosity.ts): 'multigrid', Carlson's 'jacobi', or 'auto'
- * (the default): multigrid when the system is stiff (some unknown's diagonal is at least
- * STIFF_RATIO times its mass), else Jacobi, which then converges in a few iterations that cost a
- * quarter of a V-cycle each.
+ * The viscous solve's preconditioner (viscosity.ts): 'multigrid', Carlson's 'jacobi', 'ic'
+ * (incomplete Cholesky of the coupled matrix) or 'auto' (the default), which picks among them
+ * by the system (viscosity.ts's file comment).
  */
-export type ViscousPreconditioner = 'auto' | 'multigrid' | 'jacobi'
-export const VISCOUS_PRECONDITIONERS: readonly ViscousPreconditioner[] = ['auto', 'multigrid', 'jacobi']
+export type ViscousPreconditioner = 'auto' | 'multigrid' | 'jacobi' | 'ic'
+export const VISCOUS_PRECONDITIONERS: readonly ViscousPreconditioner[] = ['auto', 'multigrid', 'jacobi', 'ic']
 
 export interface LiquidSetup {
   domainId: string

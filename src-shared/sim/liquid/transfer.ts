@@ -351,9 +351,19 @@ export class ParticleTransfer {
     // One stencil set-up for the four lattices (and the old grids): sample.ts MacStencil.
     const st = this.stencil
     st.at(X, Y, Z)
-    const u = st.u(vel.u)
-    const v = st.v(vel.v)
-    const w = st.w(vel.w)
+    let u: number, v: number, w: number
+    if (this.apic) {
+      // APIC: C_p from the same interpolant (Jiang 2015 eq. 10 per component, affine.ts), read
+      // with the velocity in one pass over each component's eight samples.
+      const C = p.c, o = 9 * q, inv = 1 / this.dx
+      u = gradU(st, vel.u, inv, C, o)
+      v = gradV(st, vel.v, inv, C, o + 3)
+      w = gradW(st, vel.w, inv, C, o + 6)
+    } else {
+      u = st.u(vel.u)
+      v = st.v(vel.v)
+      w = st.w(vel.w)
+    }
     const t = st.cell(temp)
     out[0] = u
     out[1] = v
@@ -364,13 +374,6 @@ export class ParticleTransfer {
     // Increment, less the decay of the unresolved part (temperatureResidual).
     if (relax !== 0) p.temp[q] += dt - relax * (p.temp[q] - told - st.cell(this.tempResid))
     else if (dt !== 0) p.temp[q] += dt
-    if (this.apic) {
-      // APIC: C_p from the same interpolant (Jiang 2015 eq. 10 per component, affine.ts).
-      const C = p.c, o = 9 * q, inv = 1 / this.dx
-      gradU(st, vel.u, inv, C, o)
-      gradV(st, vel.v, inv, C, o + 3)
-      gradW(st, vel.w, inv, C, o + 6)
-    }
     if (flip === 0) {
       p.vx[q] = u
       p.vy[q] = v

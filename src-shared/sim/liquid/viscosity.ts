@@ -61,13 +61,16 @@
 //   iterations flat from nu = 0.01 to 1e4 m^2/s), plus for the full stress the rigid motions
 //   of stiff regions that float free (rigidModes.ts);
 // - 'jacobi': sec. 4.1.2's (table 4) diagonal; iterations grow as sqrt(nu h / dx^2);
-// - 'auto' (the default): Jacobi while the system is mass-dominated (STIFF_RATIO) and for the
-//   full stress across a large viscosity contrast (FULL_STRESS_CONTRAST_LIMIT), else multigrid,
-//   handing over to Jacobi if it has not converged within MULTIGRID_BUDGET iterations.
+// - 'ic': incomplete Cholesky of the assembled coupled matrix (viscousMatrix.ts);
+// - 'auto' (the default): Jacobi while the system is mass-dominated (STIFF_RATIO), incomplete
+//   Cholesky for the full stress across a large viscosity contrast (FULL_STRESS_CONTRAST_LIMIT),
+//   else multigrid, handing over to incomplete Cholesky if it has not converged within
+//   MULTIGRID_BUDGET iterations.
 import type { MacGrid } from '../core/grid'
 import { type LinearOperator, PcgSolver, type Preconditioner, type SolveStats } from '../core/pcg'
 import type { ViscousPreconditioner, ViscousStress, WallSlip } from './liquidInput'
 import { RigidModeSpace, WithRigidModes } from './rigidModes'
+import { ViscousIncompleteCholesky } from './viscousMatrix'
 import { ViscousMultigrid } from './viscousMultigrid'
 
 export type { ViscousPreconditioner } from './liquidInput'
@@ -79,14 +82,15 @@ export type { ViscousPreconditioner } from './liquidInput'
  * iterations, 867 ms, multigrid 4, 206 ms.
  */
 export const STIFF_RATIO = 10
-/** 'auto' hands over to Jacobi after this many multigrid-preconditioned iterations (see solve). */
+/** 'auto' hands over to incomplete Cholesky after this many multigrid iterations (see solve). */
 export const MULTIGRID_BUDGET = 60
 /**
- * 'auto' with the full stress keeps Jacobi when the liquid's viscosities span more than this
- * ratio: a stiff region in soft liquid (solid wax in its melt) is where the per-component cycle
- * misjudges the cross terms. Measured at 32^3, a ball of nu = 1e4 in a shell of 0.1 m^2/s:
- * multigrid 176 iterations, Jacobi 212, each multigrid iteration costing about three Jacobi
- * ones; the melting bunny (1e4 / 0.1): multigrid 160-1487 a substep, Jacobi 700-780.
+ * 'auto' with the full stress takes incomplete Cholesky when the liquid's viscosities span more
+ * than this ratio: a stiff region in soft liquid (solid wax in its melt) is where the
+ * per-component cycle misjudges the cross terms. Measured at 32^3, a ball of nu = 1e4 in a
+ * shell of 0.1 m^2/s: multigrid 176 iterations, Jacobi 212, each multigrid iteration costing
+ * about three Jacobi ones; the melting bunny (1e4 / 0.1) at its first three substeps:
+ * multigrid 160-1487, Jacobi 700-794 (2.7-3.3 s), incomplete Cholesky 206-244 (0.9-1.5 s).
  * Carlson's stress has no cross terms and keeps multigrid (same ball: 42 against 100).
  */
 export const FULL_STRESS_CONTRAST_LIMIT = 1000
@@ -150,14 +154,14 @@ export class ViscositySystem implements LinearOperator {
   /** The cells the last setup read (the rigid-mode space finds stiff regions in them). */
   private setupCells: { kind: Uint8Array; cellNu: Float32Array; dx: number } | null = null
 
-  /** 'auto' hands over to Jacobi after this many multigrid iterations (MULTIGRID_BUDGET). */
+  /** 'auto' hands over to incomplete Cholesky after this many multigrid iterations (MULTIGRID_BUDGET). */
   multigridBudget = MULTIGRID_BUDGET
   /** With the full stress, add the stiff regions' rigid motions to the cycle (rigidModes.ts). */
   useRigidModes = true
   /** Which preconditioner solve() uses (see the file comment). */
   preconditioner: ViscousPreconditioner = 'auto'
   /** The one the last solve used. */
-  lastPreconditioner: 'multigrid' | 'jacobi' | 'multigrid+jacobi' = 'jacobi'
+  lastPreconditioner: 'multigrid' | 'jacobi' | 'multigrid+ic' | 'ic' = 'jacobi'
   private full = false
   /** Scratch for setup (no allocation per substep): the four cells of an edge, what missing ones count as, their kinds. */
   private readonly cs = new Int32Array(4)
@@ -626,32 +630,41 @@ export class ViscositySystem implements LinearOperator {
   /** Solves A x = rhs from the warm start x = u (PCG with `preconditioner`). */
   solve(tolerance: number, maxIterations: number): SolveStats {
     if (!this.active) return { iterations: 0, residual: 0, converged: true }
-    let pre: Preconditioner = this.jacobi
-    const useMultigrid =
-      this.preconditioner === 'multigrid' ||
-      (this.preconditioner === 'auto' && this.stiffness() >= STIFF_RATIO && !(this.full && this.viscosityContrast() > FULL_STRESS_CONTRAST_LIMIT))
-    this.lastPreconditioner = useMultigrid ? 'multigrid' : 'jacobi'
-    if (useMultigrid) {
-      this.multigrid ??= new ViscousMultigrid(this.nx, this.ny, this.nz)
-      this.multigrid.setup(this)
-      pre = this.multigrid
-      if (this.full && this.useRigidModes) {
-        // The full stress lets stiff regions move rigidly for free: rigidModes.ts.
-        this.rigidModes ??= new RigidModeSpace(this.nx, this.ny, this.nz)
-        const { kind, cellNu, dx } = this.setupCells!
-        if (this.rigidModes.setup(this, kind, cellNu, dx) > 0) pre = new WithRigidModes(this.multigrid, this.rigidModes)
-      }
+    const choice = this.preconditioner === 'auto' ? this.autoChoice() : this.preconditioner
+    this.lastPreconditioner = choice
+    const run = (pre: Preconditioner, limit: number) => this.pcg.solve(this, pre, this.rhs, this.x, { tolerance, maxIterations: limit })
+    if (choice === 'jacobi') return run(this.jacobi, maxIterations)
+    if (choice === 'ic') return run(new ViscousIncompleteCholesky(this), maxIterations)
+    this.multigrid ??= new ViscousMultigrid(this.nx, this.ny, this.nz)
+    this.multigrid.setup(this)
+    let pre: Preconditioner = this.multigrid
+    if (this.full && this.useRigidModes) {
+      // The full stress lets stiff regions move rigidly for free: rigidModes.ts.
+      this.rigidModes ??= new RigidModeSpace(this.nx, this.ny, this.nz)
+      const { kind, cellNu, dx } = this.setupCells!
+      if (this.rigidModes.setup(this, kind, cellNu, dx) > 0) pre = new WithRigidModes(this.multigrid, this.rigidModes)
     }
-    if (!useMultigrid || this.preconditioner === 'multigrid') return this.pcg.solve(this, pre, this.rhs, this.x, { tolerance, maxIterations })
-    // 'auto': the cycle inverts each component's block, so where the full stress's cross terms
-    // dominate (thin stiff features at a free surface: the melting bunny's second substep took
-    // 1487 iterations, Jacobi 776) it can lose to Jacobi. Past MULTIGRID_BUDGET iterations
-    // Jacobi finishes from the iterate reached.
-    const first = this.pcg.solve(this, pre, this.rhs, this.x, { tolerance, maxIterations: Math.min(maxIterations, this.multigridBudget) })
+    if (this.preconditioner === 'multigrid') return run(pre, maxIterations)
+    // 'auto': should the cycle stall (the full stress's cross terms near a stiff body's free
+    // surface, which 'auto' otherwise avoids by the contrast rule), incomplete Cholesky of the
+    // coupled matrix finishes from the iterate reached.
+    const first = run(pre, Math.min(maxIterations, this.multigridBudget))
     if (first.converged || first.iterations >= maxIterations) return first
-    this.lastPreconditioner = 'multigrid+jacobi'
-    const rest = this.pcg.solve(this, this.jacobi, this.rhs, this.x, { tolerance, maxIterations: maxIterations - first.iterations })
+    this.lastPreconditioner = 'multigrid+ic'
+    const rest = run(new ViscousIncompleteCholesky(this), maxIterations - first.iterations)
     return { ...rest, iterations: first.iterations + rest.iterations }
+  }
+
+  /** What 'auto' uses for the last setup (see the file comment). */
+  private autoChoice(): 'jacobi' | 'multigrid' | 'ic' {
+    if (this.stiffness() < STIFF_RATIO) return 'jacobi'
+    if (this.full && this.viscosityContrast() > FULL_STRESS_CONTRAST_LIMIT) return 'ic'
+    return 'multigrid'
+  }
+
+  /** Whether the last setup used the full stress tensor (else Carlson's eq. 57). */
+  get fullStress(): boolean {
+    return this.full
   }
 
   /** Largest over smallest viscosity of the last setup's liquid cells (1 when uniform or dry). */

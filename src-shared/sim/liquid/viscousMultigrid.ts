@@ -16,30 +16,31 @@
 // and CG with a symmetric V-cycle for it stays CG (McAdams, Sifakis, Teran 2010 for the
 // requirements, as core/multigrid.ts).
 //
-// Coarsening, per component lattice, cell-centred by 2 on every axis (ceil(n/2)):
-// - a coarse node is active when any of its 2x2x2 children is;
-// - its excess (d - sum k: mass and wall links) is the sum of its children's: the "integrated"
-//   scaling of a finite-volume operator, 8x per level like the volume;
-// - a coarse link is half the sum of the (up to four) fine links crossing the coarse face
-//   between the two coarse nodes: for a uniform coefficient k this is 2k, which is what the
-//   same integrated operator k dx^2 lap u rediscretised at spacing 2 dx gives (k dx^2 (2dx)^-2
-//   times the 8x volume); links inside a coarse node vanish with the constant mode. This keeps
-//   the mass-to-diffusion ratio of every level what the continuous operator says, at any
-//   viscosity and any viscosity contrast that averages over the coarse faces;
-// - prolongation P is cell-centred trilinear (3/4, 1/4 per axis; at a border the missing
-//   neighbour merges into the border node), restricted to active coarse nodes and renormalised,
-//   so constants are reproduced next to the free surface and walls; restriction is R = P^T.
+// Coarsening, per component lattice, by 2 on every axis (ceil(n/2)), as exact Galerkin
+// products A_c = P^T A P with piecewise-constant P (a coarse node's value copied to its 2x2x2
+// children; aggregation), which keep the 7-point form:
+// - a coarse node is active when any of its children is;
+// - its excess (d - sum k: mass and wall links) is the sum of its children's;
+// - a coarse link is the sum of the (up to four) fine links crossing the coarse face between
+//   the two coarse nodes; links inside a coarse node cancel on its constant.
 // Smoothing is red-black Gauss-Seidel, two sweeps red-black before the coarse correction and
 // two black-red after (the adjoint), each level from x = 0; the coarsest level (at most
-// DENSE_MAX active nodes) is solved exactly by a dense Cholesky factor built at setup. So the
-// V-cycle is a fixed symmetric positive definite map, as PCG requires.
+// DENSE_MAX active nodes) is solved exactly by a dense Cholesky factor built at setup.
 //
-// Limits (measured in tests/validation/liquid/viscousMultigrid.test.ts and viscosity.ts): the
-// cycle's coarse operators average the links, so across a sharp viscosity jump they misjudge
-// the stiff side (a ball of 1e4 m^2/s in liquid of 0.1: 42 iterations with Carlson's stress
-// instead of 6); and it leaves the full stress's cross terms to CG, which near a stiff body's
-// free surface can cost more than Jacobi (viscosity.ts picks Jacobi there). Operator-dependent
-// prolongation, or Galerkin coarse operators of the coupled system, would be the next step.
+// Why Galerkin with constant P. The V-cycle is then a fixed symmetric positive definite map
+// whatever the coefficients (each coarse correction is the A-orthogonal projection onto P's
+// range, so it cannot overshoot), as PCG requires. The first version rediscretised (coarse
+// links half the crossing sum, with trilinear P): 5-7 iterations instead of 7-11 on uniform
+// tanks, but not positive definite across the melting bunny's wax/melt jump, where PCG then
+// stalled (4000 iterations, residual 0.9; this version: 142-238). Aggregation's price is a
+// slow growth with the number of levels (Carlson's stress at nu = 1e4: 9 at 16^3, 11 at 32^3).
+//
+// Limits (measured in tests/validation/liquid/viscousMultigrid.test.ts and viscosity.ts):
+// constant P cannot follow a sharp viscosity jump inside a coarse node (a ball of 1e4 m^2/s in
+// liquid of 0.1: tens of iterations instead of single figures), and the full stress's cross
+// terms are left to CG, which near a stiff body's free surface leaves the cycle no better than
+// incomplete Cholesky of the coupled matrix (viscosity.ts picks that there). Operator-dependent
+// prolongation, or a coupled cycle, would be the next step.
 //
 // Memory: per component and level, seven Float64 arrays over the lattice (about 1.15x the fine
 // lattice over all levels). Arrays are padded by one plane at both ends so neighbour reads
@@ -70,7 +71,6 @@ export interface ViscousSites {
 export const DENSE_MAX = 220
 /** Red-black sweep pairs before (and, mirrored, after) each coarse correction. */
 export const SMOOTHING_SWEEPS = 2
-const LINK_SCALE = 0.5
 
 /** One level of one component: a 7-point operator on an sx * sy * sz lattice. */
 class Level {
@@ -175,146 +175,39 @@ class Level {
 }
 
 /**
- * Per-axis trilinear stencil from a fine axis of n nodes to its coarse axis of c: fine i reads
- * coarse main[i] (weight 3/4) and other[i] (1/4); at a border other = main (the weights add).
- */
-class AxisStencil {
-  readonly main: Int32Array
-  readonly other: Int32Array
-  constructor(n: number, c: number) {
-    this.main = new Int32Array(n)
-    this.other = new Int32Array(n)
-    for (let i = 0; i < n; i++) {
-      const m = i >> 1
-      let o = i & 1 ? m + 1 : m - 1
-      if (o < 0 || o >= c) o = m
-      this.main[i] = m
-      this.other[i] = o
-    }
-  }
-}
-
-const W0 = 0.75, W1 = 0.25
-
-/**
- * The transfers between a level and the next coarser one. P's row for fine node f is the
- * trilinear stencil over the coarse nodes, with inactive ones dropped and the rest renormalised
- * (scale[f] = 1 / the active weight, set at setup). Inactive coarse nodes hold x = 0 and their
- * b is never read, so neither transfer needs to test them: prolongation reads zeros there and
- * restriction's writes there are ignored.
+ * The transfers between a level and the next coarser one: P copies a coarse node's value to its
+ * active children (piecewise constant), R = P^T sums the children's residuals. With these,
+ * fillCoarse's operator is exactly R A P.
  */
 class Transfer {
-  private readonly ax: AxisStencil
-  private readonly ay: AxisStencil
-  private readonly az: AxisStencil
-  /** 1 / sum of the active coarse weights of each fine node (0 for inactive fine nodes). */
-  private readonly scale: Float64Array
-
   constructor(
     private readonly fine: Level,
     private readonly coarse: Level,
-  ) {
-    this.ax = new AxisStencil(fine.sx, coarse.sx)
-    this.ay = new AxisStencil(fine.sy, coarse.sy)
-    this.az = new AxisStencil(fine.sz, coarse.sz)
-    this.scale = new Float64Array(fine.n)
-  }
+  ) {}
 
-  /** scale[f] from the coarse level's active nodes (after fillCoarse). */
-  setup(): void {
-    const { fine, coarse, scale } = this
-    const ca = coarse.active
-    // The active weight is P applied to the coarse active indicator.
-    const ind = coarse.x
-    for (let C = 0; C < ca.length; C++) ind[C] = ca[C]
-    this.visit((f, s) => {
-      scale[f] = fine.active[fine.pad + f] ? 1 / s : 0
-    })
-    ind.fill(0)
-  }
-
-  /** fine.x += P coarse.x (the loop of visit, inlined: it runs every V-cycle). */
+  /** fine.x += P coarse.x on the active fine nodes. */
   prolongAdd(): void {
-    const { fine, coarse, scale, ax, ay, az } = this
-    const { sx, sy, sz, pad } = fine
-    const cx = coarse.sx, cxy = coarse.sx * coarse.sy, cp = coarse.pad
-    const x = coarse.x, out = fine.x
+    const { fine, coarse } = this
+    const { sx, sy, sz, pad, active, x } = fine
+    const cx = coarse.sx, cy = coarse.sy, cp = coarse.pad, xc = coarse.x
     for (let k = 0; k < sz; k++) {
-      const k0 = cp + cxy * az.main[k], k1 = cp + cxy * az.other[k]
       for (let j = 0; j < sy; j++) {
-        const j0 = cx * ay.main[j], j1 = cx * ay.other[j]
-        const a00 = k0 + j0, a01 = k0 + j1, a10 = k1 + j0, a11 = k1 + j1
-        const row = sx * (j + sy * k)
-        for (let i = 0; i < sx; i++) {
-          const f = row + i
-          const sc = scale[f]
-          if (sc === 0) continue
-          const i0 = ax.main[i], i1 = ax.other[i]
-          const s =
-            W0 * (W0 * (W0 * x[a00 + i0] + W1 * x[a00 + i1]) + W1 * (W0 * x[a01 + i0] + W1 * x[a01 + i1])) +
-            W1 * (W0 * (W0 * x[a10 + i0] + W1 * x[a10 + i1]) + W1 * (W0 * x[a11 + i0] + W1 * x[a11 + i1]))
-          out[pad + f] += s * sc
-        }
+        const row = pad + sx * (j + sy * k), crow = cp + cx * ((j >> 1) + cy * (k >> 1))
+        for (let i = 0; i < sx; i++) if (active[row + i]) x[row + i] += xc[crow + (i >> 1)]
       }
     }
   }
 
-  /** coarse.b = P^T fine.r */
+  /** coarse.b = P^T fine.r (sums over each coarse node's active children). */
   restrict(): void {
-    const { fine, coarse, scale } = this
-    const { ax, ay, az } = this
-    const { sx, sy, sz, pad } = fine
-    const cx = coarse.sx, cxy = coarse.sx * coarse.sy, cp = coarse.pad
-    const r = fine.r, b = coarse.b
+    const { fine, coarse } = this
+    const { sx, sy, sz, pad, active, r } = fine
+    const cx = coarse.sx, cy = coarse.sy, cp = coarse.pad, b = coarse.b
     b.fill(0)
     for (let k = 0; k < sz; k++) {
-      const k0 = cp + cxy * az.main[k], k1 = cp + cxy * az.other[k]
       for (let j = 0; j < sy; j++) {
-        const j0 = cx * ay.main[j], j1 = cx * ay.other[j]
-        const a00 = k0 + j0, a01 = k0 + j1, a10 = k1 + j0, a11 = k1 + j1
-        const row = sx * (j + sy * k)
-        for (let i = 0; i < sx; i++) {
-          const f = row + i
-          const sc = scale[f]
-          if (sc === 0) continue
-          const v = r[pad + f] * sc
-          const i0 = ax.main[i], i1 = ax.other[i]
-          const v00 = W0 * W0 * v, v01 = W0 * W1 * v, v11 = W1 * W1 * v
-          // z main (W0) / other (W1) times y main / other times x main / other.
-          b[a00 + i0] += W0 * v00
-          b[a00 + i1] += W1 * v00
-          b[a01 + i0] += W0 * v01
-          b[a01 + i1] += W1 * v01
-          b[a10 + i0] += W0 * v01
-          b[a10 + i1] += W1 * v01
-          b[a11 + i0] += W0 * v11
-          b[a11 + i1] += W1 * v11
-        }
-      }
-    }
-  }
-
-  /** Calls fn(f, (P_raw coarse.x)_f) for every active fine node f (unnormalised trilinear). */
-  private visit(fn: (f: number, s: number) => void): void {
-    const { fine, coarse, ax, ay, az } = this
-    const { sx, sy, sz, pad, active } = fine
-    const cx = coarse.sx, cxy = coarse.sx * coarse.sy, cp = coarse.pad
-    const x = coarse.x
-    for (let k = 0; k < sz; k++) {
-      const k0 = cp + cxy * az.main[k], k1 = cp + cxy * az.other[k]
-      for (let j = 0; j < sy; j++) {
-        const j0 = cx * ay.main[j], j1 = cx * ay.other[j]
-        const a00 = k0 + j0, a01 = k0 + j1, a10 = k1 + j0, a11 = k1 + j1
-        const row = sx * (j + sy * k)
-        for (let i = 0; i < sx; i++) {
-          const f = row + i
-          if (!active[pad + f]) continue
-          const i0 = ax.main[i], i1 = ax.other[i]
-          const s =
-            W0 * (W0 * (W0 * x[a00 + i0] + W1 * x[a00 + i1]) + W1 * (W0 * x[a01 + i0] + W1 * x[a01 + i1])) +
-            W1 * (W0 * (W0 * x[a10 + i0] + W1 * x[a10 + i1]) + W1 * (W0 * x[a11 + i0] + W1 * x[a11 + i1]))
-          fn(f, s)
-        }
+        const row = pad + sx * (j + sy * k), crow = cp + cx * ((j >> 1) + cy * (k >> 1))
+        for (let i = 0; i < sx; i++) if (active[row + i]) b[crow + (i >> 1)] += r[row + i]
       }
     }
   }
@@ -338,9 +231,9 @@ function fillCoarse(fine: Level, coarse: Level): void {
         coarse.active[C] = 1
         coarse.excess[C] += fine.excess[f]
         // Fine links that cross a coarse face (odd index to the next even one).
-        if (i & 1) coarse.lx[C] += LINK_SCALE * fine.lx[f]
-        if (j & 1) coarse.ly[C] += LINK_SCALE * fine.ly[f]
-        if (k & 1) coarse.lz[C] += LINK_SCALE * fine.lz[f]
+        if (i & 1) coarse.lx[C] += fine.lx[f]
+        if (j & 1) coarse.ly[C] += fine.ly[f]
+        if (k & 1) coarse.lz[C] += fine.lz[f]
       }
     }
   }
@@ -439,7 +332,6 @@ class ComponentCycle {
     let d = 1
     while (d < levels.length && levels[d - 1].activeCount > DENSE_MAX) {
       fillCoarse(levels[d - 1], levels[d])
-      this.transfers[d - 1].setup()
       d++
     }
     this.depth = d

@@ -73,6 +73,12 @@ describe('eddy bench liquid / viscous / bunny', () => {
     expect(j.particles as number).toBeGreaterThan(0)
     expect(j.triangles as number).toBeGreaterThan(0)
     expect((j.phaseMsPerFrame as Record<string, number>).pressure).toBeGreaterThan(0)
+    // Peak resident memory: a Node process with V8 and the solver holds well over 20 MiB, and
+    // far under 4 GiB at 16^3; the printed line and the JSON agree.
+    const rss = j.peakRssMiB as number
+    expect(rss).toBeGreaterThan(20)
+    expect(rss).toBeLessThan(4096)
+    expect(r.stdout).toContain(`peak RSS ${rss.toFixed(0)} MiB`)
   }, 30_000)
 
   it('viscous --viscosity 0.5 runs the viscosity solve; a bad viscosity is a usage error', () => {
@@ -87,6 +93,23 @@ describe('eddy bench liquid / viscous / bunny', () => {
     // --viscosity belongs to the viscous scene only.
     expect(eddy('bench', 'liquid', '--viscosity', '1').status).toBe(2)
   }, 30_000)
+
+  it('--viscous-preconditioner jacobi | multigrid is used and reported; an unknown one is a usage error', () => {
+    const its: Record<string, number> = {}
+    for (const pre of ['jacobi', 'multigrid']) {
+      const r = eddy('bench', 'viscous', '--res', '12', '--frames', '1', '--viscosity', '50', '--viscous-preconditioner', pre)
+      expect(r.status, r.stderr).toBe(0)
+      expect(r.stdout).toContain(`viscous preconditioner ${pre}`)
+      const j = benchJson(r.stdout)
+      expect(j.viscousPreconditioner).toBe(pre)
+      its[pre] = j.viscosityIterationsPerSubstep as number
+    }
+    // At 50 m^2/s the system is stiff: the cycle needs far fewer iterations than Jacobi.
+    expect(its.multigrid).toBeLessThan(its.jacobi / 2)
+    const bad = eddy('bench', 'viscous', '--viscous-preconditioner', 'ilu')
+    expect(bad.status).toBe(2)
+    expect(bad.stderr).toMatch(/--viscous-preconditioner must be one of auto, multigrid, jacobi/)
+  }, 60_000)
 
   it('bunny --res 12 --frames 1 bakes the melting-bunny example', () => {
     const r = eddy('bench', 'bunny', '--res', '12', '--frames', '1')

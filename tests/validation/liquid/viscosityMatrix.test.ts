@@ -8,7 +8,8 @@
 // every pivot > 0.5 (A = 1 + PSD, so every pivot is >= 1 in exact arithmetic); x^T A x >= x^T x
 // for random x to 1e-9 relative; PCG relative residual <= 1e-6 within 2000 iterations.
 import { describe, expect, it } from 'vitest'
-import { CLOSED_BOX, computeFaceFractions, openFlags } from '../../../src-shared/sim/core/boundaries'
+import { closedBoxFaces } from '../../fixtures/viscousFaces'
+import { CLOSED_BOX, openFlags } from '../../../src-shared/sim/core/boundaries'
 import { MacGrid, type GridSpec } from '../../../src-shared/sim/core/grid'
 import { Prng } from '../../../src-shared/sim/core/prng'
 import type { ViscousStress, WallSlip } from '../../../src-shared/sim/liquid/liquidInput'
@@ -36,13 +37,7 @@ function scene(nu: number): { kind: Uint8Array; cellNu: Float32Array; vel: MacGr
   const sc = 2 + N * (0 + N * 2)
   kind[sc] = SOLID
   solid[sc] = 1
-  const fractions = new MacGrid(spec)
-  computeFaceFractions(solid, CLOSED_BOX, fractions)
-  const vel = new MacGrid(spec)
-  for (const a of [vel.u, vel.v, vel.w]) for (let f = 0; f < a.length; f++) a[f] = prng.range(-1, 1)
-  for (let f = 0; f < vel.u.length; f++) if (fractions.u[f] === 0) vel.u[f] = 0
-  for (let f = 0; f < vel.v.length; f++) if (fractions.v[f] === 0) vel.v[f] = 0
-  for (let f = 0; f < vel.w.length; f++) if (fractions.w[f] === 0) vel.w[f] = 0
+  const { fractions, vel } = closedBoxFaces(spec, solid, prng)
   return { kind, cellNu, vel, fractions }
 }
 

@@ -1,0 +1,188 @@
+// The implicit viscosity system (viscosity.ts) as an explicit sparse matrix over its unknown
+// faces, and an incomplete-Cholesky preconditioner built from it (issue 19).
+//
+// Why a matrix: with the full stress (Batty and Bridson 2008) a stiff region inside soft liquid
+// (solid wax in its melt) couples u, v and w strongly through the edge sites' cross terms, which
+// the per-component multigrid cycle (viscousMultigrid.ts) cannot see and Jacobi only sees on the
+// diagonal: on the melting bunny they took 160-1487 and 700-780 iterations a substep. IC(0) of
+// the coupled matrix keeps every cross entry of a face's own sites, so the local shear couplings
+// are factored rather than iterated.
+//
+// Assembly: A = M + sum_s w_s g_s g_s^T restricted to the unknowns (viscosity.ts's file comment
+// has the sites and their g vectors). For each site, every pair (p, q) of its entries with both
+// faces unknown adds w_s g_p g_q at (p, q); an entry whose face is not an unknown is a Dirichlet
+// value (already on the right-hand side) and adds only to its partners' diagonals through
+// g_p^2. Carlson's stress (eq. 57) has one pair term per component at an edge (no cross
+// entries); the full stress one term over all four faces. The product with this matrix equals
+// ViscositySystem.apply on the unknowns (tests/unit/sim/liquid/viscousMatrix.test.ts).
+import type { Preconditioner } from '../core/pcg'
+import { type CsrMatrix, csrFromTriplets } from '../core/sparse/csr'
+import { IncompleteCholesky } from '../core/sparse/incompleteCholesky'
+import type { ViscousSites } from './viscousMultigrid'
+
+/** What assembly reads besides the sites: the mass of each face and the stress form. */
+export interface ViscousMatrixSource extends ViscousSites {
+  readonly n: number
+  readonly mass: Float64Array
+  readonly fullStress: boolean
+}
+
+/** A over the unknowns: row r is stacked face faces[r]; rowOf[f] = r (or -1). */
+export interface ViscousMatrix {
+  A: CsrMatrix
+  faces: Int32Array
+  rowOf: Int32Array
+}
+
+/** Growable triplet lists (assembly appends, then csrFromTriplets sums duplicates). */
+class Triplets {
+  rows = new Int32Array(1024)
+  cols = new Int32Array(1024)
+  vals = new Float64Array(1024)
+  count = 0
+  add(r: number, c: number, v: number): void {
+    if (this.count === this.rows.length) {
+      const grow = <T extends Int32Array | Float64Array>(a: T, make: (n: number) => T): T => {
+        const b = make(2 * a.length)
+        b.set(a)
+        return b
+      }
+      this.rows = grow(this.rows, (n) => new Int32Array(n))
+      this.cols = grow(this.cols, (n) => new Int32Array(n))
+      this.vals = grow(this.vals, (n) => new Float64Array(n))
+    }
+    this.rows[this.count] = r
+    this.cols[this.count] = c
+    this.vals[this.count] = v
+    this.count++
+  }
+}
+
+export function assembleViscousMatrix(s: ViscousMatrixSource): ViscousMatrix {
+  const { nx, ny, nz, nu, nv, n, unknown, mass } = s
+  const rowOf = new Int32Array(n).fill(-1)
+  const faceList: number[] = []
+  for (let f = 0; f < n; f++) if (unknown[f]) (rowOf[f] = faceList.length), faceList.push(f)
+  const m = faceList.length
+  const t = new Triplets()
+  for (let r = 0; r < m; r++) t.add(r, r, mass[faceList[r]])
+  // One site: entries (face, coefficient) in fs / gs (face -1 = beyond the domain, value 0).
+  const fs = new Int32Array(4), gs = new Float64Array(4)
+  const site = (w: number, count: number) => {
+    for (let a = 0; a < count; a++) {
+      const ra = fs[a] >= 0 ? rowOf[fs[a]] : -1
+      if (ra < 0) continue
+      for (let b = 0; b < count; b++) {
+        const rb = fs[b] >= 0 ? rowOf[fs[b]] : -1
+        if (rb >= 0) t.add(ra, rb, w * gs[a] * gs[b])
+      }
+    }
+  }
+  const pair = (w: number, f0: number, f1: number, c: number) => {
+    fs[0] = f0
+    fs[1] = f1
+    gs[0] = -c
+    gs[1] = c
+    site(w, 2)
+  }
+  const edge = (w: number, flags: number, a0: number, a1: number, b0: number, b1: number) => {
+    const ca = flags & 1 ? 2 : 1, cb = flags & 2 ? 2 : 1
+    if (!s.fullStress) {
+      pair(w, a0, a1, ca)
+      pair(w, b0, b1, cb)
+      return
+    }
+    fs[0] = a0
+    fs[1] = a1
+    fs[2] = b0
+    fs[3] = b1
+    gs[0] = -ca
+    gs[1] = ca
+    gs[2] = -cb
+    gs[3] = cb
+    site(w, 4)
+  }
+  const ov = nu, ow = nu + nv
+  for (let k = 0; k < nz; k++) {
+    for (let j = 0; j < ny; j++) {
+      for (let i = 0; i < nx; i++) {
+        const c = i + nx * (j + ny * k)
+        const w = s.wCell[c]
+        if (w === 0) continue
+        const u0 = i + (nx + 1) * (j + ny * k)
+        pair(w, u0, u0 + 1, 1)
+        const v0 = ov + i + nx * (j + (ny + 1) * k)
+        pair(w, v0, v0 + nx, 1)
+        pair(w, ow + c, ow + c + nx * ny, 1)
+      }
+    }
+  }
+  for (let k = 0; k < nz; k++) {
+    for (let j = 0; j <= ny; j++) {
+      for (let i = 0; i <= nx; i++) {
+        const e = i + (nx + 1) * (j + (ny + 1) * k)
+        const w = s.wXY[e]
+        if (w === 0) continue
+        const ua = j > 0 ? i + (nx + 1) * (j - 1 + ny * k) : -1
+        const ub = j < ny ? i + (nx + 1) * (j + ny * k) : -1
+        const va = i > 0 ? ov + i - 1 + nx * (j + (ny + 1) * k) : -1
+        const vb = i < nx ? ov + i + nx * (j + (ny + 1) * k) : -1
+        edge(w, s.gXY[e], ua, ub, va, vb)
+      }
+    }
+  }
+  for (let k = 0; k <= nz; k++) {
+    for (let j = 0; j < ny; j++) {
+      for (let i = 0; i <= nx; i++) {
+        const e = i + (nx + 1) * (j + ny * k)
+        const w = s.wXZ[e]
+        if (w === 0) continue
+        const ua = k > 0 ? i + (nx + 1) * (j + ny * (k - 1)) : -1
+        const ub = k < nz ? i + (nx + 1) * (j + ny * k) : -1
+        const wa = i > 0 ? ow + i - 1 + nx * (j + ny * k) : -1
+        const wb = i < nx ? ow + i + nx * (j + ny * k) : -1
+        edge(w, s.gXZ[e], ua, ub, wa, wb)
+      }
+    }
+  }
+  for (let k = 0; k <= nz; k++) {
+    for (let j = 0; j <= ny; j++) {
+      for (let i = 0; i < nx; i++) {
+        const e = i + nx * (j + (ny + 1) * k)
+        const w = s.wYZ[e]
+        if (w === 0) continue
+        const va = k > 0 ? ov + i + nx * (j + (ny + 1) * (k - 1)) : -1
+        const vb = k < nz ? ov + i + nx * (j + (ny + 1) * k) : -1
+        const wa = j > 0 ? ow + i + nx * (j - 1 + ny * k) : -1
+        const wb = j < ny ? ow + i + nx * (j + ny * k) : -1
+        edge(w, s.gYZ[e], va, vb, wa, wb)
+      }
+    }
+  }
+  const A = csrFromTriplets(m, m, t.rows.subarray(0, t.count), t.cols.subarray(0, t.count), t.vals.subarray(0, t.count))
+  return { A, faces: Int32Array.from(faceList), rowOf }
+}
+
+/** IC(0) of the assembled matrix, on the stacked face vector (0 on rows that are not unknowns). */
+export class ViscousIncompleteCholesky implements Preconditioner {
+  private readonly ic: IncompleteCholesky
+  private readonly faces: Int32Array
+  private readonly rc: Float64Array
+  private readonly zc: Float64Array
+
+  constructor(s: ViscousMatrixSource) {
+    const { A, faces } = assembleViscousMatrix(s)
+    this.ic = new IncompleteCholesky(A)
+    this.faces = faces
+    this.rc = new Float64Array(faces.length)
+    this.zc = new Float64Array(faces.length)
+  }
+
+  apply(r: Float64Array, z: Float64Array): void {
+    const { faces, rc, zc } = this
+    for (let q = 0; q < faces.length; q++) rc[q] = r[faces[q]]
+    this.ic.apply(rc, zc)
+    z.fill(0)
+    for (let q = 0; q < faces.length; q++) z[faces[q]] = zc[q]
+  }
+}
