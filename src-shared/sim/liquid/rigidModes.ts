@@ -22,6 +22,7 @@
 // held by a wall cannot turn freely: on the viscous dam break the modes cost 0.6 s a frame to
 // build and apply and saved nothing, 15.9 against 15.2 iterations); the MAX_REGIONS largest
 // regions of at least MIN_REGION_CELLS cells are kept (tiny fragments are left to the cycle).
+import { DenseCholesky } from '../core/amg/denseCholesky'
 import type { Preconditioner } from '../core/pcg'
 
 export const STIFF_SHARE = 0.1
@@ -48,7 +49,7 @@ export class RigidModeSpace {
   private faces: Int32Array[] = []
   private columns: Float64Array[] = []
   /** Cholesky factor of E = Z^T A Z (m x m, m = MODES x regions). */
-  private L = new Float64Array(0)
+  private chol = new DenseCholesky({ n: 0, dense: new Float64Array(0) })
   private m = 0
   private y = new Float64Array(0)
   private readonly seen: Uint8Array
@@ -203,27 +204,16 @@ export class RigidModeSpace {
         }
       }
     }
-    // Symmetrise (the products agree to rounding), then factor; a zero column (a mode with no
-    // faces) keeps a unit pivot and contributes nothing.
+    // Symmetrise (the products agree to rounding), then factor (core's dense factor grounds a
+    // zero pivot: a mode with no faces contributes nothing).
     for (let a = 0; a < m; a++) for (let b = 0; b < a; b++) E[a * m + b] = E[b * m + a] = 0.5 * (E[a * m + b] + E[b * m + a])
-    for (let j = 0; j < m; j++) {
-      let d = E[j * m + j]
-      for (let k = 0; k < j; k++) d -= E[j * m + k] * E[j * m + k]
-      const l = d > 1e-300 ? Math.sqrt(d) : 1
-      E[j * m + j] = l
-      for (let i = j + 1; i < m; i++) {
-        let s = E[i * m + j]
-        for (let k = 0; k < j; k++) s -= E[i * m + k] * E[j * m + k]
-        E[i * m + j] = d > 1e-300 ? s / l : 0
-      }
-    }
-    this.L = E
+    this.chol = new DenseCholesky({ n: m, dense: E })
     this.y = new Float64Array(m)
   }
 
   /** z += Z E^-1 Z^T r. */
   addCorrection(r: Float64Array, z: Float64Array): void {
-    const { m, L, y, faces, columns } = this
+    const { m, y, faces, columns } = this
     if (m === 0) return
     const R = faces.length
     for (let q = 0; q < R; q++) {
@@ -234,16 +224,7 @@ export class RigidModeSpace {
         y[q * MODES + a] = d
       }
     }
-    for (let i = 0; i < m; i++) {
-      let s = y[i]
-      for (let k = 0; k < i; k++) s -= L[i * m + k] * y[k]
-      y[i] = s / L[i * m + i]
-    }
-    for (let i = m - 1; i >= 0; i--) {
-      let s = y[i]
-      for (let k = i + 1; k < m; k++) s -= L[k * m + i] * y[k]
-      y[i] = s / L[i * m + i]
-    }
+    this.chol.solve(y, y)
     for (let q = 0; q < R; q++) {
       const f = faces[q], col = columns[q], s = f.length
       for (let a = 0; a < MODES; a++) {

@@ -45,6 +45,7 @@
 // Memory: per component and level, seven Float64 arrays over the lattice (about 1.15x the fine
 // lattice over all levels). Arrays are padded by one plane at both ends so neighbour reads
 // never leave them (links beyond the lattice are 0).
+import { DenseCholesky } from '../core/amg/denseCholesky'
 import type { Preconditioner } from '../core/pcg'
 
 /** What the preconditioner reads from a set-up ViscositySystem (viscosity.ts). */
@@ -243,7 +244,7 @@ function fillCoarse(fine: Level, coarse: Level): void {
 /** Dense Cholesky factor of a level's operator over its active nodes (the coarsest level). */
 class DenseSolve {
   private ids = new Int32Array(0)
-  private L = new Float64Array(0)
+  private chol = new DenseCholesky({ n: 0, dense: new Float64Array(0) })
   private y = new Float64Array(0)
   private m = 0
 
@@ -271,36 +272,17 @@ class DenseSolve {
       link(f + plane, lz[f])
       link(f - plane, lz[f - plane])
     }
-    for (let j = 0; j < m; j++) {
-      let d = A[j * m + j]
-      for (let k = 0; k < j; k++) d -= A[j * m + k] * A[j * m + k]
-      // SPD by construction (strictly diagonally dominant M-matrix); guard rounding anyway.
-      const l = Math.sqrt(d > 0 ? d : 1e-300)
-      A[j * m + j] = l
-      for (let i = j + 1; i < m; i++) {
-        let s = A[i * m + j]
-        for (let k = 0; k < j; k++) s -= A[i * m + k] * A[j * m + k]
-        A[i * m + j] = s / l
-      }
-    }
-    this.L = A
+    // SPD by construction (a strictly diagonally dominant M-matrix): core's dense factor.
+    this.chol = new DenseCholesky({ n: m, dense: A })
     this.y = new Float64Array(m)
   }
 
   /** level.x = B^-1 level.b on the active nodes. */
   solve(level: Level): void {
-    const { m, L, y, ids } = this
+    const { m, y, ids } = this
     const { x, b } = level
-    for (let i = 0; i < m; i++) {
-      let s = b[ids[i]]
-      for (let k = 0; k < i; k++) s -= L[i * m + k] * y[k]
-      y[i] = s / L[i * m + i]
-    }
-    for (let i = m - 1; i >= 0; i--) {
-      let s = y[i]
-      for (let k = i + 1; k < m; k++) s -= L[k * m + i] * y[k]
-      y[i] = s / L[i * m + i]
-    }
+    for (let i = 0; i < m; i++) y[i] = b[ids[i]]
+    this.chol.solve(y, y)
     x.fill(0)
     for (let i = 0; i < m; i++) x[ids[i]] = y[i]
   }

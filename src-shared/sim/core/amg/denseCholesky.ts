@@ -23,11 +23,19 @@ export class DenseCholesky {
   /** Unknowns dropped for a zero pivot. */
   readonly dropped: number
 
-  constructor(A: CsrMatrix) {
+  /**
+   * Factors A: a CSR matrix, or a dense n x n row-major one (only its lower triangle is read;
+   * the array becomes the factor's storage).
+   */
+  constructor(A: CsrMatrix | { n: number; dense: Float64Array }) {
     const n = A.n
     this.n = n
-    const L = new Float64Array(n * n)
-    for (let i = 0; i < n; i++) for (let p = A.rowPtr[i]; p < A.rowPtr[i + 1]; p++) if (A.col[p] <= i) L[i * n + A.col[p]] += A.val[p]
+    let L: Float64Array
+    if ('dense' in A) L = A.dense
+    else {
+      L = new Float64Array(n * n)
+      for (let i = 0; i < n; i++) for (let p = A.rowPtr[i]; p < A.rowPtr[i + 1]; p++) if (A.col[p] <= i) L[i * n + A.col[p]] += A.val[p]
+    }
     const invDiag = new Float64Array(n)
     let dropped = 0
     // Left-looking (Cholesky-Crout): column k from the finished columns j < k.
