@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
@@ -10,6 +11,9 @@ export default defineConfig({
           setupFiles: ['tests/setup/registerFamilies.ts'],
           environment: 'node',
           testTimeout: 60_000,
+          // One test file per core (vitest's default leaves one core to its own process, which
+          // mostly waits): on the 2-core CI machine unit tests take 13.5 min instead of 19.
+          maxWorkers: availableParallelism(),
         },
       },
       {

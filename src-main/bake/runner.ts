@@ -168,7 +168,7 @@ export async function runBake(req: BakeRequest, hooks: BakeHooks = {}): Promise<
     checkFits(estimate, machineBudget(req.projectPath, req.reservedMemory ?? 0))
 
     // Each family says where its kernels run best: WebAssembly over worker threads (smoke)
-    // or TypeScript on the bake thread (liquid); `kernels` overrides it for the first.
+    // or TypeScript on the bake thread (surface flows); `kernels` overrides it for the first.
     const family = familyOf(doc, req.domainId)
     const kind = family.kernels === 'wasm' ? (req.kernels ?? 'wasm') : 'ts'
     // More kernel threads than cores only adds memory and switching (256 on 2 cores: 2.1 GiB,

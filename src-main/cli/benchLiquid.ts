@@ -12,7 +12,8 @@ import { meltingBunnyScene } from '../../src-shared/scene/examples/meltingBunny'
 import type { ExampleScene } from '../../src-shared/scene/examples/types'
 import type { ViscousPreconditioner } from '../../src-shared/sim/liquid/liquidInput'
 import { LIQUID_PHASES } from '../../src-shared/sim/liquid/liquidSolver'
-import { liquidBenchSolver, machineLine, stepLiquidFrames } from './liquidBenchLoop'
+import { type KernelBackend, TS_KERNELS } from '../../src-shared/sim/core/kernelBackend'
+import { kernelsLine, liquidBenchSolver, machineLine, stepLiquidFrames } from './liquidBenchLoop'
 
 export const LIQUID_BENCH_SCENES = ['liquid', 'viscous', 'bunny'] as const
 export type LiquidBenchScene = (typeof LIQUID_BENCH_SCENES)[number]
@@ -25,6 +26,8 @@ export interface LiquidBenchOptions {
   viscosity: number
   /** The viscous solve's preconditioner (default 'auto', as the app bakes). */
   viscousPreconditioner?: ViscousPreconditioner
+  /** Where the liquid's kernel-table rows run (the marker move); default the TypeScript reference. */
+  kernels?: KernelBackend
 }
 
 /** Solver phases in the order a substep runs them (then the mesh, timed here). */
@@ -39,10 +42,11 @@ export function benchLiquid(o: LiquidBenchOptions, log: (line: string) => void):
   const scene = sceneFor(o)
   const { doc } = scene
   const pre = o.viscousPreconditioner ?? 'auto'
-  const { solver, setupMs, domain } = liquidBenchSolver(scene, { viscousPreconditioner: pre })
+  const kernels = o.kernels ?? TS_KERNELS
+  const { solver, setupMs, domain } = liquidBenchSolver(scene, { viscousPreconditioner: pre, kernels, shared: kernels.kind === 'wasm' })
   const what = (o.scene === 'viscous' ? `, viscosity ${o.viscosity} m²/s (full stress)` : '') + (o.scene === 'liquid' ? '' : `, viscous preconditioner ${pre}`)
   log(`eddy bench ${o.scene}: ${solver.layout}, ${o.frames} frames at ${doc.meta.fps} fps${what}, surface mesh on (x${domain.params.meshRefinement})`)
-  log(machineLine())
+  log(`${machineLine()}; ${kernelsLine(kernels)}`)
   const run = stepLiquidFrames(solver, o.frames)
   const { wall, substeps, pressureIterations, viscosityIterations, particles, triangles } = run
   const totals: Record<string, number> = { ...run.phases, surface: run.frame }
@@ -67,6 +71,8 @@ export function benchLiquid(o: LiquidBenchOptions, log: (line: string) => void):
     frames: o.frames,
     ...(o.scene === 'viscous' ? { viscosity: o.viscosity } : {}),
     viscousPreconditioner: pre,
+    kernels: kernels.kind,
+    threads: kernels.threads,
     msPerFrame,
     simMsPerFrame,
     phaseMsPerFrame: { ...Object.fromEntries([...PHASES, 'surface'].map((p) => [p, totals[p] / o.frames])), other: other / o.frames },

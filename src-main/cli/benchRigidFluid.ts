@@ -15,12 +15,15 @@
 // thesis's 8 s. Figures only, never a verdict.
 import { GEARS_THESIS_RESOLUTION, gearsAndBunniesScene } from '../../src-shared/scene/examples/gearsAndBunnies'
 import { LIQUID_PHASES } from '../../src-shared/sim/liquid/liquidSolver'
-import { liquidBenchSolver, machineLine, stepLiquidFrames } from './liquidBenchLoop'
+import { type KernelBackend, TS_KERNELS } from '../../src-shared/sim/core/kernelBackend'
+import { kernelsLine, liquidBenchSolver, machineLine, stepLiquidFrames } from './liquidBenchLoop'
 
 export interface RigidFluidBenchOptions {
   /** Cells along the tank's height (68: the thesis's 64 x 68 x 64). */
   res: number
   frames: number
+  /** Where the liquid's kernel-table rows run (the marker move); default the TypeScript reference. */
+  kernels?: KernelBackend
 }
 
 /** The thesis's figure to compare with: optimised Gears & Bunnies, s per 60 fps frame (sec. 5.7.2). */
@@ -37,10 +40,11 @@ export function benchRigidFluid(o: RigidFluidBenchOptions, log: (line: string) =
   // The thesis's frame: 1/60 s (its timings enforced 60 fps).
   doc.meta = { ...doc.meta, fps: BENCH_FPS }
   const bodies = doc.objects.filter((x) => x.kind === 'rigidBody').length
-  const { solver, setupMs, domain } = liquidBenchSolver({ doc, meshes })
+  const kernels = o.kernels ?? TS_KERNELS
+  const { solver, setupMs, domain } = liquidBenchSolver({ doc, meshes }, { kernels, shared: kernels.kind === 'wasm' })
   const thesisGrid = o.res === GEARS_THESIS_RESOLUTION ? " (the thesis's grid)" : ''
   log(`eddy bench rigidfluid: gears-and-bunnies, ${solver.layout}${thesisGrid}, ${bodies} rigid bodies, ${o.frames} frames at ${BENCH_FPS} fps, surface mesh ${domain.params.meshSurface ? `on (x${domain.params.meshRefinement})` : 'off'}`)
-  log(machineLine())
+  log(`${machineLine()}; ${kernelsLine(kernels)}`)
   const run = stepLiquidFrames(solver, o.frames)
   const { wall, substeps, pressureIterations, particles, triangles } = run
   const totals: Record<string, number> = { ...run.phases, frame: run.frame }
@@ -69,6 +73,8 @@ export function benchRigidFluid(o: RigidFluidBenchOptions, log: (line: string) =
   log(`substeps/frame ${(substeps / o.frames).toFixed(2)}, pressure iterations/substep ${(pressureIterations / Math.max(1, substeps)).toFixed(1)}, particles at end ${particles}, surface triangles at end ${triangles}`)
   return {
     scene: 'rigidfluid',
+    kernels: kernels.kind,
+    threads: kernels.threads,
     example: 'gears-and-bunnies',
     res: o.res,
     layout: solver.layout,

@@ -4,6 +4,7 @@
 import { availableParallelism, cpus } from 'node:os'
 import type { ExampleScene } from '../../src-shared/scene/examples/types'
 import type { CompileOptions } from '../../src-shared/sim/compile'
+import type { KernelBackend } from '../../src-shared/sim/core/kernelTypes'
 import type { BakeSolver } from '../../src-shared/sim/family'
 import { LIQUID_PHASES, type LiquidStepStats } from '../../src-shared/sim/liquid/liquidSolver'
 import { createBakeSolver } from '../../src-shared/sim/registry'
@@ -15,6 +16,11 @@ export function liquidBenchSolver(scene: ExampleScene, opts: CompileOptions = {}
   const started = performance.now()
   const solver = createBakeSolver(doc, domain.id, { ...opts, resolveMesh: (id) => meshes.find((m) => m.id === id) })
   return { solver, setupMs: performance.now() - started, domain }
+}
+
+/** Which kernels the liquid's kernel-table rows ran on. */
+export function kernelsLine(kernels: KernelBackend): string {
+  return kernels.kind === 'wasm' ? `WebAssembly kernels on ${kernels.threads} thread${kernels.threads === 1 ? '' : 's'}` : 'TypeScript kernels on 1 thread'
 }
 
 export function machineLine(): string {

@@ -19,6 +19,8 @@ import { exampleCommand } from './exampleCommand'
 import { exportCommand } from './exportCommand'
 import { GEARS_THESIS_RESOLUTION } from '../../src-shared/scene/examples/gearsAndBunnies'
 import { VISCOUS_PRECONDITIONERS, type ViscousPreconditioner } from '../../src-shared/sim/liquid/liquidInput'
+import type { KernelBackend, KernelKind } from '../../src-shared/sim/core/kernelTypes'
+import { createKernelBackend } from '../sim/workerPool'
 
 const USAGE = `usage:
   eddy bake PROJECT.eddy --sim NAME [--frames 1-120] [--mode bake|resume|range] [--from N]
@@ -32,13 +34,13 @@ const USAGE = `usage:
     Writes a new project from an example scene (an unknown NAME lists them).
   eddy bench smoke [--res 64] [--frames 48] [--threads N] [--pressure mic|mg] [--kernels wasm|ts]
     Bakes the scene of shared/peers/blender_smoke.py and prints ms/frame by stage.
-  eddy bench liquid [--res 64] [--frames 48]
-  eddy bench viscous [--res 64] [--frames 48] [--viscosity 0.2] [--viscous-preconditioner auto|multigrid|jacobi|ic]
+  eddy bench liquid [--res 64] [--frames 48] [--threads N] [--kernels wasm|ts]
+  eddy bench viscous [--res 64] [--frames 48] [--viscosity 0.2] [--viscous-preconditioner auto|multigrid|jacobi|ic] [--threads N] [--kernels wasm|ts]
     Bakes the dam break of shared/peers/blender_liquid.py (viscous: blender_viscous.py), surface
     mesh on, and prints ms/frame by phase.
-  eddy bench bunny [--res 38] [--frames 48] [--viscous-preconditioner auto|multigrid|jacobi|ic]
+  eddy bench bunny [--res 38] [--frames 48] [--viscous-preconditioner auto|multigrid|jacobi|ic] [--threads N] [--kernels wasm|ts]
     Bakes the melting-bunny example (resolution 38 is Carlson 2004's 35x28x38 grid).
-  eddy bench rigidfluid [--resolution 68] [--frames ${DEFAULT_BENCH_FRAMES}]
+  eddy bench rigidfluid [--resolution 68] [--frames ${DEFAULT_BENCH_FRAMES}] [--threads N] [--kernels wasm|ts]
     Bakes the gears-and-bunnies example at 60 fps (resolution 68 is Carlson 2004's 64x68x64
     grid) and prints s/frame split into fluid, coupling and surface, next to the thesis's 28 s.
   eddy bench tetmesh [--max 1000000] [--mode uniform|graded] [--threads N]
@@ -47,6 +49,19 @@ const USAGE = `usage:
   eddy bench surface [--n 32] [--steps 3]
     Steps the surface flow on a 450-patch cage at n^2 cells a patch (the size of Stam 2003's
     head model) and on a cube cage, and prints steps per second next to the paper's 5 s/step.`
+
+/**
+ * Runs a liquid bench on the kernels it was asked for (default as the app bakes: WebAssembly
+ * on every core) and stops their threads afterwards.
+ */
+async function withLiquidKernels<T>(o: { threads?: number; kernels?: string }, bench: (kernels: KernelBackend) => T): Promise<T> {
+  const kernels = createKernelBackend((o.kernels as KernelKind | undefined) ?? 'wasm', { threads: o.threads ?? availableParallelism() })
+  try {
+    return bench(kernels)
+  } finally {
+    await kernels.dispose()
+  }
+}
 
 async function main(argv: string[]): Promise<number> {
   const [command, what, ...rest] = argv
@@ -59,11 +74,15 @@ async function main(argv: string[]): Promise<number> {
       frames: { type: 'int', min: 1, max: 100000 },
       ...(what === 'viscous' ? { viscosity: { type: 'string' as const } } : {}),
       'viscous-preconditioner': { type: 'string' as const, choices: [...VISCOUS_PRECONDITIONERS] },
+      threads: { type: 'int', min: 1, max: 256 },
+      kernels: { type: 'string', choices: ['wasm', 'ts'] },
     })
     const viscosity = o.viscosity === undefined ? 0.2 : Number(o.viscosity)
     if (!(viscosity >= 0 && viscosity <= 1e5)) throw new UsageError(`--viscosity must be a number of m²/s from 0 to 100000 (got "${o.viscosity}")`)
     const pre = o['viscous-preconditioner'] ?? 'auto'
-    const result = benchLiquid({ scene: what, res: o.res ?? (what === 'bunny' ? 38 : 64), frames: o.frames ?? 48, viscosity, viscousPreconditioner: pre as ViscousPreconditioner }, (line) => console.log(line))
+    const result = await withLiquidKernels(o, (kernels) =>
+      benchLiquid({ scene: what, res: o.res ?? (what === 'bunny' ? 38 : 64), frames: o.frames ?? 48, viscosity, viscousPreconditioner: pre as ViscousPreconditioner, kernels }, (line) => console.log(line)),
+    )
     printBenchResult(result, (line) => console.log(line))
     return 0
   }
@@ -72,9 +91,11 @@ async function main(argv: string[]): Promise<number> {
       resolution: { type: 'int', min: 8, max: 1024 },
       res: { type: 'int', min: 8, max: 1024 },
       frames: { type: 'int', min: 1, max: 100000 },
+      threads: { type: 'int', min: 1, max: 256 },
+      kernels: { type: 'string', choices: ['wasm', 'ts'] },
     })
     if (o.resolution !== undefined && o.res !== undefined) throw new UsageError('Give --resolution or --res, not both')
-    const result = benchRigidFluid({ res: o.resolution ?? o.res ?? GEARS_THESIS_RESOLUTION, frames: o.frames ?? DEFAULT_BENCH_FRAMES }, (line) => console.log(line))
+    const result = await withLiquidKernels(o, (kernels) => benchRigidFluid({ res: o.resolution ?? o.res ?? GEARS_THESIS_RESOLUTION, frames: o.frames ?? DEFAULT_BENCH_FRAMES, kernels }, (line) => console.log(line)))
     printBenchResult(result, (line) => console.log(line))
     return 0
   }

@@ -112,6 +112,7 @@ export function compileLiquidScene(doc: SceneDocument, domainId: string, opts: C
     rigidBodies: compileRigidBodies(doc, frame, num(domain, p, 'timeScale') / doc.meta.fps, opts),
     pressure: { tolerance, maxIterations: 2000 },
     viscositySolve: { tolerance, maxIterations: 4000, preconditioner: opts.viscousPreconditioner ?? 'auto' },
+    ...(opts.kernels ? { kernels: opts.kernels } : {}),
   }
   validateLiquidSetup(setup, opts.maxBytes)
   // Every object, every parameter, every mesh once, so errors surface before the bake; and

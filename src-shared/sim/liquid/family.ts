@@ -55,7 +55,9 @@ export const liquidFamily: SolverFamily<LiquidCompiled, LiquidSimInput> = {
   hosts: ['domain'],
   params: { domain: LIQUID_DOMAIN_PARAMS, emitter: LIQUID_EMITTER_PARAMS },
   phases: LIQUID_PHASES,
-  kernels: 'ts',
+  // The marker move runs on the WebAssembly kernels over the bake's threads (markerKernels.ts);
+  // the other phases are still TypeScript on the bake thread.
+  kernels: 'wasm',
   display: {
     controls: ['particleColor'],
     particleColors: [

@@ -9,6 +9,7 @@ import type { SignedDistanceField } from '../../geometry/signedDistance'
 import type { Vec3 } from '../../scene/types'
 import type { DomainSides } from '../core/boundaries'
 import { type GridSpec, validateGridSpec } from '../core/grid'
+import type { KernelBackend } from '../core/kernelTypes'
 import type { SimInput } from '../solver'
 import { type RigidBodySetup, type RigidPoseInput, validateRigidBodySetup, validateRigidPose } from './rigidInput'
 
@@ -121,6 +122,11 @@ export interface LiquidSetup {
   rigidBodies?: RigidBodySetup[]
   pressure: { tolerance: number; maxIterations: number }
   viscositySolve: { tolerance: number; maxIterations: number; preconditioner?: ViscousPreconditioner }
+  /**
+   * Where the kernels that have a kernel-table row run (the marker move, markerKernels.ts),
+   * and so where the arrays they touch are allocated; default the TypeScript reference.
+   */
+  kernels?: KernelBackend
 }
 
 export interface HeatSourceInput {

@@ -54,6 +54,22 @@ export function seedVolumes(p: MarkerParticles, prng: Prng, spec: GridSpec, ppc:
   const pos = new Float64Array(3)
   const centre = new Float64Array(volumes.length)
   const reach = 0.8660254037844386 * dx // half the cell diagonal
+  // Room for every marker the cells near a volume can take, reserved at once: growing by
+  // doubling would leave each outgrown copy behind in the WebAssembly kernels' memory,
+  // which never frees (markers.ts).
+  let nearCells = 0
+  for (let k = 0; k < nz; k++)
+    for (let j = 0; j < ny; j++)
+      for (let i = 0; i < nx; i++) {
+        const cx = origin[0] + (i + 0.5) * dx, cy = origin[1] + (j + 0.5) * dx, cz = origin[2] + (k + 0.5) * dx
+        for (let v = 0; v < sdfs.length; v++) {
+          if (sdfs[v].distance(cx, cy, cz) < reach) {
+            nearCells++
+            break
+          }
+        }
+      }
+  p.reserve(Math.min(p.maxCount, p.count + nearCells * ppc), true)
   let added = 0
   for (let k = 0; k < nz; k++) {
     for (let j = 0; j < ny; j++) {

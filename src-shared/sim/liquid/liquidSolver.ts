@@ -29,6 +29,7 @@ import { EddyError } from '../../api/errors'
 import { enforceSolidVelocity, openFlags } from '../core/boundaries'
 import { addUniformAcceleration } from '../core/forces'
 import { MacGrid } from '../core/grid'
+import { TS_KERNELS } from '../core/kernelBackend'
 import type { FrameData, ParticleSet, Volume } from '../frame'
 import { ObstacleField } from '../core/obstacleField'
 import { Prng } from '../core/prng'
@@ -167,43 +168,47 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     const { grid } = setup
     const { nx, ny, nz } = grid
     const n = nx * ny * nz
-    this.velocity = new MacGrid(grid)
-    this.velOld = new MacGrid(grid)
+    // What the marker splat and move touch comes from the kernels' allocator (splatKernels.ts,
+    // markerKernels.ts).
+    const kernels = setup.kernels ?? TS_KERNELS
+    const alloc = { kernels }
+    this.velocity = new MacGrid(grid, alloc)
+    this.velOld = new MacGrid(grid, alloc)
     this.change = new MacGrid(grid)
     this.changeMarkU = new Uint8Array((nx + 1) * ny * nz)
     this.changeMarkV = new Uint8Array(nx * (ny + 1) * nz)
     this.changeMarkW = new Uint8Array(nx * ny * (nz + 1))
     this.density = new DensityCorrection(nx, ny, nz)
-    this.drift = new MacGrid(grid)
+    this.drift = new MacGrid(grid, alloc)
     this.advectVel = new MacGrid(grid)
-    this.temperature = new Float32Array(n)
-    this.tempOld = new Float32Array(n)
+    this.temperature = kernels.f32(n)
+    this.tempOld = kernels.f32(n)
     this.phi = new Float32Array(n)
     this.phiRaw = new Float32Array(n)
     this.kind = new Uint8Array(n)
     this.viscosity = new Float32Array(n)
     this.count = new Int32Array(n)
-    this.markU = new Uint8Array((nx + 1) * ny * nz)
-    this.markV = new Uint8Array(nx * (ny + 1) * nz)
-    this.markW = new Uint8Array(nx * ny * (nz + 1))
-    this.markT = new Uint8Array(n)
+    this.markU = kernels.u8((nx + 1) * ny * nz)
+    this.markV = kernels.u8(nx * (ny + 1) * nz)
+    this.markW = kernels.u8(nx * ny * (nz + 1))
+    this.markT = kernels.u8(n)
     this.markT2 = new Uint8Array(n)
-    this.reach = new Uint8Array(n)
+    this.reach = kernels.u8(n)
     this.open = openFlags(setup.sides)
     this.closed = this.open.map((o) => 1 - o)
     this.obstacles = new ObstacleField(grid, setup.sides)
     this.fractions = new MacGrid(grid)
-    this.pushPhi = new Float32Array((nx + 1) * (ny + 1) * (nz + 1))
-    this.transfer = new ParticleTransfer(grid)
+    this.pushPhi = kernels.f32((nx + 1) * (ny + 1) * (nz + 1))
+    this.transfer = new ParticleTransfer(grid, kernels)
     // APIC (transfer.ts): the markers carry C_p, and FLIP's share is not blended in.
     this.transfer.apic = setup.transfer === 'apic'
     this.g2p = { transfer: this.transfer, velOld: this.velOld, temp: this.temperature, tempOld: this.tempOld, flip: this.flipShare(), gx: 0, gy: 0, gz: 0 }
-    this.mover = new ParticleMover(grid)
+    this.mover = new ParticleMover(grid, kernels)
     this.heat = new HeatSolver(grid)
     this.visc = new kinds.ViscositySystem(nx, ny, nz)
     this.visc.preconditioner = setup.viscositySolve.preconditioner ?? 'auto'
     this.pressure = new GhostFluidPressure(nx, ny, nz)
-    this.particles = new MarkerParticles(setup.maxParticles, Math.min(setup.maxParticles, 1024), setup.transfer === 'apic')
+    this.particles = new MarkerParticles(setup.maxParticles, Math.min(setup.maxParticles, 1024), setup.transfer === 'apic', kernels)
     this.prng = new Prng(setup.seed)
     this.levelSetScratch = new LevelSetScratch(n)
     this.surface = new SurfaceTracker(grid, 3 * grid.dx)

@@ -5,6 +5,11 @@
 // allocates O(log n) times over a bake, never per particle. Removal swaps the last particle
 // in, which keeps the order (and so every sum over particles) a deterministic function of the
 // state.
+//
+// The arrays come from a kernel allocator (core/kernelTypes.ts): the WebAssembly backend's
+// puts them in the kernels' shared memory, where the marker move runs (markerKernels.ts).
+import { TS_KERNELS } from '../core/kernelBackend'
+import type { KernelAllocator } from '../core/kernelTypes'
 
 export class MarkerParticles {
   count = 0
@@ -25,42 +30,52 @@ export class MarkerParticles {
    * c[9q + 3a + b] = d v_a / d x_b (1/s). Empty (length 0) unless constructed with affine.
    */
   c: Float32Array
+  /** Per marker, 1 when the move (markerKernels.ts) marked it for removal; scratch of the move. */
+  flag: Uint8Array
   /** Whether the markers carry C_p (c holds 9 * capacity floats). */
   readonly affine: boolean
+  private readonly alloc: KernelAllocator
   /** Id the next added particle gets. */
   nextId = 0
 
-  constructor(maxCount: number, initialCapacity = 1024, affine = false) {
+  /** alloc: where the arrays live (default plain arrays). */
+  constructor(maxCount: number, initialCapacity = 1024, affine = false, alloc: KernelAllocator = TS_KERNELS) {
     this.maxCount = maxCount
     this.affine = affine
+    this.alloc = alloc
     const c = Math.max(1, Math.min(initialCapacity, maxCount))
-    this.px = new Float32Array(c)
-    this.py = new Float32Array(c)
-    this.pz = new Float32Array(c)
-    this.vx = new Float32Array(c)
-    this.vy = new Float32Array(c)
-    this.vz = new Float32Array(c)
-    this.temp = new Float32Array(c)
+    this.px = alloc.f32(c)
+    this.py = alloc.f32(c)
+    this.pz = alloc.f32(c)
+    this.vx = alloc.f32(c)
+    this.vy = alloc.f32(c)
+    this.vz = alloc.f32(c)
+    this.temp = alloc.f32(c)
     this.id = new Uint32Array(c)
-    this.c = new Float32Array(affine ? 9 * c : 0)
+    this.c = alloc.f32(affine ? 9 * c : 0)
+    this.flag = alloc.u8(c)
   }
 
   get capacity(): number {
     return this.px.length
   }
 
-  /** Makes room for at least n particles (capacity doubles, capped at maxCount). */
-  reserve(n: number): void {
+  /**
+   * Makes room for at least n particles: capacity doubles (capped at maxCount), or becomes
+   * exactly n when `exact` (a caller that knows how many are coming).
+   */
+  reserve(n: number, exact = false): void {
     if (n <= this.capacity) return
     let c = this.capacity
     while (c < n) c *= 2
+    if (exact) c = n
     c = Math.min(c, Math.max(n, this.maxCount))
     const grow = <T extends Float32Array | Uint32Array>(a: T, make: (n: number) => T): T => {
       const b = make(c)
       b.set(a.subarray(0, this.count))
       return b
     }
-    const f32 = (m: number) => new Float32Array(m)
+    const f32 = (m: number) => this.alloc.f32(m)
     this.px = grow(this.px, f32)
     this.py = grow(this.py, f32)
     this.pz = grow(this.pz, f32)
@@ -70,10 +85,11 @@ export class MarkerParticles {
     this.temp = grow(this.temp, f32)
     this.id = grow(this.id, (m) => new Uint32Array(m))
     if (this.affine) {
-      const b = new Float32Array(9 * c)
+      const b = this.alloc.f32(9 * c)
       b.set(this.c.subarray(0, 9 * this.count))
       this.c = b
     }
+    this.flag = this.alloc.u8(c)
   }
 
   /** Adds one particle; false (and nothing added) at maxCount. */

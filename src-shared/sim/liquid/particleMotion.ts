@@ -12,18 +12,14 @@
 // margin) is moved out along the distance gradient, and one beyond a closed domain side is
 // put back inside; particles that leave through an open side, or sit deep inside a solid
 // where the (banded) distance has no gradient, are removed.
+//
+// The per-marker work is a kernel-table row (markerKernels.ts), so it runs in WebAssembly over
+// the kernel threads when the solver has WebAssembly kernels; removal stays here, on one thread.
 import type { GridSpec, MacGrid } from '../core/grid'
+import { type KernelBackend, TS_KERNELS } from '../core/kernelBackend'
+import { MOVE_MARKERS, MOVE_PRM, MOVE_PRM_LENGTH } from './markerKernels'
 import type { MarkerParticles } from './markers'
-import * as sample from './sample'
-import * as transfer from './transfer'
 import type { ParticleTransfer } from './transfer'
-
-// Imported values used in per-cell / per-marker loops are copied into module constants: an
-// imported binding can cost a property load (or a getter call, under vitest's module runner)
-// on every use in a hot loop.
-const lerp3 = sample.lerpLattice
-const velocityAtGridCoord = sample.macVelocity
-const cellOf = transfer.cellOf
 
 /** What a fused substep's grid -> particle transfer needs (transfer.ts toParticles). */
 export interface GridToParticles {
@@ -39,19 +35,15 @@ export interface GridToParticles {
 
 export class ParticleMover {
   private readonly spec: GridSpec
-  private readonly v0 = new Float64Array(3)
-  private readonly v1 = new Float64Array(3)
-  private readonly stencil: sample.MacStencil
-  /** Upper domain corner, m (per-call constant of moveTo). */
-  private readonly hi = new Float64Array(3)
+  private readonly kernels: KernelBackend
+  /** The move's parameter block (markerKernels.ts MOVE_PRM), in the kernels' memory. */
+  private readonly prm: Float64Array
 
-  constructor(spec: GridSpec) {
+  /** kernels: where the move runs (markerKernels.ts MOVE_MARKERS); the arrays should come from its allocator. */
+  constructor(spec: GridSpec, kernels: KernelBackend = TS_KERNELS) {
     this.spec = spec
-    const { nx, ny, nz, dx, origin } = spec
-    this.stencil = new sample.MacStencil(nx, ny, nz)
-    this.hi[0] = origin[0] + nx * dx
-    this.hi[1] = origin[1] + ny * dx
-    this.hi[2] = origin[2] + nz * dx
+    this.kernels = kernels
+    this.prm = kernels.f64(MOVE_PRM_LENGTH)
   }
 
   /**
@@ -67,110 +59,50 @@ export class ParticleMover {
    */
   advect(p: MarkerParticles, vel: MacGrid, h: number, obstaclePhi: Float32Array | null, open: Uint8Array, reach: Uint8Array, g2p: GridToParticles | null = null, drift: MacGrid | null = null): number {
     const { nx, ny, nz, dx, origin } = this.spec
-    const inv = 1 / dx
-    const { v0, v1, stencil: st } = this
-    const o0 = origin[0], o1 = origin[1], o2 = origin[2]
+    const prm = this.prm
+    prm[MOVE_PRM.h] = h
+    prm[MOVE_PRM.dx] = dx
+    prm[MOVE_PRM.ox] = origin[0]
+    prm[MOVE_PRM.oy] = origin[1]
+    prm[MOVE_PRM.oz] = origin[2]
+    prm[MOVE_PRM.fused] = g2p !== null ? 1 : 0
+    prm[MOVE_PRM.flip] = g2p?.flip ?? 0
+    prm[MOVE_PRM.gx] = g2p?.gx ?? 0
+    prm[MOVE_PRM.gy] = g2p?.gy ?? 0
+    prm[MOVE_PRM.gz] = g2p?.gz ?? 0
+    prm[MOVE_PRM.relax] = g2p?.transfer.tempRelax ?? 0
+    prm[MOVE_PRM.apic] = g2p?.transfer.apic ? 1 : 0
+    const count = p.count
+    this.kernels.run(
+      MOVE_MARKERS,
+      p,
+      vel,
+      g2p?.velOld ?? vel,
+      g2p?.temp ?? null,
+      g2p?.tempOld ?? null,
+      g2p && g2p.transfer.tempRelax !== 0 ? g2p.transfer.tempResid : null,
+      drift?.u ?? null,
+      drift?.v ?? null,
+      drift?.w ?? null,
+      obstaclePhi,
+      reach,
+      open,
+      prm,
+      nx,
+      ny,
+      nz,
+      count,
+    )
+    // Remove the flagged markers from the last to the first: the marker swapped into a freed
+    // slot is a survivor already moved, as in a one-pass backwards loop.
+    const flag = p.flag
     let removed = 0
-    // Backwards, so the particle swapped into a removed slot has already been moved (and,
-    // fused, already transferred: a particle's transfer reads only itself and the grid).
-    for (let q = p.count - 1; q >= 0; q--) {
-      const x = p.px[q], y = p.py[q], z = p.pz[q]
-      let nxp: number, nyp: number, nzp: number
-      const X = (x - o0) * inv, Y = (y - o1) * inv, Z = (z - o2) * inv
-      if (reach[cellOf(X, Y, Z, nx, ny, nz)] === 0) {
-        // A marker beyond the band the grid velocity was extended into (spray) has no grid
-        // velocity: it flies ballistically under gravity (toParticles) with its own velocity.
-        if (g2p !== null) {
-          p.vx[q] += h * g2p.gx
-          p.vy[q] += h * g2p.gy
-          p.vz[q] += h * g2p.gz
-        }
-        nxp = x + h * p.vx[q]
-        nyp = y + h * p.vy[q]
-        nzp = z + h * p.vz[q]
-      } else {
-        if (g2p !== null) g2p.transfer.toParticle(p, q, X, Y, Z, vel, g2p.velOld, g2p.temp, g2p.tempOld, g2p.flip, v0)
-        else velocityAtGridCoord(vel.u, vel.v, vel.w, nx, ny, nz, X, Y, Z, v0)
-        if (drift !== null) {
-          st.at(X, Y, Z)
-          v0[0] += st.u(drift.u)
-          v0[1] += st.v(drift.v)
-          v0[2] += st.w(drift.w)
-        }
-        const x1 = x + h * v0[0], y1 = y + h * v0[1], z1 = z + h * v0[2]
-        // macVelocity at x1, with one stencil set-up for the three components.
-        st.at((x1 - o0) * inv, (y1 - o1) * inv, (z1 - o2) * inv)
-        v1[0] = st.u(vel.u)
-        v1[1] = st.v(vel.v)
-        v1[2] = st.w(vel.w)
-        if (drift !== null) {
-          v1[0] += st.u(drift.u)
-          v1[1] += st.v(drift.v)
-          v1[2] += st.w(drift.w)
-        }
-        nxp = x + 0.5 * h * (v0[0] + v1[0])
-        nyp = y + 0.5 * h * (v0[1] + v1[1])
-        nzp = z + 0.5 * h * (v0[2] + v1[2])
-      }
-      if (this.place(p, q, nxp, nyp, nzp, obstaclePhi, open)) continue
+    for (let q = count - 1; q >= 0; q--) {
+      if (flag[q] === 0) continue
+      p.remove(q)
       removed++
     }
     return removed
-  }
-
-  /**
-   * Moves particle q to (x, y, z) after pushing it out of obstacles and back inside closed
-   * sides; false when it was removed instead (left through an open side, or deep in a solid).
-   */
-  private place(p: MarkerParticles, q: number, nxp: number, nyp: number, nzp: number, obstaclePhi: Float32Array | null, open: Uint8Array): boolean {
-    const { nx, ny, nz, dx, origin } = this.spec
-    const inv = 1 / dx
-    const margin = 0.05 * dx
-    const wallEps = 1e-4 * dx
-    const hi = this.hi
-    if (obstaclePhi !== null) {
-      const X = (nxp - origin[0]) * inv, Y = (nyp - origin[1]) * inv, Z = (nzp - origin[2]) * inv
-      const d = lerp3(obstaclePhi, nx + 1, ny + 1, nz + 1, X, Y, Z)
-      if (d < margin) {
-        const gx = lerp3(obstaclePhi, nx + 1, ny + 1, nz + 1, X + 0.5, Y, Z) - lerp3(obstaclePhi, nx + 1, ny + 1, nz + 1, X - 0.5, Y, Z)
-        const gy = lerp3(obstaclePhi, nx + 1, ny + 1, nz + 1, X, Y + 0.5, Z) - lerp3(obstaclePhi, nx + 1, ny + 1, nz + 1, X, Y - 0.5, Z)
-        const gz = lerp3(obstaclePhi, nx + 1, ny + 1, nz + 1, X, Y, Z + 0.5) - lerp3(obstaclePhi, nx + 1, ny + 1, nz + 1, X, Y, Z - 0.5)
-        const g = Math.sqrt(gx * gx + gy * gy + gz * gz)
-        if (!(g > 1e-6 * dx)) {
-          p.remove(q)
-          return false
-        }
-        const s = (margin - d) / g
-        nxp += s * gx
-        nyp += s * gy
-        nzp += s * gz
-        // No velocity into the obstacle (matters for spray, which keeps its own velocity).
-        const vn = (p.vx[q] * gx + p.vy[q] * gy + p.vz[q] * gz) / g
-        if (vn < 0) {
-          p.vx[q] -= (vn * gx) / g
-          p.vy[q] -= (vn * gy) / g
-          p.vz[q] -= (vn * gz) / g
-        }
-      }
-    }
-    // Domain sides: xMin, xMax, yMin, yMax, zMin, zMax.
-    // A marker put back on a closed side also loses its velocity into that side.
-    let out = false
-    if (nxp < origin[0] + wallEps) open[0] ? (out = true) : ((nxp = origin[0] + wallEps), (p.vx[q] = Math.max(p.vx[q], 0)))
-    else if (nxp > hi[0] - wallEps) open[1] ? (out = true) : ((nxp = hi[0] - wallEps), (p.vx[q] = Math.min(p.vx[q], 0)))
-    if (nyp < origin[1] + wallEps) open[2] ? (out = true) : ((nyp = origin[1] + wallEps), (p.vy[q] = Math.max(p.vy[q], 0)))
-    else if (nyp > hi[1] - wallEps) open[3] ? (out = true) : ((nyp = hi[1] - wallEps), (p.vy[q] = Math.min(p.vy[q], 0)))
-    if (nzp < origin[2] + wallEps) open[4] ? (out = true) : ((nzp = origin[2] + wallEps), (p.vz[q] = Math.max(p.vz[q], 0)))
-    else if (nzp > hi[2] - wallEps) open[5] ? (out = true) : ((nzp = hi[2] - wallEps), (p.vz[q] = Math.min(p.vz[q], 0)))
-    // NaN positions are left to the solver's stability guard, which sees the velocity.
-    if (out) {
-      p.remove(q)
-      return false
-    }
-    p.px[q] = nxp
-    p.py[q] = nyp
-    p.pz[q] = nzp
-    return true
   }
 }
 

@@ -19,9 +19,12 @@
 // Sums are Float64 and run in particle order, so the result is a deterministic function of
 // the particle arrays.
 import type { MacGrid } from '../core/grid'
+import { TS_KERNELS } from '../core/kernelBackend'
+import type { KernelAllocator, KernelBackend } from '../core/kernelTypes'
 import * as affine from './affine'
 import type { MarkerParticles } from './markers'
 import * as sample from './sample'
+import { SPLAT_MARKERS, type SplatMarks, type SplatSums, splatPlanes } from './splatKernels'
 
 // Imported values used in per-marker loops are copied into module constants (see
 // particleMotion.ts).
@@ -46,8 +49,8 @@ export function cellOf(X: number, Y: number, Z: number, nx: number, ny: number, 
  */
 class Splat {
   readonly sw: Float64Array
-  constructor(n: number) {
-    this.sw = new Float64Array(2 * n)
+  constructor(n: number, alloc: KernelAllocator) {
+    this.sw = alloc.f64(2 * n)
   }
 }
 
@@ -60,6 +63,9 @@ export class ParticleTransfer {
   private readonly faces: [Splat, Splat, Splat]
   private readonly cells: Splat
   private readonly uvw = new Float64Array(3)
+  /** toGrid's kernel arguments (reused: no allocation per call). */
+  private readonly sums: SplatSums
+  private readonly marks: SplatMarks
   private readonly stencil: sample.MacStencil
   /**
    * Unresolved temperature: per cell, the splat of the markers' residuals T_p - t_old(x_p)
@@ -75,17 +81,26 @@ export class ParticleTransfer {
    */
   apic = false
 
-  constructor(spec: { nx: number; ny: number; nz: number; dx: number; origin: [number, number, number] }) {
+  /** Where toGrid's splat runs (splatKernels.ts); the marker move reads tempResid (markerKernels.ts). */
+  private readonly kernels: KernelBackend
+
+  /** kernels: where the splat runs and the arrays it and the marker move touch live. */
+  constructor(spec: { nx: number; ny: number; nz: number; dx: number; origin: [number, number, number] }, kernels: KernelBackend = TS_KERNELS) {
+    const alloc = kernels
+    this.kernels = kernels
     const { nx, ny, nz } = spec
     this.nx = nx
     this.ny = ny
     this.nz = nz
     this.dx = spec.dx
     this.origin = spec.origin
-    this.faces = [new Splat((nx + 1) * ny * nz), new Splat(nx * (ny + 1) * nz), new Splat(nx * ny * (nz + 1))]
-    this.cells = new Splat(nx * ny * nz)
+    this.faces = [new Splat((nx + 1) * ny * nz, alloc), new Splat(nx * (ny + 1) * nz, alloc), new Splat(nx * ny * (nz + 1), alloc)]
+    this.cells = new Splat(nx * ny * nz, alloc)
+    this.sums = { su: this.faces[0].sw, sv: this.faces[1].sw, sw: this.faces[2].sw, sc: this.cells.sw }
+    const none = new Uint8Array(0)
+    this.marks = { mu: none, mv: none, mw: none, mt: none }
     this.stencil = new sample.MacStencil(nx, ny, nz)
-    this.tempResid = new Float32Array(nx * ny * nz)
+    this.tempResid = alloc.f32(nx * ny * nz)
     this.residMark = new Uint8Array(nx * ny * nz)
   }
 
@@ -118,63 +133,9 @@ export class ParticleTransfer {
       const Z = (p.pz[q] - origin[2]) * inv
       if (reach[cellOf(X, Y, Z, nx, ny, nz)] === 0) continue
       st.at(X, Y, Z)
-      ParticleTransfer.splat(cells, nx, ny, nz, X - 0.5, Y - 0.5, Z - 0.5, p.temp[q] - st.cell(tempOld))
+      splatPlanes(cells.sw, nx, ny, nz, X - 0.5, Y - 0.5, Z - 0.5, p.temp[q] - st.cell(tempOld), false, 0, 0, 0, 0, nz)
     }
     ParticleTransfer.resolve(cells, this.tempResid, this.residMark)
-  }
-
-  /** Trilinear splat of values into lattice sx*sy*sz at index coordinates (gx, gy, gz). */
-  private static splat(s: Splat, sx: number, sy: number, sz: number, gx: number, gy: number, gz: number, value: number): void {
-    const sw = s.sw
-    const i0 = Math.floor(gx), j0 = Math.floor(gy), k0 = Math.floor(gz)
-    const tx = gx - i0, ty = gy - j0, tz = gz - k0
-    if (i0 >= 0 && j0 >= 0 && k0 >= 0 && i0 < sx - 1 && j0 < sy - 1 && k0 < sz - 1) {
-      // All eight samples inside (nearly every marker): unrolled, same weights and products
-      // as the general loop below (w = wx * (wy * wz)), zero weights skipped likewise.
-      const ux = 1 - tx, uy = 1 - ty, uz = 1 - tz
-      const a = 2 * (i0 + sx * (j0 + sy * k0))
-      const y1 = 2 * sx, z1 = 2 * sx * sy
-      let wyz = uy * uz
-      let w = ux * wyz
-      if (w !== 0) (sw[a] += w * value), (sw[a + 1] += w)
-      w = tx * wyz
-      if (w !== 0) (sw[a + 2] += w * value), (sw[a + 3] += w)
-      wyz = ty * uz
-      w = ux * wyz
-      if (w !== 0) (sw[a + y1] += w * value), (sw[a + y1 + 1] += w)
-      w = tx * wyz
-      if (w !== 0) (sw[a + y1 + 2] += w * value), (sw[a + y1 + 3] += w)
-      wyz = uy * tz
-      w = ux * wyz
-      if (w !== 0) (sw[a + z1] += w * value), (sw[a + z1 + 1] += w)
-      w = tx * wyz
-      if (w !== 0) (sw[a + z1 + 2] += w * value), (sw[a + z1 + 3] += w)
-      wyz = ty * tz
-      w = ux * wyz
-      if (w !== 0) (sw[a + z1 + y1] += w * value), (sw[a + z1 + y1 + 1] += w)
-      w = tx * wyz
-      if (w !== 0) (sw[a + z1 + y1 + 2] += w * value), (sw[a + z1 + y1 + 3] += w)
-      return
-    }
-    for (let dk = 0; dk < 2; dk++) {
-      const k = k0 + dk
-      if (k < 0 || k >= sz) continue
-      const wz = dk ? tz : 1 - tz
-      for (let dj = 0; dj < 2; dj++) {
-        const j = j0 + dj
-        if (j < 0 || j >= sy) continue
-        const wyz = (dj ? ty : 1 - ty) * wz
-        for (let di = 0; di < 2; di++) {
-          const i = i0 + di
-          if (i < 0 || i >= sx) continue
-          const w = (di ? tx : 1 - tx) * wyz
-          if (w === 0) continue
-          const c = 2 * (i + sx * (j + sy * k))
-          sw[c] += w * value
-          sw[c + 1] += w
-        }
-      }
-    }
   }
 
   /**
@@ -183,102 +144,18 @@ export class ParticleTransfer {
    */
   toGrid(p: MarkerParticles, vel: MacGrid, temp: Float32Array, markU: Uint8Array, markV: Uint8Array, markW: Uint8Array, markT: Uint8Array): void {
     const { nx, ny, nz, dx, origin, faces, cells } = this
-    for (const s of faces) s.sw.fill(0)
-    cells.sw.fill(0)
-    const inv = 1 / dx
-    if (this.apic) this.toGridAffine(p)
-    else for (let q = 0; q < p.count; q++) {
-      const X = (p.px[q] - origin[0]) * inv
-      const Y = (p.py[q] - origin[1]) * inv
-      const Z = (p.pz[q] - origin[2]) * inv
-      ParticleTransfer.splat(faces[0], nx + 1, ny, nz, X, Y - 0.5, Z - 0.5, p.vx[q])
-      ParticleTransfer.splat(faces[1], nx, ny + 1, nz, X - 0.5, Y, Z - 0.5, p.vy[q])
-      ParticleTransfer.splat(faces[2], nx, ny, nz + 1, X - 0.5, Y - 0.5, Z, p.vz[q])
-      ParticleTransfer.splat(cells, nx, ny, nz, X - 0.5, Y - 0.5, Z - 0.5, p.temp[q])
-    }
-    ParticleTransfer.resolve(faces[0], vel.u, markU)
-    ParticleTransfer.resolve(faces[1], vel.v, markV)
-    ParticleTransfer.resolve(faces[2], vel.w, markW)
-    ParticleTransfer.resolve(cells, temp, markT)
-  }
-
-  /** toGrid's splats with the markers' affine velocities (APIC); temperature as toGrid. */
-  private toGridAffine(p: MarkerParticles): void {
-    const { nx, ny, nz, dx, origin, faces, cells } = this
-    const inv = 1 / dx
-    const C = p.c
-    const f0 = faces[0], f1 = faces[1], f2 = faces[2]
-    for (let q = 0; q < p.count; q++) {
-      const X = (p.px[q] - origin[0]) * inv
-      const Y = (p.py[q] - origin[1]) * inv
-      const Z = (p.pz[q] - origin[2]) * inv
-      // C_p (x_i - x_p) with x_i - x_p = dx (lattice offset): the gradient rows times dx.
-      const o = 9 * q
-      ParticleTransfer.splatAffine(f0, nx + 1, ny, nz, X, Y - 0.5, Z - 0.5, p.vx[q], dx * C[o], dx * C[o + 1], dx * C[o + 2])
-      ParticleTransfer.splatAffine(f1, nx, ny + 1, nz, X - 0.5, Y, Z - 0.5, p.vy[q], dx * C[o + 3], dx * C[o + 4], dx * C[o + 5])
-      ParticleTransfer.splatAffine(f2, nx, ny, nz + 1, X - 0.5, Y - 0.5, Z, p.vz[q], dx * C[o + 6], dx * C[o + 7], dx * C[o + 8])
-      ParticleTransfer.splat(cells, nx, ny, nz, X - 0.5, Y - 0.5, Z - 0.5, p.temp[q])
-    }
-  }
-
-  /**
-   * splat of an affine value: sample (i, j, k) gets v + a . ((i, j, k) - (gx, gy, gz)), with a
-   * the marker's velocity gradient for this component times dx (APIC, Jiang 2015 eq. 11 per
-   * component). Same weights, same order as splat.
-   */
-  private static splatAffine(s: Splat, sx: number, sy: number, sz: number, gx: number, gy: number, gz: number, value: number, ax: number, ay: number, az: number): void {
-    const sw = s.sw
-    const i0 = Math.floor(gx), j0 = Math.floor(gy), k0 = Math.floor(gz)
-    const tx = gx - i0, ty = gy - j0, tz = gz - k0
-    // Value at the lower corner and the steps to the upper one along each axis.
-    const v0 = value - ax * tx - ay * ty - az * tz
-    if (i0 >= 0 && j0 >= 0 && k0 >= 0 && i0 < sx - 1 && j0 < sy - 1 && k0 < sz - 1) {
-      const ux = 1 - tx, uy = 1 - ty, uz = 1 - tz
-      const a = 2 * (i0 + sx * (j0 + sy * k0))
-      const y1 = 2 * sx, z1 = 2 * sx * sy
-      const vy = v0 + ay, vz = v0 + az, vyz = vy + az
-      let wyz = uy * uz
-      let w = ux * wyz
-      if (w !== 0) (sw[a] += w * v0), (sw[a + 1] += w)
-      w = tx * wyz
-      if (w !== 0) (sw[a + 2] += w * (v0 + ax)), (sw[a + 3] += w)
-      wyz = ty * uz
-      w = ux * wyz
-      if (w !== 0) (sw[a + y1] += w * vy), (sw[a + y1 + 1] += w)
-      w = tx * wyz
-      if (w !== 0) (sw[a + y1 + 2] += w * (vy + ax)), (sw[a + y1 + 3] += w)
-      wyz = uy * tz
-      w = ux * wyz
-      if (w !== 0) (sw[a + z1] += w * vz), (sw[a + z1 + 1] += w)
-      w = tx * wyz
-      if (w !== 0) (sw[a + z1 + 2] += w * (vz + ax)), (sw[a + z1 + 3] += w)
-      wyz = ty * tz
-      w = ux * wyz
-      if (w !== 0) (sw[a + z1 + y1] += w * vyz), (sw[a + z1 + y1 + 1] += w)
-      w = tx * wyz
-      if (w !== 0) (sw[a + z1 + y1 + 2] += w * (vyz + ax)), (sw[a + z1 + y1 + 3] += w)
-      return
-    }
-    for (let dk = 0; dk < 2; dk++) {
-      const k = k0 + dk
-      if (k < 0 || k >= sz) continue
-      const wz = dk ? tz : 1 - tz
-      for (let dj = 0; dj < 2; dj++) {
-        const j = j0 + dj
-        if (j < 0 || j >= sy) continue
-        const wyz = (dj ? ty : 1 - ty) * wz
-        const vjk = v0 + dj * ay + dk * az
-        for (let di = 0; di < 2; di++) {
-          const i = i0 + di
-          if (i < 0 || i >= sx) continue
-          const w = (di ? tx : 1 - tx) * wyz
-          if (w === 0) continue
-          const c = 2 * (i + sx * (j + sy * k))
-          sw[c] += w * (vjk + di * ax)
-          sw[c + 1] += w
-        }
-      }
-    }
+    // One kernel for the four lattices, split by planes (splatKernels.ts).
+    const sums = this.sums
+    sums.su = faces[0].sw
+    sums.sv = faces[1].sw
+    sums.sw = faces[2].sw
+    sums.sc = cells.sw
+    const marks = this.marks
+    marks.mu = markU
+    marks.mv = markV
+    marks.mw = markW
+    marks.mt = markT
+    this.kernels.run(SPLAT_MARKERS, p, sums, vel, temp, marks, p.count, this.apic ? 1 : 0, nx, ny, nz, dx, origin[0], origin[1], origin[2])
   }
 
   /**

@@ -1,0 +1,219 @@
+// The markers -> grid splat (transfer.ts toGrid) as a kernel-table row, so it runs as this
+// TypeScript reference on the TypeScript backend and as its AssemblyScript twin
+// (wasm/assembly/splat.ts) split over z-planes on the WebAssembly backend's threads.
+//
+// A call covers lattice planes [k0, k1) of all four lattices at once (u, v, w faces and cell
+// centres; the range is nz + 1, the w faces' plane count): it zeroes their accumulators, loops
+// over every marker in order adding only the samples in its planes, and turns them into
+// weighted means. So every sample sums its markers in marker order whatever the split, and
+// the result is the same bits as one pass over everything (no atomics, no per-thread copies).
+// Each thread reads every marker's position but splats only the ~1/threads that reach its
+// planes; a marker reaches two planes of each lattice.
+//
+// The splat of one value is trilinear: sample (i, j, k) of a marker at lattice coordinates
+// (gx, gy, gz) gets weight wx (wy wz), and with APIC (Jiang et al. 2015 eq. 11 per component)
+// the value v_p + C_p (x_i - x_p), x_i - x_p = dx ((i, j, k) - (gx, gy, gz)). Zero weights are
+// skipped. A weight sum below 1e-6 (a marker on the far corner of the stencil) is too noisy to
+// trust: that sample gets 0 and mark 0.
+import { defineKernel, f32, float, int, type KernelArgs, struct } from '../core/kernelTable'
+import type { MacGrid } from '../core/grid'
+
+/** The splat accumulators: per sample, sum of w v at 2c and sum of w at 2c + 1. */
+export interface SplatSums {
+  su: Float64Array
+  sv: Float64Array
+  sw: Float64Array
+  sc: Float64Array
+}
+
+/** The markers' arrays the splat reads (MarkerParticles' fields of these names). */
+export interface SplatMarkers {
+  px: Float32Array
+  py: Float32Array
+  pz: Float32Array
+  vx: Float32Array
+  vy: Float32Array
+  vz: Float32Array
+  temp: Float32Array
+  c: Float32Array
+}
+
+/** Where the means go: face velocities, cell temperatures and their marks. */
+export interface SplatMarks {
+  mu: Uint8Array
+  mv: Uint8Array
+  mw: Uint8Array
+  mt: Uint8Array
+}
+
+/**
+ * Splat of one marker value into lattice sx * sy * sz (row sx, plane sx sy) at lattice
+ * coordinates (gx, gy, gz), planes [ka, kb) only; with `affine`, sample (i, j, k) gets
+ * value + a . ((i, j, k) - (gx, gy, gz)), a = (ax, ay, az) the value's gradient times dx.
+ */
+export function splatPlanes(s: Float64Array, sx: number, sy: number, sz: number, gx: number, gy: number, gz: number, value: number, affine: boolean, ax: number, ay: number, az: number, ka: number, kb: number): void {
+  const i0 = Math.floor(gx), j0 = Math.floor(gy), k0 = Math.floor(gz)
+  const lo = k0 >= ka && k0 < kb
+  const up = k0 + 1 >= ka && k0 + 1 < kb
+  if (!lo && !up) return
+  const tx = gx - i0, ty = gy - j0, tz = gz - k0
+  // Value at the lower corner (the plain value without APIC).
+  const v0 = affine ? value - ax * tx - ay * ty - az * tz : value
+  if (i0 >= 0 && j0 >= 0 && k0 >= 0 && i0 < sx - 1 && j0 < sy - 1 && k0 < sz - 1) {
+    // All eight samples inside (nearly every marker): unrolled, the same weights and products
+    // as the general loop below (w = wx (wy wz)).
+    const ux = 1 - tx, uy = 1 - ty, uz = 1 - tz
+    const a = 2 * (i0 + sx * (j0 + sy * k0))
+    const y1 = 2 * sx, z1 = 2 * sx * sy
+    const ex = affine ? ax : 0
+    const vy = affine ? v0 + ay : value
+    const vz = affine ? v0 + az : value
+    const vyz = affine ? vy + az : value
+    let wyz: number, w: number
+    if (lo) {
+      wyz = uy * uz
+      w = ux * wyz
+      if (w !== 0) (s[a] += w * v0), (s[a + 1] += w)
+      w = tx * wyz
+      if (w !== 0) (s[a + 2] += w * (affine ? v0 + ex : value)), (s[a + 3] += w)
+      wyz = ty * uz
+      w = ux * wyz
+      if (w !== 0) (s[a + y1] += w * vy), (s[a + y1 + 1] += w)
+      w = tx * wyz
+      if (w !== 0) (s[a + y1 + 2] += w * (affine ? vy + ex : value)), (s[a + y1 + 3] += w)
+    }
+    if (up) {
+      wyz = uy * tz
+      w = ux * wyz
+      if (w !== 0) (s[a + z1] += w * vz), (s[a + z1 + 1] += w)
+      w = tx * wyz
+      if (w !== 0) (s[a + z1 + 2] += w * (affine ? vz + ex : value)), (s[a + z1 + 3] += w)
+      wyz = ty * tz
+      w = ux * wyz
+      if (w !== 0) (s[a + z1 + y1] += w * vyz), (s[a + z1 + y1 + 1] += w)
+      w = tx * wyz
+      if (w !== 0) (s[a + z1 + y1 + 2] += w * (affine ? vyz + ex : value)), (s[a + z1 + y1 + 3] += w)
+    }
+    return
+  }
+  for (let dk = 0; dk < 2; dk++) {
+    const k = k0 + dk
+    if (k < 0 || k >= sz || k < ka || k >= kb) continue
+    const wz = dk ? tz : 1 - tz
+    for (let dj = 0; dj < 2; dj++) {
+      const j = j0 + dj
+      if (j < 0 || j >= sy) continue
+      const wyz = (dj ? ty : 1 - ty) * wz
+      const vjk = affine ? v0 + dj * ay + dk * az : value
+      for (let di = 0; di < 2; di++) {
+        const i = i0 + di
+        if (i < 0 || i >= sx) continue
+        const w = (di ? tx : 1 - tx) * wyz
+        if (w === 0) continue
+        const c = 2 * (i + sx * (j + sy * k))
+        s[c] += w * (affine ? vjk + di * ax : value)
+        s[c + 1] += w
+      }
+    }
+  }
+}
+
+/** Weighted means of samples [c0, c1) of one lattice into out, mark 1 where a marker reached. */
+function resolveRange(s: Float64Array, out: Float32Array, mark: Uint8Array, c0: number, c1: number): void {
+  for (let c = c0; c < c1; c++) {
+    const weight = s[2 * c + 1]
+    if (weight > 1e-6) {
+      out[c] = s[2 * c] / weight
+      mark[c] = 1
+    } else {
+      out[c] = 0
+      mark[c] = 0
+    }
+  }
+}
+
+/**
+ * Splats markers [0, count) onto planes [k0, k1) of the four lattices (see the file comment):
+ * velocities onto vel's faces (APIC when `affine`: P.c holds C_p), temperatures onto temp's
+ * cells, with their marks. dx, origin: the grid's.
+ */
+export function splatMarkersSlab(
+  P: SplatMarkers,
+  S: SplatSums,
+  vel: Pick<MacGrid, 'u' | 'v' | 'w'>,
+  temp: Float32Array,
+  M: SplatMarks,
+  count: number,
+  affine: number,
+  nx: number,
+  ny: number,
+  nz: number,
+  dx: number,
+  ox: number,
+  oy: number,
+  oz: number,
+  k0: number,
+  k1: number,
+): void {
+  const A = affine !== 0
+  const inv = 1 / dx
+  const { px, py, pz, vx, vy, vz, c: C } = P
+  const T = P.temp
+  const { su, sv, sw, sc } = S
+  // Plane ranges per lattice: u, v and cells have nz planes, w nz + 1.
+  const kc = Math.min(k1, nz)
+  const pu = (nx + 1) * ny, pv = nx * (ny + 1), pc = nx * ny
+  su.fill(0, 2 * k0 * pu, 2 * kc * pu)
+  sv.fill(0, 2 * k0 * pv, 2 * kc * pv)
+  sw.fill(0, 2 * k0 * pc, 2 * k1 * pc)
+  sc.fill(0, 2 * k0 * pc, 2 * kc * pc)
+  for (let q = 0; q < count; q++) {
+    const X = (px[q] - ox) * inv
+    const Y = (py[q] - oy) * inv
+    const Z = (pz[q] - oz) * inv
+    const o = 9 * q
+    if (A) {
+      // C_p (x_i - x_p) with x_i - x_p = dx (lattice offset): the gradient rows times dx.
+      splatPlanes(su, nx + 1, ny, nz, X, Y - 0.5, Z - 0.5, vx[q], true, dx * C[o], dx * C[o + 1], dx * C[o + 2], k0, kc)
+      splatPlanes(sv, nx, ny + 1, nz, X - 0.5, Y, Z - 0.5, vy[q], true, dx * C[o + 3], dx * C[o + 4], dx * C[o + 5], k0, kc)
+      splatPlanes(sw, nx, ny, nz + 1, X - 0.5, Y - 0.5, Z, vz[q], true, dx * C[o + 6], dx * C[o + 7], dx * C[o + 8], k0, k1)
+    } else {
+      splatPlanes(su, nx + 1, ny, nz, X, Y - 0.5, Z - 0.5, vx[q], false, 0, 0, 0, k0, kc)
+      splatPlanes(sv, nx, ny + 1, nz, X - 0.5, Y, Z - 0.5, vy[q], false, 0, 0, 0, k0, kc)
+      splatPlanes(sw, nx, ny, nz + 1, X - 0.5, Y - 0.5, Z, vz[q], false, 0, 0, 0, k0, k1)
+    }
+    splatPlanes(sc, nx, ny, nz, X - 0.5, Y - 0.5, Z - 0.5, T[q], false, 0, 0, 0, k0, kc)
+  }
+  resolveRange(su, vel.u, M.mu, k0 * pu, kc * pu)
+  resolveRange(sv, vel.v, M.mv, k0 * pv, kc * pv)
+  resolveRange(sw, vel.w, M.mw, k0 * pc, k1 * pc)
+  resolveRange(sc, temp, M.mt, k0 * pc, kc * pc)
+}
+
+const num = (a: KernelArgs, i: number) => a[i] as number
+
+/** splatMarkersSlab over planes [0, nz + 1). */
+export const SPLAT_MARKERS = defineKernel({
+  name: 'splatMarkers',
+  args: [
+    struct('P', { px: 'f32', py: 'f32', pz: 'f32', vx: 'f32', vy: 'f32', vz: 'f32', temp: 'f32', c: 'f32' }),
+    struct('S', { su: 'f64', sv: 'f64', sw: 'f64', sc: 'f64' }),
+    struct('vel', { u: 'f32', v: 'f32', w: 'f32' }),
+    f32('temp'),
+    struct('M', { mu: 'u8', mv: 'u8', mw: 'u8', mt: 'u8' }),
+    int('count'),
+    int('affine'),
+    int('nx'),
+    int('ny'),
+    int('nz'),
+    float('dx'),
+    float('ox'),
+    float('oy'),
+    float('oz'),
+  ],
+  split: 'planes',
+  range: (a) => num(a, 9) + 1,
+  // Each thread reads every marker; about 32 samples a marker in all.
+  work: (a) => 32 * num(a, 5),
+  ref: splatMarkersSlab,
+})

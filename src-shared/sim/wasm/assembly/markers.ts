@@ -1,0 +1,322 @@
+// The liquid's marker move (reference: src-shared/sim/liquid/markerKernels.ts moveMarkersSlab;
+// Carlson 2004 eq. 21 with the fused grid -> particle transfer and the obstacle and wall
+// constraints). A call covers markers [q0, q1); each marker reads only itself and the grids
+// and writes only itself, so the thread split changes nothing.
+//
+// Bit-identical to the reference: the same float64 expressions in the same order (sample.ts
+// MacStencil and lerpAt, affine.ts gradAt, transfer.ts cellOf), float32 data promoted on load
+// and rounded on store, Math.max/min as f64.max/min (which agree with JavaScript's on -0 and
+// NaN), and NaN coordinates going where the reference's comparisons send them.
+import { rf32, ru8, wf32 } from './common'
+
+// Parameter slots (markerKernels.ts MOVE_PRM).
+const H = 0
+const DX = 1
+const OX = 2
+const OY = 3
+const OZ = 4
+const FUSED = 5
+const FLIP = 6
+const GX = 7
+const GY = 8
+const GZ = 9
+const RELAX = 10
+const APIC = 11
+
+// The stencil of one point (sample.ts MacStencil): lower index and fraction per axis, for the
+// face-aligned (f) and cell-centred (c) lattices. Module globals: each thread has its own
+// instance of the module, so they are per-thread scratch.
+let xf: i32 = 0, yf: i32 = 0, zf: i32 = 0, xc: i32 = 0, yc: i32 = 0, zc: i32 = 0
+let xft: f64 = 0, yft: f64 = 0, zft: f64 = 0, xct: f64 = 0, yct: f64 = 0, zct: f64 = 0
+// Gradient of the last gradAt call (affine.ts), d/dX, d/dY, d/dZ times inv.
+let g0: f64 = 0, g1: f64 = 0, g2: f64 = 0
+
+/** MacStencil.at(X, Y, Z). */
+@inline function stencilAt(X: f64, Y: f64, Z: f64, nx: i32, ny: i32, nz: i32): void {
+  let g = X > 0 ? (X < <f64>nx ? X : <f64>nx) : 0
+  let i = <i32>g
+  if (i > nx - 1) i = nx - 1
+  xf = i
+  xft = g - <f64>i
+  g = X - 0.5
+  g = g > 0 ? (g < <f64>(nx - 1) ? g : <f64>(nx - 1)) : 0
+  i = <i32>g
+  if (i > nx - 2) i = nx - 2
+  xc = i
+  xct = g - <f64>i
+  g = Y > 0 ? (Y < <f64>ny ? Y : <f64>ny) : 0
+  i = <i32>g
+  if (i > ny - 1) i = ny - 1
+  yf = i
+  yft = g - <f64>i
+  g = Y - 0.5
+  g = g > 0 ? (g < <f64>(ny - 1) ? g : <f64>(ny - 1)) : 0
+  i = <i32>g
+  if (i > ny - 2) i = ny - 2
+  yc = i
+  yct = g - <f64>i
+  g = Z > 0 ? (Z < <f64>nz ? Z : <f64>nz) : 0
+  i = <i32>g
+  if (i > nz - 1) i = nz - 1
+  zf = i
+  zft = g - <f64>i
+  g = Z - 0.5
+  g = g > 0 ? (g < <f64>(nz - 1) ? g : <f64>(nz - 1)) : 0
+  i = <i32>g
+  if (i > nz - 2) i = nz - 2
+  zc = i
+  zct = g - <f64>i
+}
+
+/** sample.ts lerpAt. */
+@inline function lerpAt(f: usize, sx: i32, sy: i32, i: i32, j: i32, k: i32, tx: f64, ty: f64, tz: f64): f64 {
+  const dk = sx * sy
+  const o = i + sx * (j + sy * k)
+  const f000 = rf32(f, o), f100 = rf32(f, o + 1), f010 = rf32(f, o + sx), f110 = rf32(f, o + sx + 1)
+  const f001 = rf32(f, o + dk), f101 = rf32(f, o + dk + 1), f011 = rf32(f, o + dk + sx), f111 = rf32(f, o + dk + sx + 1)
+  const c00 = f000 + tx * (f100 - f000)
+  const c10 = f010 + tx * (f110 - f010)
+  const c01 = f001 + tx * (f101 - f001)
+  const c11 = f011 + tx * (f111 - f011)
+  const c0 = c00 + ty * (c10 - c00)
+  const c1 = c01 + ty * (c11 - c01)
+  return c0 + tz * (c1 - c0)
+}
+
+@inline function sampleU(f: usize, nx: i32, ny: i32): f64 {
+  return lerpAt(f, nx + 1, ny, xf, yc, zc, xft, yct, zct)
+}
+@inline function sampleV(f: usize, nx: i32, ny: i32): f64 {
+  return lerpAt(f, nx, ny + 1, xc, yf, zc, xct, yft, zct)
+}
+@inline function sampleW(f: usize, nx: i32, ny: i32): f64 {
+  return lerpAt(f, nx, ny, xc, yc, zf, xct, yct, zft)
+}
+@inline function sampleCell(f: usize, nx: i32, ny: i32): f64 {
+  return lerpAt(f, nx, ny, xc, yc, zc, xct, yct, zct)
+}
+
+/** affine.ts gradAt: the gradient into (g0, g1, g2), returns the value (lerpAt's bits). */
+@inline function gradAt(f: usize, sx: i32, sy: i32, i: i32, j: i32, k: i32, tx: f64, ty: f64, tz: f64, inv: f64): f64 {
+  const dk = sx * sy
+  const a = i + sx * (j + sy * k)
+  const f000 = rf32(f, a), f100 = rf32(f, a + 1), f010 = rf32(f, a + sx), f110 = rf32(f, a + sx + 1)
+  const f001 = rf32(f, a + dk), f101 = rf32(f, a + dk + 1), f011 = rf32(f, a + dk + sx), f111 = rf32(f, a + dk + sx + 1)
+  const ux = 1 - tx, uy = 1 - ty, uz = 1 - tz
+  g0 = inv * (uz * (uy * (f100 - f000) + ty * (f110 - f010)) + tz * (uy * (f101 - f001) + ty * (f111 - f011)))
+  g1 = inv * (uz * (ux * (f010 - f000) + tx * (f110 - f100)) + tz * (ux * (f011 - f001) + tx * (f111 - f101)))
+  g2 = inv * (uy * (ux * (f001 - f000) + tx * (f101 - f100)) + ty * (ux * (f011 - f010) + tx * (f111 - f110)))
+  const c00 = f000 + tx * (f100 - f000)
+  const c10 = f010 + tx * (f110 - f010)
+  const c01 = f001 + tx * (f101 - f001)
+  const c11 = f011 + tx * (f111 - f011)
+  const c0 = c00 + ty * (c10 - c00)
+  const c1 = c01 + ty * (c11 - c01)
+  return c0 + tz * (c1 - c0)
+}
+
+@inline function storeGrad(C: usize, o: i32): void {
+  wf32(C, o, g0)
+  wf32(C, o + 1, g1)
+  wf32(C, o + 2, g2)
+}
+
+/** sample.ts lerpLattice (sx, sy, sz >= 2). */
+@inline function lerpLattice(f: usize, sx: i32, sy: i32, sz: i32, gx: f64, gy: f64, gz: f64): f64 {
+  gx = gx > 0 ? (gx < <f64>(sx - 1) ? gx : <f64>(sx - 1)) : 0
+  gy = gy > 0 ? (gy < <f64>(sy - 1) ? gy : <f64>(sy - 1)) : 0
+  gz = gz > 0 ? (gz < <f64>(sz - 1) ? gz : <f64>(sz - 1)) : 0
+  let i = <i32>gx
+  let j = <i32>gy
+  let k = <i32>gz
+  if (i > sx - 2) i = sx - 2
+  if (j > sy - 2) j = sy - 2
+  if (k > sz - 2) k = sz - 2
+  return lerpAt(f, sx, sy, i, j, k, gx - <f64>i, gy - <f64>j, gz - <f64>k)
+}
+
+/**
+ * transfer.ts cellOf's index along one axis of n cells: floor, clamped into [0, n - 1]; -1 for
+ * NaN, where the reference's index is NaN (and reach[NaN] is undefined, not 0).
+ */
+@inline function cellAxis(X: f64, n: i32): i32 {
+  const f = Math.floor(X)
+  if (f < 0) return 0
+  if (f >= <f64>n) return n - 1
+  if (f != f) return -1
+  return <i32>f
+}
+
+/** moveMarkersSlab over markers [q0, q1). */
+export function moveMarkers(
+  px: usize, py: usize, pz: usize, vx: usize, vy: usize, vz: usize, T: usize, C: usize, flag: usize,
+  u: usize, v: usize, w: usize, uo: usize, vo: usize, wo: usize,
+  temp: usize, tempOld: usize, tempResid: usize, du: usize, dv: usize, dw: usize, phi: usize,
+  reach: usize, open: usize, prm: usize, nx: i32, ny: i32, nz: i32,
+  q0: i32, q1: i32,
+): void {
+  const h = load<f64>(prm + (H << 3)), dx = load<f64>(prm + (DX << 3))
+  const o0 = load<f64>(prm + (OX << 3)), o1 = load<f64>(prm + (OY << 3)), o2 = load<f64>(prm + (OZ << 3))
+  const fused = load<f64>(prm + (FUSED << 3)) != 0
+  const flip = load<f64>(prm + (FLIP << 3))
+  const gx = load<f64>(prm + (GX << 3)), gy = load<f64>(prm + (GY << 3)), gz = load<f64>(prm + (GZ << 3))
+  const relax = load<f64>(prm + (RELAX << 3))
+  const apic = load<f64>(prm + (APIC << 3)) != 0
+  const inv = 1 / dx
+  const margin = 0.05 * dx
+  const wallEps = 1e-4 * dx
+  const hi0 = o0 + <f64>nx * dx, hi1 = o1 + <f64>ny * dx, hi2 = o2 + <f64>nz * dx
+  const sx = nx + 1, sy = ny + 1, sz = nz + 1
+  const open0 = ru8(open, 0) != 0, open1 = ru8(open, 1) != 0, open2 = ru8(open, 2) != 0
+  const open3 = ru8(open, 3) != 0, open4 = ru8(open, 4) != 0, open5 = ru8(open, 5) != 0
+  for (let q = q0; q < q1; q++) {
+    const x = rf32(px, q), y = rf32(py, q), z = rf32(pz, q)
+    let nxp: f64, nyp: f64, nzp: f64
+    const X = (x - o0) * inv, Y = (y - o1) * inv, Z = (z - o2) * inv
+    const ci = cellAxis(X, nx), cj = cellAxis(Y, ny), ck = cellAxis(Z, nz)
+    const spray = ci >= 0 && cj >= 0 && ck >= 0 && ru8(reach, ci + nx * (cj + ny * ck)) == 0
+    if (spray) {
+      if (fused) {
+        wf32(vx, q, rf32(vx, q) + h * gx)
+        wf32(vy, q, rf32(vy, q) + h * gy)
+        wf32(vz, q, rf32(vz, q) + h * gz)
+      }
+      nxp = x + h * rf32(vx, q)
+      nyp = y + h * rf32(vy, q)
+      nzp = z + h * rf32(vz, q)
+    } else {
+      stencilAt(X, Y, Z, nx, ny, nz)
+      let u0: f64, v0: f64, w0: f64
+      if (fused) {
+        if (apic) {
+          const o = 9 * q
+          u0 = gradAt(u, nx + 1, ny, xf, yc, zc, xft, yct, zct, inv)
+          storeGrad(C, o)
+          v0 = gradAt(v, nx, ny + 1, xc, yf, zc, xct, yft, zct, inv)
+          storeGrad(C, o + 3)
+          w0 = gradAt(w, nx, ny, xc, yc, zf, xct, yct, zft, inv)
+          storeGrad(C, o + 6)
+        } else {
+          u0 = sampleU(u, nx, ny)
+          v0 = sampleV(v, nx, ny)
+          w0 = sampleW(w, nx, ny)
+        }
+        const t = sampleCell(temp, nx, ny)
+        const told = sampleCell(tempOld, nx, ny)
+        const dt = t - told
+        if (relax != 0) {
+          const tq = rf32(T, q)
+          wf32(T, q, tq + (dt - relax * (tq - told - sampleCell(tempResid, nx, ny))))
+        } else if (dt != 0) wf32(T, q, rf32(T, q) + dt)
+        if (flip == 0) {
+          wf32(vx, q, u0)
+          wf32(vy, q, v0)
+          wf32(vz, q, w0)
+        } else {
+          const pic = 1 - flip
+          const ddu = u0 - sampleU(uo, nx, ny)
+          const ddv = v0 - sampleV(vo, nx, ny)
+          const ddw = w0 - sampleW(wo, nx, ny)
+          wf32(vx, q, pic * u0 + flip * (rf32(vx, q) + ddu))
+          wf32(vy, q, pic * v0 + flip * (rf32(vy, q) + ddv))
+          wf32(vz, q, pic * w0 + flip * (rf32(vz, q) + ddw))
+        }
+      } else {
+        u0 = sampleU(u, nx, ny)
+        v0 = sampleV(v, nx, ny)
+        w0 = sampleW(w, nx, ny)
+      }
+      if (du != 0) {
+        u0 += sampleU(du, nx, ny)
+        v0 += sampleV(dv, nx, ny)
+        w0 += sampleW(dw, nx, ny)
+      }
+      const x1 = x + h * u0, y1 = y + h * v0, z1 = z + h * w0
+      stencilAt((x1 - o0) * inv, (y1 - o1) * inv, (z1 - o2) * inv, nx, ny, nz)
+      let u1 = sampleU(u, nx, ny)
+      let v1 = sampleV(v, nx, ny)
+      let w1 = sampleW(w, nx, ny)
+      if (du != 0) {
+        u1 += sampleU(du, nx, ny)
+        v1 += sampleV(dv, nx, ny)
+        w1 += sampleW(dw, nx, ny)
+      }
+      nxp = x + 0.5 * h * (u0 + u1)
+      nyp = y + 0.5 * h * (v0 + v1)
+      nzp = z + 0.5 * h * (w0 + w1)
+    }
+    if (phi != 0) {
+      const PX = (nxp - o0) * inv, PY = (nyp - o1) * inv, PZ = (nzp - o2) * inv
+      const d = lerpLattice(phi, sx, sy, sz, PX, PY, PZ)
+      if (d < margin) {
+        const ggx = lerpLattice(phi, sx, sy, sz, PX + 0.5, PY, PZ) - lerpLattice(phi, sx, sy, sz, PX - 0.5, PY, PZ)
+        const ggy = lerpLattice(phi, sx, sy, sz, PX, PY + 0.5, PZ) - lerpLattice(phi, sx, sy, sz, PX, PY - 0.5, PZ)
+        const ggz = lerpLattice(phi, sx, sy, sz, PX, PY, PZ + 0.5) - lerpLattice(phi, sx, sy, sz, PX, PY, PZ - 0.5)
+        const g = Math.sqrt(ggx * ggx + ggy * ggy + ggz * ggz)
+        if (!(g > 1e-6 * dx)) {
+          store<u8>(flag + <usize>q, 1)
+          continue
+        }
+        const s = (margin - d) / g
+        nxp += s * ggx
+        nyp += s * ggy
+        nzp += s * ggz
+        const qvx = rf32(vx, q), qvy = rf32(vy, q), qvz = rf32(vz, q)
+        const vn = (qvx * ggx + qvy * ggy + qvz * ggz) / g
+        if (vn < 0) {
+          wf32(vx, q, qvx - (vn * ggx) / g)
+          wf32(vy, q, qvy - (vn * ggy) / g)
+          wf32(vz, q, qvz - (vn * ggz) / g)
+        }
+      }
+    }
+    let out = false
+    if (nxp < o0 + wallEps) {
+      if (open0) out = true
+      else {
+        nxp = o0 + wallEps
+        wf32(vx, q, Math.max(rf32(vx, q), 0))
+      }
+    } else if (nxp > hi0 - wallEps) {
+      if (open1) out = true
+      else {
+        nxp = hi0 - wallEps
+        wf32(vx, q, Math.min(rf32(vx, q), 0))
+      }
+    }
+    if (nyp < o1 + wallEps) {
+      if (open2) out = true
+      else {
+        nyp = o1 + wallEps
+        wf32(vy, q, Math.max(rf32(vy, q), 0))
+      }
+    } else if (nyp > hi1 - wallEps) {
+      if (open3) out = true
+      else {
+        nyp = hi1 - wallEps
+        wf32(vy, q, Math.min(rf32(vy, q), 0))
+      }
+    }
+    if (nzp < o2 + wallEps) {
+      if (open4) out = true
+      else {
+        nzp = o2 + wallEps
+        wf32(vz, q, Math.max(rf32(vz, q), 0))
+      }
+    } else if (nzp > hi2 - wallEps) {
+      if (open5) out = true
+      else {
+        nzp = hi2 - wallEps
+        wf32(vz, q, Math.min(rf32(vz, q), 0))
+      }
+    }
+    if (out) {
+      store<u8>(flag + <usize>q, 1)
+      continue
+    }
+    wf32(px, q, nxp)
+    wf32(py, q, nyp)
+    wf32(pz, q, nzp)
+    store<u8>(flag + <usize>q, 0)
+  }
+}

@@ -1,0 +1,142 @@
+// The liquid's markers -> grid splat (reference: src-shared/sim/liquid/splatKernels.ts
+// splatMarkersSlab, transfer.ts toGrid). A call covers lattice planes [k0, k1) of the u, v, w
+// face lattices and the cell lattice: it zeroes their sums, adds every marker's samples in
+// those planes in marker order, and writes the weighted means and marks. Bit-identical to the
+// reference (the same float64 expressions in the same order), whatever the thread split.
+import { rf32, wf32 } from './common'
+
+@inline function add2(s: usize, c: i32, wv: f64, w: f64): void {
+  const p = s + (<usize>c << 3)
+  store<f64>(p, load<f64>(p) + wv)
+  store<f64>(p + 8, load<f64>(p + 8) + w)
+}
+
+/** splatKernels.ts splatPlanes. */
+@inline function splatPlanes(s: usize, sx: i32, sy: i32, sz: i32, gx: f64, gy: f64, gz: f64, value: f64, affine: bool, ax: f64, ay: f64, az: f64, ka: i32, kb: i32): void {
+  const fi = Math.floor(gx), fj = Math.floor(gy), fk = Math.floor(gz)
+  // Planes first, in float64 (NaN or far-off coordinates reach no plane, as in the reference).
+  const lo = fk >= <f64>ka && fk < <f64>kb
+  const up = fk + 1 >= <f64>ka && fk + 1 < <f64>kb
+  if (!lo && !up) return
+  const tx = gx - fi, ty = gy - fj, tz = gz - fk
+  const v0 = affine ? value - ax * tx - ay * ty - az * tz : value
+  if (fi >= 0 && fj >= 0 && fk >= 0 && fi < <f64>(sx - 1) && fj < <f64>(sy - 1) && fk < <f64>(sz - 1)) {
+    const i0 = <i32>fi, j0 = <i32>fj, k0 = <i32>fk
+    const ux = 1 - tx, uy = 1 - ty, uz = 1 - tz
+    const a = 2 * (i0 + sx * (j0 + sy * k0))
+    const y1 = 2 * sx, z1 = 2 * sx * sy
+    const vy = affine ? v0 + ay : value
+    const vz = affine ? v0 + az : value
+    const vyz = affine ? vy + az : value
+    let wyz: f64, w: f64
+    if (lo) {
+      wyz = uy * uz
+      w = ux * wyz
+      if (w != 0) add2(s, a, w * v0, w)
+      w = tx * wyz
+      if (w != 0) add2(s, a + 2, w * (affine ? v0 + ax : value), w)
+      wyz = ty * uz
+      w = ux * wyz
+      if (w != 0) add2(s, a + y1, w * vy, w)
+      w = tx * wyz
+      if (w != 0) add2(s, a + y1 + 2, w * (affine ? vy + ax : value), w)
+    }
+    if (up) {
+      wyz = uy * tz
+      w = ux * wyz
+      if (w != 0) add2(s, a + z1, w * vz, w)
+      w = tx * wyz
+      if (w != 0) add2(s, a + z1 + 2, w * (affine ? vz + ax : value), w)
+      wyz = ty * tz
+      w = ux * wyz
+      if (w != 0) add2(s, a + z1 + y1, w * vyz, w)
+      w = tx * wyz
+      if (w != 0) add2(s, a + z1 + y1 + 2, w * (affine ? vyz + ax : value), w)
+    }
+    return
+  }
+  // Some sample outside the lattice: the coordinates are finite here only if the planes test
+  // passed, but i and j may still be far off; test them in float64 before converting.
+  for (let dk = 0; dk < 2; dk++) {
+    const kf = fk + <f64>dk
+    if (kf < 0 || kf >= <f64>sz || kf < <f64>ka || kf >= <f64>kb) continue
+    const k = <i32>kf
+    const wz = dk ? tz : 1 - tz
+    for (let dj = 0; dj < 2; dj++) {
+      const jf = fj + <f64>dj
+      if (!(jf >= 0 && jf < <f64>sy)) continue
+      const j = <i32>jf
+      const wyz = (dj ? ty : 1 - ty) * wz
+      const vjk = affine ? v0 + <f64>dj * ay + <f64>dk * az : value
+      for (let di = 0; di < 2; di++) {
+        const iff = fi + <f64>di
+        if (!(iff >= 0 && iff < <f64>sx)) continue
+        const i = <i32>iff
+        const w = (di ? tx : 1 - tx) * wyz
+        if (w == 0) continue
+        add2(s, 2 * (i + sx * (j + sy * k)), w * (affine ? vjk + <f64>di * ax : value), w)
+      }
+    }
+  }
+}
+
+@inline function zero(s: usize, c0: i32, c1: i32): void {
+  if (c1 > c0) memory.fill(s + (<usize>c0 << 4), 0, <usize>(c1 - c0) << 4)
+}
+
+@inline function resolveRange(s: usize, out: usize, mark: usize, c0: i32, c1: i32): void {
+  for (let c = c0; c < c1; c++) {
+    const p = s + (<usize>c << 4)
+    const weight = load<f64>(p + 8)
+    if (weight > 1e-6) {
+      wf32(out, c, load<f64>(p) / weight)
+      store<u8>(mark + <usize>c, 1)
+    } else {
+      wf32(out, c, 0)
+      store<u8>(mark + <usize>c, 0)
+    }
+  }
+}
+
+/** splatMarkersSlab over planes [k0, k1). */
+export function splatMarkers(
+  px: usize, py: usize, pz: usize, vx: usize, vy: usize, vz: usize, T: usize, C: usize,
+  su: usize, sv: usize, sw: usize, sc: usize,
+  u: usize, v: usize, w: usize, temp: usize,
+  mu: usize, mv: usize, mw: usize, mt: usize,
+  count: i32, affine: i32, nx: i32, ny: i32, nz: i32, dx: f64, ox: f64, oy: f64, oz: f64,
+  k0: i32, k1: i32,
+): void {
+  const A = affine != 0
+  const inv = 1 / dx
+  const kc = min(k1, nz)
+  const pu = (nx + 1) * ny, pv = nx * (ny + 1), pc = nx * ny
+  zero(su, k0 * pu, kc * pu)
+  zero(sv, k0 * pv, kc * pv)
+  zero(sw, k0 * pc, k1 * pc)
+  zero(sc, k0 * pc, kc * pc)
+  for (let q = 0; q < count; q++) {
+    const Z = (rf32(pz, q) - oz) * inv
+    // Markers that reach none of this call's planes (of any lattice: w's planes sit at Z,
+    // the others' at Z - 1/2) are skipped before reading the rest of them.
+    const fz = Math.floor(Z - 0.5)
+    if (!(fz + 2 >= <f64>k0 && fz < <f64>k1)) continue
+    const X = (rf32(px, q) - ox) * inv
+    const Y = (rf32(py, q) - oy) * inv
+    const o = 9 * q
+    if (A) {
+      splatPlanes(su, nx + 1, ny, nz, X, Y - 0.5, Z - 0.5, rf32(vx, q), true, dx * rf32(C, o), dx * rf32(C, o + 1), dx * rf32(C, o + 2), k0, kc)
+      splatPlanes(sv, nx, ny + 1, nz, X - 0.5, Y, Z - 0.5, rf32(vy, q), true, dx * rf32(C, o + 3), dx * rf32(C, o + 4), dx * rf32(C, o + 5), k0, kc)
+      splatPlanes(sw, nx, ny, nz + 1, X - 0.5, Y - 0.5, Z, rf32(vz, q), true, dx * rf32(C, o + 6), dx * rf32(C, o + 7), dx * rf32(C, o + 8), k0, k1)
+    } else {
+      splatPlanes(su, nx + 1, ny, nz, X, Y - 0.5, Z - 0.5, rf32(vx, q), false, 0, 0, 0, k0, kc)
+      splatPlanes(sv, nx, ny + 1, nz, X - 0.5, Y, Z - 0.5, rf32(vy, q), false, 0, 0, 0, k0, kc)
+      splatPlanes(sw, nx, ny, nz + 1, X - 0.5, Y - 0.5, Z, rf32(vz, q), false, 0, 0, 0, k0, k1)
+    }
+    splatPlanes(sc, nx, ny, nz, X - 0.5, Y - 0.5, Z - 0.5, rf32(T, q), false, 0, 0, 0, k0, kc)
+  }
+  resolveRange(su, u, mu, k0 * pu, kc * pu)
+  resolveRange(sv, v, mv, k0 * pv, kc * pv)
+  resolveRange(sw, w, mw, k0 * pc, k1 * pc)
+  resolveRange(sc, temp, mt, k0 * pc, kc * pc)
+}
