@@ -36,7 +36,7 @@ function addSurface(fd: FrameData, c: LiquidCompiled, surfacer: LiquidSurfacer):
 
 function createLiquid(c: LiquidCompiled): Solver<LiquidSimInput> {
   const solver = new LiquidSolver(c.setup)
-  const surfacer = new LiquidSurfacer()
+  const surfacer = new LiquidSurfacer(c.setup.kernels)
   return {
     step: (dt, input, control) => solver.step(dt, input, control),
     frame: () => addSurface(solver.frame(), c, surfacer),

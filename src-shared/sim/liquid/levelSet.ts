@@ -19,6 +19,9 @@
 // (redistance.ts, sec. 6.2.2), is what the frame's 'liquid' volume and volume measurements
 // use. The particle level set of the surface module (liquid/surface/) meshes the surface.
 import type { GridSpec, MacGrid } from '../core/grid'
+import { TS_KERNELS } from '../core/kernelBackend'
+import type { KernelBackend } from '../core/kernelTypes'
+import { LEVEL_SET_SPLAT } from './levelSetKernels'
 import type { MarkerParticles } from './markers'
 import { Redistancer } from './redistance'
 import * as kinds from './viscosity'
@@ -110,85 +113,12 @@ export const MARKER_BOUNDARY = 0.246
 export class LevelSetScratch {
   readonly sums: Float64Array
   readonly redistancer: Redistancer
-  constructor(n: number) {
+  /** Where the markers' kernel splat runs (levelSetKernels.ts); sums come from its allocator. */
+  readonly kernels: KernelBackend
+  constructor(n: number, kernels: KernelBackend = TS_KERNELS) {
     this.redistancer = new Redistancer(n)
-    this.sums = new Float64Array(4 * n)
-  }
-}
-
-/** One cell's share of a marker at squared kernel distance s2 (s^2 / R^2) at sums[a .. a + 3]. */
-function addKernel(sums: Float64Array, a: number, s2: number, x: number, y: number, z: number): void {
-  if (s2 >= 1) return
-  // Zhu & Bridson 2005 kernel k(s) = max(0, (1 - s^2)^3).
-  const t = 1 - s2
-  const wq = t * t * t
-  sums[a] += wq
-  sums[a + 1] += wq * x
-  sums[a + 2] += wq * y
-  sums[a + 3] += wq * z
-}
-
-/**
- * Adds a marker at (x, y, z) to the kernel sums of the cell centres within R. Called for every
- * marker (and its wall mirrors) every substep, so the grid constants come in as arguments
- * rather than being read from the spec per call.
- */
-function splatKernel(
-  nx: number, ny: number, nz: number, dx: number, o0: number, o1: number, o2: number,
-  x: number, y: number, z: number, R: number, invR2: number, scratch: LevelSetScratch,
-): void {
-  const sums = scratch.sums
-  // Cell centres (i + 1/2) dx within R of the marker.
-  let i0 = Math.ceil((x - R - o0) / dx - 0.5), i1 = Math.floor((x + R - o0) / dx - 0.5)
-  let j0 = Math.ceil((y - R - o1) / dx - 0.5), j1 = Math.floor((y + R - o1) / dx - 0.5)
-  let k0 = Math.ceil((z - R - o2) / dx - 0.5), k1 = Math.floor((z + R - o2) / dx - 0.5)
-  // (x > 0 ? x : 0 also turns a -0 from Math.ceil into 0, like Math.max(0, x).)
-  i0 = i0 > 0 ? i0 : 0
-  j0 = j0 > 0 ? j0 : 0
-  k0 = k0 > 0 ? k0 : 0
-  if (i1 > nx - 1) i1 = nx - 1
-  if (j1 > ny - 1) j1 = ny - 1
-  if (k1 > nz - 1) k1 = nz - 1
-  if (i1 === i0 + 1 && j1 === j0 + 1 && k1 === k0 + 1) {
-    // Two centres per axis (R = dx: nearly every marker): the eight cells unrolled, each
-    // offset and square computed once; same expressions as the loop below, so same bits.
-    const ax0 = o0 + (i0 + 0.5) * dx - x, ax1 = o0 + (i1 + 0.5) * dx - x
-    const ay0 = o1 + (j0 + 0.5) * dx - y, ay1 = o1 + (j1 + 0.5) * dx - y
-    const az0 = o2 + (k0 + 0.5) * dx - z, az1 = o2 + (k1 + 0.5) * dx - z
-    const xx0 = ax0 * ax0, xx1 = ax1 * ax1, yy0 = ay0 * ay0, yy1 = ay1 * ay1, zz0 = az0 * az0, zz1 = az1 * az1
-    const c = i0 + nx * (j0 + ny * k0)
-    const plane = nx * ny
-    addKernel(sums, 4 * c, (xx0 + yy0 + zz0) * invR2, x, y, z)
-    addKernel(sums, 4 * (c + 1), (xx1 + yy0 + zz0) * invR2, x, y, z)
-    addKernel(sums, 4 * (c + nx), (xx0 + yy1 + zz0) * invR2, x, y, z)
-    addKernel(sums, 4 * (c + nx + 1), (xx1 + yy1 + zz0) * invR2, x, y, z)
-    addKernel(sums, 4 * (c + plane), (xx0 + yy0 + zz1) * invR2, x, y, z)
-    addKernel(sums, 4 * (c + plane + 1), (xx1 + yy0 + zz1) * invR2, x, y, z)
-    addKernel(sums, 4 * (c + plane + nx), (xx0 + yy1 + zz1) * invR2, x, y, z)
-    addKernel(sums, 4 * (c + plane + nx + 1), (xx1 + yy1 + zz1) * invR2, x, y, z)
-    return
-  }
-  for (let k = k0; k <= k1; k++) {
-    const dz = o2 + (k + 0.5) * dx - z
-    const dz2 = dz * dz
-    for (let j = j0; j <= j1; j++) {
-      const dy = o1 + (j + 0.5) * dx - y
-      const dy2 = dy * dy
-      let c = i0 + nx * (j + ny * k)
-      for (let i = i0; i <= i1; i++, c++) {
-        const dxx = o0 + (i + 0.5) * dx - x
-        const s2 = (dxx * dxx + dy2 + dz2) * invR2
-        if (s2 >= 1) continue
-        // Zhu & Bridson 2005 kernel k(s) = max(0, (1 - s^2)^3).
-        const t = 1 - s2
-        const wq = t * t * t
-        const a = 4 * c
-        sums[a] += wq
-        sums[a + 1] += wq * x
-        sums[a + 2] += wq * y
-        sums[a + 3] += wq * z
-      }
-    }
+    this.kernels = kernels
+    this.sums = kernels.f64(4 * n)
   }
 }
 
@@ -217,29 +147,8 @@ export function particleLevelSet(
   const R = KERNEL_RADIUS * dx
   const r = RADIUS_FRACTION * R
   const sums = scratch.sums
-  sums.fill(0)
-  const lo0 = origin[0], lo1 = origin[1], lo2 = origin[2]
-  const invR2 = 1 / (R * R)
-  const hi0 = lo0 + nx * dx, hi1 = lo1 + ny * dx, hi2 = lo2 + nz * dx
-  for (let q = 0; q < p.count; q++) {
-    const x = p.px[q], y = p.py[q], z = p.pz[q]
-    // Markers within R of a closed side are mirrored across it, so the mean position near a
-    // wall is not pulled away from the wall (that would read as a dip of the surface at every
-    // wall, which the pressure would chase forever).
-    const mx = closed[0] && x - lo0 < R ? 2 * lo0 - x : closed[1] && hi0 - x < R ? 2 * hi0 - x : NaN
-    const my = closed[2] && y - lo1 < R ? 2 * lo1 - y : closed[3] && hi1 - y < R ? 2 * hi1 - y : NaN
-    const mz = closed[4] && z - lo2 < R ? 2 * lo2 - z : closed[5] && hi2 - z < R ? 2 * hi2 - z : NaN
-    if (mx !== mx && my !== my && mz !== mz) {
-      // No wall within R (most markers): just the marker itself.
-      if (x === x && y === y && z === z) splatKernel(nx, ny, nz, dx, lo0, lo1, lo2, x, y, z, R, invR2, scratch)
-      continue
-    }
-    for (let m = 0; m < 8; m++) {
-      const X = m & 1 ? mx : x, Y = m & 2 ? my : y, Z = m & 4 ? mz : z
-      if (X !== X || Y !== Y || Z !== Z) continue
-      splatKernel(nx, ny, nz, dx, lo0, lo1, lo2, X, Y, Z, R, invR2, scratch)
-    }
-  }
+  // The kernel sums of every marker (and its wall mirrors), split by z-planes (levelSetKernels.ts).
+  scratch.kernels.run(LEVEL_SET_SPLAT, p, sums, p.count, closed, nx, ny, nz, dx, origin[0], origin[1], origin[2], R)
   const eps = 1e-3 * dx
   for (let k = 0; k < nz; k++) {
     for (let j = 0; j < ny; j++) {

@@ -210,7 +210,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     this.pressure = new GhostFluidPressure(nx, ny, nz)
     this.particles = new MarkerParticles(setup.maxParticles, Math.min(setup.maxParticles, 1024), setup.transfer === 'apic', kernels)
     this.prng = new Prng(setup.seed)
-    this.levelSetScratch = new LevelSetScratch(n)
+    this.levelSetScratch = new LevelSetScratch(n, kernels)
     this.surface = new SurfaceTracker(grid, 3 * grid.dx)
     this.rigid = setup.rigidBodies?.length ? new RigidFluid(setup.rigidBodies, grid, setup.sides, setup.gravity, this.obstacles.phi) : null
     this.liquidStart = this.rigid ? new MacGrid(grid) : null

@@ -14,7 +14,6 @@ import type { MacGrid } from '../core/grid'
 import { defineKernel, f32, int, type KernelArgs, ptr, size, struct, u8 } from '../core/kernelTable'
 import * as affine from './affine'
 import * as sample from './sample'
-import * as transfer from './transfer'
 
 // Imported values used in per-marker loops are copied into module constants: an imported
 // binding can cost a property load (or a getter call, under vitest's module runner) on every
@@ -23,7 +22,7 @@ const lerp3 = sample.lerpLattice
 const gradU = affine.gradU
 const gradV = affine.gradV
 const gradW = affine.gradW
-const cellOf = transfer.cellOf
+const cellOf = sample.cellOf
 
 /** Slots of the move's float64 parameter block (prm). */
 export const MOVE_PRM = {

@@ -141,3 +141,12 @@ function lerpAt(f: Float32Array, sx: number, sy: number, i: number, j: number, k
   const c1 = c01 + ty * (c11 - c01)
   return c0 + tz * (c1 - c0)
 }
+
+/** Cell index of grid coordinates (X, Y, Z) = (x - origin) / dx, clamped into the grid. */
+export function cellOf(X: number, Y: number, Z: number, nx: number, ny: number, nz: number): number {
+  let i = Math.floor(X), j = Math.floor(Y), k = Math.floor(Z)
+  i = i < 0 ? 0 : i >= nx ? nx - 1 : i
+  j = j < 0 ? 0 : j >= ny ? ny - 1 : j
+  k = k < 0 ? 0 : k >= nz ? nz - 1 : k
+  return i + nx * (j + ny * k)
+}

@@ -15,8 +15,12 @@
 // the value v_p + C_p (x_i - x_p), x_i - x_p = dx ((i, j, k) - (gx, gy, gz)). Zero weights are
 // skipped. A weight sum below 1e-6 (a marker on the far corner of the stencil) is too noisy to
 // trust: that sample gets 0 and mark 0.
-import { defineKernel, f32, float, int, type KernelArgs, struct } from '../core/kernelTable'
+//
+// The temperature residual's splat (transfer.ts temperatureResidual) is a second row of the
+// same shape over the cell lattice alone: each marker within reach splats T_p - t_old(x_p).
+import { defineKernel, f32, float, int, type KernelArgs, ptr, struct, u8 } from '../core/kernelTable'
 import type { MacGrid } from '../core/grid'
+import * as sample from './sample'
 
 /** The splat accumulators: per sample, sum of w v at 2c and sum of w at 2c + 1. */
 export interface SplatSums {
@@ -190,7 +194,85 @@ export function splatMarkersSlab(
   resolveRange(sc, temp, M.mt, k0 * pc, kc * pc)
 }
 
+/** The markers' arrays the residual splat reads. */
+export interface ResidualMarkers {
+  px: Float32Array
+  py: Float32Array
+  pz: Float32Array
+  temp: Float32Array
+}
+
+// Imported functions used per marker, copied into module constants (see particleMotion.ts).
+const cellOf = sample.cellOf
+
+/**
+ * Cell planes [k0, k1) of the unresolved temperature (transfer.ts temperatureResidual): the
+ * weighted mean of T_p - t_old(x_p) over the markers in cells with reach (0: the grid's
+ * velocity was not extended there), into resid and mark; sums: the cells' splat accumulators.
+ */
+export function tempResidualSlab(
+  P: ResidualMarkers,
+  sums: Float64Array,
+  tempOld: Float32Array,
+  reach: Uint8Array,
+  resid: Float32Array,
+  mark: Uint8Array,
+  count: number,
+  nx: number,
+  ny: number,
+  nz: number,
+  dx: number,
+  ox: number,
+  oy: number,
+  oz: number,
+  k0: number,
+  k1: number,
+): void {
+  const pc = nx * ny
+  sums.fill(0, 2 * k0 * pc, 2 * k1 * pc)
+  const { px, py, pz } = P
+  const T = P.temp
+  const inv = 1 / dx
+  // One stencil per call (not per marker): its fields are this call's scratch.
+  const st = new sample.MacStencil(nx, ny, nz)
+  for (let q = 0; q < count; q++) {
+    const X = (px[q] - ox) * inv
+    const Y = (py[q] - oy) * inv
+    const Z = (pz[q] - oz) * inv
+    if (reach[cellOf(X, Y, Z, nx, ny, nz)] === 0) continue
+    st.at(X, Y, Z)
+    splatPlanes(sums, nx, ny, nz, X - 0.5, Y - 0.5, Z - 0.5, T[q] - st.cell(tempOld), false, 0, 0, 0, k0, k1)
+  }
+  resolveRange(sums, resid, mark, k0 * pc, k1 * pc)
+}
+
 const num = (a: KernelArgs, i: number) => a[i] as number
+
+/** tempResidualSlab over cell planes [0, nz). */
+export const TEMP_RESIDUAL = defineKernel({
+  name: 'tempResidual',
+  args: [
+    struct('P', { px: 'f32', py: 'f32', pz: 'f32', temp: 'f32' }),
+    ptr('sums', 'f64'),
+    f32('tempOld'),
+    u8('reach'),
+    f32('resid'),
+    u8('mark'),
+    int('count'),
+    int('nx'),
+    int('ny'),
+    int('nz'),
+    float('dx'),
+    float('ox'),
+    float('oy'),
+    float('oz'),
+  ],
+  split: 'planes',
+  range: (a) => num(a, 9),
+  // Each thread reads every marker; eight samples and eight splats a marker.
+  work: (a) => 16 * num(a, 6),
+  ref: tempResidualSlab,
+})
 
 /** splatMarkersSlab over planes [0, nz + 1). */
 export const SPLAT_MARKERS = defineKernel({

@@ -24,24 +24,16 @@ import type { KernelAllocator, KernelBackend } from '../core/kernelTypes'
 import * as affine from './affine'
 import type { MarkerParticles } from './markers'
 import * as sample from './sample'
-import { SPLAT_MARKERS, type SplatMarks, type SplatSums, splatPlanes } from './splatKernels'
+import { SPLAT_MARKERS, type SplatMarks, type SplatSums, TEMP_RESIDUAL } from './splatKernels'
 
 // Imported values used in per-marker loops are copied into module constants (see
 // particleMotion.ts).
 const gradU = affine.gradU
 const gradV = affine.gradV
 const gradW = affine.gradW
+const cellOf = sample.cellOf
 /** A share of the unresolved temperature below this is not relaxed (temperatureResidual). */
 export const NEGLIGIBLE_RELAX = 1e-6
-
-/** Cell index of grid coordinates (X, Y, Z) = (x - origin) / dx, clamped into the grid. */
-export function cellOf(X: number, Y: number, Z: number, nx: number, ny: number, nz: number): number {
-  let i = Math.floor(X), j = Math.floor(Y), k = Math.floor(Z)
-  i = i < 0 ? 0 : i >= nx ? nx - 1 : i
-  j = j < 0 ? 0 : j >= ny ? ny - 1 : j
-  k = k < 0 ? 0 : k >= nz ? nz - 1 : k
-  return i + nx * (j + ny * k)
-}
 
 /**
  * Accumulators for one sample lattice: sum of w * value at 2c and sum of w at 2c + 1, side by
@@ -101,7 +93,7 @@ export class ParticleTransfer {
     this.marks = { mu: none, mv: none, mw: none, mt: none }
     this.stencil = new sample.MacStencil(nx, ny, nz)
     this.tempResid = alloc.f32(nx * ny * nz)
-    this.residMark = new Uint8Array(nx * ny * nz)
+    this.residMark = alloc.u8(nx * ny * nz)
   }
 
   /**
@@ -124,18 +116,8 @@ export class ParticleTransfer {
     if (relax < NEGLIGIBLE_RELAX) relax = 0
     this.tempRelax = relax
     if (relax === 0) return
-    const st = this.stencil
-    cells.sw.fill(0)
-    const inv = 1 / dx
-    for (let q = 0; q < p.count; q++) {
-      const X = (p.px[q] - origin[0]) * inv
-      const Y = (p.py[q] - origin[1]) * inv
-      const Z = (p.pz[q] - origin[2]) * inv
-      if (reach[cellOf(X, Y, Z, nx, ny, nz)] === 0) continue
-      st.at(X, Y, Z)
-      splatPlanes(cells.sw, nx, ny, nz, X - 0.5, Y - 0.5, Z - 0.5, p.temp[q] - st.cell(tempOld), false, 0, 0, 0, 0, nz)
-    }
-    ParticleTransfer.resolve(cells, this.tempResid, this.residMark)
+    // A splat by z-planes like toGrid's (splatKernels.ts).
+    this.kernels.run(TEMP_RESIDUAL, p, cells.sw, tempOld, reach, this.tempResid, this.residMark, p.count, nx, ny, nz, dx, origin[0], origin[1], origin[2])
   }
 
   /**
@@ -166,21 +148,6 @@ export class ParticleTransfer {
    */
   faceSplat(a: 0 | 1 | 2): Float64Array {
     return this.faces[a].sw
-  }
-
-  private static resolve(s: Splat, out: Float32Array, mark: Uint8Array): void {
-    const sw = s.sw
-    for (let c = 0; c < out.length; c++) {
-      const weight = sw[2 * c + 1]
-      // A weight this small is a particle on the far corner of the stencil: too noisy to trust.
-      if (weight > 1e-6) {
-        out[c] = sw[2 * c] / weight
-        mark[c] = 1
-      } else {
-        out[c] = 0
-        mark[c] = 0
-      }
-    }
   }
 
   /**

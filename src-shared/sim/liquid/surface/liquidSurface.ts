@@ -3,6 +3,7 @@
 // normals (normals.ts). The result is a closed, consistently oriented (counter-clockwise seen
 // from outside) triangle mesh shaped as a FrameMesh. A LiquidSurfacer keeps every scratch
 // buffer between frames, so a frame allocates only its three output arrays.
+import type { KernelBackend } from '../../core/kernelTypes'
 import { EddyError } from '../../../api/errors'
 import type { Vec3 } from '../../../scene/types'
 import type { FrameMesh } from '../../frame'
@@ -44,13 +45,18 @@ export interface LiquidMesh extends FrameMesh {
 export const MAX_SURFACE_NODES = 1 << 27
 
 export class LiquidSurfacer {
-  private readonly levelSet = new ParticleLevelSet()
+  private readonly levelSet: ParticleLevelSet
   private readonly cubes = new MarchingCubes()
   private readonly drops = new DropRemover()
   private readonly mesh = new MeshBuffers()
   private normalAcc = new Float64Array(0)
   /** Small pieces the last frame dropped. */
   lastDropsRemoved = 0
+
+  /** kernels: where the particle splat runs (surfaceSplatKernels.ts); default TypeScript. */
+  constructor(kernels?: KernelBackend) {
+    this.levelSet = new ParticleLevelSet(kernels)
+  }
 
   surface(input: LiquidSurfaceInput): LiquidMesh {
     const p = validate(input)

@@ -14,7 +14,13 @@
 // Cost is O(particles + nodes): particles are counting-sorted into buckets (flat Int32Arrays,
 // positions copied in bucket order) and each one scatters its kernel weight to the nodes
 // within R; one pass over the nodes then forms phi.
+//
+// The splat and phi run as a kernel-table row (surfaceSplatKernels.ts): on the WebAssembly
+// backend, split by z-planes of nodes over its threads, the arrays in its memory.
 import type { Vec3 } from '../../../scene/types'
+import { TS_KERNELS } from '../../core/kernelBackend'
+import type { KernelAllocator, KernelBackend } from '../../core/kernelTypes'
+import { SURFACE_SPLAT } from './surfaceSplatKernels'
 
 export interface NodeGrid {
   /** World position of node (0, 0, 0) (a padding node, one spacing outside the domain). */
@@ -45,24 +51,31 @@ export interface LevelSetParams {
 function grow32(a: Int32Array<ArrayBuffer>, n: number): Int32Array<ArrayBuffer> {
   return a.length >= n ? a : new Int32Array(Math.max(n, Math.ceil(a.length * 1.5)))
 }
-function growF32(a: Float32Array<ArrayBuffer>, n: number): Float32Array<ArrayBuffer> {
-  return a.length >= n ? a : new Float32Array(Math.max(n, Math.ceil(a.length * 1.5)))
+/** a, or a larger array from alloc (its old contents not kept). */
+function growF32(a: Float32Array, n: number, alloc: KernelAllocator): Float32Array {
+  return a.length >= n ? a : alloc.f32(Math.max(n, Math.ceil(a.length * 1.5)))
 }
 
 /** Keeps its buffers between frames: after the first frame, compute() allocates only when the problem grows. */
 export class ParticleLevelSet {
   /** Node values, index i + nx * (j + ny * k); valid up to grid's node count after compute(). */
-  phi = new Float32Array(0)
+  phi: Float32Array = new Float32Array(0)
   grid: NodeGrid = { origin: [0, 0, 0], h: 1, nx: 0, ny: 0, nz: 0 }
   /** phi at nodes with no particle within R: the largest value phi takes near particles (R - r). */
   far = 1
   private bucketStart = new Int32Array(0)
   private particleBucket = new Int32Array(0) // per particle, while sorting
-  private sorted = new Float32Array(0) // positions in bucket order
-  private sumX = new Float32Array(0) // per node: sum k (x_i - x), likewise y, z
-  private sumY = new Float32Array(0)
-  private sumZ = new Float32Array(0)
-  private images = new Float64Array(9) // a particle's coordinates and wall mirrors, 3 per axis
+  private sorted: Float32Array = new Float32Array(0) // positions in bucket order
+  private sumX: Float32Array = new Float32Array(0) // per node: sum k (x_i - x), likewise y, z
+  private sumY: Float32Array = new Float32Array(0)
+  private sumZ: Float32Array = new Float32Array(0)
+  /** Where the splat runs; the arrays it touches come from its allocator. */
+  private readonly kernels: KernelBackend
+  private readonly sums = { ws: this.phi, sx: this.sumX, sy: this.sumY, sz: this.sumZ }
+
+  constructor(kernels: KernelBackend = TS_KERNELS) {
+    this.kernels = kernels
+  }
 
   compute(p: LevelSetParams): void {
     const r = p.refinement, h = p.dx / r
@@ -73,7 +86,7 @@ export class ParticleLevelSet {
     const R = p.kernelScale * p.particleRadius
     const far = R - p.particleRadius
     this.far = far
-    this.phi = growF32(this.phi, nodes)
+    this.phi = growF32(this.phi, nodes, this.kernels)
     const phi = this.phi
 
     // Counting sort of the particles into buckets of B = 2R (flat Int32Arrays): the scatter
@@ -94,7 +107,7 @@ export class ParticleLevelSet {
       start[b + 1]++
     }
     for (let b = 0; b < nb; b++) start[b + 1] += start[b]
-    this.sorted = growF32(this.sorted, 3 * n)
+    this.sorted = growF32(this.sorted, 3 * n, this.kernels)
     const sorted = this.sorted
     for (let i = 0; i < n; i++) {
       const s = start[of[i]]++ // start[b] is bucket b's write cursor here, restored below
@@ -105,38 +118,24 @@ export class ParticleLevelSet {
     for (let b = nb; b > 0; b--) start[b] = start[b - 1]
     start[0] = 0
 
-    // Scatter: each particle adds k(|x - x_i| / R) and k * (x_i - x) to every node x within R.
-    // phi holds sum k until the last loop turns the sums into phi. This costs
-    // particles x (2R / h)^3 node visits, against nodes x (particles in a 3x3x3 block of
-    // buckets) for a gather: 27 against 216 per node for R = 0.75 dx, 8 particles per cell
-    // and refinement 2.
-    this.sumX = growF32(this.sumX, nodes)
-    this.sumY = growF32(this.sumY, nodes)
-    this.sumZ = growF32(this.sumZ, nodes)
-    const ws = phi, sx = this.sumX, sy = this.sumY, sz = this.sumZ
-    ws.fill(0, 0, nodes)
-    sx.fill(0, 0, nodes)
-    sy.fill(0, 0, nodes)
-    sz.fill(0, 0, nodes)
-    const acc: Splat = { ws, sx, sy, sz, ox, oy, oz, h, nx, ny, nz, R }
+    this.sumX = growF32(this.sumX, nodes, this.kernels)
+    this.sumY = growF32(this.sumY, nodes, this.kernels)
+    this.sumZ = growF32(this.sumZ, nodes, this.kernels)
+    const S = this.sums
+    S.ws = phi
+    S.sx = this.sumX
+    S.sy = this.sumY
+    S.sz = this.sumZ
     // Mirror images across the domain walls (ghost particles): at a wall the kernel mean then
     // sees liquid on both sides, as it would in an unbounded pool, so phi there is about -r
     // and the surface meets the wall flush and square instead of rounding off a fraction of
     // a cell short of it (Zhu & Bridson's phi pulls in wherever the particles end).
     const lo = p.origin, hi = [lo[0] + p.cells[0] * p.dx, lo[1] + p.cells[1] * p.dx, lo[2] + p.cells[2] * p.dx]
-    const xs = this.images, ys = this.images.subarray(3), zs = this.images.subarray(6)
-    for (let s = 0; s < n; s++) {
-      const nxs = images(sorted[3 * s], lo[0], hi[0], R, xs)
-      const nys = images(sorted[3 * s + 1], lo[1], hi[1], R, ys)
-      const nzs = images(sorted[3 * s + 2], lo[2], hi[2], R, zs)
-      for (let c = 0; c < nzs; c++) for (let b = 0; b < nys; b++) for (let a = 0; a < nxs; a++) splat(acc, xs[a], ys[b], zs[c])
-    }
-    // |x - xbar| - r with xbar - x = sum k (x_i - x) / sum k; far where no particle is within R.
-    const rad = p.particleRadius
-    for (let m = 0; m < nodes; m++) {
-      const w = ws[m]
-      phi[m] = w > 0 ? Math.sqrt(sx[m] * sx[m] + sy[m] * sy[m] + sz[m] * sz[m]) / w - rad : far
-    }
+    // Scatter: each particle adds k(|x - x_i| / R) and k * (x_i - x) to every node x within R,
+    // then phi = |x - xbar| - r (surfaceSplatKernels.ts). This costs particles x (2R / h)^3
+    // node visits, against nodes x (particles in a 3x3x3 block of buckets) for a gather: 27
+    // against 216 per node for R = 0.75 dx, 8 particles per cell and refinement 2.
+    this.kernels.run(SURFACE_SPLAT, S, sorted, n, nx, ny, nz, ox, oy, oz, h, R, lo[0], lo[1], lo[2], hi[0], hi[1], hi[2], p.particleRadius, far)
     for (let pass = 0; pass < p.smoothing; pass++) this.smoothInside()
   }
 
@@ -150,7 +149,7 @@ export class ParticleLevelSet {
   private smoothInside(): void {
     const { nx, ny, nz } = this.grid
     const nodes = nx * ny * nz
-    this.sumX = growF32(this.sumX, nodes) // free after compute(): the Jacobi target
+    this.sumX = growF32(this.sumX, nodes, this.kernels) // free after compute(): the Jacobi target
     const src = this.phi, dst = this.sumX
     dst.set(src.subarray(0, nodes))
     const sy = nx, sz = nx * ny
@@ -166,61 +165,6 @@ export class ParticleLevelSet {
     this.sumX = src
     this.phi = dst
   }
-}
-
-interface Splat {
-  ws: Float32Array
-  sx: Float32Array
-  sy: Float32Array
-  sz: Float32Array
-  ox: number
-  oy: number
-  oz: number
-  h: number
-  nx: number
-  ny: number
-  nz: number
-  R: number
-}
-
-/** Adds a particle at (px, py, pz) to the kernel sums of the interior nodes within R. */
-function splat(a: Splat, px: number, py: number, pz: number): void {
-  const { ws, sx, sy, sz, ox, oy, oz, h, nx, ny, nz, R } = a
-  const R2 = R * R, invR2 = 1 / R2, invH = 1 / h, plane = nx * ny
-  // Interior nodes only: padding nodes (index 0 and n - 1) must stay outside.
-  const i0 = Math.max(1, Math.ceil((px - R - ox) * invH)), i1 = Math.min(nx - 2, Math.floor((px + R - ox) * invH))
-  const j0 = Math.max(1, Math.ceil((py - R - oy) * invH)), j1 = Math.min(ny - 2, Math.floor((py + R - oy) * invH))
-  const k0 = Math.max(1, Math.ceil((pz - R - oz) * invH)), k1 = Math.min(nz - 2, Math.floor((pz + R - oz) * invH))
-  for (let k = k0; k <= k1; k++) {
-    const ez = pz - (oz + k * h)
-    for (let j = j0; j <= j1; j++) {
-      const ey = py - (oy + j * h)
-      const dyz = ey * ey + ez * ez
-      if (dyz >= R2) continue
-      const row = nx * j + plane * k
-      for (let i = i0; i <= i1; i++) {
-        const ex = px - (ox + i * h)
-        const d2 = ex * ex + dyz
-        if (d2 >= R2) continue
-        const q = 1 - d2 * invR2
-        const w = q * q * q // k(s) = (1 - s^2)^3, s = d / R
-        const m = row + i
-        ws[m] += w
-        sx[m] += w * ex
-        sy[m] += w * ey
-        sz[m] += w * ez
-      }
-    }
-  }
-}
-
-/** x and its mirror images across walls lo and hi that lie within R of x, into out; returns how many. */
-function images(x: number, lo: number, hi: number, R: number, out: Float64Array): number {
-  let n = 0
-  out[n++] = x
-  if (x - lo < R) out[n++] = 2 * lo - x
-  if (hi - x < R) out[n++] = 2 * hi - x
-  return n
 }
 
 function bucketOf(x: number, y: number, z: number, B: number, bx: number, by: number, bz: number): number {

@@ -8,6 +8,7 @@
 // and rounded on store, Math.max/min as f64.max/min (which agree with JavaScript's on -0 and
 // NaN), and NaN coordinates going where the reference's comparisons send them.
 import { rf32, ru8, wf32 } from './common'
+import { cellAxis, gradU, gradV, gradW, lerpAt, sampleCell, sampleU, sampleV, sampleW, stencilAt } from './stencil'
 
 // Parameter slots (markerKernels.ts MOVE_PRM).
 const H = 0
@@ -23,104 +24,6 @@ const GZ = 9
 const RELAX = 10
 const APIC = 11
 
-// The stencil of one point (sample.ts MacStencil): lower index and fraction per axis, for the
-// face-aligned (f) and cell-centred (c) lattices. Module globals: each thread has its own
-// instance of the module, so they are per-thread scratch.
-let xf: i32 = 0, yf: i32 = 0, zf: i32 = 0, xc: i32 = 0, yc: i32 = 0, zc: i32 = 0
-let xft: f64 = 0, yft: f64 = 0, zft: f64 = 0, xct: f64 = 0, yct: f64 = 0, zct: f64 = 0
-// Gradient of the last gradAt call (affine.ts), d/dX, d/dY, d/dZ times inv.
-let g0: f64 = 0, g1: f64 = 0, g2: f64 = 0
-
-/** MacStencil.at(X, Y, Z). */
-@inline function stencilAt(X: f64, Y: f64, Z: f64, nx: i32, ny: i32, nz: i32): void {
-  let g = X > 0 ? (X < <f64>nx ? X : <f64>nx) : 0
-  let i = <i32>g
-  if (i > nx - 1) i = nx - 1
-  xf = i
-  xft = g - <f64>i
-  g = X - 0.5
-  g = g > 0 ? (g < <f64>(nx - 1) ? g : <f64>(nx - 1)) : 0
-  i = <i32>g
-  if (i > nx - 2) i = nx - 2
-  xc = i
-  xct = g - <f64>i
-  g = Y > 0 ? (Y < <f64>ny ? Y : <f64>ny) : 0
-  i = <i32>g
-  if (i > ny - 1) i = ny - 1
-  yf = i
-  yft = g - <f64>i
-  g = Y - 0.5
-  g = g > 0 ? (g < <f64>(ny - 1) ? g : <f64>(ny - 1)) : 0
-  i = <i32>g
-  if (i > ny - 2) i = ny - 2
-  yc = i
-  yct = g - <f64>i
-  g = Z > 0 ? (Z < <f64>nz ? Z : <f64>nz) : 0
-  i = <i32>g
-  if (i > nz - 1) i = nz - 1
-  zf = i
-  zft = g - <f64>i
-  g = Z - 0.5
-  g = g > 0 ? (g < <f64>(nz - 1) ? g : <f64>(nz - 1)) : 0
-  i = <i32>g
-  if (i > nz - 2) i = nz - 2
-  zc = i
-  zct = g - <f64>i
-}
-
-/** sample.ts lerpAt. */
-@inline function lerpAt(f: usize, sx: i32, sy: i32, i: i32, j: i32, k: i32, tx: f64, ty: f64, tz: f64): f64 {
-  const dk = sx * sy
-  const o = i + sx * (j + sy * k)
-  const f000 = rf32(f, o), f100 = rf32(f, o + 1), f010 = rf32(f, o + sx), f110 = rf32(f, o + sx + 1)
-  const f001 = rf32(f, o + dk), f101 = rf32(f, o + dk + 1), f011 = rf32(f, o + dk + sx), f111 = rf32(f, o + dk + sx + 1)
-  const c00 = f000 + tx * (f100 - f000)
-  const c10 = f010 + tx * (f110 - f010)
-  const c01 = f001 + tx * (f101 - f001)
-  const c11 = f011 + tx * (f111 - f011)
-  const c0 = c00 + ty * (c10 - c00)
-  const c1 = c01 + ty * (c11 - c01)
-  return c0 + tz * (c1 - c0)
-}
-
-@inline function sampleU(f: usize, nx: i32, ny: i32): f64 {
-  return lerpAt(f, nx + 1, ny, xf, yc, zc, xft, yct, zct)
-}
-@inline function sampleV(f: usize, nx: i32, ny: i32): f64 {
-  return lerpAt(f, nx, ny + 1, xc, yf, zc, xct, yft, zct)
-}
-@inline function sampleW(f: usize, nx: i32, ny: i32): f64 {
-  return lerpAt(f, nx, ny, xc, yc, zf, xct, yct, zft)
-}
-@inline function sampleCell(f: usize, nx: i32, ny: i32): f64 {
-  return lerpAt(f, nx, ny, xc, yc, zc, xct, yct, zct)
-}
-
-/** affine.ts gradAt: the gradient into (g0, g1, g2), returns the value (lerpAt's bits). */
-@inline function gradAt(f: usize, sx: i32, sy: i32, i: i32, j: i32, k: i32, tx: f64, ty: f64, tz: f64, inv: f64): f64 {
-  const dk = sx * sy
-  const a = i + sx * (j + sy * k)
-  const f000 = rf32(f, a), f100 = rf32(f, a + 1), f010 = rf32(f, a + sx), f110 = rf32(f, a + sx + 1)
-  const f001 = rf32(f, a + dk), f101 = rf32(f, a + dk + 1), f011 = rf32(f, a + dk + sx), f111 = rf32(f, a + dk + sx + 1)
-  const ux = 1 - tx, uy = 1 - ty, uz = 1 - tz
-  g0 = inv * (uz * (uy * (f100 - f000) + ty * (f110 - f010)) + tz * (uy * (f101 - f001) + ty * (f111 - f011)))
-  g1 = inv * (uz * (ux * (f010 - f000) + tx * (f110 - f100)) + tz * (ux * (f011 - f001) + tx * (f111 - f101)))
-  g2 = inv * (uy * (ux * (f001 - f000) + tx * (f101 - f100)) + ty * (ux * (f011 - f010) + tx * (f111 - f110)))
-  const c00 = f000 + tx * (f100 - f000)
-  const c10 = f010 + tx * (f110 - f010)
-  const c01 = f001 + tx * (f101 - f001)
-  const c11 = f011 + tx * (f111 - f011)
-  const c0 = c00 + ty * (c10 - c00)
-  const c1 = c01 + ty * (c11 - c01)
-  return c0 + tz * (c1 - c0)
-}
-
-@inline function storeGrad(C: usize, o: i32): void {
-  wf32(C, o, g0)
-  wf32(C, o + 1, g1)
-  wf32(C, o + 2, g2)
-}
-
 /** sample.ts lerpLattice (sx, sy, sz >= 2). */
 @inline function lerpLattice(f: usize, sx: i32, sy: i32, sz: i32, gx: f64, gy: f64, gz: f64): f64 {
   gx = gx > 0 ? (gx < <f64>(sx - 1) ? gx : <f64>(sx - 1)) : 0
@@ -133,18 +36,6 @@ let g0: f64 = 0, g1: f64 = 0, g2: f64 = 0
   if (j > sy - 2) j = sy - 2
   if (k > sz - 2) k = sz - 2
   return lerpAt(f, sx, sy, i, j, k, gx - <f64>i, gy - <f64>j, gz - <f64>k)
-}
-
-/**
- * transfer.ts cellOf's index along one axis of n cells: floor, clamped into [0, n - 1]; -1 for
- * NaN, where the reference's index is NaN (and reach[NaN] is undefined, not 0).
- */
-@inline function cellAxis(X: f64, n: i32): i32 {
-  const f = Math.floor(X)
-  if (f < 0) return 0
-  if (f >= <f64>n) return n - 1
-  if (f != f) return -1
-  return <i32>f
 }
 
 /** moveMarkersSlab over markers [q0, q1). */
@@ -190,12 +81,9 @@ export function moveMarkers(
       if (fused) {
         if (apic) {
           const o = 9 * q
-          u0 = gradAt(u, nx + 1, ny, xf, yc, zc, xft, yct, zct, inv)
-          storeGrad(C, o)
-          v0 = gradAt(v, nx, ny + 1, xc, yf, zc, xct, yft, zct, inv)
-          storeGrad(C, o + 3)
-          w0 = gradAt(w, nx, ny, xc, yc, zf, xct, yct, zft, inv)
-          storeGrad(C, o + 6)
+          u0 = gradU(u, nx, ny, inv, C, o)
+          v0 = gradV(v, nx, ny, inv, C, o + 3)
+          w0 = gradW(w, nx, ny, inv, C, o + 6)
         } else {
           u0 = sampleU(u, nx, ny)
           v0 = sampleV(v, nx, ny)

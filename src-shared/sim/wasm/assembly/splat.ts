@@ -3,7 +3,8 @@
 // face lattices and the cell lattice: it zeroes their sums, adds every marker's samples in
 // those planes in marker order, and writes the weighted means and marks. Bit-identical to the
 // reference (the same float64 expressions in the same order), whatever the thread split.
-import { rf32, wf32 } from './common'
+import { rf32, ru8, wf32 } from './common'
+import { cellAxis, sampleCell, stencilAt } from './stencil'
 
 @inline function add2(s: usize, c: i32, wv: f64, w: f64): void {
   const p = s + (<usize>c << 3)
@@ -139,4 +140,29 @@ export function splatMarkers(
   resolveRange(sv, v, mv, k0 * pv, kc * pv)
   resolveRange(sw, w, mw, k0 * pc, k1 * pc)
   resolveRange(sc, temp, mt, k0 * pc, kc * pc)
+}
+
+/** splatKernels.ts tempResidualSlab over cell planes [k0, k1). */
+export function tempResidual(
+  px: usize, py: usize, pz: usize, T: usize, sums: usize, tempOld: usize, reach: usize, resid: usize, mark: usize,
+  count: i32, nx: i32, ny: i32, nz: i32, dx: f64, ox: f64, oy: f64, oz: f64,
+  k0: i32, k1: i32,
+): void {
+  const pc = nx * ny
+  zero(sums, k0 * pc, k1 * pc)
+  const inv = 1 / dx
+  for (let q = 0; q < count; q++) {
+    const Z = (rf32(pz, q) - oz) * inv
+    // The cell lattice's planes at Z - 1/2: skip markers that reach none of this call's.
+    const fz = Math.floor(Z - 0.5)
+    if (!(fz + 1 >= <f64>k0 && fz < <f64>k1)) continue
+    const X = (rf32(px, q) - ox) * inv
+    const Y = (rf32(py, q) - oy) * inv
+    const ci = cellAxis(X, nx), cj = cellAxis(Y, ny), ck = cellAxis(Z, nz)
+    // (A NaN coordinate is never skipped by the reference's reach test; it reaches no plane.)
+    if (ci >= 0 && cj >= 0 && ck >= 0 && ru8(reach, ci + nx * (cj + ny * ck)) == 0) continue
+    stencilAt(X, Y, Z, nx, ny, nz)
+    splatPlanes(sums, nx, ny, nz, X - 0.5, Y - 0.5, Z - 0.5, rf32(T, q) - sampleCell(tempOld, nx, ny), false, 0, 0, 0, k0, k1)
+  }
+  resolveRange(sums, resid, mark, k0 * pc, k1 * pc)
 }

@@ -1,12 +1,20 @@
-// The liquid's markers -> grid splat (transfer.ts toGrid; splatKernels.ts splatMarkersSlab and
-// its WebAssembly twin wasm/assembly/splat.ts): the reference against a plain trilinear splat
-// written here, and the WebAssembly kernels against the reference bit for bit (velocities,
-// temperatures, marks and the splat sums rigidCoupling.ts reads), PIC and APIC, on 1, 2 and 3
-// threads.
+// The liquid's marker splats on the kernel layer, each against a plain splat written here and
+// its WebAssembly twin against its TypeScript reference bit for bit, on 1, 2 and 3 threads:
+// - markers -> grid (transfer.ts toGrid; splatKernels.ts splatMarkersSlab, wasm/assembly/splat.ts):
+//   velocities, temperatures, marks and the splat sums rigidCoupling.ts reads, PIC and APIC;
+// - the particle level set's kernel sums (levelSet.ts; levelSetKernels.ts levelSetSplatSlab,
+//   wasm/assembly/levelSet.ts), markers mirrored across closed sides;
+// - the unresolved temperature (transfer.ts temperatureResidual; splatKernels.ts
+//   tempResidualSlab): the markers within reach, T_p - t_old(x_p);
+// - the surface mesher's particle level set (surface/particleLevelSet.ts; surfaceSplatKernels.ts,
+//   wasm/assembly/surfaceSplat.ts): phi at every node, particles mirrored across the walls.
 import { afterAll, describe, expect, it } from 'vitest'
 import { type KernelBackend, TS_KERNELS } from '../../../../src-shared/sim/core/kernelBackend'
 import { type GridSpec, MacGrid } from '../../../../src-shared/sim/core/grid'
+import { LEVEL_SET_SPLAT } from '../../../../src-shared/sim/liquid/levelSetKernels'
 import { MarkerParticles } from '../../../../src-shared/sim/liquid/markers'
+import { cellOf, lerpLattice } from '../../../../src-shared/sim/liquid/sample'
+import { ParticleLevelSet } from '../../../../src-shared/sim/liquid/surface/particleLevelSet'
 import { ParticleTransfer } from '../../../../src-shared/sim/liquid/transfer'
 import type { SlabPool } from '../../../../src-shared/sim/parallel/slabPool'
 import { createWasmBackend, type WasmKernelBackend } from '../../../../src-shared/sim/wasm/wasmBackend'
@@ -137,6 +145,176 @@ describe('the markers -> grid splat', () => {
       if (threads > 1) expect(((b as WasmKernelBackend).runner as SlabPool).parallelJobs).toBeGreaterThanOrEqual(1)
       for (let a = 0; a < 4; a++) expect(sameBits(got.out[a], ref.out[a]) && sameBits(got.marks[a], ref.marks[a]), `lattice ${a}, ${threads} threads`).toBe(true)
       for (let a = 0; a < 3; a++) expect(sameBits(got.sums[a], ref.sums[a]), `sums ${a}, ${threads} threads`).toBe(true)
+    }
+  })
+})
+
+/** The level set's kernel sums of markers p with closed sides `closed`, run on backend b. */
+function levelSetSums(b: KernelBackend, p: MarkerParticles, closed: Uint8Array): Float64Array {
+  const { nx, ny, nz, dx, origin } = SPEC
+  const sums = b.f64(4 * nx * ny * nz).fill(3) // stale: the splat starts from zero
+  b.run(LEVEL_SET_SPLAT, p, sums, p.count, closed, nx, ny, nz, dx, origin[0], origin[1], origin[2], dx)
+  return Float64Array.from(sums)
+}
+
+/** Markers for the level set: many near the sides (mirrored), some outside, one NaN. */
+function levelSetMarkers(b: KernelBackend, count: number, seed: number): MarkerParticles {
+  const { nx, ny, nz, dx, origin } = SPEC
+  const r = rng(seed)
+  const p = new MarkerParticles(count, 16, false, b)
+  const near = (n: number, lo: number) => (r() < 0.5 ? lo + r() * 1.2 * dx : lo + (n - r() * 1.2) * dx)
+  for (let q = 0; q < count; q++) {
+    let x = origin[0] + r() * nx * dx, y = origin[1] + r() * ny * dx, z = origin[2] + r() * nz * dx
+    if (q % 3 === 0) x = near(nx, origin[0])
+    if (q % 4 === 0) y = near(ny, origin[1])
+    if (q % 5 === 0) z = near(nz, origin[2])
+    if (q === 11) z = origin[2] - 3 * dx // below the floor: its mirror lands three cells up
+    if (q === 12) y = NaN
+    p.add(x, y, z, 0, 0, 0, 300)
+  }
+  return p
+}
+
+describe('the particle level set\'s kernel splat', () => {
+  const closed = new Uint8Array([1, 0, 1, 1, 1, 0])
+
+  it('the reference is the sum over markers and their mirrors of (1 - s^2)^3', () => {
+    const { nx, ny, nz, dx, origin } = SPEC
+    const p = levelSetMarkers(TS_KERNELS, 400, 21)
+    const got = levelSetSums(TS_KERNELS, p, closed)
+    const want = new Float64Array(got.length)
+    for (let q = 0; q < p.count; q++) {
+      const pos = [p.px[q], p.py[q], p.pz[q]]
+      if (pos.some((v) => !Number.isFinite(v))) continue
+      // Every combination of mirrors across the closed sides within R = dx.
+      const options = pos.map((v, a) => {
+        const lo = origin[a], hi = origin[a] + [nx, ny, nz][a] * dx
+        if (closed[2 * a] && v - lo < dx) return [v, 2 * lo - v]
+        if (closed[2 * a + 1] && hi - v < dx) return [v, 2 * hi - v]
+        return [v]
+      })
+      for (const X of options[0])
+        for (const Y of options[1])
+          for (const Z of options[2])
+            for (let c = 0; c < nx * ny * nz; c++) {
+              const i = c % nx, j = Math.floor(c / nx) % ny, k = Math.floor(c / (nx * ny))
+              const s2 = ((origin[0] + (i + 0.5) * dx - X) ** 2 + (origin[1] + (j + 0.5) * dx - Y) ** 2 + (origin[2] + (k + 0.5) * dx - Z) ** 2) / (dx * dx)
+              if (s2 >= 1) continue
+              const w = (1 - s2) ** 3
+              want[4 * c] += w
+              want[4 * c + 1] += w * X
+              want[4 * c + 2] += w * Y
+              want[4 * c + 3] += w * Z
+            }
+    }
+    let worst = 0
+    for (let e = 0; e < want.length; e++) worst = Math.max(worst, Math.abs(got[e] - want[e]))
+    expect(worst).toBeLessThan(1e-9)
+    expect(want.filter((v, e) => e % 4 === 0 && v > 0).length).toBeGreaterThan(100)
+  })
+
+  it('WebAssembly equals the reference bit for bit on 1, 2 and 3 threads', () => {
+    const pTs = levelSetMarkers(TS_KERNELS, 3000, 22)
+    const ref = levelSetSums(TS_KERNELS, pTs, closed)
+    const w = createWasmBackend({ strict: true, initialBytes: 1 << 20 })
+    backends.push(w)
+    const inline = levelSetSums(w, levelSetMarkers(w, 3000, 22), closed)
+    expect(w.fallbacks).toBe(0)
+    expect(sameBits(inline, ref)).toBe(true)
+    for (const threads of [2, 3]) {
+      const b = createKernelBackend('wasm', { threads, minParallelWork: 0, strict: true, initialBytes: 1 << 20 })
+      backends.push(b)
+      expect(sameBits(levelSetSums(b, levelSetMarkers(b, 3000, 22), closed), ref), `${threads} threads`).toBe(true)
+      expect(((b as WasmKernelBackend).runner as SlabPool).parallelJobs).toBeGreaterThanOrEqual(1)
+    }
+  })
+})
+
+describe('the unresolved temperature splat', () => {
+  /** tempResid after temperatureResidual on backend b, and the markers and fields it read. */
+  function residual(b: KernelBackend, seed: number) {
+    const { nx, ny, nz } = SPEC
+    const n = nx * ny * nz
+    const r = rng(seed)
+    const p = markers(b, false, 1500, seed)
+    const tempOld = b.f32(n), reach = b.u8(n)
+    for (let c = 0; c < n; c++) (tempOld[c] = 280 + 30 * r()), (reach[c] = r() < 0.7 ? 1 : 0)
+    const t = new ParticleTransfer(SPEC, b)
+    t.temperatureResidual(p, tempOld, reach, 1e-4, 0.01)
+    expect(t.tempRelax).toBeGreaterThan(0)
+    return { resid: Float32Array.from(t.tempResid), p, tempOld, reach }
+  }
+
+  it('the reference is the weighted mean of T_p - t_old(x_p) over the markers within reach', () => {
+    const { nx, ny, nz, dx, origin } = SPEC
+    const { resid, p, tempOld, reach } = residual(TS_KERNELS, 31)
+    const n = nx * ny * nz
+    const sum = new Float64Array(n), wsum = new Float64Array(n)
+    for (let q = 0; q < p.count; q++) {
+      const g = [(p.px[q] - origin[0]) / dx, (p.py[q] - origin[1]) / dx, (p.pz[q] - origin[2]) / dx]
+      if (g.some((x) => !Number.isFinite(x)) || reach[cellOf(g[0], g[1], g[2], nx, ny, nz)] === 0) continue
+      const value = p.temp[q] - lerpLattice(tempOld, nx, ny, nz, g[0] - 0.5, g[1] - 0.5, g[2] - 0.5)
+      const h = g.map((x) => x - 0.5)
+      const lo = h.map(Math.floor)
+      for (let c = 0; c < 8; c++) {
+        const d = [c & 1, (c >> 1) & 1, (c >> 2) & 1]
+        const idx = d.map((e, a) => lo[a] + e)
+        if (idx[0] < 0 || idx[1] < 0 || idx[2] < 0 || idx[0] >= nx || idx[1] >= ny || idx[2] >= nz) continue
+        const w = d.reduce((acc, e, a) => acc * (e ? h[a] - lo[a] : 1 - (h[a] - lo[a])), 1)
+        sum[idx[0] + nx * (idx[1] + ny * idx[2])] += w * value
+        wsum[idx[0] + nx * (idx[1] + ny * idx[2])] += w
+      }
+    }
+    let worst = 0, reached = 0
+    for (let c = 0; c < n; c++) {
+      const want = wsum[c] > 1e-6 ? sum[c] / wsum[c] : 0
+      worst = Math.max(worst, Math.abs(resid[c] - want))
+      if (wsum[c] > 1e-6) reached++
+    }
+    expect(worst).toBeLessThan(1e-4) // float32 of values ~10 K
+    expect(reached).toBeGreaterThan(50)
+  })
+
+  it('WebAssembly equals the reference bit for bit on 1, 2 and 3 threads', () => {
+    const ref = residual(TS_KERNELS, 32).resid
+    expect(ref.some((v) => v !== 0)).toBe(true)
+    for (const threads of [1, 2, 3]) {
+      const b = createKernelBackend('wasm', { threads, minParallelWork: 0, strict: true, initialBytes: 1 << 20 })
+      backends.push(b)
+      expect(sameBits(residual(b, 32).resid, ref), `${threads} threads`).toBe(true)
+      expect((b as WasmKernelBackend).fallbacks).toBe(0)
+    }
+  })
+})
+
+describe("the surface mesher's particle level set", () => {
+  /** phi at the nodes from 2000 particles, many within R of a wall, computed on backend b. */
+  function surfacePhi(b: KernelBackend, seed: number): Float32Array {
+    const { nx, ny, nz, dx, origin } = SPEC
+    const r = rng(seed)
+    const n = 2000
+    const positions = new Float32Array(3 * n)
+    for (let q = 0; q < n; q++) {
+      positions[3 * q] = origin[0] + (q % 3 === 0 ? r() * 0.5 : r() * nx) * dx
+      positions[3 * q + 1] = origin[1] + r() * 0.5 * ny * dx
+      positions[3 * q + 2] = origin[2] + (q % 4 === 0 ? nz - r() * 0.5 : r() * nz) * dx
+    }
+    positions[5] = NaN
+    const ls = new ParticleLevelSet(b)
+    ls.compute({ positions, count: n, particleRadius: 0.25 * dx, kernelScale: 3, origin: SPEC.origin, dx, cells: [nx, ny, nz], refinement: 2, smoothing: 0 })
+    const { nx: a, ny: c, nz: d } = ls.grid
+    return Float32Array.from(ls.phi.subarray(0, a * c * d))
+  }
+
+  it('WebAssembly equals the reference bit for bit on 1, 2 and 3 threads', () => {
+    const ref = surfacePhi(TS_KERNELS, 41)
+    // Inside (phi < 0), near and far nodes all occur.
+    expect(ref.some((v) => v < 0) && ref.some((v) => v > 0 && v < Math.max(...ref))).toBe(true)
+    for (const threads of [1, 2, 3]) {
+      const b = createKernelBackend('wasm', { threads, minParallelWork: 0, strict: true, initialBytes: 1 << 20 })
+      backends.push(b)
+      expect(sameBits(surfacePhi(b, 41), ref), `${threads} threads`).toBe(true)
+      expect((b as WasmKernelBackend).fallbacks).toBe(0)
     }
   })
 })
