@@ -10,6 +10,12 @@
 // partial sums in plane order as vectorOps.ts does, so the iterates, iteration counts and
 // result are the same bits as PcgSolver on the full grid (tests/unit/sim/liquid compares the
 // two).
+//
+// The product and the vector updates are kernel-table rows (activeKernels.ts), split by
+// z-planes on the WebAssembly backend's threads; MIC(0)'s triangular solves run here.
+import { TS_KERNELS } from '../core/kernelBackend'
+import type { KernelBackend } from '../core/kernelTypes'
+import { ACTIVE_APPLY, ACTIVE_DOT, ACTIVE_UPDATE_ITERATE, ACTIVE_UPDATE_SEARCH } from './activeKernels'
 import { type LinearOperator, PcgSolver, type Preconditioner, type SolveStats, type VectorOps } from '../core/pcg'
 import { MIC_SAFETY, MIC_TUNING, type Stencil7Matrix } from './stencil7'
 
@@ -23,9 +29,10 @@ class ActiveCells {
     readonly nx: number,
     readonly ny: number,
     readonly nz: number,
+    readonly kernels: KernelBackend,
   ) {
-    this.cells = new Int32Array(nx * ny * nz)
-    this.planeStart = new Int32Array(nz + 1)
+    this.cells = kernels.i32(nx * ny * nz)
+    this.planeStart = kernels.i32(nz + 1)
   }
 
   /** Lists the rows of m with diag != 0. */
@@ -47,28 +54,21 @@ class ActiveCells {
 /** PcgSolver's vector kernels over the unknowns; reductions per plane, planes in order. */
 class ActiveVectorOps implements VectorOps {
   readonly n: number
+  /** Per-plane partial sums of the reductions. */
+  private readonly partial: Float64Array
   constructor(private readonly set: ActiveCells) {
     this.n = set.nx * set.ny * set.nz
+    this.partial = set.kernels.f64(set.nz)
   }
 
   alloc(): Float64Array {
-    return new Float64Array(this.n)
+    return this.set.kernels.f64(this.n)
   }
 
   /** Sum over the unknowns of a_c b_c, per plane then planes in order (vectorOps.ts). */
   dot(a: Float64Array, b: Float64Array): number {
-    const { nz, cells, planeStart } = this.set
-    let total = 0
-    for (let k = 0; k < nz; k++) {
-      let s = 0
-      const end = planeStart[k + 1]
-      for (let t = planeStart[k]; t < end; t++) {
-        const c = cells[t]
-        s += a[c] * b[c]
-      }
-      total += s
-    }
-    return total
+    const { kernels, cells, planeStart, nz } = this.set
+    return kernels.run(ACTIVE_DOT, a, b, cells, planeStart, this.partial, nz)
   }
 
   axpy(y: Float64Array, alpha: number, x: Float64Array): void {
@@ -81,30 +81,14 @@ class ActiveVectorOps implements VectorOps {
 
   /** x += alpha s; r -= alpha q; |r|^2 per plane then in plane order (updateIterateSlab). */
   updateIterate(x: Float64Array, r: Float64Array, s: Float64Array, q: Float64Array, alpha: number): number {
-    const { nz, cells, planeStart } = this.set
-    let rr = 0
-    for (let k = 0; k < nz; k++) {
-      let part = 0
-      const end = planeStart[k + 1]
-      for (let t = planeStart[k]; t < end; t++) {
-        const c = cells[t]
-        x[c] += alpha * s[c]
-        const rc = r[c] - alpha * q[c]
-        r[c] = rc
-        part += rc * rc
-      }
-      rr += part
-    }
-    return rr
+    const { kernels, cells, planeStart, nz } = this.set
+    return kernels.run(ACTIVE_UPDATE_ITERATE, x, r, s, q, alpha, cells, planeStart, this.partial, nz)
   }
 
   /** s = z + beta s on the unknowns (updateSearchSlab). */
   updateSearch(s: Float64Array, z: Float64Array, beta: number): void {
-    const { cells, count } = this.set
-    for (let t = 0; t < count; t++) {
-      const c = cells[t]
-      s[c] = z[c] + beta * s[c]
-    }
+    const { kernels, cells, planeStart, nz } = this.set
+    kernels.run(ACTIVE_UPDATE_SEARCH, s, z, beta, cells, planeStart, nz)
   }
 
   /** dst = src on the unknowns (elsewhere both stay +0). */
@@ -126,22 +110,8 @@ class ActiveOperator implements LinearOperator {
   constructor(private readonly set: ActiveCells) {}
 
   apply(x: Float64Array, out: Float64Array): void {
-    const m = this.m as Stencil7Matrix
-    const { nx, ny, nz, cells, count } = this.set
-    const { diag, ax, ay, az } = m
-    const plane = nx * ny
-    const n = plane * nz
-    for (let t = 0; t < count; t++) {
-      const c = cells[t]
-      let s = diag[c] * x[c]
-      if (c >= 1) s += ax[c - 1] * x[c - 1]
-      if (c + 1 < n) s += ax[c] * x[c + 1]
-      if (c >= nx) s += ay[c - nx] * x[c - nx]
-      if (c + nx < n) s += ay[c] * x[c + nx]
-      if (c >= plane) s += az[c - plane] * x[c - plane]
-      if (c + plane < n) s += az[c] * x[c + plane]
-      out[c] = s
-    }
+    const { kernels, nx, ny, nz, cells, planeStart } = this.set
+    kernels.run(ACTIVE_APPLY, out, x, this.m as Stencil7Matrix, cells, planeStart, nx, ny, nz)
     if (this.extra) this.extra.addTo(x, out)
   }
 
@@ -162,7 +132,7 @@ class ActiveMic0 implements Preconditioner {
   /** 1 / sqrt(e_c) on the unknowns, 0 elsewhere. */
   readonly prec: Float64Array
   constructor(private readonly set: ActiveCells) {
-    this.prec = new Float64Array(set.nx * set.ny * set.nz)
+    this.prec = set.kernels.f64(set.nx * set.ny * set.nz)
   }
 
   /** Stencil7Mic0.factor on the unknowns (prec is zeroed first: other cells read as 0). */
@@ -238,11 +208,12 @@ export class ActivePcg {
   private readonly mic: ActiveMic0
   private readonly pcg: PcgSolver
 
-  constructor(nx: number, ny: number, nz: number) {
+  /** kernels: where the product and vector updates run; its allocator holds the vectors. */
+  constructor(nx: number, ny: number, nz: number, kernels: KernelBackend = TS_KERNELS) {
     this.nx = nx
     this.ny = ny
     this.nz = nz
-    this.set = new ActiveCells(nx, ny, nz)
+    this.set = new ActiveCells(nx, ny, nz, kernels)
     this.op = new ActiveOperator(this.set)
     this.mic = new ActiveMic0(this.set)
     this.pcg = new PcgSolver(new ActiveVectorOps(this.set))

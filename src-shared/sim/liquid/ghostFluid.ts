@@ -17,6 +17,8 @@
 //   closed face:         nothing (Neumann, sec. 3.3.2.1); it keeps the obstacle's velocity
 // b_c = -(net outflux of c) with closed faces carrying the obstacle velocity (eq. 35).
 // Solved by PCG (table 4) with MIC(0), over the liquid cells only (activePcg.ts).
+import { TS_KERNELS } from '../core/kernelBackend'
+import type { KernelBackend } from '../core/kernelTypes'
 import type { MacGrid } from '../core/grid'
 import type { SolveStats } from '../core/pcg'
 import { ActivePcg } from './activePcg'
@@ -45,16 +47,18 @@ export class GhostFluidPressure {
   private readonly bDrift: Float64Array
   private readonly pcg: ActivePcg
 
-  constructor(nx: number, ny: number, nz: number) {
+  /** kernels: where the solve's product and vector updates run (activeKernels.ts). */
+  constructor(nx: number, ny: number, nz: number, kernels: KernelBackend = TS_KERNELS) {
     this.nx = nx
     this.ny = ny
     this.nz = nz
-    this.matrix = new Stencil7Matrix(nx, ny, nz)
-    this.q = new Float64Array(nx * ny * nz)
-    this.b = new Float64Array(nx * ny * nz)
-    this.qDrift = new Float64Array(nx * ny * nz)
-    this.bDrift = new Float64Array(nx * ny * nz)
-    this.pcg = new ActivePcg(nx, ny, nz)
+    const n = nx * ny * nz
+    this.matrix = new Stencil7Matrix(nx, ny, nz, kernels)
+    this.q = kernels.f64(n)
+    this.b = kernels.f64(n)
+    this.qDrift = kernels.f64(n)
+    this.bDrift = kernels.f64(n)
+    this.pcg = new ActivePcg(nx, ny, nz, kernels)
   }
 
   /** Liquid fraction theta of the segment from liquid cell a to air cell b (MIN_THETA..1). */

@@ -207,7 +207,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     this.heat = new HeatSolver(grid)
     this.visc = new kinds.ViscositySystem(nx, ny, nz)
     this.visc.preconditioner = setup.viscositySolve.preconditioner ?? 'auto'
-    this.pressure = new GhostFluidPressure(nx, ny, nz)
+    this.pressure = new GhostFluidPressure(nx, ny, nz, kernels)
     this.particles = new MarkerParticles(setup.maxParticles, Math.min(setup.maxParticles, 1024), setup.transfer === 'apic', kernels)
     this.prng = new Prng(setup.seed)
     this.levelSetScratch = new LevelSetScratch(n, kernels)

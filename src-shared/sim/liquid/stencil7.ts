@@ -8,6 +8,8 @@
 //        + az[c-plane] x_{c-plane} + az[c] x_{c+plane}
 // ax[c] couples c with c+1 (0 on the last column), likewise ay, az. A row with diag 0 is not
 // an unknown: apply writes 0 there and the preconditioner leaves it at 0.
+import { TS_KERNELS } from '../core/kernelBackend'
+import type { KernelAllocator } from '../core/kernelTypes'
 import type { LinearOperator, Preconditioner } from '../core/pcg'
 
 export const MIC_TUNING = 0.97
@@ -22,15 +24,16 @@ export class Stencil7Matrix implements LinearOperator {
   readonly ay: Float64Array
   readonly az: Float64Array
 
-  constructor(nx: number, ny: number, nz: number) {
+  /** alloc: where the coefficients live (the active-cell kernels read them: activeKernels.ts). */
+  constructor(nx: number, ny: number, nz: number, alloc: KernelAllocator = TS_KERNELS) {
     this.nx = nx
     this.ny = ny
     this.nz = nz
     const n = nx * ny * nz
-    this.diag = new Float64Array(n)
-    this.ax = new Float64Array(n)
-    this.ay = new Float64Array(n)
-    this.az = new Float64Array(n)
+    this.diag = alloc.f64(n)
+    this.ax = alloc.f64(n)
+    this.ay = alloc.f64(n)
+    this.az = alloc.f64(n)
   }
 
   clear(): void {

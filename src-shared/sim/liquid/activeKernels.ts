@@ -1,0 +1,115 @@
+// The ghost-fluid pressure's PCG kernels over the unknown cells (activePcg.ts) as kernel-table
+// rows: the matrix product and the vector updates with their per-plane reductions run as these
+// TypeScript references on the TypeScript backend and as their AssemblyScript twins
+// (wasm/assembly/active.ts) split over z-planes on the WebAssembly backend's threads. A plane's
+// unknowns are cells[planeStart[k] .. planeStart[k + 1]); each call writes only its planes'
+// unknowns and its planes' partial sums, which run() adds in plane order: the same bits on any
+// number of threads. (MIC(0)'s triangular solves stay serial in activePcg.ts.)
+import { defineKernel, f64, float, i32, int, type KernelArgs, size, struct } from '../core/kernelTable'
+
+/** The 7-point matrix's arrays (Stencil7Matrix's fields of these names). */
+export interface Stencil7Arrays {
+  diag: Float64Array
+  ax: Float64Array
+  ay: Float64Array
+  az: Float64Array
+}
+
+/** out = m x on the unknowns of planes [k0, k1) (Stencil7Matrix.apply's expressions). */
+export function activeApplySlab(out: Float64Array, x: Float64Array, m: Stencil7Arrays, cells: Int32Array, planeStart: Int32Array, nx: number, ny: number, nz: number, k0: number, k1: number): void {
+  const { diag, ax, ay, az } = m
+  const plane = nx * ny
+  const n = plane * nz
+  const end = planeStart[k1]
+  for (let t = planeStart[k0]; t < end; t++) {
+    const c = cells[t]
+    let s = diag[c] * x[c]
+    if (c >= 1) s += ax[c - 1] * x[c - 1]
+    if (c + 1 < n) s += ax[c] * x[c + 1]
+    if (c >= nx) s += ay[c - nx] * x[c - nx]
+    if (c + nx < n) s += ay[c] * x[c + nx]
+    if (c >= plane) s += az[c - plane] * x[c - plane]
+    if (c + plane < n) s += az[c] * x[c + plane]
+    out[c] = s
+  }
+}
+
+/** partial[k] = sum of a_c b_c over plane k's unknowns, planes [k0, k1). */
+export function activeDotSlab(a: Float64Array, b: Float64Array, cells: Int32Array, planeStart: Int32Array, partial: Float64Array, k0: number, k1: number): void {
+  for (let k = k0; k < k1; k++) {
+    let s = 0
+    const end = planeStart[k + 1]
+    for (let t = planeStart[k]; t < end; t++) {
+      const c = cells[t]
+      s += a[c] * b[c]
+    }
+    partial[k] = s
+  }
+}
+
+/** x += alpha s; r -= alpha q; partial[k] = |r|^2 over plane k's unknowns, planes [k0, k1). */
+export function activeUpdateIterateSlab(x: Float64Array, r: Float64Array, s: Float64Array, q: Float64Array, alpha: number, cells: Int32Array, planeStart: Int32Array, partial: Float64Array, k0: number, k1: number): void {
+  for (let k = k0; k < k1; k++) {
+    let part = 0
+    const end = planeStart[k + 1]
+    for (let t = planeStart[k]; t < end; t++) {
+      const c = cells[t]
+      x[c] += alpha * s[c]
+      const rc = r[c] - alpha * q[c]
+      r[c] = rc
+      part += rc * rc
+    }
+    partial[k] = part
+  }
+}
+
+/** s = z + beta s on the unknowns of planes [k0, k1). */
+export function activeUpdateSearchSlab(s: Float64Array, z: Float64Array, beta: number, cells: Int32Array, planeStart: Int32Array, k0: number, k1: number): void {
+  const end = planeStart[k1]
+  for (let t = planeStart[k0]; t < end; t++) {
+    const c = cells[t]
+    s[c] = z[c] + beta * s[c]
+  }
+}
+
+const num = (a: KernelArgs, i: number) => a[i] as number
+/** Unknowns in all planes: planeStart[nz]. */
+const unknowns = (a: KernelArgs, starts: number, nz: number) => (a[starts] as Int32Array)[num(a, nz)]
+
+export const ACTIVE_APPLY = defineKernel({
+  name: 'activeApply',
+  args: [f64('out'), f64('x'), struct('m', { diag: 'f64', ax: 'f64', ay: 'f64', az: 'f64' }), i32('cells'), i32('planeStart'), int('nx'), int('ny'), int('nz')],
+  split: 'planes',
+  range: (a) => num(a, 7),
+  work: (a) => 7 * unknowns(a, 4, 7),
+  ref: activeApplySlab,
+})
+
+export const ACTIVE_DOT = defineKernel({
+  name: 'activeDot',
+  args: [f64('a'), f64('b'), i32('cells'), i32('planeStart'), f64('partial'), size('nz')],
+  split: 'planes',
+  range: (a) => num(a, 5),
+  partials: 'partial',
+  work: (a) => unknowns(a, 3, 5),
+  ref: activeDotSlab,
+})
+
+export const ACTIVE_UPDATE_ITERATE = defineKernel({
+  name: 'activeUpdateIterate',
+  args: [f64('x'), f64('r'), f64('s'), f64('q'), float('alpha'), i32('cells'), i32('planeStart'), f64('partial'), size('nz')],
+  split: 'planes',
+  range: (a) => num(a, 8),
+  partials: 'partial',
+  work: (a) => 3 * unknowns(a, 6, 8),
+  ref: activeUpdateIterateSlab,
+})
+
+export const ACTIVE_UPDATE_SEARCH = defineKernel({
+  name: 'activeUpdateSearch',
+  args: [f64('s'), f64('z'), float('beta'), i32('cells'), i32('planeStart'), size('nz')],
+  split: 'planes',
+  range: (a) => num(a, 5),
+  work: (a) => unknowns(a, 4, 5),
+  ref: activeUpdateSearchSlab,
+})

@@ -1,0 +1,78 @@
+// The ghost-fluid pressure's PCG on the WebAssembly kernels (activeKernels.ts rows and their
+// twins in wasm/assembly/active.ts) against the TypeScript backend: the same iteration counts,
+// residuals and solution bits, with and without an extra low-rank term (the coupled bodies'),
+// on 1, 2 and 3 threads. (liquidFastPaths.test.ts checks the TypeScript ActivePcg against
+// PcgSolver on the whole grid.)
+import { afterAll, describe, expect, it } from 'vitest'
+import { type KernelBackend, TS_KERNELS } from '../../../../src-shared/sim/core/kernelBackend'
+import { Prng } from '../../../../src-shared/sim/core/prng'
+import { ActivePcg, type ExtraTerm } from '../../../../src-shared/sim/liquid/activePcg'
+import { Stencil7Matrix } from '../../../../src-shared/sim/liquid/stencil7'
+import type { WasmKernelBackend } from '../../../../src-shared/sim/wasm/wasmBackend'
+import { createKernelBackend } from '../../../../src-main/sim/workerPool'
+
+const nx = 17, ny = 13, nz = 11, n = nx * ny * nz, plane = nx * ny
+
+/** A ghost-fluid-like system over a blob of unknowns, built in backend b's memory. */
+function system(b: KernelBackend) {
+  const prng = new Prng(9)
+  const m = new Stencil7Matrix(nx, ny, nz, b)
+  const on = new Uint8Array(n)
+  for (let k = 0; k < nz; k++) for (let j = 0; j < ny; j++) for (let i = 0; i < nx; i++) {
+    const r2 = ((i - 8.2) / 7) ** 2 + ((j - 5.1) / 5.5) ** 2 + ((k - 5.5) / 5) ** 2
+    on[i + nx * (j + ny * k)] = r2 < 1 && prng.next() > 0.05 ? 1 : 0
+  }
+  for (let c = 0; c < n; c++) {
+    if (!on[c]) continue
+    const i = c % nx, j = Math.floor(c / nx) % ny, k = Math.floor(c / plane)
+    if (i < nx - 1 && on[c + 1]) m.ax[c] = -prng.range(0.2, 1)
+    if (j < ny - 1 && on[c + nx]) m.ay[c] = -prng.range(0.2, 1)
+    if (k < nz - 1 && on[c + plane]) m.az[c] = -prng.range(0.2, 1)
+  }
+  for (let c = 0; c < n; c++) {
+    if (!on[c]) continue
+    const nb = (c >= 1 ? -m.ax[c - 1] : 0) - m.ax[c] + (c >= nx ? -m.ay[c - nx] : 0) - m.ay[c] + (c >= plane ? -m.az[c - plane] : 0) - m.az[c]
+    m.diag[c] = nb + prng.range(0, 3)
+  }
+  const rhs = b.f64(n), x = b.f64(n)
+  for (let c = 0; c < n; c++) if (on[c]) (rhs[c] = prng.range(-1, 1)), (x[c] = prng.range(-0.1, 0.1))
+  // A symmetric positive rank-1 term w w^T over some unknowns (as a coupled body adds).
+  const w = new Float64Array(n)
+  for (let c = 0; c < n; c++) if (on[c] && c % 7 === 0) w[c] = prng.range(0, 0.5)
+  const extra: ExtraTerm = {
+    addTo(v, out) {
+      let s = 0
+      for (let c = 0; c < n; c++) s += w[c] * v[c]
+      for (let c = 0; c < n; c++) if (w[c] !== 0) out[c] += w[c] * s
+    },
+  }
+  return { m, rhs, x, extra }
+}
+
+function solve(b: KernelBackend, withExtra: boolean, tol: number, maxIt: number) {
+  const s = system(b)
+  const stats = new ActivePcg(nx, ny, nz, b).solve(s.m, s.rhs, s.x, tol, maxIt, withExtra ? s.extra : null)
+  return { stats, x: Array.from(s.x, (v) => (Object.is(v, -0) ? '-0' : String(v))) }
+}
+
+const backends: KernelBackend[] = []
+afterAll(async () => {
+  for (const b of backends) await b.dispose()
+})
+
+describe('ActivePcg on the WebAssembly kernels', () => {
+  it('gives the TypeScript backend\'s iterations, residual and solution bits on 1, 2 and 3 threads', () => {
+    for (const [withExtra, tol, maxIt] of [[false, 1e-8, 1000], [true, 1e-10, 1000], [false, 1e-6, 4]] as const) {
+      const ref = solve(TS_KERNELS, withExtra, tol, maxIt)
+      expect(ref.stats.iterations).toBeGreaterThan(3)
+      for (const threads of [1, 2, 3]) {
+        const b = createKernelBackend('wasm', { threads, minParallelWork: 0, strict: true, initialBytes: 1 << 20 })
+        backends.push(b)
+        const got = solve(b, withExtra, tol, maxIt)
+        expect((b as WasmKernelBackend).fallbacks).toBe(0)
+        expect(got.stats, `${threads} threads, extra ${withExtra}`).toEqual(ref.stats)
+        expect(got.x).toEqual(ref.x)
+      }
+    }
+  })
+})
