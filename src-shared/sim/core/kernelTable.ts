@@ -66,8 +66,8 @@ export interface ScratchArg {
   readonly bytes: (a: KernelArgs) => number
 }
 /**
- * A size the caller passes only so the row can compute its range (e.g. nz for a kernel whose
- * twin does not take it): passed to neither the reference nor the twin.
+ * A value the caller passes only so the row can compute its range (e.g. nz for a kernel whose
+ * twin does not take it) or its balance: passed to neither the reference nor the twin.
  */
 export interface SizeArg {
   readonly name: string
@@ -87,6 +87,12 @@ export interface KernelRowSpec {
   readonly range: (a: KernelArgs) => number
   /** Cells (or nonzeros) touched, for the pool's serial/parallel decision; default the range. */
   readonly work?: (a: KernelArgs, n: number) => number
+  /**
+   * Cumulative work over the range (length range + 1: entry i is the work of indices [0, i)),
+   * so a thread pool can give its threads equal work rather than equal lengths (a liquid's
+   * markers fill the lower planes); null or absent: uniform. Any split gives the same bits.
+   */
+  readonly balance?: (a: KernelArgs) => ArrayLike<number> | null
   /** Name of the float64 partial-sum argument of a reducing row. */
   readonly partials?: string
   /** The reference slab function: ref(...args, k0, k1) (rows adapt any other signature). */

@@ -82,6 +82,8 @@ export const ACTIVE_APPLY = defineKernel({
   split: 'planes',
   range: (a) => num(a, 7),
   work: (a) => 7 * unknowns(a, 4, 7),
+  // planeStart is the cumulative unknown count: threads get equal numbers of unknowns.
+  balance: (a) => a[4] as Int32Array,
   ref: activeApplySlab,
 })
 
@@ -92,6 +94,7 @@ export const ACTIVE_DOT = defineKernel({
   range: (a) => num(a, 5),
   partials: 'partial',
   work: (a) => unknowns(a, 3, 5),
+  balance: (a) => a[3] as Int32Array,
   ref: activeDotSlab,
 })
 
@@ -102,6 +105,7 @@ export const ACTIVE_UPDATE_ITERATE = defineKernel({
   range: (a) => num(a, 8),
   partials: 'partial',
   work: (a) => 3 * unknowns(a, 6, 8),
+  balance: (a) => a[6] as Int32Array,
   ref: activeUpdateIterateSlab,
 })
 
@@ -111,5 +115,6 @@ export const ACTIVE_UPDATE_SEARCH = defineKernel({
   split: 'planes',
   range: (a) => num(a, 5),
   work: (a) => unknowns(a, 4, 5),
+  balance: (a) => a[4] as Int32Array,
   ref: activeUpdateSearchSlab,
 })

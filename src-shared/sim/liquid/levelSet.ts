@@ -115,6 +115,8 @@ export class LevelSetScratch {
   readonly redistancer: Redistancer
   /** Where the markers' kernel splat runs (levelSetKernels.ts); sums come from its allocator. */
   readonly kernels: KernelBackend
+  /** Cumulative markers per cell plane (transfer.ts balance), or null. */
+  balance: Float64Array | null = null
   constructor(n: number, kernels: KernelBackend = TS_KERNELS) {
     this.redistancer = new Redistancer(n)
     this.kernels = kernels
@@ -148,7 +150,7 @@ export function particleLevelSet(
   const r = RADIUS_FRACTION * R
   const sums = scratch.sums
   // The kernel sums of every marker (and its wall mirrors), split by z-planes (levelSetKernels.ts).
-  scratch.kernels.run(LEVEL_SET_SPLAT, p, sums, p.count, closed, nx, ny, nz, dx, origin[0], origin[1], origin[2], R)
+  scratch.kernels.run(LEVEL_SET_SPLAT, p, sums, p.count, closed, nx, ny, nz, dx, origin[0], origin[1], origin[2], R, scratch.balance)
   const eps = 1e-3 * dx
   for (let k = 0; k < nz; k++) {
     for (let j = 0; j < ny; j++) {

@@ -10,7 +10,7 @@
 // domain side are mirrored across it (all 2^m combinations for m sides near), so the mean
 // position near a wall is not pulled away from the wall (that would read as a dip of the
 // surface at every wall, which the pressure would chase forever).
-import { defineKernel, float, int, type KernelArgs, ptr, struct } from '../core/kernelTable'
+import { defineKernel, float, int, type KernelArgs, ptr, size, struct } from '../core/kernelTable'
 
 /** The markers' positions (MarkerParticles' fields of these names). */
 export interface MarkerPositions {
@@ -151,10 +151,13 @@ export const LEVEL_SET_SPLAT = defineKernel({
     float('lo1'),
     float('lo2'),
     float('R'),
+    // Cumulative markers per cell plane (splatKernels.ts), or null.
+    size('balance'),
   ],
   split: 'planes',
   range: (a) => num(a, 6),
   // Each thread reads every marker; about eight cells a marker.
   work: (a) => 8 * num(a, 2),
+  balance: (a) => a[12] as Float64Array | null,
   ref: levelSetSplatSlab,
 })

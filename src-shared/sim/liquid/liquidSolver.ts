@@ -137,6 +137,8 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
   private readonly closed: Uint8Array
   private readonly transfer: ParticleTransfer
   private readonly mover: ParticleMover
+  /** Cumulative markers per cell plane, for splitting the splats among threads (updatePlaneWork). */
+  private readonly planeWork: Float64Array
   private readonly g2p: GridToParticles
   private readonly heat: HeatSolver
   private readonly visc: kinds.ViscositySystem
@@ -211,6 +213,9 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     this.particles = new MarkerParticles(setup.maxParticles, Math.min(setup.maxParticles, 1024), setup.transfer === 'apic', kernels)
     this.prng = new Prng(setup.seed)
     this.levelSetScratch = new LevelSetScratch(n, kernels)
+    this.planeWork = new Float64Array(nz + 2)
+    this.transfer.balance = this.planeWork
+    this.levelSetScratch.balance = this.planeWork
     this.surface = new SurfaceTracker(grid, 3 * grid.dx)
     this.rigid = setup.rigidBodies?.length ? new RigidFluid(setup.rigidBodies, grid, setup.sides, setup.gravity, this.obstacles.phi) : null
     this.liquidStart = this.rigid ? new MacGrid(grid) : null
@@ -315,6 +320,26 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     throw new EddyError('SIM_UNSTABLE', `Liquid simulation became unstable at t=${time.toFixed(4)} s: ${reason}; lower the time step / raise max substeps`, { time, reason })
   }
 
+  /**
+   * The splats' balance (transfer.ts): cumulative markers per cell plane from this substep's
+   * counts, plus a share for each plane's own cells (zeroing and means), and one more plane
+   * for the w faces' top lattice plane.
+   */
+  private updatePlaneWork(): void {
+    const { nx, ny, nz } = this.setup.grid
+    const plane = nx * ny
+    const w = this.planeWork, count = this.count
+    const own = 0.05 * plane
+    w[0] = 0
+    for (let k = 0; k < nz; k++) {
+      let s = 0
+      const end = (k + 1) * plane
+      for (let c = k * plane; c < end; c++) s += count[c]
+      w[k + 1] = w[k] + s + own
+    }
+    w[nz + 1] = w[nz] + own
+  }
+
   /** NaN, or a speed no allowed substep count could follow, stops the bake with SIM_UNSTABLE. */
   private guard(offset: number, dt: number, input: LiquidSimInput): void {
     const umax = this.maxParticleSpeed()
@@ -347,6 +372,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     classifyCells(p, grid, obs.solid, count, kind)
     const added = this.emit(input, h)
     if (added > 0) classifyCells(p, grid, obs.solid, count, kind)
+    this.updatePlaneWork()
     stats.particlesAdded += added
     particleLevelSet(p, grid, count, kind, this.phiRaw, this.phi, 3 * dx, this.levelSetScratch, this.closed, false)
     this.phiPending = true

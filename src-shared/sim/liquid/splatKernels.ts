@@ -18,7 +18,11 @@
 //
 // The temperature residual's splat (transfer.ts temperatureResidual) is a second row of the
 // same shape over the cell lattice alone: each marker within reach splats T_p - t_old(x_p).
-import { defineKernel, f32, float, int, type KernelArgs, ptr, struct, u8 } from '../core/kernelTable'
+//
+// Both take an optional balance (kernelTable.ts): the cumulative markers per cell plane
+// (liquidSolver.ts planeWork), so each thread gets as many markers as the other, not as many
+// planes (the liquid lies in the lower ones).
+import { defineKernel, f32, float, int, type KernelArgs, ptr, size, struct, u8 } from '../core/kernelTable'
 import type { MacGrid } from '../core/grid'
 import * as sample from './sample'
 
@@ -266,11 +270,13 @@ export const TEMP_RESIDUAL = defineKernel({
     float('ox'),
     float('oy'),
     float('oz'),
+    size('balance'),
   ],
   split: 'planes',
   range: (a) => num(a, 9),
   // Each thread reads every marker; eight samples and eight splats a marker.
   work: (a) => 16 * num(a, 6),
+  balance: (a) => a[14] as Float64Array | null,
   ref: tempResidualSlab,
 })
 
@@ -292,10 +298,12 @@ export const SPLAT_MARKERS = defineKernel({
     float('ox'),
     float('oy'),
     float('oz'),
+    size('balance'),
   ],
   split: 'planes',
   range: (a) => num(a, 9) + 1,
   // Each thread reads every marker; about 32 samples a marker in all.
   work: (a) => 32 * num(a, 5),
+  balance: (a) => a[14] as Float64Array | null,
   ref: splatMarkersSlab,
 })

@@ -58,6 +58,11 @@ export class ParticleTransfer {
   /** toGrid's kernel arguments (reused: no allocation per call). */
   private readonly sums: SplatSums
   private readonly marks: SplatMarks
+  /**
+   * Cumulative markers per cell plane (length nz + 2), for splitting the splats' planes among
+   * threads by work; null: equal numbers of planes. The solver keeps it current.
+   */
+  balance: Float64Array | null = null
   private readonly stencil: sample.MacStencil
   /**
    * Unresolved temperature: per cell, the splat of the markers' residuals T_p - t_old(x_p)
@@ -117,7 +122,7 @@ export class ParticleTransfer {
     this.tempRelax = relax
     if (relax === 0) return
     // A splat by z-planes like toGrid's (splatKernels.ts).
-    this.kernels.run(TEMP_RESIDUAL, p, cells.sw, tempOld, reach, this.tempResid, this.residMark, p.count, nx, ny, nz, dx, origin[0], origin[1], origin[2])
+    this.kernels.run(TEMP_RESIDUAL, p, cells.sw, tempOld, reach, this.tempResid, this.residMark, p.count, nx, ny, nz, dx, origin[0], origin[1], origin[2], this.balance)
   }
 
   /**
@@ -137,7 +142,7 @@ export class ParticleTransfer {
     marks.mv = markV
     marks.mw = markW
     marks.mt = markT
-    this.kernels.run(SPLAT_MARKERS, p, sums, vel, temp, marks, p.count, this.apic ? 1 : 0, nx, ny, nz, dx, origin[0], origin[1], origin[2])
+    this.kernels.run(SPLAT_MARKERS, p, sums, vel, temp, marks, p.count, this.apic ? 1 : 0, nx, ny, nz, dx, origin[0], origin[1], origin[2], this.balance)
   }
 
   /**

@@ -26,9 +26,11 @@ export interface SlabRunner {
   /**
    * Runs `kernel` (a dispatch number, WasmKernels.idOf) over [0, n) with arguments `args`, split
    * into at most `threads` contiguous ranges; `work` (cells touched, default n) below
-   * minParallelWork runs on the calling thread only. Returns when every range is done.
+   * minParallelWork runs on the calling thread only. `balance`, when given, is the cumulative
+   * work over the range (balance[i] = work of indices [0, i), length n + 1): the ranges then
+   * carry equal shares of it instead of equal lengths. Returns when every range is done.
    */
-  run(kernel: number, args: ArrayLike<number>, argCount: number, n: number, work?: number): void
+  run(kernel: number, args: ArrayLike<number>, argCount: number, n: number, work?: number, balance?: ArrayLike<number> | null): void
   /** Stops the workers. */
   close(): Promise<void>
 }
@@ -203,7 +205,7 @@ export class SlabPool implements SlabRunner {
     }
   }
 
-  run(kernel: number, args: ArrayLike<number>, argCount: number, n: number, work = n): void {
+  run(kernel: number, args: ArrayLike<number>, argCount: number, n: number, work = n, balance: ArrayLike<number> | null = null): void {
     if (n <= 0) return
     if (this.closed) throw new EddyError('INTERNAL', 'SlabPool used after close')
     const { kernels, ctrl } = this
@@ -225,6 +227,7 @@ export class SlabPool implements SlabRunner {
         ctrl[r + 1] = 0
       }
     }
+    if (balance !== null) balancedCuts(balance, n, parts, ctrl, CTRL_RANGES)
     ctrl[CTRL_KERNEL] = kernel
     ctrl[CTRL_ARGC] = argCount
     Atomics.store(ctrl, CTRL_DONE, 0)
@@ -261,4 +264,29 @@ export class SlabPool implements SlabRunner {
     await Promise.all(this.workers.map((w) => w.terminate()))
     this.workers.length = 0
   }
+}
+
+/**
+ * Cuts [0, n) into `parts` contiguous ranges of about equal cumulative work (balance[i]: the
+ * work of [0, i), nondecreasing, length n + 1) into out[at + 2t], out[at + 2t + 1]. A range may
+ * be empty (all the work in one index); the ranges still cover [0, n) in order. A balance that
+ * is not finite or not increasing anywhere leaves the equal-length ranges already in out.
+ */
+export function balancedCuts(balance: ArrayLike<number>, n: number, parts: number, out: Int32Array, at: number): void {
+  const total = balance[n] - balance[0]
+  if (!(total > 0) || !Number.isFinite(total)) return
+  let i = 0
+  let last = 0
+  out[at] = 0
+  for (let t = 1; t < parts; t++) {
+    const target = balance[0] + (total * t) / parts
+    while (i < n && balance[i] < target) i++
+    // The boundary nearest the target share (ties to the lower), never before the last cut.
+    let cut = i > last && target - balance[i - 1] <= balance[i] - target ? i - 1 : i
+    if (cut < last) cut = last
+    out[at + 2 * t - 1] = cut
+    out[at + 2 * t] = cut
+    last = cut
+  }
+  out[at + 2 * parts - 1] = n
 }

@@ -10,7 +10,7 @@ import { type GridSpec, MacGrid, ScalarField } from '../../../src-shared/sim/cor
 import type { KernelBackend } from '../../../src-shared/sim/core/kernelBackend'
 import { PressureSolver } from '../../../src-shared/sim/core/pressure'
 import { VorticityConfinement } from '../../../src-shared/sim/core/vorticity'
-import type { SlabPool } from '../../../src-shared/sim/parallel/slabPool'
+import { balancedCuts, type SlabPool } from '../../../src-shared/sim/parallel/slabPool'
 import { WasmKernelBackend } from '../../../src-shared/sim/wasm/wasmBackend'
 import { createKernelBackend } from '../../../src-main/sim/workerPool'
 
@@ -134,5 +134,37 @@ describe('worker-thread kernels', () => {
     const f = kernels.arena.f32(12).fill(1)
     backend.applyPoisson(out, x, f, f, f, 2, 2, 2)
     expect(Array.from(out)).toEqual([3, 3, 3, 3, 3, 3, 3, 3])
+  })
+})
+
+describe('balancedCuts', () => {
+  /** The ranges [out[2t], out[2t + 1]) for `parts` threads over cumulative work `cum`. */
+  function cuts(cum: number[], parts: number): number[][] {
+    const n = cum.length - 1
+    const out = new Int32Array(2 * parts)
+    for (let t = 0; t < parts; t++) (out[2 * t] = Math.floor((n * t) / parts)), (out[2 * t + 1] = Math.floor((n * (t + 1)) / parts))
+    balancedCuts(cum, n, parts, out, 0)
+    return Array.from({ length: parts }, (_, t) => [out[2 * t], out[2 * t + 1]])
+  }
+  const cumulative = (w: number[]) => w.reduce((acc, x) => [...acc, acc[acc.length - 1] + x], [0])
+
+  it('gives each thread an equal share of the work, covering the range in order', () => {
+    // A liquid in the lower quarter of 16 planes: the work is in planes 0-3.
+    const w = [10, 10, 10, 10, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1]
+    const two = cuts(cumulative(w), 2)
+    expect(two).toEqual([[0, 2], [2, 16]])
+    const three = cuts(cumulative(w), 3)
+    expect(three[0][0]).toBe(0)
+    expect(three[2][1]).toBe(16)
+    for (let t = 1; t < 3; t++) expect(three[t][0]).toBe(three[t - 1][1])
+    // Uniform work: equal lengths.
+    expect(cuts(cumulative(new Array(12).fill(1)), 3)).toEqual([[0, 4], [4, 8], [8, 12]])
+  })
+
+  it('keeps the equal-length split when the balance has no work or is not finite', () => {
+    expect(cuts([0, 0, 0, 0, 0], 2)).toEqual([[0, 2], [2, 4]])
+    expect(cuts([0, 1, NaN, 3, 4], 2)).toEqual([[0, 2], [2, 4]])
+    // All the work in the last index: the first thread's range is empty, the ranges still cover all.
+    expect(cuts([0, 0, 0, 0, 5], 2)).toEqual([[0, 3], [3, 4]])
   })
 })

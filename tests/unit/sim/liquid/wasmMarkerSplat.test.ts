@@ -46,11 +46,19 @@ function markers(b: KernelBackend, apic: boolean, count: number, seed: number): 
   return p
 }
 
-function splat(b: KernelBackend, apic: boolean, count: number, seed: number) {
+/** Cumulative work per cell plane (length nz + 2) heavy in the lower planes, as a liquid's. */
+function skewedBalance(): Float64Array {
+  const w = new Float64Array(SPEC.nz + 2)
+  for (let k = 0; k <= SPEC.nz; k++) w[k + 1] = w[k] + (k < 3 ? 100 : 1)
+  return w
+}
+
+function splat(b: KernelBackend, apic: boolean, count: number, seed: number, balance: Float64Array | null = null) {
   const { nx, ny, nz } = SPEC
   const p = markers(b, apic, count, seed)
   const t = new ParticleTransfer(SPEC, b)
   t.apic = apic
+  t.balance = balance
   const vel = new MacGrid(SPEC, { kernels: b })
   const temp = b.f32(nx * ny * nz)
   const mu = b.u8(vel.u.length), mv = b.u8(vel.v.length), mw = b.u8(vel.w.length), mt = b.u8(temp.length)
@@ -141,6 +149,11 @@ describe('the markers -> grid splat', () => {
     for (const threads of [1, 2, 3]) {
       const b = createKernelBackend('wasm', { threads, minParallelWork: 0, strict: true, initialBytes: 1 << 20 })
       backends.push(b)
+      // Split by equal planes, and by a balance that gives the lower planes to one thread.
+      for (const balance of [null, skewedBalance()]) {
+        const got = splat(b, true, 4000, 9, balance)
+        for (let a = 0; a < 4; a++) expect(sameBits(got.out[a], ref.out[a]) && sameBits(got.marks[a], ref.marks[a]), `lattice ${a}, ${threads} threads, balance ${balance !== null}`).toBe(true)
+      }
       const got = splat(b, true, 4000, 9)
       if (threads > 1) expect(((b as WasmKernelBackend).runner as SlabPool).parallelJobs).toBeGreaterThanOrEqual(1)
       for (let a = 0; a < 4; a++) expect(sameBits(got.out[a], ref.out[a]) && sameBits(got.marks[a], ref.marks[a]), `lattice ${a}, ${threads} threads`).toBe(true)
@@ -153,7 +166,7 @@ describe('the markers -> grid splat', () => {
 function levelSetSums(b: KernelBackend, p: MarkerParticles, closed: Uint8Array): Float64Array {
   const { nx, ny, nz, dx, origin } = SPEC
   const sums = b.f64(4 * nx * ny * nz).fill(3) // stale: the splat starts from zero
-  b.run(LEVEL_SET_SPLAT, p, sums, p.count, closed, nx, ny, nz, dx, origin[0], origin[1], origin[2], dx)
+  b.run(LEVEL_SET_SPLAT, p, sums, p.count, closed, nx, ny, nz, dx, origin[0], origin[1], origin[2], dx, skewedBalance())
   return Float64Array.from(sums)
 }
 
