@@ -19,6 +19,7 @@ import type { BakeSettings, FrameCache, FrameStats } from '../store/frameCache'
 import { ProjectStore } from '../store/projectStore'
 import { createKernelBackend } from '../sim/workerPool'
 import { checkFits, estimateBake, formatBytes, machineBudget } from './estimate'
+import { chooseKernels } from './kernelChoice'
 import { frameSignatures } from './signature'
 
 export type BakeMode = 'bake' | 'resume' | 'range'
@@ -167,10 +168,11 @@ export async function runBake(req: BakeRequest, hooks: BakeHooks = {}): Promise<
     const estimate = estimateBake(doc, req.domainId, settings.frameEnd - settings.frameStart + 1, settings.precision, settings.checkpointEvery)
     checkFits(estimate, machineBudget(req.projectPath, req.reservedMemory ?? 0))
 
-    // Each family says where its kernels run best: WebAssembly over worker threads (smoke)
-    // or TypeScript on the bake thread (surface flows); `kernels` overrides it for the first.
+    // Where the kernels run: the family's preference, the request's, and WebAssembly's 4 GiB (kernelChoice.ts).
     const family = familyOf(doc, req.domainId)
-    const kind = family.kernels === 'wasm' ? (req.kernels ?? 'wasm') : 'ts'
+    const choice = chooseKernels(family.kernels, req.kernels, estimate.memoryBytes)
+    if (choice.note) log(`${name}: ${choice.note}`)
+    const kind = choice.kind
     // More kernel threads than cores only adds memory and switching (256 on 2 cores: 2.1 GiB,
     // 16x slower): a request above the core count is capped, and the log says so.
     const cores = availableParallelism()
