@@ -118,7 +118,7 @@ export class LevelSetScratch {
   /** Cumulative markers per cell plane (transfer.ts balance), or null. */
   balance: Float64Array | null = null
   constructor(n: number, kernels: KernelBackend = TS_KERNELS) {
-    this.redistancer = new Redistancer(n)
+    this.redistancer = new Redistancer(n, kernels)
     this.kernels = kernels
     this.sums = kernels.f64(4 * n)
   }

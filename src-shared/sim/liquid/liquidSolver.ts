@@ -185,7 +185,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     this.advectVel = new MacGrid(grid)
     this.temperature = kernels.f32(n)
     this.tempOld = kernels.f32(n)
-    this.phi = new Float32Array(n)
+    this.phi = kernels.f32(n)
     this.phiRaw = new Float32Array(n)
     this.kind = new Uint8Array(n)
     this.viscosity = new Float32Array(n)
@@ -216,7 +216,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     this.planeWork = new Float64Array(nz + 2)
     this.transfer.balance = this.planeWork
     this.levelSetScratch.balance = this.planeWork
-    this.surface = new SurfaceTracker(grid, 3 * grid.dx)
+    this.surface = new SurfaceTracker(grid, 3 * grid.dx, kernels)
     this.rigid = setup.rigidBodies?.length ? new RigidFluid(setup.rigidBodies, grid, setup.sides, setup.gravity, this.obstacles.phi) : null
     this.liquidStart = this.rigid ? new MacGrid(grid) : null
     this.viscousChange = this.rigid ? new MacGrid(grid) : null

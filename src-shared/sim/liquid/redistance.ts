@@ -13,102 +13,128 @@
 //    equation, in the eight diagonal orders, keeping the smaller value, so step 1's
 //    overestimates are corrected from better neighbours (a linear phi is reproduced exactly).
 // 3. The sign of the input is kept; |phi| is capped at `band`.
+//
+// The whole pass is one kernel-table row (REDISTANCE, a range of one index: fast sweeping is
+// sequential), so on the WebAssembly backend it runs as its AssemblyScript twin
+// (wasm/assembly/redistance.ts) on the calling thread: the same float64 operations in the same
+// order, the same bits.
+import { TS_KERNELS } from '../core/kernelBackend'
+import { defineKernel, f32, f64, float, int } from '../core/kernelTable'
+import type { KernelBackend } from '../core/kernelTypes'
 
 export class Redistancer {
   private readonly d: Float64Array
+  private readonly kernels: KernelBackend
 
-  constructor(n: number) {
-    this.d = new Float64Array(n)
+  /** kernels: where the pass runs; its allocator holds the scratch (and should hold phi). */
+  constructor(n: number, kernels: KernelBackend = TS_KERNELS) {
+    this.kernels = kernels
+    this.d = kernels.f64(n)
   }
 
   /** Redistances phi (cell centres of an nx*ny*nz grid with spacing dx) in place. */
   run(phi: Float32Array, nx: number, ny: number, nz: number, dx: number, band: number): void {
-    const { d } = this
-    const plane = nx * ny
-    const n = plane * nz
-    // Bounding box of the cells next to a sign change (empty: i0 > i1).
-    let i0 = nx, i1 = -1, j0 = ny, j1 = -1, k0 = nz, k1 = -1
-    for (let k = 0; k < nz; k++) {
-      for (let j = 0; j < ny; j++) {
-        for (let i = 0; i < nx; i++) {
-          const c = i + nx * (j + ny * k)
-          const p = phi[c]
-          const xm = i > 0 ? phi[c - 1] : p, xp = i < nx - 1 ? phi[c + 1] : p
-          const ym = j > 0 ? phi[c - nx] : p, yp = j < ny - 1 ? phi[c + nx] : p
-          const zm = k > 0 ? phi[c - plane] : p, zp = k < nz - 1 ? phi[c + plane] : p
-          const crossing = p < 0 !== xm < 0 || p < 0 !== xp < 0 || p < 0 !== ym < 0 || p < 0 !== yp < 0 || p < 0 !== zm < 0 || p < 0 !== zp < 0
-          if (!crossing) {
-            d[c] = band
-            continue
-          }
-          if (i < i0) i0 = i
-          if (i > i1) i1 = i
-          if (j < j0) j0 = j
-          if (j > j1) j1 = j
-          if (k < k0) k0 = k
-          if (k > k1) k1 = k
-          // |phi| / |grad phi| (central differences, one-sided at the walls): exact for a
-          // linear phi of any slope, and first order near a curved surface.
-          const gx = (xp - xm) / ((i > 0 ? 1 : 0) + (i < nx - 1 ? 1 : 0) || 1)
-          const gy = (yp - ym) / ((j > 0 ? 1 : 0) + (j < ny - 1 ? 1 : 0) || 1)
-          const gz = (zp - zm) / ((k > 0 ? 1 : 0) + (k < nz - 1 ? 1 : 0) || 1)
-          const g = Math.sqrt(gx * gx + gy * gy + gz * gz) / dx
-          let inv2 = 0
-          inv2 += axisTerm(p, xm, xp, dx)
-          inv2 += axisTerm(p, ym, yp, dx)
-          inv2 += axisTerm(p, zm, zp, dx)
-          // The axis-crossing estimate is never below the true distance; take the smaller.
-          const byCrossing = 1 / Math.sqrt(inv2)
-          const byGradient = g > 0 ? Math.abs(p) / g : byCrossing
-          d[c] = byGradient < byCrossing ? byGradient : byCrossing
-        }
-      }
-    }
-    // The sweeps only visit that box grown by `margin` cells. An upwind update is at least
-    // dx / sqrt(3) above its smallest neighbour, and the cells next to a crossing start at or
-    // below dx, so a cell more than band sqrt(3) / dx steps away from all of them can never
-    // drop below `band`: skipping it changes nothing (same bits as sweeping the whole grid).
-    const margin = Math.ceil((band * Math.sqrt(3)) / dx) + 1
-    const bi0 = Math.max(0, i0 - margin), bi1 = Math.min(nx - 1, i1 + margin)
-    const bj0 = Math.max(0, j0 - margin), bj1 = Math.min(ny - 1, j1 + margin)
-    const bk0 = Math.max(0, k0 - margin), bk1 = Math.min(nz - 1, k1 + margin)
-    for (let s = 0; s < 8 && i0 <= i1; s++) {
-      const di = s & 1 ? -1 : 1, dj = s & 2 ? -1 : 1, dk = s & 4 ? -1 : 1
-      for (let kk = bk0; kk <= bk1; kk++) {
-        const k = dk > 0 ? kk : bk1 - (kk - bk0)
-        for (let jj = bj0; jj <= bj1; jj++) {
-          const j = dj > 0 ? jj : bj1 - (jj - bj0)
-          for (let ii = bi0; ii <= bi1; ii++) {
-            const i = di > 0 ? ii : bi1 - (ii - bi0)
-            const c = i + nx * (j + ny * k)
-            let a = Math.min(i > 0 ? d[c - 1] : band, i < nx - 1 ? d[c + 1] : band)
-            let b = Math.min(j > 0 ? d[c - nx] : band, j < ny - 1 ? d[c + nx] : band)
-            let e = Math.min(k > 0 ? d[c - plane] : band, k < nz - 1 ? d[c + plane] : band)
-            // Sort a <= b <= e.
-            let t: number
-            if (a > b) (t = a), (a = b), (b = t)
-            if (b > e) (t = b), (b = e), (e = t)
-            if (a > b) (t = a), (a = b), (b = t)
-            let x = a + dx
-            if (x > b) {
-              x = 0.5 * (a + b + Math.sqrt(2 * dx * dx - (a - b) * (a - b)))
-              if (x > e) {
-                const s3 = a + b + e
-                const disc = s3 * s3 - 3 * (a * a + b * b + e * e - dx * dx)
-                x = (s3 + Math.sqrt(disc > 0 ? disc : 0)) / 3
-              }
-            }
-            if (x < d[c]) d[c] = x
-          }
-        }
-      }
-    }
-    for (let c = 0; c < n; c++) {
-      const v = d[c] < band ? d[c] : band
-      phi[c] = phi[c] < 0 ? -v : v
-    }
+    this.kernels.run(REDISTANCE, phi, this.d, nx, ny, nz, dx, band)
   }
 }
+
+/** Redistancer.run's pass with scratch d (n float64); the range [0, 1) is the whole pass. */
+export function redistanceSlab(phi: Float32Array, d: Float64Array, nx: number, ny: number, nz: number, dx: number, band: number, b0: number, b1: number): void {
+  if (b0 !== 0 || b1 < 1) return
+  const plane = nx * ny
+  const n = plane * nz
+  // Bounding box of the cells next to a sign change (empty: i0 > i1).
+  let i0 = nx, i1 = -1, j0 = ny, j1 = -1, k0 = nz, k1 = -1
+  for (let k = 0; k < nz; k++) {
+    for (let j = 0; j < ny; j++) {
+      for (let i = 0; i < nx; i++) {
+        const c = i + nx * (j + ny * k)
+        const p = phi[c]
+        const xm = i > 0 ? phi[c - 1] : p, xp = i < nx - 1 ? phi[c + 1] : p
+        const ym = j > 0 ? phi[c - nx] : p, yp = j < ny - 1 ? phi[c + nx] : p
+        const zm = k > 0 ? phi[c - plane] : p, zp = k < nz - 1 ? phi[c + plane] : p
+        const crossing = p < 0 !== xm < 0 || p < 0 !== xp < 0 || p < 0 !== ym < 0 || p < 0 !== yp < 0 || p < 0 !== zm < 0 || p < 0 !== zp < 0
+        if (!crossing) {
+          d[c] = band
+          continue
+        }
+        if (i < i0) i0 = i
+        if (i > i1) i1 = i
+        if (j < j0) j0 = j
+        if (j > j1) j1 = j
+        if (k < k0) k0 = k
+        if (k > k1) k1 = k
+        // |phi| / |grad phi| (central differences, one-sided at the walls): exact for a
+        // linear phi of any slope, and first order near a curved surface.
+        const gx = (xp - xm) / ((i > 0 ? 1 : 0) + (i < nx - 1 ? 1 : 0) || 1)
+        const gy = (yp - ym) / ((j > 0 ? 1 : 0) + (j < ny - 1 ? 1 : 0) || 1)
+        const gz = (zp - zm) / ((k > 0 ? 1 : 0) + (k < nz - 1 ? 1 : 0) || 1)
+        const g = Math.sqrt(gx * gx + gy * gy + gz * gz) / dx
+        let inv2 = 0
+        inv2 += axisTerm(p, xm, xp, dx)
+        inv2 += axisTerm(p, ym, yp, dx)
+        inv2 += axisTerm(p, zm, zp, dx)
+        // The axis-crossing estimate is never below the true distance; take the smaller.
+        const byCrossing = 1 / Math.sqrt(inv2)
+        const byGradient = g > 0 ? Math.abs(p) / g : byCrossing
+        d[c] = byGradient < byCrossing ? byGradient : byCrossing
+      }
+    }
+  }
+  // The sweeps only visit that box grown by `margin` cells. An upwind update is at least
+  // dx / sqrt(3) above its smallest neighbour, and the cells next to a crossing start at or
+  // below dx, so a cell more than band sqrt(3) / dx steps away from all of them can never
+  // drop below `band`: skipping it changes nothing (same bits as sweeping the whole grid).
+  const margin = Math.ceil((band * Math.sqrt(3)) / dx) + 1
+  const bi0 = Math.max(0, i0 - margin), bi1 = Math.min(nx - 1, i1 + margin)
+  const bj0 = Math.max(0, j0 - margin), bj1 = Math.min(ny - 1, j1 + margin)
+  const bk0 = Math.max(0, k0 - margin), bk1 = Math.min(nz - 1, k1 + margin)
+  for (let s = 0; s < 8 && i0 <= i1; s++) {
+    const di = s & 1 ? -1 : 1, dj = s & 2 ? -1 : 1, dk = s & 4 ? -1 : 1
+    for (let kk = bk0; kk <= bk1; kk++) {
+      const k = dk > 0 ? kk : bk1 - (kk - bk0)
+      for (let jj = bj0; jj <= bj1; jj++) {
+        const j = dj > 0 ? jj : bj1 - (jj - bj0)
+        for (let ii = bi0; ii <= bi1; ii++) {
+          const i = di > 0 ? ii : bi1 - (ii - bi0)
+          const c = i + nx * (j + ny * k)
+          let a = Math.min(i > 0 ? d[c - 1] : band, i < nx - 1 ? d[c + 1] : band)
+          let b = Math.min(j > 0 ? d[c - nx] : band, j < ny - 1 ? d[c + nx] : band)
+          let e = Math.min(k > 0 ? d[c - plane] : band, k < nz - 1 ? d[c + plane] : band)
+          // Sort a <= b <= e.
+          let t: number
+          if (a > b) (t = a), (a = b), (b = t)
+          if (b > e) (t = b), (b = e), (e = t)
+          if (a > b) (t = a), (a = b), (b = t)
+          let x = a + dx
+          if (x > b) {
+            x = 0.5 * (a + b + Math.sqrt(2 * dx * dx - (a - b) * (a - b)))
+            if (x > e) {
+              const s3 = a + b + e
+              const disc = s3 * s3 - 3 * (a * a + b * b + e * e - dx * dx)
+              x = (s3 + Math.sqrt(disc > 0 ? disc : 0)) / 3
+            }
+          }
+          if (x < d[c]) d[c] = x
+        }
+      }
+    }
+  }
+  for (let c = 0; c < n; c++) {
+    const v = d[c] < band ? d[c] : band
+    phi[c] = phi[c] < 0 ? -v : v
+  }
+}
+
+/** redistanceSlab: one index, on the calling thread (no work to split). */
+export const REDISTANCE = defineKernel({
+  name: 'redistance',
+  args: [f32('phi'), f64('d'), int('nx'), int('ny'), int('nz'), float('dx'), float('band')],
+  split: 'blocks',
+  range: () => 1,
+  work: () => 0,
+  ref: redistanceSlab,
+})
 
 /** 1 / t^2 for the nearer zero crossing towards neighbours a and b along one axis (0 if none). */
 function axisTerm(p: number, a: number, b: number, dx: number): number {

@@ -35,6 +35,8 @@
 //      scheme damps rather than amplifies;
 //   5. redistanced to a signed distance (sec. 6.2.2; Redistancer, fast sweeping) once per step.
 // The advected phi is state: liquidCheckpoint.ts stores it.
+import { TS_KERNELS } from '../core/kernelBackend'
+import type { KernelAllocator } from '../core/kernelTypes'
 import type { SignedDistanceField } from '../../geometry/signedDistance'
 import type { GridSpec, MacGrid } from '../core/grid'
 import type { MarkerParticles } from './markers'
@@ -60,14 +62,15 @@ export class SurfaceTracker {
   private readonly dx: number
   private readonly band: number
 
-  constructor(spec: GridSpec, band: number) {
+  /** alloc: where phi lives (the redistancing kernel reads it: redistance.ts). */
+  constructor(spec: GridSpec, band: number, alloc: KernelAllocator = TS_KERNELS) {
     const n = spec.nx * spec.ny * spec.nz
     this.nx = spec.nx
     this.ny = spec.ny
     this.nz = spec.nz
     this.dx = spec.dx
     this.band = band
-    this.phi = new Float32Array(n)
+    this.phi = alloc.f32(n)
     this.tmp = new Float32Array(n)
     this.phi.fill(band)
   }

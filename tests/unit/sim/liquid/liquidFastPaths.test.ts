@@ -6,6 +6,8 @@
 // - lerpLattice / macVelocity / MacStencil vs core lerp3 / velocityAtGridCoord;
 // - particleLevelSet without redistancing + Redistancer.run vs particleLevelSet with it;
 // - the fused grid -> particle transfer and advection vs toParticles then advect.
+import { createKernelBackend } from '../../../../src-main/sim/workerPool'
+import type { WasmKernelBackend } from '../../../../src-shared/sim/wasm/wasmBackend'
 import { describe, expect, it } from 'vitest'
 import { lerp3, velocityAtGridCoord } from '../../../../src-shared/sim/core/interpolate'
 import { MacGrid } from '../../../../src-shared/sim/core/grid'
@@ -107,6 +109,32 @@ describe('Redistancer', () => {
       const b = phi.slice()
       new Redistancer(nx * ny * nz).run(b, nx, ny, nz, dx, band)
       expect(bits(b)).toEqual(bits(a))
+    }
+  })
+
+  it('on the WebAssembly kernels gives the TypeScript pass\'s bits', async () => {
+    const nx = 20, ny = 17, nz = 15, dx = 0.1, band = 3 * dx
+    const prng = new Prng(4)
+    const w = createKernelBackend('wasm', { threads: 2, strict: true, initialBytes: 1 << 20 })
+    try {
+      for (const shape of ['ball', 'slab', 'none', 'corner']) {
+        const phi = w.f32(nx * ny * nz)
+        for (let k = 0; k < nz; k++) for (let j = 0; j < ny; j++) for (let i = 0; i < nx; i++) {
+          const r = Math.hypot(i - 6.3, j - 5.2, k - 4.9) * dx - 0.35
+          const v = shape === 'ball' ? r + prng.range(-0.02, 0.02) : shape === 'slab' ? (j - 8.4) * dx * 0.7 : shape === 'corner' ? Math.max(i - 0.5, j - 0.5, k - 0.5) * dx : 1
+          phi[i + nx * (j + ny * k)] = Math.max(-band, Math.min(band, v))
+        }
+        const input = phi.slice()
+        const ref = phi.slice()
+        new Redistancer(nx * ny * nz).run(ref, nx, ny, nz, dx, band)
+        new Redistancer(nx * ny * nz, w).run(phi, nx, ny, nz, dx, band)
+        expect(bits(phi), shape).toEqual(bits(ref))
+        // The pass did something wherever there is a surface.
+        if (shape !== 'none') expect(input.some((v, c) => v !== ref[c])).toBe(true)
+      }
+      expect((w as WasmKernelBackend).fallbacks).toBe(0)
+    } finally {
+      await w.dispose()
     }
   })
 })
