@@ -10,14 +10,11 @@
 // domain side are mirrored across it (all 2^m combinations for m sides near), so the mean
 // position near a wall is not pulled away from the wall (that would read as a dip of the
 // surface at every wall, which the pressure would chase forever).
+import type { MarkerParticles } from './markers'
 import { defineKernel, float, int, type KernelArgs, ptr, size, struct } from '../core/kernelTable'
 
 /** The markers' positions (MarkerParticles' fields of these names). */
-export interface MarkerPositions {
-  px: Float32Array
-  py: Float32Array
-  pz: Float32Array
-}
+export type MarkerPositions = Pick<MarkerParticles, 'px' | 'py' | 'pz'>
 
 /**
  * Adds a marker at (x, y, z) to the kernel sums of the cell centres within R in planes

@@ -10,6 +10,7 @@
 // deep in a solid) is not removed here, which would move another marker into its slot: it
 // gets flag 1, and ParticleMover.advect removes the flagged markers afterwards on one thread,
 // from the last to the first, which leaves the particles in the order the one-pass loop did.
+import type { MarkerParticles } from './markers'
 import type { MacGrid } from '../core/grid'
 import { defineKernel, f32, int, type KernelArgs, ptr, size, struct, u8 } from '../core/kernelTable'
 import * as affine from './affine'
@@ -47,17 +48,7 @@ export const MOVE_PRM = {
 export const MOVE_PRM_LENGTH = 12
 
 /** The markers' arrays the move reads and writes (MarkerParticles' fields of these names). */
-export interface MarkerArrays {
-  px: Float32Array
-  py: Float32Array
-  pz: Float32Array
-  vx: Float32Array
-  vy: Float32Array
-  vz: Float32Array
-  temp: Float32Array
-  c: Float32Array
-  flag: Uint8Array
-}
+export type MarkerArrays = Pick<MarkerParticles, 'px' | 'py' | 'pz' | 'vx' | 'vy' | 'vz' | 'temp' | 'c' | 'flag'>
 
 /** A MAC velocity's three face arrays. */
 type FaceArrays = Pick<MacGrid, 'u' | 'v' | 'w'>

@@ -22,6 +22,7 @@
 // Both take an optional balance (kernelTable.ts): the cumulative markers per cell plane
 // (liquidSolver.ts planeWork), so each thread gets as many markers as the other, not as many
 // planes (the liquid lies in the lower ones).
+import type { MarkerParticles } from './markers'
 import { defineKernel, f32, float, int, type KernelArgs, ptr, size, struct, u8 } from '../core/kernelTable'
 import type { MacGrid } from '../core/grid'
 import * as sample from './sample'
@@ -35,16 +36,7 @@ export interface SplatSums {
 }
 
 /** The markers' arrays the splat reads (MarkerParticles' fields of these names). */
-export interface SplatMarkers {
-  px: Float32Array
-  py: Float32Array
-  pz: Float32Array
-  vx: Float32Array
-  vy: Float32Array
-  vz: Float32Array
-  temp: Float32Array
-  c: Float32Array
-}
+export type SplatMarkers = Pick<MarkerParticles, 'px' | 'py' | 'pz' | 'vx' | 'vy' | 'vz' | 'temp' | 'c'>
 
 /** Where the means go: face velocities, cell temperatures and their marks. */
 export interface SplatMarks {
@@ -199,12 +191,7 @@ export function splatMarkersSlab(
 }
 
 /** The markers' arrays the residual splat reads. */
-export interface ResidualMarkers {
-  px: Float32Array
-  py: Float32Array
-  pz: Float32Array
-  temp: Float32Array
-}
+export type ResidualMarkers = Pick<MarkerParticles, 'px' | 'py' | 'pz' | 'temp'>
 
 // Imported functions used per marker, copied into module constants (see particleMotion.ts).
 const cellOf = sample.cellOf

@@ -6,6 +6,7 @@
 // - lerpLattice / macVelocity / MacStencil vs core lerp3 / velocityAtGridCoord;
 // - particleLevelSet without redistancing + Redistancer.run vs particleLevelSet with it;
 // - the fused grid -> particle transfer and advection vs toParticles then advect.
+import { fillBlobSystem } from '../../../fixtures/ghostFluidBlob'
 import { createKernelBackend } from '../../../../src-main/sim/workerPool'
 import type { WasmKernelBackend } from '../../../../src-shared/sim/wasm/wasmBackend'
 import { describe, expect, it } from 'vitest'
@@ -27,27 +28,11 @@ const bits = (a: Float32Array | Float64Array) => Array.from(a, (v) => (Object.is
 
 describe('ActivePcg', () => {
   it('gives the same iterates, counts and residual as PcgSolver with Stencil7Mic0', () => {
-    const nx = 11, ny = 9, nz = 8, n = nx * ny * nz, plane = nx * ny
+    const nx = 11, ny = 9, nz = 8, n = nx * ny * nz
     const prng = new Prng(5)
     const m = new Stencil7Matrix(nx, ny, nz)
     // Unknowns: a blob of cells (about a third), like the liquid of a frame; rows elsewhere 0.
-    const on = new Uint8Array(n)
-    for (let k = 0; k < nz; k++) for (let j = 0; j < ny; j++) for (let i = 0; i < nx; i++) {
-      const r2 = ((i - 4.2) / 4) ** 2 + ((j - 3.1) / 3.5) ** 2 + ((k - 3.5) / 3) ** 2
-      on[i + nx * (j + ny * k)] = r2 < 1 && prng.next() > 0.05 ? 1 : 0
-    }
-    for (let c = 0; c < n; c++) {
-      if (!on[c]) continue
-      const i = c % nx, j = Math.floor(c / nx) % ny, k = Math.floor(c / plane)
-      if (i < nx - 1 && on[c + 1]) m.ax[c] = -prng.range(0.2, 1)
-      if (j < ny - 1 && on[c + nx]) m.ay[c] = -prng.range(0.2, 1)
-      if (k < nz - 1 && on[c + plane]) m.az[c] = -prng.range(0.2, 1)
-    }
-    for (let c = 0; c < n; c++) {
-      if (!on[c]) continue
-      const nb = (c >= 1 ? -m.ax[c - 1] : 0) - m.ax[c] + (c >= nx ? -m.ay[c - nx] : 0) - m.ay[c] + (c >= plane ? -m.az[c - plane] : 0) - m.az[c]
-      m.diag[c] = nb + prng.range(0, 3) // ghost-fluid terms towards the air
-    }
+    const on = fillBlobSystem(m, prng, [4.2, 3.1, 3.5], [4, 3.5, 3])
     const b = new Float64Array(n)
     const x0 = new Float64Array(n)
     for (let c = 0; c < n; c++) if (on[c]) (b[c] = prng.range(-1, 1)), (x0[c] = prng.range(-0.1, 0.1))

@@ -3,6 +3,7 @@
 // residuals and solution bits, with and without an extra low-rank term (the coupled bodies'),
 // on 1, 2 and 3 threads. (liquidFastPaths.test.ts checks the TypeScript ActivePcg against
 // PcgSolver on the whole grid.)
+import { fillBlobSystem } from '../../../fixtures/ghostFluidBlob'
 import { afterAll, describe, expect, it } from 'vitest'
 import { type KernelBackend, TS_KERNELS } from '../../../../src-shared/sim/core/kernelBackend'
 import { Prng } from '../../../../src-shared/sim/core/prng'
@@ -11,29 +12,13 @@ import { Stencil7Matrix } from '../../../../src-shared/sim/liquid/stencil7'
 import type { WasmKernelBackend } from '../../../../src-shared/sim/wasm/wasmBackend'
 import { createKernelBackend } from '../../../../src-main/sim/workerPool'
 
-const nx = 17, ny = 13, nz = 11, n = nx * ny * nz, plane = nx * ny
+const nx = 17, ny = 13, nz = 11, n = nx * ny * nz
 
 /** A ghost-fluid-like system over a blob of unknowns, built in backend b's memory. */
 function system(b: KernelBackend) {
   const prng = new Prng(9)
   const m = new Stencil7Matrix(nx, ny, nz, b)
-  const on = new Uint8Array(n)
-  for (let k = 0; k < nz; k++) for (let j = 0; j < ny; j++) for (let i = 0; i < nx; i++) {
-    const r2 = ((i - 8.2) / 7) ** 2 + ((j - 5.1) / 5.5) ** 2 + ((k - 5.5) / 5) ** 2
-    on[i + nx * (j + ny * k)] = r2 < 1 && prng.next() > 0.05 ? 1 : 0
-  }
-  for (let c = 0; c < n; c++) {
-    if (!on[c]) continue
-    const i = c % nx, j = Math.floor(c / nx) % ny, k = Math.floor(c / plane)
-    if (i < nx - 1 && on[c + 1]) m.ax[c] = -prng.range(0.2, 1)
-    if (j < ny - 1 && on[c + nx]) m.ay[c] = -prng.range(0.2, 1)
-    if (k < nz - 1 && on[c + plane]) m.az[c] = -prng.range(0.2, 1)
-  }
-  for (let c = 0; c < n; c++) {
-    if (!on[c]) continue
-    const nb = (c >= 1 ? -m.ax[c - 1] : 0) - m.ax[c] + (c >= nx ? -m.ay[c - nx] : 0) - m.ay[c] + (c >= plane ? -m.az[c - plane] : 0) - m.az[c]
-    m.diag[c] = nb + prng.range(0, 3)
-  }
+  const on = fillBlobSystem(m, prng, [8.2, 5.1, 5.5], [7, 5.5, 5])
   const rhs = b.f64(n), x = b.f64(n)
   for (let c = 0; c < n; c++) if (on[c]) (rhs[c] = prng.range(-1, 1)), (x[c] = prng.range(-0.1, 0.1))
   // A symmetric positive rank-1 term w w^T over some unknowns (as a coupled body adds).
