@@ -4,7 +4,15 @@
 // (wasm/assembly/active.ts) split over z-planes on the WebAssembly backend's threads. A plane's
 // unknowns are cells[planeStart[k] .. planeStart[k + 1]); each call writes only its planes'
 // unknowns and its planes' partial sums, which run() adds in plane order: the same bits on any
-// number of threads. (MIC(0)'s triangular solves stay serial in activePcg.ts.)
+// number of threads.
+//
+// MIC(0)'s triangular solves are sequential: row c of the forward solve needs rows c - 1,
+// c - nx and c - nx ny. They run as one row over "bands" of grid rows j (the same j range in
+// every plane), one band per thread, pipelined: band b solves plane k once band b - 1 has
+// solved plane k (the only rows of another band it reads are in the same plane), so the bands
+// run one plane apart. The backward solve runs the other way, band b after band b + 1. Every
+// z_c is the same expression of the same finished values as in the serial loops, so the bits
+// do not depend on the number of bands or threads.
 import { defineKernel, f64, float, i32, int, type KernelArgs, size, struct } from '../core/kernelTable'
 
 /** The 7-point matrix's arrays (Stencil7Matrix's fields of these names). */
@@ -72,6 +80,56 @@ export function activeUpdateSearchSlab(s: Float64Array, z: Float64Array, beta: n
   }
 }
 
+/** The arrays MIC(0)'s solves read of the matrix (Stencil7Matrix's off-diagonals). */
+export interface OffDiagonals {
+  ax: Float64Array
+  ay: Float64Array
+  az: Float64Array
+}
+
+/**
+ * z = (L L^T)^-1 r over the unknowns of bands [b0, b1) (Stencil7Mic0.apply's expressions; prec
+ * = 1/sqrt(e_c) of the factor). Band b of plane k is cells[bandStart[k bands + b] ..
+ * bandStart[k bands + b + 1]). Forward over the bands in order, then backward over them in
+ * reverse: run serially over any bands this is the serial solve reordered along its
+ * dependencies. (The WebAssembly twin also publishes each band's finished planes in
+ * `progress`, 2 bands int32 zeroed by the caller, and waits on its neighbours' there; the
+ * reference runs on one thread and has nothing to wait for.)
+ */
+export function activeMicApplySlab(r: Float64Array, z: Float64Array, prec: Float64Array, m: OffDiagonals, cells: Int32Array, bandStart: Int32Array, progress: Int32Array, nx: number, ny: number, nz: number, bands: number, b0: number, b1: number): void {
+  const { ax, ay, az } = m
+  const plane = nx * ny
+  const n = plane * nz
+  for (let b = b0; b < b1; b++) {
+    for (let k = 0; k < nz; k++) {
+      const end = bandStart[k * bands + b + 1]
+      for (let t = bandStart[k * bands + b]; t < end; t++) {
+        const c = cells[t]
+        const p = prec[c]
+        let v = r[c]
+        if (c >= 1) v -= ax[c - 1] * prec[c - 1] * z[c - 1]
+        if (c >= nx) v -= ay[c - nx] * prec[c - nx] * z[c - nx]
+        if (c >= plane) v -= az[c - plane] * prec[c - plane] * z[c - plane]
+        z[c] = v * p
+      }
+    }
+  }
+  for (let b = b1 - 1; b >= b0; b--) {
+    for (let k = nz - 1; k >= 0; k--) {
+      const start = bandStart[k * bands + b]
+      for (let t = bandStart[k * bands + b + 1] - 1; t >= start; t--) {
+        const c = cells[t]
+        const p = prec[c]
+        let v = z[c]
+        if (c + 1 < n) v -= ax[c] * p * z[c + 1]
+        if (c + nx < n) v -= ay[c] * p * z[c + nx]
+        if (c + plane < n) v -= az[c] * p * z[c + plane]
+        z[c] = v * p
+      }
+    }
+  }
+}
+
 const num = (a: KernelArgs, i: number) => a[i] as number
 /** Unknowns in all planes: planeStart[nz]. */
 const unknowns = (a: KernelArgs, starts: number, nz: number) => (a[starts] as Int32Array)[num(a, nz)]
@@ -117,4 +175,14 @@ export const ACTIVE_UPDATE_SEARCH = defineKernel({
   work: (a) => unknowns(a, 4, 5),
   balance: (a) => a[4] as Int32Array,
   ref: activeUpdateSearchSlab,
+})
+
+export const ACTIVE_MIC_APPLY = defineKernel({
+  name: 'activeMicApply',
+  args: [f64('r'), f64('z'), f64('prec'), struct('m', { ax: 'f64', ay: 'f64', az: 'f64' }), i32('cells'), i32('bandStart'), i32('progress'), int('nx'), int('ny'), int('nz'), int('bands')],
+  split: 'rows',
+  // One index per band: the pool gives each thread one band (contiguous, in thread order).
+  range: (a) => num(a, 10),
+  work: (a) => 10 * (a[5] as Int32Array)[num(a, 9) * num(a, 10)],
+  ref: activeMicApplySlab,
 })

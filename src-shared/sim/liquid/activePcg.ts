@@ -11,18 +11,31 @@
 // result are the same bits as PcgSolver on the full grid (tests/unit/sim/liquid compares the
 // two).
 //
-// The product and the vector updates are kernel-table rows (activeKernels.ts), split by
-// z-planes on the WebAssembly backend's threads; MIC(0)'s triangular solves run here.
+// The product, the vector updates and MIC(0)'s triangular solves are kernel-table rows
+// (activeKernels.ts) run on the WebAssembly backend's threads: the first by z-planes, the
+// solves pipelined over bands of grid rows; MIC(0)'s factor runs here.
 import { TS_KERNELS } from '../core/kernelBackend'
 import type { KernelBackend } from '../core/kernelTypes'
-import { ACTIVE_APPLY, ACTIVE_DOT, ACTIVE_UPDATE_ITERATE, ACTIVE_UPDATE_SEARCH } from './activeKernels'
+import { ACTIVE_APPLY, ACTIVE_DOT, ACTIVE_MIC_APPLY, ACTIVE_UPDATE_ITERATE, ACTIVE_UPDATE_SEARCH } from './activeKernels'
 import { type LinearOperator, PcgSolver, type Preconditioner, type SolveStats, type VectorOps } from '../core/pcg'
 import { MIC_SAFETY, MIC_TUNING, type Stencil7Matrix } from './stencil7'
 
-/** The unknown cells of the current system: cells[planeStart[k] .. planeStart[k+1]) lie in plane k. */
+/**
+ * The unknown cells of the current system: cells[planeStart[k] .. planeStart[k+1]) lie in
+ * plane k, and split into `bands` runs of grid rows j (the same rows in every plane, about
+ * equal numbers of unknowns each): band b of plane k is cells[bandStart[k bands + b] ..
+ * bandStart[k bands + b + 1]) (activeKernels.ts, MIC(0)'s pipelined solves).
+ */
 class ActiveCells {
   readonly cells: Int32Array
   readonly planeStart: Int32Array
+  readonly bands: number
+  readonly bandStart: Int32Array
+  /** The solves' per-band finished-plane counters (2 bands). */
+  readonly progress: Int32Array
+  /** Unknowns per grid row j over all planes, cumulative (ny + 1). */
+  private readonly rowWork: Float64Array
+  private readonly firstRow: Int32Array
   count = 0
 
   constructor(
@@ -33,9 +46,14 @@ class ActiveCells {
   ) {
     this.cells = kernels.i32(nx * ny * nz)
     this.planeStart = kernels.i32(nz + 1)
+    this.bands = Math.max(1, Math.min(kernels.threads, ny))
+    this.bandStart = kernels.i32(nz * this.bands + 1)
+    this.progress = kernels.i32(2 * this.bands)
+    this.rowWork = new Float64Array(ny + 1)
+    this.firstRow = new Int32Array(this.bands + 1)
   }
 
-  /** Lists the rows of m with diag != 0. */
+  /** Lists the rows of m with diag != 0, and cuts them into bands. */
   gather(m: Stencil7Matrix): void {
     const { nx, ny, nz, cells, planeStart } = this
     const plane = nx * ny
@@ -48,6 +66,42 @@ class ActiveCells {
     }
     planeStart[nz] = t
     this.count = t
+    this.cutBands()
+  }
+
+  /** Rows j of equal shares of the unknowns per band, then each plane's band starts. */
+  private cutBands(): void {
+    const { nx, ny, nz, cells, planeStart, bands, bandStart, rowWork, firstRow, count } = this
+    const plane = nx * ny
+    rowWork.fill(0)
+    for (let k = 0; k < nz; k++) {
+      for (let t = planeStart[k]; t < planeStart[k + 1]; t++) rowWork[((cells[t] - k * plane) / nx) | 0]++
+    }
+    // rowWork -> cumulative (entry j: unknowns in rows below j), then equal shares.
+    let sum = 0
+    for (let j = 0; j <= ny; j++) {
+      const w = rowWork[j]
+      rowWork[j] = sum
+      sum += w
+    }
+    firstRow[0] = 0
+    let j = 0
+    for (let b = 1; b < bands; b++) {
+      const target = (count * b) / bands
+      while (j < ny && rowWork[j] < target) j++
+      firstRow[b] = Math.max(firstRow[b - 1], j)
+    }
+    firstRow[bands] = ny
+    for (let k = 0; k < nz; k++) {
+      let s = planeStart[k]
+      const end = planeStart[k + 1]
+      for (let b = 0; b < bands; b++) {
+        const jStart = firstRow[b]
+        while (s < end && (((cells[s] - k * plane) / nx) | 0) < jStart) s++
+        bandStart[k * bands + b] = s
+      }
+    }
+    bandStart[nz * bands] = count
   }
 }
 
@@ -169,32 +223,11 @@ class ActiveMic0 implements Preconditioner {
     }
   }
 
-  /** z = (L L^T)^-1 r on the unknowns (Stencil7Mic0.apply). */
+  /** z = (L L^T)^-1 r on the unknowns (Stencil7Mic0.apply), pipelined over the bands. */
   apply(r: Float64Array, z: Float64Array): void {
-    const m = this.m as Stencil7Matrix
-    const { nx, ny, nz, cells, count } = this.set
-    const { prec } = this
-    const { ax, ay, az } = m
-    const plane = nx * ny
-    const n = plane * nz
-    for (let t = 0; t < count; t++) {
-      const c = cells[t]
-      const p = prec[c]
-      let v = r[c]
-      if (c >= 1) v -= ax[c - 1] * prec[c - 1] * z[c - 1]
-      if (c >= nx) v -= ay[c - nx] * prec[c - nx] * z[c - nx]
-      if (c >= plane) v -= az[c - plane] * prec[c - plane] * z[c - plane]
-      z[c] = v * p
-    }
-    for (let t = count - 1; t >= 0; t--) {
-      const c = cells[t]
-      const p = prec[c]
-      let v = z[c]
-      if (c + 1 < n) v -= ax[c] * p * z[c + 1]
-      if (c + nx < n) v -= ay[c] * p * z[c + nx]
-      if (c + plane < n) v -= az[c] * p * z[c + plane]
-      z[c] = v * p
-    }
+    const { kernels, nx, ny, nz, cells, bandStart, progress, bands } = this.set
+    progress.fill(0)
+    kernels.run(ACTIVE_MIC_APPLY, r, z, this.prec, this.m as Stencil7Matrix, cells, bandStart, progress, nx, ny, nz, bands)
   }
 }
 

@@ -59,3 +59,52 @@ export function activeUpdateSearch(s: usize, z: usize, beta: f64, cells: usize, 
     wf64(s, c, rf64(z, c) + beta * rf64(s, c))
   }
 }
+
+/**
+ * activeMicApplySlab, pipelined across threads: band b publishes in progress[b] the planes
+ * its forward solve has finished and in progress[bands + b] those its backward solve has, and
+ * waits (spinning: a plane takes microseconds) for band b - 1's forward plane k before its own
+ * plane k, and for band b + 1's backward plane k before its own. Seq-cst atomics order the
+ * plain z stores before the counter a neighbour reads. Run on one thread over several bands,
+ * every wait is already met.
+ */
+export function activeMicApply(r: usize, z: usize, prec: usize, ax: usize, ay: usize, az: usize, cells: usize, bandStart: usize, progress: usize, nx: i32, ny: i32, nz: i32, bands: i32, b0: i32, b1: i32): void {
+  const plane = nx * ny
+  const n = plane * nz
+  for (let b = b0; b < b1; b++) {
+    const below = progress + (<usize>(b - 1) << 2)
+    const mine = progress + (<usize>b << 2)
+    for (let k = 0; k < nz; k++) {
+      if (b > 0) while (atomic.load<i32>(below) <= k) {}
+      const end = ri32(bandStart, k * bands + b + 1)
+      for (let t = ri32(bandStart, k * bands + b); t < end; t++) {
+        const c = ri32(cells, t)
+        const p = rf64(prec, c)
+        let v = rf64(r, c)
+        if (c >= 1) v -= rf64(ax, c - 1) * rf64(prec, c - 1) * rf64(z, c - 1)
+        if (c >= nx) v -= rf64(ay, c - nx) * rf64(prec, c - nx) * rf64(z, c - nx)
+        if (c >= plane) v -= rf64(az, c - plane) * rf64(prec, c - plane) * rf64(z, c - plane)
+        wf64(z, c, v * p)
+      }
+      atomic.store<i32>(mine, k + 1)
+    }
+  }
+  for (let b = b1 - 1; b >= b0; b--) {
+    const above = progress + (<usize>(bands + b + 1) << 2)
+    const mine = progress + (<usize>(bands + b) << 2)
+    for (let k = nz - 1; k >= 0; k--) {
+      if (b < bands - 1) while (atomic.load<i32>(above) < nz - k) {}
+      const start = ri32(bandStart, k * bands + b)
+      for (let t = ri32(bandStart, k * bands + b + 1) - 1; t >= start; t--) {
+        const c = ri32(cells, t)
+        const p = rf64(prec, c)
+        let v = rf64(z, c)
+        if (c + 1 < n) v -= rf64(ax, c) * p * rf64(z, c + 1)
+        if (c + nx < n) v -= rf64(ay, c) * p * rf64(z, c + nx)
+        if (c + plane < n) v -= rf64(az, c) * p * rf64(z, c + plane)
+        wf64(z, c, v * p)
+      }
+      atomic.store<i32>(mine, nz - k)
+    }
+  }
+}

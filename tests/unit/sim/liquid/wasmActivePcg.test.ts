@@ -46,16 +46,18 @@ afterAll(async () => {
 })
 
 describe('ActivePcg on the WebAssembly kernels', () => {
-  it('gives the TypeScript backend\'s iterations, residual and solution bits on 1, 2 and 3 threads', () => {
+  it('gives the TypeScript backend\'s iterations, residual and solution bits on 1, 2 and 3 threads, split or inline', () => {
     for (const [withExtra, tol, maxIt] of [[false, 1e-8, 1000], [true, 1e-10, 1000], [false, 1e-6, 4]] as const) {
       const ref = solve(TS_KERNELS, withExtra, tol, maxIt)
       expect(ref.stats.iterations).toBeGreaterThan(3)
-      for (const threads of [1, 2, 3]) {
-        const b = createKernelBackend('wasm', { threads, minParallelWork: 0, strict: true, initialBytes: 1 << 20 })
+      // Split across the threads (MIC(0)'s solves pipelined over one band per thread), and on
+      // 3 threads with every kernel run inline (3 bands solved one after another).
+      for (const [threads, minParallelWork] of [[1, 0], [2, 0], [3, 0], [3, 1e9]]) {
+        const b = createKernelBackend('wasm', { threads, minParallelWork, strict: true, initialBytes: 1 << 20 })
         backends.push(b)
         const got = solve(b, withExtra, tol, maxIt)
         expect((b as WasmKernelBackend).fallbacks).toBe(0)
-        expect(got.stats, `${threads} threads, extra ${withExtra}`).toEqual(ref.stats)
+        expect(got.stats, `${threads} threads, parallel from ${minParallelWork}, extra ${withExtra}`).toEqual(ref.stats)
         expect(got.x).toEqual(ref.x)
       }
     }
