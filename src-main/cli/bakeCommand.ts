@@ -4,6 +4,7 @@
 // cancels after the frame in flight; finished frames stay cached and Resume continues.
 import { resolve } from 'node:path'
 import { EddyError } from '../../src-shared/api/errors'
+import { hostsSimulations } from '../../src-shared/sim/registry'
 import type { FramePrecision } from '../../src-shared/formats/frameRecord'
 import { formatBytes } from '../bake/estimate'
 import { runBake, type BakeMode, type BakeProgress } from '../bake/runner'
@@ -11,14 +12,14 @@ import { ProjectStore } from '../store/projectStore'
 import { parseOptions, UsageError } from './args'
 import { progressLine } from './progressBar'
 
-/** A domain by name or id. */
+/** A simulation's host (a domain, or a Catmull-Clark cage for the surface flow) by name or id. */
 export function findSim(projectPath: string, sim: string): { id: string; name: string } {
   const store = ProjectStore.open(projectPath)
   try {
-    const domains = store.readDocument().objects.filter((o) => o.kind === 'domain')
-    const hit = domains.find((o) => o.id === sim) ?? domains.find((o) => o.name === sim)
+    const hosts = store.readDocument().objects.filter((o) => hostsSimulations(o.kind))
+    const hit = hosts.find((o) => o.id === sim) ?? hosts.find((o) => o.name === sim)
     if (!hit) {
-      throw new EddyError('NOT_FOUND', `No simulation domain named "${sim}" in ${projectPath} (domains: ${domains.map((d) => `"${d.name}"`).join(', ') || 'none'})`)
+      throw new EddyError('NOT_FOUND', `No simulation named "${sim}" in ${projectPath} (simulations: ${hosts.map((d) => `"${d.name}"`).join(', ') || 'none'})`)
     }
     return { id: hit.id, name: hit.name }
   } finally {
@@ -47,7 +48,7 @@ export async function bakeCommand(args: string[], out: NodeJS.WriteStream): Prom
     precision: { type: 'string', choices: ['float16', 'float32', 'uint8'] },
     'checkpoint-every': { type: 'int', min: 1, max: 100000 },
   })
-  if (!o.sim) throw new UsageError('eddy bake needs --sim NAME (the simulation domain to bake)')
+  if (!o.sim) throw new UsageError('eddy bake needs --sim NAME (the simulation to bake: its domain or cage)')
   const projectPath = resolve(file)
   const sim = findSim(projectPath, o.sim)
   const range = o.frames ? parseFrameRange(o.frames) : undefined

@@ -14,11 +14,16 @@ import { buildPatchAtlas } from '../../src-shared/geometry/patchAtlas'
 import { sphereLikeCage, voxelCage } from '../../src-shared/geometry/voxelCages'
 import type { PolyMesh } from '../../src-shared/geometry/catmullClark'
 import { SurfaceFluid } from '../../src-shared/sim/surface/surfaceFluid'
+import { TS_KERNELS } from '../../src-shared/sim/core/kernelBackend'
+import type { KernelBackend } from '../../src-shared/sim/core/kernelTypes'
+import { kernelsLine } from './liquidBenchLoop'
 
 export interface SurfaceBenchOptions {
   /** Cells per patch edge on the 450-patch cage. */
   N: number
   steps: number
+  /** Where the linear solves run (default TypeScript). */
+  kernels?: KernelBackend
 }
 
 /** The paper's figure: one frame every 5 s at ~450 patches x 32^2 (sec. 5). */
@@ -30,10 +35,10 @@ function headSizedCage(): PolyMesh {
   return voxelCage(cells, 1 / 9)
 }
 
-function run(cage: PolyMesh, N: number, steps: number): { patches: number; setupMs: number; msPerStep: number; iterations: number } {
+function run(cage: PolyMesh, N: number, steps: number, kernels: KernelBackend): { patches: number; setupMs: number; msPerStep: number; iterations: number } {
   const t0 = performance.now()
   const S = buildLimitSurface(cage)
-  const fluid = new SurfaceFluid(S, buildPatchAtlas(S.faces), { N, densities: 3 })
+  const fluid = new SurfaceFluid(S, buildPatchAtlas(S.faces), { N, densities: 3, kernels })
   const setupMs = performance.now() - t0
   // A swirl to start from: u^1 = 0.5, u^2 = 0.25 patch widths a second on every face, projected.
   const sx = fluid.metric.xFaces.sqrtG, sy = fluid.metric.yFaces.sqrtG
@@ -57,17 +62,21 @@ function run(cage: PolyMesh, N: number, steps: number): { patches: number; setup
 
 export function benchSurface(o: SurfaceBenchOptions, log: (line: string) => void): Record<string, unknown> {
   log(`eddy bench surface: ${o.steps} steps each, three densities, gravity, diffusion`)
-  const head = run(headSizedCage(), o.N, o.steps)
+  const kernels = o.kernels ?? TS_KERNELS
+  log(kernelsLine(kernels))
+  const head = run(headSizedCage(), o.N, o.steps, kernels)
   const headCells = head.patches * o.N * o.N
   log(`| cage | patches x cells | setup s | ms/step | steps/s | PCG iterations/step |`)
   log(`|---|---|---|---|---|---|`)
   log(`| 9x9x8 block (the paper's head size) | ${head.patches} x ${o.N}^2 = ${headCells} | ${(head.setupMs / 1000).toFixed(1)} | ${head.msPerStep.toFixed(0)} | ${(1000 / head.msPerStep).toFixed(2)} | ${head.iterations.toFixed(0)} |`)
-  const cube = run(sphereLikeCage(), 16, o.steps)
+  const cube = run(sphereLikeCage(), 16, o.steps, kernels)
   log(`| cube (6 x 32^2 cells) | ${cube.patches} x 16^2 = ${cube.patches * 256} | ${(cube.setupMs / 1000).toFixed(1)} | ${cube.msPerStep.toFixed(0)} | ${(1000 / cube.msPerStep).toFixed(2)} | ${cube.iterations.toFixed(0)} |`)
   const ratio = head.msPerStep / 1000 / PAPER_SECONDS_PER_STEP
   log(`\nhead-sized cage: ${(head.msPerStep / 1000).toFixed(2)} s/step against the paper's ${PAPER_SECONDS_PER_STEP} s on a 1 GHz Pentium III: ratio ${ratio.toFixed(3)} (Eddy / paper); the issue's aim is 30 steps/s`)
   return {
     scene: 'surface',
+    kernels: kernels.kind,
+    threads: kernels.threads,
     patches: head.patches,
     N: o.N,
     cells: headCells,

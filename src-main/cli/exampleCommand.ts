@@ -2,6 +2,7 @@
 // scenes (src-main/store/exampleProject.ts). An unknown or missing NAME prints the list; an
 // existing OUT is refused, never overwritten.
 import { EXAMPLES, findExample } from '../../src-shared/scene/examples'
+import { hostsSimulations } from '../../src-shared/sim/registry'
 import { createExampleProject } from '../store/exampleProject'
 import { UsageError } from './args'
 
@@ -20,8 +21,8 @@ export function exampleCommand(args: string[], log: (line: string) => void, erro
   if (rest.length > 0) throw new UsageError(`Unexpected argument "${rest[0]}"`)
   createExampleProject(name, out)
   const example = findExample(name)!
-  const domains = example.build().doc.objects.filter((o) => o.kind === 'domain').map((o) => o.name)
-  log(`Wrote ${out}: ${example.title}, ${domains.length === 1 ? 'domain' : 'domains'} ${domains.map((d) => `"${d}"`).join(', ')}.`)
+  const domains = example.build().doc.objects.filter((o) => hostsSimulations(o.kind)).map((o) => o.name)
+  log(`Wrote ${out}: ${example.title}, ${domains.length === 1 ? 'simulation' : 'simulations'} ${domains.map((d) => `"${d}"`).join(', ')}.`)
   log(`Bake with: eddy bake ${out} --sim "${domains[0]}"`)
   return 0
 }

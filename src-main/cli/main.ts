@@ -46,7 +46,7 @@ const USAGE = `usage:
   eddy bench tetmesh [--max 1000000] [--mode uniform|graded] [--threads N]
     Meshes five shapes by isosurface stuffing (tets/s, dihedral angles) and solves the pressure
     of a tetrahedral ball at 100k, 300k and 1M unknowns by AMG-CG and ICCG (iterations, seconds).
-  eddy bench surface [--n 32] [--steps 3]
+  eddy bench surface [--n 32] [--steps 3] [--threads N] [--kernels wasm|ts]
     Steps the surface flow on a 450-patch cage at n^2 cells a patch (the size of Stam 2003's
     head model) and on a cube cage, and prints steps per second next to the paper's 5 s/step.`
 
@@ -103,8 +103,10 @@ async function main(argv: string[]): Promise<number> {
     const o = parseOptions(rest, {
       n: { type: 'int', min: 4, max: 128 },
       steps: { type: 'int', min: 1, max: 100000 },
+      threads: { type: 'int', min: 1, max: 256 },
+      kernels: { type: 'string', choices: ['wasm', 'ts'] },
     })
-    const result = benchSurface({ N: o.n ?? 32, steps: o.steps ?? 3 }, (line) => console.log(line))
+    const result = await withLiquidKernels(o, (kernels) => benchSurface({ N: o.n ?? 32, steps: o.steps ?? 3, kernels }, (line) => console.log(line)))
     printBenchResult(result, (line) => console.log(line))
     return 0
   }

@@ -10,7 +10,8 @@ import { eulerXYZDegToMatrix } from '../../geometry/primitiveSdf'
 import { evaluateObject } from '../../scene/keyframes'
 import { kindLabel } from '../../scene/specs'
 import type { SceneDocument, SceneObject, Vec3 } from '../../scene/types'
-import { checkClock, compileEmitter, fail, isInitialVolume, num, str, vec } from '../compile'
+import { checkClock, type CompileOptions, compileEmitter, fail, isInitialVolume, num, str, vec } from '../compile'
+import type { KernelBackend } from '../core/kernelTypes'
 import type { EmitterInput, SimInput } from '../solver'
 import { validateCage } from '../../scene/validate'
 
@@ -32,6 +33,8 @@ export interface SurfaceSetup {
   /** The cage's pose and base colour at the first frame (the frame before any step shows them). */
   pose: { position: Vec3; rotation: Float64Array }
   baseColor: Vec3
+  /** Where the solver's linear solves run (the bake's backend; TypeScript when absent). */
+  kernels?: KernelBackend
 }
 
 export interface PaintEmitter extends EmitterInput {
@@ -71,7 +74,7 @@ export function findCage(doc: SceneDocument, hostId: string): SceneObject {
 }
 
 /** What is fixed for a bake: the surface, its atlas, the grid size and the mode. */
-export function compileSurfaceSetup(doc: SceneDocument, hostId: string): SurfaceSetup {
+export function compileSurfaceSetup(doc: SceneDocument, hostId: string, opts: CompileOptions = {}): SurfaceSetup {
   const cage = findCage(doc, hostId)
   const p = evaluateObject(cage, doc.tracks, doc.meta.frameStart)
   const geometry = cage.cage
@@ -99,6 +102,7 @@ export function compileSurfaceSetup(doc: SceneDocument, hostId: string): Surface
     seed: num(cage, p, 'seed'),
     pose: { position: vec(cage, p, 'position'), rotation: eulerXYZDegToMatrix(vec(cage, p, 'rotation')) },
     baseColor: vec(cage, p, 'baseColor'),
+    ...(opts.kernels ? { kernels: opts.kernels } : {}),
   }
 }
 

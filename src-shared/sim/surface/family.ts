@@ -27,9 +27,11 @@ export const surfaceFamily: SolverFamily<SurfaceSetup, SurfaceInput> = {
   hosts: ['ccCage'],
   params: { ccCage: SURFACE_CAGE_PARAMS, emitter: SURFACE_EMITTER_PARAMS },
   phases: SURFACE_PHASES,
-  kernels: 'ts',
+  // The projection's multigrid PCG and the diffusions' PCG run on the WebAssembly kernels over
+  // the bake's threads (sparse products, multicolour Gauss-Seidel, vector updates).
+  kernels: 'wasm',
   display: { controls: [], particleColors: [] },
-  compileSetup: (doc, hostId) => compileSurfaceSetup(doc, hostId),
+  compileSetup: (doc, hostId, opts) => compileSurfaceSetup(doc, hostId, opts),
   compileInput: (doc, hostId, setup, frame) => compileSurfaceInput(doc, hostId, setup, frame),
   create: (setup) => new SurfaceSolver(setup),
   layout: (setup) => `${setup.atlas.patchCount} patches x ${setup.N}^2 cells`,

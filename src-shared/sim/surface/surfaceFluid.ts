@@ -16,8 +16,10 @@
 import type { LimitSurface } from '../../geometry/catmullClarkEval'
 import type { PatchAtlas } from '../../geometry/patchAtlas'
 import { PcgSolver } from '../core/pcg'
-import { csrFromTriplets } from '../core/sparse/csr'
-import { CsrOperator, SgsPreconditioner, SparseVectorOps } from '../core/sparse/ops'
+import { TS_KERNELS } from '../core/kernelBackend'
+import type { KernelBackend } from '../core/kernelTypes'
+import { SparseVectorOps } from '../core/sparse/ops'
+import { SurfaceDiffusionSystems } from './surfaceDiffusion'
 import { SurfaceGrid } from './surfaceGrid'
 import { computeMetric, type SurfaceMetric } from './surfaceMetric'
 import { SurfaceProjection } from './surfaceProjection'
@@ -32,6 +34,11 @@ export interface SurfaceFluidOptions {
   densities: number
   /** Ignore the metric (flat parameter squares), for the paper's Figure 3 comparison. */
   flatMetric?: boolean
+  /**
+   * Where the linear solves (the projection's multigrid PCG, the diffusions' PCG) run: the
+   * WebAssembly kernels over the bake's threads, or TypeScript here (the default).
+   */
+  kernels?: KernelBackend
 }
 
 export interface SurfaceForces {
@@ -48,6 +55,7 @@ export class SurfaceFluid {
   readonly grid: SurfaceGrid
   readonly metric: SurfaceMetric
   readonly projection: SurfaceProjection
+  readonly kernels: KernelBackend
   /** Flux densities sqrt(g) u^1 (x-faces) and sqrt(g) u^2 (y-faces). */
   readonly fx: Float64Array
   readonly fy: Float64Array
@@ -61,8 +69,8 @@ export class SurfaceFluid {
   readonly sampler: SurfaceSampler
   private readonly transport: SurfaceTransport
   private readonly vort: SurfaceVorticity
-  /** Diffusion systems by rate and step (a reaction-diffusion run alternates two rates). */
-  private readonly diffusion = new Map<string, { op: CsrOperator; pre: SgsPreconditioner }>()
+  /** Diffusion systems by rate and step (built at the first diffusion). */
+  private diffusion: SurfaceDiffusionSystems | null = null
   private readonly pcg: PcgSolver
   private readonly rhs: Float64Array
   private readonly sol: Float64Array
@@ -72,7 +80,8 @@ export class SurfaceFluid {
   constructor(readonly surface: LimitSurface, readonly atlas: PatchAtlas, options: SurfaceFluidOptions) {
     this.grid = new SurfaceGrid(atlas, options.N)
     this.metric = computeMetric(surface, this.grid, options.flatMetric ?? false)
-    this.projection = new SurfaceProjection(this.grid, this.metric)
+    this.kernels = options.kernels ?? TS_KERNELS
+    this.projection = new SurfaceProjection(this.grid, this.metric, this.kernels)
     const g = this.grid
     this.fx = g.newXFaces()
     this.fy = g.newYFaces()
@@ -86,9 +95,9 @@ export class SurfaceFluid {
     this.transport = new SurfaceTransport(g, this.metric)
     this.vort = new SurfaceVorticity(g, this.metric, this.sampler)
     const n = g.P * g.N * g.N
-    this.pcg = new PcgSolver(new SparseVectorOps(n))
-    this.rhs = new Float64Array(n)
-    this.sol = new Float64Array(n)
+    this.pcg = new PcgSolver(new SparseVectorOps(n, this.kernels))
+    this.rhs = this.kernels.f64(n)
+    this.sol = this.kernels.f64(n)
   }
 
   /** Total of density d over the surface, sum of rho sqrt(g) h^2 (the area element). */
@@ -327,23 +336,12 @@ export class SurfaceFluid {
     const s = this.density[d]
     const { grid, metric, projection, rhs, sol } = this
     const { N, P, h } = grid
-    const key = `${k}:${dt}`
-    let sys = this.diffusion.get(key)
-    if (!sys) {
-      const L = projection.A
-      const rows: number[] = [], cols: number[] = [], vals: number[] = []
-      for (let r = 0; r < L.n; r++) for (let q = L.rowPtr[r]; q < L.rowPtr[r + 1]; q++) { rows.push(r); cols.push(L.col[q]); vals.push(k * dt * L.val[q] / (h * h)) }
-      for (let p = 0; p < P; p++) for (let j = 0; j < N; j++) for (let i = 0; i < N; i++) {
-        const u = grid.unknown(p, i, j)
-        rows.push(u); cols.push(u); vals.push(metric.cells.sqrtG[grid.cell(p, i, j)])
-      }
-      const A = csrFromTriplets(L.n, L.n, rows, cols, vals)
-      // Symmetric Gauss-Seidel, not the multigrid: sqrt(g) + k dt L is strongly diagonally
-      // dominant, and the bench measured the multigrid 11-15% slower a step here.
-      sys = { op: new CsrOperator(A), pre: new SgsPreconditioner(A) }
-      if (this.diffusion.size >= 4) this.diffusion.clear()
-      this.diffusion.set(key, sys)
+    if (!this.diffusion) {
+      const areaOf = new Float64Array(P * N * N)
+      for (let p = 0; p < P; p++) for (let j = 0; j < N; j++) for (let i = 0; i < N; i++) areaOf[grid.unknown(p, i, j)] = metric.cells.sqrtG[grid.cell(p, i, j)]
+      this.diffusion = new SurfaceDiffusionSystems(projection.A, areaOf, h, this.kernels)
     }
+    const sys = this.diffusion.get(k, dt)
     for (let p = 0; p < P; p++) for (let j = 0; j < N; j++) for (let i = 0; i < N; i++) {
       const c = grid.cell(p, i, j), u = grid.unknown(p, i, j)
       rhs[u] = metric.cells.sqrtG[c] * s[c]

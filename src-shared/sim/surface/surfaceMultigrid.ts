@@ -10,9 +10,10 @@
 // Piecewise-constant aggregation under-corrects smooth errors (the Galerkin operator is about
 // half a rediscretised one); alpha = 2 scales the correction back (Braess 1995's remedy).
 import type { Preconditioner } from '../core/pcg'
-import { type CsrMatrix, galerkin } from '../core/sparse/csr'
-import { MulticolorGaussSeidel } from '../core/sparse/ops'
-import { spmvRows } from '../core/sparse/kernels'
+import { TS_KERNELS } from '../core/kernelBackend'
+import type { KernelBackend } from '../core/kernelTypes'
+import { copyCsr, type CsrMatrix, galerkin } from '../core/sparse/csr'
+import { MulticolorGaussSeidel, spmv } from '../core/sparse/ops'
 
 interface Level {
   A: CsrMatrix
@@ -39,12 +40,13 @@ export class SurfaceMultigrid implements Preconditioner {
 
   /**
    * A over P patches of N x N unknowns each (index p N^2 + i + N j). sweeps: Gauss-Seidel sweeps
-   * each way per level; coarsest: symmetric sweep pairs on the coarsest level.
+   * each way per level; coarsest: symmetric sweep pairs on the coarsest level. kernels: where
+   * the sweeps and products run; A must be in its memory, and each coarse level is copied there.
    */
-  constructor(A: CsrMatrix, P: number, N: number, readonly alpha = 2, readonly sweeps = 1, readonly coarsest = 10) {
+  constructor(A: CsrMatrix, P: number, N: number, readonly kernels: KernelBackend = TS_KERNELS, readonly alpha = 2, readonly sweeps = 1, readonly coarsest = 10) {
     let cur = A, n = N
     for (;;) {
-      const level: Level = { A: cur, gs: new MulticolorGaussSeidel(cur), P: null, aggregate: null, x: new Float64Array(cur.n), b: new Float64Array(cur.n), r: new Float64Array(cur.n) }
+      const level: Level = { A: cur, gs: new MulticolorGaussSeidel(cur, kernels), P: null, aggregate: null, x: kernels.f64(cur.n), b: kernels.f64(cur.n), r: kernels.f64(cur.n) }
       this.levels.push(level)
       if (n <= 1) break
       const nc = (n + 1) >> 1
@@ -52,7 +54,7 @@ export class SurfaceMultigrid implements Preconditioner {
       for (let p = 0; p < P; p++) for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) agg[p * n * n + i + n * j] = p * nc * nc + (i >> 1) + nc * (j >> 1)
       level.aggregate = agg
       level.P = aggregationP(agg, P * nc * nc)
-      cur = galerkin(cur, level.P)
+      cur = copyCsr(galerkin(cur, level.P), kernels)
       n = nc
     }
   }
@@ -79,7 +81,7 @@ export class SurfaceMultigrid implements Preconditioner {
     for (let s = 0; s < this.sweeps; s++) gs.sweep(x, b, true)
     // Residual, restricted by P^T (a sum over each aggregate).
     const res = L.r
-    spmvRows(A.rowPtr, A.col, A.val, x, res, 0, A.n)
+    spmv(this.kernels, A, x, res)
     const C = this.levels[l + 1]
     C.b.fill(0)
     const agg = L.aggregate!

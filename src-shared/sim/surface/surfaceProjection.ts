@@ -17,10 +17,12 @@
 // halves, so the shared flux is one value. The mixed term is dropped at patch corners, where
 // an extraordinary vertex leaves no single diagonal neighbour. (Appendix B writes the same
 // operators on the same samples; this form keeps the matrix exactly symmetric across patches.)
-import type { LinearOperator, Preconditioner, SolveStats } from '../core/pcg'
+import type { LinearOperator, SolveStats } from '../core/pcg'
 import { SurfaceMultigrid } from './surfaceMultigrid'
 import { PcgSolver } from '../core/pcg'
-import { csrFromTriplets, type CsrMatrix } from '../core/sparse/csr'
+import { TS_KERNELS } from '../core/kernelBackend'
+import type { KernelBackend } from '../core/kernelTypes'
+import { copyCsr, csrFromTriplets, type CsrMatrix } from '../core/sparse/csr'
 import { CsrOperator, SparseVectorOps } from '../core/sparse/ops'
 import type { SurfaceGrid } from './surfaceGrid'
 import type { SurfaceMetric } from './surfaceMetric'
@@ -28,8 +30,11 @@ import type { SurfaceMetric } from './surfaceMetric'
 /** The symmetric Laplacian of a closed surface (constants removed from the residuals). */
 class ClosedSurfaceOperator implements LinearOperator {
   private readonly csr: CsrOperator
-  constructor(readonly A: CsrMatrix) {
-    this.csr = new CsrOperator(A)
+  constructor(
+    readonly A: CsrMatrix,
+    kernels: KernelBackend,
+  ) {
+    this.csr = new CsrOperator(A, kernels)
   }
   apply(x: Float64Array, out: Float64Array): void {
     this.csr.apply(x, out)
@@ -48,27 +53,32 @@ export class SurfaceProjection {
   readonly unknownOf: Int32Array
   private readonly op: ClosedSurfaceOperator
   private readonly pcg: PcgSolver
-  private readonly pre: Preconditioner
+  readonly pre: SurfaceMultigrid
   private readonly b: Float64Array
   readonly p: Float64Array
   private readonly dfx: Float64Array
   private readonly dfy: Float64Array
 
-  constructor(readonly grid: SurfaceGrid, readonly metric: SurfaceMetric) {
+  /** kernels: where the solve's products, sweeps and vector updates run (its memory holds A and the vectors). */
+  constructor(
+    readonly grid: SurfaceGrid,
+    readonly metric: SurfaceMetric,
+    readonly kernels: KernelBackend = TS_KERNELS,
+  ) {
     const { N, P } = grid
     const n = P * N * N
     this.unknownOf = new Int32Array(P * grid.cellBlock).fill(-1)
     for (let p = 0; p < P; p++) for (let j = 0; j < N; j++) for (let i = 0; i < N; i++) this.unknownOf[grid.cell(p, i, j)] = grid.unknown(p, i, j)
     const { dst, src } = grid.cellGhosts
     for (let t = 0; t < dst.length; t++) this.unknownOf[dst[t]] = this.unknownOf[src[t]]
-    this.A = this.assemble()
-    this.op = new ClosedSurfaceOperator(this.A)
-    this.pcg = new PcgSolver(new SparseVectorOps(n))
+    this.A = copyCsr(this.assemble(), kernels)
+    this.op = new ClosedSurfaceOperator(this.A, kernels)
+    this.pcg = new PcgSolver(new SparseVectorOps(n, kernels))
     // Multigrid over patch aggregates: 15 PCG iterations a step on the 450-patch cage at 16^2
     // where symmetric Gauss-Seidel took 341 (7x less time).
-    this.pre = new SurfaceMultigrid(this.A, P, N)
-    this.b = new Float64Array(n)
-    this.p = new Float64Array(n)
+    this.pre = new SurfaceMultigrid(this.A, P, N, kernels)
+    this.b = kernels.f64(n)
+    this.p = kernels.f64(n)
     this.dfx = grid.newXFaces()
     this.dfy = grid.newYFaces()
   }

@@ -48,7 +48,7 @@ export class SurfaceSolver implements Solver<SurfaceInput> {
 
   constructor(readonly setup: SurfaceSetup) {
     const rd = setup.mode === 'reactionDiffusion'
-    this.fluid = new SurfaceFluid(setup.surface, setup.atlas, { N: setup.N, densities: rd ? 2 : 3 })
+    this.fluid = new SurfaceFluid(setup.surface, setup.atlas, { N: setup.N, densities: rd ? 2 : 3, kernels: setup.kernels })
     this.display = new SurfaceDisplay(this.fluid)
     this.weight = this.fluid.grid.newCells()
     this.world = new Float64Array(this.fluid.metric.positions.length)

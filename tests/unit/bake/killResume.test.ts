@@ -83,7 +83,7 @@ describe('eddy bake killed with kill -9', () => {
     const file = makeSmokeProject(dir, { name: 'args' })
     const r = spawnSync(process.execPath, [CLI, 'bake', file, '--sim', 'Nope'], { encoding: 'utf8' })
     expect(r.status).toBe(1)
-    expect(r.stderr).toMatch(/No simulation domain named "Nope" .*\(domains: "Domain"\)/)
+    expect(r.stderr).toMatch(/No simulation named "Nope" .*\(simulations: "Domain"\)/)
     const r2 = spawnSync(process.execPath, [CLI, 'bake', file, '--sim', 'Domain', '--frames', '9-3'], { encoding: 'utf8' })
     expect(r2.status).toBe(2)
     expect(r2.stderr).toMatch(/--frames 9-3 is empty/)

@@ -57,6 +57,19 @@ describe('eddy example', () => {
     expect(r.status, r.stderr).toBe(0)
     expect(r.stdout).toMatch(/EDDY_BAKE .*"state":"done"/)
   }, 30_000)
+
+  it('bakes a surface-flow example by the name of its cage (a simulation hosted by a cage, not a domain)', () => {
+    const w = eddy('example', 'painted-torus', 'torus.eddy')
+    expect(w.status, w.stderr).toBe(0)
+    expect(w.stdout).toMatch(/simulation "Torus"/)
+    const r = eddy('bake', 'torus.eddy', '--sim', 'Torus', '--frames', '1-2')
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/EDDY_BAKE .*"state":"done"/)
+    const store = ProjectStore.open(path.join(dir, 'torus.eddy'))
+    const doc = store.readDocument()
+    store.close()
+    expect(doc.objects.find((o) => o.name === 'Torus')?.kind).toBe('ccCage')
+  }, 60_000)
 })
 
 describe('eddy bench liquid / viscous / bunny', () => {

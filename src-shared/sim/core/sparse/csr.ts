@@ -43,6 +43,9 @@ export function copyCsr(A: CsrMatrix, alloc: KernelAllocator): CsrMatrix {
   return B
 }
 
+/** Rows with more triplets than this are sorted by Array.sort rather than insertion sort. */
+const LONG_ROW = 128
+
 /**
  * The n x cols matrix with entries (rows[t], cols[t]) = vals[t]; duplicates are summed (in
  * triplet order), columns sorted within each row.
@@ -55,23 +58,39 @@ export function csrFromTriplets(n: number, cols: number, rows: ArrayLike<number>
   const next = count.slice(0, n)
   const order = new Int32Array(m)
   for (let t = 0; t < m; t++) order[next[rows[t]]++] = t
-  // Sort each row's triplets by column (stable: duplicates keep triplet order), then merge.
+  // Sort each row's triplets by column (stable: duplicates keep triplet order; insertion sort,
+  // rows are short), then merge duplicates into one entry, summed in triplet order.
   const rowPtr = new Int32Array(n + 1)
-  const col: number[] = []
-  const val: number[] = []
+  const col = new Int32Array(m)
+  const val = new Float64Array(m)
+  let nnz = 0
   for (let i = 0; i < n; i++) {
-    const part = Array.from(order.subarray(count[i], count[i + 1])).sort((a, b) => colsOf[a] - colsOf[b] || a - b)
-    for (const t of part) {
-      const c = colsOf[t]
-      if (col.length > rowPtr[i] && col[col.length - 1] === c) val[val.length - 1] += vals[t]
+    const r0 = count[i], r1 = count[i + 1]
+    if (r1 - r0 > LONG_ROW) order.set(Array.from(order.subarray(r0, r1)).sort((x, y) => colsOf[x] - colsOf[y] || x - y), r0)
+    else for (let a = r0 + 1; a < r1; a++) {
+      const t = order[a], c = colsOf[t]
+      let b = a - 1
+      // order[] holds triplet indices in increasing order within the row before sorting, so
+      // comparing columns only (strictly greater moves) keeps equal columns in triplet order.
+      while (b >= r0 && colsOf[order[b]] > c) {
+        order[b + 1] = order[b]
+        b--
+      }
+      order[b + 1] = t
+    }
+    const start = nnz
+    for (let a = r0; a < r1; a++) {
+      const t = order[a], c = colsOf[t]
+      if (nnz > start && col[nnz - 1] === c) val[nnz - 1] += vals[t]
       else {
-        col.push(c)
-        val.push(vals[t])
+        col[nnz] = c
+        val[nnz] = vals[t]
+        nnz++
       }
     }
-    rowPtr[i + 1] = col.length
+    rowPtr[i + 1] = nnz
   }
-  return { n, cols, rowPtr, col: Int32Array.from(col), val: Float64Array.from(val) }
+  return { n, cols, rowPtr, col: col.slice(0, nnz), val: val.slice(0, nnz) }
 }
 
 /** A^T (columns sorted within rows). */
