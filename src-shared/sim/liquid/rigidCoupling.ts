@@ -68,6 +68,7 @@ export class RigidCoupling {
   private boxes: FaceBox[] = []
   private centrePhi = new Float32Array(0)
   private lattice = new Uint8Array(0)
+  private summed = new Int32Array(0)
   private readonly far: number
   private readonly normalScratch = new Float64Array(3)
   private readonly armScratch = new Float64Array(3)
@@ -177,21 +178,25 @@ export class RigidCoupling {
         }
         this.cellFraction[c] = Math.min(1, this.cellFraction[c] + inside / (SUB * SUB * SUB))
       }
-      // Face control volumes: half a cell on each side along the face's axis.
+      // Face control volumes: half a cell on each side along the face's axis. Each counts the
+      // lattice points in a SUB^3 block (clipped to this body's lattice) from the lattice's
+      // summed-volume table: eight reads a face instead of up to 64.
+      const S = this.summedLattice(sx, sy, sz)
+      const tx = sx + 1, txy = tx * (sy + 1)
       for (let a = 0; a < 3; a++) {
         const ex = a === 0 ? 1 : 0, ey = a === 1 ? 1 : 0, ez = a === 2 ? 1 : 0
         const fnx = nx + ex, fny = ny + ey
         const own = this.faceOwner[a], fr = this.faceFraction[a]
         for (let k = 0; k < lz + ez; k++) for (let j = 0; j < ly + ey; j++) for (let i = 0; i < lx + ex; i++) {
-          // Lattice ranges of the control volume, clipped to this body's lattice.
+          // Lattice ranges [xa, xb) x [ya, yb) x [za, zb) of the control volume, clipped.
           const x0 = SUB * i - (ex * SUB) / 2, y0 = SUB * j - (ey * SUB) / 2, z0 = SUB * k - (ez * SUB) / 2
-          let count = 0
-          for (let c2 = Math.max(0, z0); c2 < Math.min(sz, z0 + SUB); c2++) {
-            for (let b2 = Math.max(0, y0); b2 < Math.min(sy, y0 + SUB); b2++) {
-              const row = sx * (b2 + sy * c2)
-              for (let a2 = Math.max(0, x0); a2 < Math.min(sx, x0 + SUB); a2++) count += lat[row + a2]
-            }
-          }
+          const xa = Math.max(0, x0), xb = Math.min(sx, x0 + SUB)
+          const ya = Math.max(0, y0), yb = Math.min(sy, y0 + SUB)
+          const za = Math.max(0, z0), zb = Math.min(sz, z0 + SUB)
+          if (xb <= xa || yb <= ya || zb <= za) continue
+          const count =
+            S[xb + tx * yb + txy * zb] - S[xa + tx * yb + txy * zb] - S[xb + tx * ya + txy * zb] - S[xb + tx * yb + txy * za] +
+            S[xa + tx * ya + txy * zb] + S[xa + tx * yb + txy * za] + S[xb + tx * ya + txy * za] - S[xa + tx * ya + txy * za]
           if (count === 0) continue
           const w = count / (SUB * SUB * SUB)
           const f = box.i0 + i + fnx * (box.j0 + j + fny * (box.k0 + k))
@@ -219,6 +224,35 @@ export class RigidCoupling {
       }
     }
     this.computeArmBias(bodies, use)
+  }
+
+  /**
+   * The summed-volume table of this.lattice (sx x sy x sz): entry a + (sx + 1)(b + (sy + 1) c)
+   * counts the lattice points at indices below (a, b, c) on every axis.
+   */
+  private summedLattice(sx: number, sy: number, sz: number): Int32Array {
+    const tx = sx + 1, txy = tx * (sy + 1)
+    const size = txy * (sz + 1)
+    if (this.summed.length < size) this.summed = new Int32Array(size)
+    const S = this.summed, lat = this.lattice
+    // Plane c = 0 and row b = 0 of every plane are zero; each entry adds its row's running sum.
+    S.fill(0, 0, txy)
+    for (let c = 0; c < sz; c++) {
+      const plane = txy * (c + 1)
+      S.fill(0, plane, plane + tx)
+      for (let b = 0; b < sy; b++) {
+        const at = plane + tx * (b + 1)
+        const row = sx * (b + sy * c)
+        S[at] = 0
+        let run = 0
+        for (let a = 0; a < sx; a++) {
+          run += lat[row + a]
+          const e = at + a + 1
+          S[e] = S[e - tx] + S[e - txy] - S[e - tx - txy] + run
+        }
+      }
+    }
+    return S
   }
 
   private bFractions: MacGrid | null = null
