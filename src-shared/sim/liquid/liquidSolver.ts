@@ -39,7 +39,7 @@ import { extrapolateLayers } from './extrapolate'
 import { GhostFluidPressure } from './ghostFluid'
 import { HeatSolver } from './heat'
 import { readLiquidCheckpoint, writeLiquidCheckpoint } from './liquidCheckpoint'
-import { type LiquidSetup, type LiquidSimInput, validateLiquidInput, validateLiquidSetup } from './liquidInput'
+import { type HeatSourceInput, type LiquidSetup, type LiquidSimInput, validateLiquidInput, validateLiquidSetup } from './liquidInput'
 import { LiquidEmitter, seedVolumes, volumeSdf } from './liquidSeeding'
 import { classifyCells, closeSolidFaces, LevelSetScratch, levelSetVolume, MIN_COUNT, particleLevelSet } from './levelSet'
 import { MarkerParticles } from './markers'
@@ -409,9 +409,16 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     lap('extend')
     // 3. Heat (eq. 50 without convection, which the markers did).
     const heat = setup.heat
-    this.heat.applySources(temp, kind, input.family.heatSources, h)
-    this.heat.cool(temp, kind, heat.ambientTemperature, heat.coolingRate, h)
-    this.heat.diffuse(temp, kind, heat.diffusion, h)
+    // A liquid whose markers all hold one temperature, with no heat source on and nothing to
+    // cool towards another temperature, keeps it: eq. 50's passes and the relaxation of the
+    // unresolved temperature (step 9) would only add rounding noise, at the cost of two
+    // passes over the grid and a splat of every marker. (temp == tempOld then: no increment.)
+    const isothermal = isothermalMarkers(p, input.family.heatSources, heat.ambientTemperature, heat.coolingRate)
+    if (!isothermal) {
+      this.heat.applySources(temp, kind, input.family.heatSources, h)
+      this.heat.cool(temp, kind, heat.ambientTemperature, heat.coolingRate, h)
+      this.heat.diffuse(temp, kind, heat.diffusion, h)
+    }
     // Three layers, so that a marker within two cells of the liquid (where markers use the
     // grid, `reach`) interpolates only extended values, never the ambient fill.
     extrapolateLayers(temp, this.markT2, nx, ny, nz, 3)
@@ -511,7 +518,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     // (Fused: each marker takes its grid velocity and is moved in one pass, particleMotion.ts.)
     // Temperature goes back as the heat step's increment plus the decay of what the grid
     // cannot resolve (transfer.ts temperatureResidual): no smearing of eq. 50 by the transfer.
-    this.transfer.temperatureResidual(p, tempOld, this.reach, heat.diffusion, h)
+    this.transfer.temperatureResidual(p, tempOld, this.reach, isothermal ? 0 : heat.diffusion, h)
     const g2p = this.g2p
     g2p.velOld = velOld
     g2p.temp = temp
@@ -731,4 +738,19 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     this.emitters.clear()
     this.lastStats = emptyStats()
   }
+}
+
+/**
+ * Whether the markers are all at one temperature that nothing changes: no heat source with a
+ * rate, and no cooling or cooling towards exactly that temperature (as float32, how markers
+ * store it). One pass over the markers' temperatures.
+ */
+export function isothermalMarkers(p: Pick<MarkerParticles, 'count' | 'temp'>, sources: readonly HeatSourceInput[], ambient: number, coolingRate: number): boolean {
+  for (const s of sources) if (s.rate > 0) return false
+  if (p.count === 0) return true
+  const t = p.temp
+  const t0 = t[0]
+  if (coolingRate > 0 && t0 !== Math.fround(ambient)) return false
+  for (let i = 1; i < p.count; i++) if (t[i] !== t0) return false
+  return true
 }
