@@ -146,3 +146,18 @@ describe('mesh shape (concave U block)', () => {
     }
   })
 })
+
+describe('mesh distance grids shared by content', () => {
+  const gridOf = (s: RigidShape) => (s as unknown as { grid: unknown }).grid
+  it('copies of one mesh share one grid; a different mesh of the same size, or another resolution, gets its own', () => {
+    const a = new RigidShape('mesh', null, uPrism(0.3), 700, obj)
+    const b = new RigidShape('mesh', null, uPrism(0.3), 2000, obj)
+    expect(gridOf(b)).toBe(gridOf(a))
+    // Same vertex and triangle counts, other positions: its own grid, with its own distances.
+    const c = new RigidShape('mesh', null, uPrism(0.31), 700, obj)
+    expect(gridOf(c)).not.toBe(gridOf(a))
+    expect(c.phi(0, 0, 0)).not.toBe(a.phi(0, 0, 0))
+    const d = new RigidShape('mesh', null, uPrism(0.3), 700, obj, { sdfResolution: 24 })
+    expect(gridOf(d)).not.toBe(gridOf(a))
+  })
+})
