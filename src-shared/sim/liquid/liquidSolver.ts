@@ -30,12 +30,13 @@ import { enforceSolidVelocity, openFlags } from '../core/boundaries'
 import { addUniformAcceleration } from '../core/forces'
 import { MacGrid } from '../core/grid'
 import { TS_KERNELS } from '../core/kernelBackend'
+import type { KernelBackend } from '../core/kernelTypes'
 import type { FrameData, ParticleSet, Volume } from '../frame'
 import { ObstacleField } from '../core/obstacleField'
 import { Prng } from '../core/prng'
 import { emptyStepStats, phaseStats, type Solver, type StepControl, type StepStats } from '../solver'
 import { runSubsteps } from '../substeps'
-import { extrapolateLayers } from './extrapolate'
+import { EXTEND_FACES, extrapolateLayers } from './extrapolate'
 import { GhostFluidPressure } from './ghostFluid'
 import { HeatSolver } from './heat'
 import { readLiquidCheckpoint, writeLiquidCheckpoint } from './liquidCheckpoint'
@@ -118,6 +119,8 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
   private readonly tempOld: Float32Array
   private readonly count: Int32Array
   private readonly markU: Uint8Array
+  /** Where the marker, splat, pressure and extension kernels run. */
+  private readonly kernels: KernelBackend
   private readonly markV: Uint8Array
   private readonly markW: Uint8Array
   private readonly markT: Uint8Array
@@ -176,10 +179,12 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     const alloc = { kernels }
     this.velocity = new MacGrid(grid, alloc)
     this.velOld = new MacGrid(grid, alloc)
-    this.change = new MacGrid(grid)
-    this.changeMarkU = new Uint8Array((nx + 1) * ny * nz)
-    this.changeMarkV = new Uint8Array(nx * (ny + 1) * nz)
-    this.changeMarkW = new Uint8Array(nx * ny * (nz + 1))
+    this.kernels = kernels
+    // The extensions (extrapolate.ts EXTEND_FACES) run on the kernels too.
+    this.change = new MacGrid(grid, alloc)
+    this.changeMarkU = kernels.u8((nx + 1) * ny * nz)
+    this.changeMarkV = kernels.u8(nx * (ny + 1) * nz)
+    this.changeMarkW = kernels.u8(nx * ny * (nz + 1))
     this.density = new DensityCorrection(nx, ny, nz)
     this.drift = new MacGrid(grid, alloc)
     this.advectVel = new MacGrid(grid)
@@ -560,9 +565,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     for (let f = 0; f < markU.length; f++) if (markU[f] === 0) vel.u[f] = 0
     for (let f = 0; f < markV.length; f++) if (markV[f] === 0) vel.v[f] = 0
     for (let f = 0; f < markW.length; f++) if (markW[f] === 0) vel.w[f] = 0
-    extrapolateLayers(vel.u, markU, nx + 1, ny, nz, EXTRAPOLATION_LAYERS)
-    extrapolateLayers(vel.v, markV, nx, ny + 1, nz, EXTRAPOLATION_LAYERS)
-    extrapolateLayers(vel.w, markW, nx, ny, nz + 1, EXTRAPOLATION_LAYERS)
+    this.kernels.run(EXTEND_FACES, vel.u, vel.v, vel.w, markU, markV, markW, nx, ny, nz, EXTRAPOLATION_LAYERS, null)
     enforceSolidVelocity(vel, this.fractions, obs.moving ? obs.velocity : null)
   }
 
@@ -616,9 +619,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
       mW[f] = fr.w[f] > 0 && ((k > 0 && kind[f - plane] === LIQUID) || (k < nz && kind[f] === LIQUID)) ? 1 : 0
       dW[f] = mW[f] === 1 ? vel.w[f] - velOld.w[f] : 0
     }
-    extrapolateLayers(dU, mU, nx + 1, ny, nz, EXTRAPOLATION_LAYERS)
-    extrapolateLayers(dV, mV, nx, ny + 1, nz, EXTRAPOLATION_LAYERS)
-    extrapolateLayers(dW, mW, nx, ny, nz + 1, EXTRAPOLATION_LAYERS)
+    this.kernels.run(EXTEND_FACES, dU, dV, dW, mU, mV, mW, nx, ny, nz, EXTRAPOLATION_LAYERS, null)
     // Known: liquid faces, and open faces the splat reached that the change was extended to.
     for (let f = 0; f < markU.length; f++) {
       const m = mU[f]

@@ -1,0 +1,58 @@
+// The liquid's velocity extension (extrapolate.ts EXTEND_FACES) on the WebAssembly kernels
+// against the TypeScript extrapolateLayers, component by component: the same values and marks
+// bit for bit, on 1-3 threads (components side by side, or all inline), for marks 0/1 on entry
+// (the worklist path) and for marks already above 1 (the full-scan path), on lattices whose
+// known samples reach the walls.
+import { afterAll, describe, expect, it } from 'vitest'
+import { type KernelBackend, TS_KERNELS } from '../../../../src-shared/sim/core/kernelBackend'
+import { Prng } from '../../../../src-shared/sim/core/prng'
+import { EXTEND_FACES, extrapolateLayers } from '../../../../src-shared/sim/liquid/extrapolate'
+import type { WasmKernelBackend } from '../../../../src-shared/sim/wasm/wasmBackend'
+import { createKernelBackend } from '../../../../src-main/sim/workerPool'
+
+const nx = 13, ny = 9, nz = 11
+const sizes = [(nx + 1) * ny * nz, nx * (ny + 1) * nz, nx * ny * (nz + 1)]
+
+/** Three face lattices in b's memory: a blob of known samples (mark 1) with random values; some marks 2 when `above1`. */
+function fields(b: KernelBackend, above1: boolean) {
+  const prng = new Prng(above1 ? 3 : 8)
+  const f = sizes.map((n) => b.f32(n)), m = sizes.map((n) => b.u8(n))
+  for (let a = 0; a < 3; a++) {
+    for (let c = 0; c < sizes[a]; c++) {
+      const known = prng.next() < 0.18
+      m[a][c] = known ? (above1 && prng.next() < 0.3 ? 2 : 1) : 0
+      f[a][c] = known ? prng.range(-3, 3) : 0
+    }
+  }
+  return { f, m }
+}
+
+const bits = (a: Float32Array) => Array.from(new Uint32Array(a.buffer, a.byteOffset, a.length))
+
+const backends: KernelBackend[] = []
+afterAll(async () => {
+  for (const b of backends) await b.dispose()
+})
+
+describe('velocity extension on the WebAssembly kernels', () => {
+  for (const above1 of [false, true]) {
+    it(`gives extrapolateLayers' values and marks bit for bit (${above1 ? 'marks above 1 on entry: full scans' : 'marks 0/1: worklists'})`, () => {
+      const ref = fields(TS_KERNELS, above1)
+      const dims = [[nx + 1, ny, nz], [nx, ny + 1, nz], [nx, ny, nz + 1]]
+      for (let a = 0; a < 3; a++) extrapolateLayers(ref.f[a], ref.m[a], dims[a][0], dims[a][1], dims[a][2], 4)
+      // The extension did something: samples beyond the known ones got values.
+      expect(ref.m[0].filter((v) => v > 2).length).toBeGreaterThan(50)
+      for (const [threads, minParallelWork] of [[1, 0], [2, 0], [3, 0], [3, 1e9]]) {
+        const b = createKernelBackend('wasm', { threads, minParallelWork, strict: true, initialBytes: 1 << 20 })
+        backends.push(b)
+        const got = fields(b, above1)
+        b.run(EXTEND_FACES, got.f[0], got.f[1], got.f[2], got.m[0], got.m[1], got.m[2], nx, ny, nz, 4, null)
+        expect((b as WasmKernelBackend).fallbacks).toBe(0)
+        for (let a = 0; a < 3; a++) {
+          expect(bits(got.f[a]), `${threads} threads, component ${a}`).toEqual(bits(ref.f[a]))
+          expect(Array.from(got.m[a])).toEqual(Array.from(ref.m[a]))
+        }
+      }
+    })
+  }
+})
