@@ -187,7 +187,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     this.changeMarkW = kernels.u8(nx * ny * (nz + 1))
     this.density = new DensityCorrection(nx, ny, nz)
     this.drift = new MacGrid(grid, alloc)
-    this.advectVel = new MacGrid(grid)
+    this.advectVel = new MacGrid(grid, alloc)
     this.temperature = kernels.f32(n)
     this.tempOld = kernels.f32(n)
     this.phi = kernels.f32(n)

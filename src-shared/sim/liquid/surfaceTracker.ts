@@ -36,10 +36,11 @@
 //   5. redistanced to a signed distance (sec. 6.2.2; Redistancer, fast sweeping) once per step.
 // The advected phi is state: liquidCheckpoint.ts stores it.
 import { TS_KERNELS } from '../core/kernelBackend'
-import type { KernelAllocator } from '../core/kernelTypes'
+import type { KernelBackend } from '../core/kernelTypes'
 import type { SignedDistanceField } from '../../geometry/signedDistance'
 import type { GridSpec, MacGrid } from '../core/grid'
 import type { MarkerParticles } from './markers'
+import { ADVECT_PHI } from './phiAdvectKernel'
 import { lerpLattice } from './sample'
 import * as kinds from './viscosity'
 
@@ -62,16 +63,19 @@ export class SurfaceTracker {
   private readonly dx: number
   private readonly band: number
 
-  /** alloc: where phi lives (the redistancing kernel reads it: redistance.ts). */
-  constructor(spec: GridSpec, band: number, alloc: KernelAllocator = TS_KERNELS) {
+  /** Where the advection runs (its memory holds phi, which the redistancing kernel reads too: redistance.ts). */
+  private readonly kernels: KernelBackend
+
+  constructor(spec: GridSpec, band: number, kernels: KernelBackend = TS_KERNELS) {
+    this.kernels = kernels
     const n = spec.nx * spec.ny * spec.nz
     this.nx = spec.nx
     this.ny = spec.ny
     this.nz = spec.nz
     this.dx = spec.dx
     this.band = band
-    this.phi = alloc.f32(n)
-    this.tmp = new Float32Array(n)
+    this.phi = kernels.f32(n)
+    this.tmp = kernels.f32(n)
     this.phi.fill(band)
   }
 
@@ -182,31 +186,13 @@ export class SurfaceTracker {
 
   /**
    * phi(x) <- phi(x - h u(x)), u the MAC velocity interpolated at the cell centre
-   * (semi-Lagrangian, eq. 91); samples outside the grid clamp to the boundary cells.
+   * (semi-Lagrangian, eq. 91); samples outside the grid clamp to the boundary cells. vel should
+   * live in the kernels' memory (else the backend runs the TypeScript reference).
    */
   advect(vel: MacGrid, h: number): void {
     const { nx, ny, nz, dx, phi, tmp } = this
-    const u = vel.u, v = vel.v, w = vel.w
-    const s = h / dx
-    const sx = nx + 1, sy = ny + 1
-    for (let k = 0; k < nz; k++) {
-      for (let j = 0; j < ny; j++) {
-        let c = nx * (j + ny * k)
-        for (let i = 0; i < nx; i++, c++) {
-          // Cell-centre velocity: the mean of the two faces per axis.
-          const fu = i + sx * (j + ny * k)
-          const fv = i + nx * (j + sy * k)
-          const uc = 0.5 * (u[fu] + u[fu + 1])
-          const vc = 0.5 * (v[fv] + v[fv + nx])
-          const wc = 0.5 * (w[c] + w[c + nx * ny])
-          if (uc === 0 && vc === 0 && wc === 0) {
-            tmp[c] = phi[c]
-            continue
-          }
-          tmp[c] = lerpLattice(phi, nx, ny, nz, i - s * uc, j - s * vc, k - s * wc)
-        }
-      }
-    }
+    // Split by z-planes on the kernels' threads (phiAdvectKernel.ts).
+    this.kernels.run(ADVECT_PHI, tmp, phi, vel.u, vel.v, vel.w, nx, ny, nz, h / dx)
     phi.set(tmp)
   }
 }
