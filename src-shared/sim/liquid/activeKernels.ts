@@ -6,7 +6,7 @@
 // unknowns and its planes' partial sums, which run() adds in plane order: the same bits on any
 // number of threads.
 //
-// MIC(0)'s triangular solves are sequential: row c of the forward solve needs rows c - 1,
+// MIC(0)'s factor and triangular solves are sequential: row c of the forward solve needs rows c - 1,
 // c - nx and c - nx ny. They run as one row over "bands" of grid rows j (the same j range in
 // every plane), one band per thread, pipelined: band b solves plane k once band b - 1 has
 // solved plane k (the only rows of another band it reads are in the same plane), so the bands
@@ -130,6 +130,44 @@ export function activeMicApplySlab(r: Float64Array, z: Float64Array, prec: Float
   }
 }
 
+/**
+ * MIC(0)'s factor over the unknowns of bands [b0, b1) (Stencil7Mic0.factor's expressions):
+ * prec_c = 1 / sqrt(e_c) from the rows c - 1, c - nx, c - nx ny before it, each band's planes
+ * in order after band b - 1's same plane (the WebAssembly twin waits on `progress`, bands
+ * int32 zeroed by the caller). prec must be 0 on every cell that is not an unknown.
+ */
+export function activeMicFactorSlab(prec: Float64Array, m: Stencil7Arrays, cells: Int32Array, bandStart: Int32Array, progress: Int32Array, nx: number, ny: number, nz: number, bands: number, tuning: number, safety: number, b0: number, b1: number): void {
+  const { diag, ax, ay, az } = m
+  const plane = nx * ny
+  for (let b = b0; b < b1; b++) {
+    for (let k = 0; k < nz; k++) {
+      const end = bandStart[k * bands + b + 1]
+      for (let t = bandStart[k * bands + b]; t < end; t++) {
+        const c = cells[t]
+        const d = diag[c]
+        let e = d
+        if (c >= 1) {
+          const a = ax[c - 1],
+            p = prec[c - 1]
+          e -= (a * p) ** 2 + tuning * a * (ay[c - 1] + az[c - 1]) * p * p
+        }
+        if (c >= nx) {
+          const a = ay[c - nx],
+            p = prec[c - nx]
+          e -= (a * p) ** 2 + tuning * a * (ax[c - nx] + az[c - nx]) * p * p
+        }
+        if (c >= plane) {
+          const a = az[c - plane],
+            p = prec[c - plane]
+          e -= (a * p) ** 2 + tuning * a * (ax[c - plane] + ay[c - plane]) * p * p
+        }
+        if (e < safety * d) e = d
+        prec[c] = 1 / Math.sqrt(e)
+      }
+    }
+  }
+}
+
 const num = (a: KernelArgs, i: number) => a[i] as number
 /** Unknowns in all planes: planeStart[nz]. */
 const unknowns = (a: KernelArgs, starts: number, nz: number) => (a[starts] as Int32Array)[num(a, nz)]
@@ -185,4 +223,13 @@ export const ACTIVE_MIC_APPLY = defineKernel({
   range: (a) => num(a, 10),
   work: (a) => 10 * (a[5] as Int32Array)[num(a, 9) * num(a, 10)],
   ref: activeMicApplySlab,
+})
+
+export const ACTIVE_MIC_FACTOR = defineKernel({
+  name: 'activeMicFactor',
+  args: [f64('prec'), struct('m', { diag: 'f64', ax: 'f64', ay: 'f64', az: 'f64' }), i32('cells'), i32('bandStart'), i32('progress'), int('nx'), int('ny'), int('nz'), int('bands'), float('tuning'), float('safety')],
+  split: 'rows',
+  range: (a) => num(a, 8),
+  work: (a) => 10 * (a[3] as Int32Array)[num(a, 7) * num(a, 8)],
+  ref: activeMicFactorSlab,
 })

@@ -12,11 +12,11 @@
 // two).
 //
 // The product, the vector updates and MIC(0)'s triangular solves are kernel-table rows
-// (activeKernels.ts) run on the WebAssembly backend's threads: the first by z-planes, the
-// solves pipelined over bands of grid rows; MIC(0)'s factor runs here.
+// (activeKernels.ts) run on the WebAssembly backend's threads: the first by z-planes, MIC(0)'s
+// factor and solves pipelined over bands of grid rows.
 import { TS_KERNELS } from '../core/kernelBackend'
 import type { KernelBackend } from '../core/kernelTypes'
-import { ACTIVE_APPLY, ACTIVE_DOT, ACTIVE_MIC_APPLY, ACTIVE_UPDATE_ITERATE, ACTIVE_UPDATE_SEARCH } from './activeKernels'
+import { ACTIVE_APPLY, ACTIVE_DOT, ACTIVE_MIC_APPLY, ACTIVE_MIC_FACTOR, ACTIVE_UPDATE_ITERATE, ACTIVE_UPDATE_SEARCH } from './activeKernels'
 import { type LinearOperator, PcgSolver, type Preconditioner, type SolveStats, type VectorOps } from '../core/pcg'
 import { MIC_SAFETY, MIC_TUNING, type Stencil7Matrix } from './stencil7'
 
@@ -189,38 +189,13 @@ class ActiveMic0 implements Preconditioner {
     this.prec = set.kernels.f64(set.nx * set.ny * set.nz)
   }
 
-  /** Stencil7Mic0.factor on the unknowns (prec is zeroed first: other cells read as 0). */
+  /** Stencil7Mic0.factor on the unknowns (prec is zeroed first: other cells read as 0), pipelined over the bands. */
   factor(m: Stencil7Matrix): void {
     this.m = m
-    const { nx, ny, cells, count } = this.set
-    const { prec } = this
-    prec.fill(0)
-    const { diag, ax, ay, az } = m
-    const plane = nx * ny
-    const tuning = MIC_TUNING,
-      safety = MIC_SAFETY
-    for (let t = 0; t < count; t++) {
-      const c = cells[t]
-      const d = diag[c]
-      let e = d
-      if (c >= 1) {
-        const a = ax[c - 1],
-          p = prec[c - 1]
-        e -= (a * p) ** 2 + tuning * a * (ay[c - 1] + az[c - 1]) * p * p
-      }
-      if (c >= nx) {
-        const a = ay[c - nx],
-          p = prec[c - nx]
-        e -= (a * p) ** 2 + tuning * a * (ax[c - nx] + az[c - nx]) * p * p
-      }
-      if (c >= plane) {
-        const a = az[c - plane],
-          p = prec[c - plane]
-        e -= (a * p) ** 2 + tuning * a * (ax[c - plane] + ay[c - plane]) * p * p
-      }
-      if (e < safety * d) e = d
-      prec[c] = 1 / Math.sqrt(e)
-    }
+    const { kernels, nx, ny, nz, cells, bandStart, progress, bands } = this.set
+    this.prec.fill(0)
+    progress.fill(0)
+    kernels.run(ACTIVE_MIC_FACTOR, this.prec, m, cells, bandStart, progress, nx, ny, nz, bands, MIC_TUNING, MIC_SAFETY)
   }
 
   /** z = (L L^T)^-1 r on the unknowns (Stencil7Mic0.apply), pipelined over the bands. */

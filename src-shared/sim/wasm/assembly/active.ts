@@ -108,3 +108,43 @@ export function activeMicApply(r: usize, z: usize, prec: usize, ax: usize, ay: u
     }
   }
 }
+
+/**
+ * activeMicFactorSlab, pipelined like activeMicApply's forward solve: band b factors plane k
+ * once band b - 1 has published it in progress[b - 1]. (a p)^2 is evaluated as (a p) (a p),
+ * which is what JavaScript's ** 2 gives for a float64 (exact squaring, one rounding).
+ */
+export function activeMicFactor(prec: usize, diag: usize, ax: usize, ay: usize, az: usize, cells: usize, bandStart: usize, progress: usize, nx: i32, ny: i32, nz: i32, bands: i32, tuning: f64, safety: f64, b0: i32, b1: i32): void {
+  const plane = nx * ny
+  for (let b = b0; b < b1; b++) {
+    const below = progress + (<usize>(b - 1) << 2)
+    const mine = progress + (<usize>b << 2)
+    for (let k = 0; k < nz; k++) {
+      if (b > 0) while (atomic.load<i32>(below) <= k) {}
+      const end = ri32(bandStart, k * bands + b + 1)
+      for (let t = ri32(bandStart, k * bands + b); t < end; t++) {
+        const c = ri32(cells, t)
+        const d = rf64(diag, c)
+        let e = d
+        if (c >= 1) {
+          const a = rf64(ax, c - 1), p = rf64(prec, c - 1)
+          const ap = a * p
+          e -= ap * ap + tuning * a * (rf64(ay, c - 1) + rf64(az, c - 1)) * p * p
+        }
+        if (c >= nx) {
+          const a = rf64(ay, c - nx), p = rf64(prec, c - nx)
+          const ap = a * p
+          e -= ap * ap + tuning * a * (rf64(ax, c - nx) + rf64(az, c - nx)) * p * p
+        }
+        if (c >= plane) {
+          const a = rf64(az, c - plane), p = rf64(prec, c - plane)
+          const ap = a * p
+          e -= ap * ap + tuning * a * (rf64(ax, c - plane) + rf64(ay, c - plane)) * p * p
+        }
+        if (e < safety * d) e = d
+        wf64(prec, c, 1 / Math.sqrt(e))
+      }
+      atomic.store<i32>(mine, k + 1)
+    }
+  }
+}
