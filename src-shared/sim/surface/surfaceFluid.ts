@@ -162,8 +162,9 @@ export class SurfaceFluid {
         const x1 = axisIndex === 1 ? i * h : (i + 0.5) * h, x2 = axisIndex === 1 ? (j + 0.5) * h : j * h
         const k = sampler.cellValue(weight, p, x1, x2)
         if (!(k > 0)) continue
-        const du = S.du.subarray(3 * f, 3 * f + 3), dv2 = S.dv.subarray(3 * f, 3 * f + 3)
-        const c1 = v[0] * du[0] + v[1] * du[1] + v[2] * du[2], c2 = v[0] * dv2[0] + v[1] * dv2[1] + v[2] * dv2[2]
+        // The face's tangents read in place (no views made per face).
+        const o = 3 * f, du = S.du, dv2 = S.dv
+        const c1 = v[0] * du[o] + v[1] * du[o + 1] + v[2] * du[o + 2], c2 = v[0] * dv2[o] + v[1] * dv2[o + 1] + v[2] * dv2[o + 2]
         const u = S.sqrtG[f] * (axisIndex === 1 ? S.g11[f] * c1 + S.g12[f] * c2 : S.g12[f] * c1 + S.g22[f] * c2)
         F[f] += blend ? k * (u - F[f]) : k * u
       }
@@ -276,7 +277,9 @@ export class SurfaceFluid {
         for (let j = 0; j <= jEnd; j++) for (let i = 0; i <= iEnd; i++) {
           const f = axisIndex === 1 ? grid.xFace(p, i, j) : grid.yFace(p, i, j)
           const x1 = axisIndex === 1 ? i * h : (i + 0.5) * h, x2 = axisIndex === 1 ? (j + 0.5) * h : j * h
-          const du = S.du.subarray(3 * f, 3 * f + 3), dv = S.dv.subarray(3 * f, 3 * f + 3)
+          // The face's tangents, read in place (no views made per face).
+          const o = 3 * f
+          const du0 = S.du[o], du1 = S.du[o + 1], du2 = S.du[o + 2], dv0 = S.dv[o], dv1 = S.dv[o + 1], dv2 = S.dv[o + 2]
           // World acceleration a at the face, then its covariant components a . d y / d x_j.
           let ax = 0, ay = 0, az = 0
           if (G) {
@@ -285,8 +288,8 @@ export class SurfaceFluid {
           }
           if (axis && rate !== 0) {
             const v = this.sampler.sampleVector(this.ux, this.uy, p, x1, x2)
-            const wx = v[0] * du[0] + v[1] * dv[0], wy = v[0] * du[1] + v[1] * dv[1], wz = v[0] * du[2] + v[1] * dv[2]
-            let nx = du[1] * dv[2] - du[2] * dv[1], ny = du[2] * dv[0] - du[0] * dv[2], nz = du[0] * dv[1] - du[1] * dv[0]
+            const wx = v[0] * du0 + v[1] * dv0, wy = v[0] * du1 + v[1] * dv1, wz = v[0] * du2 + v[1] * dv2
+            let nx = du1 * dv2 - du2 * dv1, ny = du2 * dv0 - du0 * dv2, nz = du0 * dv1 - du1 * dv0
             const len = Math.hypot(nx, ny, nz)
             if (len > 0) {
               nx /= len; ny /= len; nz /= len
@@ -294,7 +297,7 @@ export class SurfaceFluid {
               ax += s * (ny * wz - nz * wy); ay += s * (nz * wx - nx * wz); az += s * (nx * wy - ny * wx)
             }
           }
-          const c1 = ax * du[0] + ay * du[1] + az * du[2], c2 = ax * dv[0] + ay * dv[1] + az * dv[2]
+          const c1 = ax * du0 + ay * du1 + az * du2, c2 = ax * dv0 + ay * dv1 + az * dv2
           let a = axisIndex === 1 ? S.g11[f] * c1 + S.g12[f] * c2 : S.g12[f] * c1 + S.g22[f] * c2
           // Confinement is already contravariant, at the cells: interpolated to the face.
           if (eps > 0) a += this.sampler.cellValue(axisIndex === 1 ? this.vort.f1 : this.vort.f2, p, x1, x2)
