@@ -20,8 +20,9 @@
 import type { Preconditioner } from '../core/pcg'
 import { TS_KERNELS } from '../core/kernelBackend'
 import type { KernelBackend } from '../core/kernelTypes'
-import { copyCsr, type CsrMatrix, galerkin } from '../core/sparse/csr'
-import { MulticolorGaussSeidel, spmv, spResidual } from '../core/sparse/ops'
+import { copyCsr, type CsrMatrix, galerkin, transposeCsr } from '../core/sparse/csr'
+import { MulticolorGaussSeidel, spmv, spmvAdd, spResidual } from '../core/sparse/ops'
+import { JACOBI_ROWS } from '../core/sparse/rows'
 
 interface Level {
   A: CsrMatrix
@@ -29,11 +30,12 @@ interface Level {
   gs: MulticolorGaussSeidel | null
   /** omega / A_uu: the damped Jacobi sweep's scaling (empty on the coarsest level). */
   invDiag: Float64Array
-  /** Prolongation from the next coarser level (null on the coarsest). */
+  /** alpha P to the next coarser level and R = P^T (null on the coarsest), in the kernels' memory. */
   P: CsrMatrix | null
-  /** Coarse index of each unknown of this level (the aggregate it belongs to). */
-  aggregate: Int32Array | null
+  R: CsrMatrix | null
   x: Float64Array
+  /** The Jacobi sweep's other iterate (swapped with x after each sweep). */
+  y: Float64Array
   b: Float64Array
   r: Float64Array
 }
@@ -83,15 +85,27 @@ export class SurfaceMultigrid implements Preconditioner {
     let cur = A, n = N
     for (;;) {
       const last = n <= 1
-      const level: Level = { A: cur, gs: last ? new MulticolorGaussSeidel(cur, kernels) : null, invDiag: last ? new Float64Array(0) : jacobiScaling(cur), P: null, aggregate: null, x: kernels.f64(cur.n), b: kernels.f64(cur.n), r: kernels.f64(cur.n) }
+      const level: Level = {
+        A: cur,
+        gs: last ? new MulticolorGaussSeidel(cur, kernels) : null,
+        invDiag: last ? kernels.f64(0) : copyTo(jacobiScaling(cur), kernels),
+        P: null,
+        R: null,
+        x: kernels.f64(cur.n),
+        y: kernels.f64(cur.n),
+        b: kernels.f64(cur.n),
+        r: kernels.f64(cur.n),
+      }
       this.levels.push(level)
       if (last) break
       const nc = (n + 1) >> 1
       const agg = new Int32Array(cur.n)
       for (let p = 0; p < P; p++) for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) agg[p * n * n + i + n * j] = p * nc * nc + (i >> 1) + nc * (j >> 1)
-      level.aggregate = agg
-      level.P = aggregationP(agg, P * nc * nc)
-      cur = copyCsr(galerkin(cur, level.P), kernels)
+      const Pc = aggregationP(agg, P * nc * nc)
+      cur = copyCsr(galerkin(cur, Pc), kernels)
+      level.R = copyCsr(transposeCsr(Pc), kernels)
+      // The correction's alpha folded into P's entries (each row a single alpha).
+      level.P = copyCsr({ ...Pc, val: Pc.val.map(() => alpha) }, kernels)
       n = nc
     }
   }
@@ -109,32 +123,37 @@ export class SurfaceMultigrid implements Preconditioner {
 
   private cycle(l: number): void {
     const L = this.levels[l]
-    const { A, x, b } = L
-    x.fill(0)
+    L.x.fill(0)
     if (L.gs) {
-      for (let s = 0; s < this.coarsest; s++) L.gs.symmetricSweep(x, b)
+      for (let s = 0; s < this.coarsest; s++) L.gs.symmetricSweep(L.x, L.b)
       return
     }
     this.smooth(L)
-    // Residual, restricted by P^T (a sum over each aggregate).
-    const res = L.r
-    spmv(this.kernels, A, x, res)
+    // Residual, restricted by R = P^T (a sum over each aggregate), the coarse cycle, and its
+    // correction prolongated (alpha P): all kernels.
+    spResidual(this.kernels, L.A, L.x, L.b, L.r)
     const C = this.levels[l + 1]
-    C.b.fill(0)
-    const agg = L.aggregate!
-    for (let u = 0; u < A.n; u++) C.b[agg[u]] += b[u] - res[u]
+    spmv(this.kernels, L.R as CsrMatrix, L.r, C.b)
     this.cycle(l + 1)
-    const alpha = this.alpha
-    for (let u = 0; u < A.n; u++) x[u] += alpha * C.x[agg[u]]
+    spmvAdd(this.kernels, L.P as CsrMatrix, C.x, L.x)
     this.smooth(L)
   }
 
-  /** `sweeps` damped Jacobi sweeps x += omega D^-1 (b - A x). */
+  /** `sweeps` damped Jacobi sweeps x <- x + omega D^-1 (b - A x), each into y, then swapped. */
   private smooth(L: Level): void {
-    const { A, x, b, r, invDiag } = L
+    const { A } = L
     for (let s = 0; s < this.sweeps; s++) {
-      spResidual(this.kernels, A, x, b, r)
-      for (let u = 0; u < A.n; u++) x[u] += invDiag[u] * r[u]
+      this.kernels.run(JACOBI_ROWS, A.rowPtr, A.col, A.val, L.x, L.b, L.invDiag, L.y, A.n)
+      const x = L.x
+      L.x = L.y
+      L.y = x
     }
   }
+}
+
+/** A copy of a in the kernels' memory. */
+function copyTo(a: Float64Array, kernels: KernelBackend): Float64Array {
+  const b = kernels.f64(a.length)
+  b.set(a)
+  return b
 }

@@ -17,6 +17,7 @@ import {
   transposeCsr,
 } from '../../../src-shared/sim/core/sparse/csr'
 import { dotBlocks, gsRows, spmvRows } from '../../../src-shared/sim/core/sparse/kernels'
+import { JACOBI_ROWS } from '../../../src-shared/sim/core/sparse/rows'
 import { MulticolorGaussSeidel, prolongAddCsr, restrictCsr, SparseVectorOps, spmv, spmvAdd, spResidual } from '../../../src-shared/sim/core/sparse/ops'
 import { createWasmBackend, type WasmKernelBackend } from '../../../src-shared/sim/wasm/wasmBackend'
 import type { SlabPool } from '../../../src-shared/sim/parallel/slabPool'
@@ -211,6 +212,9 @@ function runAll(k: KernelBackend, A0: CsrMatrix, seed: number) {
   spmvAdd(k, A, x, yAdd)
   const r = k.f64(n)
   spResidual(k, A, x, b, r)
+  const scale = randVec(n, seed + 8, f64)
+  const jac = k.f64(n)
+  k.run(JACOBI_ROWS, A.rowPtr, A.col, A.val, x, b, scale, jac, n)
   const gsx = randVec(n, seed + 3, f64)
   const gs = new MulticolorGaussSeidel(A, k)
   gs.symmetricSweep(gsx, b)
@@ -225,11 +229,11 @@ function runAll(k: KernelBackend, A0: CsrMatrix, seed: number) {
   const sv = randVec(n, seed + 7, f64)
   ops.updateSearch(sv, b, 0.61)
   const copy = (a: Float64Array) => Float64Array.from(a)
-  return { y: copy(y), yAdd: copy(yAdd), r: copy(r), gsx: copy(gsx), dot, xi: copy(xi), ri: copy(ri), rr, ax: copy(ax), sv: copy(sv) }
+  return { y: copy(y), yAdd: copy(yAdd), r: copy(r), jac: copy(jac), gsx: copy(gsx), dot, xi: copy(xi), ri: copy(ri), rr, ax: copy(ax), sv: copy(sv) }
 }
 
 function expectSameResults(a: ReturnType<typeof runAll>, b: ReturnType<typeof runAll>): void {
-  for (const key of ['y', 'yAdd', 'r', 'gsx', 'xi', 'ri', 'ax', 'sv'] as const) expect(sameBits(a[key], b[key]), key).toBe(true)
+  for (const key of ['y', 'yAdd', 'r', 'jac', 'gsx', 'xi', 'ri', 'ax', 'sv'] as const) expect(sameBits(a[key], b[key]), key).toBe(true)
   expect(Object.is(a.dot, b.dot)).toBe(true)
   expect(Object.is(a.rr, b.rr)).toBe(true)
 }

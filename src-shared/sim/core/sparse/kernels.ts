@@ -45,6 +45,19 @@ export function residualRows(rowPtr: Int32Array, col: Int32Array, val: Float64Ar
 }
 
 /**
+ * One damped Jacobi sweep for rows [r0, r1): out[i] = x[i] + scale[i] (b[i] - sum_j A_ij x_j)
+ * (scale = omega / A_ii); out must not be x.
+ */
+export function jacobiRows(rowPtr: Int32Array, col: Int32Array, val: Float64Array, x: Float64Array, b: Float64Array, scale: Float64Array, out: Float64Array, r0: number, r1: number): void {
+  for (let i = r0; i < r1; i++) {
+    let s = 0
+    const end = rowPtr[i + 1]
+    for (let p = rowPtr[i]; p < end; p++) s += val[p] * x[col[p]]
+    out[i] = x[i] + scale[i] * (b[i] - s)
+  }
+}
+
+/**
  * Gauss-Seidel on the rows listed at positions [t0, t1) of `rows` (rows of one colour, so
  * none reads another's unknown and the order within the list does not matter):
  *   x_i = (b_i - sum_{j != i} A_ij x_j) / A_ii

@@ -3,7 +3,7 @@
 // threads; vector rows split fixed-size blocks of SPARSE_BLOCK entries, so reductions have
 // the same partials whatever the thread count.
 import { defineKernel, f64, float, i32, int, type KernelArgs, size } from '../kernelTable'
-import { axpyBlocks, dotBlocks, gsRows, residualRows, spmvAddRows, spmvRows, updateIterateBlocks, xpbyBlocks } from './kernels'
+import { axpyBlocks, dotBlocks, gsRows, jacobiRows, residualRows, spmvAddRows, spmvRows, updateIterateBlocks, xpbyBlocks } from './kernels'
 
 /** Entries per reduction block (even, so the two-lane sums start on a lane boundary). */
 export const SPARSE_BLOCK = 4096
@@ -49,6 +49,16 @@ export const SP_RESIDUAL = defineKernel({
   range: (a) => num(a, 6),
   work: nnz,
   ref: residualRows,
+})
+
+/** One damped Jacobi sweep into a second vector: out = x + scale (b - A x). */
+export const JACOBI_ROWS = defineKernel({
+  name: 'jacobiRows',
+  args: [...csr, f64('x'), f64('b'), f64('scale'), f64('out'), size('rows')],
+  split: 'rows',
+  range: (a) => num(a, 7),
+  work: nnz,
+  ref: jacobiRows,
 })
 
 /** Gauss-Seidel on a list of rows of one colour (positions of `rows` are the range). */

@@ -52,6 +52,13 @@ export function spmvAdd(rowPtr: usize, col: usize, val: usize, x: usize, y: usiz
   if (i < r1) wf64(y, i, rf64(y, i) + rowSum(rowPtr, col, val, x, i))
 }
 
+/** jacobiRows: out = x + scale (b - A x) for rows [r0, r1). */
+export function jacobiRows(rowPtr: usize, col: usize, val: usize, x: usize, b: usize, scale: usize, out: usize, r0: i32, r1: i32): void {
+  let i = r0
+  for (; i + 1 < r1; i += 2) st64(out, i, f64x2.add(v64(x, i), f64x2.mul(v64(scale, i), f64x2.sub(v64(b, i), rowPair(rowPtr, col, val, x, i)))))
+  if (i < r1) wf64(out, i, rf64(x, i) + rf64(scale, i) * (rf64(b, i) - rowSum(rowPtr, col, val, x, i)))
+}
+
 /** residualRows: r = b - A x for rows [r0, r1). */
 export function spResidual(rowPtr: usize, col: usize, val: usize, x: usize, b: usize, r: usize, r0: i32, r1: i32): void {
   let i = r0
