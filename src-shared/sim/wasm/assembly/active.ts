@@ -60,6 +60,11 @@ export function activeUpdateSearch(s: usize, z: usize, beta: f64, cells: usize, 
   }
 }
 
+/** Spins until the band counter at p reaches `planes` (a plane takes microseconds). */
+@inline function waitUntil(p: usize, planes: i32): void {
+  while (atomic.load<i32>(p) < planes) {}
+}
+
 /**
  * activeMicApplySlab, pipelined across threads: band b publishes in progress[b] the planes
  * its forward solve has finished and in progress[bands + b] those its backward solve has, and
@@ -75,7 +80,7 @@ export function activeMicApply(r: usize, z: usize, prec: usize, ax: usize, ay: u
     const below = progress + (<usize>(b - 1) << 2)
     const mine = progress + (<usize>b << 2)
     for (let k = 0; k < nz; k++) {
-      if (b > 0) while (atomic.load<i32>(below) <= k) {}
+      if (b > 0) waitUntil(below, k + 1)
       const end = ri32(bandStart, k * bands + b + 1)
       for (let t = ri32(bandStart, k * bands + b); t < end; t++) {
         const c = ri32(cells, t)
@@ -93,7 +98,7 @@ export function activeMicApply(r: usize, z: usize, prec: usize, ax: usize, ay: u
     const above = progress + (<usize>(bands + b + 1) << 2)
     const mine = progress + (<usize>(bands + b) << 2)
     for (let k = nz - 1; k >= 0; k--) {
-      if (b < bands - 1) while (atomic.load<i32>(above) < nz - k) {}
+      if (b < bands - 1) waitUntil(above, nz - k)
       const start = ri32(bandStart, k * bands + b)
       for (let t = ri32(bandStart, k * bands + b + 1) - 1; t >= start; t--) {
         const c = ri32(cells, t)
@@ -120,7 +125,7 @@ export function activeMicFactor(prec: usize, diag: usize, ax: usize, ay: usize, 
     const below = progress + (<usize>(b - 1) << 2)
     const mine = progress + (<usize>b << 2)
     for (let k = 0; k < nz; k++) {
-      if (b > 0) while (atomic.load<i32>(below) <= k) {}
+      if (b > 0) waitUntil(below, k + 1)
       const end = ri32(bandStart, k * bands + b + 1)
       for (let t = ri32(bandStart, k * bands + b); t < end; t++) {
         const c = ri32(cells, t)

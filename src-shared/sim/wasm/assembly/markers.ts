@@ -8,7 +8,7 @@
 // and rounded on store, Math.max/min as f64.max/min (which agree with JavaScript's on -0 and
 // NaN), and NaN coordinates going where the reference's comparisons send them.
 import { rf32, ru8, wf32 } from './common'
-import { cellAxis, gradU, gradV, gradW, lerpAt, sampleCell, sampleU, sampleV, sampleW, stencilAt } from './stencil'
+import { cellAxis, gradU, gradV, gradW, lerpLattice, sampleCell, sampleU, sampleV, sampleW, stencilAt } from './stencil'
 
 // Parameter slots (markerKernels.ts MOVE_PRM).
 const H = 0
@@ -23,20 +23,6 @@ const GY = 8
 const GZ = 9
 const RELAX = 10
 const APIC = 11
-
-/** sample.ts lerpLattice (sx, sy, sz >= 2). */
-@inline function lerpLattice(f: usize, sx: i32, sy: i32, sz: i32, gx: f64, gy: f64, gz: f64): f64 {
-  gx = gx > 0 ? (gx < <f64>(sx - 1) ? gx : <f64>(sx - 1)) : 0
-  gy = gy > 0 ? (gy < <f64>(sy - 1) ? gy : <f64>(sy - 1)) : 0
-  gz = gz > 0 ? (gz < <f64>(sz - 1) ? gz : <f64>(sz - 1)) : 0
-  let i = <i32>gx
-  let j = <i32>gy
-  let k = <i32>gz
-  if (i > sx - 2) i = sx - 2
-  if (j > sy - 2) j = sy - 2
-  if (k > sz - 2) k = sz - 2
-  return lerpAt(f, sx, sy, i, j, k, gx - <f64>i, gy - <f64>j, gz - <f64>k)
-}
 
 /** moveMarkersSlab over markers [q0, q1). */
 export function moveMarkers(

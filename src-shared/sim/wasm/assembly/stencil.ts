@@ -1,6 +1,7 @@
-// The trilinear MAC stencil of one point (reference: src-shared/sim/liquid/sample.ts MacStencil
-// and lerpAt, affine.ts gradAt), shared by the marker kernels (markers.ts, splat.ts): the same
-// float64 expressions in the same order, so the same bits.
+// The trilinear MAC stencil of one point (reference: src-shared/sim/liquid/sample.ts MacStencil,
+// lerpAt and lerpLattice, affine.ts gradAt), shared by the marker kernels (markers.ts, splat.ts)
+// and the tracked surface's advection (phiAdvect.ts): the same float64 expressions in the same
+// order, so the same bits.
 import { rf32, wf32 } from './common'
 
 // The stencil of one point (sample.ts MacStencil): lower index and fraction per axis, for the
@@ -59,6 +60,20 @@ export let xft: f64 = 0, yft: f64 = 0, zft: f64 = 0, xct: f64 = 0, yct: f64 = 0,
   const c0 = c00 + ty * (c10 - c00)
   const c1 = c01 + ty * (c11 - c01)
   return c0 + tz * (c1 - c0)
+}
+
+/** sample.ts lerpLattice (sx, sy, sz >= 2). */
+@inline export function lerpLattice(f: usize, sx: i32, sy: i32, sz: i32, gx: f64, gy: f64, gz: f64): f64 {
+  gx = gx > 0 ? (gx < <f64>(sx - 1) ? gx : <f64>(sx - 1)) : 0
+  gy = gy > 0 ? (gy < <f64>(sy - 1) ? gy : <f64>(sy - 1)) : 0
+  gz = gz > 0 ? (gz < <f64>(sz - 1) ? gz : <f64>(sz - 1)) : 0
+  let i = <i32>gx
+  let j = <i32>gy
+  let k = <i32>gz
+  if (i > sx - 2) i = sx - 2
+  if (j > sy - 2) j = sy - 2
+  if (k > sz - 2) k = sz - 2
+  return lerpAt(f, sx, sy, i, j, k, gx - <f64>i, gy - <f64>j, gz - <f64>k)
 }
 
 @inline export function sampleU(f: usize, nx: i32, ny: i32): f64 {
