@@ -69,6 +69,8 @@ export interface TankRun {
   liquidMomentum: Vec3[]
   /** Liquid marker angular momentum about the world origin per frame (kg m^2/s). */
   liquidAngularMomentum: Vec3[]
+  /** Per frame, the box the liquid markers span (min, max corners), m. */
+  liquidBounds: { min: Vec3; max: Vec3 }[]
   msPerFrame: number
   phases: Record<string, number>
 }
@@ -77,7 +79,7 @@ export interface TankRun {
 export function runTank(doc: SceneDocument, frames: number, onFrame?: (f: number, bodies: RigidBodyState[]) => void, levelClear = 0): TankRun {
   const compiled = liquidFamily.compileSetup(doc, 'domain', {})
   const solver = liquidFamily.create(compiled)
-  const out: TankRun = { frames: [], levels: [], liquidMomentum: [], liquidAngularMomentum: [], msPerFrame: 0, phases: {} }
+  const out: TankRun = { frames: [], levels: [], liquidMomentum: [], liquidAngularMomentum: [], liquidBounds: [], msPerFrame: 0, phases: {} }
   const g = compiled.setup.grid
   const markerVolume = g.dx ** 3 / compiled.setup.particlesPerCell
   const record = (f: number) => {
@@ -90,6 +92,12 @@ export function runTank(doc: SceneDocument, frames: number, onFrame?: (f: number
     const p: Vec3 = [0, 0, 0]
     const L: Vec3 = [0, 0, 0]
     const x = ps?.positions
+    const min: Vec3 = [Infinity, Infinity, Infinity], max: Vec3 = [-Infinity, -Infinity, -Infinity]
+    if (ps && x) for (let q = 0; q < ps.count; q++) for (let d = 0; d < 3; d++) {
+      min[d] = Math.min(min[d], x[3 * q + d])
+      max[d] = Math.max(max[d], x[3 * q + d])
+    }
+    out.liquidBounds.push({ min, max })
     if (ps && v) for (let q = 0; q < ps.count; q++) {
       const m = 1000 * markerVolume
       for (let d = 0; d < 3; d++) p[d] += m * v[3 * q + d]
