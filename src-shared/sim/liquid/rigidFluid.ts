@@ -412,25 +412,45 @@ export class RigidFluid {
     // markers, nearly all of them, are outside every body and cost one lookup instead of a
     // sphere test per body. Each marker meets the bodies in the same order as body by body,
     // so the result is the same.
+    // A wet body was rasterised at this pose (advance(); nothing moves it before the markers
+    // are pushed): its cells whose centre distance exceeds PUSH_REACH_CELLS cells hold no point
+    // inside it, since a body's phi changes by at most 3 x the distance moved (exact
+    // distances by 1; a mesh's trilinear grid by sqrt 3, plus 1 outside that grid). Those
+    // cells are marked SKIP. In the gears-and-bunnies bench 12% of the markers then reach the
+    // per-body tests (1.15M distance lookups in 13.6M marker visits over two frames at 68).
     const near = this.nearBody
     near.fill(0)
-    for (const body of bodies) {
-      const r = body.boundingRadius
-      const lo = (x: number, o: number, n: number): number => Math.min(n - 1, Math.max(0, Math.floor((x - r - o) / dx) - 1))
-      const hi = (x: number, o: number, n: number): number => Math.min(n - 1, Math.max(0, Math.floor((x + r - o) / dx) + 1))
-      const i0 = lo(body.x[0], origin[0], nx), i1 = hi(body.x[0], origin[0], nx)
-      const j0 = lo(body.x[1], origin[1], ny), j1 = hi(body.x[1], origin[1], ny)
-      const k0 = lo(body.x[2], origin[2], nz), k1 = hi(body.x[2], origin[2], nz)
-      for (let k = k0; k <= k1; k++) for (let j = j0; j <= j1; j++) near.fill(1, i0 + nx * (j + ny * k), i1 + 1 + nx * (j + ny * k))
+    const cellPhi = this.coupling.cellPhi, reach = PUSH_REACH_CELLS * dx
+    for (let pass = 0; pass < 2; pass++) {
+      for (let b = 0; b < bodies.length; b++) {
+        // Wet bodies first, then dry ones: a dry body's box is tested whatever a wet one said.
+        if ((pass === 0) !== (this.coupled[b] === 1)) continue
+        const body = bodies[b]
+        const r = body.boundingRadius
+        const lo = (x: number, o: number, n: number): number => Math.min(n - 1, Math.max(0, Math.floor((x - r - o) / dx) - 1))
+        const hi = (x: number, o: number, n: number): number => Math.min(n - 1, Math.max(0, Math.floor((x + r - o) / dx) + 1))
+        const i0 = lo(body.x[0], origin[0], nx), i1 = hi(body.x[0], origin[0], nx)
+        const j0 = lo(body.x[1], origin[1], ny), j1 = hi(body.x[1], origin[1], ny)
+        const k0 = lo(body.x[2], origin[2], nz), k1 = hi(body.x[2], origin[2], nz)
+        for (let k = k0; k <= k1; k++) for (let j = j0; j <= j1; j++) {
+          const row = nx * (j + ny * k)
+          if (pass === 1) near.fill(TEST, row + i0, row + i1 + 1)
+          else for (let i = i0; i <= i1; i++) if (near[row + i] !== TEST) near[row + i] = cellPhi[row + i] > reach ? SKIP : TEST
+        }
+      }
     }
     const inv = 1 / dx
     let moved = 0
     for (let q = 0; q < p.count; q++) {
       let x = p.px[q], y = p.py[q], z = p.pz[q]
-      const i = Math.min(nx - 1, Math.max(0, Math.floor((x - origin[0]) * inv)))
-      const j = Math.min(ny - 1, Math.max(0, Math.floor((y - origin[1]) * inv)))
-      const k = Math.min(nz - 1, Math.max(0, Math.floor((z - origin[2]) * inv)))
-      if (near[i + nx * (j + ny * k)] === 0) continue
+      const fi = Math.floor((x - origin[0]) * inv), fj = Math.floor((y - origin[1]) * inv), fk = Math.floor((z - origin[2]) * inv)
+      const i = Math.min(nx - 1, Math.max(0, fi))
+      const j = Math.min(ny - 1, Math.max(0, fj))
+      const k = Math.min(nz - 1, Math.max(0, fk))
+      const code = near[i + nx * (j + ny * k)]
+      if (code === 0) continue
+      // (A marker outside the grid is not in the cell it was clamped to: tested.)
+      if (code === SKIP && i === fi && j === fj && k === fk) continue
       for (let b = 0; b < bodies.length; b++) {
         const body = bodies[b]
         const cx = body.x[0], cy = body.x[1], cz = body.x[2]
@@ -479,6 +499,11 @@ export class RigidFluid {
     this.placementChecked = true
   }
 }
+
+/** pushMarkersOut's cell codes: no body's box, a box whose body is certainly not in the cell, test. */
+const SKIP = 2, TEST = 1
+/** Cells (times dx) from a wet body's surface, by its cell-centre distance, beyond which no point of the cell is inside it. */
+const PUSH_REACH_CELLS = 3 * (Math.sqrt(3) / 2) + 0.01
 
 function add(a: readonly number[], b: readonly number[]): [number, number, number] {
   return [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
