@@ -103,6 +103,13 @@ export class MarkerMomentumBalance {
     }
   }
 
+  /** Whether cell (i, j, k) is inside body b's current box (b < 0: no). */
+  private inBox(b: number, i: number, j: number, k: number): boolean {
+    if (b < 0) return false
+    const o = 6 * b, x = this.boxes
+    return i >= x[o] && i < x[o + 1] && j >= x[o + 2] && j < x[o + 3] && k >= x[o + 4] && k < x[o + 5]
+  }
+
   /**
    * Adds dP / mass to each body with use[b] = 1 (see the file comment). vel: the solved
    * velocity; start: the liquid's velocity at the start of the substep; fractions: the solve's
@@ -134,36 +141,52 @@ export class MarkerMomentumBalance {
     if (!any) return
     this.assignCells(bodies, use)
     const owner = this.owner
-    const comps = [vel.u, vel.v, vel.w], starts = [start.u, start.v, start.w], frs = [fractions.u, fractions.v, fractions.w]
+    // One pass over the faces of the boxes' union per axis, each face's term added to the
+    // body (or, on a box's far side, bodies) that claims it. A body's faces are met in the
+    // same k, j, i order as a loop over its own box would meet them, so its sum is the same
+    // bits; the boxes overlap (3 radii beyond each body), so this visits a face once instead
+    // of once per body whose box holds it.
+    let ui0 = nx, ui1 = 0, uj0 = ny, uj1 = 0, uk0 = nz, uk1 = 0
     for (let b = 0; b < bodies.length; b++) {
       if (!use[b]) continue
       const o = 6 * b
-      for (let a = 0; a < 3; a++) {
-        const ex = a === 0 ? 1 : 0, ey = a === 1 ? 1 : 0, ez = a === 2 ? 1 : 0
-        const fnx = nx + ex, fny = ny + ey
-        const u = comps[a], u0 = starts[a], fr = frs[a], sw = splat[a]
-        const step = ex ? 1 : ey ? nx : nx * ny
-        const top = ex ? nx : ey ? ny : nz
-        const boxHi = boxes[o + 2 * a + 1]
-        let sum = 0
-        for (let k = boxes[o + 4]; k < boxes[o + 5] + ez; k++) for (let j = boxes[o + 2]; j < boxes[o + 3] + ey; j++) for (let i = boxes[o]; i < boxes[o + 1] + ex; i++) {
-          const f = i + fnx * (j + fny * k)
-          const open = fr[f]
-          if (!(open > 0)) continue
-          const idx = ex ? i : ey ? j : k
-          const c = i + nx * (j + ny * k)
-          const hiC = idx < top ? c : -1, loC = idx > 0 ? c - step : -1
-          const hiL = hiC >= 0 && kind[hiC] === LIQUID, loL = loC >= 0 && kind[loC] === LIQUID
-          if (!hiL && !loL) continue
-          // The face goes with the cell above it, or below it on the box's far side.
-          if (owner[idx < boxHi ? c : c - step] !== b) continue
-          let theta = 1
-          if (hiL && !loL && loC >= 0) theta = GhostFluidPressure.theta(phi[hiC], phi[loC])
-          else if (loL && !hiL && hiC >= 0) theta = GhostFluidPressure.theta(phi[loC], phi[hiC])
-          sum += (cellMass * open * theta - markerMass * sw[2 * f + 1]) * (u[f] - u0[f])
-        }
-        given[3 * b + a] = sum
+      ui0 = Math.min(ui0, boxes[o]); ui1 = Math.max(ui1, boxes[o + 1])
+      uj0 = Math.min(uj0, boxes[o + 2]); uj1 = Math.max(uj1, boxes[o + 3])
+      uk0 = Math.min(uk0, boxes[o + 4]); uk1 = Math.max(uk1, boxes[o + 5])
+    }
+    const comps = [vel.u, vel.v, vel.w], starts = [start.u, start.v, start.w], frs = [fractions.u, fractions.v, fractions.w]
+    for (let a = 0; a < 3; a++) {
+      const ex = a === 0 ? 1 : 0, ey = a === 1 ? 1 : 0, ez = a === 2 ? 1 : 0
+      const fnx = nx + ex, fny = ny + ey
+      const u = comps[a], u0 = starts[a], fr = frs[a], sw = splat[a]
+      const step = ex ? 1 : ey ? nx : nx * ny
+      const top = ex ? nx : ey ? ny : nz
+      for (let b = 0; b < bodies.length; b++) given[3 * b + a] = 0
+      for (let k = uk0; k < uk1 + ez; k++) for (let j = uj0; j < uj1 + ey; j++) for (let i = ui0; i < ui1 + ex; i++) {
+        const f = i + fnx * (j + fny * k)
+        const open = fr[f]
+        if (!(open > 0)) continue
+        const idx = ex ? i : ey ? j : k
+        const c = i + nx * (j + ny * k)
+        const hiC = idx < top ? c : -1, loC = idx > 0 ? c - step : -1
+        const hiL = hiC >= 0 && kind[hiC] === LIQUID, loL = loC >= 0 && kind[loC] === LIQUID
+        if (!hiL && !loL) continue
+        // The face goes with the cell above it (b1), or below it on a box's far side (b2):
+        // each only while that cell is inside the claiming body's box (owner is stale outside).
+        const b1 = hiC >= 0 && this.inBox(owner[hiC], i, j, k) && idx < boxes[6 * owner[hiC] + 2 * a + 1] ? owner[hiC] : -1
+        const lb = loC >= 0 ? owner[loC] : -1
+        const b2 = lb >= 0 && this.inBox(lb, i - ex, j - ey, k - ez) && idx === boxes[6 * lb + 2 * a + 1] ? lb : -1
+        if (b1 < 0 && b2 < 0) continue
+        let theta = 1
+        if (hiL && !loL && loC >= 0) theta = GhostFluidPressure.theta(phi[hiC], phi[loC])
+        else if (loL && !hiL && hiC >= 0) theta = GhostFluidPressure.theta(phi[loC], phi[hiC])
+        const term = (cellMass * open * theta - markerMass * sw[2 * f + 1]) * (u[f] - u0[f])
+        if (b1 >= 0) given[3 * b1 + a] += term
+        if (b2 >= 0) given[3 * b2 + a] += term
       }
+    }
+    for (let b = 0; b < bodies.length; b++) {
+      if (!use[b]) continue
       // Across gravity only (all of it without gravity): see the file comment.
       const o3 = 3 * b
       const along = given[o3] * gravityDir[0] + given[o3 + 1] * gravityDir[1] + given[o3 + 2] * gravityDir[2]
