@@ -222,7 +222,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     this.transfer.balance = this.planeWork
     this.levelSetScratch.balance = this.planeWork
     this.surface = new SurfaceTracker(grid, 3 * grid.dx, kernels)
-    this.rigid = setup.rigidBodies?.length ? new RigidFluid(setup.rigidBodies, grid, setup.sides, setup.gravity, this.obstacles.phi) : null
+    this.rigid = setup.rigidBodies?.length ? new RigidFluid(setup.rigidBodies, grid, setup.sides, setup.gravity, this.obstacles.phi, kernels) : null
     this.liquidStart = this.rigid ? new MacGrid(grid) : null
     this.viscousChange = this.rigid ? new MacGrid(grid) : null
     this.temperature.fill(setup.heat.ambientTemperature)

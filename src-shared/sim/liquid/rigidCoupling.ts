@@ -25,6 +25,10 @@
 import { type GridSpec, MacGrid } from '../core/grid'
 import { CoupledWalls, type FaceBox } from './coupledWalls'
 import { SOLID } from './viscosity'
+import { TS_KERNELS } from '../core/kernelBackend'
+import type { KernelBackend } from '../core/kernelTypes'
+import type { SdfGrid } from '../rigid/rigidShape'
+import { HALF_DIAGONAL, POSE, RASTERISE_MESH, SUB, sampleBodyCells } from './rasteriseKernel'
 
 /** What the coupling needs of a rigid body (sim/rigid RigidBody satisfies it). */
 export interface CoupledBody {
@@ -39,6 +43,10 @@ export interface CoupledBody {
   readonly boundingRadius: number
   /** Signed distance to the body's surface in world coordinates, negative inside. */
   phi(x: number, y: number, z: number): number
+  /** A mesh body's distance grid (rigid/rigidShape.ts) with its rotation: then sampled on the kernels. */
+  readonly meshGrid?: SdfGrid | null
+  /** Row-major rotation, body to world axes. */
+  rotation?(): Float64Array
   /** Outward unit normal of the surface nearest world point (x, y, z), into out[0..2]. */
   normalAt(x: number, y: number, z: number, out: Float64Array): void
   /** The last rigid step's collision accelerations (Carlson eqs. 68-69), m/s^2 and rad/s^2. */
@@ -49,10 +57,6 @@ export interface CoupledBody {
 /** Density of the liquid the relative densities refer to (water), kg/m^3. */
 export const LIQUID_DENSITY = 1000
 const SOLID_KIND = SOLID
-/** Lattice points per cell edge for solid fractions (Carlson sec. 5.5 uses 4: 64 per cell). */
-const SUB = 4
-/** A cell centre farther than this (in cells) from the surface is wholly in or out. */
-const HALF_DIAGONAL = Math.sqrt(3) / 2
 
 
 export class RigidCoupling {
@@ -66,8 +70,16 @@ export class RigidCoupling {
   readonly faceFraction: [Float32Array, Float32Array, Float32Array]
   /** Cell box each body was sampled over in the last rasterise (faces up to i1 inclusive). */
   private boxes: FaceBox[] = []
-  private centrePhi = new Float32Array(0)
-  private lattice = new Uint8Array(0)
+  private centrePhi: Float32Array = new Float32Array(0)
+  /** Per cell of the box being sampled: its lattice points inside the body. */
+  private insideCount: Uint8Array = new Uint8Array(0)
+  private lattice: Uint8Array = new Uint8Array(0)
+  /** Where rasterise samples mesh bodies (RASTERISE_MESH); their arrays come from its allocator. */
+  private readonly kernels: KernelBackend
+  /** RASTERISE_MESH's pose argument (POSE), refilled per body. */
+  private readonly pose = new Float64Array(POSE.length)
+  /** Mesh distance grids copied into the kernels' memory, by the grid's own array. */
+  private readonly grids = new Map<Float32Array, Float32Array>()
   private summed = new Int32Array(0)
   private readonly far: number
   private readonly normalScratch = new Float64Array(3)
@@ -91,7 +103,9 @@ export class RigidCoupling {
   /** The body forFaces is visiting. */
   private currentBody = -1
 
-  constructor(grid: GridSpec) {
+  /** kernels: where mesh bodies are sampled (default TypeScript). */
+  constructor(grid: GridSpec, kernels: KernelBackend = TS_KERNELS) {
+    this.kernels = kernels
     this.grid = grid
     const { nx, ny, nz } = grid
     const n = nx * ny * nz
@@ -141,6 +155,17 @@ export class RigidCoupling {
     return b.i0 < b.i1 && b.j0 < b.j1 && b.k0 < b.k1 ? b : null
   }
 
+  /** A mesh's distance grid in the kernels' memory (copied on first use; copies of one mesh share it). */
+  private kernelGrid(data: Float32Array): Float32Array {
+    let k = this.grids.get(data)
+    if (!k) {
+      k = this.kernels.f32(data.length)
+      k.set(data)
+      this.grids.set(data, k)
+    }
+    return k
+  }
+
   /**
    * Solid fractions of cells and face control volumes for the bodies with use[b] = 1 at their
    * current poses (sec. 5.5). Bodies overlapping in one cell add up (clamped to 1); a face belongs to the
@@ -149,34 +174,38 @@ export class RigidCoupling {
   rasterise(bodies: readonly CoupledBody[], use: Uint8Array): void {
     this.clear()
     const { nx, ny, dx, origin } = this.grid
-    const h = dx / SUB
     for (let bi = 0; bi < bodies.length; bi++) {
       const body = bodies[bi]
       const box = use[bi] ? this.boxOf(body) : null
       this.boxes.push(box ?? { i0: 0, i1: 0, j0: 0, j1: 0, k0: 0, k1: 0 })
       if (!box) continue
       const lx = box.i1 - box.i0, ly = box.j1 - box.j0, lz = box.k1 - box.k0
-      if (this.centrePhi.length < lx * ly * lz) this.centrePhi = new Float32Array(lx * ly * lz)
+      if (this.centrePhi.length < lx * ly * lz) {
+        this.centrePhi = this.kernels.f32(Math.ceil(1.25 * lx * ly * lz))
+        this.insideCount = this.kernels.u8(this.centrePhi.length)
+      }
       const sx = SUB * lx, sy = SUB * ly, sz = SUB * lz
-      if (this.lattice.length < sx * sy * sz) this.lattice = new Uint8Array(sx * sy * sz)
-      const cp = this.centrePhi, lat = this.lattice
+      if (this.lattice.length < sx * sy * sz) this.lattice = this.kernels.u8(Math.ceil(1.25 * sx * sy * sz))
+      const cp = this.centrePhi, lat = this.lattice, count = this.insideCount
       // Cell centres, then the lattice: uniform where the centre is far from the surface.
+      // A mesh body on the kernels (its distance grid copied into their memory once), any
+      // other through its phi.
+      const mesh = body.meshGrid ?? null
+      if (mesh && body.rotation) {
+        const pose = this.pose
+        pose[POSE.gdx] = mesh.dx; pose[POSE.gox] = mesh.ox; pose[POSE.goy] = mesh.oy; pose[POSE.goz] = mesh.oz
+        pose.set(body.rotation(), POSE.r)
+        pose[POSE.bx] = body.x[0]; pose[POSE.by] = body.x[1]; pose[POSE.bz] = body.x[2]; pose[POSE.rb] = body.boundingRadius
+        pose[POSE.o0] = origin[0]; pose[POSE.o1] = origin[1]; pose[POSE.o2] = origin[2]; pose[POSE.dx] = dx
+        this.kernels.run(RASTERISE_MESH, cp, lat, count, this.kernelGrid(mesh.data), pose, mesh.nx, mesh.ny, mesh.nz, box.i0, box.j0, box.k0, lx, ly, lz)
+      } else {
+        sampleBodyCells((x, y, z) => body.phi(x, y, z), cp, lat, count, { i0: box.i0, j0: box.j0, k0: box.k0, lx, ly, lz }, origin[0], origin[1], origin[2], dx, 0, lz)
+      }
       for (let k = 0; k < lz; k++) for (let j = 0; j < ly; j++) for (let i = 0; i < lx; i++) {
-        const x = origin[0] + (box.i0 + i + 0.5) * dx, y = origin[1] + (box.j0 + j + 0.5) * dx, z = origin[2] + (box.k0 + k + 0.5) * dx
-        const d = body.phi(x, y, z)
-        cp[i + lx * (j + ly * k)] = d
+        const cell = i + lx * (j + ly * k)
         const c = box.i0 + i + nx * (box.j0 + j + ny * (box.k0 + k))
-        if (d < this.cellPhi[c]) this.cellPhi[c] = d
-        const uniform = Math.abs(d) > HALF_DIAGONAL * dx
-        let inside = 0
-        for (let c2 = 0; c2 < SUB; c2++) for (let b2 = 0; b2 < SUB; b2++) for (let a2 = 0; a2 < SUB; a2++) {
-          const flag = uniform
-            ? d < 0 ? 1 : 0
-            : body.phi(origin[0] + (box.i0 + i) * dx + (a2 + 0.5) * h, origin[1] + (box.j0 + j) * dx + (b2 + 0.5) * h, origin[2] + (box.k0 + k) * dx + (c2 + 0.5) * h) < 0 ? 1 : 0
-          lat[SUB * i + a2 + sx * (SUB * j + b2 + sy * (SUB * k + c2))] = flag
-          inside += flag
-        }
-        this.cellFraction[c] = Math.min(1, this.cellFraction[c] + inside / (SUB * SUB * SUB))
+        if (cp[cell] < this.cellPhi[c]) this.cellPhi[c] = cp[cell]
+        this.cellFraction[c] = Math.min(1, this.cellFraction[c] + count[cell] / (SUB * SUB * SUB))
       }
       // Face control volumes: half a cell on each side along the face's axis. Each counts the
       // lattice points in a SUB^3 block (clipped to this body's lattice) from the lattice's

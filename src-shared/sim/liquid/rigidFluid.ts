@@ -47,6 +47,8 @@ import { MarkerMomentumBalance } from './markerMomentum'
 import type { ObstacleInput } from '../solver'
 import { obstacleContaining, startsInsideObstacle, type RigidBodySetup, type RigidPoseInput } from './rigidInput'
 import { LIQUID, SOLID } from './viscosity'
+import { TS_KERNELS } from '../core/kernelBackend'
+import type { KernelBackend } from '../core/kernelTypes'
 
 /** Quaternion (x, y, z, w) of XYZ Euler degrees (R = Rz Ry Rx, primitiveSdf.ts). */
 export function eulerDegToQuat(deg: ArrayLike<number>): Quat {
@@ -111,7 +113,8 @@ export class RigidFluid {
   /** Step 5b: the markers' share of the solve's momentum, balanced on the bodies. */
   private readonly balance: MarkerMomentumBalance
 
-  constructor(setups: RigidBodySetup[], grid: GridSpec, sides: DomainSides, gravity: readonly number[], obstaclePhi: Float32Array) {
+  /** kernels: where the bodies' rasterisation samples mesh bodies (rasteriseKernel.ts); default TypeScript. */
+  constructor(setups: RigidBodySetup[], grid: GridSpec, sides: DomainSides, gravity: readonly number[], obstaclePhi: Float32Array, kernels: KernelBackend = TS_KERNELS) {
     this.setups = setups
     this.grid = grid
     const descs: RigidBodyDesc[] = setups.map((s) => {
@@ -151,7 +154,7 @@ export class RigidFluid {
     this.preV = new Float64Array(3 * nb)
     this.preW = new Float64Array(3 * nb)
     this.nearBody = new Uint8Array(grid.nx * grid.ny * grid.nz)
-    this.coupling = new RigidCoupling(grid)
+    this.coupling = new RigidCoupling(grid, kernels)
     this.balance = new MarkerMomentumBalance(grid, nb, gravity)
   }
 

@@ -6,7 +6,7 @@
 import { EddyError } from '../../api/errors'
 import type { TriMesh } from '../../geometry/triMesh'
 import { invertSym3, quatToMatrix, rotateTensor } from './rigidMath'
-import { RigidShape, type RigidShapeKind, type RigidShapeOptions } from './rigidShape'
+import { RigidShape, type RigidShapeKind, type RigidShapeOptions, type SdfGrid } from './rigidShape'
 
 export interface RigidBodyDesc {
   /** The scene object's id (stable across frames). */
@@ -176,6 +176,11 @@ export class RigidBody {
     out[1] = this.x[1] - (r[3] * c[0] + r[4] * c[1] + r[5] * c[2])
     out[2] = this.x[2] - (r[6] * c[0] + r[7] * c[1] + r[8] * c[2])
     return out
+  }
+
+  /** The shape's distance grid when it is a mesh, else null (rasteriseKernel.ts samples it). */
+  get meshGrid(): SdfGrid | null {
+    return this.shape.meshGrid
   }
 
   /** World signed distance to the body's surface, negative inside, m. */

@@ -1,0 +1,79 @@
+// A mesh body's samples for the coupling's rasterisation (reference: src-shared/sim/liquid/
+// rasteriseKernel.ts rasteriseMeshSlab with sampleBodyCells, the body's phi from rigidBody.ts
+// and rigidShape.ts sdfGridValue): the same float64 expressions in the same order. A call
+// covers box planes [k0, k1) and writes only their cells and lattice points.
+import { rf32, rf64, wf32 } from './common'
+
+const SUB = 4
+const HALF_DIAGONAL = Math.sqrt(3) / 2
+
+/** rigidShape.ts sdfGridValue. */
+@inline function gridValue(data: usize, nx: i32, ny: i32, nz: i32, dx: f64, ox: f64, oy: f64, oz: f64, x: f64, y: f64, z: f64): f64 {
+  const inv = 1 / dx
+  let fx = (x - ox) * inv, fy = (y - oy) * inv, fz = (z - oz) * inv
+  let ex = 0.0, ey = 0.0, ez = 0.0
+  const NX = <f64>nx, NY = <f64>ny, NZ = <f64>nz
+  if (fx < 0) { ex = fx; fx = 0 } else if (fx > NX) { ex = fx - NX; fx = NX }
+  if (fy < 0) { ey = fy; fy = 0 } else if (fy > NY) { ey = fy - NY; fy = NY }
+  if (fz < 0) { ez = fz; fz = 0 } else if (fz > NZ) { ez = fz - NZ; fz = NZ }
+  let i = Math.floor(fx), j = Math.floor(fy), k = Math.floor(fz)
+  if (i >= NX) i = NX - 1
+  if (j >= NY) j = NY - 1
+  if (k >= NZ) k = NZ - 1
+  const tx = fx - i, ty = fy - j, tz = fz - k
+  const sx = nx + 1, sxy = sx * (ny + 1)
+  const b = <i32>i + sx * <i32>j + sxy * <i32>k
+  const c000 = rf32(data, b), c100 = rf32(data, b + 1), c010 = rf32(data, b + sx), c110 = rf32(data, b + sx + 1)
+  const c001 = rf32(data, b + sxy), c101 = rf32(data, b + sxy + 1), c011 = rf32(data, b + sxy + sx), c111 = rf32(data, b + sxy + sx + 1)
+  const c00 = c000 + tx * (c100 - c000), c10 = c010 + tx * (c110 - c010)
+  const c01 = c001 + tx * (c101 - c001), c11 = c011 + tx * (c111 - c011)
+  const c0 = c00 + ty * (c10 - c00), c1 = c01 + ty * (c11 - c01)
+  let d = c0 + tz * (c1 - c0)
+  if (ex != 0 || ey != 0 || ez != 0) d += dx * Math.sqrt(ex * ex + ey * ey + ez * ez)
+  return d
+}
+
+// The body's pose for bodyPhi, set once per call (module globals: one call per thread at a
+// time, and each worker has its own instance's globals).
+let R0 = 0.0, R1 = 0.0, R2 = 0.0, R3 = 0.0, R4 = 0.0, R5 = 0.0, R6 = 0.0, R7 = 0.0, R8 = 0.0
+let BX = 0.0, BY = 0.0, BZ = 0.0, RB = 0.0
+let GDATA: usize = 0, GNX = 0, GNY = 0, GNZ = 0
+let GDX = 0.0, GOX = 0.0, GOY = 0.0, GOZ = 0.0
+
+/** rasteriseKernel.ts meshBodyPhi. */
+@inline function bodyPhi(x: f64, y: f64, z: f64): f64 {
+  const px = x - BX, py = y - BY, pz = z - BZ
+  const d2 = px * px + py * py + pz * pz
+  if (d2 > 4 * RB * RB) return Math.sqrt(d2) - RB
+  return gridValue(GDATA, GNX, GNY, GNZ, GDX, GOX, GOY, GOZ, R0 * px + R3 * py + R6 * pz, R1 * px + R4 * py + R7 * pz, R2 * px + R5 * py + R8 * pz)
+}
+
+/** rasteriseMeshSlab over box planes [k0, k1) (pose: rasteriseKernel.ts POSE). */
+export function rasteriseMesh(
+  cp: usize, lat: usize, count: usize, data: usize, pose: usize,
+  gnx: i32, gny: i32, gnz: i32, i0: i32, j0: i32, kb0: i32, lx: i32, ly: i32, lz: i32,
+  k0: i32, k1: i32,
+): void {
+  GDX = rf64(pose, 0); GOX = rf64(pose, 1); GOY = rf64(pose, 2); GOZ = rf64(pose, 3)
+  R0 = rf64(pose, 4); R1 = rf64(pose, 5); R2 = rf64(pose, 6); R3 = rf64(pose, 7); R4 = rf64(pose, 8)
+  R5 = rf64(pose, 9); R6 = rf64(pose, 10); R7 = rf64(pose, 11); R8 = rf64(pose, 12)
+  BX = rf64(pose, 13); BY = rf64(pose, 14); BZ = rf64(pose, 15); RB = rf64(pose, 16)
+  const o0 = rf64(pose, 17), o1 = rf64(pose, 18), o2 = rf64(pose, 19), dx = rf64(pose, 20)
+  GDATA = data; GNX = gnx; GNY = gny; GNZ = gnz
+  const h = dx / <f64>SUB
+  const sx = SUB * lx, sy = SUB * ly
+  for (let k = k0; k < k1; k++) for (let j = 0; j < ly; j++) for (let i = 0; i < lx; i++) {
+    const d = bodyPhi(o0 + (<f64>(i0 + i) + 0.5) * dx, o1 + (<f64>(j0 + j) + 0.5) * dx, o2 + (<f64>(kb0 + k) + 0.5) * dx)
+    const cell = i + lx * (j + ly * k)
+    wf32(cp, cell, d)
+    const uniform = Math.abs(d) > HALF_DIAGONAL * dx
+    const sign: u8 = d < 0 ? 1 : 0
+    let inside = 0
+    for (let c2 = 0; c2 < SUB; c2++) for (let b2 = 0; b2 < SUB; b2++) for (let a2 = 0; a2 < SUB; a2++) {
+      const flag: u8 = uniform ? sign : bodyPhi(o0 + <f64>(i0 + i) * dx + (<f64>a2 + 0.5) * h, o1 + <f64>(j0 + j) * dx + (<f64>b2 + 0.5) * h, o2 + <f64>(kb0 + k) * dx + (<f64>c2 + 0.5) * h) < 0 ? 1 : 0
+      store<u8>(lat + <usize>(SUB * i + a2 + sx * (SUB * j + b2 + sy * (SUB * k + c2))), flag)
+      inside += flag
+    }
+    store<u8>(count + <usize>cell, <u8>inside)
+  }
+}
