@@ -28,7 +28,7 @@ import { SOLID } from './viscosity'
 import { TS_KERNELS } from '../core/kernelBackend'
 import type { KernelBackend } from '../core/kernelTypes'
 import type { SdfGrid } from '../rigid/rigidShape'
-import { HALF_DIAGONAL, POSE, RASTERISE_MESH, SUB, sampleBodyCells } from './rasteriseKernel'
+import { HALF_DIAGONAL, POSE, RASTERISE_MESH, SUB, sampleBodyCells } from './meshBodyKernels'
 
 /** What the coupling needs of a rigid body (sim/rigid RigidBody satisfies it). */
 export interface CoupledBody {
@@ -78,8 +78,9 @@ export class RigidCoupling {
   private readonly kernels: KernelBackend
   /** RASTERISE_MESH's pose argument (POSE), refilled per body. */
   private readonly pose = new Float64Array(POSE.length)
-  /** Mesh distance grids copied into the kernels' memory, by the grid's own array. */
-  private readonly grids = new Map<Float32Array, Float32Array>()
+  /** The bodies' mesh distance grids in the kernels' memory (packMeshGrids), and each one's offset there. */
+  packedGrids: Float32Array = new Float32Array(0)
+  private readonly gridOffset = new Map<Float32Array, number>()
   private summed = new Int32Array(0)
   private readonly far: number
   private readonly normalScratch = new Float64Array(3)
@@ -155,15 +156,22 @@ export class RigidCoupling {
     return b.i0 < b.i1 && b.j0 < b.j1 && b.k0 < b.k1 ? b : null
   }
 
-  /** A mesh's distance grid in the kernels' memory (copied on first use; copies of one mesh share it). */
-  private kernelGrid(data: Float32Array): Float32Array {
-    let k = this.grids.get(data)
-    if (!k) {
-      k = this.kernels.f32(data.length)
-      k.set(data)
-      this.grids.set(data, k)
-    }
-    return k
+  /**
+   * The bodies' distinct mesh distance grids, copied once into one array of the kernels'
+   * memory (copies of one mesh share theirs). Call before rasterise when bodies are meshes.
+   */
+  packMeshGrids(grids: readonly Float32Array[]): void {
+    let total = 0
+    for (const g of grids) if (!this.gridOffset.has(g)) { this.gridOffset.set(g, total); total += g.length }
+    this.packedGrids = this.kernels.f32(Math.max(1, total))
+    for (const [g, o] of this.gridOffset) this.packedGrids.set(g, o)
+  }
+
+  /** Offset of a packed mesh grid in packedGrids. */
+  meshGridOffset(data: Float32Array): number {
+    const o = this.gridOffset.get(data)
+    if (o === undefined) throw new Error('rigid coupling: a mesh grid was not packed (packMeshGrids)')
+    return o
   }
 
   /**
@@ -197,7 +205,8 @@ export class RigidCoupling {
         pose.set(body.rotation(), POSE.r)
         pose[POSE.bx] = body.x[0]; pose[POSE.by] = body.x[1]; pose[POSE.bz] = body.x[2]; pose[POSE.rb] = body.boundingRadius
         pose[POSE.o0] = origin[0]; pose[POSE.o1] = origin[1]; pose[POSE.o2] = origin[2]; pose[POSE.dx] = dx
-        this.kernels.run(RASTERISE_MESH, cp, lat, count, this.kernelGrid(mesh.data), pose, mesh.nx, mesh.ny, mesh.nz, box.i0, box.j0, box.k0, lx, ly, lz)
+        const at = this.meshGridOffset(mesh.data)
+        this.kernels.run(RASTERISE_MESH, cp, lat, count, this.packedGrids.subarray(at, at + mesh.data.length), pose, mesh.nx, mesh.ny, mesh.nz, box.i0, box.j0, box.k0, lx, ly, lz)
       } else {
         sampleBodyCells((x, y, z) => body.phi(x, y, z), cp, lat, count, { i0: box.i0, j0: box.j0, k0: box.k0, lx, ly, lz }, origin[0], origin[1], origin[2], dx, 0, lz)
       }

@@ -48,6 +48,7 @@ import type { ObstacleInput } from '../solver'
 import { obstacleContaining, startsInsideObstacle, type RigidBodySetup, type RigidPoseInput } from './rigidInput'
 import { LIQUID, SOLID } from './viscosity'
 import { TS_KERNELS } from '../core/kernelBackend'
+import { MESH_META, POSE, PUSH_MESH_MARKERS, PUSH_SKIP, PUSH_TEST, pushMarkersSlab } from './meshBodyKernels'
 import type { KernelBackend } from '../core/kernelTypes'
 
 /** Quaternion (x, y, z, w) of XYZ Euler degrees (R = Rz Ry Rx, primitiveSdf.ts). */
@@ -108,12 +109,22 @@ export class RigidFluid {
   private solidCount = 0
   private readonly preV: Float64Array
   private readonly preW: Float64Array
+  /** Where the mesh bodies' passes run (meshBodyKernels.ts). */
+  private readonly kernels: KernelBackend
+  /** Whether every body is a mesh (then the markers are pushed on the kernels). */
+  private readonly allMesh: boolean
+  /** PUSH_MESH_MARKERS's per-body grids (MESH_META) and poses (POSE), in the kernels' memory. */
+  private readonly meshMeta: Int32Array
+  private readonly poses: Float64Array
+  /** pushMarkersSlab's bodies otherwise: their phi, and centre and bounding radius. */
+  private readonly phis: ((x: number, y: number, z: number) => number)[]
+  private readonly ball: Float64Array
   /** pushMarkersOut: cells within reach of a body's bounding sphere. */
   private readonly nearBody: Uint8Array
   /** Step 5b: the markers' share of the solve's momentum, balanced on the bodies. */
   private readonly balance: MarkerMomentumBalance
 
-  /** kernels: where the bodies' rasterisation samples mesh bodies (rasteriseKernel.ts); default TypeScript. */
+  /** kernels: where the bodies' rasterisation samples mesh bodies (meshBodyKernels.ts); default TypeScript. */
   constructor(setups: RigidBodySetup[], grid: GridSpec, sides: DomainSides, gravity: readonly number[], obstaclePhi: Float32Array, kernels: KernelBackend = TS_KERNELS) {
     this.setups = setups
     this.grid = grid
@@ -153,8 +164,22 @@ export class RigidFluid {
     this.coupled = new Uint8Array(nb)
     this.preV = new Float64Array(3 * nb)
     this.preW = new Float64Array(3 * nb)
-    this.nearBody = new Uint8Array(grid.nx * grid.ny * grid.nz)
+    this.nearBody = kernels.u8(grid.nx * grid.ny * grid.nz)
     this.coupling = new RigidCoupling(grid, kernels)
+    this.kernels = kernels
+    const bodies = this.world.bodies
+    const grids = bodies.map((b) => b.meshGrid)
+    this.coupling.packMeshGrids(grids.filter((g) => g !== null).map((g) => g.data))
+    this.allMesh = grids.every((g) => g !== null)
+    this.meshMeta = kernels.i32(Math.max(1, MESH_META * nb))
+    this.poses = kernels.f64(Math.max(1, POSE.length * nb))
+    for (let b = 0; b < nb; b++) {
+      const g = grids[b]
+      if (!g) continue
+      this.meshMeta.set([this.coupling.meshGridOffset(g.data), g.nx, g.ny, g.nz], MESH_META * b)
+    }
+    this.phis = bodies.map((body) => (x: number, y: number, z: number) => body.phi(x, y, z))
+    this.ball = new Float64Array(4 * nb)
     this.balance = new MarkerMomentumBalance(grid, nb, gravity)
   }
 
@@ -405,22 +430,24 @@ export class RigidFluid {
     }
   }
 
-  /** Step 7: markers inside any body go to just outside its surface; returns how many moved. */
-  pushMarkersOut(p: MarkerParticles): number {
+  /**
+   * Step 7: markers inside any body go to just outside its surface, body by body in order
+   * (each body sees the positions the ones before it left: the order a marker meets them in).
+   */
+  pushMarkersOut(p: MarkerParticles): void {
     const { nx, ny, nz, dx, origin } = this.grid
-    const eps = 0.05 * dx
-    const e = 0.25 * dx
     const bodies = this.world.bodies
     // Cells a body's bounding sphere can reach (its box plus a cell for rounding): the other
     // markers, nearly all of them, are outside every body and cost one lookup instead of a
-    // sphere test per body. Each marker meets the bodies in the same order as body by body,
-    // so the result is the same.
+    // sphere test per body.
     // A wet body was rasterised at this pose (advance(); nothing moves it before the markers
     // are pushed): its cells whose centre distance exceeds PUSH_REACH_CELLS cells hold no point
     // inside it, since a body's phi changes by at most 3 x the distance moved (exact
     // distances by 1; a mesh's trilinear grid by sqrt 3, plus 1 outside that grid). Those
-    // cells are marked SKIP. In the gears-and-bunnies bench 12% of the markers then reach the
-    // per-body tests (1.15M distance lookups in 13.6M marker visits over two frames at 68).
+    // cells are marked PUSH_SKIP. In the gears-and-bunnies bench 12% of the markers then reach
+    // the per-body tests (1.15M distance lookups in 13.6M marker visits over two frames at 68).
+    // A cell marked 0 or PUSH_SKIP holds no point inside any body, so a marker there is
+    // skipped by every body: the same whether a body before moved it there or not.
     const near = this.nearBody
     near.fill(0)
     const cellPhi = this.coupling.cellPhi, reach = PUSH_REACH_CELLS * dx
@@ -437,46 +464,29 @@ export class RigidFluid {
         const k0 = lo(body.x[2], origin[2], nz), k1 = hi(body.x[2], origin[2], nz)
         for (let k = k0; k <= k1; k++) for (let j = j0; j <= j1; j++) {
           const row = nx * (j + ny * k)
-          if (pass === 1) near.fill(TEST, row + i0, row + i1 + 1)
-          else for (let i = i0; i <= i1; i++) if (near[row + i] !== TEST) near[row + i] = cellPhi[row + i] > reach ? SKIP : TEST
+          if (pass === 1) near.fill(PUSH_TEST, row + i0, row + i1 + 1)
+          else for (let i = i0; i <= i1; i++) if (near[row + i] !== PUSH_TEST) near[row + i] = cellPhi[row + i] > reach ? PUSH_SKIP : PUSH_TEST
         }
       }
     }
-    const inv = 1 / dx
-    let moved = 0
-    for (let q = 0; q < p.count; q++) {
-      let x = p.px[q], y = p.py[q], z = p.pz[q]
-      const fi = Math.floor((x - origin[0]) * inv), fj = Math.floor((y - origin[1]) * inv), fk = Math.floor((z - origin[2]) * inv)
-      const i = Math.min(nx - 1, Math.max(0, fi))
-      const j = Math.min(ny - 1, Math.max(0, fj))
-      const k = Math.min(nz - 1, Math.max(0, fk))
-      const code = near[i + nx * (j + ny * k)]
-      if (code === 0) continue
-      // (A marker outside the grid is not in the cell it was clamped to: tested.)
-      if (code === SKIP && i === fi && j === fj && k === fk) continue
+    const P = POSE.length, poses = this.poses
+    if (this.allMesh) {
+      // Every body a mesh: one pass over the markers on the kernels (meshBodyKernels.ts).
       for (let b = 0; b < bodies.length; b++) {
-        const body = bodies[b]
-        const cx = body.x[0], cy = body.x[1], cz = body.x[2]
-        if ((x - cx) ** 2 + (y - cy) ** 2 + (z - cz) ** 2 > body.boundingRadius * body.boundingRadius) continue
-        const d = body.phi(x, y, z)
-        if (!(d < 0)) continue
-        // Outward normal by central differences of the body's distance.
-        let gx = body.phi(x + e, y, z) - body.phi(x - e, y, z)
-        let gy = body.phi(x, y + e, z) - body.phi(x, y - e, z)
-        let gz = body.phi(x, y, z + e) - body.phi(x, y, z - e)
-        const len = Math.hypot(gx, gy, gz)
-        if (!(len > 0)) continue
-        gx /= len; gy /= len; gz /= len
-        const s = -d + eps
-        p.px[q] = x + s * gx
-        p.py[q] = y + s * gy
-        p.pz[q] = z + s * gz
-        // (Read back: the next body sees the stored position, as it did body by body.)
-        x = p.px[q]; y = p.py[q]; z = p.pz[q]
-        moved++
+        const body = bodies[b], mesh = body.meshGrid!, o = P * b
+        poses[o + POSE.gdx] = mesh.dx; poses[o + POSE.gox] = mesh.ox; poses[o + POSE.goy] = mesh.oy; poses[o + POSE.goz] = mesh.oz
+        poses.set(body.rotation(), o + POSE.r)
+        poses[o + POSE.bx] = body.x[0]; poses[o + POSE.by] = body.x[1]; poses[o + POSE.bz] = body.x[2]; poses[o + POSE.rb] = body.boundingRadius
+        poses[o + POSE.o0] = origin[0]; poses[o + POSE.o1] = origin[1]; poses[o + POSE.o2] = origin[2]; poses[o + POSE.dx] = dx
       }
+      this.kernels.run(PUSH_MESH_MARKERS, p, near, this.coupling.packedGrids, this.meshMeta, poses, bodies.length, nx, ny, nz, p.count)
+      return
     }
-    return moved
+    const ball = this.ball
+    for (let b = 0; b < bodies.length; b++) {
+      ball[4 * b] = bodies[b].x[0]; ball[4 * b + 1] = bodies[b].x[1]; ball[4 * b + 2] = bodies[b].x[2]; ball[4 * b + 3] = bodies[b].boundingRadius
+    }
+    pushMarkersSlab(this.phis, ball, p, near, nx, ny, nz, dx, origin[0], origin[1], origin[2], 0, p.count)
   }
 
   states(): RigidBodyState[] {
@@ -503,8 +513,6 @@ export class RigidFluid {
   }
 }
 
-/** pushMarkersOut's cell codes: no body's box, a box whose body is certainly not in the cell, test. */
-const SKIP = 2, TEST = 1
 /** Cells (times dx) from a wet body's surface, by its cell-centre distance, beyond which no point of the cell is inside it. */
 const PUSH_REACH_CELLS = 3 * (Math.sqrt(3) / 2) + 0.01
 

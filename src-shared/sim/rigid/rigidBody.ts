@@ -178,7 +178,7 @@ export class RigidBody {
     return out
   }
 
-  /** The shape's distance grid when it is a mesh, else null (rasteriseKernel.ts samples it). */
+  /** The shape's distance grid when it is a mesh, else null (meshBodyKernels.ts samples it). */
   get meshGrid(): SdfGrid | null {
     return this.shape.meshGrid
   }

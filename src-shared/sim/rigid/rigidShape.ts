@@ -380,7 +380,7 @@ function gridPhi(grid: SdfGrid, x: number, y: number, z: number, g: Float64Array
 
 /**
  * gridPhi's value alone, from flat arguments (the grid's corner values, cell counts, spacing
- * and origin): what the coupling's rasterisation kernel row (liquid/rasteriseKernel.ts) and
+ * and origin): what the coupling's rasterisation kernel row (liquid/meshBodyKernels.ts) and
  * its WebAssembly twin evaluate, the same float64 expressions in the same order.
  */
 export function sdfGridValue(data: Float32Array, nx: number, ny: number, nz: number, dx: number, ox: number, oy: number, oz: number, x: number, y: number, z: number): number {

@@ -1,11 +1,11 @@
-// The coupling's samples of a mesh body (rasteriseKernel.ts RASTERISE_MESH) on the WebAssembly
+// The coupling's samples of a mesh body (meshBodyKernels.ts RASTERISE_MESH) on the WebAssembly
 // kernels against the plain loop through the body's own phi (sampleBodyCells with
 // RigidBody.phi, what rasterise does for any other body): the same bits on 1-3 threads, split
 // or inline, for a turned concave mesh whose box reaches past twice its bounding radius (the
 // quick exit) and past its distance grid (the extension outside it).
 import { afterAll, describe, expect, it } from 'vitest'
 import { type KernelBackend, TS_KERNELS } from '../../../../src-shared/sim/core/kernelBackend'
-import { POSE, RASTERISE_MESH, SUB, sampleBodyCells } from '../../../../src-shared/sim/liquid/rasteriseKernel'
+import { POSE, RASTERISE_MESH, SUB, sampleBodyCells } from '../../../../src-shared/sim/liquid/meshBodyKernels'
 import { RigidBody } from '../../../../src-shared/sim/rigid/rigidBody'
 import type { WasmKernelBackend } from '../../../../src-shared/sim/wasm/wasmBackend'
 import { createKernelBackend } from '../../../../src-main/sim/workerPool'

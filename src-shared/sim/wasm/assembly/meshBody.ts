@@ -1,8 +1,8 @@
 // A mesh body's samples for the coupling's rasterisation (reference: src-shared/sim/liquid/
-// rasteriseKernel.ts rasteriseMeshSlab with sampleBodyCells, the body's phi from rigidBody.ts
+// meshBodyKernels.ts rasteriseMeshSlab with sampleBodyCells, the body's phi from rigidBody.ts
 // and rigidShape.ts sdfGridValue): the same float64 expressions in the same order. A call
 // covers box planes [k0, k1) and writes only their cells and lattice points.
-import { rf32, rf64, wf32 } from './common'
+import { ri32, rf32, rf64, wf32 } from './common'
 
 const SUB = 4
 const HALF_DIAGONAL = Math.sqrt(3) / 2
@@ -40,7 +40,7 @@ let BX = 0.0, BY = 0.0, BZ = 0.0, RB = 0.0
 let GDATA: usize = 0, GNX = 0, GNY = 0, GNZ = 0
 let GDX = 0.0, GOX = 0.0, GOY = 0.0, GOZ = 0.0
 
-/** rasteriseKernel.ts meshBodyPhi. */
+/** meshBodyKernels.ts meshBodyPhi. */
 @inline function bodyPhi(x: f64, y: f64, z: f64): f64 {
   const px = x - BX, py = y - BY, pz = z - BZ
   const d2 = px * px + py * py + pz * pz
@@ -48,7 +48,7 @@ let GDX = 0.0, GOX = 0.0, GOY = 0.0, GOZ = 0.0
   return gridValue(GDATA, GNX, GNY, GNZ, GDX, GOX, GOY, GOZ, R0 * px + R3 * py + R6 * pz, R1 * px + R4 * py + R7 * pz, R2 * px + R5 * py + R8 * pz)
 }
 
-/** rasteriseMeshSlab over box planes [k0, k1) (pose: rasteriseKernel.ts POSE). */
+/** rasteriseMeshSlab over box planes [k0, k1) (pose: meshBodyKernels.ts POSE). */
 export function rasteriseMesh(
   cp: usize, lat: usize, count: usize, data: usize, pose: usize,
   gnx: i32, gny: i32, gnz: i32, i0: i32, j0: i32, kb0: i32, lx: i32, ly: i32, lz: i32,
@@ -75,5 +75,50 @@ export function rasteriseMesh(
       inside += flag
     }
     store<u8>(count + <usize>cell, <u8>inside)
+  }
+}
+
+/** meshBodyKernels.ts pushMeshMarkersSlab with pushMarkersSlab, over markers [q0, q1). */
+export function pushMeshMarkers(
+  px: usize, py: usize, pz: usize, near: usize, grids: usize, meta: usize, poses: usize,
+  nb: i32, nx: i32, ny: i32, nz: i32,
+  q0: i32, q1: i32,
+): void {
+  const o0 = rf64(poses, 17), o1 = rf64(poses, 18), o2 = rf64(poses, 19), dx = rf64(poses, 20)
+  const eps = 0.05 * dx, e = 0.25 * dx, inv = 1 / dx
+  const NX = <f64>nx, NY = <f64>ny, NZ = <f64>nz
+  for (let q = q0; q < q1; q++) {
+    let x = rf32(px, q), y = rf32(py, q), z = rf32(pz, q)
+    // A NaN marker is pushed by no body in the reference (its distances are NaN).
+    if (!(x == x && y == y && z == z)) continue
+    const fi = Math.floor((x - o0) * inv), fj = Math.floor((y - o1) * inv), fk = Math.floor((z - o2) * inv)
+    const i = Math.min(NX - 1, Math.max(0, fi)), j = Math.min(NY - 1, Math.max(0, fj)), k = Math.min(NZ - 1, Math.max(0, fk))
+    const code = <i32>load<u8>(near + <usize>(<i32>i + nx * (<i32>j + ny * <i32>k)))
+    if (code == 0) continue
+    if (code == 2 && i == fi && j == fj && k == fk) continue
+    for (let b = 0; b < nb; b++) {
+      const o = 21 * b
+      const cx = rf64(poses, o + 13), cy = rf64(poses, o + 14), cz = rf64(poses, o + 15), rb = rf64(poses, o + 16)
+      if ((x - cx) * (x - cx) + (y - cy) * (y - cy) + (z - cz) * (z - cz) > rb * rb) continue
+      GDX = rf64(poses, o); GOX = rf64(poses, o + 1); GOY = rf64(poses, o + 2); GOZ = rf64(poses, o + 3)
+      R0 = rf64(poses, o + 4); R1 = rf64(poses, o + 5); R2 = rf64(poses, o + 6); R3 = rf64(poses, o + 7); R4 = rf64(poses, o + 8)
+      R5 = rf64(poses, o + 9); R6 = rf64(poses, o + 10); R7 = rf64(poses, o + 11); R8 = rf64(poses, o + 12)
+      BX = cx; BY = cy; BZ = cz; RB = rb
+      const m = 4 * b
+      GDATA = grids + (<usize>ri32(meta, m) << 2); GNX = ri32(meta, m + 1); GNY = ri32(meta, m + 2); GNZ = ri32(meta, m + 3)
+      const d = bodyPhi(x, y, z)
+      if (!(d < 0)) continue
+      let gx = bodyPhi(x + e, y, z) - bodyPhi(x - e, y, z)
+      let gy = bodyPhi(x, y + e, z) - bodyPhi(x, y - e, z)
+      let gz = bodyPhi(x, y, z + e) - bodyPhi(x, y, z - e)
+      const len = Math.sqrt(gx * gx + gy * gy + gz * gz)
+      if (!(len > 0)) continue
+      gx /= len; gy /= len; gz /= len
+      const s = -d + eps
+      wf32(px, q, x + s * gx)
+      wf32(py, q, y + s * gy)
+      wf32(pz, q, z + s * gz)
+      x = rf32(px, q); y = rf32(py, q); z = rf32(pz, q)
+    }
   }
 }
