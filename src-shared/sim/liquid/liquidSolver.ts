@@ -156,6 +156,8 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
   private initialised = false
   /** this.phi holds the raw estimate of the last substep, not yet redistanced (redistancePhi). */
   private phiPending = false
+  /** The fastest marker as the last substep's guard measured it, for the next substep's speed (null: measure). */
+  private guardedSpeed: number | null = null
   private lastStats: LiquidStepStats = emptyStats()
   /** Rigid bodies coupled two ways with the liquid (rigidFluid.ts); null when the scene has none. */
   private readonly rigid: RigidFluid | null
@@ -259,6 +261,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     const stats = emptyStats()
     const { dx } = this.setup.grid
     const g = this.setup.gravity
+    this.guardedSpeed = null
     runSubsteps(
       dt,
       input,
@@ -269,7 +272,9 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
         // over a cell (Bridson 2015 ch. 3: u_max + sqrt(5 dx |g|)).
         reach: Math.sqrt(5 * dx * Math.hypot(g[0], g[1], g[2])),
         speed: (offset) => {
-          let umax = this.maxParticleSpeed()
+          // The last substep's guard measured these same markers (nothing moves them between).
+          let umax = this.guardedSpeed ?? this.maxParticleSpeed()
+          this.guardedSpeed = null
           if (!(umax === umax)) this.unstable(offset, 'a particle velocity is NaN')
           for (const e of input.emitters) {
             if (e.fluid === 'liquid' && e.rate > 0) umax = Math.max(umax, Math.abs(e.velocity[0]), Math.abs(e.velocity[1]), Math.abs(e.velocity[2]))
@@ -348,6 +353,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
   /** NaN, or a speed no allowed substep count could follow, stops the bake with SIM_UNSTABLE. */
   private guard(offset: number, dt: number, input: LiquidSimInput): void {
     const umax = this.maxParticleSpeed()
+    this.guardedSpeed = umax
     if (!(umax === umax)) this.unstable(offset, 'a particle velocity is NaN')
     if (dt > 0) {
       const bound = (INSTABILITY_FACTOR * input.maxSubsteps * input.cfl * this.setup.grid.dx) / dt
