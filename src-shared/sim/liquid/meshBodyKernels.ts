@@ -68,6 +68,24 @@ function meshBodyPhi(data: Float32Array, gnx: number, gny: number, gnz: number, 
 /** What rasteriseMeshSlab reads from its `pose` array, in this order. */
 export const POSE = { gdx: 0, gox: 1, goy: 2, goz: 3, r: 4, bx: 13, by: 14, bz: 15, rb: 16, o0: 17, o1: 18, o2: 19, dx: 20, length: 21 } as const
 
+/** A mesh body as the pose arrays hold it: its grid, rotation (body to world, row major), centre and bounding radius. */
+export interface PosedMesh {
+  readonly meshGrid: { dx: number; ox: number; oy: number; oz: number } | null
+  readonly x: Float64Array
+  readonly boundingRadius: number
+  rotation(): Float64Array
+}
+
+/** Writes body's pose (POSE) at out[at..], with the simulation grid's origin and dx. */
+export function writeMeshPose(out: Float64Array, at: number, body: PosedMesh, origin: ArrayLike<number>, dx: number): void {
+  const g = body.meshGrid!
+  out[at + POSE.gdx] = g.dx; out[at + POSE.gox] = g.ox; out[at + POSE.goy] = g.oy; out[at + POSE.goz] = g.oz
+  out.set(body.rotation(), at + POSE.r)
+  out[at + POSE.bx] = body.x[0]; out[at + POSE.by] = body.x[1]; out[at + POSE.bz] = body.x[2]; out[at + POSE.rb] = body.boundingRadius
+  out[at + POSE.o0] = origin[0]; out[at + POSE.o1] = origin[1]; out[at + POSE.o2] = origin[2]; out[at + POSE.dx] = dx
+}
+
+
 /**
  * RASTERISE_MESH's reference over box planes [k0, k1): the mesh's grid (data, gnx x gny x gnz
  * cells) and the pose array (POSE: the grid's spacing and origin, the body's rotation, centre

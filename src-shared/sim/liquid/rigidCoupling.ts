@@ -28,7 +28,7 @@ import { SOLID } from './viscosity'
 import { TS_KERNELS } from '../core/kernelBackend'
 import type { KernelBackend } from '../core/kernelTypes'
 import type { SdfGrid } from '../rigid/rigidShape'
-import { HALF_DIAGONAL, POSE, RASTERISE_MESH, SUB, sampleBodyCells } from './meshBodyKernels'
+import { POSE, RASTERISE_MESH, SUB, sampleBodyCells, writeMeshPose } from './meshBodyKernels'
 
 /** What the coupling needs of a rigid body (sim/rigid RigidBody satisfies it). */
 export interface CoupledBody {
@@ -201,10 +201,7 @@ export class RigidCoupling {
       const mesh = body.meshGrid ?? null
       if (mesh && body.rotation) {
         const pose = this.pose
-        pose[POSE.gdx] = mesh.dx; pose[POSE.gox] = mesh.ox; pose[POSE.goy] = mesh.oy; pose[POSE.goz] = mesh.oz
-        pose.set(body.rotation(), POSE.r)
-        pose[POSE.bx] = body.x[0]; pose[POSE.by] = body.x[1]; pose[POSE.bz] = body.x[2]; pose[POSE.rb] = body.boundingRadius
-        pose[POSE.o0] = origin[0]; pose[POSE.o1] = origin[1]; pose[POSE.o2] = origin[2]; pose[POSE.dx] = dx
+        writeMeshPose(pose, 0, { meshGrid: mesh, x: body.x, boundingRadius: body.boundingRadius, rotation: () => body.rotation!() }, origin, dx)
         const at = this.meshGridOffset(mesh.data)
         this.kernels.run(RASTERISE_MESH, cp, lat, count, this.packedGrids.subarray(at, at + mesh.data.length), pose, mesh.nx, mesh.ny, mesh.nz, box.i0, box.j0, box.k0, lx, ly, lz)
       } else {

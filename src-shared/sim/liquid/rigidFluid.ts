@@ -48,7 +48,7 @@ import type { ObstacleInput } from '../solver'
 import { obstacleContaining, startsInsideObstacle, type RigidBodySetup, type RigidPoseInput } from './rigidInput'
 import { LIQUID, SOLID } from './viscosity'
 import { TS_KERNELS } from '../core/kernelBackend'
-import { MESH_META, POSE, PUSH_MESH_MARKERS, PUSH_SKIP, PUSH_TEST, pushMarkersSlab } from './meshBodyKernels'
+import { MESH_META, POSE, PUSH_MESH_MARKERS, PUSH_SKIP, PUSH_TEST, pushMarkersSlab, writeMeshPose } from './meshBodyKernels'
 import type { KernelBackend } from '../core/kernelTypes'
 
 /** Quaternion (x, y, z, w) of XYZ Euler degrees (R = Rz Ry Rx, primitiveSdf.ts). */
@@ -472,13 +472,7 @@ export class RigidFluid {
     const P = POSE.length, poses = this.poses
     if (this.allMesh) {
       // Every body a mesh: one pass over the markers on the kernels (meshBodyKernels.ts).
-      for (let b = 0; b < bodies.length; b++) {
-        const body = bodies[b], mesh = body.meshGrid!, o = P * b
-        poses[o + POSE.gdx] = mesh.dx; poses[o + POSE.gox] = mesh.ox; poses[o + POSE.goy] = mesh.oy; poses[o + POSE.goz] = mesh.oz
-        poses.set(body.rotation(), o + POSE.r)
-        poses[o + POSE.bx] = body.x[0]; poses[o + POSE.by] = body.x[1]; poses[o + POSE.bz] = body.x[2]; poses[o + POSE.rb] = body.boundingRadius
-        poses[o + POSE.o0] = origin[0]; poses[o + POSE.o1] = origin[1]; poses[o + POSE.o2] = origin[2]; poses[o + POSE.dx] = dx
-      }
+      for (let b = 0; b < bodies.length; b++) writeMeshPose(poses, P * b, bodies[b], origin, dx)
       this.kernels.run(PUSH_MESH_MARKERS, p, near, this.coupling.packedGrids, this.meshMeta, poses, bodies.length, nx, ny, nz, p.count)
       return
     }
