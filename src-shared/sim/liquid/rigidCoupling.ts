@@ -28,7 +28,7 @@ import { SOLID } from './viscosity'
 import { TS_KERNELS } from '../core/kernelBackend'
 import type { KernelBackend } from '../core/kernelTypes'
 import type { SdfGrid } from '../rigid/rigidShape'
-import { POSE, RASTERISE_MESH, SUB, sampleBodyCells, writeMeshPose } from './meshBodyKernels'
+import { POSE, type PosedMesh, RASTERISE_MESH, SUB, sampleBodyCells, writeMeshPose } from './meshBodyKernels'
 
 /** What the coupling needs of a rigid body (sim/rigid RigidBody satisfies it). */
 export interface CoupledBody {
@@ -201,7 +201,7 @@ export class RigidCoupling {
       const mesh = body.meshGrid ?? null
       if (mesh && body.rotation) {
         const pose = this.pose
-        writeMeshPose(pose, 0, { meshGrid: mesh, x: body.x, boundingRadius: body.boundingRadius, rotation: () => body.rotation!() }, origin, dx)
+        writeMeshPose(pose, 0, body as PosedMesh, origin, dx)
         const at = this.meshGridOffset(mesh.data)
         this.kernels.run(RASTERISE_MESH, cp, lat, count, this.packedGrids.subarray(at, at + mesh.data.length), pose, mesh.nx, mesh.ny, mesh.nz, box.i0, box.j0, box.k0, lx, ly, lz)
       } else {

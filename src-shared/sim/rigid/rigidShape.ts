@@ -334,17 +334,23 @@ function cylinderPhiGrad(x: number, y: number, z: number, a: number, c: number, 
   return dy
 }
 
-/**
- * Trilinear value of the grid at (x, y, z), and if g is given the gradient of the trilinear
- * interpolant into g[o..]. Outside the grid, the value at the nearest grid point plus the
- * distance to it: an upper bound of the distance, positive (the grid extends past the mesh
- * by more than the band), which is all collision detection needs there.
- */
+/** The grid's trilinear value at (x, y, z), and if g is given its gradient (sdfGridValue). */
 function gridPhi(grid: SdfGrid, x: number, y: number, z: number, g: Float64Array | null, o: number): number {
-  if (!g) return sdfGridValue(grid.data, grid.nx, grid.ny, grid.nz, grid.dx, grid.ox, grid.oy, grid.oz, x, y, z)
-  const { nx, ny, nz, dx, data } = grid
+  return sdfGridValue(grid.data, grid.nx, grid.ny, grid.nz, grid.dx, grid.ox, grid.oy, grid.oz, x, y, z, g, o)
+}
+
+/**
+ * Trilinear value at (x, y, z) of a distance grid given by flat arguments (corner values,
+ * cell counts, spacing, origin), and if g is given the gradient of the trilinear interpolant
+ * into g[o..]. Outside the grid, the value at the nearest grid point plus the distance to it:
+ * an upper bound of the distance, positive (the grid extends past the mesh by more than the
+ * band), which is all collision detection needs there. The value is what the coupling's
+ * kernel rows (liquid/meshBodyKernels.ts) and their WebAssembly twins evaluate, the same
+ * float64 expressions in the same order.
+ */
+export function sdfGridValue(data: Float32Array, nx: number, ny: number, nz: number, dx: number, ox: number, oy: number, oz: number, x: number, y: number, z: number, g: Float64Array | null = null, o = 0): number {
   const inv = 1 / dx
-  let fx = (x - grid.ox) * inv, fy = (y - grid.oy) * inv, fz = (z - grid.oz) * inv
+  let fx = (x - ox) * inv, fy = (y - oy) * inv, fz = (z - oz) * inv
   let ex = 0, ey = 0, ez = 0
   if (fx < 0) { ex = fx; fx = 0 } else if (fx > nx) { ex = fx - nx; fx = nx }
   if (fy < 0) { ey = fy; fy = 0 } else if (fy > ny) { ey = fy - ny; fy = ny }
@@ -375,35 +381,6 @@ function gridPhi(grid: SdfGrid, x: number, y: number, z: number, g: Float64Array
       g[o] = ux * inv; g[o + 1] = uy * inv; g[o + 2] = uz * inv
     }
   }
-  return d
-}
-
-/**
- * gridPhi's value alone, from flat arguments (the grid's corner values, cell counts, spacing
- * and origin): what the coupling's rasterisation kernel row (liquid/meshBodyKernels.ts) and
- * its WebAssembly twin evaluate, the same float64 expressions in the same order.
- */
-export function sdfGridValue(data: Float32Array, nx: number, ny: number, nz: number, dx: number, ox: number, oy: number, oz: number, x: number, y: number, z: number): number {
-  const inv = 1 / dx
-  let fx = (x - ox) * inv, fy = (y - oy) * inv, fz = (z - oz) * inv
-  let ex = 0, ey = 0, ez = 0
-  if (fx < 0) { ex = fx; fx = 0 } else if (fx > nx) { ex = fx - nx; fx = nx }
-  if (fy < 0) { ey = fy; fy = 0 } else if (fy > ny) { ey = fy - ny; fy = ny }
-  if (fz < 0) { ez = fz; fz = 0 } else if (fz > nz) { ez = fz - nz; fz = nz }
-  let i = Math.floor(fx), j = Math.floor(fy), k = Math.floor(fz)
-  if (i >= nx) i = nx - 1
-  if (j >= ny) j = ny - 1
-  if (k >= nz) k = nz - 1
-  const tx = fx - i, ty = fy - j, tz = fz - k
-  const sx = nx + 1, sxy = sx * (ny + 1)
-  const b = i + sx * j + sxy * k
-  const c000 = data[b], c100 = data[b + 1], c010 = data[b + sx], c110 = data[b + sx + 1]
-  const c001 = data[b + sxy], c101 = data[b + sxy + 1], c011 = data[b + sxy + sx], c111 = data[b + sxy + sx + 1]
-  const c00 = c000 + tx * (c100 - c000), c10 = c010 + tx * (c110 - c010)
-  const c01 = c001 + tx * (c101 - c001), c11 = c011 + tx * (c111 - c011)
-  const c0 = c00 + ty * (c10 - c00), c1 = c01 + ty * (c11 - c01)
-  let d = c0 + tz * (c1 - c0)
-  if (ex !== 0 || ey !== 0 || ez !== 0) d += dx * Math.sqrt(ex * ex + ey * ey + ez * ez)
   return d
 }
 
