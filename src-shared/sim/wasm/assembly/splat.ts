@@ -13,7 +13,7 @@ import { cellAxis, sampleCell, stencilAt } from './stencil'
 }
 
 /** splatKernels.ts splatPlanes. */
-@inline function splatPlanes(s: usize, sx: i32, sy: i32, sz: i32, gx: f64, gy: f64, gz: f64, value: f64, affine: bool, ax: f64, ay: f64, az: f64, ka: i32, kb: i32): void {
+@inline function splatPlanes(s: usize, sx: i32, sy: i32, sz: i32, gx: f64, gy: f64, gz: f64, value: f64, affine: bool, ax: f64, ay: f64, az: f64, ka: i32, kb: i32, finite: bool = false): void {
   const fi = Math.floor(gx), fj = Math.floor(gy), fk = Math.floor(gz)
   // Planes first, in float64 (NaN or far-off coordinates reach no plane, as in the reference).
   const lo = fk >= <f64>ka && fk < <f64>kb
@@ -29,30 +29,64 @@ import { cellAxis, sampleCell, stencilAt } from './stencil'
     const vy = affine ? v0 + ay : value
     const vz = affine ? v0 + az : value
     const vyz = affine ? vy + az : value
+    // The eight corner values. When all are finite an unweighted corner (w = 0, a marker on a
+    // lattice plane) adds +-0 to its sums, which changes no bits: add all eight without a branch
+    // (three times faster here). A non-finite value must not reach a corner it does not weigh.
+    const c0 = affine ? v0 : value, c1 = affine ? v0 + ax : value
+    const c2 = vy, c3 = affine ? vy + ax : value
+    const c4 = vz, c5 = affine ? vz + ax : value
+    const c6 = vyz, c7 = affine ? vyz + ax : value
     let wyz: f64, w: f64
+    if (finite) {
+      if (lo) {
+        wyz = uy * uz
+        w = ux * wyz
+        add2(s, a, w * c0, w)
+        w = tx * wyz
+        add2(s, a + 2, w * c1, w)
+        wyz = ty * uz
+        w = ux * wyz
+        add2(s, a + y1, w * c2, w)
+        w = tx * wyz
+        add2(s, a + y1 + 2, w * c3, w)
+      }
+      if (up) {
+        wyz = uy * tz
+        w = ux * wyz
+        add2(s, a + z1, w * c4, w)
+        w = tx * wyz
+        add2(s, a + z1 + 2, w * c5, w)
+        wyz = ty * tz
+        w = ux * wyz
+        add2(s, a + z1 + y1, w * c6, w)
+        w = tx * wyz
+        add2(s, a + z1 + y1 + 2, w * c7, w)
+      }
+      return
+    }
     if (lo) {
       wyz = uy * uz
       w = ux * wyz
-      if (w != 0) add2(s, a, w * v0, w)
+      if (w != 0) add2(s, a, w * c0, w)
       w = tx * wyz
-      if (w != 0) add2(s, a + 2, w * (affine ? v0 + ax : value), w)
+      if (w != 0) add2(s, a + 2, w * c1, w)
       wyz = ty * uz
       w = ux * wyz
-      if (w != 0) add2(s, a + y1, w * vy, w)
+      if (w != 0) add2(s, a + y1, w * c2, w)
       w = tx * wyz
-      if (w != 0) add2(s, a + y1 + 2, w * (affine ? vy + ax : value), w)
+      if (w != 0) add2(s, a + y1 + 2, w * c3, w)
     }
     if (up) {
       wyz = uy * tz
       w = ux * wyz
-      if (w != 0) add2(s, a + z1, w * vz, w)
+      if (w != 0) add2(s, a + z1, w * c4, w)
       w = tx * wyz
-      if (w != 0) add2(s, a + z1 + 2, w * (affine ? vz + ax : value), w)
+      if (w != 0) add2(s, a + z1 + 2, w * c5, w)
       wyz = ty * tz
       w = ux * wyz
-      if (w != 0) add2(s, a + z1 + y1, w * vyz, w)
+      if (w != 0) add2(s, a + z1 + y1, w * c6, w)
       w = tx * wyz
-      if (w != 0) add2(s, a + z1 + y1 + 2, w * (affine ? vyz + ax : value), w)
+      if (w != 0) add2(s, a + z1 + y1 + 2, w * c7, w)
     }
     return
   }
@@ -125,16 +159,25 @@ export function splatMarkers(
     const X = (rf32(px, q) - ox) * inv
     const Y = (rf32(py, q) - oy) * inv
     const o = 9 * q
+    const ux = rf32(vx, q), uy = rf32(vy, q), uz = rf32(vz, q), ut = rf32(T, q)
+    // Finite float32 inputs keep every corner value finite (|value| < 4e38 times small
+    // weights), so the corners can be added without testing each weight (see splatPlanes).
+    let spread = (ux - ux) + (uy - uy) + (uz - uz) + (ut - ut)
     if (A) {
-      splatPlanes(su, nx + 1, ny, nz, X, Y - 0.5, Z - 0.5, rf32(vx, q), true, dx * rf32(C, o), dx * rf32(C, o + 1), dx * rf32(C, o + 2), k0, kc)
-      splatPlanes(sv, nx, ny + 1, nz, X - 0.5, Y, Z - 0.5, rf32(vy, q), true, dx * rf32(C, o + 3), dx * rf32(C, o + 4), dx * rf32(C, o + 5), k0, kc)
-      splatPlanes(sw, nx, ny, nz + 1, X - 0.5, Y - 0.5, Z, rf32(vz, q), true, dx * rf32(C, o + 6), dx * rf32(C, o + 7), dx * rf32(C, o + 8), k0, k1)
+      const c0 = rf32(C, o), c1 = rf32(C, o + 1), c2 = rf32(C, o + 2), c3 = rf32(C, o + 3), c4 = rf32(C, o + 4)
+      const c5 = rf32(C, o + 5), c6 = rf32(C, o + 6), c7 = rf32(C, o + 7), c8 = rf32(C, o + 8)
+      spread += (c0 - c0) + (c1 - c1) + (c2 - c2) + (c3 - c3) + (c4 - c4) + (c5 - c5) + (c6 - c6) + (c7 - c7) + (c8 - c8)
+      const finite = spread == 0
+      splatPlanes(su, nx + 1, ny, nz, X, Y - 0.5, Z - 0.5, ux, true, dx * c0, dx * c1, dx * c2, k0, kc, finite)
+      splatPlanes(sv, nx, ny + 1, nz, X - 0.5, Y, Z - 0.5, uy, true, dx * c3, dx * c4, dx * c5, k0, kc, finite)
+      splatPlanes(sw, nx, ny, nz + 1, X - 0.5, Y - 0.5, Z, uz, true, dx * c6, dx * c7, dx * c8, k0, k1, finite)
     } else {
-      splatPlanes(su, nx + 1, ny, nz, X, Y - 0.5, Z - 0.5, rf32(vx, q), false, 0, 0, 0, k0, kc)
-      splatPlanes(sv, nx, ny + 1, nz, X - 0.5, Y, Z - 0.5, rf32(vy, q), false, 0, 0, 0, k0, kc)
-      splatPlanes(sw, nx, ny, nz + 1, X - 0.5, Y - 0.5, Z, rf32(vz, q), false, 0, 0, 0, k0, k1)
+      const finite = spread == 0
+      splatPlanes(su, nx + 1, ny, nz, X, Y - 0.5, Z - 0.5, ux, false, 0, 0, 0, k0, kc, finite)
+      splatPlanes(sv, nx, ny + 1, nz, X - 0.5, Y, Z - 0.5, uy, false, 0, 0, 0, k0, kc, finite)
+      splatPlanes(sw, nx, ny, nz + 1, X - 0.5, Y - 0.5, Z, uz, false, 0, 0, 0, k0, k1, finite)
     }
-    splatPlanes(sc, nx, ny, nz, X - 0.5, Y - 0.5, Z - 0.5, rf32(T, q), false, 0, 0, 0, k0, kc)
+    splatPlanes(sc, nx, ny, nz, X - 0.5, Y - 0.5, Z - 0.5, ut, false, 0, 0, 0, k0, kc, spread == 0)
   }
   resolveRange(su, u, mu, k0 * pu, kc * pu)
   resolveRange(sv, v, mv, k0 * pv, kc * pv)
