@@ -148,6 +148,30 @@ describe('the markers -> grid splat', () => {
     for (let a = 0; a < 3; a++) expect(sameBits(got.sums[a], ref.sums[a]), `sums ${a}`).toBe(true)
   })
 
+  it('an infinite velocity on a lattice plane reaches only the corners it weighs (TypeScript and WebAssembly)', () => {
+    const { nx, ny, dx, origin } = SPEC
+    for (const b of [TS_KERNELS, createWasmBackend({ strict: true, initialBytes: 1 << 20 })]) {
+      if (b !== TS_KERNELS) backends.push(b)
+      const p = new MarkerParticles(2, 16, true, b)
+      // Marker 0 sits exactly on w plane 4 (its upper corners weigh 0) with vz = +Infinity;
+      // marker 1, finite, reaches w plane 5 above it with weight.
+      const x = origin[0] + 3.3 * dx, y = origin[1] + 2.6 * dx
+      p.add(x, y, origin[2] + 4 * dx, 0.1, 0.2, Infinity, 290)
+      p.add(x, y, origin[2] + 4.5 * dx, 0.1, 0.2, 0.7, 290)
+      const t = new ParticleTransfer(SPEC, b)
+      t.apic = true
+      const vel = new MacGrid(SPEC, { kernels: b })
+      const temp = b.f32(nx * ny * SPEC.nz)
+      const mu = b.u8(vel.u.length), mv = b.u8(vel.v.length), mw = b.u8(vel.w.length), mt = b.u8(temp.length)
+      t.toGrid(p, vel, temp, mu, mv, mw, mt)
+      // The w sample at (i, j) = (2, 2) (x - 1/2, y - 1/2 lattice) on plane 5: only marker 1's value.
+      const above = 2 + nx * (2 + ny * 5), on = 2 + nx * (2 + ny * 4)
+      expect(mw[above]).toBe(1)
+      expect(vel.w[above]).toBeCloseTo(0.7, 6)
+      expect(vel.w[on]).toBe(Infinity)
+    }
+  })
+
   it('1, 2 and 3 threads give identical bits', () => {
     const ref = splat(TS_KERNELS, true, 4000, 9, null, true)
     for (const threads of [1, 2, 3]) {
