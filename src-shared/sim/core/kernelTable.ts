@@ -95,6 +95,14 @@ export interface KernelRowSpec {
   readonly balance?: (a: KernelArgs) => ArrayLike<number> | null
   /** Name of the float64 partial-sum argument of a reducing row. */
   readonly partials?: string
+  /**
+   * Cut the range into this many pieces per thread, which the threads take as they finish
+   * (parallel/slabPool.ts): the threads then finish together when some indices cost more than
+   * others in ways no balance predicts (markers near a body, spray). Only for rows whose every
+   * index writes its own outputs alone and which use no per-thread scratch across indices, so
+   * which thread runs an index changes nothing. Absent: one contiguous range per thread.
+   */
+  readonly piecesPerThread?: number
   /** The reference slab function: ref(...args, k0, k1) (rows adapt any other signature). */
   // biome-ignore lint/suspicious/noExplicitAny: one table holds references of every signature
   readonly ref: (...args: any[]) => void

@@ -248,5 +248,8 @@ export const MOVE_MARKERS = defineKernel({
   range: (a) => num(a, 16),
   // About 25 lattice samples a marker (two stencils, APIC's gradients, temperatures).
   work: (a) => 25 * num(a, 16),
+  // Spray markers move ballistically and markers at obstacles take extra samples, so equal
+  // counts are unequal work: pieces go to whichever thread is free.
+  piecesPerThread: 8,
   ref: moveMarkersSlab,
 })

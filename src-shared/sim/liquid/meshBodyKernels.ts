@@ -199,5 +199,7 @@ export const PUSH_MESH_MARKERS = defineKernel({
   split: 'blocks',
   range: (a) => num(a, 9),
   work: (a) => num(a, 9),
+  // Markers near the bodies cost far more than the rest: pieces go to whichever thread is free.
+  piecesPerThread: 8,
   ref: pushMeshMarkersSlab,
 })

@@ -9,13 +9,20 @@
 //           DONE = 0, GEN += 1, Atomics.notify(GEN); run range 0 itself;
 //           wait (spin, then Atomics.wait) until DONE = number of workers
 //   worker: wait until GEN changes; call the kernel's export (...args, k0, k1, index) if its
-//           range is not empty; DONE += 1 and Atomics.notify(DONE) when it is the last
+//           range is not empty (or on each piece it takes, PIECES > 0); DONE += 1 and
+//           Atomics.notify(DONE) when it is the last
 //
 // Kernels are rows of the kernel table (core/kernelTable.ts), and [0, n) is whatever the row
 // splits: z-planes, matrix rows (or a row list) or fixed vector blocks. It is cut into
 // contiguous ranges in thread order, so which thread runs which indices is a pure function of
 // (n, threads); every kernel writes disjoint outputs (reductions write one partial per plane
 // or block), so results do not depend on the thread count at all.
+//
+// A row may ask for several pieces per thread (KernelRowSpec.piecesPerThread, rows whose
+// indices are independent, such as the markers' moves): the range is then cut into that many
+// pieces per thread, and every thread, the dispatcher included, takes the next untaken piece
+// (Atomics.add on NEXT) until none is left. Which thread runs a piece then depends on timing,
+// which such rows do not see; the threads finish together even when the pieces' costs differ.
 import { EddyError } from '../../api/errors'
 import type { WasmKernels, WasmMemory, WasmModule } from '../wasm/kernels'
 
@@ -28,9 +35,11 @@ export interface SlabRunner {
    * into at most `threads` contiguous ranges; `work` (cells touched, default n) below
    * minParallelWork runs on the calling thread only. `balance`, when given, is the cumulative
    * work over the range (balance[i] = work of indices [0, i), length n + 1): the ranges then
-   * carry equal shares of it instead of equal lengths. Returns when every range is done.
+   * carry equal shares of it instead of equal lengths. `piecesPerThread` > 1: that many pieces
+   * per thread (equal lengths or equal shares), taken by whichever thread is free (see the file
+   * comment). Returns when every range is done.
    */
-  run(kernel: number, args: ArrayLike<number>, argCount: number, n: number, work?: number, balance?: ArrayLike<number> | null): void
+  run(kernel: number, args: ArrayLike<number>, argCount: number, n: number, work?: number, balance?: ArrayLike<number> | null, piecesPerThread?: number): void
   /** Stops the workers. */
   close(): Promise<void>
 }
@@ -66,7 +75,11 @@ export const CTRL_WORKERS = 3
 export const CTRL_READY = 4
 export const CTRL_ERROR = 5
 export const CTRL_ARGC = 6
+/** Number of pieces of the current job (0: one range per thread, at RANGES + 2 index). */
+export const CTRL_PIECES = 7
 export const CTRL_DONE = 16
+/** The next untaken piece (pieces mode). */
+export const CTRL_NEXT = 24
 export const CTRL_RANGES = 32
 /** Kernel value that tells workers to exit. */
 export const CTRL_STOP = -1
@@ -81,6 +94,7 @@ export const MAX_THREADS = 256
 export const SLAB_WORKER_SOURCE = `function slabWorkerMain(init) {
   const GEN = ${CTRL_GEN}, KERNEL = ${CTRL_KERNEL}, ARGS = ${CTRL_ARGS}, WORKERS = ${CTRL_WORKERS}
   const READY = ${CTRL_READY}, ERROR = ${CTRL_ERROR}, ARGC = ${CTRL_ARGC}, DONE = ${CTRL_DONE}, RANGES = ${CTRL_RANGES}
+  const PIECES = ${CTRL_PIECES}, NEXT = ${CTRL_NEXT}
   const { module, memory, control, index, spin, names } = init
   const ctrl = new Int32Array(memory.buffer, control, RANGES + 2 * ${MAX_THREADS})
   let exp
@@ -108,22 +122,28 @@ export const SLAB_WORKER_SOURCE = `function slabWorkerMain(init) {
     gen = Atomics.load(ctrl, GEN)
     const kernel = Atomics.load(ctrl, KERNEL)
     if (kernel === ${CTRL_STOP}) break
-    const k0 = ctrl[RANGES + 2 * index]
-    const k1 = ctrl[RANGES + 2 * index + 1]
-    if (k0 < k1) {
-      try {
-        // Re-viewed per job: the memory may have grown (its old views stay valid but short).
-        const argc = ctrl[ARGC]
-        const args = new Float64Array(memory.buffer, ctrl[ARGS], argc)
-        argv.length = argc + 3
-        for (let i = 0; i < argc; i++) argv[i] = args[i]
-        argv[argc] = k0
-        argv[argc + 1] = k1
-        argv[argc + 2] = index
-        entry[kernel](...argv)
-      } catch (e) {
-        Atomics.store(ctrl, ERROR, kernel > 0 ? kernel : -3)
+    const pieces = ctrl[PIECES]
+    // One range of its own, or pieces taken one after another until none is left.
+    for (let piece = pieces > 0 ? Atomics.add(ctrl, NEXT, 1) : -1; pieces === 0 || piece < pieces; piece = Atomics.add(ctrl, NEXT, 1)) {
+      const r = RANGES + 2 * (pieces > 0 ? piece : index)
+      const k0 = ctrl[r]
+      const k1 = ctrl[r + 1]
+      if (k0 < k1) {
+        try {
+          // Re-viewed per job: the memory may have grown (its old views stay valid but short).
+          const argc = ctrl[ARGC]
+          const args = new Float64Array(memory.buffer, ctrl[ARGS], argc)
+          argv.length = argc + 3
+          for (let i = 0; i < argc; i++) argv[i] = args[i]
+          argv[argc] = k0
+          argv[argc + 1] = k1
+          argv[argc + 2] = index
+          entry[kernel](...argv)
+        } catch (e) {
+          Atomics.store(ctrl, ERROR, kernel > 0 ? kernel : -3)
+        }
       }
+      if (pieces === 0) break
     }
     if (Atomics.add(ctrl, DONE, 1) + 1 === ctrl[WORKERS]) Atomics.notify(ctrl, DONE)
   }
@@ -205,7 +225,7 @@ export class SlabPool implements SlabRunner {
     }
   }
 
-  run(kernel: number, args: ArrayLike<number>, argCount: number, n: number, work = n, balance: ArrayLike<number> | null = null): void {
+  run(kernel: number, args: ArrayLike<number>, argCount: number, n: number, work = n, balance: ArrayLike<number> | null = null, piecesPerThread = 1): void {
     if (n <= 0) return
     if (this.closed) throw new EddyError('INTERNAL', 'SlabPool used after close')
     const { kernels, ctrl } = this
@@ -217,17 +237,22 @@ export class SlabPool implements SlabRunner {
       return
     }
     this.parallelJobs++
-    for (let t = 0; t < this.threads; t++) {
+    // Pieces mode: at most MAX_THREADS pieces (the ranges' slots), at most n.
+    const pieces = piecesPerThread > 1 ? Math.min(n, MAX_THREADS, Math.floor(piecesPerThread) * this.threads) : 0
+    const cuts = pieces > 0 ? pieces : parts
+    for (let t = 0; t < Math.max(cuts, this.threads); t++) {
       const r = CTRL_RANGES + 2 * t
-      if (t < parts) {
-        ctrl[r] = Math.floor((n * t) / parts)
-        ctrl[r + 1] = Math.floor((n * (t + 1)) / parts)
+      if (t < cuts) {
+        ctrl[r] = Math.floor((n * t) / cuts)
+        ctrl[r + 1] = Math.floor((n * (t + 1)) / cuts)
       } else {
         ctrl[r] = 0
         ctrl[r + 1] = 0
       }
     }
-    if (balance !== null) balancedCuts(balance, n, parts, ctrl, CTRL_RANGES)
+    if (balance !== null) balancedCuts(balance, n, cuts, ctrl, CTRL_RANGES)
+    ctrl[CTRL_PIECES] = pieces
+    ctrl[CTRL_NEXT] = 0
     ctrl[CTRL_KERNEL] = kernel
     ctrl[CTRL_ARGC] = argCount
     Atomics.store(ctrl, CTRL_DONE, 0)
@@ -235,7 +260,13 @@ export class SlabPool implements SlabRunner {
     Atomics.notify(ctrl, CTRL_GEN)
     let failed: unknown = null
     try {
-      kernels.dispatch(kernel, ctrl[CTRL_RANGES], ctrl[CTRL_RANGES + 1], 0)
+      if (pieces === 0) kernels.dispatch(kernel, ctrl[CTRL_RANGES], ctrl[CTRL_RANGES + 1], 0)
+      else {
+        for (let piece = Atomics.add(ctrl, CTRL_NEXT, 1); piece < pieces; piece = Atomics.add(ctrl, CTRL_NEXT, 1)) {
+          const r = CTRL_RANGES + 2 * piece
+          if (ctrl[r] < ctrl[r + 1]) kernels.dispatch(kernel, ctrl[r], ctrl[r + 1], 0)
+        }
+      }
     } catch (e) {
       failed = e
     }

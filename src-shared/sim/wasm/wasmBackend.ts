@@ -146,7 +146,7 @@ export class WasmKernelBackend extends TableKernelBackend {
       return runReference(row, args)
     }
     const range = row.range(args)
-    if (range > 0) this.runner.run(id, a, n, range, row.work ? row.work(args, range) : range, row.balance ? row.balance(args) : null)
+    if (range > 0) this.runner.run(id, a, n, range, row.work ? row.work(args, range) : range, row.balance ? row.balance(args) : null, row.piecesPerThread ?? 1)
     return row.partialIndex >= 0 ? sumPartials(args[row.partialIndex] as Float64Array, range > 0 ? range : 0) : 0
   }
 

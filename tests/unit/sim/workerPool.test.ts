@@ -137,6 +137,34 @@ describe('worker-thread kernels', () => {
   })
 })
 
+describe('pieces taken by whichever thread is free (KernelRowSpec.piecesPerThread)', () => {
+  it('runs every index exactly once, with or without a balance, on 1, 2 and 3 threads', () => {
+    for (const threads of [1, 2, 3]) {
+      const backend = createKernelBackend('wasm', { threads, minParallelWork: 0, strict: true, initialBytes: 1 << 20 }) as WasmKernelBackend
+      backends.push(backend)
+      const { kernels } = backend
+      const pool = backend.runner
+      const planes = 37, plane = 5
+      const id = kernels.idOf('updateIterateExact')
+      for (const pieces of [1, 2, 8, 100]) {
+        for (const balance of [null, Float64Array.from({ length: planes + 1 }, (_, k) => k * k)]) {
+          // x += alpha s with x = 0, s = index + 1, alpha = 1: x = s exactly where an index ran
+          // once (twice gives 2 s, never 0); r = -q: the partial per plane is |r|^2.
+          const x = kernels.arena.f64(planes * plane), r = kernels.arena.f64(planes * plane)
+          const sv = kernels.arena.f64(planes * plane), q = kernels.arena.f64(planes * plane)
+          const partial = kernels.arena.f64(planes).fill(-1)
+          for (let i = 0; i < sv.length; i++) (sv[i] = i + 1), (q[i] = 1)
+          pool.run(id, [x.byteOffset, r.byteOffset, sv.byteOffset, q.byteOffset, 1, plane, partial.byteOffset], 7, planes, planes * plane, balance, pieces)
+          expect(Array.from(x), `${threads} threads, ${pieces} pieces`).toEqual(Array.from(sv))
+          expect(Array.from(r)).toEqual(new Array(r.length).fill(-1))
+          expect(Array.from(partial)).toEqual(new Array(planes).fill(plane))
+        }
+      }
+      if (threads > 1) expect((pool as SlabPool).parallelJobs).toBeGreaterThanOrEqual(8)
+    }
+  })
+})
+
 describe('balancedCuts', () => {
   /** The ranges [out[2t], out[2t + 1]) for `parts` threads over cumulative work `cum`. */
   function cuts(cum: number[], parts: number): number[][] {
