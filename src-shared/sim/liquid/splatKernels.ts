@@ -333,5 +333,8 @@ export const SPLAT_MARKERS = defineKernel({
   // Each thread reads every marker; about 32 samples a marker in all.
   work: (a) => 32 * num(a, 5),
   balance: (a) => a[14] as Float64Array | null,
+  // Pieces taken as threads finish: the balance counts cells, the cost is markers near them
+  // (each piece rereads the markers' z, a small cost beside their splats).
+  piecesPerThread: 3,
   ref: splatMarkersSlab,
 })
