@@ -21,6 +21,7 @@
 import type { GridSpec, MacGrid } from '../core/grid'
 import { TS_KERNELS } from '../core/kernelBackend'
 import type { KernelBackend } from '../core/kernelTypes'
+import { CLASSIFY_CELLS, SOLID_CELL } from './classifyKernel'
 import { LEVEL_SET_SPLAT } from './levelSetKernels'
 import type { MarkerParticles } from './markers'
 import { Redistancer } from './redistance'
@@ -33,14 +34,7 @@ const AIR = kinds.AIR
 const LIQUID = kinds.LIQUID
 const SOLID = kinds.SOLID
 
-/**
- * Solid fraction at or above which a cell is solid (no liquid there, no unknowns, its faces
- * closed). Half, not ~1: a cell that is mostly obstacle but holds no marker would otherwise be
- * air, a p = 0 sink the liquid next to it drains into. (Obstacle faces lying exactly on grid
- * nodes make this common: corners with phi = 0 count as outside, so a cell fully inside a box
- * standing on the floor can read 0.54.)
- */
-export const SOLID_CELL = 0.5
+export { SOLID_CELL } from './classifyKernel'
 
 /** out = fractions with every face of a cell whose solid fraction is >= SOLID_CELL closed. */
 export function closeSolidFaces(fractions: MacGrid, solid: Float32Array, out: MacGrid): void {
@@ -62,27 +56,18 @@ export function closeSolidFaces(fractions: MacGrid, solid: Float32Array, out: Ma
   }
 }
 
-/** Counts particles per cell and labels cells AIR / LIQUID / SOLID. Returns the liquid cell count. */
-export function classifyCells(p: MarkerParticles, spec: GridSpec, solid: Float32Array, count: Int32Array, kind: Uint8Array): number {
+/**
+ * Counts particles per cell and labels cells AIR / LIQUID / SOLID (classifyKernel.ts, on
+ * `kernels`); returns the liquid cell count. liquid: scratch of nz entries (the liquid cells
+ * per plane), in the kernels' memory; balance: the splats' cumulative work per cell plane, or
+ * null.
+ */
+export function classifyCells(p: MarkerParticles, spec: GridSpec, solid: Float32Array, count: Int32Array, kind: Uint8Array, kernels: KernelBackend = TS_KERNELS, liquid: Int32Array = new Int32Array(spec.nz), balance: Float64Array | null = null): number {
   const { nx, ny, nz, dx, origin } = spec
-  count.fill(0)
-  const inv = 1 / dx
-  for (let q = 0; q < p.count; q++) {
-    const i = Math.floor((p.px[q] - origin[0]) * inv)
-    const j = Math.floor((p.py[q] - origin[1]) * inv)
-    const k = Math.floor((p.pz[q] - origin[2]) * inv)
-    if (i < 0 || j < 0 || k < 0 || i >= nx || j >= ny || k >= nz) continue
-    count[i + nx * (j + ny * k)]++
-  }
-  let liquid = 0
-  for (let c = 0; c < kind.length; c++) {
-    if (solid[c] >= SOLID_CELL) kind[c] = SOLID
-    else if (count[c] > 0) {
-      kind[c] = LIQUID
-      liquid++
-    } else kind[c] = AIR
-  }
-  return liquid
+  kernels.run(CLASSIFY_CELLS, p, solid, count, kind, liquid, p.count, nx, ny, nz, dx, origin[0], origin[1], origin[2], balance)
+  let n = 0
+  for (let k = 0; k < nz; k++) n += liquid[k]
+  return n
 }
 
 /** Radius R of the averaging kernel, cells. */

@@ -118,6 +118,8 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
   private readonly advectVel: MacGrid
   private readonly tempOld: Float32Array
   private readonly count: Int32Array
+  /** classifyCells' liquid cells per plane (scratch). */
+  private readonly liquidPerPlane: Int32Array
   private readonly markU: Uint8Array
   /** Where the marker, splat, pressure and extension kernels run. */
   private readonly kernels: KernelBackend
@@ -194,9 +196,11 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     this.tempOld = kernels.f32(n)
     this.phi = kernels.f32(n)
     this.phiRaw = new Float32Array(n)
-    this.kind = new Uint8Array(n)
+    // The labels and counts come from a kernel row (classifyKernel.ts).
+    this.kind = kernels.u8(n)
     this.viscosity = new Float32Array(n)
-    this.count = new Int32Array(n)
+    this.count = kernels.i32(n)
+    this.liquidPerPlane = kernels.i32(nz)
     this.markU = kernels.u8((nx + 1) * ny * nz)
     this.markV = kernels.u8(nx * (ny + 1) * nz)
     this.markW = kernels.u8(nx * ny * (nz + 1))
@@ -380,9 +384,9 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
       extendThroughClosedSides(obs.phi, this.pushPhi, nx, ny, nz, this.closed)
       this.fractionsVersion = obs.version
     }
-    classifyCells(p, grid, obs.solid, count, kind)
+    classifyCells(p, grid, obs.solid, count, kind, this.kernels, this.liquidPerPlane, this.planeWork)
     const added = this.emit(input, h)
-    if (added > 0) classifyCells(p, grid, obs.solid, count, kind)
+    if (added > 0) classifyCells(p, grid, obs.solid, count, kind, this.kernels, this.liquidPerPlane, this.planeWork)
     this.updatePlaneWork()
     stats.particlesAdded += added
     particleLevelSet(p, grid, count, kind, this.phiRaw, this.phi, 3 * dx, this.levelSetScratch, this.closed, false)
