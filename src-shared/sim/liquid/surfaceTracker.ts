@@ -41,7 +41,7 @@ import type { SignedDistanceField } from '../../geometry/signedDistance'
 import type { GridSpec, MacGrid } from '../core/grid'
 import type { MarkerParticles } from './markers'
 import { ADVECT_PHI } from './phiAdvectKernel'
-import { lerpLattice } from './sample'
+import { CORRECT_SURFACE } from './surfaceCorrectKernel'
 import * as kinds from './viscosity'
 
 const AIR = kinds.AIR
@@ -111,60 +111,9 @@ export class SurfaceTracker {
    */
   correct(p: MarkerParticles, spec: GridSpec, sums: Float64Array, kind: Uint8Array): void {
     const { nx, ny, nz, dx, band, phi } = this
-    const origin = spec.origin
-    const rp = MARKER_RADIUS * dx
-    const far = dx - rp
-    for (let c = 0; c < phi.length; c++) if (sums[4 * c] === 0 && phi[c] < far && kind[c] !== SOLID) phi[c] = far
-    const inv = 1 / dx
-    const o0 = origin[0], o1 = origin[1], o2 = origin[2]
-    for (let q = 0; q < p.count; q++) {
-      const x = p.px[q], y = p.py[q], z = p.pz[q]
-      const gx = (x - o0) * inv - 0.5, gy = (y - o1) * inv - 0.5, gz = (z - o2) * inv - 0.5
-      const at = lerpLattice(phi, nx, ny, nz, gx, gy, gz)
-      if (!(at > rp)) continue
-      // Escaped: the centres within rp + dx of the marker take its sphere.
-      const reach = rp + dx
-      let i0 = Math.ceil(gx - reach * inv), i1 = Math.floor(gx + reach * inv)
-      let j0 = Math.ceil(gy - reach * inv), j1 = Math.floor(gy + reach * inv)
-      let k0 = Math.ceil(gz - reach * inv), k1 = Math.floor(gz + reach * inv)
-      i0 = i0 > 0 ? i0 : 0
-      j0 = j0 > 0 ? j0 : 0
-      k0 = k0 > 0 ? k0 : 0
-      if (i1 > nx - 1) i1 = nx - 1
-      if (j1 > ny - 1) j1 = ny - 1
-      if (k1 > nz - 1) k1 = nz - 1
-      for (let k = k0; k <= k1; k++) {
-        const dz = o2 + (k + 0.5) * dx - z
-        for (let j = j0; j <= j1; j++) {
-          const dy = o1 + (j + 0.5) * dx - y
-          let c = i0 + nx * (j + ny * k)
-          for (let i = i0; i <= i1; i++, c++) {
-            const dxx = o0 + (i + 0.5) * dx - x
-            const s = Math.sqrt(dxx * dxx + dy * dy + dz * dz) - rp
-            if (s < phi[c]) phi[c] = s > -band ? s : -band
-          }
-        }
-      }
-    }
-    // Solid cells take the mean of their non-solid neighbours: the advection's interpolation
-    // reads them next to obstacles, and an 'air' value there would eat into the liquid.
-    const plane = nx * ny
-    let c = 0
-    for (let k = 0; k < nz; k++) {
-      for (let j = 0; j < ny; j++) {
-        for (let i = 0; i < nx; i++, c++) {
-          if (kind[c] !== SOLID) continue
-          let sum = 0, m = 0
-          if (i > 0 && kind[c - 1] !== SOLID) (sum += phi[c - 1]), m++
-          if (i < nx - 1 && kind[c + 1] !== SOLID) (sum += phi[c + 1]), m++
-          if (j > 0 && kind[c - nx] !== SOLID) (sum += phi[c - nx]), m++
-          if (j < ny - 1 && kind[c + nx] !== SOLID) (sum += phi[c + nx]), m++
-          if (k > 0 && kind[c - plane] !== SOLID) (sum += phi[c - plane]), m++
-          if (k < nz - 1 && kind[c + plane] !== SOLID) (sum += phi[c + plane]), m++
-          if (m > 0) phi[c] = sum / m
-        }
-      }
-    }
+    const o = spec.origin
+    // One ordered pass on the kernels (surfaceCorrectKernel.ts).
+    this.kernels.run(CORRECT_SURFACE, p, phi, sums, kind, p.count, nx, ny, nz, dx, o[0], o[1], o[2], MARKER_RADIUS * dx, band)
   }
 
   /**

@@ -1,0 +1,102 @@
+// The tracked surface's correction by the markers (surfaceTracker.ts correct; Carlson 2004
+// sec. 6.2.4 after Enright et al. 2002) as a kernel-table row, so it runs as this TypeScript
+// reference on the TypeScript backend and as its AssemblyScript twin
+// (wasm/assembly/surfaceCorrect.ts) on the WebAssembly backend, in the same order: a marker's
+// escape test reads phi as the markers before it left it, so the pass is one ordered loop
+// (range 1, run on the calling thread), not split.
+import { defineKernel, f32, f64, float, int, struct, u8 } from '../core/kernelTable'
+import type { MarkerParticles } from './markers'
+import { lerpLattice } from './sample'
+import * as kinds from './viscosity'
+
+const SOLID = kinds.SOLID
+
+export type CorrectMarkers = Pick<MarkerParticles, 'px' | 'py' | 'pz'>
+
+/**
+ * The whole correction (k0 = 0 < k1: the row's one index): cells no marker reaches within R
+ * (sums[4c] = 0) are lifted to at least dx - rp; every marker whose phi exceeds its radius rp
+ * (escaped) lowers the centres within rp + dx to its sphere's distance (clamped at -band);
+ * solid cells then take the mean of their non-solid neighbours.
+ */
+export function correctSurfaceSlab(P: CorrectMarkers, phi: Float32Array, sums: Float64Array, kind: Uint8Array, markers: number, nx: number, ny: number, nz: number, dx: number, ox: number, oy: number, oz: number, rp: number, band: number, k0: number, k1: number): void {
+  if (!(k0 < k1)) return
+  const far = dx - rp
+  for (let c = 0; c < phi.length; c++) if (sums[4 * c] === 0 && phi[c] < far && kind[c] !== SOLID) phi[c] = far
+  const inv = 1 / dx
+  const { px, py, pz } = P
+  for (let q = 0; q < markers; q++) {
+    const x = px[q], y = py[q], z = pz[q]
+    const gx = (x - ox) * inv - 0.5, gy = (y - oy) * inv - 0.5, gz = (z - oz) * inv - 0.5
+    const at = lerpLattice(phi, nx, ny, nz, gx, gy, gz)
+    if (!(at > rp)) continue
+    // Escaped: the centres within rp + dx of the marker take its sphere.
+    const reach = rp + dx
+    let i0 = Math.ceil(gx - reach * inv), i1 = Math.floor(gx + reach * inv)
+    let j0 = Math.ceil(gy - reach * inv), j1 = Math.floor(gy + reach * inv)
+    let kk0 = Math.ceil(gz - reach * inv), kk1 = Math.floor(gz + reach * inv)
+    i0 = i0 > 0 ? i0 : 0
+    j0 = j0 > 0 ? j0 : 0
+    kk0 = kk0 > 0 ? kk0 : 0
+    if (i1 > nx - 1) i1 = nx - 1
+    if (j1 > ny - 1) j1 = ny - 1
+    if (kk1 > nz - 1) kk1 = nz - 1
+    for (let k = kk0; k <= kk1; k++) {
+      const dz = oz + (k + 0.5) * dx - z
+      for (let j = j0; j <= j1; j++) {
+        const dy = oy + (j + 0.5) * dx - y
+        let c = i0 + nx * (j + ny * k)
+        for (let i = i0; i <= i1; i++, c++) {
+          const dxx = ox + (i + 0.5) * dx - x
+          const s = Math.sqrt(dxx * dxx + dy * dy + dz * dz) - rp
+          if (s < phi[c]) phi[c] = s > -band ? s : -band
+        }
+      }
+    }
+  }
+  // Solid cells take the mean of their non-solid neighbours: the advection's interpolation
+  // reads them next to obstacles, and an 'air' value there would eat into the liquid.
+  const plane = nx * ny
+  let c = 0
+  for (let k = 0; k < nz; k++) {
+    for (let j = 0; j < ny; j++) {
+      for (let i = 0; i < nx; i++, c++) {
+        if (kind[c] !== SOLID) continue
+        let sum = 0, m = 0
+        if (i > 0 && kind[c - 1] !== SOLID) (sum += phi[c - 1]), m++
+        if (i < nx - 1 && kind[c + 1] !== SOLID) (sum += phi[c + 1]), m++
+        if (j > 0 && kind[c - nx] !== SOLID) (sum += phi[c - nx]), m++
+        if (j < ny - 1 && kind[c + nx] !== SOLID) (sum += phi[c + nx]), m++
+        if (k > 0 && kind[c - plane] !== SOLID) (sum += phi[c - plane]), m++
+        if (k < nz - 1 && kind[c + plane] !== SOLID) (sum += phi[c + plane]), m++
+        if (m > 0) phi[c] = sum / m
+      }
+    }
+  }
+}
+
+/** correctSurfaceSlab as one ordered pass. */
+export const CORRECT_SURFACE = defineKernel({
+  name: 'correctSurface',
+  args: [
+    struct('P', { px: 'f32', py: 'f32', pz: 'f32' }),
+    f32('phi'),
+    f64('sums'),
+    u8('kind'),
+    int('markers'),
+    int('nx'),
+    int('ny'),
+    int('nz'),
+    float('dx'),
+    float('ox'),
+    float('oy'),
+    float('oz'),
+    float('rp'),
+    float('band'),
+  ],
+  split: 'blocks',
+  // One index: the markers' order matters (see the file comment).
+  range: () => 1,
+  work: () => 0,
+  ref: correctSurfaceSlab,
+})

@@ -1,0 +1,96 @@
+// The tracked surface's correction by the markers (reference: src-shared/sim/liquid/
+// surfaceCorrectKernel.ts correctSurfaceSlab): one ordered pass, the same float64 expressions
+// in the same order (lerpLattice from stencil.ts, float32 phi promoted on load and rounded on
+// store), index bounds kept in float64 until they are known to be in range, so NaN and
+// infinite positions visit no cell, as in the reference's loops.
+import { rf32, wf32 } from './common'
+import { lerpLattice } from './stencil'
+
+const SOLID: u8 = 2
+
+@inline function notSolid(kind: usize, c: i32): bool {
+  return load<u8>(kind + <usize>c) != SOLID
+}
+
+/** correctSurfaceSlab (k0 < k1: the row's one index). */
+export function correctSurface(
+  px: usize, py: usize, pz: usize, phi: usize, sums: usize, kind: usize,
+  markers: i32, nx: i32, ny: i32, nz: i32, dx: f64, ox: f64, oy: f64, oz: f64, rp: f64, band: f64,
+  k0: i32, k1: i32,
+): void {
+  if (!(k0 < k1)) return
+  const n = nx * ny * nz
+  const far = dx - rp
+  for (let c = 0; c < n; c++) {
+    if (load<f64>(sums + (<usize>c << 5)) == 0 && rf32(phi, c) < far && notSolid(kind, c)) wf32(phi, c, far)
+  }
+  const inv = 1 / dx
+  const fnx1 = <f64>(nx - 1), fny1 = <f64>(ny - 1), fnz1 = <f64>(nz - 1)
+  for (let q = 0; q < markers; q++) {
+    const x = rf32(px, q), y = rf32(py, q), z = rf32(pz, q)
+    const gx = (x - ox) * inv - 0.5, gy = (y - oy) * inv - 0.5, gz = (z - oz) * inv - 0.5
+    const at = lerpLattice(phi, nx, ny, nz, gx, gy, gz)
+    if (!(at > rp)) continue
+    const reach = rp + dx
+    let i0 = Math.ceil(gx - reach * inv), i1 = Math.floor(gx + reach * inv)
+    let j0 = Math.ceil(gy - reach * inv), j1 = Math.floor(gy + reach * inv)
+    let k0f = Math.ceil(gz - reach * inv), k1f = Math.floor(gz + reach * inv)
+    i0 = i0 > 0 ? i0 : 0
+    j0 = j0 > 0 ? j0 : 0
+    k0f = k0f > 0 ? k0f : 0
+    if (i1 > fnx1) i1 = fnx1
+    if (j1 > fny1) j1 = fny1
+    if (k1f > fnz1) k1f = fnz1
+    // Empty (or non-finite) ranges visit nothing, as the reference's loops.
+    if (!(i0 <= i1 && j0 <= j1 && k0f <= k1f)) continue
+    const ia = <i32>i0, ib = <i32>i1, ja = <i32>j0, jb = <i32>j1, ka = <i32>k0f, kb = <i32>k1f
+    for (let k = ka; k <= kb; k++) {
+      const dz = oz + (<f64>k + 0.5) * dx - z
+      for (let j = ja; j <= jb; j++) {
+        const dy = oy + (<f64>j + 0.5) * dx - y
+        let c = ia + nx * (j + ny * k)
+        for (let i = ia; i <= ib; i++, c++) {
+          const dxx = ox + (<f64>i + 0.5) * dx - x
+          const s = Math.sqrt(dxx * dxx + dy * dy + dz * dz) - rp
+          if (s < rf32(phi, c)) wf32(phi, c, s > -band ? s : -band)
+        }
+      }
+    }
+  }
+  const plane = nx * ny
+  let c = 0
+  for (let k = 0; k < nz; k++) {
+    for (let j = 0; j < ny; j++) {
+      for (let i = 0; i < nx; i++, c++) {
+        if (notSolid(kind, c)) continue
+        let sum: f64 = 0
+        let m = 0
+        if (i > 0 && notSolid(kind, c - 1)) {
+          sum += rf32(phi, c - 1)
+          m++
+        }
+        if (i < nx - 1 && notSolid(kind, c + 1)) {
+          sum += rf32(phi, c + 1)
+          m++
+        }
+        if (j > 0 && notSolid(kind, c - nx)) {
+          sum += rf32(phi, c - nx)
+          m++
+        }
+        if (j < ny - 1 && notSolid(kind, c + nx)) {
+          sum += rf32(phi, c + nx)
+          m++
+        }
+        if (k > 0 && notSolid(kind, c - plane)) {
+          sum += rf32(phi, c - plane)
+          m++
+        }
+        if (k < nz - 1 && notSolid(kind, c + plane)) {
+          sum += rf32(phi, c + plane)
+          m++
+        }
+        if (m > 0) wf32(phi, c, sum / <f64>m)
+      }
+    }
+  }
+}

@@ -1,0 +1,95 @@
+// The tracked surface's correction by the markers (surfaceTracker.ts correct;
+// surfaceCorrectKernel.ts correctSurfaceSlab and its twin wasm/assembly/surfaceCorrect.ts):
+// the twin against the reference bit for bit (one ordered pass: later markers read what
+// earlier ones wrote), with escaped markers, markers outside the grid, NaN and infinite
+// positions, unreached cells and solid cells; and the reference's rule on one escaped marker.
+import { afterAll, describe, expect, it } from 'vitest'
+import type { GridSpec } from '../../../../src-shared/sim/core/grid'
+import { type KernelBackend, TS_KERNELS } from '../../../../src-shared/sim/core/kernelBackend'
+import { MarkerParticles } from '../../../../src-shared/sim/liquid/markers'
+import { MARKER_RADIUS, SurfaceTracker } from '../../../../src-shared/sim/liquid/surfaceTracker'
+import { AIR, LIQUID, SOLID } from '../../../../src-shared/sim/liquid/viscosity'
+import { createWasmBackend } from '../../../../src-shared/sim/wasm/wasmBackend'
+
+const SPEC: GridSpec = { nx: 10, ny: 8, nz: 9, dx: 0.1, origin: [0.1, -0.2, 0.3] }
+const BAND = 0.3
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0
+    return s / 4294967296
+  }
+}
+
+function correct(b: KernelBackend, seed: number) {
+  const { nx, ny, nz, dx, origin } = SPEC
+  const n = nx * ny * nz
+  const r = rng(seed)
+  const t = new SurfaceTracker(SPEC, BAND, b)
+  // A pool below y = 0.2 m as the tracked phi, with noise: markers above it escape.
+  for (let k = 0; k < nz; k++) for (let j = 0; j < ny; j++) for (let i = 0; i < nx; i++) {
+    const y = origin[1] + (j + 0.5) * dx
+    t.phi[i + nx * (j + ny * k)] = Math.max(-BAND, Math.min(BAND, y - 0.2 + (r() - 0.5) * 0.05))
+  }
+  t.ready = true
+  const sums = b.f64(4 * n)
+  const kind = b.u8(n)
+  for (let c = 0; c < n; c++) {
+    sums[4 * c] = r() < 0.3 ? 0 : r()
+    kind[c] = c % 11 === 0 ? SOLID : r() < 0.5 ? LIQUID : AIR
+  }
+  const p = new MarkerParticles(500, 16, false, b)
+  for (let q = 0; q < 500; q++) {
+    const x = origin[0] + (r() * (nx + 1) - 0.5) * dx
+    const y = origin[1] + (r() * (ny + 1) - 0.5) * dx
+    const z = origin[2] + (r() * (nz + 1) - 0.5) * dx
+    p.add(q === 5 ? NaN : q === 6 ? Infinity : x, y, q === 8 ? -Infinity : z, 0, 0, 0, 290)
+  }
+  t.correct(p, SPEC, sums, kind)
+  return Float32Array.from(t.phi)
+}
+
+const backends: KernelBackend[] = []
+afterAll(async () => {
+  for (const b of backends) await b.dispose()
+})
+
+describe('the tracked surface\'s correction by the markers', () => {
+  it('WebAssembly equals the reference bit for bit', () => {
+    const b = createWasmBackend({ strict: true, initialBytes: 1 << 20 })
+    backends.push(b)
+    for (const seed of [1, 2, 3]) {
+      const ref = correct(TS_KERNELS, seed)
+      const got = correct(b, seed)
+      let same = true
+      for (let c = 0; c < ref.length; c++) if (!Object.is(ref[c], got[c])) same = false
+      expect(same, `seed ${seed}`).toBe(true)
+    }
+    expect(b.fallbacks).toBe(0)
+  })
+
+  it('an escaped marker lowers the centres within rp + dx to its sphere; an unreached cell rises to dx - rp', () => {
+    const { nx, ny, dx, origin } = SPEC
+    const n = nx * ny * SPEC.nz
+    const t = new SurfaceTracker(SPEC, BAND, TS_KERNELS)
+    t.phi.fill(BAND)
+    t.ready = true
+    const sums = new Float64Array(4 * n).fill(1)
+    const kind = new Uint8Array(n).fill(AIR)
+    // Cell (0, 0, 0) is unreached and deep inside: it rises to dx - rp.
+    sums[0] = 0
+    t.phi[0] = -0.2
+    const p = new MarkerParticles(1, 16, false, TS_KERNELS)
+    const x = origin[0] + 5.5 * dx, y = origin[1] + 4.5 * dx, z = origin[2] + 4.5 * dx
+    p.add(x, y, z, 0, 0, 0, 290)
+    t.correct(p, SPEC, sums, kind)
+    const rp = MARKER_RADIUS * dx
+    expect(t.phi[0]).toBeCloseTo(dx - rp, 6)
+    // The marker's own cell centre: -rp; a neighbour one cell along x: dx - rp; two cells away: untouched.
+    const at = (i: number, j: number, k: number) => t.phi[i + nx * (j + ny * k)]
+    expect(at(5, 4, 4)).toBeCloseTo(-rp, 6)
+    expect(at(6, 4, 4)).toBeCloseTo(dx - rp, 6)
+    expect(at(5, 4, 7)).toBe(Math.fround(BAND))
+  })
+})
