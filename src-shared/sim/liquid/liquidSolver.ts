@@ -48,6 +48,7 @@ import { cellViscosity } from './melting'
 import { extendThroughClosedSides, type GridToParticles, ParticleMover } from './particleMotion'
 import { RigidFluid } from './rigidFluid'
 import { SurfaceTracker } from './surfaceTracker'
+import { largestBlock, MARKER_SPEED, SPEED_BLOCK } from './speedKernel'
 import { DensityCorrection, DRIFT_TOLERANCE } from './densityCorrection'
 import { ParticleTransfer } from './transfer'
 import * as kinds from './viscosity'
@@ -118,6 +119,8 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
   private readonly advectVel: MacGrid
   private readonly tempOld: Float32Array
   private readonly count: Int32Array
+  /** maxParticleSpeed's largest speed per block of markers (scratch; grows with the markers). */
+  private speedPartial: Float64Array
   /** classifyCells' liquid cells per plane (scratch). */
   private readonly liquidPerPlane: Int32Array
   private readonly markU: Uint8Array
@@ -201,6 +204,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     this.viscosity = new Float32Array(n)
     this.count = kernels.i32(n)
     this.liquidPerPlane = kernels.i32(nz)
+    this.speedPartial = kernels.f64(0)
     this.markU = kernels.u8((nx + 1) * ny * nz)
     this.markV = kernels.u8(nx * (ny + 1) * nz)
     this.markW = kernels.u8(nx * ny * (nz + 1))
@@ -318,15 +322,13 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     this.phiPending = false
   }
 
+  /** The markers' largest velocity component, NaN if one is NaN (speedKernel.ts, on the kernels). */
   private maxParticleSpeed(): number {
     const p = this.particles
-    let m = 0
-    for (let q = 0; q < p.count; q++) {
-      const s = Math.max(Math.abs(p.vx[q]), Math.abs(p.vy[q]), Math.abs(p.vz[q]))
-      if (s > m) m = s
-      else if (s !== s) return NaN
-    }
-    return m
+    const blocks = Math.ceil(p.count / SPEED_BLOCK)
+    if (this.speedPartial.length < blocks) this.speedPartial = this.kernels.f64(blocks + 16)
+    this.kernels.run(MARKER_SPEED, p, this.speedPartial, p.count)
+    return largestBlock(this.speedPartial, blocks)
   }
 
   private unstable(offset: number, reason: string): never {
