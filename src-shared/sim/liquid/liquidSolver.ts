@@ -49,6 +49,7 @@ import { extendThroughClosedSides, type GridToParticles, ParticleMover } from '.
 import { RigidFluid } from './rigidFluid'
 import { SurfaceTracker } from './surfaceTracker'
 import { largestBlock, MARKER_SPEED, SPEED_BLOCK } from './speedKernel'
+import { APPLY_CHANGE, type FaceMarks, MARK_CHANGE } from './changeCarryKernels'
 import { DensityCorrection, DRIFT_TOLERANCE } from './densityCorrection'
 import { ParticleTransfer } from './transfer'
 import * as kinds from './viscosity'
@@ -109,9 +110,9 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
   private readonly velOld: MacGrid
   /** carryChangeToMarkerFaces: the solve's change per face and its extension marks. */
   private readonly change: MacGrid
-  private readonly changeMarkU: Uint8Array
-  private readonly changeMarkV: Uint8Array
-  private readonly changeMarkW: Uint8Array
+  private readonly changeMarks: FaceMarks
+  /** The markers' splat marks (markU, markV, markW) as APPLY_CHANGE's struct. */
+  private readonly knownMarks: FaceMarks
   /** The markers' density error and the drift that removes it (densityCorrection.ts). */
   private readonly density: DensityCorrection
   private readonly drift: MacGrid
@@ -189,9 +190,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     this.kernels = kernels
     // The extensions (extrapolate.ts EXTEND_FACES) run on the kernels too.
     this.change = new MacGrid(grid, alloc)
-    this.changeMarkU = kernels.u8((nx + 1) * ny * nz)
-    this.changeMarkV = kernels.u8(nx * (ny + 1) * nz)
-    this.changeMarkW = kernels.u8(nx * ny * (nz + 1))
+    this.changeMarks = { mu: kernels.u8((nx + 1) * ny * nz), mv: kernels.u8(nx * (ny + 1) * nz), mw: kernels.u8(nx * ny * (nz + 1)) }
     this.density = new DensityCorrection(nx, ny, nz)
     this.drift = new MacGrid(grid, alloc)
     this.advectVel = new MacGrid(grid, alloc)
@@ -208,13 +207,14 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     this.markU = kernels.u8((nx + 1) * ny * nz)
     this.markV = kernels.u8(nx * (ny + 1) * nz)
     this.markW = kernels.u8(nx * ny * (nz + 1))
+    this.knownMarks = { mu: this.markU, mv: this.markV, mw: this.markW }
     this.markT = kernels.u8(n)
     this.markT2 = new Uint8Array(n)
     this.reach = kernels.u8(n)
     this.open = openFlags(setup.sides)
     this.closed = this.open.map((o) => 1 - o)
     this.obstacles = new ObstacleField(grid, setup.sides)
-    this.fractions = new MacGrid(grid)
+    this.fractions = new MacGrid(grid, alloc)
     this.pushPhi = kernels.f32((nx + 1) * (ny + 1) * (nz + 1))
     this.transfer = new ParticleTransfer(grid, kernels)
     // APIC (transfer.ts): the markers carry C_p, and FLIP's share is not blended in.
@@ -601,56 +601,15 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
    * moves them with it, as FLIP's update does (Zhu & Bridson 2005), and keeps both.
    */
   private carryChangeToMarkerFaces(): void {
-    const { velocity: vel, velOld, kind, markU, markV, markW, change } = this
+    const { velocity: vel, velOld, kind, change } = this
     const { nx, ny, nz } = this.setup.grid
-    const fr = this.fractions
-    const plane = nx * ny
-    const dU = change.u, dV = change.v, dW = change.w
-    const mU = this.changeMarkU, mV = this.changeMarkV, mW = this.changeMarkW
-    // The change on the faces touching liquid (mark 1), 0 elsewhere (mark 0).
-    for (let k = 0; k < nz; k++) for (let j = 0; j < ny; j++) {
-      const row = nx * (j + ny * k)
-      const frow = (nx + 1) * (j + ny * k)
-      for (let i = 0; i <= nx; i++) {
-        const f = frow + i
-        mU[f] = fr.u[f] > 0 && ((i > 0 && kind[row + i - 1] === LIQUID) || (i < nx && kind[row + i] === LIQUID)) ? 1 : 0
-        dU[f] = mU[f] === 1 ? vel.u[f] - velOld.u[f] : 0
-      }
-    }
-    for (let k = 0; k < nz; k++) for (let j = 0; j <= ny; j++) {
-      const row = nx * (j + ny * k)
-      const frow = nx * (j + (ny + 1) * k)
-      for (let i = 0; i < nx; i++) {
-        const f = frow + i
-        mV[f] = fr.v[f] > 0 && ((j > 0 && kind[row + i - nx] === LIQUID) || (j < ny && kind[row + i] === LIQUID)) ? 1 : 0
-        dV[f] = mV[f] === 1 ? vel.v[f] - velOld.v[f] : 0
-      }
-    }
-    for (let k = 0; k <= nz; k++) for (let c = 0; c < plane; c++) {
-      const f = c + plane * k
-      mW[f] = fr.w[f] > 0 && ((k > 0 && kind[f - plane] === LIQUID) || (k < nz && kind[f] === LIQUID)) ? 1 : 0
-      dW[f] = mW[f] === 1 ? vel.w[f] - velOld.w[f] : 0
-    }
-    this.kernels.run(EXTEND_FACES, dU, dV, dW, mU, mV, mW, nx, ny, nz, EXTRAPOLATION_LAYERS, null)
-    // Known: liquid faces, and open faces the splat reached that the change was extended to.
-    for (let f = 0; f < markU.length; f++) {
-      const m = mU[f]
-      if (m === 1) markU[f] = 1
-      else if (m > 1 && markU[f] === 1 && fr.u[f] > 0) vel.u[f] = velOld.u[f] + dU[f]
-      else markU[f] = 0
-    }
-    for (let f = 0; f < markV.length; f++) {
-      const m = mV[f]
-      if (m === 1) markV[f] = 1
-      else if (m > 1 && markV[f] === 1 && fr.v[f] > 0) vel.v[f] = velOld.v[f] + dV[f]
-      else markV[f] = 0
-    }
-    for (let f = 0; f < markW.length; f++) {
-      const m = mW[f]
-      if (m === 1) markW[f] = 1
-      else if (m > 1 && markW[f] === 1 && fr.w[f] > 0) vel.w[f] = velOld.w[f] + dW[f]
-      else markW[f] = 0
-    }
+    const marks = this.changeMarks
+    // The change on the faces touching liquid (mark 1), 0 elsewhere (mark 0), extended; then
+    // known: liquid faces, and open faces the splat reached that the change was extended to
+    // (changeCarryKernels.ts).
+    this.kernels.run(MARK_CHANGE, vel, velOld, this.fractions, kind, change, marks, nx, ny, nz)
+    this.kernels.run(EXTEND_FACES, change.u, change.v, change.w, marks.mu, marks.mv, marks.mw, nx, ny, nz, EXTRAPOLATION_LAYERS, null)
+    this.kernels.run(APPLY_CHANGE, vel, velOld, this.fractions, change, marks, this.knownMarks, nx, ny, nz)
   }
 
   /** Liquid emitters of the input; returns the markers added. */
