@@ -641,17 +641,18 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     const n = p.count
     const positions = new Float32Array(3 * n)
     const velocity = new Float32Array(3 * n)
-    const temperature = new Float32Array(n)
+    const temperature = p.temp.slice(0, n)
     const id = new Float32Array(n)
+    id.set(p.id.subarray(0, n)) // uint32 ids as float32 values, as the frame's attributes are
+    // The arrays in locals: a field load per element kept this copy at ~9 ns a value.
+    const { px, py, pz, vx, vy, vz } = p
     for (let q = 0; q < n; q++) {
-      positions[3 * q] = p.px[q]
-      positions[3 * q + 1] = p.py[q]
-      positions[3 * q + 2] = p.pz[q]
-      velocity[3 * q] = p.vx[q]
-      velocity[3 * q + 1] = p.vy[q]
-      velocity[3 * q + 2] = p.vz[q]
-      temperature[q] = p.temp[q]
-      id[q] = p.id[q]
+      positions[3 * q] = px[q]
+      positions[3 * q + 1] = py[q]
+      positions[3 * q + 2] = pz[q]
+      velocity[3 * q] = vx[q]
+      velocity[3 * q + 1] = vy[q]
+      velocity[3 * q + 2] = vz[q]
     }
     const particles: ParticleSet = {
       name: 'liquid',
