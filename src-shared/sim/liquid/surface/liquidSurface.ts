@@ -1,8 +1,9 @@
 // The liquid's surface for one frame: particles -> level set (particleLevelSet.ts) -> marching
 // cubes (marchingCubes.ts) -> optional small-drop removal (dropRemoval.ts) -> area-weighted
-// normals (normals.ts). The result is a closed, consistently oriented (counter-clockwise seen
-// from outside) triangle mesh shaped as a FrameMesh. A LiquidSurfacer keeps every scratch
-// buffer between frames, so a frame allocates only its three output arrays.
+// normals (normals.ts), the level set computed and meshed a window of node planes at a time.
+// The result is a closed, consistently oriented (counter-clockwise seen from outside) triangle
+// mesh shaped as a FrameMesh. A LiquidSurfacer keeps every scratch buffer between frames, so a
+// frame allocates only its three output arrays.
 import type { KernelBackend } from '../../core/kernelTypes'
 import { EddyError } from '../../../api/errors'
 import type { Vec3 } from '../../../scene/types'
@@ -44,6 +45,9 @@ export interface LiquidMesh extends FrameMesh {
 // Level-set nodes beyond this are refused: phi alone would take over 500 MB.
 export const MAX_SURFACE_NODES = 1 << 27
 
+/** Node z-planes of the level set meshed at a time (plus one shared slice and the smoothing's halo). */
+export const WINDOW_PLANES = 32
+
 export class LiquidSurfacer {
   private readonly levelSet: ParticleLevelSet
   private readonly cubes = new MarchingCubes()
@@ -65,7 +69,8 @@ export class LiquidSurfacer {
     mesh.reset()
     this.lastDropsRemoved = 0
     if (input.count === 0) return { name: 'liquid', positions: new Float32Array(0), indices: new Uint32Array(0), normals: new Float32Array(0) }
-    this.levelSet.compute({
+    const ls = this.levelSet
+    ls.prepare({
       positions: input.positions,
       count: input.count,
       particleRadius: input.particleRadius,
@@ -76,7 +81,17 @@ export class LiquidSurfacer {
       refinement: p.refinement,
       smoothing: p.smoothing,
     })
-    this.cubes.run(this.levelSet.phi, this.levelSet.grid, mesh)
+    // A window of node planes at a time: the level set's sums then take a few planes, not four
+    // node grids (278 MB at 128^3 and refinement 2). Each window starts at the last slice the
+    // cubes have, so the slab between two windows is meshed too; the mesh is the same bits as
+    // one sweep over the whole grid.
+    const nz = ls.grid.nz
+    this.cubes.begin(ls.grid, mesh)
+    for (let k0 = 0; k0 < nz; k0 += WINDOW_PLANES) {
+      const k1 = Math.min(nz, k0 + WINDOW_PLANES)
+      ls.computePlanes(Math.max(0, k0 - 1), k1)
+      this.cubes.addPlanes(ls.phi, ls.base, k1)
+    }
     this.lastDropsRemoved = p.minDropVolume > 0 ? this.drops.removeSmall(mesh, p.minDropVolume * grid.dx ** 3) : 0
     const nv = mesh.vertexCount, nt = mesh.triangleCount
     const normals = new Float32Array(3 * nv)

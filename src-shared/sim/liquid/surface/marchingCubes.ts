@@ -9,7 +9,8 @@
 // meeting at a node never coincide even when phi there is 0 or tiny.
 //
 // The grid is swept one z-slab at a time: edge maps cover two node slices (x and y edges) and
-// one slab (z edges), so scratch is O(nx * ny), not O(nodes).
+// one slab (z edges), so scratch is O(nx * ny), not O(nodes); and phi may arrive a window of
+// slices at a time (begin, addPlanes), so the caller need not hold it all either.
 import type { NodeGrid } from './particleLevelSet'
 import { CASE_START, CASE_TRIS, EDGE_AXIS, EDGE_CORNERS } from './mcTables'
 
@@ -66,10 +67,20 @@ export class MarchingCubes {
   private edgeCorner = new Int32Array(12) // per cube edge: node offset of its base corner in phi
   private tri = new Int32Array(3) // one triangle's vertices while it is looked up
 
-  /** Appends the isosurface phi = 0 to `out` (after out.reset() if a fresh mesh is wanted). */
+  // The sweep in progress: its grid, where it writes, and the next node slice it needs.
+  private grid: NodeGrid | null = null
+  private out: MeshBuffers | null = null
+  private nextSlice = 0
+
+  /** Appends the isosurface phi = 0 of the whole node grid to `out` (after out.reset() if a fresh mesh is wanted). */
   run(phi: Float32Array, g: NodeGrid, out: MeshBuffers): void {
-    const { nx, ny, nz, h } = g
-    const [ox, oy, oz] = g.origin
+    this.begin(g, out)
+    this.addPlanes(phi, 0, g.nz)
+  }
+
+  /** Starts a sweep over g's node slices, appending to `out`; addPlanes() feeds it. */
+  begin(g: NodeGrid, out: MeshBuffers): void {
+    const { nx, ny } = g
     const plane = nx * ny
     if (this.zEdge.length < plane) {
       this.xEdge = [new Int32Array(plane), new Int32Array(plane)]
@@ -81,24 +92,46 @@ export class MarchingCubes {
       this.edgeSlot[e] = (c & 1) + nx * ((c >> 1) & 1)
       this.edgeCorner[e] = (c & 1) + nx * ((c >> 1) & 1) + plane * ((c >> 2) & 1)
     }
-    this.sliceVertices(phi, g, 0, out)
-    for (let k = 0; k + 1 < nz; k++) {
-      this.sliceVertices(phi, g, k + 1, out)
+    this.grid = g
+    this.out = out
+    this.nextSlice = 0
+  }
+
+  /**
+   * Meshes the cubes up to node slice kEnd - 1, with phi holding slices from `base` (index
+   * i + nx * (j + ny * (k - base))) through kEnd - 1, and the last slice of the previous call
+   * among them. Calls in increasing kEnd give the same vertices and triangles, in the same
+   * order, as one call over the whole grid.
+   */
+  addPlanes(phi: Float32Array, base: number, kEnd: number): void {
+    const g = this.grid as NodeGrid, out = this.out as MeshBuffers
+    const { nx, ny, h } = g
+    const [ox, oy, oz] = g.origin
+    const plane = nx * ny
+    // phi seen from slice 0: phi[n - shift] for grid node n.
+    const shift = base * plane
+    if (this.nextSlice === 0 && kEnd > 0) {
+      this.sliceVertices(phi, shift, g, 0, out)
+      this.nextSlice = 1
+    }
+    for (let k = this.nextSlice - 1; k + 1 < kEnd; k++) {
+      this.sliceVertices(phi, shift, g, k + 1, out)
       // z-edge vertices of slab k
       const z = this.zEdge
       for (let j = 0; j < ny; j++) {
         for (let i = 0; i < nx; i++) {
-          const n = i + nx * (j + ny * k)
+          const n = i + nx * (j + ny * k) - shift
           const a = phi[n], b = phi[n + plane]
           z[i + nx * j] = a < 0 !== b < 0 ? out.addVertex(ox + i * h, oy + j * h, oz + (k + lerpT(a, b)) * h) : -1
         }
       }
-      this.slabTriangles(phi, nx, ny, k, out)
+      this.slabTriangles(phi, shift, nx, ny, k, out)
+      this.nextSlice = k + 2
     }
   }
 
   /** Vertices on the x and y edges of node slice k, into the maps of parity k & 1. */
-  private sliceVertices(phi: Float32Array, g: NodeGrid, k: number, out: MeshBuffers): void {
+  private sliceVertices(phi: Float32Array, shift: number, g: NodeGrid, k: number, out: MeshBuffers): void {
     const { nx, ny, h } = g
     const [ox, oy, oz] = g.origin
     const xm = this.xEdge[k & 1], ym = this.yEdge[k & 1]
@@ -106,7 +139,7 @@ export class MarchingCubes {
     for (let j = 0; j < ny; j++) {
       const y = oy + j * h
       for (let i = 0; i < nx; i++) {
-        const n = i + nx * (j + ny * k), a = phi[n], m = i + nx * j
+        const n = i + nx * (j + ny * k) - shift, a = phi[n], m = i + nx * j
         xm[m] = -1
         ym[m] = -1
         if (i + 1 < nx) {
@@ -121,7 +154,7 @@ export class MarchingCubes {
     }
   }
 
-  private slabTriangles(phi: Float32Array, nx: number, ny: number, k: number, out: MeshBuffers): void {
+  private slabTriangles(phi: Float32Array, shift: number, nx: number, ny: number, k: number, out: MeshBuffers): void {
     const plane = nx * ny
     const corner = this.edgeCorner, slot = this.edgeSlot
     const xLo = this.xEdge[k & 1], xHi = this.xEdge[(k + 1) & 1]
@@ -131,7 +164,7 @@ export class MarchingCubes {
     for (let j = 0; j + 1 < ny; j++) {
       // Corner c = x + 2y + 4z, bit c set when inside. Walking along x, the x = 1 corners of
       // one cube are the x = 0 corners of the next, so each node is read once per row.
-      const row = nx * (j + ny * k)
+      const row = nx * (j + ny * k) - shift
       let left = (phi[row] < 0 ? 1 : 0) | (phi[row + nx] < 0 ? 4 : 0) | (phi[row + plane] < 0 ? 16 : 0) | (phi[row + plane + nx] < 0 ? 64 : 0)
       for (let i = 0; i + 1 < nx; i++) {
         const n = row + i + 1

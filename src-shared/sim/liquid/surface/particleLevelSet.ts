@@ -56,10 +56,18 @@ function growF32(a: Float32Array, n: number, alloc: KernelAllocator): Float32Arr
   return a.length >= n ? a : alloc.f32(Math.max(n, Math.ceil(a.length * 1.5)))
 }
 
-/** Keeps its buffers between frames: after the first frame, compute() allocates only when the problem grows. */
+/**
+ * Keeps its buffers between frames: after the first frame, it allocates only when the problem
+ * grows. prepare() sorts the particles; computePlanes() then gives phi on any window of node
+ * z-planes, so a mesher can sweep the grid a window at a time and hold a few planes of sums
+ * instead of four full node grids (at 128^3 and refinement 2 those were 278 MB).
+ */
 export class ParticleLevelSet {
-  /** Node values, index i + nx * (j + ny * k); valid up to grid's node count after compute(). */
+  /** Node values of planes [base, base + planes): index i + nx * (j + ny * (k - base)). */
   phi: Float32Array = new Float32Array(0)
+  /** First node plane phi holds, and how many. */
+  base = 0
+  planes = 0
   grid: NodeGrid = { origin: [0, 0, 0], h: 1, nx: 0, ny: 0, nz: 0 }
   /** phi at nodes with no particle within R: the largest value phi takes near particles (R - r). */
   far = 1
@@ -72,29 +80,56 @@ export class ParticleLevelSet {
   /** Where the splat runs; the arrays it touches come from its allocator. */
   private readonly kernels: KernelBackend
   private readonly sums = { ws: this.phi, sx: this.sumX, sy: this.sumY, sz: this.sumZ }
+  // What prepare() worked out for computePlanes().
+  private R = 1
+  private radius = 1
+  private smoothing = 0
+  private bucketSize = 1
+  private bucketPlane = 1
+  private bucketLayers = 1
+  private lo: Vec3 = [0, 0, 0]
+  private hi: Vec3 = [0, 0, 0]
 
   constructor(kernels: KernelBackend = TS_KERNELS) {
     this.kernels = kernels
   }
 
+  /** phi on every node plane (prepare, then one window over the whole grid). */
   compute(p: LevelSetParams): void {
+    this.prepare(p)
+    this.computePlanes(0, this.grid.nz)
+  }
+
+  /** The node grid for p, and the particles counting-sorted into buckets. */
+  prepare(p: LevelSetParams): void {
     const r = p.refinement, h = p.dx / r
     const nx = p.cells[0] * r + 3, ny = p.cells[1] * r + 3, nz = p.cells[2] * r + 3
     const ox = p.origin[0] - h, oy = p.origin[1] - h, oz = p.origin[2] - h
     this.grid = { origin: [ox, oy, oz], h, nx, ny, nz }
-    const nodes = nx * ny * nz
     const R = p.kernelScale * p.particleRadius
-    const far = R - p.particleRadius
-    this.far = far
-    this.phi = growF32(this.phi, nodes, this.kernels)
-    const phi = this.phi
+    this.R = R
+    this.radius = p.particleRadius
+    this.smoothing = p.smoothing
+    this.far = R - p.particleRadius
+    // Mirror images across the domain walls (ghost particles, surfaceSplatKernels.ts): at a
+    // wall the kernel mean sees liquid on both sides, as it would in an unbounded pool, so phi
+    // there is about -r and the surface meets the wall flush and square instead of rounding
+    // off a fraction of a cell short of it (Zhu & Bridson's phi pulls in wherever the
+    // particles end).
+    this.lo = [p.origin[0], p.origin[1], p.origin[2]]
+    this.hi = [p.origin[0] + p.cells[0] * p.dx, p.origin[1] + p.cells[1] * p.dx, p.origin[2] + p.cells[2] * p.dx]
 
     // Counting sort of the particles into buckets of B = 2R (flat Int32Arrays): the scatter
-    // below then visits particles bucket by bucket, so the nodes it writes stay in cache and
-    // the float32 sums are taken in an order that does not depend on the solver's numbering.
+    // then visits particles bucket by bucket, so the nodes it writes stay in cache, the float32
+    // sums are taken in an order that does not depend on the solver's numbering, and the
+    // particles near a window of z-planes are one run of the sorted array (buckets are
+    // numbered z-layer by z-layer).
     const span = Math.max(1, Math.ceil((2 * R) / h))
     const B = span * h
     const bx = Math.ceil(nx / span), by = Math.ceil(ny / span), bz = Math.ceil(nz / span)
+    this.bucketSize = B
+    this.bucketPlane = bx * by
+    this.bucketLayers = bz
     const nb = bx * by * bz
     this.bucketStart = grow32(this.bucketStart, nb + 1)
     this.particleBucket = grow32(this.particleBucket, p.count)
@@ -117,44 +152,69 @@ export class ParticleLevelSet {
     }
     for (let b = nb; b > 0; b--) start[b] = start[b - 1]
     start[0] = 0
+  }
 
-    this.sumX = growF32(this.sumX, nodes, this.kernels)
-    this.sumY = growF32(this.sumY, nodes, this.kernels)
-    this.sumZ = growF32(this.sumZ, nodes, this.kernels)
+  /**
+   * phi on node planes [k0, k1) after prepare(), smoothed as prepare's params ask: the same
+   * bits as the whole grid's phi there. Afterwards phi holds planes [base, base + planes),
+   * which covers [k0, k1) (with `smoothing` planes more each side, where the grid has them).
+   */
+  computePlanes(k0: number, k1: number): void {
+    const { nx, ny, nz, h } = this.grid
+    const [ox, oy, oz] = this.grid.origin
+    // Smoothing pass s reads pass s - 1 one plane further out: start that many planes wider.
+    const a = Math.max(0, k0 - this.smoothing), b = Math.min(nz, k1 + this.smoothing)
+    const plane = nx * ny
+    // Room for a window one plane wider than this one (a mesher's later windows start one
+    // slice back): the kernels' arena cannot free a block that a bigger one replaces.
+    const room = Math.min(nz, k1 - k0 + 1 + 2 * this.smoothing) * plane
+    this.phi = growF32(this.phi, room, this.kernels)
+    this.sumX = growF32(this.sumX, room, this.kernels)
+    this.sumY = growF32(this.sumY, room, this.kernels)
+    this.sumZ = growF32(this.sumZ, room, this.kernels)
     const S = this.sums
-    S.ws = phi
+    S.ws = this.phi
     S.sx = this.sumX
     S.sy = this.sumY
     S.sz = this.sumZ
-    // Mirror images across the domain walls (ghost particles): at a wall the kernel mean then
-    // sees liquid on both sides, as it would in an unbounded pool, so phi there is about -r
-    // and the surface meets the wall flush and square instead of rounding off a fraction of
-    // a cell short of it (Zhu & Bridson's phi pulls in wherever the particles end).
-    const lo = p.origin, hi = [lo[0] + p.cells[0] * p.dx, lo[1] + p.cells[1] * p.dx, lo[2] + p.cells[2] * p.dx]
+    // The particles within R of these planes: whole bucket layers, one more each side for
+    // rounding. (A wall mirror is never nearer an interior node than its particle is.) The
+    // others would add nothing here, so the sums are the same bits as over every particle.
+    const B = this.bucketSize, R = this.R, last = this.bucketLayers - 1
+    const layerA = Math.max(0, Math.min(last, Math.floor((a * h - R) / B) - 1))
+    const layerB = Math.max(0, Math.min(last, Math.floor(((b - 1) * h + R) / B) + 1))
+    const first = this.bucketStart[layerA * this.bucketPlane], end = this.bucketStart[(layerB + 1) * this.bucketPlane]
+    const lo = this.lo, hi = this.hi
     // Scatter: each particle adds k(|x - x_i| / R) and k * (x_i - x) to every node x within R,
     // then phi = |x - xbar| - r (surfaceSplatKernels.ts). This costs particles x (2R / h)^3
     // node visits, against nodes x (particles in a 3x3x3 block of buckets) for a gather: 27
     // against 216 per node for R = 0.75 dx, 8 particles per cell and refinement 2.
-    this.kernels.run(SURFACE_SPLAT, S, sorted, n, nx, ny, nz, ox, oy, oz, h, R, lo[0], lo[1], lo[2], hi[0], hi[1], hi[2], p.particleRadius, far)
-    for (let pass = 0; pass < p.smoothing; pass++) this.smoothInside()
+    this.kernels.run(SURFACE_SPLAT, S, this.sorted, first, end, nx, ny, nz, a, b - a, ox, oy, oz, h, R, lo[0], lo[1], lo[2], hi[0], hi[1], hi[2], this.radius, this.far)
+    this.base = a
+    this.planes = b - a
+    for (let pass = 1; pass <= this.smoothing; pass++) {
+      // Planes still exact after this pass: one fewer each side, except at the grid's ends
+      // (whose planes the smoothing never changes).
+      this.smoothInside(a === 0 ? 1 : a + pass, b === nz ? nz - 1 : b - pass)
+    }
   }
 
   /**
-   * One Jacobi pass of phi <- phi + 1/2 (mean of 6 neighbours - phi) on interior nodes with
-   * phi < 0 only. The particle level set has dimples between surface particles and bumps
-   * in concave corners; smoothing the inside nodes irons them out,
-   * and since outside nodes never move, the liquid cannot grow bridges across air gaps.
-   * It does shrink thin features slightly (a node's neighbours outside pull it up).
+   * One Jacobi pass of phi <- phi + 1/2 (mean of 6 neighbours - phi) on the interior nodes of
+   * grid planes [ka, kb) with phi < 0 only (the other planes of the window are copied). The
+   * particle level set has dimples between surface particles and bumps in concave corners;
+   * smoothing the inside nodes irons them out, and since outside nodes never move, the liquid
+   * cannot grow bridges across air gaps. It does shrink thin features slightly (a node's
+   * neighbours outside pull it up).
    */
-  private smoothInside(): void {
-    const { nx, ny, nz } = this.grid
-    const nodes = nx * ny * nz
-    this.sumX = growF32(this.sumX, nodes, this.kernels) // free after compute(): the Jacobi target
-    const src = this.phi, dst = this.sumX
+  private smoothInside(ka: number, kb: number): void {
+    const { nx, ny } = this.grid
+    const base = this.base, nodes = this.planes * nx * ny
+    const src = this.phi, dst = this.sumX // free after the splat: the Jacobi target
     dst.set(src.subarray(0, nodes))
     const sy = nx, sz = nx * ny
-    for (let k = 1; k < nz - 1; k++) for (let j = 1; j < ny - 1; j++) {
-      const row = nx * (j + ny * k)
+    for (let k = ka; k < kb; k++) for (let j = 1; j < ny - 1; j++) {
+      const row = nx * (j + ny * (k - base))
       for (let i = 1; i < nx - 1; i++) {
         const n = row + i, v = src[n]
         if (v >= 0) continue

@@ -3,10 +3,12 @@
 // TypeScript backend and as its AssemblyScript twin (wasm/assembly/surfaceSplat.ts) split over
 // z-planes of nodes on the WebAssembly backend's threads.
 //
-// A call covers node planes [k0, k1): it zeroes their sums, adds every (bucket-sorted) particle
-// and its wall mirrors to the interior nodes of its planes in particle order (so each node's
-// float32 sums are the same bits whatever the split), then turns the sums into phi there.
-import { defineKernel, f32, float, int, type KernelArgs, struct } from '../../core/kernelTable'
+// The node arrays hold a window of the node grid's z-planes (from plane kBase), so the mesher
+// can sweep the grid a window at a time (particleLevelSet.ts). A call covers window planes
+// [k0, k1): it zeroes their sums, adds the bucket-sorted particles [first, last) and their wall
+// mirrors to the interior nodes of its planes in particle order (so each node's float32 sums
+// are the same bits whatever the split or the window), then turns the sums into phi there.
+import { defineKernel, f32, float, int, type KernelArgs, size, struct } from '../../core/kernelTable'
 
 /** Per node: sum k (phi's array until the end of the call) and sum k (x_i - x) per axis. */
 export interface SurfaceSums {
@@ -16,8 +18,11 @@ export interface SurfaceSums {
   sz: Float32Array
 }
 
-/** Adds a particle at (px, py, pz) to the kernel sums of the interior nodes within R, planes [ka, kb). */
-function splat(S: SurfaceSums, nx: number, ny: number, nz: number, ox: number, oy: number, oz: number, h: number, R: number, px: number, py: number, pz: number, ka: number, kb: number): void {
+/**
+ * Adds a particle at (px, py, pz) to the kernel sums of the interior nodes within R, grid
+ * planes [ka, kb), stored from plane kBase.
+ */
+function splat(S: SurfaceSums, nx: number, ny: number, nz: number, kBase: number, ox: number, oy: number, oz: number, h: number, R: number, px: number, py: number, pz: number, ka: number, kb: number): void {
   const { ws, sx, sy, sz } = S
   const R2 = R * R, invR2 = 1 / R2, invH = 1 / h, plane = nx * ny
   // Interior nodes only: padding nodes (index 0 and n - 1) must stay outside.
@@ -30,7 +35,7 @@ function splat(S: SurfaceSums, nx: number, ny: number, nz: number, ox: number, o
       const ey = py - (oy + j * h)
       const dyz = ey * ey + ez * ez
       if (dyz >= R2) continue
-      const row = nx * j + plane * k
+      const row = nx * j + plane * (k - kBase)
       for (let i = i0; i <= i1; i++) {
         const ex = px - (ox + i * h)
         const d2 = ex * ex + dyz
@@ -48,8 +53,9 @@ function splat(S: SurfaceSums, nx: number, ny: number, nz: number, ox: number, o
 }
 
 /**
- * Node planes [k0, k1) of the particle level set: particles `sorted` (x, y, z per particle,
- * bucket order) and their mirror images across the domain walls lo, hi within R (ghost
+ * Node planes kBase + [k0, k1) of the particle level set (array planes [k0, k1)): particles
+ * [first, last) of `sorted` (x, y, z per particle, bucket order; every particle within R of
+ * those planes) and their mirror images across the domain walls lo, hi within R (ghost
  * particles: at a wall the kernel mean sees liquid on both sides, so the surface meets the
  * wall flush), then phi = |sum k (x_i - x)| / sum k - rad, or `far` where no particle is
  * within R. Nodes: nx * ny * nz from (ox, oy, oz), spacing h.
@@ -57,10 +63,12 @@ function splat(S: SurfaceSums, nx: number, ny: number, nz: number, ox: number, o
 export function surfaceSplatSlab(
   S: SurfaceSums,
   sorted: Float32Array,
-  count: number,
+  first: number,
+  last: number,
   nx: number,
   ny: number,
   nz: number,
+  kBase: number,
   ox: number,
   oy: number,
   oz: number,
@@ -84,7 +92,8 @@ export function surfaceSplatSlab(
   sx.fill(0, m0, m1)
   sy.fill(0, m0, m1)
   sz.fill(0, m0, m1)
-  for (let s = 0; s < count; s++) {
+  const ka = kBase + k0, kb = kBase + k1
+  for (let s = first; s < last; s++) {
     const x = sorted[3 * s], y = sorted[3 * s + 1], z = sorted[3 * s + 2]
     // The images of each coordinate: itself, and its mirror across each wall within R.
     const zm = z - lo2 < R ? 2 * lo2 - z : NaN, zp = hi2 - z < R ? 2 * hi2 - z : NaN
@@ -99,7 +108,7 @@ export function surfaceSplatSlab(
         for (let a = 0; a < 3; a++) {
           const X = a === 0 ? x : a === 1 ? xm : xp
           if (a > 0 && X !== X) continue
-          splat(S, nx, ny, nz, ox, oy, oz, h, R, X, Y, Z, k0, k1)
+          splat(S, nx, ny, nz, kBase, ox, oy, oz, h, R, X, Y, Z, ka, kb)
         }
       }
     }
@@ -113,16 +122,19 @@ export function surfaceSplatSlab(
 
 const num = (a: KernelArgs, i: number) => a[i] as number
 
-/** surfaceSplatSlab over node planes [0, nz). */
+/** surfaceSplatSlab over the window's planes [0, planes). */
 export const SURFACE_SPLAT = defineKernel({
   name: 'surfaceSplat',
   args: [
     struct('S', { ws: 'f32', sx: 'f32', sy: 'f32', sz: 'f32' }),
     f32('sorted'),
-    int('count'),
+    int('first'),
+    int('last'),
     int('nx'),
     int('ny'),
     int('nz'),
+    int('kBase'),
+    size('planes'),
     float('ox'),
     float('oy'),
     float('oz'),
@@ -138,8 +150,8 @@ export const SURFACE_SPLAT = defineKernel({
     float('far'),
   ],
   split: 'planes',
-  range: (a) => num(a, 5),
-  // Each thread reads every particle; (2R / h)^3 nodes a particle, about 30 at refinement 2.
-  work: (a) => 30 * num(a, 2) + num(a, 3) * num(a, 4) * num(a, 5),
+  range: (a) => num(a, 8),
+  // Each thread reads the window's every particle; (2R / h)^3 nodes a particle, about 30 at refinement 2.
+  work: (a) => 30 * (num(a, 3) - num(a, 2)) + num(a, 4) * num(a, 5) * num(a, 8),
   ref: surfaceSplatSlab,
 })

@@ -1,7 +1,8 @@
 // The liquid surface mesher's particle splat and phi (reference: src-shared/sim/liquid/surface/
-// surfaceSplatKernels.ts surfaceSplatSlab; Zhu & Bridson 2005). A call covers node planes
-// [k0, k1): it zeroes their sums, adds every particle and its wall mirrors to the interior
-// nodes of its planes in particle order, and turns the sums into phi there. float32 sums
+// surfaceSplatKernels.ts surfaceSplatSlab; Zhu & Bridson 2005). The arrays hold a window of
+// node planes from grid plane kBase; a call covers window planes [k0, k1): it zeroes their
+// sums, adds particles [first, last) and their wall mirrors to the interior nodes of its planes
+// in particle order, and turns the sums into phi there. float32 sums
 // rounded after every add, as the reference's Float32Array stores; bounds computed and
 // compared in float64 before any conversion to integers.
 import { rf32, wf32 } from './common'
@@ -11,7 +12,7 @@ import { rf32, wf32 } from './common'
   store<f32>(a, <f32>(<f64>load<f32>(a) + v))
 }
 
-function splat(ws: usize, sx: usize, sy: usize, sz: usize, nx: i32, ny: i32, nz: i32, ox: f64, oy: f64, oz: f64, h: f64, R: f64, px: f64, py: f64, pz: f64, ka: i32, kb: i32): void {
+function splat(ws: usize, sx: usize, sy: usize, sz: usize, nx: i32, ny: i32, nz: i32, kBase: i32, ox: f64, oy: f64, oz: f64, h: f64, R: f64, px: f64, py: f64, pz: f64, ka: i32, kb: i32): void {
   const R2 = R * R, invR2 = 1 / R2, invH = 1 / h, plane = nx * ny
   const i0 = Math.max(1, Math.ceil((px - R - ox) * invH)), i1 = Math.min(<f64>(nx - 2), Math.floor((px + R - ox) * invH))
   const j0 = Math.max(1, Math.ceil((py - R - oy) * invH)), j1 = Math.min(<f64>(ny - 2), Math.floor((py + R - oy) * invH))
@@ -25,7 +26,7 @@ function splat(ws: usize, sx: usize, sy: usize, sz: usize, nx: i32, ny: i32, nz:
       const ey = py - (oy + <f64>j * h)
       const dyz = ey * ey + ez * ez
       if (dyz >= R2) continue
-      const row = nx * j + plane * k
+      const row = nx * j + plane * (k - kBase)
       for (let i = ia; i <= ib; i++) {
         const ex = px - (ox + <f64>i * h)
         const d2 = ex * ex + dyz
@@ -42,10 +43,10 @@ function splat(ws: usize, sx: usize, sy: usize, sz: usize, nx: i32, ny: i32, nz:
   }
 }
 
-/** surfaceSplatSlab over node planes [k0, k1). */
+/** surfaceSplatSlab over window planes [k0, k1). */
 export function surfaceSplat(
-  ws: usize, sx: usize, sy: usize, sz: usize, sorted: usize, count: i32,
-  nx: i32, ny: i32, nz: i32, ox: f64, oy: f64, oz: f64, h: f64, R: f64,
+  ws: usize, sx: usize, sy: usize, sz: usize, sorted: usize, first: i32, last: i32,
+  nx: i32, ny: i32, nz: i32, kBase: i32, ox: f64, oy: f64, oz: f64, h: f64, R: f64,
   lo0: f64, lo1: f64, lo2: f64, hi0: f64, hi1: f64, hi2: f64, rad: f64, far: f64,
   k0: i32, k1: i32,
 ): void {
@@ -60,8 +61,9 @@ export function surfaceSplat(
   }
   // A particle (or its z mirror) reaches node planes within R of it: skip those that reach
   // none of [k0, k1) before the x and y images (1.5 R: margin for rounding).
-  const zlo = oz + <f64>k0 * h - 1.5 * R, zhi = oz + <f64>(k1 - 1) * h + 1.5 * R
-  for (let s = 0; s < count; s++) {
+  const ka = kBase + k0, kb = kBase + k1
+  const zlo = oz + <f64>ka * h - 1.5 * R, zhi = oz + <f64>(kb - 1) * h + 1.5 * R
+  for (let s = first; s < last; s++) {
     const z = rf32(sorted, 3 * s + 2)
     const zm = z - lo2 < R ? 2 * lo2 - z : NaN, zp = hi2 - z < R ? 2 * hi2 - z : NaN
     if (!(z >= zlo && z <= zhi) && !(zm >= zlo && zm <= zhi) && !(zp >= zlo && zp <= zhi)) continue
@@ -77,7 +79,7 @@ export function surfaceSplat(
         for (let a = 0; a < 3; a++) {
           const X = a == 0 ? x : a == 1 ? xm : xp
           if (a > 0 && X != X) continue
-          splat(ws, sx, sy, sz, nx, ny, nz, ox, oy, oz, h, R, X, Y, Z, k0, k1)
+          splat(ws, sx, sy, sz, nx, ny, nz, kBase, ox, oy, oz, h, R, X, Y, Z, ka, kb)
         }
       }
     }
