@@ -158,6 +158,8 @@ export class WasmArena {
   /** First byte the arena may use (above the module's static data). */
   readonly base: number
   private top: number
+  /** Lowest byte never handed out (above it the memory is zero as grown). */
+  private fresh: number
   private readonly buffers = new Set<ArrayBufferLike>()
   private last: ArrayBufferLike
 
@@ -165,6 +167,7 @@ export class WasmArena {
     this.memory = memory
     this.base = align(Math.max(base, 16), 64)
     this.top = this.base
+    this.fresh = this.base
     this.last = memory.buffer
     this.buffers.add(this.last)
   }
@@ -197,7 +200,13 @@ export class WasmArena {
       }
     }
     this.top = end
-    new Uint8Array(this.buffer(), at, end - at).fill(0)
+    // Bytes above the highest block ever handed out are still as the memory grew them: zero
+    // (WebAssembly zeroes new pages). Writing zeros there would only make the operating system
+    // commit pages an array may never use (the viscosity's, a body's), so only reused bytes
+    // are cleared.
+    const reused = Math.min(end, this.fresh)
+    if (reused > at) new Uint8Array(this.buffer(), at, reused - at).fill(0)
+    if (end > this.fresh) this.fresh = end
     return at
   }
 

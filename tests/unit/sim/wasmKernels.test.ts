@@ -122,6 +122,14 @@ describe('loading', () => {
     t.fill(7)
     arena.release(mark)
     expect(Array.from(arena.u8(100)).every((x) => x === 0)).toBe(true)
+    // Bytes never handed out are zero as the memory grew them (the arena does not write them);
+    // reused ones are cleared, also in a block that runs on past the highest one handed out.
+    expect(big.every((x) => x === 0)).toBe(true)
+    const mark2 = arena.mark()
+    arena.u8(4096).fill(9)
+    arena.release(mark2)
+    const spans = arena.u8(8192)
+    expect(spans.every((x) => x === 0)).toBe(true)
   })
 
   it('strict mode refuses arrays outside the memory; otherwise the reference runs', () => {

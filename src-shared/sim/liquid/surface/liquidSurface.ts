@@ -45,7 +45,7 @@ export interface LiquidMesh extends FrameMesh {
 // Level-set nodes beyond this are refused: phi alone would take over 500 MB.
 export const MAX_SURFACE_NODES = 1 << 27
 
-/** Node z-planes of the level set meshed at a time (plus one shared slice and the smoothing's halo). */
+/** Node z-planes of the level set meshed at a time (plus the slice shared with the next window and the smoothing's halo). */
 export const WINDOW_PLANES = 32
 
 export class LiquidSurfacer {
@@ -82,15 +82,17 @@ export class LiquidSurfacer {
       smoothing: p.smoothing,
     })
     // A window of node planes at a time: the level set's sums then take a few planes, not four
-    // node grids (278 MB at 128^3 and refinement 2). Each window starts at the last slice the
-    // cubes have, so the slab between two windows is meshed too; the mesh is the same bits as
-    // one sweep over the whole grid.
+    // node grids (278 MB at 128^3 and refinement 2). Each window after the first starts at the
+    // last slice the cubes have, so the slab between two windows is meshed too; the mesh is the
+    // same bits as one sweep over the whole grid. (Windows of one length: the first one's
+    // buffers serve them all.)
     const nz = ls.grid.nz
     this.cubes.begin(ls.grid, mesh)
-    for (let k0 = 0; k0 < nz; k0 += WINDOW_PLANES) {
-      const k1 = Math.min(nz, k0 + WINDOW_PLANES)
-      ls.computePlanes(Math.max(0, k0 - 1), k1)
+    for (let k0 = 0; ; k0 += WINDOW_PLANES) {
+      const k1 = Math.min(nz, k0 + WINDOW_PLANES + 1)
+      ls.computePlanes(k0, k1)
       this.cubes.addPlanes(ls.phi, ls.base, k1)
+      if (k1 === nz) break
     }
     this.lastDropsRemoved = p.minDropVolume > 0 ? this.drops.removeSmall(mesh, p.minDropVolume * grid.dx ** 3) : 0
     const nv = mesh.vertexCount, nt = mesh.triangleCount

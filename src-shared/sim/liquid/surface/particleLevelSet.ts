@@ -165,9 +165,9 @@ export class ParticleLevelSet {
     // Smoothing pass s reads pass s - 1 one plane further out: start that many planes wider.
     const a = Math.max(0, k0 - this.smoothing), b = Math.min(nz, k1 + this.smoothing)
     const plane = nx * ny
-    // Room for a window one plane wider than this one (a mesher's later windows start one
-    // slice back): the kernels' arena cannot free a block that a bigger one replaces.
-    const room = Math.min(nz, k1 - k0 + 1 + 2 * this.smoothing) * plane
+    // Room for this window with both halos even where the grid's end cuts one off, so later
+    // windows of the same length fit: the kernels' arena cannot free a block a bigger one replaces.
+    const room = Math.min(nz, k1 - k0 + 2 * this.smoothing) * plane
     this.phi = growF32(this.phi, room, this.kernels)
     this.sumX = growF32(this.sumX, room, this.kernels)
     this.sumY = growF32(this.sumY, room, this.kernels)
