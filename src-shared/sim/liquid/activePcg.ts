@@ -110,13 +110,21 @@ class ActiveVectorOps implements VectorOps {
   readonly n: number
   /** Per-plane partial sums of the reductions. */
   private readonly partial: Float64Array
-  constructor(private readonly set: ActiveCells) {
+  /** Vectors handed out of `shared` so far. */
+  private lent = 0
+  constructor(
+    private readonly set: ActiveCells,
+    private readonly shared: Float64Array | null,
+  ) {
     this.n = set.nx * set.ny * set.nz
     this.partial = set.kernels.f64(set.nz)
   }
 
+  /** The next n values of `shared` (the solve zeroes them: PcgSolver.zeroScratch), else new ones. */
   alloc(): Float64Array {
-    return this.set.kernels.f64(this.n)
+    const { n, shared } = this
+    if (shared !== null && (this.lent + 1) * n <= shared.length) return shared.subarray(this.lent++ * n, this.lent * n)
+    return this.set.kernels.f64(n)
   }
 
   /** Sum over the unknowns of a_c b_c, per plane then planes in order (vectorOps.ts). */
@@ -185,8 +193,12 @@ class ActiveMic0 implements Preconditioner {
   m: Stencil7Matrix | null = null
   /** 1 / sqrt(e_c) on the unknowns, 0 elsewhere. */
   readonly prec: Float64Array
-  constructor(private readonly set: ActiveCells) {
-    this.prec = set.kernels.f64(set.nx * set.ny * set.nz)
+  /** prec: n values for 1 / sqrt(e_c) (factor() zeroes it first), else its own. */
+  constructor(
+    private readonly set: ActiveCells,
+    prec: Float64Array | null,
+  ) {
+    this.prec = prec ?? set.kernels.f64(set.nx * set.ny * set.nz)
   }
 
   /** Stencil7Mic0.factor on the unknowns (prec is zeroed first: other cells read as 0), pipelined over the bands. */
@@ -206,6 +218,9 @@ class ActiveMic0 implements Preconditioner {
   }
 }
 
+/** Float64 values per cell of the scratch an ActivePcg can borrow: PcgSolver's four vectors and MIC(0)'s diagonal. */
+export const ACTIVE_PCG_SCRATCH_CELLS = 5
+
 /** The generic PcgSolver with the active-cell operator, MIC(0) and vector ops plugged in. */
 export class ActivePcg {
   readonly nx: number
@@ -216,15 +231,21 @@ export class ActivePcg {
   private readonly mic: ActiveMic0
   private readonly pcg: PcgSolver
 
-  /** kernels: where the product and vector updates run; its allocator holds the vectors. */
-  constructor(nx: number, ny: number, nz: number, kernels: KernelBackend = TS_KERNELS) {
+  /**
+   * kernels: where the product and vector updates run; its allocator holds the vectors.
+   * shared: ACTIVE_PCG_SCRATCH_CELLS n float64 of the kernels' memory for the solver's four
+   * vectors and MIC(0)'s diagonal, which every solve rewrites before reading: memory another
+   * pass may use between solves (liquidSolver.ts lends it to the level set).
+   */
+  constructor(nx: number, ny: number, nz: number, kernels: KernelBackend = TS_KERNELS, shared: Float64Array | null = null) {
     this.nx = nx
     this.ny = ny
     this.nz = nz
+    const n = nx * ny * nz
     this.set = new ActiveCells(nx, ny, nz, kernels)
     this.op = new ActiveOperator(this.set)
-    this.mic = new ActiveMic0(this.set)
-    this.pcg = new PcgSolver(new ActiveVectorOps(this.set))
+    this.mic = new ActiveMic0(this.set, shared ? shared.subarray(4 * n, 5 * n) : null)
+    this.pcg = new PcgSolver(new ActiveVectorOps(this.set, shared ? shared.subarray(0, 4 * n) : null))
   }
 
   /** Number of unknowns of the last solve. */

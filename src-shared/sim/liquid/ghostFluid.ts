@@ -47,8 +47,11 @@ export class GhostFluidPressure {
   private readonly bDrift: Float64Array
   private readonly pcg: ActivePcg
 
-  /** kernels: where the solve's product and vector updates run (activeKernels.ts). */
-  constructor(nx: number, ny: number, nz: number, kernels: KernelBackend = TS_KERNELS) {
+  /**
+   * kernels: where the solve's product and vector updates run (activeKernels.ts). solverScratch:
+   * ACTIVE_PCG_SCRATCH_CELLS n float64 the solves may use and leave anything in (activePcg.ts).
+   */
+  constructor(nx: number, ny: number, nz: number, kernels: KernelBackend = TS_KERNELS, solverScratch: Float64Array | null = null) {
     this.nx = nx
     this.ny = ny
     this.nz = nz
@@ -58,7 +61,7 @@ export class GhostFluidPressure {
     this.b = kernels.f64(n)
     this.qDrift = kernels.f64(n)
     this.bDrift = kernels.f64(n)
-    this.pcg = new ActivePcg(nx, ny, nz, kernels)
+    this.pcg = new ActivePcg(nx, ny, nz, kernels, solverScratch)
   }
 
   /** Liquid fraction theta of the segment from liquid cell a to air cell b (MIN_THETA..1). */

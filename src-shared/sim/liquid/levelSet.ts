@@ -95,6 +95,9 @@ export const MARKER_BOUNDARY = 0.246
  * Scratch sums for particleLevelSet: per cell the kernel weight and the weighted x, y, z at
  * 4c .. 4c + 3, side by side so a marker's splat touches one cache line per cell, not four.
  */
+/** Float64 values per cell LevelSetScratch uses: the four kernel sums and the redistancing's distances. */
+export const LEVEL_SET_SCRATCH_CELLS = 5
+
 export class LevelSetScratch {
   readonly sums: Float64Array
   readonly redistancer: Redistancer
@@ -102,10 +105,15 @@ export class LevelSetScratch {
   readonly kernels: KernelBackend
   /** Cumulative markers per cell plane (transfer.ts balance), or null. */
   balance: Float64Array | null = null
-  constructor(n: number, kernels: KernelBackend = TS_KERNELS) {
-    this.redistancer = new Redistancer(n, kernels)
+  /**
+   * shared: LEVEL_SET_SCRATCH_CELLS n float64 of the kernels' memory to use instead of its own
+   * (liquidSolver.ts lends the pressure's solver scratch: the splat zeroes the sums, the
+   * redistancing writes its scratch, before either is read).
+   */
+  constructor(n: number, kernels: KernelBackend = TS_KERNELS, shared: Float64Array | null = null) {
+    this.redistancer = new Redistancer(n, kernels, shared ? shared.subarray(4 * n, 5 * n) : null)
     this.kernels = kernels
-    this.sums = kernels.f64(4 * n)
+    this.sums = shared ? shared.subarray(0, 4 * n) : kernels.f64(4 * n)
   }
 }
 

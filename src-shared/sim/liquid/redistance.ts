@@ -26,10 +26,13 @@ export class Redistancer {
   private readonly d: Float64Array
   private readonly kernels: KernelBackend
 
-  /** kernels: where the pass runs; its allocator holds the scratch (and should hold phi). */
-  constructor(n: number, kernels: KernelBackend = TS_KERNELS) {
+  /**
+   * kernels: where the pass runs; its allocator holds the scratch (and should hold phi).
+   * scratch: n float64 of the kernels' memory to use instead (a pass writes all of it first).
+   */
+  constructor(n: number, kernels: KernelBackend = TS_KERNELS, scratch: Float64Array | null = null) {
     this.kernels = kernels
-    this.d = kernels.f64(n)
+    this.d = scratch ?? kernels.f64(n)
   }
 
   /** Redistances phi (cell centres of an nx*ny*nz grid with spacing dx) in place. */

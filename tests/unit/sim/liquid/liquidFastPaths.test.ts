@@ -16,7 +16,7 @@ import { PcgSolver } from '../../../../src-shared/sim/core/pcg'
 import { Prng } from '../../../../src-shared/sim/core/prng'
 import { ActivePcg } from '../../../../src-shared/sim/liquid/activePcg'
 import { extrapolateLayers } from '../../../../src-shared/sim/liquid/extrapolate'
-import { LevelSetScratch, particleLevelSet } from '../../../../src-shared/sim/liquid/levelSet'
+import { LEVEL_SET_SCRATCH_CELLS, LevelSetScratch, particleLevelSet } from '../../../../src-shared/sim/liquid/levelSet'
 import { MarkerParticles } from '../../../../src-shared/sim/liquid/markers'
 import { ParticleMover } from '../../../../src-shared/sim/liquid/particleMotion'
 import { Redistancer } from '../../../../src-shared/sim/liquid/redistance'
@@ -191,6 +191,27 @@ describe('particleLevelSet', () => {
     particleLevelSet(p, spec, out[0].count, out[0].kind, out[0].phi, out[0].dist, 3 * spec.dx, out[0].scratch, closed)
     particleLevelSet(p, spec, out[1].count, out[1].kind, out[1].phi, out[1].dist, 3 * spec.dx, out[1].scratch, closed, false)
     out[1].scratch.redistancer.run(out[1].dist, spec.nx, spec.ny, spec.nz, spec.dx, 3 * spec.dx)
+    expect(bits(out[1].phi)).toEqual(bits(out[0].phi))
+    expect(bits(out[1].dist)).toEqual(bits(out[0].dist))
+    expect(Array.from(out[1].kind)).toEqual(Array.from(out[0].kind))
+  })
+
+  it('on a borrowed block another pass left NaN in, gives its own scratch\'s bits (the liquid lends it the pressure\'s)', () => {
+    const { spec, p } = scene()
+    const n = spec.nx * spec.ny * spec.nz
+    const closed = new Uint8Array([1, 1, 1, 0, 1, 1])
+    const shared = new Float64Array(LEVEL_SET_SCRATCH_CELLS * n)
+    const out = [null, shared].map((block) => ({ count: new Int32Array(n), kind: new Uint8Array(n), phi: new Float32Array(n), dist: new Float32Array(n), scratch: new LevelSetScratch(n, undefined, block) }))
+    expect(out[1].scratch.sums.buffer).toBe(shared.buffer)
+    for (const o of out) for (let q = 0; q < p.count; q++) {
+      const i = Math.floor((p.px[q] - spec.origin[0]) / spec.dx), j = Math.floor((p.py[q] - spec.origin[1]) / spec.dx), k = Math.floor((p.pz[q] - spec.origin[2]) / spec.dx)
+      o.count[i + spec.nx * (j + spec.ny * k)]++
+    }
+    for (const o of out) {
+      shared.fill(Number.NaN)
+      particleLevelSet(p, spec, o.count, o.kind, o.phi, o.dist, 3 * spec.dx, o.scratch, closed)
+    }
+    expect(out[0].phi.some((v) => v < 0)).toBe(true)
     expect(bits(out[1].phi)).toEqual(bits(out[0].phi))
     expect(bits(out[1].dist)).toEqual(bits(out[0].dist))
     expect(Array.from(out[1].kind)).toEqual(Array.from(out[0].kind))
