@@ -36,7 +36,8 @@ function addSurface(fd: FrameData, c: LiquidCompiled, surfacer: LiquidSurfacer):
 
 function createLiquid(c: LiquidCompiled): Solver<LiquidSimInput> {
   const solver = new LiquidSolver(c.setup)
-  const surfacer = new LiquidSurfacer(c.setup.kernels)
+  // The mesher runs between steps, when the solver's pass scratch holds nothing.
+  const surfacer = new LiquidSurfacer(c.setup.kernels, solver.passScratch)
   return {
     step: (dt, input, control) => solver.step(dt, input, control),
     frame: () => addSurface(solver.frame(), c, surfacer),

@@ -60,7 +60,9 @@ export class GhostFluidPressure {
     this.q = kernels.f64(n)
     this.b = kernels.f64(n)
     this.qDrift = kernels.f64(n)
-    this.bDrift = kernels.f64(n)
+    // project()'s right-hand side is dead once its solve ends, and both fill every cell of
+    // theirs before solving: one array serves both.
+    this.bDrift = this.b
     this.pcg = new ActivePcg(nx, ny, nz, kernels, solverScratch)
   }
 

@@ -117,7 +117,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
   /** The markers' density error and the drift that removes it (densityCorrection.ts). */
   private readonly density: DensityCorrection
   private readonly drift: MacGrid
-  /** velocity + drift, for the tracked surface's advection (substeps with a drift). */
+  /** velocity + drift, for the tracked surface's advection (substeps with a drift); the storage of `change`. */
   private readonly advectVel: MacGrid
   private readonly tempOld: Float32Array
   private readonly count: Int32Array
@@ -126,6 +126,12 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
   /** classifyCells' liquid cells per plane (scratch). */
   private readonly liquidPerPlane: Int32Array
   private readonly markU: Uint8Array
+  /**
+   * Kernel memory the substep's passes use in turn (the pressure's solver scratch, the level
+   * set's sums) and leave nothing in: free between steps, where the frame's surface mesher
+   * borrows it (family.ts).
+   */
+  readonly passScratch: Float64Array
   /** Where the marker, splat, pressure and extension kernels run. */
   private readonly kernels: KernelBackend
   private readonly markV: Uint8Array
@@ -194,7 +200,10 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     this.changeMarks = { mu: kernels.u8((nx + 1) * ny * nz), mv: kernels.u8(nx * (ny + 1) * nz), mw: kernels.u8(nx * ny * (nz + 1)) }
     this.density = new DensityCorrection(nx, ny, nz)
     this.drift = new MacGrid(grid, alloc)
-    this.advectVel = new MacGrid(grid, alloc)
+    // The change is dead once carried to the markers' faces (step 8), and MARK_CHANGE rewrites
+    // every face of it before the next read; the surface's advection velocity is written
+    // whole after that (step 9): one grid serves both.
+    this.advectVel = this.change
     this.temperature = kernels.f32(n)
     this.tempOld = kernels.f32(n)
     this.phi = kernels.f32(n)
@@ -229,6 +238,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     // reads (each pass rewrites them before reading), and their passes never overlap: one block
     // serves both (84 MB less at 128^3).
     const passScratch = kernels.f64(Math.max(ACTIVE_PCG_SCRATCH_CELLS, LEVEL_SET_SCRATCH_CELLS) * n)
+    this.passScratch = passScratch
     this.pressure = new GhostFluidPressure(nx, ny, nz, kernels, passScratch)
     this.particles = new MarkerParticles(setup.maxParticles, Math.min(setup.maxParticles, 1024), setup.transfer === 'apic', kernels)
     this.prng = new Prng(setup.seed)

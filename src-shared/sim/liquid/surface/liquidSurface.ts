@@ -57,9 +57,12 @@ export class LiquidSurfacer {
   /** Small pieces the last frame dropped. */
   lastDropsRemoved = 0
 
-  /** kernels: where the particle splat runs (surfaceSplatKernels.ts); default TypeScript. */
-  constructor(kernels?: KernelBackend) {
-    this.levelSet = new ParticleLevelSet(kernels)
+  /**
+   * kernels: where the particle splat runs (surfaceSplatKernels.ts); default TypeScript.
+   * borrowed: kernel memory free while a frame is meshed (ParticleLevelSet), or null.
+   */
+  constructor(kernels?: KernelBackend, borrowed: Float64Array | null = null) {
+    this.levelSet = new ParticleLevelSet(kernels, borrowed)
   }
 
   surface(input: LiquidSurfaceInput): LiquidMesh {
@@ -70,17 +73,20 @@ export class LiquidSurfacer {
     this.lastDropsRemoved = 0
     if (input.count === 0) return { name: 'liquid', positions: new Float32Array(0), indices: new Uint32Array(0), normals: new Float32Array(0) }
     const ls = this.levelSet
-    ls.prepare({
-      positions: input.positions,
-      count: input.count,
-      particleRadius: input.particleRadius,
-      kernelScale: p.kernelScale,
-      origin: grid.origin,
-      dx: grid.dx,
-      cells: [grid.nx, grid.ny, grid.nz],
-      refinement: p.refinement,
-      smoothing: p.smoothing,
-    })
+    ls.prepare(
+      {
+        positions: input.positions,
+        count: input.count,
+        particleRadius: input.particleRadius,
+        kernelScale: p.kernelScale,
+        origin: grid.origin,
+        dx: grid.dx,
+        cells: [grid.nx, grid.ny, grid.nz],
+        refinement: p.refinement,
+        smoothing: p.smoothing,
+      },
+      WINDOW_PLANES + 1,
+    )
     // A window of node planes at a time: the level set's sums then take a few planes, not four
     // node grids (278 MB at 128^3 and refinement 2). Each window after the first starts at the
     // last slice the cubes have, so the slab between two windows is meshed too; the mesh is the

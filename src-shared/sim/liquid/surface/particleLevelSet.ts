@@ -90,18 +90,29 @@ export class ParticleLevelSet {
   private lo: Vec3 = [0, 0, 0]
   private hi: Vec3 = [0, 0, 0]
 
-  constructor(kernels: KernelBackend = TS_KERNELS) {
+  /**
+   * kernels: where the splat runs. borrowed: kernel memory nothing else uses while the level
+   * set is computed (the liquid solver's pass scratch, between steps): the sorted particles and
+   * the windows go there when they fit, and into the kernels' own blocks when not.
+   */
+  constructor(
+    kernels: KernelBackend = TS_KERNELS,
+    private readonly borrowed: Float64Array | null = null,
+  ) {
     this.kernels = kernels
   }
 
   /** phi on every node plane (prepare, then one window over the whole grid). */
   compute(p: LevelSetParams): void {
-    this.prepare(p)
+    this.prepare(p, Infinity)
     this.computePlanes(0, this.grid.nz)
   }
 
-  /** The node grid for p, and the particles counting-sorted into buckets. */
-  prepare(p: LevelSetParams): void {
+  /**
+   * The node grid for p, and the particles counting-sorted into buckets; computePlanes()
+   * windows will span at most windowPlanes planes.
+   */
+  prepare(p: LevelSetParams, windowPlanes: number): void {
     const r = p.refinement, h = p.dx / r
     const nx = p.cells[0] * r + 3, ny = p.cells[1] * r + 3, nz = p.cells[2] * r + 3
     const ox = p.origin[0] - h, oy = p.origin[1] - h, oz = p.origin[2] - h
@@ -142,6 +153,7 @@ export class ParticleLevelSet {
       start[b + 1]++
     }
     for (let b = 0; b < nb; b++) start[b + 1] += start[b]
+    this.lend(3 * n, Math.min(nz, windowPlanes + 2 * this.smoothing) * nx * ny)
     this.sorted = growF32(this.sorted, 3 * n, this.kernels)
     const sorted = this.sorted
     for (let i = 0; i < n; i++) {
@@ -152,6 +164,19 @@ export class ParticleLevelSet {
     }
     for (let b = nb; b > 0; b--) start[b] = start[b - 1]
     start[0] = 0
+  }
+
+  /** The sorted positions and four window arrays as views of the borrowed block, if they fit. */
+  private lend(positions: number, room: number): void {
+    const b = this.borrowed
+    if (b === null || (positions + 4 * room) * 4 > b.byteLength) return
+    const f = new Float32Array(b.buffer, b.byteOffset, positions + 4 * room)
+    this.sorted = f.subarray(0, positions)
+    let at = positions
+    this.phi = f.subarray(at, (at += room))
+    this.sumX = f.subarray(at, (at += room))
+    this.sumY = f.subarray(at, (at += room))
+    this.sumZ = f.subarray(at, at + room)
   }
 
   /**

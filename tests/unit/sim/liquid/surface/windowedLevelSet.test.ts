@@ -6,6 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { TS_KERNELS } from '../../../../../src-shared/sim/core/kernelBackend'
 import type { KernelBackend } from '../../../../../src-shared/sim/core/kernelTypes'
+import { LiquidSurfacer, WINDOW_PLANES } from '../../../../../src-shared/sim/liquid/surface/liquidSurface'
 import { MarchingCubes, MeshBuffers } from '../../../../../src-shared/sim/liquid/surface/marchingCubes'
 import { type LevelSetParams, ParticleLevelSet } from '../../../../../src-shared/sim/liquid/surface/particleLevelSet'
 import { createKernelBackend } from '../../../../../src-main/sim/workerPool'
@@ -61,7 +62,7 @@ describe('the level set and mesh a window of node planes at a time', () => {
       }
       for (const b of kernels) {
         const ls = new ParticleLevelSet(b)
-        ls.prepare(p)
+        ls.prepare(p, 9)
         for (const size of [1, 4, 9]) {
           const got = new Float32Array(full.length).fill(NaN)
           for (let k0 = 0; k0 < nz; k0 += size) {
@@ -88,7 +89,7 @@ describe('the level set and mesh a window of node planes at a time', () => {
     for (const size of [1, 5, 32]) {
       const cubes = new MarchingCubes(), out = new MeshBuffers()
       const windowed = new ParticleLevelSet()
-      windowed.prepare(p)
+      windowed.prepare(p, size + 1)
       cubes.begin(windowed.grid, out)
       for (let k0 = 0; k0 < nz; k0 += size) {
         const k1 = Math.min(nz, k0 + size)
@@ -98,6 +99,30 @@ describe('the level set and mesh a window of node planes at a time', () => {
       expect(out.vertexCount, `windows of ${size}`).toBe(whole.vertexCount)
       expect(sameBits(out.positions.subarray(0, 3 * out.vertexCount), whole.positions.subarray(0, 3 * whole.vertexCount))).toBe(true)
       expect(sameBits(out.indices.subarray(0, 3 * out.triangleCount), whole.indices.subarray(0, 3 * whole.triangleCount))).toBe(true)
+    }
+  })
+
+  it('in a borrowed block another pass left NaN in, or in its own arrays when the block is too small: the same mesh', () => {
+    const p = params(2)
+    const input = { positions: p.positions, count: p.count, particleRadius: p.particleRadius, kernelScale: p.kernelScale, grid: { origin: p.origin, dx: p.dx, nx: p.cells[0], ny: p.cells[1], nz: p.cells[2] }, refinement: p.refinement, smoothing: p.smoothing }
+    const want = new LiquidSurfacer().surface(input)
+    expect(want.indices.length).toBeGreaterThan(1500)
+    const ls = new ParticleLevelSet()
+    ls.prepare(p, WINDOW_PLANES + 1)
+    const plane = ls.grid.nx * ls.grid.ny
+    // Room for the sorted positions and four windows (float32), in float64 values.
+    const fits = Math.ceil((3 * p.count + 4 * Math.min(ls.grid.nz, WINDOW_PLANES + 1 + 2 * p.smoothing) * plane) / 2)
+    for (const size of [fits, fits - 1]) {
+      const block = new Float64Array(size)
+      const s = new LiquidSurfacer(undefined, block)
+      for (let frame = 0; frame < 2; frame++) {
+        block.fill(Number.NaN)
+        const got = s.surface(input)
+        expect(sameBits(got.positions, want.positions), `block of ${size}`).toBe(true)
+        expect(sameBits(got.indices, want.indices)).toBe(true)
+      }
+      // The block was used exactly when it fits.
+      expect(block.some((v) => !Number.isNaN(v))).toBe(size === fits)
     }
   })
 })
