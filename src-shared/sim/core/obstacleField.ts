@@ -100,6 +100,8 @@ export class ObstacleField {
   readonly velocity: MacGrid
   /** Some obstacle exists. */
   hasObstacles = false
+  /** velocity or solid may hold nonzero values (else both are all zero, as allocated). */
+  private written = false
   /** Some obstacle moves (velocity must go into the boundary condition). */
   moving = false
   /** Changes whenever the fields are rebuilt (fractions rewritten): PressureSolver's fractionsVersion. */
@@ -204,15 +206,19 @@ export class ObstacleField {
     const { spec, band, phi, phiOne, solid, fractions, velocity } = this
     this.version++
     const { nx, ny, nz } = spec
-    velocity.fill(0)
+    // Zeroed only when something was written since: an empty domain then never writes (and
+    // the system never commits) the 3 face grids and the cell grid of zeros.
+    if (this.written) velocity.fill(0)
     this.hasObstacles = obstacles.length > 0
     this.moving = false
     if (!this.hasObstacles) {
       phi.fill(band)
-      solid.fill(0)
+      if (this.written) solid.fill(0)
+      this.written = false
       computeFaceFractions(null, this.sides, fractions)
       return
     }
+    this.written = true
     phi.fill(band)
     for (let o = 0; o < obstacles.length; o++) {
       const ob = obstacles[o]
