@@ -36,9 +36,9 @@ const SOLID = kinds.SOLID
 
 export { SOLID_CELL } from './classifyKernel'
 
-/** out = fractions with every face of a cell whose solid fraction is >= SOLID_CELL closed. */
+/** out = fractions with every face of a cell whose solid fraction is >= SOLID_CELL closed (out may be fractions itself). */
 export function closeSolidFaces(fractions: MacGrid, solid: Float32Array, out: MacGrid): void {
-  out.copyFrom(fractions)
+  if (out !== fractions) out.copyFrom(fractions)
   const { nx, ny, nz } = out
   for (let k = 0; k < nz; k++) {
     for (let j = 0; j < ny; j++) {

@@ -144,7 +144,8 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
   /**
    * Face open fractions of the obstacles with every face of a SOLID cell closed: a face lying
    * exactly on an obstacle's surface can read open while the cell behind it is solid, and the
-   * pressure must not see that cell as air (the liquid would drain into the obstacle).
+   * pressure must not see that cell as air (the liquid would drain into the obstacle). The
+   * obstacle field's own fractions, closed in place.
    */
   private readonly fractions: MacGrid
   private fractionsVersion = -1
@@ -223,8 +224,11 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     this.reach = kernels.u8(n)
     this.open = openFlags(setup.sides)
     this.closed = this.open.map((o) => 1 - o)
-    this.obstacles = new ObstacleField(grid, setup.sides)
-    this.fractions = new MacGrid(grid, alloc)
+    // The obstacles' fields in the kernels' memory; their face fractions are closed around
+    // solid cells in place (closeSolidFaces after each rebuild): nothing in the liquid reads
+    // them unclosed, so it keeps no second set.
+    this.obstacles = new ObstacleField(grid, setup.sides, alloc)
+    this.fractions = this.obstacles.fractions
     this.pushPhi = kernels.f32((nx + 1) * (ny + 1) * (nz + 1))
     this.transfer = new ParticleTransfer(grid, kernels)
     // APIC (transfer.ts): the markers carry C_p, and FLIP's share is not blended in.

@@ -3,7 +3,9 @@
 // must still end with both all zero, however many rebuilds follow.
 import { describe, expect, it } from 'vitest'
 import type { DomainSides } from '../../../../src-shared/sim/core/boundaries'
+import { MacGrid } from '../../../../src-shared/sim/core/grid'
 import { ObstacleField } from '../../../../src-shared/sim/core/obstacleField'
+import { closeSolidFaces } from '../../../../src-shared/sim/liquid/levelSet'
 import type { ObstacleInput } from '../../../../src-shared/sim/solver'
 
 const spec = { nx: 10, ny: 8, nz: 9, dx: 0.1, origin: [0, 0, 0] as [number, number, number] }
@@ -37,5 +39,17 @@ describe('ObstacleField after its obstacles go away', () => {
     f.update([spinningBall(0.6)], 0)
     expect(Array.from(f.solid)).toEqual(Array.from(fresh.solid))
     expect(Array.from(f.velocity.u)).toEqual(Array.from(fresh.velocity.u))
+  })
+
+  it('closing its fractions around solid cells in place (as the liquid does) gives what a closed copy holds', () => {
+    const f = new ObstacleField(spec, sides)
+    f.update([spinningBall(0.5)], 0)
+    const copy = new MacGrid(spec)
+    closeSolidFaces(f.fractions, f.solid, copy)
+    const open = [f.fractions.u, f.fractions.v, f.fractions.w].map((a) => a.filter((v) => v > 0).length)
+    closeSolidFaces(f.fractions, f.solid, f.fractions)
+    const after = [f.fractions.u, f.fractions.v, f.fractions.w].map((a) => a.filter((v) => v > 0).length)
+    expect(after.some((n, a) => n < open[a])).toBe(true) // some faces of solid cells were open
+    for (const a of ['u', 'v', 'w'] as const) expect(Array.from(f.fractions[a])).toEqual(Array.from(copy[a]))
   })
 })
