@@ -103,6 +103,11 @@ export interface KernelRowSpec {
    * which thread runs an index changes nothing. Absent: one contiguous range per thread.
    */
   readonly piecesPerThread?: number
+  /**
+   * The twin also takes its thread's index after k0 and k1 (every call passes it): for rows
+   * that find per-thread memory the caller lends (rows with a scratch argument always do).
+   */
+  readonly worker?: boolean
   /** The reference slab function: ref(...args, k0, k1) (rows adapt any other signature). */
   // biome-ignore lint/suspicious/noExplicitAny: one table holds references of every signature
   readonly ref: (...args: any[]) => void

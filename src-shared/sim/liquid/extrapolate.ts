@@ -16,7 +16,7 @@
 // holds, not the whole grid per layer. Each sample's value reads the same neighbours in the
 // same order as a full scan would, so the result is the same bits (tests/unit/sim/liquid/
 // liquidFastPaths.test.ts).
-import { defineKernel, f32, int, type KernelArgs, scratch, u8 } from '../core/kernelTable'
+import { defineKernel, f32, i32, int, type KernelArgs, u8 } from '../core/kernelTable'
 
 /**
  * Worklists: sample index and its (i, j, k) at 4t .. 4t + 3 (no divisions to recover the
@@ -154,10 +154,11 @@ function fullScanLayers(f: Float32Array, mark: Uint8Array, sx: number, sy: numbe
 
 /**
  * extrapolateLayers on the MAC face lattices a in [a0, a1) (0: u, (nx+1) x ny x nz; 1: v; 2: w)
- * of one velocity-like field; `lists` is the WebAssembly twin's per-thread worklist scratch
- * (the reference uses this module's own lists and ignores it).
+ * of one velocity-like field; `lists` and `listStride` are the WebAssembly twin's per-thread
+ * worklists (thread t's at byte t listStride of lists; faceListStride) which the reference,
+ * with this module's own lists, ignores.
  */
-export function extendFacesSlab(fu: Float32Array, fv: Float32Array, fw: Float32Array, mu: Uint8Array, mv: Uint8Array, mw: Uint8Array, nx: number, ny: number, nz: number, layers: number, lists: unknown, a0: number, a1: number): void {
+export function extendFacesSlab(fu: Float32Array, fv: Float32Array, fw: Float32Array, mu: Uint8Array, mv: Uint8Array, mw: Uint8Array, nx: number, ny: number, nz: number, layers: number, lists: Int32Array, listStride: number, a0: number, a1: number): void {
   for (let a = a0; a < a1; a++) {
     if (a === 0) extrapolateLayers(fu, mu, nx + 1, ny, nz, layers)
     else if (a === 1) extrapolateLayers(fv, mv, nx, ny + 1, nz, layers)
@@ -167,19 +168,29 @@ export function extendFacesSlab(fu: Float32Array, fv: Float32Array, fw: Float32A
 
 const num = (a: KernelArgs, i: number) => a[i] as number
 /** The largest face lattice of an nx x ny x nz grid. */
-const largestFaceLattice = (a: KernelArgs) => Math.max((num(a, 6) + 1) * num(a, 7) * num(a, 8), num(a, 6) * (num(a, 7) + 1) * num(a, 8), num(a, 6) * num(a, 7) * (num(a, 8) + 1))
+const largestFaceLattice = (nx: number, ny: number, nz: number) => Math.max((nx + 1) * ny * nz, nx * (ny + 1) * nz, nx * ny * (nz + 1))
+
+/**
+ * Bytes of EXTEND_FACES's worklists per thread: two int32 lists the size of the largest face
+ * lattice, 64-byte aligned. The caller passes threads x this many bytes: memory only the
+ * extension uses while it runs (the liquid lends its pass scratch).
+ */
+export function faceListStride(nx: number, ny: number, nz: number): number {
+  return Math.ceil((8 * largestFaceLattice(nx, ny, nz)) / 64) * 64
+}
 
 /**
  * The three components' extensions as one kernel row, one index per component: on the
  * WebAssembly backend (wasm/assembly/extrapolate.ts) they run side by side on the pool's
- * threads, each the same sequential pass as extrapolateLayers (the same bits). Worklists: two
- * int32 lists the size of the largest lattice per thread.
+ * threads, each the same sequential pass as extrapolateLayers (the same bits).
  */
 export const EXTEND_FACES = defineKernel({
   name: 'extendFaces',
-  args: [f32('fu'), f32('fv'), f32('fw'), u8('mu'), u8('mv'), u8('mw'), int('nx'), int('ny'), int('nz'), int('layers'), scratch('lists', (a) => 8 * largestFaceLattice(a))],
+  args: [f32('fu'), f32('fv'), f32('fw'), u8('mu'), u8('mv'), u8('mw'), int('nx'), int('ny'), int('nz'), int('layers'), i32('lists'), int('listStride')],
   split: 'blocks',
   range: () => 3,
-  work: (a) => 3 * largestFaceLattice(a),
+  work: (a) => 3 * largestFaceLattice(num(a, 6), num(a, 7), num(a, 8)),
+  // (The twin finds its thread's worklists by its index.)
+  worker: true,
   ref: extendFacesSlab,
 })

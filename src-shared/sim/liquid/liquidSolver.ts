@@ -36,7 +36,7 @@ import { ObstacleField } from '../core/obstacleField'
 import { Prng } from '../core/prng'
 import { emptyStepStats, phaseStats, type Solver, type StepControl, type StepStats } from '../solver'
 import { runSubsteps } from '../substeps'
-import { EXTEND_FACES, extrapolateLayers } from './extrapolate'
+import { EXTEND_FACES, extrapolateLayers, faceListStride } from './extrapolate'
 import { ACTIVE_PCG_SCRATCH_CELLS } from './activePcg'
 import { GhostFluidPressure } from './ghostFluid'
 import { HeatSolver } from './heat'
@@ -132,6 +132,9 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
    * borrows it (family.ts).
    */
   readonly passScratch: Float64Array
+  /** EXTEND_FACES's worklists (threads x extendListStride bytes; extrapolate.ts faceListStride). */
+  private readonly extendLists: Int32Array
+  private readonly extendListStride: number
   /** Where the marker, splat, pressure and extension kernels run. */
   private readonly kernels: KernelBackend
   private readonly markV: Uint8Array
@@ -243,6 +246,11 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     // serves both (84 MB less at 128^3).
     const passScratch = kernels.f64(Math.max(ACTIVE_PCG_SCRATCH_CELLS, LEVEL_SET_SCRATCH_CELLS) * n)
     this.passScratch = passScratch
+    // The face extensions' per-thread worklists: only they use them, in steps 2 and 8, when the
+    // pass scratch holds nothing; in it when it has room (34 MB less at 128^3 on 2 threads).
+    this.extendListStride = faceListStride(nx, ny, nz)
+    const listInts = (this.extendListStride / 4) * kernels.threads
+    this.extendLists = 4 * listInts <= passScratch.byteLength ? new Int32Array(passScratch.buffer, passScratch.byteOffset, listInts) : kernels.i32(listInts)
     this.pressure = new GhostFluidPressure(nx, ny, nz, kernels, passScratch)
     this.particles = new MarkerParticles(setup.maxParticles, Math.min(setup.maxParticles, 1024), setup.transfer === 'apic', kernels)
     this.prng = new Prng(setup.seed)
@@ -596,7 +604,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     for (let f = 0; f < markU.length; f++) if (markU[f] === 0) vel.u[f] = 0
     for (let f = 0; f < markV.length; f++) if (markV[f] === 0) vel.v[f] = 0
     for (let f = 0; f < markW.length; f++) if (markW[f] === 0) vel.w[f] = 0
-    this.kernels.run(EXTEND_FACES, vel.u, vel.v, vel.w, markU, markV, markW, nx, ny, nz, EXTRAPOLATION_LAYERS, null)
+    this.kernels.run(EXTEND_FACES, vel.u, vel.v, vel.w, markU, markV, markW, nx, ny, nz, EXTRAPOLATION_LAYERS, this.extendLists, this.extendListStride)
     enforceSolidVelocity(vel, this.fractions, obs.moving ? obs.velocity : null)
   }
 
@@ -627,7 +635,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     // known: liquid faces, and open faces the splat reached that the change was extended to
     // (changeCarryKernels.ts).
     this.kernels.run(MARK_CHANGE, vel, velOld, this.fractions, kind, change, marks, nx, ny, nz)
-    this.kernels.run(EXTEND_FACES, change.u, change.v, change.w, marks.mu, marks.mv, marks.mw, nx, ny, nz, EXTRAPOLATION_LAYERS, null)
+    this.kernels.run(EXTEND_FACES, change.u, change.v, change.w, marks.mu, marks.mv, marks.mw, nx, ny, nz, EXTRAPOLATION_LAYERS, this.extendLists, this.extendListStride)
     this.kernels.run(APPLY_CHANGE, vel, velOld, this.fractions, change, marks, this.knownMarks, nx, ny, nz)
   }
 

@@ -24,9 +24,10 @@ describe('kernel table', () => {
     for (const row of rows) {
       const fn = wasm.kernels.exports[row.name] as unknown as { length: number }
       expect(typeof fn, row.name).toBe('function')
-      // The export takes the marshalled values, k0, k1 and (kernels with per-thread scratch) worker.
-      const scratch = row.args.some((a) => a.kind === 'scratch')
-      expect(fn.length, row.name).toBe(row.wasmArgCount + (scratch ? 3 : 2))
+      // The export takes the marshalled values, k0, k1 and (kernels with per-thread scratch or
+      // lent per-thread memory) worker.
+      const worker = row.worker === true || row.args.some((a) => a.kind === 'scratch')
+      expect(fn.length, row.name).toBe(row.wasmArgCount + (worker ? 3 : 2))
       expect(wasm.kernels.idOf(row.name)).toBeGreaterThan(0)
     }
   })

@@ -140,7 +140,7 @@ function extrapolate(f: usize, mark: usize, sx: i32, sy: i32, sz: i32, layers: i
   }
 }
 
-/** extendFacesSlab: lattices a in [a0, a1); this thread's worklists at listsBase + worker listsStride. */
+/** extendFacesSlab: lattices a in [a0, a1); this thread's worklists at listsBase + worker listsStride (faceListStride). */
 export function extendFaces(fu: usize, fv: usize, fw: usize, mu: usize, mv: usize, mw: usize, nx: i32, ny: i32, nz: i32, layers: i32, listsBase: usize, listsStride: usize, a0: i32, a1: i32, worker: i32): void {
   const lists = listsBase + <usize>worker * listsStride
   const half = (listsStride >> 3) << 2

@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { type KernelBackend, TS_KERNELS } from '../../../../src-shared/sim/core/kernelBackend'
 import { Prng } from '../../../../src-shared/sim/core/prng'
-import { EXTEND_FACES, extrapolateLayers } from '../../../../src-shared/sim/liquid/extrapolate'
+import { EXTEND_FACES, extrapolateLayers, faceListStride } from '../../../../src-shared/sim/liquid/extrapolate'
 import type { WasmKernelBackend } from '../../../../src-shared/sim/wasm/wasmBackend'
 import { createKernelBackend } from '../../../../src-main/sim/workerPool'
 
@@ -46,7 +46,10 @@ describe('velocity extension on the WebAssembly kernels', () => {
         const b = createKernelBackend('wasm', { threads, minParallelWork, strict: true, initialBytes: 1 << 20 })
         backends.push(b)
         const got = fields(b, above1)
-        b.run(EXTEND_FACES, got.f[0], got.f[1], got.f[2], got.m[0], got.m[1], got.m[2], nx, ny, nz, 4, null)
+        // Worklists the caller lends (the liquid: its pass scratch), left dirty by another pass.
+        const stride = faceListStride(nx, ny, nz)
+        const lists = b.i32((stride / 4) * threads).fill(-7)
+        b.run(EXTEND_FACES, got.f[0], got.f[1], got.f[2], got.m[0], got.m[1], got.m[2], nx, ny, nz, 4, lists, stride)
         expect((b as WasmKernelBackend).fallbacks).toBe(0)
         for (let a = 0; a < 3; a++) {
           expect(bits(got.f[a]), `${threads} threads, component ${a}`).toEqual(bits(ref.f[a]))
