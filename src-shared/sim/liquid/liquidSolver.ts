@@ -52,7 +52,7 @@ import { SurfaceTracker } from './surfaceTracker'
 import { largestBlock, MARKER_SPEED, SPEED_BLOCK } from './speedKernel'
 import { APPLY_CHANGE, type FaceMarks, MARK_CHANGE } from './changeCarryKernels'
 import { DensityCorrection, DRIFT_TOLERANCE } from './densityCorrection'
-import { ParticleTransfer } from './transfer'
+import { ParticleTransfer, splatSumsLength } from './transfer'
 import * as kinds from './viscosity'
 import { now } from '../wallClock'
 
@@ -127,9 +127,9 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
   private readonly liquidPerPlane: Int32Array
   private readonly markU: Uint8Array
   /**
-   * Kernel memory the substep's passes use in turn (the pressure's solver scratch, the level
-   * set's sums) and leave nothing in: free between steps, where the frame's surface mesher
-   * borrows it (family.ts).
+   * Kernel memory the substep's passes use in turn (the level set's sums, the splat's, the
+   * extensions' worklists, the pressure's solver scratch) and leave nothing in: free between
+   * steps, where the frame's surface mesher borrows it (family.ts).
    */
   readonly passScratch: Float64Array
   /** EXTEND_FACES's worklists (threads x extendListStride bytes; extrapolate.ts faceListStride). */
@@ -233,7 +233,16 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     this.obstacles = new ObstacleField(grid, setup.sides, alloc)
     this.fractions = this.obstacles.fractions
     this.pushPhi = kernels.f32((nx + 1) * (ny + 1) * (nz + 1))
-    this.transfer = new ParticleTransfer(grid, kernels)
+    // Kernel memory the substep's passes use in turn, each rewriting what it reads and leaving
+    // nothing another pass reads: the level set's sums and redistancing scratch (step 1), the
+    // splat's sums (step 2, without bodies: their coupling reads the face sums after the
+    // pressure), the extensions' worklists (steps 2 and 8), the pressure's solver scratch (step
+    // 7); between steps the frame's surface mesher borrows it. One block the size of the
+    // largest instead of one each (about 190 MB less at 128^3).
+    const rigidBodies = (setup.rigidBodies?.length ?? 0) > 0
+    const passScratch = kernels.f64(Math.max(ACTIVE_PCG_SCRATCH_CELLS * n, LEVEL_SET_SCRATCH_CELLS * n, rigidBodies ? 0 : splatSumsLength(nx, ny, nz)))
+    this.passScratch = passScratch
+    this.transfer = new ParticleTransfer(grid, kernels, rigidBodies ? null : passScratch)
     // APIC (transfer.ts): the markers carry C_p, and FLIP's share is not blended in.
     this.transfer.apic = setup.transfer === 'apic'
     this.g2p = { transfer: this.transfer, velOld: this.velOld, temp: this.temperature, tempOld: this.tempOld, flip: this.flipShare(), gx: 0, gy: 0, gz: 0 }
@@ -241,13 +250,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     this.heat = new HeatSolver(grid)
     this.visc = new kinds.ViscositySystem(nx, ny, nz)
     this.visc.preconditioner = setup.viscositySolve.preconditioner ?? 'auto'
-    // The pressure's solver scratch and the level set's sums never hold anything another pass
-    // reads (each pass rewrites them before reading), and their passes never overlap: one block
-    // serves both (84 MB less at 128^3).
-    const passScratch = kernels.f64(Math.max(ACTIVE_PCG_SCRATCH_CELLS, LEVEL_SET_SCRATCH_CELLS) * n)
-    this.passScratch = passScratch
-    // The face extensions' per-thread worklists: only they use them, in steps 2 and 8, when the
-    // pass scratch holds nothing; in it when it has room (34 MB less at 128^3 on 2 threads).
+    // The face extensions' per-thread worklists, in the pass scratch when it has room.
     this.extendListStride = faceListStride(nx, ny, nz)
     const listInts = (this.extendListStride / 4) * kernels.threads
     this.extendLists = 4 * listInts <= passScratch.byteLength ? new Int32Array(passScratch.buffer, passScratch.byteOffset, listInts) : kernels.i32(listInts)

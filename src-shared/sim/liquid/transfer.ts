@@ -41,9 +41,15 @@ export const NEGLIGIBLE_RELAX = 1e-6
  */
 class Splat {
   readonly sw: Float64Array
-  constructor(n: number, alloc: KernelAllocator) {
-    this.sw = alloc.f64(2 * n)
+  /** The sums in `lent` (2 n values) when given, else their own. */
+  constructor(n: number, alloc: KernelAllocator, lent: Float64Array | null) {
+    this.sw = lent ?? alloc.f64(2 * n)
   }
+}
+
+/** Float64 values of toGrid's sums (a value and a weight per face of each lattice and per cell). */
+export function splatSumsLength(nx: number, ny: number, nz: number): number {
+  return 2 * ((nx + 1) * ny * nz + nx * (ny + 1) * nz + nx * ny * (nz + 1) + nx * ny * nz)
 }
 
 export class ParticleTransfer {
@@ -81,8 +87,13 @@ export class ParticleTransfer {
   /** Where toGrid's splat runs (splatKernels.ts); the marker move reads tempResid (markerKernels.ts). */
   private readonly kernels: KernelBackend
 
-  /** kernels: where the splat runs and the arrays it and the marker move touch live. */
-  constructor(spec: { nx: number; ny: number; nz: number; dx: number; origin: [number, number, number] }, kernels: KernelBackend = TS_KERNELS) {
+  /**
+   * kernels: where the splat runs and the arrays it and the marker move touch live. lent:
+   * splatSumsLength values of the kernels' memory for the splats' sums, which each splat zeroes
+   * before adding and nothing reads after its pass but faceSplat (so a caller that does not
+   * read that may lend memory other passes use in between), or null for their own.
+   */
+  constructor(spec: { nx: number; ny: number; nz: number; dx: number; origin: [number, number, number] }, kernels: KernelBackend = TS_KERNELS, lent: Float64Array | null = null) {
     const alloc = kernels
     this.kernels = kernels
     const { nx, ny, nz } = spec
@@ -91,8 +102,11 @@ export class ParticleTransfer {
     this.nz = nz
     this.dx = spec.dx
     this.origin = spec.origin
-    this.faces = [new Splat((nx + 1) * ny * nz, alloc), new Splat(nx * (ny + 1) * nz, alloc), new Splat(nx * ny * (nz + 1), alloc)]
-    this.cells = new Splat(nx * ny * nz, alloc)
+    const sizes = [(nx + 1) * ny * nz, nx * (ny + 1) * nz, nx * ny * (nz + 1), nx * ny * nz]
+    let at = 0
+    const part = (m: number): Float64Array | null => (lent ? lent.subarray(at, (at += 2 * m)) : null)
+    this.faces = [new Splat(sizes[0], alloc, part(sizes[0])), new Splat(sizes[1], alloc, part(sizes[1])), new Splat(sizes[2], alloc, part(sizes[2]))]
+    this.cells = new Splat(sizes[3], alloc, part(sizes[3]))
     this.sums = { su: this.faces[0].sw, sv: this.faces[1].sw, sw: this.faces[2].sw, sc: this.cells.sw }
     const none = new Uint8Array(0)
     this.marks = { mu: none, mv: none, mw: none, mt: none }

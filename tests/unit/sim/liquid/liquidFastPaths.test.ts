@@ -22,7 +22,7 @@ import { ParticleMover } from '../../../../src-shared/sim/liquid/particleMotion'
 import { Redistancer } from '../../../../src-shared/sim/liquid/redistance'
 import { lerpLattice, MacStencil, macVelocity } from '../../../../src-shared/sim/liquid/sample'
 import { Stencil7Matrix, Stencil7Mic0 } from '../../../../src-shared/sim/liquid/stencil7'
-import { ParticleTransfer } from '../../../../src-shared/sim/liquid/transfer'
+import { ParticleTransfer, splatSumsLength } from '../../../../src-shared/sim/liquid/transfer'
 
 const bits = (a: Float32Array | Float64Array) => Array.from(a, (v) => (Object.is(v, -0) ? '-0' : String(v)))
 
@@ -215,6 +215,27 @@ describe('particleLevelSet', () => {
     expect(bits(out[1].phi)).toEqual(bits(out[0].phi))
     expect(bits(out[1].dist)).toEqual(bits(out[0].dist))
     expect(Array.from(out[1].kind)).toEqual(Array.from(out[0].kind))
+  })
+})
+
+describe('ParticleTransfer on lent sums', () => {
+  it('splats to the same grid, marks and temperature residual when another pass left NaN in the lent block', () => {
+    const { spec, p, tempOld, reach } = scene()
+    const n = spec.nx * spec.ny * spec.nz
+    const lent = new Float64Array(splatSumsLength(spec.nx, spec.ny, spec.nz))
+    const run = (t: ParticleTransfer) => {
+      const vel = new MacGrid(spec)
+      const temp = new Float32Array(n)
+      const marks = [new Uint8Array(vel.u.length), new Uint8Array(vel.v.length), new Uint8Array(vel.w.length), new Uint8Array(n)]
+      lent.fill(Number.NaN)
+      t.toGrid(p, vel, temp, marks[0], marks[1], marks[2], marks[3])
+      lent.fill(Number.NaN)
+      t.temperatureResidual(p, tempOld, reach, 1e-3, 0.05)
+      return [bits(vel.u), bits(vel.v), bits(vel.w), bits(temp), bits(t.tempResid), ...marks.map((m) => Array.from(m, String))]
+    }
+    const own = run(new ParticleTransfer(spec)), borrowing = run(new ParticleTransfer(spec, undefined, lent))
+    expect(own[4].some((v) => v !== '0')).toBe(true) // the residual pass ran
+    expect(borrowing).toEqual(own)
   })
 })
 
