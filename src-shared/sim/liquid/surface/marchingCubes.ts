@@ -15,6 +15,9 @@ import type { NodeGrid } from './particleLevelSet'
 import { CASE_START, CASE_TRIS, EDGE_AXIS, EDGE_CORNERS } from './mcTables'
 
 const T_MIN = 1e-3
+/** Row kinds (classifyRows): every node outside (phi >= 0), every node inside. */
+const ROW_OUT = 1
+const ROW_IN = 2
 
 /** A growable triangle mesh in reusable buffers; valid up to vertexCount / triangleCount. */
 export class MeshBuffers {
@@ -63,6 +66,8 @@ export class MarchingCubes {
   private yEdge = [new Int32Array(0), new Int32Array(0)]
   // [i + nx * j]: vertex on the z edge from (i, j, k) to (i, j, k + 1) for the current slab
   private zEdge = new Int32Array(0)
+  // [slice parity][j]: row j of the slice is all outside (ROW_OUT), all inside (ROW_IN) or mixed (0)
+  private rows = [new Uint8Array(0), new Uint8Array(0)]
   private edgeSlot = new Int32Array(12) // per cube edge: offset i + nx * j of its base corner
   private edgeCorner = new Int32Array(12) // per cube edge: node offset of its base corner in phi
   private tri = new Int32Array(3) // one triangle's vertices while it is looked up
@@ -87,6 +92,7 @@ export class MarchingCubes {
       this.yEdge = [new Int32Array(plane), new Int32Array(plane)]
       this.zEdge = new Int32Array(plane)
     }
+    if (this.rows[0].length < ny) this.rows = [new Uint8Array(ny), new Uint8Array(ny)]
     for (let e = 0; e < 12; e++) {
       const c = EDGE_CORNERS[2 * e]
       this.edgeSlot[e] = (c & 1) + nx * ((c >> 1) & 1)
@@ -111,14 +117,18 @@ export class MarchingCubes {
     // phi seen from slice 0: phi[n - shift] for grid node n.
     const shift = base * plane
     if (this.nextSlice === 0 && kEnd > 0) {
+      this.classifyRows(phi, shift, nx, ny, 0)
       this.sliceVertices(phi, shift, g, 0, out)
       this.nextSlice = 1
     }
     for (let k = this.nextSlice - 1; k + 1 < kEnd; k++) {
+      this.classifyRows(phi, shift, nx, ny, k + 1)
       this.sliceVertices(phi, shift, g, k + 1, out)
-      // z-edge vertices of slab k
+      // z-edge vertices of slab k (none along a row on one side in both slices)
       const z = this.zEdge
+      const lo = this.rows[k & 1], hi = this.rows[(k + 1) & 1]
       for (let j = 0; j < ny; j++) {
+        if (lo[j] !== 0 && lo[j] === hi[j]) continue
         for (let i = 0; i < nx; i++) {
           const n = i + nx * (j + ny * k) - shift
           const a = phi[n], b = phi[n + plane]
@@ -130,13 +140,39 @@ export class MarchingCubes {
     }
   }
 
+  /**
+   * Which rows of node slice k lie wholly on one side (rows of parity k & 1). Most of a liquid's
+   * grid is far outside or deep inside: the sweeps skip the rows, slabs and cube rows whose
+   * nodes are all on one side, where no edge is crossed. A crossed edge is always visited, and
+   * vertices and triangles come in the same order (the maps' other entries are never read: a
+   * cube's triangles use its crossed edges only).
+   */
+  private classifyRows(phi: Float32Array, shift: number, nx: number, ny: number, k: number): void {
+    const r = this.rows[k & 1]
+    for (let j = 0; j < ny; j++) {
+      const row = nx * (j + ny * k) - shift
+      const inside = phi[row] < 0
+      let kind = inside ? ROW_IN : ROW_OUT
+      for (let i = 1; i < nx; i++) {
+        if (phi[row + i] < 0 !== inside) {
+          kind = 0
+          break
+        }
+      }
+      r[j] = kind
+    }
+  }
+
   /** Vertices on the x and y edges of node slice k, into the maps of parity k & 1. */
   private sliceVertices(phi: Float32Array, shift: number, g: NodeGrid, k: number, out: MeshBuffers): void {
     const { nx, ny, h } = g
     const [ox, oy, oz] = g.origin
     const xm = this.xEdge[k & 1], ym = this.yEdge[k & 1]
+    const rows = this.rows[k & 1]
     const z = oz + k * h
     for (let j = 0; j < ny; j++) {
+      // A one-sided row crosses no x edge, nor a y edge to a next row on the same side.
+      if (rows[j] !== 0 && (j + 1 === ny || rows[j + 1] === rows[j])) continue
       const y = oy + j * h
       for (let i = 0; i < nx; i++) {
         const n = i + nx * (j + ny * k) - shift, a = phi[n], m = i + nx * j
@@ -161,7 +197,10 @@ export class MarchingCubes {
     const yLo = this.yEdge[k & 1], yHi = this.yEdge[(k + 1) & 1]
     const zm = this.zEdge
     const tri = this.tri
+    const lo = this.rows[k & 1], hi = this.rows[(k + 1) & 1]
     for (let j = 0; j + 1 < ny; j++) {
+      const side = lo[j]
+      if (side !== 0 && lo[j + 1] === side && hi[j] === side && hi[j + 1] === side) continue
       // Corner c = x + 2y + 4z, bit c set when inside. Walking along x, the x = 1 corners of
       // one cube are the x = 0 corners of the next, so each node is read once per row.
       const row = nx * (j + ny * k) - shift
