@@ -214,9 +214,15 @@ export class ParticleLevelSet {
     // then phi = |x - xbar| - r (surfaceSplatKernels.ts). This costs particles x (2R / h)^3
     // node visits, against nodes x (particles in a 3x3x3 block of buckets) for a gather: 27
     // against 216 per node for R = 0.75 dx, 8 particles per cell and refinement 2.
-    this.kernels.run(SURFACE_SPLAT, S, this.sorted, first, end, nx, ny, nz, a, b - a, ox, oy, oz, h, R, lo[0], lo[1], lo[2], hi[0], hi[1], hi[2], this.radius, this.far)
+    // A window no particle reaches (the air above a pool) is `far` throughout, as the splat
+    // would make it, and nothing inside it to smooth.
     this.base = a
     this.planes = b - a
+    if (first === end) {
+      this.phi.fill(this.far, 0, (b - a) * plane)
+      return
+    }
+    this.kernels.run(SURFACE_SPLAT, S, this.sorted, first, end, nx, ny, nz, a, b - a, ox, oy, oz, h, R, lo[0], lo[1], lo[2], hi[0], hi[1], hi[2], this.radius, this.far)
     for (let pass = 1; pass <= this.smoothing; pass++) {
       // Planes still exact after this pass: one fewer each side, except at the grid's ends
       // (whose planes the smoothing never changes).

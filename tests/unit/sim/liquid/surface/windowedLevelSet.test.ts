@@ -17,18 +17,18 @@ afterAll(async () => {
   for (const b of backends) await b.dispose()
 })
 
-/** A blob of jittered particles touching the z = 0 and z = top walls, with a few strays. */
-function params(smoothing: number): LevelSetParams {
+/** A blob of jittered particles touching the z = 0 and z = top walls (or only the bottom third: windows above it hold none), with a few strays. */
+function params(smoothing: number, bottomOnly = false): LevelSetParams {
   const r = rng(7)
   const dx = 0.1, cells: [number, number, number] = [7, 6, 12]
   const pts: number[] = []
   for (let q = 0; q < 1500; q++) {
-    const z = r() * cells[2] * dx
+    const z = r() * cells[2] * dx * (bottomOnly ? 0.3 : 1)
     const rad = 0.22 + 0.08 * Math.sin(9 * z)
     const a = 2 * Math.PI * r(), s = rad * Math.sqrt(r())
     pts.push(0.35 + s * Math.cos(a), 0.3 + s * Math.sin(a), z)
   }
-  for (let q = 0; q < 20; q++) pts.push(r() * 0.7, r() * 0.6, r() * 1.2)
+  for (let q = 0; q < 20; q++) pts.push(r() * 0.7, r() * 0.6, r() * (bottomOnly ? 0.36 : 1.2))
   return { positions: Float32Array.from(pts), count: pts.length / 3, particleRadius: 0.025, kernelScale: 3, origin: [0.1, -0.2, 0.3], dx, cells, refinement: 3, smoothing }
 }
 
@@ -39,9 +39,9 @@ function sameBits(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
 }
 
 describe('the level set and mesh a window of node planes at a time', () => {
-  for (const smoothing of [0, 1, 3]) {
-    it(`phi on windows of 1, 4 and 9 planes equals the whole grid's, smoothing ${smoothing}`, () => {
-      const p = params(smoothing)
+  for (const [smoothing, bottomOnly] of [[0, false], [1, false], [3, false], [1, true]] as const) {
+    it(`phi on windows of 1, 4 and 9 planes equals the whole grid's, smoothing ${smoothing}${bottomOnly ? ', particles in the bottom third' : ''}`, () => {
+      const p = params(smoothing, bottomOnly)
       const whole = new ParticleLevelSet()
       whole.compute(p)
       const { nx, ny, nz } = whole.grid
