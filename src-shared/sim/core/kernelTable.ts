@@ -151,6 +151,9 @@ export function kernelRow(name: string): KernelRow | undefined {
 export const int = (name: string): IntArg => ({ name, kind: 'int' })
 export const size = (name: string): SizeArg => ({ name, kind: 'size' })
 export const float = (name: string): IntArg => ({ name, kind: 'float' })
+
+/** A cell grid's size and placement as kernel arguments, in this order: nx, ny, nz, dx, and its origin ox, oy, oz. */
+export const GRID_PLACEMENT: readonly ArgSpec[] = [int('nx'), int('ny'), int('nz'), float('dx'), float('ox'), float('oy'), float('oz')]
 export function ptr(name: string, types: PtrType | readonly PtrType[], options: { nullable?: boolean; tagged?: boolean; stage?: (a: KernelArgs) => number } = {}): PtrArg {
   return {
     name,

@@ -7,7 +7,7 @@
 // those in its planes (integer counts: the same on any split), then labels its planes' cells
 // and writes each plane's number of liquid cells. A marker outside the grid (or at a NaN
 // position) is counted nowhere.
-import { defineKernel, f32, float, i32, int, type KernelArgs, size, struct, u8 } from '../core/kernelTable'
+import { defineKernel, f32, GRID_PLACEMENT, i32, int, type KernelArgs, size, struct, u8 } from '../core/kernelTable'
 import type { MarkerParticles } from './markers'
 import { AIR, LIQUID, SOLID } from './viscosity'
 
@@ -62,13 +62,7 @@ export const CLASSIFY_CELLS = defineKernel({
     u8('kind'),
     i32('liquid'),
     int('markers'),
-    int('nx'),
-    int('ny'),
-    int('nz'),
-    float('dx'),
-    float('ox'),
-    float('oy'),
-    float('oz'),
+    ...GRID_PLACEMENT,
     size('balance'),
   ],
   split: 'planes',

@@ -23,7 +23,7 @@
 // (liquidSolver.ts planeWork), so each thread gets as many markers as the other, not as many
 // planes (the liquid lies in the lower ones).
 import type { MarkerParticles } from './markers'
-import { defineKernel, f32, float, int, type KernelArgs, ptr, size, struct, u8 } from '../core/kernelTable'
+import { defineKernel, f32, GRID_PLACEMENT, int, type KernelArgs, ptr, size, struct, u8 } from '../core/kernelTable'
 import type { MacGrid } from '../core/grid'
 import * as sample from './sample'
 
@@ -291,13 +291,7 @@ export const TEMP_RESIDUAL = defineKernel({
     f32('resid'),
     u8('mark'),
     int('count'),
-    int('nx'),
-    int('ny'),
-    int('nz'),
-    float('dx'),
-    float('ox'),
-    float('oy'),
-    float('oz'),
+    ...GRID_PLACEMENT,
     size('balance'),
   ],
   split: 'planes',
@@ -319,13 +313,7 @@ export const SPLAT_MARKERS = defineKernel({
     struct('M', { mu: 'u8', mv: 'u8', mw: 'u8', mt: 'u8' }),
     int('count'),
     int('affine'),
-    int('nx'),
-    int('ny'),
-    int('nz'),
-    float('dx'),
-    float('ox'),
-    float('oy'),
-    float('oz'),
+    ...GRID_PLACEMENT,
     size('balance'),
   ],
   split: 'planes',

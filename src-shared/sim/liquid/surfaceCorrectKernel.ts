@@ -4,7 +4,7 @@
 // (wasm/assembly/surfaceCorrect.ts) on the WebAssembly backend, in the same order: a marker's
 // escape test reads phi as the markers before it left it, so the pass is one ordered loop
 // (range 1, run on the calling thread), not split.
-import { defineKernel, f32, f64, float, int, struct, u8 } from '../core/kernelTable'
+import { defineKernel, f32, f64, float, GRID_PLACEMENT, int, struct, u8 } from '../core/kernelTable'
 import type { MarkerParticles } from './markers'
 import { lerpLattice } from './sample'
 import * as kinds from './viscosity'
@@ -84,13 +84,7 @@ export const CORRECT_SURFACE = defineKernel({
     f64('sums'),
     u8('kind'),
     int('markers'),
-    int('nx'),
-    int('ny'),
-    int('nz'),
-    float('dx'),
-    float('ox'),
-    float('oy'),
-    float('oz'),
+    ...GRID_PLACEMENT,
     float('rp'),
     float('band'),
   ],

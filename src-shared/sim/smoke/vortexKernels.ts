@@ -5,7 +5,7 @@
 // particle range [p0, p1).
 import { lerp3, velocityAtGridCoord } from '../core/interpolate'
 import { installKernelMethods } from '../core/kernelBackend'
-import { defineKernel, f32, float, int, type KernelArgs, ptr, size } from '../core/kernelTable'
+import { defineKernel, f32, float, GRID_PLACEMENT, int, type KernelArgs, ptr, size } from '../core/kernelTable'
 import type { KernelBackend } from '../core/kernelTypes'
 
 /** 1 / (2 pi)^(3/2), the Gaussian's normalisation. */
@@ -611,13 +611,7 @@ export const PARTICLE_FORCE = defineKernel({
     ...particleArgs(3),
     float('confinement'),
     float('dt'),
-    int('nx'),
-    int('ny'),
-    int('nz'),
-    float('dx'),
-    float('ox'),
-    float('oy'),
-    float('oz'),
+    ...GRID_PLACEMENT,
   ],
   split: 'planes',
   range: (a) => num(a, 15),
