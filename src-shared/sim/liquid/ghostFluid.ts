@@ -44,7 +44,6 @@ export class GhostFluidPressure {
   /** Last solution of solveDrift (0 outside the liquid): the drift's potential, in q's units. */
   readonly qDrift: Float64Array
   private readonly b: Float64Array
-  private readonly bDrift: Float64Array
   private readonly pcg: ActivePcg
 
   /**
@@ -60,9 +59,6 @@ export class GhostFluidPressure {
     this.q = kernels.f64(n)
     this.b = kernels.f64(n)
     this.qDrift = kernels.f64(n)
-    // project()'s right-hand side is dead once its solve ends, and both fill every cell of
-    // theirs before solving: one array serves both.
-    this.bDrift = this.b
     this.pcg = new ActivePcg(nx, ny, nz, kernels, solverScratch)
   }
 
@@ -181,7 +177,9 @@ export class GhostFluidPressure {
    * crowded cells into sparse ones, and out of (or into) the liquid's interior as a whole.
    */
   solveDrift(target: Float32Array, drift: MacGrid, fractions: MacGrid, kind: Uint8Array, phi: Float32Array, tolerance: number, maxIterations: number): SolveStats {
-    const { matrix, qDrift: x, bDrift: bd } = this
+    // The right-hand side in b: project()'s is dead once its solve ends, and this one fills
+    // every cell before solving.
+    const { matrix, qDrift: x, b: bd } = this
     const diag = matrix.diag
     // From 0 every time (no warm start): the drift depends on this substep's state only, so a
     // run restored from a checkpoint continues bit for bit without storing it.
