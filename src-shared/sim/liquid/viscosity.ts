@@ -56,7 +56,9 @@
 // of u gains 2 nu h/dx^2 (u - u_wall): second order, and A stays symmetric.
 //
 // Solved by conjugate gradients over one vector of all faces [u | v | w] (rows that are not
-// unknowns are the identity and stay 0), preconditioned by one of:
+// unknowns are the identity and stay 0; the product and the vector kernels visit only the
+// unknown faces and the sites with a weight, in sweep order, so the bits are a full sweep's),
+// preconditioned by one of:
 // - 'multigrid': a geometric multigrid V-cycle per velocity component (viscousMultigrid.ts;
 //   iterations flat from nu = 0.01 to 1e4 m^2/s), plus for the full stress the rigid motions
 //   of stiff regions that float free (rigidModes.ts);
@@ -67,7 +69,7 @@
 //   else multigrid, handing over to incomplete Cholesky if it has not converged within
 //   MULTIGRID_BUDGET iterations.
 import type { MacGrid } from '../core/grid'
-import { type LinearOperator, PcgSolver, type Preconditioner, type SolveStats } from '../core/pcg'
+import { type LinearOperator, PcgSolver, type Preconditioner, type SolveStats, type VectorOps } from '../core/pcg'
 import type { ViscousPreconditioner, ViscousStress, WallSlip } from './liquidInput'
 import { RigidModeSpace, WithRigidModes } from './rigidModes'
 import { ViscousIncompleteCholesky } from './viscousMatrix'
@@ -100,12 +102,78 @@ export const AIR = 0
 export const LIQUID = 1
 export const SOLID = 2
 
+/** Sec. 4.1.2's diagonal preconditioner on the unknowns (z stays 0 elsewhere: the solve zeroes it). */
 class JacobiPreconditioner implements Preconditioner {
-  constructor(private readonly inv: Float64Array) {}
+  constructor(private readonly sys: ViscositySystem) {}
   apply(r: Float64Array, z: Float64Array): void {
-    const inv = this.inv
-    for (let f = 0; f < r.length; f++) z[f] = r[f] * inv[f]
+    const { faces, faceCount } = this.sys
+    const inv = this.sys.invDiag
+    for (let t = 0; t < faceCount; t++) {
+      const f = faces[t]
+      z[f] = r[f] * inv[f]
+    }
   }
+}
+
+/**
+ * PcgSolver's vector kernels over the unknown faces only (a melting bunny's wax and melt are a
+ * fifth of its grid's faces). Rows that are not unknowns hold +0 in every vector of a solve
+ * (the identity rows with a zero right-hand side; solve() zeroes the scratch first), so
+ * skipping them drops only +-0 terms: the sums add the same non-zero terms in the same order,
+ * and every iterate is the same bits as full sweeps.
+ */
+class UnknownFaceOps implements VectorOps {
+  readonly n: number
+  constructor(private readonly sys: ViscositySystem) {
+    this.n = sys.n
+  }
+  alloc(): Float64Array {
+    return new Float64Array(this.n)
+  }
+  dot(a: Float64Array, b: Float64Array): number {
+    const { faces, faceCount } = this.sys
+    let s = 0
+    for (let t = 0; t < faceCount; t++) {
+      const f = faces[t]
+      s += a[f] * b[f]
+    }
+    return s
+  }
+  axpy(y: Float64Array, alpha: number, x: Float64Array): void {
+    const { faces, faceCount } = this.sys
+    for (let t = 0; t < faceCount; t++) {
+      const f = faces[t]
+      y[f] += alpha * x[f]
+    }
+  }
+  updateIterate(x: Float64Array, r: Float64Array, s: Float64Array, q: Float64Array, alpha: number): number {
+    const { faces, faceCount } = this.sys
+    let rr = 0
+    for (let t = 0; t < faceCount; t++) {
+      const f = faces[t]
+      x[f] += alpha * s[f]
+      const rf = r[f] - alpha * q[f]
+      r[f] = rf
+      rr += rf * rf
+    }
+    return rr
+  }
+  updateSearch(s: Float64Array, z: Float64Array, beta: number): void {
+    const { faces, faceCount } = this.sys
+    for (let t = 0; t < faceCount; t++) {
+      const f = faces[t]
+      s[f] = z[f] + beta * s[f]
+    }
+  }
+  copy(dst: Float64Array, src: Float64Array): void {
+    const { faces, faceCount } = this.sys
+    for (let t = 0; t < faceCount; t++) dst[faces[t]] = src[faces[t]]
+  }
+}
+
+/** list, or a larger one when it cannot hold count entries (grown by half: setups vary a little). */
+function listFor(list: Int32Array, count: number): Int32Array {
+  return list.length >= count ? list : new Int32Array(Math.max(count, Math.ceil(list.length * 1.5)))
 }
 
 /** Smallest control-volume fraction of an unknown face (keeps M > 0 however thin the liquid). */
@@ -145,7 +213,27 @@ export class ViscositySystem implements LinearOperator {
   /** 1 where a face is an unknown or holds a wall value (closed / inside a solid). */
   private readonly usable: Uint8Array
   private readonly known: Float64Array
-  private readonly invDiag: Float64Array
+  /** 1 / diagonal (Jacobi). */
+  readonly invDiag: Float64Array
+  /** The unknown faces of the last setup in increasing order: faces[0 .. faceCount). */
+  faces: Int32Array = new Int32Array(0)
+  faceCount = 0
+  /** Faces that are not unknowns but some site reads (wall values), in increasing order. */
+  private wallFaces: Int32Array = new Int32Array(0)
+  private wallCount = 0
+  /**
+   * The sites of the last setup with a weight, in the order of a sweep over each kind (cells,
+   * then xy, xz, yz edges): accumulate visits only these, in the order the full sweeps did.
+   */
+  private cellSites: Int32Array = new Int32Array(0)
+  private xySites: Int32Array = new Int32Array(0)
+  private xzSites: Int32Array = new Int32Array(0)
+  private yzSites: Int32Array = new Int32Array(0)
+  private cellCount = 0
+  private xyCount = 0
+  private xzCount = 0
+  private yzCount = 0
+  /** x on the unknowns, +0 elsewhere (apply's masked copy; setup leaves it zeroed). */
   private readonly tmp: Float64Array
   private readonly pcg: PcgSolver
   private readonly jacobi: JacobiPreconditioner
@@ -197,8 +285,8 @@ export class ViscositySystem implements LinearOperator {
     this.gXY = new Uint8Array(this.wXY.length)
     this.gXZ = new Uint8Array(this.wXZ.length)
     this.gYZ = new Uint8Array(this.wYZ.length)
-    this.pcg = new PcgSolver(this.n, 1, 1)
-    this.jacobi = new JacobiPreconditioner(this.invDiag)
+    this.pcg = new PcgSolver(new UnknownFaceOps(this))
+    this.jacobi = new JacobiPreconditioner(this)
   }
 
   /**
@@ -436,6 +524,8 @@ export class ViscositySystem implements LinearOperator {
       }
     }
     this.active = any
+    this.listSites()
+    this.listFaces()
     // b = M u - K u_known on unknown rows (Dirichlet values moved right, sec. 3.3.2); x0 = u.
     const { rhs, tmp, diagonal } = this
     for (let f = 0; f < this.n; f++) {
@@ -450,82 +540,117 @@ export class ViscositySystem implements LinearOperator {
     // Diagonal: M + the weights of every site the face takes part in (times its g entry squared).
     diagonal.fill(0)
     this.accumulateDiagonal(diagonal)
+    // The faces apply must reset after accumulating: every site adds a positive weight to the
+    // diagonal of each face it reads, so those are exactly the non-zero entries here.
+    let walls = 0
+    for (let f = 0; f < this.n; f++) if (!unknown[f] && diagonal[f] !== 0) walls++
+    this.wallFaces = listFor(this.wallFaces, walls)
+    this.wallCount = 0
+    for (let f = 0; f < this.n; f++) if (!unknown[f] && diagonal[f] !== 0) this.wallFaces[this.wallCount++] = f
     for (let f = 0; f < this.n; f++) {
       diagonal[f] = unknown[f] ? mass[f] + diagonal[f] : 1
       this.invDiag[f] = 1 / diagonal[f]
     }
+    tmp.fill(0)
   }
 
-  /** out += K src, K = sum_s w_s g_s g_s^T (faces beyond the domain read as 0). */
+  /** The unknown faces in increasing order (faces, faceCount). */
+  private listFaces(): void {
+    const { unknown, n } = this
+    let count = 0
+    for (let f = 0; f < n; f++) count += unknown[f]
+    this.faces = listFor(this.faces, count)
+    const faces = this.faces
+    let t = 0
+    for (let f = 0; f < n; f++) if (unknown[f]) faces[t++] = f
+    this.faceCount = t
+  }
+
+  /** The sites with a weight, each kind in increasing index order (the full sweeps' order). */
+  private listSites(): void {
+    const gather = (w: Float64Array, list: Int32Array): [Int32Array, number] => {
+      let count = 0
+      for (let e = 0; e < w.length; e++) if (w[e] !== 0) count++
+      const out = listFor(list, count)
+      let t = 0
+      for (let e = 0; e < w.length; e++) if (w[e] !== 0) out[t++] = e
+      return [out, t]
+    }
+    ;[this.cellSites, this.cellCount] = gather(this.wCell, this.cellSites)
+    ;[this.xySites, this.xyCount] = gather(this.wXY, this.xySites)
+    ;[this.xzSites, this.xzCount] = gather(this.wXZ, this.xzSites)
+    ;[this.yzSites, this.yzCount] = gather(this.wYZ, this.yzSites)
+  }
+
+  /**
+   * out += K src, K = sum_s w_s g_s g_s^T (faces beyond the domain read as 0): the sites with
+   * a weight (listSites), each kind in index order, as sweeps over every site would add them.
+   */
   private accumulate(src: Float64Array, out: Float64Array): void {
-    const { nx, ny, nz, nu, nv, wCell, wXY, wXZ, wYZ, gXY, gXZ, gYZ } = this
+    const { nx, ny, nu, nv, wCell, wXY, wXZ, wYZ, gXY, gXZ, gYZ } = this
     const ov = nu, ow = nu + nv
+    const plane = nx * ny
     // Cell sites: each component's difference along its own axis.
-    for (let k = 0; k < nz; k++) {
-      for (let j = 0; j < ny; j++) {
-        for (let i = 0; i < nx; i++) {
-          const c = i + nx * (j + ny * k)
-          const w = wCell[c]
-          if (w === 0) continue
-          const u0 = i + (nx + 1) * (j + ny * k)
-          let d = w * (src[u0 + 1] - src[u0])
-          out[u0 + 1] += d
-          out[u0] -= d
-          const v0 = ov + i + nx * (j + (ny + 1) * k)
-          d = w * (src[v0 + nx] - src[v0])
-          out[v0 + nx] += d
-          out[v0] -= d
-          const w0 = ow + c
-          d = w * (src[w0 + nx * ny] - src[w0])
-          out[w0 + nx * ny] += d
-          out[w0] -= d
-        }
-      }
+    const cells = this.cellSites
+    for (let t = 0; t < this.cellCount; t++) {
+      const c = cells[t]
+      const w = wCell[c]
+      const row = (c / nx) | 0 // j + ny k
+      const k = (row / ny) | 0
+      const u0 = c + row // i + (nx + 1)(j + ny k)
+      let d = w * (src[u0 + 1] - src[u0])
+      out[u0 + 1] += d
+      out[u0] -= d
+      const v0 = ov + c + nx * k // i + nx (j + (ny + 1) k)
+      d = w * (src[v0 + nx] - src[v0])
+      out[v0 + nx] += d
+      out[v0] -= d
+      const w0 = ow + c
+      d = w * (src[w0 + plane] - src[w0])
+      out[w0 + plane] += d
+      out[w0] -= d
     }
     // xy edges: du/dy between u(i, j-1) and u(i, j); dv/dx between v(i-1, j) and v(i, j).
-    for (let k = 0; k < nz; k++) {
-      for (let j = 0; j <= ny; j++) {
-        for (let i = 0; i <= nx; i++) {
-          const e = i + (nx + 1) * (j + (ny + 1) * k)
-          const w = wXY[e]
-          if (w === 0) continue
-          const ua = j > 0 ? i + (nx + 1) * (j - 1 + ny * k) : -1
-          const ub = j < ny ? i + (nx + 1) * (j + ny * k) : -1
-          const va = i > 0 ? ov + i - 1 + nx * (j + (ny + 1) * k) : -1
-          const vb = i < nx ? ov + i + nx * (j + (ny + 1) * k) : -1
-          this.edge(src, out, w, gXY[e], ua, ub, va, vb)
-        }
-      }
+    const xy = this.xySites
+    for (let t = 0; t < this.xyCount; t++) {
+      const e = xy[t]
+      const i = e % (nx + 1)
+      const r = (e - i) / (nx + 1)
+      const j = r % (ny + 1)
+      const k = (r - j) / (ny + 1)
+      const ua = j > 0 ? i + (nx + 1) * (j - 1 + ny * k) : -1
+      const ub = j < ny ? i + (nx + 1) * (j + ny * k) : -1
+      const va = i > 0 ? ov + i - 1 + nx * (j + (ny + 1) * k) : -1
+      const vb = i < nx ? ov + i + nx * (j + (ny + 1) * k) : -1
+      this.edge(src, out, wXY[e], gXY[e], ua, ub, va, vb)
     }
     // xz edges: du/dz between u(k-1) and u(k); dw/dx between w(i-1) and w(i).
-    for (let k = 0; k <= nz; k++) {
-      for (let j = 0; j < ny; j++) {
-        for (let i = 0; i <= nx; i++) {
-          const e = i + (nx + 1) * (j + ny * k)
-          const w = wXZ[e]
-          if (w === 0) continue
-          const ua = k > 0 ? i + (nx + 1) * (j + ny * (k - 1)) : -1
-          const ub = k < nz ? i + (nx + 1) * (j + ny * k) : -1
-          const wa = i > 0 ? ow + i - 1 + nx * (j + ny * k) : -1
-          const wb = i < nx ? ow + i + nx * (j + ny * k) : -1
-          this.edge(src, out, w, gXZ[e], ua, ub, wa, wb)
-        }
-      }
+    const xz = this.xzSites
+    for (let t = 0; t < this.xzCount; t++) {
+      const e = xz[t]
+      const i = e % (nx + 1)
+      const r = (e - i) / (nx + 1)
+      const j = r % ny
+      const k = (r - j) / ny
+      const ua = k > 0 ? i + (nx + 1) * (j + ny * (k - 1)) : -1
+      const ub = k < this.nz ? i + (nx + 1) * (j + ny * k) : -1
+      const wa = i > 0 ? ow + i - 1 + nx * (j + ny * k) : -1
+      const wb = i < nx ? ow + i + nx * (j + ny * k) : -1
+      this.edge(src, out, wXZ[e], gXZ[e], ua, ub, wa, wb)
     }
     // yz edges: dv/dz between v(k-1) and v(k); dw/dy between w(j-1) and w(j).
-    for (let k = 0; k <= nz; k++) {
-      for (let j = 0; j <= ny; j++) {
-        for (let i = 0; i < nx; i++) {
-          const e = i + nx * (j + (ny + 1) * k)
-          const w = wYZ[e]
-          if (w === 0) continue
-          const va = k > 0 ? ov + i + nx * (j + (ny + 1) * (k - 1)) : -1
-          const vb = k < nz ? ov + i + nx * (j + (ny + 1) * k) : -1
-          const wa = j > 0 ? ow + i + nx * (j - 1 + ny * k) : -1
-          const wb = j < ny ? ow + i + nx * (j + ny * k) : -1
-          this.edge(src, out, w, gYZ[e], va, vb, wa, wb)
-        }
-      }
+    const yz = this.yzSites
+    for (let t = 0; t < this.yzCount; t++) {
+      const e = yz[t]
+      const i = e % nx
+      const r = (e - i) / nx
+      const j = r % (ny + 1)
+      const k = (r - j) / (ny + 1)
+      const va = k > 0 ? ov + i + nx * (j + (ny + 1) * (k - 1)) : -1
+      const vb = k < this.nz ? ov + i + nx * (j + (ny + 1) * k) : -1
+      const wa = j > 0 ? ow + i + nx * (j - 1 + ny * k) : -1
+      const wb = j < ny ? ow + i + nx * (j + ny * k) : -1
+      this.edge(src, out, wYZ[e], gYZ[e], va, vb, wa, wb)
     }
   }
 
@@ -565,66 +690,73 @@ export class ViscositySystem implements LinearOperator {
     if (b1 >= 0) diag[b1] += wb
   }
 
-  /** diag += sum over the sites each face is in of w_s g_s[f]^2. */
+  /** diag += sum over the sites each face is in of w_s g_s[f]^2 (the sites of listSites, as accumulate). */
   private accumulateDiagonal(diag: Float64Array): void {
     const { nx, ny, nz, nu, nv, wCell, wXY, wXZ, wYZ, gXY, gXZ, gYZ } = this
     const ov = nu, ow = nu + nv
-    for (let k = 0; k < nz; k++) {
-      for (let j = 0; j < ny; j++) {
-        for (let i = 0; i < nx; i++) {
-          const c = i + nx * (j + ny * k)
-          const w = wCell[c]
-          if (w === 0) continue
-          const u0 = i + (nx + 1) * (j + ny * k)
-          diag[u0] += w
-          diag[u0 + 1] += w
-          const v0 = ov + i + nx * (j + (ny + 1) * k)
-          diag[v0] += w
-          diag[v0 + nx] += w
-          diag[ow + c] += w
-          diag[ow + c + nx * ny] += w
-        }
-      }
+    const plane = nx * ny
+    const cells = this.cellSites
+    for (let t = 0; t < this.cellCount; t++) {
+      const c = cells[t]
+      const w = wCell[c]
+      const row = (c / nx) | 0
+      const k = (row / ny) | 0
+      const u0 = c + row
+      diag[u0] += w
+      diag[u0 + 1] += w
+      const v0 = ov + c + nx * k
+      diag[v0] += w
+      diag[v0 + nx] += w
+      diag[ow + c] += w
+      diag[ow + c + plane] += w
     }
-    for (let k = 0; k < nz; k++) {
-      for (let j = 0; j <= ny; j++) {
-        for (let i = 0; i <= nx; i++) {
-          const e = i + (nx + 1) * (j + (ny + 1) * k)
-          const w = wXY[e]
-          if (w === 0) continue
-          this.edgeDiagonal(diag, w, gXY[e], j > 0 ? i + (nx + 1) * (j - 1 + ny * k) : -1, j < ny ? i + (nx + 1) * (j + ny * k) : -1, i > 0 ? ov + i - 1 + nx * (j + (ny + 1) * k) : -1, i < nx ? ov + i + nx * (j + (ny + 1) * k) : -1)
-        }
-      }
+    const xy = this.xySites
+    for (let t = 0; t < this.xyCount; t++) {
+      const e = xy[t]
+      const i = e % (nx + 1)
+      const r = (e - i) / (nx + 1)
+      const j = r % (ny + 1)
+      const k = (r - j) / (ny + 1)
+      this.edgeDiagonal(diag, wXY[e], gXY[e], j > 0 ? i + (nx + 1) * (j - 1 + ny * k) : -1, j < ny ? i + (nx + 1) * (j + ny * k) : -1, i > 0 ? ov + i - 1 + nx * (j + (ny + 1) * k) : -1, i < nx ? ov + i + nx * (j + (ny + 1) * k) : -1)
     }
-    for (let k = 0; k <= nz; k++) {
-      for (let j = 0; j < ny; j++) {
-        for (let i = 0; i <= nx; i++) {
-          const e = i + (nx + 1) * (j + ny * k)
-          const w = wXZ[e]
-          if (w === 0) continue
-          this.edgeDiagonal(diag, w, gXZ[e], k > 0 ? i + (nx + 1) * (j + ny * (k - 1)) : -1, k < nz ? i + (nx + 1) * (j + ny * k) : -1, i > 0 ? ow + i - 1 + nx * (j + ny * k) : -1, i < nx ? ow + i + nx * (j + ny * k) : -1)
-        }
-      }
+    const xz = this.xzSites
+    for (let t = 0; t < this.xzCount; t++) {
+      const e = xz[t]
+      const i = e % (nx + 1)
+      const r = (e - i) / (nx + 1)
+      const j = r % ny
+      const k = (r - j) / ny
+      this.edgeDiagonal(diag, wXZ[e], gXZ[e], k > 0 ? i + (nx + 1) * (j + ny * (k - 1)) : -1, k < nz ? i + (nx + 1) * (j + ny * k) : -1, i > 0 ? ow + i - 1 + nx * (j + ny * k) : -1, i < nx ? ow + i + nx * (j + ny * k) : -1)
     }
-    for (let k = 0; k <= nz; k++) {
-      for (let j = 0; j <= ny; j++) {
-        for (let i = 0; i < nx; i++) {
-          const e = i + nx * (j + (ny + 1) * k)
-          const w = wYZ[e]
-          if (w === 0) continue
-          this.edgeDiagonal(diag, w, gYZ[e], k > 0 ? ov + i + nx * (j + (ny + 1) * (k - 1)) : -1, k < nz ? ov + i + nx * (j + (ny + 1) * k) : -1, j > 0 ? ow + i + nx * (j - 1 + ny * k) : -1, j < ny ? ow + i + nx * (j + ny * k) : -1)
-        }
-      }
+    const yz = this.yzSites
+    for (let t = 0; t < this.yzCount; t++) {
+      const e = yz[t]
+      const i = e % nx
+      const r = (e - i) / nx
+      const j = r % (ny + 1)
+      const k = (r - j) / (ny + 1)
+      this.edgeDiagonal(diag, wYZ[e], gYZ[e], k > 0 ? ov + i + nx * (j + (ny + 1) * (k - 1)) : -1, k < nz ? ov + i + nx * (j + (ny + 1) * k) : -1, j > 0 ? ow + i + nx * (j - 1 + ny * k) : -1, j < ny ? ow + i + nx * (j + ny * k) : -1)
     }
   }
 
   /** out = A x: (M + K) on unknown rows with non-unknown entries of x read as 0; identity elsewhere. */
   apply(x: Float64Array, out: Float64Array): void {
-    const { unknown, tmp, mass } = this
-    for (let f = 0; f < this.n; f++) tmp[f] = unknown[f] ? x[f] : 0
-    out.fill(0)
+    const { faces, faceCount, wallFaces, wallCount, tmp, mass } = this
+    // tmp is +0 off the unknowns (setup), so only the unknowns are copied; out starts as x
+    // (the identity rows) with 0 on the unknowns, and the faces accumulate reaches beyond the
+    // unknowns (wall values) are put back to x afterwards.
+    out.set(x)
+    for (let t = 0; t < faceCount; t++) {
+      const f = faces[t]
+      tmp[f] = x[f]
+      out[f] = 0
+    }
     this.accumulate(tmp, out)
-    for (let f = 0; f < this.n; f++) out[f] = unknown[f] ? mass[f] * tmp[f] + out[f] : x[f]
+    for (let t = 0; t < wallCount; t++) out[wallFaces[t]] = x[wallFaces[t]]
+    for (let t = 0; t < faceCount; t++) {
+      const f = faces[t]
+      out[f] = mass[f] * tmp[f] + out[f]
+    }
   }
 
   /** Solves A x = rhs from the warm start x = u (PCG with `preconditioner`). */
@@ -632,7 +764,12 @@ export class ViscositySystem implements LinearOperator {
     if (!this.active) return { iterations: 0, residual: 0, converged: true }
     const choice = this.preconditioner === 'auto' ? this.autoChoice() : this.preconditioner
     this.lastPreconditioner = choice
-    const run = (pre: Preconditioner, limit: number) => this.pcg.solve(this, pre, this.rhs, this.x, { tolerance, maxIterations: limit })
+    const run = (pre: Preconditioner, limit: number) => {
+      // The vector kernels visit the unknowns only (UnknownFaceOps): clear what the last
+      // system's unknowns left in the scratch vectors.
+      this.pcg.zeroScratch()
+      return this.pcg.solve(this, pre, this.rhs, this.x, { tolerance, maxIterations: limit })
+    }
     if (choice === 'jacobi') return run(this.jacobi, maxIterations)
     if (choice === 'ic') return run(new ViscousIncompleteCholesky(this), maxIterations)
     this.multigrid ??= new ViscousMultigrid(this.nx, this.ny, this.nz)
