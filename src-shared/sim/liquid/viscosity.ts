@@ -225,14 +225,14 @@ export class ViscositySystem implements LinearOperator {
    * The sites of the last setup with a weight, in the order of a sweep over each kind (cells,
    * then xy, xz, yz edges): accumulate visits only these, in the order the full sweeps did.
    */
-  private cellSites: Int32Array = new Int32Array(0)
-  private xySites: Int32Array = new Int32Array(0)
-  private xzSites: Int32Array = new Int32Array(0)
-  private yzSites: Int32Array = new Int32Array(0)
-  private cellCount = 0
-  private xyCount = 0
-  private xzCount = 0
-  private yzCount = 0
+  cellSites: Int32Array = new Int32Array(0)
+  xySites: Int32Array = new Int32Array(0)
+  xzSites: Int32Array = new Int32Array(0)
+  yzSites: Int32Array = new Int32Array(0)
+  cellCount = 0
+  xyCount = 0
+  xzCount = 0
+  yzCount = 0
   /** x on the unknowns, +0 elsewhere (apply's masked copy; setup leaves it zeroed). */
   private readonly tmp: Float64Array
   private readonly pcg: PcgSolver
@@ -451,6 +451,7 @@ export class ViscositySystem implements LinearOperator {
     const ov = nu, ow = nu + nv
     const sideKind = (o: number) => (open[o] ? AIR : SOLID)
     const cell = (i: number, j: number, k: number) => (i < 0 || j < 0 || k < 0 || i >= nx || j >= ny || k >= nz ? -1 : i + nx * (j + ny * k))
+    const liquidIn = (q: Int32Array) => (q[0] >= 0 && kind[q[0]] === LIQUID) || (q[1] >= 0 && kind[q[1]] === LIQUID) || (q[2] >= 0 && kind[q[2]] === LIQUID) || (q[3] >= 0 && kind[q[3]] === LIQUID)
     // xy edges at (i, j, k + 1/2): cells (i-1, j-1), (i, j-1), (i-1, j), (i, j); u(j-1), u(j) and v(i-1), v(i).
     for (let k = 0; k < nz; k++) {
       for (let j = 0; j <= ny; j++) {
@@ -459,6 +460,13 @@ export class ViscositySystem implements LinearOperator {
           cs[1] = cell(i, j - 1, k)
           cs[2] = cell(i - 1, j, k)
           cs[3] = cell(i, j, k)
+          if (!liquidIn(cs)) {
+            // No liquid cell: edgeSite would return 0 (most edges of a box the liquid partly fills).
+            const e = i + (nx + 1) * (j + (ny + 1) * k)
+            this.wXY[e] = 0
+            this.gXY[e] = 0
+            continue
+          }
           for (let q = 0; q < 4; q++) {
             const di = q & 1 ? i : i - 1, dj = q & 2 ? j : j - 1
             outside[q] = di < 0 ? sideKind(0) : di >= nx ? sideKind(1) : dj < 0 ? sideKind(2) : sideKind(3)
@@ -483,6 +491,13 @@ export class ViscositySystem implements LinearOperator {
           cs[1] = cell(i, j, k - 1)
           cs[2] = cell(i - 1, j, k)
           cs[3] = cell(i, j, k)
+          if (!liquidIn(cs)) {
+            // No liquid cell: edgeSite would return 0 (most edges of a box the liquid partly fills).
+            const e = i + (nx + 1) * (j + ny * k)
+            this.wXZ[e] = 0
+            this.gXZ[e] = 0
+            continue
+          }
           for (let q = 0; q < 4; q++) {
             const di = q & 1 ? i : i - 1, dk = q & 2 ? k : k - 1
             outside[q] = di < 0 ? sideKind(0) : di >= nx ? sideKind(1) : dk < 0 ? sideKind(4) : sideKind(5)
@@ -507,6 +522,13 @@ export class ViscositySystem implements LinearOperator {
           cs[1] = cell(i, j, k - 1)
           cs[2] = cell(i, j - 1, k)
           cs[3] = cell(i, j, k)
+          if (!liquidIn(cs)) {
+            // No liquid cell: edgeSite would return 0 (most edges of a box the liquid partly fills).
+            const e = i + nx * (j + (ny + 1) * k)
+            this.wYZ[e] = 0
+            this.gYZ[e] = 0
+            continue
+          }
           for (let q = 0; q < 4; q++) {
             const dj = q & 1 ? j : j - 1, dk = q & 2 ? k : k - 1
             outside[q] = dj < 0 ? sideKind(2) : dj >= ny ? sideKind(3) : dk < 0 ? sideKind(4) : sideKind(5)
@@ -527,30 +549,40 @@ export class ViscositySystem implements LinearOperator {
     this.listSites()
     this.listFaces()
     // b = M u - K u_known on unknown rows (Dirichlet values moved right, sec. 3.3.2); x0 = u.
-    const { rhs, tmp, diagonal } = this
-    for (let f = 0; f < this.n; f++) {
-      x[f] = unknown[f] ? known[f] : 0
-      if (unknown[f]) known[f] = 0
+    // (The unknowns' loops go over the face list: a liquid fills part of the box.)
+    const { rhs, tmp, diagonal, faces, faceCount } = this
+    x.fill(0)
+    for (let t = 0; t < faceCount; t++) {
+      const f = faces[t]
+      x[f] = known[f]
+      known[f] = 0
     }
     tmp.fill(0)
     this.accumulate(known, tmp)
-    for (let f = 0; f < this.n; f++) rhs[f] = unknown[f] ? mass[f] * x[f] - tmp[f] : 0
-    // Restore the known vector (u everywhere) for writeBack.
-    for (let f = 0; f < this.n; f++) if (unknown[f]) known[f] = x[f]
+    rhs.fill(0)
+    for (let t = 0; t < faceCount; t++) {
+      const f = faces[t]
+      rhs[f] = mass[f] * x[f] - tmp[f]
+      // Restore the known vector (u everywhere) for writeBack.
+      known[f] = x[f]
+    }
     // Diagonal: M + the weights of every site the face takes part in (times its g entry squared).
     diagonal.fill(0)
     this.accumulateDiagonal(diagonal)
-    // The faces apply must reset after accumulating: every site adds a positive weight to the
-    // diagonal of each face it reads, so those are exactly the non-zero entries here.
+    // The faces apply must reset after accumulating (wallFaces): every site adds a positive
+    // weight to the diagonal of each face it reads, so those are the non-zero entries here.
+    if (this.wallFaces.length < this.n) this.wallFaces = new Int32Array(this.n)
+    const { wallFaces, invDiag } = this
     let walls = 0
-    for (let f = 0; f < this.n; f++) if (!unknown[f] && diagonal[f] !== 0) walls++
-    this.wallFaces = listFor(this.wallFaces, walls)
-    this.wallCount = 0
-    for (let f = 0; f < this.n; f++) if (!unknown[f] && diagonal[f] !== 0) this.wallFaces[this.wallCount++] = f
     for (let f = 0; f < this.n; f++) {
-      diagonal[f] = unknown[f] ? mass[f] + diagonal[f] : 1
-      this.invDiag[f] = 1 / diagonal[f]
+      const d = diagonal[f]
+      let a = 1
+      if (unknown[f]) a = mass[f] + d
+      else if (d !== 0) wallFaces[walls++] = f
+      diagonal[f] = a
+      invDiag[f] = 1 / a
     }
+    this.wallCount = walls
     tmp.fill(0)
   }
 

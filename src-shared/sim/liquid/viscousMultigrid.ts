@@ -66,6 +66,15 @@ export interface ViscousSites {
   readonly gXY: Uint8Array
   readonly gXZ: Uint8Array
   readonly gYZ: Uint8Array
+  /** The sites with a weight, each kind in increasing index order, and their counts. */
+  readonly cellSites: Int32Array
+  readonly cellCount: number
+  readonly xySites: Int32Array
+  readonly xyCount: number
+  readonly xzSites: Int32Array
+  readonly xzCount: number
+  readonly yzSites: Int32Array
+  readonly yzCount: number
 }
 
 /** Largest coarsest level solved by a dense Cholesky factor (its cost is DENSE_MAX^3 / 3 flops a setup). */
@@ -98,6 +107,12 @@ class Level {
    */
   readonly order: Int32Array
   redCount = 0
+  /**
+   * For a level with a coarser one (fillCoarse): its active nodes in index order and each one's
+   * coarse parent (padded indices), so the transfers visit only them, in a full sweep's order.
+   */
+  sorted: Int32Array = new Int32Array(0)
+  parent: Int32Array = new Int32Array(0)
 
   constructor(sx: number, sy: number, sz: number) {
     this.sx = sx
@@ -188,29 +203,17 @@ class Transfer {
 
   /** fine.x += P coarse.x on the active fine nodes. */
   prolongAdd(): void {
-    const { fine, coarse } = this
-    const { sx, sy, sz, pad, active, x } = fine
-    const cx = coarse.sx, cy = coarse.sy, cp = coarse.pad, xc = coarse.x
-    for (let k = 0; k < sz; k++) {
-      for (let j = 0; j < sy; j++) {
-        const row = pad + sx * (j + sy * k), crow = cp + cx * ((j >> 1) + cy * (k >> 1))
-        for (let i = 0; i < sx; i++) if (active[row + i]) x[row + i] += xc[crow + (i >> 1)]
-      }
-    }
+    const { sorted, parent, activeCount, x } = this.fine
+    const xc = this.coarse.x
+    for (let t = 0; t < activeCount; t++) x[sorted[t]] += xc[parent[t]]
   }
 
-  /** coarse.b = P^T fine.r (sums over each coarse node's active children). */
+  /** coarse.b = P^T fine.r (sums over each coarse node's active children, in index order). */
   restrict(): void {
-    const { fine, coarse } = this
-    const { sx, sy, sz, pad, active, r } = fine
-    const cx = coarse.sx, cy = coarse.sy, cp = coarse.pad, b = coarse.b
+    const { sorted, parent, activeCount, r } = this.fine
+    const b = this.coarse.b
     b.fill(0)
-    for (let k = 0; k < sz; k++) {
-      for (let j = 0; j < sy; j++) {
-        const row = pad + sx * (j + sy * k), crow = cp + cx * ((j >> 1) + cy * (k >> 1))
-        for (let i = 0; i < sx; i++) if (active[row + i]) b[crow + (i >> 1)] += r[row + i]
-      }
-    }
+    for (let t = 0; t < activeCount; t++) b[parent[t]] += r[sorted[t]]
   }
 }
 
@@ -223,12 +226,20 @@ function fillCoarse(fine: Level, coarse: Level): void {
   coarse.ly.fill(0)
   coarse.lz.fill(0)
   coarse.active.fill(0)
+  if (fine.sorted.length < fine.activeCount) {
+    fine.sorted = new Int32Array(fine.n)
+    fine.parent = new Int32Array(fine.n)
+  }
+  const { sorted, parent } = fine
+  let t = 0
   for (let k = 0; k < sz; k++) {
     for (let j = 0; j < sy; j++) {
       for (let i = 0; i < sx; i++) {
         const f = pad + i + sx * (j + sy * k)
         if (!fine.active[f]) continue
         const C = cp + (i >> 1) + cx * ((j >> 1) + cy * (k >> 1))
+        sorted[t] = f
+        parent[t++] = C
         coarse.active[C] = 1
         coarse.excess[C] += fine.excess[f]
         // Fine links that cross a coarse face (odd index to the next even one).
@@ -362,81 +373,77 @@ export class ViscousMultigrid implements Preconditioner {
     W.clearLinks(unknown, nu + nv)
     const ow = nu + nv
     // Links are added only between two unknowns (a link to a wall value is in the excess).
-    // Locals for every array: the loops below run over every site of the grid.
+    // Locals for every array: the loops below run over every weighted site of the grid.
     const pu = U.pad, pv = V.pad, pw = W.pad
     const uLx = U.lx, uLy = U.ly, uLz = U.lz, vLx = V.lx, vLy = V.ly, vLz = V.lz, wLx = W.lx, wLy = W.ly, wLz = W.lz
     const { wCell, wXY, wXZ, wYZ, gXY, gXZ, gYZ } = s
     const uPlane = (nx + 1) * ny, vPlane = nx * (ny + 1), wPlane = nx * ny
+    // The sites with a weight (the system's lists, in index order: the sums as full sweeps'd be).
+    const { cellSites, xySites, xzSites, yzSites } = s
     // Cell sites: each component's difference along its own axis.
-    for (let k = 0; k < nz; k++) {
-      for (let j = 0; j < ny; j++) {
-        for (let i = 0; i < nx; i++) {
-          const c = i + nx * (j + ny * k)
-          const w = wCell[c]
-          if (w === 0) continue
-          const ua = i + (nx + 1) * (j + ny * k)
-          if (unknown[ua] && unknown[ua + 1]) uLx[pu + ua] += w
-          const va = i + nx * (j + (ny + 1) * k)
-          if (unknown[nu + va] && unknown[nu + va + nx]) vLy[pv + va] += w
-          if (unknown[ow + c] && unknown[ow + c + wPlane]) wLz[pw + c] += w
-        }
-      }
+    for (let t = 0; t < s.cellCount; t++) {
+      const c = cellSites[t]
+      const w = wCell[c]
+      const row = (c / nx) | 0 // j + ny k
+      const k = (row / ny) | 0
+      const ua = c + row // i + (nx + 1)(j + ny k)
+      if (unknown[ua] && unknown[ua + 1]) uLx[pu + ua] += w
+      const va = c + nx * k // i + nx (j + (ny + 1) k)
+      if (unknown[nu + va] && unknown[nu + va + nx]) vLy[pv + va] += w
+      if (unknown[ow + c] && unknown[ow + c + wPlane]) wLz[pw + c] += w
     }
     // xy edges: u(j-1)-u(j) along y of the u lattice, v(i-1)-v(i) along x of the v lattice.
-    for (let k = 0; k < nz; k++) {
-      for (let j = 0; j <= ny; j++) {
-        for (let i = 0; i <= nx; i++) {
-          const e = i + (nx + 1) * (j + (ny + 1) * k)
-          const w = wXY[e]
-          if (w === 0) continue
-          const g = gXY[e]
-          if (j > 0 && j < ny) {
-            const ua = i + (nx + 1) * (j - 1 + ny * k)
-            if (unknown[ua] && unknown[ua + nx + 1]) uLy[pu + ua] += g & 1 ? 4 * w : w
-          }
-          if (i > 0 && i < nx) {
-            const va = i - 1 + nx * (j + (ny + 1) * k)
-            if (unknown[nu + va] && unknown[nu + va + 1]) vLx[pv + va] += g & 2 ? 4 * w : w
-          }
-        }
+    for (let t = 0; t < s.xyCount; t++) {
+      const e = xySites[t]
+      const i = e % (nx + 1)
+      const r = (e - i) / (nx + 1)
+      const j = r % (ny + 1)
+      const k = (r - j) / (ny + 1)
+      const w = wXY[e]
+      const g = gXY[e]
+      if (j > 0 && j < ny) {
+        const ua = i + (nx + 1) * (j - 1 + ny * k)
+        if (unknown[ua] && unknown[ua + nx + 1]) uLy[pu + ua] += g & 1 ? 4 * w : w
+      }
+      if (i > 0 && i < nx) {
+        const va = i - 1 + nx * (j + (ny + 1) * k)
+        if (unknown[nu + va] && unknown[nu + va + 1]) vLx[pv + va] += g & 2 ? 4 * w : w
       }
     }
     // xz edges: u(k-1)-u(k) along z of the u lattice, w(i-1)-w(i) along x of the w lattice.
-    for (let k = 0; k <= nz; k++) {
-      for (let j = 0; j < ny; j++) {
-        for (let i = 0; i <= nx; i++) {
-          const e = i + (nx + 1) * (j + ny * k)
-          const w = wXZ[e]
-          if (w === 0) continue
-          const g = gXZ[e]
-          if (k > 0 && k < nz) {
-            const ua = i + (nx + 1) * (j + ny * (k - 1))
-            if (unknown[ua] && unknown[ua + uPlane]) uLz[pu + ua] += g & 1 ? 4 * w : w
-          }
-          if (i > 0 && i < nx) {
-            const wa = i - 1 + nx * (j + ny * k)
-            if (unknown[ow + wa] && unknown[ow + wa + 1]) wLx[pw + wa] += g & 2 ? 4 * w : w
-          }
-        }
+    for (let t = 0; t < s.xzCount; t++) {
+      const e = xzSites[t]
+      const i = e % (nx + 1)
+      const r = (e - i) / (nx + 1)
+      const j = r % ny
+      const k = (r - j) / ny
+      const w = wXZ[e]
+      const g = gXZ[e]
+      if (k > 0 && k < nz) {
+        const ua = i + (nx + 1) * (j + ny * (k - 1))
+        if (unknown[ua] && unknown[ua + uPlane]) uLz[pu + ua] += g & 1 ? 4 * w : w
+      }
+      if (i > 0 && i < nx) {
+        const wa = i - 1 + nx * (j + ny * k)
+        if (unknown[ow + wa] && unknown[ow + wa + 1]) wLx[pw + wa] += g & 2 ? 4 * w : w
       }
     }
     // yz edges: v(k-1)-v(k) along z of the v lattice, w(j-1)-w(j) along y of the w lattice.
-    for (let k = 0; k <= nz; k++) {
-      for (let j = 0; j <= ny; j++) {
-        for (let i = 0; i < nx; i++) {
-          const e = i + nx * (j + (ny + 1) * k)
-          const w = wYZ[e]
-          if (w === 0) continue
-          const g = gYZ[e]
-          if (k > 0 && k < nz) {
-            const va = i + nx * (j + (ny + 1) * (k - 1))
-            if (unknown[nu + va] && unknown[nu + va + vPlane]) vLz[pv + va] += g & 1 ? 4 * w : w
-          }
-          if (j > 0 && j < ny) {
-            const wa = i + nx * (j - 1 + ny * k)
-            if (unknown[ow + wa] && unknown[ow + wa + nx]) wLy[pw + wa] += g & 2 ? 4 * w : w
-          }
-        }
+    for (let t = 0; t < s.yzCount; t++) {
+      const e = yzSites[t]
+      const i = e % nx
+      const r = (e - i) / nx
+      const j = r % (ny + 1)
+      const k = (r - j) / (ny + 1)
+      const w = wYZ[e]
+      const g = gYZ[e]
+      if (k > 0 && k < nz) {
+        const va = i + nx * (j + (ny + 1) * (k - 1))
+        if (unknown[nu + va] && unknown[nu + va + vPlane]) vLz[pv + va] += g & 1 ? 4 * w : w
+      }
+      if (j > 0 && j < ny) {
+        const wa = i + nx * (j - 1 + ny * k)
+        if (unknown[ow + wa] && unknown[ow + wa + nx]) wLy[pw + wa] += g & 2 ? 4 * w : w
       }
     }
     // Excess = A's diagonal less the block's links; d_f is then exactly A's diagonal.
@@ -473,9 +480,12 @@ export class ViscousMultigrid implements Preconditioner {
 
   private applyComponent(cyc: ComponentCycle, r: Float64Array, z: Float64Array, off: number): void {
     const L = cyc.levels[0]
-    const { n, pad, active, b, x } = L
-    for (let f = 0; f < n; f++) b[pad + f] = active[pad + f] ? r[off + f] : 0
+    const { n, pad, order, activeCount, b, x } = L
+    // The cycle reads b and writes x on the active nodes only (order lists them).
+    const shift = off - pad
+    for (let q = 0; q < activeCount; q++) b[order[q]] = r[order[q] + shift]
     cyc.cycle()
-    for (let f = 0; f < n; f++) z[off + f] = active[pad + f] ? x[pad + f] : 0
+    z.fill(0, off, off + n)
+    for (let q = 0; q < activeCount; q++) z[order[q] + shift] = x[order[q]]
   }
 }
