@@ -4,7 +4,6 @@
 import { resolve } from 'node:path'
 import type { ExportJobs } from '../export/exportJobs'
 import { EddyError } from '../../src-shared/api/errors'
-import { withoutVolumes } from '../../src-shared/formats/frameRecord'
 import type { Handlers } from '../../src-shared/api/dispatch'
 import { hostsSimulations } from '../../src-shared/sim/registry'
 import type { SceneDocument } from '../../src-shared/scene/types'
@@ -87,10 +86,11 @@ export function makeBakeHandlers(ctx: BakeContext): Pick<Handlers, BakeHandlerKe
 
     'cache.display': ({ domainId, frame }) => {
       const { cache } = ctx.requireStore().store
-      const preview = cache.readPreview(domainId, frame)
-      // With a preview the viewport draws no volume of the record: leave them out (most bytes).
-      const full = cache.readFrame(domainId, frame)
-      const record = preview ? withoutVolumes(full) : full
+      // With a preview the viewport draws no volume of the record: the record without them
+      // (stored at bake time) is all it needs; otherwise the whole record.
+      const shown = cache.readDisplay(domainId, frame)
+      const preview = shown?.preview ?? null
+      const record = shown ? shown.record : cache.readFrame(domainId, frame)
       const out = new Uint8Array(4 + (preview?.length ?? 0) + record.length)
       new DataView(out.buffer).setUint32(0, preview?.length ?? 0, true)
       if (preview) out.set(preview, 4)

@@ -4,11 +4,16 @@
 // state, deflated). Each frame and each checkpoint is written in its own transaction, so a
 // process killed mid-bake keeps every frame it finished and never a half-written one.
 //
+// A smoke frame also gets two rows the viewport reads instead of the record: its preview
+// (framePreview.ts, kind 'preview') and the record without its volumes (kind 'display'), both
+// written with the frame, so showing a cached frame reads neither the volumes nor their CRC.
+//
 // Several connections use this at once (the host's, and one per bake worker); WAL lets the
 // viewport read frames while a worker writes them.
 import { openCheckpoint, sealCheckpoint } from './checkpointSeal'
 import type Database from 'better-sqlite3'
 import { EddyError } from '../../src-shared/api/errors'
+import { withoutVolumes } from '../../src-shared/formats/frameRecord'
 
 export type BakeState = 'baking' | 'done' | 'cancelled' | 'failed'
 
@@ -91,8 +96,8 @@ export class FrameCache {
   }
 
   /**
-   * A frame's record and, for smoke, its viewport preview (framePreview.ts), in one
-   * transaction: a preview never outlives or predates its frame.
+   * A frame's record and, for smoke, its viewport preview (framePreview.ts) and the record
+   * without volumes, in one transaction: neither outlives nor predates its frame.
    */
   writeFrame(domainId: string, frame: number, record: Uint8Array, sig: string, stats: FrameStats, preview: Uint8Array | null = null): void {
     this.db.transaction(() => {
@@ -101,17 +106,35 @@ export class FrameCache {
         .run(domainId, frame, blob(record), JSON.stringify(stats), sig)
       if (preview) {
         this.db.prepare(`INSERT OR REPLACE INTO frames (bake_id, frame, kind, encoding, data, stats, sig) VALUES (?, ?, 'preview', 'EDPV', ?, NULL, ?)`).run(domainId, frame, blob(preview), sig)
+        this.db.prepare(`INSERT OR REPLACE INTO frames (bake_id, frame, kind, encoding, data, stats, sig) VALUES (?, ?, 'display', 'EDFR', ?, NULL, ?)`).run(domainId, frame, blob(withoutVolumes(record)), sig)
       } else {
-        this.db.prepare(`DELETE FROM frames WHERE bake_id = ? AND frame = ? AND kind = 'preview'`).run(domainId, frame)
+        this.db.prepare(`DELETE FROM frames WHERE bake_id = ? AND frame = ? AND kind IN ('preview', 'display')`).run(domainId, frame)
       }
     })()
   }
 
   /** The viewport preview of a frame, or null when it has none (liquids, older bakes). */
   readPreview(domainId: string, frame: number): Uint8Array<ArrayBuffer> | null {
-    const data = this.db.prepare(`SELECT data FROM frames WHERE bake_id = ? AND frame = ? AND kind = 'preview'`).pluck().get(domainId, frame) as Buffer | undefined
+    return this.readRow(domainId, frame, 'preview', 'Cached frame preview')
+  }
+
+  /**
+   * What the viewport draws of a frame with a preview: the preview and the record without its
+   * volumes (stored with the frame; stripped from the record here for frames baked before
+   * that row existed). null when the frame has no preview (the viewport reads the record).
+   */
+  readDisplay(domainId: string, frame: number): { preview: Uint8Array<ArrayBuffer>; record: Uint8Array } | null {
+    const preview = this.readPreview(domainId, frame)
+    if (preview === null) return null
+    const record = this.readRow(domainId, frame, 'display', 'Cached frame record') ?? withoutVolumes(this.readFrame(domainId, frame))
+    return { preview, record }
+  }
+
+  /** One frame row of `kind` as bytes of its own (null when absent). */
+  private readRow(domainId: string, frame: number, kind: 'preview' | 'display', what: string): Uint8Array<ArrayBuffer> | null {
+    const data = this.db.prepare(`SELECT data FROM frames WHERE bake_id = ? AND frame = ? AND kind = ?`).pluck().get(domainId, frame, kind) as Buffer | undefined
     if (data === undefined) return null
-    if (!Buffer.isBuffer(data)) throw new EddyError('PROJECT_FORMAT', `Cached frame preview is corrupt: frame ${frame} holds ${typeof data} data, not bytes`, { domainId, frame })
+    if (!Buffer.isBuffer(data)) throw new EddyError('PROJECT_FORMAT', `${what} is corrupt: frame ${frame} holds ${typeof data} data, not bytes`, { domainId, frame })
     const out = new Uint8Array(data.byteLength)
     out.set(data)
     return out

@@ -22,6 +22,11 @@ export interface CacheSource {
    */
   densityVolume?: string
   emissionVolume?: string
+  /**
+   * A bake of this simulation is running: no idle fill (it would take cores from the bake, and
+   * every frame the bake adds invalidates what is held).
+   */
+  baking?: boolean
 }
 
 export interface CachePlaybackState {
@@ -53,6 +58,8 @@ export class CachePlayback {
   /** Per load: the record's round trip to the host, and the worker's decode (ms). */
   private readonly stages = { fetch: [] as number[], decode: [] as number[] }
   state: CachePlaybackState = { frame: null, shownFrame: null, error: null }
+  /** Whether buffers load the frames beyond the read-ahead window while idle (setIdleFill). */
+  private idleFill = true
   onState: ((s: CachePlaybackState) => void) | null = null
 
   constructor(
@@ -68,6 +75,7 @@ export class CachePlayback {
   setSource(next: CacheSource): void {
     const prev = this.source
     this.source = next
+    if (!!next.baking !== !!prev.baking) this.buffer?.setIdleFill(this.idleFill && !next.baking)
     if (next.ambientTemperature !== prev.ambientTemperature || next.densityVolume !== prev.densityVolume || next.emissionVolume !== prev.emissionVolume) {
       const { ambientTemperature, densityVolume, emissionVolume } = next
       this.client.display = { ...this.client.display, ambientTemperature, densityVolume, emissionVolume }
@@ -96,6 +104,9 @@ export class CachePlayback {
             return shown
           },
           cached: this.isCached,
+          // While the playhead rests, the frames around it load too (up to the buffer's memory
+          // cap): a jump along the timeline then shows a frame already decoded.
+          idleFill: this.idleFill && !next.baking,
         })
         this.unsubscribe = this.buffer.onFrame((e) => {
           const u0 = performance.now()
@@ -132,6 +143,20 @@ export class CachePlayback {
       this.client.display = { ...this.client.display, particleColorBy, meshColorBy }
       this.buffer?.invalidate()
     }
+  }
+
+  /**
+   * Turns loading the frames around the playhead while idle on or off (the benchmark measures a
+   * jump to a frame not loaded yet with it off).
+   */
+  setIdleFill(on: boolean): void {
+    this.idleFill = on
+    this.buffer?.setIdleFill(on && !this.source.baking)
+  }
+
+  /** Frames decoded and held now, ascending. */
+  bufferedFrames(): number[] {
+    return this.buffer?.bufferedFrames() ?? []
   }
 
   /** Playhead move -> data handed to the GPU, ms, for frames that were shown. */

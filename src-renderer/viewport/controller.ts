@@ -115,6 +115,8 @@ export class ViewportController {
         timings: () => this.cache.timings(),
         uploadTimings: () => this.cache.uploadTimings(),
         stageTimings: () => this.cache.stageTimings(),
+        setIdleFill: (on: boolean) => this.cache.setIdleFill(on),
+        buffered: () => this.cache.bufferedFrames(),
         settings: () => ({ ...this.cache.display.settings }),
         parts: () => {
           const { volume, particles, meshes, rigidBodies } = this.cache.display.parts

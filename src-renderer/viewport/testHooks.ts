@@ -49,6 +49,9 @@ export interface EddyViewportTestApi {
     bodyPoses?(): { id: string; position: [number, number, number]; orientation: [number, number, number, number] }[]
     /** Stops or restarts drawing (benchmarks of the data path only). */
     setRendering?(on: boolean): void
+    /** Loading of the frames around the playhead while idle (cachePlayback.ts), and the frames held. */
+    setIdleFill?(on: boolean): void
+    buffered?(): number[]
   }
 }
 

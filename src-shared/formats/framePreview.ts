@@ -1,36 +1,43 @@
 // The preview record stored next to each baked smoke frame: the viewport's RG8 texels
-// (volumePreview.ts), deflated. Showing a cached frame then costs one inflate of 2 bytes
+// (volumePreview.ts), compressed. Showing a cached frame then costs one decode of 2 bytes
 // per cell instead of decoding three float volumes and converting them (measured in
 // tests/bench/frameDisplay.bench.ts), which is what keeps scrubbing at 128^3 interactive.
 //
-// Layout (little-endian): 'EDPV' | u16 version (1) | u16 flags (0) | u32 headerLength |
+// Layout (little-endian): 'EDPV' | u16 version | u16 flags (0) | u32 headerLength |
 // u32 payloadLength | u32 crc32 of everything but this field | header JSON (dims, voxelSize,
-// origin, densityMax, temperatureAmbient, temperatureMax) | raw deflate of the texels.
-// The CRC covers the compressed bytes only, so checking it costs little.
+// origin, densityMax, temperatureAmbient, temperatureMax) | the texels: version 2 (written
+// now) zero-run coded (zeroRuns.ts: a 128^3 frame decodes in a few milliseconds), version 1
+// (bakes before it, still read) raw deflate. The CRC covers the compressed bytes only, so
+// checking it costs little.
 import { deflateSync, inflateSync } from 'fflate'
 import { EddyError } from '../api/errors'
 import { crc32 } from './frameRecord/crc32'
 import { encodeUtf8 } from './openvdb/bytes'
 import { decodeUtf8 } from './textBytes'
 import type { VolumeDisplayData } from './volumePreview'
+import { decodeZeroRuns, encodeZeroRuns } from './zeroRuns'
 
 const MAGIC = 'EDPV'
-const VERSION = 1
+/** Texels deflated (bakes before zero-run coding). */
+export const PREVIEW_DEFLATE = 1
+/** Texels zero-run coded. */
+export const PREVIEW_ZERO_RUNS = 2
 const PREFIX = 20
 
 function corrupt(what: string): EddyError {
   return new EddyError('PROJECT_FORMAT', `Cached frame preview is corrupt: ${what}`)
 }
 
-export function encodePreview(v: VolumeDisplayData): Uint8Array {
+/** The preview record of v (version: PREVIEW_ZERO_RUNS; PREVIEW_DEFLATE only to test reading older bakes). */
+export function encodePreview(v: VolumeDisplayData, version: typeof PREVIEW_DEFLATE | typeof PREVIEW_ZERO_RUNS = PREVIEW_ZERO_RUNS): Uint8Array {
   const header = encodeUtf8(
     JSON.stringify({ dims: v.dims, voxelSize: v.voxelSize, origin: v.origin, densityMax: v.densityMax, temperatureAmbient: v.temperatureAmbient, temperatureMax: v.temperatureMax }),
   )
-  const packed = deflateSync(v.texels, { level: 1 })
+  const packed = version === PREVIEW_ZERO_RUNS ? encodeZeroRuns(v.texels) : deflateSync(v.texels, { level: 1 })
   const out = new Uint8Array(PREFIX + header.length + packed.length)
   const dv = new DataView(out.buffer)
   for (let i = 0; i < 4; i++) out[i] = MAGIC.charCodeAt(i)
-  dv.setUint16(4, VERSION, true)
+  dv.setUint16(4, version, true)
   dv.setUint16(6, 0, true)
   dv.setUint32(8, header.length, true)
   dv.setUint32(12, packed.length, true)
@@ -41,11 +48,12 @@ export function encodePreview(v: VolumeDisplayData): Uint8Array {
 }
 
 /** The parts of a preview record, checked (magic, version, lengths, CRC, header) but not inflated. */
-export function parsePreview(bytes: Uint8Array): { meta: Omit<VolumeDisplayData, 'texels'>; packed: Uint8Array; cells: number } {
+export function parsePreview(bytes: Uint8Array): { meta: Omit<VolumeDisplayData, 'texels'>; packed: Uint8Array; cells: number; version: number } {
   if (bytes.length < PREFIX) throw corrupt(`only ${bytes.length} bytes`)
   for (let i = 0; i < 4; i++) if (bytes[i] !== MAGIC.charCodeAt(i)) throw corrupt("missing the 'EDPV' magic")
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  if (dv.getUint16(4, true) !== VERSION || dv.getUint16(6, true) !== 0) throw corrupt(`unknown version ${dv.getUint16(4, true)}`)
+  const version = dv.getUint16(4, true)
+  if ((version !== PREVIEW_DEFLATE && version !== PREVIEW_ZERO_RUNS) || dv.getUint16(6, true) !== 0) throw corrupt(`unknown version ${version}`)
   const hl = dv.getUint32(8, true)
   const pl = dv.getUint32(12, true)
   if (PREFIX + hl + pl !== bytes.length) throw corrupt(`record is ${bytes.length} bytes but its lengths say ${PREFIX + hl + pl}`)
@@ -74,11 +82,13 @@ export function parsePreview(bytes: Uint8Array): { meta: Omit<VolumeDisplayData,
     },
     packed: bytes.subarray(PREFIX + hl),
     cells: dims[0] * dims[1] * dims[2],
+    version,
   }
 }
 
 export function decodePreview(bytes: Uint8Array): VolumeDisplayData {
   const p = parsePreview(bytes)
+  if (p.version === PREVIEW_ZERO_RUNS) return { ...p.meta, texels: zeroRunTexels(p.packed, p.cells) }
   let texels: Uint8Array
   try {
     texels = inflateSync(p.packed, { out: new Uint8Array(2 * p.cells + 1) })
@@ -87,4 +97,13 @@ export function decodePreview(bytes: Uint8Array): VolumeDisplayData {
   }
   if (texels.length !== 2 * p.cells) throw corrupt(`texels inflate to ${texels.length} bytes, expected ${2 * p.cells}`)
   return { ...p.meta, texels }
+}
+
+/** The texels of a version-2 preview's payload (2 bytes per cell). */
+export function zeroRunTexels(packed: Uint8Array, cells: number): Uint8Array {
+  try {
+    return decodeZeroRuns(packed, 2 * cells)
+  } catch (err) {
+    throw corrupt(`texels do not decode: ${(err as Error).message}`)
+  }
 }

@@ -2,6 +2,11 @@
 // next ones in the direction of play, at most `concurrency` fetch+decode jobs at once, within a
 // window around the current frame and a memory cap.
 //
+// Idle fill (option idleFill): once the window is loaded, the nearest other cached frames,
+// alternately ahead and behind, up to the memory cap, so that a jump along the timeline (the
+// random scrub an artist does) finds its frame decoded. Those loads take at most
+// concurrency - 1 slots: a show() that misses always has a slot free at once.
+//
 // Determinism: loads finish in any order, but onFrame only ever delivers the frame of the
 // latest show() (once per show), so a slow frame 10 can never replace frame 11 on screen.
 import type { DisplayFrame } from './displayData'
@@ -21,6 +26,10 @@ export interface ReadAheadOptions {
   maxBytes?: number
   /** Fetch+decode jobs at once. Default 2. */
   concurrency?: number
+  /** Load the nearest cached frames beyond the window while nothing else waits (see the file comment). Default false. */
+  idleFill?: boolean
+  /** How far beyond the window the idle fill looks, frames each way. Default 1024. */
+  idleReach?: number
   /** Clock for latency figures, ms. Default performance.now. */
   now?: () => number
 }
@@ -43,6 +52,8 @@ export interface ReadAheadStats {
   errors: number
   /** show() promises resolved null because a later show() moved away before loading began. */
   superseded: number
+  /** Loads fetched but not decoded: the playhead had moved away from them. */
+  dropped: number
   /** Request -> ready latency over the last 512 answered show() calls, ms (hits count as 0). */
   p50Ms: number
   p95Ms: number
@@ -70,6 +81,8 @@ interface Load {
 }
 
 const SAMPLES = 512
+/** What a load that skipped its decode carries (see start). */
+const DROPPED = Symbol('dropped')
 
 export class ReadAheadBuffer {
   private readonly opts: ReadAheadOptions
@@ -77,11 +90,20 @@ export class ReadAheadBuffer {
   private readonly behind: number
   private readonly maxBytes: number
   private readonly concurrency: number
+  private readonly idleReach: number
+  /** Whether the idle fill runs (setIdleFill). */
+  private idleFill: boolean
   private readonly now: () => number
 
   private readonly ready = new Map<number, Entry>()
   private readonly loading = new Map<number, Load>()
   private queue: number[] = []
+  /** How many entries at the head of queue are the window's (the rest are idle fill). */
+  private queueNear = 0
+  /** The frames plan() keeps: the window, then the idle fill's, within the memory cap. */
+  private keep = new Set<number>()
+  /** Frames whose load failed: not loaded again until a show() asks for them or they are invalidated. */
+  private readonly failed = new Set<number>()
   private readonly waiters = new Map<number, Waiter[]>()
   private readonly listeners = new Set<(e: FrameEvent) => void>()
 
@@ -98,7 +120,7 @@ export class ReadAheadBuffer {
 
   private readonly latencies = new Float64Array(SAMPLES)
   private latencyCount = 0
-  private counts = { hits: 0, misses: 0, missing: 0, errors: 0, superseded: 0 }
+  private counts = { hits: 0, misses: 0, missing: 0, errors: 0, superseded: 0, dropped: 0 }
 
   constructor(opts: ReadAheadOptions) {
     this.opts = opts
@@ -106,6 +128,8 @@ export class ReadAheadBuffer {
     this.behind = Math.max(0, Math.floor(opts.behind ?? 2))
     this.maxBytes = Math.max(0, opts.maxBytes ?? 256 * 1024 * 1024)
     this.concurrency = Math.max(1, Math.floor(opts.concurrency ?? 2))
+    this.idleFill = opts.idleFill ?? false
+    this.idleReach = Math.max(0, Math.floor(opts.idleReach ?? 1024))
     this.now = opts.now ?? (() => (typeof performance !== 'undefined' ? performance.now() : Date.now()))
   }
 
@@ -135,6 +159,8 @@ export class ReadAheadBuffer {
       if (step !== 0 && Math.abs(step) <= Math.max(1, this.ahead)) this.dir = step > 0 ? 1 : -1
     }
     this.current = frame
+    // Asking for a frame again retries it (a failed load is not retried on its own).
+    this.failed.delete(frame)
     const token = ++this.token
     let result: Promise<DisplayFrame | null>
     const hit = this.ready.get(frame)
@@ -185,10 +211,18 @@ export class ReadAheadBuffer {
       this.ready.delete(g)
     }
     for (const g of [...this.loading.keys()]) if (hit(g)) this.loading.delete(g)
+    for (const g of [...this.failed]) if (hit(g)) this.failed.delete(g)
     if (this.current !== null && hit(this.current)) {
       const token = ++this.token
       if (!this.isCached(this.current)) this.emit(token, { frame: this.current, data: null })
     }
+    this.plan()
+  }
+
+  /** Turns the idle fill on or off (off: frames beyond the window are dropped at the next plan). */
+  setIdleFill(on: boolean): void {
+    if (this.idleFill === on) return
+    this.idleFill = on
     this.plan()
   }
 
@@ -234,12 +268,6 @@ export class ReadAheadBuffer {
     return (c as readonly number[]).includes(frame)
   }
 
-  private inWindow(g: number): boolean {
-    if (this.current === null) return false
-    const d = (g - this.current) * this.dir
-    return d >= -this.behind && d <= this.ahead
-  }
-
   /** Rebuilds the queue around the current frame, evicts, and starts what the slots allow. */
   private plan(): void {
     if (this.current === null || this.disposed) return
@@ -247,16 +275,34 @@ export class ReadAheadBuffer {
     // How many frames the memory cap holds, judged by the last decoded frame's size.
     const fit = this.frameBytes > 0 ? Math.max(1, Math.floor(this.maxBytes / this.frameBytes)) : Infinity
     const want: number[] = []
-    let held = 0
+    const keep = new Set<number>()
     const consider = (g: number): void => {
-      if (held >= fit || !this.isCached(g)) return
-      held++
+      if (keep.size >= fit || !this.isCached(g) || keep.has(g) || this.failed.has(g)) return
+      keep.add(g)
       if (!this.ready.has(g) && !this.loading.has(g)) want.push(g)
     }
     consider(f)
     for (let k = 1; k <= this.ahead; k++) consider(f + this.dir * k)
     for (let k = 1; k <= this.behind; k++) consider(f - this.dir * k)
+    const near = want.length
+    // Beyond the window only while the memory cap is known (a frame decoded) and the window
+    // itself has nothing left to load.
+    if (this.idleFill && near === 0 && fit !== Infinity) {
+      for (let k = 1; k <= this.idleReach && keep.size < fit; k++) {
+        consider(f + this.dir * (this.ahead + k))
+        consider(f - this.dir * (this.behind + k))
+      }
+    } else if (this.idleFill) {
+      // Keep what the fill has loaded so far (nearest first) while the window loads.
+      for (let k = 1; k <= this.idleReach && keep.size < fit; k++) {
+        for (const g of [f + this.dir * (this.ahead + k), f - this.dir * (this.behind + k)]) {
+          if (this.ready.has(g) && keep.size < fit) keep.add(g)
+        }
+      }
+    }
+    this.keep = keep
     this.queue = want
+    this.queueNear = near
     // A show() still waiting on a frame that will not be loaded now gets null.
     for (const g of [...this.waiters.keys()]) {
       if (this.loading.has(g) || want.includes(g)) continue
@@ -270,8 +316,17 @@ export class ReadAheadBuffer {
   }
 
   private pump(): void {
+    // The idle fill leaves one slot for a show() that misses (with a single slot, it waits).
+    const fillSlots = Math.max(1, this.concurrency - 1)
     while (!this.disposed && this.inFlight < this.concurrency && this.queue.length > 0) {
+      if (this.queueNear === 0 && this.inFlight >= fillSlots) break
+      // While the frame asked for is still loading, nothing else starts: its fetch and decode
+      // then share the host and the cores with no prefetch (a jump costs one of each). (It
+      // does wait for a free slot: dragging the playhead must not flood the host with fetches.)
+      const cur = this.current
+      if (cur !== null && this.loading.has(cur) && this.queue[0] !== cur) break
       const g = this.queue.shift() as number
+      if (this.queueNear > 0) this.queueNear--
       this.start(g)
     }
   }
@@ -283,9 +338,11 @@ export class ReadAheadBuffer {
     // The promise chain catches a fetch or decode that throws synchronously too.
     Promise.resolve()
       .then(() => this.opts.fetchRecord(frame))
-      .then((record) => this.opts.decode(record, frame))
+      // A frame the playhead has moved away from since is not decoded (the decode is the
+      // larger cost and would hold up the frame now wanted).
+      .then(async (record): Promise<DisplayFrame | typeof DROPPED> => (this.keep.has(frame) || this.disposed ? this.opts.decode(record, frame) : DROPPED))
       .then(
-        (data) => this.finish(load, data, null),
+        (data) => (data === DROPPED ? this.drop(load) : this.finish(load, data, null)),
         (err: unknown) => this.finish(load, null, err instanceof Error ? err : new Error(String(err))),
       )
   }
@@ -305,6 +362,7 @@ export class ReadAheadBuffer {
     if (error || !data) {
       const err = error ?? new Error(`Frame ${g} decoded to nothing`)
       this.counts.errors++
+      this.failed.add(g)
       for (const w of list) w.reject(err)
       if (g === this.current) this.emit(this.token, { frame: g, data: null, error: err })
     } else {
@@ -321,10 +379,26 @@ export class ReadAheadBuffer {
     this.plan()
   }
 
-  /** Frames outside the window go; then least recently used ones while over the cap (never the current one). */
+  /** A load fetched but not decoded (see start): whoever asked for its frame has moved on. */
+  private drop(load: Load): void {
+    this.inFlight--
+    if (this.disposed) return
+    const g = load.frame
+    if (this.loading.get(g) === load) {
+      this.loading.delete(g)
+      const list = this.waiters.get(g) ?? []
+      this.waiters.delete(g)
+      this.counts.superseded += list.length
+      for (const w of list) w.resolve(null)
+    }
+    this.counts.dropped++
+    this.plan()
+  }
+
+  /** Frames plan() does not keep go; then least recently used ones while over the cap (never the current one). */
   private evict(): void {
     for (const [g, e] of this.ready) {
-      if (this.inWindow(g)) continue
+      if (this.keep.has(g)) continue
       this.ready.delete(g)
       this.bytesHeld -= e.data.bytes
     }

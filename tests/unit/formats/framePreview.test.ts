@@ -1,7 +1,7 @@
 // The viewport preview stored with each smoke frame: round trip, the bundle the viewport
 // fetches, and corruption named as such.
 import { describe, expect, it } from 'vitest'
-import { decodePreview, encodePreview } from '../../../src-shared/formats/framePreview'
+import { decodePreview, encodePreview, parsePreview, PREVIEW_DEFLATE, PREVIEW_ZERO_RUNS } from '../../../src-shared/formats/framePreview'
 import { decodeFrame, encodeFrame, withoutVolumes } from '../../../src-shared/formats/frameRecord'
 import { volumeDisplay } from '../../../src-shared/formats/volumePreview'
 import { decodeForDisplay, splitDisplayBundle } from '../../../src-renderer/viewport/cache/displayData'
@@ -24,6 +24,15 @@ describe('frame preview', () => {
     const back = decodePreview(encodePreview(v))
     expect(back).toEqual(v)
     expect(back.texels.some((t) => t > 0)).toBe(true)
+  })
+
+  it('writes zero-run coded texels and still reads the deflated previews of older bakes', () => {
+    expect(parsePreview(encodePreview(v)).version).toBe(PREVIEW_ZERO_RUNS)
+    const old = encodePreview(v, PREVIEW_DEFLATE)
+    expect(parsePreview(old).version).toBe(PREVIEW_DEFLATE)
+    expect(decodePreview(old)).toEqual(v)
+    const record = encodeFrame(frame, { precision: 'float32' })
+    expect(decodeForDisplay(bundle(old, record), { ambientTemperature: 293.15 }).volume).toEqual(decodeForDisplay(bundle(encodePreview(v), record), { ambientTemperature: 293.15 }).volume)
   })
 
   it('a display bundle with a preview shows the same volume as decoding the record', () => {

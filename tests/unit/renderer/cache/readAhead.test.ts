@@ -189,6 +189,93 @@ describe('ReadAheadBuffer', () => {
     expect(held).toEqual([10, 11, 12])
   })
 
+  it('while the frame asked for loads, nothing else starts; a frame moved away from is fetched but not decoded', async () => {
+    let decodes = 0
+    const h = harness({ ahead: 3, behind: 0, concurrency: 2, decode: async (record, frame) => {
+      decodes++
+      return { frame, time: record[0], volume: null, particles: [], meshes: [], rigidBodies: [], bytes: 100 }
+    } })
+    h.buffer.show(10)
+    await settle()
+    expect(h.pending()).toEqual([10])
+    await h.release(10)
+    expect(h.pending()).toEqual([11, 12])
+    // A jump: 11 and 12 are still in flight; 30 starts once a slot frees, alone.
+    h.buffer.show(30)
+    await settle()
+    await h.release(11)
+    expect(h.pending()).toEqual([12, 30])
+    await h.release(12)
+    expect(h.pending()).toEqual([30])
+    // Neither 11 nor 12 was decoded: the playhead had left them.
+    expect(decodes).toBe(1)
+    expect(h.buffer.stats().dropped).toBe(2)
+    await h.release(30)
+    expect(h.pending()).toEqual([31, 32])
+    expect(decodes).toBe(2)
+    // A show() whose frame is left while fetching resolves null (not an error).
+    const left = h.buffer.show(50)
+    await settle()
+    await h.release(31)
+    expect(h.pending()).toEqual([32, 50])
+    h.buffer.show(60)
+    await settle()
+    await h.release(50)
+    expect(await left).toBeNull()
+    expect(h.buffer.stats().errors).toBe(0)
+  })
+
+  it('idle fill: beyond the loaded window, the nearest frames alternately ahead and behind, up to the memory cap, one slot left free', async () => {
+    const h = harness({ ahead: 2, behind: 1, concurrency: 2, idleFill: true, maxBytes: 1000, frameBytes: 100, last: 40 })
+    h.buffer.show(20)
+    await settle()
+    // The window first (20, then 21, 22 and 19), two loads at once.
+    const order: number[] = []
+    while (h.pending().length > 0) {
+      const f = h.pending()[0]
+      order.push(f)
+      // Beyond the window, one load at a time: the other slot stays free for a show().
+      if (![19, 20, 21, 22].includes(f)) expect(h.pending().length).toBe(1)
+      await h.release(f)
+    }
+    expect(order.slice(0, 4).sort()).toEqual([19, 20, 21, 22])
+    expect(order.slice(4)).toEqual([23, 18, 24, 17, 25, 16])
+    // Ten frames fit under the cap: the window and the six nearest beyond it.
+    expect(h.buffer.bufferedFrames()).toEqual([16, 17, 18, 19, 20, 21, 22, 23, 24, 25])
+    // A jump to one of them is a hit; a miss starts at once although the fill is running.
+    const hit = await h.buffer.show(16)
+    expect(hit?.frame).toBe(16)
+    expect(h.buffer.stats().hits).toBe(1)
+    // Around 16 the window needs 15; then the fill moves on (one load in flight)...
+    await settle()
+    expect(h.pending()).toEqual([15])
+    await h.release(15)
+    expect(h.pending().length).toBe(1)
+    // ...and a miss elsewhere is fetched beside it at once.
+    h.buffer.show(35)
+    await settle()
+    expect(h.pending()).toContain(35)
+    expect(h.pending().length).toBe(2)
+  })
+
+  it('idle fill keeps the frames it loaded while the window moves, and setIdleFill(false) drops them', async () => {
+    const h = harness({ ahead: 1, behind: 1, concurrency: 2, idleFill: true, maxBytes: 700, frameBytes: 100, last: 40 })
+    h.buffer.show(20)
+    await settle()
+    while (h.pending().length > 0) await h.release(h.pending()[0])
+    expect(h.buffer.bufferedFrames()).toEqual([17, 18, 19, 20, 21, 22, 23])
+    // One step on: the window needs 22 (held) and 21 (held); nothing held is dropped but 17,
+    // now the farthest beyond the cap.
+    h.buffer.show(21)
+    await settle()
+    expect(h.buffer.bufferedFrames()).toEqual(expect.arrayContaining([18, 19, 20, 21, 22, 23]))
+    while (h.pending().length > 0) await h.release(h.pending()[0])
+    expect(h.buffer.bufferedFrames()).toEqual([18, 19, 20, 21, 22, 23, 24])
+    h.buffer.setIdleFill(false)
+    expect(h.buffer.bufferedFrames()).toEqual([20, 21, 22])
+    expect(h.pending()).toEqual([])
+  })
+
   it('invalidate reloads the current frame and delivers the new bake; stale loads are dropped', async () => {
     const h = harness({ ahead: 1, behind: 0 })
     h.buffer.show(5)
@@ -210,17 +297,16 @@ describe('ReadAheadBuffer', () => {
     h.buffer.show(6)
     h.buffer.show(7)
     await settle()
-    expect(h.pending()).toEqual([7, 8])
+    expect(h.pending()).toEqual([7]) // the frame asked for loads alone
     h.setVersion(3)
     h.buffer.invalidate()
     await settle()
-    // The stale fetches of 7 and 8 still hold both slots; new ones queue behind them.
+    // The stale fetch of 7 still holds a slot; the fresh one starts in the other.
+    expect(h.pending()).toEqual([7, 7])
     h.setVersion(2)
     await h.release(7) // stale answer, version 2: not shown
     expect(h.events.at(-1)?.frame).toBe(6)
     h.setVersion(3)
-    await h.release(8) // stale
-    await settle()
     await h.release(7) // fresh
     expect(h.events.at(-1)).toMatchObject({ frame: 7, data: { time: 3 } })
     expect(h.events.filter((e) => e.frame === 7)).toHaveLength(1)
@@ -253,7 +339,10 @@ describe('ReadAheadBuffer', () => {
     await h.fail(3, new Error('disk on fire'))
     await rejected
     expect(h.events).toEqual([{ frame: 3, data: null, error: new Error('disk on fire') }])
+    // The failed frame is not fetched again on its own (a damaged record would be fetched in a loop).
+    expect(h.pending()).toEqual([4])
     await h.release(4)
+    expect(h.pending()).toEqual([])
     expect((await h.buffer.show(4))?.frame).toBe(4)
     const again = h.buffer.show(3)
     await settle()
