@@ -3,20 +3,27 @@
 export class UsageError extends Error {}
 
 export interface OptionSpec {
-  type: 'int' | 'string'
+  /** 'flag': no value, true when given. */
+  type: 'int' | 'string' | 'flag'
   choices?: readonly string[]
   min?: number
   max?: number
 }
 
-export function parseOptions<S extends Record<string, OptionSpec>>(argv: string[], spec: S): { [K in keyof S]?: S[K]['type'] extends 'int' ? number : string } {
-  const out: Record<string, number | string> = {}
+type OptionValue<T> = T extends 'int' ? number : T extends 'flag' ? boolean : string
+
+export function parseOptions<S extends Record<string, OptionSpec>>(argv: string[], spec: S): { [K in keyof S]?: OptionValue<S[K]['type']> } {
+  const out: Record<string, number | string | boolean> = {}
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]
     if (!flag.startsWith('--')) throw new UsageError(`Unexpected argument "${flag}"`)
     const name = flag.slice(2)
     const s = spec[name]
     if (!s) throw new UsageError(`Unknown option ${flag} (known: ${Object.keys(spec).map((k) => `--${k}`).join(', ')})`)
+    if (s.type === 'flag') {
+      out[name] = true
+      continue
+    }
     const value = argv[++i]
     if (value === undefined) throw new UsageError(`${flag} needs a value`)
     if (s.type === 'int') {
@@ -29,5 +36,5 @@ export function parseOptions<S extends Record<string, OptionSpec>>(argv: string[
       out[name] = value
     }
   }
-  return out as { [K in keyof S]?: S[K]['type'] extends 'int' ? number : string }
+  return out as { [K in keyof S]?: OptionValue<S[K]['type']> }
 }

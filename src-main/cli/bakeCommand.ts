@@ -1,7 +1,11 @@
-// `eddy bake project.eddy --sim NAME [--frames A-B] [--mode bake|resume|range] [--from N]
-// [--threads N] [--precision float16|float32|uint8] [--checkpoint-every N]`: the same bake as
-// the UI's Bake button, in this process, with a progress bar on the terminal. Ctrl-C
+// `eddy bake project.eddy --sim NAME [--frames A-B [--extend]] [--mode bake|resume|range]
+// [--from N] [--threads N] [--precision float16|float32|uint8] [--checkpoint-every N]`: the same
+// bake as the UI's Bake button, in this process, with a progress bar on the terminal. Ctrl-C
 // cancels after the frame in flight; finished frames stay cached and Resume continues.
+//
+// --frames must lie inside the scene's frame range (a typo like 0-500 on a 96-frame scene
+// would otherwise bake for hours and grow the file by gigabytes without a word); --extend
+// bakes beyond it on purpose. The runner prints the estimated memory and cache size first.
 import { resolve } from 'node:path'
 import { EddyError } from '../../src-shared/api/errors'
 import { hostsSimulations } from '../../src-shared/sim/registry'
@@ -12,19 +16,31 @@ import { ProjectStore } from '../store/projectStore'
 import { parseOptions, UsageError } from './args'
 import { progressLine } from './progressBar'
 
-/** A simulation's host (a domain, or a Catmull-Clark cage for the surface flow) by name or id. */
-export function findSim(projectPath: string, sim: string): { id: string; name: string } {
+/**
+ * A simulation's host (a domain, or a Catmull-Clark cage for the surface flow) by name or id,
+ * and the scene's frame range.
+ */
+export function findSim(projectPath: string, sim: string): { id: string; name: string; sceneFrames: [number, number] } {
   const store = ProjectStore.open(projectPath)
   try {
-    const hosts = store.readDocument().objects.filter((o) => hostsSimulations(o.kind))
+    const doc = store.readDocument()
+    const hosts = doc.objects.filter((o) => hostsSimulations(o.kind))
     const hit = hosts.find((o) => o.id === sim) ?? hosts.find((o) => o.name === sim)
     if (!hit) {
       throw new EddyError('NOT_FOUND', `No simulation named "${sim}" in ${projectPath} (simulations: ${hosts.map((d) => `"${d.name}"`).join(', ') || 'none'})`)
     }
-    return { id: hit.id, name: hit.name }
+    return { id: hit.id, name: hit.name, sceneFrames: [doc.meta.frameStart, doc.meta.frameEnd] }
   } finally {
     store.close()
   }
+}
+
+/** Refuses a --frames range outside the scene's frames unless --extend says it is meant. */
+export function checkFrameRange(range: [number, number], scene: [number, number], text: string, extend: boolean): void {
+  if (extend || (range[0] >= scene[0] && range[1] <= scene[1])) return
+  throw new UsageError(
+    `--frames ${text} is outside the scene's frames ${scene[0]}-${scene[1]}: give a range inside them, or add --extend to bake ${range[0] < scene[0] ? 'before the scene starts' : 'past the scene\'s end'} on purpose`,
+  )
 }
 
 export function parseFrameRange(text: string): [number, number] {
@@ -47,12 +63,14 @@ export async function bakeCommand(args: string[], out: NodeJS.WriteStream): Prom
     threads: { type: 'int', min: 1, max: 256 },
     precision: { type: 'string', choices: ['float16', 'float32', 'uint8'] },
     'checkpoint-every': { type: 'int', min: 1, max: 100000 },
+    extend: { type: 'flag' },
   })
   if (!o.sim) throw new UsageError('eddy bake needs --sim NAME (the simulation to bake: its domain or cage)')
   const projectPath = resolve(file)
   const sim = findSim(projectPath, o.sim)
   const range = o.frames ? parseFrameRange(o.frames) : undefined
   const mode = (o.mode as BakeMode | undefined) ?? 'bake'
+  if (range && o.frames) checkFrameRange(range, sim.sceneFrames, o.frames, o.extend === true)
   let stop = false
   const onSigint = (): void => {
     if (stop) process.exit(130)

@@ -23,9 +23,10 @@ import type { KernelBackend, KernelKind } from '../../src-shared/sim/core/kernel
 import { createKernelBackend } from '../sim/workerPool'
 
 const USAGE = `usage:
-  eddy bake PROJECT.eddy --sim NAME [--frames 1-120] [--mode bake|resume|range] [--from N]
+  eddy bake PROJECT.eddy --sim NAME [--frames 1-120 [--extend]] [--mode bake|resume|range] [--from N]
             [--threads N] [--precision float16|float32|uint8] [--checkpoint-every N]
     Bakes a simulation into the project's cache (Ctrl-C cancels; --mode resume continues).
+    --frames must lie inside the scene's frames; --extend bakes beyond them on purpose.
   eddy export PROJECT.eddy --sim NAME --format vdb|obj|ply|gltf|glb|png --out DIR
               [--frames A-B] [--padding 4] [--up y|z]
     Writes cached frames as files plus NAME_manifest.json (png: a surface flow's per-patch

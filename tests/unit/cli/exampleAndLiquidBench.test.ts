@@ -70,6 +70,34 @@ describe('eddy example', () => {
     store.close()
     expect(doc.objects.find((o) => o.name === 'Torus')?.kind).toBe('ccCage')
   }, 60_000)
+
+  it('refuses --frames outside the scene, naming its frames and keeping the cache; --extend bakes past the end', () => {
+    expect(eddy('example', 'painted-torus', 'range.eddy').status).toBe(0)
+    const file = path.join(dir, 'range.eddy')
+    const store = ProjectStore.open(file)
+    const { frameStart, frameEnd } = store.readDocument().meta
+    store.close()
+    expect(eddy('bake', 'range.eddy', '--sim', 'Torus', '--frames', `${frameEnd}-${frameEnd}`).status).toBe(0)
+    const cached = () => {
+      const st = ProjectStore.open(file)
+      const id = st.readDocument().objects.find((o) => o.name === 'Torus')!.id
+      const frames = st.cache.frames(id).map((f) => f.frame)
+      st.close()
+      return frames
+    }
+    expect(cached()).toEqual([frameEnd])
+    for (const range of ['0-500', `${frameStart - 1}-${frameStart}`, `${frameEnd}-${frameEnd + 1}`]) {
+      const r = eddy('bake', 'range.eddy', '--sim', 'Torus', '--frames', range)
+      expect(r.status).toBe(2) // a usage error
+      expect(r.stderr).toContain(`--frames ${range} is outside the scene's frames ${frameStart}-${frameEnd}`)
+      expect(r.stderr).toMatch(/--extend/)
+    }
+    expect(cached()).toEqual([frameEnd])
+    const ext = eddy('bake', 'range.eddy', '--sim', 'Torus', '--frames', `${frameEnd + 1}-${frameEnd + 2}`, '--extend')
+    expect(ext.status, ext.stderr).toBe(0)
+    expect(ext.stdout).toMatch(/estimated memory .* cache /)
+    expect(cached()).toEqual([frameEnd + 1, frameEnd + 2])
+  }, 60_000)
 })
 
 describe('eddy bench liquid / viscous / bunny', () => {
