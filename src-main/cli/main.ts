@@ -29,7 +29,7 @@ const USAGE = `usage:
     --frames must lie inside the scene's frames; --extend bakes beyond them on purpose.
   eddy export PROJECT.eddy --sim NAME --format vdb|obj|ply|gltf|glb|png --out DIR
               [--frames A-B] [--padding 4] [--up y|z]
-    Writes cached frames as files plus NAME_manifest.json (png: a surface flow's per-patch
+    Writes cached frames as files plus NAME_FORMAT_manifest.json (png: a surface flow's per-patch
     textures as PNG atlases).
   eddy example NAME OUT.eddy
     Writes a new project from an example scene (an unknown NAME lists them).

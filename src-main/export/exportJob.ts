@@ -21,7 +21,7 @@
 // Names: `<base>_<frame>.<ext>` when the first frame of the range yields one file, otherwise
 // `<base>_<item>_<frame>.<ext>` (see fileNames.ts); <frame> is zero-padded to `padding` and is
 // always the last digits before the extension, so Blender and Houdini see a sequence.
-// Finally `<base>_manifest.json` lists format, up axis, fps, frame range, padding and every
+// Finally `<base>_<format>_manifest.json` lists format, up axis, fps, frame range, padding and every
 // file with its frame, kind, name and counts (manifest.ts); the same object is returned.
 //
 // Each file is written to a hidden temporary sibling and renamed into place (atomicFile.ts),
@@ -79,7 +79,7 @@ export async function runExport(source: ExportSource, options: ExportOptions, ho
   const opts = resolveExportOptions(source, options)
   const fs = hooks.fs ?? nodeExportFs
   const { outDir, frames } = opts
-  const manifestPath = nodePath.join(outDir, manifestFileName(opts.baseName))
+  const manifestPath = nodePath.join(outDir, manifestFileName(opts.baseName, opts.format))
   throwIfCancelled(hooks.signal, 'before it started')
   const guard: FsGuard = { signal: hooks.signal, deadlineMs: hooks.fsDeadlineMs }
 

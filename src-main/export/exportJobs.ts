@@ -12,6 +12,7 @@ import type { ExportFs } from './atomicFile'
 import { withDeadline } from './deadline'
 import { runExport, type ExportManifest, type ExportOptions } from './exportJob'
 import { resolveExportOptions } from './exportOptions'
+import { manifestFileName } from './fileNames'
 
 /** The longest Cancel (and closing the project) waits for a job to stop. */
 export const CANCEL_WAIT_MS = 1000
@@ -72,7 +73,7 @@ export class ExportJobs {
         if (job.phase !== 'running') return // Cancel gave up waiting and already ended it
         job.phase = 'done'
         job.done = job.total = m.files.length ? new Set(m.files.map((f) => f.frame)).size : 0
-        job.manifestPath = join(options.outDir, `${m.baseName}_manifest.json`)
+        job.manifestPath = join(options.outDir, manifestFileName(m.baseName, m.format))
         this.emit(job)
       },
       (e: unknown) => {

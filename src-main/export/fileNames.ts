@@ -10,7 +10,11 @@ export function frameDigits(frame: number, padding: number): string {
   return frame < 0 ? `-${digits}` : digits
 }
 
-export const manifestFileName = (base: string): string => `${base}_manifest.json`
+/**
+ * One manifest per format (`<base>_<format>_manifest.json`): exports of several formats into
+ * one folder (volumes as VDB, the surface as OBJ) each keep theirs.
+ */
+export const manifestFileName = (base: string, format: string): string => `${base}_${format}_manifest.json`
 
 /** One thing a frame writes: `key` identifies it across frames, `name` is its own name. */
 export interface NamedItem {

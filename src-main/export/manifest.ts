@@ -1,6 +1,7 @@
-// The manifest written last by an export, `<base>_manifest.json`: what was exported, how
-// (format, axes, frame range, naming) and, per file, what it holds. Its presence means the
-// export finished; pipelines can load the listed files instead of globbing the folder.
+// The manifest written last by an export, `<base>_<format>_manifest.json` (one per format):
+// what was exported, how (format, axes, frame range, naming) and, per file, what it holds. Its
+// presence means the export finished; pipelines can load the listed files instead of globbing
+// the folder.
 
 import type { UpAxis } from '../../src-shared/formats/upAxis'
 import type { ExportFormat } from './exportOptions'

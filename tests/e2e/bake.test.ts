@@ -82,6 +82,8 @@ describe('baking, the cache on the timeline, and export', () => {
     expect(await page.locator(tid('bake-error')).count()).toBe(0)
     await waitFor(() => cacheRanges(page), (r) => r.join() === 'cached 1-120', 'the cached range on the timeline')
     expect(Number(await page.locator(tid('timing-plot')).getAttribute('data-points'))).toBe(120)
+    // The export range appeared mid-bake and followed the cache to its end.
+    expect([await page.inputValue(tid('export-from')), await page.inputValue(tid('export-to'))]).toEqual(['1', '120'])
     expect(await page.locator(tid('bake-log')).textContent()).toMatch(/baked 120 frames in/)
     await page.locator(tid('bake-panel')).screenshot({ path: artifactPath('bake-panel.png') })
   })
@@ -135,8 +137,14 @@ describe('baking, the cache on the timeline, and export', () => {
     await page.fill(tid('rebake-to'), '40')
     await page.click(tid('rebake-range'))
     await waitFor(() => cacheRanges(page), (r) => r.join() === 'cached 1-40,stale 41-120', 'frames 1-40 re-baked', 120_000)
+    // The export range follows the valid cache; a value the artist types stays through cache
+    // changes, and an emptied field follows the cache again.
+    expect([await page.inputValue(tid('export-from')), await page.inputValue(tid('export-to'))]).toEqual(['1', '40'])
+    await page.fill(tid('export-to'), '50')
+    await page.fill(tid('export-from'), '')
     await page.click(tid('bake-resume'))
     await waitFor(() => cacheRanges(page), (r) => r.join() === 'cached 1-120', 'the resumed bake to finish', 120_000)
+    expect([await page.inputValue(tid('export-from')), await page.inputValue(tid('export-to'))]).toEqual(['1', '50'])
   })
 
   it('exports the cache as VDB files, and names an export folder that is a file', async () => {
@@ -149,7 +157,7 @@ describe('baking, the cache on the timeline, and export', () => {
     await page.click(tid('export-start'))
     await waitFor(() => page.locator(tid('export-status')).getAttribute('data-phase'), (p) => p === 'done' || p === 'failed', 'the export', 60_000)
     expect(await page.locator(tid('export-status')).textContent()).toMatch(/Wrote 3 files/)
-    expect(readdirSync(out).sort()).toEqual(['Domain_0010.vdb', 'Domain_0011.vdb', 'Domain_0012.vdb', 'Domain_manifest.json'])
+    expect(readdirSync(out).sort()).toEqual(['Domain_0010.vdb', 'Domain_0011.vdb', 'Domain_0012.vdb', 'Domain_vdb_manifest.json'])
     const blocker = join(app.projectsDir, 'not-a-folder')
     writeFileSync(blocker, 'x')
     await page.fill(tid('export-folder'), join(blocker, 'out'))

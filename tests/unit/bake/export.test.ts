@@ -32,8 +32,8 @@ describe('export from the cache', () => {
     const r = spawnSync(process.execPath, [CLI, 'export', file, '--sim', 'Domain', '--format', 'vdb', '--out', out, '--frames', '2-3'], { encoding: 'utf8' })
     expect(r.stderr).toBe('')
     expect(r.status).toBe(0)
-    expect(fs.readdirSync(out).sort()).toEqual(['Domain_0002.vdb', 'Domain_0003.vdb', 'Domain_manifest.json'])
-    const m = JSON.parse(fs.readFileSync(path.join(out, 'Domain_manifest.json'), 'utf8')) as { frameStart: number; frameEnd: number; upAxis: string; files: { frame: number; kind: string }[] }
+    expect(fs.readdirSync(out).sort()).toEqual(['Domain_0002.vdb', 'Domain_0003.vdb', 'Domain_vdb_manifest.json'])
+    const m = JSON.parse(fs.readFileSync(path.join(out, 'Domain_vdb_manifest.json'), 'utf8')) as { frameStart: number; frameEnd: number; upAxis: string; files: { frame: number; kind: string }[] }
     expect(m).toMatchObject({ frameStart: 2, frameEnd: 3, upAxis: 'z' })
     expect(m.files.map((f) => [f.frame, f.kind])).toEqual([
       [2, 'volume'],
@@ -74,7 +74,7 @@ describe('export from the cache', () => {
     const job = await service.exports.settled('domain')
     expect(job).toMatchObject({ phase: 'done', files: 4, error: null })
     expect(fs.existsSync(path.join(out, 'Domain_001.vdb'))).toBe(true)
-    expect(job!.manifestPath).toBe(path.join(out, 'Domain_manifest.json'))
+    expect(job!.manifestPath).toBe(path.join(out, 'Domain_vdb_manifest.json'))
     const updates = events.filter((e) => e.event === 'export.update')
     expect(updates.length).toBeGreaterThanOrEqual(5)
   })

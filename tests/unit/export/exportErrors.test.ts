@@ -180,7 +180,7 @@ describe('runExport: progress and cancel', () => {
   it('stops between files when cancelled: complete files only, no temporary files, no manifest', async () => {
     const dir = tempDir()
     // An earlier export's manifest must not survive to describe a half-replaced folder.
-    writeFileSync(join(dir, 'liquid_manifest.json'), '{}')
+    writeFileSync(join(dir, 'liquid_ply_manifest.json'), '{}')
     const abort = new AbortController()
     const src = liquidSource([1, 2, 3])
     let files = 0

@@ -11,7 +11,7 @@ import { boxMesh, frameOf, liquidSource, particleSet, smokeSource, sourceOf } fr
 import { listDir, readPly, removeTempDirs, tempDir } from './readBack'
 
 afterAll(removeTempDirs)
-const manifestOn = (dir: string, base: string): ExportManifest => JSON.parse(readFileSync(join(dir, `${base}_manifest.json`), 'utf8'))
+const manifestOn = (dir: string, base: string, format: string): ExportManifest => JSON.parse(readFileSync(join(dir, `${base}_${format}_manifest.json`), 'utf8'))
 /** Eddy Y-up point as a Z-up tool sees it. */
 const zUp = ([x, y, z]: number[]) => [x, -z, y]
 const triples = (a: ArrayLike<number>) => Array.from({ length: a.length / 3 }, (_, i) => [a[3 * i], a[3 * i + 1], a[3 * i + 2]])
@@ -20,8 +20,8 @@ describe('runExport: files and names', () => {
   it('vdb writes one file per frame with a sanitized base name, padding and a manifest that matches', async () => {
     const dir = join(tempDir(), 'new', 'folder') // created on the way
     const manifest = await runExport(smokeSource(), { format: 'vdb', outDir: dir })
-    expect(listDir(dir)).toEqual(['Smoke_Plume_1_0001.vdb', 'Smoke_Plume_1_0002.vdb', 'Smoke_Plume_1_0003.vdb', 'Smoke_Plume_1_manifest.json'])
-    expect(manifestOn(dir, 'Smoke_Plume_1')).toEqual(manifest)
+    expect(listDir(dir)).toEqual(['Smoke_Plume_1_0001.vdb', 'Smoke_Plume_1_0002.vdb', 'Smoke_Plume_1_0003.vdb', 'Smoke_Plume_1_vdb_manifest.json'])
+    expect(manifestOn(dir, 'Smoke_Plume_1', 'vdb')).toEqual(manifest)
     expect(manifest).toMatchObject({ manifestVersion: 1, format: 'vdb', upAxis: 'z', fps: 24, frameStart: 1, frameEnd: 3, padding: 4, baseName: 'Smoke_Plume_1', simName: 'Smoke Plume #1' })
     const f1 = manifest.files[0]
     expect(f1).toMatchObject({ frame: 1, path: 'Smoke_Plume_1_0001.vdb', kind: 'volume', name: 'density, temperature, velocity' })
@@ -40,7 +40,7 @@ describe('runExport: files and names', () => {
     const dir = tempDir()
     const src = sourceOf('two', [7, 8], (f) => frameOf(f, { meshes: [boxMesh('surface', [0, 0, 0], [1, 1, 1]), boxMesh('splash', [2, 0, 0], [3, 1, 1])] }))
     const m = await runExport(src, { format: 'obj', outDir: dir, padding: 3 })
-    expect(listDir(dir)).toEqual(['two_manifest.json', 'two_splash_007.obj', 'two_splash_008.obj', 'two_surface_007.obj', 'two_surface_008.obj'])
+    expect(listDir(dir)).toEqual(['two_obj_manifest.json', 'two_splash_007.obj', 'two_splash_008.obj', 'two_surface_007.obj', 'two_surface_008.obj'])
     expect(m.files.map((f) => [f.frame, f.path, f.kind, f.name, f.counts])).toEqual([
       [7, 'two_surface_007.obj', 'mesh', 'surface', { vertices: 24, triangles: 12 }],
       [7, 'two_splash_007.obj', 'mesh', 'splash', { vertices: 24, triangles: 12 }],
@@ -56,7 +56,7 @@ describe('runExport: files and names', () => {
     const dir = tempDir()
     const src = liquidSource([99, 100])
     const m = await runExport(src, { format: 'ply', outDir: dir, padding: 2, baseName: 'shot-12.liquid' })
-    expect(listDir(dir)).toEqual(['shot-12.liquid_manifest.json', 'shot-12.liquid_spray_100.ply', 'shot-12.liquid_spray_99.ply', 'shot-12.liquid_surface_100.ply', 'shot-12.liquid_surface_99.ply'])
+    expect(listDir(dir)).toEqual(['shot-12.liquid_ply_manifest.json', 'shot-12.liquid_spray_100.ply', 'shot-12.liquid_spray_99.ply', 'shot-12.liquid_surface_100.ply', 'shot-12.liquid_surface_99.ply'])
     expect(m.files.map((f) => [f.path, f.kind, f.counts])).toEqual([
       ['shot-12.liquid_spray_99.ply', 'particles', { particles: 5 }],
       ['shot-12.liquid_surface_99.ply', 'mesh', { vertices: 24, triangles: 12 }],
@@ -69,7 +69,7 @@ describe('runExport: files and names', () => {
     const dir = tempDir()
     const src = sourceOf('drip', [1, 2], (f) => frameOf(f, { meshes: f === 1 ? [boxMesh('surface', [0, 0, 0], [1, 1, 1])] : [boxMesh('surface', [0, 0, 0], [1, 1, 1]), boxMesh('drop', [0, 2, 0], [0.1, 2.1, 0.1])] }))
     await runExport(src, { format: 'obj', outDir: dir })
-    expect(listDir(dir)).toEqual(['drip_0001.obj', 'drip_0002.obj', 'drip_drop_0002.obj', 'drip_manifest.json'])
+    expect(listDir(dir)).toEqual(['drip_0001.obj', 'drip_0002.obj', 'drip_drop_0002.obj', 'drip_obj_manifest.json'])
   })
 
   it('exports only the requested frame range and reads only those frames', async () => {
@@ -77,7 +77,7 @@ describe('runExport: files and names', () => {
     const src = smokeSource([1, 2, 3, 4, 5])
     const m = await runExport(src, { format: 'vdb', outDir: dir, frameStart: 2, frameEnd: 4, padding: 1, baseName: 'plume' })
     expect(src.reads).toEqual([2, 3, 4])
-    expect(listDir(dir)).toEqual(['plume_2.vdb', 'plume_3.vdb', 'plume_4.vdb', 'plume_manifest.json'])
+    expect(listDir(dir)).toEqual(['plume_2.vdb', 'plume_3.vdb', 'plume_4.vdb', 'plume_vdb_manifest.json'])
     expect([m.frameStart, m.frameEnd, m.padding]).toEqual([2, 4, 1])
   })
 
@@ -88,7 +88,17 @@ describe('runExport: files and names', () => {
     const src = sourceOf('liquid', [1], (f) => frameOf(f, { meshes: [boxMesh('surface', [0, 0, 0], [5, 5, 5])] }))
     await runExport(src, { format: 'obj', outDir: dir, baseName: 'a' })
     expect(readFileSync(join(dir, 'a_0001.obj'), 'utf8')).not.toBe(first)
-    expect(listDir(dir)).toEqual(['a_0001.obj', 'a_manifest.json'])
+    expect(listDir(dir)).toEqual(['a_0001.obj', 'a_obj_manifest.json'])
+  })
+
+  it('exports of two formats into one folder keep one manifest each', async () => {
+    const dir = tempDir()
+    const obj = await runExport(liquidSource([1, 2]), { format: 'obj', outDir: dir, baseName: 'a' })
+    const ply = await runExport(liquidSource([1, 2]), { format: 'ply', outDir: dir, baseName: 'a' })
+    expect(listDir(dir).filter((f) => f.endsWith('.json'))).toEqual(['a_obj_manifest.json', 'a_ply_manifest.json'])
+    expect(manifestOn(dir, 'a', 'obj')).toEqual(obj)
+    expect(manifestOn(dir, 'a', 'ply')).toEqual(ply)
+    expect(obj.files.every((f) => f.path.endsWith('.obj'))).toBe(true)
   })
 })
 
@@ -152,7 +162,7 @@ describe('runExport: axes', () => {
     const empty = { name: 'empty', positions: new Float32Array(0), indices: new Uint32Array(0) }
     const src = sourceOf('g', [1, 2], (f) => frameOf(f, { meshes: [box, other, empty] }))
     const m = await runExport(src, { format, outDir: dir })
-    expect(listDir(dir)).toEqual([`g_0001.${format}`, `g_0002.${format}`, 'g_manifest.json'])
+    expect(listDir(dir)).toEqual([`g_0001.${format}`, `g_0002.${format}`, `g_${format}_manifest.json`])
     expect(m.files[0]).toMatchObject({ kind: 'mesh', name: 'surface, splash, empty', counts: { vertices: 48, triangles: 24 } })
     const doc = await new NodeIO().read(join(dir, `g_0002.${format}`))
     const nodes = doc.getRoot().getDefaultScene()!.listChildren()

@@ -87,9 +87,9 @@ describe('runExport: png', () => {
     const src = sourceOf('Surface flow', [1, 2], (f) => withTextures(f, [colourTexture(), scalarTexture(f - 1)]))
     const m = await runExport(src, { format: 'png', outDir: dir })
     expect(listDir(dir)).toEqual([
-      'Surface_flow_color_0001.png', 'Surface_flow_color_0002.png', 'Surface_flow_height_0001.png', 'Surface_flow_height_0002.png', 'Surface_flow_manifest.json',
+      'Surface_flow_color_0001.png', 'Surface_flow_color_0002.png', 'Surface_flow_height_0001.png', 'Surface_flow_height_0002.png', 'Surface_flow_png_manifest.json',
     ])
-    expect(JSON.parse(readFileSync(join(dir, 'Surface_flow_manifest.json'), 'utf8'))).toEqual(m)
+    expect(JSON.parse(readFileSync(join(dir, 'Surface_flow_png_manifest.json'), 'utf8'))).toEqual(m)
     expect(m.format).toBe('png')
 
     const img = readPng(join(dir, 'Surface_flow_color_0002.png'))
@@ -116,7 +116,7 @@ describe('runExport: png', () => {
     const src = sourceOf('flow', [1, 2], (f) => withTextures(f, [scalarTexture(10 * (f - 1))]))
     const m = await runExport(src, { format: 'png', outDir: dir, upAxis: 'z' }) // the up axis is ignored
     // A frame's only texture takes the unqualified name, as any single item does.
-    expect(listDir(dir)).toEqual(['flow_0001.png', 'flow_0002.png', 'flow_manifest.json'])
+    expect(listDir(dir)).toEqual(['flow_0001.png', 'flow_0002.png', 'flow_png_manifest.json'])
     expect(m.files.map((f) => [f.frame, f.kind, f.name, f.texture])).toEqual([
       [1, 'texture', 'height', { tileWidth: 3, tileHeight: 2, cols: 2, rows: 1, layers: 2, components: 1, encoding: 'range', min: -1, max: 4.5 }],
       [2, 'texture', 'height', { tileWidth: 3, tileHeight: 2, cols: 2, rows: 1, layers: 2, components: 1, encoding: 'range', min: 9, max: 14.5 }],
@@ -139,7 +139,7 @@ describe('runExport: png', () => {
     const dir = tempDir()
     const src = sourceOf('gaps', [1, 2, 3], (f) => withTextures(f, f === 2 ? undefined : [colourTexture()]))
     const m = await runExport(src, { format: 'png', outDir: dir, padding: 2 })
-    expect(listDir(dir)).toEqual(['gaps_01.png', 'gaps_03.png', 'gaps_manifest.json'])
+    expect(listDir(dir)).toEqual(['gaps_01.png', 'gaps_03.png', 'gaps_png_manifest.json'])
     expect(m.files.map((f) => f.frame)).toEqual([1, 3])
     expect([m.frameStart, m.frameEnd]).toEqual([1, 3])
   })

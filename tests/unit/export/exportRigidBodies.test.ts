@@ -87,7 +87,7 @@ describe('rigid bodies in glTF', () => {
   it('glb: one animated file whose node channels key each body at every frame, plus a posed file per frame', async () => {
     const dir = tempDir()
     const m = await runExport(sourceOf('bodies', FRAMES, (f) => withBodies(f)), { format: 'glb', outDir: dir })
-    expect(listDir(dir)).toEqual(['bodies_0001.glb', 'bodies_0002.glb', 'bodies_0003.glb', 'bodies_manifest.json', 'bodies_rigid_bodies.glb'])
+    expect(listDir(dir)).toEqual(['bodies_0001.glb', 'bodies_0002.glb', 'bodies_0003.glb', 'bodies_glb_manifest.json', 'bodies_rigid_bodies.glb'])
     const anim = m.files.find((x) => x.kind === 'animation')!
     expect(anim).toMatchObject({ frame: 1, lastFrame: 3, path: 'bodies_rigid_bodies.glb', name: 'Crate, Ball', counts: { bodies: 2, keyframes: 6, vertices: 28, triangles: 16 } })
 
@@ -126,7 +126,7 @@ describe('rigid bodies in glTF', () => {
   it('gltf: fluid meshes and bodies in the frame file, and the animation as embedded JSON', async () => {
     const dir = tempDir()
     await runExport(sourceOf('mix', [4, 5], (f) => withBodies(f, [surface(f)])), { format: 'gltf', outDir: dir })
-    expect(listDir(dir)).toEqual(['mix_0004.gltf', 'mix_0005.gltf', 'mix_manifest.json', 'mix_rigid_bodies.gltf'])
+    expect(listDir(dir)).toEqual(['mix_0004.gltf', 'mix_0005.gltf', 'mix_gltf_manifest.json', 'mix_rigid_bodies.gltf'])
     const json = JSON.parse(readFileSync(join(dir, 'mix_rigid_bodies.gltf'), 'utf8'))
     expect(json.animations[0].channels.map((c: { target: { path: string } }) => c.target.path)).toEqual(['translation', 'rotation', 'translation', 'rotation'])
     const flat = await parseGltf(new Uint8Array(readFileSync(join(dir, 'mix_0005.gltf'))), 'f5', false)
@@ -138,7 +138,7 @@ describe('rigid bodies in OBJ and PLY', () => {
   it('obj: one file per frame with an object per body, in world space', async () => {
     const dir = tempDir()
     const m = await runExport(sourceOf('rb', FRAMES, (f) => withBodies(f)), { format: 'obj', outDir: dir })
-    expect(listDir(dir)).toEqual(['rb_0001.obj', 'rb_0002.obj', 'rb_0003.obj', 'rb_manifest.json'])
+    expect(listDir(dir)).toEqual(['rb_0001.obj', 'rb_0002.obj', 'rb_0003.obj', 'rb_obj_manifest.json'])
     expect(m.files[2]).toMatchObject({ kind: 'rigidBodies', counts: { bodies: 2, vertices: 28, triangles: 16 } })
     const text = readFileSync(join(dir, 'rb_0003.obj'), 'utf8')
     expect(text.match(/^o .*$/gm)).toEqual(['o Crate', 'o Ball'])
@@ -159,7 +159,7 @@ describe('rigid bodies in OBJ and PLY', () => {
   it('ply: one file per body per frame, in world space, beside the fluid mesh', async () => {
     const dir = tempDir()
     const m = await runExport(sourceOf('rb', [1, 2], (f) => withBodies(f, [surface(f)])), { format: 'ply', outDir: dir, upAxis: 'y' })
-    expect(listDir(dir)).toEqual(['rb_Ball_0001.ply', 'rb_Ball_0002.ply', 'rb_Crate_0001.ply', 'rb_Crate_0002.ply', 'rb_manifest.json', 'rb_surface_0001.ply', 'rb_surface_0002.ply'])
+    expect(listDir(dir)).toEqual(['rb_Ball_0001.ply', 'rb_Ball_0002.ply', 'rb_Crate_0001.ply', 'rb_Crate_0002.ply', 'rb_ply_manifest.json', 'rb_surface_0001.ply', 'rb_surface_0002.ply'])
     expect(m.files.filter((x) => x.kind === 'rigidBodies').map((x) => x.name)).toEqual(['Crate', 'Ball', 'Crate', 'Ball'])
     const crate = readPly(readFileSync(join(dir, 'rb_Crate_0002.ply')))
     expectPoints(crate.vertex.x.map((x, i) => [x, crate.vertex.y[i], crate.vertex.z[i]] as V3), crateWorld(2))

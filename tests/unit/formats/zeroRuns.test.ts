@@ -19,7 +19,7 @@ function sample(n: number, zeroShare: number, runScale: number, seed: number): U
 
 describe('zero-run coding', () => {
   it('round trips exactly, whatever the runs', () => {
-    const cases = [new Uint8Array(0), new Uint8Array(1000), new Uint8Array(1000).fill(7), Uint8Array.from([0, 0, 0, 5]), Uint8Array.from([5, 0, 0, 0]), Uint8Array.from([0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2])]
+    const cases: Uint8Array[] = [new Uint8Array(0), new Uint8Array(1000), new Uint8Array(1000).fill(7), Uint8Array.from([0, 0, 0, 5]), Uint8Array.from([5, 0, 0, 0]), Uint8Array.from([0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2])]
     for (let s = 0; s < 12; s++) cases.push(sample(5000 + 997 * s, (s % 4) / 3, [3, 20, 300][s % 3], s + 1))
     for (const c of cases) expect(Buffer.from(decodeZeroRuns(encodeZeroRuns(c), c.length)).equals(Buffer.from(c))).toBe(true)
   })
