@@ -61,24 +61,22 @@ export function decodeZeroRuns(code: Uint8Array, length: number): Uint8Array {
   const end = code.length
   let p = 0
   let o = 0
-  while (p < end) {
-    let zeros = 0
+  // One LEB128 varint at p (p moves past it).
+  const varint = (): number => {
+    let x = 0
     let shift = 0
     let b = 0
     do {
       if (p >= end || shift > 28) throw new Error('a run length is cut off or too long')
       b = code[p++]
-      zeros += (b & 0x7f) * 2 ** shift
+      x += (b & 0x7f) * 2 ** shift
       shift += 7
     } while (b & 0x80)
-    let lits = 0
-    shift = 0
-    do {
-      if (p >= end || shift > 28) throw new Error('a run length is cut off or too long')
-      b = code[p++]
-      lits += (b & 0x7f) * 2 ** shift
-      shift += 7
-    } while (b & 0x80)
+    return x
+  }
+  while (p < end) {
+    const zeros = varint()
+    const lits = varint()
     o += zeros
     if (o + lits > length) throw new Error(`the runs cover more than ${length} bytes`)
     if (p + lits > end) throw new Error('a literal run is cut off')

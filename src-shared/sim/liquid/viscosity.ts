@@ -226,13 +226,20 @@ export class ViscositySystem implements LinearOperator {
    * then xy, xz, yz edges): accumulate visits only these, in the order the full sweeps did.
    */
   cellSites: Int32Array = new Int32Array(0)
-  xySites: Int32Array = new Int32Array(0)
-  xzSites: Int32Array = new Int32Array(0)
-  yzSites: Int32Array = new Int32Array(0)
   cellCount = 0
-  xyCount = 0
-  xzCount = 0
-  yzCount = 0
+  /**
+   * The edge sites with a weight, xy edges first, then xz, then yz: site t reads faces
+   * edgeFaces[4t .. 4t+3] (pair a0 -> a1 of one component, b0 -> b1 of the other, stacked
+   * indices, -1 beyond the domain), with weight edgeW[t] and ghost flags edgeG[t]. Found once
+   * per setup, so the product does not decode edge indices at every iteration.
+   */
+  edgeFaces: Int32Array = new Int32Array(0)
+  edgeW: Float64Array = new Float64Array(0)
+  edgeG: Uint8Array = new Uint8Array(0)
+  /** Where the xy and the xz edges end in the edge lists, and how many there are in all. */
+  xyEnd = 0
+  xzEnd = 0
+  edgeCount = 0
   /** x on the unknowns, +0 elsewhere (apply's masked copy; setup leaves it zeroed). */
   private readonly tmp: Float64Array
   private readonly pcg: PcgSolver
@@ -600,18 +607,52 @@ export class ViscositySystem implements LinearOperator {
 
   /** The sites with a weight, each kind in increasing index order (the full sweeps' order). */
   private listSites(): void {
-    const gather = (w: Float64Array, list: Int32Array): [Int32Array, number] => {
-      let count = 0
-      for (let e = 0; e < w.length; e++) if (w[e] !== 0) count++
-      const out = listFor(list, count)
-      let t = 0
-      for (let e = 0; e < w.length; e++) if (w[e] !== 0) out[t++] = e
-      return [out, t]
+    const { nx, ny, nz, nu, nv, wCell, wXY, wXZ, wYZ, gXY, gXZ, gYZ } = this
+    const ov = nu, ow = nu + nv
+    let cells = 0
+    for (let c = 0; c < wCell.length; c++) if (wCell[c] !== 0) cells++
+    this.cellSites = listFor(this.cellSites, cells)
+    this.cellCount = 0
+    for (let c = 0; c < wCell.length; c++) if (wCell[c] !== 0) this.cellSites[this.cellCount++] = c
+    let edges = 0
+    for (const w of [wXY, wXZ, wYZ]) for (let e = 0; e < w.length; e++) if (w[e] !== 0) edges++
+    if (this.edgeW.length < edges) {
+      const cap = Math.max(edges, Math.ceil(this.edgeW.length * 1.5))
+      this.edgeFaces = new Int32Array(4 * cap)
+      this.edgeW = new Float64Array(cap)
+      this.edgeG = new Uint8Array(cap)
     }
-    ;[this.cellSites, this.cellCount] = gather(this.wCell, this.cellSites)
-    ;[this.xySites, this.xyCount] = gather(this.wXY, this.xySites)
-    ;[this.xzSites, this.xzCount] = gather(this.wXZ, this.xzSites)
-    ;[this.yzSites, this.yzCount] = gather(this.wYZ, this.yzSites)
+    const { edgeFaces, edgeW, edgeG } = this
+    let t = 0
+    const push = (w: number, g: number, a0: number, a1: number, b0: number, b1: number): void => {
+      edgeFaces[4 * t] = a0
+      edgeFaces[4 * t + 1] = a1
+      edgeFaces[4 * t + 2] = b0
+      edgeFaces[4 * t + 3] = b1
+      edgeW[t] = w
+      edgeG[t++] = g
+    }
+    // xy edges: du/dy between u(i, j-1) and u(i, j); dv/dx between v(i-1, j) and v(i, j).
+    for (let k = 0; k < nz; k++) for (let j = 0; j <= ny; j++) for (let i = 0; i <= nx; i++) {
+      const e = i + (nx + 1) * (j + (ny + 1) * k)
+      if (wXY[e] === 0) continue
+      push(wXY[e], gXY[e], j > 0 ? i + (nx + 1) * (j - 1 + ny * k) : -1, j < ny ? i + (nx + 1) * (j + ny * k) : -1, i > 0 ? ov + i - 1 + nx * (j + (ny + 1) * k) : -1, i < nx ? ov + i + nx * (j + (ny + 1) * k) : -1)
+    }
+    this.xyEnd = t
+    // xz edges: du/dz between u(k-1) and u(k); dw/dx between w(i-1) and w(i).
+    for (let k = 0; k <= nz; k++) for (let j = 0; j < ny; j++) for (let i = 0; i <= nx; i++) {
+      const e = i + (nx + 1) * (j + ny * k)
+      if (wXZ[e] === 0) continue
+      push(wXZ[e], gXZ[e], k > 0 ? i + (nx + 1) * (j + ny * (k - 1)) : -1, k < nz ? i + (nx + 1) * (j + ny * k) : -1, i > 0 ? ow + i - 1 + nx * (j + ny * k) : -1, i < nx ? ow + i + nx * (j + ny * k) : -1)
+    }
+    this.xzEnd = t
+    // yz edges: dv/dz between v(k-1) and v(k); dw/dy between w(j-1) and w(j).
+    for (let k = 0; k <= nz; k++) for (let j = 0; j <= ny; j++) for (let i = 0; i < nx; i++) {
+      const e = i + nx * (j + (ny + 1) * k)
+      if (wYZ[e] === 0) continue
+      push(wYZ[e], gYZ[e], k > 0 ? ov + i + nx * (j + (ny + 1) * (k - 1)) : -1, k < nz ? ov + i + nx * (j + (ny + 1) * k) : -1, j > 0 ? ow + i + nx * (j - 1 + ny * k) : -1, j < ny ? ow + i + nx * (j + ny * k) : -1)
+    }
+    this.edgeCount = t
   }
 
   /**
@@ -619,7 +660,7 @@ export class ViscositySystem implements LinearOperator {
    * a weight (listSites), each kind in index order, as sweeps over every site would add them.
    */
   private accumulate(src: Float64Array, out: Float64Array): void {
-    const { nx, ny, nu, nv, wCell, wXY, wXZ, wYZ, gXY, gXZ, gYZ } = this
+    const { nx, ny, nu, nv, wCell, edgeFaces, edgeW, edgeG } = this
     const ov = nu, ow = nu + nv
     const plane = nx * ny
     // Cell sites: each component's difference along its own axis.
@@ -642,48 +683,7 @@ export class ViscositySystem implements LinearOperator {
       out[w0 + plane] += d
       out[w0] -= d
     }
-    // xy edges: du/dy between u(i, j-1) and u(i, j); dv/dx between v(i-1, j) and v(i, j).
-    const xy = this.xySites
-    for (let t = 0; t < this.xyCount; t++) {
-      const e = xy[t]
-      const i = e % (nx + 1)
-      const r = (e - i) / (nx + 1)
-      const j = r % (ny + 1)
-      const k = (r - j) / (ny + 1)
-      const ua = j > 0 ? i + (nx + 1) * (j - 1 + ny * k) : -1
-      const ub = j < ny ? i + (nx + 1) * (j + ny * k) : -1
-      const va = i > 0 ? ov + i - 1 + nx * (j + (ny + 1) * k) : -1
-      const vb = i < nx ? ov + i + nx * (j + (ny + 1) * k) : -1
-      this.edge(src, out, wXY[e], gXY[e], ua, ub, va, vb)
-    }
-    // xz edges: du/dz between u(k-1) and u(k); dw/dx between w(i-1) and w(i).
-    const xz = this.xzSites
-    for (let t = 0; t < this.xzCount; t++) {
-      const e = xz[t]
-      const i = e % (nx + 1)
-      const r = (e - i) / (nx + 1)
-      const j = r % ny
-      const k = (r - j) / ny
-      const ua = k > 0 ? i + (nx + 1) * (j + ny * (k - 1)) : -1
-      const ub = k < this.nz ? i + (nx + 1) * (j + ny * k) : -1
-      const wa = i > 0 ? ow + i - 1 + nx * (j + ny * k) : -1
-      const wb = i < nx ? ow + i + nx * (j + ny * k) : -1
-      this.edge(src, out, wXZ[e], gXZ[e], ua, ub, wa, wb)
-    }
-    // yz edges: dv/dz between v(k-1) and v(k); dw/dy between w(j-1) and w(j).
-    const yz = this.yzSites
-    for (let t = 0; t < this.yzCount; t++) {
-      const e = yz[t]
-      const i = e % nx
-      const r = (e - i) / nx
-      const j = r % (ny + 1)
-      const k = (r - j) / (ny + 1)
-      const va = k > 0 ? ov + i + nx * (j + (ny + 1) * (k - 1)) : -1
-      const vb = k < this.nz ? ov + i + nx * (j + (ny + 1) * k) : -1
-      const wa = j > 0 ? ow + i + nx * (j - 1 + ny * k) : -1
-      const wb = j < ny ? ow + i + nx * (j + ny * k) : -1
-      this.edge(src, out, wYZ[e], gYZ[e], va, vb, wa, wb)
-    }
+    for (let t = 0; t < this.edgeCount; t++) this.edge(src, out, edgeW[t], edgeG[t], edgeFaces[4 * t], edgeFaces[4 * t + 1], edgeFaces[4 * t + 2], edgeFaces[4 * t + 3])
   }
 
   /**
@@ -724,7 +724,7 @@ export class ViscositySystem implements LinearOperator {
 
   /** diag += sum over the sites each face is in of w_s g_s[f]^2 (the sites of listSites, as accumulate). */
   private accumulateDiagonal(diag: Float64Array): void {
-    const { nx, ny, nz, nu, nv, wCell, wXY, wXZ, wYZ, gXY, gXZ, gYZ } = this
+    const { nx, ny, nu, nv, wCell } = this
     const ov = nu, ow = nu + nv
     const plane = nx * ny
     const cells = this.cellSites
@@ -742,33 +742,8 @@ export class ViscositySystem implements LinearOperator {
       diag[ow + c] += w
       diag[ow + c + plane] += w
     }
-    const xy = this.xySites
-    for (let t = 0; t < this.xyCount; t++) {
-      const e = xy[t]
-      const i = e % (nx + 1)
-      const r = (e - i) / (nx + 1)
-      const j = r % (ny + 1)
-      const k = (r - j) / (ny + 1)
-      this.edgeDiagonal(diag, wXY[e], gXY[e], j > 0 ? i + (nx + 1) * (j - 1 + ny * k) : -1, j < ny ? i + (nx + 1) * (j + ny * k) : -1, i > 0 ? ov + i - 1 + nx * (j + (ny + 1) * k) : -1, i < nx ? ov + i + nx * (j + (ny + 1) * k) : -1)
-    }
-    const xz = this.xzSites
-    for (let t = 0; t < this.xzCount; t++) {
-      const e = xz[t]
-      const i = e % (nx + 1)
-      const r = (e - i) / (nx + 1)
-      const j = r % ny
-      const k = (r - j) / ny
-      this.edgeDiagonal(diag, wXZ[e], gXZ[e], k > 0 ? i + (nx + 1) * (j + ny * (k - 1)) : -1, k < nz ? i + (nx + 1) * (j + ny * k) : -1, i > 0 ? ow + i - 1 + nx * (j + ny * k) : -1, i < nx ? ow + i + nx * (j + ny * k) : -1)
-    }
-    const yz = this.yzSites
-    for (let t = 0; t < this.yzCount; t++) {
-      const e = yz[t]
-      const i = e % nx
-      const r = (e - i) / nx
-      const j = r % (ny + 1)
-      const k = (r - j) / (ny + 1)
-      this.edgeDiagonal(diag, wYZ[e], gYZ[e], k > 0 ? ov + i + nx * (j + (ny + 1) * (k - 1)) : -1, k < nz ? ov + i + nx * (j + (ny + 1) * k) : -1, j > 0 ? ow + i + nx * (j - 1 + ny * k) : -1, j < ny ? ow + i + nx * (j + ny * k) : -1)
-    }
+    const { edgeFaces, edgeW, edgeG } = this
+    for (let t = 0; t < this.edgeCount; t++) this.edgeDiagonal(diag, edgeW[t], edgeG[t], edgeFaces[4 * t], edgeFaces[4 * t + 1], edgeFaces[4 * t + 2], edgeFaces[4 * t + 3])
   }
 
   /** out = A x: (M + K) on unknown rows with non-unknown entries of x read as 0; identity elsewhere. */

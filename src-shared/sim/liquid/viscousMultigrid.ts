@@ -66,15 +66,15 @@ export interface ViscousSites {
   readonly gXY: Uint8Array
   readonly gXZ: Uint8Array
   readonly gYZ: Uint8Array
-  /** The sites with a weight, each kind in increasing index order, and their counts. */
+  /** The cell sites with a weight in increasing index order, and the edge sites' lists (viscosity.ts). */
   readonly cellSites: Int32Array
   readonly cellCount: number
-  readonly xySites: Int32Array
-  readonly xyCount: number
-  readonly xzSites: Int32Array
-  readonly xzCount: number
-  readonly yzSites: Int32Array
-  readonly yzCount: number
+  readonly edgeFaces: Int32Array
+  readonly edgeW: Float64Array
+  readonly edgeG: Uint8Array
+  readonly xyEnd: number
+  readonly xzEnd: number
+  readonly edgeCount: number
 }
 
 /** Largest coarsest level solved by a dense Cholesky factor (its cost is DENSE_MAX^3 / 3 flops a setup). */
@@ -376,10 +376,9 @@ export class ViscousMultigrid implements Preconditioner {
     // Locals for every array: the loops below run over every weighted site of the grid.
     const pu = U.pad, pv = V.pad, pw = W.pad
     const uLx = U.lx, uLy = U.ly, uLz = U.lz, vLx = V.lx, vLy = V.ly, vLz = V.lz, wLx = W.lx, wLy = W.ly, wLz = W.lz
-    const { wCell, wXY, wXZ, wYZ, gXY, gXZ, gYZ } = s
-    const uPlane = (nx + 1) * ny, vPlane = nx * (ny + 1), wPlane = nx * ny
+    const wPlane = nx * ny
     // The sites with a weight (the system's lists, in index order: the sums as full sweeps'd be).
-    const { cellSites, xySites, xzSites, yzSites } = s
+    const { wCell, cellSites } = s
     // Cell sites: each component's difference along its own axis.
     for (let t = 0; t < s.cellCount; t++) {
       const c = cellSites[t]
@@ -392,58 +391,29 @@ export class ViscousMultigrid implements Preconditioner {
       if (unknown[nu + va] && unknown[nu + va + nx]) vLy[pv + va] += w
       if (unknown[ow + c] && unknown[ow + c + wPlane]) wLz[pw + c] += w
     }
-    // xy edges: u(j-1)-u(j) along y of the u lattice, v(i-1)-v(i) along x of the v lattice.
-    for (let t = 0; t < s.xyCount; t++) {
-      const e = xySites[t]
-      const i = e % (nx + 1)
-      const r = (e - i) / (nx + 1)
-      const j = r % (ny + 1)
-      const k = (r - j) / (ny + 1)
-      const w = wXY[e]
-      const g = gXY[e]
-      if (j > 0 && j < ny) {
-        const ua = i + (nx + 1) * (j - 1 + ny * k)
-        if (unknown[ua] && unknown[ua + nx + 1]) uLy[pu + ua] += g & 1 ? 4 * w : w
-      }
-      if (i > 0 && i < nx) {
-        const va = i - 1 + nx * (j + (ny + 1) * k)
-        if (unknown[nu + va] && unknown[nu + va + 1]) vLx[pv + va] += g & 2 ? 4 * w : w
-      }
-    }
-    // xz edges: u(k-1)-u(k) along z of the u lattice, w(i-1)-w(i) along x of the w lattice.
-    for (let t = 0; t < s.xzCount; t++) {
-      const e = xzSites[t]
-      const i = e % (nx + 1)
-      const r = (e - i) / (nx + 1)
-      const j = r % ny
-      const k = (r - j) / ny
-      const w = wXZ[e]
-      const g = gXZ[e]
-      if (k > 0 && k < nz) {
-        const ua = i + (nx + 1) * (j + ny * (k - 1))
-        if (unknown[ua] && unknown[ua + uPlane]) uLz[pu + ua] += g & 1 ? 4 * w : w
-      }
-      if (i > 0 && i < nx) {
-        const wa = i - 1 + nx * (j + ny * k)
-        if (unknown[ow + wa] && unknown[ow + wa + 1]) wLx[pw + wa] += g & 2 ? 4 * w : w
-      }
-    }
-    // yz edges: v(k-1)-v(k) along z of the v lattice, w(j-1)-w(j) along y of the w lattice.
-    for (let t = 0; t < s.yzCount; t++) {
-      const e = yzSites[t]
-      const i = e % nx
-      const r = (e - i) / nx
-      const j = r % (ny + 1)
-      const k = (r - j) / (ny + 1)
-      const w = wYZ[e]
-      const g = gYZ[e]
-      if (k > 0 && k < nz) {
-        const va = i + nx * (j + (ny + 1) * (k - 1))
-        if (unknown[nu + va] && unknown[nu + va + vPlane]) vLz[pv + va] += g & 1 ? 4 * w : w
-      }
-      if (j > 0 && j < ny) {
-        const wa = i + nx * (j - 1 + ny * k)
-        if (unknown[ow + wa] && unknown[ow + wa + nx]) wLy[pw + wa] += g & 2 ? 4 * w : w
+    // Edge sites: pair a (faces a0 -> a1) and pair b (b0 -> b1) each link two faces of one
+    // component lattice when both exist (a face beyond the domain is -1).
+    const { edgeFaces: F, edgeW, edgeG, xyEnd, xzEnd } = s
+    for (let t = 0; t < s.edgeCount; t++) {
+      const a0 = F[4 * t], a1 = F[4 * t + 1], b0 = F[4 * t + 2], b1 = F[4 * t + 3]
+      const w = edgeW[t]
+      const g = edgeG[t]
+      const wa = g & 1 ? 4 * w : w
+      const wb = g & 2 ? 4 * w : w
+      const aLinked = a0 >= 0 && a1 >= 0 && unknown[a0] && unknown[a1]
+      const bLinked = b0 >= 0 && b1 >= 0 && unknown[b0] && unknown[b1]
+      if (t < xyEnd) {
+        // xy: u(j-1)-u(j) along y of the u lattice, v(i-1)-v(i) along x of the v lattice.
+        if (aLinked) uLy[pu + a0] += wa
+        if (bLinked) vLx[pv + b0 - nu] += wb
+      } else if (t < xzEnd) {
+        // xz: u(k-1)-u(k) along z of the u lattice, w(i-1)-w(i) along x of the w lattice.
+        if (aLinked) uLz[pu + a0] += wa
+        if (bLinked) wLx[pw + b0 - ow] += wb
+      } else {
+        // yz: v(k-1)-v(k) along z of the v lattice, w(j-1)-w(j) along y of the w lattice.
+        if (aLinked) vLz[pv + a0 - nu] += wa
+        if (bLinked) wLy[pw + b0 - ow] += wb
       }
     }
     // Excess = A's diagonal less the block's links; d_f is then exactly A's diagonal.
