@@ -83,7 +83,13 @@ export async function buildMenu(service: EddyService, windows: Windows): Promise
       ],
     },
     { label: 'View', submenu: [{ role: 'reload' }, { role: 'toggleDevTools' }, { role: 'togglefullscreen' }] },
-    { label: 'Help', submenu: [{ label: 'About Eddy', click: () => send(windows, 'help.about') }] },
+    {
+      label: 'Help',
+      submenu: [
+        { label: 'Keyboard and Mouse', click: () => send(windows, 'help.shortcuts') },
+        { label: 'About Eddy', click: () => send(windows, 'help.about') },
+      ],
+    },
   ]
   Menu.setApplicationMenu(Menu.buildFromTemplate(template))
 }

@@ -71,6 +71,9 @@ export function runMenuCommand(command: MenuCommand, path?: string): void {
     case 'help.about':
       app.dialog = 'about'
       break
+    case 'help.shortcuts':
+      app.dialog = 'shortcuts'
+      break
   }
 }
 

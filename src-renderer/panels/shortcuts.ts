@@ -4,6 +4,8 @@ import { readChannel } from '../../src-shared/scene/keyframes'
 import { app } from '../state/app.svelte'
 import { insertKey, runMenuCommand } from './commands'
 import { isTyping } from './typing'
+import { view } from '../state/view.svelte'
+import { ORBIT_STEP, type ViewCommand } from '../viewport/navigation'
 
 /** Inserts a key on the selected channel of the selected object at the current frame. */
 export function insertKeyOnSelectedChannel(): void {
@@ -42,7 +44,13 @@ export function handleKey(e: KeyboardEvent): void {
   if (ctrl && !e.shiftKey && key === 'z') return done(e, () => void app.undo())
   if ((ctrl && e.shiftKey && key === 'z') || (ctrl && key === 'y')) return done(e, () => void app.redo())
   if (ctrl && e.shiftKey && key === 's') return done(e, () => runMenuCommand('file.saveAs'))
+  // By code, not key: with Num Lock off numpad 7 arrives as "Home" and numpad 1 as "End".
+  const viewCmd = numpadView(e.code, ctrl)
+  if (viewCmd) return done(e, () => view.run(viewCmd))
+  if (e.code === 'NumpadDecimal') return done(e, () => app.frameRequest++)
   if (ctrl || e.altKey) return
+  if (e.shiftKey && key === 'ArrowLeft') return done(e, () => app.setFrame(app.document!.meta.frameStart))
+  if (e.shiftKey && key === 'ArrowRight') return done(e, () => app.setFrame(app.document!.meta.frameEnd))
 
   switch (key) {
     case 'Delete':
@@ -67,10 +75,37 @@ export function handleKey(e: KeyboardEvent): void {
     case 'i':
       return done(e, insertKeyOnSelectedChannel)
     case 'Home':
-      return done(e, () => app.setFrame(app.document!.meta.frameStart))
-    case 'End':
-      return done(e, () => app.setFrame(app.document!.meta.frameEnd))
+      return done(e, () => view.run({ type: 'frameAll' }))
+    case 'ArrowLeft':
+      return done(e, () => app.setFrame(app.frame - 1))
+    case 'ArrowRight':
+      return done(e, () => app.setFrame(app.frame + 1))
   }
+}
+
+/** Blender's numpad: 1/3/7 front/right/top (Ctrl: back/left/bottom), 9 the other side, 2/4/6/8 orbit, 5 ortho. */
+function numpadView(code: string, ctrl: boolean): ViewCommand | null {
+  switch (code) {
+    case 'Numpad1':
+      return { type: 'axis', view: ctrl ? 'back' : 'front' }
+    case 'Numpad3':
+      return { type: 'axis', view: ctrl ? 'left' : 'right' }
+    case 'Numpad7':
+      return { type: 'axis', view: ctrl ? 'bottom' : 'top' }
+    case 'Numpad9':
+      return { type: 'opposite' }
+    case 'Numpad5':
+      return { type: 'toggleOrtho' }
+    case 'Numpad4':
+      return { type: 'orbit', yaw: -ORBIT_STEP, pitch: 0 }
+    case 'Numpad6':
+      return { type: 'orbit', yaw: ORBIT_STEP, pitch: 0 }
+    case 'Numpad8':
+      return { type: 'orbit', yaw: 0, pitch: -ORBIT_STEP }
+    case 'Numpad2':
+      return { type: 'orbit', yaw: 0, pitch: ORBIT_STEP }
+  }
+  return null
 }
 
 function done(e: KeyboardEvent, fn: () => void): void {

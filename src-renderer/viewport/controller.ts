@@ -17,6 +17,8 @@ import { installTestHooks, type EddyViewportTestApi } from './testHooks'
 import { CcCageVisual } from './visuals'
 import { LiveSurfaceView } from './live/liveSurfaceView'
 import { live as liveSession } from '../state/live.svelte'
+import { view as viewSession } from '../state/view.svelte'
+import { applyNavigationStyle, ViewOrientation, type ViewCommand } from './navigation'
 
 export class ViewportController {
   private readonly ve: ViewportEngine
@@ -27,6 +29,7 @@ export class ViewportController {
   private readonly gizmos: Gizmos
   private readonly cageEdit: CageEdit
   private readonly framer: CameraFramer
+  private readonly orientation: ViewOrientation
   private readonly resizeObserver: ResizeObserver
   private readonly hooks: EddyViewportTestApi
   /** Baked frames under the playhead. */
@@ -70,6 +73,9 @@ export class ViewportController {
       onDragEnd: (t) => void this.onDragEnd(t),
     })
     this.framer = new CameraFramer(scene, camera)
+    this.orientation = new ViewOrientation(scene, camera)
+    this.orientation.onChange = (s) => (viewSession.label = s)
+    viewSession.attach({ run: (cmd) => this.view(cmd), setNavigation: (style) => applyNavigationStyle(camera, style) })
     this.cache = new CachePlayback(scene, async (domainId, frame) => {
       if (!app.api) throw new Error('Not connected to the Eddy services')
       return app.api.call('cache.display', { domainId, frame })
@@ -104,6 +110,13 @@ export class ViewportController {
       screenToObject: (x, y) => pickAt(scene, x, y, (m) => m.cageVertex === undefined)?.objectId ?? null,
       projectToScreen: (id) => this.projectToScreen(id),
       projectPoint: (p) => this.project(new Vector3(p[0], p[1], p[2])),
+      camera: () => ({
+        alpha: camera.alpha,
+        beta: camera.beta,
+        radius: camera.radius,
+        target: [camera.target.x, camera.target.y, camera.target.z],
+        ortho: this.orientation.state.ortho,
+      }),
       objectMaterials: (id) =>
         this.sync.visuals
           .get(id)
@@ -192,6 +205,17 @@ export class ViewportController {
     if (bounds) this.framer.frame(bounds, animate)
   }
 
+  /** Numpad views, numpad 5 and Home (View menu and keyboard). */
+  view(cmd: ViewCommand): void {
+    if (cmd.type === 'frameAll') {
+      const bounds = worldBounds(this.sync.visuals.values())
+      if (bounds) this.framer.frame(bounds)
+      return
+    }
+    this.framer.stop()
+    this.orientation.run(cmd)
+  }
+
   /**
    * A project was opened: Blender's default view direction, centred on the whole scene,
    * at the default distance unless the scene needs more room.
@@ -203,6 +227,7 @@ export class ViewportController {
     camera.beta = DEFAULT_VIEW.beta
     camera.radius = DEFAULT_VIEW.radius
     camera.target.copyFrom(DEFAULT_VIEW.target)
+    this.orientation.reset()
     const bounds = worldBounds(this.sync.visuals.values())
     if (bounds) this.framer.frame(bounds, false, DEFAULT_VIEW.radius)
   }
@@ -298,6 +323,8 @@ export class ViewportController {
     this.unsubscribeBodies()
     this.unsubscribeHost()
     liveSession.attach(null)
+    viewSession.attach(null)
+    this.orientation.dispose()
     this.live.dispose()
     this.framer.stop()
     this.gizmos.dispose()

@@ -1,6 +1,6 @@
 // Engine, scene, camera and lights of the viewport, set up like Blender's 3D view:
-// dark grey background, Y up, right-handed, orbit with the left button, pan with the
-// right or middle button, wheel zoom proportional to the distance.
+// dark grey background, Y up, right-handed, Blender's mouse buttons (navigation.ts), wheel
+// zoom proportional to the distance.
 import { Engine } from '@babylonjs/core/Engines/engine'
 import { Scene } from '@babylonjs/core/scene'
 import { ArcRotateCamera } from '@babylonjs/core/Cameras/arcRotateCamera'
@@ -14,6 +14,7 @@ import '@babylonjs/core/Culling/ray'
 import '@babylonjs/core/Layers/effectLayerSceneComponent'
 import { COLORS } from './palette'
 import { createGrid } from './grid'
+import { allowPoleViews, attachCameraControl } from './navigation'
 
 export interface ViewportEngine {
   engine: Engine
@@ -41,9 +42,8 @@ export function createViewportEngine(canvas: HTMLCanvasElement): ViewportEngine 
   camera.wheelDeltaPercentage = 0.01
   camera.inertia = 0.6
   camera.panningInertia = 0.6
-  camera.attachControl(true)
-  // Middle button pans too (Babylon's default map pans with the right button only).
-  camera.movement.input.addEntry({ source: 'pointer', button: 1, interaction: 'pan' })
+  attachCameraControl(camera)
+  allowPoleViews(camera)
   // Arrow/+- keys belong to the panels' shortcuts, not to the camera.
   camera.inputs.removeByType('ArcRotateCameraKeyboardMoveInput')
 

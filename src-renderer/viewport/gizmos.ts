@@ -4,6 +4,8 @@
 import { GizmoManager } from '@babylonjs/core/Gizmos/gizmoManager'
 import type { Node } from '@babylonjs/core/node'
 import type { Scene } from '@babylonjs/core/scene'
+import type { Observer } from '@babylonjs/core/Misc/observable'
+import type { PointerInfoPre } from '@babylonjs/core/Events/pointerEvents'
 import type { ParamValue, Vec3 } from '../../src-shared/scene/types'
 import type { GizmoMode, ObjectVisual } from './objectVisuals'
 import { quaternionToEulerXYZDeg, tidy, tidyVec } from './transformMath'
@@ -31,9 +33,26 @@ export class Gizmos {
   private target: GizmoTarget | null = null
   /** The target of the drag in progress (it may no longer be `target` if state moved on). */
   private dragTarget: GizmoTarget | null = null
+  private readonly leftButtonOnly: Observer<PointerInfoPre>
 
-  constructor(scene: Scene, cb: GizmoCallbacks) {
+  constructor(
+    private readonly scene: Scene,
+    cb: GizmoCallbacks,
+  ) {
     this.manager = new GizmoManager(scene, 1.2)
+    // The gizmos answer the left button only: a middle or right press over a gizmo belongs to
+    // the camera (Blender orbits and pans wherever the cursor is). The gizmo layer takes every
+    // pointer event that hits it away from the scene, so its picking is off while another
+    // button is involved; this observer runs before the layer's.
+    const layer = this.manager.utilityLayer
+    this.leftButtonOnly = scene.onPrePointerObservable.add(
+      (info) => {
+        const e = info.event as PointerEvent
+        layer.pickingEnabled = e.button <= 0 && (e.buttons & ~1) === 0
+      },
+      undefined,
+      true,
+    )
     // Selection is ours (selection.ts): the manager must not attach on its own clicks.
     this.manager.usePointerToAttachGizmos = false
     this.manager.clearGizmoOnEmptyPointerEvent = false
@@ -89,6 +108,7 @@ export class Gizmos {
   }
 
   dispose(): void {
+    this.scene.onPrePointerObservable.remove(this.leftButtonOnly)
     this.manager.dispose()
   }
 }

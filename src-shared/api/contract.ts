@@ -108,7 +108,7 @@ export const responseEnvelope = z.union([
 export type ResponseEnvelope = z.infer<typeof responseEnvelope>
 
 /** Menu commands the Electron application menu sends to the renderer (the in-app menu bar calls them directly). */
-export const MENU_COMMANDS = ['file.new', 'file.open', 'file.saveAs', 'file.close', 'edit.undo', 'edit.redo', 'help.about'] as const
+export const MENU_COMMANDS = ['file.new', 'file.open', 'file.saveAs', 'file.close', 'edit.undo', 'edit.redo', 'help.shortcuts', 'help.about'] as const
 export const menuCommand = z.enum(MENU_COMMANDS)
 export type MenuCommand = z.infer<typeof menuCommand>
 

@@ -20,6 +20,7 @@ import { cacheMaterial } from '../cache/meshDisplay'
 import { cssToRender } from '../selection'
 import { useCounterClockwiseFront } from '../shapes'
 import { eulerXYZDegToQuaternion } from '../transformMath'
+import { attachCameraControl } from '../navigation'
 import type { LiveRequest, LiveResponse } from './liveProtocol'
 
 /** What the live flow runs on: the cage and its transform (scale is baked into the surface). */
@@ -259,7 +260,7 @@ export class LiveSurfaceView {
     if (!this.painting) return
     this.painting = false
     this.brushAt = null
-    this.camera.attachControl(true)
+    attachCameraControl(this.camera)
   }
 
   private sendStroke(now: number): void {

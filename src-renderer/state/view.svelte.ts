@@ -1,0 +1,46 @@
+// The 3D view's navigation, shared by the keyboard, the View menu and the viewport: the
+// navigation style (kept across sessions, as Blender keeps its preferences), the corner label
+// ("Front Orthographic") and view commands. The viewport attaches its handler on mount.
+import type { NavigationStyle, ViewCommand, ViewLabelState } from '../viewport/navigation'
+
+const STORAGE_KEY = 'eddy.navigation'
+
+export interface ViewHandler {
+  run(cmd: ViewCommand): void
+  setNavigation(style: NavigationStyle): void
+}
+
+function storedStyle(): NavigationStyle {
+  try {
+    return globalThis.localStorage?.getItem(STORAGE_KEY) === 'leftOrbit' ? 'leftOrbit' : 'blender'
+  } catch {
+    return 'blender' // storage refused (privacy settings): the default, not an error
+  }
+}
+
+class ViewSession {
+  navigation = $state<NavigationStyle>(storedStyle())
+  label = $state<ViewLabelState>({ label: 'User Perspective', ortho: false })
+  private handler: ViewHandler | null = null
+
+  attach(handler: ViewHandler | null): void {
+    this.handler = handler
+    handler?.setNavigation(this.navigation)
+  }
+
+  run(cmd: ViewCommand): void {
+    this.handler?.run(cmd)
+  }
+
+  setNavigation(style: NavigationStyle): void {
+    this.navigation = style
+    try {
+      globalThis.localStorage?.setItem(STORAGE_KEY, style)
+    } catch {
+      // Not kept for the next session; this session still uses it.
+    }
+    this.handler?.setNavigation(style)
+  }
+}
+
+export const view = new ViewSession()

@@ -1,0 +1,230 @@
+// Blender habits in the viewport (issue 18): middle-drag orbits, Shift+middle pans, the wheel
+// zooms and the left button only selects; numpad 1/3/7 give orthographic axis views, 5 toggles
+// the projection, Home frames everything; the left-drag orbit is one View menu click away;
+// Help lists every binding; after Enter in a field the keys reach the view again.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { startApp, type RunningApp } from './harness'
+import { changedFraction } from './pixels'
+import { addObject, commitField, field, focusCanvasArea, newProject, tid, waitFor } from './ui'
+import { cameraAtRest, projectPoint, viewportShot } from './viewportShots'
+
+type Cam = { alpha: number; beta: number; radius: number; target: [number, number, number]; ortho: boolean }
+const cam = (page: Page) => page.evaluate(() => window.__eddyViewport?.camera?.() ?? null) as Promise<Cam | null>
+const label = (page: Page) => page.textContent(tid('view-label'))
+const dist = (a: [number, number, number], b: [number, number, number]) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2])
+
+async function at(page: Page, p: [number, number, number]): Promise<{ x: number; y: number }> {
+  const q = await projectPoint(page, p)
+  if (!q) throw new Error(`${p} is behind the camera`)
+  return q
+}
+
+/** A drag across the canvas with one button, from (fx, fy) of its size, dx/dy pixels far. */
+async function drag(page: Page, button: 'left' | 'middle', fx: number, fy: number, dx: number, dy: number): Promise<void> {
+  const box = (await page.locator(tid('viewport-canvas')).boundingBox())!
+  const x = box.x + box.width * fx
+  const y = box.y + box.height * fy
+  await page.mouse.move(x, y)
+  await page.mouse.down({ button })
+  await page.mouse.move(x + dx, y + dy, { steps: 10 })
+  await page.mouse.up({ button })
+}
+
+describe('viewport navigation', () => {
+  let app: RunningApp
+  beforeAll(async () => {
+    app = await startApp()
+    await newProject(app.page, 'Navigation')
+    await addObject(app.page, 'obstacle-box')
+    await focusCanvasArea(app.page)
+  })
+  afterAll(async () => {
+    await app?.close()
+  })
+
+  it('orbits with the middle button, pans with Shift+middle, zooms with the wheel; a left drag on empty space leaves the view', async () => {
+    const { page } = app
+    await cameraAtRest(page)
+    expect(await label(page)).toBe('User Perspective')
+    const c0 = (await cam(page))!
+    const shot0 = await viewportShot(page, 'nav-start.png')
+
+    // Left drag in an empty corner: Blender's left button selects, it does not orbit.
+    await drag(page, 'left', 0.9, 0.9, -80, -40)
+    await cameraAtRest(page)
+    const c1 = (await cam(page))!
+    expect(Math.abs(c1.alpha - c0.alpha)).toBeLessThan(1e-9)
+    expect(Math.abs(c1.beta - c0.beta)).toBeLessThan(1e-9)
+    expect(dist(c1.target, c0.target)).toBeLessThan(1e-9)
+
+    // From the middle of the view, over the selected box's gizmo: the camera still orbits.
+    await drag(page, 'middle', 0.5, 0.5, 160, 0)
+    await cameraAtRest(page)
+    const c2 = (await cam(page))!
+    expect(Math.abs(c2.alpha - c0.alpha)).toBeGreaterThan(0.2)
+    expect(dist(c2.target, c0.target)).toBeLessThan(1e-6)
+    // The picture turned with it.
+    expect(changedFraction(shot0, await viewportShot(page, 'nav-orbited.png'))).toBeGreaterThan(0.01)
+
+    await page.keyboard.down('Shift')
+    await drag(page, 'middle', 0.5, 0.5, 120, 0)
+    await page.keyboard.up('Shift')
+    await cameraAtRest(page)
+    const c3 = (await cam(page))!
+    expect(Math.abs(c3.alpha - c2.alpha)).toBeLessThan(1e-6)
+    expect(dist(c3.target, c2.target)).toBeGreaterThan(0.1)
+
+    const box = (await page.locator(tid('viewport-canvas')).boundingBox())!
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
+    await page.mouse.wheel(0, -400)
+    await cameraAtRest(page)
+    expect((await cam(page))!.radius).toBeLessThan(c3.radius * 0.95)
+  })
+
+  it('numpad 1/3/7 are orthographic axis views, Ctrl the opposite side, 5 toggles perspective, orbiting leaves the axis view', async () => {
+    const { page } = app
+    await focusCanvasArea(page)
+    await page.keyboard.press('Numpad7')
+    await waitFor(() => label(page), (l) => l === 'Top Orthographic', 'the top view')
+    await cameraAtRest(page)
+    expect((await cam(page))!.ortho).toBe(true)
+    // From above: +X to the right, -Z up the screen, and the vertical is a single pixel.
+    let o = await at(page, [0, 0, 0])
+    const x = await at(page, [1, 0, 0])
+    const mz = await at(page, [0, 0, -1])
+    const y = await at(page, [0, 1, 0])
+    expect(x.x - o.x).toBeGreaterThan(20)
+    expect(Math.abs(x.y - o.y)).toBeLessThan(1)
+    expect(o.y - mz.y).toBeGreaterThan(20)
+    expect(Math.hypot(y.x - o.x, y.y - o.y)).toBeLessThan(1)
+    const top = await viewportShot(page, 'nav-top.png')
+
+    await page.keyboard.press('Numpad1')
+    await waitFor(() => label(page), (l) => l === 'Front Orthographic', 'the front view')
+    await cameraAtRest(page)
+    o = await at(page, [0, 0, 0])
+    const up = await at(page, [0, 1, 0])
+    const right = await at(page, [1, 0, 0])
+    expect(o.y - up.y).toBeGreaterThan(20)
+    expect(Math.abs(up.x - o.x)).toBeLessThan(1)
+    expect(right.x - o.x).toBeGreaterThan(20)
+    // Orthographic: depth does not move a point on screen, even off the axis.
+    const near = await at(page, [1, 0.5, 1])
+    const far = await at(page, [1, 0.5, -1])
+    expect(Math.hypot(near.x - far.x, near.y - far.y)).toBeLessThan(1)
+    expect(changedFraction(top, await viewportShot(page, 'nav-front.png'))).toBeGreaterThan(0.01)
+
+    await page.keyboard.press('Numpad3')
+    await waitFor(() => label(page), (l) => l === 'Right Orthographic', 'the right view')
+    await cameraAtRest(page)
+    expect((await at(page, [0, 0, -1])).x - (await at(page, [0, 0, 0])).x).toBeGreaterThan(20)
+
+    await page.keyboard.press('Control+Numpad1')
+    await waitFor(() => label(page), (l) => l === 'Back Orthographic', 'the back view')
+    await cameraAtRest(page)
+    expect((await at(page, [0, 0, 0])).x - (await at(page, [1, 0, 0])).x).toBeGreaterThan(20)
+
+    await page.keyboard.press('Numpad5')
+    await waitFor(() => label(page), (l) => l === 'Back Perspective', 'perspective')
+    await cameraAtRest(page)
+    expect((await cam(page))!.ortho).toBe(false)
+    const pn = await at(page, [1, 0.5, 1])
+    const pf = await at(page, [1, 0.5, -1])
+    expect(Math.hypot(pn.x - pf.x, pn.y - pf.y)).toBeGreaterThan(3)
+
+    // Ortho chosen with 5 stays when orbiting; ortho that came with an axis view does not.
+    await page.keyboard.press('Numpad5')
+    await page.keyboard.press('Numpad4')
+    await waitFor(() => label(page), (l) => l === 'User Orthographic', 'a user view that stays orthographic')
+    await page.keyboard.press('Numpad5')
+    await waitFor(() => label(page), (l) => l === 'User Perspective', 'back to perspective')
+    await page.keyboard.press('Numpad7')
+    await waitFor(() => label(page), (l) => l === 'Top Orthographic', 'the top view again')
+    await drag(page, 'middle', 0.5, 0.5, 80, 0)
+    await waitFor(() => label(page), (l) => l === 'User Perspective', 'orbiting away to return to perspective')
+  })
+
+  it('Home frames everything after a pan took the scene out of sight; so does View > Frame All', async () => {
+    const { page } = app
+    const canvas = (await page.locator(tid('viewport-canvas')).boundingBox())!
+    const centred = async () => {
+      const p = await at(page, [0, 0.5, 0])
+      return Math.abs(p.x - canvas.width / 2) < canvas.width * 0.1 && Math.abs(p.y - canvas.height / 2) < canvas.height * 0.1
+    }
+    for (const frameAll of [() => page.keyboard.press('Home'), async () => (await page.click(tid('menu-view')), await page.click(tid('view-frame-all')))]) {
+      await page.keyboard.down('Shift')
+      await drag(page, 'middle', 0.5, 0.5, 400, 250)
+      await page.keyboard.up('Shift')
+      await cameraAtRest(page)
+      expect(await centred()).toBe(false)
+      await focusCanvasArea(page)
+      await frameAll()
+      await cameraAtRest(page)
+      expect(await centred()).toBe(true)
+    }
+  })
+
+  it('View > Orbit with Left Button makes a left drag orbit, and is remembered', async () => {
+    const { page } = app
+    await page.click(tid('menu-view'))
+    await page.click(tid('view-left-orbit'))
+    await page.click(tid('menu-view'))
+    expect(await page.getAttribute(tid('view-left-orbit'), 'aria-checked')).toBe('true')
+    await page.click(tid('menu-view'))
+    expect(await page.evaluate(() => localStorage.getItem('eddy.navigation'))).toBe('leftOrbit')
+    const before = (await cam(page))!
+    await drag(page, 'left', 0.9, 0.9, -150, 0)
+    await cameraAtRest(page)
+    expect(Math.abs((await cam(page))!.alpha - before.alpha)).toBeGreaterThan(0.2)
+    // Help describes the bindings in use.
+    await page.click(tid('menu-help'))
+    await page.click(tid('help-shortcuts'))
+    const orbitRow = page.locator(tid('shortcut-row')).filter({ hasText: /^Orbit/ }).first()
+    expect(await orbitRow.textContent()).toContain('Left-drag')
+    await page.keyboard.press('Escape')
+    // Back to Blender's buttons for the tests that follow.
+    await page.click(tid('menu-view'))
+    await page.click(tid('view-left-orbit'))
+    expect(await page.evaluate(() => localStorage.getItem('eddy.navigation'))).toBe('blender')
+  })
+
+  it('Help > Keyboard and Mouse lists every binding', async () => {
+    const { page } = app
+    await page.click(tid('menu-help'))
+    await page.click(tid('help-shortcuts'))
+    await page.waitForSelector(tid('dialog-shortcuts'))
+    const rows = await page.locator(tid('shortcut-row')).allTextContents()
+    for (const keys of ['Middle-drag', 'Shift + middle-drag', 'Wheel', 'Home', 'Numpad 1 / 3 / 7', 'Numpad 5', 'G / R / S', 'X, Delete', 'Tab', 'Space', 'Shift + Left / Right arrow', 'Ctrl + Z', 'Enter'])
+      expect(rows.some((r) => r.includes(keys)), `a row with ${keys}`).toBe(true)
+    await page.keyboard.press('Escape')
+    await waitFor(() => page.locator(tid('dialog-shortcuts')).count(), (n) => n === 0, 'the dialog to close')
+  })
+
+  it('after Enter in a number field, or a choice in a drop-down, hotkeys reach the view', async () => {
+    const { page } = app
+    await page.click(tid('mode-translate'))
+    await commitField(page, 'param-position-0', '0.25')
+    expect(await page.evaluate(() => document.activeElement?.tagName)).not.toBe('INPUT')
+    await page.keyboard.press('r')
+    await waitFor(() => page.getAttribute(tid('mode-rotate'), 'aria-pressed'), (v) => v === 'true', 'R to pick rotate')
+    expect(await field(page, 'param-position-0').inputValue()).toBe('0.25')
+    await page.selectOption(tid('param-shape'), 'sphere')
+    await page.keyboard.press('s')
+    await waitFor(() => page.getAttribute(tid('mode-scale'), 'aria-pressed'), (v) => v === 'true', 'S to pick scale')
+    expect(await page.inputValue(tid('param-shape'))).toBe('sphere')
+    // The timeline's keys from there too: Right and Left step, Shift jumps to the ends.
+    const playhead = async () => Number(await page.textContent(tid('playhead')))
+    const first = await playhead()
+    await page.keyboard.press('ArrowRight')
+    await page.keyboard.press('ArrowRight')
+    await waitFor(playhead, (f) => f === first + 2, 'two frames on')
+    await page.keyboard.press('ArrowLeft')
+    await waitFor(playhead, (f) => f === first + 1, 'one frame back')
+    await page.keyboard.press('Shift+ArrowRight')
+    const [start, end] = [Number(await page.inputValue(tid('frame-start'))), Number(await page.inputValue(tid('frame-end')))]
+    await waitFor(playhead, (f) => f === end, 'the last frame')
+    await page.keyboard.press('Shift+ArrowLeft')
+    await waitFor(playhead, (f) => f === start, 'the first frame')
+  })
+})
