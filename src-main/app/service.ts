@@ -19,7 +19,8 @@ import { ExportJobs } from '../export/exportJobs'
 import type { ExportFs } from '../export/atomicFile'
 import { DeadlineError, describeMs, withDeadline } from '../export/deadline'
 import { checkPathParam } from '../store/pathNames'
-import type { SceneDocument } from '../../src-shared/scene/types'
+import type { ParamValue, SceneDocument } from '../../src-shared/scene/types'
+import { positionAtCursor } from '../../src-shared/scene/placement'
 import { importMeshFile } from '../../src-shared/formats/meshImport'
 import { ProjectStore } from '../store/projectStore'
 import { createExampleProject, unknownExampleError } from '../store/exampleProject'
@@ -311,7 +312,7 @@ export class EddyService {
 
       'key.setInterp': ({ objectId, path, frame, interp }) => this.commit(setInterpEdit(this.requireStore().doc, objectId, path, frame, interp)),
 
-      'mesh.import': async ({ fileName, data }) => {
+      'mesh.import': async ({ fileName, data, at }) => {
         this.requireStore()
         const bytes = new Uint8Array(Buffer.from(data, 'base64'))
         const { mesh, info } = await importMeshFile(fileName, bytes)
@@ -319,7 +320,9 @@ export class EddyService {
         const meshId = newId()
         const id = newId()
         // Parse and validate fully before writing anything: a bad file leaves the project as it was.
-        const edit = addObjectEdit(doc, id, 'obstacle', { name: info.name, params: { shape: 'mesh' }, meshId })
+        const params: Record<string, ParamValue> = { shape: 'mesh' }
+        if (at) params.position = positionAtCursor('obstacle', params, at, info.bounds)
+        const edit = addObjectEdit(doc, id, 'obstacle', { name: info.name, params, meshId })
         store.insertMesh({ ...info, id: meshId }, mesh.positions, mesh.indices)
         edit.label = `Import ${fileName}`
         return { state: this.commit(edit), id }

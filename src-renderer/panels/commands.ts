@@ -4,6 +4,8 @@ import type { MenuCommand, RequestParams, RequestResult, RequestType } from '../
 import type { ObjectKind } from '../../src-shared/scene/types'
 import { app } from '../state/app.svelte'
 import { isTyping } from './typing'
+import { view } from '../state/view.svelte'
+import { positionAtCursor } from '../../src-shared/scene/placement'
 
 /**
  * Like app.run, but throws instead of toasting, for forms that show errors next to the
@@ -37,8 +39,10 @@ export async function saveProjectAs(path: string): Promise<boolean> {
   return (await app.run('project.saveAs', { path })) !== undefined
 }
 
-export async function addObject(kind: ObjectKind, params?: Record<string, string>): Promise<void> {
-  const r = await app.run('object.add', params ? { kind, params } : { kind })
+/** Adds an object at the 3D cursor (standing on the ground plane when the cursor is on it) and selects it. */
+export async function addObject(kind: ObjectKind, params: Record<string, string> = {}): Promise<void> {
+  const position = positionAtCursor(kind, params, view.cursor)
+  const r = await app.run('object.add', { kind, params: { ...params, position } })
   if (r) app.select(r.id)
 }
 
@@ -103,7 +107,7 @@ export async function importMesh(file: File): Promise<void> {
     app.showError(e)
     return
   }
-  const r = await app.run('mesh.import', { fileName: file.name, data })
+  const r = await app.run('mesh.import', { fileName: file.name, data, at: view.cursor })
   if (r) app.select(r.id)
 }
 

@@ -26,6 +26,7 @@ export function shortcutGroups(style: NavigationStyle): ShortcutGroup[] {
         ...mouse,
         { action: 'Zoom', keys: 'Wheel' },
         { action: 'Select', keys: 'Left-click (in the view or the outliner)' },
+        { action: 'Place the 3D cursor (new objects go there)', keys: 'Shift + right-click' },
         { action: 'Orbit with the left button instead', keys: 'View > Orbit with Left Button' },
       ],
     },
@@ -39,6 +40,7 @@ export function shortcutGroups(style: NavigationStyle): ShortcutGroup[] {
         { action: 'View from the other side', keys: 'Numpad 9' },
         { action: 'Orbit by 15 degrees', keys: 'Numpad 4 / 6 / 8 / 2' },
         { action: 'Perspective / orthographic', keys: 'Numpad 5' },
+        { action: 'Cursor to the origin and frame all', keys: 'Shift + C' },
       ],
     },
     {

@@ -49,6 +49,12 @@ export function handleKey(e: KeyboardEvent): void {
   if (viewCmd) return done(e, () => view.run(viewCmd))
   if (e.code === 'NumpadDecimal') return done(e, () => app.frameRequest++)
   if (ctrl || e.altKey) return
+  // Blender's Shift+C: the cursor back to the origin, and everything in view.
+  if (e.shiftKey && key === 'c')
+    return done(e, () => {
+      view.cursor = [0, 0, 0]
+      view.run({ type: 'frameAll' })
+    })
   if (e.shiftKey && key === 'ArrowLeft') return done(e, () => app.setFrame(app.document!.meta.frameStart))
   if (e.shiftKey && key === 'ArrowRight') return done(e, () => app.setFrame(app.document!.meta.frameEnd))
 

@@ -5,7 +5,7 @@
 import type { ApiClient } from '../bridge/client'
 import { isEddyError } from '../../src-shared/api/errors'
 import type { RequestParams, RequestResult, RequestType } from '../../src-shared/api/contract'
-import type { ObjectKind, ParamValue, SceneObject, Track } from '../../src-shared/scene/types'
+import type { ParamValue, SceneObject, Track } from '../../src-shared/scene/types'
 import { evaluateObject } from '../../src-shared/scene/keyframes'
 
 type ProjectState = RequestResult<'project.get'> extends infer S ? Exclude<S, null> : never
@@ -142,10 +142,6 @@ class AppState {
     this.frame = Math.min(meta.frameEnd, Math.max(meta.frameStart, Math.round(f)))
   }
 
-  async addObject(kind: ObjectKind): Promise<void> {
-    const r = await this.run('object.add', { kind })
-    if (r) this.select(r.id)
-  }
   async deleteSelected(): Promise<void> {
     if (this.selection.length === 0) return
     await this.run('object.delete', { ids: [...this.selection] })

@@ -1,6 +1,9 @@
 // The 3D view's navigation, shared by the keyboard, the View menu and the viewport: the
 // navigation style (kept across sessions, as Blender keeps its preferences), the corner label
-// ("Front Orthographic") and view commands. The viewport attaches its handler on mount.
+// ("Front Orthographic"), view commands, and the 3D cursor new objects are added at (world
+// origin until Shift+right-click puts it elsewhere; kept for the session, not in the project).
+// The viewport attaches its handler on mount.
+import type { Vec3 } from '../../src-shared/scene/types'
 import type { NavigationStyle, ViewCommand, ViewLabelState } from '../viewport/navigation'
 
 const STORAGE_KEY = 'eddy.navigation'
@@ -21,6 +24,7 @@ function storedStyle(): NavigationStyle {
 class ViewSession {
   navigation = $state<NavigationStyle>(storedStyle())
   label = $state<ViewLabelState>({ label: 'User Perspective', ortho: false })
+  cursor = $state<Vec3>([0, 0, 0])
   private handler: ViewHandler | null = null
 
   attach(handler: ViewHandler | null): void {

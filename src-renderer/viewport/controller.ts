@@ -19,6 +19,7 @@ import { LiveSurfaceView } from './live/liveSurfaceView'
 import { live as liveSession } from '../state/live.svelte'
 import { view as viewSession } from '../state/view.svelte'
 import { applyNavigationStyle, ViewOrientation, type ViewCommand } from './navigation'
+import { Cursor3D } from './cursor3d'
 
 export class ViewportController {
   private readonly ve: ViewportEngine
@@ -30,6 +31,7 @@ export class ViewportController {
   private readonly cageEdit: CageEdit
   private readonly framer: CameraFramer
   private readonly orientation: ViewOrientation
+  private readonly cursor3d: Cursor3D
   private readonly resizeObserver: ResizeObserver
   private readonly hooks: EddyViewportTestApi
   /** Baked frames under the playhead. */
@@ -75,6 +77,7 @@ export class ViewportController {
     this.framer = new CameraFramer(scene, camera)
     this.orientation = new ViewOrientation(scene, camera)
     this.orientation.onChange = (s) => (viewSession.label = s)
+    this.cursor3d = new Cursor3D(scene, camera, (p) => (viewSession.cursor = p))
     viewSession.attach({ run: (cmd) => this.view(cmd), setNavigation: (style) => applyNavigationStyle(camera, style) })
     this.cache = new CachePlayback(scene, async (domainId, frame) => {
       if (!app.api) throw new Error('Not connected to the Eddy services')
@@ -110,6 +113,7 @@ export class ViewportController {
       screenToObject: (x, y) => pickAt(scene, x, y, (m) => m.cageVertex === undefined)?.objectId ?? null,
       projectToScreen: (id) => this.projectToScreen(id),
       projectPoint: (p) => this.project(new Vector3(p[0], p[1], p[2])),
+      cursor: () => [...viewSession.cursor],
       camera: () => ({
         alpha: camera.alpha,
         beta: camera.beta,
@@ -176,6 +180,7 @@ export class ViewportController {
 
   private updateUnsafe(): void {
     const frame = app.frame
+    this.cursor3d.setPosition(viewSession.cursor)
     this.sync.sync(app.objects, (o) => app.valuesAt(o, frame))
     const visuals = this.sync.visuals
     this.selection.apply(app.selection.map((id) => visuals.get(id)).filter((v): v is ObjectVisual => !!v))
@@ -325,6 +330,7 @@ export class ViewportController {
     liveSession.attach(null)
     viewSession.attach(null)
     this.orientation.dispose()
+    this.cursor3d.dispose()
     this.live.dispose()
     this.framer.stop()
     this.gizmos.dispose()

@@ -26,6 +26,8 @@ export interface EddyViewportTestApi {
   objectMaterials?(objectId: string): string[]
   /** Canvas-relative CSS pixel position of a world point (m), or null behind the camera. */
   projectPoint?(p: [number, number, number]): { x: number; y: number } | null
+  /** The 3D cursor, where new objects are added (m). */
+  cursor?(): number[]
   /** The orbit camera: angles (rad), distance and centre (m), and whether it is orthographic. */
   camera?(): { alpha: number; beta: number; radius: number; target: [number, number, number]; ortho: boolean }
   /** The baked frame on screen and the playhead-to-GPU times (see cachePlayback.ts). */

@@ -19,6 +19,7 @@ import {
   recentProject,
   sceneObject,
   trackPath,
+  vec3,
 } from './schemas'
 import { bakeEvents, bakeRequests } from './bakeSchemas'
 
@@ -76,8 +77,9 @@ export const requests = {
   },
   'key.delete': { params: z.object({ objectId, path: trackPath, frame: frameTime }).strict(), result: stateResult },
   'key.setInterp': { params: z.object({ objectId, path: trackPath, frame: frameTime, interp: interpolation }).strict(), result: stateResult },
+  /** `at`: the 3D cursor; the obstacle goes there, lifted onto the ground plane if it would reach below it. */
   'mesh.import': {
-    params: z.object({ fileName: z.string().min(1).max(1024), data: base64 }).strict(),
+    params: z.object({ fileName: z.string().min(1).max(1024), data: base64, at: vec3.optional() }).strict(),
     result: z.object({ state: stateResult, id: objectId }),
   },
   'mesh.data': {

@@ -5,8 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { startApp, type RunningApp } from './harness'
+import { PNG } from 'pngjs'
 import { changedFraction } from './pixels'
-import { addObject, commitField, field, focusCanvasArea, newProject, tid, waitFor } from './ui'
+import { addObject, commitField, field, focusCanvasArea, newProject, selectObject, tid, waitFor } from './ui'
 import { cameraAtRest, projectPoint, viewportShot } from './viewportShots'
 
 type Cam = { alpha: number; beta: number; radius: number; target: [number, number, number]; ortho: boolean }
@@ -189,13 +190,79 @@ describe('viewport navigation', () => {
     expect(await page.evaluate(() => localStorage.getItem('eddy.navigation'))).toBe('blender')
   })
 
+  it('adds new objects at the 3D cursor, which Shift+right-click places on the ground or on a surface, standing on the ground', async () => {
+    const { page } = app
+    await focusCanvasArea(page)
+    await page.keyboard.press('Shift+C')
+    await cameraAtRest(page)
+    const cursor = () => page.evaluate(() => window.__eddyViewport?.cursor?.() ?? null) as Promise<number[] | null>
+    expect(await cursor()).toEqual([0, 0, 0])
+    const canvas = (await page.locator(tid('viewport-canvas')).boundingBox())!
+    const reddish = async (shot: Buffer, c: { x: number; y: number }) => {
+      const img = PNG.sync.read(shot)
+      let n = 0
+      for (let y = Math.round(c.y) - 20; y <= c.y + 20; y++)
+        for (let x = Math.round(c.x) - 20; x <= c.x + 20; x++) {
+          const i = 4 * (y * img.width + x)
+          if (img.data[i] > 170 && img.data[i + 1] < 90 && img.data[i + 2] < 90) n++
+        }
+      return n
+    }
+    const shiftRightClick = async (c: { x: number; y: number }) => {
+      await page.keyboard.down('Shift')
+      await page.mouse.click(canvas.x + c.x, canvas.y + c.y, { button: 'right' })
+      await page.keyboard.up('Shift')
+    }
+    const position = async () => [0, 1, 2].map(async (i) => Number(await page.inputValue(tid(`param-position-${i}`))))
+
+    // Framing the lone box brought the camera close: step back until the ground around it shows.
+    const box = (await page.locator(tid('viewport-canvas')).boundingBox())!
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
+    for (let i = 0; i < 20 && (await cam(page))!.radius < 8; i++) {
+      await page.mouse.wheel(0, 400)
+      await cameraAtRest(page)
+    }
+    // On the ground, away from everything.
+    const ground = await at(page, [1.6, 0, 1.2])
+    expect(ground.x > 30 && ground.y > 30 && ground.x < canvas.width - 30 && ground.y < canvas.height - 30).toBe(true)
+    const before = await viewportShot(page, 'cursor-before.png')
+    await shiftRightClick(ground)
+    const c1 = (await waitFor(cursor, (c) => !!c && Math.hypot(c[0] - 1.6, c[2] - 1.2) < 0.05, 'the cursor on the ground where clicked'))!
+    expect(Math.abs(c1[1])).toBeLessThan(1e-6)
+    // The red and white ring is drawn there.
+    expect((await reddish(await viewportShot(page, 'cursor-placed.png'), ground)) - (await reddish(before, ground))).toBeGreaterThan(8)
+
+    // A 1 m box stands on the ground at the cursor rather than sinking half into it.
+    await addObject(page, 'obstacle-box')
+    const [bx, by, bz] = await Promise.all(await position())
+    expect(Math.abs(bx - c1[0])).toBeLessThan(0.01)
+    expect(by).toBe(0.5)
+    expect(Math.abs(bz - c1[2])).toBeLessThan(0.01)
+
+    // On the box's top face: the cursor is on the surface, and an emitter goes there as it is.
+    await cameraAtRest(page)
+    await shiftRightClick(await at(page, [bx, 1, bz]))
+    const c2 = (await waitFor(cursor, (c) => !!c && Math.abs(c[1] - 1) < 0.02, 'the cursor on top of the box'))!
+    expect(Math.hypot(c2[0] - bx, c2[2] - bz)).toBeLessThan(0.1)
+    await addObject(page, 'emitter')
+    const [, ey] = await Promise.all(await position())
+    expect(Math.abs(ey - c2[1])).toBeLessThan(0.01)
+
+    // View > Cursor to World Origin: a vortex seed added then sits on the floor at the origin.
+    await page.click(tid('menu-view'))
+    await page.click(tid('view-cursor-origin'))
+    expect(await cursor()).toEqual([0, 0, 0])
+    await addObject(page, 'vortexSeed')
+    expect(await Promise.all(await position())).toEqual([0, 0.1, 0])
+  })
+
   it('Help > Keyboard and Mouse lists every binding', async () => {
     const { page } = app
     await page.click(tid('menu-help'))
     await page.click(tid('help-shortcuts'))
     await page.waitForSelector(tid('dialog-shortcuts'))
     const rows = await page.locator(tid('shortcut-row')).allTextContents()
-    for (const keys of ['Middle-drag', 'Shift + middle-drag', 'Wheel', 'Home', 'Numpad 1 / 3 / 7', 'Numpad 5', 'G / R / S', 'X, Delete', 'Tab', 'Space', 'Shift + Left / Right arrow', 'Ctrl + Z', 'Enter'])
+    for (const keys of ['Middle-drag', 'Shift + middle-drag', 'Wheel', 'Home', 'Numpad 1 / 3 / 7', 'Numpad 5', 'Shift + right-click', 'Shift + C', 'G / R / S', 'X, Delete', 'Tab', 'Space', 'Shift + Left / Right arrow', 'Ctrl + Z', 'Enter'])
       expect(rows.some((r) => r.includes(keys)), `a row with ${keys}`).toBe(true)
     await page.keyboard.press('Escape')
     await waitFor(() => page.locator(tid('dialog-shortcuts')).count(), (n) => n === 0, 'the dialog to close')
@@ -203,6 +270,7 @@ describe('viewport navigation', () => {
 
   it('after Enter in a number field, or a choice in a drop-down, hotkeys reach the view', async () => {
     const { page } = app
+    await selectObject(page, 'Obstacle')
     await page.click(tid('mode-translate'))
     await commitField(page, 'param-position-0', '0.25')
     expect(await page.evaluate(() => document.activeElement?.tagName)).not.toBe('INPUT')

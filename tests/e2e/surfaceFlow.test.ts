@@ -56,6 +56,8 @@ describe('paint flowing on a Catmull-Clark surface', () => {
     // The surface: the default cube cage, 8 cells a patch edge.
     const cage = await addObject(page, 'ccCage')
     const cageId = (await outlinerRow(page, cage).getAttribute('data-id'))!
+    // New objects stand on the ground; this test's cube is centred on the origin.
+    await commitField(page, 'param-position-1', '0')
     await waitFor(() => page.locator(tid('param-cellsPerPatch')).count(), (n) => n === 1, 'the surface flow settings')
     await commitField(page, 'param-cellsPerPatch', '8')
 
@@ -128,6 +130,8 @@ describe('paint flowing on a Catmull-Clark surface', () => {
     await newProject(page, 'Live paint', app.projectsDir)
     const cage = await addObject(page, 'ccCage')
     const cageId = (await outlinerRow(page, cage).getAttribute('data-id'))!
+    // New objects stand on the ground; this test's cube is centred on the origin.
+    await commitField(page, 'param-position-1', '0')
     await commitField(page, 'param-cellsPerPatch', '8')
     // No gravity and a strong drag, so the paint stays about where the brush put it.
     for (let i = 0; i < 3; i++) await commitField(page, `param-surfaceGravity-${i}`, '0')

@@ -151,6 +151,20 @@ describe('EddyService: edits, validation, undo', () => {
     service.close()
   })
 
+  it('imports a mesh at the 3D cursor, lifted onto the ground when it would reach below it', async () => {
+    const { service } = makeService()
+    await call(service, 'project.create', { name: 'Cursor' })
+    // A tetrahedron whose lowest vertex is 0.25 m below its origin.
+    const low = 'v 0 -0.25 0\nv 1 -0.25 0\nv 0 0.75 0\nv 0 -0.25 1\nf 1 2 3\nf 1 3 4\nf 1 4 2\nf 2 4 3\n'
+    const onGround = await call(service, 'mesh.import', { fileName: 'a.obj', data: b64(low), at: [2, 0, -1] })
+    expect(onGround.state.document.objects.find((o) => o.id === onGround.id)!.params.position).toEqual([2, 0.25, -1])
+    const above = await call(service, 'mesh.import', { fileName: 'b.obj', data: b64(low), at: [0, 3, 0] })
+    expect(above.state.document.objects.find((o) => o.id === above.id)!.params.position).toEqual([0, 3, 0])
+    const err = await callError(service, 'mesh.import', { fileName: 'c.obj', data: b64(low), at: [0, Number.NaN, 0] })
+    expect(err.code).toBe('INVALID_MESSAGE')
+    service.close()
+  })
+
   it('rejects a corrupt OBJ naming the line, and leaves the project file untouched', async () => {
     const { service } = makeService()
     const s = await call(service, 'project.create', { name: 'Corrupt' })
