@@ -2,15 +2,18 @@
 // over everything the solver read to reach it,
 //   sig(S-1) = H(version, solver, frameStart S, fps)
 //   sig(f)   = H(sig(f-1), inputs(f))
-// where inputs(f) are the evaluated parameters of the domain and of every non-domain object
-// at frames f and f+1 (compileInput finite-differences transforms over one frame), with
-// their kinds, meshes and cages, sorted by id; names are left out (renaming changes nothing).
+// where inputs(f) are the evaluated parameters of the host and of every object of a kind its
+// family reads (SolverFamily.reads) at frames f and f+1 (compileInput finite-differences
+// transforms over one frame), with their kinds, meshes and cages, sorted by id; names are left
+// out (renaming changes nothing), and so are objects the solver never reads (a Catmull-Clark
+// cage added beside a smoke domain leaves its cache valid).
 // A cached frame is stale when its stored sig differs from the scene's current sig(f). A
 // simulation is causal, so changing a key at frame 50 leaves frames before 50 valid and
 // makes 50 onwards stale, with no bookkeeping of which parameter a frame "depends" on.
 import { createHash } from 'node:crypto'
 import { evaluateObject } from '../../src-shared/scene/keyframes'
 import type { SceneDocument, SceneObject } from '../../src-shared/scene/types'
+import { familyById } from '../../src-shared/sim/registry'
 
 /** Bump when a solver change makes old caches wrong, to mark every frame stale. */
 const SIGNATURE_VERSION = 'eddy-bake-1'
@@ -42,9 +45,15 @@ function inputsAt(objects: readonly SceneObject[], p0: Record<string, unknown>[]
   return JSON.stringify(parts)
 }
 
-/** The objects a domain's simulation reads: itself and every object that is not a domain. */
-function relevantObjects(doc: SceneDocument, domainId: string): SceneObject[] {
-  return doc.objects.filter((o) => o.id === domainId || o.kind !== 'domain').sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+/**
+ * The objects a simulation reads: its host and the kinds its family reads. A bake whose solver
+ * is not registered (a family since removed) keeps the old rule, every object but domains, so
+ * its frames read as they were baked.
+ */
+function relevantObjects(doc: SceneDocument, domainId: string, solver: string): SceneObject[] {
+  const reads = familyById(solver)?.reads
+  const read = (o: SceneObject) => (reads ? reads.includes(o.kind) : o.kind !== 'domain')
+  return doc.objects.filter((o) => o.id === domainId || read(o)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
 }
 
 /**
@@ -59,7 +68,7 @@ export function frameSignatures(doc: SceneDocument, domainId: string, frameStart
 
 /** Appends the signatures of frames frameStart + out.length .. last to `out` (a chain prefix). */
 function extendChain(doc: SceneDocument, domainId: string, frameStart: number, solver: string, out: string[], last: number): void {
-  const objects = relevantObjects(doc, domainId)
+  const objects = relevantObjects(doc, domainId, solver)
   const from = frameStart + out.length
   if (from > last) return
   let sig = out.length ? out[out.length - 1] : createHash('sha1').update(`${SIGNATURE_VERSION}|${solver}|${frameStart}|${doc.meta.fps}`).digest('hex')

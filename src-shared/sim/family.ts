@@ -7,7 +7,7 @@
 // registry.ts (README, "Adding a solver family").
 import type { FramePrecision } from '../formats/frameRecord'
 import type { FamilySpecs } from '../scene/specs'
-import type { SceneDocument } from '../scene/types'
+import type { ObjectKind, SceneDocument } from '../scene/types'
 import type { CompileOptions, MeshResolver } from './compile'
 import type { FrameData } from './frame'
 import type { SimInput, Solver, StepControl, StepStats } from './solver'
@@ -89,6 +89,13 @@ export interface ConformanceScene {
 export interface SolverFamily<Setup = unknown, Input extends SimInput = SimInput> extends FamilySpecs {
   /** One line for the About box: the method and its paper. */
   about: string
+  /**
+   * The kinds of objects, besides its host, that its compileSetup and compileInput read. A
+   * bake's signature covers its host and these only (src-main/bake/signature.ts), so adding an
+   * object it never reads leaves its cache valid. tests/unit/sim/familyReads.test.ts bakes
+   * every family with an object of each other kind added and checks the frames do not change.
+   */
+  reads: readonly ObjectKind[]
   /** Wall-clock phases of a step, in the order a substep runs them (StepStats.ms keys). */
   phases: readonly string[]
   /** Where its grid kernels run best: WebAssembly over worker threads, or TypeScript on the bake thread. */

@@ -54,6 +54,7 @@ export const liquidFamily: SolverFamily<LiquidCompiled, LiquidSimInput> = {
   label: 'Liquid (free surface, viscosity, melting: Carlson 2004)',
   about: 'Liquid: marker particles with a FLIP/PIC blend, ghost-fluid free surface, implicit variable viscosity, heat and melting (Carlson 2004, chapters 3, 4 and 6).',
   hosts: ['domain'],
+  reads: ['obstacle', 'emitter', 'heatSource', 'rigidBody'],
   params: { domain: LIQUID_DOMAIN_PARAMS, emitter: LIQUID_EMITTER_PARAMS },
   phases: LIQUID_PHASES,
   // The marker move runs on the WebAssembly kernels over the bake's threads (markerKernels.ts);

@@ -18,6 +18,7 @@ export const smokeFamily: SolverFamily<SmokeSetup, SmokeSimInput> = {
   label: 'Smoke (vortex particles, Selle 2005)',
   about: 'Smoke: vortex particles for smoke, water and explosions (Selle, Rasmussen, Fedkiw 2005) on a MAC grid, with buoyancy and vorticity confinement.',
   hosts: ['domain'],
+  reads: ['obstacle', 'emitter', 'vortexSeed'],
   params: { domain: SMOKE_DOMAIN_PARAMS, emitter: SMOKE_EMITTER_PARAMS },
   phases: SMOKE_PHASES,
   kernels: 'wasm',

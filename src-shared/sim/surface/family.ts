@@ -25,6 +25,7 @@ export const surfaceFamily: SolverFamily<SurfaceSetup, SurfaceInput> = {
   label: 'Surface flow (Catmull-Clark surfaces: Stam 2003)',
   about: 'Surface flow: stable fluids and Gray-Scott reaction-diffusion on Catmull-Clark surfaces of any topology, one grid per patch joined by the transition maps (Stam 2003).',
   hosts: ['ccCage'],
+  reads: ['emitter'],
   params: { ccCage: SURFACE_CAGE_PARAMS, emitter: SURFACE_EMITTER_PARAMS },
   phases: SURFACE_PHASES,
   // The projection's multigrid PCG and the diffusions' PCG run on the WebAssembly kernels over

@@ -7,6 +7,7 @@ import { runBake } from '../../../src-main/bake/runner'
 import { cacheStatus } from '../../../src-main/bake/status'
 import { ProjectStore } from '../../../src-main/store/projectStore'
 import { makeSmokeProject, tempDir } from './bakeFixtures'
+import { sceneObject } from '../../../src-shared/scene/examples/build'
 
 const dir = tempDir('eddy-bake-')
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
@@ -135,6 +136,24 @@ describe('bake runner', () => {
     expect(s.message).toMatch(/unstable/)
     // Frame 5 is the first stepped under the frame-4 keys.
     expect(s.cached).toEqual([[1, 4]])
+  })
+
+  it('objects the solver never reads leave the cache valid; one it reads makes it stale', async () => {
+    const file = path.join(dir, 'unread.eddy')
+    fs.copyFileSync(reference, file)
+    const store = ProjectStore.open(file)
+    // A smoke bake reads obstacles, emitters and vortex seeds: not cages, heat sources or rigid bodies.
+    const cage = sceneObject('cage', 'ccCage', 'Cage', { position: [0, 1, 0] })
+    const heat = sceneObject('heat', 'heatSource', 'Lamp', { position: [0, 1, 0] })
+    const body = sceneObject('body', 'rigidBody', 'Crate', { position: [0, 1, 0], scale: [0.3, 0.3, 0.3] })
+    store.apply({ objects: [cage, heat, body].map((o) => ({ id: o.id, after: o })) })
+    store.close()
+    expect(status(file)).toMatchObject({ cached: [[1, 6]], stale: [] })
+    const again = ProjectStore.open(file)
+    const wall = sceneObject('wall', 'obstacle', 'Wall', { shape: 'box', position: [0, 1, 0], scale: [0.2, 0.2, 0.2] })
+    again.apply({ objects: [{ id: wall.id, after: wall }] })
+    again.close()
+    expect(status(file)).toMatchObject({ cached: [], stale: [[1, 6]] })
   })
 
   it('takes checkpoint spacing and volume precision from the domain; changing them leaves the cache valid', async () => {
