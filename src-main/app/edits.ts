@@ -56,13 +56,31 @@ export function addObjectEdit(
   }
 }
 
+/** `hidden: false` is stored as no field at all, so a shown object's JSON is as it always was. */
+function setHidden(obj: SceneObject, hidden: boolean): void {
+  if (hidden) obj.hidden = true
+  else delete obj.hidden
+}
+
+function visibilityEdit(before: SceneObject, hidden: boolean): Edit {
+  const after: SceneObject = structuredClone(before)
+  setHidden(after, hidden)
+  return {
+    label: `${hidden ? 'Hide' : 'Show'} ${before.name}`,
+    forward: { objects: [{ id: before.id, after }] },
+    backward: { objects: [{ id: before.id, after: before }] },
+  }
+}
+
 export function updateObjectEdit(
   doc: SceneDocument,
   id: string,
-  patch: { name?: string; params?: Record<string, ParamValue>; cage?: CageGeometry; meshId?: string },
+  patch: { name?: string; params?: Record<string, ParamValue>; cage?: CageGeometry; meshId?: string; hidden?: boolean },
   frame?: number,
 ): Edit {
   const before = findObject(doc, id)
+  // Hiding in the viewport alone: its own undo step, named as Blender names it.
+  if (patch.hidden !== undefined && Object.keys(patch).length === 1) return visibilityEdit(before, patch.hidden)
   if (frame !== undefined && patch.params) return updateAnimatedEdit(doc, before, patch, frame)
   const after: SceneObject = structuredClone(before)
   const what: string[] = []
@@ -87,6 +105,10 @@ export function updateObjectEdit(
     if (!mesh) throw new EddyError('NOT_FOUND', `There is no imported mesh with id ${patch.meshId}`, { path: 'meshId' })
     after.meshId = patch.meshId
     what.push(`mesh ${mesh.name}`)
+  }
+  if (patch.hidden !== undefined && patch.hidden !== !!before.hidden) {
+    setHidden(after, patch.hidden)
+    what.push('visibility')
   }
   if (patch.cage) {
     if (before.kind !== 'ccCage') throw new EddyError('INVALID_PARAM', `${before.name} is not a Catmull-Clark surface`, { path: 'cage' })

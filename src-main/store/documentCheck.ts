@@ -37,6 +37,7 @@ export function checkDocument(doc: SceneDocument, path: string): void {
       if (issues.length > 0) throw damaged(`${what}: ${issues[0].message}`, { ...at, key: 'cage' })
     }
     if (o.meshId !== undefined && (typeof o.meshId !== 'string' || !meshIds.has(o.meshId))) throw damaged(`${what} uses mesh ${String(o.meshId)}, which the file does not hold`, { ...at, key: 'meshId' })
+    if (o.hidden !== undefined && typeof o.hidden !== 'boolean') throw damaged(`${what} has a visibility of ${JSON.stringify(o.hidden)}, not true or false`, { ...at, key: 'hidden' })
     objects.set(o.id, o)
   }
 

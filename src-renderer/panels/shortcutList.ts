@@ -48,6 +48,7 @@ export function shortcutGroups(style: NavigationStyle): ShortcutGroup[] {
       items: [
         { action: 'Move / rotate / scale gizmo', keys: 'G / R / S' },
         { action: 'Delete', keys: 'X, Delete' },
+        { action: 'Hide the selection in the viewport (the eye in the outliner shows it)', keys: 'H' },
         { action: 'Deselect, leave edit mode, close a dialog', keys: 'Escape' },
         { action: 'Edit a Catmull-Clark cage', keys: 'Tab' },
         { action: 'Key the selected channel at this frame', keys: 'I' },

@@ -20,6 +20,14 @@ export function insertKeyOnSelectedChannel(): void {
   void insertKey(obj.id, path, value)
 }
 
+/** H: hides the selection in the viewport (the outliner's eye shows it again). */
+async function hideSelected(): Promise<void> {
+  for (const id of app.selection) {
+    const obj = app.objects.find((o) => o.id === id)
+    if (obj && !obj.hidden) await app.run('object.update', { id, patch: { hidden: true } })
+  }
+}
+
 export function handleKey(e: KeyboardEvent): void {
   if (e.defaultPrevented) return
   const ctrl = e.ctrlKey || e.metaKey
@@ -80,6 +88,8 @@ export function handleKey(e: KeyboardEvent): void {
       })
     case 'i':
       return done(e, insertKeyOnSelectedChannel)
+    case 'h':
+      return done(e, () => void hideSelected())
     case 'Home':
       return done(e, () => view.run({ type: 'frameAll' }))
     case 'ArrowLeft':

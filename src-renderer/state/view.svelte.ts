@@ -25,6 +25,8 @@ class ViewSession {
   navigation = $state<NavigationStyle>(storedStyle())
   label = $state<ViewLabelState>({ label: 'User Perspective', ortho: false })
   cursor = $state<Vec3>([0, 0, 0])
+  /** Off: the helpers (emitters, vortex seeds, heat sources, domain boxes), the grid and the cursor are not drawn. */
+  overlays = $state(true)
   private handler: ViewHandler | null = null
 
   attach(handler: ViewHandler | null): void {

@@ -20,6 +20,10 @@ import { live as liveSession } from '../state/live.svelte'
 import { view as viewSession } from '../state/view.svelte'
 import { applyNavigationStyle, ViewOrientation, type ViewCommand } from './navigation'
 import { Cursor3D } from './cursor3d'
+import type { ObjectKind, SceneObject } from '../../src-shared/scene/types'
+
+/** What the overlays switch hides besides the grid: objects that only steer a simulation. */
+const HELPER_KINDS: readonly ObjectKind[] = ['domain', 'emitter', 'vortexSeed', 'heatSource']
 
 export class ViewportController {
   private readonly ve: ViewportEngine
@@ -140,6 +144,7 @@ export class ViewportController {
           return {
             volume: volume.node.isEnabled(),
             particles: particles.map((p) => p.drawn.count),
+            particlesDrawn: particles.map((p) => p.drawing),
             meshes: meshes.map((m) => m.drawn.vertices),
             rigidBodies: rigidBodies.filter((b) => b.node.isEnabled()).map((b) => b.drawn.vertices),
           }
@@ -180,13 +185,18 @@ export class ViewportController {
 
   private updateUnsafe(): void {
     const frame = app.frame
+    const overlays = viewSession.overlays
     this.cursor3d.setPosition(viewSession.cursor)
-    this.sync.sync(app.objects, (o) => app.valuesAt(o, frame))
+    this.cursor3d.setVisible(overlays)
+    for (const m of this.ve.grid) if (m.isEnabled(false) !== overlays) m.setEnabled(overlays)
+    const shown = (o: SceneObject) => !o.hidden && (overlays || !HELPER_KINDS.includes(o.kind))
+    this.sync.sync(app.objects, (o) => app.valuesAt(o, frame), shown)
     const visuals = this.sync.visuals
     this.selection.apply(app.selection.map((id) => visuals.get(id)).filter((v): v is ObjectVisual => !!v))
 
     const sel = app.selected
-    const visual = sel ? visuals.get(sel.id) : undefined
+    // A hidden object keeps its selection but shows no gizmo (Blender's behaviour).
+    const visual = sel && shown(sel) ? visuals.get(sel.id) : undefined
     const cageVisual = app.editMode === 'cage' && visual instanceof CcCageVisual ? visual : null
     const vertex = app.selectedCageVertex
     this.cageEdit.setActive(cageVisual, vertex)

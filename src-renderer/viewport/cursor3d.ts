@@ -80,6 +80,10 @@ export class Cursor3D {
     this.canvas?.addEventListener('pointerup', this.onUp)
   }
 
+  setVisible(on: boolean): void {
+    if (this.ring.isEnabled(false) !== on) this.ring.setEnabled(on)
+  }
+
   setPosition(p: Vec3): void {
     this.ring.position.set(p[0], p[1], p[2])
   }

@@ -8,6 +8,7 @@ import { HemisphericLight } from '@babylonjs/core/Lights/hemisphericLight'
 import { DirectionalLight } from '@babylonjs/core/Lights/directionalLight'
 import { Color3 } from '@babylonjs/core/Maths/math.color'
 import { Vector3 } from '@babylonjs/core/Maths/math.vector'
+import type { LinesMesh } from '@babylonjs/core/Meshes/linesMesh'
 // Side effects: scene.pick / multiPick (selection.ts) and effect layers in the scene
 // (the selection outline).
 import '@babylonjs/core/Culling/ray'
@@ -20,6 +21,8 @@ export interface ViewportEngine {
   engine: Engine
   scene: Scene
   camera: ArcRotateCamera
+  /** The ground grid and the world axes (an overlay). */
+  grid: readonly LinesMesh[]
   dispose(): void
 }
 
@@ -54,7 +57,7 @@ export function createViewportEngine(canvas: HTMLCanvasElement): ViewportEngine 
   const sun = new DirectionalLight('viewport:sun', new Vector3(-0.4, -1, -0.6), scene)
   sun.intensity = 0.6
 
-  createGrid(scene)
+  const grid = createGrid(scene)
 
   // Pan so the point at the orbit centre follows the cursor, at any zoom level: pixels per
   // metre at the target distance.
@@ -68,6 +71,7 @@ export function createViewportEngine(canvas: HTMLCanvasElement): ViewportEngine 
     engine,
     scene,
     camera,
+    grid,
     dispose() {
       scene.dispose()
       engine.dispose()

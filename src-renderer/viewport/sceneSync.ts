@@ -34,7 +34,11 @@ export class SceneSync {
 
   constructor(private readonly ctx: VisualContext) {}
 
-  sync(objects: readonly SceneObject[], valuesOf: (obj: SceneObject) => Values): void {
+  /**
+   * `shown`: whether an object is drawn at all (its eye in the outliner, the overlays switch);
+   * a hidden object keeps its visual, disabled, so showing it again costs nothing.
+   */
+  sync(objects: readonly SceneObject[], valuesOf: (obj: SceneObject) => Values, shown: (obj: SceneObject) => boolean = () => true): void {
     const alive = new Set<string>()
     for (const obj of objects) {
       alive.add(obj.id)
@@ -43,6 +47,8 @@ export class SceneSync {
         this.remove(obj.id)
         visual = undefined
       }
+      const show = shown(obj)
+      if (visual && visual.root.isEnabled(false) !== show) visual.root.setEnabled(show)
       if (this.locked.has(obj.id)) continue
       const values = valuesOf(obj)
       const cage = obj.kind === 'ccCage' ? this.cageOf(obj) : undefined
@@ -54,6 +60,7 @@ export class SceneSync {
         visual = created
         this.visuals.set(obj.id, visual)
         visual.setBakedShown(this.bakedShown.has(obj.id))
+        visual.root.setEnabled(show)
       }
       visual.update({ obj, values, cage: cage?.plain })
       visual.lastValues = values

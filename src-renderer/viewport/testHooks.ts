@@ -43,7 +43,7 @@ export interface EddyViewportTestApi {
      * What is drawn: the volume box enabled, points per particle set, vertices per mesh, and
      * vertices per rigid body drawn.
      */
-    parts(): { volume: boolean; particles: number[]; meshes: number[]; rigidBodies?: number[] }
+    parts(): { volume: boolean; particles: number[]; particlesDrawn?: boolean[]; meshes: number[]; rigidBodies?: number[] }
     /**
      * Scene object ids of the simulated rigid bodies drawn; the authored bodies of these ids
      * are drawn as faint wireframes meanwhile.

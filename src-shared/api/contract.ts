@@ -32,6 +32,8 @@ const objectPatch = z
     cage: cageGeometry.optional(),
     /** The imported mesh a mesh-shaped obstacle, emitter or rigid body uses. */
     meshId: z.string().min(1).max(64).optional(),
+    /** Hidden in the viewport (the outliner's eye). */
+    hidden: z.boolean().optional(),
   })
   .strict()
 

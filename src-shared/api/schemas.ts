@@ -52,6 +52,7 @@ export const sceneObject = z.object({
   params: z.record(z.string(), paramValue),
   cage: cageGeometry.optional(),
   meshId: z.string().optional(),
+  hidden: z.boolean().optional(),
 })
 
 export const keyframe = z.object({

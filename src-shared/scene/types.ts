@@ -24,6 +24,8 @@ export interface SceneObject {
   cage?: CageGeometry
   /** Obstacles, emitters and rigid bodies whose shape is 'mesh': the imported mesh they use. */
   meshId?: string
+  /** Hidden in the viewport (the outliner's eye, kept in the project as Blender keeps it); simulations still read it. */
+  hidden?: boolean
 }
 
 export const INTERPOLATIONS = ['constant', 'linear', 'bezier'] as const

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { artifactPath, startApp, type RunningApp } from './harness'
 import { changedFraction } from './pixels'
 import { addObject, commitField, newProject, selectObject, setFrame, tid, waitFor } from './ui'
+import { viewportShot } from './viewportShots'
 
 describe('a liquid dam break from the inspector', () => {
   let app: RunningApp
@@ -55,6 +56,18 @@ describe('a liquid dam break from the inspector', () => {
     const shot30 = await page.locator(tid('viewport-canvas')).screenshot({ path: artifactPath('liquid-frame-30.png') })
     // The column has collapsed across the floor by frame 30.
     expect(changedFraction(shot1, shot30)).toBeGreaterThan(0.02)
+
+    // Points: Off leaves the surface mesh alone on screen; any colouring brings the points back.
+    await page.selectOption(tid('display-color'), 'off')
+    await waitFor(parts, (p) => p?.particlesDrawn?.[0] === false, 'the points hidden')
+    expect((await parts())?.meshes[0]).toBeGreaterThan(100)
+    // Most points sit under the surface: the ones poking through leave the picture.
+    const noPoints = await viewportShot(page, 'liquid-points-off.png')
+    const gone = changedFraction(shot30, noPoints)
+    expect(gone).toBeGreaterThan(0.001)
+    await page.selectOption(tid('display-color'), 'auto')
+    await waitFor(parts, (p) => p?.particlesDrawn?.[0] === true, 'the points drawn again')
+    expect(changedFraction(shot30, await viewportShot(page, 'liquid-points-on.png'))).toBeLessThan(gone / 2)
 
     await selectObject(page, domain)
     const out = join(app.projectsDir, 'obj-out')

@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core'
 import { startApp, type RunningApp } from './harness'
 import { PNG } from 'pngjs'
 import { changedFraction } from './pixels'
-import { addObject, commitField, field, focusCanvasArea, newProject, selectObject, tid, waitFor } from './ui'
+import { addObject, commitField, field, focusCanvasArea, newProject, outlinerRow, selectObject, tid, undoLabel, waitFor } from './ui'
 import { cameraAtRest, projectPoint, viewportShot } from './viewportShots'
 
 type Cam = { alpha: number; beta: number; radius: number; target: [number, number, number]; ortho: boolean }
@@ -256,13 +256,53 @@ describe('viewport navigation', () => {
     expect(await Promise.all(await position())).toEqual([0, 0.1, 0])
   })
 
+  it('hides helpers with the Overlays switch, and any object with its eye in the outliner or H', async () => {
+    const { page } = app
+    await focusCanvasArea(page)
+    await page.keyboard.press('Home')
+    await cameraAtRest(page)
+    const materials = (name: string) =>
+      page.evaluate(async (n) => {
+        const row = document.querySelector(`[data-testid="outliner-item"][data-name="${n}"]`) as HTMLElement
+        return window.__eddyViewport?.objectMaterials?.(row.dataset.id!) ?? []
+      }, name)
+    for (const n of ['Obstacle', 'Emitter', 'Vortex seed']) expect((await materials(n)).length, `${n} drawn`).toBeGreaterThan(0)
+    const on = await viewportShot(page, 'overlays-on.png')
+    await page.click(tid('overlays-toggle'))
+    expect(await page.getAttribute(tid('overlays-toggle'), 'aria-pressed')).toBe('false')
+    await waitFor(() => materials('Emitter'), (m) => m.length === 0, 'the emitter hidden with the overlays')
+    expect(await materials('Vortex seed')).toEqual([])
+    expect((await materials('Obstacle')).length).toBeGreaterThan(0)
+    // The grid and the helpers left the picture; the box is still there.
+    const off = await viewportShot(page, 'overlays-off.png')
+    expect(changedFraction(on, off)).toBeGreaterThan(0.02)
+    await page.click(tid('overlays-toggle'))
+    await waitFor(() => materials('Emitter'), (m) => m.length > 0, 'the emitter back with the overlays')
+
+    // The eye: hidden in the view, kept in the scene, undoable.
+    const eye = outlinerRow(page, 'Obstacle').locator(tid('outliner-eye'))
+    await eye.click()
+    await waitFor(() => materials('Obstacle'), (m) => m.length === 0, 'the box hidden by its eye')
+    expect(await eye.getAttribute('aria-pressed')).toBe('false')
+    expect(await undoLabel(page)).toBe('Undo Hide Obstacle')
+    await eye.click()
+    await waitFor(() => materials('Obstacle'), (m) => m.length > 0, 'the box shown by its eye')
+    // H hides the selection.
+    await selectObject(page, 'Emitter')
+    await focusCanvasArea(page)
+    await page.keyboard.press('h')
+    await waitFor(() => materials('Emitter'), (m) => m.length === 0, 'the emitter hidden by H')
+    await page.keyboard.press('Control+z')
+    await waitFor(() => materials('Emitter'), (m) => m.length > 0, 'the emitter back after undo')
+  })
+
   it('Help > Keyboard and Mouse lists every binding', async () => {
     const { page } = app
     await page.click(tid('menu-help'))
     await page.click(tid('help-shortcuts'))
     await page.waitForSelector(tid('dialog-shortcuts'))
     const rows = await page.locator(tid('shortcut-row')).allTextContents()
-    for (const keys of ['Middle-drag', 'Shift + middle-drag', 'Wheel', 'Home', 'Numpad 1 / 3 / 7', 'Numpad 5', 'Shift + right-click', 'Shift + C', 'G / R / S', 'X, Delete', 'Tab', 'Space', 'Shift + Left / Right arrow', 'Ctrl + Z', 'Enter'])
+    for (const keys of ['Middle-drag', 'Shift + middle-drag', 'Wheel', 'Home', 'Numpad 1 / 3 / 7', 'Numpad 5', 'Shift + right-click', 'Shift + C', 'G / R / S', 'H', 'X, Delete', 'Tab', 'Space', 'Shift + Left / Right arrow', 'Ctrl + Z', 'Enter'])
       expect(rows.some((r) => r.includes(keys)), `a row with ${keys}`).toBe(true)
     await page.keyboard.press('Escape')
     await waitFor(() => page.locator(tid('dialog-shortcuts')).count(), (n) => n === 0, 'the dialog to close')

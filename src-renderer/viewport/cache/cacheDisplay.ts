@@ -31,6 +31,8 @@ export interface CacheDisplaySettings {
   /** Emitted radiance per metre of the hottest gas. */
   emissionStrength: number
   visible: boolean
+  /** "Points: Off": the particle sets are not drawn (the surface mesh and volumes still are). */
+  showParticles: boolean
 }
 
 export const DEFAULT_CACHE_DISPLAY: CacheDisplaySettings = {
@@ -41,6 +43,7 @@ export const DEFAULT_CACHE_DISPLAY: CacheDisplaySettings = {
   pointSize: 4,
   emissionStrength: 3,
   visible: true,
+  showParticles: true,
 }
 
 export class CacheDisplay {
@@ -89,7 +92,7 @@ export class CacheDisplay {
     while (this.particles.length < ps.length) {
       const p = new ParticleDisplay(this.scene, `cache:particles:${this.particles.length}`)
       p.setPointSize(this.current.pointSize)
-      p.setVisible(this.current.visible)
+      p.setVisible(this.current.visible && this.current.showParticles)
       this.particles.push(p)
     }
     this.particles.forEach((p, i) => p.update(ps[i] ?? null))
@@ -134,7 +137,7 @@ export class CacheDisplay {
     this.volume.setVisible(next.visible)
     for (const p of this.particles) {
       p.setPointSize(next.pointSize)
-      p.setVisible(next.visible)
+      p.setVisible(next.visible && next.showParticles)
     }
     for (const m of [...this.meshes, ...this.bodies]) m.setVisible(next.visible)
     this.shownBodies.set(drawnBodyIds(this.frame?.rigidBodies ?? [], next.visible))

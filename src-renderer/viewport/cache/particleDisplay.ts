@@ -119,6 +119,11 @@ export class ParticleDisplay {
     this.syncEnabled()
   }
 
+  /** Drawn now: visible and holding points. */
+  get drawing(): boolean {
+    return this.mesh.isEnabled()
+  }
+
   dispose(): void {
     this.mesh.dispose()
     this.material.dispose()

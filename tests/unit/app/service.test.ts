@@ -151,6 +151,23 @@ describe('EddyService: edits, validation, undo', () => {
     service.close()
   })
 
+  it('hides and shows an object in the viewport as one undo step each, stored only while hidden', async () => {
+    const { service } = makeService()
+    await call(service, 'project.create', { name: 'Eye' })
+    const { id } = await call(service, 'object.add', { kind: 'emitter' })
+    const hidden = await call(service, 'object.update', { id, patch: { hidden: true } })
+    expect(hidden.document.objects[0].hidden).toBe(true)
+    expect(hidden.undoLabel).toBe('Hide Emitter')
+    const shown = await call(service, 'object.update', { id, patch: { hidden: false } })
+    expect('hidden' in shown.document.objects[0]).toBe(false)
+    expect(shown.undoLabel).toBe('Show Emitter')
+    const undone = await call(service, 'edit.undo', {})
+    expect(undone.document.objects[0].hidden).toBe(true)
+    const err = await callError(service, 'object.update', { id, patch: { hidden: 'no' as unknown as boolean } })
+    expect(err.code).toBe('INVALID_MESSAGE')
+    service.close()
+  })
+
   it('imports a mesh at the 3D cursor, lifted onto the ground when it would reach below it', async () => {
     const { service } = makeService()
     await call(service, 'project.create', { name: 'Cursor' })

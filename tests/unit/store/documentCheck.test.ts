@@ -26,3 +26,13 @@ describe('checkDocument accepts sound projects', () => {
     })
   }
 })
+
+describe('checkDocument refuses a visibility that is not true or false', () => {
+  it('names the object and the field', () => {
+    const doc = structuredClone(EXAMPLES[0].build().doc)
+    ;(doc.objects[0] as unknown as Record<string, unknown>).hidden = 'yes'
+    expect(() => checkDocument(doc, 'x.eddy')).toThrow(new RegExp(`${doc.objects[0].name}.*visibility of "yes"`))
+    doc.objects[0].hidden = true
+    expect(() => checkDocument(doc, 'x.eddy')).not.toThrow()
+  })
+})
