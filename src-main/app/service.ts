@@ -240,7 +240,19 @@ export class EddyService {
         return this.adopt(ProjectStore.create(path, { name, fps: 24, frameStart: 1, frameEnd: 120 }))
       },
 
-      'project.examples': () => EXAMPLES.map(({ id, title, description }) => ({ id, title, description })),
+      'project.examples': async () => {
+        // Copies are named "Title.eddy", "Title 2.eddy", ... (project.createExample). A folder
+        // that cannot be listed just means no copies to offer.
+        const files = await this.listProjects(resolve(this.opts.projectsDir)).then(
+          (l) => l.files,
+          () => [],
+        )
+        return EXAMPLES.map(({ id, title, description }) => {
+          const base = fileNameFor(title)
+          const copies = files.filter((f) => f.name === base || (f.name.startsWith(`${base} `) && /^\d+$/.test(f.name.slice(base.length + 1))))
+          return { id, title, description, copies }
+        })
+      },
 
       'project.createExample': async ({ id, dir }) => {
         const example = findExample(id)

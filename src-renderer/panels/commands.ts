@@ -30,6 +30,30 @@ export async function openProject(path: string): Promise<boolean> {
   return (await app.run('project.open', { path })) !== undefined
 }
 
+export type ExampleEntry = RequestResult<'project.examples'>[number]
+
+/**
+ * Opens an example: a fresh copy when none was made before; otherwise the artist chooses between
+ * the existing copy (with their edits) and a fresh one (the Open Example dialog).
+ */
+export async function openExample(id: string): Promise<void> {
+  let list: ExampleEntry[]
+  try {
+    list = await request('project.examples', {})
+  } catch (e) {
+    app.showError(e)
+    return
+  }
+  const ex = list.find((x) => x.id === id)
+  if (!ex) return
+  if (ex.copies.length === 0) {
+    await app.run('project.createExample', { id })
+    return
+  }
+  app.examplePrompt = ex
+  app.dialog = 'example'
+}
+
 export async function closeProject(): Promise<void> {
   const r = await app.run('project.close', {})
   if (r) app.setProject(null)

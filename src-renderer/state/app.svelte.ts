@@ -39,7 +39,9 @@ class AppState {
   error = $state<UserError | null>(null)
   busy = $state(false)
   /** Dialogs owned by the panels; here so menus and keys can open them. */
-  dialog = $state<'none' | 'new' | 'open' | 'saveAs' | 'about' | 'shortcuts'>('none')
+  dialog = $state<'none' | 'new' | 'open' | 'saveAs' | 'about' | 'shortcuts' | 'example'>('none')
+  /** The example the Open Example dialog asks about (it was opened before). */
+  examplePrompt = $state<{ id: string; title: string; copies: { path: string; name: string; modified: string }[] } | null>(null)
   /** The last frame the viewport finished with (its cached data shown, or an error shown). */
   cacheSettledFrame = $state<number | null>(null)
   /** Bumped to ask the viewport to frame the selection (F key, menu). */

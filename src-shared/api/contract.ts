@@ -55,8 +55,14 @@ export const requests = {
     params: z.object({ dir: filePath.optional() }).strict(),
     result: z.object({ dir: z.string(), files: z.array(z.object({ path: z.string(), name: z.string(), modified: z.string() })) }),
   },
-  /** The example scenes shipped with Eddy (src-shared/scene/examples). */
-  'project.examples': { params: nothing, result: z.array(z.object({ id: z.string(), title: z.string(), description: z.string() })) },
+  /**
+   * The example scenes shipped with Eddy (src-shared/scene/examples), each with the copies made
+   * of it before in the projects folder (newest first), so the UI can offer to reopen one.
+   */
+  'project.examples': {
+    params: nothing,
+    result: z.array(z.object({ id: z.string(), title: z.string(), description: z.string(), copies: z.array(z.object({ path: z.string(), name: z.string(), modified: z.string() })) })),
+  },
   /** A new project from an example, in `dir` (default: the projects folder), and opens it. */
   'project.createExample': { params: z.object({ id: z.string().min(1).max(64), dir: filePath.optional() }).strict(), result: stateResult },
   'project.setMeta': { params: z.object({ patch: projectMeta.partial().strict() }).strict(), result: stateResult },

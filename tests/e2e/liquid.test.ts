@@ -116,4 +116,35 @@ describe('example scenes from the start page', () => {
     expect(drawn.find((m) => m.startsWith('emitter:bunny:mesh'))).toBe('emitter:bunny:mesh 1839')
     await page.locator(tid('viewport-canvas')).screenshot({ path: artifactPath('example-melting-bunny.png') })
   })
+
+  it('asks before reopening an example: the existing copy keeps its edits, or a fresh copy; from File > Open Example too', async () => {
+    const { page } = app
+    // An edit in the copy opened above.
+    await commitField(page, 'frame-end', '77')
+    const recentFirst = async () => {
+      await page.click(tid('menu-file'))
+      await page.hover(tid('file-recent'))
+      const path = await page.locator(tid('file-recent-item')).first().getAttribute('data-path')
+      await page.click(tid('menu-file'))
+      return path
+    }
+    const firstPath = await recentFirst()
+    const openFromMenu = async () => {
+      await page.click(tid('menu-file'))
+      await page.hover(tid('file-examples'))
+      await page.click(tid('file-example-melting-bunny'))
+      await page.waitForSelector(tid('example-prompt'))
+    }
+    await openFromMenu()
+    expect(await page.locator(tid('example-open-copy')).first().getAttribute('data-path')).toBe(firstPath)
+    await page.locator(tid('example-open-copy')).first().click()
+    await waitFor(() => page.inputValue(tid('frame-end')), (v) => v === '77', 'the existing copy with its edit')
+    expect(await recentFirst()).toBe(firstPath)
+
+    await openFromMenu()
+    await page.click(tid('example-fresh-copy'))
+    await waitFor(recentFirst, (p) => p !== firstPath && /Melting bunny 2\.eddy$/.test(p ?? ''), 'a fresh copy beside the first')
+    expect(await page.inputValue(tid('frame-end'))).not.toBe('77')
+    expect(await page.textContent(tid('project-name'))).toBe('Melting bunny')
+  })
 })

@@ -168,6 +168,24 @@ describe('EddyService: edits, validation, undo', () => {
     service.close()
   })
 
+  it('lists the copies made of each example, newest first, so the UI can offer to reopen one', async () => {
+    const { service, projectsDir } = makeService()
+    const first = (await call(service, 'project.examples', {})).find((e) => e.id === 'melting-bunny')!
+    expect(first.copies).toEqual([])
+    const a = await call(service, 'project.createExample', { id: 'melting-bunny' })
+    await new Promise((r) => setTimeout(r, 20))
+    const b = await call(service, 'project.createExample', { id: 'melting-bunny' })
+    expect(b.path).toBe(join(projectsDir, 'Melting bunny 2.eddy'))
+    // A project merely named like it is not a copy.
+    await call(service, 'project.create', { name: 'Melting bunny notes' })
+    const list = await call(service, 'project.examples', {})
+    const bunny = list.find((e) => e.id === 'melting-bunny')!
+    expect(bunny.copies.map((c) => c.path)).toEqual([b.path, a.path])
+    expect(bunny.copies.map((c) => c.name)).toEqual(['Melting bunny 2', 'Melting bunny'])
+    expect(list.filter((e) => e.id !== 'melting-bunny').every((e) => e.copies.length === 0)).toBe(true)
+    service.close()
+  })
+
   it('imports a mesh at the 3D cursor, lifted onto the ground when it would reach below it', async () => {
     const { service } = makeService()
     await call(service, 'project.create', { name: 'Cursor' })
