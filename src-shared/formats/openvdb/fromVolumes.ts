@@ -37,6 +37,30 @@ function toZUp(v: Volume): { dims: [number, number, number]; origin: [number, nu
   return { dims: [nx, nz, ny], origin: [ox, -(oz + nz * h), oy], data }
 }
 
+/**
+ * Volumes that are signed distances (metres, negative inside, redistanced to a band of three
+ * cells): written as OpenVDB level sets under the grid name Blender's and Houdini's liquid tools
+ * look for. The liquid family's surface is the one today.
+ */
+const LEVEL_SETS: Record<string, { grid: string; bandCells: number }> = {
+  liquid: { grid: 'surface', bandCells: 3 },
+}
+
+/**
+ * The background of a scalar grid: the value more than half its cells hold exactly (the
+ * ambient temperature of air around a liquid or a plume), else 0. Those cells stay inactive,
+ * so a temperature grid is as sparse as its density.
+ */
+export function dominantValue(data: Float32Array): number {
+  if (data.length === 0) return 0
+  for (const candidate of [0, data[0]]) {
+    let same = 0
+    for (let i = 0; i < data.length; i++) if (data[i] === candidate) same++
+    if (2 * same > data.length) return candidate
+  }
+  return 0
+}
+
 export function vdbGridsFromVolumes(volumes: readonly Volume[], opts: VolumeExportOptions = {}): VdbGrid[] {
   return volumes.map((v) => {
     const placed = opts.zUp ? toZUp(v) : { dims: v.dims, origin: [v.origin[0], v.origin[1], v.origin[2]] as [number, number, number], data: v.data }
@@ -51,6 +75,12 @@ export function vdbGridsFromVolumes(volumes: readonly Volume[], opts: VolumeExpo
     }
     // Velocity is a contravariant vector field (it transforms with the grid).
     if (v.components === 3) grid.vectorType = 'contravariant relative'
+    const levelSet = v.components === 1 ? LEVEL_SETS[v.name] : undefined
+    if (levelSet) {
+      grid.name = levelSet.grid
+      grid.gridClass = 'level set'
+      grid.background = levelSet.bandCells * v.voxelSize
+    } else if (v.components === 1) grid.background = dominantValue(placed.data)
     return grid
   })
 }

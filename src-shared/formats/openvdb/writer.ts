@@ -58,11 +58,13 @@ export interface VdbGrid {
   /** Background (outside and inactive) value; vec3s uses (b,b,b). Default 0. */
   background?: number
   /**
-   * Cells whose |value| (vec3s: vector length) is <= this are inactive; leaves without any
-   * active cell are not written (sparse). Default 0, i.e. exact zeros are skipped.
+   * Cells whose |value - background| (vec3s: length of the difference from (b,b,b)) is <= this
+   * are inactive; leaves without any active cell are not written (sparse). Default 0, i.e.
+   * cells exactly at the background are skipped. Level sets ignore it: their narrow band
+   * |value| < background is active.
    */
   activeThreshold?: number
-  /** Default 'fog volume' for float, 'unknown' for vec3s. */
+  /** Default 'fog volume' for float, 'unknown' for vec3s; 'level set' needs a positive background. */
   gridClass?: VdbGridClass
   /** vec3s only; default 'invariant'. */
   vectorType?: VdbVectorType
@@ -144,6 +146,7 @@ function validateGrid(g: VdbGrid): void {
   if (g.data.length !== n) throw new Error(`writeVdb: grid "${g.name}": data has ${g.data.length} values, expected ${n}`)
   if (!(g.voxelSize > 0) || !Number.isFinite(g.voxelSize)) throw new Error(`writeVdb: grid "${g.name}": voxelSize must be > 0`)
   if (!g.origin.every(Number.isFinite)) throw new Error(`writeVdb: grid "${g.name}": origin must be finite`)
+  if (g.gridClass === 'level set' && !((g.background ?? 0) > 0)) throw new Error(`writeVdb: grid "${g.name}": a level set needs a positive background (the narrow band's half-width)`)
 }
 
 type Meta =
@@ -213,6 +216,10 @@ function buildTree(g: VdbGrid): { roots: Inner2[]; summary: VdbGridSummary } {
   const thr = g.activeThreshold ?? 0
   const thr2 = thr * thr
   const data = g.data
+  // A level set (OpenVDB's convention, tools::LevelSetTracker): the narrow band |phi| < bg is
+  // active, values are clamped to [-bg, bg], and blocks inside the surface are kept (inactive,
+  // at -bg) so a reader sees inside as inside rather than the +bg background.
+  const levelSet = g.gridClass === 'level set' && comps === 1
   const min: [number, number, number] = [Infinity, Infinity, Infinity]
   const max: [number, number, number] = [-Infinity, -Infinity, -Infinity]
   let active = 0
@@ -224,30 +231,24 @@ function buildTree(g: VdbGrid): { roots: Inner2[]; summary: VdbGridSummary } {
       for (let lz = 0; lz < nz; lz += 8) {
         let mask: Uint8Array | null = null
         let values: Float32Array | null = null
+        let inside = false
         for (let x = lx; x < Math.min(lx + 8, nx); x++) {
           for (let y = ly; y < Math.min(ly + 8, ny); y++) {
             for (let z = lz; z < Math.min(lz + 8, nz); z++) {
               const cell = x + nx * (y + ny * z)
               let on: boolean
-              if (comps === 1) on = Math.abs(data[cell]) > thr
+              if (levelSet) {
+                on = Math.abs(data[cell]) < bg
+                if (data[cell] < 0) inside = true
+              } else if (comps === 1) on = Math.abs(data[cell] - bg) > thr
               else {
-                const a = data[3 * cell], b = data[3 * cell + 1], c = data[3 * cell + 2]
+                const a = data[3 * cell] - bg, b = data[3 * cell + 1] - bg, c = data[3 * cell + 2] - bg
                 on = a * a + b * b + c * c > thr2
               }
               if (!on) continue
               if (!mask || !values) {
                 mask = new Uint8Array(64)
-                values = new Float32Array(512 * comps).fill(bg)
-                // Inactive cells inside the grid keep their (sub-threshold) values.
-                for (let xx = lx; xx < Math.min(lx + 8, nx); xx++) {
-                  for (let yy = ly; yy < Math.min(ly + 8, ny); yy++) {
-                    for (let zz = lz; zz < Math.min(lz + 8, nz); zz++) {
-                      const src = comps * (xx + nx * (yy + ny * zz))
-                      const dst = comps * leafOffset(xx, yy, zz)
-                      for (let c = 0; c < comps; c++) values[dst + c] = data[src + c]
-                    }
-                  }
-                }
+                values = leafValues(g, lx, ly, lz, levelSet)
               }
               const n = leafOffset(x, y, z)
               mask[n >> 3] |= 1 << (n & 7)
@@ -260,6 +261,10 @@ function buildTree(g: VdbGrid): { roots: Inner2[]; summary: VdbGridSummary } {
               if (z > max[2]) max[2] = z
             }
           }
+        }
+        if (!mask && inside) {
+          mask = new Uint8Array(64)
+          values = leafValues(g, lx, ly, lz, levelSet)
         }
         if (!mask || !values) continue
         leafCount++
@@ -282,6 +287,30 @@ function buildTree(g: VdbGrid): { roots: Inner2[]; summary: VdbGridSummary } {
     summary.bboxMax = max
   }
   return { roots: sortedRoots, summary }
+}
+
+/**
+ * The 8^3 values of the leaf at (lx, ly, lz): the grid's cells (inactive ones keep their
+ * values), the background beyond the grid's edge; a level set's clamped to [-bg, bg].
+ */
+function leafValues(g: VdbGrid, lx: number, ly: number, lz: number, levelSet: boolean): Float32Array {
+  const [nx, ny, nz] = g.dims
+  const comps = g.type === 'vec3s' ? 3 : 1
+  const bg = g.background ?? 0
+  const values = new Float32Array(512 * comps).fill(bg)
+  for (let xx = lx; xx < Math.min(lx + 8, nx); xx++) {
+    for (let yy = ly; yy < Math.min(ly + 8, ny); yy++) {
+      for (let zz = lz; zz < Math.min(lz + 8, nz); zz++) {
+        const src = comps * (xx + nx * (yy + ny * zz))
+        const dst = comps * leafOffset(xx, yy, zz)
+        for (let c = 0; c < comps; c++) {
+          const v = g.data[src + c]
+          values[dst + c] = levelSet ? Math.min(bg, Math.max(-bg, v)) : v
+        }
+      }
+    }
+  }
+  return values
 }
 
 function sortedEntries<T>(m: Map<number, T>): [number, T][] {

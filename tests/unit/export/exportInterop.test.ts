@@ -50,6 +50,33 @@ const box = boxMesh('surface', [0.25, 0.5, -1], [1.25, 1.5, 0.5])
 const spray = particleSet('spray', 6, FRAME)
 const liquid = () => sourceOf('liquid', [FRAME], (f) => frameOf(f, { meshes: [box], particles: [spray] }))
 
+// A liquid frame's volumes as the liquid solver hands them out: a sphere of liquid (signed
+// distance in metres, negative inside, clamped to three cells as its redistancing leaves it)
+// in air at 293 K with a warm spot.
+const LS_N = 24
+const LS_H = 0.05
+const LS_ORIGIN: V3 = [-0.6, 0, -0.6]
+const LS_CENTRE: V3 = [0, 0.6, 0]
+const LS_R = 0.35
+function liquidVolumes(): Volume[] {
+  const phi = new Float32Array(LS_N ** 3)
+  const temperature = new Float32Array(LS_N ** 3).fill(293)
+  for (let k = 0; k < LS_N; k++)
+    for (let j = 0; j < LS_N; j++)
+      for (let i = 0; i < LS_N; i++) {
+        const p = [i, j, k].map((c, a) => LS_ORIGIN[a] + (c + 0.5) * LS_H)
+        const d = Math.hypot(p[0] - LS_CENTRE[0], p[1] - LS_CENTRE[1], p[2] - LS_CENTRE[2]) - LS_R
+        phi[i + LS_N * (j + LS_N * k)] = Math.max(-3 * LS_H, Math.min(3 * LS_H, d))
+        if (d < -0.2) temperature[i + LS_N * (j + LS_N * k)] = 330
+      }
+  const base = { components: 1 as const, dims: [LS_N, LS_N, LS_N] as V3, voxelSize: LS_H, origin: LS_ORIGIN }
+  return [
+    { name: 'temperature', ...base, data: temperature },
+    { name: 'liquid', ...base, data: phi },
+  ]
+}
+const pool = () => sourceOf('pool', [FRAME], (f) => frameOf(f, { volumes: liquidVolumes() }))
+
 describe('export read by vdb_print', () => {
   const vdbPrint = onPath('vdb_print')
   if (!vdbPrint) console.log('skipping vdb_print interop: vdb_print (libopenvdb-tools) is not on PATH')
@@ -80,6 +107,27 @@ describe('export read by vdb_print', () => {
     }
   })
 
+  it.skipIf(!vdbPrint)("writes a liquid's signed distance as a level set named surface, and air at ambient temperature as inactive background", async () => {
+    const dir = tempDir()
+    const manifest = await runExport(pool(), { format: 'vdb', outDir: dir, frameStart: FRAME, frameEnd: FRAME })
+    const out = execFileSync(vdbPrint!, ['-l', '-m', join(dir, 'pool_0002.vdb')], { encoding: 'utf8' })
+    const byName = new Map(out.split(/\n(?=Name: )/).slice(1).map((b) => [/^Name: (\S+)/.exec(b)![1], b]))
+    expect([...byName.keys()].sort()).toEqual(['surface', 'temperature'])
+    const blocks = [byName.get('temperature')!, byName.get('surface')!]
+    const [temperature, phi] = liquidVolumes()
+    const activeOf = (b: string) => Number(/Number of active voxels:\s+([\d,]+)/.exec(b)![1].replace(/,/g, ''))
+    // Temperature: only the warm cells are active over a 293 K background.
+    expect(blocks[0]).toMatch(/Background value: 293\b/)
+    expect(activeOf(blocks[0])).toBe(temperature.data.filter((t) => t !== 293).length)
+    // The surface: a level set whose background is the band's half-width, three voxels, with the band active.
+    expect(blocks[1]).toContain('class: level set')
+    expect(Number(/Background value: ([\d.]+)/.exec(blocks[1])![1])).toBeCloseTo(3 * LS_H, 6)
+    const band = phi.data.filter((d) => Math.abs(d) < 3 * LS_H).length
+    expect(activeOf(blocks[1])).toBe(band)
+    expect(band).toBeLessThan(phi.data.length / 3)
+    expect(manifest.files[0].grids!.map((g) => g.name).sort()).toEqual(['surface', 'temperature'])
+  })
+
   it.skipIf(!vdbPrint)('vdbHalf stores halves that OpenVDB reads back', async () => {
     const dir = tempDir()
     await runExport(smoke(), { format: 'vdb', outDir: dir, frameStart: 1, frameEnd: 1, vdbHalf: true })
@@ -99,6 +147,7 @@ describe('export read by Blender', () => {
     await runExport(liquid(), { format: 'obj', outDir: dir }) // Y up; Blender's importer rotates to Z up
     await runExport(liquid(), { format: 'ply', outDir: dir }) // Z up by default; Blender reads it as is
     await runExport(liquid(), { format: 'glb', outDir: dir }) // Y up by specification; Blender rotates
+    await runExport(pool(), { format: 'vdb', outDir: dir, frameStart: FRAME, frameEnd: FRAME }) // the liquid's level set, Z up
     const file = (name: string) => JSON.stringify(join(dir, name))
     const script = `
 import bpy, json
@@ -133,6 +182,31 @@ out['vdb'] = {
     'matrix': [list(r) for r in vol.grids[0].matrix_object],
     'bounds': world_bounds(vo.evaluated_get(dg)),
     'iso': {'count': len(ipts), 'min': [min(p[a] for p in ipts) for a in range(3)], 'max': [max(p[a] for p in ipts) for a in range(3)]},
+}
+# The liquid's surface grid through the same mesher at its zero level: Blender meshes a level
+# set with normals pointing out of the liquid (a fog volume's point into it).
+lvol = bpy.data.volumes.new('pool')
+lvol.filepath = ${file('pool_0002.vdb')}
+lvo = bpy.data.objects.new('pool', lvol)
+scene.collection.objects.link(lvo)
+lvol.grids.load()
+lme = bpy.data.meshes.new('poolIso')
+lmo = bpy.data.objects.new('poolIso', lme)
+scene.collection.objects.link(lmo)
+lm = lmo.modifiers.new('v2m', 'VOLUME_TO_MESH')
+lm.object = lvo; lm.grid_name = 'surface'; lm.threshold = 0.0; lm.resolution_mode = 'GRID'; lm.adaptivity = 0
+dg = bpy.context.evaluated_depsgraph_get()
+liso = lmo.evaluated_get(dg).to_mesh()
+lpts = [v.co.copy() for v in liso.vertices]
+lc = sum(lpts, Vector((0, 0, 0))) / max(1, len(lpts))
+out['levelSet'] = {
+    'error': lvol.grids.error_message,
+    'grids': [g.name for g in lvol.grids],
+    'count': len(lpts),
+    'centre': list(lc),
+    'radii': [(p - lc).length for p in lpts],
+    'outward': sum(1 for f in liso.polygons if f.normal.dot(f.center - lc) > 0),
+    'faces': len(liso.polygons),
 }
 [o] = imported(bpy.ops.wm.obj_import, filepath=${file('liquid_0002.obj')})
 out['obj'] = {'vertices': len(o.data.vertices), 'faces': len(o.data.polygons), 'bounds': world_bounds(o)}
@@ -180,6 +254,18 @@ print('EDDY_JSON ' + json.dumps(out))
       expect(Math.abs(vdb.iso.min[a] - cb.min[a])).toBeLessThan(h)
       expect(Math.abs(vdb.iso.max[a] - cb.max[a])).toBeLessThan(h)
     }
+
+    // The liquid's surface: read as a level set (every face of its zero isosurface faces out of
+    // the liquid), a sphere of the radius and at the Z-up centre Eddy wrote, within a voxel.
+    const ls = r.levelSet as { error: string; grids: string[]; count: number; centre: number[]; radii: number[]; outward: number; faces: number }
+    expect(ls.error).toBe('')
+    expect([...ls.grids].sort()).toEqual(['surface', 'temperature'])
+    expect(ls.count).toBeGreaterThan(200)
+    expect(ls.outward).toBe(ls.faces)
+    zUp(LS_CENTRE).forEach((x, a) => expect(Math.abs(ls.centre[a] - x)).toBeLessThan(LS_H))
+    const meanR = ls.radii.reduce((a, b) => a + b, 0) / ls.radii.length
+    expect(Math.abs(meanR - LS_R)).toBeLessThan(LS_H / 2)
+    expect(Math.max(...ls.radii.map((x) => Math.abs(x - LS_R)))).toBeLessThan(LS_H)
 
     // Meshes: every format lands on the same Z-up box.
     const want = bounds(Array.from({ length: box.positions.length / 3 }, (_, i) => zUp(Array.from(box.positions.subarray(3 * i, 3 * i + 3)))))

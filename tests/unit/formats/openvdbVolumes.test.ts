@@ -68,3 +68,43 @@ describe('volumes to OpenVDB grids', () => {
     expect(out).toContain('Tree_vec3s_5_4_3')
   })
 })
+
+describe('level sets and backgrounds', () => {
+  const dims: [number, number, number] = [24, 24, 24]
+  const h = 0.1
+  /** Signed distance to a sphere of radius 0.8 in the middle, clamped to three cells. */
+  function sphere(): Float32Array {
+    const d = new Float32Array(24 ** 3)
+    for (let k = 0; k < 24; k++) for (let j = 0; j < 24; j++) for (let i = 0; i < 24; i++) d[i + 24 * (j + 24 * k)] = Math.max(-3 * h, Math.min(3 * h, Math.hypot(i - 11.5, j - 11.5, k - 11.5) * h - 0.8))
+    return d
+  }
+
+  it("writes the liquid's distance as a level set 'surface': band active, interior kept inside", () => {
+    const data = sphere()
+    const [grid] = vdbGridsFromVolumes([{ name: 'liquid', components: 1, dims, voxelSize: h, origin: [0, 0, 0], data }])
+    expect(grid).toMatchObject({ name: 'surface', gridClass: 'level set' })
+    expect(grid.background).toBeCloseTo(0.3, 12)
+    const { grids } = writeVdbWithSummary([grid])
+    expect(grids[0].activeVoxels).toBe(data.filter((d) => Math.abs(d) < 0.3).length)
+    // The sphere's 8^3 block at the centre has no band cell but is inside: it is still written
+    // (inactive, at -background), so the 27 blocks of the 24^3 grid are all there.
+    expect(grids[0].leafCount).toBe(27)
+  })
+
+  it('refuses a level set without a positive background', () => {
+    expect(() => writeVdbWithSummary([{ name: 's', type: 'float', dims: [8, 8, 8], voxelSize: 1, origin: [0, 0, 0], data: new Float32Array(512), gridClass: 'level set' }])).toThrow(/positive background/)
+  })
+
+  it('uses the value most cells hold as a scalar grid background, so air at ambient stays inactive', () => {
+    const t = new Float32Array(24 ** 3).fill(293.15)
+    t[100] = 400
+    t[101] = 0
+    const [grid] = vdbGridsFromVolumes([{ name: 'temperature', components: 1, dims, voxelSize: h, origin: [0, 0, 0], data: t }])
+    expect(grid.background).toBeCloseTo(293.15, 4)
+    expect(writeVdbWithSummary([grid]).grids[0].activeVoxels).toBe(2)
+    // Smoke density: mostly zero, background 0 as before.
+    const d = new Float32Array(24 ** 3)
+    d[5] = 1
+    expect(vdbGridsFromVolumes([{ name: 'density', components: 1, dims, voxelSize: h, origin: [0, 0, 0], data: d }])[0].background).toBe(0)
+  })
+})
