@@ -1,5 +1,6 @@
 // How an inspector edit reaches the services: a static value (object.update) or, on an
-// animated channel, a key at the current frame (Blender's auto-key on animated properties).
+// animated channel, a key at the current frame: the key already there, or a new one while
+// auto-key is on (Blender's record button).
 // Range errors from the services come back as a message for the field, not a toast.
 import { isEddyError } from '../../src-shared/api/errors'
 import { findKey } from '../../src-shared/scene/keyframes'
@@ -45,6 +46,8 @@ async function send(key: string, run: () => Promise<unknown>): Promise<string | 
 export function commitChannel(obj: SceneObject, key: string, component: number | null, value: number): Promise<string | null> {
   const path = component === null ? key : `${key}.${component}`
   if (trackFor(obj.id, path)) {
+    const blocked = needsAutoKey(obj.id, [path])
+    if (blocked.length) return Promise.resolve(autoKeyMessage(obj.id, blocked))
     return send(key, () => request('key.set', { objectId: obj.id, path, frame: app.frame, value }))
   }
   let next: ParamValue = value
@@ -55,6 +58,21 @@ export function commitChannel(obj: SceneObject, key: string, component: number |
     next = vec
   }
   return commitParam(obj, key, next)
+}
+
+/**
+ * The animated channels among `paths` that have no key at the current frame: with auto-key
+ * off they cannot take a new value (there is nothing at this frame to hold it).
+ */
+export function needsAutoKey(objectId: string, paths: readonly string[]): string[] {
+  if (app.autoKey) return []
+  return paths.filter((p) => keyState(objectId, p, app.frame) === 'animated')
+}
+
+/** What the field (or a toast, for a gizmo drag) says when auto-key is off. */
+export function autoKeyMessage(objectId: string, paths: readonly string[]): string {
+  const name = app.objects.find((o) => o.id === objectId)?.name ?? 'This object'
+  return `${name} ${paths.join(', ')} ${paths.length > 1 ? 'are' : 'is'} animated and has no key at frame ${app.frame}: turn on auto-key (● in the timeline) or click the diamond to key it`
 }
 
 /** Commits a whole (static) parameter value. */

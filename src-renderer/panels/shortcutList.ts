@@ -60,6 +60,7 @@ export function shortcutGroups(style: NavigationStyle): ShortcutGroup[] {
         { action: 'Play / pause', keys: 'Space' },
         { action: 'Previous / next frame', keys: 'Left / Right arrow' },
         { action: 'First / last frame', keys: 'Shift + Left / Right arrow' },
+        { action: 'Auto-key: edits to animated parameters set keys', keys: '● in the timeline' },
       ],
     },
     {

@@ -34,6 +34,12 @@ class AppState {
   frame = $state(1)
   playing = $state(false)
   transformMode = $state<TransformMode>('translate')
+  /**
+   * Blender's auto-keying (the record button in the timeline): while on, changing an animated
+   * parameter sets a key at the current frame; while off, only a key already at this frame can
+   * change, and the field says how to key a new value.
+   */
+  autoKey = $state(false)
   editMode = $state<EditMode>('object')
   selectedCageVertex = $state<number | null>(null)
   error = $state<UserError | null>(null)

@@ -20,6 +20,7 @@ import { live as liveSession } from '../state/live.svelte'
 import { view as viewSession } from '../state/view.svelte'
 import { applyNavigationStyle, ViewOrientation, type ViewCommand } from './navigation'
 import { Cursor3D } from './cursor3d'
+import { autoKeyMessage, needsAutoKey } from '../panels/paramEdit'
 import type { ObjectKind, SceneObject } from '../../src-shared/scene/types'
 
 /** What the overlays switch hides besides the grid: objects that only steer a simulation. */
@@ -268,7 +269,12 @@ export class ViewportController {
     if (t.type === 'object') {
       const id = t.visual.id
       try {
-        await app.run('object.update', { id, patch: { params: paramsFromGizmo(t.visual, t.mode) }, frame: app.frame })
+        const params = paramsFromGizmo(t.visual, t.mode)
+        // An animated channel without a key here takes the drag only while auto-key is on.
+        const channels = Object.entries(params).flatMap(([k, v]) => (Array.isArray(v) ? [0, 1, 2].map((i) => `${k}.${i}`) : [k]))
+        const blocked = needsAutoKey(id, channels)
+        if (blocked.length) app.showError(new Error(autoKeyMessage(id, blocked)))
+        else await app.run('object.update', { id, patch: { params }, frame: app.frame })
       } finally {
         // Whatever the answer (new state, or an error toast), the document decides again.
         this.sync.locked.delete(id)

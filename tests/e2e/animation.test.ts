@@ -1,4 +1,4 @@
-// Keyframes and time through the UI: key diamonds, auto-key on animated channels, timeline
+// Keyframes and time through the UI: key diamonds, the auto-key (record) button, timeline
 // markers, Insert/Delete key, interpolation, the frame range, scrubbing and playback.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { artifactPath, startApp, type RunningApp } from './harness'
@@ -29,10 +29,27 @@ describe('animation', () => {
 
     await setFrame(page, 50)
     expect(await keyState('rate')).toBe('animated')
-    // Editing an animated channel sets a key at the current frame instead of the static value.
+    // Auto-key off: an animated channel without a key here keeps its value, and the field says why.
+    expect(await page.getAttribute(tid('auto-key'), 'aria-pressed')).toBe('false')
+    await field(page, 'param-rate').fill('8')
+    await field(page, 'param-rate').press('Enter')
+    await expect.poll(() => page.textContent(tid('error-rate'))).toMatch(/animated and has no key at frame 50: turn on auto-key/)
+    await field(page, 'param-rate').press('Escape')
+    expect(await page.inputValue(tid('param-rate'))).toBe('2')
+    expect(await keyState('rate')).toBe('animated')
+    expect(await undoLabel(page)).toBe('Undo Insert key on Emitter rate at frame 1')
+    // Auto-key on (the record button): editing an animated channel sets a key at the current frame.
+    await page.click(tid('auto-key'))
+    expect(await page.getAttribute(tid('auto-key'), 'aria-pressed')).toBe('true')
     await commitField(page, 'param-rate', '8')
     await expect.poll(() => keyState('rate')).toBe('key')
     expect(await undoLabel(page)).toBe('Undo Insert key on Emitter rate at frame 50')
+    // With a key at this frame, auto-key off still lets the field change that key.
+    await page.click(tid('auto-key'))
+    await commitField(page, 'param-rate', '7')
+    expect(await keyState('rate')).toBe('key')
+    await page.click(tid('auto-key'))
+    await commitField(page, 'param-rate', '8')
 
     // Between the keys the field shows the interpolated value (Bezier by default: eased, symmetric).
     await setFrame(page, 25)

@@ -91,6 +91,8 @@ describe('an artist session', () => {
     await commitField(page, 'param-rate', '2')
     await page.click(tid('key-rate'))
     await waitFor(() => page.getAttribute(tid('key-rate'), 'data-state'), (s) => s === 'key', 'a key on rate at frame 1')
+    // Auto-key on (the record button), so the new value at 50 becomes a key.
+    await page.click(tid('auto-key'))
     await setFrame(page, 50)
     await commitField(page, 'param-rate', '40')
     await waitFor(() => keyMarkers(page), (m) => m.join() === '1,50', 'key markers at 1 and 50')

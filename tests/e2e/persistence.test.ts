@@ -18,6 +18,7 @@ describe('persistence', () => {
       await commitField(page, 'param-temperature', '1200')
       await page.click(tid('key-temperature'))
       await expect.poll(() => page.getAttribute(tid('key-temperature'), 'data-state')).toBe('key')
+      await page.click(tid('auto-key'))
       await setFrame(page, 40)
       await commitField(page, 'param-temperature', '300')
       await commitField(page, 'frame-end', '80')
