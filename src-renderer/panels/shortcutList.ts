@@ -46,7 +46,9 @@ export function shortcutGroups(style: NavigationStyle): ShortcutGroup[] {
     {
       title: 'Objects',
       items: [
-        { action: 'Move / rotate / scale gizmo', keys: 'G / R / S' },
+        { action: 'Move / rotate / scale (the gizmo; with the mouse over the view, the object follows it)', keys: 'G / R / S' },
+        { action: 'While moving: constrain to an axis, type a value, snap', keys: 'X / Y / Z, digits, hold Ctrl' },
+        { action: 'While moving: confirm / cancel', keys: 'Enter or click / Esc or right-click' },
         { action: 'Delete', keys: 'X, Delete' },
         { action: 'Hide the selection in the viewport (the eye in the outliner shows it)', keys: 'H' },
         { action: 'Deselect, leave edit mode, close a dialog', keys: 'Escape' },

@@ -74,12 +74,13 @@ export function handleKey(e: KeyboardEvent): void {
       return done(e, () => app.frameRequest++)
     case ' ':
       return done(e, () => (app.playing = !app.playing))
+    // The gizmo's mode, and with the mouse over the view Blender's modal move / rotate / scale.
     case 'g':
-      return done(e, () => (app.transformMode = 'translate'))
+      return done(e, () => ((app.transformMode = 'translate'), view.startModal('translate')))
     case 'r':
-      return done(e, () => (app.transformMode = 'rotate'))
+      return done(e, () => ((app.transformMode = 'rotate'), view.startModal('rotate')))
     case 's':
-      return done(e, () => (app.transformMode = 'scale'))
+      return done(e, () => ((app.transformMode = 'scale'), view.startModal('scale')))
     case 'Tab':
       if (app.selected?.kind !== 'ccCage') return
       return done(e, () => {

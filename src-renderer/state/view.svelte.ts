@@ -5,12 +5,15 @@
 // The viewport attaches its handler on mount.
 import type { Vec3 } from '../../src-shared/scene/types'
 import type { NavigationStyle, ViewCommand, ViewLabelState } from '../viewport/navigation'
+import type { GizmoMode } from '../viewport/objectVisuals'
 
 const STORAGE_KEY = 'eddy.navigation'
 
 export interface ViewHandler {
   run(cmd: ViewCommand): void
   setNavigation(style: NavigationStyle): void
+  /** Blender's modal G / R / S on the selection, when the mouse is over the view; false when it cannot start. */
+  startModal(mode: GizmoMode): boolean
 }
 
 function storedStyle(): NavigationStyle {
@@ -27,6 +30,8 @@ class ViewSession {
   cursor = $state<Vec3>([0, 0, 0])
   /** Off: the helpers (emitters, vortex seeds, heat sources, domain boxes), the grid and the cursor are not drawn. */
   overlays = $state(true)
+  /** The running modal transform's line ("Move along X: ..."), null when none runs. */
+  modalHeader = $state<string | null>(null)
   private handler: ViewHandler | null = null
 
   attach(handler: ViewHandler | null): void {
@@ -36,6 +41,10 @@ class ViewSession {
 
   run(cmd: ViewCommand): void {
     this.handler?.run(cmd)
+  }
+
+  startModal(mode: GizmoMode): boolean {
+    return this.handler?.startModal(mode) ?? false
   }
 
   setNavigation(style: NavigationStyle): void {

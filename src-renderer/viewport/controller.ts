@@ -21,6 +21,8 @@ import { view as viewSession } from '../state/view.svelte'
 import { applyNavigationStyle, ViewOrientation, type ViewCommand } from './navigation'
 import { Cursor3D } from './cursor3d'
 import { autoKeyMessage, needsAutoKey } from '../panels/paramEdit'
+import { ModalTransform } from './modalTransform'
+import type { GizmoMode } from './objectVisuals'
 import type { ObjectKind, SceneObject } from '../../src-shared/scene/types'
 
 /** What the overlays switch hides besides the grid: objects that only steer a simulation. */
@@ -37,6 +39,14 @@ export class ViewportController {
   private readonly framer: CameraFramer
   private readonly orientation: ViewOrientation
   private readonly cursor3d: Cursor3D
+  private readonly modal: ModalTransform
+  /** The mouse over the canvas (CSS pixels), or null when it is elsewhere. */
+  private mouse: { x: number; y: number } | null = null
+  private readonly trackMouse = (e: PointerEvent) => {
+    const r = this.canvas.getBoundingClientRect()
+    this.mouse = { x: e.clientX - r.left, y: e.clientY - r.top }
+  }
+  private readonly loseMouse = () => (this.mouse = null)
   private readonly resizeObserver: ResizeObserver
   private readonly hooks: EddyViewportTestApi
   /** Baked frames under the playhead. */
@@ -83,7 +93,27 @@ export class ViewportController {
     this.orientation = new ViewOrientation(scene, camera)
     this.orientation.onChange = (s) => (viewSession.label = s)
     this.cursor3d = new Cursor3D(scene, camera, (p) => (viewSession.cursor = p))
-    viewSession.attach({ run: (cmd) => this.view(cmd), setNavigation: (style) => applyNavigationStyle(camera, style) })
+    this.modal = new ModalTransform(canvas, {
+      camera,
+      ray: (x, y) => {
+        const s = cssToRender(scene)
+        return scene.createPickingRay(x * s.x, y * s.y, Matrix.Identity(), camera)
+      },
+      project: (p) => this.project(p),
+      begin: (visual, mode) => this.onDragStart({ type: 'object', visual, mode }),
+      commit: (visual, mode) => void this.onDragEnd({ type: 'object', visual, mode }),
+      cancel: (visual) => {
+        this.sync.locked.delete(visual.id)
+        this.sync.invalidate(visual.id)
+        this.gizmos.refresh()
+        this.update()
+      },
+      onHeader: (text) => (viewSession.modalHeader = text),
+      onMode: (mode) => (app.transformMode = mode),
+    })
+    canvas.addEventListener('pointermove', this.trackMouse)
+    canvas.addEventListener('pointerleave', this.loseMouse)
+    viewSession.attach({ run: (cmd) => this.view(cmd), setNavigation: (style) => applyNavigationStyle(camera, style), startModal: (mode) => this.startModal(mode) })
     this.cache = new CachePlayback(scene, async (domainId, frame) => {
       if (!app.api) throw new Error('Not connected to the Eddy services')
       return app.api.call('cache.display', { domainId, frame })
@@ -221,6 +251,15 @@ export class ViewportController {
     if (bounds) this.framer.frame(bounds, animate)
   }
 
+  /** G / R / S with the mouse over the view: the selected object follows it (modalTransform.ts). */
+  private startModal(mode: GizmoMode): boolean {
+    const sel = app.selected
+    const visual = sel && !sel.hidden ? this.sync.visuals.get(sel.id) : undefined
+    if (!this.mouse || !visual || app.editMode !== 'object' || !visual.gizmoModes.includes(mode) || !visual.root.isEnabled()) return false
+    this.modal.start(visual, mode, this.mouse)
+    return true
+  }
+
   /** Numpad views, numpad 5 and Home (View menu and keyboard). */
   view(cmd: ViewCommand): void {
     if (cmd.type === 'frameAll') {
@@ -339,6 +378,9 @@ export class ViewportController {
     if (this.disposed) return
     this.disposed = true
     this.canvas.removeEventListener('contextmenu', this.preventMenu)
+    this.canvas.removeEventListener('pointermove', this.trackMouse)
+    this.canvas.removeEventListener('pointerleave', this.loseMouse)
+    this.modal.dispose()
     this.resizeObserver.disconnect()
     this.uninstallHooks()
     this.unsubscribeBodies()

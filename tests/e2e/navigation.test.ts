@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core'
 import { startApp, type RunningApp } from './harness'
 import { PNG } from 'pngjs'
 import { changedFraction } from './pixels'
-import { addObject, commitField, field, focusCanvasArea, newProject, outlinerRow, selectObject, tid, undoLabel, waitFor } from './ui'
+import { addObject, commitField, field, focusCanvasArea, newProject, outlinerNames, outlinerRow, selectObject, tid, undoLabel, waitFor } from './ui'
 import { cameraAtRest, projectPoint, viewportShot } from './viewportShots'
 
 type Cam = { alpha: number; beta: number; radius: number; target: [number, number, number]; ortho: boolean }
@@ -296,13 +296,112 @@ describe('viewport navigation', () => {
     await waitFor(() => materials('Emitter'), (m) => m.length > 0, 'the emitter back after undo')
   })
 
+  it("moves, turns and scales with Blender's modal G / R / S: axis keys, typed values, Ctrl snapping, confirm and cancel", async () => {
+    const { page } = app
+    await selectObject(page, 'Obstacle')
+    await focusCanvasArea(page)
+    await page.keyboard.press('Numpad1')
+    await cameraAtRest(page)
+    const canvas = (await page.locator(tid('viewport-canvas')).boundingBox())!
+    const vec = async (key: string) => Promise.all([0, 1, 2].map(async (i) => Number(await page.inputValue(tid(`param-${key}-${i}`)))))
+    const p0 = await vec('position')
+    const c = await at(page, p0 as [number, number, number])
+    const ppm = (await at(page, [p0[0] + 1, p0[1], p0[2]])).x - c.x // front view: +X is to the right
+    expect(ppm).toBeGreaterThan(20)
+    const mouseAt = (dx: number, dy: number, steps = 8) => page.mouse.move(canvas.x + c.x + dx, canvas.y + c.y + dy, { steps })
+    const header = () => page.locator(tid('modal-header')).count()
+
+    // G, the mouse 100 px right, X: the box follows along X only; a click confirms (and does not select).
+    await mouseAt(0, 0, 1)
+    await page.keyboard.press('g')
+    await waitFor(header, (n) => n === 1, 'the modal header')
+    await mouseAt(100, -40)
+    await page.keyboard.press('x') // constrains: does not delete
+    await page.mouse.down()
+    await page.mouse.up()
+    await waitFor(header, (n) => n === 0, 'the modal to end')
+    await waitFor(async () => (await vec('position'))[0], (x) => Math.abs(x - p0[0] - 100 / ppm) < 0.03 * (100 / ppm), 'the box moved 100 px along X')
+    const p1 = await vec('position')
+    expect(p1[1]).toBe(p0[1])
+    expect(p1[2]).toBe(p0[2])
+    expect(await undoLabel(page)).toBe('Undo Change Obstacle Position')
+    expect(await page.locator(`${tid('outliner-item')}[aria-selected="true"]`).getAttribute('data-name')).toBe('Obstacle')
+
+    // G Z 1.5 Enter: exactly 1.5 m along Z.
+    await mouseAt(0, 0, 1)
+    await page.keyboard.press('g')
+    await page.keyboard.press('z')
+    await page.keyboard.type('1.5')
+    await page.keyboard.press('Enter')
+    await waitFor(async () => (await vec('position'))[2], (z) => Math.abs(z - (p1[2] + 1.5)) < 1e-9, 'a typed move of 1.5 m along Z')
+
+    // Cancelled with Escape, and with a right click: nothing changes.
+    const before = await vec('position')
+    for (const cancel of [() => page.keyboard.press('Escape'), () => page.mouse.click(canvas.x + c.x + 60, canvas.y + c.y, { button: 'right' })]) {
+      await mouseAt(0, 0, 1)
+      await page.keyboard.press('g')
+      await mouseAt(60, 30)
+      await cancel()
+      await waitFor(header, (n) => n === 0, 'the modal to end')
+      await page.waitForTimeout(200)
+      expect(await vec('position')).toEqual(before)
+    }
+
+    // Ctrl snaps the move to 0.1 m steps.
+    const c2 = await at(page, before as [number, number, number])
+    await page.mouse.move(canvas.x + c2.x, canvas.y + c2.y)
+    await page.keyboard.press('g')
+    await page.keyboard.down('Control')
+    await page.mouse.move(canvas.x + c2.x + 0.37 * ppm, canvas.y + c2.y - 0.21 * ppm, { steps: 6 })
+    await page.keyboard.up('Control')
+    await page.keyboard.press('Enter')
+    await waitFor(async () => (await vec('position'))[0], (x) => x !== before[0], 'the snapped move')
+    const snapped = await vec('position')
+    for (const a of [0, 1]) expect(Math.abs(((snapped[a] - before[a]) / 0.1) % 1) < 1e-6 || Math.abs(((snapped[a] - before[a]) / 0.1) % 1) > 1 - 1e-6).toBe(true)
+    expect(snapped[0] - before[0]).toBeCloseTo(0.4, 6)
+    expect(snapped[1] - before[1]).toBeCloseTo(0.2, 6) // up the screen is up in the front view
+
+    // R: a quarter turn of the mouse clockwise around the box turns it clockwise as seen from
+    // the front, i.e. -90 degrees about +Z (the view looks along -Z).
+    const c3 = await at(page, snapped as [number, number, number])
+    await page.mouse.move(canvas.x + c3.x + 120, canvas.y + c3.y)
+    await page.keyboard.press('r')
+    for (let k = 1; k <= 9; k++) await page.mouse.move(canvas.x + c3.x + 120 * Math.cos((k * Math.PI) / 18), canvas.y + c3.y + 120 * Math.sin((k * Math.PI) / 18))
+    await page.keyboard.press('Enter')
+    await waitFor(async () => (await vec('rotation'))[2], (z) => Math.abs(z + 90) < 2, 'a quarter turn clockwise on screen')
+    // R X 30 Enter: typed degrees about X, on top.
+    await page.mouse.move(canvas.x + c3.x + 50, canvas.y + c3.y)
+    await page.keyboard.press('r')
+    await page.keyboard.press('x')
+    await page.keyboard.type('30')
+    await page.keyboard.press('Enter')
+    await waitFor(() => undoLabel(page), (l) => l === 'Undo Change Obstacle Rotation', 'the typed rotation committed')
+
+    // S: the mouse from 60 px to 120 px away doubles the size; S Y 0.5 halves Y only.
+    const s0 = await vec('scale')
+    await page.mouse.move(canvas.x + c3.x + 60, canvas.y + c3.y)
+    await page.keyboard.press('s')
+    await page.mouse.move(canvas.x + c3.x + 120, canvas.y + c3.y, { steps: 6 })
+    await page.keyboard.press('Enter')
+    await waitFor(async () => (await vec('scale'))[0], (x) => Math.abs(x / s0[0] - 2) < 0.04, 'the size doubled')
+    const s1 = await vec('scale')
+    await page.mouse.move(canvas.x + c3.x + 60, canvas.y + c3.y)
+    await page.keyboard.press('s')
+    await page.keyboard.press('y')
+    await page.keyboard.type('0.5')
+    await page.keyboard.press('Enter')
+    await waitFor(async () => (await vec('scale'))[1], (y) => Math.abs(y - s1[1] * 0.5) < 1e-6, 'Y halved')
+    expect((await vec('scale'))[0]).toBe(s1[0])
+    expect(await outlinerNames(page)).toContain('Obstacle')
+  })
+
   it('Help > Keyboard and Mouse lists every binding', async () => {
     const { page } = app
     await page.click(tid('menu-help'))
     await page.click(tid('help-shortcuts'))
     await page.waitForSelector(tid('dialog-shortcuts'))
     const rows = await page.locator(tid('shortcut-row')).allTextContents()
-    for (const keys of ['Middle-drag', 'Shift + middle-drag', 'Wheel', 'Home', 'Numpad 1 / 3 / 7', 'Numpad 5', 'Shift + right-click', 'Shift + C', 'G / R / S', 'H', 'X, Delete', 'Tab', 'Space', 'Shift + Left / Right arrow', 'Ctrl + Z', 'Enter'])
+    for (const keys of ['Middle-drag', 'Shift + middle-drag', 'Wheel', 'Home', 'Numpad 1 / 3 / 7', 'Numpad 5', 'Shift + right-click', 'Shift + C', 'G / R / S', 'H', 'X / Y / Z', 'X, Delete', 'Tab', 'Space', 'Shift + Left / Right arrow', 'Ctrl + Z', 'Enter'])
       expect(rows.some((r) => r.includes(keys)), `a row with ${keys}`).toBe(true)
     await page.keyboard.press('Escape')
     await waitFor(() => page.locator(tid('dialog-shortcuts')).count(), (n) => n === 0, 'the dialog to close')
