@@ -6,6 +6,7 @@ import type { Scene } from '@babylonjs/core/scene'
 import { CacheDisplay, type CacheDisplaySettings } from './cache/cacheDisplay'
 import { DecodeClient } from './cache/decodeClient'
 import { ReadAheadBuffer } from './cache/readAhead'
+import { lightDirection } from './cache/lightVolume'
 
 export type FetchRecord = (domainId: string, frame: number) => Promise<Uint8Array>
 
@@ -135,12 +136,12 @@ export class CachePlayback {
     void this.buffer.show(frame)
   }
 
-  /** Display settings; a colour-by change (points or meshes) re-decodes (colours are computed in the worker). */
+  /** Display settings; a colour-by or light-direction change re-decodes (colours and the smoke's light volume are computed in the worker). */
   setSettings(s: Partial<CacheDisplaySettings>): void {
     const { redecode } = this.display.setSettings(s)
     if (redecode) {
-      const { particleColorBy, meshColorBy } = this.display.settings
-      this.client.display = { ...this.client.display, particleColorBy, meshColorBy }
+      const { particleColorBy, meshColorBy, lightAzimuth, lightElevation } = this.display.settings
+      this.client.display = { ...this.client.display, particleColorBy, meshColorBy, toLight: lightDirection(lightAzimuth, lightElevation) }
       this.buffer?.invalidate()
     }
   }

@@ -20,6 +20,13 @@ export interface VolumeDisplayData {
   temperatureAmbient: number
   /** Hottest finite temperature, K; equals temperatureAmbient when nothing is hotter. */
   temperatureMax: number
+  /**
+   * One byte per cell of `lightDims` (the grid, or half of it for big grids): 255 times the key
+   * light's transmittance from the cell toward the light (the viewport's decode adds it;
+   * src-renderer/viewport/cache/lightVolume.ts).
+   */
+  light?: Uint8Array
+  lightDims?: [number, number, number]
 }
 
 

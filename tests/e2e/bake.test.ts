@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { artifactPath, startApp, type RunningApp } from './harness'
 import Database from 'better-sqlite3'
 import { changedFraction } from './pixels'
+import { PNG } from 'pngjs'
 import { addObject, commitField, field, newProject, selectObject, setFrame, tid, waitFor } from './ui'
 
 async function cacheRanges(page: Page): Promise<string[]> {
@@ -59,6 +60,42 @@ async function clickLatencies(page: Page, names: string[]): Promise<number[]> {
   return times.sort((a, b) => a - b)
 }
 
+/**
+ * The smoke's pixels (those that differ from the empty frame in either shot) split at the middle
+ * column of their extent: the luminance each half adds over the empty frame in shots a and b, and
+ * how warm each shot is (mean red minus blue, 0..255).
+ */
+function smokeSides(empty: Buffer, a: Buffer, b: Buffer, rect: { x0: number; x1: number; y0: number; y1: number }): { pixels: number; left: { a: number; b: number }; right: { a: number; b: number }; warmth: { a: number; b: number } } {
+  const [e, x, y] = [empty, a, b].map((p) => PNG.sync.read(p))
+  const lum = (img: PNG, i: number) => 0.2126 * img.data[i] + 0.7152 * img.data[i + 1] + 0.0722 * img.data[i + 2]
+  const differs = (img: PNG, i: number) => Math.max(...[0, 1, 2].map((c) => Math.abs(img.data[i + c] - e.data[i + c]))) > 24
+  const xs: number[] = []
+  const cells: number[] = []
+  for (let p = 0; p < e.width * e.height; p++) {
+    const px = p % e.width
+    const py = Math.floor(p / e.width)
+    // Inside the domain's box on screen only (the display panel's numbers change too).
+    if (px < rect.x0 || px > rect.x1 || py < rect.y0 || py > rect.y1) continue
+    if (differs(x, 4 * p) || differs(y, 4 * p)) {
+      cells.push(p)
+      xs.push(px)
+    }
+  }
+  const mid = (Math.min(...xs) + Math.max(...xs)) / 2
+  const out = { pixels: cells.length, left: { a: 0, b: 0 }, right: { a: 0, b: 0 }, warmth: { a: 0, b: 0 } }
+  for (const p of cells) {
+    const side = p % e.width < mid ? out.left : out.right
+    // What the smoke adds over the empty view: its own light, not the floor behind it.
+    side.a += lum(x, 4 * p) - lum(e, 4 * p)
+    side.b += lum(y, 4 * p) - lum(e, 4 * p)
+    out.warmth.a += x.data[4 * p] - x.data[4 * p + 2]
+    out.warmth.b += y.data[4 * p] - y.data[4 * p + 2]
+  }
+  out.warmth.a /= Math.max(1, cells.length)
+  out.warmth.b /= Math.max(1, cells.length)
+  return out
+}
+
 describe('baking, the cache on the timeline, and export', () => {
   let app: RunningApp
   let domain = ''
@@ -100,6 +137,55 @@ describe('baking, the cache on the timeline, and export', () => {
     const after = await viewportShot(page, 'cache-frame-90.png')
     // Frame 1 is the initial state (no smoke yet); by frame 90 the plume fills part of the view.
     expect(changedFraction(before, after)).toBeGreaterThan(0.01)
+
+    // Lit smoke: with the key light level from +X (the right of this view) the plume's right
+    // side is brighter than with the light from -X, and its left side darker; grey, not a glow,
+    // until Fire is turned on.
+    /** A shot once the picture changed from `last` and then held still over two shots (each setting re-decodes the frame). */
+    const settled = async (name: string, last: Buffer, what: string) => {
+      let prev = await waitFor(() => viewportShot(page, name), (shot) => changedFraction(last, shot, 8) > 0.002, what, 60_000)
+      return waitFor(
+        async () => {
+          const shot = await viewportShot(page, name)
+          const still = changedFraction(prev, shot, 2) === 0
+          prev = shot
+          return still ? shot : null
+        },
+        (shot) => shot !== null,
+        `${what} to settle`,
+        60_000,
+      ) as Promise<Buffer>
+    }
+    const relit = async (azimuth: string, name: string, last: Buffer) => {
+      await page.fill(tid('display-light-elevation'), '0')
+      await page.fill(tid('display-light-azimuth'), azimuth)
+      return settled(name, last, `the plume lit from azimuth ${azimuth}`)
+    }
+    // From the front (numpad 1's view: +X to the right), so both sides face the camera alike;
+    // denser in the display, as an artist would set it to judge the shading of a thin plume.
+    await page.click(tid('menu-view'))
+    await page.click(tid('view-front'))
+    await page.fill(tid('display-density'), '16')
+    await setFrame(page, 1)
+    await waitFor(shown, (s) => s?.shownFrame === 1, 'frame 1 on screen')
+    const emptyFront = await settled('cache-frame-1-front.png', after, 'the front view')
+    await setFrame(page, 90)
+    await waitFor(shown, (s) => s?.shownFrame === 90, 'frame 90 on screen')
+    const plumeFront = await settled('cache-frame-90-front.png', emptyFront, 'the plume from the front')
+    const fromRight = await relit('0', 'smoke-light-right.png', plumeFront)
+    const fromLeft = await relit('180', 'smoke-light-left.png', fromRight)
+    const corners = await Promise.all([-1, 1].flatMap((x) => [0, 2].flatMap((y) => [-1, 1].map((z) => page.evaluate((q) => window.__eddyViewport?.projectPoint?.(q) ?? null, [x, y, z] as [number, number, number])))))
+    const rect = { x0: Math.min(...corners.map((c) => c!.x)), x1: Math.max(...corners.map((c) => c!.x)), y0: Math.min(...corners.map((c) => c!.y)), y1: Math.max(...corners.map((c) => c!.y)) }
+    const sides = smokeSides(emptyFront, fromRight, fromLeft, rect)
+    console.log(`lit smoke: right side ${(sides.right.a / sides.right.b).toFixed(2)}x brighter lit than shadowed, left side ${(sides.left.b / sides.left.a).toFixed(2)}x`)
+    expect(sides.pixels).toBeGreaterThan(500)
+    expect(sides.right.a / sides.right.b).toBeGreaterThan(1.15) // the right side, lit vs in shadow
+    expect(sides.left.b / sides.left.a).toBeGreaterThan(1.15) // the left side, the other way round
+    await page.check(tid('display-fire'))
+    const fire = await settled('smoke-fire.png', fromLeft, 'the fire on')
+    // Fire adds the blackbody glow: the plume turns warmer (red over blue) than the same smoke without it.
+    expect(smokeSides(emptyFront, fire, fromLeft, rect).warmth.a).toBeGreaterThan(sides.warmth.b + 8)
+    await page.uncheck(tid('display-fire'))
     // Dragging the playhead: whatever the drag passes, the frame shown is the one under it.
     const box = (await page.locator(tid('scrubber')).boundingBox())!
     await page.mouse.move(box.x + box.width * 0.2, box.y + box.height / 2)

@@ -33,6 +33,15 @@ export interface CacheDisplaySettings {
   visible: boolean
   /** "Points: Off": the particle sets are not drawn (the surface mesh and volumes still are). */
   showParticles: boolean
+  /** Smoke albedo, linear RGB 0..1. */
+  smokeColor: [number, number, number]
+  /** Multiplies the smoke's own shadowing (0: no shadows, 1: physical, 2: twice as dark). */
+  shadowStrength: number
+  /** The key light: degrees about +Y from +X toward -Z, and above the ground. Changing it re-decodes. */
+  lightAzimuth: number
+  lightElevation: number
+  /** Fire: temperature glows through the blackbody ramp; off, hot gas is plain smoke. */
+  emission: boolean
 }
 
 export const DEFAULT_CACHE_DISPLAY: CacheDisplaySettings = {
@@ -44,6 +53,11 @@ export const DEFAULT_CACHE_DISPLAY: CacheDisplaySettings = {
   emissionStrength: 3,
   visible: true,
   showParticles: true,
+  smokeColor: [0.86, 0.86, 0.88],
+  shadowStrength: 1,
+  lightAzimuth: -56,
+  lightElevation: 54,
+  emission: false,
 }
 
 export class CacheDisplay {
@@ -133,7 +147,8 @@ export class CacheDisplay {
     this.current = next
     this.volume.setDensityScale(next.densityScale)
     this.volume.setQuality(next.quality)
-    this.volume.setEmissionStrength(next.emissionStrength)
+    this.volume.setEmissionStrength(next.emission ? next.emissionStrength : 0)
+    this.volume.setLook(next.smokeColor, next.shadowStrength)
     this.volume.setVisible(next.visible)
     for (const p of this.particles) {
       p.setPointSize(next.pointSize)
@@ -142,8 +157,8 @@ export class CacheDisplay {
     for (const m of [...this.meshes, ...this.bodies]) m.setVisible(next.visible)
     this.shownBodies.set(drawnBodyIds(this.frame?.rigidBodies ?? [], next.visible))
     this.shownHost.set(this.drawnHost())
-    const changed = (k: 'particleColorBy' | 'meshColorBy') => k in s && s[k] !== before[k]
-    return { redecode: changed('particleColorBy') || changed('meshColorBy') }
+    const changed = (k: 'particleColorBy' | 'meshColorBy' | 'lightAzimuth' | 'lightElevation') => k in s && s[k] !== before[k]
+    return { redecode: changed('particleColorBy') || changed('meshColorBy') || changed('lightAzimuth') || changed('lightElevation') }
   }
 
   /** Pose of each rigid body drawn now (test hooks). */

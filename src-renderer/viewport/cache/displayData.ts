@@ -12,6 +12,7 @@ import type { FrameData, FrameMesh, ParticleSet, Quat, RigidBodyState } from '..
 import type { Vec3 } from '../../../src-shared/scene/types'
 import { type VolumeDisplayData, volumeDisplay } from '../../../src-shared/formats/volumePreview'
 import { meshColors } from './meshColors'
+import { lightDirection, lightVolume } from './lightVolume'
 
 export { type VolumeDisplayData, volumeDisplay }
 
@@ -50,7 +51,21 @@ export interface DisplayOptions {
    * ambientTemperature). Default 'temperature'.
    */
   emissionVolume?: string
+  /** Unit vector toward the key light, for the smoke's light volume. Default DEFAULT_TO_LIGHT. */
+  toLight?: [number, number, number]
 }
+
+/** The key light's default direction: the viewport sun's (engine.ts), 54 degrees up. */
+export const DEFAULT_TO_LIGHT = lightDirection(-56, 54)
+
+/** The smoke volume with its light transmittance added (null stays null). */
+function lit(v: VolumeDisplayData | null, opts: DisplayOptions): VolumeDisplayData | null {
+  if (!v) return null
+  const light = lightVolume(v.texels, v.dims, v.densityMax, v.voxelSize, opts.toLight ?? DEFAULT_TO_LIGHT)
+  return { ...v, light: light.data, lightDims: light.dims }
+}
+
+const volumeBytes = (v: VolumeDisplayData | null): number => (v ? v.texels.byteLength + (v.light?.byteLength ?? 0) : 0)
 
 export interface ParticleDisplayData {
   name: string
@@ -122,8 +137,8 @@ export function decodeForDisplay(bytes: Uint8Array, opts: DisplayOptions = {}): 
   const record = split ? split.record : bytes
   if (!split?.preview) return displayFromFrame(decodeFrame(record, { volumes: displayVolumeNames(opts) }), opts)
   const shown = displayFromFrame(decodeFrame(record, { volumes: [] }), opts)
-  const volume = decodePreview(split.preview)
-  return { ...shown, volume, bytes: shown.bytes + volume.texels.byteLength }
+  const volume = lit(decodePreview(split.preview), opts)
+  return { ...shown, volume, bytes: shown.bytes + volumeBytes(volume) }
 }
 
 /**
@@ -147,20 +162,24 @@ export async function decodeForDisplayNative(bytes: Uint8Array, opts: DisplayOpt
   }
   if (texels.length !== 2 * cells) throw new EddyError('PROJECT_FORMAT', `Cached frame preview is corrupt: texels inflate to ${texels.length} bytes, expected ${2 * cells}`)
   const shown = displayFromFrame(decodeFrame(split.record, { volumes: [] }), opts)
-  return { ...shown, volume: { ...meta, texels }, bytes: shown.bytes + texels.byteLength }
+  const volume = lit({ ...meta, texels }, opts)
+  return { ...shown, volume, bytes: shown.bytes + volumeBytes(volume) }
 }
 
 export function displayFromFrame(frame: FrameData, opts: DisplayOptions = {}): DisplayFrame {
   const [densityName, emissionName] = displayVolumeNames(opts)
-  const volume = volumeDisplay(
-    frame.volumes.find((v) => v.name === densityName && v.components === 1),
-    frame.volumes.find((v) => v.name === emissionName && v.components === 1),
-    opts.ambientTemperature,
+  const volume = lit(
+    volumeDisplay(
+      frame.volumes.find((v) => v.name === densityName && v.components === 1),
+      frame.volumes.find((v) => v.name === emissionName && v.components === 1),
+      opts.ambientTemperature,
+    ),
+    opts,
   )
   const particles = frame.particles.map((p) => particleDisplay(p, opts.particleColorBy))
   const meshes = frame.meshes.map((m) => meshDisplay(m, opts.meshColorBy))
   const rigidBodies = (frame.rigidBodies ?? []).map((b) => rigidBodyDisplay(b, opts.meshColorBy))
-  let bytes = volume ? volume.texels.byteLength : 0
+  let bytes = volumeBytes(volume)
   for (const p of particles) bytes += p.positions.byteLength + (p.values ? p.values.byteLength : 0)
   for (const m of [...meshes, ...rigidBodies]) bytes += m.positions.byteLength + m.indices.byteLength + m.normals.byteLength + (m.colors ? m.colors.byteLength : 0)
   return { frame: frame.frame, time: frame.time, volume, particles, meshes, rigidBodies, bytes }
@@ -176,7 +195,10 @@ export function displayTransferables(f: DisplayFrame): ArrayBuffer[] {
   const add = (a: ArrayBufferView | null): void => {
     if (a && a.buffer instanceof ArrayBuffer) out.add(a.buffer)
   }
-  if (f.volume) add(f.volume.texels)
+  if (f.volume) {
+    add(f.volume.texels)
+    add(f.volume.light ?? null)
+  }
   for (const p of f.particles) {
     add(p.positions)
     add(p.values)

@@ -1,5 +1,6 @@
 // Baked smoke in the viewport: a box spanning the volume's world bounds whose material
-// raymarches an RG8 3D texture (density, temperature; see volumeShader.ts). RG8 needs no
+// raymarches an RG8 3D texture (density, temperature; see volumeShader.ts) lit through an R8
+// one (the key light's transmittance, lightVolume.ts). RG8 needs no
 // float-texture extension, so it works on WebGL2 everywhere, SwiftShader included, and a
 // 128^3 frame is a 4 MiB upload (float32 would be 16 MiB, plus a float-filtering extension).
 import { Constants } from '@babylonjs/core/Engines/constants'
@@ -13,28 +14,29 @@ import type { Mesh } from '@babylonjs/core/Meshes/mesh'
 import type { Observer } from '@babylonjs/core/Misc/observable'
 import type { Scene } from '@babylonjs/core/scene'
 import type { VolumeDisplayData } from './displayData'
-import { MAX_SHADOW_STEPS, MAX_STEPS, VOLUME_FRAGMENT, VOLUME_VERTEX } from './volumeShader'
+import { MAX_STEPS, VOLUME_FRAGMENT, VOLUME_VERTEX } from './volumeShader'
+import { LIGHT_DENSITY_SCALE } from './lightVolume'
 
 export type VolumeQuality = 'low' | 'medium' | 'high'
 
-/** Steps across the box diagonal and shadow steps toward the sun, per preset. */
-export const QUALITY_STEPS: Record<VolumeQuality, { steps: number; shadowSteps: number }> = {
-  low: { steps: 64, shadowSteps: 0 },
-  medium: { steps: 128, shadowSteps: 3 },
-  high: { steps: 256, shadowSteps: 6 },
+/** Steps across the box diagonal, per preset (the lighting is the same in all: one light-volume fetch per step). */
+export const QUALITY_STEPS: Record<VolumeQuality, { steps: number }> = {
+  low: { steps: 64 },
+  medium: { steps: 128 },
+  high: { steps: 256 },
 }
 
 /** Extinction per unit density, 1/m: density 1 across 0.5 m lets through e^-2 of the light. */
 export const DEFAULT_DENSITY_SCALE = 4
 
-// The viewport's sun (engine.ts) shines along (-0.4, -1, -0.6); the shader wants the way to it.
-const TO_SUN = new Vector3(0.4, 1, 0.6).normalize()
 
 export class VolumeDisplay {
   private readonly scene: Scene
   private readonly mesh: Mesh
   private readonly material: ShaderMaterial
   private texture: RawTexture3D | null = null
+  private lightTexture: RawTexture3D | null = null
+  private lightDims: [number, number, number] = [0, 0, 0]
   private dims: [number, number, number] = [0, 0, 0]
   private readonly boxMin = new Vector3()
   private readonly boxMax = new Vector3()
@@ -66,21 +68,21 @@ export class VolumeDisplay {
           'emissionSpan',
           'emissionStrength',
           'steps',
-          'shadowSteps',
-          'lightDir',
+          'lightDensityScale',
+          'shadowStrength',
           'smokeColor',
           'ambientLight',
           'sunLight',
         ],
-        samplers: ['volumeTex'],
+        samplers: ['volumeTex', 'lightTex'],
         needAlphaBlending: true,
       },
     )
     this.material.alphaMode = Constants.ALPHA_PREMULTIPLIED
     this.material.disableDepthWrite = true
     this.material.backFaceCulling = true
-    this.material.setVector3('lightDir', TO_SUN)
-    this.material.setColor3('smokeColor', new Color3(0.86, 0.86, 0.88))
+    this.material.setFloat('lightDensityScale', LIGHT_DENSITY_SCALE)
+    this.setLook([0.86, 0.86, 0.88], 1)
     this.material.setColor3('ambientLight', new Color3(0.45, 0.46, 0.5))
     this.material.setColor3('sunLight', new Color3(0.75, 0.72, 0.66))
     this.material.setFloat('emissionStrength', 3)
@@ -100,28 +102,22 @@ export class VolumeDisplay {
       return
     }
     const [nx, ny, nz] = v.dims
+    // Every cell fully lit (one texel) when the decode added no light volume (it always does;
+    // a frame built elsewhere, e.g. a test, may not).
+    const lightDims: [number, number, number] = v.light && v.lightDims ? v.lightDims : [1, 1, 1]
+    const light = v.light && v.lightDims ? v.light : new Uint8Array([255])
     if (!this.texture || nx !== this.dims[0] || ny !== this.dims[1] || nz !== this.dims[2]) {
       this.texture?.dispose()
-      this.texture = new RawTexture3D(
-        v.texels,
-        nx,
-        ny,
-        nz,
-        Constants.TEXTUREFORMAT_RG,
-        this.scene,
-        false,
-        false,
-        Texture.BILINEAR_SAMPLINGMODE,
-        Constants.TEXTURETYPE_UNSIGNED_BYTE,
-      )
-      this.texture.wrapU = Texture.CLAMP_ADDRESSMODE
-      this.texture.wrapV = Texture.CLAMP_ADDRESSMODE
-      this.texture.wrapR = Texture.CLAMP_ADDRESSMODE
+      this.texture = this.texture3D(v.texels, v.dims, Constants.TEXTUREFORMAT_RG)
       this.dims = [nx, ny, nz]
       this.material.setTexture('volumeTex', this.texture)
-    } else {
-      this.texture.update(v.texels)
-    }
+    } else this.texture.update(v.texels)
+    if (!this.lightTexture || lightDims.some((d, a) => d !== this.lightDims[a])) {
+      this.lightTexture?.dispose()
+      this.lightTexture = this.texture3D(light, lightDims, Constants.TEXTUREFORMAT_R)
+      this.lightDims = lightDims
+      this.material.setTexture('lightTex', this.lightTexture)
+    } else this.lightTexture.update(light)
     const h = v.voxelSize
     this.boxMin.set(v.origin[0], v.origin[1], v.origin[2])
     this.boxMax.set(v.origin[0] + nx * h, v.origin[1] + ny * h, v.origin[2] + nz * h)
@@ -136,6 +132,22 @@ export class VolumeDisplay {
     this.material.setFloat('emissionSpan', this.emissionSpan ?? Math.max(span, 1e-6))
     this.hasData = true
     this.syncEnabled()
+  }
+
+  /** A clamped, linearly filtered 8-bit 3D texture of this volume's size. */
+  private texture3D(data: Uint8Array, dims: readonly [number, number, number], format: number): RawTexture3D {
+    const [nx, ny, nz] = dims
+    const t = new RawTexture3D(data, nx, ny, nz, format, this.scene, false, false, Texture.BILINEAR_SAMPLINGMODE, Constants.TEXTURETYPE_UNSIGNED_BYTE)
+    t.wrapU = Texture.CLAMP_ADDRESSMODE
+    t.wrapV = Texture.CLAMP_ADDRESSMODE
+    t.wrapR = Texture.CLAMP_ADDRESSMODE
+    return t
+  }
+
+  /** Smoke albedo (linear RGB) and how dark its own shadows are (1: as the light volume says). */
+  setLook(color: readonly [number, number, number], shadowStrength: number): void {
+    this.material.setColor3('smokeColor', new Color3(color[0], color[1], color[2]))
+    this.material.setFloat('shadowStrength', Number.isFinite(shadowStrength) && shadowStrength >= 0 ? shadowStrength : 1)
   }
 
   /** Kelvin above ambient that maps to the white end of the emission ramp; null: each frame's hottest. */
@@ -154,11 +166,10 @@ export class VolumeDisplay {
     this.material.setFloat('densityScale', Number.isFinite(s) && s > 0 ? s : 0)
   }
 
-  /** A preset, or a number of steps across the box diagonal (with 4 shadow steps). */
+  /** A preset, or a number of steps across the box diagonal. */
   setQuality(q: VolumeQuality | number): void {
-    const preset = typeof q === 'number' ? { steps: q, shadowSteps: 4 } : QUALITY_STEPS[q]
-    this.material.setFloat('steps', Math.min(MAX_STEPS, Math.max(8, Math.round(preset.steps))))
-    this.material.setFloat('shadowSteps', Math.min(MAX_SHADOW_STEPS, Math.max(0, Math.round(preset.shadowSteps))))
+    const steps = typeof q === 'number' ? q : QUALITY_STEPS[q].steps
+    this.material.setFloat('steps', Math.min(MAX_STEPS, Math.max(8, Math.round(steps))))
   }
 
   setVisible(v: boolean): void {
@@ -177,6 +188,8 @@ export class VolumeDisplay {
     this.material.dispose()
     this.texture?.dispose()
     this.texture = null
+    this.lightTexture?.dispose()
+    this.lightTexture = null
   }
 
   private syncEnabled(): void {

@@ -3,9 +3,11 @@
 //
 // Per pixel: intersect the view ray with the volume's box, then march front to back. Each step
 // of length dt absorbs by Beer-Lambert, alpha = 1 - exp(-sigma dt) with extinction
-// sigma = density * densityScale, is lit by the sun through a few steps of smoke toward it
-// (self shadowing), and adds the emission of gas hotter than ambient along dt. Colour is
-// accumulated premultiplied, so the blend is ONE, ONE_MINUS_SRC_ALPHA.
+// sigma = density * densityScale, scatters the key light once, attenuated by the smoke between
+// the sample and the light (the light volume the decode computed, lightVolume.ts, rescaled from
+// its extinction to this one and by the shadow strength), plus an ambient term, and, where fire
+// is on, adds the emission of gas hotter than ambient along dt. Colour is accumulated
+// premultiplied, so the blend is ONE, ONE_MINUS_SRC_ALPHA.
 
 export const VOLUME_VERTEX = /* glsl */ `
 precision highp float;
@@ -21,7 +23,6 @@ void main() {
 
 /** Upper bound of the march loop; `steps` picks how many of them a ray spans. */
 export const MAX_STEPS = 512
-export const MAX_SHADOW_STEPS = 8
 
 export const VOLUME_FRAGMENT = /* glsl */ `
 precision highp float;
@@ -31,6 +32,10 @@ uniform vec3 cameraPosition;
 uniform vec3 boxMin;
 uniform vec3 boxMax;
 uniform sampler3D volumeTex;
+// R: the key light's transmittance toward the light at lightDensityScale.
+uniform sampler3D lightTex;
+uniform float lightDensityScale;
+uniform float shadowStrength;
 // R stores sqrt(density / densityMax); G stores (T - ambient) / tempSpan.
 uniform float densityMax;
 uniform float densityScale;
@@ -38,10 +43,8 @@ uniform float tempSpan;
 // Kelvin above ambient at the white end of the emission ramp.
 uniform float emissionSpan;
 uniform float emissionStrength;
-// Steps across the box diagonal; shadow steps toward the light (0: unshadowed).
+// Steps across the box diagonal.
 uniform float steps;
-uniform float shadowSteps;
-uniform vec3 lightDir;
 uniform vec3 smokeColor;
 uniform vec3 ambientLight;
 uniform vec3 sunLight;
@@ -49,12 +52,6 @@ uniform vec3 sunLight;
 // Dark red through orange and yellow to white, like a blackbody from ~800 K to ~6000 K.
 vec3 blackbody(float h) {
   return vec3(smoothstep(0.0, 0.4, h), smoothstep(0.15, 0.75, h) * 0.9, smoothstep(0.5, 1.0, h) * 0.8) * (0.2 + 0.8 * h);
-}
-
-float sigmaAt(vec3 p) {
-  vec3 uvw = (p - boxMin) / (boxMax - boxMin);
-  float r = texture(volumeTex, uvw).r;
-  return r * r * densityMax * densityScale;
 }
 
 void main() {
@@ -71,7 +68,8 @@ void main() {
 
   vec3 size = boxMax - boxMin;
   float dt = length(size) / max(steps, 1.0);
-  float shadowDt = length(size) / max(shadowSteps, 1.0) * 0.25;
+  // T^k = exp(-k tau): the light volume's optical depth at this extinction and shadow strength.
+  float shadowPower = shadowStrength * densityScale / lightDensityScale;
   // Per-pixel jitter of the sample positions turns step banding into fine noise. Sample i
   // sits at tNear + (i + jitter) dt and stands for [tNear + i dt, tNear + (i + 1) dt] clipped
   // to the box, so the segments add up to the path length exactly: a uniform medium gives
@@ -90,12 +88,8 @@ void main() {
     vec2 s = texture(volumeTex, uvw).rg;
     float sigma = s.r * s.r * densityMax * densityScale;
     if (sigma > 0.0) {
-      float shadow = 0.0;
-      for (int k = 1; k <= ${MAX_SHADOW_STEPS}; k++) {
-        if (float(k) > shadowSteps) break;
-        shadow += sigmaAt(p + lightDir * (shadowDt * float(k)));
-      }
-      vec3 light = ambientLight + sunLight * exp(-shadow * shadowDt);
+      float lightT = max(texture(lightTex, uvw).r, 1.0 / 512.0);
+      vec3 light = ambientLight + sunLight * pow(lightT, shadowPower);
       float alpha = 1.0 - exp(-sigma * seg);
       color += transmittance * alpha * smokeColor * light;
       transmittance *= 1.0 - alpha;

@@ -80,13 +80,16 @@ describe('CacheDisplay on a NullEngine', () => {
     const tex = mat?.getActiveTextures()[0]
     expect(tex).toBeDefined()
     d.show(f) // the same frame object again: nothing to upload
-    expect(uploads).toHaveLength(1)
+    expect(uploads).toHaveLength(2) // the smoke (RG8) and its light volume (R8)
     d.show(displayFromFrame(sampleFrame()))
     expect(mat?.getActiveTextures()[0]).toBe(tex)
     const rg8 = { format: Constants.TEXTUREFORMAT_RG, type: Constants.TEXTURETYPE_UNSIGNED_BYTE, size: [12, 10, 9], bytes: 12 * 10 * 9 * 2 }
+    const r8 = { format: Constants.TEXTUREFORMAT_R, type: Constants.TEXTURETYPE_UNSIGNED_BYTE, size: [12, 10, 9], bytes: 12 * 10 * 9 }
     expect(uploads).toEqual([
       { op: 'create', ...rg8 },
+      { op: 'create', ...r8 },
       { op: 'update', ...rg8 },
+      { op: 'update', ...r8 },
     ])
     const bigger = displayFromFrame(sampleFrame())
     if (!bigger.volume) throw new Error('no volume')
@@ -94,8 +97,9 @@ describe('CacheDisplay on a NullEngine', () => {
     d.show(bigger)
     expect(mat?.getActiveTextures()[0]).not.toBe(tex)
     expect(tex?.getInternalTexture()).toBeNull() // the old one was disposed
-    expect(uploads.map((u) => u.op)).toEqual(['create', 'update', 'create'])
-    expect(uploads[2].size).toEqual([6, 20, 9])
+    // The smoke texture is replaced; its light volume (same grid in this made-up frame) is updated.
+    expect(uploads.map((u) => u.op)).toEqual(['create', 'create', 'update', 'update', 'create', 'update'])
+    expect(uploads[4].size).toEqual([6, 20, 9])
     d.dispose()
   })
 

@@ -113,7 +113,9 @@ describe('decodeForDisplay', () => {
       expect(fromRecord).toEqual(full)
       expect(fromRecord.frame).toBe(37)
       expect(fromRecord.volume?.dims).toEqual([12, 10, 9])
-      expect(fromRecord.bytes).toBe(12 * 10 * 9 * 2 + 4 * (9 + 3) + 4 * (12 + 12 + 12))
+      // RG8 texels and the R8 light volume, then the points and the mesh.
+      expect(fromRecord.volume?.light?.length).toBe(12 * 10 * 9)
+      expect(fromRecord.bytes).toBe(12 * 10 * 9 * 3 + 4 * (9 + 3) + 4 * (12 + 12 + 12))
     })
   }
 
@@ -122,6 +124,7 @@ describe('decodeForDisplay', () => {
     const t = displayTransferables(f)
     expect(new Set(t).size).toBe(t.length)
     expect(t).toContain(f.volume?.texels.buffer)
+    expect(t).toContain(f.volume?.light?.buffer)
     expect(t).toContain(f.meshes[0].normals.buffer)
   })
 })

@@ -1,0 +1,153 @@
+// How much of the key light reaches each cell of the smoke: the transmittance
+// T = exp(-integral of sigma ds) from the cell toward the light, computed once per decoded frame
+// (in the decode worker) so the raymarcher lights every sample with one texture fetch instead of
+// marching toward the light from each (single scattering with self-shadowing, as Blender's and
+// EmberGen's viewports draw smoke).
+//
+// One sweep of slices across the grid, starting at the face the light enters: along the light's
+// dominant axis, the optical depth of a cell is that of the point one slice toward the light
+// (bilinear in the previous slice, clamped at the grid's side faces where the air is clear) plus
+// sigma over the path through this slice. O(cells), no allocation per cell. Grids longer than
+// LIGHT_MAX_CELLS along an axis are lit on a grid of half their resolution (shadows are soft;
+// a 128^3 frame's light takes an eighth of the time), which the GPU's linear filter stretches back.
+
+// 255 exp(-tau), rounded, for tau in steps of 1/TAU_STEPS up to TAU_MAX (beyond it, 0): a table
+// instead of an exp per cell; the step is fine enough that the rounded byte never differs by more
+// than one from the exact value.
+const TAU_STEPS = 512
+const TAU_MAX = 7 // 255 e^-7 < 0.25: rounds to 0
+const EXP_TABLE = Uint8Array.from({ length: TAU_MAX * TAU_STEPS + 1 }, (_, i) => Math.round(255 * Math.exp(-i / TAU_STEPS)))
+
+function transmittanceByte(tau: number): number {
+  const i = Math.round(tau * TAU_STEPS)
+  return i >= EXP_TABLE.length ? 0 : EXP_TABLE[i]
+}
+
+/** Above this many cells along an axis the light volume is computed at half resolution. */
+export const LIGHT_MAX_CELLS = 64
+
+/**
+ * The light volume for the display texels: at full resolution, or at half (each cell the mean
+ * extinction of the 2x2x2 cells it covers) for grids longer than LIGHT_MAX_CELLS.
+ */
+export function lightVolume(
+  texels: Uint8Array,
+  dims: readonly [number, number, number],
+  densityMax: number,
+  voxelSize: number,
+  toLight: readonly [number, number, number],
+): { data: Uint8Array; dims: [number, number, number] } {
+  if (Math.max(...dims) <= LIGHT_MAX_CELLS) return { data: lightTransmittance(texels, dims, densityMax, voxelSize, toLight), dims: [dims[0], dims[1], dims[2]] }
+  const [nx, ny, nz] = dims
+  const half: [number, number, number] = [Math.ceil(nx / 2), Math.ceil(ny / 2), Math.ceil(nz / 2)]
+  const [hx, hy, hz] = half
+  // Mean of r^2 (extinction is linear in r^2) over the covered cells, stored back as r in RG8 layout.
+  const coarse = new Uint8Array(2 * hx * hy * hz)
+  for (let k = 0; k < hz; k++)
+    for (let j = 0; j < hy; j++)
+      for (let i = 0; i < hx; i++) {
+        let sum = 0
+        let count = 0
+        for (let c = 2 * k; c < Math.min(nz, 2 * k + 2); c++)
+          for (let b = 2 * j; b < Math.min(ny, 2 * j + 2); b++)
+            for (let a = 2 * i; a < Math.min(nx, 2 * i + 2); a++) {
+              const r = texels[2 * (a + nx * (b + ny * c))]
+              sum += r * r
+              count++
+            }
+        coarse[2 * (i + hx * (j + hy * k))] = Math.round(Math.sqrt(sum / count))
+      }
+  return { data: lightTransmittance(coarse, half, densityMax, 2 * voxelSize, toLight), dims: half }
+}
+
+/** Extinction per unit density the volume is computed with; the shader rescales to the artist's setting. */
+export const LIGHT_DENSITY_SCALE = 4
+
+/**
+ * `texels`: the RG8 display texels (R = 255 sqrt(density / densityMax)). `toLight`: unit vector
+ * toward the light. Returns one byte per cell, 255 T, x fastest.
+ */
+export function lightTransmittance(
+  texels: Uint8Array,
+  dims: readonly [number, number, number],
+  densityMax: number,
+  voxelSize: number,
+  toLight: readonly [number, number, number],
+): Uint8Array {
+  const [nx, ny, nz] = dims
+  const n = nx * ny * nz
+  const out = new Uint8Array(n)
+  if (!(densityMax > 0)) return out.fill(255)
+  // Axis order: d is the dominant axis of the light, u and v the other two.
+  const abs = toLight.map(Math.abs)
+  const d = abs[0] >= abs[1] && abs[0] >= abs[2] ? 0 : abs[1] >= abs[2] ? 1 : 2
+  const u = d === 0 ? 1 : 0
+  const v = d === 2 ? 1 : 2
+  const size = [nx, ny, nz]
+  const stride = [1, nx, nx * ny]
+  const ld = toLight[d] || 1e-9
+  // One slice toward the light moves (du, dv) cells in the other axes, along a path of ds metres.
+  const du = toLight[u] / Math.abs(ld)
+  const dv = toLight[v] / Math.abs(ld)
+  const ds = (voxelSize * Math.hypot(toLight[0], toLight[1], toLight[2])) / Math.abs(ld)
+  const sigmaPerByte2 = (densityMax * LIGHT_DENSITY_SCALE) / (255 * 255)
+  const nu = size[u]
+  const nv = size[v]
+  let prev = new Float32Array(nu * nv)
+  let cur = new Float32Array(nu * nv)
+  // The step toward the light is the same for every cell: split it into whole cells and a
+  // fraction once (clamping at the side faces is per index).
+  const ou = Math.floor(du)
+  const fu = du - ou
+  const ov = Math.floor(dv)
+  const fv = dv - ov
+  const halfSigmaDs = 0.5 * sigmaPerByte2 * ds
+  // The slice nearest the light first.
+  const first = ld > 0 ? size[d] - 1 : 0
+  const step = ld > 0 ? -1 : 1
+  const su = stride[u]
+  const sv = stride[v]
+  for (let s = 0, k = first; s < size[d]; s++, k += step) {
+    const sliceBase = k * stride[d]
+    for (let b = 0; b < nv; b++) {
+      const b0 = Math.min(nv - 1, Math.max(0, b + ov))
+      const b1 = Math.min(nv - 1, Math.max(0, b + ov + 1))
+      const row0 = nu * b0
+      const row1 = nu * b1
+      let cell = sliceBase + b * sv
+      const rowOut = nu * b
+      for (let a = 0; a < nu; a++, cell += su) {
+        let upstream = 0
+        if (s > 0) {
+          // The previous slice (toward the light) at (a + du, b + dv), bilinear, clamped.
+          let a0 = a + ou
+          let a1 = a0 + 1
+          a0 = a0 < 0 ? 0 : a0 >= nu ? nu - 1 : a0
+          a1 = a1 < 0 ? 0 : a1 >= nu ? nu - 1 : a1
+          upstream = (1 - fv) * ((1 - fu) * prev[row0 + a0] + fu * prev[row0 + a1]) + fv * ((1 - fu) * prev[row1 + a0] + fu * prev[row1 + a1])
+        }
+        const r = texels[2 * cell]
+        // Half of this cell's own path lies between its centre and the light.
+        const half = r * r * halfSigmaDs
+        const tauHere = upstream + half
+        out[cell] = transmittanceByte(tauHere)
+        cur[rowOut + a] = tauHere + half
+      }
+    }
+    const t = prev
+    prev = cur
+    cur = t
+  }
+  return out
+}
+
+/**
+ * A unit vector toward the light from its azimuth (degrees about +Y, from +X towards -Z, which is
+ * Blender's +Y: counterclockwise seen from above, as Blender measures it) and its elevation
+ * (degrees above the ground plane).
+ */
+export function lightDirection(azimuthDeg: number, elevationDeg: number): [number, number, number] {
+  const az = (azimuthDeg * Math.PI) / 180
+  const el = (elevationDeg * Math.PI) / 180
+  return [Math.cos(el) * Math.cos(az), Math.sin(el), -Math.cos(el) * Math.sin(az)]
+}
