@@ -181,6 +181,7 @@ export class ViewportController {
           }
         },
         shownBodies: () => [...this.cache.display.shownBodies.ids],
+        volumeSteps: () => this.cache.display.parts.volume.steps,
         bodyPoses: () => this.cache.display.bodyPoses(),
       },
     }

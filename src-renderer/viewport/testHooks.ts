@@ -43,6 +43,8 @@ export interface EddyViewportTestApi {
      * What is drawn: the volume box enabled, points per particle set, vertices per mesh, and
      * vertices per rigid body drawn.
      */
+    /** The smoke raymarch's steps: what the quality preset asks, and what the frame budget marches now. */
+    volumeSteps?(): { requested: number; marched: number }
     parts(): { volume: boolean; particles: number[]; particlesDrawn?: boolean[]; meshes: number[]; rigidBodies?: number[] }
     /**
      * Scene object ids of the simulated rigid bodies drawn; the authored bodies of these ids

@@ -186,6 +186,21 @@ describe('baking, the cache on the timeline, and export', () => {
     // Fire adds the blackbody glow: the plume turns warmer (red over blue) than the same smoke without it.
     expect(smokeSides(emptyFront, fire, fromLeft, rect).warmth.a).toBeGreaterThan(sides.warmth.b + 8)
     await page.uncheck(tid('display-fire'))
+
+    // Quality High on software GL: the raymarch keeps to a frame-time budget, so the page still
+    // answers a click at once (the steps marched are printed; how many depends on the machine).
+    await page.selectOption(tid('display-quality'), 'high')
+    const steps = () => page.evaluate(() => window.__eddyViewport?.cache?.volumeSteps?.() ?? null)
+    await waitFor(steps, (s) => s?.requested === 256, 'the High preset')
+    await page.click(tid('goto-start'))
+    await waitFor(() => page.textContent(tid('playhead')), (t) => t === '1', 'the playhead at the start while High draws')
+    await page.click(tid('goto-end'))
+    await waitFor(() => page.textContent(tid('playhead')), (t) => t === '120', 'the playhead at the end while High draws')
+    const marched = (await steps())!
+    console.log(`quality High: ${marched.marched} of ${marched.requested} steps marched within the frame budget`)
+    expect(marched.marched).toBeGreaterThanOrEqual(24)
+    expect(marched.marched).toBeLessThanOrEqual(256)
+    await page.selectOption(tid('display-quality'), 'low')
     // Dragging the playhead: whatever the drag passes, the frame shown is the one under it.
     const box = (await page.locator(tid('scrubber')).boundingBox())!
     await page.mouse.move(box.x + box.width * 0.2, box.y + box.height / 2)

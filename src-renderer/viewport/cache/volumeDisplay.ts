@@ -16,6 +16,7 @@ import type { Scene } from '@babylonjs/core/scene'
 import type { VolumeDisplayData } from './displayData'
 import { MAX_STEPS, VOLUME_FRAGMENT, VOLUME_VERTEX } from './volumeShader'
 import { LIGHT_DENSITY_SCALE } from './lightVolume'
+import { nextStepScale } from './stepBudget'
 
 export type VolumeQuality = 'low' | 'medium' | 'high'
 
@@ -44,6 +45,9 @@ export class VolumeDisplay {
   private visible = true
   private emissionSpan: number | null = null
   private readonly beforeRender: Observer<Scene>
+  /** Steps the preset asks for, and the fraction of them the frame-time budget allows now (stepBudget.ts). */
+  private requestedSteps = 128
+  private stepScale = 1
 
   constructor(scene: Scene) {
     this.scene = scene
@@ -91,7 +95,10 @@ export class VolumeDisplay {
     this.mesh.material = this.material
     // Outside the box its front faces start the rays (and objects in front of the smoke hide
     // it); from inside only the back faces are there to draw.
-    this.beforeRender = scene.onBeforeRenderObservable.add(() => this.chooseFaces())
+    this.beforeRender = scene.onBeforeRenderObservable.add(() => {
+      this.chooseFaces()
+      this.keepBudget()
+    })
   }
 
   /** Shows a frame's smoke; reuses the GPU texture when the grid size is unchanged. */
@@ -166,10 +173,26 @@ export class VolumeDisplay {
     this.material.setFloat('densityScale', Number.isFinite(s) && s > 0 ? s : 0)
   }
 
-  /** A preset, or a number of steps across the box diagonal. */
+  /** A preset, or a number of steps across the box diagonal (the budget may march fewer). */
   setQuality(q: VolumeQuality | number): void {
     const steps = typeof q === 'number' ? q : QUALITY_STEPS[q].steps
-    this.material.setFloat('steps', Math.min(MAX_STEPS, Math.max(8, Math.round(steps))))
+    this.requestedSteps = Math.min(MAX_STEPS, Math.max(8, Math.round(steps)))
+    this.stepScale = 1
+    this.material.setFloat('steps', this.requestedSteps)
+  }
+
+  /** Steps marched now: the preset's, or fewer while frames run over budget. */
+  get steps(): { requested: number; marched: number } {
+    return { requested: this.requestedSteps, marched: Math.round(this.requestedSteps * this.stepScale) }
+  }
+
+  /** Shrinks the steps while smoke makes frames too slow, grows them back when there is room. */
+  private keepBudget(): void {
+    if (!this.hasData || !this.visible) return
+    const next = nextStepScale(this.stepScale, this.scene.getEngine().getDeltaTime(), this.requestedSteps)
+    if (next === this.stepScale) return
+    this.stepScale = next
+    this.material.setFloat('steps', Math.max(8, Math.round(this.requestedSteps * next)))
   }
 
   setVisible(v: boolean): void {
