@@ -9,6 +9,7 @@ import { paintedTorusScene, patternDoubleTorusScene } from './paintedTorus'
 import { toothpasteScene } from './toothpaste'
 import type { ExampleEntry } from './types'
 import { viscosityPourScene } from './viscosityPour'
+import { movingWakeScene, vortexPlumeScene } from './smokePlumes'
 
 export type { ExampleEntry, ExampleMesh, ExampleOptions, ExampleScene } from './types'
 
@@ -66,6 +67,18 @@ export const EXAMPLES: readonly ExampleEntry[] = [
     title: 'Pattern on a double torus',
     description: 'Gray-Scott reaction-diffusion growing from random spots into a maze over a genus-2 surface (Stam 2003, Fig. 16).',
     build: patternDoubleTorusScene,
+  },
+  {
+    id: 'vortex-plume',
+    title: 'Vortex plume',
+    description: 'A hot plume rising around a sphere and a bar, with vortex particles beside the same plume without them (Selle 2005).',
+    build: vortexPlumeScene,
+  },
+  {
+    id: 'moving-wake',
+    title: 'Moving wake',
+    description: 'A sphere dragged through a layer of smoke leaves a wake of rolling vortices (Selle 2005).',
+    build: movingWakeScene,
   },
 ]
 

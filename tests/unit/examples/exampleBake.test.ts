@@ -48,8 +48,8 @@ function bake(id: string): Baked[] {
 const LIQUID_EXAMPLES = EXAMPLES.filter((e) => e.id in RESOLUTION)
 
 describe('example bakes (tiny resolution, 3 frames)', () => {
-  it('every example is baked here: liquids below, surface flows at the end', () => {
-    expect(EXAMPLES.filter((e) => !(e.id in RESOLUTION)).map((e) => e.id)).toEqual(['painted-torus', 'pattern-double-torus'])
+  it('every example is baked here: liquids below, surface flows and smoke at the end', () => {
+    expect(EXAMPLES.filter((e) => !(e.id in RESOLUTION)).map((e) => e.id)).toEqual(['painted-torus', 'pattern-double-torus', 'vortex-plume', 'moving-wake'])
   })
 
   for (const e of LIQUID_EXAMPLES) {
@@ -153,4 +153,39 @@ describe('example bakes (tiny resolution, 3 frames)', () => {
     expect(Math.max(...m.v.data)).toBeGreaterThan(0.2)
     expect(Math.max(...m.u.data)).toBeGreaterThan(0.9)
   })
+})
+
+describe('smoke examples (coarse, a few frames)', () => {
+  /** Total density inside and outside a domain's box, and its vortex particles, after `frames` frames at `resolution`. */
+  function bakeSmoke(id: string, domainId: string, resolution: number, frames: number) {
+    const { doc } = EXAMPLES.find((x) => x.id === id)!.build({ resolution })
+    const solver = createBakeSolver(doc, domainId, { resolveMesh: () => undefined })
+    for (let f = 1; f <= frames; f++) solver.stepFrame(f)
+    const frame = solver.frame()
+    const density = frame.volumes.find((v) => v.name === 'density')!
+    let total = 0
+    for (const d of density.data) total += d
+    return { total, particles: frame.particles.find((p) => p.name === 'vortexParticles')?.count ?? 0, origin: density.origin, dims: density.dims, h: density.voxelSize }
+  }
+
+  it('vortex-plume: both plumes rise in their own domains; only the left one carries vortex particles', () => {
+    const left = bakeSmoke('vortex-plume', 'domain-particles', 20, 8)
+    const right = bakeSmoke('vortex-plume', 'domain-grid', 20, 8)
+    expect(left.total).toBeGreaterThan(0)
+    expect(right.total).toBeGreaterThan(0)
+    expect(left.particles).toBeGreaterThan(20)
+    expect(right.particles).toBe(0)
+    // The domains do not overlap: each holds only its own plume.
+    expect(left.origin[0] + left.dims[0] * left.h).toBeLessThan(right.origin[0])
+  }, 60_000)
+
+  it('moving-wake: the keyed sphere crosses the layer at 0.8 m/s, and the layer fills with smoke', () => {
+    const { doc } = EXAMPLES.find((x) => x.id === 'moving-wake')!.build({ resolution: 24 })
+    const track = doc.tracks.find((t) => t.objectId === 'sphere' && t.path === 'position.0')!
+    const [a, b] = track.keys
+    expect(((b.value - a.value) / (b.frame - a.frame)) * doc.meta.fps).toBeCloseTo(0.8, 9)
+    const w = bakeSmoke('moving-wake', 'domain', 24, 4)
+    expect(w.total).toBeGreaterThan(0)
+    expect(w.particles).toBeGreaterThan(0)
+  }, 60_000)
 })
