@@ -49,7 +49,12 @@ export function checkFits(e: BakeEstimate, budget: Budget): void {
   if (e.memoryBytes > budget.memoryBytes || e.scalingBytes > DEFAULT_MAX_GRID_BYTES) {
     const { label, value, exponent, min } = e.lower
     const fit = Math.floor(value * Math.pow(Math.max(0, limit - fixed) / e.scalingBytes, 1 / exponent))
-    const which = e.scalingBytes > DEFAULT_MAX_GRID_BYTES ? `the 4 GiB a simulation may use` : `the ${formatBytes(budget.memoryBytes)} available for bakes on this machine`
+    // Where the 4 GiB comes from: a bake's grids live in one WebAssembly memory (shared by its
+    // kernel threads), and wasm32 addresses at most 4 GiB of it, whatever the machine holds.
+    const which =
+      e.scalingBytes > DEFAULT_MAX_GRID_BYTES
+        ? `the 4 GiB a simulation may use (its grids share one WebAssembly memory, and WebAssembly addresses at most 4 GiB, whatever this machine has)`
+        : `the ${formatBytes(budget.memoryBytes)} available for bakes on this machine`
     throw new EddyError(
       'RESOURCE_LIMIT',
       `This bake needs about ${formatBytes(e.memoryBytes)} of memory (${e.layout}, ${e.particles.toLocaleString('en')} particles), more than ${which}. Lower the ${label} to ${Math.max(min, fit)} or less.`,

@@ -75,6 +75,8 @@ describe('bake service', () => {
     await setResolution('', 1024)
     const est = await call(service, 'bake.estimate', { domainId: 'domain' })
     expect(est.problem).toMatch(/needs about .* GiB of memory .*Lower the resolution to \d+ or less/)
+    // It says where the ceiling comes from.
+    expect(est.problem).toMatch(/one WebAssembly memory, and WebAssembly addresses at most 4 GiB/)
     const err = await callError(service, 'bake.start', { domainId: 'domain', mode: 'bake' })
     expect(err.code).toBe('RESOURCE_LIMIT')
     expect(service.bakes.isBaking('domain')).toBe(false)
