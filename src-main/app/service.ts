@@ -15,6 +15,7 @@ import type { EventEnvelope, ResponseEnvelope } from '../../src-shared/api/contr
 import { BakeManager, type BakeDelta, type BakeJobView } from '../bake/bakeManager'
 import { BakeUpdates } from '../bake/bakeUpdates'
 import { makeBakeHandlers } from './bakeHandlers'
+import { makeFlipbookHandlers } from './flipbookHandlers'
 import { ExportJobs } from '../export/exportJobs'
 import type { ExportFs } from '../export/atomicFile'
 import { DeadlineError, describeMs, withDeadline } from '../export/deadline'
@@ -228,6 +229,7 @@ export class EddyService {
   private makeHandlers(): Handlers {
     return {
       ...makeBakeHandlers({ requireStore: () => this.requireStore(), bakes: this.bakes, exports: this.exports }),
+      ...makeFlipbookHandlers(),
       'app.info': () => ({ version: this.opts.version, mode: this.opts.mode, projectsDir: this.opts.projectsDir, platform: process.platform }),
 
       'project.create': async ({ name, dir }) => {

@@ -45,7 +45,7 @@ class AppState {
   error = $state<UserError | null>(null)
   busy = $state(false)
   /** Dialogs owned by the panels; here so menus and keys can open them. */
-  dialog = $state<'none' | 'new' | 'open' | 'saveAs' | 'about' | 'shortcuts' | 'example'>('none')
+  dialog = $state<'none' | 'new' | 'open' | 'saveAs' | 'about' | 'shortcuts' | 'example' | 'flipbook'>('none')
   /** The example the Open Example dialog asks about (it was opened before). */
   examplePrompt = $state<{ id: string; title: string; copies: { path: string; name: string; modified: string }[] } | null>(null)
   /** The last frame the viewport finished with (its cached data shown, or an error shown). */

@@ -14,6 +14,8 @@ export interface ViewHandler {
   setNavigation(style: NavigationStyle): void
   /** Blender's modal G / R / S on the selection, when the mouse is over the view; false when it cannot start. */
   startModal(mode: GizmoMode): boolean
+  /** Moves the playhead to `frame`, waits until the view shows it, and returns the view as PNG bytes. */
+  capture(frame: number): Promise<Uint8Array>
 }
 
 function storedStyle(): NavigationStyle {
@@ -41,6 +43,11 @@ class ViewSession {
 
   run(cmd: ViewCommand): void {
     this.handler?.run(cmd)
+  }
+
+  capture(frame: number): Promise<Uint8Array> {
+    if (!this.handler) return Promise.reject(new Error('The 3D view is not running'))
+    return this.handler.capture(frame)
   }
 
   startModal(mode: GizmoMode): boolean {

@@ -128,6 +128,11 @@ export class CachePlayback {
     }
   }
 
+  /** Whether the frame asked for is answered on screen (shown, not cached, or failed); true with no cache to show. */
+  answered(frame: number): boolean {
+    return !this.buffer || this.state.frame === frame
+  }
+
   /** Shows the cached frame under the playhead (or nothing when that frame is not cached). */
   show(frame: number): void {
     if (!this.buffer) return

@@ -113,7 +113,7 @@ export class ViewportController {
     })
     canvas.addEventListener('pointermove', this.trackMouse)
     canvas.addEventListener('pointerleave', this.loseMouse)
-    viewSession.attach({ run: (cmd) => this.view(cmd), setNavigation: (style) => applyNavigationStyle(camera, style), startModal: (mode) => this.startModal(mode) })
+    viewSession.attach({ run: (cmd) => this.view(cmd), setNavigation: (style) => applyNavigationStyle(camera, style), startModal: (mode) => this.startModal(mode), capture: (frame) => this.capture(frame) })
     this.cache = new CachePlayback(scene, async (domainId, frame) => {
       if (!app.api) throw new Error('Not connected to the Eddy services')
       return app.api.call('cache.display', { domainId, frame })
@@ -259,6 +259,30 @@ export class ViewportController {
     if (!this.mouse || !visual || app.editMode !== 'object' || !visual.gizmoModes.includes(mode) || !visual.root.isEnabled()) return false
     this.modal.start(visual, mode, this.mouse)
     return true
+  }
+
+  /**
+   * The flipbook's frame: the playhead moved to `frame`, the view waited for that frame's cache
+   * (when there is one) and two more renders (so the objects at that frame are drawn), then
+   * the canvas as PNG bytes.
+   */
+  private async capture(frame: number): Promise<Uint8Array> {
+    app.setFrame(frame)
+    const start = performance.now()
+    while (!this.cache.answered(frame)) {
+      if (this.disposed) throw new Error('The 3D view closed')
+      if (performance.now() - start > 60_000) throw new Error(`Frame ${frame} did not reach the view within a minute`)
+      await new Promise((r) => setTimeout(r, 15))
+    }
+    const target = this.hooks.renderedFrames + 2
+    while (this.hooks.renderedFrames < target) {
+      if (this.disposed) throw new Error('The 3D view closed')
+      if (performance.now() - start > 60_000) throw new Error(`The view did not draw frame ${frame} within a minute`)
+      await new Promise((r) => setTimeout(r, 10))
+    }
+    const blob = await new Promise<Blob | null>((r) => this.canvas.toBlob(r, 'image/png'))
+    if (!blob) throw new Error('The 3D view could not be read back as an image')
+    return new Uint8Array(await blob.arrayBuffer())
   }
 
   /** Numpad views, numpad 5 and Home (View menu and keyboard). */

@@ -22,6 +22,7 @@ import {
   vec3,
 } from './schemas'
 import { bakeEvents, bakeRequests } from './bakeSchemas'
+import { flipbookRequests } from './flipbookSchemas'
 
 const nothing = z.object({}).strict()
 const stateResult = projectState
@@ -97,6 +98,7 @@ export const requests = {
   'edit.undo': { params: nothing, result: stateResult },
   'edit.redo': { params: nothing, result: stateResult },
   ...bakeRequests,
+  ...flipbookRequests,
 } as const
 
 export type RequestType = keyof typeof requests

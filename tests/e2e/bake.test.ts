@@ -2,13 +2,13 @@
 // ranges on the timeline (cached, then stale after an edit, then re-baked), a refused
 // absurd resolution, export with its folder errors, and how quickly the UI answers a click
 // while a 64^3 bake runs in the background (printed; the aim is under 100 ms).
-import { existsSync, readdirSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { artifactPath, startApp, type RunningApp } from './harness'
 import Database from 'better-sqlite3'
-import { changedFraction } from './pixels'
+import { changedFraction, pixelStats } from './pixels'
 import { PNG } from 'pngjs'
 import { addObject, commitField, field, newProject, selectObject, setFrame, tid, waitFor } from './ui'
 
@@ -226,6 +226,40 @@ describe('baking, the cache on the timeline, and export', () => {
     await setFrame(page, 99)
     await waitFor(shown, (s) => s?.shownFrame === 99 && s.error === null, 'frame 99 shown again')
     await page.evaluate(() => window.__eddyViewport?.cache?.setIdleFill?.(true))
+  })
+
+  it('renders a flipbook of the cached frames to PNGs (View > Render Flipbook), with progress and Cancel', async () => {
+    const { page } = app
+    const dir = join(app.projectsDir, 'flipbook')
+    await page.click(tid('menu-view'))
+    await page.click(tid('view-flipbook'))
+    await page.fill(tid('flipbook-folder'), dir)
+    await page.fill(tid('flipbook-name'), 'plume')
+    await page.fill(tid('flipbook-from'), '20')
+    await page.fill(tid('flipbook-to'), '23')
+    await page.click(tid('flipbook-start'))
+    const status = await waitFor(() => page.locator(tid('flipbook-status')).textContent().catch(() => null), (t) => !!t, 'the flipbook to finish', 120_000)
+    expect(status).toMatch(/Wrote 4 frames to .*flipbook\. (No MP4: ffmpeg is not installed|Wrote .*plume\.mp4)/)
+    const files = readdirSync(dir).filter((f) => f.endsWith('.png')).sort()
+    expect(files).toEqual(['plume_0020.png', 'plume_0021.png', 'plume_0022.png', 'plume_0023.png'])
+    const shots = files.map((f) => readFileSync(join(dir, f)))
+    // Drawn frames of the plume, not blank canvases, and the plume moves from one to the next.
+    for (const png of shots) expect(pixelStats(png).variance).toBeGreaterThan(5)
+    for (let i = 1; i < shots.length; i++) expect(changedFraction(shots[i - 1], shots[i], 8)).toBeGreaterThan(0.001)
+
+    // Cancel: the frames written so far stay, the rest are not rendered.
+    await page.fill(tid('flipbook-name'), 'long')
+    await page.fill(tid('flipbook-from'), '1')
+    await page.fill(tid('flipbook-to'), '120')
+    await page.click(tid('flipbook-start'))
+    await waitFor(() => page.locator(tid('flipbook-count')).textContent().catch(() => ''), (t) => /Frame [2-9]\d* of 120/.test(t ?? ''), 'two frames rendered', 120_000)
+    await page.click(tid('flipbook-cancel'))
+    const cancelled = await waitFor(() => page.locator(tid('flipbook-status')).textContent().catch(() => null), (t) => /Cancelled after/.test(t ?? ''), 'the cancel', 60_000)
+    const n = Number(/Cancelled after (\d+) of 120/.exec(cancelled!)![1])
+    expect(n).toBeGreaterThanOrEqual(2)
+    expect(n).toBeLessThan(120)
+    expect(readdirSync(dir).filter((f) => f.startsWith('long_')).length).toBe(n)
+    await page.click(tid('flipbook-close'))
   })
 
   it('an edit marks the bake stale, and a re-bake of a range makes it valid again', async () => {

@@ -186,6 +186,20 @@ describe('EddyService: edits, validation, undo', () => {
     service.close()
   })
 
+  it('writes flipbook frames only as PNGs with plain names, and says when no MP4 can be made', async () => {
+    const { service, projectsDir } = makeService()
+    const dir = join(projectsDir, 'flip')
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]).toString('base64')
+    const r = await call(service, 'flipbook.writeFrame', { outDir: dir, name: 'shot_0001.png', png })
+    expect(r).toEqual({ path: join(dir, 'shot_0001.png'), bytes: 11 })
+    expect(readFileSync(r.path).subarray(0, 4).toString('latin1')).toBe('\x89PNG')
+    expect((await callError(service, 'flipbook.writeFrame', { outDir: dir, name: 'shot_0002.png', png: Buffer.from('GIF89a').toString('base64') })).message).toMatch(/not a PNG/)
+    for (const name of ['../escape.png', 'shot.jpg', '.hidden.png']) expect((await callError(service, 'flipbook.writeFrame', { outDir: dir, name, png })).code).toBe('INVALID_MESSAGE')
+    const movie = await call(service, 'flipbook.encodeMovie', { outDir: dir, baseName: 'shot', padding: 4, frameStart: 1, fps: 24 })
+    if (movie.path === null) expect(movie.note).toMatch(/ffmpeg is not installed/)
+    service.close()
+  })
+
   it('imports a mesh at the 3D cursor, lifted onto the ground when it would reach below it', async () => {
     const { service } = makeService()
     await call(service, 'project.create', { name: 'Cursor' })
