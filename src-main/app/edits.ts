@@ -3,7 +3,7 @@
 // here, so nothing invalid ever reaches the store.
 import { EddyError } from '../../src-shared/api/errors'
 import type { ChangeSet, ObjectChange, TrackChange } from '../store/projectStore'
-import type { CageGeometry, Interpolation, ObjectKind, ParamValue, ProjectMeta, SceneDocument, SceneObject, Track } from '../../src-shared/scene/types'
+import type { CageGeometry, Interpolation, Keyframe, ObjectKind, ParamValue, ProjectMeta, SceneDocument, SceneObject, Track } from '../../src-shared/scene/types'
 import { kindLabel, MESH_SHAPED_KINDS, specFor } from '../../src-shared/scene/specs'
 import { defaultCage, defaultParams, uniqueName } from '../../src-shared/scene/defaults'
 import { validateCage, validateChannel, validateMeta, validateParams, type ValidationIssue } from '../../src-shared/scene/validate'
@@ -203,7 +203,12 @@ export function setKeyEdit(doc: SceneDocument, objectId: string, path: string, f
   const keyed = validateParams(obj.kind, writeChannel(obj.params, path, v))
   if (keyed.length) invalid(keyed, `Cannot key ${obj.name} ${path}`)
   const existing = track ? findKey(track.keys, frame) : undefined
-  const keys = setKey(track?.keys ?? [], { frame, value: v, interp: interp ?? existing?.interp ?? 'bezier' })
+  const key: Keyframe = { frame, value: v, interp: interp ?? existing?.interp ?? 'bezier' }
+  // A key given a new value keeps its shape: explicit handles move with it.
+  const dv = existing ? v - existing.value : 0
+  if (existing?.handleLeft) key.handleLeft = [existing.handleLeft[0], existing.handleLeft[1] + dv]
+  if (existing?.handleRight) key.handleRight = [existing.handleRight[0], existing.handleRight[1] + dv]
+  const keys = setKey(track?.keys ?? [], key)
   return trackEdit(`Insert key on ${obj.name} ${path} at frame ${frame}`, objectId, path, track, keys)
 }
 
@@ -221,6 +226,26 @@ export function setInterpEdit(doc: SceneDocument, objectId: string, path: string
   if (!track || !key) throw new EddyError('NOT_FOUND', `${obj.name} has no key on ${path} at frame ${frame}`, { path })
   const keys = setKey(track.keys, { ...key, interp })
   return trackEdit(`Set ${obj.name} ${path} interpolation to ${interp}`, objectId, path, track, keys)
+}
+
+export function setHandlesEdit(
+  doc: SceneDocument,
+  objectId: string,
+  path: string,
+  frame: number,
+  handleLeft: [number, number] | null,
+  handleRight: [number, number] | null,
+): Edit {
+  const obj = findObject(doc, objectId)
+  const track = findTrack(doc, objectId, path)
+  const key = track ? findKey(track.keys, frame) : undefined
+  if (!track || !key) throw new EddyError('NOT_FOUND', `${obj.name} has no key on ${path} at frame ${frame}`, { path })
+  if (handleLeft && handleLeft[0] > key.frame) throw new EddyError('INVALID_PARAM', `The left handle of the key at frame ${frame} must not lie after it (frame ${handleLeft[0]})`, { path })
+  if (handleRight && handleRight[0] < key.frame) throw new EddyError('INVALID_PARAM', `The right handle of the key at frame ${frame} must not lie before it (frame ${handleRight[0]})`, { path })
+  const next: Keyframe = { frame: key.frame, value: key.value, interp: key.interp }
+  if (handleLeft) next.handleLeft = [handleLeft[0], handleLeft[1]]
+  if (handleRight) next.handleRight = [handleRight[0], handleRight[1]]
+  return trackEdit(`Shape ${obj.name} ${path} key at frame ${frame}`, objectId, path, track, setKey(track.keys, next))
 }
 
 export function setMetaEdit(doc: SceneDocument, patch: Partial<ProjectMeta>): Edit {

@@ -28,7 +28,7 @@ import { createExampleProject, unknownExampleError } from '../store/exampleProje
 import { EXAMPLES, findExample } from '../../src-shared/scene/examples'
 import { RecentProjects } from '../store/recentProjects'
 import { History } from './history'
-import { addObjectEdit, deleteKeyEdit, deleteObjectsEdit, setInterpEdit, setKeyEdit, setMetaEdit, updateObjectEdit, type Edit } from './edits'
+import { addObjectEdit, deleteKeyEdit, deleteObjectsEdit, setHandlesEdit, setInterpEdit, setKeyEdit, setMetaEdit, updateObjectEdit, type Edit } from './edits'
 
 export interface ServiceOptions {
   mode: 'electron' | 'headless'
@@ -325,6 +325,8 @@ export class EddyService {
       'key.delete': ({ objectId, path, frame }) => this.commit(deleteKeyEdit(this.requireStore().doc, objectId, path, frame)),
 
       'key.setInterp': ({ objectId, path, frame, interp }) => this.commit(setInterpEdit(this.requireStore().doc, objectId, path, frame, interp)),
+
+      'key.setHandles': ({ objectId, path, frame, handleLeft, handleRight }) => this.commit(setHandlesEdit(this.requireStore().doc, objectId, path, frame, handleLeft, handleRight)),
 
       'mesh.import': async ({ fileName, data, at }) => {
         this.requireStore()

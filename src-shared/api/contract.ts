@@ -86,6 +86,16 @@ export const requests = {
   },
   'key.delete': { params: z.object({ objectId, path: trackPath, frame: frameTime }).strict(), result: stateResult },
   'key.setInterp': { params: z.object({ objectId, path: trackPath, frame: frameTime, interp: interpolation }).strict(), result: stateResult },
+  /**
+   * Bezier handles of one key as absolute (frame, value) points (the curve editor); null puts a
+   * handle back to automatic. The left one may not lie after the key, the right one not before.
+   */
+  'key.setHandles': {
+    params: z
+      .object({ objectId, path: trackPath, frame: frameTime, handleLeft: z.tuple([frameTime, keyValue]).nullable(), handleRight: z.tuple([frameTime, keyValue]).nullable() })
+      .strict(),
+    result: stateResult,
+  },
   /** `at`: the 3D cursor; the obstacle goes there, lifted onto the ground plane if it would reach below it. */
   'mesh.import': {
     params: z.object({ fileName: z.string().min(1).max(1024), data: base64, at: vec3.optional() }).strict(),

@@ -171,6 +171,14 @@ function autoSlope(keys: readonly Keyframe[], i: number): number {
   return Math.sign(mean) * Math.min(Math.abs(mean), limit)
 }
 
+/**
+ * The handles a key's Bezier segments use now (its own, or the automatic ones): the left one
+ * when a segment arrives at it, the right one when one leaves it; null at the ends.
+ */
+export function keyHandles(keys: readonly Keyframe[], i: number): { left: [number, number] | null; right: [number, number] | null } {
+  return { left: i > 0 ? leftHandle(keys, i) : null, right: i < keys.length - 1 ? rightHandle(keys, i) : null }
+}
+
 /** A new sorted array with `key` added, replacing any key at the same frame. */
 export function setKey(keys: readonly Keyframe[], key: Keyframe): Keyframe[] {
   const kept = keys.filter((k) => Math.abs(k.frame - key.frame) >= FRAME_EPS)

@@ -2,7 +2,7 @@
 // markers, Insert/Delete key, interpolation, the frame range, scrubbing and playback.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { artifactPath, startApp, type RunningApp } from './harness'
-import { addObject, commitField, field, focusCanvasArea, keyMarkers, newProject, setFrame, tid, undoLabel } from './ui'
+import { addObject, commitField, field, focusCanvasArea, keyMarkers, newProject, setFrame, tid, undoLabel, waitFor } from './ui'
 
 describe('animation', () => {
   let app: RunningApp
@@ -77,6 +77,50 @@ describe('animation', () => {
     // Clicking the selected channel's label again goes back to all channels.
     await page.click(tid('label-position.1'))
     await expect.poll(() => keyMarkers(page)).toEqual([1, 10, 50])
+  })
+
+  it("shapes the selected channel in the curve editor: a key dragged up, a handle bending the curve, each undoable", async () => {
+    const { page } = app
+    await page.click(tid('label-rate'))
+    await expect.poll(() => page.textContent(tid('timeline-channel'))).toContain('Emitter · Rate')
+    await page.click(tid('curve-toggle'))
+    await page.waitForSelector(tid('curve-editor'))
+    expect(await page.locator(tid('curve-key')).evaluateAll((els) => els.map((e) => Number((e as HTMLElement).dataset.frame)))).toEqual([1, 50])
+    const rateAt = async (f: number) => {
+      await setFrame(page, f)
+      return Number(await page.inputValue(tid('param-rate')))
+    }
+    const before50 = await rateAt(50)
+    const dragBy = async (selector: string, dy: number) => {
+      const b = (await page.locator(selector).boundingBox())!
+      await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2)
+      await page.mouse.down()
+      await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2 + dy, { steps: 6 })
+      await page.mouse.up()
+    }
+    // The key at 50 dragged 30 px up: a higher value there, as much as 30 px stand for on the plot.
+    const plot = (await page.locator(tid('curve-editor')).boundingBox())!
+    const [lo, hi] = await Promise.all(['data-lo', 'data-hi'].map(async (a) => Number(await page.getAttribute(tid('curve-editor'), a))))
+    const perPx = (hi - lo) / (plot.height * (130 / 150)) // the plot's value span covers all but 10 px of padding a side (in 150)
+    await dragBy(`${tid('curve-key')}[data-frame="50"]`, -30)
+    await waitFor(() => undoLabel(page), (l) => l === 'Undo Insert key on Emitter rate at frame 50', 'the key drag committed')
+    const after50 = await rateAt(50)
+    expect(Math.abs(after50 - before50 - 30 * perPx)).toBeLessThan(0.15 * 30 * perPx)
+    // The right handle of the key at 1 pulled up: the curve rises sooner after it.
+    const before10 = await rateAt(10)
+    await dragBy(`${tid('curve-handle-right')}[data-frame="1"]`, -40)
+    await waitFor(() => undoLabel(page), (l) => l === 'Undo Shape Emitter rate key at frame 1', 'the handle drag committed')
+    const after10 = await rateAt(10)
+    expect(after10).toBeGreaterThan(before10 + 0.2)
+    // Undo puts the automatic handle back, and the curve with it.
+    await focusCanvasArea(page)
+    await page.keyboard.press('Control+z')
+    await waitFor(() => rateAt(10), (v) => Math.abs(v - before10) < 1e-3, 'the curve as it was at frame 10')
+    await focusCanvasArea(page)
+    await page.keyboard.press('Control+z')
+    await waitFor(() => rateAt(50), (v) => Math.abs(v - before50) < 1e-3, 'the key back at its value')
+    await page.click(tid('curve-toggle'))
+    await page.click(tid('label-rate'))
   })
 
   it('inserts and deletes keys from the timeline and with I, and sets interpolation', async () => {

@@ -186,6 +186,26 @@ describe('EddyService: edits, validation, undo', () => {
     service.close()
   })
 
+  it('shapes a key with explicit Bezier handles, keeps them when its value changes, and puts them back to automatic', async () => {
+    const { service } = makeService()
+    await call(service, 'project.create', { name: 'Curves' })
+    const { id } = await call(service, 'object.add', { kind: 'emitter' })
+    await call(service, 'key.set', { objectId: id, path: 'rate', frame: 1, value: 2 })
+    await call(service, 'key.set', { objectId: id, path: 'rate', frame: 49, value: 8 })
+    const keyAt = (st: { document: { tracks: { keys: { frame: number }[] }[] } }, f: number) => st.document.tracks[0].keys.find((k) => k.frame === f) as Record<string, unknown>
+    const shaped = await call(service, 'key.setHandles', { objectId: id, path: 'rate', frame: 1, handleLeft: null, handleRight: [17, 6] })
+    expect(keyAt(shaped, 1)).toEqual({ frame: 1, value: 2, interp: 'bezier', handleRight: [17, 6] })
+    expect(shaped.undoLabel).toBe('Shape Emitter rate key at frame 1')
+    // A new value for the key moves its handle with it.
+    const moved = await call(service, 'key.set', { objectId: id, path: 'rate', frame: 1, value: 3 })
+    expect(keyAt(moved, 1)).toEqual({ frame: 1, value: 3, interp: 'bezier', handleRight: [17, 7] })
+    const back = await call(service, 'key.setHandles', { objectId: id, path: 'rate', frame: 1, handleLeft: null, handleRight: null })
+    expect('handleRight' in keyAt(back, 1)).toBe(false)
+    expect((await callError(service, 'key.setHandles', { objectId: id, path: 'rate', frame: 1, handleLeft: null, handleRight: [0, 3] })).message).toMatch(/must not lie before it/)
+    expect((await callError(service, 'key.setHandles', { objectId: id, path: 'rate', frame: 5, handleLeft: null, handleRight: null })).code).toBe('NOT_FOUND')
+    service.close()
+  })
+
   it('writes flipbook frames only as PNGs with plain names, and says when no MP4 can be made', async () => {
     const { service, projectsDir } = makeService()
     const dir = join(projectsDir, 'flip')
