@@ -8,6 +8,7 @@ import '../../src-shared/sim/registry'
 import { availableParallelism } from 'node:os'
 import { isEddyError } from '../../src-shared/api/errors'
 import { parseOptions, UsageError } from './args'
+import { renderCommand } from './renderCommand'
 import { printBenchResult } from './benchResult'
 import { benchSmoke } from './benchSmoke'
 import { benchLiquid } from './benchLiquid'
@@ -33,6 +34,9 @@ const USAGE = `usage:
     textures as PNG atlases).
   eddy example NAME OUT.eddy
     Writes a new project from an example scene (an unknown NAME lists them).
+  eddy render PROJECT.eddy --out DIR [--frames A-B] [--sim NAME] [--name NAME] [--size 1280x720] [--overlays]
+    The viewport flipbook: each frame drawn (with the simulation's cache shown) as NAME_0001.png ...
+    and NAME.mp4 where ffmpeg is installed; needs Chromium (EDDY_CHROMIUM, else /usr/bin/chromium).
   eddy bench smoke [--res 64] [--frames 48] [--threads N] [--pressure mic|mg] [--kernels wasm|ts]
     Bakes the scene of shared/peers/blender_smoke.py and prints ms/frame by stage.
   eddy bench liquid [--res 64] [--frames 48] [--threads N] [--kernels wasm|ts]
@@ -68,6 +72,7 @@ async function main(argv: string[]): Promise<number> {
   const [command, what, ...rest] = argv
   if (command === 'bake') return bakeCommand(argv.slice(1), process.stdout)
   if (command === 'export') return exportCommand(argv.slice(1), process.stdout)
+  if (command === 'render') return renderCommand(argv.slice(1), process.stdout)
   if (command === 'example') return exampleCommand(argv.slice(1), (line) => console.log(line), (line) => console.error(line))
   if (command === 'bench' && (what === 'liquid' || what === 'viscous' || what === 'bunny')) {
     const o = parseOptions(rest, {
