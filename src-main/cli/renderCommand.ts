@@ -13,9 +13,8 @@ import { fileURLToPath } from 'node:url'
 import { ProjectStore } from '../store/projectStore'
 import { parseOptions, UsageError } from './args'
 import { parseFrameRange } from './bakeCommand'
+import { HEADLESS_CHROMIUM_ARGS } from './headlessChromium'
 
-/** Chromium with SwiftShader's WebGL where there is no GPU (as the e2e tests run it). */
-const CHROMIUM_ARGS = ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
 const tid = (id: string): string => `[data-testid="${id}"]`
 
 /** The Chromium to drive: EDDY_CHROMIUM, else Debian's. */
@@ -88,7 +87,7 @@ export async function renderCommand(args: string[], out: NodeJS.WriteStream): Pr
 
   const dataDir = mkdtempSync(join(tmpdir(), 'eddy-render-'))
   const host = await startHost(projectPath, dataDir)
-  const browser = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS })
+  const browser = await chromium.launch({ executablePath, headless: true, args: HEADLESS_CHROMIUM_ARGS })
   let cancel = false
   const onSigint = (): void => void (cancel = true)
   process.on('SIGINT', onSigint)

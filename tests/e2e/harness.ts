@@ -9,19 +9,12 @@ import { join, resolve } from 'node:path'
 import { get as httpGet } from 'node:http'
 import { createInterface } from 'node:readline'
 import { chromium, type Browser, type Page } from 'playwright-core'
+import { HEADLESS_CHROMIUM_ARGS } from '../../src-main/cli/headlessChromium'
 
 export const ROOT = resolve(import.meta.dirname, '../..')
 export const ARTIFACTS = join(ROOT, 'test-results/e2e')
 
-export const CHROMIUM_ARGS = [
-  '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader',
-  '--no-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-]
+export const CHROMIUM_ARGS = HEADLESS_CHROMIUM_ARGS
 
 export interface Host {
   proc: ChildProcess
