@@ -14,6 +14,7 @@ import { ProjectStore } from '../store/projectStore'
 import { parseOptions, UsageError } from './args'
 import { parseFrameRange } from './bakeCommand'
 import { HEADLESS_CHROMIUM_ARGS } from './headlessChromium'
+import { sanitizeName } from '../../src-shared/safeFileName'
 
 const tid = (id: string): string => `[data-testid="${id}"]`
 
@@ -79,7 +80,7 @@ export async function renderCommand(args: string[], out: NodeJS.WriteStream): Pr
   const [from, to] = o.frames ? parseFrameRange(o.frames) : [doc.meta.frameStart, doc.meta.frameEnd]
   if (from < doc.meta.frameStart || to > doc.meta.frameEnd) throw new UsageError(`--frames ${from}-${to} lies outside the scene's frames ${doc.meta.frameStart}-${doc.meta.frameEnd}`)
   if (o.sim && !doc.objects.some((x) => x.name === o.sim)) throw new UsageError(`The project has no object named "${o.sim}"`)
-  const name = o.name ?? (doc.meta.name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._-]+/, '') || 'flipbook')
+  const name = o.name ?? sanitizeName(doc.meta.name, 'flipbook')
   const executablePath = chromiumPath()
   // Not bundled: the browser driver is only loaded by this command.
   const driver = 'playwright-core'

@@ -4,6 +4,7 @@ import * as nodePath from 'node:path'
 import { EddyError } from '../../src-shared/api/errors'
 import type { UpAxis } from '../../src-shared/formats/upAxis'
 import type { FrameData } from '../../src-shared/sim/frame'
+import { sanitizeName } from '../../src-shared/safeFileName'
 
 /** 'png': per-patch textures of a surface flow as PNG atlases (textureAtlas.ts). */
 export type ExportFormat = 'vdb' | 'obj' | 'ply' | 'gltf' | 'glb' | 'png'
@@ -119,8 +120,4 @@ export function describeFrames(frames: readonly number[]): string {
   return `${noun} ${runs.slice(0, -1).join(', ')} and ${runs[runs.length - 1]}`
 }
 
-/** A name safe in file names on every OS: runs of other characters become '_'. */
-export function sanitizeName(name: string, fallback: string): string {
-  const s = name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._-]+|[._-]+$/g, '').slice(0, 64)
-  return s === '' ? fallback : s
-}
+export { sanitizeName }

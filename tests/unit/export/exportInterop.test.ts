@@ -162,19 +162,24 @@ def imported(op, **kw):
     op(**kw)
     return [o for o in bpy.data.objects if o not in before]
 out = {}
-vol = bpy.data.volumes.new('smoke')
-vol.filepath = ${file('smoke_0002.vdb')}
-vo = bpy.data.objects.new('smoke', vol)
-scene.collection.objects.link(vo)
-vol.grids.load()
+def volume_object(name, path):
+    vol = bpy.data.volumes.new(name)
+    vol.filepath = path
+    vo = bpy.data.objects.new(name, vol)
+    scene.collection.objects.link(vo)
+    vol.grids.load()
+    return vol, vo
+def isosurface(vo, grid, threshold):
+    # Blender's own mesher (the Volume to Mesh modifier) on one grid, at one level.
+    mo = bpy.data.objects.new(grid + 'Iso', bpy.data.meshes.new(grid + 'Iso'))
+    scene.collection.objects.link(mo)
+    m = mo.modifiers.new('v2m', 'VOLUME_TO_MESH')
+    m.object = vo; m.grid_name = grid; m.threshold = threshold; m.resolution_mode = 'GRID'; m.adaptivity = 0
+    return mo.evaluated_get(bpy.context.evaluated_depsgraph_get()).to_mesh()
+vol, vo = volume_object('smoke', ${file('smoke_0002.vdb')})
 # Blender's mesher on the density grid: world-space evidence of where the smoke is.
-me = bpy.data.meshes.new('iso')
-mo = bpy.data.objects.new('iso', me)
-scene.collection.objects.link(mo)
-m = mo.modifiers.new('v2m', 'VOLUME_TO_MESH')
-m.object = vo; m.grid_name = 'density'; m.threshold = 0.01; m.resolution_mode = 'GRID'; m.adaptivity = 0
+iso = isosurface(vo, 'density', 0.01)
 dg = bpy.context.evaluated_depsgraph_get()
-iso = mo.evaluated_get(dg).to_mesh()
 ipts = [v.co for v in iso.vertices]
 out['vdb'] = {
     'error': vol.grids.error_message,
@@ -185,18 +190,8 @@ out['vdb'] = {
 }
 # The liquid's surface grid through the same mesher at its zero level: Blender meshes a level
 # set with normals pointing out of the liquid (a fog volume's point into it).
-lvol = bpy.data.volumes.new('pool')
-lvol.filepath = ${file('pool_0002.vdb')}
-lvo = bpy.data.objects.new('pool', lvol)
-scene.collection.objects.link(lvo)
-lvol.grids.load()
-lme = bpy.data.meshes.new('poolIso')
-lmo = bpy.data.objects.new('poolIso', lme)
-scene.collection.objects.link(lmo)
-lm = lmo.modifiers.new('v2m', 'VOLUME_TO_MESH')
-lm.object = lvo; lm.grid_name = 'surface'; lm.threshold = 0.0; lm.resolution_mode = 'GRID'; lm.adaptivity = 0
-dg = bpy.context.evaluated_depsgraph_get()
-liso = lmo.evaluated_get(dg).to_mesh()
+lvol, lvo = volume_object('pool', ${file('pool_0002.vdb')})
+liso = isosurface(lvo, 'surface', 0.0)
 lpts = [v.co.copy() for v in liso.vertices]
 lc = sum(lpts, Vector((0, 0, 0))) / max(1, len(lpts))
 out['levelSet'] = {
