@@ -1,13 +1,16 @@
 // Point location in a stuffed tetrahedral mesh: which tetrahedron holds a point (the
 // semi-Lagrangian back-traces of the tetrahedral liquid ask this for every sample). Stuffed
-// meshes come from a lattice, so a uniform grid of cells one lattice spacing wide is their
-// natural index: each tetrahedron is filed under the cell holding its centroid, and a query
-// tests the tetrahedra filed within reach of the point's cell, reach being the largest distance
-// from any tetrahedron's centroid to its corners (a tetrahedron holding the point has its
-// centroid that close). In a uniform mesh that is one ring of cells; graded interiors reach
-// further, where few tetrahedra are filed. Allocation free per query.
+// meshes come from a lattice, so a uniform grid of cells one finest lattice spacing wide is their
+// natural index (the octree's finest leaves, flattened): each tetrahedron is filed under every
+// cell its bounding box overlaps, so a query tests only the tetrahedra of the point's own cell.
+// A finest tetrahedron overlaps at most eight cells; a graded interior tetrahedron 2^k times
+// larger overlaps up to (2^k + 1)^3, but there are 8^k times fewer of them, so the index stays
+// a small multiple of the finest cells the mesh covers. Allocation free per query.
 import { EddyError } from '../../api/errors'
 import { barycentricCoordinates } from './tetBarycentric'
+
+/** Most index entries a locator may hold (2^28 Int32 = 1 GiB). */
+const MAX_ENTRIES = 2 ** 28
 
 export class TetLocator {
   private readonly origin: [number, number, number]
@@ -15,8 +18,6 @@ export class TetLocator {
   private readonly inverseCell: number
   private readonly cellStart: Int32Array
   private readonly cellTets: Int32Array
-  /** Rings of cells a query searches. */
-  readonly reach: number
   private readonly lambda = new Float64Array(4)
 
   constructor(private readonly positions: Float64Array, private readonly tets: Int32Array, cellSize: number) {
@@ -28,45 +29,48 @@ export class TetLocator {
       if (x < lo[a]) lo[a] = x
       if (x > hi[a]) hi[a] = x
     }
+    if (nt === 0) lo.fill(0), hi.fill(0)
     this.origin = [lo[0], lo[1], lo[2]]
     this.inverseCell = 1 / cellSize
     this.dims = [0, 1, 2].map((a) => Math.max(1, Math.floor((hi[a] - lo[a]) / cellSize) + 1)) as [number, number, number]
+    const [nx, ny] = this.dims
     const cells = this.dims[0] * this.dims[1] * this.dims[2]
     if (!(cells <= 2 ** 28)) throw new EddyError('INVALID_PARAM', `tetrahedron locator: ${this.dims.join(' x ')} cells is too many (cell size ${cellSize} against a mesh ${hi.map((h, a) => h - lo[a]).join(' x ')} across)`)
-    const cellOf = new Int32Array(nt)
-    const count = new Int32Array(cells + 1)
-    let reach2 = 0
-    for (let t = 0; t < nt; t++) {
-      let cx = 0, cy = 0, cz = 0
-      for (let k = 0; k < 4; k++) {
-        const v = tets[4 * t + k]
-        cx += positions[3 * v]; cy += positions[3 * v + 1]; cz += positions[3 * v + 2]
-      }
-      cx /= 4; cy /= 4; cz /= 4
-      for (let k = 0; k < 4; k++) {
-        const v = tets[4 * t + k]
-        const d2 = (positions[3 * v] - cx) ** 2 + (positions[3 * v + 1] - cy) ** 2 + (positions[3 * v + 2] - cz) ** 2
-        if (d2 > reach2) reach2 = d2
-      }
-      const c = this.cellIndex(cx, cy, cz)
-      cellOf[t] = c
-      count[c + 1]++
+    // Two passes over the tetrahedra's cell ranges: count, then fill (a counting sort by cell).
+    const box = new Int32Array(6)
+    const visitCells = (t: number, visit: (c: number) => void) => {
+      this.cellRange(t, box)
+      for (let k = box[2]; k <= box[5]; k++) for (let j = box[1]; j <= box[4]; j++) for (let i = box[0]; i <= box[3]; i++) visit(i + nx * (j + ny * k))
     }
-    for (let c = 0; c < cells; c++) count[c + 1] += count[c]
-    this.cellStart = count
-    this.cellTets = new Int32Array(nt)
-    const fill = count.slice(0, cells)
-    for (let t = 0; t < nt; t++) this.cellTets[fill[cellOf[t]]++] = t
-    this.reach = Math.ceil(Math.sqrt(reach2) * this.inverseCell)
+    const start = new Int32Array(cells + 1)
+    for (let t = 0; t < nt; t++) visitCells(t, (c) => start[c + 1]++)
+    for (let c = 0; c < cells; c++) start[c + 1] += start[c]
+    if (start[cells] > MAX_ENTRIES) throw new EddyError('INVALID_PARAM', `tetrahedron locator: ${start[cells]} index entries is too many (cell size ${cellSize} is too small for these tetrahedra)`)
+    const entries = new Int32Array(start[cells])
+    const fill = start.slice(0, cells)
+    for (let t = 0; t < nt; t++) visitCells(t, (c) => { entries[fill[c]++] = t })
+    this.cellStart = start
+    this.cellTets = entries
+  }
+
+  /** out = [i0, j0, k0, i1, j1, k1]: the cells tetrahedron t's bounding box overlaps. */
+  private cellRange(t: number, out: Int32Array): void {
+    const p = this.positions, T = this.tets
+    for (let a = 0; a < 3; a++) {
+      let mn = Infinity, mx = -Infinity
+      for (let k = 0; k < 4; k++) {
+        const x = p[3 * T[4 * t + k] + a]
+        if (x < mn) mn = x
+        if (x > mx) mx = x
+      }
+      out[a] = this.axis(mn, a)
+      out[3 + a] = this.axis(mx, a)
+    }
   }
 
   private axis(x: number, a: number): number {
     const i = Math.floor((x - this.origin[a]) * this.inverseCell)
     return i < 0 ? 0 : i >= this.dims[a] ? this.dims[a] - 1 : i
-  }
-
-  private cellIndex(x: number, y: number, z: number): number {
-    return this.axis(x, 0) + this.dims[0] * (this.axis(y, 1) + this.dims[1] * this.axis(z, 2))
   }
 
   /** Whether tetrahedron t holds (x, y, z), within `slack` in barycentric terms (false for a flat tetrahedron). */
@@ -78,20 +82,19 @@ export class TetLocator {
 
   /** The tetrahedron holding (x, y, z) (the lowest index where faces are shared), or -1 outside the mesh. */
   locate(x: number, y: number, z: number): number {
-    const i0 = this.axis(x, 0), j0 = this.axis(y, 1), k0 = this.axis(z, 2)
+    if (!(x >= this.origin[0] && y >= this.origin[1] && z >= this.origin[2])) return -1
+    const i = Math.floor((x - this.origin[0]) * this.inverseCell)
+    const j = Math.floor((y - this.origin[1]) * this.inverseCell)
+    const k = Math.floor((z - this.origin[2]) * this.inverseCell)
     const [nx, ny, nz] = this.dims
-    const R = this.reach
+    // A point on the mesh's far bounding plane belongs to the last cell.
+    const ci = i === nx ? nx - 1 : i, cj = j === ny ? ny - 1 : j, ck = k === nz ? nz - 1 : k
+    if (ci >= nx || cj >= ny || ck >= nz) return -1
+    const c = ci + nx * (cj + ny * ck)
     let best = -1
-    for (let k = Math.max(0, k0 - R); k <= Math.min(nz - 1, k0 + R); k++) {
-      for (let j = Math.max(0, j0 - R); j <= Math.min(ny - 1, j0 + R); j++) {
-        for (let i = Math.max(0, i0 - R); i <= Math.min(nx - 1, i0 + R); i++) {
-          const c = i + nx * (j + ny * k)
-          for (let q = this.cellStart[c]; q < this.cellStart[c + 1]; q++) {
-            const t = this.cellTets[q]
-            if ((best < 0 || t < best) && this.contains(t, x, y, z)) best = t
-          }
-        }
-      }
+    for (let q = this.cellStart[c]; q < this.cellStart[c + 1]; q++) {
+      const t = this.cellTets[q]
+      if ((best < 0 || t < best) && this.contains(t, x, y, z)) best = t
     }
     return best
   }

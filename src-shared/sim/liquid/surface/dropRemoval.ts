@@ -6,7 +6,7 @@
 //
 // The test is on |V|: a tiny enclosed air pocket (negative volume, its triangles face
 // inward) is as much sub-grid noise as a tiny drop, while a large cavity is kept.
-import type { MeshBuffers } from './marchingCubes'
+import type { MeshBuffers } from '../../../geometry/marchingCubes'
 
 /** Keeps its scratch between frames. */
 export class DropRemover {

@@ -1,5 +1,5 @@
 // The liquid's surface for one frame: particles -> level set (particleLevelSet.ts) -> marching
-// cubes (marchingCubes.ts) -> optional small-drop removal (dropRemoval.ts) -> area-weighted
+// cubes (geometry/marchingCubes.ts) -> optional small-drop removal (dropRemoval.ts) -> area-weighted
 // normals (normals.ts), the level set computed and meshed a window of node planes at a time.
 // The result is a closed, consistently oriented (counter-clockwise seen from outside) triangle
 // mesh shaped as a FrameMesh. A LiquidSurfacer keeps every scratch buffer between frames, so a
@@ -9,7 +9,7 @@ import { EddyError } from '../../../api/errors'
 import type { Vec3 } from '../../../scene/types'
 import type { FrameMesh } from '../../frame'
 import { DropRemover } from './dropRemoval'
-import { MarchingCubes, MeshBuffers } from './marchingCubes'
+import { MarchingCubes, MeshBuffers } from '../../../geometry/marchingCubes'
 import { areaWeightedNormals } from './normals'
 import { ParticleLevelSet } from './particleLevelSet'
 

@@ -21,16 +21,9 @@ import type { Vec3 } from '../../../scene/types'
 import { TS_KERNELS } from '../../core/kernelBackend'
 import type { KernelAllocator, KernelBackend } from '../../core/kernelTypes'
 import { SURFACE_SPLAT } from './surfaceSplatKernels'
+import type { NodeGrid } from '../../../geometry/marchingCubes'
 
-export interface NodeGrid {
-  /** World position of node (0, 0, 0) (a padding node, one spacing outside the domain). */
-  origin: Vec3
-  /** Node spacing, m: simulation dx / refinement. */
-  h: number
-  nx: number
-  ny: number
-  nz: number
-}
+export type { NodeGrid }
 
 export interface LevelSetParams {
   positions: Float32Array

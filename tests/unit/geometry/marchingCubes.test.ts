@@ -1,10 +1,10 @@
 // Marching cubes on hand-made fields: every configuration must give a closed, consistently
 // oriented manifold, since the liquid mesh's watertightness rests on it.
 import { describe, expect, it } from 'vitest'
-import { CASE_START, CASE_TRIS } from '../../../../../src-shared/sim/liquid/surface/mcTables'
-import { MarchingCubes, MeshBuffers } from '../../../../../src-shared/sim/liquid/surface/marchingCubes'
-import type { NodeGrid } from '../../../../../src-shared/sim/liquid/surface/particleLevelSet'
-import { manifoldProblem, meshVolume, rng } from './meshChecks'
+import { CASE_START, CASE_TRIS } from '../../../src-shared/geometry/mcTables'
+import { MarchingCubes, MeshBuffers } from '../../../src-shared/geometry/marchingCubes'
+import type { NodeGrid } from '../../../src-shared/geometry/marchingCubes'
+import { manifoldProblem, meshVolume, rng } from '../sim/liquid/surface/meshChecks'
 
 function mesh(phi: Float32Array, g: NodeGrid): { positions: Float32Array; indices: Uint32Array } {
   const out = new MeshBuffers()

@@ -11,8 +11,19 @@
 // The grid is swept one z-slab at a time: edge maps cover two node slices (x and y edges) and
 // one slab (z edges), so scratch is O(nx * ny), not O(nodes); and phi may arrive a window of
 // slices at a time (begin, addPlanes), so the caller need not hold it all either.
-import type { NodeGrid } from './particleLevelSet'
+import type { Vec3 } from '../scene/types'
 import { CASE_START, CASE_TRIS, EDGE_AXIS, EDGE_CORNERS } from './mcTables'
+
+/** A regular grid of nodes (phi samples) that marching cubes contours. */
+export interface NodeGrid {
+  /** World position of node (0, 0, 0). */
+  origin: Vec3
+  /** Node spacing, m. */
+  h: number
+  nx: number
+  ny: number
+  nz: number
+}
 
 const T_MIN = 1e-3
 /** Row kinds (classifyRows): every node outside (phi >= 0), every node inside. */
