@@ -10,6 +10,7 @@ import type { BakeSolver, SolverFamily } from './family'
 import { liquidFamily } from './liquid/family'
 import { smokeFamily } from './smoke/family'
 import { surfaceFamily } from './surface/family'
+import { tetLiquidFamily } from './tetliquid/family'
 
 const families: SolverFamily[] = []
 
@@ -24,6 +25,7 @@ export function registerFamily(family: SolverFamily): void {
 registerFamily(smokeFamily)
 registerFamily(liquidFamily)
 registerFamily(surfaceFamily)
+registerFamily(tetLiquidFamily)
 
 /** The registered families, in registration order (the Solver menu's order). */
 export const FAMILIES: readonly SolverFamily[] = families

@@ -5,6 +5,7 @@ import { damBreakScene } from './damBreak'
 import { gearsAndBunniesScene } from './gearsAndBunnies'
 import { leadAndWoodScene } from './leadAndWood'
 import { meltingBunnyScene } from './meltingBunny'
+import { tetDamBreakScene, tetSprayScene, tetWaveScene } from './tetLiquids'
 import { paintedTorusScene, patternDoubleTorusScene } from './paintedTorus'
 import { toothpasteScene } from './toothpaste'
 import type { ExampleEntry } from './types'
@@ -79,6 +80,24 @@ export const EXAMPLES: readonly ExampleEntry[] = [
     title: 'Moving wake',
     description: 'A sphere dragged through a layer of smoke leaves a wake of rolling vortices (Selle 2005).',
     build: movingWakeScene,
+  },
+  {
+    id: 'tet-wave',
+    title: 'Wave over a hemisphere',
+    description: 'A released block of water runs as a wave over a hemisphere in a long tank, on the tetrahedral liquid (Chentanez 2007, Fig. 3).',
+    build: tetWaveScene,
+  },
+  {
+    id: 'tet-spray',
+    title: 'Spray with and without thickening',
+    description: 'A jet thrown against a wall breaks into sheets and drops; thickening keeps them (left), without it they vanish (right) (Chentanez 2007, Fig. 4).',
+    build: tetSprayScene,
+  },
+  {
+    id: 'tet-dam-break',
+    title: 'Dam break (tetrahedral)',
+    description: 'The peer benchmark\'s dam break on the tetrahedral liquid: isosurface stuffing every step, semi-Lagrangian contouring (Chentanez 2007).',
+    build: tetDamBreakScene,
   },
 ]
 

@@ -10,10 +10,12 @@ const VISCOSITY = 'Viscosity'
 const HEAT = 'Heat and melting'
 const SURFACE = 'Surface mesh'
 const LIQUID_ONLY = { key: 'solver', values: ['liquid'] } as const
+/** Gravity is read by both liquids: this one and the tetrahedral one (sim/tetliquid). */
+const ANY_LIQUID = { key: 'solver', values: ['liquid', 'tetliquid'] } as const
 const TEMPERATURE_MODEL = { key: 'viscosityModel', values: ['temperature'] } as const
 
 export const LIQUID_DOMAIN_PARAMS: readonly ParamSpec[] = [
-  { key: 'gravity', label: 'Gravity', type: 'vec3', unit: 'm/s²', min: -1000, max: 1000, default: [0, -9.81, 0], keyframable: true, step: 0.1, group: LIQUID, help: 'Acceleration of gravity in world space (Y up).', visibleWhen: LIQUID_ONLY },
+  { key: 'gravity', label: 'Gravity', type: 'vec3', unit: 'm/s²', min: -1000, max: 1000, default: [0, -9.81, 0], keyframable: true, step: 0.1, group: LIQUID, help: 'Acceleration of gravity in world space (Y up).', visibleWhen: ANY_LIQUID },
   {
     key: 'velocityTransfer', label: 'Velocity transfer', type: 'enum', unit: '', default: 'apic', options: ['apic', 'flip'],
     optionLabels: ['APIC (swirly: keeps rotation)', 'FLIP/PIC blend (splashy)'], keyframable: false, group: LIQUID,

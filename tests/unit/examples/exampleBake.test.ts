@@ -49,7 +49,7 @@ const LIQUID_EXAMPLES = EXAMPLES.filter((e) => e.id in RESOLUTION)
 
 describe('example bakes (tiny resolution, 3 frames)', () => {
   it('every example is baked here: liquids below, surface flows and smoke at the end', () => {
-    expect(EXAMPLES.filter((e) => !(e.id in RESOLUTION)).map((e) => e.id)).toEqual(['painted-torus', 'pattern-double-torus', 'vortex-plume', 'moving-wake'])
+    expect(EXAMPLES.filter((e) => !(e.id in RESOLUTION)).map((e) => e.id)).toEqual(['painted-torus', 'pattern-double-torus', 'vortex-plume', 'moving-wake', 'tet-wave', 'tet-spray', 'tet-dam-break'])
   })
 
   for (const e of LIQUID_EXAMPLES) {
@@ -187,5 +187,52 @@ describe('smoke examples (coarse, a few frames)', () => {
     const w = bakeSmoke('moving-wake', 'domain', 24, 4)
     expect(w.total).toBeGreaterThan(0)
     expect(w.particles).toBeGreaterThan(0)
+  }, 60_000)
+})
+
+describe('tetrahedral liquid examples (coarse, a few frames)', () => {
+  /** The surface S after `frames` frames of a domain at `resolution`, with its bounds and the tetrahedra. */
+  function bakeTet(id: string, domainId: string, resolution: number, frames: number) {
+    const { doc } = EXAMPLES.find((x) => x.id === id)!.build({ resolution })
+    const solver = createBakeSolver(doc, domainId)
+    const first = solver.frame()
+    for (let f = 1; f <= frames; f++) solver.stepFrame(f)
+    const frame = solver.frame()
+    const d = doc.objects.find((o) => o.id === domainId)!
+    return { first: first.meshes[0], mesh: frame.meshes[0], stats: frame.stats, position: d.params.position as number[], size: d.params.size as number[], cell: Math.max(...(d.params.size as number[])) / resolution }
+  }
+
+  /** Every vertex of S inside the domain's box, within a cell. */
+  function inside(r: ReturnType<typeof bakeTet>): boolean {
+    const p = r.mesh.positions
+    for (let i = 0; i < p.length; i++) {
+      const a = i % 3
+      if (Math.abs(p[i] - r.position[a]) > r.size[a] / 2 + r.cell) return false
+    }
+    return true
+  }
+
+  it('tet-wave: the block and the layer become one closed surface inside the tank, meshed with tetrahedra', () => {
+    const r = bakeTet('tet-wave', 'domain', 24, 3)
+    expect(r.mesh.indices.length).toBeGreaterThan(0)
+    expect(isClosedSurface({ positions: r.mesh.positions, indices: r.mesh.indices })).toBe(true)
+    expect(inside(r)).toBe(true)
+    expect(r.stats.tetrahedra).toBeGreaterThan(100)
+  }, 60_000)
+
+  it('tet-spray: both jets add water in their own domains', () => {
+    for (const id of ['with', 'without']) {
+      const r = bakeTet('tet-spray', id, 24, 4)
+      expect(r.first.indices.length, id).toBe(0) // no liquid before the jet
+      expect(r.mesh.indices.length, id).toBeGreaterThan(0)
+      expect(inside(r), id).toBe(true)
+    }
+  }, 60_000)
+
+  it('tet-dam-break: the column stands in the dam domain on the tetrahedral liquid', () => {
+    const r = bakeTet('tet-dam-break', 'domain', 16, 2)
+    expect(r.mesh.indices.length).toBeGreaterThan(0)
+    expect(inside(r)).toBe(true)
+    expect(r.stats.tetrahedra).toBeGreaterThan(50)
   }, 60_000)
 })

@@ -1,0 +1,53 @@
+// What a tetrahedral-liquid bake costs before it starts: the contouring grid, the tetrahedra the
+// initial and inflowing liquid fills (graded meshes about a third of a uniform one's), the
+// surface triangles per frame, and checkpoints (grid, surface, mesh and face velocities).
+import { evaluateObject } from '../../scene/keyframes'
+import type { Vec3 } from '../../scene/types'
+import { CHECKPOINT_FILL, checkpointCount, PRECISION_BYTES, TYPICAL_FILL, WORKER_OVERHEAD } from '../bakeCost'
+import { domainGrid, findDomain } from '../compile'
+import type { BakeEstimate, EstimateRequest } from '../family'
+import { tetLiquidBytes } from './compileTetLiquid'
+
+/** Tetrahedra per finest lattice cube (12 in the body-centred cubic lattice). */
+const TETS_PER_CUBE = 12
+
+export function estimateTetLiquid({ doc, hostId, frames, precision, checkpointEvery }: EstimateRequest): BakeEstimate {
+  const at = doc.meta.frameStart
+  const p = evaluateObject(findDomain(doc, hostId), doc.tracks, at)
+  const resolution = p.resolution as number
+  const g = domainGrid(p.position as Vec3, p.size as Vec3, resolution)
+  const nodes = (g.nx + 3) * (g.ny + 3) * (g.nz + 3)
+  const h = 2 * g.dx
+  const seconds = (frames / doc.meta.fps) * ((p.timeScale as number | undefined) ?? 1)
+  let liquid = 0
+  for (const o of doc.objects) {
+    if (o.kind !== 'emitter') continue
+    const q = evaluateObject(o, doc.tracks, at)
+    if (q.fluid !== 'liquid') continue
+    const s = q.scale as Vec3
+    const fill = q.shape === 'box' ? 1 : q.shape === 'cylinder' ? Math.PI / 4 : 0.52
+    const v = Math.abs(s[0] * s[1] * s[2]) * fill
+    liquid += q.behavior === 'geometry' ? v : v * Math.max(0, Number(q.rate ?? 0)) * seconds
+  }
+  const boxVolume = g.nx * g.ny * g.nz * g.dx ** 3
+  liquid = Math.min(liquid, boxVolume)
+  const graded = p.tetMesh !== 'uniform'
+  const tets = Math.ceil((liquid / h ** 3) * TETS_PER_CUBE * (graded ? 0.35 : 1))
+  // A closed surface of the liquid's volume, as a sphere, in contouring cells: ~2 triangles per cell of area.
+  const area = 4.84 * Math.pow(Math.max(liquid, g.dx ** 3), 2 / 3)
+  const triangles = Math.ceil((2 * area) / g.dx ** 2)
+  const perFrame = triangles * 1.5 * 24 + nodes * PRECISION_BYTES[precision] * TYPICAL_FILL
+  const bytes = tetLiquidBytes(nodes, tets)
+  return {
+    layout: `${g.nx}x${g.ny}x${g.nz} contouring grid, about ${tets} tetrahedra`,
+    cells: tets,
+    frames,
+    particles: 0,
+    memoryBytes: bytes + WORKER_OVERHEAD,
+    scalingBytes: bytes,
+    cacheBytes: Math.ceil(frames * perFrame),
+    cacheBytesMax: Math.ceil(frames * (triangles * 1.5 * 24 + nodes * PRECISION_BYTES[precision])),
+    checkpointBytes: Math.ceil(checkpointCount(frames, checkpointEvery) * (nodes * 4 + triangles * 30 + tets * 72) * CHECKPOINT_FILL),
+    lower: { key: 'resolution', label: 'resolution', value: resolution, exponent: 3, min: 8 },
+  }
+}

@@ -1,0 +1,34 @@
+// The tetrahedral liquid family: liquids on lattice-based tetrahedral meshes (Chentanez et al.
+// 2007, seed 003), hosted by simulation domains (Solver: Liquid (tetrahedral)). Each frame it
+// hands out the surface triangulation S_t with per-vertex velocity, and the contouring grid's
+// signed distance as the 'liquid' level set (the raymarcher's and VDB export's regular volume).
+import { damBreakScene } from '../../scene/examples/damBreak'
+import type { SolverFamily } from '../family'
+import { compileTetLiquidInput, compileTetLiquidScene, type TetLiquidCompiled } from './compileTetLiquid'
+import { estimateTetLiquid } from './estimate'
+import { TET_LIQUID_DOMAIN_PARAMS } from './params'
+import type { TetLiquidInput } from './tetLiquidSetup'
+import { TET_LIQUID_PHASES, TetLiquidSolver } from './tetLiquidSolver'
+
+export const tetLiquidFamily: SolverFamily<TetLiquidCompiled, TetLiquidInput> = {
+  id: 'tetliquid',
+  label: 'Liquid (tetrahedral: Chentanez et al. 2007)',
+  about: 'Tetrahedral liquid: semi-Lagrangian contouring, isosurface stuffing every step, finite volumes on the tetrahedra with algebraic multigrid, and thickening of thin sheets (Chentanez, Feldman, Labelle, O\'Brien and Shewchuk 2007).',
+  hosts: ['domain'],
+  reads: ['obstacle', 'emitter'],
+  params: { domain: TET_LIQUID_DOMAIN_PARAMS },
+  phases: TET_LIQUID_PHASES,
+  // Meshing, tracking and the multigrid solve are TypeScript on the bake thread.
+  kernels: 'ts',
+  display: { controls: [], particleColors: [] },
+  compileSetup: (doc, hostId, opts) => compileTetLiquidScene(doc, hostId, opts),
+  compileInput: (doc, hostId, c, frame) => compileTetLiquidInput(doc, hostId, (frame - 1) / doc.meta.fps, doc.meta.fps, c.meshes),
+  create: (c) => new TetLiquidSolver(c.setup),
+  layout: (c) => `tetrahedral mesh at ${c.setup.spacing.toPrecision(3)} m, surface at ${c.setup.contourSpacing.toPrecision(3)} m`,
+  estimate: estimateTetLiquid,
+  conformanceScene() {
+    const { doc } = damBreakScene({ resolution: 12 })
+    const objects = doc.objects.map((o) => (o.kind === 'domain' ? { ...o, params: { ...o.params, solver: 'tetliquid' } } : o))
+    return { doc: { ...doc, objects, meta: { ...doc.meta, frameEnd: 6 } }, hostId: doc.objects.find((o) => o.kind === 'domain')!.id, meshes: [], badParam: { key: 'tetTolerance', value: 2 } }
+  },
+}
