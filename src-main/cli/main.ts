@@ -2,7 +2,8 @@
 // [--pressure mic|mg] [--kernels wasm|ts]` times the smoke solver on the Blender peer scene;
 // `eddy bench liquid|viscous|bunny` the liquid solver on the liquid peer scenes and the thesis's bunny;
 // `eddy bench rigidfluid` the rigid bodies coupled with the liquid (the thesis's gears and bunnies);
-// `eddy bench surface` the flow on Catmull-Clark surfaces (Stam 2003).
+// `eddy bench surface` the flow on Catmull-Clark surfaces (Stam 2003);
+// `eddy bench tetliquid` the liquid on tetrahedral meshes (Chentanez 2007).
 // The solver families register their parameters with the spec table before anything reads it.
 import '../../src-shared/sim/registry'
 import { availableParallelism } from 'node:os'
@@ -15,6 +16,7 @@ import { benchLiquid } from './benchLiquid'
 import { benchRigidFluid, DEFAULT_BENCH_FRAMES } from './benchRigidFluid'
 import { benchTetmesh } from './benchTetmesh'
 import { benchSurface } from './benchSurface'
+import { benchTetLiquid } from './benchTetLiquid'
 import { bakeCommand } from './bakeCommand'
 import { exampleCommand } from './exampleCommand'
 import { exportCommand } from './exportCommand'
@@ -53,7 +55,11 @@ const USAGE = `usage:
     of a tetrahedral ball at 100k, 300k and 1M unknowns by AMG-CG and ICCG (iterations, seconds).
   eddy bench surface [--n 32] [--steps 3] [--threads N] [--kernels wasm|ts]
     Steps the surface flow on a 450-patch cage at n^2 cells a patch (the size of Stam 2003's
-    head model) and on a cube cage, and prints steps per second next to the paper's 5 s/step.`
+    head model) and on a cube cage, and prints steps per second next to the paper's 5 s/step.
+  eddy bench tetliquid [--res 48] [--frames 24] [--threads N] [--kernels wasm|ts]
+    Bakes the dam break on the tetrahedral liquid (Chentanez 2007) and prints the paper's Table 1
+    (s/frame for Sim, Mesh and SLC, tetrahedra and triangles), then the grid liquid at equal
+    surface detail beside it.`
 
 /**
  * Runs a liquid bench on the kernels it was asked for (default as the app bakes: WebAssembly
@@ -113,6 +119,17 @@ async function main(argv: string[]): Promise<number> {
       kernels: { type: 'string', choices: ['wasm', 'ts'] },
     })
     const result = await withLiquidKernels(o, (kernels) => benchSurface({ N: o.n ?? 32, steps: o.steps ?? 3, kernels }, (line) => console.log(line)))
+    printBenchResult(result, (line) => console.log(line))
+    return 0
+  }
+  if (command === 'bench' && what === 'tetliquid') {
+    const o = parseOptions(rest, {
+      res: { type: 'int', min: 8, max: 1024 },
+      frames: { type: 'int', min: 1, max: 100000 },
+      threads: { type: 'int', min: 1, max: 256 },
+      kernels: { type: 'string', choices: ['wasm', 'ts'] },
+    })
+    const result = await withLiquidKernels(o, (kernels) => benchTetLiquid({ res: o.res ?? 48, frames: o.frames ?? 24, kernels }, (line) => console.log(line)))
     printBenchResult(result, (line) => console.log(line))
     return 0
   }

@@ -1,6 +1,6 @@
 // The built CLI (out/main/cli.js; `npx electron-vite build` after changing src-main/cli):
 // `eddy example` writes a project that `eddy bake` can open, refuses an existing file, lists the
-// examples for an unknown name; `eddy bench liquid|viscous|bunny|rigidfluid` print phase tables
+// examples for an unknown name; `eddy bench liquid|viscous|bunny|rigidfluid|tetliquid` print phase tables
 // and EDDY_BENCH.
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -193,4 +193,21 @@ describe('eddy bench rigidfluid', () => {
     expect(bad.status).toBe(2)
     expect(bad.stderr).toMatch(/--resolution/)
   })
+})
+
+describe('eddy bench tetliquid', () => {
+  it('--res 16 --frames 2: the paper\'s Table 1 columns, the grid liquid beside it, and EDDY_BENCH', () => {
+    const r = eddy('bench', 'tetliquid', '--res', '16', '--frames', '2', '--kernels', 'ts')
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/\| paper \(Table 1, dam break\) \| 49 \| 42 \| 196 \|/)
+    expect(r.stdout).toMatch(/\| grid liquid \(TypeScript kernels on 1 thread\) \|/)
+    const j = benchJson(r.stdout)
+    expect(j.scene).toBe('tetliquid')
+    expect(j.tetrahedraPerFrame as number).toBeGreaterThan(100)
+    expect(j.trianglesPerFrame as number).toBeGreaterThan(100)
+    for (const k of ['simSeconds', 'meshSeconds', 'slcSeconds', 'gridLiquidSecondsPerFrame']) expect(j[k] as number, k).toBeGreaterThan(0)
+    // The phases are parts of the whole; per million tetrahedra is the whole scaled.
+    expect((j.simSeconds as number) + (j.meshSeconds as number) + (j.slcSeconds as number)).toBeLessThan(j.secondsPerFrame as number)
+    expect(j.secondsPerMillionTets as number).toBeCloseTo((j.secondsPerFrame as number) / ((j.tetrahedraPerFrame as number) / 1e6), 0)
+  }, 60_000)
 })
