@@ -13,7 +13,7 @@ import { writeMeshPly, writeParticlePly } from '../../src-shared/formats/ply'
 import { posedMesh } from '../../src-shared/formats/rigidBodyPose'
 import { meshToZUp, particlesToZUp } from '../../src-shared/formats/upAxis'
 import { linearToSrgb, vertexColours } from '../../src-shared/formats/vertexColour'
-import type { FrameData, FrameMesh, FrameTexture } from '../../src-shared/sim/frame'
+import { type FrameData, type FrameMesh, type FrameTexture, isDisplayOnlyMesh } from '../../src-shared/sim/frame'
 import type { ResolvedExport } from './exportOptions'
 import type { NamedItem } from './fileNames'
 import type { ManifestCounts, ManifestFileKind, ManifestGrid, ManifestTexture } from './manifest'
@@ -63,7 +63,9 @@ function objColours(m: FrameMesh): Float32Array | undefined {
   return c ? c.map(linearToSrgb) : undefined
 }
 
-export function frameOutputs(data: FrameData, opts: ResolvedExport): FrameOutput[] {
+export function frameOutputs(frame: FrameData, opts: ResolvedExport): FrameOutput[] {
+  // Display-only meshes (a family's diagnostic views) are the viewport's, never exported.
+  const data: FrameData = frame.meshes.some(isDisplayOnlyMesh) ? { ...frame, meshes: frame.meshes.filter((m) => !isDisplayOnlyMesh(m)) } : frame
   const zUp = opts.upAxis === 'z'
   const placeMesh = (m: FrameMesh): FrameMesh => (zUp ? meshToZUp(m) : m)
   const bodies = data.rigidBodies ?? []

@@ -177,6 +177,7 @@ export class ViewportController {
             particles: particles.map((p) => p.drawn.count),
             particlesDrawn: particles.map((p) => p.drawing),
             meshes: meshes.map((m) => m.drawn.vertices),
+            meshesDrawn: meshes.map((m) => m.node.isEnabled()),
             rigidBodies: rigidBodies.filter((b) => b.node.isEnabled()).map((b) => b.drawn.vertices),
           }
         },

@@ -45,7 +45,7 @@ export interface EddyViewportTestApi {
      */
     /** The smoke raymarch's steps: what the quality preset asks, and what the frame budget marches now. */
     volumeSteps?(): { requested: number; marched: number }
-    parts(): { volume: boolean; particles: number[]; particlesDrawn?: boolean[]; meshes: number[]; rigidBodies?: number[] }
+    parts(): { volume: boolean; particles: number[]; particlesDrawn?: boolean[]; meshes: number[]; meshesDrawn?: boolean[]; rigidBodies?: number[] }
     /**
      * Scene object ids of the simulated rigid bodies drawn; the authored bodies of these ids
      * are drawn as faint wireframes meanwhile.

@@ -15,7 +15,7 @@ import type { SimInput, Solver, StepControl, StepStats } from './solver'
 export type KernelPreference = 'wasm' | 'ts'
 
 /** The display controls the viewport offers while a family's cache is shown. */
-export type DisplayControl = 'volumeDensity' | 'volumeQuality' | 'particleColor'
+export type DisplayControl = 'volumeDensity' | 'volumeQuality' | 'particleColor' | 'meshCutaway'
 
 export interface FamilyDisplay {
   controls: readonly DisplayControl[]
@@ -25,6 +25,11 @@ export interface FamilyDisplay {
   emissionVolume?: string
   /** Particle attributes offered in the "Points" colour menu, with their labels. */
   particleColors: readonly { attribute: string; label: string }[]
+  /**
+   * With the 'meshCutaway' control: the display-only frame mesh (frame.ts, DISPLAY_ONLY_MESH)
+   * a checkbox shows instead of the other meshes, and its label.
+   */
+  cutaway?: { mesh: string; label: string }
 }
 
 /**

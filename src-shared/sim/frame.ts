@@ -45,6 +45,17 @@ export interface MeshAttribute {
   data: Float32Array
 }
 
+/**
+ * Meshes named with this prefix are for the viewport only (a family's diagnostic views, such as
+ * the tetrahedral liquid's cut-away of its tetrahedra): cached and drawn on request, never
+ * exported.
+ */
+export const DISPLAY_ONLY_MESH = 'display:'
+
+export function isDisplayOnlyMesh(m: { name: string }): boolean {
+  return m.name.startsWith(DISPLAY_ONLY_MESH)
+}
+
 export interface FrameMesh {
   name: string
   positions: Float32Array

@@ -2,6 +2,7 @@
 // mesh, each rigid body (its mesh posed for the frame, in the rigid-body material).
 // Framework-free: Viewport.svelte hands it the frames ReadAheadBuffer.onFrame delivers.
 // `shownBodies` tells which scene objects' bodies are drawn, so the authored ones can step aside.
+import { isDisplayOnlyMesh } from '../../../src-shared/sim/frame'
 import type { Scene } from '@babylonjs/core/scene'
 import type { DisplayFrame } from './displayData'
 import { CACHE_MATERIALS, MeshDisplay } from './meshDisplay'
@@ -42,6 +43,11 @@ export interface CacheDisplaySettings {
   lightElevation: number
   /** Fire: temperature glows through the blackbody ramp; off, hot gas is plain smoke. */
   emission: boolean
+  /**
+   * The family's cut-away (FamilyDisplay.cutaway): its display-only meshes are drawn instead of
+   * the frame's other meshes; off, they are hidden.
+   */
+  cutaway: boolean
 }
 
 export const DEFAULT_CACHE_DISPLAY: CacheDisplaySettings = {
@@ -58,6 +64,7 @@ export const DEFAULT_CACHE_DISPLAY: CacheDisplaySettings = {
   lightAzimuth: -56,
   lightElevation: 54,
   emission: false,
+  cutaway: false,
 }
 
 export class CacheDisplay {
@@ -116,7 +123,10 @@ export class CacheDisplay {
       m.setVisible(this.current.visible)
       this.meshes.push(m)
     }
-    this.meshes.forEach((m, i) => m.update(ms[i] ?? null))
+    this.meshes.forEach((m, i) => {
+      m.update(ms[i] ?? null)
+      m.setVisible(this.meshVisible(i))
+    })
     const bs = f ? f.rigidBodies : []
     while (this.bodies.length < bs.length) {
       const b = new MeshDisplay(this.scene, `cache:rigid:${this.bodies.length}`, 'cache:rigid')
@@ -154,11 +164,20 @@ export class CacheDisplay {
       p.setPointSize(next.pointSize)
       p.setVisible(next.visible && next.showParticles)
     }
-    for (const m of [...this.meshes, ...this.bodies]) m.setVisible(next.visible)
+    this.meshes.forEach((m, i) => m.setVisible(this.meshVisible(i)))
+    for (const b of this.bodies) b.setVisible(next.visible)
     this.shownBodies.set(drawnBodyIds(this.frame?.rigidBodies ?? [], next.visible))
     this.shownHost.set(this.drawnHost())
     const changed = (k: 'particleColorBy' | 'meshColorBy' | 'lightAzimuth' | 'lightElevation') => k in s && s[k] !== before[k]
     return { redecode: changed('particleColorBy') || changed('meshColorBy') || changed('lightAzimuth') || changed('lightElevation') }
+  }
+
+  /** Whether frame mesh i is drawn: display-only meshes with the cut-away on, the others with it off (or when there is none). */
+  private meshVisible(i: number): boolean {
+    const ms = this.frame?.meshes ?? []
+    if (!this.current.visible || i >= ms.length) return this.current.visible
+    if (isDisplayOnlyMesh(ms[i])) return this.current.cutaway
+    return !(this.current.cutaway && ms.some(isDisplayOnlyMesh))
   }
 
   /** Pose of each rigid body drawn now (test hooks). */

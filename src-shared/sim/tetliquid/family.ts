@@ -1,10 +1,12 @@
 // The tetrahedral liquid family: liquids on lattice-based tetrahedral meshes (Chentanez et al.
 // 2007, seed 003), hosted by simulation domains (Solver: Liquid (tetrahedral)). Each frame it
 // hands out the surface triangulation S_t with per-vertex velocity, and the contouring grid's
-// signed distance as the 'liquid' level set (the raymarcher's and VDB export's regular volume).
+// signed distance as the 'liquid' level set (the raymarcher's and VDB export's regular volume),
+// and a cut-away of its tetrahedra that the viewport shows on request (cutaway.ts).
 import { damBreakScene } from '../../scene/examples/damBreak'
 import type { SolverFamily } from '../family'
 import { compileTetLiquidInput, compileTetLiquidScene, type TetLiquidCompiled } from './compileTetLiquid'
+import { CUTAWAY_MESH } from './cutaway'
 import { estimateTetLiquid } from './estimate'
 import { TET_LIQUID_DOMAIN_PARAMS } from './params'
 import type { TetLiquidInput } from './tetLiquidSetup'
@@ -20,7 +22,7 @@ export const tetLiquidFamily: SolverFamily<TetLiquidCompiled, TetLiquidInput> = 
   phases: TET_LIQUID_PHASES,
   // Meshing, tracking and the multigrid solve are TypeScript on the bake thread.
   kernels: 'ts',
-  display: { controls: [], particleColors: [] },
+  display: { controls: ['meshCutaway'], particleColors: [], cutaway: { mesh: CUTAWAY_MESH, label: 'Tetrahedra (cut-away)' } },
   compileSetup: (doc, hostId, opts) => compileTetLiquidScene(doc, hostId, opts),
   compileInput: (doc, hostId, c, frame) => compileTetLiquidInput(doc, hostId, (frame - 1) / doc.meta.fps, doc.meta.fps, c.meshes),
   create: (c) => new TetLiquidSolver(c.setup),

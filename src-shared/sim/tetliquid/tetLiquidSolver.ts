@@ -20,6 +20,7 @@ import { TetProjection } from '../core/tetfv/tetProjection'
 import { computeTetGeometry } from '../core/tetfv/tetGeometry'
 import { buildTetTopology } from '../core/tetfv/tetTopology'
 import type { FrameData, Volume } from '../frame'
+import { tetCutaway } from './cutaway'
 import type { Solver, StepControl, StepStats } from '../solver'
 import { emptyStepStats, phaseStats } from '../solver'
 import { runSubsteps } from '../substeps'
@@ -268,7 +269,10 @@ export class TetLiquidSolver implements Solver<TetLiquidInput> {
       time: this.t,
       frame: this.animFrame,
       volumes: [level],
-      meshes: [{ name: 'liquid', positions: this.clampedToBox(s.positions), indices: s.indices.slice(), normals, attributes: { velocity: { components: 3, data: velocity } } }],
+      meshes: [
+        { name: 'liquid', positions: this.clampedToBox(s.positions), indices: s.indices.slice(), normals, attributes: { velocity: { components: 3, data: velocity } } },
+        ...(m ? [tetCutaway(m, this.setup)] : []),
+      ],
       particles: [],
       stats: {
         substeps: st.substeps,
