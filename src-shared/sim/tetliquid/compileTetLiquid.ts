@@ -98,5 +98,10 @@ export function compileTetLiquidInput(doc: SceneDocument, domainId: string, time
     gravity: vec(domain, p, 'gravity'),
     thinness: num(domain, p, 'thinness'),
     breakUp: num(domain, p, 'breakUp'),
+    thinSplit: num(domain, p, 'thinSplit'),
+    growThick: num(domain, p, 'growThick'),
+    growThin: num(domain, p, 'growThin'),
+    meshThickness: num(domain, p, 'meshThickness'),
+    meshThickeningRadius: num(domain, p, 'meshThickeningRadius'),
   }, plainEmitter)
 }

@@ -41,6 +41,14 @@ export interface TetLiquidTime {
   thinness: number
   /** r_redis in cells of the contouring grid (the paper: 0 to 3). */
   breakUp: number
+  /** beta / gamma (the paper: 0.5). */
+  thinSplit: number
+  /** r_ib and r_is in contouring cells (the paper: 0.25 and 0.15). */
+  growThick: number
+  growThin: number
+  /** gamma_mesh and the offset kernel's radius h in finest tetrahedron edges (the paper: 0.6 and 4). */
+  meshThickness: number
+  meshThickeningRadius: number
 }
 
 export type TetLiquidInput = SimInput<TetLiquidTime>

@@ -122,10 +122,10 @@ export class TetLiquidSolver implements Solver<TetLiquidInput> {
     const old = this.velocity()
     let t0 = now()
     const { contourSpacing: hs, thickening } = this.setup
-    const { thinness, breakUp } = input.family
+    const { thinness, breakUp, thinSplit, growThick, growThin } = input.family
     // Surface thickening (section 3.4.3): gamma = thinness x the contouring cell.
     const particles = thickening
-      ? particleSurface(medialParticles(this.surface, this.surface.normals, thinness * hs, solids.room), old, h, { cell: hs, gamma: thinness * hs, redistribute: breakUp * hs })
+      ? particleSurface(medialParticles(this.surface, this.surface.normals, thinness * hs, solids.room), old, h, { cell: hs, gamma: thinness * hs, redistribute: breakUp * hs, split: thinSplit, growThick: growThick * hs, growThin: growThin * hs })
       : null
     const advance = {
       phi: this.phi, grid: this.grid, band: this.band, surface: this.surface, velocity: old, dt: h, solids,
@@ -156,7 +156,7 @@ export class TetLiquidSolver implements Solver<TetLiquidInput> {
     const lo = [box.min[0] + hs, box.min[1] + hs, box.min[2] + hs], hi = [box.max[0] - hs, box.max[1] - hs, box.max[2] - hs]
     // Mesh thickening (section 3.4.2): gamma = thinness x the finest tetrahedron edge.
     const spacing = this.setup.spacing
-    const offset = this.setup.thickening ? new MeshOffset(medialParticles(surface, surface.normals, input.family.thinness * spacing, solids.room), 0.6 * spacing, 4 * spacing) : null
+    const offset = this.setup.thickening ? new MeshOffset(medialParticles(surface, surface.normals, input.family.thinness * spacing, solids.room), input.family.meshThickness * spacing, input.family.meshThickeningRadius * spacing) : null
     const mesh = buildLiquidMesh({
       spacing,
       box: this.setup.box,

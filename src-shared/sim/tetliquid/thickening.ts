@@ -102,6 +102,11 @@ export interface SurfaceThickeningSettings {
   gamma: number
   /** r_redis, m. */
   redistribute: number
+  /** beta / gamma (the paper: 0.5). */
+  split: number
+  /** r_ib and r_is, m (the paper: 0.25 and 0.15 cells). */
+  growThick: number
+  growThin: number
 }
 
 /**
@@ -124,7 +129,7 @@ export function particleSurface(particles: MedialParticles, velocity: MeshVeloci
     pos[3 * i + 2] = z + dt * v[2]
   }
   const r = Float64Array.from(particles.radii)
-  const beta = 0.5 * s.gamma
+  const beta = s.split * s.gamma
   const alive = new Uint8Array(n).fill(1)
   if (s.redistribute > 0) {
     const big = new ParticleHash(pos, s.redistribute)
@@ -143,7 +148,7 @@ export function particleSurface(particles: MedialParticles, velocity: MeshVeloci
   let live = 0
   for (let i = 0; i < n; i++) {
     if (!alive[i]) continue
-    r[i] += particles.radii[i] > beta ? 0.25 * s.cell : 0.15 * s.cell
+    r[i] += particles.radii[i] > beta ? s.growThick : s.growThin
     pos[3 * live] = pos[3 * i]; pos[3 * live + 1] = pos[3 * i + 1]; pos[3 * live + 2] = pos[3 * i + 2]
     r[live] = r[i]
     live++
