@@ -123,9 +123,13 @@ export class TetLiquidSolver implements Solver<TetLiquidInput> {
     let t0 = now()
     const { contourSpacing: hs, thickening } = this.setup
     const { thinness, breakUp, thinSplit, growThick, growThin } = input.family
+    // The paper grows thin parts by r_ib and r_is a step, and steps once a frame; with several
+    // substeps a frame the growth is shared out over them (at 8 substeps a frame, growing the full
+    // amount every substep gained 72% of a dam break's volume in 100 frames).
+    const perFrame = input.frameDt > 0 ? Math.min(1, h / input.frameDt) : 1
     // Surface thickening (section 3.4.3): gamma = thinness x the contouring cell.
     const particles = thickening
-      ? particleSurface(medialParticles(this.surface, this.surface.normals, thinness * hs, solids.room), old, h, { cell: hs, gamma: thinness * hs, redistribute: breakUp * hs, split: thinSplit, growThick: growThick * hs, growThin: growThin * hs })
+      ? particleSurface(medialParticles(this.surface, this.surface.normals, thinness * hs, solids.room), old, h, { cell: hs, gamma: thinness * hs, redistribute: breakUp * hs, split: thinSplit, growThick: growThick * hs * perFrame, growThin: growThin * hs * perFrame })
       : null
     const advance = {
       phi: this.phi, grid: this.grid, band: this.band, surface: this.surface, velocity: old, dt: h, solids,
@@ -157,12 +161,13 @@ export class TetLiquidSolver implements Solver<TetLiquidInput> {
     // Mesh thickening (section 3.4.2): gamma = thinness x the finest tetrahedron edge.
     const spacing = this.setup.spacing
     const offset = this.setup.thickening ? new MeshOffset(medialParticles(surface, surface.normals, input.family.thinness * spacing, solids.room), input.family.meshThickness * spacing, input.family.meshThickeningRadius * spacing) : null
+    const surfaceLevel = (x: number, y: number, z: number) => surface.estimate(clamp(x, lo[0], hi[0]), clamp(y, lo[1], hi[1]), clamp(z, lo[2], hi[2]))
     const mesh = buildLiquidMesh({
       spacing,
       box: this.setup.box,
       mode: this.setup.mesh,
       liquid: (x, y, z) => {
-        let f = surface.estimate(clamp(x, lo[0], hi[0]), clamp(y, lo[1], hi[1]), clamp(z, lo[2], hi[2]))
+        let f = surfaceLevel(x, y, z)
         if (offset !== null) f -= offset.at(x, y, z)
         return Math.max(f, solids.room(x, y, z))
       },
@@ -203,7 +208,7 @@ export class TetLiquidSolver implements Solver<TetLiquidInput> {
     }
     stats.ms.advection += now() - t0
     t0 = now()
-    this.project(mesh, u, h, input.family.gravity)
+    this.project(mesh, u, h, input.family.gravity, surfaceLevel)
     stats.ms.projection += now() - t0
     this.mesh = mesh
     this.u = u
@@ -221,8 +226,13 @@ export class TetLiquidSolver implements Solver<TetLiquidInput> {
    * face (p = 0 on the surface itself, d_f = 3V/4A), and a face's ghost value phi_f enters as
    * u_f -= phi_f / d_f before the zero-ghost projection. A pool at rest is then at rest exactly
    * (q is one constant), whatever the tetrahedra's shapes.
+   *
+   * x is where the face meets the free surface S, not the face's centre: one Newton step from the
+   * centre onto the contouring grid's zero set. Stuffing bevels the edge where a free surface
+   * meets a wall, and the bevel's faces lie below the water line; taken at their centres they
+   * held p = 0 a centimetre under it, and a thin still pool drained 3.7% in 30 frames through them.
    */
-  private project(mesh: LiquidMesh, u: Float64Array, h: number, g: readonly number[]): void {
+  private project(mesh: LiquidMesh, u: Float64Array, h: number, g: readonly number[], level: (x: number, y: number, z: number) => number): void {
     if (mesh.topology.tetCount === 0) return
     const projection = new TetProjection(mesh.topology, mesh.geometry, {
       openFaces: mesh.openFaces,
@@ -233,10 +243,22 @@ export class TetLiquidSolver implements Solver<TetLiquidInput> {
     const { boundaryFaces } = mesh.topology
     const c = mesh.geometry.faceCentres
     const inv = projection.faceInverseDistance
+    const e = 0.5 * this.setup.contourSpacing
     for (let i = 0; i < boundaryFaces.length; i++) {
       const f = boundaryFaces[i]
       if (!mesh.openFaces[f]) continue
-      const phi = -h * (g[0] * c[3 * f] + g[1] * c[3 * f + 1] + g[2] * c[3 * f + 2])
+      let x = c[3 * f], y = c[3 * f + 1], z = c[3 * f + 2]
+      const d = level(x, y, z)
+      const gx = (level(x + e, y, z) - level(x - e, y, z)) / (2 * e)
+      const gy = (level(x, y + e, z) - level(x, y - e, z)) / (2 * e)
+      const gz = (level(x, y, z + e) - level(x, y, z - e)) / (2 * e)
+      const g2 = gx * gx + gy * gy + gz * gz
+      if (g2 > 0.25 && Math.abs(d) < 2 * e) {
+        x -= (d * gx) / g2
+        y -= (d * gy) / g2
+        z -= (d * gz) / g2
+      }
+      const phi = -h * (g[0] * x + g[1] * y + g[2] * z)
       u[f] -= phi * inv[f]
     }
     const s = projection.project(u, { tolerance: this.setup.tolerance, maxIterations: this.setup.maxIterations, scale: h > 0 ? h : 1 })
