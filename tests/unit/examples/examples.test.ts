@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { isClosedSurface } from '../../../src-shared/geometry/closedSurface'
 import { surfaceFamily } from '../../../src-shared/sim/surface/family'
 import { smokeFamily } from '../../../src-shared/sim/smoke/family'
+import { tetLiquidFamily } from '../../../src-shared/sim/tetliquid/family'
 import { EXAMPLES, findExample } from '../../../src-shared/scene/examples'
 import { damBreakScene } from '../../../src-shared/scene/examples/damBreak'
 import { GEAR_MESH_ID } from '../../../src-shared/scene/examples/gearMesh'
@@ -26,7 +27,7 @@ function build(id: string, resolution?: number) {
 describe('example scenes', () => {
   it('has unique ids, titles and one-line descriptions', () => {
     expect(new Set(EXAMPLES.map((e) => e.id)).size).toBe(EXAMPLES.length)
-    expect(EXAMPLES.map((e) => e.id)).toEqual(['melting-bunny', 'toothpaste', 'viscosity-pour', 'dam-break', 'lead-and-wood', 'gears-and-bunnies', 'block-catapult', 'painted-torus', 'pattern-double-torus', 'vortex-plume', 'moving-wake'])
+    expect(EXAMPLES.map((e) => e.id)).toEqual(['melting-bunny', 'toothpaste', 'viscosity-pour', 'dam-break', 'lead-and-wood', 'gears-and-bunnies', 'block-catapult', 'painted-torus', 'pattern-double-torus', 'vortex-plume', 'moving-wake', 'tet-wave', 'tet-spray', 'tet-dam-break'])
     for (const e of EXAMPLES) {
       expect(e.title.length).toBeGreaterThan(0)
       expect(e.description).not.toMatch(/\n/)
@@ -65,6 +66,12 @@ describe('example scenes', () => {
           const [p, s] = [d.params.position as number[], d.params.size as number[]]
           const inside = doc.objects.filter((o) => o.kind === 'emitter' && (o.params.position as number[]).every((v, a) => Math.abs(v - p[a]) < s[a] / 2))
           expect(inside.length, d.name).toBeGreaterThan(0)
+          continue
+        }
+        // Tetrahedral liquids: the setup compiles, with liquid at the start or an inflow.
+        if (d.params.solver === 'tetliquid') {
+          const t = tetLiquidFamily.compileSetup(doc, d.id, { resolveMesh })
+          expect(t.setup.volumes.length + doc.objects.filter((o) => o.kind === 'emitter' && o.params.behavior === 'inflow').length, d.name).toBeGreaterThan(0)
           continue
         }
         const c = compileLiquidScene(doc, d.id, { resolveMesh })
