@@ -74,7 +74,9 @@ export class MeshVelocity {
       tetVelocityVectors(topology, geometry, positions, u, this.tetVelocity)
       interpolateTetsToVertices(topology, boundaryAveraged(topology, geometry, dualCellVertexWeights(topology, geometry, positions)), this.tetVelocity, this.vertexVelocity)
       if (solid) this.slipOnSolids(solid.normals, solid.velocities)
-      this.locator = new TetLocator(positions, topology.tets, spacing)
+      // Cells half the finest edge: about 8 tetrahedra tested a query instead of 30-50 at a full
+      // edge (the dam break's frame 1.07 -> 0.97 s), for 27 index entries a finest tetrahedron.
+      this.locator = new TetLocator(positions, topology.tets, 0.5 * spacing)
     } else this.locator = null
     this.ext = this.extrapolate(spacing, box)
   }
