@@ -2,6 +2,8 @@
 // costs before any field is allocated, bytes per stored value at each cache precision, and
 // how well frames and checkpoints compress.
 import type { FramePrecision } from '../formats/frameRecord'
+import { evaluateObject } from '../scene/keyframes'
+import type { SceneDocument, Vec3 } from '../scene/types'
 
 /** Fixed cost of a bake worker: V8 heap, WebAssembly code, SQLite connection. */
 export const WORKER_OVERHEAD = 96 * 1024 ** 2
@@ -21,4 +23,24 @@ export const CHECKPOINT_FILL = 0.35
 /** Checkpoints a bake of `frames` frames writes: one every N frames plus the last. */
 export function checkpointCount(frames: number, checkpointEvery: number): number {
   return Math.ceil(frames / Math.max(1, checkpointEvery)) + 1
+}
+
+/**
+ * Liquid a bake's emitters put in, m^3: each initial volume's shape plus each inflow's shape
+ * times its rate over `seconds` of simulated time, the shapes read at frame `at` from their
+ * 1 m forms scaled (a sphere fills about half its box; meshes likewise). What the liquids'
+ * estimates size their particles, cells and tetrahedra by.
+ */
+export function liquidEmitterVolume(doc: SceneDocument, at: number, seconds: number): number {
+  let volume = 0
+  for (const o of doc.objects) {
+    if (o.kind !== 'emitter') continue
+    const q = evaluateObject(o, doc.tracks, at)
+    if (q.fluid !== 'liquid') continue
+    const s = q.scale as Vec3
+    const fill = q.shape === 'box' ? 1 : q.shape === 'cylinder' ? Math.PI / 4 : 0.52
+    const shape = Math.abs(s[0] * s[1] * s[2]) * fill
+    volume += q.behavior === 'geometry' ? shape : shape * Math.max(0, Number(q.rate ?? 0)) * seconds
+  }
+  return volume
 }

@@ -6,6 +6,7 @@
 // Each family adds its own setup and payload (smoke/compileSmoke.ts, liquid/compileLiquid.ts).
 // Meshes come from a resolver callback so this file never touches the project store.
 import { EddyError } from '../api/errors'
+import { isClosedSurface } from '../geometry/closedSurface'
 import type { PrimitiveShape } from '../geometry/primitiveSdf'
 import { MeshSdf } from '../geometry/signedDistance'
 import type { TriMesh } from '../geometry/triMesh'
@@ -163,6 +164,18 @@ function compileObstacle(obj: SceneObject, p0: Record<string, ParamValue>, p1: R
 /** A liquid emitter whose behaviour is 'geometry': liquid that fills its shape at the start. */
 export function isInitialVolume(obj: SceneObject, p: Record<string, ParamValue>): boolean {
   return obj.kind === 'emitter' && str(obj, p, 'fluid') === 'liquid' && str(obj, p, 'behavior') === 'geometry'
+}
+
+/**
+ * The local-space signed distance of an initial-volume emitter's mesh, refused by name when the
+ * mesh is not closed (an initial liquid volume needs a watertight mesh). Both liquids read it.
+ */
+export function initialVolumeMesh(obj: SceneObject, meshes: MeshSdfCache, opts: CompileOptions): MeshSdf {
+  const tri = obj.meshId ? opts.resolveMesh?.(obj.meshId) : undefined
+  if (tri && !isClosedSurface(tri)) {
+    fail(obj, 'meshId', 'its mesh is not closed (it has holes or open edges); an initial liquid volume needs a watertight mesh', obj.meshId)
+  }
+  return meshes.get(obj)
 }
 
 /** The common view of an emitter at one time (shared by every family that reads emitters). */

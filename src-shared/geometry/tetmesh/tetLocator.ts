@@ -80,6 +80,15 @@ export class TetLocator {
     return l[0] >= -slack && l[1] >= -slack && l[2] >= -slack && l[3] >= -slack
   }
 
+  /**
+   * The barycentric coordinates of the last point locate() found, in the tetrahedron it returned
+   * (valid until the next call): a cell's tetrahedra are tested in increasing order and the
+   * first hit is the answer, so no test follows it.
+   */
+  get weights(): Float64Array {
+    return this.lambda
+  }
+
   /** The tetrahedron holding (x, y, z) (the lowest index where faces are shared), or -1 outside the mesh. */
   locate(x: number, y: number, z: number): number {
     if (!(x >= this.origin[0] && y >= this.origin[1] && z >= this.origin[2])) return -1
@@ -91,11 +100,11 @@ export class TetLocator {
     const ci = i === nx ? nx - 1 : i, cj = j === ny ? ny - 1 : j, ck = k === nz ? nz - 1 : k
     if (ci >= nx || cj >= ny || ck >= nz) return -1
     const c = ci + nx * (cj + ny * ck)
-    let best = -1
+    // Filled in increasing tetrahedron order, so the first hit is the lowest index.
     for (let q = this.cellStart[c]; q < this.cellStart[c + 1]; q++) {
       const t = this.cellTets[q]
-      if ((best < 0 || t < best) && this.contains(t, x, y, z)) best = t
+      if (this.contains(t, x, y, z)) return t
     }
-    return best
+    return -1
   }
 }

@@ -5,12 +5,11 @@
 //   compileLiquidInput: the common input (obstacles, inflow emitters, clock, substeps) with
 //     the keyframed heat sources and rigid body poses as its family payload.
 import { EddyError } from '../../api/errors'
-import { isClosedSurface } from '../../geometry/closedSurface'
 import type { PrimitiveShape } from '../../geometry/primitiveSdf'
 import { evaluateObject } from '../../scene/keyframes'
 
 import type { SceneDocument, SceneObject } from '../../scene/types'
-import { type CompileOptions, compileCommonInput, domainGrid, domainSides, fail, findDomain, type InputOptions, isInitialVolume, MeshSdfCache, num, plainEmitter, str, vec, bool } from '../compile'
+import { type CompileOptions, compileCommonInput, domainGrid, domainSides, fail, findDomain, initialVolumeMesh, type InputOptions, isInitialVolume, MeshSdfCache, num, plainEmitter, str, vec, bool } from '../compile'
 import { validateGridSpec } from '../core/grid'
 import { compileRigidBodies, compileRigidPoses } from './compileRigid'
 import { checkRigidPlacement } from './rigidInput'
@@ -42,13 +41,7 @@ function initialVolume(doc: SceneDocument, obj: SceneObject, frame: number, mesh
   const p = evaluateObject(obj, doc.tracks, frame)
   const shape = str(obj, p, 'shape') as PrimitiveShape | 'mesh'
   let mesh = null
-  if (shape === 'mesh') {
-    const tri = obj.meshId ? opts.resolveMesh?.(obj.meshId) : undefined
-    if (tri && !isClosedSurface(tri)) {
-      fail(obj, 'meshId', 'its mesh is not closed (it has holes or open edges); an initial liquid volume needs a watertight mesh', obj.meshId)
-    }
-    mesh = meshes.get(obj)
-  }
+  if (shape === 'mesh') mesh = initialVolumeMesh(obj, meshes, opts)
   return {
     id: obj.id,
     name: obj.name,

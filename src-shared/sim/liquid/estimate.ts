@@ -2,7 +2,7 @@
 // can add (capped at a full domain), the grids, and the surface mesh.
 import { evaluateObject } from '../../scene/keyframes'
 import type { Vec3 } from '../../scene/types'
-import { CHECKPOINT_FILL, checkpointCount, PRECISION_BYTES, TYPICAL_FILL, WORKER_OVERHEAD } from '../bakeCost'
+import { CHECKPOINT_FILL, checkpointCount, liquidEmitterVolume, PRECISION_BYTES, TYPICAL_FILL, WORKER_OVERHEAD } from '../bakeCost'
 import { domainGrid, findDomain } from '../compile'
 import type { BakeEstimate, EstimateRequest } from '../family'
 import { LIQUID_BYTES_PER_PARTICLE } from './compileLiquid'
@@ -20,18 +20,7 @@ export function estimateLiquid({ doc, hostId, frames, precision, checkpointEvery
   const refinement = Number(p.meshRefinement ?? 2)
   const mesh = p.meshSurface !== false
   const cellVolume = g.dx ** 3
-  let liquidCells = 0
-  for (const o of doc.objects) {
-    if (o.kind !== 'emitter') continue
-    const q = evaluateObject(o, doc.tracks, at)
-    if (q.fluid !== 'liquid') continue
-    const s = q.scale as Vec3
-    // Shape volume from its 1 m form scaled (a sphere fills about half its box; meshes likewise).
-    const fill = q.shape === 'box' ? 1 : q.shape === 'cylinder' ? Math.PI / 4 : 0.52
-    const shapeCells = (Math.abs(s[0] * s[1] * s[2]) * fill) / cellVolume
-    liquidCells += q.behavior === 'geometry' ? shapeCells : shapeCells * Math.max(0, Number(q.rate ?? 0)) * seconds
-  }
-  liquidCells = Math.min(cells, liquidCells)
+  const liquidCells = Math.min(cells, liquidEmitterVolume(doc, at, seconds) / cellVolume)
   const particles = Math.ceil(liquidCells * ppc)
   const surfaceTriangles = mesh ? 4 * refinement * refinement * Math.pow(Math.max(1, liquidCells), 2 / 3) * 6 : 0
   // Per frame: particles (position, velocity, temperature, id), two volumes, the mesh.

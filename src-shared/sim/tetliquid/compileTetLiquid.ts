@@ -5,12 +5,11 @@
 //   compileTetLiquidInput: the common input (obstacles, inflow emitters, clock, substeps) with
 //     gravity and the thickening settings as its family payload.
 import { EddyError } from '../../api/errors'
-import { isClosedSurface } from '../../geometry/closedSurface'
 import { PlacedSdf } from '../../geometry/placedSdf'
 import { PrimitiveSdf, type PrimitiveShape } from '../../geometry/primitiveSdf'
 import { evaluateObject } from '../../scene/keyframes'
 import type { SceneDocument } from '../../scene/types'
-import { bool, type CompileOptions, compileCommonInput, domainGrid, domainSides, fail, findDomain, isInitialVolume, MeshSdfCache, num, plainEmitter, str, vec } from '../compile'
+import { bool, type CompileOptions, compileCommonInput, domainGrid, domainSides, fail, findDomain, initialVolumeMesh, isInitialVolume, MeshSdfCache, num, plainEmitter, str, vec } from '../compile'
 import { DEFAULT_MAX_GRID_BYTES } from '../core/grid'
 import type { TetLiquidInput, TetLiquidSetup, TetLiquidVolume } from './tetLiquidSetup'
 
@@ -57,9 +56,7 @@ export function compileTetLiquidScene(doc: SceneDocument, domainId: string, opts
     const position = vec(o, q, 'position'), rotation = vec(o, q, 'rotation'), scale = vec(o, q, 'scale')
     let field
     if (shape === 'mesh') {
-      const tri = o.meshId ? opts.resolveMesh?.(o.meshId) : undefined
-      if (tri && !isClosedSurface(tri)) fail(o, 'meshId', 'its mesh is not closed (it has holes or open edges); an initial liquid volume needs a watertight mesh', o.meshId)
-      const placed = new PlacedSdf(meshes.get(o))
+      const placed = new PlacedSdf(initialVolumeMesh(o, meshes, opts))
       placed.place(position[0], position[1], position[2], rotation[0], rotation[1], rotation[2], scale[0], scale[1], scale[2])
       field = placed
     } else field = new PrimitiveSdf(shape, { position, rotation, scale })

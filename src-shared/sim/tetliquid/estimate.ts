@@ -3,7 +3,7 @@
 // surface triangles per frame, and checkpoints (grid, surface, mesh and face velocities).
 import { evaluateObject } from '../../scene/keyframes'
 import type { Vec3 } from '../../scene/types'
-import { CHECKPOINT_FILL, checkpointCount, PRECISION_BYTES, TYPICAL_FILL, WORKER_OVERHEAD } from '../bakeCost'
+import { CHECKPOINT_FILL, checkpointCount, liquidEmitterVolume, PRECISION_BYTES, TYPICAL_FILL, WORKER_OVERHEAD } from '../bakeCost'
 import { domainGrid, findDomain } from '../compile'
 import type { BakeEstimate, EstimateRequest } from '../family'
 import { tetLiquidBytes } from './compileTetLiquid'
@@ -19,16 +19,7 @@ export function estimateTetLiquid({ doc, hostId, frames, precision, checkpointEv
   const nodes = (g.nx + 3) * (g.ny + 3) * (g.nz + 3)
   const h = 2 * g.dx
   const seconds = (frames / doc.meta.fps) * ((p.timeScale as number | undefined) ?? 1)
-  let liquid = 0
-  for (const o of doc.objects) {
-    if (o.kind !== 'emitter') continue
-    const q = evaluateObject(o, doc.tracks, at)
-    if (q.fluid !== 'liquid') continue
-    const s = q.scale as Vec3
-    const fill = q.shape === 'box' ? 1 : q.shape === 'cylinder' ? Math.PI / 4 : 0.52
-    const v = Math.abs(s[0] * s[1] * s[2]) * fill
-    liquid += q.behavior === 'geometry' ? v : v * Math.max(0, Number(q.rate ?? 0)) * seconds
-  }
+  let liquid = liquidEmitterVolume(doc, at, seconds)
   const boxVolume = g.nx * g.ny * g.nz * g.dx ** 3
   liquid = Math.min(liquid, boxVolume)
   const graded = p.tetMesh !== 'uniform'

@@ -24,7 +24,7 @@
 //     layer with the mean of the already known neighbours. This stands in for the paper's
 //     octree extrapolation (Losasso et al. 2004), on a uniform grid instead of the octree.
 import { TetLocator } from '../../geometry/tetmesh/tetLocator'
-import { type DualCellWeights, dualCellVertexWeights, interpolateInTet, interpolateTetsToVertices, tetVelocityVectors, whitneyVelocityAt } from '../core/tetfv/tetInterpolation'
+import { type DualCellWeights, dualCellVertexWeights, interpolateTetsToVertices, tetVelocityVectors, whitneyVelocityAt } from '../core/tetfv/tetInterpolation'
 import type { TetGeometry } from '../core/tetfv/tetGeometry'
 import type { TetTopology } from '../core/tetfv/tetTopology'
 import type { ContourBox } from './contourGrid'
@@ -102,8 +102,27 @@ export class MeshVelocity {
   /** out[o..o+2] = the smoothed velocity (vertex vectors, barycentric) at the point. */
   fast(x: number, y: number, z: number, out: Float64Array, o: number): void {
     const t = this.locate(x, y, z)
-    if (t >= 0) interpolateInTet(this.positions, this.topology.tets, this.vertexVelocity, t, x, y, z, out, o)
+    if (t >= 0) this.interpolateLocated(t, out, o)
     else this.extrapolated(x, y, z, out, o)
+  }
+
+  /**
+   * out[o..o+2] = the barycentric interpolation of the vertex vectors in tetrahedron t at the
+   * point locate() just found in it, with the coordinates the locator computed (interpolateInTet
+   * would compute the same ones again: this is on every back-trace).
+   */
+  private interpolateLocated(t: number, out: Float64Array, o: number): void {
+    const l = (this.locator as TetLocator).weights, T = this.topology.tets, V = this.vertexVelocity
+    let sx = 0, sy = 0, sz = 0
+    for (let k = 0; k < 4; k++) {
+      const v = 3 * T[4 * t + k]
+      sx += l[k] * V[v]
+      sy += l[k] * V[v + 1]
+      sz += l[k] * V[v + 2]
+    }
+    out[o] = sx
+    out[o + 1] = sy
+    out[o + 2] = sz
   }
 
   /** out[o..o+2] = the accurate velocity (the holding tetrahedron's Whitney field) at the point. */
@@ -168,7 +187,7 @@ export class MeshVelocity {
       const q = i + n[0] * (j + n[1] * k)
       const t = this.locate(origin[0] + i * h, origin[1] + j * h, origin[2] + k * h)
       if (t < 0) continue
-      interpolateInTet(this.positions, this.topology.tets, this.vertexVelocity, t, origin[0] + i * h, origin[1] + j * h, origin[2] + k * h, v, 3 * q)
+      this.interpolateLocated(t, v, 3 * q)
       known[q] = 1
       frontier.push(q)
     }
