@@ -3,14 +3,14 @@
 export class UsageError extends Error {}
 
 export interface OptionSpec {
-  /** 'flag': no value, true when given. */
-  type: 'int' | 'string' | 'flag'
+  /** 'flag': no value, true when given; 'number': any finite number. */
+  type: 'int' | 'number' | 'string' | 'flag'
   choices?: readonly string[]
   min?: number
   max?: number
 }
 
-type OptionValue<T> = T extends 'int' ? number : T extends 'flag' ? boolean : string
+type OptionValue<T> = T extends 'int' | 'number' ? number : T extends 'flag' ? boolean : string
 
 export function parseOptions<S extends Record<string, OptionSpec>>(argv: string[], spec: S): { [K in keyof S]?: OptionValue<S[K]['type']> } {
   const out: Record<string, number | string | boolean> = {}
@@ -26,9 +26,10 @@ export function parseOptions<S extends Record<string, OptionSpec>>(argv: string[
     }
     const value = argv[++i]
     if (value === undefined) throw new UsageError(`${flag} needs a value`)
-    if (s.type === 'int') {
+    if (s.type === 'int' || s.type === 'number') {
       const n = Number(value)
-      if (!Number.isInteger(n)) throw new UsageError(`${flag} must be a whole number (got "${value}")`)
+      if (s.type === 'int' && !Number.isInteger(n)) throw new UsageError(`${flag} must be a whole number (got "${value}")`)
+      if (!Number.isFinite(n) || value.trim() === '') throw new UsageError(`${flag} must be a number (got "${value}")`)
       if ((s.min !== undefined && n < s.min) || (s.max !== undefined && n > s.max)) throw new UsageError(`${flag} must be between ${s.min} and ${s.max} (got ${n})`)
       out[name] = n
     } else {

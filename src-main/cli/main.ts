@@ -3,7 +3,8 @@
 // `eddy bench liquid|viscous|bunny` the liquid solver on the liquid peer scenes and the thesis's bunny;
 // `eddy bench rigidfluid` the rigid bodies coupled with the liquid (the thesis's gears and bunnies);
 // `eddy bench surface` the flow on Catmull-Clark surfaces (Stam 2003);
-// `eddy bench tetliquid` the liquid on tetrahedral meshes (Chentanez 2007).
+// `eddy bench tetliquid` the liquid on tetrahedral meshes (Chentanez 2007);
+// `eddy bench hybrid` the gas on hybrid tetrahedral/hexahedral meshes (Feldman 2005, Table 1).
 // The solver families register their parameters with the spec table before anything reads it.
 import '../../src-shared/sim/registry'
 import { availableParallelism } from 'node:os'
@@ -17,6 +18,7 @@ import { benchRigidFluid, DEFAULT_BENCH_FRAMES } from './benchRigidFluid'
 import { benchTetmesh } from './benchTetmesh'
 import { benchSurface } from './benchSurface'
 import { benchTetLiquid } from './benchTetLiquid'
+import { benchHybrid } from './benchHybrid'
 import { bakeCommand } from './bakeCommand'
 import { exampleCommand } from './exampleCommand'
 import { exportCommand } from './exportCommand'
@@ -57,6 +59,7 @@ const USAGE = `usage:
     Steps the surface flow on a 450-patch cage at n^2 cells a patch (the size of Stam 2003's
     head model) and on a cube cage, and prints steps per second next to the paper's 5 s/step.
   eddy bench tetliquid [--res 48] [--frames 24] [--threads N] [--kernels wasm|ts]
+  eddy bench hybrid [--frames 4] [--warmup 12] [--fraction 1]
     Bakes the dam break on the tetrahedral liquid (Chentanez 2007) and prints the paper's Table 1
     (s/frame for Sim, Mesh and SLC, tetrahedra and triangles), then the grid liquid at equal
     surface detail beside it.`
@@ -119,6 +122,16 @@ async function main(argv: string[]): Promise<number> {
       kernels: { type: 'string', choices: ['wasm', 'ts'] },
     })
     const result = await withLiquidKernels(o, (kernels) => benchSurface({ N: o.n ?? 32, steps: o.steps ?? 3, kernels }, (line) => console.log(line)))
+    printBenchResult(result, (line) => console.log(line))
+    return 0
+  }
+  if (command === 'bench' && what === 'hybrid') {
+    const o = parseOptions(rest, {
+      frames: { type: 'int', min: 1, max: 100000 },
+      warmup: { type: 'int', min: 0, max: 100000 },
+      fraction: { type: 'number', min: 0.001, max: 100 },
+    })
+    const result = benchHybrid({ frames: o.frames ?? 4, warmup: o.warmup ?? 12, fraction: o.fraction ?? 1 }, (line) => console.log(line))
     printBenchResult(result, (line) => console.log(line))
     return 0
   }

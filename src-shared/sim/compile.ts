@@ -5,6 +5,7 @@
 // velocities from a finite difference over one frame (t -> t + 1/fps) of the keyframes.
 // Each family adds its own setup and payload (smoke/compileSmoke.ts, liquid/compileLiquid.ts).
 // Meshes come from a resolver callback so this file never touches the project store.
+import type { EmitterVortexInput, VortexDirectionMode, VortexSeedInput } from './core/vortexSeeding'
 import { EddyError } from '../api/errors'
 import { isClosedSurface } from '../geometry/closedSurface'
 import type { PrimitiveShape } from '../geometry/primitiveSdf'
@@ -245,6 +246,32 @@ export function compileCommonInput<P, E extends EmitterInput>(
     }
   }
   return input
+}
+
+/** An emitter's vortex-particle seeding (Selle 2005 sec. 6), read by both gases. */
+export function compileEmitterVortex(obj: SceneObject, p: Record<string, ParamValue>): EmitterVortexInput {
+  return {
+    rate: num(obj, p, 'vortexRate'),
+    strength: num(obj, p, 'vortexStrength'),
+    radiusCells: num(obj, p, 'vortexRadius'),
+    direction: str(obj, p, 'vortexDirection') as VortexDirectionMode,
+  }
+}
+
+/** A vortex-seed object at one time; its direction normalised, the zero vector refused by name. */
+export function compileVortexSeed(obj: SceneObject, p: Record<string, ParamValue>): VortexSeedInput {
+  const d = vec(obj, p, 'direction')
+  const len = Math.hypot(d[0], d[1], d[2])
+  if (!(len >= 1e-6)) fail(obj, 'direction', `Direction must not be the zero vector (got [${d.join(', ')}])`, d)
+  return {
+    id: obj.id,
+    name: obj.name,
+    position: vec(obj, p, 'position'),
+    radius: num(obj, p, 'radius'),
+    direction: [d[0] / len, d[1] / len, d[2] / len],
+    strength: num(obj, p, 'strength'),
+    particleCount: num(obj, p, 'particleCount'),
+  }
 }
 
 /** For families whose emitters carry nothing of their own. */

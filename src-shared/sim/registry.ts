@@ -7,6 +7,7 @@ import { kindLabel, registerFamilySpecs } from '../scene/specs'
 import type { ObjectKind, ParamValue, SceneDocument, SceneObject } from '../scene/types'
 import type { CompileOptions } from './compile'
 import type { BakeSolver, SolverFamily } from './family'
+import { hybridFamily } from './hybrid/family'
 import { liquidFamily } from './liquid/family'
 import { smokeFamily } from './smoke/family'
 import { surfaceFamily } from './surface/family'
@@ -26,6 +27,7 @@ registerFamily(smokeFamily)
 registerFamily(liquidFamily)
 registerFamily(surfaceFamily)
 registerFamily(tetLiquidFamily)
+registerFamily(hybridFamily)
 
 /** The registered families, in registration order (the Solver menu's order). */
 export const FAMILIES: readonly SolverFamily[] = families

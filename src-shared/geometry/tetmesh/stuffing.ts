@@ -106,6 +106,8 @@ export interface StuffedMesh {
   tetShape: Uint8Array
   /** 1 for vertices on the isosurface (cut points and warped or zero lattice vertices), the mesh boundary. */
   boundary: Uint8Array
+  /** Per output vertex: the lattice vertex it is (possibly warped), or -1 for a cut point. */
+  latticeVertex: Int32Array
   vertexCount: number
   tetCount: number
   stats: StuffingStats
@@ -150,13 +152,29 @@ export function stuffIsosurface(sdf: ScalarField3, opts: StuffingOptions): Stuff
       throw new EddyError('INVALID_PARAM', 'isosurface stuffing: the shape reaches beyond the given bounds (sdf <= 0 on the lattice boundary)')
     }
   }
-  const core = new StuffingCore(sdf, lat, tol, opts.keepAllOnSurface ?? false)
-  visitAll(core.cutter)
-  const warped = warpVertices(lat, core.cuts, alphaLong, alphaShort)
-  visitAll(core)
-  const mesh = core.result(warped)
+  const mesh = stuffLattice(sdf, lat, visitAll, { alphaLong, alphaShort, tolerance: tol, keepAllOnSurface: opts.keepAllOnSurface ?? false })
   if (leavesPerLevel) mesh.stats.leavesPerLevel = leavesPerLevel
   return mesh
+}
+
+/**
+ * Stuffing over a lattice the caller built (vertices evaluated and labelled by
+ * evaluateLattice, tetrahedra listed by visitAll): cut points, warping, stencils. The uniform
+ * and graded modes above and the hybrid gas's band of tetrahedra around obstacles
+ * (bandLattice.ts) all end here. `tolerance` is the root finding's |sdf| stop, in length units;
+ * `pinned` vertices are never warped (warp.ts).
+ */
+export function stuffLattice(
+  sdf: ScalarField3,
+  lat: LatticeVertices,
+  visitAll: (v: TetVisitor) => void,
+  opts: { alphaLong: number; alphaShort: number; tolerance: number; keepAllOnSurface: boolean; pinned?: Uint8Array },
+): StuffedMesh {
+  const core = new StuffingCore(sdf, lat, opts.tolerance, opts.keepAllOnSurface)
+  visitAll(core.cutter)
+  const warped = warpVertices(lat, core.cuts, opts.alphaLong, opts.alphaShort, opts.pinned)
+  visitAll(core)
+  return core.result(warped)
 }
 
 /** Pass 1 visitor: cut points of every edge of a tetrahedron with both IN and OUT vertices. */
@@ -185,6 +203,7 @@ class StuffingCore implements TetVisitor {
   private cOut: Int32Array = new Int32Array(0)
   private positions = new Float64Array(3 * 1024)
   private boundary = new Uint8Array(1024)
+  private fromLattice = new Int32Array(1024)
   private tets = new Int32Array(4 * 4096)
   private shapes = new Uint8Array(4096)
   private nv = 0
@@ -273,6 +292,7 @@ class StuffingCore implements TetVisitor {
       const p = this.lat.pos
       id = this.pushVertex(p[3 * v], p[3 * v + 1], p[3 * v + 2], this.lat.label[v] === ON ? 1 : 0)
       this.vOut[v] = id
+      this.fromLattice[id] = v
     }
     return id
   }
@@ -288,6 +308,7 @@ class StuffingCore implements TetVisitor {
       const p = this.cuts.pos
       id = this.pushVertex(p[3 * c], p[3 * c + 1], p[3 * c + 2], 1)
       this.cOut[c] = id
+      this.fromLattice[id] = -1
     }
     return id
   }
@@ -297,6 +318,7 @@ class StuffingCore implements TetVisitor {
     if (id === this.boundary.length) {
       const pos = new Float64Array(2 * this.positions.length); pos.set(this.positions); this.positions = pos
       const bd = new Uint8Array(2 * this.boundary.length); bd.set(this.boundary); this.boundary = bd
+      const fl = new Int32Array(2 * this.fromLattice.length); fl.set(this.fromLattice); this.fromLattice = fl
     }
     this.positions[3 * id] = x; this.positions[3 * id + 1] = y; this.positions[3 * id + 2] = z
     this.boundary[id] = onSurface
@@ -322,6 +344,7 @@ class StuffingCore implements TetVisitor {
       tets: this.tets.slice(0, 4 * this.nt),
       tetShape: this.shapes.slice(0, this.nt),
       boundary: this.boundary.slice(0, this.nv),
+      latticeVertex: this.fromLattice.slice(0, this.nv),
       vertexCount: this.nv,
       tetCount: this.nt,
       stats: {

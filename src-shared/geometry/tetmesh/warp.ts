@@ -35,9 +35,11 @@ const UNDECIDED = 0, STAYS = 1, MOVES = 2
 /**
  * Warps violated vertices of `lat` (label ON, value 0, position of the cut point). Edges of
  * kind EDGE_OTHER never warp their ends (the graded lattice keeps the surface in its uniform
- * BCC part, where every edge is long or short). Returns how many vertices moved.
+ * BCC part, where every edge is long or short). Vertices flagged in `pinned` never move (the
+ * hybrid mesh's vertices on the domain's walls, which must stay in the walls' planes). Returns
+ * how many vertices moved.
  */
-export function warpVertices(lat: LatticeVertices, cuts: CutPoints, alphaLong: number, alphaShort: number): number {
+export function warpVertices(lat: LatticeVertices, cuts: CutPoints, alphaLong: number, alphaShort: number, pinned?: Uint8Array): number {
   const n = lat.count, nc = cuts.count
   const p = lat.pos, label = lat.label
   // Arcs, one per violating cut: tail (the violated end), head, length of the move.
@@ -51,6 +53,7 @@ export function warpVertices(lat: LatticeVertices, cuts: CutPoints, alphaLong: n
     const a = cuts.va[c], b = cuts.vb[c], t = cuts.t[c]
     let v: number, w: number, frac: number
     if (t < alpha) { v = a; w = b; frac = t } else if (1 - t < alpha) { v = b; w = a; frac = 1 - t } else continue
+    if (pinned !== undefined && pinned[v]) continue
     const ex = p[3 * b] - p[3 * a], ey = p[3 * b + 1] - p[3 * a + 1], ez = p[3 * b + 2] - p[3 * a + 2]
     tail[na] = v; head[na] = w; dist[na] = frac * Math.sqrt(ex * ex + ey * ey + ez * ez)
     outDeg[v]++; inDeg[w]++

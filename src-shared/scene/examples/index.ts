@@ -3,6 +3,7 @@
 import { blockCatapultScene } from './blockCatapult'
 import { damBreakScene } from './damBreak'
 import { gearsAndBunniesScene } from './gearsAndBunnies'
+import { corkscrewScene, deskToyScene, glassScene, rampJetScene } from './hybridGases'
 import { leadAndWoodScene } from './leadAndWood'
 import { meltingBunnyScene } from './meltingBunny'
 import { tetDamBreakScene, tetSprayScene, tetWaveScene } from './tetLiquids'
@@ -98,6 +99,30 @@ export const EXAMPLES: readonly ExampleEntry[] = [
     title: 'Dam break (tetrahedral)',
     description: 'The peer benchmark\'s dam break on the tetrahedral liquid: isosurface stuffing every step, semi-Lagrangian contouring (Chentanez 2007).',
     build: tetDamBreakScene,
+  },
+  {
+    id: 'hybrid-ramp-jet',
+    title: 'Jet onto a ramp (hybrid mesh)',
+    description: 'A jet shoots down onto an inclined ramp and spreads up its slope; tetrahedra follow the ramp, regular cells fill the rest (Feldman 2005, Fig. 4).',
+    build: rampJetScene,
+  },
+  {
+    id: 'hybrid-glass',
+    title: 'Smoke in a hollow glass',
+    description: 'A jet at the centre of a closed glass bulb drives smoke into its two looping arms, where it speeds up and disperses as the flows collide (Feldman 2005, Fig. 5).',
+    build: glassScene,
+  },
+  {
+    id: 'hybrid-desk-toy',
+    title: 'Desk toy',
+    description: 'A closed hourglass vessel with dense gas at the top and light gas at the bottom, full of tracker particles, turning over and mixing (Feldman 2005, Fig. 6).',
+    build: deskToyScene,
+  },
+  {
+    id: 'hybrid-corkscrew',
+    title: 'Corkscrew cylinder',
+    description: 'A jet blows smoke up a tube holding a corkscrew; it follows the spiral and rolls out of the top into open air (Feldman 2005, Fig. 7).',
+    build: corkscrewScene,
   },
 ]
 

@@ -11,9 +11,9 @@ import type { DomainSides } from '../core/boundaries'
 import { type GridSpec, validateGridSpec } from '../core/grid'
 import type { KernelBackend } from '../core/kernelBackend'
 import type { PreconditionerKind } from '../core/pressure'
-import { checkClock, type CompileOptions, compileCommonInput, domainGrid, domainSides, fail, findDomain, type InputOptions, MeshSdfCache, num, str, vec } from '../compile'
+import { checkClock, type CompileOptions, compileCommonInput, compileEmitterVortex, compileVortexSeed, domainGrid, domainSides, fail, findDomain, type InputOptions, MeshSdfCache, num, str, vec } from '../compile'
 import type { EmitterInput } from '../solver'
-import type { SmokeEmitterInput, SmokePayload, SmokeSimInput, VortexDirectionMode, VortexSeedInput } from './smokeInput'
+import type { SmokeEmitterInput, SmokePayload, SmokeSimInput } from './smokeInput'
 
 export interface SmokeSetup {
   domainId: string
@@ -67,30 +67,7 @@ export function compileSmokeScene(doc: SceneDocument, domainId: string, opts: Co
 }
 
 function smokeEmitter(obj: SceneObject, p: Record<string, ParamValue>, base: EmitterInput): SmokeEmitterInput {
-  return {
-    ...base,
-    vortex: {
-      rate: num(obj, p, 'vortexRate'),
-      strength: num(obj, p, 'vortexStrength'),
-      radiusCells: num(obj, p, 'vortexRadius'),
-      direction: str(obj, p, 'vortexDirection') as VortexDirectionMode,
-    },
-  }
-}
-
-function compileVortexSeed(obj: SceneObject, p: Record<string, ParamValue>): VortexSeedInput {
-  const d = vec(obj, p, 'direction')
-  const len = Math.hypot(d[0], d[1], d[2])
-  if (!(len >= 1e-6)) fail(obj, 'direction', `Direction must not be the zero vector (got [${d.join(', ')}])`, d)
-  return {
-    id: obj.id,
-    name: obj.name,
-    position: vec(obj, p, 'position'),
-    radius: num(obj, p, 'radius'),
-    direction: [d[0] / len, d[1] / len, d[2] / len],
-    strength: num(obj, p, 'strength'),
-    particleCount: num(obj, p, 'particleCount'),
-  }
+  return { ...base, vortex: compileEmitterVortex(obj, p) }
 }
 
 /** Everything time dependent for the smoke solver at animation time `timeSeconds`. */

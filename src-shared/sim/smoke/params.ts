@@ -9,6 +9,8 @@ const SMOKE = 'Smoke'
 const VORTEX = 'Vortex particles'
 /** Read by the smoke solver only; kept (not shown) while the domain is a liquid. */
 const SMOKE_ONLY = { key: 'solver', values: ['smoke'] } as const
+/** Read by both gases: the grid smoke and the hybrid-mesh smoke (sim/hybrid) share these settings. */
+const ANY_GAS = { key: 'solver', values: ['smoke', 'hybrid'] } as const
 const GAS_ONLY = { key: 'fluid', values: ['gas'] } as const
 
 /** Default of 'Max rotation per substep', degrees. */
@@ -16,11 +18,11 @@ export const MAX_ROTATION_DEFAULT = 2
 
 
 export const SMOKE_DOMAIN_PARAMS: readonly ParamSpec[] = [
-  { key: 'vorticity', label: 'Vorticity', type: 'float', unit: '', min: 0, max: 10, default: 0.1, softMax: 1, step: 0.01, keyframable: true, group: SMOKE, help: 'Vorticity confinement strength (Fedkiw 2001): restores small swirls lost to numerical smoothing.', visibleWhen: SMOKE_ONLY },
-  { key: 'buoyancyAlpha', label: 'Density weight', type: 'float', unit: 'm/s²', min: -100, max: 100, default: 0.1, softMin: 0, softMax: 2, step: 0.01, keyframable: true, group: SMOKE, help: 'Downward acceleration per unit smoke density (Fedkiw 2001 alpha).', visibleWhen: SMOKE_ONLY },
-  { key: 'buoyancyBeta', label: 'Heat lift', type: 'float', unit: 'm/(s²K)', min: -10, max: 10, default: 9.81 / 293.15, softMin: 0, softMax: 0.2, step: 0.001, keyframable: true, group: SMOKE, help: 'Upward acceleration per kelvin above ambient (Fedkiw 2001 beta); g / T_ambient is an ideal gas.', visibleWhen: SMOKE_ONLY },
-  { key: 'densityDissipation', label: 'Density dissipation', type: 'float', unit: '1/s', min: 0, max: 100, default: 0, softMax: 2, step: 0.01, keyframable: true, group: SMOKE, help: 'Rate at which smoke fades (exponential decay).', visibleWhen: SMOKE_ONLY },
-  { key: 'temperatureDissipation', label: 'Cooling', type: 'float', unit: '1/s', min: 0, max: 100, default: 0, softMax: 2, step: 0.01, keyframable: true, group: SMOKE, help: 'Rate at which gas cools towards the ambient temperature.', visibleWhen: SMOKE_ONLY },
+  { key: 'vorticity', label: 'Vorticity', type: 'float', unit: '', min: 0, max: 10, default: 0.1, softMax: 1, step: 0.01, keyframable: true, group: SMOKE, help: 'Vorticity confinement strength (Fedkiw 2001): restores small swirls lost to numerical smoothing.', visibleWhen: ANY_GAS },
+  { key: 'buoyancyAlpha', label: 'Density weight', type: 'float', unit: 'm/s²', min: -100, max: 100, default: 0.1, softMin: 0, softMax: 2, step: 0.01, keyframable: true, group: SMOKE, help: 'Downward acceleration per unit smoke density (Fedkiw 2001 alpha).', visibleWhen: ANY_GAS },
+  { key: 'buoyancyBeta', label: 'Heat lift', type: 'float', unit: 'm/(s²K)', min: -10, max: 10, default: 9.81 / 293.15, softMin: 0, softMax: 0.2, step: 0.001, keyframable: true, group: SMOKE, help: 'Upward acceleration per kelvin above ambient (Fedkiw 2001 beta); g / T_ambient is an ideal gas.', visibleWhen: ANY_GAS },
+  { key: 'densityDissipation', label: 'Density dissipation', type: 'float', unit: '1/s', min: 0, max: 100, default: 0, softMax: 2, step: 0.01, keyframable: true, group: SMOKE, help: 'Rate at which smoke fades (exponential decay).', visibleWhen: ANY_GAS },
+  { key: 'temperatureDissipation', label: 'Cooling', type: 'float', unit: '1/s', min: 0, max: 100, default: 0, softMax: 2, step: 0.01, keyframable: true, group: SMOKE, help: 'Rate at which gas cools towards the ambient temperature.', visibleWhen: ANY_GAS },
   {
     key: 'advection', label: 'Advection', type: 'enum', unit: '', default: 'maccormack', options: ['maccormack', 'semiLagrangian'],
     optionLabels: ['MacCormack (sharper)', 'Semi-Lagrangian (smoother)'], keyframable: false, group: SMOKE,
@@ -35,7 +37,7 @@ export const SMOKE_DOMAIN_PARAMS: readonly ParamSpec[] = [
     help: 'Largest angle the flow may turn its own velocity through in one substep; faster swirls get more substeps (up to Max substeps). Each substep keeps only cos(angle) of a rotating flow\'s speed, so smaller angles keep spin longer: 0.5 rev/s keeps 84% of its spin per second at one substep a frame (24 fps), 95% at four. 0 = no limit.',
     visibleWhen: SMOKE_ONLY,
   },
-  { key: 'pressureTolerance', label: 'Pressure tolerance', type: 'float', unit: '', min: 1e-12, max: 0.1, default: 1e-6, step: 1e-6, keyframable: true, group: 'Solver', help: 'Relative residual the pressure solve stops at.', visibleWhen: SMOKE_ONLY },
+  { key: 'pressureTolerance', label: 'Pressure tolerance', type: 'float', unit: '', min: 1e-12, max: 0.1, default: 1e-6, step: 1e-6, keyframable: true, group: 'Solver', help: 'Relative residual the pressure solve stops at.', visibleWhen: ANY_GAS },
   {
     key: 'vortexMode', label: 'Vortex particle mode', type: 'enum', unit: '', default: 'force', options: ['force', 'strength'],
     optionLabels: ['Per-particle force', 'Confinement strength'], keyframable: false, group: VORTEX,
@@ -44,10 +46,10 @@ export const SMOKE_DOMAIN_PARAMS: readonly ParamSpec[] = [
   {
     key: 'vortexConfinement', label: 'Particle confinement', type: 'float', unit: '1/s', min: 0, max: 1000, default: 4, softMax: 20, step: 0.1, keyframable: true, group: VORTEX,
     help: 'Per-particle force mode: how fast vortex particles spin the flow up to their vorticity. The grid\'s vorticity at a particle\'s centre grows by 2 x this x the particle\'s peak vorticity per second, whatever the resolution, and the force fades out as it reaches that peak (Selle 2005). (Older projects: this used to be force = this x cell size x vorticity, so its effect halved with each doubling of resolution; the same value now adds about the circulation it did at 64 cells with a 4-cell particle radius.)',
-    visibleWhen: SMOKE_ONLY,
+    visibleWhen: ANY_GAS,
   },
   { key: 'vortexStrengthWeight', label: 'Particle strength weight', type: 'float', unit: 's', min: 0, max: 100, default: 0.02, softMax: 0.2, step: 0.005, keyframable: true, group: VORTEX, help: 'Confinement strength mode: confinement added per 1/s of particle vorticity (a particle of vorticity 10/s adds 0.2 at its centre by default).', visibleWhen: SMOKE_ONLY },
-  { key: 'vortexRadius', label: 'Particle radius', type: 'float', unit: 'cells', min: 0.5, max: 64, default: 4, softMax: 16, step: 0.5, keyframable: true, group: VORTEX, help: 'Kernel radius of particles from vortex seeds, in grid cells (Selle 2005 used about 4).', visibleWhen: SMOKE_ONLY },
+  { key: 'vortexRadius', label: 'Particle radius', type: 'float', unit: 'cells', min: 0.5, max: 64, default: 4, softMax: 16, step: 0.5, keyframable: true, group: VORTEX, help: 'Kernel radius of particles from vortex seeds, in grid cells (Selle 2005 used about 4).', visibleWhen: ANY_GAS },
 ]
 
 export const SMOKE_EMITTER_PARAMS: readonly ParamSpec[] = [

@@ -4,34 +4,11 @@
 import type { Vec3 } from '../../scene/types'
 import type { EmitterInput, SimInput } from '../solver'
 
-export type VortexDirectionMode = 'random' | 'cylinder'
-
-export interface EmitterVortexInput {
-  /** Vortex particles seeded per simulated second (0 = none). */
-  rate: number
-  /** Peak vorticity of each particle's field, 1/s. */
-  strength: number
-  /** Kernel radius in cells. */
-  radiusCells: number
-  /** Random directions, or tangent to an upright cylinder around the source (Selle 2005, sec. 6). */
-  direction: VortexDirectionMode
-}
+import type { EmitterVortexInput, VortexSeedInput } from '../core/vortexSeeding'
+export type { EmitterVortexInput, VortexDirectionMode, VortexSeedInput } from '../core/vortexSeeding'
 
 export interface SmokeEmitterInput extends EmitterInput {
   vortex: EmitterVortexInput
-}
-
-export interface VortexSeedInput {
-  id: string
-  name: string
-  position: Vec3
-  /** Radius of the ball the particles are sampled in, m. */
-  radius: number
-  /** Unit spin axis. */
-  direction: Vec3
-  /** Vorticity at the seed's centre, 1/s (expected value over the random sampling). */
-  strength: number
-  particleCount: number
 }
 
 export type VortexParticleMode = 'force' | 'strength'

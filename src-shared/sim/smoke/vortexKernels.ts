@@ -7,47 +7,11 @@ import { lerp3, velocityAtGridCoord } from '../core/interpolate'
 import { installKernelMethods } from '../core/kernelBackend'
 import { defineKernel, f32, float, GRID_PLACEMENT, int, type KernelArgs, ptr, size } from '../core/kernelTable'
 import type { KernelBackend } from '../core/kernelTypes'
+import { INV_2PI_32, selleKernel } from '../core/vortexParticles'
 
-/** 1 / (2 pi)^(3/2), the Gaussian's normalisation. */
-const INV_2PI_32 = 1 / Math.pow(2 * Math.PI, 1.5)
-
-/**
- * The clamped Gaussian distribution kernel, Selle 2005, sec. 6:
- *   xi_p(x - x_p) = exp(-|x - x_p|^2 / 2r^2) / (r^3 (2 pi)^(3/2))   for |x - x_p| <= r, else 0.
- * d2 = |x - x_p|^2 (m^2), r in m; 1/m^3.
- */
-export function selleKernel(d2: number, r: number): number {
-  if (d2 > r * r) return 0
-  return (Math.exp(-d2 / (2 * r * r)) * INV_2PI_32) / (r * r * r)
-}
-
-/**
- * Fraction of omega_p that the clamped kernel carries, integral of xi_p over |x| <= r:
- * P(chi_3 <= 1) = erf(1/sqrt 2) - sqrt(2/pi) e^(-1/2) ~ 0.19875.
- */
-export const SELLE_KERNEL_MASS = 0.198748043098799
-
-/**
- * The particle's smooth distribution kernel, used for its vorticity field omega~_p(x) =
- * xi_p(x - x_p) omega_p (Selle 2005, sec. 5) and its force:
- *   xi_p(d) = xi_0 (1 - d^2/r^2)^3   for d = |x - x_p| < r, else 0,   xi_0 = 1 / (r^3 (2 pi)^(3/2)).
- * Rotationally symmetric and strictly decreasing, as sec. 5 asks, with the same peak xi_0 as
- * the clamped Gaussian of sec. 6 (so omega_p still means peak vorticity / xi_0), but twice
- * continuously differentiable at d = r: its gradient, and so the force, goes smoothly to 0 at
- * the edge instead of jumping (the clamped Gaussian drops from 0.61 xi_0 to 0 there).
- * d2 = d^2 (m^2), r in m; 1/m^3.
- */
-export function particleKernel(d2: number, r: number): number {
-  if (!(d2 < r * r)) return 0
-  const t = 1 - d2 / (r * r)
-  return selleKernel(0, r) * t * t * t
-}
-
-/**
- * Integral of particleKernel over space, in units of omega_p: 4 pi xi_0 r^3 int_0^1 s^2 (1 - s^2)^3 ds
- * = 64 pi / (315 (2 pi)^(3/2)).
- */
-export const PARTICLE_KERNEL_MASS = (64 * Math.PI) / (315 * Math.pow(2 * Math.PI, 1.5))
+// The distribution kernels moved to core/vortexParticles.ts (shared with the hybrid gas);
+// re-exported for existing importers.
+export { PARTICLE_KERNEL_MASS, particleKernel, SELLE_KERNEL_MASS, selleKernel } from '../core/vortexParticles'
 
 /**
  * Adds dt * F to the faces of cell planes [k0, k1) (w plane nz too when k1 = nz), the vortex

@@ -211,3 +211,22 @@ describe('eddy bench tetliquid', () => {
     expect(j.secondsPerMillionTets as number).toBeCloseTo((j.secondsPerFrame as number) / ((j.tetrahedraPerFrame as number) / 1e6), 0)
   }, 60_000)
 })
+
+describe('eddy bench hybrid', () => {
+  it('--fraction 0.04: the paper\'s Table 1 rows beside ours, the per-cell ratio, and EDDY_BENCH', () => {
+    const r = eddy('bench', 'hybrid', '--fraction', '0.04', '--frames', '1', '--warmup', '1')
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/\| tetrahedra \| \d+ \(paper 85720\) \| 0 \(paper 0\) \| [\d.]+ \| 48\.22 \|/)
+    expect(r.stdout).toMatch(/\| hybrid \| \d+ \(paper 34839\) \| \d+ \(paper 85155\) \| [\d.]+ \| 20\.97 \|/)
+    expect(r.stdout).toMatch(/\| hexahedra \| 0 \(paper 0\) \| \d+ \(paper 97707\) \| [\d.]+ \| 12\.68 \|/)
+    const j = benchJson(r.stdout)
+    expect(j.scene).toBe('hybrid-ramp-jet')
+    for (const k of ['hybridMsPerFrame', 'tetrahedraMsPerFrame', 'hexahedraMsPerFrame', 'hybridPerCellVsHex']) expect(j[k] as number, k).toBeGreaterThan(0)
+    const cells = j.cells as Record<string, { tetrahedra: number; hexahedra: number }>
+    expect(cells.hybrid.tetrahedra).toBeGreaterThan(0)
+    expect(cells.hybrid.hexahedra).toBeGreaterThan(0)
+    expect(cells.tetrahedra.hexahedra).toBe(0)
+    expect(cells.hexahedra.tetrahedra).toBe(0)
+    expect(eddy('bench', 'hybrid', '--fraction', 'lots').status).toBe(2)
+  }, 120_000)
+})

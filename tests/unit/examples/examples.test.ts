@@ -7,6 +7,7 @@ import { isClosedSurface } from '../../../src-shared/geometry/closedSurface'
 import { surfaceFamily } from '../../../src-shared/sim/surface/family'
 import { smokeFamily } from '../../../src-shared/sim/smoke/family'
 import { tetLiquidFamily } from '../../../src-shared/sim/tetliquid/family'
+import { hybridFamily } from '../../../src-shared/sim/hybrid/family'
 import { EXAMPLES, findExample } from '../../../src-shared/scene/examples'
 import { damBreakScene } from '../../../src-shared/scene/examples/damBreak'
 import { GEAR_MESH_ID } from '../../../src-shared/scene/examples/gearMesh'
@@ -27,7 +28,7 @@ function build(id: string, resolution?: number) {
 describe('example scenes', () => {
   it('has unique ids, titles and one-line descriptions', () => {
     expect(new Set(EXAMPLES.map((e) => e.id)).size).toBe(EXAMPLES.length)
-    expect(EXAMPLES.map((e) => e.id)).toEqual(['melting-bunny', 'toothpaste', 'viscosity-pour', 'dam-break', 'lead-and-wood', 'gears-and-bunnies', 'block-catapult', 'painted-torus', 'pattern-double-torus', 'vortex-plume', 'moving-wake', 'tet-wave', 'tet-spray', 'tet-dam-break'])
+    expect(EXAMPLES.map((e) => e.id)).toEqual(['melting-bunny', 'toothpaste', 'viscosity-pour', 'dam-break', 'lead-and-wood', 'gears-and-bunnies', 'block-catapult', 'painted-torus', 'pattern-double-torus', 'vortex-plume', 'moving-wake', 'tet-wave', 'tet-spray', 'tet-dam-break', 'hybrid-ramp-jet', 'hybrid-glass', 'hybrid-desk-toy', 'hybrid-corkscrew'])
     for (const e of EXAMPLES) {
       expect(e.title.length).toBeGreaterThan(0)
       expect(e.description).not.toMatch(/\n/)
@@ -59,9 +60,9 @@ describe('example scenes', () => {
       // Every cage bakes a surface flow: its setup compiles (the cage evaluates, the grid fits).
       for (const c of cages) expect(surfaceFamily.compileSetup(doc, c.id, {}).atlas.patchCount, c.name).toBeGreaterThan(0)
       for (const d of domains) {
-        // Smoke domains: the setup compiles and some emitter of the scene lies inside the box.
-        if (d.params.solver === 'smoke') {
-          const setup = smokeFamily.compileSetup(doc, d.id, { resolveMesh })
+        // Gas domains (grid or hybrid mesh): the setup compiles and some emitter of the scene lies inside the box.
+        if (d.params.solver === 'smoke' || d.params.solver === 'hybrid') {
+          const setup = (d.params.solver === 'smoke' ? smokeFamily : hybridFamily).compileSetup(doc, d.id, { resolveMesh })
           expect(setup, d.name).toBeDefined()
           const [p, s] = [d.params.position as number[], d.params.size as number[]]
           const inside = doc.objects.filter((o) => o.kind === 'emitter' && (o.params.position as number[]).every((v, a) => Math.abs(v - p[a]) < s[a] / 2))

@@ -78,7 +78,7 @@ describe('KIND_SPECS', () => {
     expect(specFor('domain', 'position')!.default).toEqual([0, 1, 0])
     expect(specFor('domain', 'rotation')).toBeUndefined()
     expect(specFor('emitter', 'rotation')!.unit).toBe('deg')
-    expect(specFor('domain', 'solver')!.options).toEqual(['smoke', 'liquid', 'tetliquid'])
+    expect(specFor('domain', 'solver')!.options).toEqual(['smoke', 'liquid', 'tetliquid', 'hybrid'])
     expect(specFor('domain', 'resolution')).toMatchObject({ type: 'int', min: 8, max: 1024, default: 64, softMax: 256 })
     expect(specFor('emitter', 'nope')).toBeUndefined()
   })

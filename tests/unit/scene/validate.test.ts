@@ -46,7 +46,7 @@ describe('validateParam', () => {
 
   it('rejects bad enum values and lists the options', () => {
     const msg = validateParam(spec('domain', 'solver'), 'plasma')
-    expect(msg).toBe('Solver must be one of smoke, liquid, tetliquid (got "plasma")')
+    expect(msg).toBe('Solver must be one of smoke, liquid, tetliquid, hybrid (got "plasma")')
     expect(validateParam(spec('emitter', 'shape'), 'torus')).toMatch(/^Shape must be one of box, sphere, cylinder/)
     expect(validateParam(spec('emitter', 'fluid'), 3)).toMatch(/^Fluid must be one of gas, liquid/)
   })

@@ -22,8 +22,8 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
 describe('a family registered from outside src-shared', () => {
   it('joins the spec table, the Solver menu and the About list', () => {
     expect(specFor('domain', 'dyeDiffusion')).toMatchObject({ unit: 'm²/s', group: 'Dye' })
-    expect(specFor('domain', 'solver')?.options).toEqual(['smoke', 'liquid', 'tetliquid', 'dye'])
-    expect(FAMILIES.map((f) => f.id)).toEqual(['smoke', 'liquid', 'surface', 'tetliquid', 'dye'])
+    expect(specFor('domain', 'solver')?.options).toEqual(['smoke', 'liquid', 'tetliquid', 'hybrid', 'dye'])
+    expect(FAMILIES.map((f) => f.id)).toEqual(['smoke', 'liquid', 'surface', 'tetliquid', 'hybrid', 'dye'])
   })
 
   it('bakes through the runner into the cache, the same bits as stepping it by hand', async () => {

@@ -82,8 +82,8 @@ export function tetDivergence(topology: TetTopology, geometry: TetGeometry, u: F
   for (let t = 0; t < topology.tetCount; t++) out[t] /= V[t]
 }
 
-/** The pressure operator: the CSR matrix, with the constants removed per component of tets that has no open face. */
-class TetPressureOperator implements LinearOperator {
+/** The pressure operator: the CSR matrix, with the constants removed per component of cells that has no open face (also the hybrid gas's, whose cells are not all tetrahedra). */
+export class TetPressureOperator implements LinearOperator {
   private readonly csr: CsrOperator
   readonly removeNullSpace?: (v: Float64Array) => void
   private readonly sums: Float64Array

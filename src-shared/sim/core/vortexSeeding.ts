@@ -4,11 +4,39 @@
 // cylinder centred at the source region's midpoint oriented upward". Vortex-seed objects
 // place a blob of aligned particles once. All randomness comes from the solver's Prng, in
 // input order, so runs and restored checkpoints draw the same particles.
+// Shared by both gases (the grid smoke and the hybrid-mesh smoke), with the inputs they read.
 import type { PrimitiveSdf } from '../../geometry/primitiveSdf'
-import type { SmokeEmitterInput, VortexSeedInput } from './smokeInput'
-import type { VortexParticles } from './particles'
-import type { Prng } from '../core/prng'
-import { particleKernel, selleKernel } from './vortexKernels'
+import type { Vec3 } from '../../scene/types'
+import type { Prng } from './prng'
+import { particleKernel, selleKernel, type VortexParticles } from './vortexParticles'
+
+export type VortexDirectionMode = 'random' | 'cylinder'
+
+/** An emitter's vortex-particle seeding (its Vortex particles settings). */
+export interface EmitterVortexInput {
+  /** Vortex particles seeded per simulated second (0 = none). */
+  rate: number
+  /** Peak vorticity of each particle's field, 1/s. */
+  strength: number
+  /** Kernel radius in cells. */
+  radiusCells: number
+  /** Random directions, or tangent to an upright cylinder around the source (Selle 2005, sec. 6). */
+  direction: VortexDirectionMode
+}
+
+/** A vortex-seed object at one time. */
+export interface VortexSeedInput {
+  id: string
+  name: string
+  position: Vec3
+  /** Radius of the ball the particles are sampled in, m. */
+  radius: number
+  /** Unit spin axis. */
+  direction: Vec3
+  /** Vorticity at the seed's centre, 1/s (expected value over the random sampling). */
+  strength: number
+  particleCount: number
+}
 
 /** Rejection-sampling tries before a point falls back to the shape's centre. */
 const MAX_TRIES = 64
@@ -64,7 +92,7 @@ export function seedVortexBall(particles: VortexParticles, prng: Prng, seed: Vor
 export function seedFromEmitter(
   particles: VortexParticles,
   prng: Prng,
-  emitter: SmokeEmitterInput,
+  emitter: { position: Vec3; vortex: EmitterVortexInput },
   sdf: PrimitiveSdf,
   axis: ArrayLike<number>,
   count: number,

@@ -1,0 +1,73 @@
+// What a hybrid-mesh smoke bake costs before it starts. The mesh is not built for the
+// estimate (meshing is the bake's first step): the band is bounded by each obstacle's box grown
+// by the band's reach, filled with 12 tetrahedra a cube (the BCC lattice's), the rest of the
+// domain hexahedra; the two limit modes are exact (every cube a hexahedron, or 12 tetrahedra).
+import { evaluateObject } from '../../scene/keyframes'
+import type { Vec3 } from '../../scene/types'
+import { CHECKPOINT_FILL, checkpointCount, PRECISION_BYTES, TYPICAL_FILL, WORKER_OVERHEAD } from '../bakeCost'
+import { domainGrid, findDomain } from '../compile'
+import type { BakeEstimate, EstimateRequest } from '../family'
+
+/** Bytes per mesh cell: geometry, adjacency, the MLS operators, the pressure matrix and multigrid (measured about 1.2 KB a tetrahedron). */
+export const HYBRID_BYTES_PER_CELL = 1200
+/** Tetrahedra per band cube. */
+const TETS_PER_CUBE = 12
+/** Cached values per resampled grid cell: density, temperature, velocity xyz. */
+const VALUES_PER_CELL = 5
+
+/** Cells of the mesh a domain would get (an upper bound in hybrid mode), and the layout in words. */
+export function hybridCellEstimate(doc: EstimateRequest['doc'], hostId: string): { cells: number; tets: number; hexes: number; layout: string; resolution: number } {
+  const p = evaluateObject(findDomain(doc, hostId), doc.tracks, doc.meta.frameStart)
+  const resolution = p.resolution as number
+  const g = domainGrid(p.position as Vec3, p.size as Vec3, resolution)
+  const cubes = g.nx * g.ny * g.nz
+  const mode = p.hybridMesh as string
+  let band = 0
+  if (mode === 'tetrahedra') band = cubes
+  else if (mode === 'hybrid') {
+    const reach = ((p.hybridBand as number) + 1) * g.dx
+    for (const o of doc.objects) {
+      if (o.kind !== 'obstacle') continue
+      const q = evaluateObject(o, doc.tracks, doc.meta.frameStart)
+      const s = q.scale as Vec3
+      // The shape's bounding sphere radius (a unit primitive scaled), grown by the reach.
+      const r = 0.5 * Math.hypot(s[0], s[1], s[2]) + reach
+      band += Math.ceil((8 * r * r * r) / g.dx ** 3)
+    }
+    band = Math.min(band, cubes)
+  }
+  const hexes = mode === 'tetrahedra' ? 0 : cubes - band
+  const tets = TETS_PER_CUBE * band
+  const what = mode === 'hexahedra' ? `${hexes} hexahedra` : mode === 'tetrahedra' ? `${tets} tetrahedra` : `${hexes} hexahedra and at most ${tets} tetrahedra`
+  return { cells: hexes + tets, tets, hexes, layout: `${g.nx}x${g.ny}x${g.nz} grid, ${what}`, resolution }
+}
+
+export function estimateHybrid({ doc, hostId, frames, precision, checkpointEvery }: EstimateRequest): BakeEstimate {
+  const p = evaluateObject(findDomain(doc, hostId), doc.tracks, doc.meta.frameStart)
+  const g = domainGrid(p.position as Vec3, p.size as Vec3, p.resolution as number)
+  const gridCells = g.nx * g.ny * g.nz
+  const { cells, layout, resolution } = hybridCellEstimate(doc, hostId)
+  const seconds = (frames / doc.meta.fps) * ((p.timeScale as number | undefined) ?? 1)
+  let particles = 0
+  for (const o of doc.objects) {
+    if (o.kind !== 'emitter') continue
+    const q = evaluateObject(o, doc.tracks, doc.meta.frameStart)
+    particles += (((q.trackerRate as number | undefined) ?? 0) + ((q.vortexRate as number | undefined) ?? 0)) * seconds
+  }
+  particles = Math.min(1_000_000, Math.ceil(particles))
+  const dense = gridCells * VALUES_PER_CELL * PRECISION_BYTES[precision]
+  const bytes = cells * HYBRID_BYTES_PER_CELL + particles * 64
+  return {
+    layout,
+    cells,
+    frames,
+    particles,
+    memoryBytes: bytes + WORKER_OVERHEAD,
+    scalingBytes: bytes,
+    cacheBytes: Math.ceil(frames * (dense * TYPICAL_FILL + particles * 16)),
+    cacheBytesMax: Math.ceil(frames * (dense + particles * 16)),
+    // Face velocities (about 2.5 faces a cell), density and temperature, particles.
+    checkpointBytes: Math.ceil(checkpointCount(frames, checkpointEvery) * (cells * 4.5 * 8 + particles * 64) * CHECKPOINT_FILL),
+    lower: { key: 'resolution', label: 'resolution', value: resolution, exponent: 3, min: 8 },
+  }
+}

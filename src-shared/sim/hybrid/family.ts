@@ -1,0 +1,52 @@
+// The hybrid-mesh smoke family: gases on hybrid tetrahedral and hexahedral meshes (Feldman,
+// O'Brien and Klingner 2005, seed 000), hosted by simulation domains (Solver: Smoke (hybrid
+// mesh)). Regular cells in open space, tetrahedra conforming to the obstacles in a band around
+// them; the grid smoke's emitters, buoyancy, vorticity confinement and vortex particles; massless
+// tracker particles. Each frame hands out density, temperature and velocity resampled onto the
+// domain's grid (the raymarcher's and VDB export's volumes) and the particles.
+import { encodePreview } from '../../formats/framePreview'
+import { volumeDisplay } from '../../formats/volumePreview'
+import { evaluateObject } from '../../scene/keyframes'
+import { findDomain } from '../compile'
+import type { SolverFamily } from '../family'
+import { compileHybridInput, compileHybridScene } from './compileHybrid'
+import { estimateHybrid } from './estimate'
+import { rampJetScene } from '../../scene/examples/hybridGases'
+import type { HybridSetup, HybridSimInput } from './hybridInput'
+import { HYBRID_PHASES, HybridSolver } from './hybridSolver'
+import { HYBRID_DOMAIN_PARAMS, HYBRID_EMITTER_PARAMS } from './params'
+
+const MODE_WORDS = { hybrid: 'hybrid mesh', tetrahedra: 'all-tetrahedral mesh', hexahedra: 'all-hexahedral mesh' } as const
+
+export const hybridFamily: SolverFamily<HybridSetup, HybridSimInput> = {
+  id: 'hybrid',
+  label: 'Smoke (hybrid mesh: Feldman et al. 2005)',
+  about: 'Hybrid-mesh smoke: regular hexahedra in open space and tetrahedra conforming to obstacles, joined by split transition cells, with moving least-squares interpolation (Feldman, O\'Brien and Klingner 2005), plus buoyancy, vorticity confinement and vortex particles.',
+  hosts: ['domain'],
+  reads: ['obstacle', 'emitter', 'vortexSeed'],
+  params: { domain: HYBRID_DOMAIN_PARAMS, emitter: HYBRID_EMITTER_PARAMS },
+  phases: HYBRID_PHASES,
+  // Meshing, MLS and the multigrid solve are TypeScript on the bake thread.
+  kernels: 'ts',
+  display: {
+    controls: ['volumeDensity', 'volumeQuality', 'particleColor'],
+    densityVolume: 'density',
+    emissionVolume: 'temperature',
+    particleColors: [{ attribute: 'vorticity', label: 'Colour by vortex strength' }],
+  },
+  compileSetup: (doc, hostId, opts) => compileHybridScene(doc, hostId, opts),
+  compileInput: (doc, hostId, setup, frame) => compileHybridInput(doc, hostId, (frame - 1) / doc.meta.fps, doc.meta.fps, { meshes: setup.meshes }),
+  create: (setup) => new HybridSolver(setup),
+  layout: (setup) => `${setup.grid.nx}x${setup.grid.ny}x${setup.grid.nz} ${MODE_WORDS[setup.mode]}${setup.mode === 'hybrid' ? ` (band ${setup.bandCells} cells)` : ''}`,
+  estimate: estimateHybrid,
+  preview(frame, { doc, hostId, frameStart }) {
+    const ambient = Number(evaluateObject(findDomain(doc, hostId), doc.tracks, frameStart).ambientTemperature ?? 293.15)
+    const one = (name: string) => frame.volumes.find((v) => v.name === name && v.components === 1)
+    const v = volumeDisplay(one('density'), one('temperature'), ambient)
+    return v ? encodePreview(v) : null
+  },
+  conformanceScene() {
+    const { doc } = rampJetScene({ resolution: 10, frames: 4 })
+    return { doc, hostId: 'domain', meshes: [], badParam: { key: 'hybridBand', value: 40 } }
+  },
+}

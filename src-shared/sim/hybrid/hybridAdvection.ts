@@ -1,0 +1,143 @@
+// Semi-Lagrangian advection on the hybrid mesh (seed 000 section 3.3, after Stam 1999): the
+// velocity at a point x at t + dt is the velocity found at x', traced back from x through the
+// current flow. Following section 3.5 the trace uses the fast field (constant-basis MLS vertex
+// velocities, linearly interpolated: HybridInterpolation.fastVelocityAt) and the value carried
+// forward is the accurate one (staggered trilinear in plain hexahedra, linear MLS elsewhere:
+// accurateVelocityAt), so the repeated interpolation does not smear the flow.
+//
+//   Faces: each face's centre is traced back and the accurate velocity there projected on the
+//     face's normal. Closed faces (walls, obstacles) keep their prescribed normal velocity
+//     (copied from zOld; the solver sets them).
+//   Cells: scalars (density, temperature) traced back from cell centres, HybridInterpolation.scalarAt.
+//   Points: massless tracker particles moved forward with the fast field (section 3; the paper
+//     recomputes the vertex velocities before moving them, as the caller does here).
+//
+// Every trace is second-order Runge-Kutta (midpoint): v1 = u(x0), xm = x0 + s v1 / 2,
+// x1 = x0 + s v(xm), s = -dt back, +dt forward. A trace that leaves the fluid (a wall, an
+// obstacle) stops at the last point inside along its segment (HybridLocator.lastInside); the
+// midpoint is clamped the same way. Everything runs over flat typed arrays in index order, so
+// the result is deterministic; nothing is allocated per sample.
+import { EddyError } from '../../api/errors'
+import type { HybridInterpolation } from './hybridInterpolation'
+import { HybridLocator } from './hybridLocate'
+import { FACE_OBSTACLE, FACE_WALL, type HybridMesh } from './hybridMesh'
+
+export type PointArray = Float64Array | Float32Array
+
+export class HybridAdvection {
+  readonly mesh: HybridMesh
+  readonly locator: HybridLocator
+  /** Traces of the last call that left the fluid and were stopped at its boundary. */
+  clampedTraces = 0
+  private readonly vel = new Float64Array(3)
+  private readonly pos = new Float64Array(3)
+  private left = false
+
+  constructor(readonly interpolation: HybridInterpolation, locator?: HybridLocator) {
+    this.mesh = interpolation.mesh
+    if (locator && locator.mesh !== this.mesh) throw new EddyError('INVALID_PARAM', 'hybrid advection: the locator was built for another mesh than the interpolation')
+    this.locator = locator ?? new HybridLocator(this.mesh)
+  }
+
+  /**
+   * RK2 (midpoint) trace of `step` (negative: back in time) from (x, y, z) in cell c through
+   * the fast field; the end point in this.pos, its cell returned, this.left set when it was
+   * clamped to the fluid's boundary.
+   */
+  private trace(x: number, y: number, z: number, c: number, step: number, vertexVel: Float64Array): number {
+    const { interpolation: interp, locator, vel, pos } = this
+    interp.fastVelocityAt(x, y, z, c, vertexVel, vel, 0)
+    const h = 0.5 * step
+    let mx = x + h * vel[0], my = y + h * vel[1], mz = z + h * vel[2]
+    let cm = locator.cellAt(mx, my, mz)
+    if (cm < 0) {
+      cm = locator.lastInside(x, y, z, c, mx, my, mz, pos, 0)
+      mx = pos[0]; my = pos[1]; mz = pos[2]
+    }
+    interp.fastVelocityAt(mx, my, mz, cm, vertexVel, vel, 0)
+    const ex = x + step * vel[0], ey = y + step * vel[1], ez = z + step * vel[2]
+    let ce = locator.cellAt(ex, ey, ez)
+    this.left = ce < 0
+    if (ce < 0) ce = locator.lastInside(x, y, z, c, ex, ey, ez, pos, 0)
+    else { pos[0] = ex; pos[1] = ey; pos[2] = ez }
+    return ce
+  }
+
+  private checkStep(what: string, dt: number, vertexVel: Float64Array): void {
+    if (!Number.isFinite(dt) || dt < 0) throw new EddyError('INVALID_PARAM', `hybrid advection (${what}): the time step must be finite and not negative (got ${dt})`)
+    if (vertexVel.length !== 3 * this.mesh.vertexCount) throw new EddyError('INVALID_PARAM', `hybrid advection (${what}): ${vertexVel.length} vertex velocity numbers for ${this.mesh.vertexCount} vertices (3 each)`)
+  }
+
+  /**
+   * zNew = the face velocities advected by dt (section 3.3): each face's centre traced back
+   * with the fast field (vertexVel, from interpolation.vertexVelocities(zOld)), the accurate
+   * velocity of zOld there projected on the face's normal; closed faces copy zOld.
+   */
+  advectFaces(zOld: Float64Array, vertexVel: Float64Array, dt: number, zNew: Float64Array): void {
+    const { faceCount, faceKind, faceCentre: C, faceNormal: N, faceCellA } = this.mesh
+    this.checkStep('faces', dt, vertexVel)
+    if (zOld.length !== faceCount || zNew.length !== faceCount) throw new EddyError('INVALID_PARAM', `hybrid advection (faces): ${zOld.length} old and ${zNew.length} new face velocities for ${faceCount} faces`)
+    if (zOld === zNew) throw new EddyError('INVALID_PARAM', 'hybrid advection (faces): zOld and zNew must be different arrays (the traces read zOld while zNew is written)')
+    const { interpolation: interp, pos, vel } = this
+    let clamped = 0
+    for (let f = 0; f < faceCount; f++) {
+      const kind = faceKind[f]
+      if (kind === FACE_WALL || kind === FACE_OBSTACLE) {
+        zNew[f] = zOld[f]
+        continue
+      }
+      // The centre lies on cell a's boundary: its fields are defined there, no search needed.
+      const c = this.trace(C[3 * f], C[3 * f + 1], C[3 * f + 2], faceCellA[f], -dt, vertexVel)
+      if (this.left) clamped++
+      interp.accurateVelocityAt(pos[0], pos[1], pos[2], c, zOld, vel, 0)
+      zNew[f] = vel[0] * N[3 * f] + vel[1] * N[3 * f + 1] + vel[2] * N[3 * f + 2]
+    }
+    this.clampedTraces = clamped
+  }
+
+  /** out = the cell-centred scalar `values` advected by dt: each centre traced back, scalarAt there. */
+  advectCells(values: Float64Array | Float32Array, vertexVel: Float64Array, dt: number, out: Float64Array | Float32Array): void {
+    const { cellCount, cellCentre: C } = this.mesh
+    this.checkStep('cells', dt, vertexVel)
+    if (values.length !== cellCount || out.length !== cellCount) throw new EddyError('INVALID_PARAM', `hybrid advection (cells): ${values.length} values and ${out.length} outputs for ${cellCount} cells`)
+    if (values === out) throw new EddyError('INVALID_PARAM', 'hybrid advection (cells): values and out must be different arrays')
+    const { interpolation: interp, pos } = this
+    let clamped = 0
+    for (let c = 0; c < cellCount; c++) {
+      const e = this.trace(C[3 * c], C[3 * c + 1], C[3 * c + 2], c, -dt, vertexVel)
+      if (this.left) clamped++
+      out[c] = interp.scalarAt(pos[0], pos[1], pos[2], e, values)
+    }
+    this.clampedTraces = clamped
+  }
+
+  /**
+   * Moves `count` tracker particles (px, py, pz) forward by dt with the fast field (RK2). A
+   * particle whose step leaves the fluid stops at the last point inside; one that starts
+   * outside stays put. Both are counted, and flagged 1 in `lost` when given (0 otherwise).
+   * Returns the count.
+   */
+  advectPoints(px: PointArray, py: PointArray, pz: PointArray, count: number, vertexVel: Float64Array, dt: number, lost?: Uint8Array): number {
+    this.checkStep('points', dt, vertexVel)
+    if (!(Number.isInteger(count) && count >= 0 && count <= px.length && count <= py.length && count <= pz.length)) {
+      throw new EddyError('INVALID_PARAM', `hybrid advection (points): ${count} particles but coordinate arrays of ${px.length}, ${py.length}, ${pz.length}`)
+    }
+    if (lost && lost.length < count) throw new EddyError('INVALID_PARAM', `hybrid advection (points): a lost-flag array of ${lost.length} for ${count} particles`)
+    const { locator, pos } = this
+    let n = 0
+    for (let p = 0; p < count; p++) {
+      const x = px[p], y = py[p], z = pz[p]
+      const c = locator.cellAt(x, y, z)
+      let out = c < 0
+      if (!out) {
+        this.trace(x, y, z, c, dt, vertexVel)
+        out = this.left
+        px[p] = pos[0]; py[p] = pos[1]; pz[p] = pos[2]
+      }
+      if (out) n++
+      if (lost) lost[p] = out ? 1 : 0
+    }
+    this.clampedTraces = n
+    return n
+  }
+}

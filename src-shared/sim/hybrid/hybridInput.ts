@@ -1,0 +1,41 @@
+// What the hybrid-mesh smoke reads: its setup (fixed for a bake, at the first frame) and per
+// step beyond the common SimInput: buoyancy, dissipation, vorticity confinement, vortex
+// particles (Selle 2005) and each emitter's vortex and tracker particle seeding.
+import type { GridSpec } from '../core/grid'
+import type { DomainSides } from '../core/boundaries'
+import type { MeshSdfCache } from '../compile'
+import type { EmitterVortexInput, VortexSeedInput } from '../core/vortexSeeding'
+import type { EmitterInput, SimInput } from '../solver'
+import type { HybridMeshMode } from './hybridMesh'
+
+export interface HybridSetup {
+  domainId: string
+  domainName: string
+  grid: GridSpec
+  sides: DomainSides
+  mode: HybridMeshMode
+  bandCells: number
+  seed: number
+  maxParticles: number
+  meshes: MeshSdfCache
+}
+
+export interface HybridEmitterInput extends EmitterInput {
+  /** Vortex particles seeded inside it (Selle 2005 sec. 6), as the grid smoke's emitters. */
+  vortex: EmitterVortexInput
+  /** Tracker particles seeded per second (Feldman 2005 section 3: massless, for rendering). */
+  trackerRate: number
+}
+
+export interface HybridPayload {
+  /** Vorticity confinement epsilon (Fedkiw, Stam, Jensen 2001). */
+  vorticity: number
+  buoyancy: { alpha: number; beta: number; ambientTemperature: number }
+  dissipation: { density: number; temperature: number }
+  /** Vortex particles' confinement (1/s) and the radius of seeded particles (cells). */
+  vortex: { confinement: number; radiusCells: number }
+  vortexSeeds: VortexSeedInput[]
+  tolerance: number
+}
+
+export type HybridSimInput = SimInput<HybridPayload, HybridEmitterInput>

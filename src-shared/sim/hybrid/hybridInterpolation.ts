@@ -1,0 +1,507 @@
+// Velocity and scalar interpolation on the hybrid mesh (seed 000 section 3.5). The state is one
+// normal velocity z_f per face (along faceNormal); the paper uses three interpolants:
+//
+//   Fast (back-tracing, tracker particles): constant-basis moving least squares at every mesh
+//     vertex over the faces adjacent to it (eqs. 7-10), then trilinear interpolation of the 8
+//     corners in a hexahedron, barycentric of the 4 in a tetrahedron. Rows n_f^T u = z_f
+//     (eq. 7, N u = z, eq. 8) scaled by w_f = 1 / (r_f^2 + eps^2) (eq. 9; r_f from the vertex
+//     to the face centre, eps = 0.03 x the mean edge of the cells around the vertex), solved
+//     by the normal equations of W N u = W z (eq. 10), exactly as the paper writes it, so
+//     u_v = (sum_f w_f^2 n_f n_f^T)^-1 sum_f w_f^2 n_f z_f. The weights depend on the geometry
+//     only, so the whole map z -> u_v is a fixed sparse operator: one 3-vector coefficient
+//     c_vf = w_f^2 M_v^-1 n_f per vertex-face pair, precomputed, and vertexVelocities() is a
+//     sparse product (every substep runs it). Closed boundary faces take part with their
+//     stored value (0 at a still wall), so the fit sees the no-through condition.
+//
+//   Accurate (the value a back-trace carries forward): in a plain hexahedron the standard
+//     staggered (MAC, Harlow and Welch 1965) trilinear interpolation of each component from
+//     its grid faces, a split grid face (four triangles of the tetrahedra) counting as the
+//     area-weighted mean of its pieces (the paper's transition-face average, section 3.1). In
+//     transition hexahedra and tetrahedra, and in a plain hexahedron whose MAC stencil reaches
+//     a grid face with no mesh face (beyond a wall, inside a band or a solid), the linear-basis
+//     MLS of eq. 11, u(y) = u_0 + X u_x + Y u_y + Z u_z with (X, Y, Z) the face centre relative
+//     to the evaluation point, so u(x) = u_0 (12 unknowns), over the "two-ring neighbourhood"
+//     of the containing cell, read as in tetMls.ts: every face adjacent to one of the cell's
+//     vertices (gatherFaces says why not a smaller one). eps = 0.03 x the containing cell's mean edge. These lists are precomputed (CSR) for the
+//     transition hexahedra and tetrahedra; the rare plain-hexahedron fallback gathers its list
+//     on the fly.
+//
+//   Scalars (density, temperature, at cell centres): trilinear over the 8 surrounding centres
+//     where those are all hexahedra (the grid solver's interpolation), else a linear moving
+//     least-squares fit s(y) = s_0 + g . (y - x) over the containing cell's two-ring of cells,
+//     weighted like eq. 9 (rows by w, so w^2 in the normal equations, as eq. 10),
+//     clamped to the range of the values it used: semi-Lagrangian advection then creates no
+//     new extrema.
+//
+// Conditioning as tetMls.ts: offsets are divided by the cell's mean edge l (weights in the
+// same unit; neither changes the fitted value), and a linear fit whose normal matrix has a
+// Cholesky pivot ratio below LINEAR_CONDITION_FLOOR falls back to the constant fit on the same
+// samples. All three fits reproduce exactly the fields their basis spans (constants; affine
+// fields) whenever their system has full rank. Evaluation is allocation free; the scratch
+// makes an instance single-threaded.
+import { EddyError } from '../../api/errors'
+import { barycentricCoordinates } from '../../geometry/tetmesh/tetBarycentric'
+import { choleskySolveInPlace } from '../core/tetfv/smallDense'
+import { LINEAR_CONDITION_FLOOR, MLS_EPSILON_FACTOR } from '../core/tetfv/tetMls'
+import { CELL_HEX, type HybridMesh } from './hybridMesh'
+
+/** accurateVelocityAt's answer: staggered trilinear in a plain hexahedron. */
+export const ACCURATE_MAC = 0
+/** accurateVelocityAt's answer: linear-basis MLS (eq. 11). */
+export const ACCURATE_LINEAR = 1
+/** accurateVelocityAt's answer: constant-basis MLS (eqs. 7-10), the linear fit being near singular. */
+export const ACCURATE_CONSTANT = 2
+/** Smallest accepted det(M) / (M_00 M_11 M_22) of a vertex's 3 x 3 normal matrix (1 for orthogonal normals). */
+export const VERTEX_CONDITION_FLOOR = 1e-12
+
+export class HybridInterpolation {
+  /** c_vf per vertex-face pair (xyz), aligned with mesh.vertexFaces: u_v = sum_f c_vf z_f. */
+  readonly vertexCoefficients: Float64Array
+  /** Vertices whose constant fit was singular (their velocity is 0); none on a valid mesh. */
+  readonly vertexFitFailures: number
+  /** Faces of each transition hexahedron's and tetrahedron's neighbourhood (empty for plain hexahedra): CSR over cells. */
+  readonly neighbourStart: Int32Array
+  readonly neighbourFaces: Int32Array
+  /** The two-ring of cells of each transition hexahedron and tetrahedron (the scalar fits' samples): CSR over cells. */
+  readonly ringStart: Int32Array
+  readonly ringCells: Int32Array
+
+  private readonly faceStamp: Int32Array
+  private readonly cellStamp: Int32Array
+  private stampValue = 0
+  private readonly faceList: Int32Array
+  private readonly cellList: Int32Array
+  private readonly M = new Float64Array(144)
+  private readonly rhs = new Float64Array(12)
+  private readonly acc = new Float64Array(60)
+  private readonly pp = new Float64Array(10)
+  private readonly lambda = new Float64Array(4)
+  private readonly axisOffset: Int32Array
+  private readonly ox: number
+  private readonly oy: number
+  private readonly oz: number
+  private readonly h: number
+  private readonly invH: number
+
+  constructor(readonly mesh: HybridMesh, readonly epsilonFactor = MLS_EPSILON_FACTOR) {
+    if (!(epsilonFactor > 0)) throw new EddyError('INVALID_PARAM', `hybrid interpolation: the MLS epsilon factor must be positive (got ${epsilonFactor})`)
+    const { grid, cellCount, faceCount, vertexCount, vertexFaceStart, vertexCellStart, cellKind } = mesh
+    this.ox = grid.origin[0]; this.oy = grid.origin[1]; this.oz = grid.origin[2]
+    this.h = grid.dx; this.invH = 1 / grid.dx
+    const { nx, ny, nz } = grid
+    this.axisOffset = Int32Array.of(0, (nx + 1) * ny * nz, (nx + 1) * ny * nz + nx * (ny + 1) * nz)
+    this.faceStamp = new Int32Array(faceCount)
+    this.cellStamp = new Int32Array(cellCount)
+    // Scratch bounds: a two-ring of cells holds at most 1 + F + F^2 cells (F the most faces a
+    // cell has: 24 for a transition hexahedron split on every side); the faces around a cell's
+    // vertices at most the sum of its vertices' lists.
+    let F = 0, mostFaces = 0
+    for (let c = 0; c < cellCount; c++) {
+      F = Math.max(F, mesh.cellFaceStart[c + 1] - mesh.cellFaceStart[c])
+      let nf = 0
+      for (let k = 0, n = this.cellVertexCount(c); k < n; k++) {
+        const v = this.cellVertex(c, k)
+        nf += vertexFaceStart[v + 1] - vertexFaceStart[v]
+      }
+      if (nf > mostFaces) mostFaces = nf
+    }
+    this.cellList = new Int32Array(1 + F + F * F)
+    this.faceList = new Int32Array(mostFaces)
+    void vertexCellStart
+    const coefficients = new Float64Array(3 * mesh.vertexFaces.length)
+    let failures = 0
+    for (let v = 0; v < vertexCount; v++) if (!this.vertexOperator(v, coefficients)) failures++
+    this.vertexCoefficients = coefficients
+    this.vertexFitFailures = failures
+
+    const start = new Int32Array(cellCount + 1)
+    for (let c = 0; c < cellCount; c++) start[c + 1] = start[c] + (cellKind[c] === CELL_HEX ? 0 : this.gatherFaces(c))
+    const faces = new Int32Array(start[cellCount])
+    for (let c = 0; c < cellCount; c++) if (cellKind[c] !== CELL_HEX) faces.set(this.faceList.subarray(0, this.gatherFaces(c)), start[c])
+    this.neighbourStart = start
+    this.neighbourFaces = faces
+    const ringStart = new Int32Array(cellCount + 1)
+    for (let c = 0; c < cellCount; c++) ringStart[c + 1] = ringStart[c] + (cellKind[c] === CELL_HEX ? 0 : this.gatherCells(c))
+    const ring = new Int32Array(ringStart[cellCount])
+    for (let c = 0; c < cellCount; c++) if (cellKind[c] !== CELL_HEX) ring.set(this.cellList.subarray(0, this.gatherCells(c)), ringStart[c])
+    this.ringStart = ringStart
+    this.ringCells = ring
+  }
+
+  private cellVertexCount(c: number): number {
+    return c < this.mesh.hexCount ? 8 : 4
+  }
+
+  private cellVertex(c: number, k: number): number {
+    const { hexCount } = this.mesh
+    return c < hexCount ? this.mesh.hexVertices[8 * c + k] : this.mesh.tets[4 * (c - hexCount) + k]
+  }
+
+  private nextStamp(): number {
+    if (++this.stampValue === 0x7fffffff) {
+      this.faceStamp.fill(0)
+      this.cellStamp.fill(0)
+      this.stampValue = 1
+    }
+    return this.stampValue
+  }
+
+  /**
+   * The velocity fit's neighbourhood of cell c into faceList: every face adjacent to one of its
+   * vertices (about 110 for a tetrahedron; its own faces, its neighbours' and theirs touching
+   * its corners, as tetMls.ts reads the paper's "two-ring"); returns their count. The smaller
+   * cell two-ring of gatherCells (about 42 faces) fits a smooth field as well and a third
+   * faster, but its fits overshoot more: the ramp jet on 20 cubes of tetrahedra blew up at frame
+   * 22 with it (speed 58 m/s in a 3 m/s jet) and runs steadily with this one.
+   */
+  private gatherFaces(c: number): number {
+    const { vertexFaceStart, vertexFaces } = this.mesh
+    const { faceStamp, faceList } = this
+    const mark = this.nextStamp()
+    let n = 0
+    for (let k = 0, nv = this.cellVertexCount(c); k < nv; k++) {
+      const v = this.cellVertex(c, k)
+      for (let i = vertexFaceStart[v], e = vertexFaceStart[v + 1]; i < e; i++) {
+        const f = vertexFaces[i]
+        if (faceStamp[f] !== mark) {
+          faceStamp[f] = mark
+          faceList[n++] = f
+        }
+      }
+    }
+    return n
+  }
+
+  /**
+   * The scalar fits' neighbourhood of cell c into cellList: c, the cells sharing a face with
+   * it, and the cells sharing a face with those (about 17 for a tetrahedron; the cells around
+   * its vertices would be about 70); returns their count. Scalar fits are clamped to the values
+   * they use, so the smaller support cannot overshoot.
+   */
+  private gatherCells(c: number): number {
+    const { cellFaceStart, cellFaces, faceCellA, faceCellB } = this.mesh
+    const { cellStamp, cellList } = this
+    const mark = this.nextStamp()
+    cellStamp[c] = mark
+    cellList[0] = c
+    let n = 1
+    for (let ring = 0, from = 0; ring < 2; ring++) {
+      const to = n
+      for (let k = from; k < to; k++) {
+        const d = cellList[k]
+        for (let i = cellFaceStart[d], e = cellFaceStart[d + 1]; i < e; i++) {
+          const f = cellFaces[i]
+          const o = faceCellA[f] === d ? faceCellB[f] : faceCellA[f]
+          if (o >= 0 && cellStamp[o] !== mark) {
+            cellStamp[o] = mark
+            cellList[n++] = o
+          }
+        }
+      }
+      from = to
+    }
+    return n
+  }
+
+  /**
+   * Vertex v's coefficients of the constant fit (eqs. 7-10): c_vf = w_f^2 M^-1 n_f with
+   * M = sum_f w_f^2 n_f n_f^T over the faces adjacent to v. False (coefficients 0) when M is
+   * singular, which a vertex of a valid cell never is: the cell's faces meeting at the vertex
+   * have three independent normals.
+   */
+  private vertexOperator(v: number, out: Float64Array): boolean {
+    const { positions: P, faceCentre: C, faceNormal: N, vertexFaceStart, vertexFaces, vertexCellStart, vertexCells, cellMeanEdge } = this.mesh
+    const s = vertexFaceStart[v], e = vertexFaceStart[v + 1]
+    const cs = vertexCellStart[v], ce = vertexCellStart[v + 1]
+    if (ce === cs || e === s) return false
+    let len = 0
+    for (let i = cs; i < ce; i++) len += cellMeanEdge[vertexCells[i]]
+    len /= ce - cs
+    const invLen = 1 / len, eps = this.epsilonFactor
+    const px = P[3 * v], py = P[3 * v + 1], pz = P[3 * v + 2]
+    let m00 = 0, m10 = 0, m11 = 0, m20 = 0, m21 = 0, m22 = 0
+    for (let i = s; i < e; i++) {
+      const f = vertexFaces[i]
+      // Eq. 9 in units of len; the rows carry w (eq. 10), so w^2 in the normal matrix.
+      const X = (C[3 * f] - px) * invLen, Y = (C[3 * f + 1] - py) * invLen, Z = (C[3 * f + 2] - pz) * invLen
+      const w = 1 / (X * X + Y * Y + Z * Z + eps * eps), w2 = w * w
+      const nx = N[3 * f], ny = N[3 * f + 1], nz = N[3 * f + 2]
+      m00 += w2 * nx * nx; m10 += w2 * ny * nx; m11 += w2 * ny * ny
+      m20 += w2 * nz * nx; m21 += w2 * nz * ny; m22 += w2 * nz * nz
+    }
+    // The symmetric inverse by cofactors.
+    const c00 = m11 * m22 - m21 * m21, c10 = m21 * m20 - m10 * m22, c20 = m10 * m21 - m11 * m20
+    const det = m00 * c00 + m10 * c10 + m20 * c20
+    if (!(det > VERTEX_CONDITION_FLOOR * m00 * m11 * m22)) {
+      out.fill(0, 3 * s, 3 * e)
+      return false
+    }
+    const id = 1 / det
+    const i00 = c00 * id, i10 = c10 * id, i20 = c20 * id
+    const i11 = (m00 * m22 - m20 * m20) * id, i21 = (m20 * m10 - m00 * m21) * id, i22 = (m00 * m11 - m10 * m10) * id
+    for (let i = s; i < e; i++) {
+      const f = vertexFaces[i]
+      const X = (C[3 * f] - px) * invLen, Y = (C[3 * f + 1] - py) * invLen, Z = (C[3 * f + 2] - pz) * invLen
+      const w = 1 / (X * X + Y * Y + Z * Z + eps * eps), w2 = w * w
+      const nx = N[3 * f], ny = N[3 * f + 1], nz = N[3 * f + 2]
+      out[3 * i] = w2 * (i00 * nx + i10 * ny + i20 * nz)
+      out[3 * i + 1] = w2 * (i10 * nx + i11 * ny + i21 * nz)
+      out[3 * i + 2] = w2 * (i20 * nx + i21 * ny + i22 * nz)
+    }
+    return true
+  }
+
+  /** out[3v .. 3v+2] = the constant-basis MLS velocity of every vertex (eqs. 7-10) from the face velocities z: a sparse product. */
+  vertexVelocities(z: Float64Array, out: Float64Array): void {
+    const { vertexCount, faceCount, vertexFaceStart, vertexFaces } = this.mesh
+    if (z.length !== faceCount) throw new EddyError('INVALID_PARAM', `hybrid vertex velocities: ${z.length} face velocities for ${faceCount} faces`)
+    if (out.length !== 3 * vertexCount) throw new EddyError('INVALID_PARAM', `hybrid vertex velocities: output of ${out.length} numbers for ${vertexCount} vertices (3 each)`)
+    const c = this.vertexCoefficients
+    for (let v = 0; v < vertexCount; v++) {
+      let ux = 0, uy = 0, uz = 0
+      for (let i = vertexFaceStart[v], e = vertexFaceStart[v + 1]; i < e; i++) {
+        const zf = z[vertexFaces[i]]
+        ux += c[3 * i] * zf; uy += c[3 * i + 1] * zf; uz += c[3 * i + 2] * zf
+      }
+      out[3 * v] = ux; out[3 * v + 1] = uy; out[3 * v + 2] = uz
+    }
+  }
+
+  /**
+   * The fast field at (x, y, z) in `cell`: trilinear in the 8 corner velocities of a
+   * hexahedron, barycentric in the 4 of a tetrahedron (section 3.5), out[o .. o+2]. A point a
+   * hair outside the cell is extrapolated linearly.
+   */
+  fastVelocityAt(x: number, y: number, z: number, cell: number, vertexVel: Float64Array, out: Float64Array, o: number): void {
+    const { hexCount, cellCentre, hexVertices } = this.mesh
+    if (cell < hexCount) {
+      const tx = (x - cellCentre[3 * cell]) * this.invH + 0.5
+      const ty = (y - cellCentre[3 * cell + 1]) * this.invH + 0.5
+      const tz = (z - cellCentre[3 * cell + 2]) * this.invH + 0.5
+      let ux = 0, uy = 0, uz = 0
+      for (let d = 0; d < 8; d++) {
+        const wt = (d & 1 ? tx : 1 - tx) * (d & 2 ? ty : 1 - ty) * (d & 4 ? tz : 1 - tz)
+        const v = 3 * hexVertices[8 * cell + d]
+        ux += wt * vertexVel[v]; uy += wt * vertexVel[v + 1]; uz += wt * vertexVel[v + 2]
+      }
+      out[o] = ux; out[o + 1] = uy; out[o + 2] = uz
+      return
+    }
+    const t = cell - hexCount, l = this.lambda, T = this.mesh.tets
+    barycentricCoordinates(this.mesh.positions, T, t, x, y, z, l)
+    let ux = 0, uy = 0, uz = 0
+    for (let k = 0; k < 4; k++) {
+      const v = 3 * T[4 * t + k]
+      ux += l[k] * vertexVel[v]; uy += l[k] * vertexVel[v + 1]; uz += l[k] * vertexVel[v + 2]
+    }
+    out[o] = ux; out[o + 1] = uy; out[o + 2] = uz
+  }
+
+  /**
+   * The accurate velocity at (x, y, z) in `cell` from the face velocities zFaces (section 3.5):
+   * staggered trilinear in a plain hexahedron, linear MLS (eq. 11) elsewhere and where the
+   * staggered stencil is incomplete. out[o .. o+2]; returns ACCURATE_* (which fit answered).
+   */
+  accurateVelocityAt(x: number, y: number, z: number, cell: number, zFaces: Float64Array, out: Float64Array, o: number): number {
+    const mesh = this.mesh
+    const len = mesh.cellMeanEdge[cell]
+    if (mesh.cellKind[cell] !== CELL_HEX) return this.linearFit(zFaces, this.neighbourFaces, this.neighbourStart[cell], this.neighbourStart[cell + 1], x, y, z, len, out, o)
+    const cube = mesh.hexCube[cell], nx = mesh.grid.nx, ny = mesh.grid.ny
+    const ci = cube % nx, r = (cube - ci) / nx, cj = r % ny, ck = (r - cj) / ny
+    const gx = (x - this.ox) * this.invH, gy = (y - this.oy) * this.invH, gz = (z - this.oz) * this.invH
+    const u = this.macComponent(0, gx, gy, gz, ci, cj, ck, zFaces)
+    const v = this.macComponent(1, gx, gy, gz, ci, cj, ck, zFaces)
+    const w = this.macComponent(2, gx, gy, gz, ci, cj, ck, zFaces)
+    // NaN marks a stencil face with no mesh face.
+    if (u === u && v === v && w === w) {
+      out[o] = u; out[o + 1] = v; out[o + 2] = w
+      return ACCURATE_MAC
+    }
+    return this.linearFit(zFaces, this.faceList, 0, this.gatherFaces(cell), x, y, z, len, out, o)
+  }
+
+  /**
+   * Component `a` by staggered trilinear interpolation of the axis-a grid faces around grid
+   * point (gx, gy, gz) (world / h from the origin) in cube (ci, cj, ck); NaN when a stencil face
+   * is outside the grid or has no mesh face.
+   */
+  private macComponent(a: number, gx: number, gy: number, gz: number, ci: number, cj: number, ck: number, zf: Float64Array): number {
+    const { nx, ny, nz } = this.mesh.grid
+    // Axis-a faces sit at whole coordinates along a, half ones across.
+    const u = a === 0 ? gx : gx - 0.5, v = a === 1 ? gy : gy - 0.5, w = a === 2 ? gz : gz - 0.5
+    const i0 = a === 0 ? ci : floorNear(u, ci), j0 = a === 1 ? cj : floorNear(v, cj), k0 = a === 2 ? ck : floorNear(w, ck)
+    const fx = nx + (a === 0 ? 1 : 0), fy = ny + (a === 1 ? 1 : 0), fz = nz + (a === 2 ? 1 : 0)
+    if (i0 < 0 || j0 < 0 || k0 < 0 || i0 + 1 >= fx || j0 + 1 >= fy || k0 + 1 >= fz) return NaN
+    const tx = u - i0, ty = v - j0, tz = w - k0
+    const base = this.axisOffset[a] + i0 + fx * (j0 + fy * k0)
+    let sum = 0
+    for (let d = 0; d < 8; d++) {
+      const value = this.macFaceValue(base + (d & 1) + fx * ((d & 2 ? 1 : 0) + fy * (d & 4 ? 1 : 0)), a, zf)
+      if (value !== value) return NaN
+      sum += (d & 1 ? tx : 1 - tx) * (d & 2 ? ty : 1 - ty) * (d & 4 ? tz : 1 - tz) * value
+    }
+    return sum
+  }
+
+  /** The +axis velocity on MAC face g: its mesh face's, or the area-weighted mean of a split face's triangles; NaN with none. */
+  private macFaceValue(g: number, a: number, zf: Float64Array): number {
+    const { gridFaceStart, gridFaces, faceNormal, faceArea } = this.mesh
+    const s = gridFaceStart[g], e = gridFaceStart[g + 1]
+    if (s === e) return NaN
+    if (e === s + 1) {
+      const f = gridFaces[s]
+      return zf[f] * faceNormal[3 * f + a]
+    }
+    let q = 0, area = 0
+    for (let i = s; i < e; i++) {
+      const f = gridFaces[i]
+      q += faceArea[f] * faceNormal[3 * f + a] * zf[f]
+      area += faceArea[f]
+    }
+    return q / area
+  }
+
+  /**
+   * Eq. 11 over faces[s .. e-1] around (x, y, z), lengths in units of len; the constant fit
+   * when near singular. The row of face f is p (x) n with p = (1, X, Y, Z), so the normal
+   * matrix is sum_f w_f^2 (p p^T) (x) (n n^T): 10 distinct products of p times 6 of n, 60 sums
+   * per face instead of the 78 of the 12 x 12 triangle, spread into M once per fit.
+   */
+  private linearFit(zf: Float64Array, faces: Int32Array, s: number, e: number, x: number, y: number, z: number, len: number, out: Float64Array, o: number): number {
+    const { faceCentre: C, faceNormal: N } = this.mesh
+    const { M, rhs, acc, pp } = this
+    pp[0] = 1
+    const invLen = 1 / len, eps2 = this.epsilonFactor * this.epsilonFactor
+    acc.fill(0)
+    let b0 = 0, b1 = 0, b2 = 0, b3 = 0, b4 = 0, b5 = 0, b6 = 0, b7 = 0, b8 = 0, b9 = 0, b10 = 0, b11 = 0
+    for (let i = s; i < e; i++) {
+      const f = faces[i]
+      const X = (C[3 * f] - x) * invLen, Y = (C[3 * f + 1] - y) * invLen, Z = (C[3 * f + 2] - z) * invLen
+      // Eq. 9 in units of len; the rows carry w (eq. 10), so w^2 in the normal equations.
+      const w = 1 / (X * X + Y * Y + Z * Z + eps2), w2 = w * w
+      const nx = N[3 * f], ny = N[3 * f + 1], nz = N[3 * f + 2]
+      const zx = w2 * zf[f] * nx, zy = w2 * zf[f] * ny, zz = w2 * zf[f] * nz
+      b0 += zx; b1 += zy; b2 += zz
+      b3 += X * zx; b4 += X * zy; b5 += X * zz
+      b6 += Y * zx; b7 += Y * zy; b8 += Y * zz
+      b9 += Z * zx; b10 += Z * zy; b11 += Z * zz
+      const wx = w2 * nx, wy = w2 * ny, wz = w2 * nz
+      const q0 = wx * nx, q1 = wy * nx, q2 = wy * ny, q3 = wz * nx, q4 = wz * ny, q5 = wz * nz
+      // p_P p_Q for P >= Q in the order (0,0) (1,0) (1,1) (2,0) (2,1) (2,2) (3,0) (3,1) (3,2) (3,3).
+      pp[1] = X; pp[2] = X * X; pp[3] = Y; pp[4] = Y * X; pp[5] = Y * Y; pp[6] = Z; pp[7] = Z * X; pp[8] = Z * Y; pp[9] = Z * Z
+      for (let k = 0, a = 0; k < 10; k++, a += 6) {
+        const t = pp[k]
+        acc[a] += t * q0; acc[a + 1] += t * q1; acc[a + 2] += t * q2
+        acc[a + 3] += t * q3; acc[a + 4] += t * q4; acc[a + 5] += t * q5
+      }
+    }
+    const map = KRONECKER_MAP
+    for (let i = 0; i < 144; i++) if (map[i] >= 0) M[i] = acc[map[i]]
+    rhs[0] = b0; rhs[1] = b1; rhs[2] = b2; rhs[3] = b3; rhs[4] = b4; rhs[5] = b5
+    rhs[6] = b6; rhs[7] = b7; rhs[8] = b8; rhs[9] = b9; rhs[10] = b10; rhs[11] = b11
+    if (choleskySolveInPlace(M, 12, rhs) >= LINEAR_CONDITION_FLOOR) {
+      out[o] = rhs[0]; out[o + 1] = rhs[1]; out[o + 2] = rhs[2]
+      return ACCURATE_LINEAR
+    }
+    this.constantFit(zf, faces, s, e, x, y, z, len, out, o)
+    return ACCURATE_CONSTANT
+  }
+
+  /** Eqs. 7-10 over faces[s .. e-1] around (x, y, z); 0 when singular. */
+  private constantFit(zf: Float64Array, faces: Int32Array, s: number, e: number, x: number, y: number, z: number, len: number, out: Float64Array, o: number): void {
+    const { faceCentre: C, faceNormal: N } = this.mesh
+    const { M, rhs } = this
+    const invLen = 1 / len, eps = this.epsilonFactor
+    let m00 = 0, m10 = 0, m11 = 0, m20 = 0, m21 = 0, m22 = 0, b0 = 0, b1 = 0, b2 = 0
+    for (let i = s; i < e; i++) {
+      const f = faces[i]
+      const X = (C[3 * f] - x) * invLen, Y = (C[3 * f + 1] - y) * invLen, Z = (C[3 * f + 2] - z) * invLen
+      const w = 1 / (X * X + Y * Y + Z * Z + eps * eps), w2 = w * w
+      const nx = N[3 * f], ny = N[3 * f + 1], nz = N[3 * f + 2]
+      m00 += w2 * nx * nx; m10 += w2 * ny * nx; m11 += w2 * ny * ny
+      m20 += w2 * nz * nx; m21 += w2 * nz * ny; m22 += w2 * nz * nz
+      const zw = w2 * zf[f]
+      b0 += zw * nx; b1 += zw * ny; b2 += zw * nz
+    }
+    M[0] = m00; M[3] = m10; M[4] = m11; M[6] = m20; M[7] = m21; M[8] = m22
+    rhs[0] = b0; rhs[1] = b1; rhs[2] = b2
+    if (choleskySolveInPlace(M, 3, rhs) > 0) {
+      out[o] = rhs[0]; out[o + 1] = rhs[1]; out[o + 2] = rhs[2]
+    } else out[o] = out[o + 1] = out[o + 2] = 0
+  }
+
+  /**
+   * A cell-centred scalar at (x, y, z) in `cell`: trilinear over the 8 surrounding cell centres
+   * when all are hexahedra, else the linear MLS fit over the cells around the cell's vertices,
+   * clamped to the range of the values it used.
+   */
+  scalarAt(x: number, y: number, z: number, cell: number, values: Float64Array | Float32Array): number {
+    const mesh = this.mesh
+    if (cell < mesh.hexCount) {
+      const { nx, ny, nz } = mesh.grid
+      const u = (x - this.ox) * this.invH - 0.5, v = (y - this.oy) * this.invH - 0.5, w = (z - this.oz) * this.invH - 0.5
+      const i0 = Math.floor(u), j0 = Math.floor(v), k0 = Math.floor(w)
+      if (i0 >= 0 && j0 >= 0 && k0 >= 0 && i0 + 1 < nx && j0 + 1 < ny && k0 + 1 < nz) {
+        const tx = u - i0, ty = v - j0, tz = w - k0
+        const cubeHex = mesh.cubeHex
+        let sum = 0, lo = Infinity, hi = -Infinity, d = 0
+        for (; d < 8; d++) {
+          const e = cubeHex[i0 + (d & 1) + nx * (j0 + (d & 2 ? 1 : 0) + ny * (k0 + (d & 4 ? 1 : 0)))]
+          if (e < 0) break
+          const s = values[e]
+          if (s < lo) lo = s
+          if (s > hi) hi = s
+          sum += (d & 1 ? tx : 1 - tx) * (d & 2 ? ty : 1 - ty) * (d & 4 ? tz : 1 - tz) * s
+        }
+        // The weights sum to 1 only to rounding: clamp so that no new extremum appears even in the last bit.
+        if (d === 8) return sum < lo ? lo : sum > hi ? hi : sum
+      }
+    }
+    return this.scalarFit(x, y, z, cell, values)
+  }
+
+  /** The linear MLS fit of a cell scalar around (x, y, z), clamped to the values used (a weighted mean when near singular). */
+  private scalarFit(x: number, y: number, z: number, cell: number, values: Float64Array | Float32Array): number {
+    const { cellCentre: C } = this.mesh
+    const { M, rhs } = this
+    let list: Int32Array = this.ringCells, from = this.ringStart[cell], to = this.ringStart[cell + 1]
+    if (from === to) { list = this.cellList; from = 0; to = this.gatherCells(cell) }
+    const invLen = 1 / this.mesh.cellMeanEdge[cell], eps2 = this.epsilonFactor * this.epsilonFactor
+    let m0 = 0, m4 = 0, m5 = 0, m8 = 0, m9 = 0, m10 = 0, m12 = 0, m13 = 0, m14 = 0, m15 = 0, r0 = 0, r1 = 0, r2 = 0, r3 = 0
+    let lo = Infinity, hi = -Infinity
+    for (let i = from; i < to; i++) {
+      const c = list[i]
+      const X = (C[3 * c] - x) * invLen, Y = (C[3 * c + 1] - y) * invLen, Z = (C[3 * c + 2] - z) * invLen
+      const w = 1 / (X * X + Y * Y + Z * Z + eps2), w2 = w * w
+      const s = values[c]
+      if (s < lo) lo = s
+      if (s > hi) hi = s
+      const wX = w2 * X, wY = w2 * Y, wZ = w2 * Z
+      m0 += w2; m4 += wX; m5 += wX * X; m8 += wY; m9 += wY * X; m10 += wY * Y; m12 += wZ; m13 += wZ * X; m14 += wZ * Y; m15 += wZ * Z
+      r0 += w2 * s; r1 += wX * s; r2 += wY * s; r3 += wZ * s
+    }
+    M[0] = m0; M[4] = m4; M[5] = m5; M[8] = m8; M[9] = m9; M[10] = m10; M[12] = m12; M[13] = m13; M[14] = m14; M[15] = m15
+    rhs[0] = r0; rhs[1] = r1; rhs[2] = r2; rhs[3] = r3
+    const s0 = choleskySolveInPlace(M, 4, rhs) >= LINEAR_CONDITION_FLOOR ? rhs[0] : r0 / m0
+    return s0 < lo ? lo : s0 > hi ? hi : s0
+  }
+
+}
+
+/**
+ * For each entry (r, c) of the linear fit's 12 x 12 normal matrix (row-major; unknown 3P + a is
+ * component a of basis function P), its sum in linearFit's acc (6 x the index of the pair
+ * P >= Q, plus that of a >= b), or -1 above the diagonal (the Cholesky solve reads the lower triangle).
+ */
+const KRONECKER_MAP = (() => {
+  const map = new Int8Array(144).fill(-1)
+  const tri = (i: number, j: number) => (i >= j ? (i * (i + 1)) / 2 + j : (j * (j + 1)) / 2 + i)
+  for (let r = 0; r < 12; r++) for (let c = 0; c <= r; c++) map[12 * r + c] = 6 * tri(Math.floor(r / 3), Math.floor(c / 3)) + tri(r % 3, c % 3)
+  return map
+})()
+
+/** floor(u) kept to {c - 1, c}: the lower of the two face layers around a point of cube c. */
+function floorNear(u: number, c: number): number {
+  const f = Math.floor(u)
+  return f < c - 1 ? c - 1 : f > c ? c : f
+}
