@@ -9,9 +9,8 @@
 import { rampJetScene } from '../../src-shared/scene/examples/hybridGases'
 import { evaluateObject } from '../../src-shared/scene/keyframes'
 import { domainGrid } from '../../src-shared/sim/compile'
-import { HybridObstacles } from '../../src-shared/sim/hybrid/hybridObstacles'
-import { compileHybridInput, compileHybridScene } from '../../src-shared/sim/hybrid/compileHybrid'
-import { buildHybridMesh, type HybridMeshMode } from '../../src-shared/sim/hybrid/hybridMesh'
+import { compileHybridScene } from '../../src-shared/sim/hybrid/compileHybrid'
+import type { HybridMeshMode } from '../../src-shared/sim/hybrid/hybridMesh'
 import { createBakeSolver } from '../../src-shared/sim/registry'
 import type { Vec3 } from '../../src-shared/scene/types'
 import { machineLine } from './liquidBenchLoop'
@@ -38,9 +37,7 @@ function countsAt(mode: HybridMeshMode, resolution: number, band: number): Sized
   const { doc } = rampJetScene({ resolution, mode })
   const d = doc.objects.find((o) => o.kind === 'domain')!
   d.params.hybridBand = band
-  const setup = compileHybridScene(doc, 'domain')
-  const input = compileHybridInput(doc, 'domain', 0, doc.meta.fps, { meshes: setup.meshes })
-  const mesh = buildHybridMesh({ grid: setup.grid, obstacle: new HybridObstacles(input.obstacles, 0).field(), mode, bandCells: band, sides: setup.sides })
+  const mesh = compileHybridScene(doc, 'domain').initial.mesh
   return { resolution, band, tets: mesh.tetCount, hexes: mesh.hexCount }
 }
 

@@ -8,7 +8,8 @@ import type { ParamValue, SceneDocument, SceneObject } from '../../scene/types'
 import { checkClock, type CompileOptions, compileCommonInput, compileEmitterVortex, compileVortexSeed, domainGrid, domainSides, fail, findDomain, type InputOptions, MeshSdfCache, num, str, vec } from '../compile'
 import type { EmitterInput } from '../solver'
 import type { HybridMeshMode } from './hybridMesh'
-import { MAX_HYBRID_CELLS } from './hybridMesh'
+import { buildHybridMesh, MAX_HYBRID_CELLS } from './hybridMesh'
+import { HybridObstacles } from './hybridObstacles'
 import type { HybridEmitterInput, HybridPayload, HybridSetup, HybridSimInput } from './hybridInput'
 
 /** Cells a 'tetrahedra' mesh would have at most: 12 per cube (the hybrid and hexahedral meshes have fewer). */
@@ -27,7 +28,7 @@ export function compileHybridScene(doc: SceneDocument, domainId: string, opts: C
   if (cubes > MAX_HYBRID_CELLS || (mode === 'tetrahedra' && maxHybridCells(cubes, mode) > MAX_HYBRID_CELLS)) {
     fail(domain, 'resolution', `Resolution ${num(domain, p, 'resolution')} gives ${grid.nx}x${grid.ny}x${grid.nz} cubes${mode === 'tetrahedra' ? ' (12 tetrahedra each)' : ''}, more than the ${MAX_HYBRID_CELLS} cells the hybrid mesh allows`, p.resolution)
   }
-  const setup: HybridSetup = {
+  const setup: Omit<HybridSetup, 'initial'> = {
     domainId,
     domainName: domain.name,
     grid,
@@ -38,9 +39,23 @@ export function compileHybridScene(doc: SceneDocument, domainId: string, opts: C
     maxParticles: opts.maxParticles ?? 1_000_000,
     meshes: new MeshSdfCache(opts.resolveMesh),
   }
-  // Every object, every parameter, every mesh once, so errors surface before the bake.
-  compileHybridInput(doc, domainId, (doc.meta.frameStart - 1) / doc.meta.fps, doc.meta.fps, { meshes: setup.meshes })
-  return setup
+  // Every object, every parameter, every mesh once, so errors surface before the bake; the
+  // first frame's mesh from the obstacles there.
+  const input = compileHybridInput(doc, domainId, (doc.meta.frameStart - 1) / doc.meta.fps, doc.meta.fps, { meshes: setup.meshes })
+  const obstacles = new HybridObstacles(input.obstacles, 0)
+  const mesh = buildHybridMesh({ grid, obstacle: obstacles.field(), mode, bandCells: setup.bandCells, sides: setup.sides })
+  return { ...setup, initial: { mesh, obstacles } }
+}
+
+/** The mesh in words for the bake's log: its cells and the tetrahedra's dihedral angles. */
+export function hybridLayout(setup: HybridSetup): string {
+  const { grid, mode, bandCells, initial } = setup
+  const m = initial.mesh
+  const n = (x: number) => x.toLocaleString('en-US')
+  const tets = m.tetCount > 0 ? `${n(m.tetCount)} tetrahedra (dihedral angles ${m.quality!.minDihedral.toFixed(1)}-${m.quality!.maxDihedral.toFixed(1)} degrees)` : ''
+  const hexes = m.hexCount > 0 ? `${n(m.hexCount)} hexahedra` : ''
+  const what = mode === 'hybrid' ? `hybrid mesh, band ${bandCells} cells` : mode === 'tetrahedra' ? 'all-tetrahedral mesh' : 'all-hexahedral mesh'
+  return `${grid.nx}x${grid.ny}x${grid.nz} ${what}: ${[tets, hexes].filter((s) => s).join(' and ')}`
 }
 
 function hybridEmitter(obj: SceneObject, p: Record<string, ParamValue>, base: EmitterInput): HybridEmitterInput {

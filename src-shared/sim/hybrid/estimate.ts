@@ -1,17 +1,21 @@
 // What a hybrid-mesh smoke bake costs before it starts. The mesh is not built for the
-// estimate (meshing is the bake's first step): the band is bounded by each obstacle's box grown
-// by the band's reach, filled with 12 tetrahedra a cube (the BCC lattice's), the rest of the
-// domain hexahedra; the two limit modes are exact (every cube a hexahedron, or 12 tetrahedra).
+// estimate (meshing is the bake's first step): the band is bounded by the shell within the
+// band's reach of each obstacle's box, filled with 14 tetrahedra a cube (TETS_PER_CUBE), the rest of the domain
+// hexahedra; the two limit modes are near exact (every cube a hexahedron, or 14 tetrahedra).
 import { evaluateObject } from '../../scene/keyframes'
 import type { Vec3 } from '../../scene/types'
 import { CHECKPOINT_FILL, checkpointCount, PRECISION_BYTES, TYPICAL_FILL, WORKER_OVERHEAD } from '../bakeCost'
 import { domainGrid, findDomain } from '../compile'
 import type { BakeEstimate, EstimateRequest } from '../family'
 
-/** Bytes per mesh cell: geometry, adjacency, the MLS operators, the pressure matrix and multigrid (measured about 1.2 KB a tetrahedron). */
-export const HYBRID_BYTES_PER_CELL = 1200
-/** Tetrahedra per band cube. */
-const TETS_PER_CUBE = 12
+/**
+ * Bytes per mesh cell: geometry, adjacency, the MLS operators and neighbourhoods, the pressure
+ * matrix and multigrid, and the garbage a remesh leaves (the Table 1 bench peaked at 602 MiB for
+ * meshes of up to 126,000 cells: about 4 KB a cell over Node's own 100 MiB).
+ */
+export const HYBRID_BYTES_PER_CELL = 4000
+/** Tetrahedra per band cube: the BCC lattice's 12, and the stencils' extra where an obstacle cuts (12.8 measured on the ramp). */
+const TETS_PER_CUBE = 14
 /** Cached values per resampled grid cell: density, temperature, velocity xyz. */
 const VALUES_PER_CELL = 5
 
@@ -29,10 +33,15 @@ export function hybridCellEstimate(doc: EstimateRequest['doc'], hostId: string):
     for (const o of doc.objects) {
       if (o.kind !== 'obstacle') continue
       const q = evaluateObject(o, doc.tracks, doc.meta.frameStart)
-      const s = q.scale as Vec3
-      // The shape's bounding sphere radius (a unit primitive scaled), grown by the reach.
-      const r = 0.5 * Math.hypot(s[0], s[1], s[2]) + reach
-      band += Math.ceil((8 * r * r * r) / g.dx ** 3)
+      const scale = q.scale as Vec3
+      // A primitive is a unit shape scaled; a mesh is its own size (the project's mesh info) scaled.
+      const info = q.shape === 'mesh' ? doc.meshes.find((m) => m.id === o.meshId) : undefined
+      const s = info ? scale.map((v, a) => v * (info.bounds.max[a] - info.bounds.min[a])) : scale
+      // The shell within the reach of the shape's box (its own axes: rotation moves the shell,
+      // it does not grow it), less the core deeper inside than the reach.
+      const outer = (s[0] + 2 * reach) * (s[1] + 2 * reach) * (s[2] + 2 * reach)
+      const inner = Math.max(0, s[0] - 2 * reach) * Math.max(0, s[1] - 2 * reach) * Math.max(0, s[2] - 2 * reach)
+      band += Math.ceil((outer - inner) / g.dx ** 3)
     }
     band = Math.min(band, cubes)
   }

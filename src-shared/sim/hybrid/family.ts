@@ -9,14 +9,12 @@ import { volumeDisplay } from '../../formats/volumePreview'
 import { evaluateObject } from '../../scene/keyframes'
 import { findDomain } from '../compile'
 import type { SolverFamily } from '../family'
-import { compileHybridInput, compileHybridScene } from './compileHybrid'
+import { compileHybridInput, compileHybridScene, hybridLayout } from './compileHybrid'
 import { estimateHybrid } from './estimate'
 import { rampJetScene } from '../../scene/examples/hybridGases'
 import type { HybridSetup, HybridSimInput } from './hybridInput'
 import { HYBRID_PHASES, HybridSolver } from './hybridSolver'
 import { HYBRID_DOMAIN_PARAMS, HYBRID_EMITTER_PARAMS } from './params'
-
-const MODE_WORDS = { hybrid: 'hybrid mesh', tetrahedra: 'all-tetrahedral mesh', hexahedra: 'all-hexahedral mesh' } as const
 
 export const hybridFamily: SolverFamily<HybridSetup, HybridSimInput> = {
   id: 'hybrid',
@@ -37,7 +35,7 @@ export const hybridFamily: SolverFamily<HybridSetup, HybridSimInput> = {
   compileSetup: (doc, hostId, opts) => compileHybridScene(doc, hostId, opts),
   compileInput: (doc, hostId, setup, frame) => compileHybridInput(doc, hostId, (frame - 1) / doc.meta.fps, doc.meta.fps, { meshes: setup.meshes }),
   create: (setup) => new HybridSolver(setup),
-  layout: (setup) => `${setup.grid.nx}x${setup.grid.ny}x${setup.grid.nz} ${MODE_WORDS[setup.mode]}${setup.mode === 'hybrid' ? ` (band ${setup.bandCells} cells)` : ''}`,
+  layout: hybridLayout,
   estimate: estimateHybrid,
   preview(frame, { doc, hostId, frameStart }) {
     const ambient = Number(evaluateObject(findDomain(doc, hostId), doc.tracks, frameStart).ambientTemperature ?? 293.15)
@@ -47,6 +45,8 @@ export const hybridFamily: SolverFamily<HybridSetup, HybridSimInput> = {
   },
   conformanceScene() {
     const { doc } = rampJetScene({ resolution: 10, frames: 4 })
+    // Vortex and tracker particles too, so checkpoints and threads are checked with them.
+    Object.assign(doc.objects.find((o) => o.id === 'jet')!.params, { vortexRate: 48, trackerRate: 240 })
     return { doc, hostId: 'domain', meshes: [], badParam: { key: 'hybridBand', value: 40 } }
   },
 }

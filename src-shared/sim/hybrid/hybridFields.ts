@@ -37,6 +37,7 @@ export class HybridFields {
   private readonly zTmp: Float64Array
   private readonly sTmp: Float64Array
   private lost = new Uint8Array(0)
+  private readonly openSides: boolean[]
   private readonly v3 = new Float64Array(3)
   private readonly p3 = new Float64Array(3)
 
@@ -46,6 +47,12 @@ export class HybridFields {
    */
   constructor(readonly mesh: HybridMesh, readonly ambientTemperature: number, readonly obstacles: HybridObstacles | null = null) {
     const nf = mesh.faceCount, nc = mesh.cellCount
+    // Open sides (xMin, xMax, yMin, yMax, zMin, zMax) from the mesh's open faces.
+    this.openSides = [false, false, false, false, false, false]
+    for (let f = 0; f < nf; f++) {
+      if (mesh.faceKind[f] !== FACE_OPEN) continue
+      for (let a = 0; a < 3; a++) if (Math.abs(mesh.faceNormal[3 * f + a]) > 0.5) this.openSides[2 * a + (mesh.faceNormal[3 * f + a] > 0 ? 1 : 0)] = true
+    }
     this.z = new Float64Array(nf)
     this.zTmp = new Float64Array(nf)
     this.density = new Float64Array(nc)
@@ -127,8 +134,29 @@ export class HybridFields {
       if (this.lost.length < trackers.count) this.lost = new Uint8Array(trackers.x.length)
       const lost = this.lost.subarray(0, trackers.count)
       lost.fill(0)
-      if (advection.advectPoints(trackers.x, trackers.y, trackers.z, trackers.count, vv, h, lost) > 0) trackers.compact(lost)
+      // A particle the flow carries against a wall or an obstacle stays there (clamped to the
+      // last point inside, as the back-traces are): dropping them lost 17% of the desk toy's
+      // in 144 frames. Only those leaving through an open side are gone.
+      if (advection.advectPoints(trackers.x, trackers.y, trackers.z, trackers.count, vv, h, lost) > 0 && this.dropLeaving(trackers, lost)) trackers.compact(lost)
     }
+  }
+
+  /**
+   * Keeps the flags (1 = drop) of the clamped particles within a cell of an open side of the
+   * domain and clears the others; whether any is left to drop.
+   */
+  private dropLeaving(trackers: TrackerParticles, lost: Uint8Array): boolean {
+    const { nx, ny, nz, dx, origin } = this.mesh.grid
+    const open = this.openSides
+    let any = false
+    for (let p = 0; p < trackers.count; p++) {
+      if (!lost[p]) continue
+      const u = (trackers.x[p] - origin[0]) / dx, v = (trackers.y[p] - origin[1]) / dx, w = (trackers.z[p] - origin[2]) / dx
+      const leaving = (open[0] && u < 1) || (open[1] && u > nx - 1) || (open[2] && v < 1) || (open[3] && v > ny - 1) || (open[4] && w < 1) || (open[5] && w > nz - 1)
+      lost[p] = leaving ? 1 : 0
+      if (leaving) any = true
+    }
+    return any
   }
 
   /**

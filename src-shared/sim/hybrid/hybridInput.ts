@@ -6,7 +6,8 @@ import type { DomainSides } from '../core/boundaries'
 import type { MeshSdfCache } from '../compile'
 import type { EmitterVortexInput, VortexSeedInput } from '../core/vortexSeeding'
 import type { EmitterInput, SimInput } from '../solver'
-import type { HybridMeshMode } from './hybridMesh'
+import type { HybridMesh, HybridMeshMode } from './hybridMesh'
+import type { HybridObstacles } from './hybridObstacles'
 
 export interface HybridSetup {
   domainId: string
@@ -18,6 +19,12 @@ export interface HybridSetup {
   seed: number
   maxParticles: number
   meshes: MeshSdfCache
+  /**
+   * The mesh of the bake's first frame, built when the setup is compiled so the bake's log can
+   * say what it is (cells and dihedral angles) before the first step; the solver starts from it
+   * when the obstacles are where it was built for.
+   */
+  initial: { mesh: HybridMesh; obstacles: HybridObstacles }
 }
 
 export interface HybridEmitterInput extends EmitterInput {

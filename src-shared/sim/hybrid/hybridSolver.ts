@@ -95,7 +95,9 @@ export class HybridSolver implements Solver<HybridSimInput> {
       return
     }
     const t0 = now()
-    const mesh = this.buildMesh(placed)
+    const initial = this.setup.initial
+    const first = !this.mesh && !this.fields && placed.samePlacement(initial.obstacles)
+    const mesh = first ? initial.mesh : this.buildMesh(placed)
     const fields = new HybridFields(mesh, input.family.buoyancy.ambientTemperature, placed)
     if (this.fields) fields.carryFrom(this.fields, placed)
     else if (this.restoredState) {

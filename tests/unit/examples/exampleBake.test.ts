@@ -48,7 +48,7 @@ function bake(id: string): Baked[] {
 const LIQUID_EXAMPLES = EXAMPLES.filter((e) => e.id in RESOLUTION)
 
 describe('example bakes (tiny resolution, 3 frames)', () => {
-  it('every example is baked here: liquids below, surface flows and smoke at the end (the hybrid-mesh smoke\'s in hybridExamples.test.ts)', () => {
+  it('every example is baked here: liquids below, surface flows and smoke at the end (the hybrid-mesh smoke\'s in scene/hybridExamples.test.ts)', () => {
     expect(EXAMPLES.filter((e) => !(e.id in RESOLUTION)).map((e) => e.id)).toEqual(['painted-torus', 'pattern-double-torus', 'vortex-plume', 'moving-wake', 'tet-wave', 'tet-spray', 'tet-dam-break', 'hybrid-ramp-jet', 'hybrid-glass', 'hybrid-desk-toy', 'hybrid-corkscrew'])
   })
 
