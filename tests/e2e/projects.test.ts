@@ -149,11 +149,12 @@ describe('projects', () => {
     expect(await page.textContent(tid('about-mode'))).toMatch(/headless host/)
     // One line per registered solver family (the other papers' methods are not built yet, so not listed).
     const methods = await page.locator(`${tid('about')} li`).allTextContents()
-    expect(methods).toHaveLength(4)
+    expect(methods).toHaveLength(5)
     expect(methods[0]).toMatch(/^Smoke: vortex particles for smoke, water and explosions \(Selle, Rasmussen, Fedkiw 2005\)/)
     expect(methods[1]).toMatch(/^Liquid: marker particles .*\(Carlson 2004, chapters 3, 4 and 6\)/)
     expect(methods[2]).toMatch(/^Surface flow: stable fluids and Gray-Scott reaction-diffusion on Catmull-Clark surfaces .*\(Stam 2003\)/)
     expect(methods[3]).toMatch(/^Tetrahedral liquid: semi-Lagrangian contouring, isosurface stuffing every step.*\(Chentanez, Feldman, Labelle, O'Brien and Shewchuk 2007\)/)
+    expect(methods[4]).toMatch(/^Hybrid-mesh smoke: regular hexahedra in open space and tetrahedra conforming to obstacles.*\(Feldman, O'Brien and Klingner 2005\)/)
     await page.keyboard.press('Escape')
     await expect.poll(() => page.locator(tid('dialog-about')).count()).toBe(0)
     expect(app.pageErrors).toEqual([])
