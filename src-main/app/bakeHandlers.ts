@@ -6,6 +6,7 @@ import type { ExportJobs } from '../export/exportJobs'
 import { EddyError } from '../../src-shared/api/errors'
 import type { Handlers } from '../../src-shared/api/dispatch'
 import { hostsSimulations } from '../../src-shared/sim/registry'
+import { bakeTarget, parseBakeKey, type BakeTarget } from '../../src-shared/sim/wedge'
 import type { SceneDocument } from '../../src-shared/scene/types'
 import type { BakeManager } from '../bake/bakeManager'
 import { checkFits, estimateBake, machineBudget } from '../bake/estimate'
@@ -21,20 +22,25 @@ export interface BakeContext {
   exports: ExportJobs
 }
 
-/** The object must host a simulation (a kind some registered family hosts). */
-function requireDomain(doc: SceneDocument, domainId: string): void {
-  const o = doc.objects.find((x) => x.id === domainId)
-  if (!o) throw new EddyError('NOT_FOUND', `There is no object with id ${domainId}`, { field: 'domainId' })
+/**
+ * The bake key must name an object that hosts a simulation (a kind some registered family
+ * hosts), or a variant of one of its wedges; returns what it bakes.
+ */
+function requireDomain(doc: SceneDocument, domainId: string): BakeTarget {
+  const { hostId } = parseBakeKey(domainId)
+  const o = doc.objects.find((x) => x.id === hostId)
+  if (!o) throw new EddyError('NOT_FOUND', `There is no object with id ${hostId}`, { field: 'domainId' })
   if (!hostsSimulations(o.kind)) throw new EddyError('INVALID_PARAM', `"${o.name}" is not a simulation domain`, { field: 'domainId' })
+  return bakeTarget(doc, domainId)
 }
 
 /** Estimate against this machine; `problem` holds the refusal sentence when it does not fit. */
 function estimateFor(ctx: BakeContext, domainId: string) {
-  const { store, doc } = ctx.requireStore()
-  requireDomain(doc, domainId)
+  const { store, doc: sceneDoc } = ctx.requireStore()
+  const { doc, hostId } = requireDomain(sceneDoc, domainId)
   const settings = store.cache.bake(domainId)?.settings
   const frames = doc.meta.frameEnd - doc.meta.frameStart + 1
-  const e = estimateBake(doc, domainId, frames, settings?.precision ?? DEFAULT_PRECISION, settings?.checkpointEvery ?? DEFAULT_CHECKPOINT_EVERY)
+  const e = estimateBake(doc, hostId, frames, settings?.precision ?? DEFAULT_PRECISION, settings?.checkpointEvery ?? DEFAULT_CHECKPOINT_EVERY)
   const budget = machineBudget(store.path, ctx.bakes.reservedMemory())
   let problem: string | null = null
   try {
@@ -46,9 +52,25 @@ function estimateFor(ctx: BakeContext, domainId: string) {
   return { ...e, budget: { memoryBytes: budget.memoryBytes, diskBytes: Number.isFinite(budget.diskBytes) ? budget.diskBytes : null }, problem }
 }
 
-/** Cache status of every domain of the open project. */
+/**
+ * Cache status of every domain of the open project, then of every wedge variant with a bake
+ * (a variant never baked has no status: the timeline shows nothing for it).
+ */
 export function allCacheStatus(store: ProjectStore, doc: SceneDocument, bakes: BakeManager): CacheStatus[] {
-  return doc.objects.filter((o) => hostsSimulations(o.kind)).map((o) => withLiveState(cacheStatus(doc, store.cache, o.id), bakes.isBaking(o.id)))
+  const hosts = doc.objects.filter((o) => hostsSimulations(o.kind))
+  const hostIds = new Set(hosts.map((o) => o.id))
+  const variants = store.cache
+    .bakes()
+    .map((b) => b.domainId)
+    .filter((key) => {
+      try {
+        const { hostId, variant } = parseBakeKey(key)
+        return variant !== null && hostIds.has(hostId)
+      } catch {
+        return false
+      }
+    })
+  return [...hosts.map((o) => o.id), ...variants].map((key) => withLiveState(cacheStatus(doc, store.cache, key), bakes.isBaking(key)))
 }
 
 export function makeBakeHandlers(ctx: BakeContext): Pick<Handlers, BakeHandlerKeys> {

@@ -3,7 +3,9 @@
 // here, so nothing invalid ever reaches the store.
 import { EddyError } from '../../src-shared/api/errors'
 import type { ChangeSet, ObjectChange, TrackChange } from '../store/projectStore'
-import type { CageGeometry, Interpolation, Keyframe, ObjectKind, ParamValue, ProjectMeta, SceneDocument, SceneObject, Track } from '../../src-shared/scene/types'
+import type { CageGeometry, Interpolation, Keyframe, ObjectKind, ParamValue, ProjectMeta, SceneDocument, SceneObject, Track, Wedge } from '../../src-shared/scene/types'
+import { hostsSimulations } from '../../src-shared/sim/registry'
+import { checkWedge } from '../../src-shared/sim/wedge'
 import { kindLabel, MESH_SHAPED_KINDS, specFor } from '../../src-shared/scene/specs'
 import { defaultCage, defaultParams, uniqueName } from '../../src-shared/scene/defaults'
 import { validateCage, validateChannel, validateMeta, validateParams, type ValidationIssue } from '../../src-shared/scene/validate'
@@ -75,7 +77,7 @@ function visibilityEdit(before: SceneObject, hidden: boolean): Edit {
 export function updateObjectEdit(
   doc: SceneDocument,
   id: string,
-  patch: { name?: string; params?: Record<string, ParamValue>; cage?: CageGeometry; meshId?: string; hidden?: boolean },
+  patch: { name?: string; params?: Record<string, ParamValue>; cage?: CageGeometry; meshId?: string; hidden?: boolean; wedges?: Wedge[] },
   frame?: number,
 ): Edit {
   const before = findObject(doc, id)
@@ -117,11 +119,35 @@ export function updateObjectEdit(
     after.cage = patch.cage
     what.push('cage')
   }
+  if (patch.wedges !== undefined) {
+    setWedges(doc, after, patch.wedges)
+    what.push('wedges')
+  }
   return {
     label: `Change ${before.name} ${what.join(', ')}`.trim(),
     forward: { objects: [{ id, after }] },
     backward: { objects: [{ id, after: before }] },
   }
+}
+
+/**
+ * A host's wedges replaced, each checked against the scene as it will be (the same patch may
+ * change the parameters a wedge reads): a bad wedge is refused with its sentence.
+ */
+function setWedges(doc: SceneDocument, after: SceneObject, wedges: Wedge[]): void {
+  if (!hostsSimulations(after.kind)) throw new EddyError('INVALID_PARAM', `${after.name} hosts no simulation, so it cannot have wedges`, { path: 'wedges' })
+  const ids = new Set<string>()
+  const names = new Set<string>()
+  for (const w of wedges) {
+    if (ids.has(w.id)) throw new EddyError('INVALID_PARAM', `Two wedges share the id "${w.id}"`, { path: 'wedges' })
+    if (names.has(w.name)) throw new EddyError('INVALID_PARAM', `Two wedges are named "${w.name}": give each its own name`, { path: 'wedges' })
+    ids.add(w.id)
+    names.add(w.name)
+  }
+  const next = { ...doc, objects: doc.objects.map((o) => (o.id === after.id ? after : o)) }
+  for (const w of wedges) checkWedge(next, after.id, w)
+  if (wedges.length) after.wedges = structuredClone(wedges)
+  else delete after.wedges
 }
 
 /** Channels of a parameter value: 'rate', or 'position.0'..'position.2' for a vector. */

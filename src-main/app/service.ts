@@ -16,6 +16,10 @@ import { BakeManager, type BakeDelta, type BakeJobView } from '../bake/bakeManag
 import { BakeUpdates } from '../bake/bakeUpdates'
 import { makeBakeHandlers } from './bakeHandlers'
 import { makeFlipbookHandlers } from './flipbookHandlers'
+import { makeFarmHandlers } from './farmHandlers'
+import { promoteVariantEdit } from './wedgeEdits'
+import { bakeKey, findWedge } from '../../src-shared/sim/wedge'
+import { findHost } from '../../src-shared/sim/registry'
 import { ExportJobs } from '../export/exportJobs'
 import type { ExportFs } from '../export/atomicFile'
 import { DeadlineError, describeMs, withDeadline } from '../export/deadline'
@@ -23,6 +27,7 @@ import { checkPathParam } from '../store/pathNames'
 import type { ParamValue, SceneDocument } from '../../src-shared/scene/types'
 import { positionAtCursor } from '../../src-shared/scene/placement'
 import { importMeshFile } from '../../src-shared/formats/meshImport'
+import { mergeFarmCaches } from '../farm/mergeFarm'
 import { ProjectStore } from '../store/projectStore'
 import { createExampleProject, unknownExampleError } from '../store/exampleProject'
 import { EXAMPLES, findExample } from '../../src-shared/scene/examples'
@@ -230,6 +235,18 @@ export class EddyService {
     return {
       ...makeBakeHandlers({ requireStore: () => this.requireStore(), bakes: this.bakes, exports: this.exports }),
       ...makeFlipbookHandlers(),
+      ...makeFarmHandlers({ requireStore: () => this.requireStore() }),
+
+      'wedge.promote': ({ domainId, wedgeId, variant }) => {
+        const { store, doc } = this.requireStore()
+        const key = bakeKey(domainId, findWedge(findHost(doc, domainId), wedgeId).id, variant)
+        if (this.bakes.isBaking(domainId) || this.bakes.isBaking(key)) throw new EddyError('INVALID_PARAM', 'Cancel the bake of this simulation or of the variant before promoting', { field: 'domainId' })
+        if (!store.cache.bake(key)) throw new EddyError('NOT_FOUND', 'This variant has not been baked yet; bake it before promoting it', { field: 'variant' })
+        const state = this.commit(promoteVariantEdit(doc, domainId, wedgeId, variant))
+        store.cache.copyBake(key, domainId)
+        this.bakes.forget(domainId)
+        return state
+      },
       'app.info': () => ({ version: this.opts.version, mode: this.opts.mode, projectsDir: this.opts.projectsDir, platform: process.platform }),
 
       'project.create': async ({ name, dir }) => {
@@ -276,6 +293,10 @@ export class EddyService {
         const { store } = ProjectStore.openChecked(resolve(path))
         try {
           await this.stopBakes()
+          // Bakes a farm finished into cache files of their own join the project's cache.
+          const farm = mergeFarmCaches(store)
+          for (const m of farm.merged) console.log(`eddy: merged ${m.frames} frames of ${m.key} from farm submission ${m.submission}`)
+          for (const n of farm.notes) console.warn(`eddy: farm: ${n}`)
         } catch (e) {
           store.close()
           throw e

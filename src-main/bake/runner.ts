@@ -17,6 +17,9 @@ import { emptyStepStats } from '../../src-shared/sim/solver'
 import { evaluateObject } from '../../src-shared/scene/keyframes'
 import type { BakeSettings, FrameCache, FrameStats } from '../store/frameCache'
 import { ProjectStore } from '../store/projectStore'
+import { openCacheFile, type CacheFile } from '../store/cacheFile'
+import type { SceneDocument } from '../../src-shared/scene/types'
+import { bakeTarget, variantLabel, variantTag } from '../../src-shared/sim/wedge'
 import { createKernelBackend } from '../sim/workerPool'
 import { checkFits, estimateBake, formatBytes, machineBudget } from './estimate'
 import { chooseKernels } from './kernelChoice'
@@ -26,7 +29,13 @@ export type BakeMode = 'bake' | 'resume' | 'range'
 
 export interface BakeRequest {
   projectPath: string
+  /** The bake key: a simulation host's id, or a wedge variant of it (sim/wedge.ts bakeKey). */
   domainId: string
+  /**
+   * Write the frames into this cache file instead of the project (a farm task: concurrent
+   * tasks never share a SQLite file; the studio merges the file when it opens the project).
+   */
+  cacheFile?: string
   /**
    * bake: a fresh bake of the whole range (the cache is cleared first);
    * resume: continue after frame `from` (default: the last valid frame) to the end;
@@ -101,9 +110,8 @@ function checkFrame(value: number | undefined, field: string, lo: number, hi: nu
 }
 
 /** Decides where the run starts and ends, and prepares the bake row. */
-function plan(req: BakeRequest, cache: FrameCache, doc: ReturnType<ProjectStore['readDocument']>): Plan {
-  findHost(doc, req.domainId)
-  const solver = familyOf(doc, req.domainId).id
+function plan(req: BakeRequest, cache: FrameCache, doc: SceneDocument, hostId: string): Plan {
+  const solver = familyOf(doc, hostId).id
   const previous = cache.bake(req.domainId)
   if (req.mode === 'bake' || !previous) {
     const frameStart = req.frameStart ?? doc.meta.frameStart
@@ -112,7 +120,7 @@ function plan(req: BakeRequest, cache: FrameCache, doc: ReturnType<ProjectStore[
       throw new EddyError('INVALID_PARAM', `The frame range ${frameStart}-${frameEnd} is empty`, { field: 'frames' })
     }
     if (req.mode !== 'bake') throw new EddyError('NOT_FOUND', 'This simulation has not been baked yet; Bake it first', { field: 'mode' })
-    const dp = evaluateObject(findHost(doc, req.domainId), doc.tracks, frameStart)
+    const dp = evaluateObject(findHost(doc, hostId), doc.tracks, frameStart)
     const settings: BakeSettings = {
       frameStart,
       frameEnd,
@@ -120,14 +128,14 @@ function plan(req: BakeRequest, cache: FrameCache, doc: ReturnType<ProjectStore[
       precision: req.precision ?? ((dp.cachePrecision as FramePrecision | undefined) ?? DEFAULT_PRECISION),
       solver,
     }
-    return { settings, checkpoints: [], lastFrame: frameEnd, sigs: frameSignatures(doc, req.domainId, frameStart, frameEnd, solver) }
+    return { settings, checkpoints: [], lastFrame: frameEnd, sigs: frameSignatures(doc, hostId, frameStart, frameEnd, solver) }
   }
   // A resume or re-bake follows the timeline's current end (extending the timeline and
   // pressing Resume continues the bake); the start stays, since every frame chains from it.
   const frameEnd = Math.max(previous.settings.frameStart, doc.meta.frameEnd)
   const settings: BakeSettings = { ...previous.settings, frameEnd, solver, ...(req.checkpointEvery ? { checkpointEvery: req.checkpointEvery } : {}) }
   const { frameStart: S, frameEnd: E } = settings
-  const sigs = frameSignatures(doc, req.domainId, S, E, solver)
+  const sigs = frameSignatures(doc, hostId, S, E, solver)
   const valid = (f: number, sig: string) => f >= S && f <= E && sigs[f - S] === sig
   const cached = new Map(cache.frames(req.domainId).map((r) => [r.frame, r.sig]))
   let needState: number
@@ -156,20 +164,28 @@ export async function runBake(req: BakeRequest, hooks: BakeHooks = {}): Promise<
   const log = hooks.log ?? (() => {})
   const stop = hooks.shouldStop ?? (() => false)
   const store = ProjectStore.open(req.projectPath)
-  const { cache } = store
+  let cacheFile: CacheFile | null = null
   let kernels: ReturnType<typeof createKernelBackend> | null = null
   let began = false
   // The domain's name for the log; its id until the document is read.
   let name = req.domainId
+  let cache = store.cache
   try {
-    const doc = store.readDocument()
-    name = doc.objects.find((o) => o.id === req.domainId)?.name ?? name
-    const { settings, checkpoints, lastFrame, sigs } = plan(req, cache, doc)
-    const estimate = estimateBake(doc, req.domainId, settings.frameEnd - settings.frameStart + 1, settings.precision, settings.checkpointEvery)
+    // A wedge variant bakes the scene with its values (sim/wedge.ts); the main bake the scene.
+    const target = bakeTarget(store.readDocument(), req.domainId)
+    const { doc, hostId } = target
+    name = doc.objects.find((o) => o.id === hostId)?.name ?? name
+    if (target.variant) name = `${name} ${variantTag(target.variant.wedge, target.variant.k)} (${variantLabel(doc, target.variant.wedge, target.variant.k)})`
+    if (req.cacheFile) {
+      cacheFile = openCacheFile(req.cacheFile, { create: true })
+      cache = cacheFile.cache
+    }
+    const { settings, checkpoints, lastFrame, sigs } = plan(req, cache, doc, hostId)
+    const estimate = estimateBake(doc, hostId, settings.frameEnd - settings.frameStart + 1, settings.precision, settings.checkpointEvery)
     checkFits(estimate, machineBudget(req.projectPath, req.reservedMemory ?? 0))
 
     // Where the kernels run: the family's preference, the request's, and WebAssembly's 4 GiB (kernelChoice.ts).
-    const family = familyOf(doc, req.domainId)
+    const family = familyOf(doc, hostId)
     const choice = chooseKernels(family.kernels, req.kernels, estimate.memoryBytes)
     if (choice.note) log(`${name}: ${choice.note}`)
     const kind = choice.kind
@@ -180,7 +196,7 @@ export async function runBake(req: BakeRequest, hooks: BakeHooks = {}): Promise<
     if (req.threads && req.threads > cores) log(`${name}: ${req.threads} threads requested; using ${cores}, the cores of this machine`)
     kernels = createKernelBackend(kind, { ...(threads ? { threads } : {}), ...(req.nice ? { nice: req.nice } : {}) })
     const build = () =>
-      createBakeSolver(doc, req.domainId, {
+      createBakeSolver(doc, hostId, {
         kernels: kernels!,
         shared: kind === 'wasm',
         resolveMesh: (id) => {
@@ -213,7 +229,7 @@ export async function runBake(req: BakeRequest, hooks: BakeHooks = {}): Promise<
         `${startAfter >= settings.frameStart ? ` from the checkpoint at frame ${startAfter}` : ''}; ${solver.layout}, ${settings.precision} cache, checkpoint every ${settings.checkpointEvery} frames; estimated memory ${formatBytes(estimate.memoryBytes)}, cache ${formatBytes(estimate.cacheBytes)}`,
     )
     const control = { shouldStop: stop }
-    const previewContext = { doc, hostId: req.domainId, frameStart: settings.frameStart }
+    const previewContext = { doc, hostId, frameStart: settings.frameStart }
     const NO_STEP = emptyStepStats(family.phases)
     const started = performance.now()
     let written = 0
@@ -286,6 +302,7 @@ export async function runBake(req: BakeRequest, hooks: BakeHooks = {}): Promise<
     throw err
   } finally {
     await (kernels as { dispose?: () => Promise<void> } | null)?.dispose?.()
+    cacheFile?.close()
     store.close()
   }
 }

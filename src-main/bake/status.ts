@@ -4,6 +4,8 @@
 import type { SceneDocument } from '../../src-shared/scene/types'
 import type { BakeRow, FrameCache, FrameStats } from '../store/frameCache'
 import { cachedFrameSignatures } from './signature'
+import { bakeTarget, type BakeTarget } from '../../src-shared/sim/wedge'
+import { isEddyError } from '../../src-shared/api/errors'
 
 export type FrameRange = [number, number]
 
@@ -41,6 +43,22 @@ export interface CacheIncrement {
   cacheBytes: number
 }
 
+/**
+ * The signature chain of a bake key; a variant whose wedge no longer exists or no longer fits
+ * the scene has no valid chain (every frame of it is stale: the values it was baked with are
+ * not the scene's any more).
+ */
+function keySignatures(doc: SceneDocument, key: string, S: number, last: number, solver: string): readonly string[] {
+  let target: BakeTarget
+  try {
+    target = bakeTarget(doc, key)
+  } catch (e) {
+    if (isEddyError(e)) return []
+    throw e
+  }
+  return cachedFrameSignatures(target.doc, target.hostId, S, last, solver)
+}
+
 /** Consecutive frames folded into inclusive ranges. */
 export function toRanges(frames: readonly number[]): FrameRange[] {
   const out: FrameRange[] = []
@@ -61,6 +79,10 @@ export function withLiveState(s: CacheStatus, running: boolean): CacheStatus {
   return { ...s, state: 'cancelled', message: 'Interrupted: the bake stopped without finishing; Resume continues from the last checkpoint' }
 }
 
+/**
+ * The status of a bake key (a host, or a wedge variant of it: its frames are signed with the
+ * variant's scene, so changing a wedged value makes that variant's frames stale).
+ */
 export function cacheStatus(doc: SceneDocument, cache: FrameCache, domainId: string): CacheStatus {
   const bake = cache.bake(domainId)
   if (!bake) {
@@ -70,7 +92,7 @@ export function cacheStatus(doc: SceneDocument, cache: FrameCache, domainId: str
   const frames = cache.frames(domainId)
   const last = Math.max(E, frames.length ? frames[frames.length - 1].frame : E)
   // Hashed once per document version (signature.ts), not on every status.
-  const sigs = cachedFrameSignatures(doc, domainId, S, last, solver)
+  const sigs = keySignatures(doc, domainId, S, last, solver)
   const valid = (f: number, sig: string) => f >= S && sigs[f - S] === sig
   const good: number[] = []
   const stale: number[] = []
@@ -106,7 +128,7 @@ export function cacheIncrement(doc: SceneDocument, cache: FrameCache, domainId: 
   const hi = frames.length ? frames[frames.length - 1] : -1
   let valid: (f: number, sig: string | undefined) => boolean = (f) => f >= S
   if (!sameDocument && frames.length) {
-    const sigs = cachedFrameSignatures(doc, domainId, S, hi, solver)
+    const sigs = keySignatures(doc, domainId, S, hi, solver)
     valid = (f, sig) => f >= S && sig !== undefined && sigs[f - S] === sig
   }
   const stored = !sameDocument && frames.length ? new Map(cache.frames(domainId).map((r) => [r.frame, r.sig])) : null

@@ -1,14 +1,20 @@
-// `eddy bake project.eddy --sim NAME [--frames A-B [--extend]] [--mode bake|resume|range]
-// [--from N] [--threads N] [--precision float16|float32|uint8] [--checkpoint-every N]`: the same
-// bake as the UI's Bake button, in this process, with a progress bar on the terminal. Ctrl-C
-// cancels after the frame in flight; finished frames stay cached and Resume continues.
+// `eddy bake project.eddy --sim NAME [--wedge NAME [--variant K]] [--cache-file FILE]
+// [--frames A-B [--extend]] [--mode bake|resume|range] [--from N] [--threads N]
+// [--precision float16|float32|uint8] [--checkpoint-every N]`: the same bake as the UI's Bake
+// button, in this process, with a progress bar on the terminal. Ctrl-C cancels after the frame
+// in flight; finished frames stay cached and Resume continues. --wedge bakes the wedge's
+// variants one after another (or variant K alone); --cache-file writes the frames into a
+// cache file of their own (a farm task), which the studio merges when it opens the project.
 //
 // --frames must lie inside the scene's frame range (a typo like 0-500 on a 96-frame scene
 // would otherwise bake for hours and grow the file by gigabytes without a word); --extend
 // bakes beyond it on purpose. The runner prints the estimated memory and cache size first.
+import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { EddyError } from '../../src-shared/api/errors'
 import { hostsSimulations } from '../../src-shared/sim/registry'
+import { bakeKey, checkWedge, findWedge, formatNumbers, variantNumbers } from '../../src-shared/sim/wedge'
+import { openCacheFile } from '../store/cacheFile'
 import type { FramePrecision } from '../../src-shared/formats/frameRecord'
 import { formatBytes } from '../bake/estimate'
 import { runBake, type BakeMode, type BakeProgress } from '../bake/runner'
@@ -32,6 +38,43 @@ export function findSim(projectPath: string, sim: string): { id: string; name: s
     return { id: hit.id, name: hit.name, sceneFrames: [doc.meta.frameStart, doc.meta.frameEnd] }
   } finally {
     store.close()
+  }
+}
+
+/**
+ * The bake keys of `--wedge NAME [--variant K]`: the variants the wedge bakes (its subset, if
+ * it has one), or variant K alone; the host's own key without --wedge.
+ */
+export function wedgeKeys(projectPath: string, hostId: string, wedge: string | undefined, variant: number | undefined): { keys: string[]; wedgeId: string | null } {
+  if (wedge === undefined) {
+    if (variant !== undefined) throw new UsageError('--variant needs --wedge NAME (the wedge it is a variant of)')
+    return { keys: [hostId], wedgeId: null }
+  }
+  const store = ProjectStore.open(projectPath)
+  try {
+    const doc = store.readDocument()
+    const host = doc.objects.find((o) => o.id === hostId)!
+    const w = findWedge(host, wedge)
+    checkWedge(doc, hostId, w)
+    const all = variantNumbers(w)
+    if (variant !== undefined && !all.includes(variant)) throw new EddyError('NOT_FOUND', `Wedge "${w.name}" has no variant ${variant} (it bakes ${formatNumbers(all)})`, { field: 'variant' })
+    return { keys: (variant === undefined ? all : [variant]).map((k) => bakeKey(hostId, w.id, k)), wedgeId: w.id }
+  } finally {
+    store.close()
+  }
+}
+
+/**
+ * A farm task resuming its variant: a cache file that holds no bake of it yet (the task never
+ * started, or was killed before its first frame) is baked from the start.
+ */
+function resumable(cacheFile: string, key: string): boolean {
+  if (!existsSync(cacheFile)) return false
+  const f = openCacheFile(cacheFile, { create: false })
+  try {
+    return f.cache.bake(key) !== null
+  } finally {
+    f.close()
   }
 }
 
@@ -64,13 +107,19 @@ export async function bakeCommand(args: string[], out: NodeJS.WriteStream): Prom
     precision: { type: 'string', choices: ['float16', 'float32', 'uint8'] },
     'checkpoint-every': { type: 'int', min: 1, max: 100000 },
     extend: { type: 'flag' },
+    wedge: { type: 'string' },
+    variant: { type: 'int', min: 1, max: 1_000_000 },
+    'cache-file': { type: 'string' },
   })
   if (!o.sim) throw new UsageError('eddy bake needs --sim NAME (the simulation to bake: its domain or cage)')
   const projectPath = resolve(file)
   const sim = findSim(projectPath, o.sim)
   const range = o.frames ? parseFrameRange(o.frames) : undefined
-  const mode = (o.mode as BakeMode | undefined) ?? 'bake'
+  const requested = (o.mode as BakeMode | undefined) ?? 'bake'
   if (range && o.frames) checkFrameRange(range, sim.sceneFrames, o.frames, o.extend === true)
+  const { keys } = wedgeKeys(projectPath, sim.id, o.wedge, o.variant)
+  const cacheFile = o['cache-file'] ? resolve(o['cache-file']) : undefined
+  if (cacheFile && keys.length > 1) throw new UsageError('--cache-file holds one bake: give --variant K with --wedge')
   let stop = false
   const onSigint = (): void => {
     if (stop) process.exit(130)
@@ -81,10 +130,23 @@ export async function bakeCommand(args: string[], out: NodeJS.WriteStream): Prom
   const tty = out.isTTY === true
   let last = ''
   try {
+    let code = 0
+    for (const key of keys) {
+      if (stop) break
+      const mode = requested === 'resume' && cacheFile && !resumable(cacheFile, key) ? 'bake' : requested
+      code = Math.max(code, await bakeOne(key, mode))
+    }
+    return stop ? 130 : code
+  } finally {
+    process.off('SIGINT', onSigint)
+  }
+
+  async function bakeOne(key: string, mode: BakeMode): Promise<number> {
     const result = await runBake(
       {
         projectPath,
-        domainId: sim.id,
+        domainId: key,
+        ...(cacheFile ? { cacheFile } : {}),
         mode,
         ...(mode === 'bake' && range ? { frameStart: range[0], frameEnd: range[1] } : {}),
         ...(mode === 'range' && range ? { from: range[0], to: range[1] } : {}),
@@ -105,7 +167,5 @@ export async function bakeCommand(args: string[], out: NodeJS.WriteStream): Prom
     if (tty) out.write('\n')
     out.write(`EDDY_BAKE ${JSON.stringify(result)}\n`)
     return result.state === 'done' ? 0 : 130
-  } finally {
-    process.off('SIGINT', onSigint)
   }
 }

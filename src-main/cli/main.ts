@@ -22,20 +22,31 @@ import { benchHybrid } from './benchHybrid'
 import { bakeCommand } from './bakeCommand'
 import { exampleCommand } from './exampleCommand'
 import { exportCommand } from './exportCommand'
+import { farmCommand } from './farmCommand'
 import { GEARS_THESIS_RESOLUTION } from '../../src-shared/scene/examples/gearsAndBunnies'
 import { VISCOUS_PRECONDITIONERS, type ViscousPreconditioner } from '../../src-shared/sim/liquid/liquidInput'
 import type { KernelBackend, KernelKind } from '../../src-shared/sim/core/kernelTypes'
 import { createKernelBackend } from '../sim/workerPool'
 
 const USAGE = `usage:
-  eddy bake PROJECT.eddy --sim NAME [--frames 1-120 [--extend]] [--mode bake|resume|range] [--from N]
+  eddy bake PROJECT.eddy --sim NAME [--wedge NAME [--variant K]] [--cache-file FILE]
+            [--frames 1-120 [--extend]] [--mode bake|resume|range] [--from N]
             [--threads N] [--precision float16|float32|uint8] [--checkpoint-every N]
     Bakes a simulation into the project's cache (Ctrl-C cancels; --mode resume continues).
     --frames must lie inside the scene's frames; --extend bakes beyond them on purpose.
+    --wedge bakes each variant of a wedge (or variant K); --cache-file writes a cache file of its own.
   eddy export PROJECT.eddy --sim NAME --format vdb|obj|ply|gltf|glb|png --out DIR
-              [--frames A-B] [--padding 4] [--up y|z]
+              [--wedge NAME --variant K] [--cache-file FILE] [--frames A-B | --chunk K --chunk-size N]
+              [--padding 4] [--up y|z]
     Writes cached frames as files plus NAME_FORMAT_manifest.json (png: a surface flow's per-patch
     textures as PNG atlases).
+  eddy farm submit PROJECT.eddy --sim NAME [--wedge NAME] --engine slurm [--partition P]
+                   [--export FORMAT [--out DIR] [--chunk N]] [--cpus N] [--resume] [--probe-timeout S]
+    An array job with one bake task per variant (each into its own cache file), then per variant
+    export tasks of N frames after its bake; --resume resubmits the variants that did not finish.
+  eddy farm status|cancel PROJECT.eddy [--job ID] [--variant K] [--logs]
+  eddy farm merge PROJECT.eddy
+    Copies the bakes the farm finished into the project (the studio does this when it opens it).
   eddy example NAME OUT.eddy
     Writes a new project from an example scene (an unknown NAME lists them).
   eddy render PROJECT.eddy --out DIR [--frames A-B] [--sim NAME] [--name NAME] [--size 1280x720] [--overlays]
@@ -82,6 +93,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'bake') return bakeCommand(argv.slice(1), process.stdout)
   if (command === 'export') return exportCommand(argv.slice(1), process.stdout)
   if (command === 'render') return renderCommand(argv.slice(1), process.stdout)
+  if (command === 'farm') return farmCommand(argv.slice(1), (line) => console.log(line))
   if (command === 'example') return exampleCommand(argv.slice(1), (line) => console.log(line), (line) => console.error(line))
   if (command === 'bench' && (what === 'liquid' || what === 'viscous' || what === 'bunny')) {
     const o = parseOptions(rest, {

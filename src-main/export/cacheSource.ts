@@ -6,13 +6,24 @@ import { decodeFrame } from '../../src-shared/formats/frameRecord'
 import { hostsSimulations } from '../../src-shared/sim/registry'
 import { cacheStatus } from '../bake/status'
 import type { ProjectStore } from '../store/projectStore'
+import type { FrameCache } from '../store/frameCache'
+import { bakeTarget, parseBakeKey, variantTag } from '../../src-shared/sim/wedge'
 import type { ExportSource } from './exportOptions'
 
-export function cacheExportSource(store: ProjectStore, domainId: string, range?: { frameStart?: number; frameEnd?: number }): ExportSource {
-  const doc = store.readDocument()
-  const domain = doc.objects.find((o) => o.id === domainId && hostsSimulations(o.kind))
-  if (!domain) throw new EddyError('NOT_FOUND', `There is no simulation domain with id ${domainId}`, { field: 'domainId' })
-  const status = cacheStatus(doc, store.cache, domainId)
+/**
+ * `domainId` is a bake key: a wedge variant exports under the domain's name and the variant's
+ * tag ("Smoke_rates_v03"), so every file name carries the variant. `cache`: a farm task's
+ * cache file instead of the project's own cache.
+ */
+export function cacheExportSource(store: ProjectStore, domainId: string, range?: { frameStart?: number; frameEnd?: number }, cache: FrameCache = store.cache): ExportSource {
+  const sceneDoc = store.readDocument()
+  const { hostId, variant } = parseBakeKey(domainId)
+  const host = sceneDoc.objects.find((o) => o.id === hostId && hostsSimulations(o.kind))
+  if (!host) throw new EddyError('NOT_FOUND', `There is no simulation domain with id ${hostId}`, { field: 'domainId' })
+  const target = bakeTarget(sceneDoc, domainId)
+  const domain = variant && target.variant ? { name: `${host.name}_${variantTag(target.variant.wedge, target.variant.k)}` } : host
+  const doc = sceneDoc
+  const status = cacheStatus(doc, cache, domainId)
   if (status.cached.length === 0 && status.stale.length === 0) {
     throw new EddyError('NOT_FOUND', `"${domain.name}" has no cached frames; bake it before exporting`, { field: 'domainId' })
   }
@@ -31,6 +42,6 @@ export function cacheExportSource(store: ProjectStore, domainId: string, range?:
     simName: domain.name,
     fps: doc.meta.fps,
     frames,
-    read: (frame) => decodeFrame(store.cache.readFrame(domainId, frame)),
+    read: (frame) => decodeFrame(cache.readFrame(domainId, frame)),
   }
 }

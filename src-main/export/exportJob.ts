@@ -79,7 +79,7 @@ export async function runExport(source: ExportSource, options: ExportOptions, ho
   const opts = resolveExportOptions(source, options)
   const fs = hooks.fs ?? nodeExportFs
   const { outDir, frames } = opts
-  const manifestPath = nodePath.join(outDir, manifestFileName(opts.baseName, opts.format))
+  const manifestPath = nodePath.join(outDir, manifestFileName(options.manifestTag ? `${opts.baseName}_${options.manifestTag}` : opts.baseName, opts.format))
   throwIfCancelled(hooks.signal, 'before it started')
   const guard: FsGuard = { signal: hooks.signal, deadlineMs: hooks.fsDeadlineMs }
 

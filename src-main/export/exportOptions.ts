@@ -40,6 +40,11 @@ export interface ExportOptions {
   upAxis?: UpAxis
   /** Default: the simulation's name with anything but letters, digits, '.', '-', '_' replaced. */
   baseName?: string
+  /**
+   * Farm export chunks: each writes `<base>_<format>_<tag>_manifest.json`, so chunks of one
+   * sequence running side by side into one folder never overwrite each other's manifest.
+   */
+  manifestTag?: string
   /** vdb only: store values as 16-bit halves (half the size; ignored by other formats). */
   vdbHalf?: boolean
 }

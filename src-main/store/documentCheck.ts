@@ -9,6 +9,7 @@ import { KIND_SPECS, specFor } from '../../src-shared/scene/specs'
 import { INTERPOLATIONS, OBJECT_KINDS, type SceneDocument, type SceneObject } from '../../src-shared/scene/types'
 import { validateCage, validateMeta, validateParam } from '../../src-shared/scene/validate'
 import { parseChannel } from '../../src-shared/scene/keyframes'
+import { wedge } from '../../src-shared/api/schemas'
 
 export function checkDocument(doc: SceneDocument, path: string): void {
   const damaged = (what: string, details: Record<string, unknown>): EddyError => new EddyError('PROJECT_FORMAT', `${path} is damaged: ${what}`, { path, ...details })
@@ -38,6 +39,11 @@ export function checkDocument(doc: SceneDocument, path: string): void {
     }
     if (o.meshId !== undefined && (typeof o.meshId !== 'string' || !meshIds.has(o.meshId))) throw damaged(`${what} uses mesh ${String(o.meshId)}, which the file does not hold`, { ...at, key: 'meshId' })
     if (o.hidden !== undefined && typeof o.hidden !== 'boolean') throw damaged(`${what} has a visibility of ${JSON.stringify(o.hidden)}, not true or false`, { ...at, key: 'hidden' })
+    if (o.wedges !== undefined) {
+      // Shape only: a wedge that no longer fits the scene (its object deleted) opens, and its bake says why.
+      const bad = Array.isArray(o.wedges) ? o.wedges.findIndex((w) => !wedge.safeParse(w).success) : 0
+      if (bad >= 0) throw damaged(`${what} has a wedge of the wrong shape${Array.isArray(o.wedges) ? ` (wedge ${bad + 1})` : ''}`, { ...at, key: 'wedges' })
+    }
     objects.set(o.id, o)
   }
 

@@ -90,6 +90,25 @@ export class FrameCache {
     })()
   }
 
+  /**
+   * Replaces bake `to` with a copy of bake `from` (its row, frames and checkpoints), in one
+   * transaction: promoting a wedge variant to the main cache.
+   */
+  copyBake(from: string, to: string): number {
+    return this.db.transaction(() => {
+      const row = this.db.prepare('SELECT status, message, settings FROM bakes WHERE id = ?').get(from) as { status: string; message: string | null; settings: string } | undefined
+      if (!row) throw new EddyError('NOT_FOUND', 'This variant has not been baked yet; bake it before promoting it', { field: 'variant' })
+      const now = new Date().toISOString()
+      this.db.prepare('DELETE FROM bakes WHERE id = ?').run(to)
+      this.db
+        .prepare(`INSERT INTO bakes (id, domain_id, status, message, params_hash, created_at, updated_at, settings) VALUES (?, ?, ?, ?, NULL, ?, ?, ?)`)
+        .run(to, to, row.status, row.message, now, now, row.settings)
+      const n = this.db.prepare(`INSERT INTO frames (bake_id, frame, kind, encoding, data, stats, sig) SELECT ?, frame, kind, encoding, data, stats, sig FROM frames WHERE bake_id = ?`).run(to, from).changes
+      this.db.prepare(`INSERT INTO checkpoints (bake_id, frame, data, sig) SELECT ?, frame, data, sig FROM checkpoints WHERE bake_id = ?`).run(to, from)
+      return n
+    })()
+  }
+
   /** Deletes the bake and all its frames (Clear). */
   deleteBake(domainId: string): void {
     this.db.prepare('DELETE FROM bakes WHERE id = ?').run(domainId)

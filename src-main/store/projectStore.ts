@@ -11,6 +11,7 @@ import { MESH_FORMATS } from '../../src-shared/scene/types'
 import type { Keyframe, MeshInfo, ProjectMeta, SceneDocument, SceneObject, Track } from '../../src-shared/scene/types'
 import { openDatabase, toEddyError } from './database'
 import { checkDocument } from './documentCheck'
+import { mergeCacheFile, type MergedBake } from './cacheFile'
 import { FrameCache } from './frameCache'
 import { checkPathParam } from './pathNames'
 import { saveCopyOffThread, saveTempPath, type SaveCopyOptions } from './saveCopy'
@@ -309,6 +310,11 @@ export class ProjectStore {
       problems.push(`${r.table} row ${r.rowid} refers to a missing ${r.parent} row`)
     }
     return problems.length === 0 ? 'ok' : problems.join('\n')
+  }
+
+  /** Copies the finished bakes of a farm task's cache file into this project (cacheFile.ts). */
+  mergeCacheFile(file: string): MergedBake[] {
+    return mergeCacheFile(this.db, file)
   }
 
   close(): void {

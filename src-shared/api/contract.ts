@@ -20,9 +20,11 @@ import {
   sceneObject,
   trackPath,
   vec3,
+  wedge,
 } from './schemas'
 import { bakeEvents, bakeRequests } from './bakeSchemas'
 import { flipbookRequests } from './flipbookSchemas'
+import { farmRequests } from './farmSchemas'
 
 const nothing = z.object({}).strict()
 const stateResult = projectState
@@ -35,6 +37,8 @@ const objectPatch = z
     meshId: z.string().min(1).max(64).optional(),
     /** Hidden in the viewport (the outliner's eye). */
     hidden: z.boolean().optional(),
+    /** A simulation host's wedges, the whole list (an empty list removes them). */
+    wedges: z.array(wedge).max(32).optional(),
   })
   .strict()
 
@@ -109,6 +113,7 @@ export const requests = {
   'edit.redo': { params: nothing, result: stateResult },
   ...bakeRequests,
   ...flipbookRequests,
+  ...farmRequests,
 } as const
 
 export type RequestType = keyof typeof requests

@@ -45,6 +45,26 @@ export const cageGeometry = z.object({
   faces: z.array(z.array(z.number().int().nonnegative()).min(3).max(64)).max(200_000),
 })
 
+/** A wedged channel: a list of values or a start/stop/count (sim/wedge.ts checks them against the specs). */
+export const wedgeParameter = z
+  .object({
+    objectId,
+    path: trackPath,
+    values: z.array(finite).max(256).optional(),
+    range: z.object({ start: finite, stop: finite, count: z.number().int().min(1).max(256) }).strict().optional(),
+  })
+  .strict()
+
+/** Wedge ids become part of bake keys and file names: letters, digits, - and _. */
+export const wedge = z
+  .object({
+    id: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'must be 1-32 letters, digits, - or _'),
+    name: z.string().trim().min(1, 'name must not be empty').max(64),
+    parameters: z.array(wedgeParameter).max(8),
+    subset: z.array(z.number().int().min(1).max(1_000_000)).max(256).optional(),
+  })
+  .strict()
+
 export const sceneObject = z.object({
   id: objectId,
   kind: objectKind,
@@ -53,6 +73,7 @@ export const sceneObject = z.object({
   cage: cageGeometry.optional(),
   meshId: z.string().optional(),
   hidden: z.boolean().optional(),
+  wedges: z.array(wedge).max(32).optional(),
 })
 
 export const keyframe = z.object({

@@ -26,7 +26,27 @@ export interface SceneObject {
   meshId?: string
   /** Hidden in the viewport (the outliner's eye, kept in the project as Blender keeps it); simulations still read it. */
   hidden?: boolean
+  /** Simulation hosts: parameter sweeps baked as variants (sim/wedge.ts). */
+  wedges?: Wedge[]
 }
+
+/** Values of one wedged channel: a list, or `count` evenly spaced from `start` to `stop`. */
+export interface WedgeParameter {
+  objectId: string
+  /** A channel path: "rate", or "position.1" for a vector component. */
+  path: string
+  values?: number[]
+  range?: { start: number; stop: number; count: number }
+}
+
+export interface Wedge {
+  id: string
+  name: string
+  parameters: WedgeParameter[]
+  /** Product numbers (1-based) to bake; all of them when absent. */
+  subset?: number[]
+}
+
 
 export const INTERPOLATIONS = ['constant', 'linear', 'bezier'] as const
 export type Interpolation = (typeof INTERPOLATIONS)[number]

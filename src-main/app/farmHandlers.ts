@@ -1,0 +1,49 @@
+// API handlers of the bake panel's farm section: the open project's submissions with each
+// task's state and log tail as its scheduler reports them, and Cancel.
+import type { Handlers } from '../../src-shared/api/dispatch'
+import { EddyError, isEddyError } from '../../src-shared/api/errors'
+import { farmEngine } from '../farm/engines'
+import { listSubmissions, type Submission } from '../farm/submissions'
+import type { ProjectStore } from '../store/projectStore'
+
+export interface FarmContext {
+  requireStore(): { store: ProjectStore }
+}
+
+async function submissionView(s: Submission) {
+  const base = { id: s.id, engine: s.engine, hostId: s.hostId, simName: s.simName, wedgeId: s.wedgeId, wedgeName: s.wedgeName, variants: s.variants, createdAt: s.createdAt }
+  try {
+    const statuses = await farmEngine(s.engine).status(s.arrays)
+    const tasks = statuses.map((t) => {
+      const a = s.arrays.find((x) => x.id === t.arrayId)
+      const role = a?.role ?? 'bake'
+      return { ...t, role, variant: role === 'export' ? (a?.variant ?? 0) : t.task }
+    })
+    return { ...base, tasks, problem: null }
+  } catch (e) {
+    if (!isEddyError(e)) throw e
+    return { ...base, tasks: [], problem: e.message }
+  }
+}
+
+export function makeFarmHandlers(ctx: FarmContext): Pick<Handlers, 'farm.status' | 'farm.cancel'> {
+  return {
+    'farm.status': async () => {
+      const { submissions, problems } = listSubmissions(ctx.requireStore().store.path)
+      return { submissions: await Promise.all(submissions.map(submissionView)), problems }
+    },
+    'farm.cancel': async ({ submissionId, variant }) => {
+      const { submissions } = listSubmissions(ctx.requireStore().store.path)
+      const s = submissions.find((x) => x.id === submissionId)
+      if (!s) throw new EddyError('NOT_FOUND', `No farm submission "${submissionId}" for this project`, { field: 'submissionId' })
+      if (variant !== undefined && !s.variants.includes(variant)) throw new EddyError('NOT_FOUND', `Submission ${s.id} has no variant ${variant}`, { field: 'variant' })
+      const engine = farmEngine(s.engine)
+      for (const a of s.arrays) {
+        if (variant === undefined) await engine.cancel(a.id)
+        else if (a.role === 'bake' && a.indices.includes(variant)) await engine.cancel(a.id, [variant])
+        else if (a.role === 'export' && a.variant === variant) await engine.cancel(a.id)
+      }
+      return { cancelled: true }
+    },
+  }
+}
