@@ -4,6 +4,7 @@ import type { Handlers } from '../../src-shared/api/dispatch'
 import { EddyError, isEddyError } from '../../src-shared/api/errors'
 import { farmEngine } from '../farm/engines'
 import { listSubmissions, type Submission } from '../farm/submissions'
+import { farmSubmit } from '../farm/farmSubmit'
 import type { ProjectStore } from '../store/projectStore'
 
 export interface FarmContext {
@@ -26,8 +27,25 @@ async function submissionView(s: Submission) {
   }
 }
 
-export function makeFarmHandlers(ctx: FarmContext): Pick<Handlers, 'farm.status' | 'farm.cancel'> {
+export function makeFarmHandlers(ctx: FarmContext): Pick<Handlers, 'farm.status' | 'farm.cancel' | 'farm.submit'> {
   return {
+    'farm.submit': async ({ domainId, wedgeId, engine, partition, export: ex, chunk, resume }) => {
+      const { store } = ctx.requireStore()
+      const s = await farmSubmit(
+        farmEngine(engine),
+        {
+          projectPath: store.path,
+          hostId: domainId,
+          ...(wedgeId ? { wedge: wedgeId } : {}),
+          ...(partition ? { partition } : {}),
+          ...(ex ? { export: ex } : {}),
+          ...(chunk ? { chunk } : {}),
+          ...(resume ? { resume } : {}),
+        },
+        (line) => console.log(`eddy: farm: ${line}`),
+      )
+      return submissionView(s)
+    },
     'farm.status': async () => {
       const { submissions, problems } = listSubmissions(ctx.requireStore().store.path)
       return { submissions: await Promise.all(submissions.map(submissionView)), problems }

@@ -209,6 +209,8 @@ export class SlurmEngine implements FarmEngine {
       `#SBATCH --output=${sbatchValue('log path', output)}`,
       `#SBATCH --cpus-per-task=${Math.max(1, Math.round(array.cpus))}`,
       `#SBATCH --chdir=${sbatchValue('working folder', cwd)}`,
+      // A task submitted again (a resume) adds to its log: both attempts stay readable.
+      '#SBATCH --open-mode=append',
     ]
     if (opts.partition) lines.push(`#SBATCH --partition=${sbatchValue('partition', opts.partition)}`)
     if (array.after) {
@@ -223,6 +225,7 @@ export class SlurmEngine implements FarmEngine {
       'export EDDY_TASK=$TASK',
       // scancel signals this shell too: exit without an exit-code file, so status says cancelled.
       "trap 'exit 143' TERM INT",
+      'echo "=== $(date -u +%FT%TZ) task $TASK of job $SLURM_ARRAY_JOB_ID on $(hostname) ==="',
       array.argv.map(bashQuote).join(' '),
       'rc=$?',
       // A command killed by a signal may end before scancel's TERM reaches this shell: give

@@ -1,7 +1,7 @@
 // Requests of wedges and the farm: promoting a variant to the main cache, and the bake
 // panel's view of farm submissions (src-main/farm), their per-task states and log tails.
 import { z } from 'zod'
-import { objectId, projectState } from './schemas'
+import { filePath, objectId, projectState } from './schemas'
 
 const taskState = z.enum(['pending', 'running', 'done', 'failed', 'cancelled'])
 
@@ -43,6 +43,24 @@ export const farmRequests = {
   'wedge.promote': { params: z.object({ domainId: objectId, wedgeId, variant }).strict(), result: projectState },
   /** The open project's farm submissions, each task's state as its scheduler reports it. */
   'farm.status': { params: z.object({}).strict(), result: z.object({ submissions: z.array(farmSubmission), problems: z.array(z.string()) }) },
+  /**
+   * Submits a simulation, or every variant of one of its wedges, to a farm (eddy farm submit):
+   * answers once the probe task has run and the arrays are queued.
+   */
+  'farm.submit': {
+    params: z
+      .object({
+        domainId: objectId,
+        wedgeId: wedgeId.optional(),
+        engine: z.enum(['slurm']),
+        partition: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be a partition name').optional(),
+        export: z.object({ format: z.enum(['vdb', 'obj', 'ply', 'gltf', 'glb', 'png']), outDir: filePath.optional() }).strict().optional(),
+        chunk: z.number().int().min(1).max(100_000).optional(),
+        resume: z.boolean().optional(),
+      })
+      .strict(),
+    result: farmSubmission,
+  },
   /** Cancels a submission's tasks (one variant's, bake and exports, when `variant` is given). */
   'farm.cancel': { params: z.object({ submissionId: z.string().min(1).max(200), variant: variant.optional() }).strict(), result: z.object({ cancelled: z.boolean() }) },
 } as const

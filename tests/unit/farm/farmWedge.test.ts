@@ -183,6 +183,31 @@ describe('a wedge on Slurm', () => {
   }, 600_000)
 })
 
+describe('the bake panel\'s farm requests', () => {
+  it('submit a simulation without a wedge, report its task, and merge it when the project is opened again', async (ctx) => {
+    need(ctx)
+    const file = projectWithWedge('panel', 4, 8)
+    process.env.EDDY_CLI = CLI
+    const { service } = makeService()
+    try {
+      await call(service, 'project.open', { path: file })
+      const s = await call(service, 'farm.submit', { domainId: 'domain', engine: 'slurm' })
+      expect(s).toMatchObject({ simName: 'Domain', wedgeName: null, variants: [1], problem: null })
+      await waitFor('the farm bake', async () => (await call(service, 'farm.status', {})).submissions[0].tasks.every((t) => t.state === 'done'))
+      const status = await call(service, 'farm.status', {})
+      expect(status.submissions[0].tasks).toEqual([expect.objectContaining({ role: 'bake', variant: 1, task: 1, state: 'done', exitCode: 0 })])
+      expect(status.submissions[0].tasks[0].logTail).toMatch(/baked 4 frames/)
+      expect((await call(service, 'bake.status', {})).caches.find((c) => c.domainId === 'domain')?.state).toBe('none')
+      await call(service, 'project.open', { path: file })
+      expect((await call(service, 'bake.status', {})).caches.find((c) => c.domainId === 'domain')).toMatchObject({ state: 'done', cached: [[1, 4]] })
+      expect(await call(service, 'farm.cancel', { submissionId: s.id })).toEqual({ cancelled: true })
+    } finally {
+      delete process.env.EDDY_CLI
+      await service.close()
+    }
+  }, 180_000)
+})
+
 describe('farm submit refuses', () => {
   it('a project the cluster cannot read, a wedge too big, and a missing sbatch, each by name', async (ctx) => {
     need(ctx)
