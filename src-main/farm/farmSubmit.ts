@@ -43,10 +43,15 @@ export interface FarmSubmitOptions {
 
 export const DEFAULT_CHUNK = 24
 
-/** The built command line next to this bundle (out/main/cli.js); EDDY_CLI overrides it. */
+/**
+ * The built command line beside this bundle (out/main/cli.js; this code may sit in a shared
+ * chunk, out/main/chunks/); EDDY_CLI overrides it.
+ */
 export function defaultCliPath(): string {
   if (process.env.EDDY_CLI) return process.env.EDDY_CLI
-  return nodePath.join(nodePath.dirname(fileURLToPath(import.meta.url)), 'cli.js')
+  const here = nodePath.dirname(fileURLToPath(import.meta.url))
+  const candidates = [nodePath.join(here, 'cli.js'), nodePath.join(here, '..', 'cli.js')]
+  return candidates.find((p) => fs.existsSync(p)) ?? candidates[0]
 }
 
 interface SceneFacts {

@@ -5,7 +5,7 @@
 // mid-bake (scancel) leaves the others done, and `eddy farm submit --resume` finishes it from
 // its last checkpoint, again bit-identical. Needs root, slurm-wlm and munge (.ci/run installs
 // them; scripts/slurm-cluster.sh starts the cluster) and the built CLI (out/main/cli.js).
-import { execFile, spawnSync } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -18,6 +18,7 @@ import { bakeKey } from '../../../src-shared/sim/wedge'
 import type { Wedge } from '../../../src-shared/scene/types'
 import { call, makeService } from '../app/serviceHelpers'
 import { makeSmokeProject, tempDir } from '../bake/bakeFixtures'
+import { startLocalCluster } from './localCluster'
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url))
 const CLI = path.join(ROOT, 'out/main/cli.js')
@@ -26,16 +27,7 @@ const dir = tempDir('eddy-farm-')
 let skipReason = ''
 
 beforeAll(async () => {
-  if (process.getuid?.() !== 0) skipReason = 'needs root to run a local Slurm cluster (scripts/slurm-cluster.sh)'
-  else if (spawnSync('sh', ['-c', 'command -v sbatch && command -v slurmctld']).status !== 0) skipReason = 'Slurm is not installed (apt-get install -y slurm-wlm munge)'
-  else {
-    try {
-      await run('bash', [path.join(ROOT, 'scripts/slurm-cluster.sh'), 'start'], { timeout: 80_000 })
-    } catch (e) {
-      const err = e as { stderr?: string; message: string }
-      skipReason = (err.stderr?.trim() || err.message).split('\n').pop() ?? 'slurm-cluster.sh start failed'
-    }
-  }
+  skipReason = await startLocalCluster()
   if (skipReason) console.log(`skipping the farm tests: ${skipReason}`)
 }, 90_000)
 

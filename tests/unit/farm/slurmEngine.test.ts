@@ -1,35 +1,24 @@
 // SlurmEngine against a real single-node Slurm cluster (scripts/slurm-cluster.sh starts one):
 // arrays with a failing task, dependencies (met and failed), cancelling one task, the probe.
 // Needs root and slurm-wlm + munge installed; each test says why it skipped otherwise.
-import { execFile, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest'
 import type { FarmTaskStatus, SubmittedArray } from '../../../src-main/farm/engine'
 import { arraySpec, bashQuote, expandTaskSpec, parseSqueue, SlurmEngine } from '../../../src-main/farm/slurmEngine'
 import { EddyError } from '../../../src-shared/api/errors'
+import { startLocalCluster } from './localCluster'
 
-const ROOT = join(import.meta.dirname, '../../..')
 const dir = mkdtempSync(join(tmpdir(), 'eddy-slurm-'))
 const engine = new SlurmEngine()
 const submitted: string[] = []
 let skipReason = ''
 
 beforeAll(async () => {
-  if (process.getuid?.() !== 0) skipReason = 'needs root to run a local Slurm cluster (scripts/slurm-cluster.sh)'
-  else if (spawnSync('sh', ['-c', 'command -v sbatch && command -v slurmctld']).status !== 0) {
-    skipReason = 'Slurm is not installed (apt-get install -y slurm-wlm munge)'
-  } else {
-    try {
-      await promisify(execFile)('bash', [join(ROOT, 'scripts/slurm-cluster.sh'), 'start'], { timeout: 80_000 })
-    } catch (e) {
-      const err = e as { stderr?: string; message: string }
-      skipReason = (err.stderr?.trim() || err.message).split('\n').pop() ?? 'slurm-cluster.sh start failed'
-    }
-  }
+  skipReason = await startLocalCluster()
   if (skipReason) console.log(`skipping the Slurm engine tests: ${skipReason}`)
 }, 90_000)
 
