@@ -4,11 +4,8 @@
 // them; the grid smoke's emitters, buoyancy, vorticity confinement and vortex particles; massless
 // tracker particles. Each frame hands out density, temperature and velocity resampled onto the
 // domain's grid (the raymarcher's and VDB export's volumes) and the particles.
-import { encodePreview } from '../../formats/framePreview'
-import { volumeDisplay } from '../../formats/volumePreview'
-import { evaluateObject } from '../../scene/keyframes'
-import { findDomain } from '../compile'
 import type { SolverFamily } from '../family'
+import { GAS_DISPLAY, gasPreview } from '../gasDisplay'
 import { compileHybridInput, compileHybridScene, hybridLayout } from './compileHybrid'
 import { estimateHybrid } from './estimate'
 import { rampJetScene } from '../../scene/examples/hybridGases'
@@ -26,23 +23,13 @@ export const hybridFamily: SolverFamily<HybridSetup, HybridSimInput> = {
   phases: HYBRID_PHASES,
   // Meshing, MLS and the multigrid solve are TypeScript on the bake thread.
   kernels: 'ts',
-  display: {
-    controls: ['volumeDensity', 'volumeQuality', 'particleColor'],
-    densityVolume: 'density',
-    emissionVolume: 'temperature',
-    particleColors: [{ attribute: 'vorticity', label: 'Colour by vortex strength' }],
-  },
+  display: GAS_DISPLAY,
   compileSetup: (doc, hostId, opts) => compileHybridScene(doc, hostId, opts),
   compileInput: (doc, hostId, setup, frame) => compileHybridInput(doc, hostId, (frame - 1) / doc.meta.fps, doc.meta.fps, { meshes: setup.meshes }),
   create: (setup) => new HybridSolver(setup),
   layout: hybridLayout,
   estimate: estimateHybrid,
-  preview(frame, { doc, hostId, frameStart }) {
-    const ambient = Number(evaluateObject(findDomain(doc, hostId), doc.tracks, frameStart).ambientTemperature ?? 293.15)
-    const one = (name: string) => frame.volumes.find((v) => v.name === name && v.components === 1)
-    const v = volumeDisplay(one('density'), one('temperature'), ambient)
-    return v ? encodePreview(v) : null
-  },
+  preview: gasPreview,
   conformanceScene() {
     const { doc } = rampJetScene({ resolution: 10, frames: 4 })
     // Vortex and tracker particles too, so checkpoints and threads are checked with them.

@@ -1,11 +1,8 @@
 // The smoke family: vortex particles for smoke (Selle, Rasmussen and Fedkiw 2005) on a MAC
 // grid with buoyancy and vorticity confinement, hosted by simulation domains. Its grid
 // kernels run as WebAssembly SIMD over worker threads.
-import { encodePreview } from '../../formats/framePreview'
-import { volumeDisplay } from '../../formats/volumePreview'
-import { evaluateObject } from '../../scene/keyframes'
 import type { SolverFamily } from '../family'
-import { findDomain } from '../compile'
+import { GAS_DISPLAY, gasPreview } from '../gasDisplay'
 import { compileSmokeInput, compileSmokeScene, type SmokeSetup } from './compileSmoke'
 import { estimateSmoke } from './estimate'
 import { SMOKE_DOMAIN_PARAMS, SMOKE_EMITTER_PARAMS } from './params'
@@ -22,24 +19,14 @@ export const smokeFamily: SolverFamily<SmokeSetup, SmokeSimInput> = {
   params: { domain: SMOKE_DOMAIN_PARAMS, emitter: SMOKE_EMITTER_PARAMS },
   phases: SMOKE_PHASES,
   kernels: 'wasm',
-  display: {
-    controls: ['volumeDensity', 'volumeQuality', 'particleColor'],
-    densityVolume: 'density',
-    emissionVolume: 'temperature',
-    particleColors: [{ attribute: 'vorticity', label: 'Colour by vortex strength' }],
-  },
+  display: GAS_DISPLAY,
   compileSetup: (doc, hostId, opts) => compileSmokeScene(doc, hostId, opts),
   // Frame f is animation time (f - 1) / fps; compileSmokeInput takes the time.
   compileInput: (doc, hostId, setup, frame) => compileSmokeInput(doc, hostId, (frame - 1) / doc.meta.fps, doc.meta.fps, { meshes: setup.meshes }),
   create: (setup) => new SmokeSolver(setup),
   layout: (setup) => `${setup.grid.nx}x${setup.grid.ny}x${setup.grid.nz} grid`,
   estimate: estimateSmoke,
-  preview(frame, { doc, hostId, frameStart }) {
-    const ambient = Number(evaluateObject(findDomain(doc, hostId), doc.tracks, frameStart).ambientTemperature ?? 293.15)
-    const one = (name: string) => frame.volumes.find((v) => v.name === name && v.components === 1)
-    const v = volumeDisplay(one('density'), one('temperature'), ambient)
-    return v ? encodePreview(v) : null
-  },
+  preview: gasPreview,
   conformanceScene() {
     const doc = blenderSmokeScene(12)
     doc.objects.find((o) => o.id === 'source')!.params.vortexRate = 48
