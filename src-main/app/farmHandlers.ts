@@ -2,7 +2,7 @@
 // task's state and log tail as its scheduler reports them, and Cancel.
 import type { Handlers } from '../../src-shared/api/dispatch'
 import { EddyError, isEddyError } from '../../src-shared/api/errors'
-import { farmEngine } from '../farm/engines'
+import { farmEngine, FARM_ENGINES } from '../farm/engines'
 import { listSubmissions, type Submission } from '../farm/submissions'
 import { farmSubmit } from '../farm/farmSubmit'
 import type { ProjectStore } from '../store/projectStore'
@@ -27,6 +27,17 @@ async function submissionView(s: Submission) {
   }
 }
 
+/** Whether an engine's commands answer here: the bake panel offers Submit only when one does. */
+async function engineView(name: string): Promise<{ name: string; problem: string | null }> {
+  try {
+    await farmEngine(name).checkAvailable()
+    return { name, problem: null }
+  } catch (e) {
+    if (!isEddyError(e)) throw e
+    return { name, problem: e.message }
+  }
+}
+
 export function makeFarmHandlers(ctx: FarmContext): Pick<Handlers, 'farm.status' | 'farm.cancel' | 'farm.submit'> {
   return {
     'farm.submit': async ({ domainId, wedgeId, engine, partition, export: ex, chunk, resume }) => {
@@ -48,7 +59,7 @@ export function makeFarmHandlers(ctx: FarmContext): Pick<Handlers, 'farm.status'
     },
     'farm.status': async () => {
       const { submissions, problems } = listSubmissions(ctx.requireStore().store.path)
-      return { submissions: await Promise.all(submissions.map(submissionView)), problems }
+      return { submissions: await Promise.all(submissions.map(submissionView)), problems, engines: await Promise.all(FARM_ENGINES.map(engineView)) }
     },
     'farm.cancel': async ({ submissionId, variant }) => {
       const { submissions } = listSubmissions(ctx.requireStore().store.path)

@@ -6,13 +6,22 @@
 // status held here; a missed one makes it re-read everything.
 import { applyFramesUpdate, applyJobUpdate, incrementOrder } from '../../src-shared/api/bakeMerge'
 import type { EventPayload, RequestResult } from '../../src-shared/api/contract'
-import type { SceneObject } from '../../src-shared/scene/types'
+import type { SceneObject, Wedge } from '../../src-shared/scene/types'
 import { hostsSimulations } from '../../src-shared/sim/registry'
+import { parseBakeKey } from '../../src-shared/sim/wedge'
 import { app } from './app.svelte'
 
 export type CacheStatus = RequestResult<'bake.status'>['caches'][number]
 export type BakeJob = RequestResult<'bake.status'>['jobs'][number]
 export type ExportJob = EventPayload<'export.update'>['job']
+
+/** A wedge variant that has a bake (its key's cache status is reported). */
+export interface BakedVariant {
+  wedge: Wedge
+  k: number
+  key: string
+  status: CacheStatus
+}
 
 class BakeState {
   caches = $state<Record<string, CacheStatus>>({})
@@ -43,6 +52,23 @@ class BakeState {
   isBaking(domainId: string): boolean {
     const p = this.jobs[domainId]?.phase
     return p === 'queued' || p === 'running'
+  }
+
+  /**
+   * The baked variants of a host's current wedges, in wedge order then variant number.
+   * Variants of a removed wedge keep their rows in the cache but are not listed.
+   */
+  variantsOf(host: SceneObject): BakedVariant[] {
+    const wedges = host.wedges ?? []
+    const out: BakedVariant[] = []
+    for (const [key, status] of Object.entries(this.caches)) {
+      const v = variantOfKey(key)
+      if (!v || v.hostId !== host.id) continue
+      const wedge = wedges.find((w) => w.id === v.wedgeId)
+      if (wedge) out.push({ wedge, k: v.k, key, status })
+    }
+    const order = (b: BakedVariant) => wedges.indexOf(b.wedge)
+    return out.sort((a, b) => order(a) - order(b) || a.k - b.k)
   }
 
   /** Re-reads every domain's cache status; coalesces bursts of calls into one request after another. */
@@ -97,6 +123,16 @@ class BakeState {
 
   onExportUpdate(p: EventPayload<'export.update'>): void {
     this.exports = { ...this.exports, [p.job.domainId]: p.job }
+  }
+}
+
+/** The host, wedge and number of a variant's bake key; null for a host's own key. */
+function variantOfKey(key: string): { hostId: string; wedgeId: string; k: number } | null {
+  try {
+    const { hostId, variant } = parseBakeKey(key)
+    return variant ? { hostId, ...variant } : null
+  } catch {
+    return null // not a key this renderer knows how to read
   }
 }
 

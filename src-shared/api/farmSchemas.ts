@@ -42,7 +42,15 @@ export const farmRequests = {
    */
   'wedge.promote': { params: z.object({ domainId: objectId, wedgeId, variant }).strict(), result: projectState },
   /** The open project's farm submissions, each task's state as its scheduler reports it. */
-  'farm.status': { params: z.object({}).strict(), result: z.object({ submissions: z.array(farmSubmission), problems: z.array(z.string()) }) },
+  'farm.status': {
+    params: z.object({}).strict(),
+    result: z.object({
+      submissions: z.array(farmSubmission),
+      problems: z.array(z.string()),
+      /** The schedulers Eddy can submit to, each with why it cannot be used here (null when it can). */
+      engines: z.array(z.object({ name: z.string(), problem: z.string().nullable() })),
+    }),
+  },
   /**
    * Submits a simulation, or every variant of one of its wedges, to a farm (eddy farm submit):
    * answers once the probe task has run and the arrays are queued.
