@@ -463,7 +463,7 @@ export class EddyService {
       }
     }
     const type = (msg as { type?: unknown } | null)?.type
-    const mutating = typeof type === 'string' && !/^(app\.info|project\.(get|recent|list|examples)|mesh\.data|bake\.\w+|cache\.\w+|export\.\w+)$/.test(type)
+    const mutating = typeof type === 'string' && !/^(app\.info|project\.(get|recent|list|examples)|mesh\.data|bake\.\w+|cache\.\w+|export\.\w+|farm\.\w+)$/.test(type)
     if (resp.ok && (mutating || before !== (this.store?.path ?? null))) this.changed()
     return resp
   }

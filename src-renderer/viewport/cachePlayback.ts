@@ -6,6 +6,7 @@ import type { Scene } from '@babylonjs/core/scene'
 import { CacheDisplay, type CacheDisplaySettings } from './cache/cacheDisplay'
 import { DecodeClient } from './cache/decodeClient'
 import { ReadAheadBuffer } from './cache/readAhead'
+import type { DisplayOptions } from './cache/displayData'
 import { lightDirection } from './cache/lightVolume'
 
 export type FetchRecord = (domainId: string, frame: number) => Promise<Uint8Array>
@@ -126,6 +127,11 @@ export class CachePlayback {
     } else if (next.version !== prev.version) {
       this.buffer?.invalidate()
     }
+  }
+
+  /** The options every decode uses now (the side-by-side wedge view decodes its variants with the same). */
+  get decodeOptions(): Readonly<DisplayOptions> {
+    return this.client.display
   }
 
   /** Whether the frame asked for is answered on screen (shown, not cached, or failed); true with no cache to show. */

@@ -11,8 +11,10 @@ import { MeshCache } from './meshCache'
 import type { ObjectVisual } from './objectVisuals'
 import { Palette } from './palette'
 import { SceneSync } from './sceneSync'
-import { cssToRender, pickAt, Selection } from './selection'
-import { CachePlayback } from './cachePlayback'
+import { cssToRender, pickAt, Selection, type PickFilter, type PickHit } from './selection'
+import { CachePlayback, type CacheSource } from './cachePlayback'
+import { DEFAULT_LAYER_MASK, type CacheDisplaySettings } from './cache/cacheDisplay'
+import { WedgeGrid, type GridCellSource } from './wedge/wedgeGrid'
 import { installTestHooks, type EddyViewportTestApi } from './testHooks'
 import { CcCageVisual } from './visuals'
 import { LiveSurfaceView } from './live/liveSurfaceView'
@@ -51,6 +53,8 @@ export class ViewportController {
   private readonly hooks: EddyViewportTestApi
   /** Baked frames under the playhead. */
   readonly cache: CachePlayback
+  /** The side-by-side view of a wedge's variants (wedge/wedgeGrid.ts); inactive until setWedgeGrid. */
+  readonly wedgeGrid: WedgeGrid
   private readonly uninstallHooks: () => void
   private readonly preventMenu = (e: Event) => e.preventDefault()
   private readonly unsubscribeBodies: () => void
@@ -114,10 +118,14 @@ export class ViewportController {
     canvas.addEventListener('pointermove', this.trackMouse)
     canvas.addEventListener('pointerleave', this.loseMouse)
     viewSession.attach({ run: (cmd) => this.view(cmd), setNavigation: (style) => applyNavigationStyle(camera, style), startModal: (mode) => this.startModal(mode), capture: (frame) => this.capture(frame) })
-    this.cache = new CachePlayback(scene, async (domainId, frame) => {
+    const fetchRecord = async (domainId: string, frame: number): Promise<Uint8Array> => {
       if (!app.api) throw new Error('Not connected to the Eddy services')
       return app.api.call('cache.display', { domainId, frame })
-    })
+    }
+    this.cache = new CachePlayback(scene, fetchRecord)
+    // Variant bake keys are asked for exactly like a simulation's id.
+    this.wedgeGrid = new WedgeGrid({ scene, camera, fetchRecord })
+    this.wedgeGrid.onShown = () => this.ghostStandIns()
     // A simulated rigid body on screen: the authored body of its id steps aside (visuals/rigidBody.ts).
     this.live = new LiveSurfaceView(scene, camera)
     this.unsubscribeBodies = this.cache.display.shownBodies.subscribe((ids) => {
@@ -145,7 +153,7 @@ export class ViewportController {
       renderedFrames: 0,
       objectNodes: () => [...this.sync.visuals.keys()],
       sceneMeshes: () => scene.meshes.filter((m) => m.isEnabled() && m.isVisible).map((m) => `${m.name} ${m.getTotalVertices()}`),
-      screenToObject: (x, y) => pickAt(scene, x, y, (m) => m.cageVertex === undefined)?.objectId ?? null,
+      screenToObject: (x, y) => this.pickInView(x, y, (m) => m.cageVertex === undefined)?.objectId ?? null,
       projectToScreen: (id) => this.projectToScreen(id),
       projectPoint: (p) => this.project(new Vector3(p[0], p[1], p[2])),
       cursor: () => [...viewSession.cursor],
@@ -162,6 +170,7 @@ export class ViewportController {
           ?.root.getChildMeshes(false)
           .filter((m) => m.isEnabled() && m.isVisible)
           .map((m) => m.material?.name ?? '') ?? [],
+      wedgeGrid: () => this.wedgeGrid.testState(),
       cache: {
         state: () => this.cache.state,
         timings: () => this.cache.timings(),
@@ -234,7 +243,10 @@ export class ViewportController {
     const vertex = app.selectedCageVertex
     this.cageEdit.setActive(cageVisual, vertex)
 
-    if (cageVisual) {
+    if (this.wedgeGrid.active) {
+      // The grid is for comparing variants: the gizmo would be drawn in one cell only.
+      this.gizmos.setTarget(null)
+    } else if (cageVisual) {
       const node = this.cageEdit.handleNode(vertex)
       this.gizmos.setTarget(node && vertex !== null ? { type: 'vertex', objectId: cageVisual.id, vertex, node } : null)
     } else if (visual) {
@@ -243,6 +255,43 @@ export class ViewportController {
     } else {
       this.gizmos.setTarget(null)
     }
+  }
+
+  /** The active simulation's cache (Viewport.svelte); the wedge grid decodes its variants alike. */
+  setCacheSource(source: CacheSource): void {
+    this.cache.setSource(source)
+    this.wedgeGrid.setDecodeOptions(this.cache.decodeOptions)
+  }
+
+  /** The cache display's look, for the main view and every cell of the wedge grid. */
+  setCacheSettings(s: Partial<CacheDisplaySettings>): void {
+    this.cache.setSettings(s)
+    this.wedgeGrid.setSettings(this.cache.display.settings)
+    this.wedgeGrid.setDecodeOptions(this.cache.decodeOptions)
+  }
+
+  /** The playhead moved: the main view's cached frame, or every cell's while the grid is up. */
+  showFrame(frame: number): void {
+    if (this.wedgeGrid.active) this.wedgeGrid.show(frame)
+    else this.cache.show(frame)
+  }
+
+  /**
+   * Side by side: the variants to show in a grid (2-9 bake keys), or null for the single view.
+   * The main display steps aside (no camera draws it) and keeps what it holds for the return.
+   */
+  setWedgeGrid(cells: readonly GridCellSource[] | null): void {
+    const was = this.wedgeGrid.active
+    this.wedgeGrid.setSettings(this.cache.display.settings)
+    this.wedgeGrid.setDecodeOptions(this.cache.decodeOptions)
+    this.wedgeGrid.setCells(cells)
+    const now = this.wedgeGrid.active
+    if (now === was) return
+    this.cache.display.setLayerMask(now ? 0 : DEFAULT_LAYER_MASK)
+    if (now) this.wedgeGrid.show(app.frame)
+    else this.cache.show(app.frame)
+    this.ghostStandIns()
+    this.update()
   }
 
   /** F: frame the selection, or everything when nothing is selected. */
@@ -257,7 +306,7 @@ export class ViewportController {
   private startModal(mode: GizmoMode): boolean {
     const sel = app.selected
     const visual = sel && !sel.hidden ? this.sync.visuals.get(sel.id) : undefined
-    if (!this.mouse || !visual || app.editMode !== 'object' || !visual.gizmoModes.includes(mode) || !visual.root.isEnabled()) return false
+    if (this.wedgeGrid.active || !this.mouse || !visual || app.editMode !== 'object' || !visual.gizmoModes.includes(mode) || !visual.root.isEnabled()) return false
     this.modal.start(visual, mode, this.mouse)
     return true
   }
@@ -270,7 +319,7 @@ export class ViewportController {
   private async capture(frame: number): Promise<Uint8Array> {
     app.setFrame(frame)
     const start = performance.now()
-    while (!this.cache.answered(frame)) {
+    while (!(this.wedgeGrid.active ? this.wedgeGrid.answered(frame) : this.cache.answered(frame))) {
       if (this.disposed) throw new Error('The 3D view closed')
       if (performance.now() - start > 60_000) throw new Error(`Frame ${frame} did not reach the view within a minute`)
       await new Promise((r) => setTimeout(r, 15))
@@ -317,17 +366,24 @@ export class ViewportController {
     const cageId = this.cageEdit.activeObjectId
     if (cageId) {
       // Edit mode: clicks pick vertices of this cage only; empty space deselects the vertex.
-      const hit = pickAt(this.ve.scene, x, y, (m) => m.cageVertex !== undefined && m.objectId === cageId)
+      const hit = this.pickInView(x, y, (m) => m.cageVertex !== undefined && m.objectId === cageId)
       app.selectedCageVertex = hit?.cageVertex ?? null
       return
     }
-    const hit = pickAt(this.ve.scene, x, y, (m) => m.cageVertex === undefined)
+    const hit = this.pickInView(x, y, (m) => m.cageVertex === undefined)
     app.select(hit?.objectId ?? null)
   }
 
   private onDragStart(t: GizmoTarget): void {
     if (t.type === 'object') this.sync.locked.add(t.visual.id)
     else this.cageEdit.beginDrag(t.vertex)
+  }
+
+  /** pickAt through the camera of the view under (x, y): in the side-by-side grid its cell's, and nothing in the grid's empty cell. */
+  private pickInView(x: number, y: number, filter: PickFilter): PickHit | null {
+    if (!this.wedgeGrid.active) return pickAt(this.ve.scene, x, y, filter)
+    const camera = this.wedgeGrid.cameraAt(x / (this.canvas.clientWidth || 1), y / (this.canvas.clientHeight || 1))
+    return camera ? pickAt(this.ve.scene, x, y, filter, camera) : null
   }
 
   private async onDragEnd(t: GizmoTarget): Promise<void> {
@@ -392,9 +448,10 @@ export class ViewportController {
     return c
   }
 
-  /** The authored objects drawn as faint stand-ins: those the cache draws baked, and the live cage. */
+  /** The authored objects drawn as faint stand-ins: those the cache draws baked (the grid's cells while it is up), and the live cage. */
   private ghostStandIns(): void {
-    const ids = new Set([...this.cacheShown, ...this.hostShown])
+    const grid = this.wedgeGrid
+    const ids = grid?.active ? new Set([...grid.shownBodies(), ...grid.shownHosts()]) : new Set([...this.cacheShown, ...this.hostShown])
     const id = this.live?.state.running ? this.live.state.cageId : null
     if (id) ids.add(id)
     this.sync.setBakedShown(ids)
@@ -418,6 +475,7 @@ export class ViewportController {
     this.live.dispose()
     this.framer.stop()
     this.gizmos.dispose()
+    this.wedgeGrid.dispose()
     this.cache.dispose()
     this.cageEdit.dispose()
     this.selection.dispose()

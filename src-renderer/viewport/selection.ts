@@ -9,6 +9,7 @@ import type { AbstractMesh } from '@babylonjs/core/Meshes/abstractMesh'
 import type { Observer } from '@babylonjs/core/Misc/observable'
 import type { PointerInfo } from '@babylonjs/core/Events/pointerEvents'
 import type { Scene } from '@babylonjs/core/scene'
+import type { Camera } from '@babylonjs/core/Cameras/camera'
 import { pickMetadata, type ObjectVisual, type PickMetadata } from './objectVisuals'
 import { COLORS } from './palette'
 
@@ -18,14 +19,22 @@ export interface PickHit extends PickMetadata {
 
 export type PickFilter = (meta: PickMetadata, mesh: AbstractMesh) => boolean
 
-/** Best hit at canvas CSS pixel (x, y), or null on empty space. */
-export function pickAt(scene: Scene, x: number, y: number, filter: PickFilter = () => true): PickHit | null {
+/**
+ * Best hit at canvas CSS pixel (x, y), or null on empty space. `camera`: the one whose view
+ * was clicked (a cell of the side-by-side wedge view); default the scene's active camera.
+ */
+export function pickAt(scene: Scene, x: number, y: number, filter: PickFilter = () => true, camera?: Camera): PickHit | null {
   const scale = cssToRender(scene)
-  const hits = scene.multiPick(x * scale.x, y * scale.y, (mesh) => {
-    if (!mesh.isPickable || !mesh.isEnabled() || !mesh.isVisible) return false
-    const meta = pickMetadata(mesh)
-    return !!meta && filter(meta, mesh)
-  })
+  const hits = scene.multiPick(
+    x * scale.x,
+    y * scale.y,
+    (mesh) => {
+      if (!mesh.isPickable || !mesh.isEnabled() || !mesh.isVisible) return false
+      const meta = pickMetadata(mesh)
+      return !!meta && filter(meta, mesh)
+    },
+    camera,
+  )
   let best: PickHit | null = null
   for (const h of hits ?? []) {
     const meta = pickMetadata(h.pickedMesh)

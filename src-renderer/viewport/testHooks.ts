@@ -30,6 +30,25 @@ export interface EddyViewportTestApi {
   cursor?(): number[]
   /** The orbit camera: angles (rad), distance and centre (m), and whether it is orthographic. */
   camera?(): { alpha: number; beta: number; radius: number; target: [number, number, number]; ortho: boolean }
+  /**
+   * The side-by-side wedge view (wedge/wedgeGrid.ts), null in the single view: the grid's
+   * columns and rows and, per cell in reading order, its variant's bake key, the frame it last
+   * answered, the frame whose data it shows, the frame its camera has drawn since (so a test
+   * waits on state, not on frame rate), whether smoke is drawn, and its camera's pose.
+   */
+  wedgeGrid?(): {
+    cols: number
+    rows: number
+    cells: {
+      key: string
+      frame: number | null
+      shownFrame: number | null
+      drawnFrame: number | null
+      error: string | null
+      volume: boolean
+      camera: { alpha: number; beta: number; radius: number; target: [number, number, number] }
+    }[]
+  } | null
   /** The baked frame on screen and the playhead-to-GPU times (see cachePlayback.ts). */
   cache?: {
     state(): { frame: number | null; shownFrame: number | null; error: string | null }

@@ -67,6 +67,9 @@ export const DEFAULT_CACHE_DISPLAY: CacheDisplaySettings = {
   cutaway: false,
 }
 
+/** Babylon's layerMask of a new mesh (and of a new camera): every camera draws it. */
+export const DEFAULT_LAYER_MASK = 0x0fffffff
+
 export class CacheDisplay {
   private readonly scene: Scene
   private readonly volume: VolumeDisplay
@@ -84,6 +87,8 @@ export class CacheDisplay {
   readonly shownHost = new ShownBodies()
   /** The scene object whose cache is shown (set by CachePlayback with the source). */
   private hostId: string | null = null
+  /** Cameras that draw this display's meshes (Babylon's default: every camera). */
+  private layerMask = DEFAULT_LAYER_MASK
 
   constructor(scene: Scene, settings: Partial<CacheDisplaySettings> = {}) {
     this.scene = scene
@@ -114,6 +119,7 @@ export class CacheDisplay {
       const p = new ParticleDisplay(this.scene, `cache:particles:${this.particles.length}`)
       p.setPointSize(this.current.pointSize)
       p.setVisible(this.current.visible && this.current.showParticles)
+      p.node.layerMask = this.layerMask
       this.particles.push(p)
     }
     this.particles.forEach((p, i) => p.update(ps[i] ?? null))
@@ -121,6 +127,7 @@ export class CacheDisplay {
     while (this.meshes.length < ms.length) {
       const m = new MeshDisplay(this.scene, `cache:mesh:${this.meshes.length}`)
       m.setVisible(this.current.visible)
+      m.node.layerMask = this.layerMask
       this.meshes.push(m)
     }
     this.meshes.forEach((m, i) => {
@@ -131,11 +138,24 @@ export class CacheDisplay {
     while (this.bodies.length < bs.length) {
       const b = new MeshDisplay(this.scene, `cache:rigid:${this.bodies.length}`, 'cache:rigid')
       b.setVisible(this.current.visible)
+      b.node.layerMask = this.layerMask
       this.bodies.push(b)
     }
     this.bodies.forEach((b, i) => b.update(bs[i] ?? null))
     this.shownBodies.set(drawnBodyIds(bs, this.current.visible))
     this.shownHost.set(this.drawnHost())
+  }
+
+  /**
+   * Which cameras draw this display (a mesh is drawn by a camera when their layerMasks share a
+   * bit): the side-by-side wedge view gives each variant's display its own cell's bit, and
+   * the main display 0 (no camera) while the grid is up.
+   */
+  setLayerMask(mask: number): void {
+    this.layerMask = mask
+    this.volume.node.layerMask = mask
+    for (const p of this.particles) p.node.layerMask = mask
+    for (const m of [...this.meshes, ...this.bodies]) m.node.layerMask = mask
   }
 
   /** Sets the simulation the frames belong to (null: none). */
@@ -202,6 +222,11 @@ export class CacheDisplay {
     this.particles.length = 0
     this.meshes.length = 0
     this.bodies.length = 0
-    for (const name of CACHE_MATERIALS) this.scene.getMaterialByName(name)?.dispose()
+    // The materials are the scene's, shared by every display (the wedge grid's too): they go
+    // with the last mesh that uses them.
+    for (const name of CACHE_MATERIALS) {
+      const m = this.scene.getMaterialByName(name)
+      if (m && !this.scene.meshes.some((x) => x.material === m)) m.dispose()
+    }
   }
 }

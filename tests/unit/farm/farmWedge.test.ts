@@ -181,8 +181,14 @@ describe('the bake panel\'s farm requests', () => {
     const file = projectWithWedge('panel', 4, 8)
     process.env.EDDY_CLI = CLI
     const { service } = makeService()
+    const changes: string[] = []
+    service.onProjectChanged = () => changes.push('project.changed')
     try {
       await call(service, 'project.open', { path: file })
+      changes.length = 0
+      // Asking changes nothing: the bake panel polls it, and a project.changed would poll again.
+      expect((await call(service, 'farm.status', {})).engines).toEqual([{ name: 'slurm', problem: null }])
+      expect(changes).toEqual([])
       const s = await call(service, 'farm.submit', { domainId: 'domain', engine: 'slurm' })
       expect(s).toMatchObject({ simName: 'Domain', wedgeName: null, variants: [1], problem: null })
       await waitFor('the farm bake', async () => (await call(service, 'farm.status', {})).submissions[0].tasks.every((t) => t.state === 'done'))
