@@ -1,8 +1,10 @@
 // Wedges end to end below the UI: the variant model, each variant baked under its own key
 // (stale per variant), a variant baked into a cache file of its own (a farm task) and merged
 // into the project bit-identical to the same variant baked in the project, and promotion.
+import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import '../../../src-shared/sim/registry'
 import { runBake } from '../../../src-main/bake/runner'
@@ -180,4 +182,22 @@ describe('variant bakes', () => {
       store.close()
     }
   })
+})
+
+describe('eddy bake --wedge and eddy export --variant', () => {
+  const CLI = fileURLToPath(new URL('../../../out/main/cli.js', import.meta.url))
+  const file = makeSmokeProject(dir, { name: 'cli', frames: 3, res: 8 })
+  withWedges(file, [rates])
+  const eddy = (...args: string[]) => execFileSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 120_000 })
+
+  it('bakes every variant of a wedge, then exports one with the variant in every file name', () => {
+    const out = eddy('bake', file, '--sim', 'Domain', '--wedge', 'rates', '--threads', '1')
+    const results = out.split('\n').filter((l) => l.startsWith('EDDY_BAKE ')).map((l) => JSON.parse(l.slice(10)) as { domainId: string; state: string })
+    expect(results).toEqual([1, 2, 3].map((k) => expect.objectContaining({ domainId: bakeKey('domain', 'w1', k), state: 'done' })))
+    const vdb = path.join(dir, 'cli-vdb')
+    eddy('export', file, '--sim', 'Domain', '--wedge', 'rates', '--variant', '2', '--format', 'vdb', '--out', vdb)
+    expect(fs.readdirSync(vdb).sort()).toEqual(['Domain_rates_v2_0001.vdb', 'Domain_rates_v2_0002.vdb', 'Domain_rates_v2_0003.vdb', 'Domain_rates_v2_vdb_manifest.json'])
+    expect(() => eddy('bake', file, '--sim', 'Domain', '--wedge', 'rates', '--variant', '4')).toThrow(/Wedge "rates" has no variant 4 \(it bakes 1-3\)/)
+    expect(() => eddy('export', file, '--sim', 'Domain', '--wedge', 'rates', '--format', 'vdb', '--out', vdb)).toThrow(/exports one variant: give --variant K with --wedge/)
+  }, 180_000)
 })
