@@ -5,10 +5,13 @@ import { EddyError, isEddyError } from '../../src-shared/api/errors'
 import { farmEngine, FARM_ENGINES } from '../farm/engines'
 import { listSubmissions, type Submission } from '../farm/submissions'
 import { farmSubmit } from '../farm/farmSubmit'
+import { mergeFarmCaches } from '../farm/mergeFarm'
 import type { ProjectStore } from '../store/projectStore'
 
 export interface FarmContext {
   requireStore(): { store: ProjectStore }
+  /** Whether the studio is baking a bake key itself (its farm copy waits). */
+  isBaking(key: string): boolean
 }
 
 async function submissionView(s: Submission) {
@@ -58,8 +61,13 @@ export function makeFarmHandlers(ctx: FarmContext): Pick<Handlers, 'farm.status'
       return submissionView(s)
     },
     'farm.status': async () => {
-      const { submissions, problems } = listSubmissions(ctx.requireStore().store.path)
-      return { submissions: await Promise.all(submissions.map(submissionView)), problems, engines: await Promise.all(FARM_ENGINES.map(engineView)) }
+      const { store } = ctx.requireStore()
+      const { submissions, problems } = listSubmissions(store.path)
+      const views = await Promise.all(submissions.map(submissionView))
+      // Bakes the farm finished while the project is open join its cache now, not only when it
+      // is next opened: the panel that shows a task done then shows its frames too.
+      const merged = views.some((v) => v.tasks.some((t) => t.role === 'bake' && t.state === 'done')) ? mergeFarmCaches(store, ctx.isBaking).merged.map((m) => m.key) : []
+      return { submissions: views, problems, engines: await Promise.all(FARM_ENGINES.map(engineView)), merged }
     },
     'farm.cancel': async ({ submissionId, variant }) => {
       const { submissions } = listSubmissions(ctx.requireStore().store.path)

@@ -235,7 +235,7 @@ export class EddyService {
     return {
       ...makeBakeHandlers({ requireStore: () => this.requireStore(), bakes: this.bakes, exports: this.exports }),
       ...makeFlipbookHandlers(),
-      ...makeFarmHandlers({ requireStore: () => this.requireStore() }),
+      ...makeFarmHandlers({ requireStore: () => this.requireStore(), isBaking: (key) => this.bakes.isBaking(key) }),
 
       'wedge.promote': ({ domainId, wedgeId, variant }) => {
         const { store, doc } = this.requireStore()

@@ -14,7 +14,8 @@ export interface FarmMergeReport {
   notes: string[]
 }
 
-export function mergeFarmCaches(store: ProjectStore): FarmMergeReport {
+/** `busy`: keys the studio is baking itself, left in their files for now. */
+export function mergeFarmCaches(store: ProjectStore, busy?: (key: string) => boolean): FarmMergeReport {
   const report: FarmMergeReport = { merged: [], notes: [] }
   const { submissions, problems } = listSubmissions(store.path)
   report.notes.push(...problems)
@@ -24,9 +25,9 @@ export function mergeFarmCaches(store: ProjectStore): FarmMergeReport {
       const file = variantCacheFile(dir, v)
       if (!fs.existsSync(file)) continue
       try {
-        for (const m of store.mergeCacheFile(file)) {
+        for (const m of store.mergeCacheFile(file, busy)) {
           if (m.skipped === null) report.merged.push({ key: m.key, frames: m.frames, submission: s.id })
-          else if (m.skipped !== 'already merged') report.notes.push(`${s.id} variant ${v}: not merged, ${m.skipped}`)
+          else if (m.skipped !== 'already merged' && !m.skipped.startsWith('still baking')) report.notes.push(`${s.id} variant ${v}: not merged, ${m.skipped}`)
         }
       } catch (e) {
         report.notes.push(`${s.id} variant ${v}: ${file} could not be merged (${isEddyError(e) || e instanceof Error ? e.message : String(e)})`)

@@ -45,7 +45,7 @@ export interface MergedBake {
  * at 'baking' (a task that runs, or one that was killed) stays out: it is resumed from its
  * file. Merging the same file again changes nothing.
  */
-export function mergeCacheFile(db: Database.Database, file: string): MergedBake[] {
+export function mergeCacheFile(db: Database.Database, file: string, busy: (key: string) => boolean = () => false): MergedBake[] {
   if (!fs.existsSync(file)) throw new EddyError('NOT_FOUND', `Cache file ${file} does not exist`, { path: file })
   // Opened (not just attached) first: the file is checked to be Eddy's and its WAL replayed.
   openCacheFile(file, { create: false }).close()
@@ -60,6 +60,10 @@ export function mergeCacheFile(db: Database.Database, file: string): MergedBake[
     for (const r of rows) {
       if (r.status === 'baking') {
         out.push({ key: r.id, frames: 0, skipped: 'still baking, or stopped without finishing (resume it on the farm)' })
+        continue
+      }
+      if (busy(r.id)) {
+        out.push({ key: r.id, frames: 0, skipped: 'the studio is baking it now' })
         continue
       }
       const mine = db.prepare('SELECT updated_at FROM main.bakes WHERE id = ?').pluck().get(r.id) as string | undefined

@@ -313,8 +313,8 @@ export class ProjectStore {
   }
 
   /** Copies the finished bakes of a farm task's cache file into this project (cacheFile.ts). */
-  mergeCacheFile(file: string): MergedBake[] {
-    return mergeCacheFile(this.db, file)
+  mergeCacheFile(file: string, busy?: (key: string) => boolean): MergedBake[] {
+    return mergeCacheFile(this.db, file, busy)
   }
 
   close(): void {

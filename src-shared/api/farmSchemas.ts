@@ -49,6 +49,8 @@ export const farmRequests = {
       problems: z.array(z.string()),
       /** The schedulers Eddy can submit to, each with why it cannot be used here (null when it can). */
       engines: z.array(z.object({ name: z.string(), problem: z.string().nullable() })),
+      /** Bake keys whose finished farm bakes this call copied into the open project's cache. */
+      merged: z.array(z.string()),
     }),
   },
   /**
