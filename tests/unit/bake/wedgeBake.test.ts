@@ -16,6 +16,8 @@ import { ProjectStore } from '../../../src-main/store/projectStore'
 import type { SceneDocument, Wedge } from '../../../src-shared/scene/types'
 import { applyVariant, bakeKey, parameterValues, parseBakeKey, productSize, variantLabel, variantNumbers, variantTag, variantValues, wedgeProblem } from '../../../src-shared/sim/wedge'
 import { makeSmokeProject, tempDir } from './bakeFixtures'
+import { availableParallelism } from 'node:os'
+import { call, makeService } from '../app/serviceHelpers'
 
 const dir = tempDir('eddy-wedge-')
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
@@ -199,5 +201,27 @@ describe('eddy bake --wedge and eddy export --variant', () => {
     expect(fs.readdirSync(vdb).sort()).toEqual(['Domain_rates_v2_0001.vdb', 'Domain_rates_v2_0002.vdb', 'Domain_rates_v2_0003.vdb', 'Domain_rates_v2_vdb_manifest.json'])
     expect(() => eddy('bake', file, '--sim', 'Domain', '--wedge', 'rates', '--variant', '4')).toThrow(/Wedge "rates" has no variant 4 \(it bakes 1-3\)/)
     expect(() => eddy('export', file, '--sim', 'Domain', '--wedge', 'rates', '--format', 'vdb', '--out', vdb)).toThrow(/exports one variant: give --variant K with --wedge/)
+  }, 180_000)
+})
+
+describe('the studio\'s bake queue', () => {
+  it('runs a wedge\'s variants side by side up to the core count, the rest queued', async () => {
+    const file = makeSmokeProject(dir, { name: 'queue', frames: 3, res: 8 })
+    withWedges(file, [{ ...rates, parameters: [{ objectId: 'source', path: 'rate', values: [0.5, 1, 2, 3, 4] }] }])
+    const { service } = makeService()
+    try {
+      await call(service, 'project.open', { path: file })
+      const keys = [1, 2, 3, 4, 5].map((k) => bakeKey('domain', 'w1', k))
+      for (const key of keys) await call(service, 'bake.start', { domainId: key, mode: 'bake' })
+      const running = Math.min(keys.length, availableParallelism())
+      expect(keys.map((k) => service.bakes.job(k)!.phase)).toEqual([...Array(running).fill('running'), ...Array(keys.length - running).fill('queued')])
+      const t0 = Date.now()
+      while (keys.some((k) => !['done', 'failed'].includes(service.bakes.job(k)!.phase)) && Date.now() - t0 < 120_000) await new Promise((r) => setTimeout(r, 50))
+      expect(keys.map((k) => service.bakes.job(k)!.phase)).toEqual(Array(keys.length).fill('done'))
+      const caches = (await call(service, 'bake.status', {})).caches
+      for (const key of keys) expect(caches.find((c) => c.domainId === key)).toMatchObject({ state: 'done', cached: [[1, 3]], stale: [] })
+    } finally {
+      await service.close()
+    }
   }, 180_000)
 })

@@ -112,7 +112,7 @@ describe('a wedge on Slurm', () => {
     need(ctx)
     const file = projectWithWedge('farm', 6, 12)
     const out = path.join(dir, 'vdb')
-    const submitted = await eddy(['farm', 'submit', file, '--sim', 'Domain', '--wedge', 'rates', '--engine', 'slurm', '--export', 'vdb', '--out', out, '--chunk', '4'])
+    const submitted = await eddy(['farm', 'submit', file, '--sim', 'Domain', '--wedge', 'rates', '--engine', 'slurm', '--export', 'vdb', '--out', out, '--chunk', '4', '--partition', 'main'])
     expect(submitted).toMatch(/Submitted 3 variant\(s\) of wedge "rates" as slurm job \d+/)
     expect(submitted).toMatch(/2 chunk\(s\) of 4 frames per variant/)
     // Three bake tasks and two export chunks per variant, all of them done.
