@@ -1,5 +1,6 @@
 // What an export is asked to do, checked and completed with defaults before anything touches
 // the disk, so a typo in a field fails in a millisecond instead of after a hundred frames.
+import { compactRanges } from '../../src-shared/compactRanges'
 import * as nodePath from 'node:path'
 import { EddyError } from '../../src-shared/api/errors'
 import type { UpAxis } from '../../src-shared/formats/upAxis'
@@ -104,17 +105,7 @@ export function resolveExportOptions(source: ExportSource, o: ExportOptions): Re
   return { format: o.format, outDir: nodePath.resolve(o.outDir), frames, padding, upAxis, baseName, vdbHalf: o.vdbHalf ?? false }
 }
 
-/** Runs of consecutive frames: [1,2,3,7,9,10] -> ["1-3", "7", "9-10"]. */
-export function compactRanges(frames: readonly number[]): string[] {
-  const out: string[] = []
-  for (let i = 0; i < frames.length; ) {
-    let j = i
-    while (j + 1 < frames.length && frames[j + 1] === frames[j] + 1) j++
-    out.push(j === i ? `${frames[i]}` : `${frames[i]}-${frames[j]}`)
-    i = j + 1
-  }
-  return out
-}
+export { compactRanges }
 
 /** "frame 7", "frames 12-15", "frames 3, 7-9 and 12"; long lists are cut after six runs. */
 export function describeFrames(frames: readonly number[]): string {

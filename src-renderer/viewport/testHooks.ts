@@ -1,5 +1,6 @@
 // What end-to-end tests can ask the viewport through `window.__eddyViewport`: whether it
 // renders, which objects have nodes, and where an object is on screen so a test can click it.
+import type { WedgeGridTestState } from './wedge/wedgeGrid'
 
 export interface EddyViewportTestApi {
   /** True once the engine has rendered its first frame. */
@@ -36,19 +37,7 @@ export interface EddyViewportTestApi {
    * answered, the frame whose data it shows, the frame its camera has drawn since (so a test
    * waits on state, not on frame rate), whether smoke is drawn, and its camera's pose.
    */
-  wedgeGrid?(): {
-    cols: number
-    rows: number
-    cells: {
-      key: string
-      frame: number | null
-      shownFrame: number | null
-      drawnFrame: number | null
-      error: string | null
-      volume: boolean
-      camera: { alpha: number; beta: number; radius: number; target: [number, number, number] }
-    }[]
-  } | null
+  wedgeGrid?(): WedgeGridTestState | null
   /** The baked frame on screen and the playhead-to-GPU times (see cachePlayback.ts). */
   cache?: {
     state(): { frame: number | null; shownFrame: number | null; error: string | null }

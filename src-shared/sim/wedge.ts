@@ -9,6 +9,7 @@
 // (signatures, bake, cache status, export) runs on it unchanged. Each variant bakes under its
 // own bake key (bakeKey), so the frame cache keeps one row set per variant beside the main one.
 import { EddyError } from '../api/errors'
+import { compactRanges } from '../compactRanges'
 import { parseChannel, writeChannel } from '../scene/keyframes'
 import { kindLabel, specFor } from '../scene/specs'
 import type { SceneDocument, SceneObject, Wedge, WedgeParameter } from '../scene/types'
@@ -181,14 +182,7 @@ export function applyVariant(doc: SceneDocument, hostId: string, w: Wedge, k: nu
 
 /** "1-3, 7": variant numbers as ranges. */
 export function formatNumbers(ns: readonly number[]): string {
-  const out: string[] = []
-  for (let i = 0; i < ns.length; ) {
-    let j = i
-    while (j + 1 < ns.length && ns[j + 1] === ns[j] + 1) j++
-    out.push(i === j ? `${ns[i]}` : `${ns[i]}-${ns[j]}`)
-    i = j + 1
-  }
-  return out.join(', ')
+  return compactRanges(ns).join(', ')
 }
 
 const variantDocs = new WeakMap<SceneDocument, Map<string, SceneDocument>>()
