@@ -18,7 +18,7 @@ import { makeBakeHandlers } from './bakeHandlers'
 import { makeFlipbookHandlers } from './flipbookHandlers'
 import { makeFarmHandlers } from './farmHandlers'
 import { promoteVariantEdit } from './wedgeEdits'
-import { bakeKey, findWedge } from '../../src-shared/sim/wedge'
+import { bakeKey, findWedge, orphanVariantKeys } from '../../src-shared/sim/wedge'
 import { findHost } from '../../src-shared/sim/registry'
 import { ExportJobs } from '../export/exportJobs'
 import type { ExportFs } from '../export/atomicFile'
@@ -210,6 +210,8 @@ export class EddyService {
     // (kept while the history could still redo them).
     if (!keepHistory) store.deleteUnusedMeshes()
     this.doc = store.readDocument()
+    // Variants of wedges deleted in an earlier session (an undo could no longer bring them back).
+    if (!keepHistory) for (const key of orphanVariantKeys(this.doc, store.cache.bakes().map((b) => b.domainId))) store.cache.deleteBake(key)
     this.recent.add(store.path, this.doc.meta.name)
     return this.requireState()
   }

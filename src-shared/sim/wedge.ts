@@ -209,3 +209,23 @@ export function bakeTarget(doc: SceneDocument, key: string): BakeTarget {
   if (!vdoc) byKey.set(key, (vdoc = applyVariant(doc, hostId, w, variant.k)))
   return { key, hostId, doc: vdoc, variant: { wedge: w, k: variant.k } }
 }
+
+/**
+ * The variant bake keys among `keys` that no wedge of the scene bakes any more (their host,
+ * wedge or variant number is gone): nothing can show, export or clear them, so opening the
+ * project drops their frames, as it drops meshes no object uses.
+ */
+export function orphanVariantKeys(doc: SceneDocument, keys: readonly string[]): string[] {
+  return keys.filter((key) => {
+    let parts: BakeKeyParts
+    try {
+      parts = parseBakeKey(key)
+    } catch {
+      return false
+    }
+    if (!parts.variant) return false
+    const host = doc.objects.find((o) => o.id === parts.hostId)
+    const w = host?.wedges?.find((x) => x.id === parts.variant!.wedgeId)
+    return !w || parts.variant.k > productSize(w)
+  })
+}

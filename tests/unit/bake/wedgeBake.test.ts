@@ -220,6 +220,15 @@ describe('the studio\'s bake queue', () => {
       expect(keys.map((k) => service.bakes.job(k)!.phase)).toEqual(Array(keys.length).fill('done'))
       const caches = (await call(service, 'bake.status', {})).caches
       for (const key of keys) expect(caches.find((c) => c.domainId === key)).toMatchObject({ state: 'done', cached: [[1, 3]], stale: [] })
+      // Two values fewer, then the wedge deleted: the variants no wedge bakes any more keep their
+      // frames while an undo could bring them back, and go when the project is opened again.
+      await call(service, 'object.update', { id: 'domain', patch: { wedges: [rates] } })
+      await call(service, 'project.open', { path: file })
+      expect((await call(service, 'bake.status', {})).caches.map((c) => c.domainId)).toEqual(['domain', ...keys.slice(0, 3)])
+      await call(service, 'object.update', { id: 'domain', patch: { wedges: [] } })
+      expect((await call(service, 'bake.status', {})).caches).toHaveLength(4)
+      await call(service, 'project.open', { path: file })
+      expect((await call(service, 'bake.status', {})).caches.map((c) => c.domainId)).toEqual(['domain'])
     } finally {
       await service.close()
     }
