@@ -1,7 +1,8 @@
 // `eddy farm submit`: a simulation, or each variant of one of its wedges, baked as one task of
 // an array job on a farm, with the project on shared storage; then, per variant, an array of
 // export tasks over frame chunks that starts when that variant's bake ended well (afterok),
-// so one failed variant holds back only its own exports. Each bake task writes its own cache
+// so one failed variant holds back only its own exports. The tasks bake a copy of the scene
+// made at submission: the artist goes on editing, the sweep bakes what was submitted. Each bake task writes its own cache
 // file (cacheFile.ts): concurrent tasks never write one SQLite file. --resume submits again
 // the variants of the latest submission that did not finish; each continues from the last
 // checkpoint in its cache file.
@@ -77,7 +78,7 @@ function readScene(projectPath: string, hostId: string, wedgeName: string | unde
 }
 
 function bakeArray(s: Submission, dir: string, cli: string, cpus: number, variants: number[], resume: boolean): FarmTaskArray {
-  const argv = [process.execPath, cli, 'bake', s.projectPath, '--sim', s.hostId]
+  const argv = [process.execPath, cli, 'bake', s.scenePath, '--sim', s.hostId]
   if (s.wedgeId) argv.push('--wedge', s.wedgeId, '--variant', '{TASK}')
   argv.push('--cache-file', variantCacheFile(dir, '{TASK}'), '--threads', String(cpus), '--mode', resume ? 'resume' : 'bake')
   return {
@@ -94,7 +95,7 @@ function bakeArray(s: Submission, dir: string, cli: string, cpus: number, varian
 function exportArray(s: Submission, w: Wedge | null, dir: string, cli: string, variant: number, chunks: number, bakeArrayId: string): FarmTaskArray {
   const ex = s.export!
   const tag = w ? variantTag(w, variant) : 'main'
-  const argv = [process.execPath, cli, 'export', s.projectPath, '--sim', s.hostId]
+  const argv = [process.execPath, cli, 'export', s.scenePath, '--sim', s.hostId]
   if (w) argv.push('--wedge', w.id, '--variant', String(variant))
   argv.push('--cache-file', variantCacheFile(dir, variant), '--format', ex.format, '--out', nodePath.join(ex.outDir, tag), '--chunk', '{TASK}', '--chunk-size', String(s.chunk))
   return {
@@ -145,6 +146,7 @@ export async function farmSubmit(engine: FarmEngine, o: FarmSubmitOptions, log: 
       id,
       engine: engine.name,
       projectPath: o.projectPath,
+      scenePath: nodePath.join(dir, 'scene.eddy'),
       hostId: o.hostId,
       simName: facts.simName,
       wedgeId: facts.wedge?.id ?? null,
@@ -160,18 +162,33 @@ export async function farmSubmit(engine: FarmEngine, o: FarmSubmitOptions, log: 
   }
   const dir = submissionDir(o.projectPath, s.id)
   for (const sub of ['caches', 'logs', 'rc']) fs.mkdirSync(nodePath.join(dir, sub), { recursive: true })
+  // The scene as it is now: a resume bakes the one its checkpoints came from.
+  if (!o.resume) {
+    const store = ProjectStore.open(o.projectPath)
+    try {
+      store.writeSceneCopy(s.scenePath)
+    } finally {
+      store.close()
+    }
+  }
+  // The plan follows the copy the tasks bake (the project may have changed since it was read).
+  const planned = readScene(s.scenePath, o.hostId, o.resume ? (s.wedgeId ?? undefined) : o.wedge)
+  if (!o.resume) {
+    s = { ...s, variants: planned.variants }
+    variants = planned.variants
+  }
   // A task that ran before and is submitted again writes its exit code anew.
   for (const v of variants) fs.rmSync(nodePath.join(dir, 'rc', `bake-${v}.rc`), { force: true })
-  log(`Probing the cluster: can its nodes read ${o.projectPath}?`)
-  await engine.probe(o.projectPath, dir, { ...(o.partition ? { partition: o.partition } : {}), timeoutMs: o.probeTimeoutMs ?? 120_000 })
+  log(`Probing the cluster: can its nodes read ${s.scenePath}?`)
+  await engine.probe(s.scenePath, dir, { ...(o.partition ? { partition: o.partition } : {}), timeoutMs: o.probeTimeoutMs ?? 120_000 })
   const opts = o.partition ? { partition: o.partition } : {}
   const bake = await engine.submit(bakeArray(s, dir, cli, cpus, variants, o.resume === true), opts)
   const arrays: SubmissionArray[] = [{ ...bake, role: 'bake' }]
   log(`Submitted ${s.wedgeName ? `${variants.length} variant(s) of wedge "${s.wedgeName}"` : `"${s.simName}"`} as ${engine.name} job ${bake.id} (tasks ${variants.join(',')})`)
   if (s.export && s.chunk) {
-    const chunks = Math.ceil((facts.frames[1] - facts.frames[0] + 1) / s.chunk)
+    const chunks = Math.ceil((planned.frames[1] - planned.frames[0] + 1) / s.chunk)
     for (const v of variants) {
-      const ex = await engine.submit(exportArray(s, facts.wedge, dir, cli, v, chunks, bake.id), opts)
+      const ex = await engine.submit(exportArray(s, planned.wedge, dir, cli, v, chunks, bake.id), opts)
       arrays.push({ ...ex, role: 'export', variant: v })
     }
     log(`Submitted the exports: ${chunks} chunk(s) of ${s.chunk} frames per variant, each after its variant's bake`)

@@ -1,6 +1,7 @@
 // Where a farm submission lives: a folder beside the project, `<project>.farm/<id>/`, on the
 // same shared storage, holding what the tasks write and what the studio reads back:
 //   submission.json          what was submitted (the plan and the scheduler's ids)
+//   scene.eddy               the scene as submitted, which every task bakes
 //   caches/<variant>.eddycache   one cache file per variant (cacheFile.ts), merged on open
 //   logs/, rc/               each task's log and exit code
 //   export/                  the export tasks' files, one folder per variant
@@ -19,6 +20,11 @@ export interface Submission {
   id: string
   engine: string
   projectPath: string
+  /**
+   * The scene the tasks bake: a copy of the project's scene made at submission (no cached
+   * frames), so edits made in the studio afterwards never reach half of a running sweep.
+   */
+  scenePath: string
   hostId: string
   simName: string
   wedgeId: string | null

@@ -312,6 +312,30 @@ export class ProjectStore {
     return problems.length === 0 ? 'ok' : problems.join('\n')
   }
 
+  /**
+   * Writes the scene alone (settings, objects, animation, meshes; no cached frames) as a new
+   * project file at `target`: what a farm submission bakes, frozen when it was submitted.
+   */
+  writeSceneCopy(target: string): void {
+    refuseExisting(target)
+    openDatabase(target, { create: true }).close()
+    try {
+      this.db.prepare('ATTACH DATABASE ? AS copy').run(target)
+    } catch (e) {
+      throw toEddyError(e, target)
+    }
+    try {
+      this.db.transaction(() => {
+        for (const table of ['meta', 'objects', 'tracks', 'meshes']) {
+          this.db.prepare(`DELETE FROM copy.${table}`).run()
+          this.db.prepare(`INSERT INTO copy.${table} SELECT * FROM main.${table}`).run()
+        }
+      })()
+    } finally {
+      this.db.prepare('DETACH DATABASE copy').run()
+    }
+  }
+
   /** Copies the finished bakes of a farm task's cache file into this project (cacheFile.ts). */
   mergeCacheFile(file: string, busy?: (key: string) => boolean): MergedBake[] {
     return mergeCacheFile(this.db, file, busy)

@@ -115,6 +115,12 @@ describe('a wedge on Slurm', () => {
     const submitted = await eddy(['farm', 'submit', file, '--sim', 'Domain', '--wedge', 'rates', '--engine', 'slurm', '--export', 'vdb', '--out', out, '--chunk', '4', '--partition', 'main'])
     expect(submitted).toMatch(/Submitted 3 variant\(s\) of wedge "rates" as slurm job \d+/)
     expect(submitted).toMatch(/2 chunk\(s\) of 4 frames per variant/)
+    // The artist goes on editing: the farm bakes the scene as it was submitted.
+    const asSubmitted = file.replace(/\.eddy$/, '-as-submitted.eddy')
+    fs.copyFileSync(file, asSubmitted)
+    const edit = ProjectStore.open(file)
+    edit.apply(updateObjectEdit(edit.readDocument(), 'domain', { params: { buoyancyAlpha: 0.5 } }).forward)
+    edit.close()
     // Three bake tasks and two export chunks per variant, all of them done.
     await waitFor('every task to finish', async () => (await farmStatus(file)).every((t) => t.state === 'done' || t.state === 'failed' || t.state === 'cancelled'))
     const tasks = await farmStatus(file)
@@ -127,7 +133,8 @@ describe('a wedge on Slurm', () => {
     try {
       await call(service, 'project.open', { path: file })
       const status = await call(service, 'bake.status', {})
-      for (const k of [1, 2, 3]) expect(status.caches.find((c) => c.domainId === bakeKey('domain', 'w1', k))).toMatchObject({ state: 'done', cached: [[1, 6]], stale: [] })
+      // Merged, and stale from frame 1 (the edit after submitting changed the scene), as a bake of the old scene should be.
+      for (const k of [1, 2, 3]) expect(status.caches.find((c) => c.domainId === bakeKey('domain', 'w1', k))).toMatchObject({ state: 'done', cached: [], stale: [[1, 6]] })
     } finally {
       await service.close()
     }
@@ -137,7 +144,7 @@ describe('a wedge on Slurm', () => {
       expect(names.filter((n) => n.endsWith('.vdb') && n.startsWith(`Domain_${tag}`))).toHaveLength(6)
       expect(names.filter((n) => n.endsWith('_manifest.json')).sort()).toEqual([`Domain_${tag}_frames1-4_vdb_manifest.json`, `Domain_${tag}_frames5-6_vdb_manifest.json`])
     }
-    expectSame(frames(file, bakeKey('domain', 'w1', 2)), await studioBake(file, bakeKey('domain', 'w1', 2)))
+    expectSame(frames(file, bakeKey('domain', 'w1', 2)), await studioBake(asSubmitted, bakeKey('domain', 'w1', 2)))
   }, 400_000)
 
   it('keeps the other variants when one task is killed, and resumes that one from its checkpoint', async (ctx) => {
