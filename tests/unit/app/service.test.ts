@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { findFfmpeg } from '../../../src-main/app/flipbookHandlers'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { call, callError, makeService } from './serviceHelpers'
@@ -215,8 +216,10 @@ describe('EddyService: edits, validation, undo', () => {
     expect(readFileSync(r.path).subarray(0, 4).toString('latin1')).toBe('\x89PNG')
     expect((await callError(service, 'flipbook.writeFrame', { outDir: dir, name: 'shot_0002.png', png: Buffer.from('GIF89a').toString('base64') })).message).toMatch(/not a PNG/)
     for (const name of ['../escape.png', 'shot.jpg', '.hidden.png']) expect((await callError(service, 'flipbook.writeFrame', { outDir: dir, name, png })).code).toBe('INVALID_MESSAGE')
-    const movie = await call(service, 'flipbook.encodeMovie', { outDir: dir, baseName: 'shot', padding: 4, frameStart: 1, fps: 24 })
-    if (movie.path === null) expect(movie.note).toMatch(/ffmpeg is not installed/)
+    const movieRequest = { outDir: dir, baseName: 'shot', padding: 4, frameStart: 1, fps: 24 }
+    if (findFfmpeg() === null) expect((await call(service, 'flipbook.encodeMovie', movieRequest)).note).toMatch(/ffmpeg is not installed/)
+    // With ffmpeg, a frame that is a PNG signature and nothing else is refused by name.
+    else expect((await callError(service, 'flipbook.encodeMovie', movieRequest)).message).toMatch(/ffmpeg could not make .*shot\.mp4/)
     service.close()
   })
 

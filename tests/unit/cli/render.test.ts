@@ -2,6 +2,7 @@
 // The moving-wake example's sphere crosses the view on keys, so three frames of it (no bake
 // needed) must be drawn, not blank, and each different from the last. Skipped, saying why,
 // without Chromium.
+import { findFfmpeg } from '../../../src-main/app/flipbookHandlers'
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -75,5 +76,12 @@ describe('eddy render', () => {
     expect([PNG.sync.read(pngs[0]).width, PNG.sync.read(pngs[0]).height]).toEqual([480, 270])
     for (const p of pngs) expect(variance(p)).toBeGreaterThan(5)
     for (let i = 1; i < pngs.length; i++) expect(differing(pngs[i - 1], pngs[i])).toBeGreaterThan(0.0005)
+    // Where ffmpeg is installed (CI installs it), the MP4 holds the three frames at that size.
+    if (findFfmpeg() !== null) {
+      expect(r.stdout).toMatch(/Wrote .*Moving_wake\.mp4/)
+      const probe = spawnSync('ffprobe', ['-v', 'error', '-count_frames', '-select_streams', 'v:0', '-show_entries', 'stream=codec_name,width,height,nb_read_frames', '-of', 'json', join(dir, 'frames', 'Moving_wake.mp4')], { encoding: 'utf8' })
+      expect(probe.status, probe.stderr).toBe(0)
+      expect(JSON.parse(probe.stdout).streams[0]).toMatchObject({ codec_name: 'h264', width: 480, height: 270, nb_read_frames: '3' })
+    }
   }, 180_000)
 })
