@@ -5,7 +5,8 @@ import { resolve } from 'node:path'
 import type { ExportJobs } from '../export/exportJobs'
 import { EddyError } from '../../src-shared/api/errors'
 import type { Handlers } from '../../src-shared/api/dispatch'
-import { hostsSimulations } from '../../src-shared/sim/registry'
+import { familyOf, hostsSimulations } from '../../src-shared/sim/registry'
+import { chooseKernels } from '../bake/kernelChoice'
 import { bakeTarget, parseBakeKey, type BakeTarget } from '../../src-shared/sim/wedge'
 import type { SceneDocument } from '../../src-shared/scene/types'
 import type { BakeManager } from '../bake/bakeManager'
@@ -44,7 +45,7 @@ function estimateFor(ctx: BakeContext, domainId: string) {
   const budget = machineBudget(store.path, ctx.bakes.reservedMemory())
   let problem: string | null = null
   try {
-    checkFits(e, budget)
+    checkFits(e, budget, chooseKernels(familyOf(doc, hostId).kernels, undefined, e.memoryBytes).kind)
   } catch (err) {
     if (!(err instanceof EddyError)) throw err
     problem = err.message

@@ -9,6 +9,7 @@ import { EddyError } from '../../src-shared/api/errors'
 import { formatBytes } from '../../src-shared/formatBytes'
 import type { FramePrecision } from '../../src-shared/formats/frameRecord'
 import { DEFAULT_MAX_GRID_BYTES } from '../../src-shared/sim/core/grid'
+import type { KernelKind } from '../../src-shared/sim/core/kernelTypes'
 import type { BakeEstimate } from '../../src-shared/sim/family'
 import { familyOf } from '../../src-shared/sim/registry'
 import type { SceneDocument } from '../../src-shared/scene/types'
@@ -39,20 +40,23 @@ export function machineBudget(projectPath: string, reservedMemory = 0): Budget {
 }
 
 /**
- * Throws RESOURCE_LIMIT when the estimate does not fit: the scaling memory (grids) above the
- * 4 GiB WebAssembly limit or the machine's budget, or a typical cache larger than the free
- * disk. The sentence names the largest value of the family's `lower` setting that fits.
+ * Throws RESOURCE_LIMIT when the estimate does not fit: the memory above the machine's budget,
+ * the scaling memory (grids) above WebAssembly's 4 GiB when the kernels run there (`kernels`
+ * 'wasm'; in TypeScript the grids live on the JavaScript heap, which has no such ceiling), or a
+ * typical cache larger than the free disk. The sentence names the largest value of the
+ * family's `lower` setting that fits.
  */
-export function checkFits(e: BakeEstimate, budget: Budget): void {
+export function checkFits(e: BakeEstimate, budget: Budget, kernels: KernelKind = 'ts'): void {
   const fixed = e.memoryBytes - e.scalingBytes
-  const limit = Math.min(budget.memoryBytes, DEFAULT_MAX_GRID_BYTES)
-  if (e.memoryBytes > budget.memoryBytes || e.scalingBytes > DEFAULT_MAX_GRID_BYTES) {
+  const gridCap = kernels === 'wasm' ? DEFAULT_MAX_GRID_BYTES : Infinity
+  const limit = Math.min(budget.memoryBytes, gridCap)
+  if (e.memoryBytes > budget.memoryBytes || e.scalingBytes > gridCap) {
     const { label, value, exponent, min } = e.lower
     const fit = Math.floor(value * Math.pow(Math.max(0, limit - fixed) / e.scalingBytes, 1 / exponent))
     // Where the 4 GiB comes from: a bake's grids live in one WebAssembly memory (shared by its
     // kernel threads), and wasm32 addresses at most 4 GiB of it, whatever the machine holds.
     const which =
-      e.scalingBytes > DEFAULT_MAX_GRID_BYTES
+      e.scalingBytes > gridCap
         ? `the 4 GiB a simulation may use (its grids share one WebAssembly memory, and WebAssembly addresses at most 4 GiB, whatever this machine has)`
         : `the ${formatBytes(budget.memoryBytes)} available for bakes on this machine`
     throw new EddyError(

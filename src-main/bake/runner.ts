@@ -23,6 +23,7 @@ import { bakeTarget, variantLabel, variantTag } from '../../src-shared/sim/wedge
 import { createKernelBackend } from '../sim/workerPool'
 import { checkFits, estimateBake, formatBytes, machineBudget } from './estimate'
 import { chooseKernels } from './kernelChoice'
+import { DEFAULT_MAX_GRID_BYTES } from '../../src-shared/sim/core/grid'
 import { frameSignatures } from './signature'
 
 export type BakeMode = 'bake' | 'resume' | 'range'
@@ -182,11 +183,12 @@ export async function runBake(req: BakeRequest, hooks: BakeHooks = {}): Promise<
     }
     const { settings, checkpoints, lastFrame, sigs } = plan(req, cache, doc, hostId)
     const estimate = estimateBake(doc, hostId, settings.frameEnd - settings.frameStart + 1, settings.precision, settings.checkpointEvery)
-    checkFits(estimate, machineBudget(req.projectPath, req.reservedMemory ?? 0))
-
-    // Where the kernels run: the family's preference, the request's, and WebAssembly's 4 GiB (kernelChoice.ts).
+    // Where the kernels run: the family's preference, the request's, and WebAssembly's 4 GiB
+    // (kernelChoice.ts); only kernels in WebAssembly hold the grids to its 4 GiB.
     const family = familyOf(doc, hostId)
     const choice = chooseKernels(family.kernels, req.kernels, estimate.memoryBytes)
+    const budget = machineBudget(req.projectPath, req.reservedMemory ?? 0)
+    checkFits(estimate, budget, choice.kind)
     if (choice.note) log(`${name}: ${choice.note}`)
     const kind = choice.kind
     // More kernel threads than cores only adds memory and switching (256 on 2 cores: 2.1 GiB,
@@ -199,6 +201,8 @@ export async function runBake(req: BakeRequest, hooks: BakeHooks = {}): Promise<
       createBakeSolver(doc, hostId, {
         kernels: kernels!,
         shared: kind === 'wasm',
+        // On the JavaScript heap the grids may use what the machine has for bakes.
+        ...(kind === 'ts' ? { maxBytes: Math.max(budget.memoryBytes, DEFAULT_MAX_GRID_BYTES) } : {}),
         resolveMesh: (id) => {
           const m = store.readMesh(id)
           return { positions: m.positions, indices: m.indices }
