@@ -164,7 +164,8 @@ function plan(req: BakeRequest, cache: FrameCache, doc: SceneDocument, hostId: s
 export async function runBake(req: BakeRequest, hooks: BakeHooks = {}): Promise<BakeResult> {
   const log = hooks.log ?? (() => {})
   const stop = hooks.shouldStop ?? (() => false)
-  const store = ProjectStore.open(req.projectPath)
+  // A farm task (its frames go to a cache file of their own) only reads the scene copy.
+  const store = req.cacheFile ? ProjectStore.openReadOnly(req.projectPath) : ProjectStore.open(req.projectPath)
   let cacheFile: CacheFile | null = null
   let kernels: ReturnType<typeof createKernelBackend> | null = null
   let began = false

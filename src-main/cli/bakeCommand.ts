@@ -26,8 +26,8 @@ import { progressLine } from './progressBar'
  * A simulation's host (a domain, or a Catmull-Clark cage for the surface flow) by name or id,
  * and the scene's frame range.
  */
-export function findSim(projectPath: string, sim: string): { id: string; name: string; sceneFrames: [number, number] } {
-  const store = ProjectStore.open(projectPath)
+export function findSim(projectPath: string, sim: string, readOnly = false): { id: string; name: string; sceneFrames: [number, number] } {
+  const store = readOnly ? ProjectStore.openReadOnly(projectPath) : ProjectStore.open(projectPath)
   try {
     const doc = store.readDocument()
     const hosts = doc.objects.filter((o) => hostsSimulations(o.kind))
@@ -45,12 +45,12 @@ export function findSim(projectPath: string, sim: string): { id: string; name: s
  * The bake keys of `--wedge NAME [--variant K]`: the variants the wedge bakes (its subset, if
  * it has one), or variant K alone; the host's own key without --wedge.
  */
-export function wedgeKeys(projectPath: string, hostId: string, wedge: string | undefined, variant: number | undefined): { keys: string[]; wedgeId: string | null } {
+export function wedgeKeys(projectPath: string, hostId: string, wedge: string | undefined, variant: number | undefined, readOnly = false): { keys: string[]; wedgeId: string | null } {
   if (wedge === undefined) {
     if (variant !== undefined) throw new UsageError('--variant needs --wedge NAME (the wedge it is a variant of)')
     return { keys: [hostId], wedgeId: null }
   }
-  const store = ProjectStore.open(projectPath)
+  const store = readOnly ? ProjectStore.openReadOnly(projectPath) : ProjectStore.open(projectPath)
   try {
     const doc = store.readDocument()
     const host = doc.objects.find((o) => o.id === hostId)!
@@ -113,11 +113,13 @@ export async function bakeCommand(args: string[], out: NodeJS.WriteStream): Prom
   })
   if (!o.sim) throw new UsageError('eddy bake needs --sim NAME (the simulation to bake: its domain or cage)')
   const projectPath = resolve(file)
-  const sim = findSim(projectPath, o.sim)
+  // With --cache-file (a farm task) the project is a scene copy, read and never written.
+  const readOnly = o['cache-file'] !== undefined
+  const sim = findSim(projectPath, o.sim, readOnly)
   const range = o.frames ? parseFrameRange(o.frames) : undefined
   const requested = (o.mode as BakeMode | undefined) ?? 'bake'
   if (range && o.frames) checkFrameRange(range, sim.sceneFrames, o.frames, o.extend === true)
-  const { keys } = wedgeKeys(projectPath, sim.id, o.wedge, o.variant)
+  const { keys } = wedgeKeys(projectPath, sim.id, o.wedge, o.variant, readOnly)
   const cacheFile = o['cache-file'] ? resolve(o['cache-file']) : undefined
   if (cacheFile && keys.length > 1) throw new UsageError('--cache-file holds one bake: give --variant K with --wedge')
   let stop = false

@@ -34,9 +34,11 @@ export async function exportCommand(args: string[], out: NodeJS.WriteStream): Pr
   if (!o.format) throw new UsageError('eddy export needs --format vdb|obj|ply|gltf|glb|png')
   if (!o.out) throw new UsageError('eddy export needs --out DIR')
   const projectPath = resolve(file)
-  const sim = findSim(projectPath, o.sim)
+  // With --cache-file (a farm task) the project is a scene copy, read and never written.
+  const readOnly = o['cache-file'] !== undefined
+  const sim = findSim(projectPath, o.sim, readOnly)
   if (o.wedge !== undefined && o.variant === undefined) throw new UsageError('eddy export exports one variant: give --variant K with --wedge')
-  const { keys } = wedgeKeys(projectPath, sim.id, o.wedge, o.variant)
+  const { keys } = wedgeKeys(projectPath, sim.id, o.wedge, o.variant, readOnly)
   if ((o.chunk === undefined) !== (o['chunk-size'] === undefined)) throw new UsageError('--chunk K and --chunk-size N go together')
   if (o.chunk !== undefined && o.frames) throw new UsageError('Give --frames or --chunk, not both')
   let range = o.frames ? parseFrameRange(o.frames) : undefined
@@ -50,7 +52,7 @@ export async function exportCommand(args: string[], out: NodeJS.WriteStream): Pr
   const abort = new AbortController()
   const onSigint = (): void => abort.abort()
   process.on('SIGINT', onSigint)
-  const store = ProjectStore.open(projectPath)
+  const store = readOnly ? ProjectStore.openReadOnly(projectPath) : ProjectStore.open(projectPath)
   const tty = out.isTTY === true
   try {
     const options = {

@@ -17,6 +17,38 @@ export interface OpenOptions {
   create: boolean
 }
 
+/**
+ * A project file opened to read only, changing nothing on disk (no journal-mode switch, no
+ * migration, no -wal or -shm files): what a farm task opens, many at once and maybe over a
+ * network file system, where SQLite's write-ahead log cannot work. A scene copy is in
+ * rollback-journal mode at this build's schema (ProjectStore.writeSceneCopy writes it so); a
+ * project in write-ahead-log mode is opened as usual instead.
+ */
+export function openDatabaseReadOnly(path: string): Database.Database {
+  if (!fs.existsSync(path)) throw new EddyError('NOT_FOUND', `Project file ${path} does not exist`, { path })
+  let db: Database.Database
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true, timeout: 5000 })
+  } catch (e) {
+    throw toEddyError(e, path)
+  }
+  try {
+    checkIdentity(db, path, false)
+    const version = db.pragma('user_version', { simple: true }) as number
+    if (version !== LATEST_SCHEMA_VERSION) throw new EddyError('PROJECT_FORMAT', `${path} is at schema ${version}, not this build's ${LATEST_SCHEMA_VERSION}: open it in the studio once, or submit again`, { path })
+    // A project the studio writes (write-ahead log) rather than a scene copy: read it the usual
+    // way, which needs its -shm file and so the same machine.
+    if (db.pragma('journal_mode', { simple: true }) === 'wal') {
+      db.close()
+      return openDatabase(path, { create: false })
+    }
+    return db
+  } catch (e) {
+    db.close()
+    throw toEddyError(e, path)
+  }
+}
+
 export function openDatabase(path: string, options: OpenOptions): Database.Database {
   if (!options.create && !fs.existsSync(path)) {
     throw new EddyError('NOT_FOUND', `Project file ${path} does not exist`, { path })

@@ -9,7 +9,7 @@ import type Database from 'better-sqlite3'
 import { EddyError } from '../../src-shared/api/errors'
 import { MESH_FORMATS } from '../../src-shared/scene/types'
 import type { Keyframe, MeshInfo, ProjectMeta, SceneDocument, SceneObject, Track } from '../../src-shared/scene/types'
-import { openDatabase, toEddyError } from './database'
+import { openDatabase, openDatabaseReadOnly, toEddyError } from './database'
 import { checkDocument } from './documentCheck'
 import { mergeCacheFile, type MergedBake } from './cacheFile'
 import { FrameCache } from './frameCache'
@@ -76,6 +76,12 @@ export class ProjectStore {
   static open(path: string): ProjectStore {
     const target = nodePath.resolve(path)
     return new ProjectStore(target, openDatabase(target, { create: false }))
+  }
+
+  /** Read only, changing nothing on disk (database.ts openDatabaseReadOnly): a farm task's scene copy. */
+  static openReadOnly(path: string): ProjectStore {
+    const target = nodePath.resolve(path)
+    return new ProjectStore(target, openDatabaseReadOnly(target))
   }
 
   /**
@@ -331,6 +337,9 @@ export class ProjectStore {
           this.db.prepare(`INSERT INTO copy.${table} SELECT * FROM main.${table}`).run()
         }
       })()
+      // A rollback journal, not a write-ahead log: farm tasks read it read-only, many at once,
+      // maybe over a network file system, where a write-ahead log cannot be shared.
+      this.db.pragma('copy.journal_mode = DELETE')
     } finally {
       this.db.prepare('DETACH DATABASE copy').run()
     }

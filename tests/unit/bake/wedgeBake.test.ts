@@ -234,3 +234,32 @@ describe('the studio\'s bake queue', () => {
     }
   }, 180_000)
 })
+
+describe('the scene copy a farm submission bakes', () => {
+  it('is the scene without frames, in rollback-journal mode, and tasks read it without writing a byte', async () => {
+    const file = makeSmokeProject(dir, { name: 'copied', frames: 3, res: 8 })
+    withWedges(file, [rates])
+    await runBake({ projectPath: file, domainId: 'domain', mode: 'bake', kernels: 'ts', threads: 1 })
+    const copy = path.join(dir, 'copied-scene.eddy')
+    const store = ProjectStore.open(file)
+    try {
+      store.writeSceneCopy(copy)
+      expect(() => store.writeSceneCopy(copy)).toThrow(/already exists/)
+    } finally {
+      store.close()
+    }
+    const before = fs.readFileSync(copy)
+    const scene = ProjectStore.openReadOnly(copy)
+    try {
+      expect(scene.readDocument().objects.find((o) => o.id === 'domain')!.wedges).toEqual([rates])
+      expect(scene.cache.bakes()).toEqual([])
+    } finally {
+      scene.close()
+    }
+    const key = bakeKey('domain', 'w1', 3)
+    await runBake({ projectPath: copy, domainId: key, mode: 'bake', kernels: 'ts', threads: 1, cacheFile: path.join(dir, 'copied-v3.eddycache') })
+    // Nothing beside it either: no -wal or -shm file that a network file system could not share.
+    expect(fs.readFileSync(copy).equals(before)).toBe(true)
+    expect(fs.readdirSync(dir).filter((f) => f.startsWith('copied-scene.eddy'))).toEqual(['copied-scene.eddy'])
+  })
+})
