@@ -13,7 +13,8 @@
 // threads nest inside the worker. JavaScript and WebAssembly failures inside a worker
 // (including a failed memory allocation) end that bake with an error and leave the host
 // running; the memory estimate refuses bakes that would not fit before they start.
-import { availableParallelism } from 'node:os'
+import { availableParallelism, totalmem } from 'node:os'
+import { MACHINE_MEMORY_SHARE } from './estimate'
 import { Worker } from 'node:worker_threads'
 import type { ApiErrorData } from '../../src-shared/api/errors'
 import { EddyError } from '../../src-shared/api/errors'
@@ -79,6 +80,8 @@ export interface BakeManagerOptions {
   onUpdate?: (job: BakeJobView, delta: BakeDelta) => void
   /** Least time between two progress updates of one bake, ms (default 100: 10 a second). */
   updateIntervalMs?: number
+  /** Memory bakes may use together, bytes (default: machineBudget's 80% of this machine's). */
+  memoryBudget?: () => number
 }
 
 export class BakeManager {
@@ -87,8 +90,11 @@ export class BakeManager {
   private readonly interval: number
   onUpdate: ((job: BakeJobView, delta: BakeDelta) => void) | null
 
+  private readonly memoryBudget: () => number
+
   constructor(private readonly opts: BakeManagerOptions) {
     this.cores = Math.max(1, opts.cores ?? availableParallelism())
+    this.memoryBudget = opts.memoryBudget ?? (() => totalmem() * MACHINE_MEMORY_SHARE)
     this.interval = Math.max(0, opts.updateIntervalMs ?? 100)
     this.onUpdate = opts.onUpdate ?? null
   }
@@ -131,10 +137,15 @@ export class BakeManager {
     return view(job)
   }
 
-  /** Memory promised to running and queued bakes, bytes. */
+  /**
+   * Memory promised to running bakes, bytes. Queued bakes promise none yet: a sweep of many
+   * variants queues them all, and each starts only when the memory of those running leaves
+   * room for it (schedule), so a 30-variant wedge is not refused for memory that only two of
+   * its bakes at a time will use.
+   */
   reservedMemory(): number {
     let sum = 0
-    for (const j of this.jobsByDomain.values()) if (j.phase === 'queued' || j.phase === 'running') sum += j.memoryBytes
+    for (const j of this.jobsByDomain.values()) if (j.phase === 'running') sum += j.memoryBytes
     return sum
   }
 
@@ -181,15 +192,23 @@ export class BakeManager {
     return !!j && (j.phase === 'queued' || j.phase === 'running')
   }
 
-  /** Starts queued jobs while fewer than `cores` run; each gets an even share of the cores. */
+  /**
+   * Starts queued jobs, in order, while fewer than `cores` run and the memory of the running
+   * ones leaves room (a job that does not fit waits; a smaller one behind it may start); each
+   * gets an even share of the cores. A job starts alone whatever its size: Bake checked it fits.
+   */
   private schedule(): void {
     const all = [...this.jobsByDomain.values()]
     let running = all.filter((j) => j.phase === 'running').length
+    let reserved = this.reservedMemory()
+    const budget = this.memoryBudget()
     const queued = all.filter((j) => j.phase === 'queued')
     const share = Math.max(1, Math.floor(this.cores / Math.min(this.cores, running + queued.length)))
     for (const job of queued) {
       if (running >= this.cores) break
+      if (running > 0 && reserved + job.memoryBytes > budget) continue
       running++
+      reserved += job.memoryBytes
       this.launch(job, job.request.threads ?? share)
     }
   }

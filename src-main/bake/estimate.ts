@@ -28,6 +28,9 @@ export interface Budget {
   diskBytes: number
 }
 
+/** The share of this machine's memory bakes may use together (the rest: the OS, the studio). */
+export const MACHINE_MEMORY_SHARE = 0.8
+
 export function machineBudget(projectPath: string, reservedMemory = 0): Budget {
   let diskBytes = Number.POSITIVE_INFINITY
   try {
@@ -36,7 +39,7 @@ export function machineBudget(projectPath: string, reservedMemory = 0): Budget {
   } catch {
     // statfs unsupported (some network file systems): the cache write reports a full disk.
   }
-  return { memoryBytes: Math.max(0, os.totalmem() * 0.8 - reservedMemory), diskBytes }
+  return { memoryBytes: Math.max(0, os.totalmem() * MACHINE_MEMORY_SHARE - reservedMemory), diskBytes }
 }
 
 /**

@@ -64,3 +64,28 @@ describe('bake queue', () => {
     expect(order).not.toContain('domain3:running')
   })
 })
+
+describe('bake queue and memory', () => {
+  it('starts a queued bake only when the running ones leave memory for it, and one alone whatever its size', async () => {
+    const file = makeSmokeProject(dir, { name: 'mem', frames: 3 })
+    const { ProjectStore } = await import('../../../src-main/store/projectStore')
+    const store = ProjectStore.open(file)
+    const doc = store.readDocument()
+    const d = doc.objects.find((o) => o.id === 'domain')!
+    store.apply({ objects: ['m2', 'm3'].map((id) => ({ id, after: { ...d, id, name: id } })) })
+    store.close()
+    // Two cores, 10 units of memory: bakes of 6 units run one at a time, 3-unit ones two at once.
+    const m = new BakeManager({ workerUrl: BAKE_WORKER, cores: 2, memoryBudget: () => 10 })
+    const req = (domainId: string) => ({ projectPath: file, domainId, mode: 'bake' as const, kernels: 'ts' as const })
+    expect(m.start(req('domain'), 6).phase).toBe('running')
+    expect(m.start(req('m2'), 6).phase).toBe('queued')
+    expect(m.start(req('m3'), 3).phase).toBe('running')
+    expect(m.reservedMemory()).toBe(9)
+    await until(m, 'domain', ['done', 'failed'])
+    await until(m, 'm3', ['done', 'failed'])
+    expect((await until(m, 'm2', ['done', 'failed'])).phase).toBe('done')
+    // A bake larger than the budget still runs when it is alone (Bake already refused it if it could not fit at all).
+    expect(m.start(req('domain'), 50).phase).toBe('running')
+    await until(m, 'domain', ['done', 'failed'])
+  })
+})
