@@ -15,8 +15,12 @@ export interface CacheFile {
   close(): void
 }
 
+/**
+ * A rollback journal rather than a write-ahead log: one task writes the file, maybe on a
+ * network file system, where a write-ahead log's shared-memory index cannot live.
+ */
 export function openCacheFile(path: string, opts: { create: boolean }): CacheFile {
-  const db = openDatabase(path, { create: opts.create })
+  const db = openDatabase(path, { create: opts.create, journal: 'delete' })
   return {
     path,
     cache: new FrameCache(db),

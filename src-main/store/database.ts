@@ -15,6 +15,12 @@ export const LATEST_SCHEMA_VERSION: number = MIGRATIONS[MIGRATIONS.length - 1].v
 export interface OpenOptions {
   /** Allow a missing or empty file and initialise it; false requires an existing Eddy file. */
   create: boolean
+  /**
+   * 'wal' (default): readers never block the writer, but every process must be on one machine
+   * (the log's index is shared memory). 'delete', a rollback journal: for a file one process
+   * writes that may lie on a network file system (a farm task's cache file).
+   */
+  journal?: 'wal' | 'delete'
 }
 
 /**
@@ -68,7 +74,7 @@ export function openDatabase(path: string, options: OpenOptions): Database.Datab
   try {
     checkIdentity(db, path, options.create)
     // Only now may the file change: WAL switches the header's format bytes.
-    setPragmas(db, path)
+    setPragmas(db, path, options.journal ?? 'wal')
     migrate(db)
     return db
   } catch (e) {
@@ -105,11 +111,13 @@ function checkIdentity(db: Database.Database, path: string, create: boolean): vo
   }
 }
 
-function setPragmas(db: Database.Database, path: string): void {
+function setPragmas(db: Database.Database, path: string, journal: 'wal' | 'delete'): void {
   // WAL: readers (the viewport, a bake worker) never block the writer, and a killed
   // process leaves the main file intact; the WAL is replayed or discarded on next open.
-  const mode = db.pragma('journal_mode = WAL', { simple: true })
-  if (mode !== 'wal') {
+  const mode = db.pragma(`journal_mode = ${journal === 'wal' ? 'WAL' : 'DELETE'}`, { simple: true })
+  if (journal === 'delete') {
+    if (mode !== 'delete') throw new EddyError('IO_ERROR', `Cannot use a rollback journal for ${path} (got journal mode '${String(mode)}')`, { path })
+  } else if (mode !== 'wal') {
     // e.g. a network share without shared memory: safer to refuse than to run unjournalled.
     throw new EddyError('IO_ERROR', `Cannot use write-ahead logging for ${path} (got journal mode '${String(mode)}')`, { path })
   }

@@ -261,5 +261,15 @@ describe('the scene copy a farm submission bakes', () => {
     // Nothing beside it either: no -wal or -shm file that a network file system could not share.
     expect(fs.readFileSync(copy).equals(before)).toBe(true)
     expect(fs.readdirSync(dir).filter((f) => f.startsWith('copied-scene.eddy'))).toEqual(['copied-scene.eddy'])
+    // The task's own cache file is written through a rollback journal too, and holds the variant.
+    expect(fs.readdirSync(dir).filter((f) => f.startsWith('copied-v3.eddycache'))).toEqual(['copied-v3.eddycache'])
+    const header = fs.readFileSync(path.join(dir, 'copied-v3.eddycache')).subarray(18, 20)
+    expect([...header]).toEqual([1, 1])
+    const cf = openCacheFile(path.join(dir, 'copied-v3.eddycache'), { create: false })
+    try {
+      expect(cf.cache.frames(key).map((r) => r.frame)).toEqual([1, 2, 3])
+    } finally {
+      cf.close()
+    }
   })
 })
