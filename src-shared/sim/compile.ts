@@ -248,6 +248,18 @@ export function compileCommonInput<P, E extends EmitterInput>(
   return input
 }
 
+/**
+ * The domain settings both gases read alike at each time: vorticity confinement, buoyancy
+ * (Fedkiw 2001: alpha per unit density, beta per kelvin above the ambient) and dissipation.
+ */
+export function compileGasForces(domain: SceneObject, p: Record<string, ParamValue>) {
+  return {
+    vorticity: num(domain, p, 'vorticity'),
+    buoyancy: { alpha: num(domain, p, 'buoyancyAlpha'), beta: num(domain, p, 'buoyancyBeta'), ambientTemperature: num(domain, p, 'ambientTemperature') },
+    dissipation: { density: num(domain, p, 'densityDissipation'), temperature: num(domain, p, 'temperatureDissipation') },
+  }
+}
+
 /** An emitter's vortex-particle seeding (Selle 2005 sec. 6), read by both gases. */
 export function compileEmitterVortex(obj: SceneObject, p: Record<string, ParamValue>): EmitterVortexInput {
   return {

@@ -5,7 +5,7 @@
 //     settings it shares with the grid smoke as its payload.
 import { evaluateObject } from '../../scene/keyframes'
 import type { ParamValue, SceneDocument, SceneObject } from '../../scene/types'
-import { checkClock, type CompileOptions, compileCommonInput, compileEmitterVortex, compileVortexSeed, domainGrid, domainSides, fail, findDomain, type InputOptions, MeshSdfCache, num, str, vec } from '../compile'
+import { checkClock, type CompileOptions, compileCommonInput, compileEmitterVortex, compileGasForces, compileVortexSeed, domainGrid, domainSides, fail, findDomain, type InputOptions, MeshSdfCache, num, str, vec } from '../compile'
 import type { EmitterInput } from '../solver'
 import type { HybridMeshMode } from './hybridMesh'
 import { buildHybridMesh, MAX_HYBRID_CELLS } from './hybridMesh'
@@ -69,9 +69,7 @@ export function compileHybridInput(doc: SceneDocument, domainId: string, timeSec
   const frame = 1 + timeSeconds * fps
   const p = evaluateObject(domain, doc.tracks, frame)
   const family: HybridPayload = {
-    vorticity: num(domain, p, 'vorticity'),
-    buoyancy: { alpha: num(domain, p, 'buoyancyAlpha'), beta: num(domain, p, 'buoyancyBeta'), ambientTemperature: num(domain, p, 'ambientTemperature') },
-    dissipation: { density: num(domain, p, 'densityDissipation'), temperature: num(domain, p, 'temperatureDissipation') },
+    ...compileGasForces(domain, p),
     vortex: { confinement: num(domain, p, 'vortexConfinement'), radiusCells: num(domain, p, 'vortexRadius') },
     vortexSeeds: [],
     tolerance: num(domain, p, 'pressureTolerance'),

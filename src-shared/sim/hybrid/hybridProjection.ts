@@ -20,7 +20,7 @@ import { AmgPreconditioner } from '../core/amg/amgHierarchy'
 import type { KernelBackend } from '../core/kernelTypes'
 import { TS_KERNELS } from '../core/kernelBackend'
 import { type PcgOptions, PcgSolver, type Preconditioner, type SolveStats } from '../core/pcg'
-import { allocCsr, type CsrMatrix } from '../core/sparse/csr'
+import { allocCsr, type CsrMatrix, insertInRow } from '../core/sparse/csr'
 import { SparseVectorOps } from '../core/sparse/ops'
 import { TetPressureOperator } from '../core/tetfv/tetProjection'
 import { FACE_INTERIOR, FACE_OPEN, type HybridMesh } from './hybridMesh'
@@ -148,16 +148,7 @@ function assemble(mesh: HybridMesh, w: Float64Array, kernels: KernelBackend): Cs
       diag += w[f]
       const a = faceCellA[f], b = faceCellB[f]
       if (b < 0) continue
-      const nb = a === c ? b : a
-      // Insertion in column order (a cell has at most a few dozen faces).
-      let q = p++
-      while (q > start && col[q - 1] > nb) {
-        col[q] = col[q - 1]
-        val[q] = val[q - 1]
-        q--
-      }
-      col[q] = nb
-      val[q] = -w[f]
+      p = insertInRow(col, val, start, p, a === c ? b : a, -w[f])
     }
     for (let q = start; q < p; q++) if (col[q] === c) val[q] = diag
     rowPtr[c + 1] = p

@@ -11,7 +11,7 @@ import type { DomainSides } from '../core/boundaries'
 import { type GridSpec, validateGridSpec } from '../core/grid'
 import type { KernelBackend } from '../core/kernelBackend'
 import type { PreconditionerKind } from '../core/pressure'
-import { checkClock, type CompileOptions, compileCommonInput, compileEmitterVortex, compileVortexSeed, domainGrid, domainSides, fail, findDomain, type InputOptions, MeshSdfCache, num, str, vec } from '../compile'
+import { checkClock, type CompileOptions, compileCommonInput, compileEmitterVortex, compileGasForces, compileVortexSeed, domainGrid, domainSides, fail, findDomain, type InputOptions, MeshSdfCache, num, str, vec } from '../compile'
 import type { EmitterInput } from '../solver'
 import type { SmokeEmitterInput, SmokePayload, SmokeSimInput } from './smokeInput'
 
@@ -77,10 +77,8 @@ export function compileSmokeInput(doc: SceneDocument, domainId: string, timeSeco
   const frame = 1 + timeSeconds * fps
   const p = evaluateObject(domain, doc.tracks, frame)
   const family: SmokePayload = {
-    vorticity: num(domain, p, 'vorticity'),
+    ...compileGasForces(domain, p),
     maxRotation: (num(domain, p, 'maxRotation') * Math.PI) / 180,
-    buoyancy: { alpha: num(domain, p, 'buoyancyAlpha'), beta: num(domain, p, 'buoyancyBeta'), ambientTemperature: num(domain, p, 'ambientTemperature') },
-    dissipation: { density: num(domain, p, 'densityDissipation'), temperature: num(domain, p, 'temperatureDissipation') },
     vortexParticles: {
       mode: str(domain, p, 'vortexMode') === 'strength' ? 'strength' : 'force',
       confinement: num(domain, p, 'vortexConfinement'),

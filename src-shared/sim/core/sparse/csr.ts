@@ -24,6 +24,23 @@ export function nnzOf(A: CsrMatrix): number {
 }
 
 /** An empty n x cols matrix with room for nnz entries, allocated by `alloc` (default plain arrays). */
+/**
+ * Appends entry (column, value) to the row being assembled in col/val[start .. end - 1],
+ * keeping it in column order (insertion: the finite-volume rows it serves hold a few dozen
+ * entries at most). Returns the row's new end.
+ */
+export function insertInRow(col: Int32Array, val: Float64Array, start: number, end: number, column: number, value: number): number {
+  let q = end
+  while (q > start && col[q - 1] > column) {
+    col[q] = col[q - 1]
+    val[q] = val[q - 1]
+    q--
+  }
+  col[q] = column
+  val[q] = value
+  return end + 1
+}
+
 export function allocCsr(n: number, cols: number, nnz: number, alloc?: KernelAllocator): CsrMatrix {
   return {
     n,

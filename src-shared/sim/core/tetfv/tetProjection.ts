@@ -27,7 +27,7 @@
 import type { KernelBackend } from '../kernelTypes'
 import { TS_KERNELS } from '../kernelBackend'
 import { type LinearOperator, type PcgOptions, PcgSolver, type Preconditioner, type SolveStats } from '../pcg'
-import { allocCsr, type CsrMatrix } from '../sparse/csr'
+import { allocCsr, type CsrMatrix, insertInRow } from '../sparse/csr'
 import { CsrOperator, SgsPreconditioner, SparseVectorOps } from '../sparse/ops'
 import { EddyError } from '../../../api/errors'
 import type { TetGeometry } from './tetGeometry'
@@ -249,14 +249,7 @@ export class TetProjection {
         diag += w[f]
         const nb = tetNeighbours[4 * t + k]
         if (nb < 0) continue
-        let q = p++
-        while (q > start && col[q - 1] > nb) {
-          col[q] = col[q - 1]
-          val[q] = val[q - 1]
-          q--
-        }
-        col[q] = nb
-        val[q] = -w[f]
+        p = insertInRow(col, val, start, p, nb, -w[f])
       }
       for (let q = start; q < p; q++) if (col[q] === t) val[q] = diag
       rowPtr[t + 1] = p

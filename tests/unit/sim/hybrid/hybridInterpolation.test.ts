@@ -5,42 +5,19 @@
 // hexahedra. Staggered trilinear: an affine velocity in plain hexahedra. Scalars: an affine
 // field in the interior, and no new extrema. Location agrees with the geometry.
 import { describe, expect, it } from 'vitest'
+import { grid, sampleFaces, slabMesh, sphere, sphereMesh } from './hybridFixtures'
 import { CLOSED_BOX } from '../../../../src-shared/sim/core/boundaries'
-import type { GridSpec } from '../../../../src-shared/sim/core/grid'
 import { Prng } from '../../../../src-shared/sim/core/prng'
 import {
   ACCURATE_CONSTANT, ACCURATE_LINEAR, ACCURATE_MAC, HybridInterpolation,
 } from '../../../../src-shared/sim/hybrid/hybridInterpolation'
 import { HybridLocator } from '../../../../src-shared/sim/hybrid/hybridLocate'
 import {
-  buildHybridMesh, CELL_HEX, CELL_TET, CELL_TRANSITION, CUBE_BAND, CUBE_HEX, type HybridMesh,
+  buildHybridMesh, CELL_HEX, CELL_TET, CELL_TRANSITION, type HybridMesh,
 } from '../../../../src-shared/sim/hybrid/hybridMesh'
 import { barycentricCoordinates } from '../../../../src-shared/geometry/tetmesh/tetBarycentric'
 
-const grid = (n: number): GridSpec => ({ nx: n, ny: n, nz: n, dx: 1 / n, origin: [0, 0, 0] })
-const R = 0.22
-const sphere = (x: number, y: number, z: number) => Math.hypot(x - 0.5, y - 0.45, z - 0.5) - R
-
-/** No obstacle: a slab of band cubes (two thick, normal to x) through the middle of a hexahedral grid. */
-function slabMesh(n: number): HybridMesh {
-  const roles = new Uint8Array(n * n * n)
-  for (let k = 0, c = 0; k < n; k++) for (let j = 0; j < n; j++) for (let i = 0; i < n; i++, c++) {
-    roles[c] = i === n / 2 - 1 || i === n / 2 ? CUBE_BAND : CUBE_HEX
-  }
-  return buildHybridMesh({ grid: grid(n), obstacle: null, mode: 'hybrid', bandCells: 2, sides: CLOSED_BOX, cubeRoles: roles })
-}
-const sphereMesh = (n: number) => buildHybridMesh({ grid: grid(n), obstacle: sphere, mode: 'hybrid', bandCells: 2, sides: CLOSED_BOX })
 const plainMesh = (n: number, mode: 'tetrahedra' | 'hexahedra') => buildHybridMesh({ grid: grid(n), obstacle: null, mode, bandCells: 2, sides: CLOSED_BOX })
-
-/** z_f = u(face centre) . n_f on every face, walls included. */
-function sampleFaces(m: HybridMesh, u: (x: number, y: number, z: number, out: number[]) => void): Float64Array {
-  const z = new Float64Array(m.faceCount), v = [0, 0, 0]
-  for (let f = 0; f < m.faceCount; f++) {
-    u(m.faceCentre[3 * f], m.faceCentre[3 * f + 1], m.faceCentre[3 * f + 2], v)
-    z[f] = v[0] * m.faceNormal[3 * f] + v[1] * m.faceNormal[3 * f + 1] + v[2] * m.faceNormal[3 * f + 2]
-  }
-  return z
-}
 
 /** An affine field b + A x with all nine gradient entries different. */
 const affine = (x: number, y: number, z: number, out: number[]) => {
