@@ -76,6 +76,8 @@ export class MeshSdf implements SignedDistanceField {
   private readonly pseudo: PseudoNormals | null
   private readonly indices: Uint32Array
   private readonly hit = new Float64Array(HIT_SIZE)
+  /** The triangle of the last distanceBanded query's closest point (-1: none within its band). */
+  lastTriangle = -1
 
   /** Throws INVALID_PARAM for a mesh with no triangles, only zero-area triangles, non-finite coordinates or bad indices. */
   constructor(mesh: TriMesh, opts: MeshSdfOptions = {}) {
@@ -104,6 +106,7 @@ export class MeshSdf implements SignedDistanceField {
   distanceBanded(x: number, y: number, z: number, band: number): number {
     const hit = this.hit
     let tri = this.bvh.closestPoint(x, y, z, hit, band)
+    this.lastTriangle = tri
     const d = hit[HIT_DISTANCE]
     if (d === 0) return 0
     let inside: boolean
@@ -115,6 +118,11 @@ export class MeshSdf implements SignedDistanceField {
       inside = Math.abs(this.winding.evaluate(x, y, z)) > 0.5
     }
     return inside ? -d : d
+  }
+
+  /** The last distanceBanded query's closest point (HIT_* layout), valid while lastTriangle >= 0. */
+  get lastHit(): Float64Array {
+    return this.hit
   }
 
   /**

@@ -1,5 +1,5 @@
 // The tetrahedral liquid through the UI: a domain switched to Liquid (tetrahedral) shows its own
-// settings (mesh, tolerance, thickening) and gravity, not the marker liquid's; a column of water
+// settings (mesh, tolerance, keep volume, thickening) and gravity, not the marker liquid's; a column of water
 // bakes, its surface is drawn, and "Tetrahedra (cut-away)" swaps the surface for the cut-away
 // of the simulation's tetrahedra (a different picture), and back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -33,7 +33,7 @@ describe('a tetrahedral liquid from the inspector', () => {
     await addObject(page, 'domain')
     await page.selectOption(tid('param-solver'), 'tetliquid')
     await waitFor(() => page.locator(tid('param-tetMesh')).count(), (n) => n === 1, 'the tetrahedral liquid settings')
-    for (const own of ['param-tetTolerance', 'param-thickening', 'param-thinness', 'param-breakUp', 'param-gravity-1']) expect(await page.locator(tid(own)).count(), own).toBe(1)
+    for (const own of ['param-tetTolerance', 'param-volumeCorrection', 'param-thickening', 'param-thinness', 'param-breakUp', 'param-gravity-1']) expect(await page.locator(tid(own)).count(), own).toBe(1)
     for (const other of ['param-viscosity', 'param-particlesPerCell', 'param-vorticity']) expect(await page.locator(tid(other)).count(), other).toBe(0)
     await commitField(page, 'param-resolution', '24')
     await commitField(page, 'frame-end', '12')

@@ -74,6 +74,7 @@ export function compileTetLiquidScene(doc: SceneDocument, domainId: string, opts
     tolerance: num(domain, p, 'tetTolerance'),
     maxIterations: 500,
     thickening: bool(domain, p, 'thickening'),
+    volumeCorrection: bool(domain, p, 'volumeCorrection'),
     ...(opts.kernels ? { kernels: opts.kernels } : {}),
   }
   const bytes = tetLiquidBytes((g.nx + 3) * (g.ny + 3) * (g.nz + 3), maxTetCount(setup))

@@ -5,8 +5,9 @@
 // this repository's convention; the paper's f is positive inside). Marching cubes over it
 // gives the surface triangulation S_t, and S_t's own signed distance, exact near the surface
 // (closest points on its triangles, a BVH query) and the grid's value further away, is what
-// the next step's back-traces read. One padding node beyond the domain on every side is kept
-// outside (f = +band), so S_t is always closed, as a signed distance needs.
+// the next step's back-traces read. Beyond the domain on every side are two layers of nodes: a
+// mirror layer (surfaceTracking.ts) and a padding layer kept outside (f = +band), so S_t is
+// always closed, as a signed distance needs.
 //
 // S_t is piecewise flat: marching cubes puts its vertices on the surface and its faces are
 // chords inside a convex part (outside a concave one) by up to e^2 / 8R for edges e and radius
@@ -31,7 +32,7 @@
 // narrow-band level sets of Bargteil et al.; only its sign matters there (the mesher meshes
 // f < 0, and a back-trace that lands that far from S_t cannot produce a zero crossing).
 import { MarchingCubes, MeshBuffers, type NodeGrid } from '../../geometry/marchingCubes'
-import { HIT_SIZE, HIT_WA, HIT_WB, HIT_WC } from '../../geometry/bvh'
+import { HIT_WA, HIT_WB, HIT_WC } from '../../geometry/bvh'
 import { MeshSdf } from '../../geometry/signedDistance'
 import { areaWeightedNormals } from '../../geometry/triMesh'
 import type { Vec3 } from '../../scene/types'
@@ -41,18 +42,21 @@ export interface ContourBox {
   max: Vec3
 }
 
-/** The node grid covering `box` at spacing about `spacing` (exactly box / cells), with one padding node each side. */
+/**
+ * The node grid covering `box` at spacing about `spacing` (exactly box / cells), with two
+ * nodes beyond it each side: the mirror layer and the padding layer (surfaceTracking.ts).
+ */
 export function contourNodeGrid(box: ContourBox, spacing: number): NodeGrid {
   const n = [0, 1, 2].map((a) => Math.max(1, Math.round((box.max[a] - box.min[a]) / spacing)))
   // Cubic cells: the spacing that fits the longest side exactly.
   const longest = [0, 1, 2].reduce((m, a) => ((box.max[a] - box.min[a]) / n[a] > (box.max[m] - box.min[m]) / n[m] ? a : m), 0)
   const h = (box.max[longest] - box.min[longest]) / n[longest]
   return {
-    origin: [box.min[0] - h, box.min[1] - h, box.min[2] - h],
+    origin: [box.min[0] - 2 * h, box.min[1] - 2 * h, box.min[2] - 2 * h],
     h,
-    nx: Math.ceil((box.max[0] - box.min[0]) / h - 1e-9) + 3,
-    ny: Math.ceil((box.max[1] - box.min[1]) / h - 1e-9) + 3,
-    nz: Math.ceil((box.max[2] - box.min[2]) / h - 1e-9) + 3,
+    nx: Math.ceil((box.max[0] - box.min[0]) / h - 1e-9) + 5,
+    ny: Math.ceil((box.max[1] - box.min[1]) / h - 1e-9) + 5,
+    nz: Math.ceil((box.max[2] - box.min[2]) / h - 1e-9) + 5,
   }
 }
 
@@ -102,7 +106,7 @@ function refineVertices(positions: Float32Array, phi: Float32Array, g: NodeGrid,
       }
     }
     if (axis < 0) continue
-    // Edges on the box's planes or beyond hold mirrored and padding values, not f: left alone.
+    // Edges reaching the mirror or padding layers beyond the box hold copies, not f: left alone.
     const hi = idx[axis] + 1
     if (idx[0] <= 1 || idx[1] <= 1 || idx[2] <= 1 || idx[0] >= g.nx - 2 || idx[1] >= g.ny - 2 || idx[2] >= g.nz - 2 || hi >= (axis === 0 ? g.nx : axis === 1 ? g.ny : g.nz) - 2) continue
     const step = axis === 0 ? 1 : axis === 1 ? nx : nx * ny
@@ -132,7 +136,6 @@ export class ContouredSurface {
   /** Unit area-weighted vertex normals, outwards. */
   readonly normals: Float32Array
   private readonly sdf: MeshSdf | null
-  private readonly hit = new Float64Array(HIT_SIZE)
 
   /**
    * S for phi (which the caller keeps unchanged while this object is used): its triangles,
@@ -180,16 +183,17 @@ export class ContouredSurface {
     if (this.sdf === null || Math.abs(e) >= this.band) return e
     // The grid's estimate is within a grid spacing or so of the truth; search a little further.
     const reach = this.band + this.grid.h
-    let d = this.sdf.distanceBanded(x, y, z, reach)
-    if (Math.abs(d) < reach) d -= this.phongLift(x, y, z, reach)
+    const sdf = this.sdf
+    let d = sdf.distanceBanded(x, y, z, reach)
+    if (Math.abs(d) < reach && sdf.lastTriangle >= 0) d -= this.phongLift(sdf.lastTriangle, sdf.lastHit)
     return d > this.band ? this.band : d < -this.band ? -this.band : d
   }
 
-  /** (p* - p) . n at the closest point p of S to (x, y, z): how far the Phong surface lies outside the flat one there. */
-  private phongLift(x: number, y: number, z: number, reach: number): number {
-    const hit = this.hit
-    const tri = (this.sdf as MeshSdf).bvh.closestPoint(x, y, z, hit, reach)
-    if (tri < 0) return 0
+  /**
+   * (p* - p) . n at p, the closest point of S (on triangle `tri`, in `hit`) to a query point:
+   * how far the Phong surface lies outside the flat one there.
+   */
+  private phongLift(tri: number, hit: Float64Array): number {
     const P = this.positions, N = this.normals, I = this.indices
     const px = hit[0], py = hit[1], pz = hit[2]
     let lx = 0, ly = 0, lz = 0

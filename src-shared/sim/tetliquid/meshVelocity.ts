@@ -19,12 +19,20 @@
 //     hold exactly). Without it the affine fit that makes boundary vertex vectors extrapolates
 //     the interior's fall into the floor, and the surface traced with it sinks into the solid,
 //     where the obstacle cut removes it: a dam break lost 29% of its volume in six frames.
-//   outside M_t (a path that leaves the liquid): both read an extrapolation grid at the mesh's
-//     finest spacing, filled inside the mesh from the vertex vectors and outwards layer by
-//     layer with the mean of the already known neighbours. This stands in for the paper's
+//   just outside M_t (within two finest edges): the field (fast or accurate) at the nearest
+//     point of M_t's boundary, so the field S_t is traced with continues across M_t's surface.
+//     S_t and M_t's boundary are two approximations of one surface (M_t's facets are chords
+//     twice as long as S_t's), so much of S_t lies a little outside M_t; with the extrapolation
+//     grid there (below), the accurate field's flux through a dam break's S_t was 26-44% of its
+//     volume a second, where a divergence-free field has none; with the nearest boundary point,
+//     about 0.1%.
+//   further outside M_t (a path that leaves the liquid): both read an extrapolation grid at the
+//     mesh's finest spacing, filled inside the mesh from the vertex vectors and outwards layer
+//     by layer with the mean of the already known neighbours. This stands in for the paper's
 //     octree extrapolation (Losasso et al. 2004), on a uniform grid instead of the octree.
+import { HIT_SIZE, TriangleBvh } from '../../geometry/bvh'
 import { TetLocator } from '../../geometry/tetmesh/tetLocator'
-import { type DualCellWeights, dualCellVertexWeights, interpolateTetsToVertices, tetVelocityVectors, whitneyVelocityAt } from '../core/tetfv/tetInterpolation'
+import { type DualCellWeights, dualCellVertexWeights, interpolateInTet, interpolateTetsToVertices, tetVelocityVectors, whitneyVelocityAt } from '../core/tetfv/tetInterpolation'
 import type { TetGeometry } from '../core/tetfv/tetGeometry'
 import type { TetTopology } from '../core/tetfv/tetTopology'
 import type { ContourBox } from './contourGrid'
@@ -56,6 +64,11 @@ export class MeshVelocity {
   private readonly locator: TetLocator | null
   private readonly ext: ExtrapolationGrid
   private readonly tmp = new Float64Array(3)
+  /** M_t's boundary faces (triangle i is boundary face boundaryFaces[i]), for the nearby extension. */
+  private readonly boundary: TriangleBvh | null
+  private readonly hit = new Float64Array(HIT_SIZE)
+  /** How far outside M_t the boundary's own field is extended: two finest edges. */
+  private readonly reach: number
 
   /** u: one normal velocity per face of the mesh (along the topology's face normals). */
   constructor(
@@ -77,7 +90,12 @@ export class MeshVelocity {
       // Cells half the finest edge: about 8 tetrahedra tested a query instead of 30-50 at a full
       // edge (the dam break's frame 1.07 -> 0.97 s), for 27 index entries a finest tetrahedron.
       this.locator = new TetLocator(positions, topology.tets, 0.5 * spacing)
-    } else this.locator = null
+      this.boundary = boundaryBvh(topology, positions)
+    } else {
+      this.locator = null
+      this.boundary = null
+    }
+    this.reach = 2 * spacing
     this.ext = this.extrapolate(spacing, box)
   }
 
@@ -103,7 +121,18 @@ export class MeshVelocity {
   fast(x: number, y: number, z: number, out: Float64Array, o: number): void {
     const t = this.locate(x, y, z)
     if (t >= 0) this.interpolateLocated(t, out, o)
-    else this.extrapolated(x, y, z, out, o)
+    else {
+      const f = this.nearestBoundary(x, y, z)
+      if (f >= 0) interpolateInTet(this.positions, this.topology.tets, this.vertexVelocity, this.topology.faceTets[2 * f], this.hit[0], this.hit[1], this.hit[2], out, o)
+      else this.extrapolated(x, y, z, out, o)
+    }
+  }
+
+  /** The boundary face of M_t nearest a point outside it, within reach (its closest point in this.hit), or -1. */
+  private nearestBoundary(x: number, y: number, z: number): number {
+    if (this.boundary === null) return -1
+    const i = this.boundary.closestPoint(x, y, z, this.hit, this.reach)
+    return i < 0 ? -1 : this.topology.boundaryFaces[i]
   }
 
   /**
@@ -129,7 +158,11 @@ export class MeshVelocity {
   accurate(x: number, y: number, z: number, out: Float64Array, o: number): void {
     const t = this.locate(x, y, z)
     if (t >= 0) whitneyVelocityAt(this.topology, this.geometry, this.positions, this.u, t, x, y, z, out, o)
-    else this.extrapolated(x, y, z, out, o)
+    else {
+      const f = this.nearestBoundary(x, y, z)
+      if (f >= 0) whitneyVelocityAt(this.topology, this.geometry, this.positions, this.u, this.topology.faceTets[2 * f], this.hit[0], this.hit[1], this.hit[2], out, o)
+      else this.extrapolated(x, y, z, out, o)
+    }
   }
 
   /**
@@ -225,4 +258,18 @@ export class MeshVelocity {
     }
     return { origin, h, n, v }
   }
+}
+
+/** A BVH over the boundary faces of a tetrahedral mesh (triangle i = boundaryFaces[i]). */
+function boundaryBvh(topology: TetTopology, positions: Float64Array): TriangleBvh | null {
+  const { boundaryFaces, faceVertices } = topology
+  if (boundaryFaces.length === 0) return null
+  const indices = new Uint32Array(3 * boundaryFaces.length)
+  for (let i = 0; i < boundaryFaces.length; i++) {
+    const f = boundaryFaces[i]
+    indices[3 * i] = faceVertices[3 * f]
+    indices[3 * i + 1] = faceVertices[3 * f + 1]
+    indices[3 * i + 2] = faceVertices[3 * f + 2]
+  }
+  return new TriangleBvh({ positions: Float32Array.from(positions), indices }, 'tetrahedral mesh boundary')
 }

@@ -17,6 +17,10 @@ export const TET_LIQUID_DOMAIN_PARAMS: readonly ParamSpec[] = [
     help: 'Isosurface stuffing into a graded octree (the paper: finest tetrahedra along the surface, coarser inside, far fewer of them) or one size everywhere.', visibleWhen: ONLY,
   },
   { key: 'tetTolerance', label: 'Solver tolerance', type: 'float', unit: '', min: 1e-12, max: 0.1, default: 1e-6, step: 1e-6, keyframable: true, group: TET, help: 'Relative residual the pressure solve (conjugate gradients with algebraic multigrid) stops at.', visibleWhen: ONLY },
+  {
+    key: 'volumeCorrection', label: 'Keep volume', type: 'bool', unit: '', default: true, keyframable: false, group: TET, visibleWhen: ONLY,
+    help: 'Make up the volume the surface tracking loses each step by moving the free surface along its normals (at most a tenth of a cell a step), counting what emitters add and what leaves through open sides. Off: the paper\'s method alone, which loses volume at low resolutions.',
+  },
   { key: 'thickening', label: 'Thickening', type: 'bool', unit: '', default: true, keyframable: false, group: THICKENING, help: 'Keep thin sheets and drops from vanishing below the mesh resolution (section 3.4): particles on the medial axis of thin parts thicken the surface and the mesh.', visibleWhen: ONLY },
   { key: 'thinness', label: 'Thinness', type: 'float', unit: '× cell', min: 0.1, max: 10, default: 1.2, step: 0.1, keyframable: true, group: THICKENING, help: 'Parts thinner than this many cells count as thin (the paper\'s gamma, 1.2 of the smallest cell).', visibleWhen: ONLY },
   { key: 'breakUp', label: 'Break-up distance', type: 'float', unit: '× cell', min: 0, max: 3, default: 1, step: 0.1, keyframable: true, group: THICKENING, help: 'How far the thinnest parts give their thickness to thicker neighbours (the paper\'s r_redis, 0 to 3 cells): larger breaks thin sheets into drops more readily.', visibleWhen: ONLY },

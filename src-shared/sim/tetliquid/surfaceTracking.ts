@@ -7,17 +7,17 @@
 // distance, section 3.3.1) and, for inflow emitters, united with the emitter's shape.
 // Marching cubes of f+ is S_{t+1}.
 //
-// The domain's walls are not cut in: the padding nodes beyond them are always outside, and the
-// back-traces along a wall follow its slip velocity. Cutting the box in as well put f = 0 on
-// the wall's own nodes, and the re-distancing every step then ate the edge where the free
-// surface meets a wall: a pool at rest with no velocity at all lost 2.3% of its volume in 20
-// frames, its contact line sinking a whole grid cell. Without the cut the surface meets the
-// wall within a small fraction of a cell beyond it (the wall's nodes converge to tiny negative
-// values), and the mesher cuts the box exactly (liquidMesh.ts). The nodes on the box's own
-// planes then copy the node one cell inwards (the level set meets the wall at a right angle):
-// left to themselves they tend to 0 (the surface closes just beyond them), and marching cubes
-// then puts the contact line on the wall at the last node below the water line: a pool at rest
-// lost 1.4% of its volume in a wedge along its walls in its first frames.
+// The domain's walls are not cut in; they are mirrors. The grid has two layers of nodes beyond
+// each wall: the mirror layer, one spacing beyond, copies the node one spacing inside (the
+// liquid continues as its own mirror image beyond the wall, as a slip wall's flow does), and
+// the padding layer beyond it is always outside, which closes S a cell and a half beyond the
+// wall. The nodes on the wall itself are traced like any other. Cutting the box in as well put
+// f = 0 on the wall's own nodes, and the re-distancing every step then ate the edge where the
+// free surface meets a wall: a pool at rest lost 2.3% of its volume in 20 frames. With one
+// layer beyond the wall, whose nodes copied the node inwards, the wall's nodes held the value
+// one spacing inside: a film thinner than that running up a wall (the dam break's splash)
+// vanished every step, and the contact line was forced to meet the wall at a right angle. The
+// mesher cuts the box exactly (liquidMesh.ts) and the frame's surface is clamped to it.
 //
 // Only nodes the surface can reach are traced: a node whose |f_t| exceeds the distance the
 // flow moves in h (max speed x h) plus the band of exact distances cannot change sign, so it
@@ -30,25 +30,38 @@ import type { ContouredSurface } from './contourGrid'
 import type { MeshVelocity } from './meshVelocity'
 import type { Solids } from './solids'
 import type { TetLiquidVolume } from './tetLiquidSetup'
+import { liquidShare } from './volumeControl'
 
 const clamp = (d: number, band: number) => (d > band ? band : d < -band ? -band : d)
 
-/** Whether node (i, j, k) is a padding node (outside the domain: always outside the liquid). */
+/** Whether node (i, j, k) is a padding node (the outermost layer: always outside the liquid). */
 function padding(g: NodeGrid, i: number, j: number, k: number): boolean {
   return i === 0 || j === 0 || k === 0 || i === g.nx - 1 || j === g.ny - 1 || k === g.nz - 1
 }
 
-/** Copies into each node on the box's planes (index 1 or n - 2 on an axis) its inward neighbour's value. */
+/** Whether node (i, j, k) lies in the mirror layer, one spacing beyond a wall (and is not padding). */
+function mirrored(g: NodeGrid, i: number, j: number, k: number): boolean {
+  return i === 1 || j === 1 || k === 1 || i === g.nx - 2 || j === g.ny - 2 || k === g.nz - 2
+}
+
+/**
+ * Fills the mirror layer: each node one spacing beyond a wall takes the value of its mirror
+ * image one spacing inside (index 1 <- 3, n - 2 <- n - 4), one axis after the other, so the
+ * nodes beyond an edge or a corner of the box mirror across each wall in turn.
+ */
 function mirrorWallNodes(phi: Float32Array, g: NodeGrid): void {
   const { nx, ny, nz } = g
-  let n = 0
-  for (let k = 0; k < nz; k++) for (let j = 0; j < ny; j++) for (let i = 0; i < nx; i++, n++) {
-    if (padding(g, i, j, k)) continue
-    const si = i === 1 ? 1 : i === nx - 2 ? -1 : 0
-    const sj = j === 1 ? 1 : j === ny - 2 ? -1 : 0
-    const sk = k === 1 ? 1 : k === nz - 2 ? -1 : 0
-    if (si === 0 && sj === 0 && sk === 0) continue
-    phi[n] = phi[n + si + nx * (sj + ny * sk)]
+  const stride = [1, nx, nx * ny]
+  const dims = [nx, ny, nz]
+  for (let a = 0; a < 3; a++) {
+    const s = stride[a], na = dims[a]
+    let n = 0
+    for (let k = 0; k < nz; k++) for (let j = 0; j < ny; j++) for (let i = 0; i < nx; i++, n++) {
+      if (padding(g, i, j, k)) continue
+      const c = a === 0 ? i : a === 1 ? j : k
+      if (c === 1) phi[n] = phi[n + 2 * s]
+      else if (c === na - 2) phi[n] = phi[n - 2 * s]
+    }
   }
 }
 
@@ -61,6 +74,7 @@ export function initialSurface(g: NodeGrid, band: number, volumes: readonly TetL
       phi[n] = band
       continue
     }
+    if (mirrored(g, i, j, k)) continue
     const x = g.origin[0] + i * g.h, y = g.origin[1] + j * g.h, z = g.origin[2] + k * g.h
     let d = band
     for (const v of volumes) d = Math.min(d, v.field.distance(x, y, z))
@@ -83,6 +97,13 @@ export interface AdvanceSurfaceInput {
   emitters: readonly EmitterInput[]
   /** Surface thickening's particle surface (thickening.ts), united in near the surface; or null. */
   particles: ((x: number, y: number, z: number) => number) | null
+  /**
+   * Volume control (volumeControl.ts): how far to move the traced surface outwards (m), before
+   * emitters are united in and obstacles cut out. 0 or absent: none.
+   */
+  shift?: number
+  /** When given, advanceSurface adds to `inflow` the volume (m^3) the emitters united in. */
+  budget?: { inflow: number }
 }
 
 /**
@@ -92,10 +113,12 @@ export interface AdvanceSurfaceInput {
 export function advancedDistance(s: AdvanceSurfaceInput): (x: number, y: number, z: number) => number {
   const emitters = s.emitters.map((e) => new PrimitiveSdf(e.shape, e))
   const back = new Float64Array(3)
+  const shift = s.shift ?? 0
   return (x, y, z) => {
     s.velocity.backtrace(x, y, z, s.dt, back, 0)
     let d = s.surface.distance(back[0], back[1], back[2])
     if (s.particles !== null) d = Math.min(d, s.particles(x, y, z))
+    d -= shift
     for (const e of emitters) d = Math.min(d, e.distance(x, y, z))
     return Math.max(d, s.solids.clear(x, y, z))
   }
@@ -110,12 +133,16 @@ export function advanceSurface(s: AdvanceSurfaceInput): Float32Array {
   const traced = reach + 2 * g.h
   const emitters = s.emitters.map((e) => new PrimitiveSdf(e.shape, e))
   const back = new Float64Array(3)
+  const shift = s.shift ?? 0
+  const h3 = g.h * g.h * g.h
+  let inflow = 0
   let n = 0
   for (let k = 0; k < g.nz; k++) for (let j = 0; j < g.ny; j++) for (let i = 0; i < g.nx; i++, n++) {
     if (padding(g, i, j, k)) {
       out[n] = band
       continue
     }
+    if (mirrored(g, i, j, k)) continue
     const x = g.origin[0] + i * g.h, y = g.origin[1] + j * g.h, z = g.origin[2] + k * g.h
     const f = phi[n]
     let d: number
@@ -125,9 +152,15 @@ export function advanceSurface(s: AdvanceSurfaceInput): Float32Array {
       d = surface.distance(back[0], back[1], back[2])
       if (s.particles !== null) d = Math.min(d, s.particles(x, y, z))
     }
-    for (const e of emitters) d = Math.min(d, e.distance(x, y, z))
+    d -= shift
+    if (emitters.length > 0) {
+      const traced = d
+      for (const e of emitters) d = Math.min(d, e.distance(x, y, z))
+      if (d < traced) inflow += (liquidShare(d, g.h) - liquidShare(traced, g.h)) * h3
+    }
     out[n] = clamp(Math.max(d, solids.clear(x, y, z)), band)
   }
   mirrorWallNodes(out, g)
+  if (s.budget) s.budget.inflow += inflow
   return out
 }

@@ -32,6 +32,8 @@ export interface TetLiquidSetup {
   maxIterations: number
   /** Thickening of thin sheets and drops (section 3.4). */
   thickening: boolean
+  /** Volume control (volumeControl.ts): the surface makes up the volume contouring loses. */
+  volumeCorrection: boolean
   kernels?: KernelBackend
 }
 

@@ -12,6 +12,7 @@
 //   W the poly6 kernel (Mueller et al. 2003), gamma_mesh = 0.6 and h = 4 leaf edges, over the
 //   particles found with gamma = 1.2 leaf edges of the mesh. In this repository's sign
 //   convention (negative inside) that is f - offset. The offset is kept >= 0: it only thickens.
+//   It is sampled every leaf edge and interpolated (MeshOffset says why).
 // 3.4.3 Surface thickening: the particles found with gamma = 1.2 contouring cells are advected
 //   forward over the step (second-order Runge-Kutta), split into Q_small (d_i <= beta = gamma/2)
 //   and Q_big; each small particle gives its radius to the big ones within r_redis (each
@@ -76,24 +77,72 @@ export function medialParticles(surface: ContouredSurface, normals: Float32Array
 /** The mesh-thickening offset of section 3.4.2 at points, or null when no particle is thin. */
 export class MeshOffset {
   private readonly hash: ParticleHash
+  /** gamma_mesh - d_i per particle: what the kernel averages. */
+  private readonly deficit: Float64Array
+  /**
+   * The offset sampled on a grid every quarter of the kernel radius (one finest edge at the
+   * paper's h), filled as the mesher asks, and read trilinearly. The sum runs over hundreds
+   * of particles a point, and the mesher evaluates many points per finest edge (lattice
+   * vertices, cut-point iterations), so summing at every one of them was a quarter of a dam
+   * break's time; the offset varies over the kernel's radius, not less.
+   */
+  private readonly origin: [number, number, number] = [0, 0, 0]
+  private readonly dims: [number, number, number] = [0, 0, 0]
+  private readonly cell: number
+  private readonly nodes: Float64Array
 
-  constructor(private readonly particles: MedialParticles, private readonly gammaMesh: number, private readonly h: number) {
+  constructor(particles: MedialParticles, readonly gammaMesh: number, private readonly h: number) {
     this.hash = new ParticleHash(particles.positions, h)
+    this.deficit = particles.radii.map((r) => gammaMesh - r)
+    this.cell = h / 4
+    const p = particles.positions
+    if (particles.count === 0) {
+      this.nodes = new Float64Array(0)
+      return
+    }
+    for (let a = 0; a < 3; a++) {
+      let lo = Infinity, hi = -Infinity
+      for (let i = a; i < p.length; i += 3) {
+        lo = Math.min(lo, p[i])
+        hi = Math.max(hi, p[i])
+      }
+      this.origin[a] = lo - h - this.cell
+      this.dims[a] = Math.ceil((hi - lo + 2 * h) / this.cell) + 3
+    }
+    this.nodes = new Float64Array(this.dims[0] * this.dims[1] * this.dims[2]).fill(NaN)
   }
 
-  /** offset(p) >= 0 (0 beyond every particle's kernel). */
+  /** offset(p) >= 0 (0 beyond every particle's kernel), at most gammaMesh. */
   at(x: number, y: number, z: number): number {
-    const h2 = this.h * this.h
-    let num = 0, den = 0
-    const r = this.particles.radii
-    this.hash.forNear(x, y, z, this.h, (i, d2) => {
-      const w = (h2 - d2) ** 3 // poly6's 315 / (64 pi h^9) cancels in the ratio
-      num += w * (this.gammaMesh - r[i])
-      den += w
-    })
-    return den > 0 ? Math.max(0, num / den) : 0
+    if (this.nodes.length === 0) return 0
+    const c = this.cell, [nx, ny, nz] = this.dims
+    const fx = (x - this.origin[0]) / c, fy = (y - this.origin[1]) / c, fz = (z - this.origin[2]) / c
+    const i = Math.floor(fx), j = Math.floor(fy), k = Math.floor(fz)
+    if (i < 0 || j < 0 || k < 0 || i >= nx - 1 || j >= ny - 1 || k >= nz - 1) return 0
+    const tx = fx - i, ty = fy - j, tz = fz - k
+    let v = 0
+    for (let q = 0; q < 8; q++) {
+      const di = q & 1, dj = (q >> 1) & 1, dk = q >> 2
+      const w = (di ? tx : 1 - tx) * (dj ? ty : 1 - ty) * (dk ? tz : 1 - tz)
+      if (w !== 0) v += w * this.node(i + di, j + dj, k + dk)
+    }
+    return v
+  }
+
+  /** The paper's offset at grid node (i, j, k), computed on first use. */
+  private node(i: number, j: number, k: number): number {
+    const n = i + this.dims[0] * (j + this.dims[1] * k)
+    let v = this.nodes[n]
+    if (v !== v) {
+      const c = this.cell
+      const mean = this.hash.poly6Mean(this.origin[0] + i * c, this.origin[1] + j * c, this.origin[2] + k * c, this.h, this.deficit)
+      v = mean > 0 ? mean : 0
+      this.nodes[n] = v
+    }
+    return v
   }
 }
+
 
 export interface SurfaceThickeningSettings {
   /** Contouring cell, m. */
