@@ -13,6 +13,8 @@ import type { ContourBox } from './contourGrid'
 export class Solids {
   private readonly fields: SignedDistanceField[]
   private readonly closed: boolean[]
+  /** Per side (xMin, xMax, yMin, yMax, zMin, zMax): whether liquid may leave through it. */
+  readonly open: readonly boolean[]
 
   constructor(readonly box: ContourBox, sides: DomainSides, readonly obstacles: readonly ObstacleInput[]) {
     this.fields = obstacles.map((o) => {
@@ -24,6 +26,7 @@ export class Solids {
       return new PrimitiveSdf(o.shape === 'mesh' ? 'box' : o.shape, { position: o.position, rotation: o.rotation, scale: o.scale })
     })
     this.closed = [sides.xMin, sides.xMax, sides.yMin, sides.yMax, sides.zMin, sides.zMax].map((s) => s === 'closed')
+    this.open = this.closed.map((c) => !c)
   }
 
   /** Whether anything is solid (an obstacle or a closed wall). */

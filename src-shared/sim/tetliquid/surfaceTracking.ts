@@ -18,6 +18,9 @@
 // one spacing inside: a film thinner than that running up a wall (the dam break's splash)
 // vanished every step, and the contact line was forced to meet the wall at a right angle. The
 // mesher cuts the box exactly (liquidMesh.ts) and the frame's surface is clamped to it.
+// Beyond an open side the layer is traced like the inside: liquid flows through it and is
+// closed off a cell and a half beyond the side, which is how it leaves the box (as a mirror,
+// an open side held the liquid in like a wall).
 //
 // Only nodes the surface can reach are traced: a node whose |f_t| exceeds the distance the
 // flow moves in h (max speed x h) plus the band of exact distances cannot change sign, so it
@@ -39,34 +42,43 @@ function padding(g: NodeGrid, i: number, j: number, k: number): boolean {
   return i === 0 || j === 0 || k === 0 || i === g.nx - 1 || j === g.ny - 1 || k === g.nz - 1
 }
 
-/** Whether node (i, j, k) lies in the mirror layer, one spacing beyond a wall (and is not padding). */
-function mirrored(g: NodeGrid, i: number, j: number, k: number): boolean {
-  return i === 1 || j === 1 || k === 1 || i === g.nx - 2 || j === g.ny - 2 || k === g.nz - 2
+/** No side open: every wall a mirror. */
+const ALL_CLOSED: readonly boolean[] = [false, false, false, false, false, false]
+
+/**
+ * Whether node (i, j, k) lies in the mirror layer beyond a closed wall (and is not padding):
+ * one spacing beyond it. Beyond an open side the layer is traced like the inside, so liquid
+ * flows out through it (and out of the box's volume) instead of meeting a mirror.
+ */
+function mirrored(g: NodeGrid, i: number, j: number, k: number, open: readonly boolean[]): boolean {
+  return (i === 1 && !open[0]) || (i === g.nx - 2 && !open[1]) || (j === 1 && !open[2]) || (j === g.ny - 2 && !open[3]) || (k === 1 && !open[4]) || (k === g.nz - 2 && !open[5])
 }
 
 /**
- * Fills the mirror layer: each node one spacing beyond a wall takes the value of its mirror
- * image one spacing inside (index 1 <- 3, n - 2 <- n - 4), one axis after the other, so the
- * nodes beyond an edge or a corner of the box mirror across each wall in turn.
+ * Fills the mirror layer beyond each closed wall: each node one spacing beyond it takes the
+ * value of its mirror image one spacing inside (index 1 <- 3, n - 2 <- n - 4), one axis after
+ * the other, so the nodes beyond an edge or a corner of the box mirror across each wall in turn.
  */
-function mirrorWallNodes(phi: Float32Array, g: NodeGrid): void {
+function mirrorWallNodes(phi: Float32Array, g: NodeGrid, open: readonly boolean[]): void {
   const { nx, ny, nz } = g
   const stride = [1, nx, nx * ny]
   const dims = [nx, ny, nz]
   for (let a = 0; a < 3; a++) {
     const s = stride[a], na = dims[a]
+    const low = !open[2 * a], high = !open[2 * a + 1]
+    if (!low && !high) continue
     let n = 0
     for (let k = 0; k < nz; k++) for (let j = 0; j < ny; j++) for (let i = 0; i < nx; i++, n++) {
       if (padding(g, i, j, k)) continue
       const c = a === 0 ? i : a === 1 ? j : k
-      if (c === 1) phi[n] = phi[n + 2 * s]
-      else if (c === na - 2) phi[n] = phi[n - 2 * s]
+      if (c === 1 && low) phi[n] = phi[n + 2 * s]
+      else if (c === na - 2 && high) phi[n] = phi[n - 2 * s]
     }
   }
 }
 
 /** The initial volumes' union sampled at every node, clamped to +-band. */
-export function initialSurface(g: NodeGrid, band: number, volumes: readonly TetLiquidVolume[]): Float32Array {
+export function initialSurface(g: NodeGrid, band: number, volumes: readonly TetLiquidVolume[], open: readonly boolean[] = ALL_CLOSED): Float32Array {
   const phi = new Float32Array(g.nx * g.ny * g.nz)
   let n = 0
   for (let k = 0; k < g.nz; k++) for (let j = 0; j < g.ny; j++) for (let i = 0; i < g.nx; i++, n++) {
@@ -74,13 +86,13 @@ export function initialSurface(g: NodeGrid, band: number, volumes: readonly TetL
       phi[n] = band
       continue
     }
-    if (mirrored(g, i, j, k)) continue
+    if (mirrored(g, i, j, k, open)) continue
     const x = g.origin[0] + i * g.h, y = g.origin[1] + j * g.h, z = g.origin[2] + k * g.h
     let d = band
     for (const v of volumes) d = Math.min(d, v.field.distance(x, y, z))
     phi[n] = clamp(d, band)
   }
-  mirrorWallNodes(phi, g)
+  mirrorWallNodes(phi, g, open)
   return phi
 }
 
@@ -142,7 +154,7 @@ export function advanceSurface(s: AdvanceSurfaceInput): Float32Array {
       out[n] = band
       continue
     }
-    if (mirrored(g, i, j, k)) continue
+    if (mirrored(g, i, j, k, solids.open)) continue
     const x = g.origin[0] + i * g.h, y = g.origin[1] + j * g.h, z = g.origin[2] + k * g.h
     const f = phi[n]
     let d: number
@@ -160,7 +172,7 @@ export function advanceSurface(s: AdvanceSurfaceInput): Float32Array {
     }
     out[n] = clamp(Math.max(d, solids.clear(x, y, z)), band)
   }
-  mirrorWallNodes(out, g)
+  mirrorWallNodes(out, g, solids.open)
   if (s.budget) s.budget.inflow += inflow
   return out
 }

@@ -73,7 +73,8 @@ export function freeArea(positions: Float32Array, indices: Uint32Array, room: (x
 
 /**
  * Volume that leaves through the open sides of the box in dt: over the nodes on each open
- * side's plane that are liquid, the outward velocity times the node's square of the plane.
+ * side's plane, the outward velocity times the node's square of the plane times its liquid
+ * share (so the nodes along the liquid's edge count about half).
  */
 export function outflow(phi: Float32Array, g: NodeGrid, sides: DomainSides, velocity: MeshVelocity, dt: number): number {
   const open = [sides.xMin, sides.xMax, sides.yMin, sides.yMax, sides.zMin, sides.zMax].map((s) => s === 'open')
@@ -88,11 +89,13 @@ export function outflow(phi: Float32Array, g: NodeGrid, sides: DomainSides, velo
     if (i < 2 || j < 2 || k < 2 || i > nx - 3 || j > ny - 3 || k > nz - 3) continue
     const ijk = [i, j, k]
     for (let s = 0; s < 6; s++) {
-      if (!open[s] || ijk[s >> 1] !== wall[s] || !(phi[n] < 0)) continue
+      if (!open[s] || ijk[s >> 1] !== wall[s]) continue
+      const share = liquidShare(phi[n], h)
+      if (share === 0) continue
       const x = g.origin[0] + i * h, y = g.origin[1] + j * h, z = g.origin[2] + k * h
       velocity.fast(x, y, z, v, 0)
       const un = s & 1 ? v[s >> 1] : -v[s >> 1]
-      if (un > 0) out += un * h * h * dt
+      if (un > 0) out += share * un * h * h * dt
     }
   }
   return out
