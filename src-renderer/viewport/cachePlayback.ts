@@ -38,6 +38,8 @@ export interface CachePlaybackState {
   shownFrame: number | null
   /** Why the frame under the playhead could not be shown (a damaged record, a lost connection). */
   error: string | null
+  /** The attributes the shown frame's points carry, each once (what they can be coloured by). */
+  particleAttributes: string[]
 }
 
 const LATENCY_SAMPLES = 512
@@ -59,7 +61,7 @@ export class CachePlayback {
   private readonly uploads: number[] = []
   /** Per load: the record's round trip to the host, and the worker's decode (ms). */
   private readonly stages = { fetch: [] as number[], decode: [] as number[] }
-  state: CachePlaybackState = { frame: null, shownFrame: null, error: null }
+  state: CachePlaybackState = { frame: null, shownFrame: null, error: null, particleAttributes: [] }
   /** Whether buffers load the frames beyond the read-ahead window while idle (setIdleFill). */
   private idleFill = true
   onState: ((s: CachePlaybackState) => void) | null = null
@@ -89,7 +91,7 @@ export class CachePlayback {
       this.buffer = null
       this.display.show(null)
       this.display.setHost(next.domainId)
-      this.setState({ frame: null, shownFrame: null, error: null })
+      this.setState({ frame: null, shownFrame: null, error: null, particleAttributes: [] })
       const domainId = next.domainId
       if (domainId) {
         this.buffer = new ReadAheadBuffer({
@@ -121,7 +123,8 @@ export class CachePlayback {
             if (this.latencies.length > LATENCY_SAMPLES) this.latencies.shift()
           }
           this.requestedAt.delete(e.frame)
-          this.setState({ frame: e.frame, shownFrame: e.data ? e.frame : null, error: e.error ? `Frame ${e.frame} could not be shown: ${e.error.message}` : null })
+          const particleAttributes = e.data ? [...new Set(e.data.particles.flatMap((p) => p.attributes))] : []
+          this.setState({ frame: e.frame, shownFrame: e.data ? e.frame : null, error: e.error ? `Frame ${e.frame} could not be shown: ${e.error.message}` : null, particleAttributes })
         })
       }
     } else if (next.version !== prev.version) {

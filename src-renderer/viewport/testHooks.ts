@@ -40,7 +40,7 @@ export interface EddyViewportTestApi {
   wedgeGrid?(): WedgeGridTestState | null
   /** The baked frame on screen and the playhead-to-GPU times (see cachePlayback.ts). */
   cache?: {
-    state(): { frame: number | null; shownFrame: number | null; error: string | null }
+    state(): { frame: number | null; shownFrame: number | null; error: string | null; particleAttributes: string[] }
     timings(): number[]
     /** Of which handing the data to the GPU (texture and vertex buffer updates), ms. */
     uploadTimings?(): number[]

@@ -1,8 +1,9 @@
 // The hybrid-mesh smoke through the UI: a domain switched to Smoke (hybrid mesh) shows its mesh
 // settings beside the gas settings it shares with the grid smoke (and none of the liquids'); a
 // jet of smoke under a sphere, seeding tracker particles, bakes; the viewport draws the smoke
-// volume and the tracker points at the last frame (a different picture from the first), and
-// the bake's log names the mesh it built.
+// volume and the tracker points at the last frame (a different picture from the first), the
+// Points menu offers only what tracker points can be coloured by, and the bake's log names the
+// mesh it built.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startApp, type RunningApp } from './harness'
 import { changedFraction } from './pixels'
@@ -52,6 +53,10 @@ describe('a hybrid-mesh smoke from the inspector', () => {
     await waitFor(parts, (p) => p?.volume === true && (p.particles[0] ?? 0) > 100, 'the smoke volume and the tracker particles')
     const last = await viewportShot(page, 'hybrid-frame-10.png')
     expect(changedFraction(first, last)).toBeGreaterThan(0.01)
+    // The emitter seeds tracker points only (no vortex particles): the Points menu offers no
+    // colouring by vortex strength, which trackers do not carry, only one colour or off.
+    expect((await shown())?.particleAttributes).toEqual(['id'])
+    expect(await page.locator(`${tid('display-color')} option`).allTextContents()).toEqual(['One colour', 'Off'])
     expect(app.pageErrors).toEqual([])
   }, 360_000)
 })
