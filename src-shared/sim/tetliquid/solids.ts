@@ -10,6 +10,11 @@ import type { DomainSides } from '../core/boundaries'
 import type { ObstacleInput } from '../solver'
 import type { ContourBox } from './contourGrid'
 
+/** Per side (xMin, xMax, yMin, yMax, zMin, zMax): whether liquid may leave through it. */
+export function openSides(sides: DomainSides): boolean[] {
+  return [sides.xMin, sides.xMax, sides.yMin, sides.yMax, sides.zMin, sides.zMax].map((s) => s === 'open')
+}
+
 export class Solids {
   private readonly fields: SignedDistanceField[]
   private readonly closed: boolean[]
@@ -25,8 +30,8 @@ export class Solids {
       }
       return new PrimitiveSdf(o.shape === 'mesh' ? 'box' : o.shape, { position: o.position, rotation: o.rotation, scale: o.scale })
     })
-    this.closed = [sides.xMin, sides.xMax, sides.yMin, sides.yMax, sides.zMin, sides.zMax].map((s) => s === 'closed')
-    this.open = this.closed.map((c) => !c)
+    this.open = openSides(sides)
+    this.closed = this.open.map((o) => !o)
   }
 
   /** Whether anything is solid (an obstacle or a closed wall). */

@@ -28,7 +28,7 @@ import { now } from '../wallClock'
 import { ContouredSurface, contourNodeGrid } from './contourGrid'
 import { buildLiquidMesh, type LiquidMesh } from './liquidMesh'
 import { MeshVelocity } from './meshVelocity'
-import { Solids } from './solids'
+import { openSides, Solids } from './solids'
 import { MeshOffset, medialParticles, particleSurface } from './thickening'
 import { advancedDistance, advanceSurface, initialSurface } from './surfaceTracking'
 import { freeArea, MAX_SHIFT_CELLS, outflow, volumeInBox } from './volumeControl'
@@ -60,7 +60,7 @@ export class TetLiquidSolver implements Solver<TetLiquidInput> {
   constructor(readonly setup: TetLiquidSetup) {
     this.kernels = setup.kernels ?? TS_KERNELS
     this.grid = contourNodeGrid(setup.box, setup.contourSpacing)
-    this.phi = initialSurface(this.grid, this.band, setup.volumes, new Solids(setup.box, setup.sides, []).open)
+    this.phi = initialSurface(this.grid, this.band, setup.volumes, openSides(setup.sides))
     this.surface = ContouredSurface.contour(this.phi, this.grid, this.band, (x, y, z) => {
       let d = Infinity
       for (const v of setup.volumes) d = Math.min(d, v.field.distance(x, y, z))
@@ -148,7 +148,7 @@ export class TetLiquidSolver implements Solver<TetLiquidInput> {
     }
     this.phi = advanceSurface(advance)
     this.surface = ContouredSurface.contour(this.phi, this.grid, this.band, advancedDistance(advance))
-    if (control) this.controlVolume(budget.inflow - outflow(this.phi, this.grid, this.setup.sides, old, h), solids)
+    if (control) this.controlVolume(budget.inflow - outflow(this.phi, this.grid, solids.open, old, h), solids)
     stats.ms.tracking += now() - t0
     this.t += h
     this.remesh(solids, input, stats, false, old, h)

@@ -16,7 +16,6 @@
 // back over several steps instead of as a visible jump. A liquid at rest is untouched (its
 // volume does not drift).
 import type { NodeGrid } from '../../geometry/marchingCubes'
-import type { DomainSides } from '../core/boundaries'
 import type { ContourBox } from './contourGrid'
 import type { MeshVelocity } from './meshVelocity'
 
@@ -72,12 +71,12 @@ export function freeArea(positions: Float32Array, indices: Uint32Array, room: (x
 }
 
 /**
- * Volume that leaves through the open sides of the box in dt: over the nodes on each open
- * side's plane, the outward velocity times the node's square of the plane times its liquid
- * share (so the nodes along the liquid's edge count about half).
+ * Volume that leaves through the open sides of the box in dt (`open` per side, as
+ * Solids.open): over the nodes on each open side's plane, the outward velocity times the
+ * node's square of the plane times its liquid share (so the nodes along the liquid's edge
+ * count about half).
  */
-export function outflow(phi: Float32Array, g: NodeGrid, sides: DomainSides, velocity: MeshVelocity, dt: number): number {
-  const open = [sides.xMin, sides.xMax, sides.yMin, sides.yMax, sides.zMin, sides.zMax].map((s) => s === 'open')
+export function outflow(phi: Float32Array, g: NodeGrid, open: readonly boolean[], velocity: MeshVelocity, dt: number): number {
   if (!open.some((o) => o)) return 0
   const { nx, ny, nz, h } = g
   const v = new Float64Array(3)

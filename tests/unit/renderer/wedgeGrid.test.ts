@@ -5,7 +5,6 @@
 import { NullEngine } from '@babylonjs/core/Engines/nullEngine'
 import { ArcRotateCamera } from '@babylonjs/core/Cameras/arcRotateCamera'
 import { Camera } from '@babylonjs/core/Cameras/camera'
-import { InternalTexture, InternalTextureSource } from '@babylonjs/core/Materials/Textures/internalTexture'
 import { Vector3 } from '@babylonjs/core/Maths/math.vector'
 import { Scene } from '@babylonjs/core/scene'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -19,6 +18,7 @@ import { followCamera } from '../../../src-renderer/viewport/wedge/followCamera'
 import { wedgeChoices } from '../../../src-renderer/viewport/wedge/wedgeChoices'
 import { WedgeGrid, type GridCellSource } from '../../../src-renderer/viewport/wedge/wedgeGrid'
 import { sampleFrame } from './cache/sampleFrames'
+import { installTexture3dStandIns, nullScene } from './nullEngine'
 
 describe('grid layout', () => {
   it('puts 2 variants side by side, 3-4 in 2x2, 5-6 in 3x2, 7-9 in 3x3', () => {
@@ -92,20 +92,11 @@ describe('wedgeChoices', () => {
 })
 
 describe('followCamera', () => {
-  let engine: NullEngine
-  let scene: Scene
-  beforeEach(() => {
-    engine = new NullEngine()
-    scene = new Scene(engine)
-  })
-  afterEach(() => {
-    scene.dispose()
-    engine.dispose()
-  })
+  const babylon = nullScene()
 
   it("copies the main camera's pose; a narrower cell keeps the horizontal extent", () => {
-    const main = new ArcRotateCamera('main', 1.2, 0.8, 7, new Vector3(1, 2, 3), scene)
-    const cell = new ArcRotateCamera('cell', 0, 1, 1, Vector3.Zero(), scene)
+    const main = new ArcRotateCamera('main', 1.2, 0.8, 7, new Vector3(1, 2, 3), babylon.scene)
+    const cell = new ArcRotateCamera('cell', 0, 1, 1, Vector3.Zero(), babylon.scene)
     followCamera(cell, main, 2, 2)
     expect([cell.alpha, cell.beta, cell.radius, cell.target.asArray()]).toEqual([1.2, 0.8, 7, [1, 2, 3]])
     expect(cell.fovMode).toBe(Camera.FOVMODE_VERTICAL_FIXED)
@@ -129,18 +120,8 @@ describe('WedgeGrid on a NullEngine', () => {
   let fetches: string[]
   beforeEach(() => {
     engine = new NullEngine({ renderWidth: 800, renderHeight: 600, textureSize: 256, deterministicLockstep: false, lockstepMaxSteps: 1 })
-    // The NullEngine has no 3D textures (Babylon's use WebGL directly): stand-ins (cacheDisplay.test.ts).
-    engine.createRawTexture3D = (_data, width, height, depth, format) => {
-      const t = new InternalTexture(engine, InternalTextureSource.Raw3D)
-      t.width = t.baseWidth = width
-      t.height = t.baseHeight = height
-      t.depth = t.baseDepth = depth
-      t.format = format
-      t.is3D = true
-      t.isReady = true
-      return t
-    }
-    engine.updateRawTexture3D = (() => {}) as typeof engine.updateRawTexture3D
+    // The NullEngine has no 3D textures (Babylon's use WebGL directly): stand-ins.
+    installTexture3dStandIns(engine)
     scene = new Scene(engine)
     main = new ArcRotateCamera('main', 0.7, 1.1, 9, new Vector3(0, 0.8, 0), scene)
     fetches = []

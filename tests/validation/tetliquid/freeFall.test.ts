@@ -15,6 +15,7 @@ import { describe, expect, it } from 'vitest'
 import { sceneObject } from '../../../src-shared/scene/examples/build'
 import type { SceneDocument } from '../../../src-shared/scene/types'
 import { createBakeSolver } from '../../../src-shared/sim/registry'
+import { volumeAndCentre } from '../../unit/sim/tetliquid/volume'
 
 const G = 9.81
 const FRAMES = 12
@@ -31,19 +32,6 @@ function fallScene(params: Record<string, number | string | boolean>): SceneDocu
     tracks: [],
     meshes: [],
   }
-}
-
-/** Volume and centre of volume of a closed triangle mesh (divergence theorem, per tetrahedron from the origin). */
-function volumeAndCentre(m: { positions: Float32Array; indices: Uint32Array }): { volume: number; y: number } {
-  const p = m.positions, I = m.indices
-  let v = 0, my = 0
-  for (let t = 0; t < I.length; t += 3) {
-    const a = 3 * I[t], b = 3 * I[t + 1], c = 3 * I[t + 2]
-    const dv = (p[a] * (p[b + 1] * p[c + 2] - p[b + 2] * p[c + 1]) - p[a + 1] * (p[b] * p[c + 2] - p[b + 2] * p[c]) + p[a + 2] * (p[b] * p[c + 1] - p[b + 1] * p[c])) / 6
-    v += dv
-    my += (dv * (p[a + 1] + p[b + 1] + p[c + 1])) / 4
-  }
-  return { volume: v, y: my / v }
 }
 
 const SETTINGS: [string, Record<string, number | string | boolean>][] = [

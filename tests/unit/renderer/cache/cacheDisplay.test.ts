@@ -2,38 +2,24 @@
 // nodes are enabled, that GPU buffers and the 3D texture are reused while they fit, and that
 // capacities grow by doubling. What the shaders draw is not checked here. The NullEngine has
 // no 3D texture calls (Babylon's use WebGL directly), so the test gives it two that record
-// what would be uploaded.
+// what would be uploaded (../nullEngine.ts).
 import { Constants } from '@babylonjs/core/Engines/constants'
 import { NullEngine } from '@babylonjs/core/Engines/nullEngine'
-import { InternalTexture, InternalTextureSource } from '@babylonjs/core/Materials/Textures/internalTexture'
 import { Scene } from '@babylonjs/core/scene'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { CacheDisplay } from '../../../../src-renderer/viewport/cache/cacheDisplay'
 import { displayFromFrame, type DisplayFrame } from '../../../../src-renderer/viewport/cache/displayData'
 import { grownCapacity } from '../../../../src-renderer/viewport/cache/capacity'
 import { sampleFrame } from './sampleFrames'
+import { installTexture3dStandIns, type Texture3dUpload } from '../nullEngine'
 
 let engine: NullEngine
 let scene: Scene
-let uploads: { op: 'create' | 'update'; bytes: number; format: number; type: number; size: number[] }[]
+let uploads: Texture3dUpload[]
 beforeEach(() => {
   engine = new NullEngine()
   uploads = []
-  engine.createRawTexture3D = (data, width, height, depth, format, _mips, _invertY, _sampling, _compression, textureType = 0) => {
-    const t = new InternalTexture(engine, InternalTextureSource.Raw3D)
-    t.width = t.baseWidth = width
-    t.height = t.baseHeight = height
-    t.depth = t.baseDepth = depth
-    t.format = format
-    t.type = textureType
-    t.is3D = true
-    t.isReady = true
-    uploads.push({ op: 'create', bytes: data?.byteLength ?? 0, format, type: textureType, size: [width, height, depth] })
-    return t
-  }
-  engine.updateRawTexture3D = ((t: InternalTexture, data: ArrayBufferView | null, format: number, _invertY: boolean, _compression: string | null, textureType = 0) => {
-    uploads.push({ op: 'update', bytes: data?.byteLength ?? 0, format, type: textureType, size: [t.width, t.height, t.depth] })
-  }) as typeof engine.updateRawTexture3D
+  installTexture3dStandIns(engine, (u) => uploads.push(u))
   scene = new Scene(engine)
   scene.useRightHandedSystem = true
 })

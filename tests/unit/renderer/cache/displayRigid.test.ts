@@ -3,16 +3,15 @@
 // attribute ('color' as RGB, others through viridis), the raymarched volumes are the ones
 // the options name; and CacheDisplay draws bodies and coloured meshes on a NullEngine.
 import { Constants } from '@babylonjs/core/Engines/constants'
-import { NullEngine } from '@babylonjs/core/Engines/nullEngine'
 import { VertexBuffer } from '@babylonjs/core/Buffers/buffer'
-import { Scene } from '@babylonjs/core/scene'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { encodeFrame } from '../../../../src-shared/formats/frameRecord'
 import type { FrameData, FrameMesh, RigidBodyState } from '../../../../src-shared/sim/frame'
 import { CacheDisplay } from '../../../../src-renderer/viewport/cache/cacheDisplay'
 import { viridis } from '../../../../src-renderer/viewport/cache/colorRamp'
 import { decodeForDisplay, displayFromFrame, displayTransferables, displayVolumeNames, meshDisplay } from '../../../../src-renderer/viewport/cache/displayData'
 import { sampleFrame, vol } from './sampleFrames'
+import { nullScene } from '../nullEngine'
 
 type V3 = [number, number, number]
 const tetra = (): FrameMesh => ({
@@ -140,20 +139,11 @@ describe('volumes the raymarcher draws', () => {
 })
 
 describe('CacheDisplay draws bodies and coloured meshes', () => {
-  let engine: NullEngine
-  let scene: Scene
-  beforeEach(() => {
-    engine = new NullEngine()
-    scene = new Scene(engine)
-  })
-  afterEach(() => {
-    scene.dispose()
-    engine.dispose()
-  })
+  const babylon = nullScene()
   const noVolume = (f: FrameData) => ({ ...displayFromFrame(f), volume: null })
 
   it('one rigid-body mesh per body in its own material; cleared with the frame', () => {
-    const d = new CacheDisplay(scene)
+    const d = new CacheDisplay(babylon.scene)
     d.show(noVolume(frameWithBody([0, 2, 0])))
     const { rigidBodies } = d.parts
     expect(rigidBodies).toHaveLength(2)
@@ -165,12 +155,12 @@ describe('CacheDisplay draws bodies and coloured meshes', () => {
     d.show(noVolume(sampleFrame()))
     expect(rigidBodies[0].node.isEnabled()).toBe(false)
     d.dispose()
-    expect(scene.meshes.filter((m) => m.name.startsWith('cache:'))).toEqual([])
-    expect(scene.materials.filter((m) => m.name.startsWith('cache:'))).toEqual([])
+    expect(babylon.scene.meshes.filter((m) => m.name.startsWith('cache:'))).toEqual([])
+    expect(babylon.scene.materials.filter((m) => m.name.startsWith('cache:'))).toEqual([])
   })
 
   it('draws counter-clockwise faces as the front (outside lit, not the inside), and reports the poses drawn', () => {
-    const d = new CacheDisplay(scene)
+    const d = new CacheDisplay(babylon.scene)
     d.show(noVolume({ ...frameWithBody([0, 2, 0]), meshes: [tetra()] }))
     for (const m of [...d.parts.rigidBodies, ...d.parts.meshes]) expect(m.node.sideOrientation).toBe(Constants.MATERIAL_CounterClockWiseSideOrientation)
     expect(d.bodyPoses()).toEqual([
@@ -183,7 +173,7 @@ describe('CacheDisplay draws bodies and coloured meshes', () => {
   })
 
   it('a coloured mesh switches to the vertex-colour material and back; meshColorBy asks for a re-decode', () => {
-    const d = new CacheDisplay(scene)
+    const d = new CacheDisplay(babylon.scene)
     const m: FrameMesh = { ...tetra(), attributes: { color: { components: 3, data: new Float32Array(12).fill(0.5) } } }
     d.show(noVolume({ ...sampleFrame(), meshes: [m] }))
     const md = d.parts.meshes[0]
