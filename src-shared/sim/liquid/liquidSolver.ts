@@ -468,11 +468,14 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     }
     // Three layers, so that a marker within two cells of the liquid (where markers use the
     // grid, `reach`) interpolates only extended values, never the ambient fill.
-    extrapolateLayers(temp, this.markT2, nx, ny, nz, 3)
+    // Isothermal, the liquid's temperatures are those the first extension started from, so a
+    // second one would write the same values with the same marks: markT holds them already.
+    const marks = isothermal ? this.markT : this.markT2
+    if (!isothermal) extrapolateLayers(temp, marks, nx, ny, nz, 3)
     for (let c = 0; c < kind.length; c++) {
-      if (this.markT2[c] === 0) temp[c] = tempOld[c]
+      if (marks[c] === 0) temp[c] = tempOld[c]
       // mark 1 = liquid, 2..3 = the first two layers around it.
-      this.reach[c] = this.markT2[c] !== 0 && this.markT2[c] <= 3 ? 1 : 0
+      this.reach[c] = marks[c] !== 0 && marks[c] <= 3 ? 1 : 0
     }
     lap('heat')
     // 4-6. Viscosity from temperature, gravity (eq. 43), implicit viscous diffusion (eq. 44-49).
@@ -568,7 +571,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     this.transfer.temperatureResidual(p, tempOld, this.reach, isothermal ? 0 : heat.diffusion, h)
     const g2p = this.g2p
     g2p.velOld = velOld
-    g2p.temp = temp
+    g2p.temp = isothermal ? null : temp
     g2p.tempOld = tempOld
     g2p.flip = this.flipShare()
     g2p.gx = setup.gravity[0]

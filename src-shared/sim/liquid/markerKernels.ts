@@ -127,12 +127,15 @@ export function moveMarkersSlab(
           v0 = st.v(vel.v)
           w0 = st.w(vel.w)
         }
-        const t = st.cell(temp!)
-        const told = st.cell(tempOld!)
-        const dt = t - told
-        // Increment, less the decay of the unresolved part (transfer.ts temperatureResidual).
-        if (relax !== 0) T[q] += dt - relax * (T[q] - told - st.cell(tempResid!))
-        else if (dt !== 0) T[q] += dt
+        // No temperature field: it did not change (particleMotion.ts GridToParticles.temp).
+        if (temp !== null) {
+          const t = st.cell(temp)
+          const told = st.cell(tempOld!)
+          const dt = t - told
+          // Increment, less the decay of the unresolved part (transfer.ts temperatureResidual).
+          if (relax !== 0) T[q] += dt - relax * (T[q] - told - st.cell(tempResid!))
+          else if (dt !== 0) T[q] += dt
+        }
         if (flip === 0) {
           vx[q] = u0
           vy[q] = v0

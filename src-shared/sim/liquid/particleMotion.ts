@@ -25,7 +25,12 @@ import type { ParticleTransfer } from './transfer'
 export interface GridToParticles {
   transfer: ParticleTransfer
   velOld: MacGrid
-  temp: Float32Array
+  /**
+   * The grid temperature after and before the heat step; null when the step left it unchanged
+   * (an isothermal liquid: temp equals tempOld everywhere), so markers keep theirs without
+   * sampling either (the same bits: each would add t - told = 0).
+   */
+  temp: Float32Array | null
   tempOld: Float32Array
   flip: number
   gx: number
@@ -79,7 +84,7 @@ export class ParticleMover {
       vel,
       g2p?.velOld ?? vel,
       g2p?.temp ?? null,
-      g2p?.tempOld ?? null,
+      g2p && g2p.temp ? g2p.tempOld : null,
       g2p && g2p.transfer.tempRelax !== 0 ? g2p.transfer.tempResid : null,
       drift?.u ?? null,
       drift?.v ?? null,

@@ -75,13 +75,15 @@ export function moveMarkers(
           v0 = sampleV(v, nx, ny)
           w0 = sampleW(w, nx, ny)
         }
-        const t = sampleCell(temp, nx, ny)
-        const told = sampleCell(tempOld, nx, ny)
-        const dt = t - told
-        if (relax != 0) {
-          const tq = rf32(T, q)
-          wf32(T, q, tq + (dt - relax * (tq - told - sampleCell(tempResid, nx, ny))))
-        } else if (dt != 0) wf32(T, q, rf32(T, q) + dt)
+        if (temp != 0) {
+          const t = sampleCell(temp, nx, ny)
+          const told = sampleCell(tempOld, nx, ny)
+          const dt = t - told
+          if (relax != 0) {
+            const tq = rf32(T, q)
+            wf32(T, q, tq + (dt - relax * (tq - told - sampleCell(tempResid, nx, ny))))
+          } else if (dt != 0) wf32(T, q, rf32(T, q) + dt)
+        }
         if (flip == 0) {
           wf32(vx, q, u0)
           wf32(vy, q, v0)

@@ -31,6 +31,8 @@ interface Options {
   relax: number
   drift: boolean
   obstacle: boolean
+  /** No temperature field (an isothermal substep): markers keep their temperatures. */
+  isothermal?: boolean
 }
 
 /** Everything one move reads, allocated by backend b, filled from the same seed. */
@@ -75,13 +77,14 @@ function scene(b: KernelBackend, o: Options, count: number, seed: number) {
     if (o.apic) for (let e = 0; e < 9; e++) p.c[9 * q + e] = (r() - 0.5) * 3
   }
   const open = new Uint8Array([0, 1, 0, 1, 0, 0])
-  const g2p: GridToParticles | null = o.fused ? { transfer, velOld, temp, tempOld, flip: o.flip, gx: 0.3, gy: -9.81, gz: 0.1 } : null
+  const g2p: GridToParticles | null = o.fused ? { transfer, velOld, temp: o.isothermal ? null : temp, tempOld, flip: o.flip, gx: 0.3, gy: -9.81, gz: 0.1 } : null
   return { vel, drift: o.drift ? drift : null, phi: o.obstacle ? phi : null, reach, open, g2p, p }
 }
 
 function move(b: KernelBackend, o: Options, count: number, seed: number) {
   const s = scene(b, o, count, seed)
   const before = Float32Array.from(s.p.px.subarray(0, s.p.count))
+  const tempBefore = new Map(Array.from(s.p.id.subarray(0, s.p.count), (id, q) => [id, s.p.temp[q]]))
   const removed = new ParticleMover(SPEC, b).advect(s.p, s.vel, 0.07, s.phi, s.open, s.reach, s.g2p, s.drift)
   const p = s.p
   const take = (a: ArrayLike<number>, m = 1) => Array.from(a).slice(0, m * p.count)
@@ -90,6 +93,7 @@ function move(b: KernelBackend, o: Options, count: number, seed: number) {
     count: p.count,
     arrays: [take(p.px), take(p.py), take(p.pz), take(p.vx), take(p.vy), take(p.vz), take(p.temp), take(p.id), o.apic ? take(p.c, 9) : []],
     before,
+    tempBefore,
   }
 }
 
@@ -106,6 +110,7 @@ afterAll(async () => {
 
 const OPTIONS: Options[] = [
   { fused: true, apic: true, flip: 0, relax: 0, drift: false, obstacle: false },
+  { fused: true, apic: true, flip: 0, relax: 0, drift: true, obstacle: true, isothermal: true },
   { fused: true, apic: true, flip: 0, relax: 0.3, drift: true, obstacle: true },
   { fused: true, apic: false, flip: 0.95, relax: 0, drift: true, obstacle: true },
   { fused: true, apic: false, flip: 0, relax: 0.1, drift: false, obstacle: true },
@@ -125,6 +130,8 @@ describe('the marker move on the WebAssembly kernels', () => {
     expect(ref.arrays[0].some((x, q) => x !== ref.before[q])).toBe(true)
     expect(got.removed).toBe(ref.removed)
     expect(got.count).toBe(ref.count)
+    // Isothermal: every surviving marker keeps its temperature to the bit.
+    if (o.isothermal) for (let q = 0; q < ref.count; q++) expect(ref.arrays[6][q]).toBe(ref.tempBefore.get(ref.arrays[7][q]))
     for (let a = 0; a < ref.arrays.length; a++) expect(sameBits(got.arrays[a], ref.arrays[a]), `array ${a}`).toBe(true)
   })
 
