@@ -13,7 +13,8 @@ import { compileHybridScene } from '../../src-shared/sim/hybrid/compileHybrid'
 import type { HybridMeshMode } from '../../src-shared/sim/hybrid/hybridMesh'
 import { createBakeSolver } from '../../src-shared/sim/registry'
 import type { Vec3 } from '../../src-shared/scene/types'
-import { machineLine } from './liquidBenchLoop'
+import type { KernelBackend } from '../../src-shared/sim/core/kernelTypes'
+import { kernelsLine, machineLine } from './liquidBenchLoop'
 
 export interface HybridBenchOptions {
   frames: number
@@ -21,6 +22,8 @@ export interface HybridBenchOptions {
   fraction: number
   /** Frames stepped before timing starts (the jet has to reach the ramp). */
   warmup: number
+  /** Where the family's kernel rows run (the pressure solve); default the TypeScript reference. */
+  kernels?: KernelBackend
 }
 
 /** The paper's Table 1: cells and mean seconds per frame. */
@@ -66,13 +69,13 @@ function sizeLike(mode: HybridMeshMode, fraction: number): Sized {
 
 export function benchHybrid(o: HybridBenchOptions, log: (line: string) => void): Record<string, unknown> {
   log(`eddy bench hybrid: the ramp jet of Figure 4 on the three meshes of Table 1${o.fraction !== 1 ? ` at ${o.fraction} of its cell counts` : ''}, ${o.warmup} frames to let the jet reach the ramp, then ${o.frames} timed`)
-  log(machineLine())
+  log(o.kernels ? `${machineLine()}; ${kernelsLine(o.kernels)}` : machineLine())
   const rows: { mode: HybridMeshMode; size: Sized; msPerFrame: number; substeps: number; layout: string }[] = []
   for (const mode of ['tetrahedra', 'hybrid', 'hexahedra'] as const) {
     const size = sizeLike(mode, o.fraction)
     const { doc } = rampJetScene({ resolution: size.resolution, mode, frames: o.warmup + o.frames })
     doc.objects.find((x) => x.kind === 'domain')!.params.hybridBand = size.band
-    const solver = createBakeSolver(doc, 'domain')
+    const solver = createBakeSolver(doc, 'domain', o.kernels ? { kernels: o.kernels, shared: o.kernels.kind === 'wasm' } : {})
     for (let f = 1; f <= o.warmup; f++) solver.stepFrame(f)
     let substeps = 0
     const t0 = performance.now()

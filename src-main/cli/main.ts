@@ -70,16 +70,18 @@ const USAGE = `usage:
     Steps the surface flow on a 450-patch cage at n^2 cells a patch (the size of Stam 2003's
     head model) and on a cube cage, and prints steps per second next to the paper's 5 s/step.
   eddy bench tetliquid [--res 48] [--frames 24] [--threads N] [--kernels wasm|ts]
-  eddy bench hybrid [--frames 4] [--warmup 12] [--fraction 1]
     Bakes the dam break on the tetrahedral liquid (Chentanez 2007) and prints the paper's Table 1
     (s/frame for Sim, Mesh and SLC, tetrahedra and triangles), then the grid liquid at equal
-    surface detail beside it.`
+    surface detail beside it.
+  eddy bench hybrid [--frames 4] [--warmup 12] [--fraction 1] [--threads N] [--kernels wasm|ts]
+    Bakes the ramp jet (Feldman 2005 Fig. 4) on all-tetrahedral, hybrid and all-hexahedral
+    meshes at the paper's Table 1 cell counts and prints s/frame beside its figures.`
 
 /**
- * Runs a liquid bench on the kernels it was asked for (default as the app bakes: WebAssembly
+ * Runs a bench on the kernels it was asked for (default as the app bakes: WebAssembly
  * on every core) and stops their threads afterwards.
  */
-async function withLiquidKernels<T>(o: { threads?: number; kernels?: string }, bench: (kernels: KernelBackend) => T): Promise<T> {
+async function withBenchKernels<T>(o: { threads?: number; kernels?: string }, bench: (kernels: KernelBackend) => T): Promise<T> {
   const kernels = createKernelBackend((o.kernels as KernelKind | undefined) ?? 'wasm', { threads: o.threads ?? availableParallelism() })
   try {
     return bench(kernels)
@@ -107,7 +109,7 @@ async function main(argv: string[]): Promise<number> {
     const viscosity = o.viscosity === undefined ? 0.2 : Number(o.viscosity)
     if (!(viscosity >= 0 && viscosity <= 1e5)) throw new UsageError(`--viscosity must be a number of m²/s from 0 to 100000 (got "${o.viscosity}")`)
     const pre = o['viscous-preconditioner'] ?? 'auto'
-    const result = await withLiquidKernels(o, (kernels) =>
+    const result = await withBenchKernels(o, (kernels) =>
       benchLiquid({ scene: what, res: o.res ?? (what === 'bunny' ? 38 : 64), frames: o.frames ?? 48, viscosity, viscousPreconditioner: pre as ViscousPreconditioner, kernels }, (line) => console.log(line)),
     )
     printBenchResult(result, (line) => console.log(line))
@@ -122,7 +124,7 @@ async function main(argv: string[]): Promise<number> {
       kernels: { type: 'string', choices: ['wasm', 'ts'] },
     })
     if (o.resolution !== undefined && o.res !== undefined) throw new UsageError('Give --resolution or --res, not both')
-    const result = await withLiquidKernels(o, (kernels) => benchRigidFluid({ res: o.resolution ?? o.res ?? GEARS_THESIS_RESOLUTION, frames: o.frames ?? DEFAULT_BENCH_FRAMES, kernels }, (line) => console.log(line)))
+    const result = await withBenchKernels(o, (kernels) => benchRigidFluid({ res: o.resolution ?? o.res ?? GEARS_THESIS_RESOLUTION, frames: o.frames ?? DEFAULT_BENCH_FRAMES, kernels }, (line) => console.log(line)))
     printBenchResult(result, (line) => console.log(line))
     return 0
   }
@@ -133,7 +135,7 @@ async function main(argv: string[]): Promise<number> {
       threads: { type: 'int', min: 1, max: 256 },
       kernels: { type: 'string', choices: ['wasm', 'ts'] },
     })
-    const result = await withLiquidKernels(o, (kernels) => benchSurface({ N: o.n ?? 32, steps: o.steps ?? 3, kernels }, (line) => console.log(line)))
+    const result = await withBenchKernels(o, (kernels) => benchSurface({ N: o.n ?? 32, steps: o.steps ?? 3, kernels }, (line) => console.log(line)))
     printBenchResult(result, (line) => console.log(line))
     return 0
   }
@@ -142,8 +144,10 @@ async function main(argv: string[]): Promise<number> {
       frames: { type: 'int', min: 1, max: 100000 },
       warmup: { type: 'int', min: 0, max: 100000 },
       fraction: { type: 'number', min: 0.001, max: 100 },
+      threads: { type: 'int', min: 1, max: 256 },
+      kernels: { type: 'string', choices: ['wasm', 'ts'] },
     })
-    const result = benchHybrid({ frames: o.frames ?? 4, warmup: o.warmup ?? 12, fraction: o.fraction ?? 1 }, (line) => console.log(line))
+    const result = await withBenchKernels(o, (kernels) => benchHybrid({ frames: o.frames ?? 4, warmup: o.warmup ?? 12, fraction: o.fraction ?? 1, kernels }, (line) => console.log(line)))
     printBenchResult(result, (line) => console.log(line))
     return 0
   }
@@ -154,7 +158,7 @@ async function main(argv: string[]): Promise<number> {
       threads: { type: 'int', min: 1, max: 256 },
       kernels: { type: 'string', choices: ['wasm', 'ts'] },
     })
-    const result = await withLiquidKernels(o, (kernels) => benchTetLiquid({ res: o.res ?? 48, frames: o.frames ?? 24, kernels }, (line) => console.log(line)))
+    const result = await withBenchKernels(o, (kernels) => benchTetLiquid({ res: o.res ?? 48, frames: o.frames ?? 24, kernels }, (line) => console.log(line)))
     printBenchResult(result, (line) => console.log(line))
     return 0
   }

@@ -38,6 +38,7 @@ export function compileHybridScene(doc: SceneDocument, domainId: string, opts: C
     seed: num(domain, p, 'seed'),
     maxParticles: opts.maxParticles ?? 1_000_000,
     meshes: new MeshSdfCache(opts.resolveMesh),
+    ...(opts.kernels ? { kernels: opts.kernels } : {}),
   }
   // Every object, every parameter, every mesh once, so errors surface before the bake; the
   // first frame's mesh from the obstacles there.

@@ -21,8 +21,9 @@ export const hybridFamily: SolverFamily<HybridSetup, HybridSimInput> = {
   reads: ['obstacle', 'emitter', 'vortexSeed'],
   params: { domain: HYBRID_DOMAIN_PARAMS, emitter: HYBRID_EMITTER_PARAMS },
   phases: HYBRID_PHASES,
-  // Meshing, MLS and the multigrid solve are TypeScript on the bake thread.
-  kernels: 'ts',
+  // The first mesh's pressure solve (AMG-preconditioned CG) runs on the WebAssembly kernels
+  // over the bake's threads; meshing and the MLS interpolation are TypeScript on the bake thread.
+  kernels: 'wasm',
   display: GAS_DISPLAY,
   compileSetup: (doc, hostId, opts) => compileHybridScene(doc, hostId, opts),
   compileInput: (doc, hostId, setup, frame) => compileHybridInput(doc, hostId, (frame - 1) / doc.meta.fps, doc.meta.fps, { meshes: setup.meshes }),

@@ -7,6 +7,8 @@
 // centres, cell values with the scalar fit at the new cell centres; what was inside the
 // obstacle before takes the obstacle's velocity and no smoke.
 import { EddyError } from '../../api/errors'
+import { TS_KERNELS } from '../core/kernelBackend'
+import type { KernelBackend } from '../core/kernelTypes'
 import type { PrimitiveSdf } from '../../geometry/primitiveSdf'
 import type { Vec3 } from '../../scene/types'
 import { HybridAdvection } from './hybridAdvection'
@@ -44,8 +46,9 @@ export class HybridFields {
   /**
    * @param obstacles the placement this mesh was built for: a later remesh extrapolates this
    *   mesh's flow into what the obstacles vacated (carryFrom).
+   * @param kernels where the pressure solve runs (HybridProjection).
    */
-  constructor(readonly mesh: HybridMesh, readonly ambientTemperature: number, readonly obstacles: HybridObstacles | null = null) {
+  constructor(readonly mesh: HybridMesh, readonly ambientTemperature: number, readonly obstacles: HybridObstacles | null = null, kernels: KernelBackend = TS_KERNELS) {
     const nf = mesh.faceCount, nc = mesh.cellCount
     // Open sides (xMin, xMax, yMin, yMax, zMin, zMax) from the mesh's open faces.
     this.openSides = [false, false, false, false, false, false]
@@ -65,7 +68,7 @@ export class HybridFields {
     this.locator = new HybridLocator(mesh)
     this.interpolation = new HybridInterpolation(mesh)
     this.advection = new HybridAdvection(this.interpolation, this.locator)
-    this.projection = new HybridProjection(mesh)
+    this.projection = new HybridProjection(mesh, kernels)
     this.vorticity = new HybridVorticity(mesh)
   }
 

@@ -2,6 +2,7 @@
 // step beyond the common SimInput: buoyancy, dissipation, vorticity confinement, vortex
 // particles (Selle 2005) and each emitter's vortex and tracker particle seeding.
 import type { GridSpec } from '../core/grid'
+import type { KernelBackend } from '../core/kernelTypes'
 import type { DomainSides } from '../core/boundaries'
 import type { MeshSdfCache } from '../compile'
 import type { EmitterVortexInput, VortexSeedInput } from '../core/vortexSeeding'
@@ -19,6 +20,12 @@ export interface HybridSetup {
   seed: number
   maxParticles: number
   meshes: MeshSdfCache
+  /**
+   * Where the first mesh's pressure solve runs (its AMG V-cycles and PCG vectors; default the
+   * TypeScript reference). A mesh rebuilt for moved obstacles solves in TypeScript: the
+   * WebAssembly kernels' memory cannot free a replaced mesh's matrices.
+   */
+  kernels?: KernelBackend
   /**
    * The mesh of the bake's first frame, built when the setup is compiled so the bake's log can
    * say what it is (cells and dihedral angles) before the first step; the solver starts from it

@@ -98,7 +98,8 @@ export class HybridSolver implements Solver<HybridSimInput> {
     const initial = this.setup.initial
     const first = !this.mesh && !this.fields && placed.samePlacement(initial.obstacles)
     const mesh = first ? initial.mesh : this.buildMesh(placed)
-    const fields = new HybridFields(mesh, input.family.buoyancy.ambientTemperature, placed)
+    // The first mesh solves on the bake's kernels; a rebuilt one in TypeScript (HybridSetup.kernels).
+    const fields = new HybridFields(mesh, input.family.buoyancy.ambientTemperature, placed, mesh === initial.mesh ? this.setup.kernels : undefined)
     if (this.fields) fields.carryFrom(this.fields, placed)
     else if (this.restoredState) {
       fields.load(this.restoredState)

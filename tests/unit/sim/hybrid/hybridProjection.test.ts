@@ -3,7 +3,10 @@
 // to the solver tolerance; the matrix is exactly symmetric; and a divergence-free analytic
 // flow with a gradient added comes back (the discrete Hodge split) within an error that
 // falls with the cell size.
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
+import { createKernelBackend } from '../../../../src-main/sim/workerPool'
+import type { KernelBackend } from '../../../../src-shared/sim/core/kernelTypes'
+import type { WasmKernelBackend } from '../../../../src-shared/sim/wasm/wasmBackend'
 import { CLOSED_BOX } from '../../../../src-shared/sim/core/boundaries'
 import type { GridSpec } from '../../../../src-shared/sim/core/grid'
 import { Prng } from '../../../../src-shared/sim/core/prng'
@@ -79,5 +82,32 @@ describe('hybrid projection', () => {
     // error falls more slowly than first order; a 10x error (or a broken transition) fails.
     expect(errs[1]).toBeLessThan(0.1)
     expect(errs[1]).toBeLessThan(0.8 * errs[0])
+  })
+
+  const backends: KernelBackend[] = []
+  afterAll(async () => {
+    for (const b of backends) await b.dispose()
+  })
+
+  it('on the WebAssembly kernels (1 and 2 threads): the same iterations and the same bits as the TypeScript reference', () => {
+    const m = mesh(14, 'hybrid')
+    const start = (): Float64Array => {
+      const rng = new Prng(11)
+      const z = new Float64Array(m.faceCount)
+      for (let f = 0; f < m.faceCount; f++) if (m.faceKind[f] === FACE_INTERIOR) z[f] = rng.next() * 2 - 1
+      return z
+    }
+    const zRef = start()
+    const ref = new HybridProjection(m).project(zRef, { tolerance: 1e-9, maxIterations: 500 })
+    expect(ref.iterations).toBeGreaterThan(2)
+    for (const threads of [1, 2]) {
+      const k = createKernelBackend('wasm', { threads, minParallelWork: 0, strict: true, initialBytes: 1 << 24 })
+      backends.push(k)
+      const z = start()
+      const got = new HybridProjection(m, k).project(z, { tolerance: 1e-9, maxIterations: 500 })
+      expect((k as WasmKernelBackend).fallbacks, `${threads} threads: rows that fell back to TypeScript`).toBe(0)
+      expect(got.iterations).toBe(ref.iterations)
+      for (let f = 0; f < z.length; f++) if (!Object.is(z[f], zRef[f])) throw new Error(`${threads} threads: face ${f} is ${z[f]}, the reference ${zRef[f]}`)
+    }
   })
 })
