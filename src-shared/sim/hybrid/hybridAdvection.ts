@@ -7,7 +7,10 @@
 //
 //   Faces: each face's centre is traced back and the accurate velocity there projected on the
 //     face's normal. Closed faces (walls, obstacles) keep their prescribed normal velocity
-//     (copied from zOld; the solver sets them).
+//     (copied from zOld; the solver sets them). The traces run first; the end points in
+//     tetrahedra and transition hexahedra (the linear MLS fits, most of the cost) are then
+//     fitted as one batch on the kernels (linearFitKernel.ts: over the threads on WebAssembly),
+//     each the same bits as the fit one at a time.
 //   Cells: scalars (density, temperature) traced back from cell centres, HybridInterpolation.scalarAt.
 //   Points: massless tracker particles moved forward with the fast field (section 3; the paper
 //     recomputes the vertex velocities before moving them, as the caller does here).
@@ -18,9 +21,53 @@
 // midpoint is clamped the same way. Everything runs over flat typed arrays in index order, so
 // the result is deterministic; nothing is allocated per sample.
 import { EddyError } from '../../api/errors'
+import { TS_KERNELS } from '../core/kernelBackend'
+import type { KernelBackend } from '../core/kernelTypes'
 import type { HybridInterpolation } from './hybridInterpolation'
 import { HybridLocator } from './hybridLocate'
-import { FACE_OBSTACLE, FACE_WALL, type HybridMesh } from './hybridMesh'
+import { CELL_HEX, FACE_OBSTACLE, FACE_WALL, type HybridMesh } from './hybridMesh'
+import { LINEAR_FIT_POINTS, LINEAR_FIT_SCRATCH } from './linearFitKernel'
+
+/**
+ * The batch of linear fits of one advectFaces call: the mesh's face centres, normals and fit
+ * neighbourhoods where the kernels reach them (copies in the WebAssembly memory; the mesh's
+ * own arrays on TypeScript), the old face velocities, and per point its place, faces, length
+ * unit, answer and face.
+ */
+class FitBatch {
+  readonly C: Float64Array
+  readonly N: Float64Array
+  readonly faces: Int32Array
+  readonly z: Float64Array
+  readonly at: Float64Array
+  readonly start: Int32Array
+  readonly end: Int32Array
+  readonly len: Float64Array
+  readonly out: Float64Array
+  readonly face: Int32Array
+  readonly work = new Float64Array(LINEAR_FIT_SCRATCH)
+
+  constructor(mesh: HybridMesh, neighbourFaces: Int32Array, readonly kernels: KernelBackend) {
+    const copy = kernels.kind !== 'ts'
+    const nf = mesh.faceCount
+    const own = <T extends Float64Array | Int32Array>(a: T, make: (n: number) => T): T => {
+      if (!copy) return a
+      const b = make(a.length)
+      b.set(a)
+      return b
+    }
+    this.C = own(mesh.faceCentre, (n) => kernels.f64(n))
+    this.N = own(mesh.faceNormal, (n) => kernels.f64(n))
+    this.faces = own(neighbourFaces, (n) => kernels.i32(n))
+    this.z = copy ? kernels.f64(nf) : new Float64Array(0)
+    this.at = kernels.f64(3 * nf)
+    this.start = kernels.i32(nf)
+    this.end = kernels.i32(nf)
+    this.len = kernels.f64(nf)
+    this.out = kernels.f64(3 * nf)
+    this.face = new Int32Array(nf)
+  }
+}
 
 export type PointArray = Float64Array | Float32Array
 
@@ -32,11 +79,14 @@ export class HybridAdvection {
   private readonly vel = new Float64Array(3)
   private readonly pos = new Float64Array(3)
   private left = false
+  private readonly batch: FitBatch | null
 
-  constructor(readonly interpolation: HybridInterpolation, locator?: HybridLocator) {
+  /** kernels: where the faces' linear fits run (their arrays are copied there once). */
+  constructor(readonly interpolation: HybridInterpolation, locator?: HybridLocator, kernels: KernelBackend = TS_KERNELS) {
     this.mesh = interpolation.mesh
     if (locator && locator.mesh !== this.mesh) throw new EddyError('INVALID_PARAM', 'hybrid advection: the locator was built for another mesh than the interpolation')
     this.locator = locator ?? new HybridLocator(this.mesh)
+    this.batch = interpolation.neighbourFaces.length > 0 ? new FitBatch(this.mesh, interpolation.neighbourFaces, kernels) : null
   }
 
   /**
@@ -78,8 +128,11 @@ export class HybridAdvection {
     this.checkStep('faces', dt, vertexVel)
     if (zOld.length !== faceCount || zNew.length !== faceCount) throw new EddyError('INVALID_PARAM', `hybrid advection (faces): ${zOld.length} old and ${zNew.length} new face velocities for ${faceCount} faces`)
     if (zOld === zNew) throw new EddyError('INVALID_PARAM', 'hybrid advection (faces): zOld and zNew must be different arrays (the traces read zOld while zNew is written)')
-    const { interpolation: interp, pos, vel } = this
+    const { interpolation: interp, pos, vel, batch } = this
+    const { cellKind, cellMeanEdge } = this.mesh
+    const { neighbourStart } = interp
     let clamped = 0
+    let points = 0
     for (let f = 0; f < faceCount; f++) {
       const kind = faceKind[f]
       if (kind === FACE_WALL || kind === FACE_OBSTACLE) {
@@ -89,8 +142,28 @@ export class HybridAdvection {
       // The centre lies on cell a's boundary: its fields are defined there, no search needed.
       const c = this.trace(C[3 * f], C[3 * f + 1], C[3 * f + 2], faceCellA[f], -dt, vertexVel)
       if (this.left) clamped++
+      if (batch !== null && cellKind[c] !== CELL_HEX) {
+        // accurateVelocityAt's linear fit over the cell's neighbourhood, in the batch below.
+        batch.at[3 * points] = pos[0]; batch.at[3 * points + 1] = pos[1]; batch.at[3 * points + 2] = pos[2]
+        batch.start[points] = neighbourStart[c]
+        batch.end[points] = neighbourStart[c + 1]
+        batch.len[points] = cellMeanEdge[c]
+        batch.face[points++] = f
+        continue
+      }
       interp.accurateVelocityAt(pos[0], pos[1], pos[2], c, zOld, vel, 0)
       zNew[f] = vel[0] * N[3 * f] + vel[1] * N[3 * f + 1] + vel[2] * N[3 * f + 2]
+    }
+    if (batch !== null && points > 0) {
+      const z = batch.z.length > 0 ? batch.z : zOld
+      if (z !== zOld) z.set(zOld)
+      const eps = interp.epsilonFactor
+      batch.kernels.run(LINEAR_FIT_POINTS, batch.C, batch.N, z, batch.faces, batch.at, batch.start, batch.end, batch.len, eps * eps, batch.out, batch.work, points)
+      const { out, face } = batch
+      for (let q = 0; q < points; q++) {
+        const f = face[q]
+        zNew[f] = out[3 * q] * N[3 * f] + out[3 * q + 1] * N[3 * f + 1] + out[3 * q + 2] * N[3 * f + 2]
+      }
     }
     this.clampedTraces = clamped
   }

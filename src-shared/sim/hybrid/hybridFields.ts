@@ -46,7 +46,7 @@ export class HybridFields {
   /**
    * @param obstacles the placement this mesh was built for: a later remesh extrapolates this
    *   mesh's flow into what the obstacles vacated (carryFrom).
-   * @param kernels where the pressure solve runs (HybridProjection).
+   * @param kernels where the pressure solve and the faces' linear fits run (HybridProjection, HybridAdvection).
    */
   constructor(readonly mesh: HybridMesh, readonly ambientTemperature: number, readonly obstacles: HybridObstacles | null = null, kernels: KernelBackend = TS_KERNELS) {
     const nf = mesh.faceCount, nc = mesh.cellCount
@@ -67,7 +67,7 @@ export class HybridFields {
     this.vertexVelocity = new Float64Array(3 * mesh.vertexCount)
     this.locator = new HybridLocator(mesh)
     this.interpolation = new HybridInterpolation(mesh)
-    this.advection = new HybridAdvection(this.interpolation, this.locator)
+    this.advection = new HybridAdvection(this.interpolation, this.locator, kernels)
     this.projection = new HybridProjection(mesh, kernels)
     this.vorticity = new HybridVorticity(mesh)
   }

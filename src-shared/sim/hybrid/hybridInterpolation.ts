@@ -44,6 +44,7 @@ import { barycentricCoordinates } from '../../geometry/tetmesh/tetBarycentric'
 import { choleskySolveInPlace } from '../core/tetfv/smallDense'
 import { LINEAR_CONDITION_FLOOR, MLS_EPSILON_FACTOR } from '../core/tetfv/tetMls'
 import { CELL_HEX, type HybridMesh } from './hybridMesh'
+import { FIT_LINEAR, fitScratch, linearFitAt } from './linearFitKernel'
 
 /** accurateVelocityAt's answer: staggered trilinear in a plain hexahedron. */
 export const ACCURATE_MAC = 0
@@ -71,10 +72,10 @@ export class HybridInterpolation {
   private stampValue = 0
   private readonly faceList: Int32Array
   private readonly cellList: Int32Array
-  private readonly M = new Float64Array(144)
-  private readonly rhs = new Float64Array(12)
-  private readonly acc = new Float64Array(60)
-  private readonly pp = new Float64Array(10)
+  private readonly fit = fitScratch()
+  /** The scalar fit's 4 x 4 normal matrix and right-hand side. */
+  private readonly M = new Float64Array(16)
+  private readonly rhs = new Float64Array(4)
   private readonly lambda = new Float64Array(4)
   private readonly axisOffset: Int32Array
   private readonly ox: number
@@ -361,73 +362,11 @@ export class HybridInterpolation {
     return q / area
   }
 
-  /**
-   * Eq. 11 over faces[s .. e-1] around (x, y, z), lengths in units of len; the constant fit
-   * when near singular. The row of face f is p (x) n with p = (1, X, Y, Z), so the normal
-   * matrix is sum_f w_f^2 (p p^T) (x) (n n^T): 10 distinct products of p times 6 of n, 60 sums
-   * per face instead of the 78 of the 12 x 12 triangle, spread into M once per fit.
-   */
+  /** Eq. 11 over faces[s .. e-1] around (x, y, z) (linearFitKernel.ts); ACCURATE_LINEAR or ACCURATE_CONSTANT. */
   private linearFit(zf: Float64Array, faces: Int32Array, s: number, e: number, x: number, y: number, z: number, len: number, out: Float64Array, o: number): number {
     const { faceCentre: C, faceNormal: N } = this.mesh
-    const { M, rhs, acc, pp } = this
-    pp[0] = 1
-    const invLen = 1 / len, eps2 = this.epsilonFactor * this.epsilonFactor
-    acc.fill(0)
-    let b0 = 0, b1 = 0, b2 = 0, b3 = 0, b4 = 0, b5 = 0, b6 = 0, b7 = 0, b8 = 0, b9 = 0, b10 = 0, b11 = 0
-    for (let i = s; i < e; i++) {
-      const f = faces[i]
-      const X = (C[3 * f] - x) * invLen, Y = (C[3 * f + 1] - y) * invLen, Z = (C[3 * f + 2] - z) * invLen
-      // Eq. 9 in units of len; the rows carry w (eq. 10), so w^2 in the normal equations.
-      const w = 1 / (X * X + Y * Y + Z * Z + eps2), w2 = w * w
-      const nx = N[3 * f], ny = N[3 * f + 1], nz = N[3 * f + 2]
-      const zx = w2 * zf[f] * nx, zy = w2 * zf[f] * ny, zz = w2 * zf[f] * nz
-      b0 += zx; b1 += zy; b2 += zz
-      b3 += X * zx; b4 += X * zy; b5 += X * zz
-      b6 += Y * zx; b7 += Y * zy; b8 += Y * zz
-      b9 += Z * zx; b10 += Z * zy; b11 += Z * zz
-      const wx = w2 * nx, wy = w2 * ny, wz = w2 * nz
-      const q0 = wx * nx, q1 = wy * nx, q2 = wy * ny, q3 = wz * nx, q4 = wz * ny, q5 = wz * nz
-      // p_P p_Q for P >= Q in the order (0,0) (1,0) (1,1) (2,0) (2,1) (2,2) (3,0) (3,1) (3,2) (3,3).
-      pp[1] = X; pp[2] = X * X; pp[3] = Y; pp[4] = Y * X; pp[5] = Y * Y; pp[6] = Z; pp[7] = Z * X; pp[8] = Z * Y; pp[9] = Z * Z
-      for (let k = 0, a = 0; k < 10; k++, a += 6) {
-        const t = pp[k]
-        acc[a] += t * q0; acc[a + 1] += t * q1; acc[a + 2] += t * q2
-        acc[a + 3] += t * q3; acc[a + 4] += t * q4; acc[a + 5] += t * q5
-      }
-    }
-    const map = KRONECKER_MAP
-    for (let i = 0; i < 144; i++) if (map[i] >= 0) M[i] = acc[map[i]]
-    rhs[0] = b0; rhs[1] = b1; rhs[2] = b2; rhs[3] = b3; rhs[4] = b4; rhs[5] = b5
-    rhs[6] = b6; rhs[7] = b7; rhs[8] = b8; rhs[9] = b9; rhs[10] = b10; rhs[11] = b11
-    if (choleskySolveInPlace(M, 12, rhs) >= LINEAR_CONDITION_FLOOR) {
-      out[o] = rhs[0]; out[o + 1] = rhs[1]; out[o + 2] = rhs[2]
-      return ACCURATE_LINEAR
-    }
-    this.constantFit(zf, faces, s, e, x, y, z, len, out, o)
-    return ACCURATE_CONSTANT
-  }
-
-  /** Eqs. 7-10 over faces[s .. e-1] around (x, y, z); 0 when singular. */
-  private constantFit(zf: Float64Array, faces: Int32Array, s: number, e: number, x: number, y: number, z: number, len: number, out: Float64Array, o: number): void {
-    const { faceCentre: C, faceNormal: N } = this.mesh
-    const { M, rhs } = this
-    const invLen = 1 / len, eps = this.epsilonFactor
-    let m00 = 0, m10 = 0, m11 = 0, m20 = 0, m21 = 0, m22 = 0, b0 = 0, b1 = 0, b2 = 0
-    for (let i = s; i < e; i++) {
-      const f = faces[i]
-      const X = (C[3 * f] - x) * invLen, Y = (C[3 * f + 1] - y) * invLen, Z = (C[3 * f + 2] - z) * invLen
-      const w = 1 / (X * X + Y * Y + Z * Z + eps * eps), w2 = w * w
-      const nx = N[3 * f], ny = N[3 * f + 1], nz = N[3 * f + 2]
-      m00 += w2 * nx * nx; m10 += w2 * ny * nx; m11 += w2 * ny * ny
-      m20 += w2 * nz * nx; m21 += w2 * nz * ny; m22 += w2 * nz * nz
-      const zw = w2 * zf[f]
-      b0 += zw * nx; b1 += zw * ny; b2 += zw * nz
-    }
-    M[0] = m00; M[3] = m10; M[4] = m11; M[6] = m20; M[7] = m21; M[8] = m22
-    rhs[0] = b0; rhs[1] = b1; rhs[2] = b2
-    if (choleskySolveInPlace(M, 3, rhs) > 0) {
-      out[o] = rhs[0]; out[o + 1] = rhs[1]; out[o + 2] = rhs[2]
-    } else out[o] = out[o + 1] = out[o + 2] = 0
+    const eps = this.epsilonFactor
+    return linearFitAt(C, N, zf, faces, s, e, x, y, z, len, eps * eps, this.fit, out, o) === FIT_LINEAR ? ACCURATE_LINEAR : ACCURATE_CONSTANT
   }
 
   /**
@@ -487,18 +426,6 @@ export class HybridInterpolation {
   }
 
 }
-
-/**
- * For each entry (r, c) of the linear fit's 12 x 12 normal matrix (row-major; unknown 3P + a is
- * component a of basis function P), its sum in linearFit's acc (6 x the index of the pair
- * P >= Q, plus that of a >= b), or -1 above the diagonal (the Cholesky solve reads the lower triangle).
- */
-const KRONECKER_MAP = (() => {
-  const map = new Int8Array(144).fill(-1)
-  const tri = (i: number, j: number) => (i >= j ? (i * (i + 1)) / 2 + j : (j * (j + 1)) / 2 + i)
-  for (let r = 0; r < 12; r++) for (let c = 0; c <= r; c++) map[12 * r + c] = 6 * tri(Math.floor(r / 3), Math.floor(c / 3)) + tri(r % 3, c % 3)
-  return map
-})()
 
 /** floor(u) kept to {c - 1, c}: the lower of the two face layers around a point of cube c. */
 function floorNear(u: number, c: number): number {

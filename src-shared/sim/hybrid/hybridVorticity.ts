@@ -414,6 +414,13 @@ export class HybridVorticity {
   readonly magnitude: Float64Array
   /** grad |omega| per cell (xyz), scratch of addConfinement. */
   private readonly eta: Float64Array
+  /**
+   * The face velocities and corrections of the last compute(), bit for bit: a substep asks for
+   * the same field several times (its speed limit, the guard after it, the next substep's
+   * limit, the vortex particles' forces and the confinement), and each asks once.
+   */
+  private readonly lastZ: Int32Array
+  private lastCorrections = -1
 
   constructor(readonly mesh: HybridMesh, ops?: HybridCellOperators) {
     const n = mesh.cellCount
@@ -423,6 +430,7 @@ export class HybridVorticity {
     this.omega = new Float64Array(3 * n)
     this.magnitude = new Float64Array(n)
     this.eta = new Float64Array(3 * n)
+    this.lastZ = new Int32Array(2 * mesh.faceCount)
   }
 
   /**
@@ -431,6 +439,7 @@ export class HybridVorticity {
    */
   compute(z: Float64Array, corrections = TET_VELOCITY_CORRECTIONS): void {
     const { mesh, ops } = this
+    if (this.unchanged(z, corrections)) return
     hybridCellVelocities(mesh, ops, z, this.velocity)
     hybridCellVelocityGradients(mesh, ops, this.velocity, this.gradient)
     for (let k = 0; k < corrections && mesh.tetCount > 0; k++) {
@@ -438,6 +447,19 @@ export class HybridVorticity {
       hybridCellVelocityGradients(mesh, ops, this.velocity, this.gradient)
     }
     hybridVorticityFromGradients(mesh.cellCount, this.gradient, this.omega, this.magnitude)
+  }
+
+  /** Whether z and corrections are those of the last compute() (bitwise); else remembers them. */
+  private unchanged(z: Float64Array, corrections: number): boolean {
+    const last = this.lastZ
+    if (z.length * 2 !== last.length) return false
+    const bits = new Int32Array(z.buffer, z.byteOffset, last.length)
+    let same = corrections === this.lastCorrections
+    for (let i = 0; same && i < last.length; i++) if (bits[i] !== last[i]) same = false
+    if (same) return true
+    last.set(bits)
+    this.lastCorrections = corrections
+    return false
   }
 
   /**
