@@ -7,10 +7,11 @@
 //
 //   Faces: each face's centre is traced back and the accurate velocity there projected on the
 //     face's normal. Closed faces (walls, obstacles) keep their prescribed normal velocity
-//     (copied from zOld; the solver sets them). The traces run first; the end points in
-//     tetrahedra and transition hexahedra (the linear MLS fits, most of the cost) are then
-//     fitted as one batch on the kernels (linearFitKernel.ts: over the threads on WebAssembly),
-//     each the same bits as the fit one at a time.
+//     (copied from zOld; the solver sets them). The traces run first; the end points that take
+//     the linear MLS fit (in tetrahedra and transition hexahedra, and in plain hexahedra whose
+//     staggered stencil misses a face: most of the cost) are then fitted as one batch on the
+//     kernels (linearFitKernel.ts: over the threads on WebAssembly), each the same bits as the
+//     fit one at a time.
 //   Cells: scalars (density, temperature) traced back from cell centres, HybridInterpolation.scalarAt.
 //   Points: massless tracker particles moved forward with the fast field (section 3; the paper
 //     recomputes the vertex velocities before moving them, as the caller does here).
@@ -142,8 +143,13 @@ export class HybridAdvection {
       // The centre lies on cell a's boundary: its fields are defined there, no search needed.
       const c = this.trace(C[3 * f], C[3 * f + 1], C[3 * f + 2], faceCellA[f], -dt, vertexVel)
       if (this.left) clamped++
-      if (batch !== null && cellKind[c] !== CELL_HEX) {
-        // accurateVelocityAt's linear fit over the cell's neighbourhood, in the batch below.
+      // accurateVelocityAt: the staggered trilinear in a plain hexahedron when its stencil is
+      // whole, else the linear fit over the cell's neighbourhood, in the batch below.
+      if (cellKind[c] === CELL_HEX && interp.macVelocityAt(pos[0], pos[1], pos[2], c, zOld, vel, 0)) {
+        zNew[f] = vel[0] * N[3 * f] + vel[1] * N[3 * f + 1] + vel[2] * N[3 * f + 2]
+        continue
+      }
+      if (batch !== null && neighbourStart[c + 1] > neighbourStart[c]) {
         batch.at[3 * points] = pos[0]; batch.at[3 * points + 1] = pos[1]; batch.at[3 * points + 2] = pos[2]
         batch.start[points] = neighbourStart[c]
         batch.end[points] = neighbourStart[c + 1]
@@ -168,18 +174,25 @@ export class HybridAdvection {
     this.clampedTraces = clamped
   }
 
-  /** out = the cell-centred scalar `values` advected by dt: each centre traced back, scalarAt there. */
-  advectCells(values: Float64Array | Float32Array, vertexVel: Float64Array, dt: number, out: Float64Array | Float32Array): void {
+  /**
+   * out = the cell-centred scalar `values` advected by dt: each centre traced back, scalarAt
+   * there; with `values2`, out2 the same for a second scalar from the same traces (density and
+   * temperature ride one flow: tracing twice would find the same points).
+   */
+  advectCells(values: Float64Array | Float32Array, vertexVel: Float64Array, dt: number, out: Float64Array | Float32Array, values2: Float64Array | Float32Array | null = null, out2: Float64Array | Float32Array | null = null): void {
     const { cellCount, cellCentre: C } = this.mesh
     this.checkStep('cells', dt, vertexVel)
-    if (values.length !== cellCount || out.length !== cellCount) throw new EddyError('INVALID_PARAM', `hybrid advection (cells): ${values.length} values and ${out.length} outputs for ${cellCount} cells`)
-    if (values === out) throw new EddyError('INVALID_PARAM', 'hybrid advection (cells): values and out must be different arrays')
+    for (const [v, o] of values2 === null ? [[values, out]] : [[values, out], [values2, out2]]) {
+      if (v === null || o === null || v.length !== cellCount || o.length !== cellCount) throw new EddyError('INVALID_PARAM', `hybrid advection (cells): ${v?.length ?? 'no'} values and ${o?.length ?? 'no'} outputs for ${cellCount} cells`)
+      if (v === o) throw new EddyError('INVALID_PARAM', 'hybrid advection (cells): values and out must be different arrays')
+    }
     const { interpolation: interp, pos } = this
     let clamped = 0
     for (let c = 0; c < cellCount; c++) {
       const e = this.trace(C[3 * c], C[3 * c + 1], C[3 * c + 2], c, -dt, vertexVel)
       if (this.left) clamped++
       out[c] = interp.scalarAt(pos[0], pos[1], pos[2], e, values)
+      if (values2 !== null) out2![c] = interp.scalarAt(pos[0], pos[1], pos[2], e, values2)
     }
     this.clampedTraces = clamped
   }

@@ -38,6 +38,7 @@ export class HybridFields {
   readonly fz: Float64Array
   private readonly zTmp: Float64Array
   private readonly sTmp: Float64Array
+  private readonly sTmp2: Float64Array
   private lost = new Uint8Array(0)
   private readonly openSides: boolean[]
   private readonly v3 = new Float64Array(3)
@@ -61,6 +62,7 @@ export class HybridFields {
     this.density = new Float64Array(nc)
     this.temperature = new Float64Array(nc).fill(ambientTemperature)
     this.sTmp = new Float64Array(nc)
+    this.sTmp2 = new Float64Array(nc)
     this.fx = new Float64Array(nc)
     this.fy = new Float64Array(nc)
     this.fz = new Float64Array(nc)
@@ -127,10 +129,9 @@ export class HybridFields {
   advect(h: number, trackers: TrackerParticles): void {
     const { advection, vertexVelocity: vv } = this
     this.interpolation.vertexVelocities(this.z, vv)
-    advection.advectCells(this.density, vv, h, this.sTmp)
+    advection.advectCells(this.density, vv, h, this.sTmp, this.temperature, this.sTmp2)
     this.density.set(this.sTmp)
-    advection.advectCells(this.temperature, vv, h, this.sTmp)
-    this.temperature.set(this.sTmp)
+    this.temperature.set(this.sTmp2)
     advection.advectFaces(this.z, vv, h, this.zTmp)
     this.z.set(this.zTmp)
     if (trackers.count > 0) {

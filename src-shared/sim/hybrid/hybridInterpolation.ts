@@ -22,9 +22,10 @@
 //     MLS of eq. 11, u(y) = u_0 + X u_x + Y u_y + Z u_z with (X, Y, Z) the face centre relative
 //     to the evaluation point, so u(x) = u_0 (12 unknowns), over the "two-ring neighbourhood"
 //     of the containing cell, read as in tetMls.ts: every face adjacent to one of the cell's
-//     vertices (gatherFaces says why not a smaller one). eps = 0.03 x the containing cell's mean edge. These lists are precomputed (CSR) for the
-//     transition hexahedra and tetrahedra; the rare plain-hexahedron fallback gathers its list
-//     on the fly.
+//     vertices (gatherFaces says why not a smaller one). eps = 0.03 x the containing cell's
+//     mean edge. These lists are precomputed (CSR) for the transition hexahedra, tetrahedra and
+//     the plain hexahedra next to the band, solids or walls (where the staggered stencil can
+//     miss a face).
 //
 //   Scalars (density, temperature, at cell centres): trilinear over the 8 surrounding centres
 //     where those are all hexahedra (the grid solver's interpolation), else a linear moving
@@ -60,7 +61,11 @@ export class HybridInterpolation {
   readonly vertexCoefficients: Float64Array
   /** Vertices whose constant fit was singular (their velocity is 0); none on a valid mesh. */
   readonly vertexFitFailures: number
-  /** Faces of each transition hexahedron's and tetrahedron's neighbourhood (empty for plain hexahedra): CSR over cells. */
+  /**
+   * Faces of each cell's velocity-fit neighbourhood (gatherFaces): every transition hexahedron
+   * and tetrahedron, and the plain hexahedra whose staggered stencil may reach a grid face with
+   * no mesh face (macMayFail); empty for the others. CSR over cells.
+   */
   readonly neighbourStart: Int32Array
   readonly neighbourFaces: Int32Array
   /** The two-ring of cells of each transition hexahedron and tetrahedron (the scalar fits' samples): CSR over cells. */
@@ -116,9 +121,10 @@ export class HybridInterpolation {
     this.vertexFitFailures = failures
 
     const start = new Int32Array(cellCount + 1)
-    for (let c = 0; c < cellCount; c++) start[c + 1] = start[c] + (cellKind[c] === CELL_HEX ? 0 : this.gatherFaces(c))
+    const listed = (c: number) => cellKind[c] !== CELL_HEX || this.macMayFail(c)
+    for (let c = 0; c < cellCount; c++) start[c + 1] = start[c] + (listed(c) ? this.gatherFaces(c) : 0)
     const faces = new Int32Array(start[cellCount])
-    for (let c = 0; c < cellCount; c++) if (cellKind[c] !== CELL_HEX) faces.set(this.faceList.subarray(0, this.gatherFaces(c)), start[c])
+    for (let c = 0; c < cellCount; c++) if (listed(c)) faces.set(this.faceList.subarray(0, this.gatherFaces(c)), start[c])
     this.neighbourStart = start
     this.neighbourFaces = faces
     const ringStart = new Int32Array(cellCount + 1)
@@ -127,6 +133,23 @@ export class HybridInterpolation {
     for (let c = 0; c < cellCount; c++) if (cellKind[c] !== CELL_HEX) ring.set(this.cellList.subarray(0, this.gatherCells(c)), ringStart[c])
     this.ringStart = ringStart
     this.ringCells = ring
+  }
+
+  /**
+   * Whether plain hexahedron c's staggered stencil can miss a face: its points' stencils reach
+   * the grid faces of the cubes around its cube, so any of those 27 that is not a hexahedron
+   * (band, solid) or lies beyond the grid may leave one without a mesh face.
+   */
+  private macMayFail(c: number): boolean {
+    const { grid, hexCube, cubeHex } = this.mesh
+    const { nx, ny, nz } = grid
+    const cube = hexCube[c]
+    const ci = cube % nx, r = (cube - ci) / nx, cj = r % ny, ck = (r - cj) / ny
+    if (ci === 0 || cj === 0 || ck === 0 || ci === nx - 1 || cj === ny - 1 || ck === nz - 1) return true
+    for (let dk = -1; dk <= 1; dk++) for (let dj = -1; dj <= 1; dj++) for (let di = -1; di <= 1; di++) {
+      if (cubeHex[ci + di + nx * (cj + dj + ny * (ck + dk))] < 0) return true
+    }
+    return false
   }
 
   private cellVertexCount(c: number): number {
@@ -307,6 +330,19 @@ export class HybridInterpolation {
     const mesh = this.mesh
     const len = mesh.cellMeanEdge[cell]
     if (mesh.cellKind[cell] !== CELL_HEX) return this.linearFit(zFaces, this.neighbourFaces, this.neighbourStart[cell], this.neighbourStart[cell + 1], x, y, z, len, out, o)
+    if (this.macVelocityAt(x, y, z, cell, zFaces, out, o)) return ACCURATE_MAC
+    const s = this.neighbourStart[cell], e = this.neighbourStart[cell + 1]
+    if (e > s) return this.linearFit(zFaces, this.neighbourFaces, s, e, x, y, z, len, out, o)
+    return this.linearFit(zFaces, this.faceList, 0, this.gatherFaces(cell), x, y, z, len, out, o)
+  }
+
+  /**
+   * The staggered (MAC) trilinear velocity at (x, y, z) in plain hexahedron `cell` into
+   * out[o .. o+2]; false (out untouched) when a stencil face has no mesh face, where the
+   * linear fit answers instead.
+   */
+  macVelocityAt(x: number, y: number, z: number, cell: number, zFaces: Float64Array, out: Float64Array, o: number): boolean {
+    const mesh = this.mesh
     const cube = mesh.hexCube[cell], nx = mesh.grid.nx, ny = mesh.grid.ny
     const ci = cube % nx, r = (cube - ci) / nx, cj = r % ny, ck = (r - cj) / ny
     const gx = (x - this.ox) * this.invH, gy = (y - this.oy) * this.invH, gz = (z - this.oz) * this.invH
@@ -314,11 +350,9 @@ export class HybridInterpolation {
     const v = this.macComponent(1, gx, gy, gz, ci, cj, ck, zFaces)
     const w = this.macComponent(2, gx, gy, gz, ci, cj, ck, zFaces)
     // NaN marks a stencil face with no mesh face.
-    if (u === u && v === v && w === w) {
-      out[o] = u; out[o + 1] = v; out[o + 2] = w
-      return ACCURATE_MAC
-    }
-    return this.linearFit(zFaces, this.faceList, 0, this.gatherFaces(cell), x, y, z, len, out, o)
+    if (!(u === u && v === v && w === w)) return false
+    out[o] = u; out[o + 1] = v; out[o + 2] = w
+    return true
   }
 
   /**

@@ -60,6 +60,16 @@ describe('hybrid semi-Lagrangian advection', () => {
     console.log(`advectCells: ${n} interior cells (of ${m.cellCount}), worst error ${worst.toExponential(2)}`)
     expect(n).toBeGreaterThan(200)
     expect(worst).toBeLessThan(1e-10)
+    // Two scalars from one set of traces: each the bits of its own call.
+    const second = new Float64Array(m.cellCount), outA = new Float64Array(m.cellCount), outB = new Float64Array(m.cellCount), alone = new Float64Array(m.cellCount)
+    for (let c = 0; c < m.cellCount; c++) second[c] = Math.sin(7 * C[3 * c]) * Math.cos(5 * C[3 * c + 1]) + C[3 * c + 2]
+    adv.advectCells(values, vv, dt, outA, second, outB)
+    adv.advectCells(second, vv, dt, alone)
+    for (let c = 0; c < m.cellCount; c++) {
+      expect(Object.is(outA[c], out[c])).toBe(true)
+      expect(Object.is(outB[c], alone[c])).toBe(true)
+    }
+    expect(alone.some((v, c) => v !== second[c])).toBe(true)
   })
 
   it('a rigid rotation carries tracker particles once round and back to within a few percent of the radius', () => {

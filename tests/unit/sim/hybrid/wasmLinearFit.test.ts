@@ -112,6 +112,28 @@ describe('hybrid linear MLS fits on the WebAssembly kernels', () => {
     expect(linearFitAt(b.C, b.N, b.z, b.faces, b.start[0], b.end[0], b.at[0], b.at[1], b.at[2], b.len[0], EPS2, fitScratch(), out, 0)).toBe(FIT_LINEAR)
   })
 
+  it('plain hexahedra: wherever the staggered stencil misses a face (walls, the band), the fit list is precomputed and answers as accurateVelocityAt does', () => {
+    const rng = new Prng(4)
+    const z = faceVelocities(8)
+    const out = new Float64Array(3), one = new Float64Array(3)
+    let missed = 0, whole = 0
+    for (let c = 0; c < mesh.cellCount; c++) {
+      if (mesh.cellKind[c] !== CELL_HEX) continue
+      for (let s = 0; s < 6; s++) {
+        const x = mesh.cellCentre[3 * c] + (rng.next() - 0.5) * 0.98 / 12, y = mesh.cellCentre[3 * c + 1] + (rng.next() - 0.5) * 0.98 / 12, zz = mesh.cellCentre[3 * c + 2] + (rng.next() - 0.5) * 0.98 / 12
+        if (interp.macVelocityAt(x, y, zz, c, z, out, 0)) { whole++; continue }
+        missed++
+        const a = interp.neighbourStart[c], b = interp.neighbourStart[c + 1]
+        expect(b, `hexahedron ${c}`).toBeGreaterThan(a)
+        linearFitAt(mesh.faceCentre, mesh.faceNormal, z, interp.neighbourFaces, a, b, x, y, zz, mesh.cellMeanEdge[c], EPS2, fitScratch(), out, 0)
+        interp.accurateVelocityAt(x, y, zz, c, z, one, 0)
+        expect(sameBits(out, one)).toBe(true)
+      }
+    }
+    expect(missed).toBeGreaterThan(100)
+    expect(whole).toBeGreaterThan(missed)
+  })
+
   it('face advection with the fits on 2 WebAssembly threads: the bits of the TypeScript run', () => {
     const zOld = faceVelocities(21)
     for (let f = 0; f < mesh.faceCount; f++) if (mesh.faceKind[f] !== FACE_INTERIOR) zOld[f] = 0
