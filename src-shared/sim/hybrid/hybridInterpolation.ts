@@ -83,6 +83,11 @@ export class HybridInterpolation {
   private readonly rhs = new Float64Array(4)
   private readonly lambda = new Float64Array(4)
   private readonly axisOffset: Int32Array
+  /** Per grid face: its one mesh face (-1 for none or a split face), and that face's normal along the grid face's axis. */
+  private readonly macSingle: Int32Array
+  private readonly macSign: Float64Array
+  /** Per axis, the index offsets of a staggered stencil's 8 grid faces from its first (d & 1 along x, d & 2 y, d & 4 z). */
+  private readonly macCorner: Int32Array
   private readonly ox: number
   private readonly oy: number
   private readonly oz: number
@@ -96,6 +101,21 @@ export class HybridInterpolation {
     this.h = grid.dx; this.invH = 1 / grid.dx
     const { nx, ny, nz } = grid
     this.axisOffset = Int32Array.of(0, (nx + 1) * ny * nz, (nx + 1) * ny * nz + nx * (ny + 1) * nz)
+    const { gridFaceStart, gridFaces, faceNormal } = mesh
+    const gridFaceCount = gridFaceStart.length - 1
+    this.macSingle = new Int32Array(gridFaceCount).fill(-1)
+    this.macSign = new Float64Array(gridFaceCount)
+    for (let g = 0; g < gridFaceCount; g++) {
+      if (gridFaceStart[g + 1] !== gridFaceStart[g] + 1) continue
+      const f = gridFaces[gridFaceStart[g]], a = g < this.axisOffset[1] ? 0 : g < this.axisOffset[2] ? 1 : 2
+      this.macSingle[g] = f
+      this.macSign[g] = faceNormal[3 * f + a]
+    }
+    this.macCorner = new Int32Array(24)
+    for (let a = 0; a < 3; a++) {
+      const fx = nx + (a === 0 ? 1 : 0), fy = ny + (a === 1 ? 1 : 0)
+      for (let d = 0; d < 8; d++) this.macCorner[8 * a + d] = (d & 1) + fx * ((d & 2 ? 1 : 0) + fy * (d & 4 ? 1 : 0))
+    }
     this.faceStamp = new Int32Array(faceCount)
     this.cellStamp = new Int32Array(cellCount)
     // Scratch bounds: a two-ring of cells holds at most 1 + F + F^2 cells (F the most faces a
@@ -369,9 +389,13 @@ export class HybridInterpolation {
     if (i0 < 0 || j0 < 0 || k0 < 0 || i0 + 1 >= fx || j0 + 1 >= fy || k0 + 1 >= fz) return NaN
     const tx = u - i0, ty = v - j0, tz = w - k0
     const base = this.axisOffset[a] + i0 + fx * (j0 + fy * k0)
+    const corner = this.macCorner, single = this.macSingle, sign = this.macSign
     let sum = 0
     for (let d = 0; d < 8; d++) {
-      const value = this.macFaceValue(base + (d & 1) + fx * ((d & 2 ? 1 : 0) + fy * (d & 4 ? 1 : 0)), a, zf)
+      const g = base + corner[8 * a + d]
+      // A whole face: its mesh face's velocity along +a (macFaceValue, without its lookups).
+      const f = single[g]
+      const value = f >= 0 ? zf[f] * sign[g] : this.macFaceValue(g, a, zf)
       if (value !== value) return NaN
       sum += (d & 1 ? tx : 1 - tx) * (d & 2 ? ty : 1 - ty) * (d & 4 ? tz : 1 - tz) * value
     }
