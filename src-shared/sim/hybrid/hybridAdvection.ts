@@ -186,6 +186,8 @@ export class HybridAdvection {
       if (v === null || o === null || v.length !== cellCount || o.length !== cellCount) throw new EddyError('INVALID_PARAM', `hybrid advection (cells): ${v?.length ?? 'no'} values and ${o?.length ?? 'no'} outputs for ${cellCount} cells`)
       if (v === o) throw new EddyError('INVALID_PARAM', 'hybrid advection (cells): values and out must be different arrays')
     }
+    // Each output is written while both inputs are still read.
+    if (values2 !== null && (out === out2 || out === values2 || out2 === values)) throw new EddyError('INVALID_PARAM', 'hybrid advection (cells): the two scalars need four different arrays')
     const { interpolation: interp, pos } = this
     let clamped = 0
     for (let c = 0; c < cellCount; c++) {

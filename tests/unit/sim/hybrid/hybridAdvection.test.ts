@@ -152,6 +152,8 @@ describe('hybrid semi-Lagrangian advection', () => {
     expect(() => adv.advectFaces(z, vv, NaN, new Float64Array(m.faceCount))).toThrow(/time step/)
     expect(() => adv.advectFaces(z, new Float64Array(3), 0.1, new Float64Array(m.faceCount))).toThrow(/vertex velocity/)
     expect(() => adv.advectCells(new Float64Array(2), vv, 0.1, new Float64Array(2))).toThrow(/cells/)
+    const a = new Float64Array(m.cellCount), b = new Float64Array(m.cellCount)
+    expect(() => adv.advectCells(a, vv, 0.1, b, b, a)).toThrow(/four different arrays/)
     expect(() => adv.advectPoints(new Float64Array(2), new Float64Array(2), new Float64Array(1), 2, vv, 0.1)).toThrow(/particles/)
   })
 })
