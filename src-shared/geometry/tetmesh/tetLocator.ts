@@ -19,8 +19,15 @@ export class TetLocator {
   private readonly cellStart: Int32Array
   private readonly cellTets: Int32Array
   private readonly lambda = new Float64Array(4)
+  /**
+   * With `frames`: per tetrahedron its first vertex, the three cross products and the inverse
+   * determinant barycentricCoordinates computes (13 float64), so a containment test is a few
+   * products instead of rebuilding them: the same expressions, so the same bits. Worth its
+   * memory where a mesh answers many queries (the hybrid gas keeps its mesh for a whole bake).
+   */
+  private readonly frames: Float64Array | null
 
-  constructor(private readonly positions: Float64Array, private readonly tets: Int32Array, cellSize: number) {
+  constructor(private readonly positions: Float64Array, private readonly tets: Int32Array, cellSize: number, options: { frames?: boolean } = {}) {
     if (!(cellSize > 0)) throw new EddyError('INVALID_PARAM', `tetrahedron locator: cell size must be positive, got ${cellSize}`)
     const nt = tets.length / 4
     const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity]
@@ -51,6 +58,7 @@ export class TetLocator {
     for (let t = 0; t < nt; t++) visitCells(t, (c) => { entries[fill[c]++] = t })
     this.cellStart = start
     this.cellTets = entries
+    this.frames = options.frames ? barycentricFrames(positions, tets) : null
   }
 
   /** out = [i0, j0, k0, i1, j1, k1]: the cells tetrahedron t's bounding box overlaps. */
@@ -76,7 +84,8 @@ export class TetLocator {
   /** Whether tetrahedron t holds (x, y, z), within `slack` in barycentric terms (false for a flat tetrahedron). */
   contains(t: number, x: number, y: number, z: number, slack = 1e-12): boolean {
     const l = this.lambda
-    barycentricCoordinates(this.positions, this.tets, t, x, y, z, l)
+    if (this.frames !== null) barycentricInFrame(this.frames, t, x, y, z, l)
+    else barycentricCoordinates(this.positions, this.tets, t, x, y, z, l)
     return l[0] >= -slack && l[1] >= -slack && l[2] >= -slack && l[3] >= -slack
   }
 
@@ -107,4 +116,39 @@ export class TetLocator {
     }
     return -1
   }
+}
+
+/** barycentricCoordinates' per-tetrahedron terms: p_0, (v x w), (w x u), (u x v), 1 / det (13 per tetrahedron). */
+function barycentricFrames(positions: Float64Array, tets: Int32Array): Float64Array {
+  const nt = tets.length / 4
+  const F = new Float64Array(13 * nt)
+  for (let t = 0; t < nt; t++) {
+    const a = 3 * tets[4 * t], b = 3 * tets[4 * t + 1], c = 3 * tets[4 * t + 2], d = 3 * tets[4 * t + 3]
+    const x0 = positions[a], y0 = positions[a + 1], z0 = positions[a + 2]
+    const ux = positions[b] - x0, uy = positions[b + 1] - y0, uz = positions[b + 2] - z0
+    const vx = positions[c] - x0, vy = positions[c + 1] - y0, vz = positions[c + 2] - z0
+    const wx = positions[d] - x0, wy = positions[d + 1] - y0, wz = positions[d + 2] - z0
+    const cvwx = vy * wz - vz * wy, cvwy = vz * wx - vx * wz, cvwz = vx * wy - vy * wx
+    const o = 13 * t
+    F[o] = x0; F[o + 1] = y0; F[o + 2] = z0
+    F[o + 3] = cvwx; F[o + 4] = cvwy; F[o + 5] = cvwz
+    F[o + 6] = wy * uz - wz * uy; F[o + 7] = wz * ux - wx * uz; F[o + 8] = wx * uy - wy * ux
+    F[o + 9] = uy * vz - uz * vy; F[o + 10] = uz * vx - ux * vz; F[o + 11] = ux * vy - uy * vx
+    F[o + 12] = 1 / (ux * cvwx + uy * cvwy + uz * cvwz)
+  }
+  return F
+}
+
+/** barycentricCoordinates from a tetrahedron's precomputed terms (barycentricFrames): the same bits. */
+function barycentricInFrame(F: Float64Array, t: number, x: number, y: number, z: number, out: Float64Array): void {
+  const o = 13 * t
+  const px = x - F[o], py = y - F[o + 1], pz = z - F[o + 2]
+  const inv = F[o + 12]
+  const l1 = (px * F[o + 3] + py * F[o + 4] + pz * F[o + 5]) * inv
+  const l2 = (px * F[o + 6] + py * F[o + 7] + pz * F[o + 8]) * inv
+  const l3 = (px * F[o + 9] + py * F[o + 10] + pz * F[o + 11]) * inv
+  out[0] = 1 - l1 - l2 - l3
+  out[1] = l1
+  out[2] = l2
+  out[3] = l3
 }

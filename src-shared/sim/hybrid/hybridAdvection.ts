@@ -105,7 +105,9 @@ export class HybridAdvection {
       cm = locator.lastInside(x, y, z, c, mx, my, mz, pos, 0)
       mx = pos[0]; my = pos[1]; mz = pos[2]
     }
-    interp.fastVelocityAt(mx, my, mz, cm, vertexVel, vel, 0)
+    // A tetrahedron's search just computed the midpoint's barycentric coordinates there.
+    if (cm >= 0 && cm === locator.lastTetCell) interp.fastVelocityInTet(cm, locator.weights, vertexVel, vel, 0)
+    else interp.fastVelocityAt(mx, my, mz, cm, vertexVel, vel, 0)
     const ex = x + step * vel[0], ey = y + step * vel[1], ez = z + step * vel[2]
     let ce = locator.cellAt(ex, ey, ez)
     this.left = ce < 0

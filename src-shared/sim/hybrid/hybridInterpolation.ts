@@ -331,8 +331,13 @@ export class HybridInterpolation {
       out[o] = ux; out[o + 1] = uy; out[o + 2] = uz
       return
     }
-    const t = cell - hexCount, l = this.lambda, T = this.mesh.tets
-    barycentricCoordinates(this.mesh.positions, T, t, x, y, z, l)
+    barycentricCoordinates(this.mesh.positions, this.mesh.tets, cell - hexCount, x, y, z, this.lambda)
+    this.fastVelocityInTet(cell, this.lambda, vertexVel, out, o)
+  }
+
+  /** fastVelocityAt in tetrahedron `cell` from the point's barycentric coordinates l there. */
+  fastVelocityInTet(cell: number, l: Float64Array, vertexVel: Float64Array, out: Float64Array, o: number): void {
+    const t = cell - this.mesh.hexCount, T = this.mesh.tets
     let ux = 0, uy = 0, uz = 0
     for (let k = 0; k < 4; k++) {
       const v = 3 * T[4 * t + k]

@@ -30,6 +30,11 @@ export class HybridLocator {
   private readonly oy: number
   private readonly oz: number
   private readonly invH: number
+  /**
+   * The cell of the last cellAt() when a tetrahedron search found it (else -1): then `weights`
+   * holds the point's barycentric coordinates in it, as barycentricCoordinates gives them.
+   */
+  lastTetCell = -1
 
   constructor(readonly mesh: HybridMesh) {
     const { grid, cubeRole, cubeHex, tetCount } = mesh
@@ -40,11 +45,12 @@ export class HybridLocator {
     this.ox = grid.origin[0]; this.oy = grid.origin[1]; this.oz = grid.origin[2]
     this.invH = 1 / grid.dx
     // Half a cube per index cell, as the tetrahedral liquid's locator uses for stuffed meshes.
-    this.tetLocator = tetCount > 0 ? new TetLocator(mesh.positions, mesh.tets, 0.5 * grid.dx) : null
+    this.tetLocator = tetCount > 0 ? new TetLocator(mesh.positions, mesh.tets, 0.5 * grid.dx, { frames: true }) : null
   }
 
   /** The cell holding (x, y, z), or -1 outside the fluid (outside the domain, in a solid cube, inside an obstacle). */
   cellAt(x: number, y: number, z: number): number {
+    this.lastTetCell = -1
     const fx = (x - this.ox) * this.invH, fy = (y - this.oy) * this.invH, fz = (z - this.oz) * this.invH
     const { nx, ny, nz } = this
     // Written so that NaN fails too.
@@ -59,8 +65,13 @@ export class HybridLocator {
     if (role === CUBE_HEX) return this.mesh.cubeHex[cube]
     if (role !== CUBE_BAND) return -1
     const t = this.tetLocator!.locate(x, y, z)
-    if (t >= 0) return this.mesh.hexCount + t
+    if (t >= 0) return (this.lastTetCell = this.mesh.hexCount + t)
     return this.snapToHex(fx - i, fy - j, fz - k, i, j, k)
+  }
+
+  /** The barycentric coordinates of the last cellAt() point in lastTetCell's tetrahedron. */
+  get weights(): Float64Array {
+    return this.tetLocator!.weights
   }
 
   /**

@@ -3,6 +3,7 @@
 // points outside the mesh give -1.
 import { describe, expect, it } from 'vitest'
 import { stuffIsosurface } from '../../../src-shared/geometry/tetmesh/stuffing'
+import { barycentricCoordinates } from '../../../src-shared/geometry/tetmesh/tetBarycentric'
 import { TetLocator } from '../../../src-shared/geometry/tetmesh/tetLocator'
 import { Prng } from '../../../src-shared/sim/core/prng'
 
@@ -35,4 +36,23 @@ describe('tetrahedron location in stuffed meshes (exactly the brute-force answer
       })
     }
   }
+
+  it('with precomputed frames: the same tetrahedra and the same barycentric coordinates, bit for bit', () => {
+    const h = 0.1
+    const m = stuffIsosurface(shapes[1][1], { spacing: h, bounds: { min: [-1, -1, -1], max: [1, 1, 1] }, mode: 'graded' })
+    const plain = new TetLocator(m.positions, m.tets, h), framed = new TetLocator(m.positions, m.tets, h, { frames: true })
+    const rng = new Prng(12)
+    const l = new Float64Array(4)
+    let found = 0
+    for (let s = 0; s < 3000; s++) {
+      const x = rng.range(-1, 1), y = rng.range(-1, 1), z = rng.range(-1, 1)
+      const t = framed.locate(x, y, z)
+      expect(t).toBe(plain.locate(x, y, z))
+      if (t < 0) continue
+      found++
+      barycentricCoordinates(m.positions, m.tets, t, x, y, z, l)
+      for (let k = 0; k < 4; k++) expect(Object.is(framed.weights[k], l[k])).toBe(true)
+    }
+    expect(found).toBeGreaterThan(200)
+  })
 })
