@@ -7,7 +7,7 @@
 // larger overlaps up to (2^k + 1)^3, but there are 8^k times fewer of them, so the index stays
 // a small multiple of the finest cells the mesh covers. Allocation free per query.
 import { EddyError } from '../../api/errors'
-import { barycentricCoordinates } from './tetBarycentric'
+import { barycentricCoordinates, barycentricFrames, barycentricInFrame } from './tetBarycentric'
 
 /** Most index entries a locator may hold (2^28 Int32 = 1 GiB). */
 const MAX_ENTRIES = 2 ** 28
@@ -81,11 +81,16 @@ export class TetLocator {
     return i < 0 ? 0 : i >= this.dims[a] ? this.dims[a] - 1 : i
   }
 
+  /** barycentricCoordinates of (x, y, z) in tetrahedron t into out (from the frames when kept: the same bits). */
+  barycentric(t: number, x: number, y: number, z: number, out: Float64Array): void {
+    if (this.frames !== null) barycentricInFrame(this.frames, t, x, y, z, out)
+    else barycentricCoordinates(this.positions, this.tets, t, x, y, z, out)
+  }
+
   /** Whether tetrahedron t holds (x, y, z), within `slack` in barycentric terms (false for a flat tetrahedron). */
   contains(t: number, x: number, y: number, z: number, slack = 1e-12): boolean {
     const l = this.lambda
-    if (this.frames !== null) barycentricInFrame(this.frames, t, x, y, z, l)
-    else barycentricCoordinates(this.positions, this.tets, t, x, y, z, l)
+    this.barycentric(t, x, y, z, l)
     return l[0] >= -slack && l[1] >= -slack && l[2] >= -slack && l[3] >= -slack
   }
 
@@ -116,39 +121,4 @@ export class TetLocator {
     }
     return -1
   }
-}
-
-/** barycentricCoordinates' per-tetrahedron terms: p_0, (v x w), (w x u), (u x v), 1 / det (13 per tetrahedron). */
-function barycentricFrames(positions: Float64Array, tets: Int32Array): Float64Array {
-  const nt = tets.length / 4
-  const F = new Float64Array(13 * nt)
-  for (let t = 0; t < nt; t++) {
-    const a = 3 * tets[4 * t], b = 3 * tets[4 * t + 1], c = 3 * tets[4 * t + 2], d = 3 * tets[4 * t + 3]
-    const x0 = positions[a], y0 = positions[a + 1], z0 = positions[a + 2]
-    const ux = positions[b] - x0, uy = positions[b + 1] - y0, uz = positions[b + 2] - z0
-    const vx = positions[c] - x0, vy = positions[c + 1] - y0, vz = positions[c + 2] - z0
-    const wx = positions[d] - x0, wy = positions[d + 1] - y0, wz = positions[d + 2] - z0
-    const cvwx = vy * wz - vz * wy, cvwy = vz * wx - vx * wz, cvwz = vx * wy - vy * wx
-    const o = 13 * t
-    F[o] = x0; F[o + 1] = y0; F[o + 2] = z0
-    F[o + 3] = cvwx; F[o + 4] = cvwy; F[o + 5] = cvwz
-    F[o + 6] = wy * uz - wz * uy; F[o + 7] = wz * ux - wx * uz; F[o + 8] = wx * uy - wy * ux
-    F[o + 9] = uy * vz - uz * vy; F[o + 10] = uz * vx - ux * vz; F[o + 11] = ux * vy - uy * vx
-    F[o + 12] = 1 / (ux * cvwx + uy * cvwy + uz * cvwz)
-  }
-  return F
-}
-
-/** barycentricCoordinates from a tetrahedron's precomputed terms (barycentricFrames): the same bits. */
-function barycentricInFrame(F: Float64Array, t: number, x: number, y: number, z: number, out: Float64Array): void {
-  const o = 13 * t
-  const px = x - F[o], py = y - F[o + 1], pz = z - F[o + 2]
-  const inv = F[o + 12]
-  const l1 = (px * F[o + 3] + py * F[o + 4] + pz * F[o + 5]) * inv
-  const l2 = (px * F[o + 6] + py * F[o + 7] + pz * F[o + 8]) * inv
-  const l3 = (px * F[o + 9] + py * F[o + 10] + pz * F[o + 11]) * inv
-  out[0] = 1 - l1 - l2 - l3
-  out[1] = l1
-  out[2] = l2
-  out[3] = l3
 }

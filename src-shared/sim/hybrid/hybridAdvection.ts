@@ -97,7 +97,7 @@ export class HybridAdvection {
    */
   private trace(x: number, y: number, z: number, c: number, step: number, vertexVel: Float64Array): number {
     const { interpolation: interp, locator, vel, pos } = this
-    interp.fastVelocityAt(x, y, z, c, vertexVel, vel, 0)
+    this.fast(x, y, z, c, vertexVel)
     const h = 0.5 * step
     let mx = x + h * vel[0], my = y + h * vel[1], mz = z + h * vel[2]
     let cm = locator.cellAt(mx, my, mz)
@@ -107,13 +107,22 @@ export class HybridAdvection {
     }
     // A tetrahedron's search just computed the midpoint's barycentric coordinates there.
     if (cm >= 0 && cm === locator.lastTetCell) interp.fastVelocityInTet(cm, locator.weights, vertexVel, vel, 0)
-    else interp.fastVelocityAt(mx, my, mz, cm, vertexVel, vel, 0)
+    else this.fast(mx, my, mz, cm, vertexVel)
     const ex = x + step * vel[0], ey = y + step * vel[1], ez = z + step * vel[2]
     let ce = locator.cellAt(ex, ey, ez)
     this.left = ce < 0
     if (ce < 0) ce = locator.lastInside(x, y, z, c, ex, ey, ez, pos, 0)
     else { pos[0] = ex; pos[1] = ey; pos[2] = ez }
     return ce
+  }
+
+  /**
+   * The fast field at (x, y, z) in cell c into this.vel: in a tetrahedron from the locator's
+   * kept barycentric terms (the same bits as fastVelocityAt, without rebuilding them).
+   */
+  private fast(x: number, y: number, z: number, c: number, vertexVel: Float64Array): void {
+    if (c >= this.mesh.hexCount) this.interpolation.fastVelocityInTet(c, this.locator.barycentricIn(c, x, y, z), vertexVel, this.vel, 0)
+    else this.interpolation.fastVelocityAt(x, y, z, c, vertexVel, this.vel, 0)
   }
 
   private checkStep(what: string, dt: number, vertexVel: Float64Array): void {

@@ -398,7 +398,7 @@ export class HybridInterpolation {
     let sum = 0
     for (let d = 0; d < 8; d++) {
       const g = base + corner[8 * a + d]
-      // A whole face: its mesh face's velocity along +a (macFaceValue, without its lookups).
+      // A whole face: its mesh face's velocity along +a; a split or missing one: macFaceValue.
       const f = single[g]
       const value = f >= 0 ? zf[f] * sign[g] : this.macFaceValue(g, a, zf)
       if (value !== value) return NaN
@@ -407,15 +407,14 @@ export class HybridInterpolation {
     return sum
   }
 
-  /** The +axis velocity on MAC face g: its mesh face's, or the area-weighted mean of a split face's triangles; NaN with none. */
+  /**
+   * The +axis velocity on a MAC face g that is not one whole mesh face (those come from the
+   * macSingle tables): the area-weighted mean of a split face's triangles, NaN with none.
+   */
   private macFaceValue(g: number, a: number, zf: Float64Array): number {
     const { gridFaceStart, gridFaces, faceNormal, faceArea } = this.mesh
     const s = gridFaceStart[g], e = gridFaceStart[g + 1]
     if (s === e) return NaN
-    if (e === s + 1) {
-      const f = gridFaces[s]
-      return zf[f] * faceNormal[3 * f + a]
-    }
     let q = 0, area = 0
     for (let i = s; i < e; i++) {
       const f = gridFaces[i]

@@ -35,6 +35,7 @@ export class HybridLocator {
    * holds the point's barycentric coordinates in it, as barycentricCoordinates gives them.
    */
   lastTetCell = -1
+  private readonly lambda = new Float64Array(4)
 
   constructor(readonly mesh: HybridMesh) {
     const { grid, cubeRole, cubeHex, tetCount } = mesh
@@ -72,6 +73,15 @@ export class HybridLocator {
   /** The barycentric coordinates of the last cellAt() point in lastTetCell's tetrahedron. */
   get weights(): Float64Array {
     return this.tetLocator!.weights
+  }
+
+  /**
+   * The barycentric coordinates of (x, y, z) in tetrahedral cell `cell` (from the locator's
+   * kept terms: the bits of barycentricCoordinates), valid until the next call.
+   */
+  barycentricIn(cell: number, x: number, y: number, z: number): Float64Array {
+    this.tetLocator!.barycentric(cell - this.mesh.hexCount, x, y, z, this.lambda)
+    return this.lambda
   }
 
   /**

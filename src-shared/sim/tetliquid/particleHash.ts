@@ -67,31 +67,16 @@ export class ParticleHash {
   /**
    * The poly6-weighted mean of `values` over the points within `radius` (at most the cell
    * size) of (x, y, z), weights (radius^2 - d^2)^3 (the kernel's constant cancels), or NaN when
-   * no point is that close. The loop of forNear without its callback: this runs for every
-   * lattice point the mesher evaluates near thin liquid.
+   * no point is that close.
    */
   poly6Mean(x: number, y: number, z: number, radius: number, values: Float64Array): number {
-    if (this.order.length === 0) return NaN
     const r2 = radius * radius
-    const p = this.positions, order = this.order, start = this.start
-    const [nx, ny, nz] = this.dims
-    const i0 = this.axis(x - radius, 0), i1 = this.axis(x + radius, 0)
-    const j0 = this.axis(y - radius, 1), j1 = this.axis(y + radius, 1)
-    const k0 = this.axis(z - radius, 2), k1 = this.axis(z + radius, 2)
     let num = 0, den = 0
-    for (let k = k0; k <= k1 && k < nz; k++) for (let j = j0; j <= j1 && j < ny; j++) for (let i = i0; i <= i1 && i < nx; i++) {
-      const c = i + nx * (j + ny * k)
-      for (let q = start[c], end = start[c + 1]; q < end; q++) {
-        const m = order[q]
-        const dx = p[3 * m] - x, dy = p[3 * m + 1] - y, dz = p[3 * m + 2] - z
-        const d2 = dx * dx + dy * dy + dz * dz
-        if (d2 <= r2) {
-          const w = (r2 - d2) ** 3
-          num += w * values[m]
-          den += w
-        }
-      }
-    }
+    this.forNear(x, y, z, radius, (m, d2) => {
+      const w = (r2 - d2) ** 3
+      num += w * values[m]
+      den += w
+    })
     return den > 0 ? num / den : NaN
   }
 }

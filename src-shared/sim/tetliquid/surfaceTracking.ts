@@ -65,14 +65,18 @@ function mirrorWallNodes(phi: Float32Array, g: NodeGrid, open: readonly boolean[
   const dims = [nx, ny, nz]
   for (let a = 0; a < 3; a++) {
     const s = stride[a], na = dims[a]
-    const low = !open[2 * a], high = !open[2 * a + 1]
-    if (!low && !high) continue
-    let n = 0
-    for (let k = 0; k < nz; k++) for (let j = 0; j < ny; j++) for (let i = 0; i < nx; i++, n++) {
-      if (padding(g, i, j, k)) continue
-      const c = a === 0 ? i : a === 1 ? j : k
-      if (c === 1 && low) phi[n] = phi[n + 2 * s]
-      else if (c === na - 2 && high) phi[n] = phi[n - 2 * s]
+    // The other two axes, b the slower; only their non-padding nodes.
+    const b = a === 2 ? 1 : 2, c = a === 0 ? 1 : 0
+    const sb = stride[b], sc = stride[c], nb = dims[b], nc = dims[c]
+    // Each plane reads only the plane two spacings inwards at the same other coordinates, and
+    // the low one is written before the high one, as a scan of the whole grid in index order
+    // writes any pair of them: the same values as that scan, for the planes' nodes alone.
+    for (const [layer, from] of [[1, 3], [na - 2, na - 4]]) {
+      if (layer === 1 ? open[2 * a] : open[2 * a + 1]) continue
+      for (let q = 1; q < nb - 1; q++) for (let r = 1; r < nc - 1; r++) {
+        const n = layer * s + q * sb + r * sc
+        phi[n] = phi[n + (from - layer) * s]
+      }
     }
   }
 }

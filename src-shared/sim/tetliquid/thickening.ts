@@ -143,7 +143,6 @@ export class MeshOffset {
   }
 }
 
-
 export interface SurfaceThickeningSettings {
   /** Contouring cell, m. */
   cell: number

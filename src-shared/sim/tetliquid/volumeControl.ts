@@ -83,18 +83,26 @@ export function outflow(phi: Float32Array, g: NodeGrid, open: readonly boolean[]
   // The planes of the box: index 2 and n - 3 on each axis (contourNodeGrid's two layers beyond).
   const wall = [2, nx - 3, 2, ny - 3, 2, nz - 3]
   let out = 0
-  let n = 0
-  for (let k = 0; k < nz; k++) for (let j = 0; j < ny; j++) for (let i = 0; i < nx; i++, n++) {
-    if (i < 2 || j < 2 || k < 2 || i > nx - 3 || j > ny - 3 || k > nz - 3) continue
-    const ijk = [i, j, k]
+  // The nodes of the open planes, in grid order (each node's sides in side order): a whole row
+  // where the row lies in an open y or z plane, else only its two ends on the x planes.
+  const node = (i: number, j: number, k: number): void => {
+    const n = i + nx * (j + ny * k)
     for (let s = 0; s < 6; s++) {
-      if (!open[s] || ijk[s >> 1] !== wall[s]) continue
+      if (!open[s] || (s < 2 ? i : s < 4 ? j : k) !== wall[s]) continue
       const share = liquidShare(phi[n], h)
       if (share === 0) continue
       const x = g.origin[0] + i * h, y = g.origin[1] + j * h, z = g.origin[2] + k * h
       velocity.fast(x, y, z, v, 0)
       const un = s & 1 ? v[s >> 1] : -v[s >> 1]
       if (un > 0) out += share * un * h * h * dt
+    }
+  }
+  for (let k = 2; k <= nz - 3; k++) for (let j = 2; j <= ny - 3; j++) {
+    if ((open[2] && j === wall[2]) || (open[3] && j === wall[3]) || (open[4] && k === wall[4]) || (open[5] && k === wall[5])) {
+      for (let i = 2; i <= nx - 3; i++) node(i, j, k)
+    } else if (open[0] || open[1]) {
+      node(2, j, k)
+      if (nx - 3 > 2) node(nx - 3, j, k)
     }
   }
   return out
