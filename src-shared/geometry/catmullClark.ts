@@ -1,6 +1,10 @@
 // Catmull-Clark subdivision of a polygon cage (the 'ccCage' object): faces of any valence,
-// open boundaries with the cubic B-spline boundary rules (a sheet corner, a boundary vertex with
-// one face, stays put: Biermann et al. 2000's convex corner), orientation preserved.
+// open boundaries with the rules Stam 2003 uses, Biermann, Levin and Zorin 2000's ("Piecewise
+// smooth subdivision surfaces with normal control"): the cubic B-spline curve rules along the
+// boundary, a sheet corner (a boundary vertex with one face) kept in place as their convex
+// corner, and their modified edge rule on interior edges at an irregular boundary vertex (one
+// with 3 or more faces), which gives its k faces equal parameter angles theta_k = pi / k.
+// Orientation is preserved.
 //
 // Internally faces are flat (start offsets + vertex list) so four levels of a big cage do not
 // allocate millions of little arrays; the number[][] form exists only at the API edge.
@@ -164,19 +168,6 @@ function step({ pos, start, verts }: FlatPoly): { pos: Float64Array; quads: Uint
     fp[3 * f] = x / k; fp[3 * f + 1] = y / k; fp[3 * f + 2] = z / k
   }
 
-  // Edge points: average of both ends and both face points; a boundary edge stays at its
-  // midpoint so the boundary curve depends on boundary vertices only.
-  const ep = new Float64Array(nE * 3)
-  for (let i = 0; i < nE; i++) {
-    const a = ev0[i] * 3, b = ev1[i] * 3
-    if (ef1[i] >= 0) {
-      const f0 = ef0[i] * 3, f1 = ef1[i] * 3
-      for (let k = 0; k < 3; k++) ep[3 * i + k] = (pos[a + k] + pos[b + k] + fp[f0 + k] + fp[f1 + k]) / 4
-    } else {
-      for (let k = 0; k < 3; k++) ep[3 * i + k] = (pos[a + k] + pos[b + k]) / 2
-    }
-  }
-
   // Vertex points need, per vertex: sum of adjacent face points, sum of adjacent edge
   // midpoints, and for boundary vertices the sum of their two boundary neighbours.
   const fSum = new Float64Array(nV * 3)
@@ -193,6 +184,35 @@ function step({ pos, start, verts }: FlatPoly): { pos: Float64Array; quads: Uint
     }
   }
   for (let i = 0; i < nE; i++) {
+    if (ef1[i] < 0) { bCount[ev0[i]]++; bCount[ev1[i]]++ }
+  }
+  // Biermann et al.'s edge rule at an irregular boundary vertex v with k >= 3 faces: the
+  // interior edge (v, w) gets e = (3/4 - gamma) v + gamma w + (the usual face terms), with
+  // gamma = 3/8 - cos(theta_k) / 4 and theta_k = pi / k; for quads that is the standard point
+  // plus (cos(theta_k) / 4) (v - w), the form used here for faces of any size. (At k = 2,
+  // a regular boundary vertex, cos(pi / 2) = 0 and the rule is the standard one.)
+  const pull = new Float64Array(nV)
+  for (let v = 0; v < nV; v++) if (bCount[v] === 2 && fCount[v] >= 3) pull[v] = Math.cos(Math.PI / fCount[v]) / 4
+
+  // Edge points: average of both ends and both face points; a boundary edge stays at its
+  // midpoint so the boundary curve depends on boundary vertices only.
+  const ep = new Float64Array(nE * 3)
+  for (let i = 0; i < nE; i++) {
+    const a = ev0[i] * 3, b = ev1[i] * 3
+    if (ef1[i] >= 0) {
+      const f0 = ef0[i] * 3, f1 = ef1[i] * 3
+      // Both pulls apply when both ends are irregular boundary vertices (only possible on
+      // the cage itself: one step later no interior edge joins two of them).
+      const pa = pull[ev0[i]], pb = pull[ev1[i]]
+      for (let k = 0; k < 3; k++) {
+        ep[3 * i + k] = (pos[a + k] + pos[b + k] + fp[f0 + k] + fp[f1 + k]) / 4 + (pa - pb) * (pos[a + k] - pos[b + k])
+      }
+    } else {
+      for (let k = 0; k < 3; k++) ep[3 * i + k] = (pos[a + k] + pos[b + k]) / 2
+    }
+  }
+
+  for (let i = 0; i < nE; i++) {
     const a = ev0[i], b = ev1[i]
     for (let k = 0; k < 3; k++) {
       const mid = (pos[3 * a + k] + pos[3 * b + k]) / 2
@@ -206,8 +226,6 @@ function step({ pos, start, verts }: FlatPoly): { pos: Float64Array; quads: Uint
         bSum[3 * a + k] += pos[3 * b + k]
         bSum[3 * b + k] += pos[3 * a + k]
       }
-      bCount[a]++
-      bCount[b]++
     }
   }
 

@@ -5,24 +5,29 @@
 //   n = floor(min(-log2 u, -log2 v)) + 1,  x(u,v) = sum_i lambda_i^(n-1) (b(s,t) . Phi_k,i) p_i
 // with p = Vinv C0 the eigen-coordinates of the 2N+8 control points.
 //
-// Open boundaries follow the cubic B-spline boundary rules of catmullClark.ts (Stam 2003 uses
-// Biermann et al. 2000's, which agree with them at regular boundary vertices): a patch on the
-// boundary whose corners are all regular (4 faces inside, 2 on the boundary) is the bicubic
-// B-spline patch whose missing control row is reflected, p = 2 b - i (the boundary curve is then
-// the cubic B-spline of the boundary vertices, as the rules make it). A sheet corner (a
-// boundary vertex with one face) is Biermann's convex corner, interpolated: its patch is
-// reflected in both directions (the corner phantom 4v - 2a - 2b + d), which is exactly the
-// tensor-product B-spline whose subdivision keeps the corner fixed, the rule catmullClark.ts
-// applies there. Boundary vertices with 3 or more faces (concave corners, a rim where fans
-// meet) are refused: their exact evaluation needs Biermann's eigenanalysis. Creases are not
-// handled.
+// Open boundaries follow the rules of catmullClark.ts (Biermann et al. 2000's, which Stam 2003
+// uses): a patch on the boundary whose corners are all regular (4 faces inside, 2 on the
+// boundary) is the bicubic B-spline patch whose missing control row is reflected, p = 2 b - i
+// (the boundary curve is then the cubic B-spline of the boundary vertices, as the rules make
+// it). A sheet corner (a boundary vertex with one face) is Biermann's convex corner,
+// interpolated: its patch is reflected in both directions (the corner phantom 4v - 2a - 2b + d),
+// which is exactly the tensor-product B-spline whose subdivision keeps the corner fixed, the
+// rule catmullClark.ts applies there. A boundary vertex with 3 or more faces is an irregular
+// boundary vertex, evaluated through its subdivision levels (catmullClarkBoundaryFan.ts).
+// Creases are not handled.
 // The cage is subdivided once or twice with catmullClark.ts (subdivideOnce) until every face
-// is a quad with at most one extraordinary vertex; patches are the faces of that base mesh.
-import { EddyError } from '../api/errors'
+// is a quad with at most one extraordinary vertex, and no face with an interior extraordinary
+// vertex touches the boundary; patches are the faces of that base mesh.
 import { subdivideOnce, type PolyMesh } from './catmullClark'
+import { BoundaryFan, chain, evalBoundaryFan, incidence, MAX_LEVELS, quadrant } from './catmullClarkBoundaryFan'
 import { gridIndex, valenceEigen } from './catmullClarkEigen'
+import {
+  bspline, controlGrid, evalBSplinePatch, gridKey, invalidLimit as invalid, quadTopology, regularControlPoints, regularVertex,
+  type QuadTopology, type Vec3,
+} from './catmullClarkPatches'
 
-export type Vec3 = [number, number, number]
+export type { Vec3 }
+export { evalBSplinePatch }
 
 export interface LimitSample {
   position: Vec3
@@ -42,7 +47,19 @@ interface IrregularPatch {
   /** Eigen-coordinates Vinv C0, K x 3. */
   coef: Float64Array
 }
-export type LimitPatch = RegularPatch | IrregularPatch
+/**
+ * A face near a boundary vertex with 3 or more faces (holding one of its inner neighbours but
+ * not the vertex): four bicubic children, 48 numbers each (see BoundaryFan.collarControlPoints).
+ */
+interface SplitPatch { kind: 'split'; cp: Float64Array }
+/** A patch at a boundary vertex with 3 or more faces: patch `slot` of that vertex's fan. */
+interface BoundaryFanPatch {
+  kind: 'boundaryFan'
+  rot: number
+  fan: BoundaryFan
+  slot: number
+}
+export type LimitPatch = RegularPatch | IrregularPatch | BoundaryFanPatch | SplitPatch
 
 export interface LimitSurface {
   /** The base mesh whose faces are the patches: all quads, at most one extraordinary vertex each. */
@@ -54,62 +71,36 @@ export interface LimitSurface {
   patches: LimitPatch[]
 }
 
-function invalid(message: string): never {
-  throw new EddyError('INVALID_PARAM', `limit surface: ${message}`)
-}
-
-interface Topology { valence: Uint32Array; he: Map<number, number>; nV: number; boundary: Uint8Array }
-
-function topology(nV: number, faces: number[][]): Topology | null {
-  const he = new Map<number, number>()
-  const valence = new Uint32Array(nV)
-  for (let f = 0; f < faces.length; f++) {
-    const q = faces[f]
-    if (q.length !== 4) return null
-    for (let c = 0; c < 4; c++) {
-      he.set(q[c] * nV + q[(c + 1) % 4], 4 * f + c)
-      valence[q[c]]++
-    }
-  }
-  const boundary = new Uint8Array(nV)
-  for (const key of he.keys()) {
-    const a = Math.floor(key / nV), b = key % nV
-    if (!he.has(b * nV + a)) boundary[a] = boundary[b] = 1
-  }
-  for (let v = 0; v < nV; v++) {
-    if (boundary[v] && valence[v] > 2) {
-      invalid(`vertex ${v} on the open boundary has ${valence[v]} faces around it: exact evaluation supports boundary vertices with 2 faces (a smooth rim) or 1 (a sheet corner); give the rim one more row of faces`)
-    }
-  }
-  return { valence, he, nV, boundary }
-}
-
-/** A vertex the bicubic patch rules cover: 4 faces inside, 2 on an open boundary, 1 at a sheet corner. */
-function regularVertex(topo: Topology, v: number): boolean {
-  return topo.boundary[v] ? topo.valence[v] <= 2 : topo.valence[v] === 4
-}
-
 /** Builds the patches; subdivides the cage (once or twice) if it is not already a suitable quad mesh. */
 export function buildLimitSurface(mesh: PolyMesh): LimitSurface {
   let positions: Float64Array = Float64Array.from(mesh.positions)
   let faces = mesh.faces.map((f) => f.slice())
   let levels = 0
   for (;;) {
-    const topo = topology(positions.length / 3, faces)
+    const topo = quadTopology(positions.length / 3, faces)
     let ok = topo !== null
     if (topo) {
       for (const q of faces) {
-        let ev = 0, open = false
+        let inner = 0, onRim = 0, open = false
         for (const v of q) {
-          if (!regularVertex(topo, v)) ev++
+          if (!regularVertex(topo, v)) { if (topo.boundary[v]) onRim++; else inner++ }
           if (topo.boundary[v]) open = true
         }
-        // At most one extraordinary vertex, and none on a patch that touches the boundary.
-        if (ev > 1 || (open && ev > 0)) { ok = false; break }
+        // At most one extraordinary vertex, and no interior one on a patch that touches the
+        // boundary (its eigen-basis needs the whole 2N + 8 neighbourhood).
+        if (inner + onRim > 1 || (open && inner > 0)) { ok = false; break }
+      }
+      // Nor next to an irregular boundary vertex, whose modified edge rule its eigen-basis
+      // does not know.
+      if (ok) {
+        const near = nearIrregularRim(topo, faces)
+        for (const q of faces) {
+          if (q.some((v) => !regularVertex(topo, v) && !topo.boundary[v]) && q.some((v) => near.has(v))) { ok = false; break }
+        }
       }
     }
     if (ok && topo) return { positions, faces, levelsSubdivided: levels, valence: topo.valence, patches: buildPatches(positions, faces, topo) }
-    if (levels >= 2) invalid('internal: two subdivision steps did not isolate the extraordinary vertices')
+    if (levels >= 3) invalid('internal: three subdivision steps did not isolate the extraordinary vertices')
     const s = subdivideOnce({ positions, faces })
     positions = s.positions
     faces = s.faces
@@ -117,65 +108,46 @@ export function buildLimitSurface(mesh: PolyMesh): LimitSurface {
   }
 }
 
-function buildPatches(pos: Float64Array, faces: number[][], topo: Topology): LimitPatch[] {
+function buildPatches(pos: Float64Array, faces: number[][], topo: QuadTopology): LimitPatch[] {
   const { valence, he, nV } = topo
   const faceOf = (a: number, b: number): [number, number] | null => {
     const h = he.get(a * nV + b)
     return h === undefined ? null : [h >> 2, h & 3]
+  }
+  const fans = new Map<number, { fan: BoundaryFan; slots: Map<number, number> }>()
+  const near = nearIrregularRim(topo, faces)
+  const incident = near.size > 0 ? incidence(nV, faces) : []
+  const fanAt = (ev: number, f: number, rot: number) => {
+    let entry = fans.get(ev)
+    if (!entry) {
+      const { fan, rim } = fanOrder(faces, topo, ev, f, rot)
+      entry = { fan: new BoundaryFan(pos, faces, incident, ev, fan, rim), slots: new Map(fan.map((e, i) => [e.face, i])) }
+      fans.set(ev, entry)
+    }
+    return entry
   }
   const patches: LimitPatch[] = []
   for (let f = 0; f < faces.length; f++) {
     const q = faces[f]
     let rot = 0, regular = true
     for (let c = 0; c < 4; c++) if (!regularVertex(topo, q[c])) { rot = c; regular = false }
-    const grid = new Map<number, number>()
-    const key = (x: number, y: number) => (x + 1) * 8 + (y + 1)
-    const set = (x: number, y: number, v: number) => {
-      const k = key(x, y), old = grid.get(k)
-      if (old !== undefined && old !== v) invalid(`face ${f}: inconsistent neighbourhood (non-manifold vertex?)`)
-      grid.set(k, v)
-    }
-    const get = (x: number, y: number) => grid.get(key(x, y))!
-    set(1, 1, q[rot]); set(2, 1, q[(rot + 1) % 4]); set(2, 2, q[(rot + 2) % 4]); set(1, 2, q[(rot + 3) % 4])
-    // Quad across the (counter-clockwise) edge P -> Q: its corners are Q, P, P + perp, Q + perp.
-    // Nothing across an open edge (or from a corner that is not known).
-    const across = (px: number, py: number, qx: number, qy: number) => {
-      const a = grid.get(key(qx, qy)), b = grid.get(key(px, py))
-      if (a === undefined || b === undefined) return
-      const found = faceOf(a, b)
-      if (!found) return
-      const [g, j] = found
-      const gq = faces[g]
-      const dx = qy - py, dy = -(qx - px)
-      set(px + dx, py + dy, gq[(j + 2) % 4])
-      set(qx + dx, qy + dy, gq[(j + 3) % 4])
-    }
-    across(2, 1, 2, 2)
-    across(2, 2, 1, 2)
-    across(2, 1, 3, 1)
-    across(3, 2, 2, 2)
-    across(1, 3, 1, 2)
-    const N = valence[q[rot]]
     if (regular) {
-      across(1, 1, 2, 1)
-      across(1, 2, 1, 1)
-      across(1, 1, 1, 0)
-      const cp = new Float64Array(48)
-      const known = new Uint8Array(16)
-      for (let y = 0; y < 4; y++) for (let x = 0; x < 4; x++) {
-        const v = grid.get(key(x, y))
-        if (v === undefined) continue
-        known[x + 4 * y] = 1
-        for (let k = 0; k < 3; k++) cp[3 * (x + 4 * y) + k] = pos[3 * v + k]
-      }
-      reflectMissing(cp, known, f)
-      patches.push({ kind: 'regular', cp })
+      const by = q.map((v) => near.get(v)).find((e) => e !== undefined)
+      if (by === undefined) patches.push({ kind: 'regular', cp: regularControlPoints(pos, faces, topo, f, 0) })
+      else patches.push({ kind: 'split', cp: fanAt(by.v, by.face, by.corner).fan.collarControlPoints(f) })
       continue
     }
+    const ev = q[rot]
+    if (topo.boundary[ev]) {
+      const entry = fanAt(ev, f, rot)
+      patches.push({ kind: 'boundaryFan', rot, fan: entry.fan, slot: entry.slots.get(f)! })
+      continue
+    }
+    const grid = controlGrid(faces, topo, f, rot, false)
+    const N = valence[ev]
     // Ring around the extraordinary vertex, counter-clockwise from face f.
     const K = 2 * N + 8
     const ctrl = new Array<number>(K)
-    const ev = q[rot]
     ctrl[0] = ev
     let e = q[(rot + 1) % 4]
     let g = f, j = rot
@@ -193,7 +165,7 @@ function buildPatches(pos: Float64Array, faces: number[][], topo: Topology): Lim
     for (let x = 0; x <= 3; x++) for (let y = 0; y <= 3; y++) {
       const idx = gridIndex(N, x, y)
       if (idx < 0) continue
-      const v = grid.get(key(x, y))
+      const v = grid.get(gridKey(x, y))
       if (idx >= 2 * N + 1) {
         if (v === undefined) invalid('internal: missing outer control point')
         ctrl[idx] = v
@@ -216,41 +188,51 @@ function buildPatches(pos: Float64Array, faces: number[][], topo: Topology): Lim
 }
 
 /**
- * Fills the control points of a boundary patch that lie beyond the open edge by reflection,
- * p = 2 b - i along the row or column (rows first, then columns, so a point beyond two open
- * edges is reflected twice). Regular corners guarantee one of the two reflections applies.
+ * The inner neighbours of the irregular boundary vertices (boundary vertices with 3 or more
+ * faces): the far ends of their edges that are not on the boundary, whose edge points the
+ * modified rule moves. Each maps to its boundary vertex and one face (and corner) at it.
  */
-function reflectMissing(cp: Float64Array, known: Uint8Array, f: number): void {
-  const fill = (t: number, b: number, i: number): boolean => {
-    if (known[t] || !known[b] || !known[i]) return false
-    for (let k = 0; k < 3; k++) cp[3 * t + k] = 2 * cp[3 * b + k] - cp[3 * i + k]
-    known[t] = 1
-    return true
-  }
-  for (let pass = 0; pass < 2; pass++) {
-    for (let y = 0; y < 4; y++) {
-      fill(0 + 4 * y, 1 + 4 * y, 2 + 4 * y)
-      fill(3 + 4 * y, 2 + 4 * y, 1 + 4 * y)
-    }
-    for (let x = 0; x < 4; x++) {
-      fill(x, x + 4, x + 8)
-      fill(x + 12, x + 8, x + 4)
-    }
-  }
-  if (known.some((k) => !k)) invalid(`face ${f}: its neighbourhood on the open boundary is not a regular grid`)
+function nearIrregularRim(topo: QuadTopology, faces: number[][]): Map<number, { v: number; face: number; corner: number }> {
+  const out = new Map<number, { v: number; face: number; corner: number }>()
+  const { he, nV } = topo
+  faces.forEach((q, f) => q.forEach((v, c) => {
+    if (!topo.boundary[v] || regularVertex(topo, v)) return
+    const w = q[(c + 1) % 4]
+    if (he.has(w * nV + v)) out.set(w, { v, face: f, corner: c })
+  }))
+  return out
 }
 
-/** Uniform cubic B-spline basis and derivative at t in [0,1]. */
-function bspline(t: number, b: number[], d: number[]): void {
-  const s = 1 - t
-  b[0] = (s * s * s) / 6
-  b[1] = (3 * t * t * t - 6 * t * t + 4) / 6
-  b[2] = (-3 * t * t * t + 3 * t * t + 3 * t + 1) / 6
-  b[3] = (t * t * t) / 6
-  d[0] = -(s * s) / 2
-  d[1] = (3 * t * t - 4 * t) / 2
-  d[2] = (-3 * t * t + 2 * t + 1) / 2
-  d[3] = (t * t) / 2
+/**
+ * The faces around boundary vertex v in counter-clockwise order (each next face across the
+ * edge entering v), from the one whose edge leaving v is open, found by walking back from face
+ * f (v at its corner c); with v's two boundary neighbours.
+ */
+function fanOrder(faces: number[][], topo: QuadTopology, v: number, f: number, c: number): { fan: { face: number; corner: number }[]; rim: [number, number] } {
+  const { he, nV, valence } = topo
+  let steps = 0
+  for (;;) {
+    const w = faces[f][(c + 1) % 4]
+    const back = he.get(w * nV + v)
+    if (back === undefined) break
+    f = back >> 2
+    c = ((back & 3) + 1) % 4
+    if (++steps > valence[v]) invalid(`vertex ${v}: the faces around it do not form one fan`)
+  }
+  const first = faces[f][(c + 1) % 4]
+  const fan: { face: number; corner: number }[] = []
+  for (;;) {
+    fan.push({ face: f, corner: c })
+    if (fan.length > valence[v]) invalid(`vertex ${v}: the faces around it do not form one fan`)
+    const prev = faces[f][(c + 3) % 4]
+    const next = he.get(v * nV + prev)
+    if (next === undefined) {
+      if (fan.length !== valence[v]) invalid(`vertex ${v}: the faces around it do not form one fan`)
+      return { fan, rim: [first, prev] }
+    }
+    f = next >> 2
+    c = next & 3
+  }
 }
 
 function cross(a: Vec3, b: Vec3): Vec3 {
@@ -259,20 +241,6 @@ function cross(a: Vec3, b: Vec3): Vec3 {
 function unit(a: Vec3): Vec3 {
   const l = Math.hypot(a[0], a[1], a[2])
   return [a[0] / l, a[1] / l, a[2] / l]
-}
-
-/** Bicubic B-spline patch over 16 control points (index x + 4y). */
-export function evalBSplinePatch(cp: ArrayLike<number>, s: number, t: number): { p: Vec3; ds: Vec3; dt: Vec3 } {
-  const bs = [0, 0, 0, 0], dbs = [0, 0, 0, 0], bt = [0, 0, 0, 0], dbt = [0, 0, 0, 0]
-  bspline(s, bs, dbs)
-  bspline(t, bt, dbt)
-  const p: Vec3 = [0, 0, 0], ds: Vec3 = [0, 0, 0], dt: Vec3 = [0, 0, 0]
-  for (let y = 0; y < 4; y++) for (let x = 0; x < 4; x++) {
-    const w = bs[x] * bt[y], wu = dbs[x] * bt[y], wv = bs[x] * dbt[y]
-    const o = 3 * (x + 4 * y)
-    for (let k = 0; k < 3; k++) { p[k] += w * cp[o + k]; ds[k] += wu * cp[o + k]; dt[k] += wv * cp[o + k] }
-  }
-  return { p, ds, dt }
 }
 
 /** Stam's evaluation in the patch frame (EV at (0,0)); u, v in [0,1], not both 0. */
@@ -326,6 +294,13 @@ export function evaluateLimit(surface: LimitSurface, face: number, u: number, v:
     const { p, ds, dt } = evalBSplinePatch(P.cp, u, v)
     return { position: p, du: ds, dv: dt, normal: unit(cross(ds, dt)) }
   }
+  if (P.kind === 'split') {
+    const q = new Float64Array(7)
+    quadrant(u, v, q)
+    const r = evalBSplinePatch(P.cp, q[1], q[2], 48 * q[0])
+    const [du, dv] = chain(q, r.ds, r.dt)
+    return { position: r.p, du, dv, normal: unit(cross(du, dv)) }
+  }
   // Rotate the face parameters into the patch frame (EV at corner `rot` goes to (0,0)).
   let a: number, b: number
   switch (P.rot) {
@@ -334,7 +309,16 @@ export function evaluateLimit(surface: LimitSurface, face: number, u: number, v:
     case 2: a = 1 - u; b = 1 - v; break
     default: a = 1 - v; b = u
   }
-  if (a === 0 && b === 0) {
+  if (P.kind === 'boundaryFan' && Math.max(a, b) < 2 ** -MAX_LEVELS) { a = 0; b = 0 }
+  if (a === 0 && b === 0 && P.kind === 'boundaryFan') {
+    // The tangent plane's normal from the eigenvectors; its sign from the patch nearby.
+    const near = evaluateLimit(surface, face, ...faceParams(P.rot, 2 ** -12, 2 ** -12)).normal
+    const n = P.fan.limitNormal
+    const sg = n[0] * near[0] + n[1] * near[1] + n[2] * near[2] < 0 ? -1 : 1
+    const nan: Vec3 = [NaN, NaN, NaN]
+    return { position: [...P.fan.limit], du: nan, dv: nan, normal: [sg * n[0], sg * n[1], sg * n[2]] }
+  }
+  if (a === 0 && b === 0 && P.kind === 'extraordinary') {
     const E = valenceEigen(P.N)
     const pos: Vec3 = [0, 0, 0]
     for (let i = 0; i < E.K; i++) {
@@ -347,7 +331,7 @@ export function evaluateLimit(surface: LimitSurface, face: number, u: number, v:
     const nan: Vec3 = [NaN, NaN, NaN]
     return { position: pos, du: nan, dv: nan, normal: near.normal }
   }
-  const { p, ds, dt } = evalExtraordinary(P, a, b)
+  const { p, ds, dt } = P.kind === 'boundaryFan' ? evalBoundaryFan(P.fan, P.slot, a, b) : evalExtraordinary(P, a, b)
   let du: Vec3, dv: Vec3
   switch (P.rot) {
     case 0: du = ds; dv = dt; break

@@ -262,11 +262,4 @@ describe('Catmull-Clark exact limit evaluation (Stam 1998)', () => {
       expect(Math.hypot(p[0] - x, p[1] - y, p[2])).toBeLessThan(1e-12)
     }
   })
-
-  it('refuses a concave corner (a boundary vertex with three faces) by naming the vertex', () => {
-    // An L of three quads: vertex 4 (the inner corner of the L) has three faces on the boundary.
-    const positions = [0, 0, 0, 1, 0, 0, 2, 0, 0, 0, 1, 0, 1, 1, 0, 2, 1, 0, 0, 2, 0, 1, 2, 0]
-    const faces = [[0, 1, 4, 3], [1, 2, 5, 4], [3, 4, 7, 6]]
-    expect(() => buildLimitSurface({ positions, faces })).toThrow(/vertex 4 on the open boundary has 3 faces around it/)
-  })
 })
