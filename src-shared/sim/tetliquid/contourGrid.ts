@@ -32,6 +32,7 @@
 // narrow-band level sets of Bargteil et al.; only its sign matters there (the mesher meshes
 // f < 0, and a back-trace that lands that far from S_t cannot produce a zero crossing).
 import { MarchingCubes, MeshBuffers, type NodeGrid } from '../../geometry/marchingCubes'
+import { FarBound } from './farBound'
 import { HIT_WA, HIT_WB, HIT_WC } from '../../geometry/bvh'
 import { MeshSdf } from '../../geometry/signedDistance'
 import { areaWeightedNormals } from '../../geometry/triMesh'
@@ -172,6 +173,20 @@ export class ContouredSurface {
   /** The grid's value at a point (trilinear), the far-field estimate. */
   estimate(x: number, y: number, z: number): number {
     return sampleNodes(this.phi, this.grid, x, y, z)
+  }
+
+  private farBound: FarBound | null = null
+
+  /**
+   * The grid's value, or where the blocks around S say it is further, that lower bound on the
+   * distance to S with the value's sign (farBound.ts): the grid only holds +-band or less away
+   * from S, and the graded mesher needs more to coarsen inside.
+   */
+  estimateFar(x: number, y: number, z: number): number {
+    const e = sampleNodes(this.phi, this.grid, x, y, z)
+    this.farBound ??= new FarBound(this.phi, this.grid)
+    const lb = this.farBound.at(x, y, z)
+    return e > 0 ? (lb > e ? lb : e) : -lb < e ? -lb : e
   }
 
   /**

@@ -190,7 +190,7 @@ export class TetLiquidSolver implements Solver<TetLiquidInput> {
     // Mesh thickening (section 3.4.2): gamma = thinness x the finest tetrahedron edge.
     const spacing = this.setup.spacing
     const offset = this.setup.thickening ? new MeshOffset(medialParticles(surface, surface.normals, input.family.thinness * spacing, solids.room), input.family.meshThickness * spacing, input.family.meshThickeningRadius * spacing) : null
-    const surfaceLevel = (x: number, y: number, z: number) => surface.estimate(clamp(x, lo[0], hi[0]), clamp(y, lo[1], hi[1]), clamp(z, lo[2], hi[2]))
+    const surfaceLevel = (x: number, y: number, z: number) => surface.estimateFar(clamp(x, lo[0], hi[0]), clamp(y, lo[1], hi[1]), clamp(z, lo[2], hi[2]))
     const mesh = buildLiquidMesh({
       spacing,
       box: this.setup.box,
