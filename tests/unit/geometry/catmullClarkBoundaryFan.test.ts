@@ -1,14 +1,11 @@
 // Irregular boundary vertices (on the open boundary, 3 or more faces): Biermann et al. 2000's
 // rules (which Stam 2003 uses) and the exact limit evaluation next to them.
 import { describe, expect, it } from 'vitest'
-import { subdivideOnce, type PolyMesh } from '../../../src-shared/geometry/catmullClark'
+import type { PolyMesh } from '../../../src-shared/geometry/catmullClark'
 import { ringMatrix, tangentWeights } from '../../../src-shared/geometry/catmullClarkBoundaryFan'
 import { realEigenvalues } from '../../../src-shared/geometry/catmullClarkEigen'
-import { buildLimitSurface, evaluateLimit, limitPointRule, type Vec3 } from '../../../src-shared/geometry/catmullClarkEval'
-
-const dist = (a: ArrayLike<number>, b: ArrayLike<number>) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2])
-/** Angle between unit vectors from the chord (acos has a 2e-8 floor near 1). */
-const angle = (a: Vec3, b: Vec3) => 2 * Math.asin(Math.min(1, dist(a, b) / 2))
+import { buildLimitSurface, evaluateLimit, type Vec3 } from '../../../src-shared/geometry/catmullClarkEval'
+import { angle, dist, edgeJumps, finiteDifferenceError, size, subdivisionReference, vertexAt } from './limitSurfaceChecks'
 const bump = (x: number, y: number) => 0.3 * Math.sin(1.3 * x + 0.7 * y) + 0.1 * x * y
 
 /** Unit squares of a grid (i, j) for the cells listed, bumped in z; vertex (i, j) shared. */
@@ -55,29 +52,6 @@ function halfDisc(k: number): PolyMesh {
   for (let j = 0; j < k; j++) faces.push([0, r1 + 2 * j, r1 + 2 * j + 1, r1 + 2 * j + 2])
   for (let i = 0; i < 2 * k; i++) faces.push([r1 + i, r2 + i, r2 + i + 1, r1 + i + 1])
   return { positions, faces }
-}
-
-function size(m: PolyMesh): number {
-  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity]
-  for (let i = 0; i < m.positions.length; i++) {
-    lo[i % 3] = Math.min(lo[i % 3], m.positions[i]); hi[i % 3] = Math.max(hi[i % 3], m.positions[i])
-  }
-  return Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2])
-}
-
-/** Vertex of the L-times subdivided base mesh at dyadic (u, v) of base face f. */
-function vertexAt(f: number, u: number, v: number, L: number, levelFaces: number[][]): number {
-  let q = f
-  for (let l = 0; l < L; l++) {
-    let k: number, a: number, b: number
-    if (u <= 0.5 && v <= 0.5) { k = 0; a = 2 * u; b = 2 * v }
-    else if (u >= 0.5 && v <= 0.5) { k = 1; a = 2 * v; b = 2 * (1 - u) }
-    else if (u >= 0.5 && v >= 0.5) { k = 2; a = 2 * (1 - u); b = 2 * (1 - v) }
-    else { k = 3; a = 2 * (1 - v); b = 2 * u }
-    q = 4 * q + k; u = a; v = b
-  }
-  const corner = u === 0 ? (v === 0 ? 0 : 3) : v === 0 ? 1 : 2
-  return levelFaces[q][corner]
 }
 
 /** Faces around each boundary vertex with 3 or more faces of the base mesh: [face, corner]. */
@@ -127,28 +101,14 @@ describe('irregular boundary vertices (Biermann et al. 2000, as Stam 2003 uses t
       const fans = boundaryFans(S)
       expect([...new Set([...fans.values()].map((f) => f.length))].sort()).toEqual(ks)
       const L = 7 - S.levelsSubdivided
-      let m: PolyMesh = { positions: S.positions, faces: S.faces }
-      for (let l = 0; l < L; l++) m = subdivideOnce(m)
-      const twin = new Set<string>()
-      for (const q of m.faces) for (let c = 0; c < 4; c++) twin.add(`${q[c]},${q[(c + 1) % 4]}`)
-      const inc = new Map<number, number[][]>()
-      for (const q of m.faces) for (const v of q) { if (!inc.has(v)) inc.set(v, []); inc.get(v)!.push(q) }
-      const rimNeighbours = (v: number): number[] => {
-        const out: number[] = []
-        for (const q of inc.get(v)!) for (let c = 0; c < 4; c++) {
-          const a = q[c], b = q[(c + 1) % 4]
-          if (a === v && !twin.has(`${b},${a}`)) out.push(b)
-          if (b === v && !twin.has(`${b},${a}`)) out.push(a)
-        }
-        return out
-      }
+      const { m, facesAt, rimNeighbours, limitOf } = subdivisionReference(S, L)
       // The limit-point rule assumes the standard rules around a vertex from now on: not so
       // for a vertex joined to an irregular boundary vertex, whose edge to it will be pulled.
       // Those are checked by continuity and against a finer level below instead.
       const pulled = new Set<number>()
       for (const q of m.faces) for (let c = 0; c < 4; c++) {
         const v = q[c]
-        if (inc.get(v)!.length >= 3 && rimNeighbours(v).length === 2) { pulled.add(q[(c + 1) % 4]); pulled.add(q[(c + 3) % 4]) }
+        if (facesAt(v).length >= 3 && rimNeighbours(v).length === 2) { pulled.add(q[(c + 1) % 4]); pulled.add(q[(c + 3) % 4]) }
       }
       const t = 2 ** -L
       const params: [number, number][] = [[t, 0], [t, t], [0, 3 * t], [2 * t, t], [3 * t, 5 * t]]
@@ -157,14 +117,9 @@ describe('irregular boundary vertices (Biermann et al. 2000, as Stam 2003 uses t
       for (let f = 0; f < S.faces.length; f++) for (const [u0, v0] of params) for (let rot = 0; rot < 4; rot++) {
         // the small offsets from each corner in turn, so every fan vertex gets them
         const u = rot === 1 || rot === 2 ? 1 - u0 : u0, v = rot >= 2 ? 1 - v0 : v0
-        const vert = vertexAt(f, u, v, L, m.faces)
-        const rim = rimNeighbours(vert)
-        if (pulled.has(vert) && rim.length !== 2) continue
-        let ref: ArrayLike<number>
-        if (inc.get(vert)!.length === 1) ref = [0, 1, 2].map((k) => m.positions[3 * vert + k])
-        else if (rim.length === 2) ref = [0, 1, 2].map((k) => (m.positions[3 * rim[0] + k] + 4 * m.positions[3 * vert + k] + m.positions[3 * rim[1] + k]) / 6)
-        else ref = limitPointRule(m.positions, inc.get(vert)!, vert)
-        err = Math.max(err, dist(evaluateLimit(S, f, u, v).position, ref))
+        const ref = limitOf(vertexAt(f, u, v, L, m.faces))
+        if (pulled.has(vertexAt(f, u, v, L, m.faces)) && ref.kind === 'inner') continue
+        err = Math.max(err, dist(evaluateLimit(S, f, u, v).position, ref.at))
         if (S.faces[f].some((w) => fans.has(w))) nearFan++
       }
       expect(nearFan).toBeGreaterThan(0)
@@ -173,32 +128,7 @@ describe('irregular boundary vertices (Biermann et al. 2000, as Stam 2003 uses t
     })
 
     it(`${name}: positions, tangents and normals are continuous across every inner patch edge (1e-9)`, () => {
-      const S = buildLimitSurface(make())
-      const he = new Map<string, [number, number]>()
-      S.faces.forEach((q, f) => q.forEach((v, c) => he.set(`${v},${q[(c + 1) % 4]}`, [f, c])))
-      const at = (c: number, s: number): [number, number] => [[s, 0], [1, s], [1 - s, 1], [0, 1 - s]][c] as [number, number]
-      const along = (c: number, d: { du: Vec3; dv: Vec3 }): Vec3 => {
-        const sg = c >= 2 ? -1 : 1, w = c % 2 === 0 ? d.du : d.dv
-        return [sg * w[0], sg * w[1], sg * w[2]]
-      }
-      const inward = (c: number, d: { du: Vec3; dv: Vec3 }): Vec3 => along((c + 1) % 4, d)
-      let pe = 0, te = 0, ne = 0, edges = 0
-      const sz = size(S)
-      for (let f = 0; f < S.faces.length; f++) for (let c = 0; c < 4; c++) {
-        const q = S.faces[f]
-        const other = he.get(`${q[(c + 1) % 4]},${q[c]}`)
-        if (!other) continue
-        edges++
-        const [g, j] = other
-        for (const t of [2 ** -30, 2 ** -10, 0.1, 0.37, 0.5, 0.93, 1 - 2 ** -20]) {
-          const A = evaluateLimit(S, f, ...at(c, t)), B = evaluateLimit(S, g, ...at(j, 1 - t))
-          pe = Math.max(pe, dist(A.position, B.position) / sz)
-          const ta = along(c, A), tb = along(j, B), ia = inward(c, A), ib = inward(j, B)
-          const scale = Math.hypot(...ta) + Math.hypot(...ia)
-          te = Math.max(te, (dist(ta, [-tb[0], -tb[1], -tb[2]]) + dist(ia, [-ib[0], -ib[1], -ib[2]])) / scale)
-          ne = Math.max(ne, angle(A.normal, B.normal))
-        }
-      }
+      const { pe, te, ne, edges } = edgeJumps(buildLimitSurface(make()))
       expect(edges).toBeGreaterThan(0)
       console.log(`${name}: edge jumps: position ${pe.toExponential(2)}, tangent ${te.toExponential(2)}, normal ${ne.toExponential(2)} rad`)
       expect(pe).toBeLessThan(1e-9)
@@ -239,18 +169,7 @@ describe('irregular boundary vertices (Biermann et al. 2000, as Stam 2003 uses t
     })
 
     it(`${name}: derivatives match central finite differences of positions (rel 1e-6)`, () => {
-      const S = buildLimitSurface(make())
-      let err = 0
-      const pts = [[0.3, 0.6], [0.02, 0.05], [0.001, 0.0007], [0.5, 0.5], [0.9, 0.1], [0.7, 0.97], [0.999, 0.998]]
-      for (let f = 0; f < S.faces.length; f++) for (const [u, v] of pts) {
-        const s = evaluateLimit(S, f, u, v)
-        const hh = Math.min(1e-6, u / 4, v / 4, (1 - u) / 4, (1 - v) / 4)
-        const pu = evaluateLimit(S, f, u + hh, v).position, mu = evaluateLimit(S, f, u - hh, v).position
-        const pv = evaluateLimit(S, f, u, v + hh).position, mv = evaluateLimit(S, f, u, v - hh).position
-        const fu = [0, 1, 2].map((k) => (pu[k] - mu[k]) / (2 * hh))
-        const fv = [0, 1, 2].map((k) => (pv[k] - mv[k]) / (2 * hh))
-        err = Math.max(err, dist(s.du, fu) / Math.hypot(...s.du), dist(s.dv, fv) / Math.hypot(...s.dv))
-      }
+      const err = finiteDifferenceError(buildLimitSurface(make()), [[0.3, 0.6], [0.02, 0.05], [0.001, 0.0007], [0.5, 0.5], [0.9, 0.1], [0.7, 0.97], [0.999, 0.998]])
       console.log(`${name}: max relative finite-difference error ${err.toExponential(2)}`)
       expect(err).toBeLessThan(1e-6)
     })
@@ -260,18 +179,15 @@ describe('irregular boundary vertices (Biermann et al. 2000, as Stam 2003 uses t
     const cage = lShape()
     const S = buildLimitSurface(cage)
     const L = 8
-    let m: PolyMesh = { positions: S.positions, faces: S.faces }
-    for (let l = 0; l < L; l++) m = subdivideOnce(m)
-    const inc = new Map<number, number[][]>()
-    for (const q of m.faces) for (const v of q) { if (!inc.has(v)) inc.set(v, []); inc.get(v)!.push(q) }
+    const { m, limitOf } = subdivisionReference(S, L)
     const [f, c] = boundaryFans(S).values().next().value![0]
     const [cu, cv] = cornerUV[c]
     let err = 0, count = 0
     for (let k = 1; k <= 6; k++) for (const [a, b] of [[1, 0], [0, 1], [1, 1], [0.5, 1], [1, 0.25]]) {
       const u = Math.abs(cu - a * 2 ** -k), v = Math.abs(cv - b * 2 ** -k)
-      const vert = vertexAt(f, u, v, L, m.faces)
-      if (inc.get(vert)!.length !== 4) continue
-      err = Math.max(err, dist(evaluateLimit(S, f, u, v).position, limitPointRule(m.positions, inc.get(vert)!, vert)))
+      const ref = limitOf(vertexAt(f, u, v, L, m.faces))
+      if (ref.kind !== 'inner') continue
+      err = Math.max(err, dist(evaluateLimit(S, f, u, v).position, ref.at))
       count++
     }
     expect(count).toBeGreaterThan(20)
