@@ -79,6 +79,7 @@ export class HybridAdvection {
   clampedTraces = 0
   private readonly vel = new Float64Array(3)
   private readonly pos = new Float64Array(3)
+  private readonly pair = new Float64Array(2)
   private left = false
   private readonly batch: FitBatch | null
 
@@ -199,13 +200,17 @@ export class HybridAdvection {
     }
     // Each output is written while both inputs are still read.
     if (values2 !== null && (out === out2 || out === values2 || out2 === values)) throw new EddyError('INVALID_PARAM', 'hybrid advection (cells): the two scalars need four different arrays')
-    const { interpolation: interp, pos } = this
+    const { interpolation: interp, pos, pair } = this
     let clamped = 0
     for (let c = 0; c < cellCount; c++) {
       const e = this.trace(C[3 * c], C[3 * c + 1], C[3 * c + 2], c, -dt, vertexVel)
       if (this.left) clamped++
-      out[c] = interp.scalarAt(pos[0], pos[1], pos[2], e, values)
-      if (values2 !== null) out2![c] = interp.scalarAt(pos[0], pos[1], pos[2], e, values2)
+      if (values2 === null) out[c] = interp.scalarAt(pos[0], pos[1], pos[2], e, values)
+      else {
+        interp.scalarsAt(pos[0], pos[1], pos[2], e, values, values2, pair)
+        out[c] = pair[0]
+        out2![c] = pair[1]
+      }
     }
     this.clampedTraces = clamped
   }

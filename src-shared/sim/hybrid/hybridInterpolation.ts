@@ -42,7 +42,7 @@
 // makes an instance single-threaded.
 import { EddyError } from '../../api/errors'
 import { barycentricCoordinates } from '../../geometry/tetmesh/tetBarycentric'
-import { choleskySolveInPlace } from '../core/tetfv/smallDense'
+import { choleskyFactorInPlace, choleskySolveInPlace, choleskySubstitute } from '../core/tetfv/smallDense'
 import { LINEAR_CONDITION_FLOOR, MLS_EPSILON_FACTOR } from '../core/tetfv/tetMls'
 import { CELL_HEX, type HybridMesh } from './hybridMesh'
 import { FIT_LINEAR, fitScratch, linearFitAt } from './linearFitKernel'
@@ -81,6 +81,7 @@ export class HybridInterpolation {
   /** The scalar fit's 4 x 4 normal matrix and right-hand side. */
   private readonly M = new Float64Array(16)
   private readonly rhs = new Float64Array(4)
+  private readonly rhs2 = new Float64Array(4)
   private readonly lambda = new Float64Array(4)
   private readonly axisOffset: Int32Array
   /** Per grid face: its one mesh face (-1 for none or a split face), and that face's normal along the grid face's axis. */
@@ -459,6 +460,81 @@ export class HybridInterpolation {
       }
     }
     return this.scalarFit(x, y, z, cell, values)
+  }
+
+  /**
+   * scalarAt of two scalars at one point (density and temperature after one trace), into
+   * out[0] and out[1]: the same bits as two scalarAt calls, the neighbourhood, the weights and
+   * the normal matrix's factor computed once.
+   */
+  scalarsAt(x: number, y: number, z: number, cell: number, a: Float64Array | Float32Array, b: Float64Array | Float32Array, out: Float64Array): void {
+    const mesh = this.mesh
+    if (cell < mesh.hexCount) {
+      const { nx, ny, nz } = mesh.grid
+      const u = (x - this.ox) * this.invH - 0.5, v = (y - this.oy) * this.invH - 0.5, w = (z - this.oz) * this.invH - 0.5
+      const i0 = Math.floor(u), j0 = Math.floor(v), k0 = Math.floor(w)
+      if (i0 >= 0 && j0 >= 0 && k0 >= 0 && i0 + 1 < nx && j0 + 1 < ny && k0 + 1 < nz) {
+        const tx = u - i0, ty = v - j0, tz = w - k0
+        const cubeHex = mesh.cubeHex
+        let sa = 0, la = Infinity, ha = -Infinity, sb = 0, lb = Infinity, hb = -Infinity, d = 0
+        for (; d < 8; d++) {
+          const e = cubeHex[i0 + (d & 1) + nx * (j0 + (d & 2 ? 1 : 0) + ny * (k0 + (d & 4 ? 1 : 0)))]
+          if (e < 0) break
+          const wt = (d & 1 ? tx : 1 - tx) * (d & 2 ? ty : 1 - ty) * (d & 4 ? tz : 1 - tz)
+          const p = a[e], q = b[e]
+          if (p < la) la = p
+          if (p > ha) ha = p
+          if (q < lb) lb = q
+          if (q > hb) hb = q
+          sa += wt * p
+          sb += wt * q
+        }
+        if (d === 8) {
+          out[0] = sa < la ? la : sa > ha ? ha : sa
+          out[1] = sb < lb ? lb : sb > hb ? hb : sb
+          return
+        }
+      }
+    }
+    this.scalarFits(x, y, z, cell, a, b, out)
+  }
+
+  /** scalarFit of two scalars over one neighbourhood and one factor (see scalarsAt). */
+  private scalarFits(x: number, y: number, z: number, cell: number, a: Float64Array | Float32Array, b: Float64Array | Float32Array, out: Float64Array): void {
+    const { cellCentre: C } = this.mesh
+    const { M, rhs, rhs2 } = this
+    let list: Int32Array = this.ringCells, from = this.ringStart[cell], to = this.ringStart[cell + 1]
+    if (from === to) { list = this.cellList; from = 0; to = this.gatherCells(cell) }
+    const invLen = 1 / this.mesh.cellMeanEdge[cell], eps2 = this.epsilonFactor * this.epsilonFactor
+    let m0 = 0, m4 = 0, m5 = 0, m8 = 0, m9 = 0, m10 = 0, m12 = 0, m13 = 0, m14 = 0, m15 = 0
+    let r0 = 0, r1 = 0, r2 = 0, r3 = 0, q0 = 0, q1 = 0, q2 = 0, q3 = 0
+    let la = Infinity, ha = -Infinity, lb = Infinity, hb = -Infinity
+    for (let i = from; i < to; i++) {
+      const c = list[i]
+      const X = (C[3 * c] - x) * invLen, Y = (C[3 * c + 1] - y) * invLen, Z = (C[3 * c + 2] - z) * invLen
+      const w = 1 / (X * X + Y * Y + Z * Z + eps2), w2 = w * w
+      const s = a[c], t = b[c]
+      if (s < la) la = s
+      if (s > ha) ha = s
+      if (t < lb) lb = t
+      if (t > hb) hb = t
+      const wX = w2 * X, wY = w2 * Y, wZ = w2 * Z
+      m0 += w2; m4 += wX; m5 += wX * X; m8 += wY; m9 += wY * X; m10 += wY * Y; m12 += wZ; m13 += wZ * X; m14 += wZ * Y; m15 += wZ * Z
+      r0 += w2 * s; r1 += wX * s; r2 += wY * s; r3 += wZ * s
+      q0 += w2 * t; q1 += wX * t; q2 += wY * t; q3 += wZ * t
+    }
+    M[0] = m0; M[4] = m4; M[5] = m5; M[8] = m8; M[9] = m9; M[10] = m10; M[12] = m12; M[13] = m13; M[14] = m14; M[15] = m15
+    let sa = r0 / m0, sb = q0 / m0
+    if (choleskyFactorInPlace(M, 4) >= LINEAR_CONDITION_FLOOR) {
+      rhs[0] = r0; rhs[1] = r1; rhs[2] = r2; rhs[3] = r3
+      rhs2[0] = q0; rhs2[1] = q1; rhs2[2] = q2; rhs2[3] = q3
+      choleskySubstitute(M, 4, rhs)
+      choleskySubstitute(M, 4, rhs2)
+      sa = rhs[0]
+      sb = rhs2[0]
+    }
+    out[0] = sa < la ? la : sa > ha ? ha : sa
+    out[1] = sb < lb ? lb : sb > hb ? hb : sb
   }
 
   /** The linear MLS fit of a cell scalar around (x, y, z), clamped to the values used (a weighted mean when near singular). */

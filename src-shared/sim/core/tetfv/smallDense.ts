@@ -8,6 +8,17 @@
  * when M is near singular), or 0 when M is not positive definite (then b is garbage).
  */
 export function choleskySolveInPlace(M: Float64Array, n: number, b: Float64Array): number {
+  const worst = choleskyFactorInPlace(M, n)
+  if (worst > 0) choleskySubstitute(M, n, b)
+  return worst
+}
+
+/**
+ * The factor L of choleskySolveInPlace alone, into M's lower triangle; returns its ratio (0
+ * when M is not positive definite). Solving several right-hand sides with one factor gives
+ * each the bits choleskySolveInPlace would: the same operations in the same order.
+ */
+export function choleskyFactorInPlace(M: Float64Array, n: number): number {
   let worst = 1
   for (let j = 0; j < n; j++) {
     const diag = M[j * n + j]
@@ -24,7 +35,11 @@ export function choleskySolveInPlace(M: Float64Array, n: number, b: Float64Array
       M[i * n + j] = t / l
     }
   }
-  // L y = b, then L^T x = y.
+  return worst
+}
+
+/** b = (L L^T)^-1 b for the factor choleskyFactorInPlace left in M: L y = b, then L^T x = y. */
+export function choleskySubstitute(M: Float64Array, n: number, b: Float64Array): void {
   for (let i = 0; i < n; i++) {
     let t = b[i]
     for (let k = 0; k < i; k++) t -= M[i * n + k] * b[k]
@@ -35,5 +50,4 @@ export function choleskySolveInPlace(M: Float64Array, n: number, b: Float64Array
     for (let k = i + 1; k < n; k++) t -= M[k * n + i] * b[k]
     b[i] = t / M[i * n + i]
   }
-  return worst
 }

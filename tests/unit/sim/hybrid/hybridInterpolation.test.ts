@@ -213,6 +213,25 @@ describe('hybrid interpolation', () => {
     expect(hi).toBeLessThanOrEqual(1)
   })
 
+  it('scalarsAt gives two scalars the bits of two scalarAt calls, in every cell type (float32 and float64 values, a step that clamps)', () => {
+    const m = sphereMesh(14)
+    const interp = new HybridInterpolation(m), loc = new HybridLocator(m)
+    const a = new Float32Array(m.cellCount), b = new Float64Array(m.cellCount)
+    for (let c = 0; c < m.cellCount; c++) {
+      const x = m.cellCentre[3 * c], y = m.cellCentre[3 * c + 1], z = m.cellCentre[3 * c + 2]
+      a[c] = Math.sin(9 * x) * Math.cos(7 * y) + z
+      b[c] = x + y > 1 ? 300 : 290 + 3 * z
+    }
+    const pair = new Float64Array(2), kinds = new Set<number>()
+    for (const [x, y, z, c] of samplePoints(m, loc, 3000, 23, () => true)) {
+      interp.scalarsAt(x, y, z, c, a, b, pair)
+      expect(Object.is(pair[0], interp.scalarAt(x, y, z, c, a))).toBe(true)
+      expect(Object.is(pair[1], interp.scalarAt(x, y, z, c, b))).toBe(true)
+      kinds.add(m.cellKind[c])
+    }
+    expect(kinds.size).toBeGreaterThanOrEqual(3)
+  })
+
   it('refuses arrays of the wrong size by name', () => {
     const m = slabMesh(4)
     const interp = new HybridInterpolation(m)
