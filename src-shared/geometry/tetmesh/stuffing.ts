@@ -133,7 +133,11 @@ export function stuffIsosurface(sdf: ScalarField3, opts: StuffingOptions): Stuff
   let visitAll: (v: TetVisitor) => void
   let isOuter: (id: number) => boolean
   let leavesPerLevel: number[] | undefined
-  if (mode === 'uniform') {
+  const graded = mode === 'graded' ? buildGradedLattice(sdf, opts.bounds.min, opts.bounds.max, h, opts.maxCoarsening ?? 5) : null
+  if (graded === null || 'finestOnly' in graded) {
+    // Uniform, asked for or all the graded octree could be inside the shape (its leaves
+    // reported as the finest level's: coarser ones lay only outside).
+    if (graded !== null) leavesPerLevel = [graded.leaves, ...new Array<number>(opts.maxCoarsening ?? 5).fill(0)]
     const grid = bccGridForBounds(opts.bounds.min, opts.bounds.max, h)
     lat = new LatticeVertices(bccVertexCount(grid))
     addBccVertices(grid, lat)
@@ -141,7 +145,6 @@ export function stuffIsosurface(sdf: ScalarField3, opts: StuffingOptions): Stuff
     visitAll = (v) => visitBccTets(grid, v)
     isOuter = (id) => isBccOuterVertex(grid, id)
   } else {
-    const graded = buildGradedLattice(sdf, opts.bounds.min, opts.bounds.max, h, opts.maxCoarsening ?? 5)
     lat = graded.lattice
     visitAll = (v) => graded.visitTets(v)
     isOuter = (id) => graded.isOuter(id)

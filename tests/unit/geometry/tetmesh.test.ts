@@ -465,8 +465,19 @@ describe('isosurface stuffing, graded octree lattice', () => {
   })
 
   it('refuses an sdf that overstates the distance (the surface reaches a coarse tetrahedron)', () => {
-    // 10x a sphere's distance: 10-Lipschitz, so cells near the surface look far from it.
-    const sdf: Sdf = (x, y, z) => 10 * (Math.hypot(x, y, z) - 1)
+    // 3x a sphere's distance: 3-Lipschitz, so cells near the surface look far from it.
+    const sdf: Sdf = (x, y, z) => 3 * (Math.hypot(x, y, z) - 1)
     expect(() => stuffIsosurface(sdf, { spacing: 0.05, bounds: box(1), mode: 'graded' })).toThrow(/coarse tetrahedron/)
+  })
+
+  it('with no room for a coarse leaf inside the shape (a thin plate), graded mode gives the uniform mode\'s mesh, the octree\'s leaves reported', () => {
+    const plate: Sdf = (x, y, z) => Math.max(Math.abs(x) - 0.8, Math.abs(y) - 0.12, Math.abs(z) - 0.8)
+    const opts = { spacing: 0.05, bounds: box(1) }
+    const graded = stuffIsosurface(plate, { ...opts, mode: 'graded' }), uniform = stuffIsosurface(plate, { ...opts, mode: 'uniform' })
+    expect(graded.tetCount).toBe(uniform.tetCount)
+    expect(graded.tets).toEqual(uniform.tets)
+    expect(graded.positions).toEqual(uniform.positions)
+    expect(graded.stats.leavesPerLevel![0]).toBeGreaterThan(0)
+    expect(graded.stats.leavesPerLevel!.slice(1).every((c) => c === 0)).toBe(true)
   })
 })
