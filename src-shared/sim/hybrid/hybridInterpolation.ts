@@ -82,6 +82,8 @@ export class HybridInterpolation {
   private readonly M = new Float64Array(16)
   private readonly rhs = new Float64Array(4)
   private readonly rhs2 = new Float64Array(4)
+  private readonly corner = new Int32Array(8)
+  private readonly cornerWeight = new Float64Array(8)
   private readonly lambda = new Float64Array(4)
   private readonly axisOffset: Int32Array
   /** Per grid face: its one mesh face (-1 for none or a split face), and that face's normal along the grid face's axis. */
@@ -433,31 +435,43 @@ export class HybridInterpolation {
   }
 
   /**
+   * The 8 cell centres around (x, y, z) and their trilinear weights into corner and
+   * cornerWeight, when all 8 are hexahedra (false otherwise: the fit takes over).
+   */
+  private hexCorners(x: number, y: number, z: number): boolean {
+    const mesh = this.mesh
+    const { nx, ny, nz } = mesh.grid
+    const u = (x - this.ox) * this.invH - 0.5, v = (y - this.oy) * this.invH - 0.5, w = (z - this.oz) * this.invH - 0.5
+    const i0 = Math.floor(u), j0 = Math.floor(v), k0 = Math.floor(w)
+    if (!(i0 >= 0 && j0 >= 0 && k0 >= 0 && i0 + 1 < nx && j0 + 1 < ny && k0 + 1 < nz)) return false
+    const tx = u - i0, ty = v - j0, tz = w - k0
+    const { cubeHex } = mesh, { corner, cornerWeight } = this
+    for (let d = 0; d < 8; d++) {
+      const e = cubeHex[i0 + (d & 1) + nx * (j0 + (d & 2 ? 1 : 0) + ny * (k0 + (d & 4 ? 1 : 0)))]
+      if (e < 0) return false
+      corner[d] = e
+      cornerWeight[d] = (d & 1 ? tx : 1 - tx) * (d & 2 ? ty : 1 - ty) * (d & 4 ? tz : 1 - tz)
+    }
+    return true
+  }
+
+  /**
    * A cell-centred scalar at (x, y, z) in `cell`: trilinear over the 8 surrounding cell centres
    * when all are hexahedra, else the linear MLS fit over the cells around the cell's vertices,
    * clamped to the range of the values it used.
    */
   scalarAt(x: number, y: number, z: number, cell: number, values: Float64Array | Float32Array): number {
-    const mesh = this.mesh
-    if (cell < mesh.hexCount) {
-      const { nx, ny, nz } = mesh.grid
-      const u = (x - this.ox) * this.invH - 0.5, v = (y - this.oy) * this.invH - 0.5, w = (z - this.oz) * this.invH - 0.5
-      const i0 = Math.floor(u), j0 = Math.floor(v), k0 = Math.floor(w)
-      if (i0 >= 0 && j0 >= 0 && k0 >= 0 && i0 + 1 < nx && j0 + 1 < ny && k0 + 1 < nz) {
-        const tx = u - i0, ty = v - j0, tz = w - k0
-        const cubeHex = mesh.cubeHex
-        let sum = 0, lo = Infinity, hi = -Infinity, d = 0
-        for (; d < 8; d++) {
-          const e = cubeHex[i0 + (d & 1) + nx * (j0 + (d & 2 ? 1 : 0) + ny * (k0 + (d & 4 ? 1 : 0)))]
-          if (e < 0) break
-          const s = values[e]
-          if (s < lo) lo = s
-          if (s > hi) hi = s
-          sum += (d & 1 ? tx : 1 - tx) * (d & 2 ? ty : 1 - ty) * (d & 4 ? tz : 1 - tz) * s
-        }
-        // The weights sum to 1 only to rounding: clamp so that no new extremum appears even in the last bit.
-        if (d === 8) return sum < lo ? lo : sum > hi ? hi : sum
+    if (cell < this.mesh.hexCount && this.hexCorners(x, y, z)) {
+      const { corner, cornerWeight } = this
+      let sum = 0, lo = Infinity, hi = -Infinity
+      for (let d = 0; d < 8; d++) {
+        const s = values[corner[d]]
+        if (s < lo) lo = s
+        if (s > hi) hi = s
+        sum += cornerWeight[d] * s
       }
+      // The weights sum to 1 only to rounding: clamp so that no new extremum appears even in the last bit.
+      return sum < lo ? lo : sum > hi ? hi : sum
     }
     return this.scalarFit(x, y, z, cell, values)
   }
@@ -468,33 +482,22 @@ export class HybridInterpolation {
    * the normal matrix's factor computed once.
    */
   scalarsAt(x: number, y: number, z: number, cell: number, a: Float64Array | Float32Array, b: Float64Array | Float32Array, out: Float64Array): void {
-    const mesh = this.mesh
-    if (cell < mesh.hexCount) {
-      const { nx, ny, nz } = mesh.grid
-      const u = (x - this.ox) * this.invH - 0.5, v = (y - this.oy) * this.invH - 0.5, w = (z - this.oz) * this.invH - 0.5
-      const i0 = Math.floor(u), j0 = Math.floor(v), k0 = Math.floor(w)
-      if (i0 >= 0 && j0 >= 0 && k0 >= 0 && i0 + 1 < nx && j0 + 1 < ny && k0 + 1 < nz) {
-        const tx = u - i0, ty = v - j0, tz = w - k0
-        const cubeHex = mesh.cubeHex
-        let sa = 0, la = Infinity, ha = -Infinity, sb = 0, lb = Infinity, hb = -Infinity, d = 0
-        for (; d < 8; d++) {
-          const e = cubeHex[i0 + (d & 1) + nx * (j0 + (d & 2 ? 1 : 0) + ny * (k0 + (d & 4 ? 1 : 0)))]
-          if (e < 0) break
-          const wt = (d & 1 ? tx : 1 - tx) * (d & 2 ? ty : 1 - ty) * (d & 4 ? tz : 1 - tz)
-          const p = a[e], q = b[e]
-          if (p < la) la = p
-          if (p > ha) ha = p
-          if (q < lb) lb = q
-          if (q > hb) hb = q
-          sa += wt * p
-          sb += wt * q
-        }
-        if (d === 8) {
-          out[0] = sa < la ? la : sa > ha ? ha : sa
-          out[1] = sb < lb ? lb : sb > hb ? hb : sb
-          return
-        }
+    if (cell < this.mesh.hexCount && this.hexCorners(x, y, z)) {
+      const { corner, cornerWeight } = this
+      let sa = 0, la = Infinity, ha = -Infinity, sb = 0, lb = Infinity, hb = -Infinity
+      for (let d = 0; d < 8; d++) {
+        const e = corner[d], wt = cornerWeight[d]
+        const p = a[e], q = b[e]
+        if (p < la) la = p
+        if (p > ha) ha = p
+        if (q < lb) lb = q
+        if (q > hb) hb = q
+        sa += wt * p
+        sb += wt * q
       }
+      out[0] = sa < la ? la : sa > ha ? ha : sa
+      out[1] = sb < lb ? lb : sb > hb ? hb : sb
+      return
     }
     this.scalarFits(x, y, z, cell, a, b, out)
   }
