@@ -2,17 +2,20 @@
 // (a vertex on the open boundary with k >= 3 faces; Biermann et al. 2000's rules, which
 // Stam 2003 uses there, see catmullClark.ts). As in Stam 1998, a point (a, b) of a patch with V
 // at its corner (0,0) lies, after n = the number of halvings that bring max(a, b) into
-// [1/2, 1], in one of the three regular sub-patches of the n-times subdivided patch: a
-// bicubic B-spline patch, evaluated exactly. Stam reaches level n in one jump through the
-// eigen-decomposition of the subdivision matrix; here the n steps are taken explicitly on a
-// small neighbourhood of V (the faces within three rings of it, which subdivide into the next
-// level's three rings correctly: see `nextLevel`) and kept, so each level costs one small
-// subdivision once per vertex, shared by its k patches, and a sample costs one bicubic patch.
+// [1/2, 1], in one of the three sub-patches of the n-times subdivided patch that do not hold
+// V: the diagonal one is a bicubic B-spline patch; the two along V's edges become bicubic one
+// step later (see `patches`), so their four children are used. Stam reaches level n in one
+// jump through the eigen-decomposition of the subdivision matrix; here the steps are taken
+// explicitly on a small neighbourhood of V (the faces within four rings of it, which subdivide
+// into what the next level needs correctly: see `nextLevel`) and kept, so each level costs one
+// small subdivision once per vertex, shared by its k patches, and a sample one bicubic patch.
 // The limit position at V itself is the boundary curve's, (a + 4 V + b) / 6, where a and b are
 // its boundary neighbours: boundary points follow the cubic B-spline rule whatever the inside.
 // Its tangent plane is spanned by the left eigenvectors of eigenvalue 1/2 (double with
 // Biermann's rule: 1, 1/2, 1/2, then less) of the subdivision matrix of V's 1-ring, computed
 // for each k at first use from catmullClark.ts's own step, like Stam's eigen-decompositions.
+// The faces just beyond V's inner neighbours are not bicubic either for one step
+// (collarControlPoints); catmullClarkEval.ts splits them once.
 import { subdivideOnce } from './catmullClark'
 import { nullSpace } from './catmullClarkEigen'
 import {
