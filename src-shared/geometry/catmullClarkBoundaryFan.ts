@@ -40,6 +40,14 @@ interface FanLevel {
   side: Int32Array | null
 }
 
+interface Subdivided { positions: Float64Array; faces: number[][]; topo: QuadTopology }
+
+/** A level's neighbourhood subdivided once, with its topology. */
+function subdivided(L: FanLevel): Subdivided {
+  const s = subdivideOnce({ positions: L.pos, faces: L.faces })
+  return { positions: s.positions, faces: s.faces, topo: quadTopology(s.positions.length / 3, s.faces) as QuadTopology }
+}
+
 /** The subdivision levels around one irregular boundary vertex, shared by its k patches. */
 export class BoundaryFan {
   /** Limit position of V. */
@@ -92,7 +100,15 @@ export class BoundaryFan {
 
   /** Base-mesh face -> its index in the level-0 neighbourhood. */
   private readonly baseFaces: Map<number, number>
-  private level1: { pos: Float64Array; faces: number[][]; topo: QuadTopology } | null = null
+  /** The level-0 neighbourhood subdivided once (nextLevel's first step and the collar's children). */
+  private level1: Subdivided | null = null
+  /** patches[j][n] is complete for n below this (its last part is filled one level later). */
+  private complete = 0
+
+  private subdividedLevel0(): Subdivided {
+    this.level1 ??= subdivided(this.levels[0])
+    return this.level1
+  }
 
   /**
    * The four children (corners 0..3, 48 numbers each) of a base face in V's collar: a face
@@ -103,12 +119,7 @@ export class BoundaryFan {
   collarControlPoints(baseFace: number): Float64Array {
     const f = this.baseFaces.get(baseFace)
     if (f === undefined) invalidLimit(`internal: face ${baseFace} is not near the boundary vertex`)
-    if (!this.level1) {
-      const L = this.levels[0]
-      const s = subdivideOnce({ positions: L.pos, faces: L.faces })
-      this.level1 = { pos: s.positions, faces: s.faces, topo: quadTopology(s.positions.length / 3, s.faces) as QuadTopology }
-    }
-    const { pos, faces, topo } = this.level1
+    const { positions: pos, faces, topo } = this.subdividedLevel0()
     const out = new Float64Array(4 * 48)
     for (let c = 0; c < 4; c++) out.set(regularControlPoints(pos, faces, topo, 4 * f + c, 0), 48 * c)
     for (let i = 0; i < out.length; i++) out[i] += this.limit[i % 3]
@@ -117,7 +128,7 @@ export class BoundaryFan {
 
   /** The 9 x 48 control points of patch j at level n (see `patches`), relative to `limit`. */
   controlPoints(j: number, n: number): Float64Array {
-    while (this.patches[j][n] === undefined) this.nextLevel()
+    while (this.complete <= n) this.nextLevel()
     return this.patches[j][n]
   }
 
@@ -135,22 +146,21 @@ export class BoundaryFan {
   private nextLevel(): void {
     const n = this.levels.length - 1
     const L = this.levels[n]
-    const s = subdivideOnce({ positions: L.pos, faces: L.faces })
-    const topo = quadTopology(s.positions.length / 3, s.faces) as QuadTopology
+    const s = n === 0 ? this.subdividedLevel0() : subdivided(L)
+    const topo = s.topo
     // subdivideOnce turns corner c of quad f into quad 4 f + c, whose corner 0 is the old
     // corner c: the child at V's corner keeps V at its corner 0 in the parent's orientation.
     const cps = (f: number) => regularControlPoints(s.positions, s.faces, topo, f, 0)
     const track: number[] = []
     for (let j = 0; j < this.k; j++) {
       const f = L.face[j], c = L.corner[j]
-      this.pending(j, n).set(cps(4 * f + ((c + 2) % 4)), 0)
+      const here = (this.patches[j][n] = new Float64Array(9 * 48))
+      here.set(cps(4 * f + ((c + 2) % 4)), 0)
       if (L.side) {
-        const prev = this.pending(j, n - 1)
+        const prev = this.patches[j][n - 1]
         for (let side = 0; side < 2; side++) for (let q = 0; q < 4; q++) {
           prev.set(cps(4 * L.side[2 * j + side] + q), 48 * (1 + 4 * side + q))
         }
-        this.patches[j][n - 1] = prev
-        this.building.delete((n - 1) * this.k + j)
       }
       track.push(4 * f + c, 4 * f + ((c + 1) % 4), 4 * f + ((c + 3) % 4))
     }
@@ -163,17 +173,9 @@ export class BoundaryFan {
       side[2 * j + 1] = local.tracked[3 * j + 2]
     }
     this.levels.push({ pos: local.pos, faces: local.faces, face, corner: new Uint8Array(this.k), side })
+    if (L.side) this.complete = n
     // Only the newest levels are needed again.
     if (n >= 2) { this.levels[n - 1].pos = new Float64Array(0); this.levels[n - 1].faces = [] }
-  }
-
-  private readonly building = new Map<number, Float64Array>()
-  /** The array being filled for patch j at level n (complete one level later). */
-  private pending(j: number, n: number): Float64Array {
-    const key = n * this.k + j
-    let a = this.building.get(key)
-    if (!a) { a = new Float64Array(9 * 48); this.building.set(key, a) }
-    return a
   }
 }
 
@@ -263,6 +265,11 @@ function neighbourhood(pos: Float64Array, faces: number[][], incident: number[][
   return { pos: p, faces: local, tracked, keep }
 }
 
+// d1 = Q_(c+1) - Q_c and d3 = Q_(c-1) - Q_c per corner c: unit axis vectors.
+const D1X = [1, 0, -1, 0], D1Y = [0, 1, 0, -1], D3X = [0, -1, 0, 1], D3Y = [1, 0, -1, 0]
+/** quadrant()'s outputs for the two levels of evalBoundaryFan (evaluation is single-threaded). */
+const Q1 = new Float64Array(7), Q2 = new Float64Array(7)
+
 /**
  * The quadrant of [0,1]^2 that holds (x, y), as the child quad subdivideOnce makes there: the
  * child at corner c has its corner 0 at Q_c (Q = (0,0), (1,0), (1,1), (0,1)), its s towards
@@ -272,9 +279,7 @@ export function quadrant(x: number, y: number, out: Float64Array): void {
   const hx = x >= 0.5, hy = y >= 0.5
   const c = hx ? (hy ? 2 : 1) : hy ? 3 : 0
   const qx = c === 1 || c === 2 ? 1 : 0, qy = c >= 2 ? 1 : 0
-  // d1 = Q_(c+1) - Q_c and d3 = Q_(c-1) - Q_c, unit axis vectors
-  const d1x = [1, 0, -1, 0][c], d1y = [0, 1, 0, -1][c]
-  const d3x = [0, -1, 0, 1][c], d3y = [1, 0, -1, 0][c]
+  const d1x = D1X[c], d1y = D1Y[c], d3x = D3X[c], d3y = D3Y[c]
   const wx = x - qx, wy = y - qy
   out[0] = c
   out[1] = 2 * (wx * d1x + wy * d1y)
@@ -301,7 +306,7 @@ export function evalBoundaryFan(fan: BoundaryFan, j: number, a: number, b: numbe
   let A = a, B = b
   while (Math.max(A, B) < 0.5) { A *= 2; B *= 2; n++ }
   const cp = fan.controlPoints(j, n)
-  const q1 = new Float64Array(7), q2 = new Float64Array(7)
+  const q1 = Q1, q2 = Q2
   quadrant(A, B, q1)
   const m = q1[0]
   let p: Vec3, dA: Vec3, dB: Vec3

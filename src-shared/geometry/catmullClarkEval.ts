@@ -27,6 +27,9 @@ import {
 } from './catmullClarkPatches'
 
 export type { Vec3 }
+
+/** quadrant()'s output for split patches (evaluation is single-threaded). */
+const QUADRANT = new Float64Array(7)
 export { evalBSplinePatch }
 
 export interface LimitSample {
@@ -295,7 +298,7 @@ export function evaluateLimit(surface: LimitSurface, face: number, u: number, v:
     return { position: p, du: ds, dv: dt, normal: unit(cross(ds, dt)) }
   }
   if (P.kind === 'split') {
-    const q = new Float64Array(7)
+    const q = QUADRANT
     quadrant(u, v, q)
     const r = evalBSplinePatch(P.cp, q[1], q[2], 48 * q[0])
     const [du, dv] = chain(q, r.ds, r.dt)

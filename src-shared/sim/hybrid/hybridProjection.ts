@@ -49,6 +49,22 @@ export function hybridDivergence(mesh: HybridMesh, z: Float64Array, out: Float64
   for (let c = 0; c < mesh.cellCount; c++) out[c] /= mesh.cellVolume[c]
 }
 
+/** Per face 1 / d across interior and open faces (eq. 4's distance), 0 on closed ones. */
+function inverseFaceDistances(mesh: HybridMesh): Float64Array {
+  const { faceCount: nf, faceKind, faceDistance } = mesh
+  const inv = new Float64Array(nf)
+  for (let f = 0; f < nf; f++) if (faceKind[f] === FACE_INTERIOR || faceKind[f] === FACE_OPEN) inv[f] = 1 / faceDistance[f]
+  return inv
+}
+
+/** L of eq. 6 (area / distance on every interior and open face), rows sorted by column. */
+export function hybridPressureMatrix(mesh: HybridMesh, kernels: KernelBackend = TS_KERNELS, inverseDistance = inverseFaceDistances(mesh)): CsrMatrix {
+  const { faceCount: nf, faceArea, faceDistance } = mesh
+  const weight = new Float64Array(nf)
+  for (let f = 0; f < nf; f++) if (inverseDistance[f] !== 0) weight[f] = faceArea[f] / faceDistance[f]
+  return assemble(mesh, weight, kernels)
+}
+
 export class HybridProjection {
   /** L, rows sorted by column. */
   readonly A: CsrMatrix
@@ -64,15 +80,9 @@ export class HybridProjection {
   readonly p: Float64Array
 
   constructor(readonly mesh: HybridMesh, kernels: KernelBackend = TS_KERNELS) {
-    const { cellCount: n, faceCount: nf, faceKind, faceArea, faceDistance } = mesh
-    this.inverseDistance = new Float64Array(nf)
-    const weight = new Float64Array(nf)
-    for (let f = 0; f < nf; f++) {
-      if (faceKind[f] !== FACE_INTERIOR && faceKind[f] !== FACE_OPEN) continue
-      this.inverseDistance[f] = 1 / faceDistance[f]
-      weight[f] = faceArea[f] / faceDistance[f]
-    }
-    this.A = assemble(mesh, weight, kernels)
+    const n = mesh.cellCount
+    this.inverseDistance = inverseFaceDistances(mesh)
+    this.A = hybridPressureMatrix(mesh, kernels, this.inverseDistance)
     const { component, closedSize } = components(mesh)
     this.componentCount = closedSize.length
     this.closedComponentCount = closedSize.filter((s) => s > 0).length
