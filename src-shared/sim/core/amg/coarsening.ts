@@ -32,7 +32,7 @@
 //   entries are weak under theta > 0 is treated the same way, as Ruge-Stüben do.)
 //
 // Step 5 is a priority queue over the frontier (unlabeled variables next to a fine one), keyed
-// by the counter, largest first; counters only decrease, so stale entries are skipped lazily.
+// by the counter, largest first (FrontierHeap).
 import type { CsrMatrix } from '../sparse/csr'
 
 /** A symmetric neighbour graph (no self loops), neighbours of i at adj[ptr[i] .. ptr[i+1]-1], increasing. */
@@ -67,105 +67,135 @@ export function neighbourGraph(A: CsrMatrix, theta = 0): NeighbourGraph {
       cutOf[i] = theta * m
     }
   }
-  // Both directions of every strong entry, then sorted and deduplicated per row.
-  const count = new Int32Array(n + 1)
-  for (let i = 0; i < n; i++)
+  // Row i's neighbours are the union of its own strong columns and the rows that hold i as a
+  // strong column. Both lists come out increasing (A's rows are sorted; the second is filled
+  // in row order), so a merge gives the sorted, duplicate-free row without sorting.
+  const ownPtr = new Int32Array(n + 1)
+  const inPtr = new Int32Array(n + 1)
+  let sortedRows = true
+  for (let i = 0; i < n; i++) {
+    let own = 0
+    for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) {
+      if (p > rowPtr[i] && col[p] <= col[p - 1]) sortedRows = false
+      if (strong(i, p, cutOf[i])) {
+        own++
+        inPtr[col[p] + 1]++
+      }
+    }
+    ownPtr[i + 1] = ownPtr[i] + own
+  }
+  for (let i = 0; i < n; i++) inPtr[i + 1] += inPtr[i]
+  const ownAdj = new Int32Array(ownPtr[n])
+  const inAdj = new Int32Array(inPtr[n])
+  const next = inPtr.slice(0, n)
+  for (let i = 0, t = 0; i < n; i++)
     for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++)
       if (strong(i, p, cutOf[i])) {
-        count[i + 1]++
-        count[col[p] + 1]++
+        ownAdj[t++] = col[p]
+        inAdj[next[col[p]]++] = i
       }
-  for (let i = 0; i < n; i++) count[i + 1] += count[i]
-  const next = count.slice(0, n)
-  const raw = new Int32Array(count[n])
-  for (let i = 0; i < n; i++)
-    for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++)
-      if (strong(i, p, cutOf[i])) {
-        raw[next[i]++] = col[p]
-        raw[next[col[p]]++] = i
-      }
+  if (!sortedRows) for (let i = 0; i < n; i++) ownAdj.subarray(ownPtr[i], ownPtr[i + 1]).sort()
   const ptr = new Int32Array(n + 1)
+  const adj = new Int32Array(ownPtr[n] + inPtr[n])
   let m = 0
   for (let i = 0; i < n; i++) {
-    const row = raw.subarray(count[i], count[i + 1]).sort()
+    let a = ownPtr[i], b = inPtr[i]
+    const ae = ownPtr[i + 1], be = inPtr[i + 1]
     let last = -1
-    for (let t = 0; t < row.length; t++)
-      if (row[t] !== last) {
-        last = row[t]
-        raw[m++] = last
-      }
+    while (a < ae || b < be) {
+      const v = b >= be || (a < ae && ownAdj[a] <= inAdj[b]) ? ownAdj[a++] : inAdj[b++]
+      if (v !== last) adj[m++] = last = v
+    }
     ptr[i + 1] = m
   }
-  return { n, ptr, adj: raw.slice(0, m) }
+  return { n, ptr, adj: adj.slice(0, m) }
 }
 
 const UNLABELED = 0
 const COARSE = 1
 const FINE = 2
 
+/** 2^31: a heap key is count * SPAN + (SPAN - 1 - variable), exact in a float64. */
+const SPAN = 2147483648
+
 /**
- * A max-heap of (count, variable), larger count first, then smaller index; entries are
- * pushed whenever a counter changes and skipped when stale (label or count moved on).
+ * The frontier of step 5 (unlabeled variables next to a fine one) as an indexed max-heap of
+ * (count, variable): larger count first, then smaller index, both in one float64 key. Each
+ * variable is in it at most once (pos), its key lowered in place when its counter falls and
+ * removed when it is labelled, so the heap stays the size of the frontier (a heap of every
+ * decrement, skipping stale entries, was most of the splitting's time in cache misses).
  */
 class FrontierHeap {
-  private readonly key: Int32Array
+  private readonly key: Float64Array
   private readonly item: Int32Array
+  private readonly pos: Int32Array
   private size = 0
 
-  constructor(capacity: number) {
-    this.key = new Int32Array(capacity)
-    this.item = new Int32Array(capacity)
+  constructor(n: number) {
+    this.key = new Float64Array(n)
+    this.item = new Int32Array(n)
+    this.pos = new Int32Array(n).fill(-1)
   }
 
-  private before(a: number, b: number): boolean {
-    const { key, item } = this
-    return key[a] > key[b] || (key[a] === key[b] && item[a] < item[b])
+  /** Puts v in with this count, or lowers its count if it is in already. */
+  set(v: number, count: number): void {
+    const k = count * SPAN + (SPAN - 1 - v)
+    const at = this.pos[v]
+    if (at < 0) this.up(this.size++, k, v)
+    else this.down(at, k, v)
   }
 
-  private swap(a: number, b: number): void {
-    const { key, item } = this
-    const k = key[a]
-    key[a] = key[b]
-    key[b] = k
-    const v = item[a]
-    item[a] = item[b]
-    item[b] = v
+  /** Takes v out if it is in. */
+  remove(v: number): void {
+    const at = this.pos[v]
+    if (at < 0) return
+    this.pos[v] = -1
+    const last = --this.size
+    if (at === last) return
+    const k = this.key[last], u = this.item[last]
+    if (at > 0 && k > this.key[(at - 1) >> 1]) this.up(at, k, u)
+    else this.down(at, k, u)
   }
 
-  push(count: number, v: number): void {
-    let c = this.size++
-    this.key[c] = count
-    this.item[c] = v
-    while (c > 0) {
-      const parent = (c - 1) >> 1
-      if (!this.before(c, parent)) break
-      this.swap(c, parent)
-      c = parent
-    }
-  }
-
-  /** Pops the best entry: returns its variable (its count in `lastKey`), or -1 when empty. */
-  lastKey = 0
+  /** Removes and returns the variable with the most unlabeled neighbours (lowest index on ties), or -1. */
   pop(): number {
     if (this.size === 0) return -1
     const v = this.item[0]
-    this.lastKey = this.key[0]
-    const last = --this.size
-    if (last > 0) {
-      this.key[0] = this.key[last]
-      this.item[0] = this.item[last]
-      let c = 0
-      for (;;) {
-        const l = 2 * c + 1
-        if (l >= last) break
-        const r = l + 1
-        const best = r < last && this.before(r, l) ? r : l
-        if (!this.before(best, c)) break
-        this.swap(best, c)
-        c = best
-      }
-    }
+    this.remove(v)
     return v
+  }
+
+  private up(c: number, k: number, v: number): void {
+    const { key, item, pos } = this
+    while (c > 0) {
+      const parent = (c - 1) >> 1
+      if (!(k > key[parent])) break
+      key[c] = key[parent]
+      item[c] = item[parent]
+      pos[item[c]] = c
+      c = parent
+    }
+    key[c] = k
+    item[c] = v
+    pos[v] = c
+  }
+
+  private down(c: number, k: number, v: number): void {
+    const { key, item, pos } = this
+    const size = this.size
+    for (;;) {
+      const l = 2 * c + 1
+      if (l >= size) break
+      const best = l + 1 < size && key[l + 1] > key[l] ? l + 1 : l
+      if (!(key[best] > k)) break
+      key[c] = key[best]
+      item[c] = item[best]
+      pos[item[c]] = c
+      c = best
+    }
+    key[c] = k
+    item[c] = v
+    pos[v] = c
   }
 }
 
@@ -181,22 +211,13 @@ export function greedySplitting(A: CsrMatrix, theta = 0): Splitting {
   // Step 1: the counter of unlabeled neighbours.
   const count = new Int32Array(n)
   for (let i = 0; i < n; i++) count[i] = ptr[i + 1] - ptr[i]
-  // Each push follows one decrement (at most one per directed edge): adj.length bounds it.
-  const heap = new FrontierHeap(adj.length + 1)
+  const heap = new FrontierHeap(n)
   const newFine = new Int32Array(n)
   let seed = 0
   let labelled = 0
   while (labelled < n) {
     // Step 5: the frontier variable with the most unlabeled neighbours.
-    let c = -1
-    for (;;) {
-      const v = heap.pop()
-      if (v < 0) break
-      if (label[v] === UNLABELED && count[v] === heap.lastKey) {
-        c = v
-        break
-      }
-    }
+    let c = heap.pop()
     if (c < 0) {
       // Step 2 (and a new component): the lowest unlabeled index.
       while (label[seed] !== UNLABELED) seed++
@@ -218,6 +239,7 @@ export function greedySplitting(A: CsrMatrix, theta = 0): Splitting {
         label[j] = FINE
         labelled++
         newFine[nf++] = j
+        heap.remove(j)
       }
     }
     // Step 4: their unlabeled neighbours lose one unlabeled neighbour each (and join the frontier).
@@ -227,7 +249,7 @@ export function greedySplitting(A: CsrMatrix, theta = 0): Splitting {
         const k = adj[p]
         if (label[k] === UNLABELED) {
           count[k]--
-          heap.push(count[k], k)
+          heap.set(k, count[k])
         }
       }
     }

@@ -33,7 +33,7 @@
 // size); relaxed averages 0.04 / 0.05 / 0.05, for an operator complexity of 2.7 instead of
 // 2.45 and the same time per cycle (the coarser levels get smaller). Row sums are kept where
 // A's row sum is zero, so constants (a closed system's null space) still carry down.
-import type { CsrMatrix } from '../sparse/csr'
+import { type CsrMatrix, nnzOf } from '../sparse/csr'
 import type { Splitting } from './coarsening'
 
 /** The n x coarse prolongation of a splitting: injection at coarse variables, simple averages at fine ones. */
@@ -79,45 +79,73 @@ export function averagingProlongation(s: Splitting): CsrMatrix {
 export function relaxedProlongation(A: CsrMatrix, s: Splitting, Pavg: CsrMatrix = averagingProlongation(s)): CsrMatrix {
   const { coarseIndex, coarse } = s
   const n = A.n
+  const { rowPtr: aPtr, col: aCol, val: aVal } = A
+  const { rowPtr: pPtr, col: pCol, val: pVal } = Pavg
   const acc = new Float64Array(coarse)
   const mark = new Int32Array(coarse).fill(-1)
-  const touched: number[] = []
   const rowPtr = new Int32Array(n + 1)
-  const col: number[] = []
-  const val: number[] = []
+  // Typed arrays grown by doubling (plain arrays and a comparator sort per row cost most of
+  // this function); a fine row's columns are gathered where the row starts, sorted in place.
+  let cap = Math.max(16, 2 * nnzOf(Pavg))
+  let col = new Int32Array(cap)
+  let val = new Float64Array(cap)
+  const grow = (need: number) => {
+    cap = Math.max(2 * cap, need)
+    const c2 = new Int32Array(cap)
+    c2.set(col)
+    col = c2
+    const v2 = new Float64Array(cap)
+    v2.set(val)
+    val = v2
+  }
+  let end = 0
   for (let i = 0; i < n; i++) {
     let d = 0
-    for (let p = A.rowPtr[i]; p < A.rowPtr[i + 1]; p++) if (A.col[p] === i) d += A.val[p]
+    for (let p = aPtr[i]; p < aPtr[i + 1]; p++) if (aCol[p] === i) d += aVal[p]
     if (coarseIndex[i] >= 0 || !(d > 0)) {
       // Coarse: injection; a fine row without a positive diagonal keeps its average.
-      for (let q = Pavg.rowPtr[i]; q < Pavg.rowPtr[i + 1]; q++) {
-        col.push(Pavg.col[q])
-        val.push(Pavg.val[q])
+      if (end + pPtr[i + 1] - pPtr[i] > cap) grow(end + pPtr[i + 1] - pPtr[i])
+      for (let q = pPtr[i]; q < pPtr[i + 1]; q++) {
+        col[end] = pCol[q]
+        val[end++] = pVal[q]
       }
-      rowPtr[i + 1] = col.length
+      rowPtr[i + 1] = end
       continue
     }
-    touched.length = 0
-    for (let p = A.rowPtr[i]; p < A.rowPtr[i + 1]; p++) {
-      const j = A.col[p]
-      if (j === i || A.val[p] === 0) continue
-      const a = -A.val[p] / d
-      for (let q = Pavg.rowPtr[j]; q < Pavg.rowPtr[j + 1]; q++) {
-        const c = Pavg.col[q]
+    const start = end
+    for (let p = aPtr[i]; p < aPtr[i + 1]; p++) {
+      const j = aCol[p]
+      if (j === i || aVal[p] === 0) continue
+      const a = -aVal[p] / d
+      if (end + pPtr[j + 1] - pPtr[j] > cap) grow(end + pPtr[j + 1] - pPtr[j])
+      for (let q = pPtr[j]; q < pPtr[j + 1]; q++) {
+        const c = pCol[q]
         if (mark[c] !== i) {
           mark[c] = i
-          acc[c] = a * Pavg.val[q]
-          touched.push(c)
-        } else acc[c] += a * Pavg.val[q]
+          acc[c] = a * pVal[q]
+          col[end++] = c
+        } else acc[c] += a * pVal[q]
       }
     }
-    touched.sort((x, y) => x - y)
-    for (const c of touched) {
-      if (acc[c] === 0) continue
-      col.push(c)
-      val.push(acc[c])
+    // Sorted (insertion: a fine row reaches a few dozen coarse variables), exact zeros dropped.
+    for (let t = start + 1; t < end; t++) {
+      const c = col[t]
+      let u = t - 1
+      while (u >= start && col[u] > c) {
+        col[u + 1] = col[u]
+        u--
+      }
+      col[u + 1] = c
     }
-    rowPtr[i + 1] = col.length
+    let w = start
+    for (let t = start; t < end; t++) {
+      const c = col[t]
+      if (acc[c] === 0) continue
+      col[w] = c
+      val[w++] = acc[c]
+    }
+    end = w
+    rowPtr[i + 1] = end
   }
-  return { n, cols: coarse, rowPtr, col: Int32Array.from(col), val: Float64Array.from(val) }
+  return { n, cols: coarse, rowPtr, col: col.slice(0, end), val: val.slice(0, end) }
 }

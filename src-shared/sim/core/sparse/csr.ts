@@ -133,69 +133,80 @@ export function transposeCsr(A: CsrMatrix): CsrMatrix {
 
 /**
  * A B (Gustavson's row-by-row product with a dense accumulator). Entry (i, j) sums
- * A_ik B_kj in the order of A's row i, then B's row k; columns sorted within rows.
+ * A_ik B_kj in the order of A's row i, then B's row k; columns sorted within rows unless
+ * `sorted` is false (then in the order they were first reached: same entries, same values).
  */
-export function multiplyCsr(A: CsrMatrix, B: CsrMatrix): CsrMatrix {
+export function multiplyCsr(A: CsrMatrix, B: CsrMatrix, sorted = true): CsrMatrix {
   if (A.cols !== B.n) throw new Error(`multiplyCsr: ${A.n}x${A.cols} times ${B.n}x${B.cols}`)
-  // Two passes over typed arrays (Gustavson's algorithm): count each row's entries, then fill
-  // them; AMG setup on a million unknowns spent most of its time growing plain arrays here.
+  const { rowPtr: aPtr, col: aCol, val: aVal } = A
+  const { rowPtr: bPtr, col: bCol, val: bVal } = B
+  // One pass over typed arrays that grow by doubling: a counting pass first (to size them
+  // exactly) cost a third of the AMG setup's products. Each row's entries are written where
+  // the previous row's ended, so the arrays hold the finished matrix, then trimmed once.
+  let cap = Math.max(16, 2 * (nnzOf(A) + nnzOf(B)))
+  let col = new Int32Array(cap)
+  let val = new Float64Array(cap)
   const mark = new Int32Array(B.cols).fill(-1)
+  const acc = new Float64Array(B.cols)
   const rowPtr = new Int32Array(A.n + 1)
+  let end = 0
   for (let i = 0; i < A.n; i++) {
-    let count = 0
-    for (let p = A.rowPtr[i]; p < A.rowPtr[i + 1]; p++) {
-      const k = A.col[p]
-      for (let q = B.rowPtr[k]; q < B.rowPtr[k + 1]; q++) {
-        const j = B.col[q]
+    const start = end
+    for (let p = aPtr[i]; p < aPtr[i + 1]; p++) {
+      const k = aCol[p]
+      const a = aVal[p]
+      const q1 = bPtr[k + 1]
+      // Room for every entry this row of B could add (B.cols bounds a row).
+      if (end + (q1 - bPtr[k]) > cap) {
+        cap = Math.max(2 * cap, end + (q1 - bPtr[k]))
+        const c2 = new Int32Array(cap)
+        c2.set(col.subarray(0, end))
+        col = c2
+      }
+      for (let q = bPtr[k]; q < q1; q++) {
+        const j = bCol[q]
         if (mark[j] !== i) {
           mark[j] = i
-          count++
-        }
+          acc[j] = a * bVal[q]
+          col[end++] = j
+        } else acc[j] += a * bVal[q]
       }
     }
-    rowPtr[i + 1] = rowPtr[i] + count
-  }
-  const col = new Int32Array(rowPtr[A.n])
-  const val = new Float64Array(rowPtr[A.n])
-  const acc = new Float64Array(B.cols)
-  mark.fill(-1)
-  for (let i = 0; i < A.n; i++) {
-    let end = rowPtr[i]
-    for (let p = A.rowPtr[i]; p < A.rowPtr[i + 1]; p++) {
-      const k = A.col[p]
-      const a = A.val[p]
-      for (let q = B.rowPtr[k]; q < B.rowPtr[k + 1]; q++) {
-        const j = B.col[q]
-        if (mark[j] !== i) {
-          mark[j] = i
-          acc[j] = a * B.val[q]
-          col[end++] = j
-        } else acc[j] += a * B.val[q]
-      }
+    if (val.length < col.length) {
+      const v2 = new Float64Array(col.length)
+      v2.set(val.subarray(0, start))
+      val = v2
     }
     // Columns in increasing order within the row: insertion sort in place for the short rows
     // of AMG products (a typed-array sort call per row cost more than the sorting; the result
     // is the same), the built-in numeric sort for long ones.
-    const start = rowPtr[i]
-    if (end - start <= 64) {
-      for (let t = start + 1; t < end; t++) {
-        const c = col[t]
-        let u = t - 1
-        while (u >= start && col[u] > c) {
-          col[u + 1] = col[u]
-          u--
+    if (sorted) {
+      if (end - start <= 64) {
+        for (let t = start + 1; t < end; t++) {
+          const c = col[t]
+          let u = t - 1
+          while (u >= start && col[u] > c) {
+            col[u + 1] = col[u]
+            u--
+          }
+          col[u + 1] = c
         }
-        col[u + 1] = c
-      }
-    } else col.subarray(start, end).sort()
+      } else col.subarray(start, end).sort()
+    }
     for (let t = start; t < end; t++) val[t] = acc[col[t]]
+    rowPtr[i + 1] = end
   }
-  return { n: A.n, cols: B.cols, rowPtr, col, val }
+  return { n: A.n, cols: B.cols, rowPtr, col: col.slice(0, end), val: val.slice(0, end) }
 }
 
-/** The Galerkin coarse operator R A P with R = P^T (Trottenberg et al. 2001, sec. 2.3.2). */
+/**
+ * The Galerkin coarse operator R A P with R = P^T (Trottenberg et al. 2001, sec. 2.3.2).
+ * A P's rows are left unsorted: a row of P holds a column once, so entry (I, J) of R (A P)
+ * sums over R's row I in its (sorted) order whatever order A P's rows keep, and the product's
+ * own rows are sorted: the same bits as with A P sorted, without sorting it.
+ */
 export function galerkin(A: CsrMatrix, P: CsrMatrix, R: CsrMatrix = transposeCsr(P)): CsrMatrix {
-  return multiplyCsr(R, multiplyCsr(A, P))
+  return multiplyCsr(R, multiplyCsr(A, P, false))
 }
 
 /** Rows grouped by colour: order[colorStart[c] .. colorStart[c+1]-1] are colour c's rows, increasing. */
