@@ -22,6 +22,20 @@ export function sumPartials(partial: Float64Array, n: number): number {
   return s
 }
 
+/**
+ * The largest of partial[0 .. n): NaN if one is NaN, 0 for none (what one pass gives: kernels
+ * that reduce by a maximum write one partial per block or plane, in any split).
+ */
+export function largestPartial(partial: Float64Array, n: number): number {
+  let m = 0
+  for (let b = 0; b < n; b++) {
+    const s = partial[b]
+    if (s > m) m = s
+    else if (s !== s) return NaN
+  }
+  return m
+}
+
 /** x += alpha s; r -= alpha q; partial[k] = |r|^2 over plane k. Planes [k0, k1). */
 export function updateIterateSlab(
   x: Float64Array,

@@ -49,7 +49,8 @@ import { cellViscosity } from './melting'
 import { extendThroughClosedSides, type GridToParticles, ParticleMover } from './particleMotion'
 import { RigidFluid } from './rigidFluid'
 import { SurfaceTracker } from './surfaceTracker'
-import { largestBlock, MARKER_SPEED, SPEED_BLOCK } from './speedKernel'
+import { MARKER_SPEED, SPEED_BLOCK } from './speedKernel'
+import { largestPartial } from '../core/vectorOps'
 import { APPLY_CHANGE, type FaceMarks, MARK_CHANGE } from './changeCarryKernels'
 import { DensityCorrection, DRIFT_TOLERANCE } from './densityCorrection'
 import { ParticleTransfer, splatSumsLength } from './transfer'
@@ -358,7 +359,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     const blocks = Math.ceil(p.count / SPEED_BLOCK)
     if (this.speedPartial.length < blocks) this.speedPartial = this.kernels.f64(blocks + 16)
     this.kernels.run(MARKER_SPEED, p, this.speedPartial, p.count)
-    return largestBlock(this.speedPartial, blocks)
+    return largestPartial(this.speedPartial, blocks)
   }
 
   private unstable(offset: number, reason: string): never {

@@ -1,6 +1,7 @@
 // The markers' fastest velocity component (the time step's CFL speed and the instability
 // guard, liquidSolver.ts) as a kernel-table row: each block of SPEED_BLOCK markers writes its
-// own largest |v_x|, |v_y|, |v_z| (NaN if any is NaN) and the caller takes the largest block.
+// own largest |v_x|, |v_y|, |v_z| (NaN if any is NaN) and the caller takes the largest block
+// (core/vectorOps.ts largestPartial).
 // A maximum does not depend on the order it is taken in, so any split gives the same value
 // as one pass. Twin: wasm/assembly/speed.ts.
 import { defineKernel, f64, int, type KernelArgs, struct } from '../core/kernelTable'
@@ -27,17 +28,6 @@ export function markerSpeedSlab(P: SpeedMarkers, partial: Float64Array, count: n
     }
     partial[b] = m
   }
-}
-
-/** The largest of partial[0 .. blocks): NaN if one is NaN (what one pass over the markers gives). */
-export function largestBlock(partial: Float64Array, blocks: number): number {
-  let m = 0
-  for (let b = 0; b < blocks; b++) {
-    const s = partial[b]
-    if (s > m) m = s
-    else if (s !== s) return NaN
-  }
-  return m
 }
 
 const num = (a: KernelArgs, i: number) => a[i] as number

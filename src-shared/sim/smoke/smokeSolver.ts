@@ -13,7 +13,7 @@
 //   6. particles: advect (RK2), stretch, delete those outside or inside obstacles
 //   7. stability guard: NaN/Inf or a velocity no substep count could follow throws
 // Substeps are sized by the CFL number and by the 'Max rotation per substep' angle (the
-// splitting keeps cos(angle) of a rotating flow's speed per substep; maxTurnRate).
+// splitting keeps cos(angle) of a rotating flow's speed per substep; maxTurnRate, run as TURN_RATE).
 // Everything is deterministic (no Math.random, no clocks in the numbers) and the state is
 // fully checkpointable, so a restored bake continues bit for bit.
 import { EddyError } from '../../api/errors'
@@ -35,7 +35,8 @@ import { ObstacleField } from '../core/obstacleField'
 import { selleKernel, VortexParticles } from '../core/vortexParticles'
 import { Prng } from '../core/prng'
 import { seedFromEmitter, seedVortexBall } from '../core/vortexSeeding'
-import { advectParticlesSlab, markLostParticles, maxTurnRate, stretchParticles } from './vortexKernels'
+import { advectParticlesSlab, markLostParticles, stretchParticles, TURN_RATE } from './vortexKernels'
+import { largestPartial } from '../core/vectorOps'
 import { lerp3 } from '../core/interpolate'
 import { now } from '../wallClock'
 
@@ -189,12 +190,17 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
     return stats
   }
 
-  /** Largest rate (rad/s) at which the current flow turns its velocity (maxTurnRate). */
+  /** Largest rate (rad/s) at which the current flow turns its velocity (maxTurnRate, per plane on the kernels). */
   turnRate(): number {
     const { nx, ny, nz, dx } = this.setup.grid
     const v = this.velocity
-    return maxTurnRate(v.u, v.v, v.w, nx, ny, nz, dx, this.scratch)
+    this.turnPartial ??= this.kernels.f64(nz)
+    this.kernels.run(TURN_RATE, v.u, v.v, v.w, nx, ny, nz, dx, this.turnPartial)
+    return largestPartial(this.turnPartial, nz)
   }
+
+  /** Per-plane turn rates of turnRate(). */
+  private turnPartial: Float64Array | null = null
 
   private unstable(offset: number, reason: string): never {
     const time = this._time + offset

@@ -5,7 +5,8 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { type KernelBackend, TS_KERNELS } from '../../../../src-shared/sim/core/kernelBackend'
 import { MarkerParticles } from '../../../../src-shared/sim/liquid/markers'
-import { largestBlock, MARKER_SPEED, SPEED_BLOCK } from '../../../../src-shared/sim/liquid/speedKernel'
+import { MARKER_SPEED, SPEED_BLOCK } from '../../../../src-shared/sim/liquid/speedKernel'
+import { largestPartial } from '../../../../src-shared/sim/core/vectorOps'
 import { createKernelBackend } from '../../../../src-main/sim/workerPool'
 
 function rng(seed: number): () => number {
@@ -24,7 +25,7 @@ function speed(b: KernelBackend, count: number, at = -1, axis = 0, value = 0): n
   if (at >= 0) [p.vx, p.vy, p.vz][axis][at] = value
   const partial = b.f64(Math.ceil(count / SPEED_BLOCK) + 1)
   b.run(MARKER_SPEED, p, partial, p.count)
-  return largestBlock(partial, Math.ceil(count / SPEED_BLOCK))
+  return largestPartial(partial, Math.ceil(count / SPEED_BLOCK))
 }
 
 function plain(count: number, at = -1, axis = 0, value = 0): number {
