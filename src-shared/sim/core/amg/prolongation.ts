@@ -33,7 +33,7 @@
 // size); relaxed averages 0.04 / 0.05 / 0.05, for an operator complexity of 2.7 instead of
 // 2.45 and the same time per cycle (the coarser levels get smaller). Row sums are kept where
 // A's row sum is zero, so constants (a closed system's null space) still carry down.
-import { type CsrMatrix, nnzOf } from '../sparse/csr'
+import { type CsrMatrix, nnzOf, sortColumns } from '../sparse/csr'
 import type { Splitting } from './coarsening'
 
 /** The n x coarse prolongation of a splitting: injection at coarse variables, simple averages at fine ones. */
@@ -127,16 +127,8 @@ export function relaxedProlongation(A: CsrMatrix, s: Splitting, Pavg: CsrMatrix 
         } else acc[c] += a * pVal[q]
       }
     }
-    // Sorted (insertion: a fine row reaches a few dozen coarse variables), exact zeros dropped.
-    for (let t = start + 1; t < end; t++) {
-      const c = col[t]
-      let u = t - 1
-      while (u >= start && col[u] > c) {
-        col[u + 1] = col[u]
-        u--
-      }
-      col[u + 1] = c
-    }
+    // Sorted, exact zeros dropped.
+    sortColumns(col, start, end)
     let w = start
     for (let t = start; t < end; t++) {
       const c = col[t]

@@ -132,6 +132,27 @@ export function transposeCsr(A: CsrMatrix): CsrMatrix {
 }
 
 /**
+ * Sorts col[start .. end) increasing, in place: insertion sort for the short rows of AMG
+ * products and prolongations (a typed-array sort call per row cost more than the sorting;
+ * the result is the same), the built-in numeric sort for long ones.
+ */
+export function sortColumns(col: Int32Array, start: number, end: number): void {
+  if (end - start > 64) {
+    col.subarray(start, end).sort()
+    return
+  }
+  for (let t = start + 1; t < end; t++) {
+    const c = col[t]
+    let u = t - 1
+    while (u >= start && col[u] > c) {
+      col[u + 1] = col[u]
+      u--
+    }
+    col[u + 1] = c
+  }
+}
+
+/**
  * A B (Gustavson's row-by-row product with a dense accumulator). Entry (i, j) sums
  * A_ik B_kj in the order of A's row i, then B's row k; columns sorted within rows unless
  * `sorted` is false (then in the order they were first reached: same entries, same values).
@@ -177,22 +198,7 @@ export function multiplyCsr(A: CsrMatrix, B: CsrMatrix, sorted = true): CsrMatri
       v2.set(val.subarray(0, start))
       val = v2
     }
-    // Columns in increasing order within the row: insertion sort in place for the short rows
-    // of AMG products (a typed-array sort call per row cost more than the sorting; the result
-    // is the same), the built-in numeric sort for long ones.
-    if (sorted) {
-      if (end - start <= 64) {
-        for (let t = start + 1; t < end; t++) {
-          const c = col[t]
-          let u = t - 1
-          while (u >= start && col[u] > c) {
-            col[u + 1] = col[u]
-            u--
-          }
-          col[u + 1] = c
-        }
-      } else col.subarray(start, end).sort()
-    }
+    if (sorted) sortColumns(col, start, end)
     for (let t = start; t < end; t++) val[t] = acc[col[t]]
     rowPtr[i + 1] = end
   }
