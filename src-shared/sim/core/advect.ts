@@ -29,7 +29,7 @@
 // cells is.
 import { EddyError } from '../../api/errors'
 import { type AdvectOptions, LIMIT_CLAMP, LIMIT_REVERT, OPEN_RESAMPLE, OPEN_TAKE_FWD, openSidesSlab } from './advectKernels'
-import { allocF32With, type AllocOptions, type GridSpec, type MacGrid } from './grid'
+import { allocF32With, allocF64With, type AllocOptions, type GridSpec, type MacGrid } from './grid'
 import type { SolidField } from './kernelTypes'
 import { type KernelBackend, kernelsOf } from './kernelBackend'
 import { MACCORMACK_EXCESS, MACCORMACK_REDISTRIBUTE } from './kernelRows'
@@ -54,6 +54,11 @@ export class Advector {
   private bwd2: Float32Array | null = null
   /** Corner index of each forward departure point (cornerIndex). */
   private readonly base: Int32Array
+  /**
+   * Departure point of each sample's reverse trace (MacCormack's backward step), recorded by
+   * the forward pass (3 float64 a sample), on first use.
+   */
+  private rev: Float64Array | null = null
   /** Redistribution scratch of cell-centred MacCormack (clipped excess, room below), on first use. */
   private ex: Float32Array | null = null
   private up: Float32Array | null = null
@@ -143,12 +148,16 @@ export class Advector {
       bwd2 = this.bwd2
     }
     // Three passes: each reads its input lattice at other samples, so in a worker split
-    // every pass ends at a barrier.
-    k.advect(this.fwd, src, axis, u, v, w, nx, ny, nz, c, cubic, solid, fwd2, src2, this.base)
+    // every pass ends at a barrier. The backward step's traces (over -c) do not depend on
+    // fwd, and start where the forward ones do, with the velocity at the sample: the forward
+    // pass traces both and records where the backward one departs (rev), and the backward
+    // pass only samples fwd there, the same values as tracing it again.
+    this.rev ??= allocF64With(3 * this.fwd.length, this.alloc)
+    k.advect(this.fwd, src, axis, u, v, w, nx, ny, nz, c, cubic, solid, fwd2, src2, this.base, this.rev)
     // The forward step reads the ambient beyond open sides; the backward one (traced downstream
     // from fwd) clamps: what left the domain is best guessed by the border (zero gradient).
     if (open !== null) openSidesSlab(OPEN_RESAMPLE, this.fwd, src, amb1, fwd2, src2, amb2, u, v, w, nx, ny, nz, c, solid, open, depth, 0, nz)
-    k.advect(this.bwd, this.fwd, axis, u, v, w, nx, ny, nz, -c, cubic, solid, bwd2, fwd2)
+    k.advectAt(this.bwd, this.fwd, axis, nx, ny, nz, cubic, solid, this.rev, bwd2, fwd2)
     const limiter = options.limiter === 'clamp' ? LIMIT_CLAMP : LIMIT_REVERT
     k.maccormackCorrect(dst, src, this.fwd, this.bwd, axis, u, v, w, nx, ny, nz, c, solid, limiter, this.base)
     if (dst2 !== null && src2 !== null && fwd2 !== null && bwd2 !== null) {

@@ -118,7 +118,11 @@ export function backtrace(
  * backward step). dst must not alias src. With dst2 and src2, a second field on the same
  * lattice rides the same back-trace (dst2 = src2 at the departure point); with base, the
  * corner index of each departure point (cornerIndex) is recorded for maccormackCorrectSlab,
- * which then need not trace again. Solid samples leave base untouched.
+ * which then need not trace again. With rev, the departure point of the reverse trace (over
+ * -dtOverDx, MacCormack's backward step, from the same sample) is recorded too, in lattice
+ * index coordinates, rev[3s .. 3s+2], for advectAtSlab: both traces start with the velocity
+ * at the sample itself, which the WebAssembly twin then looks up once. Solid samples leave
+ * base and rev untouched.
  */
 export function advectSlab(
   dst: Float32Array,
@@ -138,6 +142,7 @@ export function advectSlab(
   dst2: Float32Array | null = null,
   src2: Float32Array | null = null,
   base: Int32Array | null = null,
+  rev: Float64Array | null = null,
 ): void {
   const sx = axis === 0 ? nx + 1 : nx
   const sy = axis === 1 ? ny + 1 : ny
@@ -165,6 +170,54 @@ export function advectSlab(
         dst[s] = sample3(src, sx, sy, sz, gx, gy, gz, cubic)
         if (pair) dst2[s] = sample3(src2, sx, sy, sz, gx, gy, gz, cubic)
         if (base !== null) base[s] = cornerIndex(gx, gy, gz, sx, sy, sz)
+        if (rev !== null) {
+          backtrace(u, v, w, nx, ny, nz, i + ox, j + oy, k + oz, -dtOverDx, vel, p)
+          rev[3 * s] = p[0] - ox
+          rev[3 * s + 1] = p[1] - oy
+          rev[3 * s + 2] = p[2] - oz
+        }
+      }
+    }
+  }
+}
+
+/**
+ * MacCormack's backward step from recorded departure points: dst = src sampled at
+ * rev[3s .. 3s+2] (lattice index coordinates, advectSlab's rev) for planes [k0, k1) of lattice
+ * `axis`; solid samples keep src. The same values as advectSlab over -dtOverDx, which traces
+ * to those very points (dst2/src2 likewise).
+ */
+export function advectAtSlab(
+  dst: Float32Array,
+  src: Float32Array,
+  axis: -1 | 0 | 1 | 2,
+  nx: number,
+  ny: number,
+  nz: number,
+  cubic: boolean,
+  solid: SolidField | null,
+  rev: Float64Array,
+  dst2: Float32Array | null,
+  src2: Float32Array | null,
+  k0: number,
+  k1: number,
+): void {
+  const sx = axis === 0 ? nx + 1 : nx
+  const sy = axis === 1 ? ny + 1 : ny
+  const sz = axis === 2 ? nz + 1 : nz
+  const pair = dst2 !== null && src2 !== null
+  for (let k = k0; k < k1; k++) {
+    for (let j = 0; j < sy; j++) {
+      let s = sx * (j + sy * k)
+      for (let i = 0; i < sx; i++, s++) {
+        if (solid !== null && solidSample(solid, axis, i, j, k, nx, ny, nz)) {
+          dst[s] = src[s]
+          if (pair) dst2[s] = src2[s]
+          continue
+        }
+        const gx = rev[3 * s], gy = rev[3 * s + 1], gz = rev[3 * s + 2]
+        dst[s] = sample3(src, sx, sy, sz, gx, gy, gz, cubic)
+        if (pair) dst2[s] = sample3(src2, sx, sy, sz, gx, gy, gz, cubic)
       }
     }
   }
@@ -251,6 +304,7 @@ export function maccormackCorrectSlab(
   k0: number,
   k1: number,
   base: Int32Array | null = null,
+  rev: Float64Array | null = null,
 ): void {
   const sx = axis === 0 ? nx + 1 : nx
   const sy = axis === 1 ? ny + 1 : ny

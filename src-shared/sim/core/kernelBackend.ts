@@ -14,6 +14,8 @@ import {
   ADD_BUOYANCY,
   ADD_CELL_FORCE,
   ADVECT,
+  ADVECT_AT,
+  ADVECT_AT_CUBIC,
   ADVECT_CUBIC,
   APPLY_POISSON,
   CONFINEMENT_FORCE,
@@ -146,10 +148,27 @@ export abstract class TableKernelBackend implements KernelBackend {
     dst2: Float32Array | null = null,
     src2: Float32Array | null = null,
     base: Int32Array | null = null,
+    rev: Float64Array | null = null,
   ): void {
     // The second field rides along only as a pair (advectSlab ignores a lone dst2 or src2).
     const pair = dst2 !== null && src2 !== null
-    this.run(cubic ? ADVECT_CUBIC : ADVECT, dst, src, axis, u, v, w, nx, ny, nz, dtOverDx, solid, pair ? dst2 : null, pair ? src2 : null, base)
+    this.run(cubic ? ADVECT_CUBIC : ADVECT, dst, src, axis, u, v, w, nx, ny, nz, dtOverDx, solid, pair ? dst2 : null, pair ? src2 : null, base, rev)
+  }
+  advectAt(
+    dst: Float32Array,
+    src: Float32Array,
+    axis: -1 | 0 | 1 | 2,
+    nx: number,
+    ny: number,
+    nz: number,
+    cubic: boolean,
+    solid: SolidField | null,
+    rev: Float64Array,
+    dst2: Float32Array | null = null,
+    src2: Float32Array | null = null,
+  ): void {
+    const pair = dst2 !== null && src2 !== null
+    this.run(cubic ? ADVECT_AT_CUBIC : ADVECT_AT, dst, src, axis, nx, ny, nz, solid, rev, pair ? dst2 : null, pair ? src2 : null)
   }
   maccormackCorrect(
     dst: Float32Array,

@@ -3,7 +3,7 @@
 // twin (wasm/assembly/*.ts, same name), lists the arguments in the twin's order and points at
 // the reference slab function (adapted where the reference orders its arguments otherwise).
 // The KernelBackend methods of kernelBackend.ts are thin faces over these rows.
-import { advectSlab, maccormackCorrectSlab, maccormackExcessSlab, maccormackRedistributeSlab } from './advectKernels'
+import { advectAtSlab, advectSlab, maccormackCorrectSlab, maccormackExcessSlab, maccormackRedistributeSlab } from './advectKernels'
 import { addBuoyancySlab } from './forceKernels'
 import type { SolidField } from './kernelTypes'
 import { defineKernel, f32, f64, float, i32, int, type KernelArgs, ptr, scratch, size, struct, u8 } from './kernelTable'
@@ -208,6 +208,7 @@ const advectArgs = [
   f32('dst2', true),
   f32('src2', true),
   i32('base', true),
+  f64('rev', true),
 ] as const
 const latticePlanes = (a: KernelArgs) => (num(a, 2) === 2 ? num(a, 8) + 1 : num(a, 8))
 const pairOf = (a: KernelArgs) => a[11] !== null && a[12] !== null
@@ -227,9 +228,10 @@ function advectRef(cubic: boolean) {
     dst2: Float32Array | null,
     src2: Float32Array | null,
     base: Int32Array | null,
+    rev: Float64Array | null,
     k0: number,
     k1: number,
-  ) => advectSlab(dst, src, axis, u, v, w, nx, ny, nz, dtOverDx, cubic, solid, k0, k1, dst2, src2, base)
+  ) => advectSlab(dst, src, axis, u, v, w, nx, ny, nz, dtOverDx, cubic, solid, k0, k1, dst2, src2, base, rev)
 }
 /** advectSlab, trilinear, over every plane of lattice `axis`. */
 export const ADVECT = defineKernel({
@@ -250,6 +252,55 @@ export const ADVECT_CUBIC = defineKernel({
   // A tricubic lookup (64 loads, 21 segments) is about 40x more per field (measured 3x).
   work: (a, n) => (pairOf(a) ? 100 : 60) * num(a, 6) * num(a, 7) * n,
   ref: advectRef(true),
+})
+
+const advectAtArgs = [
+  f32('dst'),
+  f32('src'),
+  int('axis'),
+  int('nx'),
+  int('ny'),
+  int('nz'),
+  ptr('solid', ['u8', 'f32'], { tagged: true }),
+  f64('rev'),
+  f32('dst2', true),
+  f32('src2', true),
+] as const
+function advectAtRef(cubic: boolean) {
+  return (
+    dst: Float32Array,
+    src: Float32Array,
+    axis: -1 | 0 | 1 | 2,
+    nx: number,
+    ny: number,
+    nz: number,
+    solid: SolidField | null,
+    rev: Float64Array,
+    dst2: Float32Array | null,
+    src2: Float32Array | null,
+    k0: number,
+    k1: number,
+  ) => advectAtSlab(dst, src, axis, nx, ny, nz, cubic, solid, rev, dst2, src2, k0, k1)
+}
+const atPlanes = (a: KernelArgs) => (num(a, 2) === 2 ? num(a, 5) + 1 : num(a, 5))
+/** advectAtSlab, trilinear: MacCormack's backward step at the departure points advect recorded. */
+export const ADVECT_AT = defineKernel({
+  name: 'advectAt',
+  args: advectAtArgs,
+  split: 'planes',
+  range: atPlanes,
+  // One field lookup a sample (two for a pair), no trace.
+  work: (a, n) => (a[8] !== null ? 8 : 4) * num(a, 3) * num(a, 4) * n,
+  ref: advectAtRef(false),
+})
+/** advectAtSlab with monotone tricubic sampling. */
+export const ADVECT_AT_CUBIC = defineKernel({
+  name: 'advectAtCubic',
+  args: advectAtArgs,
+  split: 'planes',
+  range: atPlanes,
+  work: (a, n) => (a[8] !== null ? 80 : 40) * num(a, 3) * num(a, 4) * n,
+  ref: advectAtRef(true),
 })
 
 /** maccormackCorrectSlab over every plane of lattice `axis`. */

@@ -97,7 +97,10 @@ export interface KernelBackend extends KernelAllocator {
   ): void
   /** prolongAddSlab over all nz fine planes. */
   prolongAdd(xf: Float64Array, xc: Float64Array, active: Uint8Array, nx: number, ny: number, nz: number, cx: number, cy: number, tx: AxisTransfer, ty: AxisTransfer, tz: AxisTransfer): void
-  /** advectSlab over every plane of lattice `axis` (dst2/src2: a second field on the same trace; base: record corners). */
+  /**
+   * advectSlab over every plane of lattice `axis` (dst2/src2: a second field on the same
+   * trace; base: record corners; rev: record the reverse trace's departure points).
+   */
   advect(
     dst: Float32Array,
     src: Float32Array,
@@ -114,6 +117,21 @@ export interface KernelBackend extends KernelAllocator {
     dst2?: Float32Array | null,
     src2?: Float32Array | null,
     base?: Int32Array | null,
+    rev?: Float64Array | null,
+  ): void
+  /** advectAtSlab over every plane of lattice `axis`: src sampled at the points advect recorded in rev. */
+  advectAt(
+    dst: Float32Array,
+    src: Float32Array,
+    axis: -1 | 0 | 1 | 2,
+    nx: number,
+    ny: number,
+    nz: number,
+    cubic: boolean,
+    solid: SolidField | null,
+    rev: Float64Array,
+    dst2?: Float32Array | null,
+    src2?: Float32Array | null,
   ): void
   /** maccormackCorrectSlab over every plane of lattice `axis` (base: corners advect recorded). */
   maccormackCorrect(

@@ -19,7 +19,7 @@
 //
 // Solid masks: solidKind 0 = none, 1 = uint8 (nonzero is solid), 2 = float32 fraction
 // (>= 0.5 is solid), like the reference's SolidField.
-import { rf32, wf32, ri32, ru8, w32x2 } from './common'
+import { rf32, wf32, rf64, wf64, ri32, ru8, w32x2 } from './common'
 
 const SOLID_THRESHOLD: f64 = 0.5
 
@@ -345,6 +345,43 @@ let vbz: v128 = f64x2.splat(0)
   vbz = f64x2.sub(Z, f64x2.mul(vc, vz))
 }
 
+// Departure points of the reverse trace of the last backtrace2Both (per instance, i.e. per thread).
+let rbx: v128 = f64x2.splat(0)
+let rby: v128 = f64x2.splat(0)
+let rbz: v128 = f64x2.splat(0)
+
+/**
+ * backtrace2 over c (into vbx, vby, vbz) and over -c (into rbx, rby, rbz) from the same two
+ * samples: both start with the velocity there, looked up once; each is then the same
+ * operations as backtrace2 with its own c, so the same bits.
+ */
+@inline function backtrace2Both(u: usize, v: usize, w: usize, nx: i32, ny: i32, nz: i32, X: v128, Y: v128, Z: v128, c: f64): void {
+  const half = f64x2.splat(0.5)
+  const ux = lerp3x2(u, nx + 1, ny, nz, X, f64x2.sub(Y, half), f64x2.sub(Z, half))
+  const uy = lerp3x2(v, nx, ny + 1, nz, f64x2.sub(X, half), Y, f64x2.sub(Z, half))
+  const uz = lerp3x2(w, nx, ny, nz + 1, f64x2.sub(X, half), f64x2.sub(Y, half), Z)
+  for (let pass = 0; pass < 2; pass++) {
+    const cc = pass == 0 ? c : -c
+    const hc = f64x2.splat(0.5 * cc)
+    const vc = f64x2.splat(cc)
+    const mx = f64x2.sub(X, f64x2.mul(hc, ux))
+    const my = f64x2.sub(Y, f64x2.mul(hc, uy))
+    const mz = f64x2.sub(Z, f64x2.mul(hc, uz))
+    const vx = lerp3x2(u, nx + 1, ny, nz, mx, f64x2.sub(my, half), f64x2.sub(mz, half))
+    const vy = lerp3x2(v, nx, ny + 1, nz, f64x2.sub(mx, half), my, f64x2.sub(mz, half))
+    const vz = lerp3x2(w, nx, ny, nz + 1, f64x2.sub(mx, half), f64x2.sub(my, half), mz)
+    if (pass == 0) {
+      vbx = f64x2.sub(X, f64x2.mul(vc, vx))
+      vby = f64x2.sub(Y, f64x2.mul(vc, vy))
+      vbz = f64x2.sub(Z, f64x2.mul(vc, vz))
+    } else {
+      rbx = f64x2.sub(X, f64x2.mul(vc, vx))
+      rby = f64x2.sub(Y, f64x2.mul(vc, vy))
+      rbz = f64x2.sub(Z, f64x2.mul(vc, vz))
+    }
+  }
+}
+
 @inline function laneX(i: i32, ox: f64): v128 {
   return f64x2.replace_lane(f64x2.splat(<f64>i + ox), 1, <f64>(i + 1) + ox)
 }
@@ -376,7 +413,7 @@ let vbz: v128 = f64x2.splat(0)
 
 @inline function advectSample(
   dst: usize, src: usize, axis: i32, u: usize, v: usize, w: usize, nx: i32, ny: i32, nz: i32,
-  c: f64, solid: usize, solidKind: i32, dst2: usize, src2: usize, base: usize,
+  c: f64, solid: usize, solidKind: i32, dst2: usize, src2: usize, base: usize, rev: usize,
   sx: i32, sy: i32, sz: i32, ox: f64, oy: f64, oz: f64, i: i32, j: i32, k: i32, s: i32, cubic: bool,
 ): void {
   if (solidKind != 0 && solidSample(solid, solidKind, axis, i, j, k, nx, ny, nz)) {
@@ -391,6 +428,12 @@ let vbz: v128 = f64x2.splat(0)
   wf32(dst, s, sample3(src, sx, sy, sz, gx, gy, gz, cubic))
   if (dst2 != 0) wf32(dst2, s, sample3(src2, sx, sy, sz, gx, gy, gz, cubic))
   if (base != 0) store<i32>(base + (<usize>s << 2), cornerIndex(gx, gy, gz, sx, sy, sz))
+  if (rev != 0) {
+    backtrace(u, v, w, nx, ny, nz, <f64>i + ox, <f64>j + oy, <f64>k + oz, -c)
+    wf64(rev, 3 * s, bx - ox)
+    wf64(rev, 3 * s + 1, by - oy)
+    wf64(rev, 3 * s + 2, bz - oz)
+  }
 }
 
 /**
@@ -400,22 +443,65 @@ let vbz: v128 = f64x2.splat(0)
  */
 export function advect(
   dst: usize, src: usize, axis: i32, u: usize, v: usize, w: usize, nx: i32, ny: i32, nz: i32,
-  dtOverDx: f64, solid: usize, solidKind: i32, dst2: usize, src2: usize, base: usize, k0: i32, k1: i32,
+  dtOverDx: f64, solid: usize, solidKind: i32, dst2: usize, src2: usize, base: usize, rev: usize, k0: i32, k1: i32,
 ): void {
-  advectBody(dst, src, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, dst2, src2, base, k0, k1, false)
+  advectBody(dst, src, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, dst2, src2, base, rev, k0, k1, false)
 }
 
 /** advectSlab with cubic = true: advect's contract, monotone tricubic field sampling. */
 export function advectCubic(
   dst: usize, src: usize, axis: i32, u: usize, v: usize, w: usize, nx: i32, ny: i32, nz: i32,
-  dtOverDx: f64, solid: usize, solidKind: i32, dst2: usize, src2: usize, base: usize, k0: i32, k1: i32,
+  dtOverDx: f64, solid: usize, solidKind: i32, dst2: usize, src2: usize, base: usize, rev: usize, k0: i32, k1: i32,
 ): void {
-  advectBody(dst, src, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, dst2, src2, base, k0, k1, true)
+  advectBody(dst, src, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, dst2, src2, base, rev, k0, k1, true)
+}
+
+/**
+ * advectAtSlab (trilinear): dst = src at the departure points advect recorded in rev (lattice
+ * index coordinates, 3 float64 a sample) for planes [k0, k1) of lattice `axis`; solid samples
+ * keep src. dst2/src2 (0 = none): a second field at the same points.
+ */
+export function advectAt(
+  dst: usize, src: usize, axis: i32, nx: i32, ny: i32, nz: i32, solid: usize, solidKind: i32, rev: usize, dst2: usize, src2: usize, k0: i32, k1: i32,
+): void {
+  advectAtBody(dst, src, axis, nx, ny, nz, solid, solidKind, rev, dst2, src2, k0, k1, false)
+}
+
+/** advectAtSlab with monotone tricubic sampling. */
+export function advectAtCubic(
+  dst: usize, src: usize, axis: i32, nx: i32, ny: i32, nz: i32, solid: usize, solidKind: i32, rev: usize, dst2: usize, src2: usize, k0: i32, k1: i32,
+): void {
+  advectAtBody(dst, src, axis, nx, ny, nz, solid, solidKind, rev, dst2, src2, k0, k1, true)
+}
+
+@inline function advectAtBody(
+  dst: usize, src: usize, axis: i32, nx: i32, ny: i32, nz: i32, solid: usize, solidKind: i32, rev: usize, dst2: usize, src2: usize, k0: i32, k1: i32, cubic: bool,
+): void {
+  if (src2 == 0) dst2 = 0
+  const sx = axis == 0 ? nx + 1 : nx
+  const sy = axis == 1 ? ny + 1 : ny
+  const sz = axis == 2 ? nz + 1 : nz
+  for (let k = k0; k < k1; k++) {
+    for (let j = 0; j < sy; j++) {
+      const s0 = sx * (j + sy * k)
+      for (let i = 0; i < sx; i++) {
+        const s = s0 + i
+        if (solidKind != 0 && solidSample(solid, solidKind, axis, i, j, k, nx, ny, nz)) {
+          store<f32>(dst + (<usize>s << 2), load<f32>(src + (<usize>s << 2)))
+          if (dst2 != 0) store<f32>(dst2 + (<usize>s << 2), load<f32>(src2 + (<usize>s << 2)))
+          continue
+        }
+        const gx = rf64(rev, 3 * s), gy = rf64(rev, 3 * s + 1), gz = rf64(rev, 3 * s + 2)
+        wf32(dst, s, sample3(src, sx, sy, sz, gx, gy, gz, cubic))
+        if (dst2 != 0) wf32(dst2, s, sample3(src2, sx, sy, sz, gx, gy, gz, cubic))
+      }
+    }
+  }
 }
 
 @inline function advectBody(
   dst: usize, src: usize, axis: i32, u: usize, v: usize, w: usize, nx: i32, ny: i32, nz: i32,
-  dtOverDx: f64, solid: usize, solidKind: i32, dst2: usize, src2: usize, base: usize, k0: i32, k1: i32, cubic: bool,
+  dtOverDx: f64, solid: usize, solidKind: i32, dst2: usize, src2: usize, base: usize, rev: usize, k0: i32, k1: i32, cubic: bool,
 ): void {
   if (src2 == 0) dst2 = 0
   const sx = axis == 0 ? nx + 1 : nx
@@ -437,11 +523,17 @@ export function advectCubic(
         const Z = f64x2.splat(<f64>k + oz)
         for (; i + 1 < sx; i += 2) {
           if (solidKind != 0 && (solidSample(solid, solidKind, axis, i, j, k, nx, ny, nz) || solidSample(solid, solidKind, axis, i + 1, j, k, nx, ny, nz))) {
-            advectSample(dst, src, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, dst2, src2, base, sx, sy, sz, ox, oy, oz, i, j, k, s0 + i, cubic)
-            advectSample(dst, src, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, dst2, src2, base, sx, sy, sz, ox, oy, oz, i + 1, j, k, s0 + i + 1, cubic)
+            advectSample(dst, src, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, dst2, src2, base, rev, sx, sy, sz, ox, oy, oz, i, j, k, s0 + i, cubic)
+            advectSample(dst, src, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, dst2, src2, base, rev, sx, sy, sz, ox, oy, oz, i + 1, j, k, s0 + i + 1, cubic)
             continue
           }
-          backtrace2(u, v, w, nx, ny, nz, laneX(i, ox), Y, Z, dtOverDx)
+          if (rev != 0) {
+            backtrace2Both(u, v, w, nx, ny, nz, laneX(i, ox), Y, Z, dtOverDx)
+            const r = rev + (<usize>(3 * (s0 + i)) << 3)
+            const rx = f64x2.sub(rbx, vox), ry = f64x2.sub(rby, voy), rz = f64x2.sub(rbz, voz)
+            store<f64>(r, f64x2.extract_lane(rx, 0)); store<f64>(r, f64x2.extract_lane(ry, 0), 8); store<f64>(r, f64x2.extract_lane(rz, 0), 16)
+            store<f64>(r, f64x2.extract_lane(rx, 1), 24); store<f64>(r, f64x2.extract_lane(ry, 1), 32); store<f64>(r, f64x2.extract_lane(rz, 1), 40)
+          } else backtrace2(u, v, w, nx, ny, nz, laneX(i, ox), Y, Z, dtOverDx)
           const gx = f64x2.sub(vbx, vox)
           const gy = f64x2.sub(vby, voy)
           const gz = f64x2.sub(vbz, voz)
@@ -455,7 +547,7 @@ export function advectCubic(
           if (base != 0) v128.store64_lane(base + (<usize>(s0 + i) << 2), cornerIndex2(gx, gy, gz, sx, sy, sz), 0)
         }
       }
-      for (; i < sx; i++) advectSample(dst, src, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, dst2, src2, base, sx, sy, sz, ox, oy, oz, i, j, k, s0 + i, cubic)
+      for (; i < sx; i++) advectSample(dst, src, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, dst2, src2, base, rev, sx, sy, sz, ox, oy, oz, i, j, k, s0 + i, cubic)
     }
   }
 }
