@@ -6,8 +6,7 @@
 // TypeScript and on 1, 2 and 3 WebAssembly threads (bit for bit, no fallback).
 import { afterAll, describe, expect, it } from 'vitest'
 import type { KernelBackend } from '../../../src-shared/sim/core/kernelBackend'
-import { TS_KERNELS } from '../../../src-shared/sim/core/kernelBackend'
-import { createKernelBackend } from '../../../src-main/sim/workerPool'
+import { everyBackend } from './everyBackend'
 
 function rng(seed: number): () => number {
   let s = seed >>> 0
@@ -30,15 +29,6 @@ afterAll(async () => {
   for (const b of backends) await b.dispose()
 })
 
-function everyBackend(): [string, KernelBackend][] {
-  const list: [string, KernelBackend][] = [['TypeScript', TS_KERNELS]]
-  for (const threads of [1, 2, 3]) {
-    const b = createKernelBackend('wasm', { threads, minParallelWork: 0, strict: true, initialBytes: 1 << 22 })
-    backends.push(b)
-    list.push([`${threads} WebAssembly threads`, b])
-  }
-  return list
-}
 
 const bits = (a: Float32Array | Int32Array) => Array.from(new Uint32Array(a.buffer, a.byteOffset, a.length))
 
@@ -50,7 +40,7 @@ describe('the backward step at recorded departure points', () => {
     const n = sx * sy * sz
     const c = 2.7 // cells per (m/s): traces several cells long
     let want: number[][] | null = null
-    for (const [name, b] of everyBackend()) {
+    for (const [name, b] of everyBackend(backends)) {
       const u = fill(b.f32((nx + 1) * ny * nz), 1, (r) => r - 0.5)
       const v = fill(b.f32(nx * (ny + 1) * nz), 2, (r) => r - 0.5)
       const w = fill(b.f32(nx * ny * (nz + 1)), 3, (r) => r - 0.5)

@@ -6,10 +6,10 @@
 // and a solid-body rotation at Omega gives Omega (central differences are exact on a linear
 // field, so only the faces' float32 rounding is left).
 import { afterAll, describe, expect, it } from 'vitest'
-import { type KernelBackend, TS_KERNELS } from '../../../src-shared/sim/core/kernelBackend'
+import type { KernelBackend } from '../../../src-shared/sim/core/kernelBackend'
 import { largestPartial } from '../../../src-shared/sim/core/vectorOps'
 import { cellVelocityGradient, TURN_RATE } from '../../../src-shared/sim/smoke/vortexKernels'
-import { createKernelBackend } from '../../../src-main/sim/workerPool'
+import { everyBackend } from './everyBackend'
 
 function rng(seed: number): () => number {
   let s = seed >>> 0
@@ -74,33 +74,24 @@ afterAll(async () => {
   for (const b of backends) await b.dispose()
 })
 
-function everyBackend(): [string, KernelBackend][] {
-  const list: [string, KernelBackend][] = [['TypeScript', TS_KERNELS]]
-  for (const threads of [1, 2, 3]) {
-    const b = createKernelBackend('wasm', { threads, minParallelWork: 0, strict: true, initialBytes: 1 << 22 })
-    backends.push(b)
-    list.push([`${threads} WebAssembly threads`, b])
-  }
-  return list
-}
 
 describe('the smoke\'s turn rate on the kernels', () => {
   it('a random flow: every backend and thread count gives the plain pass\'s bits', () => {
     const f = faces('random')
     const want = plain(f)
     expect(want).toBeGreaterThan(0)
-    for (const [name, b] of everyBackend()) expect(rateOn(b, f), name).toBe(want)
+    for (const [name, b] of everyBackend(backends)) expect(rateOn(b, f), name).toBe(want)
   })
 
   it('a NaN face anywhere gives NaN on every backend', () => {
     const f = faces('random')
     f.w[f.w.length - nx * ny - 3] = NaN
     expect(plain(f)).toBeNaN()
-    for (const [name, b] of everyBackend()) expect(rateOn(b, f), name).toBeNaN()
+    for (const [name, b] of everyBackend(backends)) expect(rateOn(b, f), name).toBeNaN()
   })
 
   it('a solid-body rotation at 3 rad/s turns at 3 rad/s within 1e-4', () => {
     const f = faces('rotation', 3)
-    for (const [name, b] of everyBackend()) expect(Math.abs(rateOn(b, f) - 3), name).toBeLessThan(3e-4)
+    for (const [name, b] of everyBackend(backends)) expect(Math.abs(rateOn(b, f) - 3), name).toBeLessThan(3e-4)
   })
 })
