@@ -304,7 +304,6 @@ export function maccormackCorrectSlab(
   k0: number,
   k1: number,
   base: Int32Array | null = null,
-  rev: Float64Array | null = null,
 ): void {
   const sx = axis === 0 ? nx + 1 : nx
   const sy = axis === 1 ? ny + 1 : ny

@@ -13,7 +13,7 @@
 //   6. particles: advect (RK2), stretch, delete those outside or inside obstacles
 //   7. stability guard: NaN/Inf or a velocity no substep count could follow throws
 // Substeps are sized by the CFL number and by the 'Max rotation per substep' angle (the
-// splitting keeps cos(angle) of a rotating flow's speed per substep; maxTurnRate, run as TURN_RATE).
+// splitting keeps cos(angle) of a rotating flow's speed per substep; TURN_RATE in vortexKernels.ts).
 // Everything is deterministic (no Math.random, no clocks in the numbers) and the state is
 // fully checkpointable, so a restored bake continues bit for bit.
 import { EddyError } from '../../api/errors'
@@ -190,7 +190,7 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
     return stats
   }
 
-  /** Largest rate (rad/s) at which the current flow turns its velocity (maxTurnRate, per plane on the kernels). */
+  /** Largest rate (rad/s) at which the current flow turns its velocity (TURN_RATE per plane on the kernels, then the largest plane). */
   turnRate(): number {
     const { nx, ny, nz, dx } = this.setup.grid
     const v = this.velocity

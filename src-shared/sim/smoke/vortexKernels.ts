@@ -7,7 +7,6 @@ import { lerp3, velocityAtGridCoord } from '../core/interpolate'
 import { installKernelMethods } from '../core/kernelBackend'
 import { defineKernel, f32, f64, float, GRID_PLACEMENT, int, type KernelArgs, ptr, size } from '../core/kernelTable'
 import type { KernelBackend } from '../core/kernelTypes'
-import { largestPartial } from '../core/vectorOps'
 import { INV_2PI_32, selleKernel } from '../core/vortexParticles'
 
 // The distribution kernels moved to core/vortexParticles.ts (shared with the hybrid gas);
@@ -225,38 +224,21 @@ export function cellVelocityGradient(
   g[o + 8] = (w[i + nx * j + plane * (k + 1)] - w[i + nx * j + plane * k]) * inv
 }
 
-/**
- * Largest rate (rad/s) at which the flow turns its own velocity, over the cell centres:
- *   max_c |u x (u . grad) u| / |u|^2
- * (u cell-centred, grad u by cellVelocityGradient). Over a substep h, advection carries each
- * velocity along unchanged and the projection then turns it towards the new flow direction
- * (Selle 2005, eqs. 1-2 solved by splitting): the part across the new direction, a fraction
- * 1 - cos(rate h) ~ (rate h)^2 / 2 of the speed, is lost. In solid-body rotation at Omega the
- * rate is Omega; in a shear flow (u . grad) u = 0, so shear layers cost nothing. Cells with
- * u = 0 are skipped (the limit there is bounded by |grad u| anyway). g: 9 doubles of scratch.
- */
-export function maxTurnRate(
-  u: Float32Array,
-  v: Float32Array,
-  w: Float32Array,
-  nx: number,
-  ny: number,
-  nz: number,
-  dx: number,
-  g: Float64Array,
-): number {
-  const partial = new Float64Array(nz)
-  turnRatePlanes(u, v, w, nx, ny, nz, dx, partial, 0, nz, g)
-  return largestPartial(partial, nz)
-}
-
-/** Scratch of turnRatePlanes when run as a kernel row (the reference runs on one thread). */
+/** Scratch of turnRatePlanes (the reference runs on one thread). */
 const turnScratch = new Float64Array(9)
 
 /**
- * maxTurnRate per cell plane: partial[k] = the largest rate over plane k's cells (0 for none,
- * NaN if one is NaN), for planes [k0, k1). A maximum does not depend on the order it is taken
- * in, so the largest partial is maxTurnRate whatever the split. Twin: wasm/assembly/turnRate.ts.
+ * The largest rate (rad/s) at which the flow turns its own velocity, per cell plane:
+ *   partial[k] = max over plane k's cell centres of |u x (u . grad) u| / |u|^2
+ * (u cell-centred, grad u by cellVelocityGradient; 0 for none, NaN if one is NaN), for planes
+ * [k0, k1). Over a substep h, advection carries each velocity along unchanged and the
+ * projection then turns it towards the new flow direction (Selle 2005, eqs. 1-2 solved by
+ * splitting): the part across the new direction, a fraction 1 - cos(rate h) ~ (rate h)^2 / 2
+ * of the speed, is lost. In solid-body rotation at Omega the rate is Omega; in a shear flow
+ * (u . grad) u = 0, so shear layers cost nothing. Cells with u = 0 are skipped (the limit there
+ * is bounded by |grad u| anyway). A maximum does not depend on the order it is taken in, so
+ * the largest partial (largestPartial) is the grid's whatever the split. Twin:
+ * wasm/assembly/turnRate.ts.
  */
 export function turnRatePlanes(
   u: Float32Array,
@@ -269,8 +251,8 @@ export function turnRatePlanes(
   partial: Float64Array,
   k0: number,
   k1: number,
-  g: Float64Array = turnScratch,
 ): void {
+  const g = turnScratch
   const sx = nx + 1
   const vy = ny + 1
   const plane = nx * ny
@@ -625,8 +607,8 @@ export const PARTICLE_STRENGTH = defineKernel({
 })
 
 /**
- * turnRatePlanes over every cell plane: partial[k] per plane (largestPartial of them is
- * maxTurnRate). Run once per substep by the smoke's turn limit, a full pass over the grid that
+ * turnRatePlanes over every cell plane: partial[k] per plane (largestPartial of them is the
+ * grid's largest turn rate). Run once per substep by the smoke's turn limit, a full pass over the grid that
  * cost a tenth of a 64^3 smoke frame on the calling thread alone.
  */
 export const TURN_RATE = defineKernel({

@@ -33,7 +33,7 @@
 // size); relaxed averages 0.04 / 0.05 / 0.05, for an operator complexity of 2.7 instead of
 // 2.45 and the same time per cycle (the coarser levels get smaller). Row sums are kept where
 // A's row sum is zero, so constants (a closed system's null space) still carry down.
-import { type CsrMatrix, nnzOf, sortColumns } from '../sparse/csr'
+import { type CsrMatrix, GrowingRows, nnzOf, sortColumns } from '../sparse/csr'
 import type { Splitting } from './coarsening'
 
 /** The n x coarse prolongation of a splitting: injection at coarse variables, simple averages at fine ones. */
@@ -86,17 +86,13 @@ export function relaxedProlongation(A: CsrMatrix, s: Splitting, Pavg: CsrMatrix 
   const rowPtr = new Int32Array(n + 1)
   // Typed arrays grown by doubling (plain arrays and a comparator sort per row cost most of
   // this function); a fine row's columns are gathered where the row starts, sorted in place.
-  let cap = Math.max(16, 2 * nnzOf(Pavg))
-  let col = new Int32Array(cap)
-  let val = new Float64Array(cap)
-  const grow = (need: number) => {
-    cap = Math.max(2 * cap, need)
-    const c2 = new Int32Array(cap)
-    c2.set(col)
-    col = c2
-    const v2 = new Float64Array(cap)
-    v2.set(val)
-    val = v2
+  const rows = new GrowingRows(2 * nnzOf(Pavg))
+  let col = rows.col
+  let val = rows.val
+  const reserve = (need: number, keep: number) => {
+    rows.reserve(need, keep)
+    col = rows.col
+    val = rows.val
   }
   let end = 0
   for (let i = 0; i < n; i++) {
@@ -104,7 +100,7 @@ export function relaxedProlongation(A: CsrMatrix, s: Splitting, Pavg: CsrMatrix 
     for (let p = aPtr[i]; p < aPtr[i + 1]; p++) if (aCol[p] === i) d += aVal[p]
     if (coarseIndex[i] >= 0 || !(d > 0)) {
       // Coarse: injection; a fine row without a positive diagonal keeps its average.
-      if (end + pPtr[i + 1] - pPtr[i] > cap) grow(end + pPtr[i + 1] - pPtr[i])
+      if (end + pPtr[i + 1] - pPtr[i] > col.length) reserve(end + pPtr[i + 1] - pPtr[i], end)
       for (let q = pPtr[i]; q < pPtr[i + 1]; q++) {
         col[end] = pCol[q]
         val[end++] = pVal[q]
@@ -117,7 +113,7 @@ export function relaxedProlongation(A: CsrMatrix, s: Splitting, Pavg: CsrMatrix 
       const j = aCol[p]
       if (j === i || aVal[p] === 0) continue
       const a = -aVal[p] / d
-      if (end + pPtr[j + 1] - pPtr[j] > cap) grow(end + pPtr[j + 1] - pPtr[j])
+      if (end + pPtr[j + 1] - pPtr[j] > col.length) reserve(end + pPtr[j + 1] - pPtr[j], end)
       for (let q = pPtr[j]; q < pPtr[j + 1]; q++) {
         const c = pCol[q]
         if (mark[c] !== i) {
@@ -139,5 +135,5 @@ export function relaxedProlongation(A: CsrMatrix, s: Splitting, Pavg: CsrMatrix 
     end = w
     rowPtr[i + 1] = end
   }
-  return { n, cols: coarse, rowPtr, col: col.slice(0, end), val: val.slice(0, end) }
+  return { n, cols: coarse, rowPtr, ...rows.finish(end) }
 }

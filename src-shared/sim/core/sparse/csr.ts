@@ -132,6 +132,38 @@ export function transposeCsr(A: CsrMatrix): CsrMatrix {
 }
 
 /**
+ * Column and value arrays for building a CSR matrix's rows in one pass, when the entry count
+ * is only known at the end: grown by doubling (a counting pass first cost a third of the AMG
+ * setup's products; plain arrays cost more still).
+ */
+export class GrowingRows {
+  col: Int32Array
+  val: Float64Array
+
+  constructor(capacity: number) {
+    this.col = new Int32Array(Math.max(16, capacity))
+    this.val = new Float64Array(this.col.length)
+  }
+
+  /** Room for `need` entries in all, keeping the first `keep` (callers re-read col and val). */
+  reserve(need: number, keep: number): void {
+    if (need <= this.col.length) return
+    const cap = Math.max(2 * this.col.length, need)
+    const col = new Int32Array(cap)
+    col.set(this.col.subarray(0, keep))
+    const val = new Float64Array(cap)
+    val.set(this.val.subarray(0, keep))
+    this.col = col
+    this.val = val
+  }
+
+  /** The first `end` entries, trimmed copies. */
+  finish(end: number): { col: Int32Array; val: Float64Array } {
+    return { col: this.col.slice(0, end), val: this.val.slice(0, end) }
+  }
+}
+
+/**
  * Sorts col[start .. end) increasing, in place: insertion sort for the short rows of AMG
  * products and prolongations (a typed-array sort call per row cost more than the sorting;
  * the result is the same), the built-in numeric sort for long ones.
@@ -161,12 +193,10 @@ export function multiplyCsr(A: CsrMatrix, B: CsrMatrix, sorted = true): CsrMatri
   if (A.cols !== B.n) throw new Error(`multiplyCsr: ${A.n}x${A.cols} times ${B.n}x${B.cols}`)
   const { rowPtr: aPtr, col: aCol, val: aVal } = A
   const { rowPtr: bPtr, col: bCol, val: bVal } = B
-  // One pass over typed arrays that grow by doubling: a counting pass first (to size them
-  // exactly) cost a third of the AMG setup's products. Each row's entries are written where
-  // the previous row's ended, so the arrays hold the finished matrix, then trimmed once.
-  let cap = Math.max(16, 2 * (nnzOf(A) + nnzOf(B)))
-  let col = new Int32Array(cap)
-  let val = new Float64Array(cap)
+  // One pass: each row's entries are written where the previous row's ended (GrowingRows).
+  const rows = new GrowingRows(2 * (nnzOf(A) + nnzOf(B)))
+  let col = rows.col
+  let val = rows.val
   const mark = new Int32Array(B.cols).fill(-1)
   const acc = new Float64Array(B.cols)
   const rowPtr = new Int32Array(A.n + 1)
@@ -177,12 +207,11 @@ export function multiplyCsr(A: CsrMatrix, B: CsrMatrix, sorted = true): CsrMatri
       const k = aCol[p]
       const a = aVal[p]
       const q1 = bPtr[k + 1]
-      // Room for every entry this row of B could add (B.cols bounds a row).
-      if (end + (q1 - bPtr[k]) > cap) {
-        cap = Math.max(2 * cap, end + (q1 - bPtr[k]))
-        const c2 = new Int32Array(cap)
-        c2.set(col.subarray(0, end))
-        col = c2
+      // Room for every entry this row of B could add.
+      if (end + (q1 - bPtr[k]) > col.length) {
+        rows.reserve(end + (q1 - bPtr[k]), end)
+        col = rows.col
+        val = rows.val
       }
       for (let q = bPtr[k]; q < q1; q++) {
         const j = bCol[q]
@@ -193,16 +222,11 @@ export function multiplyCsr(A: CsrMatrix, B: CsrMatrix, sorted = true): CsrMatri
         } else acc[j] += a * bVal[q]
       }
     }
-    if (val.length < col.length) {
-      const v2 = new Float64Array(col.length)
-      v2.set(val.subarray(0, start))
-      val = v2
-    }
     if (sorted) sortColumns(col, start, end)
     for (let t = start; t < end; t++) val[t] = acc[col[t]]
     rowPtr[i + 1] = end
   }
-  return { n: A.n, cols: B.cols, rowPtr, col: col.slice(0, end), val: val.slice(0, end) }
+  return { n: A.n, cols: B.cols, rowPtr, ...rows.finish(end) }
 }
 
 /**

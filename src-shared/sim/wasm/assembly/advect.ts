@@ -329,17 +329,26 @@ let vbz: v128 = f64x2.splat(0)
 /** backtrace for two samples; nx >= 2. */
 @inline function backtrace2(u: usize, v: usize, w: usize, nx: i32, ny: i32, nz: i32, X: v128, Y: v128, Z: v128, c: f64): void {
   const half = f64x2.splat(0.5)
+  const ux = lerp3x2(u, nx + 1, ny, nz, X, f64x2.sub(Y, half), f64x2.sub(Z, half))
+  const uy = lerp3x2(v, nx, ny + 1, nz, f64x2.sub(X, half), Y, f64x2.sub(Z, half))
+  const uz = lerp3x2(w, nx, ny, nz + 1, f64x2.sub(X, half), f64x2.sub(Y, half), Z)
+  traceFrom2(u, v, w, nx, ny, nz, X, Y, Z, ux, uy, uz, c)
+}
+
+/**
+ * The rest of backtrace2 once the velocity (ux, uy, uz) at the two samples is known: the
+ * midpoint over c, the velocity there, the departure points into vbx, vby, vbz.
+ */
+@inline function traceFrom2(u: usize, v: usize, w: usize, nx: i32, ny: i32, nz: i32, X: v128, Y: v128, Z: v128, ux: v128, uy: v128, uz: v128, c: f64): void {
+  const half = f64x2.splat(0.5)
   const hc = f64x2.splat(0.5 * c)
   const vc = f64x2.splat(c)
-  let vx = lerp3x2(u, nx + 1, ny, nz, X, f64x2.sub(Y, half), f64x2.sub(Z, half))
-  let vy = lerp3x2(v, nx, ny + 1, nz, f64x2.sub(X, half), Y, f64x2.sub(Z, half))
-  let vz = lerp3x2(w, nx, ny, nz + 1, f64x2.sub(X, half), f64x2.sub(Y, half), Z)
-  const mx = f64x2.sub(X, f64x2.mul(hc, vx))
-  const my = f64x2.sub(Y, f64x2.mul(hc, vy))
-  const mz = f64x2.sub(Z, f64x2.mul(hc, vz))
-  vx = lerp3x2(u, nx + 1, ny, nz, mx, f64x2.sub(my, half), f64x2.sub(mz, half))
-  vy = lerp3x2(v, nx, ny + 1, nz, f64x2.sub(mx, half), my, f64x2.sub(mz, half))
-  vz = lerp3x2(w, nx, ny, nz + 1, f64x2.sub(mx, half), f64x2.sub(my, half), mz)
+  const mx = f64x2.sub(X, f64x2.mul(hc, ux))
+  const my = f64x2.sub(Y, f64x2.mul(hc, uy))
+  const mz = f64x2.sub(Z, f64x2.mul(hc, uz))
+  const vx = lerp3x2(u, nx + 1, ny, nz, mx, f64x2.sub(my, half), f64x2.sub(mz, half))
+  const vy = lerp3x2(v, nx, ny + 1, nz, f64x2.sub(mx, half), my, f64x2.sub(mz, half))
+  const vz = lerp3x2(w, nx, ny, nz + 1, f64x2.sub(mx, half), f64x2.sub(my, half), mz)
   vbx = f64x2.sub(X, f64x2.mul(vc, vx))
   vby = f64x2.sub(Y, f64x2.mul(vc, vy))
   vbz = f64x2.sub(Z, f64x2.mul(vc, vz))
@@ -352,34 +361,19 @@ let rbz: v128 = f64x2.splat(0)
 
 /**
  * backtrace2 over c (into vbx, vby, vbz) and over -c (into rbx, rby, rbz) from the same two
- * samples: both start with the velocity there, looked up once; each is then the same
- * operations as backtrace2 with its own c, so the same bits.
+ * samples: both start with the velocity there, looked up once; each is then traceFrom2 with
+ * its own c, so the same bits as two backtrace2 calls.
  */
 @inline function backtrace2Both(u: usize, v: usize, w: usize, nx: i32, ny: i32, nz: i32, X: v128, Y: v128, Z: v128, c: f64): void {
   const half = f64x2.splat(0.5)
   const ux = lerp3x2(u, nx + 1, ny, nz, X, f64x2.sub(Y, half), f64x2.sub(Z, half))
   const uy = lerp3x2(v, nx, ny + 1, nz, f64x2.sub(X, half), Y, f64x2.sub(Z, half))
   const uz = lerp3x2(w, nx, ny, nz + 1, f64x2.sub(X, half), f64x2.sub(Y, half), Z)
-  for (let pass = 0; pass < 2; pass++) {
-    const cc = pass == 0 ? c : -c
-    const hc = f64x2.splat(0.5 * cc)
-    const vc = f64x2.splat(cc)
-    const mx = f64x2.sub(X, f64x2.mul(hc, ux))
-    const my = f64x2.sub(Y, f64x2.mul(hc, uy))
-    const mz = f64x2.sub(Z, f64x2.mul(hc, uz))
-    const vx = lerp3x2(u, nx + 1, ny, nz, mx, f64x2.sub(my, half), f64x2.sub(mz, half))
-    const vy = lerp3x2(v, nx, ny + 1, nz, f64x2.sub(mx, half), my, f64x2.sub(mz, half))
-    const vz = lerp3x2(w, nx, ny, nz + 1, f64x2.sub(mx, half), f64x2.sub(my, half), mz)
-    if (pass == 0) {
-      vbx = f64x2.sub(X, f64x2.mul(vc, vx))
-      vby = f64x2.sub(Y, f64x2.mul(vc, vy))
-      vbz = f64x2.sub(Z, f64x2.mul(vc, vz))
-    } else {
-      rbx = f64x2.sub(X, f64x2.mul(vc, vx))
-      rby = f64x2.sub(Y, f64x2.mul(vc, vy))
-      rbz = f64x2.sub(Z, f64x2.mul(vc, vz))
-    }
-  }
+  traceFrom2(u, v, w, nx, ny, nz, X, Y, Z, ux, uy, uz, -c)
+  rbx = vbx
+  rby = vby
+  rbz = vbz
+  traceFrom2(u, v, w, nx, ny, nz, X, Y, Z, ux, uy, uz, c)
 }
 
 @inline function laneX(i: i32, ox: f64): v128 {
