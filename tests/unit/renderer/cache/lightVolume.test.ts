@@ -69,4 +69,41 @@ describe('light volume of big grids', () => {
     }
     expect(lightVolume(t.subarray(0, 2 * 16 ** 3), [16, 16, 16], 1, 0.02, [0, 1, 0]).dims).toEqual([16, 16, 16])
   })
+
+  it('shades a long grid by the mean extinction of each 2x2x2 block, odd edges included', () => {
+    // Odd lengths (a last block one cell thick) and rows that start on either byte alignment.
+    const dims: [number, number, number] = [131, 70, 99]
+    const [nx, ny, nz] = dims
+    const t = new Uint8Array(2 * nx * ny * nz)
+    let seed = 12345
+    for (let c = 0; c < t.length; c += 2) {
+      seed = (seed * 1103515245 + 12345) >>> 0
+      // Mostly empty, as smoke is, with dense patches.
+      t[c] = seed >>> 28 < 5 ? seed >>> 24 : 0
+    }
+    // The block means written out the slow way: r = sqrt(mean of r^2) over the covered cells.
+    const half: [number, number, number] = [66, 35, 50]
+    const coarse = new Uint8Array(2 * half[0] * half[1] * half[2])
+    for (let k = 0; k < half[2]; k++)
+      for (let j = 0; j < half[1]; j++)
+        for (let i = 0; i < half[0]; i++) {
+          let sum = 0
+          let count = 0
+          for (let c = 2 * k; c < Math.min(nz, 2 * k + 2); c++)
+            for (let b = 2 * j; b < Math.min(ny, 2 * j + 2); b++)
+              for (let a = 2 * i; a < Math.min(nx, 2 * i + 2); a++) {
+                sum += t[2 * (a + nx * (b + ny * c))] ** 2
+                count++
+              }
+          coarse[2 * (i + half[0] * (j + half[1] * k))] = Math.round(Math.sqrt(sum / count))
+        }
+    const toLight = lightDirection(-56, 54)
+    const got = lightVolume(t, dims, 3, 0.01, toLight)
+    expect(got.dims).toEqual(half)
+    expect(got.data).toEqual(lightTransmittance(coarse, half, 3, 0.02, toLight))
+    // A view at an odd byte offset (no u32 reads) gives the same.
+    const shifted = new Uint8Array(t.length + 1)
+    shifted.set(t, 1)
+    expect(lightVolume(shifted.subarray(1), dims, 3, 0.01, toLight).data).toEqual(got.data)
+  })
 })
