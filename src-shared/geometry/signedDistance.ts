@@ -209,10 +209,11 @@ export function sdfGridSampleCount(spec: Pick<SdfGridSpec, 'nx' | 'ny' | 'nz'>, 
 }
 
 /**
- * Samples `sdf` on the grid into `out` (length sdfGridSampleCount) and returns it.
+ * Samples `sdf` on the grid into `out` (length sdfGridSampleCount) and returns it: float32 for
+ * fields kept on a grid, float64 where each value is compared with a threshold as computed.
  * Throws INVALID_PARAM for a malformed spec or a wrong-sized `out`.
  */
-export function sampleSdfGrid(sdf: SignedDistanceField, spec: SdfGridSpec, out: Float32Array, opts: SampleSdfOptions = {}): Float32Array {
+export function sampleSdfGrid<T extends Float32Array | Float64Array>(sdf: SignedDistanceField, spec: SdfGridSpec, out: T, opts: SampleSdfOptions = {}): T {
   const { nx, ny, nz, dx } = spec
   const at = opts.at ?? 'centre'
   const fail = (message: string): never => {

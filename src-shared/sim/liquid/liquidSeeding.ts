@@ -5,7 +5,7 @@
 // markers (Setup.jitter scales the offset within the sub-cell), uniformly otherwise; the jitter comes from the checkpointed PRNG, so seeding is
 // deterministic and a restored bake seeds the same particles.
 import { PrimitiveSdf } from '../../geometry/primitiveSdf'
-import type { SignedDistanceField } from '../../geometry/signedDistance'
+import { sampleSdfGrid, type SignedDistanceField } from '../../geometry/signedDistance'
 import type { GridSpec } from '../core/grid'
 import type { Prng } from '../core/prng'
 import { PlacedSdf } from '../../geometry/placedSdf'
@@ -50,42 +50,46 @@ export function seedVolumes(p: MarkerParticles, prng: Prng, spec: GridSpec, ppc:
   if (volumes.length === 0) return 0
   const sdfs = volumes.map(volumeSdf)
   const { nx, ny, nz, dx, origin } = spec
+  const cells = nx * ny * nz
   const m = Math.round(Math.cbrt(ppc))
   const pos = new Float64Array(3)
-  const centre = new Float64Array(volumes.length)
   const reach = 0.8660254037844386 * dx // half the cell diagonal
+  // Each volume's distance at every cell centre, once: a cell is near a volume where it is
+  // below reach, wholly inside below -reach. Sampled in a narrow band twice as wide (exact
+  // within it, +-band with the true sign beyond, so both comparisons come out as with the exact
+  // distance), row by row from the neighbouring sample (sampleSdfGrid): a mesh's closest-point
+  // search then starts bounded and its sign needs no winding number away from the surface.
+  const centres = new Float64Array(cells * volumes.length)
+  for (let v = 0; v < sdfs.length; v++) sampleSdfGrid(sdfs[v], { nx, ny, nz, dx, origin }, centres.subarray(v * cells, (v + 1) * cells), { band: 2 * reach })
   // Room for every marker the cells near a volume can take, reserved at once: growing by
   // doubling would leave each outgrown copy behind in the WebAssembly kernels' memory,
   // which never frees (markers.ts).
   let nearCells = 0
-  for (let k = 0; k < nz; k++)
-    for (let j = 0; j < ny; j++)
-      for (let i = 0; i < nx; i++) {
-        const cx = origin[0] + (i + 0.5) * dx, cy = origin[1] + (j + 0.5) * dx, cz = origin[2] + (k + 0.5) * dx
-        for (let v = 0; v < sdfs.length; v++) {
-          if (sdfs[v].distance(cx, cy, cz) < reach) {
-            nearCells++
-            break
-          }
-        }
+  for (let c = 0; c < cells; c++) {
+    for (let v = 0; v < sdfs.length; v++) {
+      if (centres[v * cells + c] < reach) {
+        nearCells++
+        break
       }
+    }
+  }
   p.reserve(Math.min(p.maxCount, p.count + nearCells * ppc), true)
+  // A marker in a cell the surface crosses needs only the side it is on: a band far below the
+  // marker spacing prunes the closest-point search to the triangles around it.
+  const sideBand = 1e-6 * dx
   let added = 0
-  for (let k = 0; k < nz; k++) {
+  for (let k = 0, c = 0; k < nz; k++) {
     for (let j = 0; j < ny; j++) {
-      for (let i = 0; i < nx; i++) {
-        const cx = origin[0] + (i + 0.5) * dx, cy = origin[1] + (j + 0.5) * dx, cz = origin[2] + (k + 0.5) * dx
+      for (let i = 0; i < nx; i++, c++) {
         let near = false
-        for (let v = 0; v < sdfs.length; v++) {
-          centre[v] = sdfs[v].distance(cx, cy, cz)
-          if (centre[v] < reach) near = true
-        }
+        for (let v = 0; v < sdfs.length; v++) if (centres[v * cells + c] < reach) near = true
         if (!near) continue
         for (let s = 0; s < ppc; s++) {
           samplePosition(spec, prng, ppc, m, jitter, i, j, k, s, pos)
           for (let v = 0; v < sdfs.length; v++) {
             // Whole cell inside: no per-particle distance needed.
-            const inside = centre[v] < -reach || (centre[v] < reach && sdfs[v].distance(pos[0], pos[1], pos[2]) < 0)
+            const centre = centres[v * cells + c]
+            const inside = centre < -reach || (centre < reach && isInside(sdfs[v], pos, sideBand, centre, origin[0] + (i + 0.5) * dx, origin[1] + (j + 0.5) * dx, origin[2] + (k + 0.5) * dx))
             if (!inside) continue
             const b = volumes[v]
             if (!p.add(pos[0], pos[1], pos[2], b.velocity[0], b.velocity[1], b.velocity[2], b.temperature)) return added
@@ -97,6 +101,17 @@ export function seedVolumes(p: MarkerParticles, prng: Prng, spec: GridSpec, ppc:
     }
   }
   return added
+}
+
+/**
+ * distance < 0 at `pos`, given the field's value `centre` at (cx, cy, cz): from distanceFrom where
+ * the field has it (on a closed mesh, a marker nearer the centre than the surface is takes the
+ * centre's side with no winding number), else from a banded query (its sign is exact at any band).
+ */
+function isInside(sdf: SignedDistanceField, pos: Float64Array, band: number, centre: number, cx: number, cy: number, cz: number): boolean {
+  const x = pos[0], y = pos[1], z = pos[2]
+  if (sdf.distanceFrom) return sdf.distanceFrom(x, y, z, band, centre, Math.hypot(x - cx, y - cy, z - cz)) < 0
+  return (sdf.distanceBanded ? sdf.distanceBanded(x, y, z, band) : sdf.distance(x, y, z)) < 0
 }
 
 /** Per-emitter state: its SDF for the current input, rebuilt when the transform changes. */

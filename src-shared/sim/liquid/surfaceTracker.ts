@@ -37,7 +37,7 @@
 // The advected phi is state: liquidCheckpoint.ts stores it.
 import { TS_KERNELS } from '../core/kernelBackend'
 import type { KernelBackend } from '../core/kernelTypes'
-import type { SignedDistanceField } from '../../geometry/signedDistance'
+import { sampleSdfGrid, type SignedDistanceField } from '../../geometry/signedDistance'
 import type { GridSpec, MacGrid } from '../core/grid'
 import type { MarkerParticles } from './markers'
 import { ADVECT_PHI } from './phiAdvectKernel'
@@ -85,23 +85,22 @@ export class SurfaceTracker {
     this.ready = true
   }
 
-  /** First substep: phi = the union of the initial volumes' signed distances at the cell centres. */
+  /**
+   * First substep: phi = the union of the initial volumes' signed distances at the cell centres,
+   * clamped to the band. Each shape is sampled banded (exact within the band, +-band with the true
+   * sign beyond: after the clamp, the same values) and row by row from the neighbouring sample
+   * (sampleSdfGrid), which spares a mesh most of its closest-point searches and winding numbers.
+   */
   initialiseFromShapes(spec: GridSpec, shapes: readonly SignedDistanceField[]): void {
     const { nx, ny, nz, dx, band, phi } = this
-    const o = spec.origin
-    let c = 0
-    for (let k = 0; k < nz; k++) {
-      for (let j = 0; j < ny; j++) {
-        for (let i = 0; i < nx; i++, c++) {
-          let d = band
-          for (let v = 0; v < shapes.length; v++) {
-            const e = shapes[v].distance(o[0] + (i + 0.5) * dx, o[1] + (j + 0.5) * dx, o[2] + (k + 0.5) * dx)
-            if (e < d) d = e
-          }
-          phi[c] = d > -band ? d : -band
-        }
-      }
+    const cells = nx * ny * nz
+    const union = new Float64Array(cells).fill(band)
+    const shape = new Float64Array(cells)
+    for (const sdf of shapes) {
+      sampleSdfGrid(sdf, { nx, ny, nz, dx, origin: spec.origin }, shape, { band })
+      for (let c = 0; c < cells; c++) if (shape[c] < union[c]) union[c] = shape[c]
     }
+    for (let c = 0; c < cells; c++) phi[c] = union[c] > -band ? union[c] : -band
     this.ready = true
   }
 
