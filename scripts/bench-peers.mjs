@@ -3,22 +3,38 @@
 // same scene in one run, and prints both figures and their ratio. Peer scripts come from
 // ../shared/peers/. `liquid` also bakes the melting-bunny example on Carlson 2004's
 // 35x28x38 grid and prints it next to the thesis's own figure (Table 6).
+// `npm run bench:peers -- tetmesh [--max 1000000] [--threads N]`: `eddy bench tetmesh` with each
+// pressure system also solved by hypre's BoomerAMG-PCG (scripts/peers/boomeramg.c, built here
+// when libhypre-dev is installed).
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { ROOT, ensureBuild, ensureNodeModules } from './lib/ensure.mjs'
+import { buildBoomerAmg } from './lib/boomeramgPeer.mjs'
 
 const SCENES = { smoke: 'blender_smoke.py', liquid: 'blender_liquid.py', viscous: 'blender_viscous.py' }
 const argv = process.argv.slice(2)
 const scene = argv[0]
-if (!SCENES[scene]) {
+if (!SCENES[scene] && scene !== 'tetmesh') {
   console.error(`usage: npm run bench:peers -- <${Object.keys(SCENES).join('|')}> [--res 64] [--frames 48] [--threads N] [--viscosity 0.2 (viscous)]`)
+  console.error('       npm run bench:peers -- tetmesh [--max 1000000] [--threads N]')
   process.exit(2)
 }
 const opt = (name, def) => {
   const i = argv.indexOf(`--${name}`)
   return i >= 0 ? argv[i + 1] : def
+}
+
+if (scene === 'tetmesh') {
+  ensureNodeModules()
+  ensureBuild()
+  const peer = buildBoomerAmg()
+  if (peer.missing) console.log(`== BoomerAMG: no ${peer.missing}, so no peer figure this run`)
+  const args = [join(ROOT, 'out/main/cli.js'), 'bench', 'tetmesh', '--max', opt('max', '1000000'), ...(opt('threads') ? ['--threads', opt('threads')] : []), ...(peer.driver ? ['--hypre', peer.driver] : [])]
+  console.log(`== Eddy: node ${args.slice(1).join(' ')}`)
+  const r = spawnSync(process.execPath, args, { stdio: 'inherit' })
+  process.exit(r.status ?? 1)
 }
 const res = Number(opt('res', '64'))
 const frames = Number(opt('frames', '48'))

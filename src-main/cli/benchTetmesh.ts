@@ -24,6 +24,7 @@ import { TetProjection } from '../../src-shared/sim/core/tetfv/tetProjection'
 import type { KernelBackend } from '../../src-shared/sim/core/kernelTypes'
 import { createKernelBackend } from '../sim/workerPool'
 import { buildTetTopology } from '../../src-shared/sim/core/tetfv/tetTopology'
+import { type HypreFigures, solveWithBoomerAmg } from './hyprePeer'
 
 export interface TetmeshBenchOptions {
   /** Largest pressure problem, unknowns (tetrahedra). */
@@ -31,6 +32,8 @@ export interface TetmeshBenchOptions {
   mode: 'uniform' | 'graded'
   /** Threads of the WebAssembly kernels AMG-CG runs on (ICCG's triangular solves are serial). */
   threads: number
+  /** Path of the BoomerAMG driver (scripts/peers/boomeramg.c) to solve each system with too. */
+  hypre?: string
 }
 
 interface Shape {
@@ -73,10 +76,11 @@ interface SolveFigures {
   unknowns: number
   amg: { setup: number; solve: number; iterations: number }
   iccg: { setup: number; solve: number; iterations: number }
+  boomerAmg: HypreFigures | null
 }
 
 /** The ball's pressure matrix at `spacing`, solved both ways from the same right-hand side. */
-function solveBoth(spacing: number, mode: 'uniform' | 'graded', kernels: KernelBackend): SolveFigures {
+function solveBoth(spacing: number, mode: 'uniform' | 'graded', kernels: KernelBackend, hypre: string | undefined): SolveFigures {
   const ball = shapes()[0]
   const { m } = mesh(ball, mode, spacing)
   const topology = buildTetTopology(m.positions, m.tets)
@@ -107,7 +111,7 @@ function solveBoth(spacing: number, mode: 'uniform' | 'graded', kernels: KernelB
     const st = new PcgSolver(new SparseVectorOps(n)).solve(new CsrOperator(A), pre, b, x, { tolerance: 1e-6, maxIterations: 5000 })
     return { setup: (t1 - t0) / 1000, solve: (performance.now() - t1) / 1000, iterations: st.iterations }
   })()
-  return { unknowns: n, amg, iccg }
+  return { unknowns: n, amg, iccg, boomerAmg: hypre ? solveWithBoomerAmg(hypre, A, b) : null }
 }
 
 export async function benchTetmesh(o: TetmeshBenchOptions, log: (line: string) => void): Promise<Record<string, unknown>> {
@@ -131,8 +135,9 @@ export async function benchTetmesh(o: TetmeshBenchOptions, log: (line: string) =
   // Spacings for about 100k, 300k and 1M tetrahedra in the unit ball (uniform BCC: 12 tets per
   // cube of edge h, so N ~ 12 (4/3 pi) / h^3).
   const sizes = [100_000, 300_000, 1_000_000].filter((n) => n <= o.maxUnknowns)
-  log('\n| unknowns | AMG setup s | AMG-CG solve s | AMG-CG iterations | IC(0) setup s | ICCG solve s | ICCG iterations | ICCG / AMG-CG (total) |')
-  log('|---|---|---|---|---|---|---|---|')
+  const peer = o.hypre ? ' BoomerAMG setup s | BoomerAMG-PCG solve s | BoomerAMG-PCG iterations |' : ''
+  log(`\n| unknowns | AMG setup s | AMG-CG solve s | AMG-CG iterations | IC(0) setup s | ICCG solve s | ICCG iterations | ICCG / AMG-CG (total) |${peer}`)
+  log(`|---|---|---|---|---|---|---|---|${o.hypre ? '---|---|---|' : ''}`)
   let amgSpeedup = 0
   let amgSolveSpeedup = 0
   const solves: SolveFigures[] = []
@@ -140,12 +145,13 @@ export async function benchTetmesh(o: TetmeshBenchOptions, log: (line: string) =
   try {
     for (const target of sizes) {
       const h = Math.cbrt((12 * (4 / 3) * Math.PI) / target)
-      const f = solveBoth(h, o.mode, kernels)
+      const f = solveBoth(h, o.mode, kernels, o.hypre)
       solves.push(f)
       const amgT = f.amg.setup + f.amg.solve, icT = f.iccg.setup + f.iccg.solve
       amgSpeedup = icT / amgT
       amgSolveSpeedup = f.iccg.solve / f.amg.solve
-      log(`| ${f.unknowns} | ${f.amg.setup.toFixed(2)} | ${f.amg.solve.toFixed(2)} | ${f.amg.iterations} | ${f.iccg.setup.toFixed(2)} | ${f.iccg.solve.toFixed(2)} | ${f.iccg.iterations} | ${amgSpeedup.toFixed(2)} |`)
+      const boomer = f.boomerAmg ? ` ${f.boomerAmg.setup.toFixed(2)} | ${f.boomerAmg.solve.toFixed(2)} | ${f.boomerAmg.iterations} |` : ''
+      log(`| ${f.unknowns} | ${f.amg.setup.toFixed(2)} | ${f.amg.solve.toFixed(2)} | ${f.amg.iterations} | ${f.iccg.setup.toFixed(2)} | ${f.iccg.solve.toFixed(2)} | ${f.iccg.iterations} | ${amgSpeedup.toFixed(2)} |${boomer}`)
     }
   } finally {
     await (kernels as { dispose?: () => Promise<void> }).dispose?.()

@@ -63,7 +63,7 @@ const USAGE = `usage:
   eddy bench rigidfluid [--resolution 68] [--frames ${DEFAULT_BENCH_FRAMES}] [--threads N] [--kernels wasm|ts]
     Bakes the gears-and-bunnies example at 60 fps (resolution 68 is Carlson 2004's 64x68x64
     grid) and prints s/frame split into fluid, coupling and surface, next to the thesis's 28 s.
-  eddy bench tetmesh [--max 1000000] [--mode uniform|graded] [--threads N]
+  eddy bench tetmesh [--max 1000000] [--mode uniform|graded] [--threads N] [--hypre DRIVER]
     Meshes five shapes by isosurface stuffing (tets/s, dihedral angles) and solves the pressure
     of a tetrahedral ball at 100k, 300k and 1M unknowns by AMG-CG and ICCG (iterations, seconds).
   eddy bench surface [--n 32] [--steps 3] [--threads N] [--kernels wasm|ts]
@@ -167,8 +167,12 @@ async function main(argv: string[]): Promise<number> {
       max: { type: 'int', min: 1000, max: 100_000_000 },
       mode: { type: 'string', choices: ['uniform', 'graded'] },
       threads: { type: 'int', min: 1, max: 256 },
+      hypre: { type: 'string' },
     })
-    const result = await benchTetmesh({ maxUnknowns: o.max ?? 1_000_000, mode: (o.mode as 'uniform' | 'graded' | undefined) ?? 'uniform', threads: o.threads ?? availableParallelism() }, (line) => console.log(line))
+    const result = await benchTetmesh(
+      { maxUnknowns: o.max ?? 1_000_000, mode: (o.mode as 'uniform' | 'graded' | undefined) ?? 'uniform', threads: o.threads ?? availableParallelism(), ...(o.hypre ? { hypre: o.hypre } : {}) },
+      (line) => console.log(line),
+    )
     printBenchResult(result, (line) => console.log(line))
     return 0
   }
