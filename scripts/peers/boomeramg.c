@@ -30,6 +30,18 @@ static void readExactly(FILE *f, void *to, size_t size, size_t count, const char
   if (fread(to, size, count, f) != count) fail(what);
 }
 
+/* A hypre vector of n values (the IJ handle in *ij, to destroy; its ParCSR view returned). */
+static HYPRE_ParVector parVector(int n, int *rows, double *values, HYPRE_IJVector *ij) {
+  HYPRE_ParVector par;
+  HYPRE_IJVectorCreate(MPI_COMM_WORLD, 0, n - 1, ij);
+  HYPRE_IJVectorSetObjectType(*ij, HYPRE_PARCSR);
+  HYPRE_IJVectorInitialize(*ij);
+  HYPRE_IJVectorSetValues(*ij, n, rows, values);
+  HYPRE_IJVectorAssemble(*ij);
+  HYPRE_IJVectorGetObject(*ij, (void **)&par);
+  return par;
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) fail("usage: boomeramg MATRIX_FILE");
   MPI_Init(&argc, &argv);
@@ -76,19 +88,7 @@ int main(int argc, char **argv) {
   HYPRE_IJMatrixGetObject(A, (void **)&parA);
 
   HYPRE_IJVector B, X;
-  HYPRE_ParVector parB, parX;
-  HYPRE_IJVectorCreate(MPI_COMM_WORLD, 0, n - 1, &B);
-  HYPRE_IJVectorSetObjectType(B, HYPRE_PARCSR);
-  HYPRE_IJVectorInitialize(B);
-  HYPRE_IJVectorSetValues(B, n, rows, b);
-  HYPRE_IJVectorAssemble(B);
-  HYPRE_IJVectorGetObject(B, (void **)&parB);
-  HYPRE_IJVectorCreate(MPI_COMM_WORLD, 0, n - 1, &X);
-  HYPRE_IJVectorSetObjectType(X, HYPRE_PARCSR);
-  HYPRE_IJVectorInitialize(X);
-  HYPRE_IJVectorSetValues(X, n, rows, x);
-  HYPRE_IJVectorAssemble(X);
-  HYPRE_IJVectorGetObject(X, (void **)&parX);
+  HYPRE_ParVector parB = parVector(n, rows, b, &B), parX = parVector(n, rows, x, &X);
 
   HYPRE_Solver pcg, amg;
   HYPRE_ParCSRPCGCreate(MPI_COMM_WORLD, &pcg);
