@@ -163,26 +163,23 @@ export function assembleViscousMatrix(s: ViscousMatrixSource): ViscousMatrix {
   return { A, faces: Int32Array.from(faceList), rowOf }
 }
 
-/** IC(0) of the assembled matrix, on the stacked face vector (0 on rows that are not unknowns). */
+/**
+ * IC(0) of the assembled matrix, on the stacked face vector: z is written on the unknown rows
+ * only (its other rows are left as they are: the viscosity solve's vector kernels,
+ * UnknownFaceOps, never read them, and clearing them cost a pass over every face of the grid
+ * at each iteration).
+ */
 export class ViscousIncompleteCholesky implements Preconditioner {
   private readonly ic: IncompleteCholesky
   private readonly faces: Int32Array
-  private readonly rc: Float64Array
-  private readonly zc: Float64Array
 
   constructor(s: ViscousMatrixSource) {
     const { A, faces } = assembleViscousMatrix(s)
     this.ic = new IncompleteCholesky(A)
     this.faces = faces
-    this.rc = new Float64Array(faces.length)
-    this.zc = new Float64Array(faces.length)
   }
 
   apply(r: Float64Array, z: Float64Array): void {
-    const { faces, rc, zc } = this
-    for (let q = 0; q < faces.length; q++) rc[q] = r[faces[q]]
-    this.ic.apply(rc, zc)
-    z.fill(0)
-    for (let q = 0; q < faces.length; q++) z[faces[q]] = zc[q]
+    this.ic.applyIndexed(r, z, this.faces)
   }
 }

@@ -441,7 +441,11 @@ export class ViscousMultigrid implements Preconditioner {
     }
   }
 
-  /** z = blockdiag(V-cycle) r; rows that are not unknowns get 0. */
+  /**
+   * z = blockdiag(V-cycle) r on the unknown rows; the other rows of z are not written (the
+   * viscosity solve's vector kernels never read them: clearing them was a pass over every face
+   * of the grid at each iteration).
+   */
   apply(r: Float64Array, z: Float64Array): void {
     this.applyComponent(this.u, r, z, 0)
     this.applyComponent(this.v, r, z, this.nu)
@@ -450,12 +454,11 @@ export class ViscousMultigrid implements Preconditioner {
 
   private applyComponent(cyc: ComponentCycle, r: Float64Array, z: Float64Array, off: number): void {
     const L = cyc.levels[0]
-    const { n, pad, order, activeCount, b, x } = L
+    const { pad, order, activeCount, b, x } = L
     // The cycle reads b and writes x on the active nodes only (order lists them).
     const shift = off - pad
     for (let q = 0; q < activeCount; q++) b[order[q]] = r[order[q] + shift]
     cyc.cycle()
-    z.fill(0, off, off + n)
     for (let q = 0; q < activeCount; q++) z[order[q] + shift] = x[order[q]]
   }
 }
