@@ -249,7 +249,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     this.g2p = { transfer: this.transfer, velOld: this.velOld, temp: this.temperature, tempOld: this.tempOld, flip: this.flipShare(), gx: 0, gy: 0, gz: 0 }
     this.mover = new ParticleMover(grid, kernels)
     this.heat = new HeatSolver(grid)
-    this.visc = new kinds.ViscositySystem(nx, ny, nz)
+    this.visc = new kinds.ViscositySystem(nx, ny, nz, kernels)
     this.visc.preconditioner = setup.viscositySolve.preconditioner ?? 'auto'
     // The face extensions' per-thread worklists, in the pass scratch when it has room.
     this.extendListStride = faceListStride(nx, ny, nz)

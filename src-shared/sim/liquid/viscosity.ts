@@ -69,10 +69,14 @@
 //   else multigrid, handing over to incomplete Cholesky if it has not converged within
 //   MULTIGRID_BUDGET iterations.
 import type { MacGrid } from '../core/grid'
+import { TS_KERNELS } from '../core/kernelBackend'
+import type { KernelBackend } from '../core/kernelTypes'
+import { IcSpace } from '../core/sparse/incompleteCholesky'
 import { type LinearOperator, PcgSolver, type Preconditioner, type SolveStats, type VectorOps } from '../core/pcg'
 import type { ViscousPreconditioner, ViscousStress, WallSlip } from './liquidInput'
 import { RigidModeSpace, WithRigidModes } from './rigidModes'
 import { ViscousIncompleteCholesky } from './viscousMatrix'
+import { VISCOUS_APPLY, viscousAccumulate } from './viscousKernels'
 import { ViscousMultigrid } from './viscousMultigrid'
 
 export type { ViscousPreconditioner } from './liquidInput'
@@ -128,7 +132,8 @@ class UnknownFaceOps implements VectorOps {
     this.n = sys.n
   }
   alloc(): Float64Array {
-    return new Float64Array(this.n)
+    // In the kernels' memory: the product and incomplete Cholesky read and write these.
+    return this.sys.kernels.f64(this.n)
   }
   dot(a: Float64Array, b: Float64Array): number {
     const { faces, faceCount } = this.sys
@@ -172,8 +177,8 @@ class UnknownFaceOps implements VectorOps {
 }
 
 /** list, or a larger one when it cannot hold count entries (grown by half: setups vary a little). */
-function listFor(list: Int32Array, count: number): Int32Array {
-  return list.length >= count ? list : new Int32Array(Math.max(count, Math.ceil(list.length * 1.5)))
+function listFor<T extends Int32Array | Float64Array | Uint8Array>(list: T, count: number, make: (n: number) => T): T {
+  return list.length >= count ? list : make(Math.max(count, Math.ceil(list.length * 1.5)))
 }
 
 /** Smallest control-volume fraction of an unknown face (keeps M > 0 however thin the liquid). */
@@ -267,7 +272,17 @@ export class ViscositySystem implements LinearOperator {
   /** Some site has a weight: otherwise A = M and nothing changes. */
   active = false
 
-  constructor(nx: number, ny: number, nz: number) {
+  /**
+   * Where the product (viscousKernels.ts) and incomplete Cholesky's solves run; the arrays they
+   * read live in its memory.
+   */
+  readonly kernels: KernelBackend
+  /** Incomplete Cholesky's arrays, reused by every solve that factors. */
+  private readonly icSpace: IcSpace
+
+  constructor(nx: number, ny: number, nz: number, kernels: KernelBackend = TS_KERNELS) {
+    this.kernels = kernels
+    this.icSpace = new IcSpace(kernels)
     this.nx = nx
     this.ny = ny
     this.nz = nz
@@ -278,14 +293,14 @@ export class ViscositySystem implements LinearOperator {
     this.unknown = new Uint8Array(this.n)
     this.usable = new Uint8Array(this.n)
     this.diagonal = new Float64Array(this.n)
-    this.rhs = new Float64Array(this.n)
-    this.x = new Float64Array(this.n)
-    this.mass = new Float64Array(this.n)
+    this.rhs = kernels.f64(this.n)
+    this.x = kernels.f64(this.n)
+    this.mass = kernels.f64(this.n)
     this.known = new Float64Array(this.n)
     this.invDiag = new Float64Array(this.n)
-    this.tmp = new Float64Array(this.n)
+    this.tmp = kernels.f64(this.n)
     this.cellFraction = new Float32Array(nx * ny * nz)
-    this.wCell = new Float64Array(nx * ny * nz)
+    this.wCell = kernels.f64(nx * ny * nz)
     this.wXY = new Float64Array((nx + 1) * (ny + 1) * nz)
     this.wXZ = new Float64Array((nx + 1) * ny * (nz + 1))
     this.wYZ = new Float64Array(nx * (ny + 1) * (nz + 1))
@@ -578,7 +593,7 @@ export class ViscositySystem implements LinearOperator {
     this.accumulateDiagonal(diagonal)
     // The faces apply must reset after accumulating (wallFaces): every site adds a positive
     // weight to the diagonal of each face it reads, so those are the non-zero entries here.
-    if (this.wallFaces.length < this.n) this.wallFaces = new Int32Array(this.n)
+    if (this.wallFaces.length < this.n) this.wallFaces = this.kernels.i32(this.n)
     const { wallFaces, invDiag } = this
     let walls = 0
     for (let f = 0; f < this.n; f++) {
@@ -598,7 +613,7 @@ export class ViscositySystem implements LinearOperator {
     const { unknown, n } = this
     let count = 0
     for (let f = 0; f < n; f++) count += unknown[f]
-    this.faces = listFor(this.faces, count)
+    this.faces = listFor(this.faces, count, (m) => this.kernels.i32(m))
     const faces = this.faces
     let t = 0
     for (let f = 0; f < n; f++) if (unknown[f]) faces[t++] = f
@@ -611,16 +626,16 @@ export class ViscositySystem implements LinearOperator {
     const ov = nu, ow = nu + nv
     let cells = 0
     for (let c = 0; c < wCell.length; c++) if (wCell[c] !== 0) cells++
-    this.cellSites = listFor(this.cellSites, cells)
+    this.cellSites = listFor(this.cellSites, cells, (m) => this.kernels.i32(m))
     this.cellCount = 0
     for (let c = 0; c < wCell.length; c++) if (wCell[c] !== 0) this.cellSites[this.cellCount++] = c
     let edges = 0
     for (const w of [wXY, wXZ, wYZ]) for (let e = 0; e < w.length; e++) if (w[e] !== 0) edges++
     if (this.edgeW.length < edges) {
       const cap = Math.max(edges, Math.ceil(this.edgeW.length * 1.5))
-      this.edgeFaces = new Int32Array(4 * cap)
-      this.edgeW = new Float64Array(cap)
-      this.edgeG = new Uint8Array(cap)
+      this.edgeFaces = this.kernels.i32(4 * cap)
+      this.edgeW = this.kernels.f64(cap)
+      this.edgeG = this.kernels.u8(cap)
     }
     const { edgeFaces, edgeW, edgeG } = this
     let t = 0
@@ -655,65 +670,12 @@ export class ViscositySystem implements LinearOperator {
     this.edgeCount = t
   }
 
-  /**
-   * out += K src, K = sum_s w_s g_s g_s^T (faces beyond the domain read as 0): the sites with
-   * a weight (listSites), each kind in index order, as sweeps over every site would add them.
-   */
+  /** out += K src, K = sum_s w_s g_s g_s^T (viscousKernels.ts viscousAccumulate, on this thread). */
   private accumulate(src: Float64Array, out: Float64Array): void {
-    const { nx, ny, nu, nv, wCell, edgeFaces, edgeW, edgeG } = this
-    const ov = nu, ow = nu + nv
-    const plane = nx * ny
-    // Cell sites: each component's difference along its own axis.
-    const cells = this.cellSites
-    for (let t = 0; t < this.cellCount; t++) {
-      const c = cells[t]
-      const w = wCell[c]
-      const row = (c / nx) | 0 // j + ny k
-      const k = (row / ny) | 0
-      const u0 = c + row // i + (nx + 1)(j + ny k)
-      let d = w * (src[u0 + 1] - src[u0])
-      out[u0 + 1] += d
-      out[u0] -= d
-      const v0 = ov + c + nx * k // i + nx (j + (ny + 1) k)
-      d = w * (src[v0 + nx] - src[v0])
-      out[v0 + nx] += d
-      out[v0] -= d
-      const w0 = ow + c
-      d = w * (src[w0 + plane] - src[w0])
-      out[w0 + plane] += d
-      out[w0] -= d
-    }
-    for (let t = 0; t < this.edgeCount; t++) this.edge(src, out, edgeW[t], edgeG[t], edgeFaces[4 * t], edgeFaces[4 * t + 1], edgeFaces[4 * t + 2], edgeFaces[4 * t + 3])
+    viscousAccumulate(src, out, this.cellSites, this.cellCount, this.wCell, this.edgeFaces, this.edgeW, this.edgeG, this.edgeCount, this.nx, this.ny, this.nu, this.nv, this.full ? 1 : 0)
   }
 
-  /**
-   * One edge site over faces (a0 -> a1) of one component and (b0 -> b1) of the other; -1 =
-   * beyond the domain (value 0). flags bit 0 / bit 1: that pair spans a wall and its
-   * difference is doubled (reflected ghost, see the file comment).
-   */
-  private edge(src: Float64Array, out: Float64Array, w: number, flags: number, a0: number, a1: number, b0: number, b1: number): void {
-    const ca = flags & 1 ? 2 : 1, cb = flags & 2 ? 2 : 1
-    const da = ca * ((a1 >= 0 ? src[a1] : 0) - (a0 >= 0 ? src[a0] : 0))
-    const db = cb * ((b1 >= 0 ? src[b1] : 0) - (b0 >= 0 ? src[b0] : 0))
-    if (this.full) {
-      // Batty & Bridson 2008: nu (du/dy + dv/dx)^2, one shear strain shared by both components.
-      const t = w * (da + db)
-      const ta = ca * t, tb = cb * t
-      if (a1 >= 0) out[a1] += ta
-      if (a0 >= 0) out[a0] -= ta
-      if (b1 >= 0) out[b1] += tb
-      if (b0 >= 0) out[b0] -= tb
-    } else {
-      // Carlson 2004 eq. 57: each component diffuses on its own with the eq. 58 viscosity.
-      const ta = w * ca * da, tb = w * cb * db
-      if (a1 >= 0) out[a1] += ta
-      if (a0 >= 0) out[a0] -= ta
-      if (b1 >= 0) out[b1] += tb
-      if (b0 >= 0) out[b0] -= tb
-    }
-  }
-
-  /** diag[f] += w g_f^2 of one edge site (see edge). */
+  /** diag[f] += w g_f^2 of one edge site (see viscousAccumulate). */
   private edgeDiagonal(diag: Float64Array, w: number, flags: number, a0: number, a1: number, b0: number, b1: number): void {
     const wa = flags & 1 ? 4 * w : w, wb = flags & 2 ? 4 * w : w
     if (a0 >= 0) diag[a0] += wa
@@ -759,34 +721,15 @@ export class ViscositySystem implements LinearOperator {
    * x into the other rows was a pass over every face of the grid at each iteration (with the
    * preconditioner's clear, about a sixth of an iteration on the melting bunny).
    */
-  private applyUnknownRows(x: Float64Array, out: Float64Array): void {
-    const { faces, faceCount, wallFaces, wallCount, tmp, mass } = this
-    // tmp is +0 off the unknowns (setup), so only the unknowns are copied; the unknown rows
-    // start at 0, and the wall faces accumulate reaches are put back to x afterwards.
-    for (let t = 0; t < faceCount; t++) {
-      const f = faces[t]
-      tmp[f] = x[f]
-      out[f] = 0
-    }
-    this.accumulate(tmp, out)
-    for (let t = 0; t < wallCount; t++) out[wallFaces[t]] = x[wallFaces[t]]
-    for (let t = 0; t < faceCount; t++) {
-      const f = faces[t]
-      out[f] = mass[f] * tmp[f] + out[f]
-    }
+  private applyUnknownRows(x: Float64Array, out: Float64Array, b: Float64Array | null = null): void {
+    // tmp is +0 off the unknowns (setup), so only the unknowns are copied into it.
+    this.kernels.run(VISCOUS_APPLY, x, out, b, this.tmp, this.mass, this.faces, this.faceCount, this.wallFaces, this.wallCount, this.cellSites, this.cellCount, this.wCell, this.edgeFaces, this.edgeW, this.edgeG, this.edgeCount, this.nx, this.ny, this.nu, this.nv, this.full ? 1 : 0)
   }
 
   /** The operator the solve hands to PCG: the product and residual on the unknown rows only. */
   private readonly unknownRows: LinearOperator = {
     apply: (x, out) => this.applyUnknownRows(x, out),
-    residual: (b, x, r) => {
-      this.applyUnknownRows(x, r)
-      const { faces, faceCount } = this
-      for (let t = 0; t < faceCount; t++) {
-        const f = faces[t]
-        r[f] = b[f] - r[f]
-      }
-    },
+    residual: (b, x, r) => this.applyUnknownRows(x, r, b),
   }
 
   /** Solves A x = rhs from the warm start x = u (PCG with `preconditioner`). */
@@ -801,7 +744,7 @@ export class ViscositySystem implements LinearOperator {
       return this.pcg.solve(this.unknownRows, pre, this.rhs, this.x, { tolerance, maxIterations: limit })
     }
     if (choice === 'jacobi') return run(this.jacobi, maxIterations)
-    if (choice === 'ic') return run(new ViscousIncompleteCholesky(this), maxIterations)
+    if (choice === 'ic') return run(new ViscousIncompleteCholesky(this, this.icSpace), maxIterations)
     this.multigrid ??= new ViscousMultigrid(this.nx, this.ny, this.nz)
     this.multigrid.setup(this)
     let pre: Preconditioner = this.multigrid
@@ -818,7 +761,7 @@ export class ViscositySystem implements LinearOperator {
     const first = run(pre, Math.min(maxIterations, this.multigridBudget))
     if (first.converged || first.iterations >= maxIterations) return first
     this.lastPreconditioner = 'multigrid+ic'
-    const rest = run(new ViscousIncompleteCholesky(this), maxIterations - first.iterations)
+    const rest = run(new ViscousIncompleteCholesky(this, this.icSpace), maxIterations - first.iterations)
     return { ...rest, iterations: first.iterations + rest.iterations }
   }
 

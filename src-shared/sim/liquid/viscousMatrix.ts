@@ -17,7 +17,7 @@
 // ViscositySystem.apply on the unknowns (tests/unit/sim/liquid/viscousMatrix.test.ts).
 import type { Preconditioner } from '../core/pcg'
 import { type CsrMatrix, csrFromTriplets } from '../core/sparse/csr'
-import { IncompleteCholesky } from '../core/sparse/incompleteCholesky'
+import { type IcSpace, IncompleteCholesky } from '../core/sparse/incompleteCholesky'
 import type { ViscousSites } from './viscousMultigrid'
 
 /** What assembly reads besides the sites: the mass of each face and the stress form. */
@@ -173,10 +173,13 @@ export class ViscousIncompleteCholesky implements Preconditioner {
   private readonly ic: IncompleteCholesky
   private readonly faces: Int32Array
 
-  constructor(s: ViscousMatrixSource) {
+  /** space: where the factor's arrays live (the kernels' memory: the solves then run on WebAssembly). */
+  constructor(s: ViscousMatrixSource, space?: IcSpace) {
     const { A, faces } = assembleViscousMatrix(s)
-    this.ic = new IncompleteCholesky(A)
-    this.faces = faces
+    this.ic = new IncompleteCholesky(A, space)
+    // The solves gather and scatter through faces: it too must be in the kernels' memory.
+    this.faces = space === undefined ? faces : space.i32('faces', faces.length)
+    if (this.faces !== faces) this.faces.set(faces)
   }
 
   apply(r: Float64Array, z: Float64Array): void {

@@ -17,15 +17,52 @@
 // shifted A + alpha diag(A) (Manteuffel 1980's shifted incomplete Cholesky), alpha from 1e-3
 // doubling until every pivot is positive; `shift` records the alpha used (0 when none).
 //
-// The triangular solves are inherently serial, so this runs in TypeScript on the calling
-// thread (it is the comparison baseline; the multigrid preconditioner is the parallel one).
+// The triangular solves are inherently serial: they run on the calling thread, as the IC_SOLVE
+// kernel row (rows.ts), so on WebAssembly (about 3x faster than TypeScript on the melting
+// bunny's viscosity system) when the factor and the vectors are in the kernels' memory: give
+// the constructor an IcSpace, whose arrays are reused by every factorisation made in it.
 // apply() allocates nothing. The backward solve reads L^T by rows (a copy of L's entries made
 // after factoring, each row in decreasing order of L's row), so it gathers where a solve over
 // L's rows would scatter into the rows above: the same subtractions in the same order (z_j =
 // (y_j - L_{i1 j} z_{i1}) - L_{i2 j} z_{i2} ... for i1 > i2 > ... > j), so the same bits, and
 // about a third faster on the melting bunny's viscosity system.
+import { TS_KERNELS } from '../kernelBackend'
+import type { KernelBackend } from '../kernelTypes'
 import type { Preconditioner } from '../pcg'
 import type { CsrMatrix } from './csr'
+import { IC_SOLVE } from './rows'
+
+/**
+ * Where a factor's arrays come from: an IcSpace over a kernel backend keeps one growing buffer
+ * per array in the backend's memory and hands out views of it, so repeated factorisations (one
+ * per viscosity solve) neither allocate nor leak kernel memory; the default allocates plain
+ * arrays and runs the TypeScript solves.
+ */
+export class IcSpace {
+  private readonly buffers = new Map<string, Float64Array | Int32Array>()
+  constructor(readonly kernels: KernelBackend) {}
+  f64(name: string, length: number): Float64Array {
+    return this.take(name, length, (n) => this.kernels.f64(n)) as Float64Array
+  }
+  i32(name: string, length: number): Int32Array {
+    return this.take(name, length, (n) => this.kernels.i32(n)) as Int32Array
+  }
+  private take(name: string, length: number, make: (n: number) => Float64Array | Int32Array): Float64Array | Int32Array {
+    let b = this.buffers.get(name)
+    if (b === undefined || b.length < length) {
+      // Grown by half at least: a solve's size varies a little from one substep to the next.
+      b = make(Math.max(length, Math.ceil((b?.length ?? 0) * 1.5)))
+      this.buffers.set(name, b)
+    }
+    return b.subarray(0, length)
+  }
+}
+
+const PLAIN: Pick<IcSpace, 'kernels' | 'f64' | 'i32'> = {
+  kernels: TS_KERNELS,
+  f64: (_name, length) => new Float64Array(length),
+  i32: (_name, length) => new Int32Array(length),
+}
 
 export class IncompleteCholesky implements Preconditioner {
   readonly n: number
@@ -41,19 +78,22 @@ export class IncompleteCholesky implements Preconditioner {
   private readonly upVal: Float64Array
   /** applyIndexed's compact iterate. */
   private readonly work: Float64Array
+  private readonly kernels: KernelBackend
   /** The diagonal shift alpha of A + alpha diag(A) that was needed (0 when none). */
   readonly shift: number
 
-  constructor(A: CsrMatrix) {
+  constructor(A: CsrMatrix, space: Pick<IcSpace, 'kernels' | 'f64' | 'i32'> = PLAIN) {
     const n = A.n
     this.n = n
-    const rowPtr = new Int32Array(n + 1)
+    this.kernels = space.kernels
+    const rowPtr = space.i32('rowPtr', n + 1)
+    rowPtr[0] = 0
     for (let i = 0; i < n; i++) {
       let m = 0
       for (let p = A.rowPtr[i]; p < A.rowPtr[i + 1]; p++) if (A.col[p] < i) m++
       rowPtr[i + 1] = rowPtr[i] + m
     }
-    const col = new Int32Array(rowPtr[n])
+    const col = space.i32('col', rowPtr[n])
     const diag = new Float64Array(n)
     for (let i = 0; i < n; i++) {
       let q = rowPtr[i]
@@ -64,8 +104,8 @@ export class IncompleteCholesky implements Preconditioner {
     }
     this.rowPtr = rowPtr
     this.col = col
-    this.val = new Float64Array(rowPtr[n])
-    this.invDiag = new Float64Array(n)
+    this.val = space.f64('val', rowPtr[n])
+    this.invDiag = space.f64('invDiag', n)
     let alpha = 0
     while (!this.factor(A, diag, alpha)) {
       alpha = alpha === 0 ? 1e-3 : 2 * alpha
@@ -73,11 +113,12 @@ export class IncompleteCholesky implements Preconditioner {
     }
     this.shift = alpha
     // L^T by rows, each row's entries in decreasing order of i (see the file comment).
-    const upPtr = new Int32Array(n + 1)
+    const upPtr = space.i32('upPtr', n + 1)
+    upPtr.fill(0)
     for (let p = 0; p < rowPtr[n]; p++) upPtr[col[p] + 1]++
     for (let j = 0; j < n; j++) upPtr[j + 1] += upPtr[j]
     const fill = upPtr.slice(0, n)
-    const upRow = new Int32Array(rowPtr[n]), upVal = new Float64Array(rowPtr[n])
+    const upRow = space.i32('upRow', rowPtr[n]), upVal = space.f64('upVal', rowPtr[n])
     for (let i = n - 1; i >= 0; i--) {
       for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) {
         const at = fill[col[p]]++
@@ -88,7 +129,7 @@ export class IncompleteCholesky implements Preconditioner {
     this.upPtr = upPtr
     this.upRow = upRow
     this.upVal = upVal
-    this.work = new Float64Array(n)
+    this.work = space.f64('work', n)
   }
 
   /** Factors A + alpha diag(A) into val / invDiag; false on a pivot <= 0. */
@@ -126,8 +167,8 @@ export class IncompleteCholesky implements Preconditioner {
 
   /** z = (L L^T)^-1 r (z may alias r). */
   apply(r: Float64Array, z: Float64Array): void {
-    this.forward(r, null, z)
-    this.backward(z, null, z)
+    const { n, rowPtr, col, val, invDiag, upPtr, upRow, upVal } = this
+    this.kernels.run(IC_SOLVE, rowPtr, col, val, invDiag, upPtr, upRow, upVal, r, null, z, z, n)
   }
 
   /**
@@ -135,30 +176,7 @@ export class IncompleteCholesky implements Preconditioner {
    * z[index[i]] = ((L L^T)^-1 r[index])_i. Other entries of z are not touched.
    */
   applyIndexed(r: Float64Array, z: Float64Array, index: Int32Array): void {
-    const { work } = this
-    this.forward(r, index, work)
-    this.backward(work, index, z)
-  }
-
-  /** y = L^-1 r[index] (r itself when index is null), by rows. */
-  private forward(r: Float64Array, index: Int32Array | null, y: Float64Array): void {
-    const { n, rowPtr, col, val, invDiag } = this
-    for (let i = 0; i < n; i++) {
-      let s = index === null ? r[i] : r[index[i]]
-      for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) s -= val[p] * y[col[p]]
-      y[i] = s * invDiag[i]
-    }
-  }
-
-  /** L^T x = y in place in y (the compact solution), copied to out[index] when index is given. */
-  private backward(y: Float64Array, index: Int32Array | null, out: Float64Array): void {
-    const { n, upPtr, upRow, upVal, invDiag } = this
-    for (let j = n - 1; j >= 0; j--) {
-      let s = y[j]
-      for (let p = upPtr[j]; p < upPtr[j + 1]; p++) s -= upVal[p] * y[upRow[p]]
-      const zj = s * invDiag[j]
-      y[j] = zj
-      if (index !== null) out[index[j]] = zj
-    }
+    const { n, rowPtr, col, val, invDiag, upPtr, upRow, upVal } = this
+    this.kernels.run(IC_SOLVE, rowPtr, col, val, invDiag, upPtr, upRow, upVal, r, index, this.work, z, n)
   }
 }

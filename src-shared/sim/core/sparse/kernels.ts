@@ -148,3 +148,44 @@ export function updateIterateBlocks(
     partial[k] = rr
   }
 }
+
+/**
+ * Incomplete Cholesky's two triangular solves (incompleteCholesky.ts): y = L^-1 r[index] by
+ * L's rows, then L^T z = y by L^T's rows (upPtr / upRow / upVal: each row's entries in
+ * decreasing order of L's row), in place in y and copied to out[index[j]]. index null: r, y
+ * and out are the compact vectors (out may be y, r may be either). Serial by nature: one index,
+ * [k0, k1) = [0, 1), run on the calling thread.
+ */
+export function icSolveSlab(
+  rowPtr: Int32Array,
+  col: Int32Array,
+  val: Float64Array,
+  invDiag: Float64Array,
+  upPtr: Int32Array,
+  upRow: Int32Array,
+  upVal: Float64Array,
+  r: Float64Array,
+  index: Int32Array | null,
+  y: Float64Array,
+  out: Float64Array,
+  n: number,
+  k0: number,
+  k1: number,
+): void {
+  if (k0 >= k1) return
+  for (let i = 0; i < n; i++) {
+    let s = index === null ? r[i] : r[index[i]]
+    const end = rowPtr[i + 1]
+    for (let p = rowPtr[i]; p < end; p++) s -= val[p] * y[col[p]]
+    y[i] = s * invDiag[i]
+  }
+  for (let j = n - 1; j >= 0; j--) {
+    let s = y[j]
+    const end = upPtr[j + 1]
+    for (let p = upPtr[j]; p < end; p++) s -= upVal[p] * y[upRow[p]]
+    const zj = s * invDiag[j]
+    y[j] = zj
+    if (index === null) out[j] = zj
+    else out[index[j]] = zj
+  }
+}

@@ -3,7 +3,7 @@
 // threads; vector rows split fixed-size blocks of SPARSE_BLOCK entries, so reductions have
 // the same partials whatever the thread count.
 import { defineKernel, f64, float, i32, int, type KernelArgs, size } from '../kernelTable'
-import { axpyBlocks, dotBlocks, gsRows, jacobiRows, residualRows, spmvAddRows, spmvRows, updateIterateBlocks, xpbyBlocks } from './kernels'
+import { axpyBlocks, dotBlocks, gsRows, icSolveSlab, jacobiRows, residualRows, spmvAddRows, spmvRows, updateIterateBlocks, xpbyBlocks } from './kernels'
 
 /** Entries per reduction block (even, so the two-lane sums start on a lane boundary). */
 export const SPARSE_BLOCK = 4096
@@ -116,4 +116,18 @@ export const UPDATE_ITERATE_BLOCKS = defineKernel({
   work: (a) => 2 * num(a, 5),
   partials: 'partial',
   ref: updateIterateBlocks,
+})
+
+/**
+ * Incomplete Cholesky's triangular solves (icSolveSlab): one index, on the calling thread (each
+ * unknown waits for the ones before it). Args: rowPtr, col, val, invDiag, upPtr, upRow, upVal,
+ * r, index (nullable), y, out, n.
+ */
+export const IC_SOLVE = defineKernel({
+  name: 'icSolve',
+  args: [...csr, f64('invDiag'), i32('upPtr'), i32('upRow'), f64('upVal'), f64('r'), i32('index', true), f64('y'), f64('out'), int('n')],
+  split: 'rows',
+  range: () => 1,
+  work: () => 0,
+  ref: icSolveSlab,
 })

@@ -192,3 +192,22 @@ export function updateIterateBlocks(x: usize, r: usize, s: usize, q: usize, alph
     wf64(partial, k, rr)
   }
 }
+
+/** icSolveSlab: incomplete Cholesky's forward (L's rows) and backward (L^T's rows) solves; index 0 = compact. */
+export function icSolve(rowPtr: usize, col: usize, val: usize, invDiag: usize, upPtr: usize, upRow: usize, upVal: usize, r: usize, index: usize, y: usize, out: usize, n: i32, k0: i32, k1: i32): void {
+  if (k0 >= k1) return
+  for (let i = 0; i < n; i++) {
+    let s = index == 0 ? rf64(r, i) : rf64(r, ri32(index, i))
+    const end = ri32(rowPtr, i + 1)
+    for (let p = ri32(rowPtr, i); p < end; p++) s -= rf64(val, p) * rf64(y, ri32(col, p))
+    wf64(y, i, s * rf64(invDiag, i))
+  }
+  for (let j = n - 1; j >= 0; j--) {
+    let s = rf64(y, j)
+    const end = ri32(upPtr, j + 1)
+    for (let p = ri32(upPtr, j); p < end; p++) s -= rf64(upVal, p) * rf64(y, ri32(upRow, p))
+    const zj = s * rf64(invDiag, j)
+    wf64(y, j, zj)
+    wf64(out, index == 0 ? j : ri32(index, j), zj)
+  }
+}

@@ -1,0 +1,168 @@
+// The viscosity system's product (viscosity.ts, ViscositySystem.applyUnknownRows) as a
+// kernel-table row: A x = (M + K) x on the unknown faces, K = sum_s w_s g_s g_s^T over the
+// sites with a weight, each site scattering its stress difference into its faces in the
+// order of the site lists. The scatters into shared faces make it serial: one index, on the
+// calling thread (on WebAssembly: about twice TypeScript's speed on the melting bunny, where
+// the solve takes ~100 iterations a substep). Twin: wasm/assembly/viscous.ts, the same
+// operations in the same order, so the same bits.
+import { defineKernel, f64, i32, int, u8 } from '../core/kernelTable'
+
+/** The sites of a set-up system (viscosity.ts listSites), as accumulate reads them. */
+export interface ViscousSiteLists {
+  cellSites: Int32Array
+  cellCount: number
+  wCell: Float64Array
+  edgeFaces: Int32Array
+  edgeW: Float64Array
+  edgeG: Uint8Array
+  edgeCount: number
+}
+
+/**
+ * out += K src (faces beyond the domain, index -1, read as 0). Cell sites: each component's
+ * difference along its own axis; edge site t: the pair (a0 -> a1) of one component and
+ * (b0 -> b1) of the other, edgeFaces[4t .. 4t+3], weight edgeW[t]; edgeG[t] bit 0 / bit 1:
+ * that pair spans a wall and its difference is doubled (the reflected ghost). full = 1: one
+ * shear strain nu (du/dy + dv/dx) shared by both pairs (Batty & Bridson 2008); 0: each pair on
+ * its own (Carlson 2004 eq. 57).
+ */
+export function viscousAccumulate(
+  src: Float64Array,
+  out: Float64Array,
+  cellSites: Int32Array,
+  cellCount: number,
+  wCell: Float64Array,
+  edgeFaces: Int32Array,
+  edgeW: Float64Array,
+  edgeG: Uint8Array,
+  edgeCount: number,
+  nx: number,
+  ny: number,
+  nu: number,
+  nv: number,
+  full: number,
+): void {
+  const ov = nu, ow = nu + nv
+  const plane = nx * ny
+  for (let t = 0; t < cellCount; t++) {
+    const c = cellSites[t]
+    const w = wCell[c]
+    const row = (c / nx) | 0 // j + ny k
+    const k = (row / ny) | 0
+    const u0 = c + row // i + (nx + 1)(j + ny k)
+    let d = w * (src[u0 + 1] - src[u0])
+    out[u0 + 1] += d
+    out[u0] -= d
+    const v0 = ov + c + nx * k // i + nx (j + (ny + 1) k)
+    d = w * (src[v0 + nx] - src[v0])
+    out[v0 + nx] += d
+    out[v0] -= d
+    const w0 = ow + c
+    d = w * (src[w0 + plane] - src[w0])
+    out[w0 + plane] += d
+    out[w0] -= d
+  }
+  for (let t = 0; t < edgeCount; t++) {
+    const w = edgeW[t], flags = edgeG[t]
+    const a0 = edgeFaces[4 * t], a1 = edgeFaces[4 * t + 1], b0 = edgeFaces[4 * t + 2], b1 = edgeFaces[4 * t + 3]
+    const ca = flags & 1 ? 2 : 1, cb = flags & 2 ? 2 : 1
+    const da = ca * ((a1 >= 0 ? src[a1] : 0) - (a0 >= 0 ? src[a0] : 0))
+    const db = cb * ((b1 >= 0 ? src[b1] : 0) - (b0 >= 0 ? src[b0] : 0))
+    let ta: number, tb: number
+    if (full !== 0) {
+      const s = w * (da + db)
+      ta = ca * s
+      tb = cb * s
+    } else {
+      ta = w * ca * da
+      tb = w * cb * db
+    }
+    if (a1 >= 0) out[a1] += ta
+    if (a0 >= 0) out[a0] -= ta
+    if (b1 >= 0) out[b1] += tb
+    if (b0 >= 0) out[b0] -= tb
+  }
+}
+
+/**
+ * out = A x on the unknown faces (faces[0 .. faceCount)), or r = b - A x there when b is
+ * given; tmp holds x on the unknowns (+0 elsewhere), the wall faces the sites reach get x back,
+ * other rows of out are not written. One index: [k0, k1) = [0, 1).
+ */
+export function viscousApplySlab(
+  x: Float64Array,
+  out: Float64Array,
+  b: Float64Array | null,
+  tmp: Float64Array,
+  mass: Float64Array,
+  faces: Int32Array,
+  faceCount: number,
+  wallFaces: Int32Array,
+  wallCount: number,
+  cellSites: Int32Array,
+  cellCount: number,
+  wCell: Float64Array,
+  edgeFaces: Int32Array,
+  edgeW: Float64Array,
+  edgeG: Uint8Array,
+  edgeCount: number,
+  nx: number,
+  ny: number,
+  nu: number,
+  nv: number,
+  full: number,
+  k0: number,
+  k1: number,
+): void {
+  if (k0 >= k1) return
+  for (let t = 0; t < faceCount; t++) {
+    const f = faces[t]
+    tmp[f] = x[f]
+    out[f] = 0
+  }
+  viscousAccumulate(tmp, out, cellSites, cellCount, wCell, edgeFaces, edgeW, edgeG, edgeCount, nx, ny, nu, nv, full)
+  for (let t = 0; t < wallCount; t++) out[wallFaces[t]] = x[wallFaces[t]]
+  if (b === null) {
+    for (let t = 0; t < faceCount; t++) {
+      const f = faces[t]
+      out[f] = mass[f] * tmp[f] + out[f]
+    }
+  } else {
+    for (let t = 0; t < faceCount; t++) {
+      const f = faces[t]
+      out[f] = b[f] - (mass[f] * tmp[f] + out[f])
+    }
+  }
+}
+
+/** viscousApplySlab; args as its signature before (k0, k1). */
+export const VISCOUS_APPLY = defineKernel({
+  name: 'viscousApply',
+  args: [
+    f64('x'),
+    f64('out'),
+    f64('b', true),
+    f64('tmp'),
+    f64('mass'),
+    i32('faces'),
+    int('faceCount'),
+    i32('wallFaces'),
+    int('wallCount'),
+    i32('cellSites'),
+    int('cellCount'),
+    f64('wCell'),
+    i32('edgeFaces'),
+    f64('edgeW'),
+    u8('edgeG'),
+    int('edgeCount'),
+    int('nx'),
+    int('ny'),
+    int('nu'),
+    int('nv'),
+    int('full'),
+  ],
+  split: 'rows',
+  range: () => 1,
+  work: () => 0,
+  ref: viscousApplySlab,
+})
