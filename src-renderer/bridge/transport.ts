@@ -5,6 +5,8 @@ import type { EventEnvelope, RequestEnvelope, ResponseEnvelope } from '../../src
 
 export interface Transport {
   readonly kind: 'electron' | 'websocket'
+  /** The WebSocket's address (websocket only): a decode worker opens its own there. */
+  readonly url?: string
   send(env: RequestEnvelope): Promise<ResponseEnvelope>
   onEvent(cb: (ev: EventEnvelope) => void): () => void
   /** Called when the connection to the services is lost for good (host exited). */

@@ -63,6 +63,7 @@ export function wsTransport(url: string): Promise<Transport> {
     }
     const transport: Transport = {
       kind: 'websocket',
+      url,
       send(env: RequestEnvelope) {
         return new Promise((res) => {
           if (ws.readyState !== WebSocket.OPEN) {

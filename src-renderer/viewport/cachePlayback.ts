@@ -1,15 +1,21 @@
 // Cached frames of the active simulation under the playhead: a read-ahead buffer fetches
-// records ('cache.frame', binary) and decodes them in a worker; the frame delivered is always
+// records ('cache.display', binary) and decodes them in a worker; with the headless host the
+// worker fetches them itself over its own WebSocket and decodes at once (decodeClient.ts
+// fetchAndDecode), so a record never waits for the page's busy main thread (a frame the
+// playhead left meanwhile is then decoded anyway, in a worker). The frame delivered is always
 // the one last asked for (ReadAheadBuffer.onFrame), so a late decode never replaces a newer
 // frame. Times from playhead move to the data handed to the GPU are kept for the benchmark.
 import type { Scene } from '@babylonjs/core/scene'
 import { CacheDisplay, type CacheDisplaySettings } from './cache/cacheDisplay'
 import { DecodeClient } from './cache/decodeClient'
 import { ReadAheadBuffer } from './cache/readAhead'
-import type { DisplayOptions } from './cache/displayData'
+import { WorkerLoads } from './cache/workerLoads'
+import type { DisplayFrame, DisplayOptions } from './cache/displayData'
 import { lightDirection } from './cache/lightVolume'
 
 export type FetchRecord = (domainId: string, frame: number) => Promise<Uint8Array>
+/** The host's WebSocket address when the page talks to the headless host (null in Electron). */
+export type HostUrl = () => string | null
 
 export interface CacheSource {
   domainId: string | null
@@ -53,7 +59,7 @@ export class CachePlayback {
   readonly display: CacheDisplay
   // Two workers even on two cores: a jump's decode then never queues behind a prefetch.
   private readonly client = new DecodeClient({ workers: 2 })
-  private buffer: ReadAheadBuffer | null = null
+  private buffer: ReadAheadBuffer<Uint8Array> | ReadAheadBuffer<DisplayFrame> | null = null
   private unsubscribe: (() => void) | null = null
   private source: CacheSource = { domainId: null, cached: [], version: -1, ambientTemperature: 293.15 }
   private requestedAt = new Map<number, number>()
@@ -69,6 +75,7 @@ export class CachePlayback {
   constructor(
     scene: Scene,
     private readonly fetchRecord: FetchRecord,
+    private readonly hostUrl: HostUrl = () => null,
   ) {
     this.display = new CacheDisplay(scene, { quality: 'low' })
   }
@@ -94,24 +101,38 @@ export class CachePlayback {
       this.setState({ frame: null, shownFrame: null, error: null, particleAttributes: [] })
       const domainId = next.domainId
       if (domainId) {
-        this.buffer = new ReadAheadBuffer({
-          fetchRecord: async (f) => {
-            const t0 = performance.now()
-            const bytes = await this.fetchRecord(domainId, f)
-            push(this.stages.fetch, performance.now() - t0)
-            return bytes
-          },
-          decode: async (record) => {
-            const t0 = performance.now()
-            const shown = await this.client.decode(record)
-            push(this.stages.decode, performance.now() - t0)
-            return shown
-          },
+        const timed = async <T>(list: number[], run: () => Promise<T>): Promise<T> => {
+          const t0 = performance.now()
+          const out = await run()
+          push(list, performance.now() - t0)
+          return out
+        }
+        const common = {
           cached: this.isCached,
           // While the playhead rests, the frames around it load too (up to the buffer's memory
           // cap): a jump along the timeline then shows a frame already decoded.
           idleFill: this.idleFill && !next.baking,
-        })
+        }
+        const url = this.hostUrl()
+        const loads =
+          url === null || !this.client.canFetch
+            ? null
+            : new WorkerLoads(this.client, url, domainId, this.fetchRecord, (fetchMs, decodeMs) => {
+                push(this.stages.fetch, fetchMs)
+                push(this.stages.decode, decodeMs)
+              })
+        this.buffer =
+          loads !== null
+            ? new ReadAheadBuffer<DisplayFrame>({
+                ...common,
+                fetchRecord: (f) => loads.load(f),
+                decode: async (frame) => frame,
+              })
+            : new ReadAheadBuffer<Uint8Array>({
+                ...common,
+                fetchRecord: (f) => timed(this.stages.fetch, () => this.fetchRecord(domainId, f)),
+                decode: (record) => timed(this.stages.decode, () => this.client.decode(record)),
+              })
         this.unsubscribe = this.buffer.onFrame((e) => {
           const u0 = performance.now()
           this.display.show(e.data)

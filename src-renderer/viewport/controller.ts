@@ -122,7 +122,9 @@ export class ViewportController {
       if (!app.api) throw new Error('Not connected to the Eddy services')
       return app.api.call('cache.display', { domainId, frame })
     }
-    this.cache = new CachePlayback(scene, fetchRecord)
+    // With the headless host, the decode worker fetches records over its own WebSocket.
+    const hostUrl = () => (app.api?.transport.kind === 'websocket' ? (app.api.transport.url ?? null) : null)
+    this.cache = new CachePlayback(scene, fetchRecord, hostUrl)
     // Variant bake keys are asked for exactly like a simulation's id.
     this.wedgeGrid = new WedgeGrid({ scene, camera, fetchRecord })
     this.wedgeGrid.onShown = () => this.ghostStandIns()

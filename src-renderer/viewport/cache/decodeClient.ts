@@ -1,6 +1,8 @@
 // Promise wrapper around one or two decode workers (decodeWorker.ts). Where module workers do
 // not exist (Node tests, benchmarks) or every worker has died, the same decodeForDisplay runs
-// on the calling thread: slower for the UI, identical output.
+// on the calling thread: slower for the UI, identical output. With the headless host's
+// WebSocket, a worker can also fetch a record itself and decode it (fetchAndDecode): the
+// bytes then never wait for, or pass through, the page's thread.
 import { EddyError } from '../../../src-shared/api/errors'
 import type { DecodeRequest, DecodeResponse } from './decodeProtocol'
 import { decodeForDisplay, type DisplayFrame, type DisplayOptions } from './displayData'
@@ -28,8 +30,15 @@ export interface DecodeClientOptions {
   display?: DisplayOptions
 }
 
+/** A worker's answer: the frame and its timings. */
+interface Decoded {
+  frame: DisplayFrame
+  ms?: number
+  fetchMs?: number
+}
+
 interface Pending {
-  resolve(f: DisplayFrame): void
+  resolve(d: Decoded): void
   reject(e: Error): void
 }
 
@@ -93,12 +102,35 @@ export class DecodeClient {
     const whole = record.byteOffset === 0 && record.byteLength === record.buffer.byteLength && record.buffer instanceof ArrayBuffer
     const buffer = whole ? (record.buffer as ArrayBuffer) : record.slice().buffer
     const id = this.nextId++
-    return new Promise<DisplayFrame>((resolve, reject) => {
-      slot.pending.set(id, { resolve, reject })
+    return this.post(slot, { kind: 'decode', id, record: buffer, options: display }, [buffer]).then((r) => r.frame)
+  }
+
+  /** Whether fetchAndDecode can run (a worker is alive to fetch in). */
+  get canFetch(): boolean {
+    return !this.disposed && this.slots.length > 0
+  }
+
+  /**
+   * Has a worker fetch the frame's display bundle from the host's WebSocket at `url`
+   * ('cache.display') and decode it there. Rejects when no worker is alive (see canFetch) or
+   * the host refuses (with the host's error code and sentence). `fetchMs` and `decodeMs`: the
+   * worker's round trip to the host and its decode.
+   */
+  fetchAndDecode(url: string, domainId: string, frame: number): Promise<{ frame: DisplayFrame; fetchMs: number; decodeMs: number }> {
+    if (this.disposed) return Promise.reject(new EddyError('INTERNAL', 'The frame decoder was closed'))
+    const slot = this.pick()
+    if (!slot) return Promise.reject(new EddyError('INTERNAL', 'No frame decode worker is running to fetch in'))
+    const id = this.nextId++
+    return this.post(slot, { kind: 'fetchDecode', id, url, domainId, frame, options: { ...this.display } }, []).then((r) => ({ frame: r.frame, fetchMs: r.fetchMs ?? 0, decodeMs: r.ms ?? 0 }))
+  }
+
+  private post(slot: Slot, message: DecodeRequest, transfer: ArrayBuffer[]): Promise<Decoded> {
+    return new Promise<Decoded>((resolve, reject) => {
+      slot.pending.set(message.id, { resolve, reject })
       try {
-        slot.worker.postMessage({ id, record: buffer, options: display }, [buffer])
+        slot.worker.postMessage(message, transfer)
       } catch (e) {
-        slot.pending.delete(id)
+        slot.pending.delete(message.id)
         reject(e instanceof Error ? e : new Error(String(e)))
       }
     })
@@ -134,7 +166,7 @@ export class DecodeClient {
         this.workerMs.push(msg.ms)
         if (this.workerMs.length > 512) this.workerMs.shift()
       }
-      p.resolve(msg.frame)
+      p.resolve(msg)
     } else p.reject(new EddyError(msg.error.code, msg.error.message, msg.error.details))
   }
 

@@ -3,12 +3,14 @@
 import type { ApiErrorData } from '../../../src-shared/api/errors'
 import type { DisplayFrame, DisplayOptions } from './displayData'
 
-export interface DecodeRequest {
-  id: number
-  /** The whole frame record; transferred, so the sender's copy is detached. */
-  record: ArrayBuffer
-  options: DisplayOptions
-}
+export type DecodeRequest =
+  /** Decode this record (transferred, so the sender's copy is detached). */
+  | { kind: 'decode'; id: number; record: ArrayBuffer; options: DisplayOptions }
+  /** Fetch the frame's display bundle from the host's WebSocket at `url` (hostRecords.ts), then decode it. */
+  | { kind: 'fetchDecode'; id: number; url: string; domainId: string; frame: number; options: DisplayOptions }
 
-/** `ms`: the decode itself inside the worker (queueing and messaging excluded). */
-export type DecodeResponse = { id: number; ok: true; frame: DisplayFrame; ms?: number } | { id: number; ok: false; error: ApiErrorData }
+/**
+ * `ms`: the decode itself inside the worker (queueing and messaging excluded); `fetchMs`: for
+ * 'fetchDecode', the worker's round trip to the host.
+ */
+export type DecodeResponse = { id: number; ok: true; frame: DisplayFrame; ms?: number; fetchMs?: number } | { id: number; ok: false; error: ApiErrorData }

@@ -1,10 +1,13 @@
 // Module worker: frame record in, display data out, off the render thread. Inflating and
 // converting a 128^3 smoke frame takes tens of milliseconds (tests/bench/frameDisplay.bench.ts),
-// which would drop frames while scrubbing if done between renders.
+// which would drop frames while scrubbing if done between renders. With the headless host,
+// the worker can also fetch the record itself (hostRecords.ts) and decode it at once: the
+// bytes then never wait for the page's main thread.
 // Created by decodeClient.ts as new Worker(new URL('./decodeWorker.ts', import.meta.url), { type: 'module' }).
 import { isEddyError } from '../../../src-shared/api/errors'
 import type { DecodeRequest, DecodeResponse } from './decodeProtocol'
 import { decodeForDisplayNative, displayTransferables } from './displayData'
+import { HostRecords } from './hostRecords'
 
 // Neither the DOM nor Node type configs know a worker's global scope (WebWorker lib):
 // only these two members of it are used. In a worker, globalThis is `self`.
@@ -14,20 +17,36 @@ interface WorkerScope {
 }
 const scope = globalThis as unknown as WorkerScope
 
+let host: HostRecords | null = null
+
 scope.onmessage = async (e) => {
-  const { id, record, options } = e.data
+  const msg = e.data
   let reply: DecodeResponse
   let transfer: ArrayBuffer[] = []
+  let what = 'Decoding a cached frame'
   try {
+    let record: Uint8Array
+    let fetchMs: number | undefined
+    if (msg.kind === 'fetchDecode') {
+      what = `Fetching frame ${msg.frame}`
+      const f0 = performance.now()
+      if (!host || host.url !== msg.url) {
+        host?.close()
+        host = new HostRecords(msg.url)
+      }
+      record = await host.display(msg.domainId, msg.frame)
+      fetchMs = performance.now() - f0
+      what = 'Decoding a cached frame'
+    } else record = new Uint8Array(msg.record)
     const t0 = performance.now()
-    const frame = await decodeForDisplayNative(new Uint8Array(record), options)
-    reply = { id, ok: true, frame, ms: performance.now() - t0 }
+    const frame = await decodeForDisplayNative(record, msg.options)
+    reply = { id: msg.id, ok: true, frame, ms: performance.now() - t0, ...(fetchMs === undefined ? {} : { fetchMs }) }
     transfer = displayTransferables(frame)
   } catch (err) {
     reply = {
-      id,
+      id: msg.id,
       ok: false,
-      error: isEddyError(err) ? err.toData() : { code: 'INTERNAL', message: `Decoding a cached frame failed: ${err instanceof Error ? err.message : String(err)}` },
+      error: isEddyError(err) ? err.toData() : { code: 'INTERNAL', message: `${what} failed: ${err instanceof Error ? err.message : String(err)}` },
     }
   }
   scope.postMessage(reply, transfer)

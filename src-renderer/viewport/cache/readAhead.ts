@@ -11,11 +11,15 @@
 // latest show() (once per show), so a slow frame 10 can never replace frame 11 on screen.
 import type { DisplayFrame } from './displayData'
 
-export interface ReadAheadOptions {
-  /** The frame's record from the cache (the 'cache.frame' request). */
-  fetchRecord(frame: number): Promise<Uint8Array>
+/**
+ * R: what a fetch hands to the decode: the record's bytes, or the display data itself when a
+ * decode worker fetched and decoded it in one go (DecodeClient.fetchAndDecode).
+ */
+export interface ReadAheadOptions<R = Uint8Array> {
+  /** The frame's record from the cache (the 'cache.display' request). */
+  fetchRecord(frame: number): Promise<R>
   /** Record -> display data (DecodeClient.decode). */
-  decode(record: Uint8Array, frame: number): Promise<DisplayFrame>
+  decode(record: R, frame: number): Promise<DisplayFrame>
   /** The frames the cache holds: a predicate, or a collection read at every use. */
   cached: ((frame: number) => boolean) | ReadonlySet<number> | readonly number[]
   /** Frames kept or fetched ahead of the current one in the playback direction. Default 8. */
@@ -84,8 +88,8 @@ const SAMPLES = 512
 /** What a load that skipped its decode carries (see start). */
 const DROPPED = Symbol('dropped')
 
-export class ReadAheadBuffer {
-  private readonly opts: ReadAheadOptions
+export class ReadAheadBuffer<R = Uint8Array> {
+  private readonly opts: ReadAheadOptions<R>
   private readonly ahead: number
   private readonly behind: number
   private readonly maxBytes: number
@@ -122,7 +126,7 @@ export class ReadAheadBuffer {
   private latencyCount = 0
   private counts = { hits: 0, misses: 0, missing: 0, errors: 0, superseded: 0, dropped: 0 }
 
-  constructor(opts: ReadAheadOptions) {
+  constructor(opts: ReadAheadOptions<R>) {
     this.opts = opts
     this.ahead = Math.max(0, Math.floor(opts.ahead ?? 8))
     this.behind = Math.max(0, Math.floor(opts.behind ?? 2))

@@ -8,6 +8,7 @@ import { DecodeClient, type DecodeWorkerLike } from '../../../../src-renderer/vi
 import type { DecodeRequest, DecodeResponse } from '../../../../src-renderer/viewport/cache/decodeProtocol'
 import { decodeForDisplay } from '../../../../src-renderer/viewport/cache/displayData'
 import { sampleFrame } from './sampleFrames'
+import { FakeHostSocket, fakeHost } from './fakeHostSocket'
 
 interface WorkerGlobal {
   onmessage: ((e: { data: DecodeRequest }) => void) | null
@@ -125,5 +126,34 @@ describe('DecodeClient', () => {
     expect((dead as ModuleWorker | null)?.terminated).toBe(true)
     // Now decoding on the calling thread.
     expect((await client.decode(record.slice())).frame).toBe(37)
+  })
+  it('fetches from the host inside the worker and decodes there (fetchAndDecode), with the host\'s errors typed', async () => {
+    const host = fakeHost()
+    host.frames.set(12, record)
+    const scopeWs = globalThis as unknown as { WebSocket?: unknown }
+    const before = scopeWs.WebSocket
+    // The worker module opens its connection with the global WebSocket, as in a browser worker.
+    scopeWs.WebSocket = class extends FakeHostSocket {
+      constructor(url: string) {
+        super(url, host)
+      }
+    }
+    try {
+      const client = new DecodeClient({ workers: 1, createWorker: () => new ModuleWorker(), display: { particleColorBy: 'radius' } })
+      expect(client.canFetch).toBe(true)
+      const got = await client.fetchAndDecode('ws://127.0.0.1:5/ws', 'dom', 12)
+      expect(got.frame).toEqual(expected)
+      expect(got.fetchMs).toBeGreaterThanOrEqual(0)
+      expect(host.sockets.map((s) => s.url)).toEqual(['ws://127.0.0.1:5/ws'])
+      expect(JSON.parse(host.requests[0])).toMatchObject({ type: 'cache.display', params: { domainId: 'dom', frame: 12 } })
+      const err = await client.fetchAndDecode('ws://127.0.0.1:5/ws', 'dom', 13).catch((e: unknown) => e)
+      expect(err).toBeInstanceOf(EddyError)
+      expect((err as EddyError).code).toBe('NOT_FOUND')
+      client.dispose()
+      expect(client.canFetch).toBe(false)
+      await expect(client.fetchAndDecode('ws://127.0.0.1:5/ws', 'dom', 12)).rejects.toMatchObject({ code: 'INTERNAL' })
+    } finally {
+      scopeWs.WebSocket = before
+    }
   })
 })
