@@ -17,7 +17,8 @@ import { bunnyExampleMesh } from '../../src-shared/scene/examples/bunnyMesh'
 import { AmgPreconditioner } from '../../src-shared/sim/core/amg/amgHierarchy'
 import { PcgSolver } from '../../src-shared/sim/core/pcg'
 import { Prng } from '../../src-shared/sim/core/prng'
-import { IncompleteCholesky } from '../../src-shared/sim/core/sparse/incompleteCholesky'
+import { copyCsr } from '../../src-shared/sim/core/sparse/csr'
+import { IcSpace, IncompleteCholesky } from '../../src-shared/sim/core/sparse/incompleteCholesky'
 import { CsrOperator, SparseVectorOps } from '../../src-shared/sim/core/sparse/ops'
 import { computeTetGeometry } from '../../src-shared/sim/core/tetfv/tetGeometry'
 import { TetProjection } from '../../src-shared/sim/core/tetfv/tetProjection'
@@ -30,7 +31,7 @@ export interface TetmeshBenchOptions {
   /** Largest pressure problem, unknowns (tetrahedra). */
   maxUnknowns: number
   mode: 'uniform' | 'graded'
-  /** Threads of the WebAssembly kernels AMG-CG runs on (ICCG's triangular solves are serial). */
+  /** Threads of the WebAssembly kernels AMG-CG and ICCG run on (ICCG's triangular solves are serial). */
   threads: number
   /** Path of the BoomerAMG driver (scripts/peers/boomeramg.c) to solve each system with too. */
   hypre?: string
@@ -92,8 +93,9 @@ function solveBoth(spacing: number, mode: 'uniform' | 'graded', kernels: KernelB
   const rng = new Prng(7)
   const b = new Float64Array(n)
   for (let i = 0; i < n; i++) b[i] = rng.range(-1, 1)
-  // AMG-CG on the WebAssembly kernels (its matrices, vectors and smoothers in their memory);
-  // ICCG on the TypeScript reference, as its triangular solves are serial.
+  // Both on the WebAssembly kernels, their matrices and vectors in the kernels' memory: AMG-CG's
+  // products and smoothers over the threads; ICCG's product and vector updates over the
+  // threads, its triangular solves (serial by nature) on one (IC_SOLVE).
   const amg = (() => {
     const t0 = performance.now()
     const pre = new AmgPreconditioner(A, { kernels })
@@ -105,10 +107,12 @@ function solveBoth(spacing: number, mode: 'uniform' | 'graded', kernels: KernelB
   })()
   const iccg = (() => {
     const t0 = performance.now()
-    const pre = new IncompleteCholesky(A)
+    const Ak = copyCsr(A, kernels)
+    const pre = new IncompleteCholesky(Ak, new IcSpace(kernels))
     const t1 = performance.now()
-    const x = new Float64Array(n)
-    const st = new PcgSolver(new SparseVectorOps(n)).solve(new CsrOperator(A), pre, b, x, { tolerance: 1e-6, maxIterations: 5000 })
+    const x = kernels.f64(n), rhs = kernels.f64(n)
+    rhs.set(b)
+    const st = new PcgSolver(new SparseVectorOps(n, kernels)).solve(new CsrOperator(Ak, kernels), pre, rhs, x, { tolerance: 1e-6, maxIterations: 5000 })
     return { setup: (t1 - t0) / 1000, solve: (performance.now() - t1) / 1000, iterations: st.iterations }
   })()
   return { unknowns: n, amg, iccg, boomerAmg: hypre ? solveWithBoomerAmg(hypre, A, b) : null }
