@@ -121,10 +121,10 @@ class JacobiPreconditioner implements Preconditioner {
 
 /**
  * PcgSolver's vector kernels over the unknown faces only (a melting bunny's wax and melt are a
- * fifth of its grid's faces). Rows that are not unknowns hold +0 in every vector of a solve
- * (the identity rows with a zero right-hand side; solve() zeroes the scratch first), so
- * skipping them drops only +-0 terms: the sums add the same non-zero terms in the same order,
- * and every iterate is the same bits as full sweeps.
+ * fifth of its grid's faces), in the list's order: the same non-zero terms in the same order as
+ * full sweeps over vectors holding +0 off the unknowns (the identity rows with a zero
+ * right-hand side), so every iterate is the same bits. Nothing in a solve reads the other rows,
+ * which the product and the preconditioners leave unwritten.
  */
 class UnknownFaceOps implements VectorOps {
   readonly n: number
