@@ -59,7 +59,7 @@ export class CachePlayback {
   readonly display: CacheDisplay
   // Two workers even on two cores: a jump's decode then never queues behind a prefetch.
   private readonly client = new DecodeClient({ workers: 2 })
-  private buffer: ReadAheadBuffer<Uint8Array> | ReadAheadBuffer<DisplayFrame> | null = null
+  private buffer: ReadAheadBuffer<Uint8Array> | ReadAheadBuffer<DisplayFrame | null> | null = null
   private unsubscribe: (() => void) | null = null
   private source: CacheSource = { domainId: null, cached: [], version: -1, ambientTemperature: 293.15 }
   private requestedAt = new Map<number, number>()
@@ -68,6 +68,8 @@ export class CachePlayback {
   /** Per load: the record's round trip to the host, and the worker's decode (ms). */
   private readonly stages = { fetch: [] as number[], decode: [] as number[] }
   state: CachePlaybackState = { frame: null, shownFrame: null, error: null, particleAttributes: [] }
+  /** Whether the decode worker fetches records itself, where it can (setWorkerFetch). */
+  private workerFetch = true
   /** Whether buffers load the frames beyond the read-ahead window while idle (setIdleFill). */
   private idleFill = true
   onState: ((s: CachePlaybackState) => void) | null = null
@@ -117,16 +119,25 @@ export class CachePlayback {
         const loads =
           url === null || !this.client.canFetch
             ? null
-            : new WorkerLoads(this.client, url, domainId, this.fetchRecord, (fetchMs, decodeMs) => {
-                push(this.stages.fetch, fetchMs)
-                push(this.stages.decode, decodeMs)
-              })
+            : new WorkerLoads(
+                this.client,
+                url,
+                domainId,
+                this.fetchRecord,
+                (fetchMs, decodeMs) => {
+                  push(this.stages.fetch, fetchMs)
+                  push(this.stages.decode, decodeMs)
+                },
+                () => this.workerFetch,
+              )
         this.buffer =
           loads !== null
-            ? new ReadAheadBuffer<DisplayFrame>({
+            ? new ReadAheadBuffer<DisplayFrame | null>({
                 ...common,
                 fetchRecord: (f) => loads.load(f),
-                decode: async (frame) => frame,
+                // null: the worker skipped the decode (abandoned), yet the frame is wanted again.
+                decode: async (shown, f) => shown ?? ((await loads.load(f, false)) as DisplayFrame),
+                abandon: (f) => loads.abandon(f),
               })
             : new ReadAheadBuffer<Uint8Array>({
                 ...common,
@@ -188,6 +199,14 @@ export class CachePlayback {
   setIdleFill(on: boolean): void {
     this.idleFill = on
     this.buffer?.setIdleFill(on && !this.source.baking)
+  }
+
+  /**
+   * Turns fetching in the decode worker on or off (with the headless host; off, the page
+   * fetches and the worker decodes): the scrubbing benchmark times both paths in one run.
+   */
+  setWorkerFetch(on: boolean): void {
+    this.workerFetch = on
   }
 
   /** Frames decoded and held now, ascending. */

@@ -179,6 +179,7 @@ export class ViewportController {
         uploadTimings: () => this.cache.uploadTimings(),
         stageTimings: () => this.cache.stageTimings(),
         setIdleFill: (on: boolean) => this.cache.setIdleFill(on),
+        setWorkerFetch: (on: boolean) => this.cache.setWorkerFetch(on),
         buffered: () => this.cache.bufferedFrames(),
         settings: () => ({ ...this.cache.display.settings }),
         parts: () => {

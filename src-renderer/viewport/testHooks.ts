@@ -65,6 +65,8 @@ export interface EddyViewportTestApi {
     setRendering?(on: boolean): void
     /** Loading of the frames around the playhead while idle (cachePlayback.ts), and the frames held. */
     setIdleFill?(on: boolean): void
+    /** Fetching in the decode worker (with the headless host), or through the page (cachePlayback.ts). */
+    setWorkerFetch?(on: boolean): void
     buffered?(): number[]
   }
 }

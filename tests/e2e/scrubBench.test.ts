@@ -88,15 +88,25 @@ describe('scrubbing 128^3 cached smoke', () => {
       return t.length > n0 ? t[t.length - 1] : null
     }
     await page.evaluate(() => window.__eddyViewport?.cache?.setIdleFill?.(false))
+    // Alternately with the record fetched by the decode worker itself (the default with the
+    // headless host) and by the page, so both paths see the same machine.
     const cold: number[] = []
-    for (let i = 0; i < 12; i++) {
-      const ms = await jump(async () => {
+    const coldPage: number[] = []
+    const coldJump = async () =>
+      jump(async () => {
         const h = new Set(await held())
         const free = Array.from({ length: FRAMES }, (_, k) => k + 1).filter((f) => !h.has(f) && Math.abs(f - frame) >= 3)
         return free[Math.floor(Math.random() * free.length)]
       })
-      if (ms !== null) cold.push(ms)
+    for (let i = 0; i < 40; i++) {
+      const inWorker = i % 2 === 0
+      await page.evaluate((on) => window.__eddyViewport?.cache?.setWorkerFetch?.(on), inWorker)
+      // A free frame needs the buffer to let go of the ones held: only the last few are kept
+      // without the idle fill, so there are always some.
+      const ms = await coldJump()
+      if (ms !== null) (inWorker ? cold : coldPage).push(ms)
     }
+    await page.evaluate(() => window.__eddyViewport?.cache?.setWorkerFetch?.(true))
     await page.evaluate(() => window.__eddyViewport?.cache?.setIdleFill?.(true))
     // All 24 frames (4 MiB of texels each) fit under the read-ahead buffer's cap: the idle
     // fill loads every one of them while the playhead rests.
@@ -114,7 +124,8 @@ describe('scrubbing 128^3 cached smoke', () => {
       `128^3 cached smoke (synthetic plume, float16 records + bake-time previews), playhead move -> decoded -> handed to the GPU: ` +
         `playback ${play.length} frames p50 ${pct(play, 0.5).toFixed(1)} ms p95 ${pct(play, 0.95).toFixed(1)} ms; ` +
         `random jumps, frames around the playhead loaded while idle: ${jumps.length} p50 ${pct(jumps, 0.5).toFixed(1)} ms p95 ${pct(jumps, 0.95).toFixed(1)} ms; ` +
-        `cold jumps (one fetch and one decode each): ${cold.length} p50 ${pct(cold, 0.5).toFixed(1)} ms p95 ${pct(cold, 0.95).toFixed(1)} ms (aim: p95 < 50 ms)`,
+        `cold jumps (one fetch and one decode each), the decode worker fetching: ${cold.length} p50 ${pct(cold, 0.5).toFixed(1)} ms p95 ${pct(cold, 0.95).toFixed(1)} ms (aim: p95 < 50 ms); ` +
+        `the page fetching, the worker decoding: ${coldPage.length} p50 ${pct(coldPage, 0.5).toFixed(1)} ms p95 ${pct(coldPage, 0.95).toFixed(1)} ms`,
     )
     const uploads = await page.evaluate(() => window.__eddyViewport?.cache?.uploadTimings?.() ?? [])
     const stages = await page.evaluate(() => window.__eddyViewport?.cache?.stageTimings?.() ?? { fetch: [], decode: [], decodeInWorker: [] })
@@ -129,7 +140,8 @@ describe('scrubbing 128^3 cached smoke', () => {
     // ones that made it are timed.
     expect(play.length).toBeGreaterThan(0)
     expect(jumps.length).toBe(12)
-    expect(cold.length).toBe(12)
+    expect(cold.length).toBe(20)
+    expect(coldPage.length).toBe(20)
     expect(await shown(page)).toBe(frame)
   }, 180_000)
 })

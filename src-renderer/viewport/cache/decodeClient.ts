@@ -30,9 +30,9 @@ export interface DecodeClientOptions {
   display?: DisplayOptions
 }
 
-/** A worker's answer: the frame and its timings. */
+/** A worker's answer: the frame (null: a cancelled fetch) and its timings. */
 interface Decoded {
-  frame: DisplayFrame
+  frame: DisplayFrame | null
   ms?: number
   fetchMs?: number
 }
@@ -102,7 +102,10 @@ export class DecodeClient {
     const whole = record.byteOffset === 0 && record.byteLength === record.buffer.byteLength && record.buffer instanceof ArrayBuffer
     const buffer = whole ? (record.buffer as ArrayBuffer) : record.slice().buffer
     const id = this.nextId++
-    return this.post(slot, { kind: 'decode', id, record: buffer, options: display }, [buffer]).then((r) => r.frame)
+    return this.post(slot, { kind: 'decode', id, record: buffer, options: display }, [buffer]).then((r) => {
+      if (!r.frame) throw new EddyError('INTERNAL', 'The frame decode worker answered a decode with no frame')
+      return r.frame
+    })
   }
 
   /** Whether fetchAndDecode can run (a worker is alive to fetch in). */
@@ -112,16 +115,25 @@ export class DecodeClient {
 
   /**
    * Has a worker fetch the frame's display bundle from the host's WebSocket at `url`
-   * ('cache.display') and decode it there. Rejects when no worker is alive (see canFetch) or
-   * the host refuses (with the host's error code and sentence). `fetchMs` and `decodeMs`: the
+   * ('cache.display') and decode it there. `result` rejects when no worker is alive (see
+   * canFetch) or the host refuses (with the host's error code and sentence), and resolves
+   * with frame null when cancel() came before the decode began. `fetchMs` and `decodeMs`: the
    * worker's round trip to the host and its decode.
    */
-  fetchAndDecode(url: string, domainId: string, frame: number): Promise<{ frame: DisplayFrame; fetchMs: number; decodeMs: number }> {
-    if (this.disposed) return Promise.reject(new EddyError('INTERNAL', 'The frame decoder was closed'))
-    const slot = this.pick()
-    if (!slot) return Promise.reject(new EddyError('INTERNAL', 'No frame decode worker is running to fetch in'))
+  fetchAndDecode(url: string, domainId: string, frame: number): { result: Promise<{ frame: DisplayFrame | null; fetchMs: number; decodeMs: number }>; cancel(): void } {
+    const slot = this.disposed ? null : this.pick()
+    if (!slot) return { result: Promise.reject(new EddyError('INTERNAL', this.disposed ? 'The frame decoder was closed' : 'No frame decode worker is running to fetch in')), cancel: () => undefined }
     const id = this.nextId++
-    return this.post(slot, { kind: 'fetchDecode', id, url, domainId, frame, options: { ...this.display } }, []).then((r) => ({ frame: r.frame, fetchMs: r.fetchMs ?? 0, decodeMs: r.ms ?? 0 }))
+    const result = this.post(slot, { kind: 'fetchDecode', id, url, domainId, frame, options: { ...this.display } }, []).then((r) => ({ frame: r.frame, fetchMs: r.fetchMs ?? 0, decodeMs: r.ms ?? 0 }))
+    const cancel = () => {
+      if (!slot.pending.has(id)) return
+      try {
+        slot.worker.postMessage({ kind: 'cancel', id }, [])
+      } catch {
+        // A worker that cannot take a message is failing; its requests fail with it.
+      }
+    }
+    return { result, cancel }
   }
 
   private post(slot: Slot, message: DecodeRequest, transfer: ArrayBuffer[]): Promise<Decoded> {
@@ -161,7 +173,8 @@ export class DecodeClient {
     const p = slot.pending.get(msg.id)
     if (!p) return
     slot.pending.delete(msg.id)
-    if (msg.ok) {
+    if (msg.ok && 'cancelled' in msg) p.resolve({ frame: null })
+    else if (msg.ok) {
       if (msg.ms !== undefined) {
         this.workerMs.push(msg.ms)
         if (this.workerMs.length > 512) this.workerMs.shift()

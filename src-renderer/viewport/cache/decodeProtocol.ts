@@ -8,9 +8,15 @@ export type DecodeRequest =
   | { kind: 'decode'; id: number; record: ArrayBuffer; options: DisplayOptions }
   /** Fetch the frame's display bundle from the host's WebSocket at `url` (hostRecords.ts), then decode it. */
   | { kind: 'fetchDecode'; id: number; url: string; domainId: string; frame: number; options: DisplayOptions }
+  /** The 'fetchDecode' `id` is no longer wanted: if its fetch has not finished, skip the decode. */
+  | { kind: 'cancel'; id: number }
 
 /**
  * `ms`: the decode itself inside the worker (queueing and messaging excluded); `fetchMs`: for
  * 'fetchDecode', the worker's round trip to the host.
  */
-export type DecodeResponse = { id: number; ok: true; frame: DisplayFrame; ms?: number; fetchMs?: number } | { id: number; ok: false; error: ApiErrorData }
+export type DecodeResponse =
+  | { id: number; ok: true; frame: DisplayFrame; ms?: number; fetchMs?: number }
+  /** A 'fetchDecode' cancelled before its decode began. */
+  | { id: number; ok: true; cancelled: true }
+  | { id: number; ok: false; error: ApiErrorData }

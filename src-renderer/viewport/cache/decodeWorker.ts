@@ -18,9 +18,15 @@ interface WorkerScope {
 const scope = globalThis as unknown as WorkerScope
 
 let host: HostRecords | null = null
+/** 'fetchDecode' requests cancelled while their fetch was out (their decode is skipped). */
+const cancelled = new Set<number>()
 
 scope.onmessage = async (e) => {
   const msg = e.data
+  if (msg.kind === 'cancel') {
+    cancelled.add(msg.id)
+    return
+  }
   let reply: DecodeResponse
   let transfer: ArrayBuffer[] = []
   let what = 'Decoding a cached frame'
@@ -36,6 +42,12 @@ scope.onmessage = async (e) => {
       }
       record = await host.display(msg.domainId, msg.frame)
       fetchMs = performance.now() - f0
+      // The playhead left this frame while it was fetched: the decode would only hold up the
+      // frame wanted now (the page's fetch path skips it the same way, readAhead.ts).
+      if (cancelled.delete(msg.id)) {
+        scope.postMessage({ id: msg.id, ok: true, cancelled: true }, [])
+        return
+      }
       what = 'Decoding a cached frame'
     } else record = new Uint8Array(msg.record)
     const t0 = performance.now()
@@ -49,5 +61,6 @@ scope.onmessage = async (e) => {
       error: isEddyError(err) ? err.toData() : { code: 'INTERNAL', message: `${what} failed: ${err instanceof Error ? err.message : String(err)}` },
     }
   }
+  if (msg.kind === 'fetchDecode') cancelled.delete(msg.id) // a cancel that came too late
   scope.postMessage(reply, transfer)
 }

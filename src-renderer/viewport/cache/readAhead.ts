@@ -20,6 +20,12 @@ export interface ReadAheadOptions<R = Uint8Array> {
   fetchRecord(frame: number): Promise<R>
   /** Record -> display data (DecodeClient.decode). */
   decode(record: R, frame: number): Promise<DisplayFrame>
+  /**
+   * A frame still loading has left the frames kept (the playhead moved): a loader that fetches
+   * and decodes in one go may skip the decode (its record then comes back null). May be called
+   * more than once for one load.
+   */
+  abandon?(frame: number): void
   /** The frames the cache holds: a predicate, or a collection read at every use. */
   cached: ((frame: number) => boolean) | ReadonlySet<number> | readonly number[]
   /** Frames kept or fetched ahead of the current one in the playback direction. Default 8. */
@@ -305,6 +311,7 @@ export class ReadAheadBuffer<R = Uint8Array> {
       }
     }
     this.keep = keep
+    if (this.opts.abandon) for (const g of this.loading.keys()) if (!keep.has(g)) this.opts.abandon(g)
     this.queue = want
     this.queueNear = near
     // A show() still waiting on a frame that will not be loaded now gets null.

@@ -45,6 +45,12 @@ class ModuleWorker implements DecodeWorkerLike {
   terminated = false
   postMessage(message: DecodeRequest, transfer: ArrayBuffer[]): void {
     const copy = structuredClone(message, { transfer })
+    // A cancel gets no reply and must reach the module while its fetch awaits the host, as in
+    // a real worker between tasks: hand it over at once, not behind that fetch in the queue.
+    if (copy.kind === 'cancel') {
+      if (!this.terminated) workerScope.onmessage?.({ data: copy })
+      return
+    }
     this.received++
     // The module's scope is shared by every stand-in and its handler is async (native
     // inflate), so messages run one at a time: the next starts when the previous replied.
@@ -141,17 +147,26 @@ describe('DecodeClient', () => {
     try {
       const client = new DecodeClient({ workers: 1, createWorker: () => new ModuleWorker(), display: { particleColorBy: 'radius' } })
       expect(client.canFetch).toBe(true)
-      const got = await client.fetchAndDecode('ws://127.0.0.1:5/ws', 'dom', 12)
+      const got = await client.fetchAndDecode('ws://127.0.0.1:5/ws', 'dom', 12).result
       expect(got.frame).toEqual(expected)
       expect(got.fetchMs).toBeGreaterThanOrEqual(0)
       expect(host.sockets.map((s) => s.url)).toEqual(['ws://127.0.0.1:5/ws'])
       expect(JSON.parse(host.requests[0])).toMatchObject({ type: 'cache.display', params: { domainId: 'dom', frame: 12 } })
-      const err = await client.fetchAndDecode('ws://127.0.0.1:5/ws', 'dom', 13).catch((e: unknown) => e)
+      const err = await client.fetchAndDecode('ws://127.0.0.1:5/ws', 'dom', 13).result.catch((e: unknown) => e)
       expect(err).toBeInstanceOf(EddyError)
       expect((err as EddyError).code).toBe('NOT_FOUND')
+      // Cancelled while the host has not answered: the worker skips the decode (frame null).
+      const job = client.fetchAndDecode('ws://127.0.0.1:5/ws', 'dom', 12)
+      job.cancel()
+      expect((await job.result).frame).toBeNull()
+      // A cancel after the answer changes nothing.
+      const done = client.fetchAndDecode('ws://127.0.0.1:5/ws', 'dom', 12)
+      expect((await done.result).frame).toEqual(expected)
+      done.cancel()
+      expect((await client.fetchAndDecode('ws://127.0.0.1:5/ws', 'dom', 12).result).frame).toEqual(expected)
       client.dispose()
       expect(client.canFetch).toBe(false)
-      await expect(client.fetchAndDecode('ws://127.0.0.1:5/ws', 'dom', 12)).rejects.toMatchObject({ code: 'INTERNAL' })
+      await expect(client.fetchAndDecode('ws://127.0.0.1:5/ws', 'dom', 12).result).rejects.toMatchObject({ code: 'INTERNAL' })
     } finally {
       scopeWs.WebSocket = before
     }

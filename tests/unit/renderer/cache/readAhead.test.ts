@@ -189,6 +189,24 @@ describe('ReadAheadBuffer', () => {
     expect(held).toEqual([10, 11, 12])
   })
 
+  it('tells the loader which frames still loading the playhead has left (abandon), each jump', async () => {
+    const abandoned: number[] = []
+    const h = harness({ ahead: 3, behind: 0, concurrency: 2, abandon: (f) => abandoned.push(f) })
+    h.buffer.show(10)
+    await settle()
+    await h.release(10)
+    expect(h.pending()).toEqual([11, 12])
+    expect(abandoned).toEqual([])
+    // Stepping on keeps 11 and 12 in the window: nothing abandoned.
+    h.buffer.show(11)
+    await settle()
+    expect(abandoned).toEqual([])
+    // A jump leaves both while they load.
+    h.buffer.show(40)
+    await settle()
+    expect(abandoned.sort((a, b) => a - b)).toEqual([11, 12])
+  })
+
   it('while the frame asked for loads, nothing else starts; a frame moved away from is fetched but not decoded', async () => {
     let decodes = 0
     const h = harness({ ahead: 3, behind: 0, concurrency: 2, decode: async (record, frame) => {
