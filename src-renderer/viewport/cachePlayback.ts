@@ -1,8 +1,8 @@
 // Cached frames of the active simulation under the playhead: a read-ahead buffer fetches
 // records ('cache.display', binary) and decodes them in a worker; with the headless host the
 // worker fetches them itself over its own WebSocket and decodes at once (decodeClient.ts
-// fetchAndDecode), so a record never waits for the page's busy main thread (a frame the
-// playhead left meanwhile is then decoded anyway, in a worker). The frame delivered is always
+// fetchAndDecode), so a record never waits for the page's busy main thread (a load the playhead
+// leaves while its fetch is out skips its decode, workerLoads.ts). The frame delivered is always
 // the one last asked for (ReadAheadBuffer.onFrame), so a late decode never replaces a newer
 // frame. Times from playhead move to the data handed to the GPU are kept for the benchmark.
 import type { Scene } from '@babylonjs/core/scene'
