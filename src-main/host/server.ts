@@ -127,7 +127,14 @@ export function startHost(opts: HostOptions): Promise<RunningHost> {
     else serveStatic(opts.rendererDir, req, res)
   })
   const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_PAYLOAD })
+  /** Every socket (closed with the host). */
   const clients = new Set<WebSocket>()
+  /**
+   * The sockets that take the events every window gets: all but those opened with
+   * `?events=none` (a decode worker fetching cached frames, which would only parse and drop
+   * each project state and bake update).
+   */
+  const listeners = new Set<WebSocket>()
 
   const authorized = (req: IncomingMessage, url: URL): boolean => {
     if (session === null) return false
@@ -155,10 +162,15 @@ export function startHost(opts: HostOptions): Promise<RunningHost> {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(data))
   }
 
-  wss.on('connection', (ws) => {
+  wss.on('connection', (ws, req: IncomingMessage) => {
     clients.add(ws)
-    ws.on('close', () => clients.delete(ws))
-    ws.on('error', () => clients.delete(ws))
+    if (new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('events') !== 'none') listeners.add(ws)
+    const forget = () => {
+      clients.delete(ws)
+      listeners.delete(ws)
+    }
+    ws.on('close', forget)
+    ws.on('error', forget)
     ws.on('message', (data, isBinary) => {
       if (isBinary) {
         send(ws, { id: -1, ok: false, error: { code: 'INVALID_MESSAGE', message: 'Binary messages are not part of the API' } })
@@ -192,11 +204,11 @@ export function startHost(opts: HostOptions): Promise<RunningHost> {
   // Other windows learn about changes made elsewhere; the requester already has the state.
   opts.service.onProjectChanged = (state) => {
     const ev: EventEnvelope = { event: 'project.changed', payload: { state } }
-    for (const c of clients) send(c, ev)
+    for (const c of listeners) send(c, ev)
   }
 
   opts.service.onEvent = (ev) => {
-    for (const c of clients) send(c, ev)
+    for (const c of listeners) send(c, ev)
   }
 
   return new Promise((resolve, reject) => {

@@ -7,8 +7,9 @@
 // Only for the WebSocket transport (the headless host): the page's session cookie goes along
 // with this socket's upgrade as with the page's own (same origin). Messages are the API's
 // envelopes (src-shared/api/contract.ts): JSON requests out; a binary reply (u32 little-endian
-// request id, then the bytes, host/server.ts) or a JSON error in. Events the host broadcasts
-// to every socket are ignored here.
+// request id, then the bytes, host/server.ts) or a JSON error in. The socket asks for no events
+// (`?events=none`: the host then sends it none of the project states and bake updates every
+// window gets); any that arrive are ignored.
 import { EddyError, ERROR_CODES, type ErrorCode } from '../../../src-shared/api/errors'
 
 interface Waiting {
@@ -64,7 +65,9 @@ export class HostRecords {
   private open(): Promise<SocketLike> {
     if (this.socket && this.socket.readyState === OPEN && this.opened) return this.opened
     if (this.opened && this.socket && this.socket.readyState < OPEN) return this.opened
-    const ws = this.connect(this.url)
+    const address = new URL(this.url)
+    address.searchParams.set('events', 'none')
+    const ws = this.connect(address.toString())
     ws.binaryType = 'arraybuffer'
     this.socket = ws
     this.opened = new Promise<SocketLike>((resolve, reject) => {

@@ -86,6 +86,21 @@ describe('headless host', () => {
     ws.close()
   })
 
+  it('sends events to every socket but those opened with ?events=none, which still get answers', async () => {
+    const loud = await connect('', { Cookie: cookie })
+    const quiet = await connect('?events=none', { Cookie: cookie })
+    const heard: string[] = []
+    loud.on('message', (m) => heard.push(`loud ${m.toString()}`))
+    quiet.on('message', (m) => heard.push(`quiet ${m.toString()}`))
+    service.onEvent?.({ event: 'bake.update', payload: { probe: 1 } } as never)
+    await new Promise((r) => setTimeout(r, 100))
+    expect(heard).toEqual([`loud ${JSON.stringify({ event: 'bake.update', payload: { probe: 1 } })}`])
+    quiet.removeAllListeners('message')
+    expect(await roundTrip(quiet, JSON.stringify({ id: 3, type: 'app.info', params: {} }))).toMatchObject({ id: 3, ok: true })
+    loud.close()
+    quiet.close()
+  })
+
   it('serves the renderer with isolation and CSP headers, and nothing outside it', async () => {
     const index = await get('/')
     expect(index.status).toBe(200)

@@ -150,7 +150,7 @@ describe('DecodeClient', () => {
       const got = await client.fetchAndDecode('ws://127.0.0.1:5/ws', 'dom', 12).result
       expect(got.frame).toEqual(expected)
       expect(got.fetchMs).toBeGreaterThanOrEqual(0)
-      expect(host.sockets.map((s) => s.url)).toEqual(['ws://127.0.0.1:5/ws'])
+      expect(host.sockets.map((s) => s.url)).toEqual(['ws://127.0.0.1:5/ws?events=none'])
       expect(JSON.parse(host.requests[0])).toMatchObject({ type: 'cache.display', params: { domainId: 'dom', frame: 12 } })
       const err = await client.fetchAndDecode('ws://127.0.0.1:5/ws', 'dom', 13).result.catch((e: unknown) => e)
       expect(err).toBeInstanceOf(EddyError)

@@ -16,6 +16,7 @@ describe('HostRecords', () => {
     expect(Array.from(b)).toEqual([9, 8])
     expect(host.sockets.length).toBe(1) // one connection for both
     expect(host.sockets[0].binaryType).toBe('arraybuffer')
+    expect(host.sockets[0].url).toBe('ws://127.0.0.1:1/ws?events=none')
     expect(host.requests.map((t) => JSON.parse(t))).toEqual([
       { id: 1, type: 'cache.display', params: { domainId: 'dom', frame: 3 } },
       { id: 2, type: 'cache.display', params: { domainId: 'dom', frame: 4 } },
