@@ -30,6 +30,8 @@ export interface SocketLike {
 }
 
 const OPEN = 1
+/** How long a frame request may wait for the host before it fails (the page's fetch then takes over, workerLoads.ts). */
+export const ANSWER_TIMEOUT_MS = 20_000
 
 export class HostRecords {
   private socket: SocketLike | null = null
@@ -40,6 +42,7 @@ export class HostRecords {
   constructor(
     readonly url: string,
     private readonly connect: (url: string) => SocketLike = (u) => new (globalThis as unknown as { WebSocket: new (u: string) => SocketLike }).WebSocket(u),
+    private readonly timeoutMs = ANSWER_TIMEOUT_MS,
   ) {}
 
   /** The frame's display bundle from the host's cache (what 'cache.display' answers). */
@@ -47,11 +50,21 @@ export class HostRecords {
     const ws = await this.open()
     const id = this.nextId++
     return new Promise<Uint8Array>((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject })
+      // A host that never answers (hung, or a reply lost) must not hold the frame forever.
+      const timer = setTimeout(() => {
+        if (!this.waiting.delete(id)) return
+        reject(new EddyError('IO_ERROR', `The Eddy host did not answer the request for frame ${frame} within ${Math.round(this.timeoutMs / 1000)} s`))
+      }, this.timeoutMs)
+      const settle = <T>(f: (v: T) => void) => (v: T) => {
+        clearTimeout(timer)
+        f(v)
+      }
+      this.waiting.set(id, { resolve: settle(resolve), reject: settle(reject) })
       try {
         ws.send(JSON.stringify({ id, type: 'cache.display', params: { domainId, frame } }))
       } catch (e) {
         this.waiting.delete(id)
+        clearTimeout(timer)
         reject(new EddyError('IO_ERROR', `Could not ask the Eddy host for frame ${frame}: ${e instanceof Error ? e.message : String(e)}`))
       }
     })

@@ -13,6 +13,8 @@ export interface FakeHost {
   sockets: FakeHostSocket[]
   /** Refuse the next connections (closes before open). */
   refuse: boolean
+  /** Frames whose requests are never answered (a hung host). */
+  silent: Set<number>
 }
 
 export class FakeHostSocket implements SocketLike {
@@ -44,7 +46,7 @@ export class FakeHostSocket implements SocketLike {
     this.host.requests.push(text)
     const req = JSON.parse(text) as { id: number; type: string; params: { frame: number } }
     setTimeout(() => {
-      if (this.readyState !== 1) return
+      if (this.readyState !== 1 || this.host.silent.has(req.params.frame)) return
       this.onmessage?.({ data: JSON.stringify({ event: 'project.changed', payload: {} }) })
       const rec = this.host.frames.get(req.params.frame)
       if (!rec) {
@@ -67,5 +69,5 @@ export class FakeHostSocket implements SocketLike {
 }
 
 export function fakeHost(): FakeHost {
-  return { frames: new Map(), requests: [], sockets: [], refuse: false }
+  return { frames: new Map(), requests: [], sockets: [], refuse: false, silent: new Set() }
 }

@@ -45,4 +45,14 @@ describe('HostRecords', () => {
     expect(Array.from(await link.display('dom', 1))).toEqual([7])
     expect(host.sockets.length).toBe(3)
   })
+
+  it('a request the host never answers fails with IO_ERROR after the timeout, naming the frame; later answers still work', async () => {
+    const host = fakeHost()
+    host.frames.set(2, Uint8Array.from([4]))
+    const link = new HostRecords('ws://h/ws', (u) => new FakeHostSocket(u, host), 50)
+    host.silent.add(2)
+    await expect(link.display('dom', 2)).rejects.toMatchObject({ code: 'IO_ERROR', message: expect.stringMatching(/frame 2 within/) })
+    host.silent.clear()
+    expect(Array.from(await link.display('dom', 2))).toEqual([4])
+  })
 })
