@@ -1,10 +1,10 @@
 // Cached frames loaded by a decode worker over its own connection to the headless host
 // (DecodeClient.fetchAndDecode), with the page's own fetch as the fallback: should the
 // worker's socket fail (refused, closed under it, or silent past hostRecords.ts's timeout),
-// that load and every later one go
-// through the page's connection and the worker only decodes, as before. A load whose frame
-// the playhead has left (abandon) skips its decode if its fetch is still out, as the page's
-// path does (readAhead.ts): a jump's frame then never waits behind a decode nobody wants.
+// that load and every later one go through the page's connection and the worker only decodes,
+// as before. A load whose frame the playhead has left (abandon) skips its decode if its fetch
+// is still out, as the page's path does (readAhead.ts): a jump's frame then never waits behind
+// a decode nobody wants.
 import { isEddyError } from '../../../src-shared/api/errors'
 import type { DisplayFrame } from './displayData'
 
