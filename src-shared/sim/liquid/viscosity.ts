@@ -181,6 +181,29 @@ function listFor<T extends Int32Array | Float64Array | Uint8Array>(list: T, coun
   return list.length >= count ? list : make(Math.max(count, Math.ceil(list.length * 1.5)))
 }
 
+/**
+ * The box of cells within one cell of a liquid cell, clamped to the grid (ViscositySystem.box);
+ * empty (i1 < i0) when no cell is liquid.
+ */
+function liquidBox(kind: Uint8Array, nx: number, ny: number, nz: number): { i0: number; i1: number; j0: number; j1: number; k0: number; k1: number } {
+  let i0 = nx, i1 = -1, j0 = ny, j1 = -1, k0 = nz, k1 = -1
+  for (let k = 0, c = 0; k < nz; k++) {
+    for (let j = 0; j < ny; j++) {
+      for (let i = 0; i < nx; i++, c++) {
+        if (kind[c] !== LIQUID) continue
+        if (i < i0) i0 = i
+        if (i > i1) i1 = i
+        if (j < j0) j0 = j
+        if (j > j1) j1 = j
+        if (k < k0) k0 = k
+        if (k > k1) k1 = k
+      }
+    }
+  }
+  if (i1 < 0) return { i0: 0, i1: -1, j0: 0, j1: -1, k0: 0, k1: -1 }
+  return { i0: Math.max(0, i0 - 1), i1: Math.min(nx - 1, i1 + 1), j0: Math.max(0, j0 - 1), j1: Math.min(ny - 1, j1 + 1), k0: Math.max(0, k0 - 1), k1: Math.min(nz - 1, k1 + 1) }
+}
+
 /** Smallest control-volume fraction of an unknown face (keeps M > 0 however thin the liquid). */
 export const MIN_FACE_FRACTION = 0.05
 
@@ -271,6 +294,15 @@ export class ViscositySystem implements LinearOperator {
   private edgeFlags = 0
   /** Some site has a weight: otherwise A = M and nothing changes. */
   active = false
+  /**
+   * The cells within one of a liquid cell of the last setup, [i0, i1] x [j0, j1] x [k0, k1]
+   * (empty when there is no liquid): every unknown face, every site with a weight and every
+   * face and cell they read lie in it or on its faces, so setup's passes visit only it (a
+   * melting bunny's liquid spans an eighth of its grid). Outside it the arrays hold what passes
+   * over the whole grid would give (no unknown, no weight, mass and diagonal 1, fraction 0),
+   * except usable and known, which nothing reads there.
+   */
+  private box = { i0: 0, i1: -1, j0: 0, j1: -1, k0: 0, k1: -1 }
 
   /**
    * Where the product (viscousKernels.ts) and incomplete Cholesky's solves run; the arrays they
@@ -385,11 +417,14 @@ export class ViscositySystem implements LinearOperator {
     const dropAir = phi === null
     this.full = full
     const { cs, outside, unknown, usable, known, x, mass, cellFraction } = this
+    const box = (this.box = liquidBox(kind, nx, ny, nz))
+    const { i0, i1, j0, j1, k0, k1 } = box
     // Unknowns: open faces touching a liquid cell; usable: unknowns and wall values.
     const liquidAt = (i: number, j: number, k: number) => i >= 0 && j >= 0 && k >= 0 && i < nx && j < ny && k < nz && kind[i + nx * (j + ny * k)] === LIQUID
-    for (let k = 0; k < nz; k++) {
-      for (let j = 0; j < ny; j++) {
-        for (let i = 0; i <= nx; i++) {
+    unknown.fill(0)
+    for (let k = k0; k <= k1; k++) {
+      for (let j = j0; j <= j1; j++) {
+        for (let i = i0; i <= i1 + 1; i++) {
           const f = i + (nx + 1) * (j + ny * k)
           const o = fractions.u[f] > 0
           unknown[f] = o && (liquidAt(i - 1, j, k) || liquidAt(i, j, k)) ? 1 : 0
@@ -398,9 +433,9 @@ export class ViscositySystem implements LinearOperator {
         }
       }
     }
-    for (let k = 0; k < nz; k++) {
-      for (let j = 0; j <= ny; j++) {
-        for (let i = 0; i < nx; i++) {
+    for (let k = k0; k <= k1; k++) {
+      for (let j = j0; j <= j1 + 1; j++) {
+        for (let i = i0; i <= i1; i++) {
           const f = i + nx * (j + (ny + 1) * k)
           const o = fractions.v[f] > 0
           unknown[nu + f] = o && (liquidAt(i, j - 1, k) || liquidAt(i, j, k)) ? 1 : 0
@@ -409,9 +444,9 @@ export class ViscositySystem implements LinearOperator {
         }
       }
     }
-    for (let k = 0; k <= nz; k++) {
-      for (let j = 0; j < ny; j++) {
-        for (let i = 0; i < nx; i++) {
+    for (let k = k0; k <= k1 + 1; k++) {
+      for (let j = j0; j <= j1; j++) {
+        for (let i = i0; i <= i1; i++) {
           const f = i + nx * (j + ny * k)
           const o = fractions.w[f] > 0
           unknown[nu + nv + f] = o && (liquidAt(i, j, k - 1) || liquidAt(i, j, k)) ? 1 : 0
@@ -421,9 +456,10 @@ export class ViscositySystem implements LinearOperator {
       }
     }
     // Cell liquid fractions: 1 inside the liquid, clamp(1/2 - phi/dx) at the surface, 0 in solids.
-    for (let k = 0; k < nz; k++) {
-      for (let j = 0; j < ny; j++) {
-        for (let i = 0; i < nx; i++) {
+    cellFraction.fill(0)
+    for (let k = k0; k <= k1; k++) {
+      for (let j = j0; j <= j1; j++) {
+        for (let i = i0; i <= i1; i++) {
           const c = i + nx * (j + ny * k)
           const kc = kind[c]
           let fr = 0
@@ -451,21 +487,23 @@ export class ViscositySystem implements LinearOperator {
     const cf = (i: number, j: number, k: number) => (i >= 0 && j >= 0 && k >= 0 && i < nx && j < ny && k < nz ? cellFraction[i + nx * (j + ny * k)] : 0)
     mass.fill(1)
     if (!dropAir) {
-      for (let k = 0; k < nz; k++) for (let j = 0; j < ny; j++) for (let i = 0; i <= nx; i++) {
+      for (let k = k0; k <= k1; k++) for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1 + 1; i++) {
         const f = i + (nx + 1) * (j + ny * k)
         if (unknown[f]) mass[f] = Math.max(MIN_FACE_FRACTION, 0.5 * (cf(i - 1, j, k) + cf(i, j, k)))
       }
-      for (let k = 0; k < nz; k++) for (let j = 0; j <= ny; j++) for (let i = 0; i < nx; i++) {
+      for (let k = k0; k <= k1; k++) for (let j = j0; j <= j1 + 1; j++) for (let i = i0; i <= i1; i++) {
         const f = nu + i + nx * (j + (ny + 1) * k)
         if (unknown[f]) mass[f] = Math.max(MIN_FACE_FRACTION, 0.5 * (cf(i, j - 1, k) + cf(i, j, k)))
       }
-      for (let k = 0; k <= nz; k++) for (let j = 0; j < ny; j++) for (let i = 0; i < nx; i++) {
+      for (let k = k0; k <= k1 + 1; k++) for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1; i++) {
         const f = nu + nv + i + nx * (j + ny * k)
         if (unknown[f]) mass[f] = Math.max(MIN_FACE_FRACTION, 0.5 * (cf(i, j, k - 1) + cf(i, j, k)))
       }
     }
     let any = false
-    for (let c = 0; c < plane * nz; c++) {
+    this.wCell.fill(0)
+    for (let k = k0; k <= k1; k++) for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1; i++) {
+      const c = i + nx * (j + ny * k)
       const w = kind[c] === LIQUID ? s * cellNu[c] * (full ? 2 : 1) * cellFraction[c] : 0
       this.wCell[c] = w
       if (w > 0) any = true
@@ -474,10 +512,16 @@ export class ViscositySystem implements LinearOperator {
     const sideKind = (o: number) => (open[o] ? AIR : SOLID)
     const cell = (i: number, j: number, k: number) => (i < 0 || j < 0 || k < 0 || i >= nx || j >= ny || k >= nz ? -1 : i + nx * (j + ny * k))
     const liquidIn = (q: Int32Array) => (q[0] >= 0 && kind[q[0]] === LIQUID) || (q[1] >= 0 && kind[q[1]] === LIQUID) || (q[2] >= 0 && kind[q[2]] === LIQUID) || (q[3] >= 0 && kind[q[3]] === LIQUID)
+    this.wXY.fill(0)
+    this.gXY.fill(0)
+    this.wXZ.fill(0)
+    this.gXZ.fill(0)
+    this.wYZ.fill(0)
+    this.gYZ.fill(0)
     // xy edges at (i, j, k + 1/2): cells (i-1, j-1), (i, j-1), (i-1, j), (i, j); u(j-1), u(j) and v(i-1), v(i).
-    for (let k = 0; k < nz; k++) {
-      for (let j = 0; j <= ny; j++) {
-        for (let i = 0; i <= nx; i++) {
+    for (let k = k0; k <= k1; k++) {
+      for (let j = j0; j <= j1 + 1; j++) {
+        for (let i = i0; i <= i1 + 1; i++) {
           cs[0] = cell(i - 1, j - 1, k)
           cs[1] = cell(i, j - 1, k)
           cs[2] = cell(i - 1, j, k)
@@ -506,9 +550,9 @@ export class ViscositySystem implements LinearOperator {
       }
     }
     // xz edges at (i, j + 1/2, k): cells (i-1, k-1), (i, k-1), (i-1, k), (i, k); u(k-1), u(k) and w(i-1), w(i).
-    for (let k = 0; k <= nz; k++) {
-      for (let j = 0; j < ny; j++) {
-        for (let i = 0; i <= nx; i++) {
+    for (let k = k0; k <= k1 + 1; k++) {
+      for (let j = j0; j <= j1; j++) {
+        for (let i = i0; i <= i1 + 1; i++) {
           cs[0] = cell(i - 1, j, k - 1)
           cs[1] = cell(i, j, k - 1)
           cs[2] = cell(i - 1, j, k)
@@ -537,9 +581,9 @@ export class ViscositySystem implements LinearOperator {
       }
     }
     // yz edges at (i + 1/2, j, k): cells (j-1, k-1), (j, k-1), (j-1, k), (j, k); v(k-1), v(k) and w(j-1), w(j).
-    for (let k = 0; k <= nz; k++) {
-      for (let j = 0; j <= ny; j++) {
-        for (let i = 0; i < nx; i++) {
+    for (let k = k0; k <= k1 + 1; k++) {
+      for (let j = j0; j <= j1 + 1; j++) {
+        for (let i = i0; i <= i1; i++) {
           cs[0] = cell(i, j - 1, k - 1)
           cs[1] = cell(i, j, k - 1)
           cs[2] = cell(i, j - 1, k)
@@ -589,14 +633,16 @@ export class ViscositySystem implements LinearOperator {
       known[f] = x[f]
     }
     // Diagonal: M + the weights of every site the face takes part in (times its g entry squared).
-    diagonal.fill(0)
+    diagonal.fill(1) // outside the box: the identity's rows
+    this.forBoxFaces((f) => (diagonal[f] = 0))
     this.accumulateDiagonal(diagonal)
     // The faces apply must reset after accumulating (wallFaces): every site adds a positive
-    // weight to the diagonal of each face it reads, so those are the non-zero entries here.
+    // weight to the diagonal of each face it reads, so those are the non-zero entries here
+    // (all in the box, which the three passes below visit in index order; 1 elsewhere).
     if (this.wallFaces.length < this.n) this.wallFaces = this.kernels.i32(this.n)
     const { wallFaces, invDiag } = this
     let walls = 0
-    for (let f = 0; f < this.n; f++) {
+    const finish = (f: number) => {
       const d = diagonal[f]
       let a = 1
       if (unknown[f]) a = mass[f] + d
@@ -604,33 +650,53 @@ export class ViscositySystem implements LinearOperator {
       diagonal[f] = a
       invDiag[f] = 1 / a
     }
+    invDiag.fill(1)
+    this.forBoxFaces(finish)
     this.wallCount = walls
     tmp.fill(0)
   }
 
   /** The unknown faces in increasing order (faces, faceCount). */
   private listFaces(): void {
-    const { unknown, n } = this
+    const { unknown } = this
     let count = 0
-    for (let f = 0; f < n; f++) count += unknown[f]
+    this.forBoxFaces((f) => (count += unknown[f]))
     this.faces = listFor(this.faces, count, (m) => this.kernels.i32(m))
     const faces = this.faces
     let t = 0
-    for (let f = 0; f < n; f++) if (unknown[f]) faces[t++] = f
+    this.forBoxFaces((f) => {
+      if (unknown[f]) faces[t++] = f
+    })
     this.faceCount = t
+  }
+
+  /** fn(f) for every face of the box (setup's), u then v then w, each in increasing index order. */
+  private forBoxFaces(fn: (f: number) => void): void {
+    const { nx, ny, nu, nv } = this
+    const { i0, i1, j0, j1, k0, k1 } = this.box
+    for (let k = k0; k <= k1; k++) for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1 + 1; i++) fn(i + (nx + 1) * (j + ny * k))
+    for (let k = k0; k <= k1; k++) for (let j = j0; j <= j1 + 1; j++) for (let i = i0; i <= i1; i++) fn(nu + i + nx * (j + (ny + 1) * k))
+    for (let k = k0; k <= k1 + 1; k++) for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1; i++) fn(nu + nv + i + nx * (j + ny * k))
   }
 
   /** The sites with a weight, each kind in increasing index order (the full sweeps' order). */
   private listSites(): void {
     const { nx, ny, nz, nu, nv, wCell, wXY, wXZ, wYZ, gXY, gXZ, gYZ } = this
     const ov = nu, ow = nu + nv
+    // Only the box can hold a weight (setup): its cells and edges, in index order.
+    const { i0, i1, j0, j1, k0, k1 } = this.box
     let cells = 0
-    for (let c = 0; c < wCell.length; c++) if (wCell[c] !== 0) cells++
+    for (let k = k0; k <= k1; k++) for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1; i++) if (wCell[i + nx * (j + ny * k)] !== 0) cells++
     this.cellSites = listFor(this.cellSites, cells, (m) => this.kernels.i32(m))
     this.cellCount = 0
-    for (let c = 0; c < wCell.length; c++) if (wCell[c] !== 0) this.cellSites[this.cellCount++] = c
+    for (let k = k0; k <= k1; k++) for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1; i++) {
+      const c = i + nx * (j + ny * k)
+      if (wCell[c] !== 0) this.cellSites[this.cellCount++] = c
+    }
     let edges = 0
-    for (const w of [wXY, wXZ, wYZ]) for (let e = 0; e < w.length; e++) if (w[e] !== 0) edges++
+    for (let k = k0; k <= k1; k++) for (let j = j0; j <= j1 + 1; j++) for (let i = i0; i <= i1 + 1; i++) if (wXY[i + (nx + 1) * (j + (ny + 1) * k)] !== 0) edges++
+    for (let k = k0; k <= k1 + 1; k++) for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1 + 1; i++) if (wXZ[i + (nx + 1) * (j + ny * k)] !== 0) edges++
+    for (let k = k0; k <= k1 + 1; k++) for (let j = j0; j <= j1 + 1; j++) for (let i = i0; i <= i1; i++) if (wYZ[i + nx * (j + (ny + 1) * k)] !== 0) edges++
     if (this.edgeW.length < edges) {
       const cap = Math.max(edges, Math.ceil(this.edgeW.length * 1.5))
       this.edgeFaces = this.kernels.i32(4 * cap)
@@ -648,21 +714,21 @@ export class ViscositySystem implements LinearOperator {
       edgeG[t++] = g
     }
     // xy edges: du/dy between u(i, j-1) and u(i, j); dv/dx between v(i-1, j) and v(i, j).
-    for (let k = 0; k < nz; k++) for (let j = 0; j <= ny; j++) for (let i = 0; i <= nx; i++) {
+    for (let k = k0; k <= k1; k++) for (let j = j0; j <= j1 + 1; j++) for (let i = i0; i <= i1 + 1; i++) {
       const e = i + (nx + 1) * (j + (ny + 1) * k)
       if (wXY[e] === 0) continue
       push(wXY[e], gXY[e], j > 0 ? i + (nx + 1) * (j - 1 + ny * k) : -1, j < ny ? i + (nx + 1) * (j + ny * k) : -1, i > 0 ? ov + i - 1 + nx * (j + (ny + 1) * k) : -1, i < nx ? ov + i + nx * (j + (ny + 1) * k) : -1)
     }
     this.xyEnd = t
     // xz edges: du/dz between u(k-1) and u(k); dw/dx between w(i-1) and w(i).
-    for (let k = 0; k <= nz; k++) for (let j = 0; j < ny; j++) for (let i = 0; i <= nx; i++) {
+    for (let k = k0; k <= k1 + 1; k++) for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1 + 1; i++) {
       const e = i + (nx + 1) * (j + ny * k)
       if (wXZ[e] === 0) continue
       push(wXZ[e], gXZ[e], k > 0 ? i + (nx + 1) * (j + ny * (k - 1)) : -1, k < nz ? i + (nx + 1) * (j + ny * k) : -1, i > 0 ? ow + i - 1 + nx * (j + ny * k) : -1, i < nx ? ow + i + nx * (j + ny * k) : -1)
     }
     this.xzEnd = t
     // yz edges: dv/dz between v(k-1) and v(k); dw/dy between w(j-1) and w(j).
-    for (let k = 0; k <= nz; k++) for (let j = 0; j <= ny; j++) for (let i = 0; i < nx; i++) {
+    for (let k = k0; k <= k1 + 1; k++) for (let j = j0; j <= j1 + 1; j++) for (let i = i0; i <= i1; i++) {
       const e = i + nx * (j + (ny + 1) * k)
       if (wYZ[e] === 0) continue
       push(wYZ[e], gYZ[e], k > 0 ? ov + i + nx * (j + (ny + 1) * (k - 1)) : -1, k < nz ? ov + i + nx * (j + (ny + 1) * k) : -1, j > 0 ? ow + i + nx * (j - 1 + ny * k) : -1, j < ny ? ow + i + nx * (j + ny * k) : -1)
@@ -780,8 +846,11 @@ export class ViscositySystem implements LinearOperator {
   /** Largest over smallest viscosity of the last setup's liquid cells (1 when uniform or dry). */
   viscosityContrast(): number {
     const { kind, cellNu } = this.setupCells!
+    const { nx, ny } = this
+    const { i0, i1, j0, j1, k0, k1 } = this.box // every liquid cell is in it
     let lo = Infinity, hi = 0
-    for (let c = 0; c < kind.length; c++) {
+    for (let k = k0; k <= k1; k++) for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1; i++) {
+      const c = i + nx * (j + ny * k)
       if (kind[c] !== LIQUID) continue
       const v = cellNu[c]
       if (v < lo) lo = v
@@ -792,10 +861,10 @@ export class ViscositySystem implements LinearOperator {
 
   /** Largest diagonal-to-mass ratio over the unknowns (1 when viscosity adds nothing). */
   stiffness(): number {
-    const { unknown, diagonal, mass } = this
+    const { faces, faceCount, diagonal, mass } = this
     let worst = 1
-    for (let f = 0; f < this.n; f++) {
-      if (!unknown[f]) continue
+    for (let t = 0; t < faceCount; t++) {
+      const f = faces[t]
       const r = diagonal[f] / mass[f]
       if (r > worst) worst = r
     }
@@ -805,10 +874,13 @@ export class ViscositySystem implements LinearOperator {
   /** Writes the solution into the unknown faces of vel (others keep their values). */
   writeBack(vel: MacGrid): void {
     if (!this.active) return
-    const { unknown, x, nu, nv } = this
-    for (let f = 0; f < nu; f++) if (unknown[f]) vel.u[f] = x[f]
-    for (let f = 0; f < nv; f++) if (unknown[nu + f]) vel.v[f] = x[nu + f]
-    for (let f = 0; f < this.nw; f++) if (unknown[nu + nv + f]) vel.w[f] = x[nu + nv + f]
+    const { faces, faceCount, x, nu, nv } = this
+    for (let t = 0; t < faceCount; t++) {
+      const f = faces[t]
+      if (f < nu) vel.u[f] = x[f]
+      else if (f < nu + nv) vel.v[f - nu] = x[f]
+      else vel.w[f - nu - nv] = x[f]
+    }
   }
 }
 
