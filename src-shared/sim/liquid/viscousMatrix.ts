@@ -59,7 +59,7 @@ class Triplets {
 }
 
 export function assembleViscousMatrix(s: ViscousMatrixSource): ViscousMatrix {
-  const { nx, ny, nz, nu, nv, n, unknown, mass } = s
+  const { nx, ny, nu, nv, n, unknown, mass } = s
   const rowOf = new Int32Array(n).fill(-1)
   const faceList: number[] = []
   for (let f = 0; f < n; f++) if (unknown[f]) (rowOf[f] = faceList.length), faceList.push(f)
@@ -102,63 +102,23 @@ export function assembleViscousMatrix(s: ViscousMatrixSource): ViscousMatrix {
     gs[3] = cb
     site(w, 4)
   }
+  // The sites with a weight from the system's lists: the cells in index order, then the xy,
+  // xz and yz edges, each in index order, with their faces (viscosity.ts listSites), i.e. the
+  // order of sweeps over every site, so the same triplets in the same order.
   const ov = nu, ow = nu + nv
-  for (let k = 0; k < nz; k++) {
-    for (let j = 0; j < ny; j++) {
-      for (let i = 0; i < nx; i++) {
-        const c = i + nx * (j + ny * k)
-        const w = s.wCell[c]
-        if (w === 0) continue
-        const u0 = i + (nx + 1) * (j + ny * k)
-        pair(w, u0, u0 + 1, 1)
-        const v0 = ov + i + nx * (j + (ny + 1) * k)
-        pair(w, v0, v0 + nx, 1)
-        pair(w, ow + c, ow + c + nx * ny, 1)
-      }
-    }
+  for (let q = 0; q < s.cellCount; q++) {
+    const c = s.cellSites[q]
+    const w = s.wCell[c]
+    const row = (c / nx) | 0 // j + ny k
+    const k = (row / ny) | 0
+    const u0 = c + row // i + (nx + 1)(j + ny k)
+    pair(w, u0, u0 + 1, 1)
+    const v0 = ov + c + nx * k // i + nx (j + (ny + 1) k)
+    pair(w, v0, v0 + nx, 1)
+    pair(w, ow + c, ow + c + nx * ny, 1)
   }
-  for (let k = 0; k < nz; k++) {
-    for (let j = 0; j <= ny; j++) {
-      for (let i = 0; i <= nx; i++) {
-        const e = i + (nx + 1) * (j + (ny + 1) * k)
-        const w = s.wXY[e]
-        if (w === 0) continue
-        const ua = j > 0 ? i + (nx + 1) * (j - 1 + ny * k) : -1
-        const ub = j < ny ? i + (nx + 1) * (j + ny * k) : -1
-        const va = i > 0 ? ov + i - 1 + nx * (j + (ny + 1) * k) : -1
-        const vb = i < nx ? ov + i + nx * (j + (ny + 1) * k) : -1
-        edge(w, s.gXY[e], ua, ub, va, vb)
-      }
-    }
-  }
-  for (let k = 0; k <= nz; k++) {
-    for (let j = 0; j < ny; j++) {
-      for (let i = 0; i <= nx; i++) {
-        const e = i + (nx + 1) * (j + ny * k)
-        const w = s.wXZ[e]
-        if (w === 0) continue
-        const ua = k > 0 ? i + (nx + 1) * (j + ny * (k - 1)) : -1
-        const ub = k < nz ? i + (nx + 1) * (j + ny * k) : -1
-        const wa = i > 0 ? ow + i - 1 + nx * (j + ny * k) : -1
-        const wb = i < nx ? ow + i + nx * (j + ny * k) : -1
-        edge(w, s.gXZ[e], ua, ub, wa, wb)
-      }
-    }
-  }
-  for (let k = 0; k <= nz; k++) {
-    for (let j = 0; j <= ny; j++) {
-      for (let i = 0; i < nx; i++) {
-        const e = i + nx * (j + (ny + 1) * k)
-        const w = s.wYZ[e]
-        if (w === 0) continue
-        const va = k > 0 ? ov + i + nx * (j + (ny + 1) * (k - 1)) : -1
-        const vb = k < nz ? ov + i + nx * (j + (ny + 1) * k) : -1
-        const wa = j > 0 ? ow + i + nx * (j - 1 + ny * k) : -1
-        const wb = j < ny ? ow + i + nx * (j + ny * k) : -1
-        edge(w, s.gYZ[e], va, vb, wa, wb)
-      }
-    }
-  }
+  const { edgeFaces, edgeW, edgeG } = s
+  for (let e = 0; e < s.edgeCount; e++) edge(edgeW[e], edgeG[e], edgeFaces[4 * e], edgeFaces[4 * e + 1], edgeFaces[4 * e + 2], edgeFaces[4 * e + 3])
   const A = csrFromTriplets(m, m, t.rows.subarray(0, t.count), t.cols.subarray(0, t.count), t.vals.subarray(0, t.count))
   return { A, faces: Int32Array.from(faceList), rowOf }
 }
