@@ -811,7 +811,7 @@ export class ViscositySystem implements LinearOperator {
     }
     if (choice === 'jacobi') return run(this.jacobi, maxIterations)
     if (choice === 'ic') return run(new ViscousIncompleteCholesky(this, this.icSpace), maxIterations)
-    this.multigrid ??= new ViscousMultigrid(this.nx, this.ny, this.nz)
+    this.multigrid ??= new ViscousMultigrid(this.nx, this.ny, this.nz, this.kernels)
     this.multigrid.setup(this)
     let pre: Preconditioner = this.multigrid
     if (this.full && this.useRigidModes) {

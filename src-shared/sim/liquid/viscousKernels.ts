@@ -5,7 +5,7 @@
 // calling thread (on WebAssembly: about twice TypeScript's speed on the melting bunny, where
 // the solve takes ~100 iterations a substep). Twin: wasm/assembly/viscous.ts, the same
 // operations in the same order, so the same bits.
-import { defineKernel, f64, i32, int, u8 } from '../core/kernelTable'
+import { defineKernel, f64, i32, int, size, u8 } from '../core/kernelTable'
 
 /** The sites of a set-up system (viscosity.ts listSites), as accumulate reads them. */
 export interface ViscousSiteLists {
@@ -165,4 +165,47 @@ export const VISCOUS_APPLY = defineKernel({
   range: () => 1,
   work: () => 0,
   ref: viscousApplySlab,
+})
+
+// The viscosity multigrid's smoother and residual (viscousMultigrid.ts Level.sweep / residual)
+// over a list of active nodes of one level: padded indices into 7-point operator arrays (diag,
+// links to the +x / +y / +z neighbour), row stride sx, plane stride plane. A half sweep visits
+// the nodes of one colour, none of which reads another's value, and the residual writes each
+// node's own entry, so any split of the list over threads gives the same bits.
+
+/** x_f = (b_f + sum of links x neighbour) / d_f for the listed nodes order[q], q in [q0, q1) (offset by begin). */
+export function vmgSweepSlab(diag: Float64Array, lx: Float64Array, ly: Float64Array, lz: Float64Array, x: Float64Array, b: Float64Array, order: Int32Array, begin: number, sx: number, plane: number, q0: number, q1: number): void {
+  for (let q = begin + q0; q < begin + q1; q++) {
+    const f = order[q]
+    x[f] = (b[f] + lx[f] * x[f + 1] + lx[f - 1] * x[f - 1] + ly[f] * x[f + sx] + ly[f - sx] * x[f - sx] + lz[f] * x[f + plane] + lz[f - plane] * x[f - plane]) / diag[f]
+  }
+}
+
+/** r_f = b_f - d_f x_f + sum of links x neighbour for order[q], q in [q0, q1). */
+export function vmgResidualSlab(diag: Float64Array, lx: Float64Array, ly: Float64Array, lz: Float64Array, x: Float64Array, b: Float64Array, r: Float64Array, order: Int32Array, sx: number, plane: number, q0: number, q1: number): void {
+  for (let q = q0; q < q1; q++) {
+    const f = order[q]
+    r[f] = b[f] - diag[f] * x[f] + lx[f] * x[f + 1] + lx[f - 1] * x[f - 1] + ly[f] * x[f + sx] + ly[f - sx] * x[f - sx] + lz[f] * x[f + plane] + lz[f - plane] * x[f - plane]
+  }
+}
+
+/** vmgSweepSlab over count listed nodes from begin. Args: diag, lx, ly, lz, x, b, order, begin, sx, plane, count. */
+export const VMG_SWEEP = defineKernel({
+  name: 'vmgSweep',
+  args: [f64('diag'), f64('lx'), f64('ly'), f64('lz'), f64('x'), f64('b'), i32('order'), int('begin'), int('sx'), int('plane'), size('count')],
+  split: 'rows',
+  range: (a) => a[10] as number,
+  // Seven products a node; the pool runs small levels on the calling thread.
+  work: (a) => 7 * (a[10] as number),
+  ref: vmgSweepSlab,
+})
+
+/** vmgResidualSlab over the first count listed nodes. Args: diag, lx, ly, lz, x, b, r, order, sx, plane, count. */
+export const VMG_RESIDUAL = defineKernel({
+  name: 'vmgResidual',
+  args: [f64('diag'), f64('lx'), f64('ly'), f64('lz'), f64('x'), f64('b'), f64('r'), i32('order'), int('sx'), int('plane'), size('count')],
+  split: 'rows',
+  range: (a) => a[10] as number,
+  work: (a) => 7 * (a[10] as number),
+  ref: vmgResidualSlab,
 })

@@ -46,7 +46,10 @@
 // lattice over all levels). Arrays are padded by one plane at both ends so neighbour reads
 // never leave them (links beyond the lattice are 0).
 import { DenseCholesky } from '../core/amg/denseCholesky'
+import { TS_KERNELS } from '../core/kernelBackend'
+import type { KernelBackend } from '../core/kernelTypes'
 import type { Preconditioner } from '../core/pcg'
+import { VMG_RESIDUAL, VMG_SWEEP } from './viscousKernels'
 
 /** What the preconditioner reads from a set-up ViscositySystem (viscosity.ts). */
 export interface ViscousSites {
@@ -114,23 +117,27 @@ class Level {
   sorted: Int32Array = new Int32Array(0)
   parent: Int32Array = new Int32Array(0)
 
-  constructor(sx: number, sy: number, sz: number) {
+  /** The sweeps and the residual run on these (VMG_SWEEP, VMG_RESIDUAL); what they read lives in their memory. */
+  private readonly kernels: KernelBackend
+
+  constructor(sx: number, sy: number, sz: number, kernels: KernelBackend = TS_KERNELS) {
     this.sx = sx
     this.sy = sy
     this.sz = sz
     this.n = sx * sy * sz
     this.pad = sx * sy + 1
+    this.kernels = kernels
     const len = this.n + 2 * this.pad
-    this.diag = new Float64Array(len)
-    this.lx = new Float64Array(len)
-    this.ly = new Float64Array(len)
-    this.lz = new Float64Array(len)
+    this.diag = kernels.f64(len)
+    this.lx = kernels.f64(len)
+    this.ly = kernels.f64(len)
+    this.lz = kernels.f64(len)
     this.excess = new Float64Array(len)
     this.active = new Uint8Array(len)
-    this.x = new Float64Array(len)
-    this.b = new Float64Array(len)
-    this.r = new Float64Array(len)
-    this.order = new Int32Array(this.n)
+    this.x = kernels.f64(len)
+    this.b = kernels.f64(len)
+    this.r = kernels.f64(len)
+    this.order = kernels.i32(this.n)
   }
 
   /** Zero links; active = unknown[off ..] (the fine level of a component). */
@@ -170,23 +177,14 @@ class Level {
   /** One red-black Gauss-Seidel half sweep over the active nodes of `color` ((i + j + k) & 1). */
   sweep(color: number): void {
     const { sx, diag, lx, ly, lz, x, b, order } = this
-    const plane = sx * this.sy
     const begin = color === 0 ? 0 : this.redCount, end = color === 0 ? this.redCount : this.activeCount
-    for (let q = begin; q < end; q++) {
-      const f = order[q]
-      x[f] =
-        (b[f] + lx[f] * x[f + 1] + lx[f - 1] * x[f - 1] + ly[f] * x[f + sx] + ly[f - sx] * x[f - sx] + lz[f] * x[f + plane] + lz[f - plane] * x[f - plane]) / diag[f]
-    }
+    this.kernels.run(VMG_SWEEP, diag, lx, ly, lz, x, b, order, begin, sx, sx * this.sy, end - begin)
   }
 
   /** r = b - B x on the active nodes (the transfers read r only there). */
   residual(): void {
     const { sx, diag, lx, ly, lz, x, b, r, order } = this
-    const plane = sx * this.sy
-    for (let q = 0; q < this.activeCount; q++) {
-      const f = order[q]
-      r[f] = b[f] - diag[f] * x[f] + lx[f] * x[f + 1] + lx[f - 1] * x[f - 1] + ly[f] * x[f + sx] + ly[f - sx] * x[f - sx] + lz[f] * x[f + plane] + lz[f - plane] * x[f - plane]
-    }
+    this.kernels.run(VMG_RESIDUAL, diag, lx, ly, lz, x, b, r, order, sx, sx * this.sy, this.activeCount)
   }
 }
 
@@ -307,12 +305,12 @@ class ComponentCycle {
   private depth = 1
   private readonly transfers: Transfer[] = []
 
-  constructor(sx: number, sy: number, sz: number) {
-    const levels = [new Level(sx, sy, sz)]
+  constructor(sx: number, sy: number, sz: number, kernels: KernelBackend = TS_KERNELS) {
+    const levels = [new Level(sx, sy, sz, kernels)]
     while (true) {
       const last = levels[levels.length - 1]
       if (Math.max(last.sx, last.sy, last.sz) <= 2) break
-      levels.push(new Level((last.sx + 1) >> 1, (last.sy + 1) >> 1, (last.sz + 1) >> 1))
+      levels.push(new Level((last.sx + 1) >> 1, (last.sy + 1) >> 1, (last.sz + 1) >> 1, kernels))
     }
     this.levels = levels
     for (let l = 0; l + 1 < levels.length; l++) this.transfers.push(new Transfer(levels[l], levels[l + 1]))
@@ -356,10 +354,11 @@ export class ViscousMultigrid implements Preconditioner {
   private nu = 0
   private nv = 0
 
-  constructor(nx: number, ny: number, nz: number) {
-    this.u = new ComponentCycle(nx + 1, ny, nz)
-    this.v = new ComponentCycle(nx, ny + 1, nz)
-    this.w = new ComponentCycle(nx, ny, nz + 1)
+  /** kernels: where the levels' sweeps and residuals run (viscousKernels.ts). */
+  constructor(nx: number, ny: number, nz: number, kernels: KernelBackend = TS_KERNELS) {
+    this.u = new ComponentCycle(nx + 1, ny, nz, kernels)
+    this.v = new ComponentCycle(nx, ny + 1, nz, kernels)
+    this.w = new ComponentCycle(nx, ny, nz + 1, kernels)
   }
 
   /** Builds the three hierarchies for the system's last setup. */

@@ -86,3 +86,19 @@ export function viscousApply(x: usize, out: usize, b: usize, tmp: usize, mass: u
     }
   }
 }
+
+/** vmgSweepSlab: a red-black half sweep over order[begin + q0 .. begin + q1). */
+export function vmgSweep(diag: usize, lx: usize, ly: usize, lz: usize, x: usize, b: usize, order: usize, begin: i32, sx: i32, plane: i32, q0: i32, q1: i32): void {
+  for (let q = begin + q0; q < begin + q1; q++) {
+    const f = ri32(order, q)
+    wf64(x, f, (rf64(b, f) + rf64(lx, f) * rf64(x, f + 1) + rf64(lx, f - 1) * rf64(x, f - 1) + rf64(ly, f) * rf64(x, f + sx) + rf64(ly, f - sx) * rf64(x, f - sx) + rf64(lz, f) * rf64(x, f + plane) + rf64(lz, f - plane) * rf64(x, f - plane)) / rf64(diag, f))
+  }
+}
+
+/** vmgResidualSlab: r = b - B x over order[q0 .. q1). */
+export function vmgResidual(diag: usize, lx: usize, ly: usize, lz: usize, x: usize, b: usize, r: usize, order: usize, sx: i32, plane: i32, q0: i32, q1: i32): void {
+  for (let q = q0; q < q1; q++) {
+    const f = ri32(order, q)
+    wf64(r, f, rf64(b, f) - rf64(diag, f) * rf64(x, f) + rf64(lx, f) * rf64(x, f + 1) + rf64(lx, f - 1) * rf64(x, f - 1) + rf64(ly, f) * rf64(x, f + sx) + rf64(ly, f - sx) * rf64(x, f - sx) + rf64(lz, f) * rf64(x, f + plane) + rf64(lz, f - plane) * rf64(x, f - plane))
+  }
+}
