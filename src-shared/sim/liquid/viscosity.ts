@@ -76,7 +76,7 @@ import { type LinearOperator, PcgSolver, type Preconditioner, type SolveStats, t
 import type { ViscousPreconditioner, ViscousStress, WallSlip } from './liquidInput'
 import { RigidModeSpace, WithRigidModes } from './rigidModes'
 import { ViscousIncompleteCholesky } from './viscousMatrix'
-import { VISCOUS_APPLY, viscousAccumulate } from './viscousKernels'
+import { VISCOUS_APPLY, VISCOUS_DOT, VISCOUS_UPDATE_ITERATE, VISCOUS_UPDATE_SEARCH, viscousAccumulate } from './viscousKernels'
 import { ViscousMultigrid } from './viscousMultigrid'
 
 export type { ViscousPreconditioner } from './liquidInput'
@@ -128,21 +128,19 @@ class JacobiPreconditioner implements Preconditioner {
  */
 class UnknownFaceOps implements VectorOps {
   readonly n: number
+  /** The reductions' one partial sum (the dot and the iterate's update are serial kernel rows, viscousKernels.ts). */
+  private readonly partial: Float64Array
   constructor(private readonly sys: ViscositySystem) {
     this.n = sys.n
+    this.partial = sys.kernels.f64(1)
   }
   alloc(): Float64Array {
     // In the kernels' memory: the product and incomplete Cholesky read and write these.
     return this.sys.kernels.f64(this.n)
   }
   dot(a: Float64Array, b: Float64Array): number {
-    const { faces, faceCount } = this.sys
-    let s = 0
-    for (let t = 0; t < faceCount; t++) {
-      const f = faces[t]
-      s += a[f] * b[f]
-    }
-    return s
+    const { faces, faceCount, kernels } = this.sys
+    return kernels.run(VISCOUS_DOT, a, b, faces, faceCount, this.partial)
   }
   axpy(y: Float64Array, alpha: number, x: Float64Array): void {
     const { faces, faceCount } = this.sys
@@ -152,23 +150,12 @@ class UnknownFaceOps implements VectorOps {
     }
   }
   updateIterate(x: Float64Array, r: Float64Array, s: Float64Array, q: Float64Array, alpha: number): number {
-    const { faces, faceCount } = this.sys
-    let rr = 0
-    for (let t = 0; t < faceCount; t++) {
-      const f = faces[t]
-      x[f] += alpha * s[f]
-      const rf = r[f] - alpha * q[f]
-      r[f] = rf
-      rr += rf * rf
-    }
-    return rr
+    const { faces, faceCount, kernels } = this.sys
+    return kernels.run(VISCOUS_UPDATE_ITERATE, x, r, s, q, alpha, faces, faceCount, this.partial)
   }
   updateSearch(s: Float64Array, z: Float64Array, beta: number): void {
-    const { faces, faceCount } = this.sys
-    for (let t = 0; t < faceCount; t++) {
-      const f = faces[t]
-      s[f] = z[f] + beta * s[f]
-    }
+    const { faces, faceCount, kernels } = this.sys
+    kernels.run(VISCOUS_UPDATE_SEARCH, s, z, beta, faces, faceCount)
   }
   copy(dst: Float64Array, src: Float64Array): void {
     const { faces, faceCount } = this.sys

@@ -5,7 +5,7 @@
 // calling thread (on WebAssembly: about twice TypeScript's speed on the melting bunny, where
 // the solve takes ~100 iterations a substep). Twin: wasm/assembly/viscous.ts, the same
 // operations in the same order, so the same bits.
-import { defineKernel, f64, i32, int, size, u8 } from '../core/kernelTable'
+import { defineKernel, f64, float, i32, int, size, u8 } from '../core/kernelTable'
 
 /** The sites of a set-up system (viscosity.ts listSites), as accumulate reads them. */
 export interface ViscousSiteLists {
@@ -208,4 +208,71 @@ export const VMG_RESIDUAL = defineKernel({
   range: (a) => a[10] as number,
   work: (a) => 7 * (a[10] as number),
   ref: vmgResidualSlab,
+})
+
+// The viscosity PCG's vector kernels over the unknown faces (viscosity.ts UnknownFaceOps): each
+// a serial pass in the list's order, so a reduction adds in that order on any backend (one
+// partial, range 1).
+
+/** partial[0] = sum over the list of a[f] b[f]. */
+export function viscousDotSlab(a: Float64Array, b: Float64Array, faces: Int32Array, count: number, partial: Float64Array, k0: number, k1: number): void {
+  if (k0 >= k1) return
+  let s = 0
+  for (let t = 0; t < count; t++) {
+    const f = faces[t]
+    s += a[f] * b[f]
+  }
+  partial[0] = s
+}
+
+/** x += alpha s, r -= alpha q on the list; partial[0] = |r|^2 over it. */
+export function viscousUpdateIterateSlab(x: Float64Array, r: Float64Array, s: Float64Array, q: Float64Array, alpha: number, faces: Int32Array, count: number, partial: Float64Array, k0: number, k1: number): void {
+  if (k0 >= k1) return
+  let rr = 0
+  for (let t = 0; t < count; t++) {
+    const f = faces[t]
+    x[f] += alpha * s[f]
+    const rf = r[f] - alpha * q[f]
+    r[f] = rf
+    rr += rf * rf
+  }
+  partial[0] = rr
+}
+
+/** s = z + beta s on the list. */
+export function viscousUpdateSearchSlab(s: Float64Array, z: Float64Array, beta: number, faces: Int32Array, count: number, k0: number, k1: number): void {
+  if (k0 >= k1) return
+  for (let t = 0; t < count; t++) {
+    const f = faces[t]
+    s[f] = z[f] + beta * s[f]
+  }
+}
+
+export const VISCOUS_DOT = defineKernel({
+  name: 'viscousDot',
+  args: [f64('a'), f64('b'), i32('faces'), int('count'), f64('partial')],
+  split: 'rows',
+  range: () => 1,
+  work: () => 0,
+  partials: 'partial',
+  ref: viscousDotSlab,
+})
+
+export const VISCOUS_UPDATE_ITERATE = defineKernel({
+  name: 'viscousUpdateIterate',
+  args: [f64('x'), f64('r'), f64('s'), f64('q'), float('alpha'), i32('faces'), int('count'), f64('partial')],
+  split: 'rows',
+  range: () => 1,
+  work: () => 0,
+  partials: 'partial',
+  ref: viscousUpdateIterateSlab,
+})
+
+export const VISCOUS_UPDATE_SEARCH = defineKernel({
+  name: 'viscousUpdateSearch',
+  args: [f64('s'), f64('z'), float('beta'), i32('faces'), int('count')],
+  split: 'rows',
+  range: () => 1,
+  work: () => 0,
+  ref: viscousUpdateSearchSlab,
 })

@@ -102,3 +102,37 @@ export function vmgResidual(diag: usize, lx: usize, ly: usize, lz: usize, x: usi
     wf64(r, f, rf64(b, f) - rf64(diag, f) * rf64(x, f) + rf64(lx, f) * rf64(x, f + 1) + rf64(lx, f - 1) * rf64(x, f - 1) + rf64(ly, f) * rf64(x, f + sx) + rf64(ly, f - sx) * rf64(x, f - sx) + rf64(lz, f) * rf64(x, f + plane) + rf64(lz, f - plane) * rf64(x, f - plane))
   }
 }
+
+/** viscousDotSlab: the list's sum of a b, in its order, into partial[0]. */
+export function viscousDot(a: usize, b: usize, faces: usize, count: i32, partial: usize, k0: i32, k1: i32): void {
+  if (k0 >= k1) return
+  let s: f64 = 0
+  for (let t = 0; t < count; t++) {
+    const f = ri32(faces, t)
+    s += rf64(a, f) * rf64(b, f)
+  }
+  wf64(partial, 0, s)
+}
+
+/** viscousUpdateIterateSlab: x += alpha s, r -= alpha q on the list; |r|^2 into partial[0]. */
+export function viscousUpdateIterate(x: usize, r: usize, s: usize, q: usize, alpha: f64, faces: usize, count: i32, partial: usize, k0: i32, k1: i32): void {
+  if (k0 >= k1) return
+  let rr: f64 = 0
+  for (let t = 0; t < count; t++) {
+    const f = ri32(faces, t)
+    wf64(x, f, rf64(x, f) + alpha * rf64(s, f))
+    const rf = rf64(r, f) - alpha * rf64(q, f)
+    wf64(r, f, rf)
+    rr += rf * rf
+  }
+  wf64(partial, 0, rr)
+}
+
+/** viscousUpdateSearchSlab: s = z + beta s on the list. */
+export function viscousUpdateSearch(s: usize, z: usize, beta: f64, faces: usize, count: i32, k0: i32, k1: i32): void {
+  if (k0 >= k1) return
+  for (let t = 0; t < count; t++) {
+    const f = ri32(faces, t)
+    wf64(s, f, rf64(z, f) + beta * rf64(s, f))
+  }
+}
