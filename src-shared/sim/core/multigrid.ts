@@ -25,6 +25,7 @@
 // P A_c^-1 P^T / 2 is symmetric, so the whole V-cycle is.
 //
 // Odd sizes coarsen to ceil(n/2); the last coarse cell then has one child layer.
+import { reuseOrGrow } from './growCapacity'
 import type { AllocOptions } from './grid'
 import { type KernelBackend, kernelsOf } from './kernelBackend'
 import type { AxisTransfer, KernelAllocator } from './kernelTypes'
@@ -189,7 +190,7 @@ function boundaryBand(l: MultigridLevel, width: number, alloc: KernelAllocator):
   let count = 0
   for (let c = 0; c < dist.length; c++) if (dist[c] < width && active[c]) count++
   // Reuse the storage across setups (a kernel arena cannot free one block).
-  if (l.bandStore.length < count) l.bandStore = alloc.i32(Math.max(count, Math.ceil(l.bandStore.length * 1.5)))
+  l.bandStore = reuseOrGrow(l.bandStore, count, (n) => alloc.i32(n))
   const band = l.bandStore.subarray(0, count)
   // Red cells first, then black: one colour's cells only read the other's, so each half
   // can be split across workers like the interior red-black sweeps.

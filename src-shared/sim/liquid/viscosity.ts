@@ -69,6 +69,7 @@
 //   else multigrid, handing over to incomplete Cholesky if it has not converged within
 //   MULTIGRID_BUDGET iterations.
 import type { MacGrid } from '../core/grid'
+import { grownCapacity, reuseOrGrow } from '../core/growCapacity'
 import { TS_KERNELS } from '../core/kernelBackend'
 import type { KernelBackend } from '../core/kernelTypes'
 import { IcSpace } from '../core/sparse/incompleteCholesky'
@@ -163,10 +164,6 @@ class UnknownFaceOps implements VectorOps {
   }
 }
 
-/** list, or a larger one when it cannot hold count entries (grown by half: setups vary a little). */
-function listFor<T extends Int32Array | Float64Array | Uint8Array>(list: T, count: number, make: (n: number) => T): T {
-  return list.length >= count ? list : make(Math.max(count, Math.ceil(list.length * 1.5)))
-}
 
 /**
  * The box of cells within one cell of a liquid cell, clamped to the grid (ViscositySystem.box);
@@ -648,7 +645,7 @@ export class ViscositySystem implements LinearOperator {
     const { unknown } = this
     let count = 0
     this.forBoxFaces((f) => (count += unknown[f]))
-    this.faces = listFor(this.faces, count, (m) => this.kernels.i32(m))
+    this.faces = reuseOrGrow(this.faces, count, (m) => this.kernels.i32(m))
     const faces = this.faces
     let t = 0
     this.forBoxFaces((f) => {
@@ -674,7 +671,7 @@ export class ViscositySystem implements LinearOperator {
     const { i0, i1, j0, j1, k0, k1 } = this.box
     let cells = 0
     for (let k = k0; k <= k1; k++) for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1; i++) if (wCell[i + nx * (j + ny * k)] !== 0) cells++
-    this.cellSites = listFor(this.cellSites, cells, (m) => this.kernels.i32(m))
+    this.cellSites = reuseOrGrow(this.cellSites, cells, (m) => this.kernels.i32(m))
     this.cellCount = 0
     for (let k = k0; k <= k1; k++) for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1; i++) {
       const c = i + nx * (j + ny * k)
@@ -685,7 +682,7 @@ export class ViscositySystem implements LinearOperator {
     for (let k = k0; k <= k1 + 1; k++) for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1 + 1; i++) if (wXZ[i + (nx + 1) * (j + ny * k)] !== 0) edges++
     for (let k = k0; k <= k1 + 1; k++) for (let j = j0; j <= j1 + 1; j++) for (let i = i0; i <= i1; i++) if (wYZ[i + nx * (j + (ny + 1) * k)] !== 0) edges++
     if (this.edgeW.length < edges) {
-      const cap = Math.max(edges, Math.ceil(this.edgeW.length * 1.5))
+      const cap = grownCapacity(this.edgeW.length, edges)
       this.edgeFaces = this.kernels.i32(4 * cap)
       this.edgeW = this.kernels.f64(cap)
       this.edgeG = this.kernels.u8(cap)

@@ -20,11 +20,14 @@ import { type CsrMatrix, csrFromTriplets } from '../core/sparse/csr'
 import { type IcSpace, IncompleteCholesky } from '../core/sparse/incompleteCholesky'
 import type { ViscousSites } from './viscousMultigrid'
 
-/** What assembly reads besides the sites: the mass of each face and the stress form. */
+/** What assembly reads besides the sites: the mass of each face, the stress form and the unknown faces' list. */
 export interface ViscousMatrixSource extends ViscousSites {
   readonly n: number
   readonly mass: Float64Array
   readonly fullStress: boolean
+  /** The unknown faces in increasing order: faces[0 .. faceCount) (viscosity.ts listFaces). */
+  readonly faces: Int32Array
+  readonly faceCount: number
 }
 
 /** A over the unknowns: row r is stacked face faces[r]; rowOf[f] = r (or -1). */
@@ -59,11 +62,12 @@ class Triplets {
 }
 
 export function assembleViscousMatrix(s: ViscousMatrixSource): ViscousMatrix {
-  const { nx, ny, nu, nv, n, unknown, mass } = s
-  const rowOf = new Int32Array(n).fill(-1)
-  const faceList: number[] = []
-  for (let f = 0; f < n; f++) if (unknown[f]) (rowOf[f] = faceList.length), faceList.push(f)
+  const { nx, ny, nu, nv, n, mass } = s
+  // Rows in the order of the system's face list (increasing face index).
+  const faceList = s.faces.slice(0, s.faceCount)
   const m = faceList.length
+  const rowOf = new Int32Array(n).fill(-1)
+  for (let r = 0; r < m; r++) rowOf[faceList[r]] = r
   const t = new Triplets()
   for (let r = 0; r < m; r++) t.add(r, r, mass[faceList[r]])
   // One site: entries (face, coefficient) in fs / gs (face -1 = beyond the domain, value 0).
@@ -120,7 +124,7 @@ export function assembleViscousMatrix(s: ViscousMatrixSource): ViscousMatrix {
   const { edgeFaces, edgeW, edgeG } = s
   for (let e = 0; e < s.edgeCount; e++) edge(edgeW[e], edgeG[e], edgeFaces[4 * e], edgeFaces[4 * e + 1], edgeFaces[4 * e + 2], edgeFaces[4 * e + 3])
   const A = csrFromTriplets(m, m, t.rows.subarray(0, t.count), t.cols.subarray(0, t.count), t.vals.subarray(0, t.count))
-  return { A, faces: Int32Array.from(faceList), rowOf }
+  return { A, faces: faceList, rowOf }
 }
 
 /**

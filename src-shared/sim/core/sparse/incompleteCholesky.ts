@@ -26,6 +26,7 @@
 // L's rows would scatter into the rows above: the same subtractions in the same order (z_j =
 // (y_j - L_{i1 j} z_{i1}) - L_{i2 j} z_{i2} ... for i1 > i2 > ... > j), so the same bits, and
 // about a third faster on the melting bunny's viscosity system.
+import { grownCapacity } from '../growCapacity'
 import { TS_KERNELS } from '../kernelBackend'
 import type { KernelBackend } from '../kernelTypes'
 import type { Preconditioner } from '../pcg'
@@ -50,8 +51,8 @@ export class IcSpace {
   private take(name: string, length: number, make: (n: number) => Float64Array | Int32Array): Float64Array | Int32Array {
     let b = this.buffers.get(name)
     if (b === undefined || b.length < length) {
-      // Grown by half at least: a solve's size varies a little from one substep to the next.
-      b = make(Math.max(length, Math.ceil((b?.length ?? 0) * 1.5)))
+      // A solve's size varies a little from one substep to the next (growCapacity.ts).
+      b = make(grownCapacity(b?.length ?? 0, length))
       this.buffers.set(name, b)
     }
     return b.subarray(0, length)

@@ -18,6 +18,7 @@
 // The splat and phi run as a kernel-table row (surfaceSplatKernels.ts): on the WebAssembly
 // backend, split by z-planes of nodes over its threads, the arrays in its memory.
 import type { Vec3 } from '../../../scene/types'
+import { reuseOrGrow } from '../../core/growCapacity'
 import { TS_KERNELS } from '../../core/kernelBackend'
 import type { KernelAllocator, KernelBackend } from '../../core/kernelTypes'
 import { SURFACE_SPLAT } from './surfaceSplatKernels'
@@ -42,11 +43,11 @@ export interface LevelSetParams {
 }
 
 function grow32(a: Int32Array<ArrayBuffer>, n: number): Int32Array<ArrayBuffer> {
-  return a.length >= n ? a : new Int32Array(Math.max(n, Math.ceil(a.length * 1.5)))
+  return reuseOrGrow(a, n, (m) => new Int32Array(m))
 }
 /** a, or a larger array from alloc (its old contents not kept). */
 function growF32(a: Float32Array, n: number, alloc: KernelAllocator): Float32Array {
-  return a.length >= n ? a : alloc.f32(Math.max(n, Math.ceil(a.length * 1.5)))
+  return reuseOrGrow(a, n, (m) => alloc.f32(m))
 }
 
 /**
