@@ -18,6 +18,8 @@ export interface LiquidScalars {
   initialised: boolean
   /** The tracked free surface (surfaceTracker.ts) has been initialised. */
   surfaceReady: boolean
+  /** Solves the viscosity's 'auto' still sends past its stalled cycle (viscosity.ts cycleRest). */
+  viscousCycleRest: number
 }
 
 export interface LiquidGridState {
@@ -102,5 +104,8 @@ export function readLiquidCheckpoint(bytes: Uint8Array, dims: [number, number, n
     if (typeof v !== 'number' || !Number.isFinite(v)) bad(`${key} is missing`)
     return v
   }
-  return { time: scalar('time'), animFrame: scalar('animFrame'), prngState: scalar('prngState') >>> 0, initialised: m.initialised === true, surfaceReady }
+  // Checkpoints from before the viscosity's cycle rest have none: 0, the cycle is tried.
+  const rest = m.viscousCycleRest ?? 0
+  if (typeof rest !== 'number' || !Number.isInteger(rest) || rest < 0) bad('viscousCycleRest is not a count')
+  return { time: scalar('time'), animFrame: scalar('animFrame'), prngState: scalar('prngState') >>> 0, initialised: m.initialised === true, surfaceReady, viscousCycleRest: rest }
 }

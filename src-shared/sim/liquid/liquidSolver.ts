@@ -723,7 +723,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     const { nx, ny, nz } = this.setup.grid
     return writeLiquidCheckpoint(
       [nx, ny, nz],
-      { time: this._time, animFrame: this.animFrame, prngState: this.prng.state, initialised: this.initialised, surfaceReady: this.surface.ready },
+      { time: this._time, animFrame: this.animFrame, prngState: this.prng.state, initialised: this.initialised, surfaceReady: this.surface.ready, viscousCycleRest: this.visc.cycleRest },
       this.particles,
       { temperature: this.temperature, phi: this.phi, phiRaw: this.phiRaw, pressure: this.pressure.q, surface: this.surface.phi, rigid: this.rigid?.serialise() },
     )
@@ -736,6 +736,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     if (this.rigid && grids.rigid) this.rigid.restore(grids.rigid)
     this._time = s.time
     this.surface.ready = s.surfaceReady
+    this.visc.cycleRest = s.viscousCycleRest
     this.animFrame = s.animFrame
     this.prng.state = s.prngState
     this.initialised = s.initialised

@@ -67,7 +67,11 @@
 // - 'auto' (the default): Jacobi while the system is mass-dominated (STIFF_RATIO), incomplete
 //   Cholesky for the full stress across a large viscosity contrast (FULL_STRESS_CONTRAST_LIMIT),
 //   else multigrid, handing over to incomplete Cholesky if it has not converged within
-//   MULTIGRID_BUDGET iterations.
+//   MULTIGRID_BUDGET iterations; after such a stall the next CYCLE_REST solves go to
+//   incomplete Cholesky directly (the system changes little from one substep to the next, and
+//   a cycle that stalled once stalls again: the melting bunny's first substeps, every substep
+//   of the toothpaste, where it cost 60 wasted iterations a solve), then the cycle is tried
+//   again.
 import type { MacGrid } from '../core/grid'
 import { grownCapacity, reuseOrGrow } from '../core/growCapacity'
 import { TS_KERNELS } from '../core/kernelBackend'
@@ -91,6 +95,13 @@ export type { ViscousPreconditioner } from './liquidInput'
 export const STIFF_RATIO = 10
 /** 'auto' hands over to incomplete Cholesky after this many multigrid iterations (see solve). */
 export const MULTIGRID_BUDGET = 60
+/**
+ * 'auto' goes to incomplete Cholesky directly for this many solves after the cycle ran past its
+ * budget. Measured on the melting bunny (`npx eddy bench bunny --frames 24`): its first four
+ * substeps each spent 60 cycle iterations (30-63 ms) before incomplete Cholesky finished in
+ * 200-246 more; the toothpaste stalled at every substep.
+ */
+export const CYCLE_REST = 20
 /**
  * 'auto' with the full stress takes incomplete Cholesky when the liquid's viscosities span more
  * than this ratio: a stiff region in soft liquid (solid wax in its melt) is where the
@@ -263,6 +274,11 @@ export class ViscositySystem implements LinearOperator {
 
   /** 'auto' hands over to incomplete Cholesky after this many multigrid iterations (MULTIGRID_BUDGET). */
   multigridBudget = MULTIGRID_BUDGET
+  /**
+   * 'auto': solves left that skip the cycle because it stalled (CYCLE_REST). State: it decides
+   * the preconditioner and so the bits, so the liquid's checkpoint carries it.
+   */
+  cycleRest = 0
   /** With the full stress, add the stiff regions' rigid motions to the cycle (rigidModes.ts). */
   useRigidModes = true
   /** Which preconditioner solve() uses (see the file comment). */
@@ -785,7 +801,11 @@ export class ViscositySystem implements LinearOperator {
   /** Solves A x = rhs from the warm start x = u (PCG with `preconditioner`). */
   solve(tolerance: number, maxIterations: number): SolveStats {
     if (!this.active) return { iterations: 0, residual: 0, converged: true }
-    const choice = this.preconditioner === 'auto' ? this.autoChoice() : this.preconditioner
+    const asked = this.preconditioner
+    const resting = asked === 'auto' && this.cycleRest > 0
+    if (resting) this.cycleRest--
+    let choice = asked === 'auto' ? this.autoChoice() : asked
+    if (resting && choice === 'multigrid') choice = 'ic'
     this.lastPreconditioner = choice
     const run = (pre: Preconditioner, limit: number) => {
       // The vector kernels visit the unknowns only (UnknownFaceOps): clear what the last
@@ -811,6 +831,7 @@ export class ViscositySystem implements LinearOperator {
     const first = run(pre, Math.min(maxIterations, this.multigridBudget))
     if (first.converged || first.iterations >= maxIterations) return first
     this.lastPreconditioner = 'multigrid+ic'
+    this.cycleRest = CYCLE_REST
     const rest = run(new ViscousIncompleteCholesky(this, this.icSpace), maxIterations - first.iterations)
     return { ...rest, iterations: first.iterations + rest.iterations }
   }

@@ -17,7 +17,7 @@ import { CLOSED_BOX, openFlags } from '../../../src-shared/sim/core/boundaries'
 import type { GridSpec } from '../../../src-shared/sim/core/grid'
 import { Prng } from '../../../src-shared/sim/core/prng'
 import type { ViscousStress } from '../../../src-shared/sim/liquid/liquidInput'
-import { AIR, LIQUID, SOLID, STIFF_RATIO, ViscositySystem, type ViscousPreconditioner } from '../../../src-shared/sim/liquid/viscosity'
+import { AIR, CYCLE_REST, LIQUID, SOLID, STIFF_RATIO, ViscositySystem, type ViscousPreconditioner } from '../../../src-shared/sim/liquid/viscosity'
 import { ViscousMultigrid } from '../../../src-shared/sim/liquid/viscousMultigrid'
 import { RigidModeSpace, WithRigidModes } from '../../../src-shared/sim/liquid/rigidModes'
 import type { Preconditioner } from '../../../src-shared/sim/core/pcg'
@@ -214,6 +214,37 @@ describe('viscous multigrid preconditioner', () => {
     const ref = system(16, 1e4, 'full', 'jacobi', 1, 'blob')
     ref.solve(1e-8, 4000)
     expect(maxRel(sys.x, ref.x)).toBeLessThan(1e-5)
+  })
+
+  it("'auto' goes straight to incomplete Cholesky for CYCLE_REST solves after the cycle stalled, to the same answer (1e-5 relative), then tries the cycle again", () => {
+    const s = tank(16, 1e4, 1, 'blob')
+    const sys = new ViscositySystem(16, 16, 16)
+    const setup = () => sys.setup(s.vel, s.fractions, s.kind, s.cellNu, H, 'full', 'no', openFlags(CLOSED_BOX), s.phi)
+    sys.multigridBudget = 2
+    setup()
+    sys.solve(1e-8, 4000)
+    expect(sys.lastPreconditioner).toBe('multigrid+ic')
+    expect(sys.cycleRest).toBe(CYCLE_REST)
+    const ref = system(16, 1e4, 'full', 'jacobi', 1, 'blob')
+    ref.solve(1e-8, 4000)
+    for (let k = 0; k < CYCLE_REST; k++) {
+      setup()
+      const st = sys.solve(1e-8, 4000)
+      expect(sys.lastPreconditioner).toBe('ic')
+      expect(st.converged).toBe(true)
+      expect(maxRel(sys.x, ref.x)).toBeLessThan(1e-5)
+    }
+    expect(sys.cycleRest).toBe(0)
+    setup()
+    sys.solve(1e-8, 4000)
+    expect(sys.lastPreconditioner).toBe('multigrid+ic')
+    // A system the cycle solves within its budget is not sent past it.
+    sys.multigridBudget = 60
+    sys.cycleRest = 0
+    setup()
+    sys.solve(1e-8, 4000)
+    expect(sys.lastPreconditioner).toBe('multigrid')
+    expect(sys.cycleRest).toBe(0)
   })
 
   it("'auto' uses Jacobi on a mass-dominated system and multigrid on a stiff one (ratio STIFF_RATIO)", () => {

@@ -209,7 +209,7 @@ describe('MarkerParticles with C_p', () => {
 describe('liquid checkpoint with C_p', () => {
   const dims: [number, number, number] = [3, 3, 3]
   const gridState = () => ({ temperature: new Float32Array(27), phi: new Float32Array(27), phiRaw: new Float32Array(27), pressure: new Float64Array(27), surface: new Float32Array(27) })
-  const scalars = { time: 1, animFrame: 2, prngState: 3, initialised: true, surfaceReady: false }
+  const scalars = { time: 1, animFrame: 2, prngState: 3, initialised: true, surfaceReady: false, viscousCycleRest: 0 }
 
   it('writes and reads C_p bit for bit', () => {
     const p = new MarkerParticles(10, 2, true)
