@@ -80,7 +80,7 @@ import { IcSpace } from '../core/sparse/incompleteCholesky'
 import { type LinearOperator, PcgSolver, type Preconditioner, type SolveStats, type VectorOps } from '../core/pcg'
 import type { ViscousPreconditioner, ViscousStress, WallSlip } from './liquidInput'
 import { RigidModeSpace, WithRigidModes } from './rigidModes'
-import { ViscousIncompleteCholesky } from './viscousMatrix'
+import { ViscousAssembly, ViscousIncompleteCholesky } from './viscousMatrix'
 import { VISCOUS_APPLY, VISCOUS_DOT, VISCOUS_UPDATE_ITERATE, VISCOUS_UPDATE_SEARCH, viscousAccumulate } from './viscousKernels'
 import { ViscousMultigrid } from './viscousMultigrid'
 
@@ -311,6 +311,8 @@ export class ViscositySystem implements LinearOperator {
   readonly kernels: KernelBackend
   /** Incomplete Cholesky's arrays, reused by every solve that factors. */
   private readonly icSpace: IcSpace
+  /** Its matrix's assembly arrays, reused likewise. */
+  private readonly icAssembly = new ViscousAssembly()
 
   constructor(nx: number, ny: number, nz: number, kernels: KernelBackend = TS_KERNELS) {
     this.kernels = kernels
@@ -814,7 +816,7 @@ export class ViscositySystem implements LinearOperator {
       return this.pcg.solve(this.unknownRows, pre, this.rhs, this.x, { tolerance, maxIterations: limit })
     }
     if (choice === 'jacobi') return run(this.jacobi, maxIterations)
-    if (choice === 'ic') return run(new ViscousIncompleteCholesky(this, this.icSpace), maxIterations)
+    if (choice === 'ic') return run(new ViscousIncompleteCholesky(this, this.icSpace, this.icAssembly), maxIterations)
     this.multigrid ??= new ViscousMultigrid(this.nx, this.ny, this.nz, this.kernels)
     this.multigrid.setup(this)
     let pre: Preconditioner = this.multigrid
@@ -832,7 +834,7 @@ export class ViscositySystem implements LinearOperator {
     if (first.converged || first.iterations >= maxIterations) return first
     this.lastPreconditioner = 'multigrid+ic'
     this.cycleRest = CYCLE_REST
-    const rest = run(new ViscousIncompleteCholesky(this, this.icSpace), maxIterations - first.iterations)
+    const rest = run(new ViscousIncompleteCholesky(this, this.icSpace, this.icAssembly), maxIterations - first.iterations)
     return { ...rest, iterations: first.iterations + rest.iterations }
   }
 

@@ -16,7 +16,8 @@
 // entries); the full stress one term over all four faces. The product with this matrix equals
 // ViscositySystem.apply on the unknowns (tests/unit/sim/liquid/viscousMatrix.test.ts).
 import type { Preconditioner } from '../core/pcg'
-import { type CsrMatrix, csrFromTriplets } from '../core/sparse/csr'
+import { reuseOrGrow } from '../core/growCapacity'
+import { type CsrMatrix, CsrScratch, csrFromTriplets } from '../core/sparse/csr'
 import { type IcSpace, IncompleteCholesky } from '../core/sparse/incompleteCholesky'
 import type { ViscousSites } from './viscousMultigrid'
 
@@ -61,14 +62,28 @@ class Triplets {
   }
 }
 
-export function assembleViscousMatrix(s: ViscousMatrixSource): ViscousMatrix {
+/**
+ * What assembly reuses from one substep to the next (the triplets, the row map and the CSR's
+ * arrays: csr.ts CsrScratch says why). A matrix assembled in it lives until the next assembly.
+ */
+export class ViscousAssembly {
+  readonly triplets = new Triplets()
+  readonly csr = new CsrScratch()
+  faces = new Int32Array(0)
+  rowOf = new Int32Array(0)
+}
+
+export function assembleViscousMatrix(s: ViscousMatrixSource, work: ViscousAssembly = new ViscousAssembly()): ViscousMatrix {
   const { nx, ny, nu, nv, n, mass } = s
   // Rows in the order of the system's face list (increasing face index).
-  const faceList = s.faces.slice(0, s.faceCount)
-  const m = faceList.length
-  const rowOf = new Int32Array(n).fill(-1)
+  const m = s.faceCount
+  const faceList = (work.faces = reuseOrGrow(work.faces, m, (length) => new Int32Array(length))).subarray(0, m)
+  faceList.set(s.faces.subarray(0, m))
+  const rowOf = (work.rowOf = reuseOrGrow(work.rowOf, n, (length) => new Int32Array(length))).subarray(0, n)
+  rowOf.fill(-1)
   for (let r = 0; r < m; r++) rowOf[faceList[r]] = r
-  const t = new Triplets()
+  const t = work.triplets
+  t.count = 0
   for (let r = 0; r < m; r++) t.add(r, r, mass[faceList[r]])
   // One site: entries (face, coefficient) in fs / gs (face -1 = beyond the domain, value 0).
   const fs = new Int32Array(4), gs = new Float64Array(4)
@@ -123,7 +138,7 @@ export function assembleViscousMatrix(s: ViscousMatrixSource): ViscousMatrix {
   }
   const { edgeFaces, edgeW, edgeG } = s
   for (let e = 0; e < s.edgeCount; e++) edge(edgeW[e], edgeG[e], edgeFaces[4 * e], edgeFaces[4 * e + 1], edgeFaces[4 * e + 2], edgeFaces[4 * e + 3])
-  const A = csrFromTriplets(m, m, t.rows.subarray(0, t.count), t.cols.subarray(0, t.count), t.vals.subarray(0, t.count))
+  const A = csrFromTriplets(m, m, t.rows.subarray(0, t.count), t.cols.subarray(0, t.count), t.vals.subarray(0, t.count), work.csr)
   return { A, faces: faceList, rowOf }
 }
 
@@ -137,13 +152,16 @@ export class ViscousIncompleteCholesky implements Preconditioner {
   private readonly ic: IncompleteCholesky
   private readonly faces: Int32Array
 
-  /** space: where the factor's arrays live (the kernels' memory: the solves then run on WebAssembly). */
-  constructor(s: ViscousMatrixSource, space?: IcSpace) {
-    const { A, faces } = assembleViscousMatrix(s)
+  /**
+   * space: where the factor's arrays live (the kernels' memory: the solves then run on
+   * WebAssembly); work: the assembly's reused arrays (the factor copies what it keeps).
+   */
+  constructor(s: ViscousMatrixSource, space?: IcSpace, work?: ViscousAssembly) {
+    const { A, faces } = assembleViscousMatrix(s, work)
     this.ic = new IncompleteCholesky(A, space)
     // The solves gather and scatter through faces: it too must be in the kernels' memory.
-    this.faces = space === undefined ? faces : space.i32('faces', faces.length)
-    if (this.faces !== faces) this.faces.set(faces)
+    if (space !== undefined) (this.faces = space.i32('faces', faces.length)).set(faces)
+    else this.faces = work === undefined ? faces : faces.slice()
   }
 
   apply(r: Float64Array, z: Float64Array): void {

@@ -3,7 +3,7 @@
 // random triplets with many duplicates, empty rows, short rows and rows longer than the
 // insertion sort takes.
 import { describe, expect, it } from 'vitest'
-import { csrFromTriplets } from '../../../src-shared/sim/core/sparse/csr'
+import { CsrScratch, csrFromTriplets } from '../../../src-shared/sim/core/sparse/csr'
 import { Prng } from '../../../src-shared/sim/core/prng'
 
 function reference(n: number, rows: number[], cols: number[], vals: number[]) {
@@ -38,5 +38,24 @@ describe('csrFromTriplets', () => {
     expect(Array.from(got.rowPtr)).toEqual(want.rowPtr)
     expect(Array.from(got.col)).toEqual(want.col)
     expect(Array.from(got.val)).toEqual(want.val)
+  })
+
+  it('built in a reused scratch, larger then smaller then larger, the same as built fresh', () => {
+    const prng = new Prng(11)
+    const scratch = new CsrScratch()
+    for (const [n, m] of [[60, 900], [20, 150], [90, 2000], [35, 400]]) {
+      const rows: number[] = [], cols: number[] = [], vals: number[] = []
+      for (let t = 0; t < m; t++) {
+        rows.push(Math.floor(prng.range(0, n)))
+        cols.push(Math.floor(prng.range(0, n)))
+        vals.push(prng.range(-1, 1))
+      }
+      const want = reference(n, rows, cols, vals)
+      const got = csrFromTriplets(n, n, rows, cols, vals, scratch)
+      expect(got.rowPtr.length).toBe(n + 1)
+      expect(Array.from(got.rowPtr)).toEqual(want.rowPtr)
+      expect(Array.from(got.col)).toEqual(want.col)
+      expect(Array.from(got.val)).toEqual(want.val)
+    }
   })
 })

@@ -2,6 +2,7 @@
 // building from triplets, transpose (R = P^T), sparse products (the Galerkin operator
 // R A P), greedy multicolouring of the rows for a parallel Gauss-Seidel, and a 7-point
 // Poisson matrix for tests and benchmarks. The per-iteration kernels are in kernels.ts.
+import { reuseOrGrow } from '../growCapacity'
 import type { KernelAllocator } from '../kernelTypes'
 
 /**
@@ -64,22 +65,53 @@ export function copyCsr(A: CsrMatrix, alloc: KernelAllocator): CsrMatrix {
 const LONG_ROW = 128
 
 /**
- * The n x cols matrix with entries (rows[t], cols[t]) = vals[t]; duplicates are summed (in
- * triplet order), columns sorted within each row.
+ * What csrFromTriplets may reuse from one build to the next (a solver that assembles a matrix
+ * every substep): its working arrays and the result's, grown when too small
+ * (growCapacity.ts). A result built in it is views of these arrays, valid until the next build.
+ * Fresh memory is not free here: first touching a new page costs about 3 ms a megabyte on
+ * these machines, more than the assembly's arithmetic.
  */
-export function csrFromTriplets(n: number, cols: number, rows: ArrayLike<number>, colsOf: ArrayLike<number>, vals: ArrayLike<number>): CsrMatrix {
+export class CsrScratch {
+  count = new Int32Array(0)
+  next = new Int32Array(0)
+  order = new Int32Array(0)
+  rowPtr = new Int32Array(0)
+  col = new Int32Array(0)
+  val = new Float64Array(0)
+}
+
+const i32 = (length: number) => new Int32Array(length)
+
+/**
+ * The n x cols matrix with entries (rows[t], cols[t]) = vals[t]; duplicates are summed (in
+ * triplet order), columns sorted within each row. With `scratch`, the arrays come from it.
+ */
+export function csrFromTriplets(n: number, cols: number, rows: ArrayLike<number>, colsOf: ArrayLike<number>, vals: ArrayLike<number>, scratch: CsrScratch | null = null): CsrMatrix {
   const m = rows.length
-  const count = new Int32Array(n + 1)
+  let count: Int32Array, next: Int32Array, order: Int32Array, rowPtr: Int32Array, col: Int32Array, val: Float64Array
+  if (scratch) {
+    count = scratch.count = reuseOrGrow(scratch.count, n + 1, i32)
+    count.fill(0, 0, n + 1)
+    next = scratch.next = reuseOrGrow(scratch.next, n, i32)
+    order = scratch.order = reuseOrGrow(scratch.order, m, i32)
+    rowPtr = scratch.rowPtr = reuseOrGrow(scratch.rowPtr, n + 1, i32)
+    col = scratch.col = reuseOrGrow(scratch.col, m, i32)
+    val = scratch.val = reuseOrGrow(scratch.val, m, (length) => new Float64Array(length))
+  } else {
+    count = new Int32Array(n + 1)
+    next = new Int32Array(n)
+    order = new Int32Array(m)
+    rowPtr = new Int32Array(n + 1)
+    col = new Int32Array(m)
+    val = new Float64Array(m)
+  }
   for (let t = 0; t < m; t++) count[rows[t] + 1]++
   for (let i = 0; i < n; i++) count[i + 1] += count[i]
-  const next = count.slice(0, n)
-  const order = new Int32Array(m)
+  next.set(count.subarray(0, n))
   for (let t = 0; t < m; t++) order[next[rows[t]]++] = t
   // Sort each row's triplets by column (stable: duplicates keep triplet order; insertion sort,
   // rows are short), then merge duplicates into one entry, summed in triplet order.
-  const rowPtr = new Int32Array(n + 1)
-  const col = new Int32Array(m)
-  const val = new Float64Array(m)
+  rowPtr[0] = 0
   let nnz = 0
   for (let i = 0; i < n; i++) {
     const r0 = count[i], r1 = count[i + 1]
@@ -107,6 +139,7 @@ export function csrFromTriplets(n: number, cols: number, rows: ArrayLike<number>
     }
     rowPtr[i + 1] = nnz
   }
+  if (scratch) return { n, cols, rowPtr: rowPtr.subarray(0, n + 1), col: col.subarray(0, nnz), val: val.subarray(0, nnz) }
   return { n, cols, rowPtr, col: col.slice(0, nnz), val: val.slice(0, nnz) }
 }
 
