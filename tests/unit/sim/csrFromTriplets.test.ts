@@ -1,7 +1,7 @@
 // csrFromTriplets against a plain reference (sort each row's triplets by column, then by
 // triplet index; sum duplicates in that order): the same structure and the same value bits on
-// random triplets with many duplicates, empty rows, short rows and rows longer than the
-// insertion sort takes.
+// random triplets with many duplicates, empty rows, short rows and rows longer than a
+// per-row insertion sort would take.
 import { describe, expect, it } from 'vitest'
 import { CsrScratch, csrFromTriplets } from '../../../src-shared/sim/core/sparse/csr'
 import { Prng } from '../../../src-shared/sim/core/prng'

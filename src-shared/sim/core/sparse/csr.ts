@@ -61,9 +61,6 @@ export function copyCsr(A: CsrMatrix, alloc: KernelAllocator): CsrMatrix {
   return B
 }
 
-/** Rows with more triplets than this are sorted by Array.sort rather than insertion sort. */
-const LONG_ROW = 128
-
 /**
  * What csrFromTriplets may reuse from one build to the next (a solver that assembles a matrix
  * every substep): its working arrays and the result's, grown when too small
@@ -74,6 +71,8 @@ const LONG_ROW = 128
 export class CsrScratch {
   count = new Int32Array(0)
   next = new Int32Array(0)
+  colCount = new Int32Array(0)
+  byCol = new Int32Array(0)
   order = new Int32Array(0)
   rowPtr = new Int32Array(0)
   col = new Int32Array(0)
@@ -85,50 +84,44 @@ const i32 = (length: number) => new Int32Array(length)
 /**
  * The n x cols matrix with entries (rows[t], cols[t]) = vals[t]; duplicates are summed (in
  * triplet order), columns sorted within each row. With `scratch`, the arrays come from it.
+ *
+ * The triplets are ordered by two stable counting sorts, by column and then by row, so each
+ * row's triplets come out by column and, within a column, in triplet order (O(m + n + cols);
+ * sorting each row by comparisons cost O(m k) for rows of k triplets: the viscosity's full
+ * stress rows hold about 40).
  */
 export function csrFromTriplets(n: number, cols: number, rows: ArrayLike<number>, colsOf: ArrayLike<number>, vals: ArrayLike<number>, scratch: CsrScratch | null = null): CsrMatrix {
   const m = rows.length
-  let count: Int32Array, next: Int32Array, order: Int32Array, rowPtr: Int32Array, col: Int32Array, val: Float64Array
-  if (scratch) {
-    count = scratch.count = reuseOrGrow(scratch.count, n + 1, i32)
-    count.fill(0, 0, n + 1)
-    next = scratch.next = reuseOrGrow(scratch.next, n, i32)
-    order = scratch.order = reuseOrGrow(scratch.order, m, i32)
-    rowPtr = scratch.rowPtr = reuseOrGrow(scratch.rowPtr, n + 1, i32)
-    col = scratch.col = reuseOrGrow(scratch.col, m, i32)
-    val = scratch.val = reuseOrGrow(scratch.val, m, (length) => new Float64Array(length))
-  } else {
-    count = new Int32Array(n + 1)
-    next = new Int32Array(n)
-    order = new Int32Array(m)
-    rowPtr = new Int32Array(n + 1)
-    col = new Int32Array(m)
-    val = new Float64Array(m)
-  }
+  const work = scratch ?? new CsrScratch()
+  const count = (work.count = reuseOrGrow(work.count, n + 1, i32))
+  const next = (work.next = reuseOrGrow(work.next, Math.max(n, cols) + 1, i32))
+  const colCount = (work.colCount = reuseOrGrow(work.colCount, cols + 1, i32))
+  const byCol = (work.byCol = reuseOrGrow(work.byCol, m, i32))
+  const order = (work.order = reuseOrGrow(work.order, m, i32))
+  const rowPtr = scratch ? (work.rowPtr = reuseOrGrow(work.rowPtr, n + 1, i32)) : new Int32Array(n + 1)
+  const col = (work.col = reuseOrGrow(work.col, m, i32))
+  const val = (work.val = reuseOrGrow(work.val, m, (length) => new Float64Array(length)))
+  // By column (stable: triplet order within a column).
+  colCount.fill(0, 0, cols + 1)
+  for (let t = 0; t < m; t++) colCount[colsOf[t] + 1]++
+  for (let c = 0; c < cols; c++) colCount[c + 1] += colCount[c]
+  next.set(colCount.subarray(0, cols))
+  for (let t = 0; t < m; t++) byCol[next[colsOf[t]]++] = t
+  // Then by row, stable: each row's triplets by column, equal columns in triplet order.
+  count.fill(0, 0, n + 1)
   for (let t = 0; t < m; t++) count[rows[t] + 1]++
   for (let i = 0; i < n; i++) count[i + 1] += count[i]
   next.set(count.subarray(0, n))
-  for (let t = 0; t < m; t++) order[next[rows[t]]++] = t
-  // Sort each row's triplets by column (stable: duplicates keep triplet order; insertion sort,
-  // rows are short), then merge duplicates into one entry, summed in triplet order.
+  for (let a = 0; a < m; a++) {
+    const t = byCol[a]
+    order[next[rows[t]]++] = t
+  }
+  // Merge duplicates into one entry, summed in triplet order.
   rowPtr[0] = 0
   let nnz = 0
   for (let i = 0; i < n; i++) {
-    const r0 = count[i], r1 = count[i + 1]
-    if (r1 - r0 > LONG_ROW) order.set(Array.from(order.subarray(r0, r1)).sort((x, y) => colsOf[x] - colsOf[y] || x - y), r0)
-    else for (let a = r0 + 1; a < r1; a++) {
-      const t = order[a], c = colsOf[t]
-      let b = a - 1
-      // order[] holds triplet indices in increasing order within the row before sorting, so
-      // comparing columns only (strictly greater moves) keeps equal columns in triplet order.
-      while (b >= r0 && colsOf[order[b]] > c) {
-        order[b + 1] = order[b]
-        b--
-      }
-      order[b + 1] = t
-    }
     const start = nnz
-    for (let a = r0; a < r1; a++) {
+    for (let a = count[i]; a < count[i + 1]; a++) {
       const t = order[a], c = colsOf[t]
       if (nnz > start && col[nnz - 1] === c) val[nnz - 1] += vals[t]
       else {
