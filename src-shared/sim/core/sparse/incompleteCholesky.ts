@@ -17,10 +17,11 @@
 // shifted A + alpha diag(A) (Manteuffel 1980's shifted incomplete Cholesky), alpha from 1e-3
 // doubling until every pivot is positive; `shift` records the alpha used (0 when none).
 //
-// The triangular solves are inherently serial: they run on the calling thread, as the IC_SOLVE
-// kernel row (rows.ts), so on WebAssembly (about 3x faster than TypeScript on the melting
-// bunny's viscosity system) when the factor and the vectors are in the kernels' memory: give
-// the constructor an IcSpace, whose arrays are reused by every factorisation made in it.
+// The factorisation and the triangular solves are inherently serial: they run on the calling
+// thread, as the IC_FACTOR and IC_SOLVE kernel rows (rows.ts), so on WebAssembly (the solves
+// about 3x faster than TypeScript on the melting bunny's viscosity system) when the factor and
+// the vectors are in the kernels' memory: give the constructor an IcSpace, whose arrays are
+// reused by every factorisation made in it.
 // apply() allocates nothing. The backward solve reads L^T by rows (a copy of L's entries made
 // after factoring, each row in decreasing order of L's row), so it gathers where a solve over
 // L's rows would scatter into the rows above: the same subtractions in the same order (z_j =
@@ -31,7 +32,7 @@ import { TS_KERNELS } from '../kernelBackend'
 import type { KernelBackend } from '../kernelTypes'
 import type { Preconditioner } from '../pcg'
 import type { CsrMatrix } from './csr'
-import { IC_SOLVE } from './rows'
+import { IC_FACTOR, IC_SOLVE } from './rows'
 
 /**
  * Where a factor's arrays come from: an IcSpace over a kernel backend keeps one growing buffer
@@ -95,7 +96,8 @@ export class IncompleteCholesky implements Preconditioner {
       rowPtr[i + 1] = rowPtr[i] + m
     }
     const col = space.i32('col', rowPtr[n])
-    const diag = new Float64Array(n)
+    const diag = space.f64('diag', n)
+    diag.fill(0)
     for (let i = 0; i < n; i++) {
       let q = rowPtr[i]
       for (let p = A.rowPtr[i]; p < A.rowPtr[i + 1]; p++) {
@@ -107,8 +109,10 @@ export class IncompleteCholesky implements Preconditioner {
     this.col = col
     this.val = space.f64('val', rowPtr[n])
     this.invDiag = space.f64('invDiag', n)
+    const pos = space.i32('pos', n)
+    const status = space.f64('status', 1)
     let alpha = 0
-    while (!this.factor(A, diag, alpha)) {
+    while (!this.factor(A, diag, alpha, pos, status)) {
       alpha = alpha === 0 ? 1e-3 : 2 * alpha
       if (alpha > 1e3) throw new Error('IncompleteCholesky: no positive factorisation (is the matrix symmetric with a positive diagonal?)')
     }
@@ -133,37 +137,16 @@ export class IncompleteCholesky implements Preconditioner {
     this.work = space.f64('work', n)
   }
 
-  /** Factors A + alpha diag(A) into val / invDiag; false on a pivot <= 0. */
-  private factor(A: CsrMatrix, diag: Float64Array, alpha: number): boolean {
+  /**
+   * Factors A + alpha diag(A) into val / invDiag (the IC_FACTOR kernel row: on WebAssembly when
+   * the space is the kernels'); false on a pivot <= 0.
+   */
+  private factor(A: CsrMatrix, diag: Float64Array, alpha: number, pos: Int32Array, status: Float64Array): boolean {
     const { n, rowPtr, col, val, invDiag } = this
-    // pos[j] = position of column j in the current row i's strict lower part, else -1.
-    const pos = new Int32Array(n).fill(-1)
-    for (let i = 0; i < n; i++) {
-      const start = rowPtr[i]
-      const end = rowPtr[i + 1]
-      // Row i of A's strict lower triangle, in column order (A's columns are sorted).
-      let q = start
-      for (let p = A.rowPtr[i]; p < A.rowPtr[i + 1]; p++) if (A.col[p] < i) val[q++] = A.val[p]
-      for (let t = start; t < end; t++) pos[col[t]] = t
-      let d = diag[i] * (1 + alpha)
-      for (let t = start; t < end; t++) {
-        const k = col[t]
-        // L_ik = (A_ik - sum_{j < k} L_ij L_kj) / L_kk: j over row k's pattern found in row i
-        // (row i's entries at columns < k are final by now).
-        let s = val[t]
-        for (let u = rowPtr[k]; u < rowPtr[k + 1]; u++) {
-          const at = pos[col[u]]
-          if (at >= 0) s -= val[at] * val[u]
-        }
-        const lik = s * invDiag[k]
-        val[t] = lik
-        d -= lik * lik
-      }
-      for (let t = start; t < end; t++) pos[col[t]] = -1
-      if (!(d > 0)) return false
-      invDiag[i] = 1 / Math.sqrt(d)
-    }
-    return true
+    // val starts as A's strict lower triangle, row by row in column order (A's columns are sorted).
+    let q = 0
+    for (let i = 0; i < n; i++) for (let p = A.rowPtr[i]; p < A.rowPtr[i + 1]; p++) if (A.col[p] < i) val[q++] = A.val[p]
+    return this.kernels.run(IC_FACTOR, rowPtr, col, val, diag, invDiag, pos, alpha, n, status) === 0
   }
 
   /** z = (L L^T)^-1 r (z may alias r). */

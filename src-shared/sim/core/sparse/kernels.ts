@@ -150,6 +150,59 @@ export function updateIterateBlocks(
 }
 
 /**
+ * IC(0)'s factorisation (IncompleteCholesky, incompleteCholesky.ts): L by rows over the pattern
+ * rowPtr / col, whose val holds A's strict lower entries on entry and L's on return, of
+ * A + alpha diag(A) (diag: A's diagonal), with invDiag = 1 / L_ii. For row i, in column order,
+ *   L_ik = (A_ik - sum_{j < k} L_ij L_kj) / L_kk   (j over the pattern of both rows)
+ *   L_ii = sqrt(A_ii (1 + alpha) - sum_{k < i} L_ik^2).
+ * pos is n ints of scratch. status[0] = 0, or i + 1 for the first row whose pivot is not
+ * positive (the factor is then incomplete). One index: rows wait for the ones before them.
+ */
+export function icFactorSlab(
+  rowPtr: Int32Array,
+  col: Int32Array,
+  val: Float64Array,
+  diag: Float64Array,
+  invDiag: Float64Array,
+  pos: Int32Array,
+  alpha: number,
+  n: number,
+  status: Float64Array,
+  k0: number,
+  k1: number,
+): void {
+  if (k0 >= k1) return
+  status[0] = 0
+  // pos[j] = position of column j in the current row i's strict lower part, else -1.
+  for (let j = 0; j < n; j++) pos[j] = -1
+  for (let i = 0; i < n; i++) {
+    const start = rowPtr[i]
+    const end = rowPtr[i + 1]
+    for (let t = start; t < end; t++) pos[col[t]] = t
+    let d = diag[i] * (1 + alpha)
+    for (let t = start; t < end; t++) {
+      const k = col[t]
+      // Row i's entries at columns < k are final by now; j runs over row k's pattern found in row i.
+      let s = val[t]
+      const kEnd = rowPtr[k + 1]
+      for (let u = rowPtr[k]; u < kEnd; u++) {
+        const at = pos[col[u]]
+        if (at >= 0) s -= val[at] * val[u]
+      }
+      const lik = s * invDiag[k]
+      val[t] = lik
+      d -= lik * lik
+    }
+    for (let t = start; t < end; t++) pos[col[t]] = -1
+    if (!(d > 0)) {
+      status[0] = i + 1
+      return
+    }
+    invDiag[i] = 1 / Math.sqrt(d)
+  }
+}
+
+/**
  * Incomplete Cholesky's two triangular solves (incompleteCholesky.ts): y = L^-1 r[index] by
  * L's rows, then L^T z = y by L^T's rows (upPtr / upRow / upVal: each row's entries in
  * decreasing order of L's row), in place in y and copied to out[index[j]]. index null: r, y

@@ -3,7 +3,7 @@
 // threads; vector rows split fixed-size blocks of SPARSE_BLOCK entries, so reductions have
 // the same partials whatever the thread count.
 import { defineKernel, f64, float, i32, int, type KernelArgs, size } from '../kernelTable'
-import { axpyBlocks, dotBlocks, gsRows, icSolveSlab, jacobiRows, residualRows, spmvAddRows, spmvRows, updateIterateBlocks, xpbyBlocks } from './kernels'
+import { axpyBlocks, dotBlocks, gsRows, icFactorSlab, icSolveSlab, jacobiRows, residualRows, spmvAddRows, spmvRows, updateIterateBlocks, xpbyBlocks } from './kernels'
 
 /** Entries per reduction block (even, so the two-lane sums start on a lane boundary). */
 export const SPARSE_BLOCK = 4096
@@ -130,4 +130,18 @@ export const IC_SOLVE = defineKernel({
   range: () => 1,
   work: () => 0,
   ref: icSolveSlab,
+})
+
+/**
+ * IC(0)'s factorisation (icFactorSlab): one index, on the calling thread. Args: rowPtr, col,
+ * val, diag, invDiag, pos, alpha, n, status; returns status[0] (0: every pivot positive).
+ */
+export const IC_FACTOR = defineKernel({
+  name: 'icFactor',
+  args: [...csr, f64('diag'), f64('invDiag'), i32('pos'), float('alpha'), int('n'), f64('status')],
+  split: 'rows',
+  range: () => 1,
+  partials: 'status',
+  work: () => 0,
+  ref: icFactorSlab,
 })

@@ -193,6 +193,37 @@ export function updateIterateBlocks(x: usize, r: usize, s: usize, q: usize, alph
   }
 }
 
+/** icFactorSlab: IC(0)'s factorisation by rows; status[0] = 0, or i + 1 at the first pivot <= 0. */
+export function icFactor(rowPtr: usize, col: usize, val: usize, diag: usize, invDiag: usize, pos: usize, alpha: f64, n: i32, status: usize, k0: i32, k1: i32): void {
+  if (k0 >= k1) return
+  wf64(status, 0, 0)
+  for (let j = 0; j < n; j++) store<i32>(pos + (<usize>j << 2), -1)
+  for (let i = 0; i < n; i++) {
+    const start = ri32(rowPtr, i)
+    const end = ri32(rowPtr, i + 1)
+    for (let t = start; t < end; t++) store<i32>(pos + (<usize>ri32(col, t) << 2), t)
+    let d = rf64(diag, i) * (1 + alpha)
+    for (let t = start; t < end; t++) {
+      const k = ri32(col, t)
+      let s = rf64(val, t)
+      const kEnd = ri32(rowPtr, k + 1)
+      for (let u = ri32(rowPtr, k); u < kEnd; u++) {
+        const at = ri32(pos, ri32(col, u))
+        if (at >= 0) s -= rf64(val, at) * rf64(val, u)
+      }
+      const lik = s * rf64(invDiag, k)
+      wf64(val, t, lik)
+      d -= lik * lik
+    }
+    for (let t = start; t < end; t++) store<i32>(pos + (<usize>ri32(col, t) << 2), -1)
+    if (!(d > 0)) {
+      wf64(status, 0, <f64>(i + 1))
+      return
+    }
+    wf64(invDiag, i, 1 / Math.sqrt(d))
+  }
+}
+
 /** icSolveSlab: incomplete Cholesky's forward (L's rows) and backward (L^T's rows) solves; index 0 = compact. */
 export function icSolve(rowPtr: usize, col: usize, val: usize, invDiag: usize, upPtr: usize, upRow: usize, upVal: usize, r: usize, index: usize, y: usize, out: usize, n: i32, k0: i32, k1: i32): void {
   if (k0 >= k1) return

@@ -2,11 +2,15 @@
 // finished unknown into the rows above; both do the same subtractions in the same order, so the
 // preconditioner's output must be the same bits (the viscosity and tetmesh benches' hashes rely
 // on it). Fails if the transposed rows are walked in the wrong order (the sums reassociate) or
-// if applyIndexed touches entries outside its index.
-import { describe, expect, it } from 'vitest'
+// if applyIndexed touches entries outside its index. The factorisation (the IC_FACTOR kernel row)
+// gives TypeScript's bits on every WebAssembly backend, including Kershaw's matrix, where IC(0)
+// meets a negative pivot and restarts shifted.
+import { afterAll, describe, expect, it } from 'vitest'
+import { everyBackend } from '../everyBackend'
+import type { KernelBackend } from '../../../../src-shared/sim/core/kernelBackend'
 import { Prng } from '../../../../src-shared/sim/core/prng'
 import { type CsrMatrix, csrFromTriplets } from '../../../../src-shared/sim/core/sparse/csr'
-import { IncompleteCholesky } from '../../../../src-shared/sim/core/sparse/incompleteCholesky'
+import { IcSpace, IncompleteCholesky } from '../../../../src-shared/sim/core/sparse/incompleteCholesky'
 
 /** A 3D 7-point operator on n^3 nodes with random positive link weights and a random mass: SPD. */
 function randomSpd(n: number, prng: Prng): CsrMatrix {
@@ -68,5 +72,48 @@ describe('incomplete Cholesky apply', () => {
     ic.applyIndexed(big, out, index)
     for (let i = 0; i < A.n; i++) expect(out[index[i]]).toBe(ref[i])
     for (let e = 0; e < out.length; e++) if (e % 3 !== 1) expect(out[e]).toBe(-5)
+  })
+
+  const owned: KernelBackend[] = []
+  afterAll(async () => {
+    for (const b of owned) await b.dispose()
+  })
+  const backends = everyBackend(owned)
+
+  it('factors to the same bits on every kernel backend, with and without a shift (Kershaw 1978)', () => {
+    // SPD, yet IC(0) meets a negative pivot (Kershaw's example): the factor restarts shifted.
+    const K = [
+      [3, -2, 0, 2],
+      [-2, 3, -2, 0],
+      [0, -2, 3, -2],
+      [2, 0, -2, 3],
+    ]
+    const rows: number[] = [], cols: number[] = [], vals: number[] = []
+    K.forEach((row, i) => row.forEach((v, j) => v !== 0 && (rows.push(i), cols.push(j), vals.push(v))))
+    const kershaw = csrFromTriplets(4, 4, rows, cols, vals)
+    for (const [A, shifted] of [[randomSpd(7, new Prng(8)), false], [kershaw, true]] as const) {
+      const r = new Float64Array(A.n)
+      const prng = new Prng(9)
+      for (let i = 0; i < A.n; i++) r[i] = prng.range(-1, 1)
+      let ref: number[] | null = null
+      let refShift = -1
+      for (const [name, kernels] of backends) {
+        const space = new IcSpace(kernels)
+        // Twice in one space: the second factorisation reuses the first one's arrays.
+        new IncompleteCholesky(A, space)
+        const ic = new IncompleteCholesky(A, space)
+        const rr = kernels.f64(A.n), z = kernels.f64(A.n)
+        rr.set(r)
+        ic.apply(rr, z)
+        if (ref === null) {
+          ref = Array.from(z)
+          refShift = ic.shift
+          expect(ic.shift > 0).toBe(shifted)
+        } else {
+          expect(Array.from(z), name).toEqual(ref)
+          expect(ic.shift, name).toBe(refShift)
+        }
+      }
+    }
   })
 })

@@ -1,9 +1,10 @@
 // The viscosity solve on the kernel backends (viscousKernels.ts VISCOUS_APPLY and sparse/rows.ts
-// IC_SOLVE, twins wasm/assembly/viscous.ts and sparse.ts icSolve): the product, incomplete
-// Cholesky's solves and the whole PCG give the TypeScript reference's bits on 1, 2 and 3
-// WebAssembly threads, for both stress forms, with walls, a solid cell, a free surface and
-// viscosities over four decades. The WebAssembly backends are strict, so the test fails if
-// any array the kernels read lies outside their memory (a silent fallback to TypeScript).
+// IC_FACTOR and IC_SOLVE, twins wasm/assembly/viscous.ts and sparse.ts icFactor and icSolve): the
+// product, incomplete Cholesky's factor and solves and the whole PCG give the TypeScript
+// reference's bits on 1, 2 and 3 WebAssembly threads, for both stress forms, with walls, a solid
+// cell, a free surface and viscosities over four decades. The WebAssembly backends are strict,
+// so the test fails if any array the kernels read lies outside their memory (a silent fallback
+// to TypeScript).
 import { afterAll, describe, expect, it } from 'vitest'
 import { closedBoxFaces } from '../../../fixtures/viscousFaces'
 import { everyBackend } from '../everyBackend'
