@@ -73,7 +73,12 @@ export class ViscousAssembly {
   rowOf = new Int32Array(0)
 }
 
-export function assembleViscousMatrix(s: ViscousMatrixSource, work: ViscousAssembly = new ViscousAssembly()): ViscousMatrix {
+/**
+ * A over the unknowns. lower: only the diagonal and the strict lower triangle (all that
+ * incomplete Cholesky reads; the upper triangle's triplets were 40% of the assembly's), each
+ * entry summed from the same triplets in the same order as in the whole matrix.
+ */
+export function assembleViscousMatrix(s: ViscousMatrixSource, work: ViscousAssembly = new ViscousAssembly(), lower = false): ViscousMatrix {
   const { nx, ny, nu, nv, n, mass } = s
   // Rows in the order of the system's face list (increasing face index).
   const m = s.faceCount
@@ -93,7 +98,7 @@ export function assembleViscousMatrix(s: ViscousMatrixSource, work: ViscousAssem
       if (ra < 0) continue
       for (let b = 0; b < count; b++) {
         const rb = fs[b] >= 0 ? rowOf[fs[b]] : -1
-        if (rb >= 0) t.add(ra, rb, w * gs[a] * gs[b])
+        if (rb >= 0 && (!lower || rb <= ra)) t.add(ra, rb, w * gs[a] * gs[b])
       }
     }
   }
@@ -157,7 +162,7 @@ export class ViscousIncompleteCholesky implements Preconditioner {
    * WebAssembly); work: the assembly's reused arrays (the factor copies what it keeps).
    */
   constructor(s: ViscousMatrixSource, space?: IcSpace, work?: ViscousAssembly) {
-    const { A, faces } = assembleViscousMatrix(s, work)
+    const { A, faces } = assembleViscousMatrix(s, work, true)
     this.ic = new IncompleteCholesky(A, space)
     // The solves gather and scatter through faces: it too must be in the kernels' memory.
     if (space !== undefined) (this.faces = space.i32('faces', faces.length)).set(faces)

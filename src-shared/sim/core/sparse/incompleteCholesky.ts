@@ -3,7 +3,8 @@
 // algebraic multigrid against ("between 1.8 and 2.1 times faster than a preconditioned
 // conjugate gradient solver"). Meijerink and van der Vorst 1977; Saad 2003, sec. 10.3.
 //
-// A ~ L L^T with L restricted to the sparsity of A's lower triangle: for row i, in column
+// A ~ L L^T with L restricted to the sparsity of A's lower triangle (only A's diagonal and
+// strict lower triangle are read, so a caller may pass just those): for row i, in column
 // order,
 //   L_ik = (A_ik - sum_{j < k} L_ij L_kj) / L_kk   (k < i, j over the pattern of both rows)
 //   L_ii = sqrt(A_ii - sum_{j < i} L_ij^2)

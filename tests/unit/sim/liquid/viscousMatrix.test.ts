@@ -1,8 +1,9 @@
 // The assembled viscosity matrix (viscousMatrix.ts) is the system's operator: A x on the
 // unknowns equals ViscositySystem.apply to rounding (1e-12 relative) for both stress forms, with
 // no-slip walls (reflected ghost pairs), a solid block, a free surface and varying viscosity;
-// it is symmetric to the last bit after assembly's sums (1e-12 relative); and incomplete
-// Cholesky of it solves the system to the solver's tolerance.
+// it is symmetric to the last bit after assembly's sums (1e-12 relative); its lower triangle
+// assembled alone has the same entries to the bit; and incomplete Cholesky of it solves the
+// system to the solver's tolerance.
 import { describe, expect, it } from 'vitest'
 import { closedBoxFaces } from '../../../fixtures/viscousFaces'
 import { CLOSED_BOX, openFlags } from '../../../../src-shared/sim/core/boundaries'
@@ -74,6 +75,14 @@ describe('assembled viscosity matrix', () => {
       for (let r = 0; r < A.n; r++) for (let p = A.rowPtr[r]; p < A.rowPtr[r + 1]; p++) if (comp(faces[r]) !== comp(faces[A.col[p]]) && A.val[p] !== 0) cross++
       if (stress === 'full') expect(cross).toBeGreaterThan(0)
       else expect(cross).toBe(0)
+      // The lower triangle alone (what incomplete Cholesky reads): the same entries, to the bit.
+      const L = assembleViscousMatrix(sys, undefined, true).A
+      const want: number[] = [], got: number[] = []
+      for (let r = 0; r < A.n; r++) {
+        for (let p = A.rowPtr[r]; p < A.rowPtr[r + 1]; p++) if (A.col[p] <= r) want.push(r, A.col[p], A.val[p])
+        for (let p = L.rowPtr[r]; p < L.rowPtr[r + 1]; p++) got.push(r, L.col[p], L.val[p])
+      }
+      expect(got).toEqual(want)
     })
 
     it(`${stress}: PCG with its incomplete Cholesky reaches the Jacobi-PCG answer (1e-6 relative)`, () => {
