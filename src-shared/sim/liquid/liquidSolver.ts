@@ -607,10 +607,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     const { nx, ny, nz } = this.setup.grid
     const obs = this.obstacles
     if (fromLiquid) this.carryChangeToMarkerFaces()
-    // Unmarked faces restart from 0 so nothing stale survives beyond the band.
-    for (let f = 0; f < markU.length; f++) if (markU[f] === 0) vel.u[f] = 0
-    for (let f = 0; f < markV.length; f++) if (markV[f] === 0) vel.v[f] = 0
-    for (let f = 0; f < markW.length; f++) if (markW[f] === 0) vel.w[f] = 0
+    // (Unmarked faces restart from 0 inside the row, so nothing stale survives beyond the band.)
     this.kernels.run(EXTEND_FACES, vel.u, vel.v, vel.w, markU, markV, markW, nx, ny, nz, EXTRAPOLATION_LAYERS, this.extendLists, this.extendListStride)
     enforceSolidVelocity(vel, this.fractions, obs.moving ? obs.velocity : null)
   }

@@ -2,7 +2,8 @@
 // against the TypeScript extrapolateLayers, component by component: the same values and marks
 // bit for bit, on 1-3 threads (components side by side, or all inline), for marks 0/1 on entry
 // (the worklist path) and for marks already above 1 (the full-scan path), on lattices whose
-// known samples reach the walls.
+// known samples reach the walls; the row first sets every unmarked sample to 0 (stale values
+// beyond the extension's layers), on TypeScript and WebAssembly alike.
 import { afterAll, describe, expect, it } from 'vitest'
 import { type KernelBackend, TS_KERNELS } from '../../../../src-shared/sim/core/kernelBackend'
 import { Prng } from '../../../../src-shared/sim/core/prng'
@@ -21,7 +22,8 @@ function fields(b: KernelBackend, above1: boolean) {
     for (let c = 0; c < sizes[a]; c++) {
       const known = prng.next() < 0.18
       m[a][c] = known ? (above1 && prng.next() < 0.3 ? 2 : 1) : 0
-      f[a][c] = known ? prng.range(-3, 3) : 0
+      // Unknown samples hold stale values, which the row sets to 0 before extending.
+      f[a][c] = known ? prng.range(-3, 3) : prng.range(-9, 9)
     }
   }
   return { f, m }
@@ -39,9 +41,16 @@ describe('velocity extension on the WebAssembly kernels', () => {
     it(`gives extrapolateLayers' values and marks bit for bit (${above1 ? 'marks above 1 on entry: full scans' : 'marks 0/1: worklists'})`, () => {
       const ref = fields(TS_KERNELS, above1)
       const dims = [[nx + 1, ny, nz], [nx, ny + 1, nz], [nx, ny, nz + 1]]
-      for (let a = 0; a < 3; a++) extrapolateLayers(ref.f[a], ref.m[a], dims[a][0], dims[a][1], dims[a][2], 4)
+      for (let a = 0; a < 3; a++) {
+        for (let c = 0; c < sizes[a]; c++) if (ref.m[a][c] === 0) ref.f[a][c] = 0
+        extrapolateLayers(ref.f[a], ref.m[a], dims[a][0], dims[a][1], dims[a][2], 4)
+      }
       // The extension did something: samples beyond the known ones got values.
       expect(ref.m[0].filter((v) => v > 2).length).toBeGreaterThan(50)
+      // The TypeScript row does the same as the plain steps above.
+      const ts = fields(TS_KERNELS, above1)
+      TS_KERNELS.run(EXTEND_FACES, ts.f[0], ts.f[1], ts.f[2], ts.m[0], ts.m[1], ts.m[2], nx, ny, nz, 4, new Int32Array(1), 0)
+      for (let a = 0; a < 3; a++) expect(bits(ts.f[a]), `TypeScript row, component ${a}`).toEqual(bits(ref.f[a]))
       for (const [threads, minParallelWork] of [[1, 0], [2, 0], [3, 0], [3, 1e9]]) {
         const b = createKernelBackend('wasm', { threads, minParallelWork, strict: true, initialBytes: 1 << 20 })
         backends.push(b)
