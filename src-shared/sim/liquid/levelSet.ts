@@ -111,7 +111,9 @@ export class LevelSetScratch {
    * redistancing writes its scratch, before either is read).
    */
   constructor(n: number, kernels: KernelBackend = TS_KERNELS, shared: Float64Array | null = null) {
-    this.redistancer = new Redistancer(n, kernels, shared ? shared.subarray(4 * n, 5 * n) : null)
+    // (The pair's second scratch overlaps the sums, which are dead when the liquid redistances
+    // its two surfaces at the end of a step.)
+    this.redistancer = new Redistancer(n, kernels, shared ? shared.subarray(4 * n, 5 * n) : null, shared ? shared.subarray(3 * n, 4 * n) : null)
     this.kernels = kernels
     this.sums = shared ? shared.subarray(0, 4 * n) : kernels.f64(4 * n)
   }

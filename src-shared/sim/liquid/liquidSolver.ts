@@ -329,10 +329,17 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
       control,
     )
     const tr = now()
-    this.redistancePhi()
-    // Advection and the markers' corrections bend the tracked surface's phi away from a
-    // distance; once a step it is made one again (sec. 6.2.2), keeping its sign.
-    if (this.surface.ready) this.levelSetScratch.redistancer.run(this.surface.phi, this.setup.grid.nx, this.setup.grid.ny, this.setup.grid.nz, dx, 3 * dx)
+    // The markers' surface (redistancePhi), and the tracked surface: advection and the markers'
+    // corrections bend its phi away from a distance; once a step it is made one again (sec.
+    // 6.2.2), keeping its sign. Both on the kernels' threads side by side.
+    const { nx: gx, ny: gy, nz: gz } = this.setup.grid
+    if (this.surface.ready && this.phiPending) {
+      this.levelSetScratch.redistancer.runPair(this.phi, this.surface.phi, gx, gy, gz, dx, 3 * dx)
+      this.phiPending = false
+    } else {
+      this.redistancePhi()
+      if (this.surface.ready) this.levelSetScratch.redistancer.run(this.surface.phi, gx, gy, gz, dx, 3 * dx)
+    }
     stats.ms.levelSet += now() - tr
     this._time += dt
     if (input.frameDt > 0) this.animFrame = input.frame + dt / input.frameDt

@@ -17,27 +17,45 @@
 // The whole pass is one kernel-table row (REDISTANCE, a range of one index: fast sweeping is
 // sequential), so on the WebAssembly backend it runs as its AssemblyScript twin
 // (wasm/assembly/redistance.ts) on the calling thread: the same float64 operations in the same
-// order, the same bits.
+// order, the same bits. REDISTANCE_PAIR runs two fields' passes side by side on two threads (the
+// liquid's marker surface and its tracked surface at the end of each step).
 import { TS_KERNELS } from '../core/kernelBackend'
 import { defineKernel, f32, f64, float, int } from '../core/kernelTable'
 import type { KernelBackend } from '../core/kernelTypes'
 
 export class Redistancer {
   private readonly d: Float64Array
+  private d2: Float64Array | null
   private readonly kernels: KernelBackend
 
   /**
    * kernels: where the pass runs; its allocator holds the scratch (and should hold phi).
-   * scratch: n float64 of the kernels' memory to use instead (a pass writes all of it first).
+   * scratch: n float64 of the kernels' memory to use instead (a pass writes all of it first);
+   * pairScratch: another n for runPair's second field (else allocated at its first use).
    */
-  constructor(n: number, kernels: KernelBackend = TS_KERNELS, scratch: Float64Array | null = null) {
+  constructor(
+    private readonly n: number,
+    kernels: KernelBackend = TS_KERNELS,
+    scratch: Float64Array | null = null,
+    pairScratch: Float64Array | null = null,
+  ) {
     this.kernels = kernels
     this.d = scratch ?? kernels.f64(n)
+    this.d2 = pairScratch
   }
 
   /** Redistances phi (cell centres of an nx*ny*nz grid with spacing dx) in place. */
   run(phi: Float32Array, nx: number, ny: number, nz: number, dx: number, band: number): void {
     this.kernels.run(REDISTANCE, phi, this.d, nx, ny, nz, dx, band)
+  }
+
+  /**
+   * run() on two fields of the same grid, side by side on the kernels' threads (each pass is
+   * sequential, the two are independent: the same bits as two run() calls).
+   */
+  runPair(a: Float32Array, b: Float32Array, nx: number, ny: number, nz: number, dx: number, band: number): void {
+    this.d2 ??= this.kernels.f64(this.n)
+    this.kernels.run(REDISTANCE_PAIR, a, this.d, b, this.d2, nx, ny, nz, dx, band)
   }
 }
 
@@ -137,6 +155,24 @@ export const REDISTANCE = defineKernel({
   range: () => 1,
   work: () => 0,
   ref: redistanceSlab,
+})
+
+/** Two redistancings, index 0 field a (scratch da), index 1 field b (scratch db). */
+export function redistancePairSlab(a: Float32Array, da: Float64Array, b: Float32Array, db: Float64Array, nx: number, ny: number, nz: number, dx: number, band: number, i0: number, i1: number): void {
+  for (let i = i0; i < i1; i++) {
+    if (i === 0) redistanceSlab(a, da, nx, ny, nz, dx, band, 0, 1)
+    else redistanceSlab(b, db, nx, ny, nz, dx, band, 0, 1)
+  }
+}
+
+/** redistancePairSlab: one index per field, so the pool runs the two on two threads. */
+export const REDISTANCE_PAIR = defineKernel({
+  name: 'redistancePair',
+  args: [f32('a'), f64('da'), f32('b'), f64('db'), int('nx'), int('ny'), int('nz'), float('dx'), float('band')],
+  split: 'blocks',
+  range: () => 2,
+  work: (a) => 2 * (a[4] as number) * (a[5] as number) * (a[6] as number),
+  ref: redistancePairSlab,
 })
 
 /** 1 / t^2 for the nearer zero crossing towards neighbours a and b along one axis (0 if none). */

@@ -109,3 +109,11 @@ export function redistance(phi: usize, d: usize, nx: i32, ny: i32, nz: i32, dx: 
     wf32(phi, c, rf32(phi, c) < 0 ? -v : v)
   }
 }
+
+/** redistancePairSlab: index 0 field a (scratch da), index 1 field b (scratch db). */
+export function redistancePair(a: usize, da: usize, b: usize, db: usize, nx: i32, ny: i32, nz: i32, dx: f64, band: f64, i0: i32, i1: i32): void {
+  for (let i = i0; i < i1; i++) {
+    if (i == 0) redistance(a, da, nx, ny, nz, dx, band, 0, 1)
+    else redistance(b, db, nx, ny, nz, dx, band, 0, 1)
+  }
+}

@@ -2,7 +2,8 @@
 // they replaced (kept here as references): so a speed-up never changes a bake.
 // - ActivePcg (PCG + MIC(0) over the unknowns only) vs core PcgSolver + Stencil7Mic0;
 // - extrapolateLayers (worklists) vs a full scan of the lattice per layer;
-// - Redistancer (sweeps limited to the band's box) vs sweeps over the whole grid;
+// - Redistancer (sweeps limited to the band's box) vs sweeps over the whole grid, and runPair's
+//   two fields side by side vs one at a time;
 // - lerpLattice / macVelocity / MacStencil vs core lerp3 / velocityAtGridCoord;
 // - particleLevelSet without redistancing + Redistancer.run vs particleLevelSet with it;
 // - the fused grid -> particle transfer and advection vs toParticles then advect.
@@ -10,6 +11,7 @@ import { fillBlobSystem } from '../../../fixtures/ghostFluidBlob'
 import { createKernelBackend } from '../../../../src-main/sim/workerPool'
 import type { WasmKernelBackend } from '../../../../src-shared/sim/wasm/wasmBackend'
 import { describe, expect, it } from 'vitest'
+import { TS_KERNELS } from '../../../../src-shared/sim/core/kernelBackend'
 import { lerp3, velocityAtGridCoord } from '../../../../src-shared/sim/core/interpolate'
 import { MacGrid } from '../../../../src-shared/sim/core/grid'
 import { PcgSolver } from '../../../../src-shared/sim/core/pcg'
@@ -114,6 +116,23 @@ describe('Redistancer', () => {
         new Redistancer(nx * ny * nz).run(ref, nx, ny, nz, dx, band)
         new Redistancer(nx * ny * nz, w).run(phi, nx, ny, nz, dx, band)
         expect(bits(phi), shape).toEqual(bits(ref))
+        // runPair: two fields side by side on the two threads (and on TypeScript), each with
+        // the single pass's bits; the second field is the first one mirrored in x.
+        const mirror = (a: Float32Array) => {
+          const m = a.slice()
+          for (let k = 0; k < nz; k++) for (let j = 0; j < ny; j++) for (let i = 0; i < nx; i++) m[i + nx * (j + ny * k)] = a[nx - 1 - i + nx * (j + ny * k)]
+          return m
+        }
+        const refB = mirror(input)
+        new Redistancer(nx * ny * nz).run(refB, nx, ny, nz, dx, band)
+        for (const kernels of [w, TS_KERNELS]) {
+          const a = kernels.f32(nx * ny * nz), b = kernels.f32(nx * ny * nz)
+          a.set(input)
+          b.set(mirror(input))
+          new Redistancer(nx * ny * nz, kernels).runPair(a, b, nx, ny, nz, dx, band)
+          expect(bits(a), `${shape}, pair, first`).toEqual(bits(ref))
+          expect(bits(b), `${shape}, pair, second`).toEqual(bits(refB))
+        }
         // The pass did something wherever there is a surface.
         if (shape !== 'none') expect(input.some((v, c) => v !== ref[c])).toBe(true)
       }
