@@ -154,20 +154,18 @@ function fullScanLayers(f: Float32Array, mark: Uint8Array, sx: number, sy: numbe
 
 /**
  * extrapolateLayers on the MAC face lattices a in [a0, a1) (0: u, (nx+1) x ny x nz; 1: v; 2: w)
- * of one velocity-like field, after setting its unmarked faces to 0; `lists` and `listStride` are the WebAssembly twin's per-thread
- * worklists (thread t's at byte t listStride of lists; faceListStride) which the reference,
- * with this module's own lists, ignores.
+ * of one velocity-like field, after setting its unmarked faces to 0; `lists` and `listStride`
+ * are the WebAssembly twin's per-thread worklists (thread t's at byte t listStride of lists;
+ * faceListStride) which the reference, with this module's own lists, ignores.
  */
 export function extendFacesSlab(fu: Float32Array, fv: Float32Array, fw: Float32Array, mu: Uint8Array, mv: Uint8Array, mw: Uint8Array, nx: number, ny: number, nz: number, layers: number, lists: Int32Array, listStride: number, a0: number, a1: number): void {
   for (let a = a0; a < a1; a++) {
     const f = a === 0 ? fu : a === 1 ? fv : fw
     const m = a === 0 ? mu : a === 1 ? mv : mw
-    const count = a === 0 ? (nx + 1) * ny * nz : a === 1 ? nx * (ny + 1) * nz : nx * ny * (nz + 1)
+    const sx = a === 0 ? nx + 1 : nx, sy = a === 1 ? ny + 1 : ny, sz = a === 2 ? nz + 1 : nz
     // Unmarked faces restart from 0, so nothing stale survives beyond the extension's layers.
-    for (let i = 0; i < count; i++) if (m[i] === 0) f[i] = 0
-    if (a === 0) extrapolateLayers(fu, mu, nx + 1, ny, nz, layers)
-    else if (a === 1) extrapolateLayers(fv, mv, nx, ny + 1, nz, layers)
-    else extrapolateLayers(fw, mw, nx, ny, nz + 1, layers)
+    for (let i = 0, count = sx * sy * sz; i < count; i++) if (m[i] === 0) f[i] = 0
+    extrapolateLayers(f, m, sx, sy, sz, layers)
   }
 }
 

@@ -148,10 +148,9 @@ export function extendFaces(fu: usize, fv: usize, fw: usize, mu: usize, mv: usiz
     // Unmarked faces restart from 0 (extendFacesSlab).
     const f = a == 0 ? fu : a == 1 ? fv : fw
     const m = a == 0 ? mu : a == 1 ? mv : mw
-    const count = a == 0 ? (nx + 1) * ny * nz : a == 1 ? nx * (ny + 1) * nz : nx * ny * (nz + 1)
+    const sx = a == 0 ? nx + 1 : nx, sy = a == 1 ? ny + 1 : ny, sz = a == 2 ? nz + 1 : nz
+    const count = sx * sy * sz
     for (let i = 0; i < count; i++) if (ru8(m, i) == 0) store<f32>(f + (<usize>i << 2), 0)
-    if (a == 0) extrapolate(fu, mu, nx + 1, ny, nz, layers, lists, lists + half)
-    else if (a == 1) extrapolate(fv, mv, nx, ny + 1, nz, layers, lists, lists + half)
-    else extrapolate(fw, mw, nx, ny, nz + 1, layers, lists, lists + half)
+    extrapolate(f, m, sx, sy, sz, layers, lists, lists + half)
   }
 }
