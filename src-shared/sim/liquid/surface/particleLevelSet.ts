@@ -22,6 +22,7 @@ import { reuseOrGrow } from '../../core/growCapacity'
 import { TS_KERNELS } from '../../core/kernelBackend'
 import type { KernelAllocator, KernelBackend } from '../../core/kernelTypes'
 import { SURFACE_SPLAT } from './surfaceSplatKernels'
+import { SURFACE_SMOOTH } from './surfaceSmoothKernels'
 import type { NodeGrid } from '../../../geometry/marchingCubes'
 
 export type { NodeGrid }
@@ -230,23 +231,12 @@ export class ParticleLevelSet {
    * particle level set has dimples between surface particles and bumps in concave corners;
    * smoothing the inside nodes irons them out, and since outside nodes never move, the liquid
    * cannot grow bridges across air gaps. It does shrink thin features slightly (a node's
-   * neighbours outside pull it up).
+   * neighbours outside pull it up). A kernel row (surfaceSmoothKernels.ts), split over planes.
    */
   private smoothInside(ka: number, kb: number): void {
     const { nx, ny } = this.grid
-    const base = this.base, nodes = this.planes * nx * ny
     const src = this.phi, dst = this.sumX // free after the splat: the Jacobi target
-    dst.set(src.subarray(0, nodes))
-    const sy = nx, sz = nx * ny
-    for (let k = ka; k < kb; k++) for (let j = 1; j < ny - 1; j++) {
-      const row = nx * (j + ny * (k - base))
-      for (let i = 1; i < nx - 1; i++) {
-        const n = row + i, v = src[n]
-        if (v >= 0) continue
-        const mean = (src[n - 1] + src[n + 1] + src[n - sy] + src[n + sy] + src[n - sz] + src[n + sz]) / 6
-        dst[n] = v + 0.5 * (mean - v)
-      }
-    }
+    this.kernels.run(SURFACE_SMOOTH, src, dst, nx, ny, ka - this.base, kb - this.base, this.planes)
     this.sumX = src
     this.phi = dst
   }

@@ -7,7 +7,9 @@
 // - the unresolved temperature (transfer.ts temperatureResidual; splatKernels.ts
 //   tempResidualSlab): the markers within reach, T_p - t_old(x_p);
 // - the surface mesher's particle level set (surface/particleLevelSet.ts; surfaceSplatKernels.ts,
-//   wasm/assembly/surfaceSplat.ts): phi at every node, particles mirrored across the walls.
+//   wasm/assembly/surfaceSplat.ts): phi at every node, particles mirrored across the walls, and
+//   its smoothing passes (surfaceSmoothKernels.ts, wasm/assembly/surfaceSmooth.ts), whole and by
+//   windows of planes.
 import { afterAll, describe, expect, it } from 'vitest'
 import { type KernelBackend, TS_KERNELS } from '../../../../src-shared/sim/core/kernelBackend'
 import { type GridSpec, MacGrid } from '../../../../src-shared/sim/core/grid'
@@ -329,8 +331,8 @@ describe('the unresolved temperature splat', () => {
 })
 
 describe("the surface mesher's particle level set", () => {
-  /** phi at the nodes from 2000 particles, many within R of a wall, computed on backend b. */
-  function surfacePhi(b: KernelBackend, seed: number): Float32Array {
+  /** 2000 particles, many within R of a wall, one with a NaN coordinate. */
+  function surfaceParticles(seed: number): Float32Array {
     const { nx, ny, nz, dx, origin } = SPEC
     const r = rng(seed)
     const n = 2000
@@ -341,10 +343,44 @@ describe("the surface mesher's particle level set", () => {
       positions[3 * q + 2] = origin[2] + (q % 4 === 0 ? nz - r() * 0.5 : r() * nz) * dx
     }
     positions[5] = NaN
+    return positions
+  }
+
+  /**
+   * phi at every node computed on backend b, `smoothing` passes, a window of `window` node
+   * planes at a time as the mesher sweeps them (each window's exact planes kept).
+   */
+  function surfacePhi(b: KernelBackend, seed: number, smoothing = 0, window = Infinity): Float32Array {
+    const { nx, ny, nz, dx } = SPEC
+    const positions = surfaceParticles(seed)
     const ls = new ParticleLevelSet(b)
-    ls.compute({ positions, count: n, particleRadius: 0.25 * dx, kernelScale: 3, origin: SPEC.origin, dx, cells: [nx, ny, nz], refinement: 2, smoothing: 0 })
+    ls.prepare({ positions, count: positions.length / 3, particleRadius: 0.25 * dx, kernelScale: 3, origin: SPEC.origin, dx, cells: [nx, ny, nz], refinement: 2, smoothing }, window)
     const { nx: a, ny: c, nz: d } = ls.grid
-    return Float32Array.from(ls.phi.subarray(0, a * c * d))
+    const plane = a * c
+    const out = new Float32Array(plane * d)
+    for (let k0 = 0; k0 < d; k0 += Math.min(window, d)) {
+      const k1 = Math.min(d, k0 + window)
+      ls.computePlanes(k0, k1)
+      out.set(ls.phi.subarray((k0 - ls.base) * plane, (k1 - ls.base) * plane), k0 * plane)
+    }
+    return out
+  }
+
+  /** The smoothing written out here: Jacobi passes over the whole grid, inside nodes only. */
+  function smoothedHere(phi: Float32Array, passes: number): Float32Array {
+    const a = 2 * SPEC.nx + 3, c = 2 * SPEC.ny + 3, d = 2 * SPEC.nz + 3
+    let src = Float32Array.from(phi)
+    for (let pass = 0; pass < passes; pass++) {
+      const dst = Float32Array.from(src)
+      for (let k = 1; k < d - 1; k++) for (let j = 1; j < c - 1; j++) for (let i = 1; i < a - 1; i++) {
+        const n = i + a * (j + c * k), v = src[n]
+        if (v >= 0) continue
+        const mean = (src[n - 1] + src[n + 1] + src[n - a] + src[n + a] + src[n - a * c] + src[n + a * c]) / 6
+        dst[n] = v + 0.5 * (mean - v)
+      }
+      src = dst
+    }
+    return src
   }
 
   it('WebAssembly equals the reference bit for bit on 1, 2 and 3 threads', () => {
@@ -355,6 +391,25 @@ describe("the surface mesher's particle level set", () => {
       const b = createKernelBackend('wasm', { threads, minParallelWork: 0, strict: true, initialBytes: 1 << 20 })
       backends.push(b)
       expect(sameBits(surfacePhi(b, 41), ref), `${threads} threads`).toBe(true)
+      expect((b as WasmKernelBackend).fallbacks).toBe(0)
+    }
+  })
+
+  it('smoothing (surfaceSmoothKernels.ts): the reference equals passes written here, whole or by windows, and WebAssembly equals it bit for bit on 1, 2 and 3 threads', () => {
+    const raw = surfacePhi(TS_KERNELS, 43)
+    const here = smoothedHere(raw, 2)
+    const ref = surfacePhi(TS_KERNELS, 43, 2)
+    // Two passes move inside nodes (and only those).
+    let moved = 0
+    for (let n = 0; n < raw.length; n++) if (raw[n] !== ref[n]) moved++, expect(raw[n]).toBeLessThan(0)
+    expect(moved).toBeGreaterThan(50)
+    expect(sameBits(ref, here)).toBe(true)
+    expect(sameBits(surfacePhi(TS_KERNELS, 43, 2, 6), here), 'windows of 6 planes').toBe(true)
+    for (const threads of [1, 2, 3]) {
+      const b = createKernelBackend('wasm', { threads, minParallelWork: 0, strict: true, initialBytes: 1 << 20 })
+      backends.push(b)
+      expect(sameBits(surfacePhi(b, 43, 2), here), `${threads} threads`).toBe(true)
+      expect(sameBits(surfacePhi(b, 43, 2, 6), here), `${threads} threads, windows of 6 planes`).toBe(true)
       expect((b as WasmKernelBackend).fallbacks).toBe(0)
     }
   })
