@@ -32,8 +32,8 @@ const ROW_IN = 2
 
 /** A growable triangle mesh in reusable buffers; valid up to vertexCount / triangleCount. */
 export class MeshBuffers {
-  positions = new Float32Array(3 * 1024)
-  indices = new Uint32Array(3 * 2048)
+  positions: Float32Array = new Float32Array(3 * 1024)
+  indices: Uint32Array = new Uint32Array(3 * 2048)
   vertexCount = 0
   triangleCount = 0
 

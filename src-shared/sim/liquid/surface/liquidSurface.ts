@@ -12,6 +12,7 @@ import { DropRemover } from './dropRemoval'
 import { MarchingCubes, MeshBuffers } from '../../../geometry/marchingCubes'
 import { areaWeightedNormals } from './normals'
 import { ParticleLevelSet } from './particleLevelSet'
+import { KernelMarchingCubes } from './kernelMarchingCubes'
 
 export interface LiquidSurfaceInput {
   /** xyz per particle, m. */
@@ -50,7 +51,8 @@ export const WINDOW_PLANES = 32
 
 export class LiquidSurfacer {
   private readonly levelSet: ParticleLevelSet
-  private readonly cubes = new MarchingCubes()
+  /** Marching cubes: on the kernels' threads (kernelMarchingCubes.ts) with WebAssembly, else the plain sweep; the same mesh. */
+  private readonly cubes: MarchingCubes | KernelMarchingCubes
   private readonly drops = new DropRemover()
   private readonly mesh = new MeshBuffers()
   private normalAcc = new Float64Array(0)
@@ -63,6 +65,7 @@ export class LiquidSurfacer {
    */
   constructor(kernels?: KernelBackend, borrowed: Float64Array | null = null) {
     this.levelSet = new ParticleLevelSet(kernels, borrowed)
+    this.cubes = kernels?.kind === 'wasm' ? new KernelMarchingCubes(kernels) : new MarchingCubes()
   }
 
   surface(input: LiquidSurfaceInput): LiquidMesh {
