@@ -24,6 +24,7 @@ import type { SolveStats } from '../core/pcg'
 import { ActivePcg } from './activePcg'
 import type { CoupledWalls } from './coupledWalls'
 import { Stencil7Matrix } from './stencil7'
+import { GHOST_ASSEMBLE, ghostTheta, MIN_THETA } from './ghostFluidKernels'
 import * as kinds from './viscosity'
 
 // Imported values used in per-cell / per-marker loops are copied into module constants: an
@@ -31,8 +32,7 @@ import * as kinds from './viscosity'
 // on every use in a hot loop.
 const LIQUID = kinds.LIQUID
 
-/** theta below this is clamped: a surface crossing hugging a cell centre would make A_cc huge. */
-export const MIN_THETA = 0.01
+export { MIN_THETA }
 
 export class GhostFluidPressure {
   readonly nx: number
@@ -45,6 +45,7 @@ export class GhostFluidPressure {
   readonly qDrift: Float64Array
   private readonly b: Float64Array
   private readonly pcg: ActivePcg
+  private readonly kernels: KernelBackend
 
   /**
    * kernels: where the solve's product and vector updates run (activeKernels.ts). solverScratch:
@@ -54,6 +55,7 @@ export class GhostFluidPressure {
     this.nx = nx
     this.ny = ny
     this.nz = nz
+    this.kernels = kernels
     const n = nx * ny * nz
     this.matrix = new Stencil7Matrix(nx, ny, nz, kernels)
     this.q = kernels.f64(n)
@@ -64,79 +66,18 @@ export class GhostFluidPressure {
 
   /** Liquid fraction theta of the segment from liquid cell a to air cell b (MIN_THETA..1). */
   static theta(phiLiquid: number, phiAir: number): number {
-    const den = phiLiquid - phiAir
-    const t = den < 0 ? phiLiquid / den : 1
-    return t > MIN_THETA ? (t < 1 ? t : 1) : MIN_THETA
+    return ghostTheta(phiLiquid, phiAir)
   }
 
-  /** Builds A and b for the current cells (kind), level set phi and face fractions. */
+  /**
+   * Builds A and b for the current cells (kind), level set phi and face fractions: a kernel
+   * row over the cell planes (ghostFluidKernels.ts).
+   */
   assemble(vel: MacGrid, fractions: MacGrid, obstacle: MacGrid | null, kind: Uint8Array, phi: Float32Array, open: Uint8Array): void {
-    const { nx, ny, nz, matrix, b } = this
-    const { diag, ax, ay, az } = matrix
-    const plane = nx * ny
-    const fu = fractions.u, fv = fractions.v, fw = fractions.w
-    const u = vel.u, v = vel.v, wv = vel.w
-    const su = obstacle?.u ?? null, sv = obstacle?.v ?? null, sw = obstacle?.w ?? null
-    matrix.clear()
-    for (let k = 0; k < nz; k++) {
-      for (let j = 0; j < ny; j++) {
-        for (let i = 0; i < nx; i++) {
-          const c = i + nx * (j + ny * k)
-          if (kind[c] !== LIQUID) {
-            b[c] = 0
-            continue
-          }
-          const pc = phi[c]
-          const fx = i + (nx + 1) * (j + ny * k)
-          const fy = i + nx * (j + (ny + 1) * k)
-          // b = -(net outflux), eq. 35: core/poisson.ts netOutfluxSlab's sum, term for term,
-          // for the liquid cells only (the rest of the grid has no unknowns).
-          const ct = c + plane
-          const fyt = fy + nx
-          let s = fu[fx + 1] * u[fx + 1] - fu[fx] * u[fx] + fv[fyt] * v[fyt] - fv[fy] * v[fy] + fw[ct] * wv[ct] - fw[c] * wv[c]
-          if (su !== null) s += (1 - fu[fx + 1]) * su[fx + 1] - (1 - fu[fx]) * su[fx]
-          if (sv !== null) s += (1 - fv[fyt]) * sv[fyt] - (1 - fv[fy]) * sv[fy]
-          if (sw !== null) s += (1 - fw[ct]) * sw[ct] - (1 - fw[c]) * sw[c]
-          b[c] = -s
-          let d = 0
-          // -x, +x
-          let w = fu[fx]
-          if (w > 0) d += i === 0 ? (open[0] ? w : 0) : kind[c - 1] === LIQUID ? w : w / GhostFluidPressure.theta(pc, phi[c - 1])
-          w = fu[fx + 1]
-          if (w > 0) {
-            if (i === nx - 1) d += open[1] ? w : 0
-            else if (kind[c + 1] === LIQUID) {
-              d += w
-              ax[c] = -w
-            } else d += w / GhostFluidPressure.theta(pc, phi[c + 1])
-          }
-          // -y, +y
-          w = fv[fy]
-          if (w > 0) d += j === 0 ? (open[2] ? w : 0) : kind[c - nx] === LIQUID ? w : w / GhostFluidPressure.theta(pc, phi[c - nx])
-          w = fv[fy + nx]
-          if (w > 0) {
-            if (j === ny - 1) d += open[3] ? w : 0
-            else if (kind[c + nx] === LIQUID) {
-              d += w
-              ay[c] = -w
-            } else d += w / GhostFluidPressure.theta(pc, phi[c + nx])
-          }
-          // -z, +z
-          w = fw[c]
-          if (w > 0) d += k === 0 ? (open[4] ? w : 0) : kind[c - plane] === LIQUID ? w : w / GhostFluidPressure.theta(pc, phi[c - plane])
-          w = fw[c + plane]
-          if (w > 0) {
-            if (k === nz - 1) d += open[5] ? w : 0
-            else if (kind[c + plane] === LIQUID) {
-              d += w
-              az[c] = -w
-            } else d += w / GhostFluidPressure.theta(pc, phi[c + plane])
-          }
-          diag[c] = d
-          if (d === 0) b[c] = 0
-        }
-      }
-    }
+    const { nx, ny, nz } = this
+    let openBits = 0
+    for (let s = 0; s < 6; s++) if (open[s]) openBits |= 1 << s
+    this.kernels.run(GHOST_ASSEMBLE, this.matrix, this.b, vel, fractions, obstacle?.u ?? null, obstacle?.v ?? null, obstacle?.w ?? null, kind, phi, nx, ny, nz, openBits)
   }
 
   /**

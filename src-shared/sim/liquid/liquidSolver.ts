@@ -212,7 +212,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     this.temperature = kernels.f32(n)
     this.tempOld = kernels.f32(n)
     this.phi = kernels.f32(n)
-    this.phiRaw = new Float32Array(n)
+    this.phiRaw = kernels.f32(n) // in the kernels' memory: the pressure's assembly row reads it
     // The labels and counts come from a kernel row (classifyKernel.ts).
     this.kind = kernels.u8(n)
     this.viscosity = new Float32Array(n)

@@ -301,8 +301,9 @@ export class RigidCoupling {
    */
   boundary(fractions: MacGrid, obstacleVelocity: MacGrid | null, bodies: readonly CoupledBody[], use: Uint8Array): { fractions: MacGrid; velocity: MacGrid } {
     if (!this.bFractions) {
-      this.bFractions = new MacGrid(this.grid)
-      this.bVelocity = new MacGrid(this.grid)
+      // In the kernels' memory: the pressure's assembly row reads them (ghostFluidKernels.ts).
+      this.bFractions = new MacGrid(this.grid, { kernels: this.kernels })
+      this.bVelocity = new MacGrid(this.grid, { kernels: this.kernels })
     }
     const fr = this.bFractions, vel = this.bVelocity!
     fr.copyFrom(fractions)

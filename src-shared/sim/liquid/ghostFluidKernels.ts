@@ -1,0 +1,152 @@
+// The ghost-fluid pressure system's assembly (ghostFluid.ts GhostFluidPressure.assemble, Carlson
+// 2004 eqs. 35-36 with Gibou et al.'s ghost values) as a kernel-table row: this TypeScript
+// reference on the TypeScript backend, its AssemblyScript twin (wasm/assembly/ghostFluid.ts)
+// split over cell planes on the WebAssembly backend's threads. Each cell writes its own row of
+// A (diag, and the couplings to its +x, +y, +z neighbours) and of b, zeros outside the liquid,
+// so any split gives the same bits.
+import { defineKernel, f32, f64, int, type KernelArgs, struct, u8 } from '../core/kernelTable'
+import * as kinds from './viscosity'
+
+/** The 7-point matrix's coefficient arrays (stencil7.ts Stencil7Matrix). */
+export interface Stencil7Coefficients {
+  diag: Float64Array
+  ax: Float64Array
+  ay: Float64Array
+  az: Float64Array
+}
+
+/** A staggered grid's three face arrays (MacGrid's u, v, w). */
+export interface FaceArrays {
+  u: Float32Array
+  v: Float32Array
+  w: Float32Array
+}
+
+// The cell kind in a module constant: an imported binding can cost a property load per use.
+const LIQUID = kinds.LIQUID
+/** theta below this is clamped: a surface crossing hugging a cell centre would make A_cc huge (ghostFluid.ts). */
+export const MIN_THETA = 0.01
+
+/** Liquid fraction theta of the segment from liquid cell a to air cell b (MIN_THETA..1). */
+export function ghostTheta(phiLiquid: number, phiAir: number): number {
+  const den = phiLiquid - phiAir
+  const t = den < 0 ? phiLiquid / den : 1
+  return t > MIN_THETA ? (t < 1 ? t : 1) : MIN_THETA
+}
+
+/**
+ * Rows of A and b for the cells of planes [k0, k1). su, sv, sw: the obstacles' face velocities
+ * (closed face parts carry them), or null. open: bit s set when domain side s (-x, +x, -y, +y,
+ * -z, +z) is open (q = 0 one cell out).
+ */
+export function ghostAssembleSlab(
+  M: Stencil7Coefficients,
+  b: Float64Array,
+  vel: FaceArrays,
+  fr: FaceArrays,
+  su: Float32Array | null,
+  sv: Float32Array | null,
+  sw: Float32Array | null,
+  kind: Uint8Array,
+  phi: Float32Array,
+  nx: number,
+  ny: number,
+  nz: number,
+  open: number,
+  k0: number,
+  k1: number,
+): void {
+  const { diag, ax, ay, az } = M
+  const plane = nx * ny
+  const fu = fr.u, fv = fr.v, fw = fr.w
+  const u = vel.u, v = vel.v, wv = vel.w
+  for (let k = k0; k < k1; k++) {
+    for (let j = 0; j < ny; j++) {
+      for (let i = 0; i < nx; i++) {
+        const c = i + nx * (j + ny * k)
+        ax[c] = 0
+        ay[c] = 0
+        az[c] = 0
+        if (kind[c] !== LIQUID) {
+          diag[c] = 0
+          b[c] = 0
+          continue
+        }
+        const pc = phi[c]
+        const fx = i + (nx + 1) * (j + ny * k)
+        const fy = i + nx * (j + (ny + 1) * k)
+        // b = -(net outflux), eq. 35: core/poisson.ts netOutfluxSlab's sum, term for term,
+        // for the liquid cells only (the rest of the grid has no unknowns).
+        const ct = c + plane
+        const fyt = fy + nx
+        let s = fu[fx + 1] * u[fx + 1] - fu[fx] * u[fx] + fv[fyt] * v[fyt] - fv[fy] * v[fy] + fw[ct] * wv[ct] - fw[c] * wv[c]
+        if (su !== null) s += (1 - fu[fx + 1]) * su[fx + 1] - (1 - fu[fx]) * su[fx]
+        if (sv !== null) s += (1 - fv[fyt]) * sv[fyt] - (1 - fv[fy]) * sv[fy]
+        if (sw !== null) s += (1 - fw[ct]) * sw[ct] - (1 - fw[c]) * sw[c]
+        b[c] = -s
+        let d = 0
+        // -x, +x
+        let w = fu[fx]
+        if (w > 0) d += i === 0 ? (open & 1 ? w : 0) : kind[c - 1] === LIQUID ? w : w / ghostTheta(pc, phi[c - 1])
+        w = fu[fx + 1]
+        if (w > 0) {
+          if (i === nx - 1) d += open & 2 ? w : 0
+          else if (kind[c + 1] === LIQUID) {
+            d += w
+            ax[c] = -w
+          } else d += w / ghostTheta(pc, phi[c + 1])
+        }
+        // -y, +y
+        w = fv[fy]
+        if (w > 0) d += j === 0 ? (open & 4 ? w : 0) : kind[c - nx] === LIQUID ? w : w / ghostTheta(pc, phi[c - nx])
+        w = fv[fyt]
+        if (w > 0) {
+          if (j === ny - 1) d += open & 8 ? w : 0
+          else if (kind[c + nx] === LIQUID) {
+            d += w
+            ay[c] = -w
+          } else d += w / ghostTheta(pc, phi[c + nx])
+        }
+        // -z, +z
+        w = fw[c]
+        if (w > 0) d += k === 0 ? (open & 16 ? w : 0) : kind[c - plane] === LIQUID ? w : w / ghostTheta(pc, phi[c - plane])
+        w = fw[ct]
+        if (w > 0) {
+          if (k === nz - 1) d += open & 32 ? w : 0
+          else if (kind[c + plane] === LIQUID) {
+            d += w
+            az[c] = -w
+          } else d += w / ghostTheta(pc, phi[c + plane])
+        }
+        diag[c] = d
+        if (d === 0) b[c] = 0
+      }
+    }
+  }
+}
+
+const num = (a: KernelArgs, i: number) => a[i] as number
+
+/** ghostAssembleSlab over the cell planes [0, nz). */
+export const GHOST_ASSEMBLE = defineKernel({
+  name: 'ghostAssemble',
+  args: [
+    struct('M', { diag: 'f64', ax: 'f64', ay: 'f64', az: 'f64' }),
+    f64('b'),
+    struct('vel', { u: 'f32', v: 'f32', w: 'f32' }),
+    struct('fr', { u: 'f32', v: 'f32', w: 'f32' }),
+    f32('su', true),
+    f32('sv', true),
+    f32('sw', true),
+    u8('kind'),
+    f32('phi'),
+    int('nx'),
+    int('ny'),
+    int('nz'),
+    int('open'),
+  ],
+  split: 'planes',
+  range: (a) => num(a, 11),
+  work: (a) => num(a, 9) * num(a, 10) * num(a, 11),
+  ref: ghostAssembleSlab,
+})

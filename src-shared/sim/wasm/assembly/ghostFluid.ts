@@ -1,0 +1,85 @@
+// The liquid's ghost-fluid pressure system, assembled per cell plane (reference: src-shared/sim/
+// liquid/ghostFluidKernels.ts ghostAssembleSlab; Carlson 2004 eqs. 35-36, Gibou et al. 2002):
+// each cell's row of A (diag, couplings to +x, +y, +z) and of b, zeros outside the liquid.
+// float64 arithmetic on the float32 inputs, in the reference's order.
+import { rf32, wf64 } from './common'
+
+const LIQUID: u8 = 1
+const MIN_THETA: f64 = 0.01
+
+@inline function kindAt(kind: usize, c: i32): u8 {
+  return load<u8>(kind + <usize>c)
+}
+
+@inline function theta(phiLiquid: f64, phiAir: f64): f64 {
+  const den = phiLiquid - phiAir
+  const t = den < 0 ? phiLiquid / den : 1
+  return t > MIN_THETA ? (t < 1 ? t : 1) : MIN_THETA
+}
+
+export function ghostAssemble(
+  diag: usize, ax: usize, ay: usize, az: usize, b: usize,
+  u: usize, v: usize, wv: usize, fu: usize, fv: usize, fw: usize,
+  su: usize, sv: usize, sw: usize, kind: usize, phi: usize,
+  nx: i32, ny: i32, nz: i32, open: i32, k0: i32, k1: i32,
+): void {
+  const plane = nx * ny
+  for (let k = k0; k < k1; k++) {
+    for (let j = 0; j < ny; j++) {
+      for (let i = 0; i < nx; i++) {
+        const c = i + nx * (j + ny * k)
+        wf64(ax, c, 0)
+        wf64(ay, c, 0)
+        wf64(az, c, 0)
+        if (kindAt(kind, c) != LIQUID) {
+          wf64(diag, c, 0)
+          wf64(b, c, 0)
+          continue
+        }
+        const pc = rf32(phi, c)
+        const fx = i + (nx + 1) * (j + ny * k)
+        const fy = i + nx * (j + (ny + 1) * k)
+        const ct = c + plane
+        const fyt = fy + nx
+        let s = rf32(fu, fx + 1) * rf32(u, fx + 1) - rf32(fu, fx) * rf32(u, fx) + rf32(fv, fyt) * rf32(v, fyt) - rf32(fv, fy) * rf32(v, fy) + rf32(fw, ct) * rf32(wv, ct) - rf32(fw, c) * rf32(wv, c)
+        if (su != 0) s += (1 - rf32(fu, fx + 1)) * rf32(su, fx + 1) - (1 - rf32(fu, fx)) * rf32(su, fx)
+        if (sv != 0) s += (1 - rf32(fv, fyt)) * rf32(sv, fyt) - (1 - rf32(fv, fy)) * rf32(sv, fy)
+        if (sw != 0) s += (1 - rf32(fw, ct)) * rf32(sw, ct) - (1 - rf32(fw, c)) * rf32(sw, c)
+        wf64(b, c, -s)
+        let d: f64 = 0
+        let w = rf32(fu, fx)
+        if (w > 0) d += i == 0 ? (open & 1 ? w : 0) : kindAt(kind, c - 1) == LIQUID ? w : w / theta(pc, rf32(phi, c - 1))
+        w = rf32(fu, fx + 1)
+        if (w > 0) {
+          if (i == nx - 1) d += open & 2 ? w : 0
+          else if (kindAt(kind, c + 1) == LIQUID) {
+            d += w
+            wf64(ax, c, -w)
+          } else d += w / theta(pc, rf32(phi, c + 1))
+        }
+        w = rf32(fv, fy)
+        if (w > 0) d += j == 0 ? (open & 4 ? w : 0) : kindAt(kind, c - nx) == LIQUID ? w : w / theta(pc, rf32(phi, c - nx))
+        w = rf32(fv, fyt)
+        if (w > 0) {
+          if (j == ny - 1) d += open & 8 ? w : 0
+          else if (kindAt(kind, c + nx) == LIQUID) {
+            d += w
+            wf64(ay, c, -w)
+          } else d += w / theta(pc, rf32(phi, c + nx))
+        }
+        w = rf32(fw, c)
+        if (w > 0) d += k == 0 ? (open & 16 ? w : 0) : kindAt(kind, c - plane) == LIQUID ? w : w / theta(pc, rf32(phi, c - plane))
+        w = rf32(fw, ct)
+        if (w > 0) {
+          if (k == nz - 1) d += open & 32 ? w : 0
+          else if (kindAt(kind, c + plane) == LIQUID) {
+            d += w
+            wf64(az, c, -w)
+          } else d += w / theta(pc, rf32(phi, c + plane))
+        }
+        wf64(diag, c, d)
+        if (d == 0) wf64(b, c, 0)
+      }
+    }
+  }
+}
