@@ -26,9 +26,40 @@ export interface NodeGrid {
 }
 
 const T_MIN = 1e-3
-/** Row kinds (classifyRows): every node outside (phi >= 0), every node inside. */
+/** Row kinds (classifyNodeRows): every node outside (phi >= 0), every node inside. */
 const ROW_OUT = 1
 const ROW_IN = 2
+
+/**
+ * rows[r + j] = ROW_OUT, ROW_IN or 0 (mixed) for node row j of the slice whose node (0, 0) is
+ * phi[at]. Most of a liquid's grid is far outside or deep inside: the sweeps skip the rows,
+ * slabs and cube rows whose nodes are all on one side, where no edge is crossed.
+ */
+export function classifyNodeRows(phi: Float32Array, at: number, nx: number, ny: number, rows: Uint8Array | Int32Array, r: number): void {
+  for (let j = 0; j < ny; j++) {
+    const row = at + nx * j
+    const inside = phi[row] < 0
+    let kind = inside ? ROW_IN : ROW_OUT
+    for (let i = 1; i < nx; i++) {
+      if (phi[row + i] < 0 !== inside) {
+        kind = 0
+        break
+      }
+    }
+    rows[r + j] = kind
+  }
+}
+
+/** Whether cube row j of a slab lies wholly on one side: its two node rows in both slices (kinds at lo + j, hi + j). */
+export function oneSidedCubeRow(rows: Uint8Array | Int32Array, lo: number, hi: number, j: number): boolean {
+  const side = rows[lo + j]
+  return side !== 0 && rows[lo + j + 1] === side && rows[hi + j] === side && rows[hi + j + 1] === side
+}
+
+/** Inside bits (phi < 0) of the four nodes n, n + nx, n + plane, n + plane + nx: bits 0, 2, 4, 6 of a case index. */
+export function cornerBits(phi: Float32Array, n: number, nx: number, plane: number): number {
+  return (phi[n] < 0 ? 1 : 0) | (phi[n + nx] < 0 ? 4 : 0) | (phi[n + plane] < 0 ? 16 : 0) | (phi[n + plane + nx] < 0 ? 64 : 0)
+}
 
 /** A growable triangle mesh in reusable buffers; valid up to vertexCount / triangleCount. */
 export class MeshBuffers {
@@ -159,20 +190,9 @@ export class MarchingCubes {
    * cube's triangles use its crossed edges only).
    */
   private classifyRows(phi: Float32Array, shift: number, nx: number, ny: number, k: number): void {
-    const r = this.rows[k & 1]
-    for (let j = 0; j < ny; j++) {
-      const row = nx * (j + ny * k) - shift
-      const inside = phi[row] < 0
-      let kind = inside ? ROW_IN : ROW_OUT
-      for (let i = 1; i < nx; i++) {
-        if (phi[row + i] < 0 !== inside) {
-          kind = 0
-          break
-        }
-      }
-      r[j] = kind
-    }
+    classifyNodeRows(phi, nx * ny * k - shift, nx, ny, this.rows[k & 1], 0)
   }
+
 
   /** Vertices on the x and y edges of node slice k, into the maps of parity k & 1. */
   private sliceVertices(phi: Float32Array, shift: number, g: NodeGrid, k: number, out: MeshBuffers): void {
@@ -210,15 +230,13 @@ export class MarchingCubes {
     const tri = this.tri
     const lo = this.rows[k & 1], hi = this.rows[(k + 1) & 1]
     for (let j = 0; j + 1 < ny; j++) {
-      const side = lo[j]
-      if (side !== 0 && lo[j + 1] === side && hi[j] === side && hi[j + 1] === side) continue
+      if (lo[j] !== 0 && lo[j + 1] === lo[j] && hi[j] === lo[j] && hi[j + 1] === lo[j]) continue
       // Corner c = x + 2y + 4z, bit c set when inside. Walking along x, the x = 1 corners of
       // one cube are the x = 0 corners of the next, so each node is read once per row.
       const row = nx * (j + ny * k) - shift
-      let left = (phi[row] < 0 ? 1 : 0) | (phi[row + nx] < 0 ? 4 : 0) | (phi[row + plane] < 0 ? 16 : 0) | (phi[row + plane + nx] < 0 ? 64 : 0)
+      let left = cornerBits(phi, row, nx, plane)
       for (let i = 0; i + 1 < nx; i++) {
-        const n = row + i + 1
-        const right = (phi[n] < 0 ? 1 : 0) | (phi[n + nx] < 0 ? 4 : 0) | (phi[n + plane] < 0 ? 16 : 0) | (phi[n + plane + nx] < 0 ? 64 : 0)
+        const right = cornerBits(phi, row + i + 1, nx, plane)
         const cube = left | (right << 1)
         left = right
         if (cube === 0 || cube === 255) continue
@@ -238,7 +256,7 @@ export class MarchingCubes {
 }
 
 /** Where phi = 0 on an edge from a to b (opposite signs), kept T_MIN away from both ends. */
-function lerpT(a: number, b: number): number {
+export function lerpT(a: number, b: number): number {
   const t = a / (a - b)
   return t < T_MIN ? T_MIN : t > 1 - T_MIN ? 1 - T_MIN : t
 }

@@ -19,18 +19,9 @@
 // A call covers the slices [s0, s0 + units) of a window of node planes held from grid plane
 // `base` (the first window starts at slice 0; each later one at the slice after the last one
 // done, whose predecessor is still in the window).
+import { classifyNodeRows, cornerBits, lerpT, oneSidedCubeRow } from '../../../geometry/marchingCubes'
 import { CASE_START, CASE_TRIS, EDGE_AXIS, EDGE_CORNERS } from '../../../geometry/mcTables'
 import { defineKernel, f32, float, i32, int, type KernelArgs, scratch, size } from '../../core/kernelTable'
-
-const T_MIN = 1e-3
-const ROW_OUT = 1
-const ROW_IN = 2
-
-/** Where phi = 0 on an edge from a to b (opposite signs), kept T_MIN away from both ends (as marchingCubes.ts). */
-function lerpT(a: number, b: number): number {
-  const t = a / (a - b)
-  return t < T_MIN ? T_MIN : t > 1 - T_MIN ? 1 - T_MIN : t
-}
 
 /** The tables the rows read: CASE_START, CASE_TRIS, and per cube edge (x, y, z of its first corner, axis). */
 export interface McTables {
@@ -58,22 +49,6 @@ export function mcWriteScratchLength(nx: number, ny: number): number {
   return 5 * nx * ny + 2 * ny
 }
 
-/** rows[r + j] = ROW_OUT, ROW_IN or 0 (mixed) for node row j of the slice at phi offset `at`. */
-function classifyRows(phi: Float32Array, at: number, nx: number, ny: number, rows: Int32Array, r: number): void {
-  for (let j = 0; j < ny; j++) {
-    const row = at + nx * j
-    const inside = phi[row] < 0
-    let kind = inside ? ROW_IN : ROW_OUT
-    for (let i = 1; i < nx; i++) {
-      if (phi[row + i] < 0 !== inside) {
-        kind = 0
-        break
-      }
-    }
-    rows[r + j] = kind
-  }
-}
-
 /**
  * counts[3u], counts[3u + 1], counts[3u + 2] for units u in [k0, k1): vertices of S_s, of
  * Z_s-1 and triangles of T_s-1, s = s0 + u (0, 0 for the last two at s = 0). rows: 2 ny Int32.
@@ -82,7 +57,7 @@ export function mcCountSlab(phi: Float32Array, counts: Int32Array, caseStart: In
   const plane = nx * ny
   for (let u = k0; u < k1; u++) {
     const s = s0 + u, hiAt = (s - base) * plane
-    classifyRows(phi, hiAt, nx, ny, rows, ny)
+    classifyNodeRows(phi, hiAt, nx, ny, rows, ny)
     let cv = 0
     for (let j = 0; j < ny; j++) {
       if (rows[ny + j] !== 0 && (j + 1 === ny || rows[ny + j + 1] === rows[ny + j])) continue
@@ -96,7 +71,7 @@ export function mcCountSlab(phi: Float32Array, counts: Int32Array, caseStart: In
     let cz = 0, ct = 0
     if (s > 0) {
       const loAt = hiAt - plane
-      classifyRows(phi, loAt, nx, ny, rows, 0)
+      classifyNodeRows(phi, loAt, nx, ny, rows, 0)
       for (let j = 0; j < ny; j++) {
         if (rows[j] !== 0 && rows[j] === rows[ny + j]) continue
         for (let i = 0; i < nx; i++) {
@@ -105,13 +80,11 @@ export function mcCountSlab(phi: Float32Array, counts: Int32Array, caseStart: In
         }
       }
       for (let j = 0; j + 1 < ny; j++) {
-        const side = rows[j]
-        if (side !== 0 && rows[j + 1] === side && rows[ny + j] === side && rows[ny + j + 1] === side) continue
+        if (oneSidedCubeRow(rows, 0, ny, j)) continue
         const row = loAt + nx * j
-        let left = (phi[row] < 0 ? 1 : 0) | (phi[row + nx] < 0 ? 4 : 0) | (phi[row + plane] < 0 ? 16 : 0) | (phi[row + plane + nx] < 0 ? 64 : 0)
+        let left = cornerBits(phi, row, nx, plane)
         for (let i = 0; i + 1 < nx; i++) {
-          const n = row + i + 1
-          const right = (phi[n] < 0 ? 1 : 0) | (phi[n + nx] < 0 ? 4 : 0) | (phi[n + plane] < 0 ? 16 : 0) | (phi[n + plane + nx] < 0 ? 64 : 0)
+          const right = cornerBits(phi, row + i + 1, nx, plane)
           const cube = left | (right << 1)
           left = right
           ct += (caseStart[cube + 1] - caseStart[cube]) / 3
@@ -198,12 +171,12 @@ export function mcWriteSlab(
   if (first > 0) {
     // Slice first - 1's vertex numbers, written by another thread or the previous window.
     const at = (first - 1 - base) * plane
-    classifyRows(phi, at, nx, ny, work, rLo)
+    classifyNodeRows(phi, at, nx, ny, work, rLo)
     sliceVertices(phi, at, nx, ny, work, rLo, work, xLo, yLo, k0 === 0 ? bases[0] : bases[1 + 3 * (k0 - 1)], pos, false, ox, oy, 0, h)
   }
   for (let u = k0; u < k1; u++) {
     const s = s0 + u, at = (s - base) * plane
-    classifyRows(phi, at, nx, ny, work, rHi)
+    classifyNodeRows(phi, at, nx, ny, work, rHi)
     sliceVertices(phi, at, nx, ny, work, rHi, work, xHi, yHi, bases[1 + 3 * u], pos, true, ox, oy, oz + s * h, h)
     if (s > 0) {
       const k = s - 1, loAt = at - plane
@@ -224,13 +197,11 @@ export function mcWriteSlab(
       }
       let t = bases[3 + 3 * u]
       for (let j = 0; j + 1 < ny; j++) {
-        const side = work[rLo + j]
-        if (side !== 0 && work[rLo + j + 1] === side && work[rHi + j] === side && work[rHi + j + 1] === side) continue
+        if (oneSidedCubeRow(work, rLo, rHi, j)) continue
         const row = loAt + nx * j
-        let left = (phi[row] < 0 ? 1 : 0) | (phi[row + nx] < 0 ? 4 : 0) | (phi[row + plane] < 0 ? 16 : 0) | (phi[row + plane + nx] < 0 ? 64 : 0)
+        let left = cornerBits(phi, row, nx, plane)
         for (let i = 0; i + 1 < nx; i++) {
-          const n = row + i + 1
-          const right = (phi[n] < 0 ? 1 : 0) | (phi[n + nx] < 0 ? 4 : 0) | (phi[n + plane] < 0 ? 16 : 0) | (phi[n + plane + nx] < 0 ? 64 : 0)
+          const right = cornerBits(phi, row + i + 1, nx, plane)
           const cube = left | (right << 1)
           left = right
           if (cube === 0 || cube === 255) continue

@@ -38,6 +38,12 @@ function classifyRows(phi: usize, at: i32, nx: i32, ny: i32, rows: usize, r: i32
   }
 }
 
+/** Whether cube row j of a slab lies wholly on one side (row kinds of its slices at lo, hi). */
+@inline function oneSidedCubeRow(rows: usize, lo: i32, hi: i32, j: i32): bool {
+  const side = ri32(rows, lo + j)
+  return side != 0 && ri32(rows, lo + j + 1) == side && ri32(rows, hi + j) == side && ri32(rows, hi + j + 1) == side
+}
+
 @inline function cornerBits(phi: usize, n: i32, nx: i32, plane: i32): i32 {
   return (inside(phi, n) ? 1 : 0) | (inside(phi, n + nx) ? 4 : 0) | (inside(phi, n + plane) ? 16 : 0) | (inside(phi, n + plane + nx) ? 64 : 0)
 }
@@ -72,8 +78,7 @@ export function mcCount(phi: usize, counts: usize, caseStart: usize, rowsBase: u
         }
       }
       for (let j = 0; j + 1 < ny; j++) {
-        const side = ri32(rows, j)
-        if (side != 0 && ri32(rows, j + 1) == side && ri32(rows, ny + j) == side && ri32(rows, ny + j + 1) == side) continue
+        if (oneSidedCubeRow(rows, 0, ny, j)) continue
         const row = loAt + nx * j
         let left = cornerBits(phi, row, nx, plane)
         for (let i = 0; i + 1 < nx; i++) {
@@ -166,8 +171,7 @@ export function mcWrite(
       }
       let t = ri32(bases, 3 + 3 * u)
       for (let j = 0; j + 1 < ny; j++) {
-        const side = ri32(work, rLo + j)
-        if (side != 0 && ri32(work, rLo + j + 1) == side && ri32(work, rHi + j) == side && ri32(work, rHi + j + 1) == side) continue
+        if (oneSidedCubeRow(work, rLo, rHi, j)) continue
         const row = loAt + nx * j
         let left = cornerBits(phi, row, nx, plane)
         for (let i = 0; i + 1 < nx; i++) {
