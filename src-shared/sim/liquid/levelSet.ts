@@ -22,7 +22,7 @@ import type { GridSpec, MacGrid } from '../core/grid'
 import { TS_KERNELS } from '../core/kernelBackend'
 import type { KernelBackend } from '../core/kernelTypes'
 import { CLASSIFY_CELLS, SOLID_CELL } from './classifyKernel'
-import { LEVEL_SET_SPLAT } from './levelSetKernels'
+import { LEVEL_SET_PHI, LEVEL_SET_SPLAT } from './levelSetKernels'
 import type { MarkerParticles } from './markers'
 import { Redistancer } from './redistance'
 import * as kinds from './viscosity'
@@ -147,31 +147,11 @@ export function particleLevelSet(
   // The kernel sums of every marker (and its wall mirrors), split by z-planes (levelSetKernels.ts).
   scratch.kernels.run(LEVEL_SET_SPLAT, p, sums, p.count, closed, nx, ny, nz, dx, origin[0], origin[1], origin[2], R, scratch.balance)
   const eps = 1e-3 * dx
-  for (let k = 0; k < nz; k++) {
-    for (let j = 0; j < ny; j++) {
-      for (let i = 0; i < nx; i++) {
-        const c = i + nx * (j + ny * k)
-        let v = band
-        let vm = band
-        const wc = sums[4 * c]
-        if (wc > 0) {
-          // phi = |x - xbar| - r, xbar the kernel-weighted mean of the nearby markers.
-          const ax = origin[0] + (i + 0.5) * dx - sums[4 * c + 1] / wc
-          const ay = origin[1] + (j + 0.5) * dx - sums[4 * c + 2] / wc
-          const az = origin[2] + (k + 0.5) * dx - sums[4 * c + 3] / wc
-          const dist = Math.sqrt(ax * ax + ay * ay + az * az)
-          v = Math.min(dist - r, band)
-          vm = Math.min(dist - MARKER_BOUNDARY * R, band)
-        }
-        distance[c] = vm
-        // Liquid where phi < 0 (the level set separates liquid from air, Carlson sec. 6.1);
-        // a lone marker that strayed just above a flat surface reads phi > 0 and does not
-        // make a one-marker liquid cell whose pressure would jolt the whole column.
-        if (kind[c] !== SOLID) kind[c] = v < 0 || count[c] >= MIN_COUNT ? LIQUID : AIR
-        phi[c] = kind[c] === LIQUID ? (v < 0 ? v : -eps) : v < eps ? eps : v
-      }
-    }
-  }
+  // phi, distance and the labels per cell, split by z-planes (levelSetKernels.ts). Liquid where
+  // phi < 0 (the level set separates liquid from air, Carlson sec. 6.1); a lone marker that
+  // strayed just above a flat surface reads phi > 0 and does not make a one-marker liquid cell
+  // whose pressure would jolt the whole column.
+  scratch.kernels.run(LEVEL_SET_PHI, sums, count, kind, phi, distance, nx, ny, dx, origin[0], origin[1], origin[2], r, MARKER_BOUNDARY * R, band, eps, MIN_COUNT, nz)
   // The pressure reads the crossings of phi (theta). `distance` is for everything that wants
   // the liquid's extent: the same kernel estimate with its zero on the markers' boundary
   // (MARKER_BOUNDARY), redistanced.

@@ -11,7 +11,13 @@
 // position near a wall is not pulled away from the wall (that would read as a dip of the
 // surface at every wall, which the pressure would chase forever).
 import type { MarkerParticles } from './markers'
-import { defineKernel, float, int, type KernelArgs, ptr, size, struct } from '../core/kernelTable'
+import { defineKernel, f32, f64, float, i32, int, type KernelArgs, ptr, size, struct, u8 } from '../core/kernelTable'
+import * as kinds from './viscosity'
+
+// Cell kinds in module constants: an imported binding can cost a property load per use.
+const AIR = kinds.AIR
+const LIQUID = kinds.LIQUID
+const SOLID = kinds.SOLID
 
 /** The markers' positions (MarkerParticles' fields of these names). */
 export type MarkerPositions = Pick<MarkerParticles, 'px' | 'py' | 'pz'>
@@ -157,4 +163,65 @@ export const LEVEL_SET_SPLAT = defineKernel({
   work: (a) => 8 * num(a, 2),
   balance: (a) => a[12] as Float64Array | null,
   ref: levelSetSplatSlab,
+})
+
+/**
+ * The level set and the cells' labels from the kernel sums (levelSet.ts particleLevelSet), cell
+ * planes [k0, k1): phi = |x - xbar| - r capped at band; `distance` the same estimate with its
+ * zero at rm (the markers' boundary); a cell not solid is liquid where phi < 0 or at least
+ * minCount markers sit in it, and its phi is kept on its side of the surface by eps. Each cell
+ * reads and writes only itself.
+ */
+export function levelSetPhiSlab(
+  sums: Float64Array,
+  count: Int32Array,
+  kind: Uint8Array,
+  phi: Float32Array,
+  distance: Float32Array,
+  nx: number,
+  ny: number,
+  dx: number,
+  o0: number,
+  o1: number,
+  o2: number,
+  r: number,
+  rm: number,
+  band: number,
+  eps: number,
+  minCount: number,
+  k0: number,
+  k1: number,
+): void {
+  for (let k = k0; k < k1; k++) {
+    for (let j = 0; j < ny; j++) {
+      for (let i = 0; i < nx; i++) {
+        const c = i + nx * (j + ny * k)
+        let v = band
+        let vm = band
+        const wc = sums[4 * c]
+        if (wc > 0) {
+          // phi = |x - xbar| - r, xbar the kernel-weighted mean of the nearby markers.
+          const ax = o0 + (i + 0.5) * dx - sums[4 * c + 1] / wc
+          const ay = o1 + (j + 0.5) * dx - sums[4 * c + 2] / wc
+          const az = o2 + (k + 0.5) * dx - sums[4 * c + 3] / wc
+          const dist = Math.sqrt(ax * ax + ay * ay + az * az)
+          v = Math.min(dist - r, band)
+          vm = Math.min(dist - rm, band)
+        }
+        distance[c] = vm
+        if (kind[c] !== SOLID) kind[c] = v < 0 || count[c] >= minCount ? LIQUID : AIR
+        phi[c] = kind[c] === LIQUID ? (v < 0 ? v : -eps) : v < eps ? eps : v
+      }
+    }
+  }
+}
+
+/** levelSetPhiSlab over the cell planes [0, nz). */
+export const LEVEL_SET_PHI = defineKernel({
+  name: 'levelSetPhi',
+  args: [f64('sums'), i32('count'), u8('kind'), f32('phi'), f32('distance'), int('nx'), int('ny'), float('dx'), float('o0'), float('o1'), float('o2'), float('r'), float('rm'), float('band'), float('eps'), int('minCount'), size('nz')],
+  split: 'planes',
+  range: (a) => num(a, 16),
+  work: (a) => num(a, 5) * num(a, 6) * num(a, 16),
+  ref: levelSetPhiSlab,
 })

@@ -107,3 +107,38 @@ export function levelSetSplat(
     }
   }
 }
+
+// The level set and the cells' labels from the kernel sums (reference: levelSetKernels.ts
+// levelSetPhiSlab), cell planes [k0, k1). Kinds: 0 air, 1 liquid, 2 solid (viscosity.ts).
+export function levelSetPhi(
+  sums: usize, count: usize, kind: usize, phi: usize, distance: usize,
+  nx: i32, ny: i32, dx: f64, o0: f64, o1: f64, o2: f64, r: f64, rm: f64, band: f64, eps: f64, minCount: i32,
+  k0: i32, k1: i32,
+): void {
+  for (let k = k0; k < k1; k++) {
+    for (let j = 0; j < ny; j++) {
+      for (let i = 0; i < nx; i++) {
+        const c = i + nx * (j + ny * k)
+        let v = band
+        let vm = band
+        const wc = load<f64>(sums + (<usize>(4 * c) << 3))
+        if (wc > 0) {
+          const ax = o0 + (<f64>i + 0.5) * dx - load<f64>(sums + (<usize>(4 * c + 1) << 3)) / wc
+          const ay = o1 + (<f64>j + 0.5) * dx - load<f64>(sums + (<usize>(4 * c + 2) << 3)) / wc
+          const az = o2 + (<f64>k + 0.5) * dx - load<f64>(sums + (<usize>(4 * c + 3) << 3)) / wc
+          const dist = Math.sqrt(ax * ax + ay * ay + az * az)
+          v = Math.min(dist - r, band)
+          vm = Math.min(dist - rm, band)
+        }
+        store<f32>(distance + (<usize>c << 2), <f32>vm)
+        const at = kind + <usize>c
+        let kc = load<u8>(at)
+        if (kc != 2) {
+          kc = v < 0 || load<i32>(count + (<usize>c << 2)) >= minCount ? 1 : 0
+          store<u8>(at, kc)
+        }
+        store<f32>(phi + (<usize>c << 2), <f32>(kc == 1 ? (v < 0 ? v : -eps) : v < eps ? eps : v))
+      }
+    }
+  }
+}

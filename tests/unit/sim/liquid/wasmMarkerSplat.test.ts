@@ -3,7 +3,8 @@
 // - markers -> grid (transfer.ts toGrid; splatKernels.ts splatMarkersSlab, wasm/assembly/splat.ts):
 //   velocities, temperatures, marks and the splat sums rigidCoupling.ts reads, PIC and APIC;
 // - the particle level set's kernel sums (levelSet.ts; levelSetKernels.ts levelSetSplatSlab,
-//   wasm/assembly/levelSet.ts), markers mirrored across closed sides;
+//   wasm/assembly/levelSet.ts), markers mirrored across closed sides, and the level set and the
+//   cells' labels from them (levelSetPhiSlab);
 // - the unresolved temperature (transfer.ts temperatureResidual; splatKernels.ts
 //   tempResidualSlab): the markers within reach, T_p - t_old(x_p);
 // - the surface mesher's particle level set (surface/particleLevelSet.ts; surfaceSplatKernels.ts,
@@ -13,7 +14,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { type KernelBackend, TS_KERNELS } from '../../../../src-shared/sim/core/kernelBackend'
 import { type GridSpec, MacGrid } from '../../../../src-shared/sim/core/grid'
-import { LEVEL_SET_SPLAT } from '../../../../src-shared/sim/liquid/levelSetKernels'
+import { LEVEL_SET_PHI, LEVEL_SET_SPLAT } from '../../../../src-shared/sim/liquid/levelSetKernels'
 import { MarkerParticles } from '../../../../src-shared/sim/liquid/markers'
 import { cellOf, lerpLattice } from '../../../../src-shared/sim/liquid/sample'
 import { ParticleLevelSet } from '../../../../src-shared/sim/liquid/surface/particleLevelSet'
@@ -269,6 +270,63 @@ describe('the particle level set\'s kernel splat', () => {
       backends.push(b)
       expect(sameBits(levelSetSums(b, levelSetMarkers(b, 3000, 22), closed), ref), `${threads} threads`).toBe(true)
       expect(((b as WasmKernelBackend).runner as SlabPool).parallelJobs).toBeGreaterThanOrEqual(1)
+    }
+  })
+})
+
+describe('the particle level set from its sums (levelSetKernels.ts levelSetPhiSlab)', () => {
+  const { nx, ny, nz, dx, origin } = SPEC
+  const n = nx * ny * nz
+  const R = dx, r = 0.5 * R, rm = 0.246 * R, band = 3 * dx, eps = 1e-3 * dx
+
+  /** phi, distance and labels on backend b from the splat of the same markers, counts and starting labels. */
+  function labelled(b: KernelBackend): { phi: Float32Array; distance: Float32Array; kind: Uint8Array } {
+    const sums = b.f64(4 * n)
+    sums.set(levelSetSums(TS_KERNELS, levelSetMarkers(TS_KERNELS, 500, 23), Uint8Array.from([1, 1, 0, 1, 1, 0])))
+    const rand = rng(29)
+    const count = b.i32(n), kind = b.u8(n), phi = b.f32(n), distance = b.f32(n)
+    for (let c = 0; c < n; c++) {
+      count[c] = Math.floor(rand() * 4)
+      kind[c] = rand() < 0.1 ? 2 : rand() < 0.5 ? 1 : 0
+    }
+    b.run(LEVEL_SET_PHI, sums, count, kind, phi, distance, nx, ny, dx, origin[0], origin[1], origin[2], r, rm, band, eps, 2, nz)
+    return { phi: Float32Array.from(phi), distance: Float32Array.from(distance), kind: Uint8Array.from(kind) }
+  }
+
+  it('the reference: |x - xbar| - r capped at the band, liquid where phi < 0 or two markers, solids kept', () => {
+    const got = labelled(TS_KERNELS)
+    const sums = levelSetSums(TS_KERNELS, levelSetMarkers(TS_KERNELS, 500, 23), Uint8Array.from([1, 1, 0, 1, 1, 0]))
+    const rand = rng(29)
+    let liquid = 0, reached = 0
+    for (let c = 0; c < n; c++) {
+      const count = Math.floor(rand() * 4), k0 = rand() < 0.1 ? 2 : rand() < 0.5 ? 1 : 0
+      const i = c % nx, j = Math.floor(c / nx) % ny, k = Math.floor(c / (nx * ny)), w = sums[4 * c]
+      let d = Infinity
+      if (w > 0) {
+        d = Math.hypot(origin[0] + (i + 0.5) * dx - sums[4 * c + 1] / w, origin[1] + (j + 0.5) * dx - sums[4 * c + 2] / w, origin[2] + (k + 0.5) * dx - sums[4 * c + 3] / w)
+        reached++
+      }
+      const v = Math.min(d - r, band)
+      const kind = k0 === 2 ? 2 : v < 0 || count >= 2 ? 1 : 0
+      expect(got.kind[c]).toBe(kind)
+      expect(got.distance[c]).toBeCloseTo(Math.min(d - rm, band), 6)
+      const want = kind === 1 ? (v < 0 ? v : -eps) : Math.max(v, eps)
+      expect(got.phi[c]).toBeCloseTo(want, 6)
+      if (kind === 1) liquid++
+    }
+    expect(liquid).toBeGreaterThan(50)
+    expect(reached).toBeGreaterThan(100)
+  })
+
+  it('WebAssembly equals the reference bit for bit on 1, 2 and 3 threads', () => {
+    const ref = labelled(TS_KERNELS)
+    for (const threads of [1, 2, 3]) {
+      const b = createKernelBackend('wasm', { threads, minParallelWork: 0, strict: true, initialBytes: 1 << 20 })
+      backends.push(b)
+      const got = labelled(b)
+      expect(sameBits(got.phi, ref.phi) && sameBits(got.distance, ref.distance), `${threads} threads`).toBe(true)
+      expect(Array.from(got.kind)).toEqual(Array.from(ref.kind))
+      expect((b as WasmKernelBackend).fallbacks).toBe(0)
     }
   })
 })
