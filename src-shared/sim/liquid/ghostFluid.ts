@@ -24,13 +24,7 @@ import type { SolveStats } from '../core/pcg'
 import { ActivePcg } from './activePcg'
 import type { CoupledWalls } from './coupledWalls'
 import { Stencil7Matrix } from './stencil7'
-import { GHOST_ASSEMBLE, ghostTheta, MIN_THETA } from './ghostFluidKernels'
-import * as kinds from './viscosity'
-
-// Imported values used in per-cell / per-marker loops are copied into module constants: an
-// imported binding can cost a property load (or a getter call, under vitest's module runner)
-// on every use in a hot loop.
-const LIQUID = kinds.LIQUID
+import { GHOST_ASSEMBLE, GHOST_SUBTRACT, ghostTheta, MIN_THETA } from './ghostFluidKernels'
 
 export { MIN_THETA }
 
@@ -134,49 +128,8 @@ export class GhostFluidPressure {
     return stats
   }
 
-  /**
-   * vel -= grad x (x_b - x_a, ghost values at the surface) on every open face with liquid on a
-   * side (air-air faces are left alone: extrapolated afterwards). Visited from the liquid
-   * cells: each takes its low faces, and its high faces unless the cell beyond is liquid too
-   * (that cell takes it as its low face), so every face is updated once, with the same value
-   * as a sweep over all faces.
-   */
+  /** vel -= grad x on the faces with liquid on a side (ghostFluidKernels.ts ghostSubtractSlab, by cell planes). */
   private subtractGradient(x: Float64Array, vel: MacGrid, fractions: MacGrid, kind: Uint8Array, phi: Float32Array): void {
-    const { nx, ny, nz } = this
-    const plane = nx * ny
-    const fu = fractions.u, fv = fractions.v, fw = fractions.w
-    for (let k = 0; k < nz; k++) {
-      for (let j = 0; j < ny; j++) {
-        const row = nx * (j + ny * k)
-        const frowU = (nx + 1) * (j + ny * k)
-        const frowV = nx * (j + (ny + 1) * k)
-        for (let i = 0; i < nx; i++) {
-          const c = row + i
-          if (kind[c] !== LIQUID) continue
-          let f = frowU + i
-          if (fu[f] > 0) vel.u[f] -= GhostFluidPressure.jump(x, i > 0 ? c - 1 : -1, c, kind, phi)
-          f++
-          if (fu[f] > 0 && !(i < nx - 1 && kind[c + 1] === LIQUID)) vel.u[f] -= GhostFluidPressure.jump(x, c, i < nx - 1 ? c + 1 : -1, kind, phi)
-          f = frowV + i
-          if (fv[f] > 0) vel.v[f] -= GhostFluidPressure.jump(x, j > 0 ? c - nx : -1, c, kind, phi)
-          f += nx
-          if (fv[f] > 0 && !(j < ny - 1 && kind[c + nx] === LIQUID)) vel.v[f] -= GhostFluidPressure.jump(x, c, j < ny - 1 ? c + nx : -1, kind, phi)
-          f = c
-          if (fw[f] > 0) vel.w[f] -= GhostFluidPressure.jump(x, k > 0 ? c - plane : -1, c, kind, phi)
-          f += plane
-          if (fw[f] > 0 && !(k < nz - 1 && kind[c + plane] === LIQUID)) vel.w[f] -= GhostFluidPressure.jump(x, c, k < nz - 1 ? c + plane : -1, kind, phi)
-        }
-      }
-    }
-  }
-
-  /** q_b - q_a across a face between cells a and b (-1 = beyond the domain, q = 0 there). */
-  private static jump(q: Float64Array, a: number, bIdx: number, kind: Uint8Array, phi: Float32Array): number {
-    const la = a >= 0 && kind[a] === LIQUID
-    const lb = bIdx >= 0 && kind[bIdx] === LIQUID
-    if (la && lb) return q[bIdx] - q[a]
-    if (la) return bIdx >= 0 ? -q[a] / GhostFluidPressure.theta(phi[a], phi[bIdx]) : -q[a]
-    if (lb) return a >= 0 ? q[bIdx] / GhostFluidPressure.theta(phi[bIdx], phi[a]) : q[bIdx]
-    return 0 // air on both sides: extrapolated afterwards
+    this.kernels.run(GHOST_SUBTRACT, x, vel, fractions, kind, phi, this.nx, this.ny, this.nz)
   }
 }

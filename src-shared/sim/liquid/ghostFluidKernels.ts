@@ -1,9 +1,10 @@
-// The ghost-fluid pressure system's assembly (ghostFluid.ts GhostFluidPressure.assemble, Carlson
-// 2004 eqs. 35-36 with Gibou et al.'s ghost values) as a kernel-table row: this TypeScript
-// reference on the TypeScript backend, its AssemblyScript twin (wasm/assembly/ghostFluid.ts)
-// split over cell planes on the WebAssembly backend's threads. Each cell writes its own row of
-// A (diag, and the couplings to its +x, +y, +z neighbours) and of b, zeros outside the liquid,
-// so any split gives the same bits.
+// The ghost-fluid pressure's passes over the grid (ghostFluid.ts GhostFluidPressure, Carlson
+// 2004 eqs. 29 and 35-36 with Gibou et al.'s ghost values) as kernel-table rows: these
+// TypeScript references on the TypeScript backend, their AssemblyScript twins
+// (wasm/assembly/ghostFluid.ts) split over cell planes on the WebAssembly backend's threads.
+// The assembly: each cell writes its own row of A (diag, and the couplings to its +x, +y, +z
+// neighbours) and of b, zeros outside the liquid. The velocity update: each face is written by
+// one liquid cell. So any split gives the same bits.
 import { defineKernel, f32, f64, int, type KernelArgs, struct, u8 } from '../core/kernelTable'
 import * as kinds from './viscosity'
 
@@ -125,6 +126,52 @@ export function ghostAssembleSlab(
   }
 }
 
+/** q_b - q_a across a face between cells a and b (-1 = beyond the domain, q = 0 there). */
+export function ghostJump(q: Float64Array, a: number, bIdx: number, kind: Uint8Array, phi: Float32Array): number {
+  const la = a >= 0 && kind[a] === LIQUID
+  const lb = bIdx >= 0 && kind[bIdx] === LIQUID
+  if (la && lb) return q[bIdx] - q[a]
+  if (la) return bIdx >= 0 ? -q[a] / ghostTheta(phi[a], phi[bIdx]) : -q[a]
+  if (lb) return a >= 0 ? q[bIdx] / ghostTheta(phi[bIdx], phi[a]) : q[bIdx]
+  return 0 // air on both sides: extrapolated afterwards
+}
+
+/**
+ * vel -= grad x (x_b - x_a, ghost values at the surface) on every open face with liquid on a
+ * side, for the liquid cells of planes [k0, k1) (air-air faces are left alone: extrapolated
+ * afterwards). Each liquid cell takes its low faces, and its high faces unless the cell beyond
+ * is liquid too (that cell takes it as its low face): every face is written once, by one cell,
+ * with the same value as a sweep over all faces, so any split gives the same bits.
+ */
+export function ghostSubtractSlab(x: Float64Array, vel: FaceArrays, fr: FaceArrays, kind: Uint8Array, phi: Float32Array, nx: number, ny: number, nz: number, k0: number, k1: number): void {
+  const plane = nx * ny
+  const fu = fr.u, fv = fr.v, fw = fr.w
+  const u = vel.u, v = vel.v, w = vel.w
+  for (let k = k0; k < k1; k++) {
+    for (let j = 0; j < ny; j++) {
+      const row = nx * (j + ny * k)
+      const frowU = (nx + 1) * (j + ny * k)
+      const frowV = nx * (j + (ny + 1) * k)
+      for (let i = 0; i < nx; i++) {
+        const c = row + i
+        if (kind[c] !== LIQUID) continue
+        let f = frowU + i
+        if (fu[f] > 0) u[f] -= ghostJump(x, i > 0 ? c - 1 : -1, c, kind, phi)
+        f++
+        if (fu[f] > 0 && !(i < nx - 1 && kind[c + 1] === LIQUID)) u[f] -= ghostJump(x, c, i < nx - 1 ? c + 1 : -1, kind, phi)
+        f = frowV + i
+        if (fv[f] > 0) v[f] -= ghostJump(x, j > 0 ? c - nx : -1, c, kind, phi)
+        f += nx
+        if (fv[f] > 0 && !(j < ny - 1 && kind[c + nx] === LIQUID)) v[f] -= ghostJump(x, c, j < ny - 1 ? c + nx : -1, kind, phi)
+        f = c
+        if (fw[f] > 0) w[f] -= ghostJump(x, k > 0 ? c - plane : -1, c, kind, phi)
+        f += plane
+        if (fw[f] > 0 && !(k < nz - 1 && kind[c + plane] === LIQUID)) w[f] -= ghostJump(x, c, k < nz - 1 ? c + plane : -1, kind, phi)
+      }
+    }
+  }
+}
+
 const num = (a: KernelArgs, i: number) => a[i] as number
 
 /** ghostAssembleSlab over the cell planes [0, nz). */
@@ -149,4 +196,14 @@ export const GHOST_ASSEMBLE = defineKernel({
   range: (a) => num(a, 11),
   work: (a) => num(a, 9) * num(a, 10) * num(a, 11),
   ref: ghostAssembleSlab,
+})
+
+/** ghostSubtractSlab over the cell planes [0, nz). */
+export const GHOST_SUBTRACT = defineKernel({
+  name: 'ghostSubtract',
+  args: [f64('x'), struct('vel', { u: 'f32', v: 'f32', w: 'f32' }), struct('fr', { u: 'f32', v: 'f32', w: 'f32' }), u8('kind'), f32('phi'), int('nx'), int('ny'), int('nz')],
+  split: 'planes',
+  range: (a) => num(a, 7),
+  work: (a) => num(a, 5) * num(a, 6) * num(a, 7),
+  ref: ghostSubtractSlab,
 })

@@ -2,7 +2,7 @@
 // liquid/ghostFluidKernels.ts ghostAssembleSlab; Carlson 2004 eqs. 35-36, Gibou et al. 2002):
 // each cell's row of A (diag, couplings to +x, +y, +z) and of b, zeros outside the liquid.
 // float64 arithmetic on the float32 inputs, in the reference's order.
-import { rf32, wf64 } from './common'
+import { rf32, rf64, wf32, wf64 } from './common'
 
 const LIQUID: u8 = 1
 const MIN_THETA: f64 = 0.01
@@ -79,6 +79,52 @@ export function ghostAssemble(
         }
         wf64(diag, c, d)
         if (d == 0) wf64(b, c, 0)
+      }
+    }
+  }
+}
+
+/** q_b - q_a across a face between cells a and b (-1 = beyond the domain, q = 0 there). */
+@inline function jump(q: usize, a: i32, bIdx: i32, kind: usize, phi: usize): f64 {
+  const la = a >= 0 && kindAt(kind, a) == LIQUID
+  const lb = bIdx >= 0 && kindAt(kind, bIdx) == LIQUID
+  if (la && lb) return rf64(q, bIdx) - rf64(q, a)
+  if (la) return bIdx >= 0 ? -rf64(q, a) / theta(rf32(phi, a), rf32(phi, bIdx)) : -rf64(q, a)
+  if (lb) return a >= 0 ? rf64(q, bIdx) / theta(rf32(phi, bIdx), rf32(phi, a)) : rf64(q, bIdx)
+  return 0
+}
+
+@inline function subtract(p: usize, f: i32, d: f64): void {
+  wf32(p, f, rf32(p, f) - d)
+}
+
+// vel -= grad x on the faces with liquid on a side (reference: ghostFluidKernels.ts
+// ghostSubtractSlab), the liquid cells of planes [k0, k1): each face written by one cell.
+export function ghostSubtract(
+  x: usize, u: usize, v: usize, w: usize, fu: usize, fv: usize, fw: usize, kind: usize, phi: usize,
+  nx: i32, ny: i32, nz: i32, k0: i32, k1: i32,
+): void {
+  const plane = nx * ny
+  for (let k = k0; k < k1; k++) {
+    for (let j = 0; j < ny; j++) {
+      const row = nx * (j + ny * k)
+      const frowU = (nx + 1) * (j + ny * k)
+      const frowV = nx * (j + (ny + 1) * k)
+      for (let i = 0; i < nx; i++) {
+        const c = row + i
+        if (kindAt(kind, c) != LIQUID) continue
+        let f = frowU + i
+        if (rf32(fu, f) > 0) subtract(u, f, jump(x, i > 0 ? c - 1 : -1, c, kind, phi))
+        f++
+        if (rf32(fu, f) > 0 && !(i < nx - 1 && kindAt(kind, c + 1) == LIQUID)) subtract(u, f, jump(x, c, i < nx - 1 ? c + 1 : -1, kind, phi))
+        f = frowV + i
+        if (rf32(fv, f) > 0) subtract(v, f, jump(x, j > 0 ? c - nx : -1, c, kind, phi))
+        f += nx
+        if (rf32(fv, f) > 0 && !(j < ny - 1 && kindAt(kind, c + nx) == LIQUID)) subtract(v, f, jump(x, c, j < ny - 1 ? c + nx : -1, kind, phi))
+        f = c
+        if (rf32(fw, f) > 0) subtract(w, f, jump(x, k > 0 ? c - plane : -1, c, kind, phi))
+        f += plane
+        if (rf32(fw, f) > 0 && !(k < nz - 1 && kindAt(kind, c + plane) == LIQUID)) subtract(w, f, jump(x, c, k < nz - 1 ? c + plane : -1, kind, phi))
       }
     }
   }
