@@ -197,3 +197,23 @@ export const EXTEND_FACES = defineKernel({
   worker: true,
   ref: extendFacesSlab,
 })
+
+/**
+ * extrapolateLayers on one lattice (f and its marks, sx x sy x sz) as a kernel row of a single
+ * index, so the sequential pass runs in WebAssembly (wasm/assembly/extrapolate.ts) with its
+ * worklists in `lists` (the first listStride bytes: the calling thread's block of
+ * EXTEND_FACES's lists, two lists of at least 4 sx sy sz bytes each).
+ */
+export function extendLayersSlab(f: Float32Array, mark: Uint8Array, sx: number, sy: number, sz: number, layers: number, lists: Int32Array, listStride: number, a0: number, a1: number): void {
+  if (a0 < a1) extrapolateLayers(f, mark, sx, sy, sz, layers)
+}
+
+/** extendLayersSlab: a cell-centred field's extension (the liquid's temperature). */
+export const EXTEND_LAYERS = defineKernel({
+  name: 'extendLayers',
+  args: [f32('f'), u8('mark'), int('sx'), int('sy'), int('sz'), int('layers'), i32('lists'), int('listStride')],
+  split: 'blocks',
+  range: () => 1,
+  worker: true,
+  ref: extendLayersSlab,
+})

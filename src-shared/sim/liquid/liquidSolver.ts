@@ -36,7 +36,7 @@ import { ObstacleField } from '../core/obstacleField'
 import { Prng } from '../core/prng'
 import { emptyStepStats, phaseStats, type Solver, type StepControl, type StepStats } from '../solver'
 import { runSubsteps } from '../substeps'
-import { EXTEND_FACES, extrapolateLayers, faceListStride } from './extrapolate'
+import { EXTEND_FACES, EXTEND_LAYERS, faceListStride } from './extrapolate'
 import { ACTIVE_PCG_SCRATCH_CELLS } from './activePcg'
 import { GhostFluidPressure } from './ghostFluid'
 import { HeatSolver } from './heat'
@@ -224,7 +224,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     this.markW = kernels.u8(nx * ny * (nz + 1))
     this.knownMarks = { mu: this.markU, mv: this.markV, mw: this.markW }
     this.markT = kernels.u8(n)
-    this.markT2 = new Uint8Array(n)
+    this.markT2 = kernels.u8(n)
     this.reach = kernels.u8(n)
     this.open = openFlags(setup.sides)
     this.closed = this.open.map((o) => 1 - o)
@@ -458,7 +458,8 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     // Temperature: liquid cells are the known ones; the air band is extended from them.
     for (let c = 0; c < kind.length; c++) if (kind[c] !== LIQUID) this.markT[c] = 0
     this.markT2.set(this.markT)
-    extrapolateLayers(temp, this.markT, nx, ny, nz, 3)
+    // (EXTEND_LAYERS: extrapolate.ts's pass in WebAssembly, its worklists the face extension's.)
+    this.kernels.run(EXTEND_LAYERS, temp, this.markT, nx, ny, nz, 3, this.extendLists, this.extendListStride)
     for (let c = 0; c < kind.length; c++) if (this.markT[c] === 0) temp[c] = setup.heat.ambientTemperature
     tempOld.set(temp)
     lap('extend')
@@ -479,7 +480,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     // Isothermal, the liquid's temperatures are those the first extension started from, so a
     // second one would write the same values with the same marks: markT holds them already.
     const marks = isothermal ? this.markT : this.markT2
-    if (!isothermal) extrapolateLayers(temp, marks, nx, ny, nz, 3)
+    if (!isothermal) this.kernels.run(EXTEND_LAYERS, temp, marks, nx, ny, nz, 3, this.extendLists, this.extendListStride)
     for (let c = 0; c < kind.length; c++) {
       if (marks[c] === 0) temp[c] = tempOld[c]
       // mark 1 = liquid, 2..3 = the first two layers around it.

@@ -154,3 +154,10 @@ export function extendFaces(fu: usize, fv: usize, fw: usize, mu: usize, mv: usiz
     extrapolate(f, m, sx, sy, sz, layers, lists, lists + half)
   }
 }
+
+/** extendLayersSlab: extrapolateLayers on one lattice, the worklists in the thread's block of `lists`. */
+export function extendLayers(f: usize, mark: usize, sx: i32, sy: i32, sz: i32, layers: i32, listsBase: usize, listsStride: usize, a0: i32, a1: i32, worker: i32): void {
+  if (a0 >= a1) return
+  const lists = listsBase + <usize>worker * listsStride
+  extrapolate(f, mark, sx, sy, sz, layers, lists, lists + ((listsStride >> 3) << 2))
+}

@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { type KernelBackend, TS_KERNELS } from '../../../../src-shared/sim/core/kernelBackend'
 import { Prng } from '../../../../src-shared/sim/core/prng'
-import { EXTEND_FACES, extrapolateLayers, faceListStride } from '../../../../src-shared/sim/liquid/extrapolate'
+import { EXTEND_FACES, EXTEND_LAYERS, extrapolateLayers, faceListStride } from '../../../../src-shared/sim/liquid/extrapolate'
 import type { WasmKernelBackend } from '../../../../src-shared/sim/wasm/wasmBackend'
 import { createKernelBackend } from '../../../../src-main/sim/workerPool'
 
@@ -64,6 +64,44 @@ describe('velocity extension on the WebAssembly kernels', () => {
           expect(bits(got.f[a]), `${threads} threads, component ${a}`).toEqual(bits(ref.f[a]))
           expect(Array.from(got.m[a])).toEqual(Array.from(ref.m[a]))
         }
+      }
+    })
+  }
+})
+
+describe("a cell field's extension on the WebAssembly kernels (EXTEND_LAYERS: the liquid's temperature)", () => {
+  /** The cell lattice nx x ny x nz from fields()' generator, stale values kept (the row does not zero them). */
+  function cells(b: KernelBackend, above1: boolean) {
+    const prng = new Prng(above1 ? 5 : 6)
+    const n = nx * ny * nz
+    const f = b.f32(n), m = b.u8(n)
+    for (let c = 0; c < n; c++) {
+      const known = prng.next() < 0.15
+      m[c] = known ? (above1 && prng.next() < 0.3 ? 2 : 1) : 0
+      f[c] = known ? prng.range(250, 350) : prng.range(-9, 9)
+    }
+    return { f, m }
+  }
+
+  for (const above1 of [false, true]) {
+    it(`gives extrapolateLayers' values and marks bit for bit on 1-3 threads (${above1 ? 'marks above 1 on entry' : 'marks 0/1'})`, () => {
+      const ref = cells(TS_KERNELS, above1)
+      extrapolateLayers(ref.f, ref.m, nx, ny, nz, 3)
+      expect(ref.m.filter((v) => v > 2).length).toBeGreaterThan(50)
+      const ts = cells(TS_KERNELS, above1)
+      TS_KERNELS.run(EXTEND_LAYERS, ts.f, ts.m, nx, ny, nz, 3, new Int32Array(1), 0)
+      expect(bits(ts.f)).toEqual(bits(ref.f))
+      for (const threads of [1, 2, 3]) {
+        const b = createKernelBackend('wasm', { threads, minParallelWork: 0, strict: true, initialBytes: 1 << 20 })
+        backends.push(b)
+        const got = cells(b, above1)
+        // The face extension's worklists, dirty, as the liquid lends them.
+        const stride = faceListStride(nx, ny, nz)
+        const lists = b.i32((stride / 4) * threads).fill(-7)
+        b.run(EXTEND_LAYERS, got.f, got.m, nx, ny, nz, 3, lists, stride)
+        expect((b as WasmKernelBackend).fallbacks).toBe(0)
+        expect(bits(got.f), `${threads} threads`).toEqual(bits(ref.f))
+        expect(Array.from(got.m)).toEqual(Array.from(ref.m))
       }
     })
   }
