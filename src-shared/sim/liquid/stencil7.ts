@@ -36,13 +36,6 @@ export class Stencil7Matrix implements LinearOperator {
     this.az = alloc.f64(n)
   }
 
-  clear(): void {
-    this.diag.fill(0)
-    this.ax.fill(0)
-    this.ay.fill(0)
-    this.az.fill(0)
-  }
-
   apply(x: Float64Array, out: Float64Array): void {
     const { nx, ny, nz, diag, ax, ay, az } = this
     const plane = nx * ny

@@ -55,12 +55,16 @@ export function mcWriteScratchLength(nx: number, ny: number): number {
  */
 export function mcCountSlab(phi: Float32Array, counts: Int32Array, caseStart: Int32Array, rows: Int32Array, nx: number, ny: number, base: number, s0: number, k0: number, k1: number): void {
   const plane = nx * ny
+  // Row kinds of the slice below (lo) and this one (hi): each slice is classified once, as hi,
+  // and is the next unit's lo (the first unit's lo is classified first).
+  let lo = 0, hi = ny
+  if (k0 < k1 && s0 + k0 > 0) classifyNodeRows(phi, (s0 + k0 - 1 - base) * plane, nx, ny, rows, lo)
   for (let u = k0; u < k1; u++) {
     const s = s0 + u, hiAt = (s - base) * plane
-    classifyNodeRows(phi, hiAt, nx, ny, rows, ny)
+    classifyNodeRows(phi, hiAt, nx, ny, rows, hi)
     let cv = 0
     for (let j = 0; j < ny; j++) {
-      if (rows[ny + j] !== 0 && (j + 1 === ny || rows[ny + j + 1] === rows[ny + j])) continue
+      if (rows[hi + j] !== 0 && (j + 1 === ny || rows[hi + j + 1] === rows[hi + j])) continue
       for (let i = 0; i < nx; i++) {
         const n = hiAt + i + nx * j, inside = phi[n] < 0
         if (i + 1 < nx && phi[n + 1] < 0 !== inside) cv++
@@ -71,16 +75,15 @@ export function mcCountSlab(phi: Float32Array, counts: Int32Array, caseStart: In
     let cz = 0, ct = 0
     if (s > 0) {
       const loAt = hiAt - plane
-      classifyNodeRows(phi, loAt, nx, ny, rows, 0)
       for (let j = 0; j < ny; j++) {
-        if (rows[j] !== 0 && rows[j] === rows[ny + j]) continue
+        if (rows[lo + j] !== 0 && rows[lo + j] === rows[hi + j]) continue
         for (let i = 0; i < nx; i++) {
           const n = loAt + i + nx * j
           if (phi[n] < 0 !== phi[n + plane] < 0) cz++
         }
       }
       for (let j = 0; j + 1 < ny; j++) {
-        if (oneSidedCubeRow(rows, 0, ny, j)) continue
+        if (oneSidedCubeRow(rows, lo, hi, j)) continue
         const row = loAt + nx * j
         let left = cornerBits(phi, row, nx, plane)
         for (let i = 0; i + 1 < nx; i++) {
@@ -93,6 +96,9 @@ export function mcCountSlab(phi: Float32Array, counts: Int32Array, caseStart: In
     }
     counts[3 * u + 1] = cz
     counts[3 * u + 2] = ct
+    const swap = lo
+    lo = hi
+    hi = swap
   }
 }
 

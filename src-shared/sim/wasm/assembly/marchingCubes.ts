@@ -51,13 +51,16 @@ function classifyRows(phi: usize, at: i32, nx: i32, ny: i32, rows: usize, r: i32
 export function mcCount(phi: usize, counts: usize, caseStart: usize, rowsBase: usize, rowsStride: usize, nx: i32, ny: i32, base: i32, s0: i32, k0: i32, k1: i32, worker: i32): void {
   const rows = rowsBase + <usize>worker * rowsStride
   const plane = nx * ny
+  // Each slice classified once: this unit's hi is the next unit's lo (mcCountSlab).
+  let lo = 0, hi = ny
+  if (k0 < k1 && s0 + k0 > 0) classifyRows(phi, (s0 + k0 - 1 - base) * plane, nx, ny, rows, lo)
   for (let u = k0; u < k1; u++) {
     const s = s0 + u, hiAt = (s - base) * plane
-    classifyRows(phi, hiAt, nx, ny, rows, ny)
+    classifyRows(phi, hiAt, nx, ny, rows, hi)
     let cv = 0
     for (let j = 0; j < ny; j++) {
-      const rj = ri32(rows, ny + j)
-      if (rj != 0 && (j + 1 == ny || ri32(rows, ny + j + 1) == rj)) continue
+      const rj = ri32(rows, hi + j)
+      if (rj != 0 && (j + 1 == ny || ri32(rows, hi + j + 1) == rj)) continue
       for (let i = 0; i < nx; i++) {
         const n = hiAt + i + nx * j, ins = inside(phi, n)
         if (i + 1 < nx && inside(phi, n + 1) != ins) cv++
@@ -68,17 +71,16 @@ export function mcCount(phi: usize, counts: usize, caseStart: usize, rowsBase: u
     let cz = 0, ct = 0
     if (s > 0) {
       const loAt = hiAt - plane
-      classifyRows(phi, loAt, nx, ny, rows, 0)
       for (let j = 0; j < ny; j++) {
-        const rj = ri32(rows, j)
-        if (rj != 0 && rj == ri32(rows, ny + j)) continue
+        const rj = ri32(rows, lo + j)
+        if (rj != 0 && rj == ri32(rows, hi + j)) continue
         for (let i = 0; i < nx; i++) {
           const n = loAt + i + nx * j
           if (inside(phi, n) != inside(phi, n + plane)) cz++
         }
       }
       for (let j = 0; j + 1 < ny; j++) {
-        if (oneSidedCubeRow(rows, 0, ny, j)) continue
+        if (oneSidedCubeRow(rows, lo, hi, j)) continue
         const row = loAt + nx * j
         let left = cornerBits(phi, row, nx, plane)
         for (let i = 0; i + 1 < nx; i++) {
@@ -91,6 +93,9 @@ export function mcCount(phi: usize, counts: usize, caseStart: usize, rowsBase: u
     }
     wi32(counts, 3 * u + 1, cz)
     wi32(counts, 3 * u + 2, ct)
+    const swap = lo
+    lo = hi
+    hi = swap
   }
 }
 
