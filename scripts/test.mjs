@@ -6,9 +6,16 @@ import { join } from 'node:path'
 import { CHROMIUM, ROOT, ensureBuild, ensureDebianPackages, ensureNodeModules, run } from './lib/ensure.mjs'
 
 const results = []
+// Failed tests, named again at the very end: CI keeps only the tail of a long log.
+const failures = []
 function record(suite, passed, failed, skipped = 0) {
   results.push({ suite, passed, failed, skipped })
   console.log(`== ${suite}: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`)
+}
+
+function firstLine(text) {
+  const line = String(text ?? 'no message').split('\n').find((l) => l.trim()) ?? 'no message'
+  return line.trim().slice(0, 300)
 }
 
 function vitest(project) {
@@ -18,6 +25,7 @@ function vitest(project) {
   rmSync(report, { force: true })
   const code = run(join(ROOT, 'node_modules/.bin/vitest'), ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`])
   if (!existsSync(report)) {
+    failures.push(`${project}: vitest wrote no report (exit ${code})`)
     record(`vitest ${project}`, 0, 1)
     return
   }
@@ -25,6 +33,14 @@ function vitest(project) {
   // A file that fails to load counts as a failure even when it declared no tests.
   const brokenFiles = (r.testResults ?? []).filter((f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0).length
   const failed = r.numFailedTests + brokenFiles + (code !== 0 && r.numFailedTests + brokenFiles === 0 ? 1 : 0)
+  for (const f of r.testResults ?? []) {
+    const file = f.name.startsWith(ROOT) ? f.name.slice(ROOT.length + 1) : f.name
+    if (f.status === 'failed' && (f.assertionResults ?? []).length === 0) failures.push(`${project} ${file}: ${firstLine(f.message)}`)
+    for (const a of f.assertionResults ?? []) {
+      if (a.status === 'failed') failures.push(`${project} ${file} > ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`)
+    }
+  }
+  if (code !== 0 && r.numFailedTests + brokenFiles === 0) failures.push(`${project}: vitest exited with ${code} though every test passed (an unhandled error: see its "Errors" section above)`)
   record(`vitest ${project}`, r.numPassedTests, failed, r.numPendingTests + r.numTodoTests)
 }
 
@@ -38,10 +54,13 @@ try {
   process.exit(1)
 }
 
-record('typecheck', ...(run('node', [join(ROOT, 'scripts/typecheck.mjs')]) === 0 ? [1, 0] : [0, 1]))
+const typecheck = run('node', [join(ROOT, 'scripts/typecheck.mjs')]) === 0
+if (!typecheck) failures.push('typecheck: see its errors above')
+record('typecheck', ...(typecheck ? [1, 0] : [0, 1]))
 vitest('unit')
 vitest('e2e')
 
+if (failures.length) console.log(`failed:\n${failures.map((f) => `  ${f}`).join('\n')}`)
 const passed = results.reduce((s, r) => s + r.passed, 0)
 const failed = results.reduce((s, r) => s + r.failed, 0)
 const skipped = results.reduce((s, r) => s + r.skipped, 0)
