@@ -250,7 +250,8 @@ export async function runBake(req: BakeRequest, hooks: BakeHooks = {}): Promise<
           throw atFrame(e, f)
         }
       }
-      const frame = solver.frame()
+      // Transient: the record and the preview are made from it before the solver steps again.
+      const frame = solver.frame({ transient: true })
       // Timings stay out of the record (they live in the stats column), so a re-bake of an
       // unchanged scene writes byte-identical records.
       const record = encodeFrame({ ...frame, frame: f, stats: {} }, { precision: settings.precision })

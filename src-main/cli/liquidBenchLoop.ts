@@ -53,7 +53,8 @@ export function stepLiquidFrames(solver: BakeSolver, frames: number): LiquidFram
     out.pressureIterations += stats.pressureIterations
     out.viscosityIterations += stats.viscosityIterations
     const t = performance.now()
-    const frame = solver.frame()
+    // Transient, as the bake runner takes it: read here, dropped before the next step.
+    const frame = solver.frame({ transient: true })
     out.frame += performance.now() - t
     out.particles = frame.particles[0]?.count ?? 0
     out.triangles = (frame.meshes[0]?.indices.length ?? 0) / 3

@@ -10,7 +10,7 @@ import type { FamilySpecs } from '../scene/specs'
 import type { ObjectKind, SceneDocument } from '../scene/types'
 import type { CompileOptions, MeshResolver } from './compile'
 import type { FrameData } from './frame'
-import type { SimInput, Solver, StepControl, StepStats } from './solver'
+import type { FrameOptions, SimInput, Solver, StepControl, StepStats } from './solver'
 
 export type KernelPreference = 'wasm' | 'ts'
 
@@ -69,8 +69,8 @@ export interface BakeSolver {
   layout: string
   /** Steps one frame's dt under the scene evaluated at animation frame `frame`. */
   stepFrame(frame: number, control?: StepControl): StepStats
-  /** The current state as cache data. */
-  frame(): FrameData
+  /** The current state as cache data (Solver.frame). */
+  frame(opts?: FrameOptions): FrameData
   checkpoint(): Uint8Array
   restore(bytes: Uint8Array): void
 }

@@ -88,7 +88,7 @@ export function createBakeSolver(doc: SceneDocument, hostId: string, opts: Compi
       const input = family.compileInput(doc, hostId, setup, frame)
       return solver.step(input.frameDt, input, control)
     },
-    frame: () => solver.frame(),
+    frame: (opts) => solver.frame(opts),
     checkpoint: () => solver.checkpoint(),
     restore: (bytes) => solver.restore(bytes),
   }

@@ -54,11 +54,22 @@ export function cancelledError(t: number): EddyError {
   return new EddyError('CANCELLED', `Cancelled at t=${t.toFixed(4)} s, between substeps`, { time: t })
 }
 
+export interface FrameOptions {
+  /**
+   * The caller reads the frame before its next call of the solver and keeps none of it (the bake
+   * runner encodes each frame before it steps again): the arrays may then be the solver's own,
+   * reused frame after frame. A fresh array's first writes cost a page fault per 4 KiB (about
+   * 3 ms a MB on the CI machine), more than the copy itself at a million markers. Default false:
+   * every array is a copy the caller owns.
+   */
+  transient?: boolean
+}
+
 export interface Solver<Input extends SimInput = SimInput> {
   /** Advances the state by dt simulated seconds (split into CFL substeps) under `input`. */
   step(dt: number, input: Input, control?: StepControl): StepStats
-  /** The current state; arrays are copies. */
-  frame(): FrameData
+  /** The current state; arrays are copies unless opts.transient. */
+  frame(opts?: FrameOptions): FrameData
   /** All state needed to continue bit for bit. */
   checkpoint(): Uint8Array
   restore(bytes: Uint8Array): void

@@ -15,7 +15,7 @@ import { damBreakScene } from '../../scene/examples/damBreak'
 import { sceneObject } from '../../scene/examples/build'
 
 /** Adds the surface mesh of the frame's markers, as the cache, viewport and exporters take it. */
-function addSurface(fd: FrameData, c: LiquidCompiled, surfacer: LiquidSurfacer): FrameData {
+function addSurface(fd: FrameData, c: LiquidCompiled, surfacer: LiquidSurfacer, transient: boolean): FrameData {
   const ps = fd.particles[0]
   if (!c.surface.enabled || !ps) return fd
   const g = c.setup.grid
@@ -29,7 +29,7 @@ function addSurface(fd: FrameData, c: LiquidCompiled, surfacer: LiquidSurfacer):
       refinement: c.surface.refinement,
       smoothing: c.surface.smoothing,
       minDropVolume: c.surface.minDropVolume,
-    }),
+    }, transient),
   )
   return fd
 }
@@ -40,7 +40,7 @@ function createLiquid(c: LiquidCompiled): Solver<LiquidSimInput> {
   const surfacer = new LiquidSurfacer(c.setup.kernels, solver.passScratch)
   return {
     step: (dt, input, control) => solver.step(dt, input, control),
-    frame: () => addSurface(solver.frame(), c, surfacer),
+    frame: (opts) => addSurface(solver.frame(opts), c, surfacer, opts?.transient ?? false),
     checkpoint: () => solver.checkpoint(),
     restore: (bytes) => solver.restore(bytes),
     get time() {

@@ -34,7 +34,8 @@ import type { KernelBackend } from '../core/kernelTypes'
 import type { FrameData, ParticleSet, Volume } from '../frame'
 import { ObstacleField } from '../core/obstacleField'
 import { Prng } from '../core/prng'
-import { emptyStepStats, phaseStats, type Solver, type StepControl, type StepStats } from '../solver'
+import { emptyStepStats, phaseStats, type FrameOptions, type Solver, type StepControl, type StepStats } from '../solver'
+import { FrameBuffers } from '../frameBuffers'
 import { runSubsteps } from '../substeps'
 import { EXTEND_FACES, EXTEND_LAYERS, faceListStride } from './extrapolate'
 import { ACTIVE_PCG_SCRATCH_CELLS } from './activePcg'
@@ -102,6 +103,8 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
   readonly temperature: Float32Array
   /** Signed distance to the markers' boundary of the last substep, m (negative in the liquid). */
   readonly phi: Float32Array
+  /** The arrays frame({ transient: true }) hands out, kept between frames. */
+  private readonly frameBuffers = new FrameBuffers()
   /** The level set the pressure's theta reads (surfaceTracker.ts label: the tracked surface). */
   private readonly phiRaw: Float32Array
   /** Cell kinds of the last substep (viscosity.ts AIR / LIQUID / SOLID). */
@@ -673,15 +676,18 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     return levelSetVolume(this.phi, this.kind, this.obstacles.solid, nx, ny, nz, dx)
   }
 
-  frame(): FrameData {
+  frame(opts: FrameOptions = {}): FrameData {
     if (!this.initialised) this.initialise()
     this.redistancePhi()
     const p = this.particles
     const n = p.count
-    const positions = new Float32Array(3 * n)
-    const velocity = new Float32Array(3 * n)
-    const temperature = p.temp.slice(0, n)
-    const id = new Float32Array(n)
+    const kept = opts.transient ? this.frameBuffers : null
+    const f32 = (name: string, length: number): Float32Array => (kept ? kept.f32(name, length) : new Float32Array(length))
+    const positions = f32('positions', 3 * n)
+    const velocity = f32('velocity', 3 * n)
+    const temperature = f32('temperature', n)
+    temperature.set(p.temp.subarray(0, n))
+    const id = f32('id', n)
     id.set(p.id.subarray(0, n)) // uint32 ids as float32 values, as the frame's attributes are
     // The arrays in locals: a field load per element kept this copy at ~9 ns a value.
     const { px, py, pz, vx, vy, vz } = p
@@ -701,11 +707,17 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     }
     const { nx, ny, nz, dx, origin } = this.setup.grid
     const vol = (name: string, data: Float32Array): Volume => ({ name, components: 1, dims: [nx, ny, nz], voxelSize: dx, origin: [origin[0], origin[1], origin[2]], data })
+    const copy = (name: string, grid: Float32Array): Float32Array => {
+      if (!kept) return grid.slice()
+      const a = kept.f32(name, grid.length)
+      a.set(grid)
+      return a
+    }
     const s = this.lastStats
     return {
       time: this._time,
       frame: this.animFrame,
-      volumes: [vol('temperature', this.temperature.slice()), vol('liquid', this.phi.slice())],
+      volumes: [vol('temperature', copy('temperatureGrid', this.temperature)), vol('liquid', copy('liquidGrid', this.phi))],
       meshes: [],
       particles: [particles],
       ...(this.rigid ? { rigidBodies: this.rigid.states() } : {}),

@@ -13,6 +13,7 @@ import { MarchingCubes, MeshBuffers } from '../../../geometry/marchingCubes'
 import { areaWeightedNormals } from './normals'
 import { ParticleLevelSet } from './particleLevelSet'
 import { KernelMarchingCubes } from './kernelMarchingCubes'
+import { FrameBuffers } from '../../frameBuffers'
 
 export interface LiquidSurfaceInput {
   /** xyz per particle, m. */
@@ -56,6 +57,8 @@ export class LiquidSurfacer {
   private readonly drops = new DropRemover()
   private readonly mesh = new MeshBuffers()
   private normalAcc = new Float64Array(0)
+  /** The normals of transient meshes, kept between frames. */
+  private readonly kept = new FrameBuffers()
   /** Small pieces the last frame dropped. */
   lastDropsRemoved = 0
 
@@ -68,7 +71,11 @@ export class LiquidSurfacer {
     this.cubes = kernels?.kind === 'wasm' ? new KernelMarchingCubes(kernels) : new MarchingCubes()
   }
 
-  surface(input: LiquidSurfaceInput): LiquidMesh {
+  /**
+   * transient: the caller is done with the mesh before the next call (solver.ts
+   * FrameOptions.transient), so its arrays may be views of this mesher's own buffers.
+   */
+  surface(input: LiquidSurfaceInput, transient = false): LiquidMesh {
     const p = validate(input)
     const { grid } = input
     const mesh = this.mesh
@@ -105,10 +112,11 @@ export class LiquidSurfacer {
     }
     this.lastDropsRemoved = p.minDropVolume > 0 ? this.drops.removeSmall(mesh, p.minDropVolume * grid.dx ** 3) : 0
     const nv = mesh.vertexCount, nt = mesh.triangleCount
-    const normals = new Float32Array(3 * nv)
+    const normals = transient ? this.kept.f32('normals', 3 * nv) : new Float32Array(3 * nv)
     if (this.normalAcc.length < 3 * nv) this.normalAcc = new Float64Array(Math.ceil(3 * nv * 1.25))
     areaWeightedNormals(mesh.positions, nv, mesh.indices, nt, normals, this.normalAcc)
-    return { name: 'liquid', positions: mesh.positions.slice(0, 3 * nv), indices: mesh.indices.slice(0, 3 * nt), normals }
+    const positions = mesh.positions.subarray(0, 3 * nv), indices = mesh.indices.subarray(0, 3 * nt)
+    return { name: 'liquid', positions: transient ? positions : positions.slice(), indices: transient ? indices : indices.slice(), normals }
   }
 }
 
