@@ -23,6 +23,8 @@
 // build and apply and saved nothing, 15.9 against 15.2 iterations); the MAX_REGIONS largest
 // regions of at least MIN_REGION_CELLS cells are kept (tiny fragments are left to the cycle).
 import { DenseCholesky } from '../core/amg/denseCholesky'
+import { TS_KERNELS } from '../core/kernelBackend'
+import type { KernelBackend } from '../core/kernelTypes'
 import type { Preconditioner } from '../core/pcg'
 
 export const STIFF_SHARE = 0.1
@@ -56,7 +58,16 @@ export class RigidModeSpace {
   private readonly stack: Int32Array
   private readonly label: Int32Array
 
-  constructor(nx: number, ny: number, nz: number) {
+  /**
+   * A column and its product with A (buildCoarseMatrix), kept from setup to setup: in the
+   * kernels' memory, so the system's product runs on them rather than falling back to
+   * TypeScript (six times a region every substep). z is zero between uses.
+   */
+  private z: Float64Array = new Float64Array(0)
+  private Az: Float64Array = new Float64Array(0)
+
+  /** kernels: the viscosity system's, whose memory the product reads (default TypeScript). */
+  constructor(nx: number, ny: number, nz: number, private readonly kernels: KernelBackend = TS_KERNELS) {
     const cells = nx * ny * nz
     this.seen = new Uint8Array(cells)
     this.stack = new Int32Array(cells)
@@ -186,7 +197,11 @@ export class RigidModeSpace {
     const m = MODES * R
     this.m = m
     const E = new Float64Array(m * m)
-    const z = new Float64Array(sys.n), Az = new Float64Array(sys.n)
+    if (this.z.length !== sys.n) {
+      this.z = this.kernels.f64(sys.n)
+      this.Az = this.kernels.f64(sys.n)
+    }
+    const { z, Az } = this
     for (let q = 0; q < R; q++) {
       const f = this.faces[q], col = this.columns[q], s = f.length
       for (let a = 0; a < MODES; a++) {

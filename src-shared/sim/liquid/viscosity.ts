@@ -279,6 +279,11 @@ export class ViscositySystem implements LinearOperator {
    * the preconditioner and so the bits, so the liquid's checkpoint carries it.
    */
   cycleRest = 0
+  /** Stiff regions whose rigid motions the last multigrid solve added (0 without them). */
+  get rigidModeRegions(): number {
+    return this.rigidModes?.regions ?? 0
+  }
+
   /** With the full stress, add the stiff regions' rigid motions to the cycle (rigidModes.ts). */
   useRigidModes = true
   /** Which preconditioner solve() uses (see the file comment). */
@@ -822,7 +827,7 @@ export class ViscositySystem implements LinearOperator {
     let pre: Preconditioner = this.multigrid
     if (this.full && this.useRigidModes) {
       // The full stress lets stiff regions move rigidly for free: rigidModes.ts.
-      this.rigidModes ??= new RigidModeSpace(this.nx, this.ny, this.nz)
+      this.rigidModes ??= new RigidModeSpace(this.nx, this.ny, this.nz, this.kernels)
       const { kind, cellNu, dx } = this.setupCells!
       if (this.rigidModes.setup(this, kind, cellNu, dx) > 0) pre = new WithRigidModes(this.multigrid, this.rigidModes)
     }
