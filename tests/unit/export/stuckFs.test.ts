@@ -35,7 +35,8 @@ describe('runExport: a file-system call that never settles', () => {
     const t0 = performance.now()
     abort.abort()
     const e = await failure(run)
-    expect(performance.now() - t0).toBeLessThan(200)
+    // At once: well inside the 30 s deadline, with room for a loaded CI machine.
+    expect(performance.now() - t0).toBeLessThan(1000)
     expect(e.code).toBe('CANCELLED')
     expect(e.message).toMatch(/creating the export folder/)
   })

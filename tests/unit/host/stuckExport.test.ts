@@ -114,16 +114,18 @@ describe.skipIf(!canReproduce)('the host with an export stuck in mkdir', () => {
     expect(client.events.some((e) => e.event === 'export.update' && (e.payload as { job: { phase: string } }).job.phase !== 'running')).toBe(false)
 
     // Other requests flow, from this and from another connection.
-    expect(await client.request('app.info', {}, 1000)).toMatchObject({ ok: true })
-    expect(await client.request('project.list', { dir }, 1000)).toMatchObject({ ok: true })
+    // (Time limits of seconds, far inside the export's 30 s deadline: the host answers while the
+    // disk call hangs, with room for a loaded CI machine.)
+    expect(await client.request('app.info', {}, 3000)).toMatchObject({ ok: true })
+    expect(await client.request('project.list', { dir }, 3000)).toMatchObject({ ok: true })
     const other = await Client.connect(host.port, cookie)
-    expect(await other.request('project.get', {}, 1000)).toMatchObject({ ok: true })
+    expect(await other.request('project.get', {}, 3000)).toMatchObject({ ok: true })
 
     const t0 = performance.now()
-    const cancel = await client.request('export.cancel', { domainId: 'domain' }, 2000)
-    expect(performance.now() - t0).toBeLessThan(1000)
+    const cancel = await client.request('export.cancel', { domainId: 'domain' }, 5000)
+    expect(performance.now() - t0).toBeLessThan(3000)
     expect(cancel).toMatchObject({ ok: true, result: { cancelled: true, job: { phase: 'cancelled' } } })
-    expect(await client.request('object.update', { id: 'source', patch: { name: 'Still editing' } }, 1000)).toMatchObject({ ok: true })
+    expect(await client.request('object.update', { id: 'source', patch: { name: 'Still editing' } }, 3000)).toMatchObject({ ok: true })
 
     // Stuck again, then SIGTERM: the host is gone within 2 s.
     expect(await client.request('export.start', { domainId: 'domain', format: 'vdb', outDir: `${stuckDir}2` })).toMatchObject({ ok: true })
