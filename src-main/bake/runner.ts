@@ -8,7 +8,8 @@
 // smoke, the initial volumes for a liquid), and frame f > S is frame f-1 stepped by one
 // frame under the scene evaluated at frame f-1.
 import { availableParallelism } from 'node:os'
-import { deflateSync, inflateSync } from 'fflate'
+import { deflateRawSync } from 'node:zlib'
+import { inflateSync } from 'fflate'
 import { EddyError, isEddyError } from '../../src-shared/api/errors'
 import { encodeFrame, type FramePrecision } from '../../src-shared/formats/frameRecord'
 import type { KernelKind } from '../../src-shared/sim/core/kernelBackend'
@@ -161,6 +162,16 @@ function plan(req: BakeRequest, cache: FrameCache, doc: SceneDocument, hostId: s
 }
 
 /** Runs one bake on this thread. Cancellation ends it with state 'cancelled', not an error. */
+/**
+ * Node's zlib for the records' and checkpoints' raw deflate: 1.5-2x fflate's speed on a liquid's
+ * frames (the 64^3 dam break's 5 MB record took fflate about as long as the step, its 19 MB
+ * checkpoint, every tenth frame by default, longer), for records about 3% larger. fflate inflates
+ * them as it does its own.
+ */
+function nativeDeflate(raw: Uint8Array, level: number): Uint8Array {
+  return deflateRawSync(raw, { level })
+}
+
 export async function runBake(req: BakeRequest, hooks: BakeHooks = {}): Promise<BakeResult> {
   const log = hooks.log ?? (() => {})
   const stop = hooks.shouldStop ?? (() => false)
@@ -254,7 +265,7 @@ export async function runBake(req: BakeRequest, hooks: BakeHooks = {}): Promise<
       const frame = solver.frame({ transient: true })
       // Timings stay out of the record (they live in the stats column), so a re-bake of an
       // unchanged scene writes byte-identical records.
-      const record = encodeFrame({ ...frame, frame: f, stats: {} }, { precision: settings.precision })
+      const record = encodeFrame({ ...frame, frame: f, stats: {} }, { precision: settings.precision, deflate: nativeDeflate })
       const ms = performance.now() - t0
       const stats: FrameStats = {
         ms,
@@ -267,7 +278,7 @@ export async function runBake(req: BakeRequest, hooks: BakeHooks = {}): Promise<
       writeOrExplain(() => cache.writeFrame(req.domainId, f, record, sigs[f - settings.frameStart], stats, preview), f)
       written++
       if ((f - settings.frameStart + 1) % settings.checkpointEvery === 0 || f === lastFrame) {
-        const bytes = deflateSync(solver.checkpoint(), { level: 1 })
+        const bytes = nativeDeflate(solver.checkpoint(), 1)
         writeOrExplain(() => cache.writeCheckpoint(req.domainId, f, bytes, sigs[f - settings.frameStart]), f)
       }
       // Let the event loop run between frames (signals, the CLI's terminal output).

@@ -72,6 +72,13 @@ export interface EncodeFrameOptions {
   precision?: FramePrecision
   /** Deflate level 0-9. Default 1 (see tests/bench/frameRecord.bench.ts). */
   level?: number
+  /**
+   * Raw deflate (RFC 1951) of a section at a level. Default fflate's deflateSync, which runs
+   * anywhere; the bake runner passes Node's zlib, about twice as fast (the records' deflate was
+   * most of a liquid frame's encode, as long as the step itself at 64^3). Any deflater makes a
+   * record decodeFrame reads; one deflater makes the same bytes for the same frame.
+   */
+  deflate?: (raw: Uint8Array, level: number) => Uint8Array
 }
 
 export const FRAME_RECORD_MAGIC = 'EDFR'
@@ -90,7 +97,8 @@ export function encodeFrame(frame: FrameData, opts: EncodeFrameOptions = {}): Ui
   }
   const level = opts.level ?? 1
   if (!Number.isInteger(level) || level < 0 || level > 9) throw new EddyError('INVALID_PARAM', `Deflate level must be an integer 0-9, got ${level}`)
-  const pack = (raw: Uint8Array): Uint8Array => deflateSync(raw, { level: level as 0 })
+  const deflate = opts.deflate ?? ((raw: Uint8Array, l: number) => deflateSync(raw, { level: l as 0 }))
+  const pack = (raw: Uint8Array): Uint8Array => deflate(raw, level)
   const sections: Uint8Array[] = []
   const header: Header = {
     time: encNum(frame.time),
