@@ -80,7 +80,10 @@ describe('viewport navigation', () => {
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
     await page.mouse.wheel(0, -400)
     await cameraAtRest(page)
-    expect((await cam(page))!.radius).toBeLessThan(c3.radius * 0.95)
+    // Closer by a few percent: 8% here at a steady frame rate, but Babylon's zoom glide decays
+    // by each frame's duration, so when a SwiftShader frame on a loaded machine takes far longer
+    // than the one that took the wheel, the glide is cut short (3% seen in CI).
+    expect((await cam(page))!.radius).toBeLessThan(c3.radius * 0.99)
   })
 
   it('numpad 1/3/7 are orthographic axis views, Ctrl the opposite side, 5 toggles perspective, orbiting leaves the axis view', async () => {
