@@ -63,7 +63,8 @@ describe('viewport navigation', () => {
     await drag(page, 'middle', 0.5, 0.5, 160, 0)
     await cameraAtRest(page)
     const c2 = (await cam(page))!
-    expect(Math.abs(c2.alpha - c0.alpha)).toBeGreaterThan(0.2)
+    // 0.4 rad here; less when slow frames cut the glide short (see the zoom below).
+    expect(Math.abs(c2.alpha - c0.alpha)).toBeGreaterThan(0.1)
     expect(dist(c2.target, c0.target)).toBeLessThan(1e-6)
     // The picture turned with it.
     expect(changedFraction(shot0, await viewportShot(page, 'nav-orbited.png'))).toBeGreaterThan(0.01)
