@@ -26,7 +26,8 @@ import { PressureSolver } from '../core/pressure'
 import { VorticityConfinement } from '../core/vorticity'
 import type { SmokeSetup } from './compileSmoke'
 import type { FrameData, ParticleSet, Volume } from '../frame'
-import { cancelledError, emptyStepStats, phaseStats, type Solver, type StepControl, type StepStats } from '../solver'
+import { cancelledError, emptyStepStats, phaseStats, type FrameOptions, type Solver, type StepControl, type StepStats } from '../solver'
+import { FrameBuffers } from '../frameBuffers'
 import { runSubsteps } from '../substeps'
 import type { SmokeSimInput } from './smokeInput'
 import { readCheckpoint, writeCheckpoint } from '../core/checkpoint'
@@ -85,6 +86,8 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
   readonly velocity: MacGrid
   /** Smoke density per cell. */
   readonly density: Float32Array
+  /** The arrays frame({ transient: true }) hands out, kept between frames. */
+  private readonly frameBuffers = new FrameBuffers()
   /** Absolute temperature per cell, K. */
   readonly temperature: Float32Array
   readonly obstacles: ObstacleField
@@ -466,13 +469,21 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
     }
   }
 
-  frame(): FrameData {
+  frame(opts: FrameOptions = {}): FrameData {
     const { nx, ny, nz, dx, origin } = this.setup.grid
     const dims: [number, number, number] = [nx, ny, nz]
     const o: [number, number, number] = [origin[0], origin[1], origin[2]]
     const volume = (name: string, components: 1 | 3, data: Float32Array): Volume => ({ name, components, dims: [...dims], voxelSize: dx, origin: [...o], data })
+    // Transient: the grids' copies go into buffers kept between frames (40 MB a frame at 128^3).
+    const kept = opts.transient ? this.frameBuffers : null
+    const copy = (name: string, grid: Float32Array): Float32Array => {
+      if (!kept) return grid.slice()
+      const a = kept.f32(name, grid.length)
+      a.set(grid)
+      return a
+    }
     const n = nx * ny * nz
-    const vel = new Float32Array(3 * n)
+    const vel = kept ? kept.f32('velocity', 3 * n) : new Float32Array(3 * n)
     const { u, v, w } = this.velocity
     for (let k = 0; k < nz; k++) {
       for (let j = 0; j < ny; j++) {
@@ -511,7 +522,7 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
     return {
       time: this._time,
       frame: this.animFrame,
-      volumes: [volume('density', 1, this.density.slice()), volume('temperature', 1, this.temperature.slice()), volume('velocity', 3, vel)],
+      volumes: [volume('density', 1, copy('density', this.density)), volume('temperature', 1, copy('temperature', this.temperature)), volume('velocity', 3, vel)],
       meshes: [],
       particles: [particles],
       stats: {
