@@ -181,7 +181,8 @@ describe('viewport navigation', () => {
     const before = (await cam(page))!
     await drag(page, 'left', 0.9, 0.9, -150, 0)
     await cameraAtRest(page)
-    expect(Math.abs((await cam(page))!.alpha - before.alpha)).toBeGreaterThan(0.2)
+    // As the middle-drag orbit above: 0.1 rad, which slow frames still reach.
+    expect(Math.abs((await cam(page))!.alpha - before.alpha)).toBeGreaterThan(0.1)
     // Help describes the bindings in use.
     await page.click(tid('menu-help'))
     await page.click(tid('help-shortcuts'))

@@ -192,11 +192,12 @@ describe('wedge variants side by side', () => {
         // Every cell on the main camera's pose.
         return a && main && a.cells.every((c) => Math.abs(c.camera.alpha - main.alpha) < 1e-9 && Math.abs(c.camera.beta - main.beta) < 1e-9 && c.camera.radius === main.radius) ? a : null
       },
-      (a) => !!a && Math.abs(a.cells[0].camera.alpha - before[0].alpha) > 0.2,
+      // 0.1 rad: slow SwiftShader frames cut Babylon's orbit glide short (navigation.test.ts).
+      (a) => !!a && Math.abs(a.cells[0].camera.alpha - before[0].alpha) > 0.1,
       'every cell to follow the orbit',
     )
     for (const c of g!.cells) {
-      expect(Math.abs(c.camera.alpha - before[0].alpha)).toBeGreaterThan(0.2)
+      expect(Math.abs(c.camera.alpha - before[0].alpha)).toBeGreaterThan(0.1)
       expect(c.camera.target).toEqual(g!.cells[0].camera.target)
     }
     await cameraAtRest(page)
