@@ -161,7 +161,6 @@ function plan(req: BakeRequest, cache: FrameCache, doc: SceneDocument, hostId: s
   return { settings, checkpoints, lastFrame, sigs }
 }
 
-/** Runs one bake on this thread. Cancellation ends it with state 'cancelled', not an error. */
 /**
  * Node's zlib for the records' and checkpoints' raw deflate: 1.5-2x fflate's speed on a liquid's
  * frames (the 64^3 dam break's 5 MB record took fflate about as long as the step, its 19 MB
@@ -172,6 +171,7 @@ function nativeDeflate(raw: Uint8Array, level: number): Uint8Array {
   return deflateRawSync(raw, { level })
 }
 
+/** Runs one bake on this thread. Cancellation ends it with state 'cancelled', not an error. */
 export async function runBake(req: BakeRequest, hooks: BakeHooks = {}): Promise<BakeResult> {
   const log = hooks.log ?? (() => {})
   const stop = hooks.shouldStop ?? (() => false)

@@ -19,4 +19,16 @@ export class FrameBuffers {
     }
     return a.length === length ? a : a.subarray(0, length)
   }
+
+  /** src's values in the array for `name` (f32). */
+  copy(name: string, src: Float32Array): Float32Array {
+    const a = this.f32(name, src.length)
+    a.set(src)
+    return a
+  }
+}
+
+/** A copy of src: in `kept`'s array for `name` when the frame is transient, else a fresh one. */
+export function frameCopy(kept: FrameBuffers | null, name: string, src: Float32Array): Float32Array {
+  return kept ? kept.copy(name, src) : src.slice()
 }

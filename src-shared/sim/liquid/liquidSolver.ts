@@ -35,7 +35,7 @@ import type { FrameData, ParticleSet, Volume } from '../frame'
 import { ObstacleField } from '../core/obstacleField'
 import { Prng } from '../core/prng'
 import { emptyStepStats, phaseStats, type FrameOptions, type Solver, type StepControl, type StepStats } from '../solver'
-import { FrameBuffers } from '../frameBuffers'
+import { FrameBuffers, frameCopy } from '../frameBuffers'
 import { runSubsteps } from '../substeps'
 import { EXTEND_FACES, EXTEND_LAYERS, faceListStride } from './extrapolate'
 import { ACTIVE_PCG_SCRATCH_CELLS } from './activePcg'
@@ -685,8 +685,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     const f32 = (name: string, length: number): Float32Array => (kept ? kept.f32(name, length) : new Float32Array(length))
     const positions = f32('positions', 3 * n)
     const velocity = f32('velocity', 3 * n)
-    const temperature = f32('temperature', n)
-    temperature.set(p.temp.subarray(0, n))
+    const temperature = frameCopy(kept, 'temperature', p.temp.subarray(0, n))
     const id = f32('id', n)
     id.set(p.id.subarray(0, n)) // uint32 ids as float32 values, as the frame's attributes are
     // The arrays in locals: a field load per element kept this copy at ~9 ns a value.
@@ -707,17 +706,11 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     }
     const { nx, ny, nz, dx, origin } = this.setup.grid
     const vol = (name: string, data: Float32Array): Volume => ({ name, components: 1, dims: [nx, ny, nz], voxelSize: dx, origin: [origin[0], origin[1], origin[2]], data })
-    const copy = (name: string, grid: Float32Array): Float32Array => {
-      if (!kept) return grid.slice()
-      const a = kept.f32(name, grid.length)
-      a.set(grid)
-      return a
-    }
     const s = this.lastStats
     return {
       time: this._time,
       frame: this.animFrame,
-      volumes: [vol('temperature', copy('temperatureGrid', this.temperature)), vol('liquid', copy('liquidGrid', this.phi))],
+      volumes: [vol('temperature', frameCopy(kept, 'temperatureGrid', this.temperature)), vol('liquid', frameCopy(kept, 'liquidGrid', this.phi))],
       meshes: [],
       particles: [particles],
       ...(this.rigid ? { rigidBodies: this.rigid.states() } : {}),

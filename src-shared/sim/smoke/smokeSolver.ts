@@ -27,7 +27,7 @@ import { VorticityConfinement } from '../core/vorticity'
 import type { SmokeSetup } from './compileSmoke'
 import type { FrameData, ParticleSet, Volume } from '../frame'
 import { cancelledError, emptyStepStats, phaseStats, type FrameOptions, type Solver, type StepControl, type StepStats } from '../solver'
-import { FrameBuffers } from '../frameBuffers'
+import { FrameBuffers, frameCopy } from '../frameBuffers'
 import { runSubsteps } from '../substeps'
 import type { SmokeSimInput } from './smokeInput'
 import { readCheckpoint, writeCheckpoint } from '../core/checkpoint'
@@ -476,12 +476,6 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
     const volume = (name: string, components: 1 | 3, data: Float32Array): Volume => ({ name, components, dims: [...dims], voxelSize: dx, origin: [...o], data })
     // Transient: the grids' copies go into buffers kept between frames (40 MB a frame at 128^3).
     const kept = opts.transient ? this.frameBuffers : null
-    const copy = (name: string, grid: Float32Array): Float32Array => {
-      if (!kept) return grid.slice()
-      const a = kept.f32(name, grid.length)
-      a.set(grid)
-      return a
-    }
     const n = nx * ny * nz
     const vel = kept ? kept.f32('velocity', 3 * n) : new Float32Array(3 * n)
     const { u, v, w } = this.velocity
@@ -522,7 +516,7 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
     return {
       time: this._time,
       frame: this.animFrame,
-      volumes: [volume('density', 1, copy('density', this.density)), volume('temperature', 1, copy('temperature', this.temperature)), volume('velocity', 3, vel)],
+      volumes: [volume('density', 1, frameCopy(kept, 'density', this.density)), volume('temperature', 1, frameCopy(kept, 'temperature', this.temperature)), volume('velocity', 3, vel)],
       meshes: [],
       particles: [particles],
       stats: {
