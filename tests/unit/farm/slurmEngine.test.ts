@@ -127,7 +127,9 @@ describe('Slurm engine on a local cluster', () => {
   it('cancels one task of an array; the others finish', async (ctx) => {
     needCluster(ctx)
     const a = await submit('cancel', [1, 2, 3], 'echo task {TASK}; if [ {TASK} = 2 ]; then sleep 60; fi')
-    await waitFor([a], (s) => byTask(s, a.id, 2).state === 'running')
+    // Running, and its script has started: Slurm reports a task running before its step writes
+    // anything, and a cancel in between leaves only slurmstepd's line in the log.
+    await waitFor([a], (s) => byTask(s, a.id, 2).state === 'running' && byTask(s, a.id, 2).logTail.includes('task 2'))
     await engine.cancel(a.id, [2])
     const { last } = await waitFor([a])
     expect(last.map((t) => [t.task, t.state, t.exitCode])).toEqual([
