@@ -35,7 +35,7 @@ import type { FrameData, ParticleSet, Volume } from '../frame'
 import { ObstacleField } from '../core/obstacleField'
 import { Prng } from '../core/prng'
 import { emptyStepStats, phaseStats, type FrameOptions, type Solver, type StepControl, type StepStats } from '../solver'
-import { FrameBuffers, frameCopy } from '../frameBuffers'
+import { FrameBuffers, frameArray, frameCopy } from '../frameBuffers'
 import { runSubsteps } from '../substeps'
 import { EXTEND_FACES, EXTEND_LAYERS, faceListStride } from './extrapolate'
 import { ACTIVE_PCG_SCRATCH_CELLS } from './activePcg'
@@ -103,8 +103,6 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
   readonly temperature: Float32Array
   /** Signed distance to the markers' boundary of the last substep, m (negative in the liquid). */
   readonly phi: Float32Array
-  /** The arrays frame({ transient: true }) hands out, kept between frames. */
-  private readonly frameBuffers = new FrameBuffers()
   /** The level set the pressure's theta reads (surfaceTracker.ts label: the tracked surface). */
   private readonly phiRaw: Float32Array
   /** Cell kinds of the last substep (viscosity.ts AIR / LIQUID / SOLID). */
@@ -189,6 +187,8 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
    */
   private readonly liquidStart: MacGrid | null
   private readonly viscousChange: MacGrid | null
+  /** The arrays frame({ transient: true }) hands out, kept between frames. */
+  private readonly frameBuffers = new FrameBuffers()
 
   constructor(setup: LiquidSetup) {
     validateLiquidSetup(setup)
@@ -682,11 +682,10 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     const p = this.particles
     const n = p.count
     const kept = opts.transient ? this.frameBuffers : null
-    const f32 = (name: string, length: number): Float32Array => (kept ? kept.f32(name, length) : new Float32Array(length))
-    const positions = f32('positions', 3 * n)
-    const velocity = f32('velocity', 3 * n)
+    const positions = frameArray(kept, 'positions', 3 * n)
+    const velocity = frameArray(kept, 'velocity', 3 * n)
     const temperature = frameCopy(kept, 'temperature', p.temp.subarray(0, n))
-    const id = f32('id', n)
+    const id = frameArray(kept, 'id', n)
     id.set(p.id.subarray(0, n)) // uint32 ids as float32 values, as the frame's attributes are
     // The arrays in locals: a field load per element kept this copy at ~9 ns a value.
     const { px, py, pz, vx, vy, vz } = p

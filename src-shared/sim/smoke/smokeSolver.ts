@@ -27,7 +27,7 @@ import { VorticityConfinement } from '../core/vorticity'
 import type { SmokeSetup } from './compileSmoke'
 import type { FrameData, ParticleSet, Volume } from '../frame'
 import { cancelledError, emptyStepStats, phaseStats, type FrameOptions, type Solver, type StepControl, type StepStats } from '../solver'
-import { FrameBuffers, frameCopy } from '../frameBuffers'
+import { FrameBuffers, frameArray, frameCopy } from '../frameBuffers'
 import { runSubsteps } from '../substeps'
 import type { SmokeSimInput } from './smokeInput'
 import { readCheckpoint, writeCheckpoint } from '../core/checkpoint'
@@ -86,8 +86,6 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
   readonly velocity: MacGrid
   /** Smoke density per cell. */
   readonly density: Float32Array
-  /** The arrays frame({ transient: true }) hands out, kept between frames. */
-  private readonly frameBuffers = new FrameBuffers()
   /** Absolute temperature per cell, K. */
   readonly temperature: Float32Array
   readonly obstacles: ObstacleField
@@ -109,6 +107,8 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
   private animFrame = 1
   private initialised = false
   private lastStats: StepStats = emptyStats()
+  /** The arrays frame({ transient: true }) hands out, kept between frames. */
+  private readonly frameBuffers = new FrameBuffers()
 
   constructor(setup: SmokeSetup) {
     this.setup = setup
@@ -477,7 +477,7 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
     // Transient: the grids' copies go into buffers kept between frames (40 MB a frame at 128^3).
     const kept = opts.transient ? this.frameBuffers : null
     const n = nx * ny * nz
-    const vel = kept ? kept.f32('velocity', 3 * n) : new Float32Array(3 * n)
+    const vel = frameArray(kept, 'velocity', 3 * n)
     const { u, v, w } = this.velocity
     for (let k = 0; k < nz; k++) {
       for (let j = 0; j < ny; j++) {

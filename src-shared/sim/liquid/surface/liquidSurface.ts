@@ -13,7 +13,7 @@ import { MarchingCubes, MeshBuffers } from '../../../geometry/marchingCubes'
 import { areaWeightedNormals } from './normals'
 import { ParticleLevelSet } from './particleLevelSet'
 import { KernelMarchingCubes } from './kernelMarchingCubes'
-import { FrameBuffers } from '../../frameBuffers'
+import { FrameBuffers, frameArray } from '../../frameBuffers'
 
 export interface LiquidSurfaceInput {
   /** xyz per particle, m. */
@@ -112,7 +112,7 @@ export class LiquidSurfacer {
     }
     this.lastDropsRemoved = p.minDropVolume > 0 ? this.drops.removeSmall(mesh, p.minDropVolume * grid.dx ** 3) : 0
     const nv = mesh.vertexCount, nt = mesh.triangleCount
-    const normals = transient ? this.kept.f32('normals', 3 * nv) : new Float32Array(3 * nv)
+    const normals = frameArray(transient ? this.kept : null, 'normals', 3 * nv)
     if (this.normalAcc.length < 3 * nv) this.normalAcc = new Float64Array(Math.ceil(3 * nv * 1.25))
     areaWeightedNormals(mesh.positions, nv, mesh.indices, nt, normals, this.normalAcc)
     const positions = mesh.positions.subarray(0, 3 * nv), indices = mesh.indices.subarray(0, 3 * nt)
