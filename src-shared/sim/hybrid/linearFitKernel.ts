@@ -24,6 +24,12 @@ export const FIT_CONSTANT = 2
 /** Float64 scratch one fit needs: the 12 x 12 matrix, its right-hand side, the 60 sums, the 10 products of p. */
 export const LINEAR_FIT_SCRATCH = 144 + 12 + 60 + 10
 
+/**
+ * Faces per chunk of the WebAssembly kernel's per-face table (wasm/assembly/hybridFit.ts), 12
+ * float64 a face, after the LINEAR_FIT_SCRATCH block.
+ */
+export const LINEAR_FIT_CHUNK = 128
+
 /** A fit's scratch arrays (views of one block: fitScratch). */
 export interface FitScratch {
   M: Float64Array
@@ -129,7 +135,7 @@ const num = (a: KernelArgs, i: number) => a[i] as number
 /** linearFitPoints over points [0, points). Args: C, N, zf, faces, at, start, end, len, eps2, out, work, points. */
 export const LINEAR_FIT_POINTS = defineKernel({
   name: 'linearFitPoints',
-  args: [f64('C'), f64('N'), f64('zf'), i32('faces'), f64('at'), i32('start'), i32('end'), f64('len'), float('eps2'), f64('out'), scratch('work', () => 8 * LINEAR_FIT_SCRATCH), size('points')],
+  args: [f64('C'), f64('N'), f64('zf'), i32('faces'), f64('at'), i32('start'), i32('end'), f64('len'), float('eps2'), f64('out'), scratch('work', () => 8 * (LINEAR_FIT_SCRATCH + 12 * LINEAR_FIT_CHUNK)), size('points')],
   split: 'rows',
   range: (a) => num(a, 11),
   // About 110 faces a point, each some 90 multiply-adds.

@@ -3,7 +3,8 @@
 // in the reference's operations and order: the 60 sums of the normal matrix two at a time
 // (f64x2 lanes round exactly as the scalar adds do), the same Cholesky solve, the same
 // constant-basis fallback, so the answers are the reference's bits. Per-thread scratch (the
-// 12 x 12 matrix, its right-hand side, the sums) is the block the caller lends thread `worker`.
+// 12 x 12 matrix, its right-hand side, the sums, the per-face table) is the block the caller
+// lends thread `worker`.
 import { rf64, ri32, wf64 } from './common'
 
 /** Smallest accepted pivot ratio of the linear fit (tetMls.ts LINEAR_CONDITION_FLOOR). */
@@ -40,6 +41,80 @@ function cholesky(M: usize, n: i32, b: usize): f64 {
   return worst
 }
 
+/**
+ * cholesky(M, 12, b) for the fit's 12 x 12 normal matrix, in the same operations and order
+ * (each entry's sum subtracts its products k = 0, 1, ... as the reference does), so the same
+ * bits. Only the schedule differs: four rows of a column at a time, their four sums being
+ * independent chains the processor overlaps (one chain waits on each subtraction's latency),
+ * with byte offsets stepped instead of recomputed from indices.
+ */
+function cholesky12(M: usize, b: usize): f64 {
+  let worst: f64 = 1
+  for (let j = 0; j < 12; j++) {
+    const rj = M + <usize>(96 * j)
+    const end = <usize>j << 3
+    const diag = load<f64>(rj + end)
+    let s = diag
+    for (let k: usize = 0; k < end; k += 8) {
+      const v = load<f64>(rj + k)
+      s -= v * v
+    }
+    if (!(s > 0) || !(diag > 0)) return 0
+    const ratio = s / diag
+    if (ratio < worst) worst = ratio
+    const l = Math.sqrt(s)
+    store<f64>(rj + end, l)
+    let i = j + 1
+    for (; i + 3 < 12; i += 4) {
+      const r0 = M + <usize>(96 * i), r1 = r0 + 96, r2 = r0 + 192, r3 = r0 + 288
+      let t0 = load<f64>(r0 + end), t1 = load<f64>(r1 + end), t2 = load<f64>(r2 + end), t3 = load<f64>(r3 + end)
+      for (let k: usize = 0; k < end; k += 8) {
+        const c = load<f64>(rj + k)
+        t0 -= load<f64>(r0 + k) * c; t1 -= load<f64>(r1 + k) * c
+        t2 -= load<f64>(r2 + k) * c; t3 -= load<f64>(r3 + k) * c
+      }
+      store<f64>(r0 + end, t0 / l); store<f64>(r1 + end, t1 / l); store<f64>(r2 + end, t2 / l); store<f64>(r3 + end, t3 / l)
+    }
+    for (; i < 12; i++) {
+      const r0 = M + <usize>(96 * i)
+      let t0 = load<f64>(r0 + end)
+      for (let k: usize = 0; k < end; k += 8) t0 -= load<f64>(r0 + k) * load<f64>(rj + k)
+      store<f64>(r0 + end, t0 / l)
+    }
+  }
+  // L y = b, then L^T x = y (the reference's substitutions).
+  for (let i = 0; i < 12; i++) {
+    const ri = M + <usize>(96 * i), at = <usize>i << 3
+    let t = load<f64>(b + at)
+    for (let k: usize = 0; k < at; k += 8) t -= load<f64>(ri + k) * load<f64>(b + k)
+    store<f64>(b + at, t / load<f64>(ri + at))
+  }
+  for (let i = 11; i >= 0; i--) {
+    const ci = M + (<usize>i << 3)
+    let t = load<f64>(b + (<usize>i << 3))
+    for (let k = i + 1; k < 12; k++) t -= load<f64>(ci + <usize>(96 * k)) * load<f64>(b + (<usize>k << 3))
+    store<f64>(b + (<usize>i << 3), t / load<f64>(ci + <usize>(96 * i)))
+  }
+  return worst
+}
+
+/**
+ * The lower triangle of the 12 x 12 normal matrix M from the 60 sums at acc (linearFitKernel.ts
+ * KRONECKER_MAP: entry (3P + a, 3Q + b) is sum 6 tri(P, Q) + tri(a, b)), without divisions.
+ */
+function kroneckerFill(acc: usize, M: usize): void {
+  for (let P = 0; P < 4; P++) {
+    for (let Q = 0; Q <= P; Q++) {
+      const base = acc + <usize>(48 * ((P * (P + 1)) / 2 + Q))
+      for (let a = 0; a < 3; a++) {
+        const row = M + <usize>(96 * (3 * P + a) + 24 * Q)
+        const bEnd = P == Q ? a : 2
+        for (let b = 0; b <= bEnd; b++) store<f64>(row + (<usize>b << 3), load<f64>(base + <usize>(8 * tri(a, b))))
+      }
+    }
+  }
+}
+
 /** Index of the pair (i, j) among the lower triangle's (i >= j). */
 @inline function tri(i: i32, j: i32): i32 {
   return i >= j ? (i * (i + 1)) / 2 + j : (j * (j + 1)) / 2 + i
@@ -68,7 +143,99 @@ function constantFit(C: usize, N: usize, zf: usize, faces: usize, s: i32, e: i32
   }
 }
 
-/** linearFitPoints over points [q0, q1). */
+/** Faces per chunk of the per-face table (linearFitKernel.ts LINEAR_FIT_CHUNK). */
+const CHUNK: i32 = 128
+/** Bytes per face in the table: X, Y, Z, zz, (zx, zy), (q0, q1), (q2, q3), (q4, q5) as f64. */
+const ROW: usize = 96
+
+/** a += T * Q, lane by lane (the reference's acc += t * q: a product, then a sum). */
+@inline function madd(a: v128, T: v128, Q: v128): v128 {
+  return f64x2.add(a, f64x2.mul(T, Q))
+}
+
+/**
+ * The per-face terms of faces [cs, ce) of a fit into the table at rows: the offset (X, Y, Z)
+ * in units of len, w^2 z_f n_f, and the six products w^2 n n^T, each as the reference forms it.
+ */
+function fillRows(C: usize, N: usize, zf: usize, faces: usize, cs: i32, ce: i32, x: f64, y: f64, z: f64, invLen: f64, eps2: f64, rows: usize): void {
+  let r = rows
+  for (let i = cs; i < ce; i++, r += ROW) {
+    const f = ri32(faces, i)
+    const X = (rf64(C, 3 * f) - x) * invLen, Y = (rf64(C, 3 * f + 1) - y) * invLen, Z = (rf64(C, 3 * f + 2) - z) * invLen
+    const w = 1 / (X * X + Y * Y + Z * Z + eps2), w2 = w * w
+    const nx = rf64(N, 3 * f), ny = rf64(N, 3 * f + 1), nz = rf64(N, 3 * f + 2)
+    const zv = rf64(zf, f)
+    const wx = w2 * nx, wy = w2 * ny, wz = w2 * nz
+    store<f64>(r, X); store<f64>(r, Y, 8); store<f64>(r, Z, 16); store<f64>(r, w2 * zv * nz, 24)
+    v128.store(r, f64x2(w2 * zv * nx, w2 * zv * ny), 32)
+    v128.store(r, f64x2(wx * nx, wy * nx), 48); v128.store(r, f64x2(wy * ny, wz * nx), 64); v128.store(r, f64x2(wz * ny, wz * nz), 80)
+  }
+}
+
+/**
+ * The sums of products T_k, T_k+1, T_k+2 (k = 0, 3 or 6; 1, X, XX, Y, YX, YY, Z, ZX, ZY) times
+ * the six w^2 n n^T over n table rows, added to the nine lane pairs of acc from pair 3k on. One
+ * group of nine accumulators at a time stays in registers; the sums' order is the reference's.
+ */
+@inline function sumGroup(rows: usize, n: i32, acc: usize, k: i32): void {
+  const p = acc + <usize>(16 * 3 * k)
+  let a0 = v128.load(p), a1 = v128.load(p, 16), a2 = v128.load(p, 32), a3 = v128.load(p, 48), a4 = v128.load(p, 64)
+  let a5 = v128.load(p, 80), a6 = v128.load(p, 96), a7 = v128.load(p, 112), a8 = v128.load(p, 128)
+  let r = rows
+  for (let i = 0; i < n; i++, r += ROW) {
+    const X = load<f64>(r), Y = load<f64>(r, 8), Z = load<f64>(r, 16)
+    const Q01 = v128.load(r, 48), Q23 = v128.load(r, 64), Q45 = v128.load(r, 80)
+    let T0: v128, T1: v128, T2: v128
+    if (k == 0) { T0 = f64x2.splat(1); T1 = f64x2.splat(X); T2 = f64x2.splat(X * X) }
+    else if (k == 3) { T0 = f64x2.splat(Y); T1 = f64x2.splat(Y * X); T2 = f64x2.splat(Y * Y) }
+    else { T0 = f64x2.splat(Z); T1 = f64x2.splat(Z * X); T2 = f64x2.splat(Z * Y) }
+    a0 = madd(a0, T0, Q01); a1 = madd(a1, T0, Q23); a2 = madd(a2, T0, Q45)
+    a3 = madd(a3, T1, Q01); a4 = madd(a4, T1, Q23); a5 = madd(a5, T1, Q45)
+    a6 = madd(a6, T2, Q01); a7 = madd(a7, T2, Q23); a8 = madd(a8, T2, Q45)
+  }
+  v128.store(p, a0); v128.store(p, a1, 16); v128.store(p, a2, 32); v128.store(p, a3, 48); v128.store(p, a4, 64)
+  v128.store(p, a5, 80); v128.store(p, a6, 96); v128.store(p, a7, 112); v128.store(p, a8, 128)
+}
+
+/**
+ * The last three pairs (T9 = ZZ) and the right-hand side's first six sums (b0..b2 with 1,
+ * b3..b5 with X) over n table rows; (b0, b1), (b3, b4) in lane pairs as (zx, zy) is stored.
+ */
+function sumLastAndB0(rows: usize, n: i32, acc: usize, rhs: usize): void {
+  let a27 = v128.load(acc, 432), a28 = v128.load(acc, 448), a29 = v128.load(acc, 464)
+  let b01 = v128.load(rhs), b34 = v128.load(rhs, 24)
+  let b2 = load<f64>(rhs, 16), b5 = load<f64>(rhs, 40)
+  let r = rows
+  for (let i = 0; i < n; i++, r += ROW) {
+    const X = load<f64>(r), Z = load<f64>(r, 16), zz = load<f64>(r, 24), zxy = v128.load(r, 32)
+    const T9 = f64x2.splat(Z * Z)
+    a27 = madd(a27, T9, v128.load(r, 48)); a28 = madd(a28, T9, v128.load(r, 64)); a29 = madd(a29, T9, v128.load(r, 80))
+    b01 = f64x2.add(b01, zxy); b2 += zz
+    b34 = madd(b34, f64x2.splat(X), zxy); b5 += X * zz
+  }
+  v128.store(acc, a27, 432); v128.store(acc, a28, 448); v128.store(acc, a29, 464)
+  v128.store(rhs, b01); v128.store(rhs, b34, 24); store<f64>(rhs, b2, 16); store<f64>(rhs, b5, 40)
+}
+
+/** The right-hand side's last six sums (b6..b8 with Y, b9..b11 with Z) over n table rows. */
+function sumB6(rows: usize, n: i32, rhs: usize): void {
+  let b67 = v128.load(rhs, 48), b910 = v128.load(rhs, 72)
+  let b8 = load<f64>(rhs, 64), b11 = load<f64>(rhs, 88)
+  let r = rows
+  for (let i = 0; i < n; i++, r += ROW) {
+    const Y = load<f64>(r, 8), Z = load<f64>(r, 16), zz = load<f64>(r, 24), zxy = v128.load(r, 32)
+    b67 = madd(b67, f64x2.splat(Y), zxy); b8 += Y * zz
+    b910 = madd(b910, f64x2.splat(Z), zxy); b11 += Z * zz
+  }
+  v128.store(rhs, b67, 48); v128.store(rhs, b910, 72); store<f64>(rhs, b8, 64); store<f64>(rhs, b11, 88)
+}
+
+/**
+ * linearFitPoints over points [q0, q1). A point's faces go through the table CHUNK at a time:
+ * their terms are formed once (fillRows), then summed in five passes of at most eleven
+ * accumulators, which stay in registers (the 42 sums of one pass spilled to the stack on every
+ * face); every sum still adds its faces in the reference's order.
+ */
 export function linearFitPoints(
   C: usize, N: usize, zf: usize, faces: usize, at: usize, start: usize, end: usize, len: usize, eps2: f64, out: usize,
   workBase: usize, workStride: usize, q0: i32, q1: i32, worker: i32,
@@ -76,56 +243,24 @@ export function linearFitPoints(
   const M = workBase + <usize>worker * workStride
   const rhs = M + 144 * 8
   const acc = rhs + 12 * 8
+  const rows = acc + 70 * 8
   for (let q = q0; q < q1; q++) {
     const s = ri32(start, q), e = ri32(end, q)
     const x = rf64(at, 3 * q), y = rf64(at, 3 * q + 1), z = rf64(at, 3 * q + 2)
     const L = rf64(len, q)
     const invLen = 1 / L
-    // The 60 sums as 30 lane pairs in locals: pair 3k + m holds products k, entries 2m, 2m + 1.
-    let a0 = f64x2.splat(0), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0, a8 = a0, a9 = a0
-    let a10 = a0, a11 = a0, a12 = a0, a13 = a0, a14 = a0, a15 = a0, a16 = a0, a17 = a0, a18 = a0, a19 = a0
-    let a20 = a0, a21 = a0, a22 = a0, a23 = a0, a24 = a0, a25 = a0, a26 = a0, a27 = a0, a28 = a0, a29 = a0
-    let b0: f64 = 0, b1: f64 = 0, b2: f64 = 0, b3: f64 = 0, b4: f64 = 0, b5: f64 = 0, b6: f64 = 0, b7: f64 = 0, b8: f64 = 0, b9: f64 = 0, b10: f64 = 0, b11: f64 = 0
-    for (let i = s; i < e; i++) {
-      const f = ri32(faces, i)
-      const X = (rf64(C, 3 * f) - x) * invLen, Y = (rf64(C, 3 * f + 1) - y) * invLen, Z = (rf64(C, 3 * f + 2) - z) * invLen
-      const w = 1 / (X * X + Y * Y + Z * Z + eps2), w2 = w * w
-      const nx = rf64(N, 3 * f), ny = rf64(N, 3 * f + 1), nz = rf64(N, 3 * f + 2)
-      const zv = rf64(zf, f)
-      const zx = w2 * zv * nx, zy = w2 * zv * ny, zz = w2 * zv * nz
-      b0 += zx; b1 += zy; b2 += zz
-      b3 += X * zx; b4 += X * zy; b5 += X * zz
-      b6 += Y * zx; b7 += Y * zy; b8 += Y * zz
-      b9 += Z * zx; b10 += Z * zy; b11 += Z * zz
-      const wx = w2 * nx, wy = w2 * ny, wz = w2 * nz
-      const Q01 = f64x2(wx * nx, wy * nx), Q23 = f64x2(wy * ny, wz * nx), Q45 = f64x2(wz * ny, wz * nz)
-      // The products p_P p_Q (P >= Q) in the reference's order: 1, X, XX, Y, YX, YY, Z, ZX, ZY, ZZ.
-      const T0 = f64x2.splat(1), T1 = f64x2.splat(X), T2 = f64x2.splat(X * X), T3 = f64x2.splat(Y), T4 = f64x2.splat(Y * X)
-      const T5 = f64x2.splat(Y * Y), T6 = f64x2.splat(Z), T7 = f64x2.splat(Z * X), T8 = f64x2.splat(Z * Y), T9 = f64x2.splat(Z * Z)
-      a0 = f64x2.add(a0, f64x2.mul(T0, Q01)); a1 = f64x2.add(a1, f64x2.mul(T0, Q23)); a2 = f64x2.add(a2, f64x2.mul(T0, Q45))
-      a3 = f64x2.add(a3, f64x2.mul(T1, Q01)); a4 = f64x2.add(a4, f64x2.mul(T1, Q23)); a5 = f64x2.add(a5, f64x2.mul(T1, Q45))
-      a6 = f64x2.add(a6, f64x2.mul(T2, Q01)); a7 = f64x2.add(a7, f64x2.mul(T2, Q23)); a8 = f64x2.add(a8, f64x2.mul(T2, Q45))
-      a9 = f64x2.add(a9, f64x2.mul(T3, Q01)); a10 = f64x2.add(a10, f64x2.mul(T3, Q23)); a11 = f64x2.add(a11, f64x2.mul(T3, Q45))
-      a12 = f64x2.add(a12, f64x2.mul(T4, Q01)); a13 = f64x2.add(a13, f64x2.mul(T4, Q23)); a14 = f64x2.add(a14, f64x2.mul(T4, Q45))
-      a15 = f64x2.add(a15, f64x2.mul(T5, Q01)); a16 = f64x2.add(a16, f64x2.mul(T5, Q23)); a17 = f64x2.add(a17, f64x2.mul(T5, Q45))
-      a18 = f64x2.add(a18, f64x2.mul(T6, Q01)); a19 = f64x2.add(a19, f64x2.mul(T6, Q23)); a20 = f64x2.add(a20, f64x2.mul(T6, Q45))
-      a21 = f64x2.add(a21, f64x2.mul(T7, Q01)); a22 = f64x2.add(a22, f64x2.mul(T7, Q23)); a23 = f64x2.add(a23, f64x2.mul(T7, Q45))
-      a24 = f64x2.add(a24, f64x2.mul(T8, Q01)); a25 = f64x2.add(a25, f64x2.mul(T8, Q23)); a26 = f64x2.add(a26, f64x2.mul(T8, Q45))
-      a27 = f64x2.add(a27, f64x2.mul(T9, Q01)); a28 = f64x2.add(a28, f64x2.mul(T9, Q23)); a29 = f64x2.add(a29, f64x2.mul(T9, Q45))
+    memory.fill(rhs, 0, 72 * 8)
+    for (let cs = s; cs < e; cs += CHUNK) {
+      const ce = min(e, cs + CHUNK), n = ce - cs
+      fillRows(C, N, zf, faces, cs, ce, x, y, z, invLen, eps2, rows)
+      sumGroup(rows, n, acc, 0)
+      sumGroup(rows, n, acc, 3)
+      sumGroup(rows, n, acc, 6)
+      sumLastAndB0(rows, n, acc, rhs)
+      sumB6(rows, n, rhs)
     }
-    v128.store(acc, a0); v128.store(acc, a1, 16); v128.store(acc, a2, 32); v128.store(acc, a3, 48); v128.store(acc, a4, 64)
-    v128.store(acc, a5, 80); v128.store(acc, a6, 96); v128.store(acc, a7, 112); v128.store(acc, a8, 128); v128.store(acc, a9, 144)
-    v128.store(acc, a10, 160); v128.store(acc, a11, 176); v128.store(acc, a12, 192); v128.store(acc, a13, 208); v128.store(acc, a14, 224)
-    v128.store(acc, a15, 240); v128.store(acc, a16, 256); v128.store(acc, a17, 272); v128.store(acc, a18, 288); v128.store(acc, a19, 304)
-    v128.store(acc, a20, 320); v128.store(acc, a21, 336); v128.store(acc, a22, 352); v128.store(acc, a23, 368); v128.store(acc, a24, 384)
-    v128.store(acc, a25, 400); v128.store(acc, a26, 416); v128.store(acc, a27, 432); v128.store(acc, a28, 448); v128.store(acc, a29, 464)
-    // The lower triangle of the 12 x 12 matrix from the sums (linearFitKernel.ts KRONECKER_MAP).
-    for (let r = 0; r < 12; r++) {
-      for (let c = 0; c <= r; c++) wf64(M, 12 * r + c, rf64(acc, 6 * tri(r / 3, c / 3) + tri(r % 3, c % 3)))
-    }
-    wf64(rhs, 0, b0); wf64(rhs, 1, b1); wf64(rhs, 2, b2); wf64(rhs, 3, b3); wf64(rhs, 4, b4); wf64(rhs, 5, b5)
-    wf64(rhs, 6, b6); wf64(rhs, 7, b7); wf64(rhs, 8, b8); wf64(rhs, 9, b9); wf64(rhs, 10, b10); wf64(rhs, 11, b11)
-    if (cholesky(M, 12, rhs) >= LINEAR_CONDITION_FLOOR) {
+    kroneckerFill(acc, M)
+    if (cholesky12(M, rhs) >= LINEAR_CONDITION_FLOOR) {
       wf64(out, 3 * q, rf64(rhs, 0)); wf64(out, 3 * q + 1, rf64(rhs, 1)); wf64(out, 3 * q + 2, rf64(rhs, 2))
     } else constantFit(C, N, zf, faces, s, e, x, y, z, L, eps2, M, rhs, out, q)
   }

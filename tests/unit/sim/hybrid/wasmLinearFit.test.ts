@@ -12,7 +12,7 @@ import { Prng } from '../../../../src-shared/sim/core/prng'
 import { HybridAdvection } from '../../../../src-shared/sim/hybrid/hybridAdvection'
 import { ACCURATE_LINEAR, HybridInterpolation } from '../../../../src-shared/sim/hybrid/hybridInterpolation'
 import { buildHybridMesh, CELL_HEX, FACE_INTERIOR, type HybridMesh } from '../../../../src-shared/sim/hybrid/hybridMesh'
-import { FIT_CONSTANT, FIT_LINEAR, fitScratch, LINEAR_FIT_POINTS, LINEAR_FIT_SCRATCH, linearFitAt } from '../../../../src-shared/sim/hybrid/linearFitKernel'
+import { FIT_CONSTANT, FIT_LINEAR, fitScratch, LINEAR_FIT_CHUNK, LINEAR_FIT_POINTS, LINEAR_FIT_SCRATCH, linearFitAt } from '../../../../src-shared/sim/hybrid/linearFitKernel'
 import type { WasmKernelBackend } from '../../../../src-shared/sim/wasm/wasmBackend'
 
 const sphere = (x: number, y: number, z: number) => Math.hypot(x - 0.5, y - 0.45, z - 0.5) - 0.22
@@ -86,6 +86,27 @@ describe('hybrid linear MLS fits on the WebAssembly kernels', () => {
       expect((k as WasmKernelBackend).fallbacks).toBe(0)
       expect(sameBits(b.out, ref.out, 3 * ref.n), `${threads} threads`).toBe(true)
     }
+  })
+
+  it('neighbourhoods longer than the kernel\'s per-face table (LINEAR_FIT_CHUNK faces) go through it in chunks, with the reference bits', () => {
+    // Each point's list runs over its own cell's neighbourhood and the next five cells' (the
+    // lists are consecutive in neighbourFaces): some 300-600 faces, several chunks each.
+    const widen = (b: ReturnType<typeof batch>) => {
+      for (let q = 0; q < b.n; q++) b.end[q] = interp.neighbourStart[Math.min(b.cells[q] + 6, mesh.cellCount)]
+    }
+    const ref = batch(TS_KERNELS, 13)
+    widen(ref)
+    let longest = 0
+    for (let q = 0; q < ref.n; q++) longest = Math.max(longest, ref.end[q] - ref.start[q])
+    expect(longest).toBeGreaterThan(3 * LINEAR_FIT_CHUNK)
+    TS_KERNELS.run(LINEAR_FIT_POINTS, ref.C, ref.N, ref.z, ref.faces, ref.at, ref.start, ref.end, ref.len, EPS2, ref.out, new Float64Array(LINEAR_FIT_SCRATCH), ref.n)
+    const k = createKernelBackend('wasm', { threads: 2, minParallelWork: 0, strict: true, initialBytes: 1 << 24 })
+    backends.push(k)
+    const b = batch(k, 13)
+    widen(b)
+    k.run(LINEAR_FIT_POINTS, b.C, b.N, b.z, b.faces, b.at, b.start, b.end, b.len, EPS2, b.out, null, b.n)
+    expect((k as WasmKernelBackend).fallbacks).toBe(0)
+    expect(sameBits(b.out, ref.out, 3 * ref.n)).toBe(true)
   })
 
   it('a neighbourhood whose faces all lie in one plane falls back to the constant fit, on both backends alike', () => {
