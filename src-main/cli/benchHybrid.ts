@@ -15,6 +15,7 @@ import { createBakeSolver } from '../../src-shared/sim/registry'
 import type { Vec3 } from '../../src-shared/scene/types'
 import type { KernelBackend } from '../../src-shared/sim/core/kernelTypes'
 import { TS_KERNELS } from '../../src-shared/sim/core/kernelBackend'
+import { timeLinearFits } from './benchHybridFits'
 import { comparePressureSolvers } from './benchHybridPressure'
 import { kernelsLine, machineLine } from './liquidBenchLoop'
 
@@ -109,7 +110,14 @@ export function benchHybrid(o: HybridBenchOptions, log: (line: string) => void):
   log(`|---|---|---|---|`)
   log(`| AMG-CG (the hybrid family's) | ${pressure.amg.setupMs.toFixed(0)} | ${pressure.amg.solveMs.toFixed(0)} | ${pressure.amg.iterations} |`)
   log(`| MGPCG (the smoke family's, the same system on the grid) | ${pressure.mgpcg.setupMs.toFixed(0)} | ${pressure.mgpcg.solveMs.toFixed(0)} | ${pressure.mgpcg.iterations} |`)
+  // The faces' linear fits alone on the hybrid mesh (benchHybridFits.ts).
+  const hybSize = row('hybrid').size
+  const { doc: hybDoc } = rampJetScene({ resolution: hybSize.resolution, mode: 'hybrid' })
+  hybDoc.objects.find((x) => x.kind === 'domain')!.params.hybridBand = hybSize.band
+  const fits = timeLinearFits(compileHybridScene(hybDoc, 'domain').initial.mesh, o.kernels ?? TS_KERNELS)
+  log(`\nlinear MLS fits (eq. 11) on the hybrid mesh: one point in each of its ${fits.points} tetrahedra and transition cells, ${fits.facesPerPoint.toFixed(0)} faces a neighbourhood${o.kernels ? `, ${kernelsLine(o.kernels)}` : ', TypeScript'}: ${fits.bestMs.toFixed(1)} ms a batch (median ${fits.medianMs.toFixed(1)}), ${fits.usPerPoint.toFixed(2)} µs a point, ${fits.nsPerFace.toFixed(1)} ns a face`)
   return {
+    linearFits: fits,
     pressureOnHexahedra: pressure,
     scene: 'hybrid-ramp-jet',
     frames: o.frames,

@@ -227,6 +227,13 @@ describe('eddy bench hybrid', () => {
     expect(cells.hybrid.hexahedra).toBeGreaterThan(0)
     expect(cells.tetrahedra.hexahedra).toBe(0)
     expect(cells.hexahedra.tetrahedra).toBe(0)
+    // The fits' section: a point in every tetrahedron and transition cell of the hybrid mesh.
+    expect(r.stdout).toMatch(/linear MLS fits \(eq\. 11\) on the hybrid mesh: one point in each of its \d+ tetrahedra and transition cells, \d+ faces a neighbourhood/)
+    const fits = j.linearFits as { points: number; facesPerPoint: number; usPerPoint: number; nsPerFace: number }
+    expect(fits.points).toBeGreaterThanOrEqual(cells.hybrid.tetrahedra)
+    expect(fits.facesPerPoint).toBeGreaterThan(10)
+    expect(fits.usPerPoint).toBeGreaterThan(0)
+    expect(fits.nsPerFace).toBeGreaterThan(0)
     expect(eddy('bench', 'hybrid', '--fraction', 'lots').status).toBe(2)
   }, 120_000)
 })
