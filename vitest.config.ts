@@ -1,8 +1,11 @@
 import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
+import { SlowFirstSequencer } from './tests/setup/slowFirstSequencer'
 
 export default defineConfig({
   test: {
+    // Longest test files first (tests/setup/slowFirstSequencer.ts says why).
+    sequence: { sequencer: SlowFirstSequencer },
     projects: [
       {
         test: {
