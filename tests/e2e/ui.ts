@@ -53,10 +53,13 @@ export async function addObject(page: Page, item: AddItem): Promise<string> {
   const submenu = item.includes('-') ? item.slice(0, item.indexOf('-')) : null
   if (submenu) await page.hover(tid(`add-${submenu}`))
   await page.click(tid(`add-${item}`))
-  await waitFor(() => outlinerNames(page), (n) => n.length === before.length + 1, `a new ${item} in the outliner`)
+  const after = (await waitFor(() => outlinerNames(page), (n) => n.length === before.length + 1, `a new ${item} in the outliner`))!
+  const name = after.find((n) => !before.includes(n))!
+  // The new row can show before the selection moves to it (the object arrives with the
+  // document, the selection after the add's answer): wait for that row itself to be selected,
+  // or the inspector may still be showing the object selected before.
   const selected = page.locator(`${tid('outliner-item')}[aria-selected="true"]`)
-  await waitFor(() => selected.count(), (n) => n === 1, 'the new object to be selected')
-  const name = (await selected.getAttribute('data-name'))!
+  await waitFor(async () => ((await selected.count()) === 1 ? await selected.getAttribute('data-name') : null), (n) => n === name, `the new ${item} (${name}) to be selected`)
   await waitFor(() => page.inputValue(tid('name-input')), (v) => v === name, 'the inspector to show the new object')
   return name
 }
