@@ -10,48 +10,18 @@ import { rf64, ri32, wf64 } from './common'
 /** Smallest accepted pivot ratio of the linear fit (tetMls.ts LINEAR_CONDITION_FLOOR). */
 const LINEAR_CONDITION_FLOOR: f64 = 1e-12
 
-/** smallDense.ts choleskySolveInPlace on the n x n row-major matrix at M and the vector at b. */
+/**
+ * smallDense.ts choleskySolveInPlace on the n x n row-major matrix at M and the vector at b, in
+ * the same operations and order (each entry's sum subtracts its products k = 0, 1, ... as the
+ * reference does), so the same bits. Only the schedule differs: four rows of a column at a
+ * time, their four sums being independent chains the processor overlaps (one chain waits on
+ * each subtraction's latency), with byte offsets stepped instead of recomputed from indices.
+ */
 function cholesky(M: usize, n: i32, b: usize): f64 {
+  const row = <usize>(8 * n)
   let worst: f64 = 1
   for (let j = 0; j < n; j++) {
-    const diag = rf64(M, j * n + j)
-    let s = diag
-    for (let k = 0; k < j; k++) s -= rf64(M, j * n + k) * rf64(M, j * n + k)
-    if (!(s > 0) || !(diag > 0)) return 0
-    const ratio = s / diag
-    if (ratio < worst) worst = ratio
-    const l = Math.sqrt(s)
-    wf64(M, j * n + j, l)
-    for (let i = j + 1; i < n; i++) {
-      let t = rf64(M, i * n + j)
-      for (let k = 0; k < j; k++) t -= rf64(M, i * n + k) * rf64(M, j * n + k)
-      wf64(M, i * n + j, t / l)
-    }
-  }
-  for (let i = 0; i < n; i++) {
-    let t = rf64(b, i)
-    for (let k = 0; k < i; k++) t -= rf64(M, i * n + k) * rf64(b, k)
-    wf64(b, i, t / rf64(M, i * n + i))
-  }
-  for (let i = n - 1; i >= 0; i--) {
-    let t = rf64(b, i)
-    for (let k = i + 1; k < n; k++) t -= rf64(M, k * n + i) * rf64(b, k)
-    wf64(b, i, t / rf64(M, i * n + i))
-  }
-  return worst
-}
-
-/**
- * cholesky(M, 12, b) for the fit's 12 x 12 normal matrix, in the same operations and order
- * (each entry's sum subtracts its products k = 0, 1, ... as the reference does), so the same
- * bits. Only the schedule differs: four rows of a column at a time, their four sums being
- * independent chains the processor overlaps (one chain waits on each subtraction's latency),
- * with byte offsets stepped instead of recomputed from indices.
- */
-function cholesky12(M: usize, b: usize): f64 {
-  let worst: f64 = 1
-  for (let j = 0; j < 12; j++) {
-    const rj = M + <usize>(96 * j)
+    const rj = M + <usize>j * row
     const end = <usize>j << 3
     const diag = load<f64>(rj + end)
     let s = diag
@@ -65,8 +35,8 @@ function cholesky12(M: usize, b: usize): f64 {
     const l = Math.sqrt(s)
     store<f64>(rj + end, l)
     let i = j + 1
-    for (; i + 3 < 12; i += 4) {
-      const r0 = M + <usize>(96 * i), r1 = r0 + 96, r2 = r0 + 192, r3 = r0 + 288
+    for (; i + 3 < n; i += 4) {
+      const r0 = M + <usize>i * row, r1 = r0 + row, r2 = r1 + row, r3 = r2 + row
       let t0 = load<f64>(r0 + end), t1 = load<f64>(r1 + end), t2 = load<f64>(r2 + end), t3 = load<f64>(r3 + end)
       for (let k: usize = 0; k < end; k += 8) {
         const c = load<f64>(rj + k)
@@ -75,25 +45,25 @@ function cholesky12(M: usize, b: usize): f64 {
       }
       store<f64>(r0 + end, t0 / l); store<f64>(r1 + end, t1 / l); store<f64>(r2 + end, t2 / l); store<f64>(r3 + end, t3 / l)
     }
-    for (; i < 12; i++) {
-      const r0 = M + <usize>(96 * i)
+    for (; i < n; i++) {
+      const r0 = M + <usize>i * row
       let t0 = load<f64>(r0 + end)
       for (let k: usize = 0; k < end; k += 8) t0 -= load<f64>(r0 + k) * load<f64>(rj + k)
       store<f64>(r0 + end, t0 / l)
     }
   }
   // L y = b, then L^T x = y (the reference's substitutions).
-  for (let i = 0; i < 12; i++) {
-    const ri = M + <usize>(96 * i), at = <usize>i << 3
+  for (let i = 0; i < n; i++) {
+    const ri = M + <usize>i * row, at = <usize>i << 3
     let t = load<f64>(b + at)
     for (let k: usize = 0; k < at; k += 8) t -= load<f64>(ri + k) * load<f64>(b + k)
     store<f64>(b + at, t / load<f64>(ri + at))
   }
-  for (let i = 11; i >= 0; i--) {
+  for (let i = n - 1; i >= 0; i--) {
     const ci = M + (<usize>i << 3)
     let t = load<f64>(b + (<usize>i << 3))
-    for (let k = i + 1; k < 12; k++) t -= load<f64>(ci + <usize>(96 * k)) * load<f64>(b + (<usize>k << 3))
-    store<f64>(b + (<usize>i << 3), t / load<f64>(ci + <usize>(96 * i)))
+    for (let k = i + 1; k < n; k++) t -= load<f64>(ci + <usize>k * row) * load<f64>(b + (<usize>k << 3))
+    store<f64>(b + (<usize>i << 3), t / load<f64>(ci + <usize>i * row))
   }
   return worst
 }
@@ -249,6 +219,7 @@ export function linearFitPoints(
     const x = rf64(at, 3 * q), y = rf64(at, 3 * q + 1), z = rf64(at, 3 * q + 2)
     const L = rf64(len, q)
     const invLen = 1 / L
+    // The right-hand side's 12 sums and the matrix's 60 (adjacent: rhs, then acc) from +0.
     memory.fill(rhs, 0, 72 * 8)
     for (let cs = s; cs < e; cs += CHUNK) {
       const ce = min(e, cs + CHUNK), n = ce - cs
@@ -260,7 +231,7 @@ export function linearFitPoints(
       sumB6(rows, n, rhs)
     }
     kroneckerFill(acc, M)
-    if (cholesky12(M, rhs) >= LINEAR_CONDITION_FLOOR) {
+    if (cholesky(M, 12, rhs) >= LINEAR_CONDITION_FLOOR) {
       wf64(out, 3 * q, rf64(rhs, 0)); wf64(out, 3 * q + 1, rf64(rhs, 1)); wf64(out, 3 * q + 2, rf64(rhs, 2))
     } else constantFit(C, N, zf, faces, s, e, x, y, z, L, eps2, M, rhs, out, q)
   }
