@@ -10,7 +10,7 @@
 //    when some axis's crossing lies beyond the neighbour) and |phi| / |grad phi| (central
 //    differences: exact for any linear phi).
 // 2. Every cell: eight Gauss-Seidel sweeps of the Godunov upwind update of the eikonal
-//    equation, in the eight diagonal orders, keeping the smaller value, so step 1's
+//    equation, in the eight diagonal orders (core/eikonalSweeps.ts), keeping the smaller value, so step 1's
 //    overestimates are corrected from better neighbours (a linear phi is reproduced exactly).
 // 3. The sign of the input is kept; |phi| is capped at `band`.
 //
@@ -19,6 +19,7 @@
 // (wasm/assembly/redistance.ts) on the calling thread: the same float64 operations in the same
 // order, the same bits. REDISTANCE_PAIR runs two fields' passes side by side on two threads (the
 // liquid's marker surface and its tracked surface at the end of each step).
+import { sweepEikonal } from '../core/eikonalSweeps'
 import { TS_KERNELS } from '../core/kernelBackend'
 import { defineKernel, f32, f64, float, int } from '../core/kernelTable'
 import type { KernelBackend } from '../core/kernelTypes'
@@ -110,37 +111,7 @@ export function redistanceSlab(phi: Float32Array, d: Float64Array, nx: number, n
   const bi0 = Math.max(0, i0 - margin), bi1 = Math.min(nx - 1, i1 + margin)
   const bj0 = Math.max(0, j0 - margin), bj1 = Math.min(ny - 1, j1 + margin)
   const bk0 = Math.max(0, k0 - margin), bk1 = Math.min(nz - 1, k1 + margin)
-  for (let s = 0; s < 8 && i0 <= i1; s++) {
-    const di = s & 1 ? -1 : 1, dj = s & 2 ? -1 : 1, dk = s & 4 ? -1 : 1
-    for (let kk = bk0; kk <= bk1; kk++) {
-      const k = dk > 0 ? kk : bk1 - (kk - bk0)
-      for (let jj = bj0; jj <= bj1; jj++) {
-        const j = dj > 0 ? jj : bj1 - (jj - bj0)
-        for (let ii = bi0; ii <= bi1; ii++) {
-          const i = di > 0 ? ii : bi1 - (ii - bi0)
-          const c = i + nx * (j + ny * k)
-          let a = Math.min(i > 0 ? d[c - 1] : band, i < nx - 1 ? d[c + 1] : band)
-          let b = Math.min(j > 0 ? d[c - nx] : band, j < ny - 1 ? d[c + nx] : band)
-          let e = Math.min(k > 0 ? d[c - plane] : band, k < nz - 1 ? d[c + plane] : band)
-          // Sort a <= b <= e.
-          let t: number
-          if (a > b) (t = a), (a = b), (b = t)
-          if (b > e) (t = b), (b = e), (e = t)
-          if (a > b) (t = a), (a = b), (b = t)
-          let x = a + dx
-          if (x > b) {
-            x = 0.5 * (a + b + Math.sqrt(2 * dx * dx - (a - b) * (a - b)))
-            if (x > e) {
-              const s3 = a + b + e
-              const disc = s3 * s3 - 3 * (a * a + b * b + e * e - dx * dx)
-              x = (s3 + Math.sqrt(disc > 0 ? disc : 0)) / 3
-            }
-          }
-          if (x < d[c]) d[c] = x
-        }
-      }
-    }
-  }
+  if (i0 <= i1) sweepEikonal(d, nx, ny, nz, dx, band, bi0, bi1, bj0, bj1, bk0, bk1)
   for (let c = 0; c < n; c++) {
     const v = d[c] < band ? d[c] : band
     phi[c] = phi[c] < 0 ? -v : v

@@ -30,9 +30,11 @@
 //
 // Far from the surface the grid holds a clamped distance: exactly +-band beyond it, as the
 // narrow-band level sets of Bargteil et al.; only its sign matters there (the mesher meshes
-// f < 0, and a back-trace that lands that far from S_t cannot produce a zero crossing).
+// f < 0, and a back-trace that lands that far from S_t cannot produce a zero crossing). The
+// graded mesher reads the distance further out from the far field (farField.ts: fast sweeping
+// from the band on a grid twice as coarse).
 import { MarchingCubes, MeshBuffers, type NodeGrid } from '../../geometry/marchingCubes'
-import { FarBound } from './farBound'
+import { FarField } from './farField'
 import { HIT_WA, HIT_WB, HIT_WC } from '../../geometry/bvh'
 import { MeshSdf } from '../../geometry/signedDistance'
 import { areaWeightedNormals } from '../../geometry/triMesh'
@@ -175,18 +177,19 @@ export class ContouredSurface {
     return sampleNodes(this.phi, this.grid, x, y, z)
   }
 
-  private farBound: FarBound | null = null
+  private farField: FarField | null = null
 
   /**
-   * The grid's value, or where the blocks around S say it is further, that lower bound on the
-   * distance to S with the value's sign (farBound.ts): the grid only holds +-band or less away
-   * from S, and the graded mesher needs more to coarsen inside.
+   * S's signed distance approximated everywhere: the grid's value within the band, beyond it
+   * the fast-sweeping far field with the value's sign (farField.ts): the grid only holds +-band
+   * or less away from S, and the graded mesher needs more to coarsen inside.
    */
   estimateFar(x: number, y: number, z: number): number {
     const e = sampleNodes(this.phi, this.grid, x, y, z)
-    this.farBound ??= new FarBound(this.phi, this.grid)
-    const lb = this.farBound.at(x, y, z)
-    return e > 0 ? (lb > e ? lb : e) : -lb < e ? -lb : e
+    if (e < this.band && e > -this.band) return e
+    this.farField ??= new FarField(this.phi, this.grid, this.band)
+    const f = this.farField.at(x, y, z)
+    return e > 0 ? (f > e ? f : e) : -f < e ? -f : e
   }
 
   /**

@@ -1,0 +1,52 @@
+// Fast sweeping for the eikonal equation |grad d| = 1 (Zhao 2005, "A fast sweeping method for
+// eikonal equations", Math. Comp. 74): Gauss-Seidel over the nodes of a box of a regular grid
+// in the eight diagonal orders (+-x, +-y, +-z), each node taking the smaller of its value and
+// the Godunov upwind solution from its neighbours (Zhao eq. 2.3; its 3D closed form, section
+// 2: with the per-axis neighbour minima sorted a <= b <= e, the largest root of
+// sum (x - a_m)^2 = dx^2 over the axes whose a_m lies below x). One round of the eight sweeps
+// reproduces a linear distance exactly and converges for the distance to a surface whose
+// characteristics do not turn back on the grid; the nodes start from distances known near the
+// surface and `far` elsewhere, and values are only ever lowered.
+//
+// Shared by the grid liquid's redistancing (liquid/redistance.ts, whose AssemblyScript twin
+// repeats these operations in this order) and the tetrahedral liquid's far field
+// (tetliquid/farField.ts).
+
+/**
+ * One round of the eight sweeps of d (float64 per node, nx*ny*nz, spacing dx) over the box
+ * [i0, i1] x [j0, j1] x [k0, k1]; neighbours beyond the grid read `far`.
+ */
+export function sweepEikonal(d: Float64Array, nx: number, ny: number, nz: number, dx: number, far: number, i0: number, i1: number, j0: number, j1: number, k0: number, k1: number): void {
+  const plane = nx * ny
+  for (let s = 0; s < 8 && i0 <= i1; s++) {
+    const di = s & 1 ? -1 : 1, dj = s & 2 ? -1 : 1, dk = s & 4 ? -1 : 1
+    for (let kk = k0; kk <= k1; kk++) {
+      const k = dk > 0 ? kk : k1 - (kk - k0)
+      for (let jj = j0; jj <= j1; jj++) {
+        const j = dj > 0 ? jj : j1 - (jj - j0)
+        for (let ii = i0; ii <= i1; ii++) {
+          const i = di > 0 ? ii : i1 - (ii - i0)
+          const c = i + nx * (j + ny * k)
+          let a = Math.min(i > 0 ? d[c - 1] : far, i < nx - 1 ? d[c + 1] : far)
+          let b = Math.min(j > 0 ? d[c - nx] : far, j < ny - 1 ? d[c + nx] : far)
+          let e = Math.min(k > 0 ? d[c - plane] : far, k < nz - 1 ? d[c + plane] : far)
+          // Sort a <= b <= e.
+          let t: number
+          if (a > b) (t = a), (a = b), (b = t)
+          if (b > e) (t = b), (b = e), (e = t)
+          if (a > b) (t = a), (a = b), (b = t)
+          let x = a + dx
+          if (x > b) {
+            x = 0.5 * (a + b + Math.sqrt(2 * dx * dx - (a - b) * (a - b)))
+            if (x > e) {
+              const s3 = a + b + e
+              const disc = s3 * s3 - 3 * (a * a + b * b + e * e - dx * dx)
+              x = (s3 + Math.sqrt(disc > 0 ? disc : 0)) / 3
+            }
+          }
+          if (x < d[c]) d[c] = x
+        }
+      }
+    }
+  }
+}
