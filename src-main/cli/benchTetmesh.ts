@@ -39,7 +39,8 @@ export interface TetmeshBenchOptions {
 
 interface Shape {
   name: string
-  sdf: ScalarField3
+  /** A function, or a mesh's MeshSdf (whose hinted queries then fill the lattice). */
+  sdf: ScalarField3 | MeshSdf
   min: [number, number, number]
   max: [number, number, number]
   spacing: number
@@ -63,7 +64,7 @@ function shapes(): Shape[] {
     { name: 'torus R 1, r 0.35', sdf: (x, y, z) => Math.hypot(Math.hypot(x, z) - 1, y) - 0.35, ...box(1.5), spacing: 0.04 },
     { name: 'thin plate 2 x 0.1 x 2', sdf: primitive('box', [2, 0.1, 2], [10, 20, 0]), ...box(1.6), spacing: 0.025 },
     { name: 'cube 1.5 (sharp edges)', sdf: primitive('box', [1.5, 1.5, 1.5], [15, 30, 5]), ...box(1.4), spacing: 0.05 },
-    { name: 'Stanford bunny', sdf: (x, y, z) => bunny.distance(x, y, z), min: [b.min[0] - pad, b.min[1] - pad, b.min[2] - pad], max: [b.max[0] + pad, b.max[1] + pad, b.max[2] + pad], spacing: span / 50 },
+    { name: 'Stanford bunny', sdf: bunny, min: [b.min[0] - pad, b.min[1] - pad, b.min[2] - pad], max: [b.max[0] + pad, b.max[1] + pad, b.max[2] + pad], spacing: span / 50 },
   ]
 }
 

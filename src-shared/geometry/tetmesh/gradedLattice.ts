@@ -29,6 +29,7 @@
 // the same as the uniform lattice's: finest corners even, finest centres odd.
 import { EddyError } from '../../api/errors'
 import { SHAPE_BCC, SHAPE_BISECTED, SHAPE_FINEST_BCC, SHAPE_HALF_PYRAMID, SHAPE_QUADRISECTED, type TetVisitor } from './bccLattice'
+import type { SignedDistanceField } from '../signedDistance'
 import type { ScalarField3 } from './cutPoints'
 import { evaluateLattice } from './evaluateLattice'
 import { KeyMap } from './keyMap'
@@ -73,7 +74,7 @@ export interface FinestOnly {
  * vertices and the transition cases cost two to three times the uniform lattice's
  * array-indexed build for the same mesh.
  */
-export function buildGradedLattice(sdf: ScalarField3, min: ArrayLike<number>, max: ArrayLike<number>, h: number, maxCoarsening: number): GradedLattice | FinestOnly {
+export function buildGradedLattice(sdf: ScalarField3, min: ArrayLike<number>, max: ArrayLike<number>, h: number, maxCoarsening: number, field: SignedDistanceField | null = null): GradedLattice | FinestOnly {
   const D = maxCoarsening
   if (!Number.isInteger(D) || D < 0 || D > 12) throw new EddyError('INVALID_PARAM', `isosurface stuffing: maxCoarsening must be an integer 0..12, got ${D}`)
   // Top-level grid: cells of edge h 2^D covering the box with BAND + 1 spacings to spare.
@@ -180,7 +181,7 @@ export function buildGradedLattice(sdf: ScalarField3, min: ArrayLike<number>, ma
     for (let c = 0; c < 8; c++) vertex(x + (c & 1) * s, y + ((c >> 1) & 1) * s, z + (c >> 2) * s)
   }
   const maxX = (n[0] << D) * 2, maxY = (n[1] << D) * 2, maxZ = (n[2] << D) * 2
-  evaluateLattice(lat, sdf)
+  evaluateLattice(lat, sdf, field)
 
   // --- tetrahedra -----------------------------------------------------------------------
   let tets = new Int32Array(4 * 8 * nLeaves)

@@ -46,6 +46,7 @@ import { LatticeVertices } from './latticeVertices'
 import { CODE_ALL_IN, CODE_ALL_ON, EDGE_A, EDGE_B, IN, ON, OUT, PARITY_PAIR, STENCIL_SLOTS, STENCIL_START, parityFromA } from './stencils'
 import { warpVertices } from './warp'
 import { evaluateLattice } from './evaluateLattice'
+import type { SignedDistanceField } from '../signedDistance'
 import { buildGradedLattice } from './gradedLattice'
 
 /** Warping parameters of the paper's 10.7-164.8 degree bounds (the default). */
@@ -115,10 +116,14 @@ export interface StuffedMesh {
 
 /**
  * Fills { sdf < 0 } with tetrahedra by isosurface stuffing. See the file comment for the
- * sign convention and the guarantee. Throws INVALID_PARAM for bad options or when the
- * shape reaches beyond `bounds`.
+ * sign convention and the guarantee. `shape` is the signed distance as a function, or a field
+ * object (a mesh's MeshSdf), whose hinted queries then fill the lattice faster with the same
+ * values. Throws INVALID_PARAM for bad options or when the shape reaches beyond `bounds`.
  */
-export function stuffIsosurface(sdf: ScalarField3, opts: StuffingOptions): StuffedMesh {
+export function stuffIsosurface(shape: ScalarField3 | SignedDistanceField, opts: StuffingOptions): StuffedMesh {
+  // A field object (a mesh's MeshSdf) also serves the lattice's values with hints (evaluateLattice.ts).
+  const field = typeof shape === 'function' ? null : shape
+  const sdf: ScalarField3 = typeof shape === 'function' ? shape : (x, y, z) => shape.distance(x, y, z)
   const h = opts.spacing
   if (!(h > 0) || !Number.isFinite(h)) throw new EddyError('INVALID_PARAM', `isosurface stuffing: spacing must be a positive number, got ${h}`)
   const alphaLong = opts.alphaLong ?? ALPHA_LONG, alphaShort = opts.alphaShort ?? ALPHA_SHORT
@@ -133,7 +138,7 @@ export function stuffIsosurface(sdf: ScalarField3, opts: StuffingOptions): Stuff
   let visitAll: (v: TetVisitor) => void
   let isOuter: (id: number) => boolean
   let leavesPerLevel: number[] | undefined
-  const graded = mode === 'graded' ? buildGradedLattice(sdf, opts.bounds.min, opts.bounds.max, h, opts.maxCoarsening ?? 5) : null
+  const graded = mode === 'graded' ? buildGradedLattice(sdf, opts.bounds.min, opts.bounds.max, h, opts.maxCoarsening ?? 5, field) : null
   if (graded === null || 'finestOnly' in graded) {
     // Uniform, asked for or all the graded octree could be inside the shape (its leaves
     // reported as the finest level's: coarser ones lay only outside).
@@ -141,7 +146,7 @@ export function stuffIsosurface(sdf: ScalarField3, opts: StuffingOptions): Stuff
     const grid = bccGridForBounds(opts.bounds.min, opts.bounds.max, h)
     lat = new LatticeVertices(bccVertexCount(grid))
     addBccVertices(grid, lat)
-    evaluateLattice(lat, sdf)
+    evaluateLattice(lat, sdf, field)
     visitAll = (v) => visitBccTets(grid, v)
     isOuter = (id) => isBccOuterVertex(grid, id)
   } else {
