@@ -65,16 +65,17 @@ export interface MeshSdfOptions {
 
 export class MeshSdf implements SignedDistanceField {
   readonly bvh: TriangleBvh
-  readonly winding: FastWindingNumber
   readonly sign: SdfSignMode
   readonly bounds: { min: Vec3; max: Vec3 }
-  /**
-   * The mesh is a closed surface (isClosedSurface): its winding number is then an integer,
-   * constant off the surface, and distanceFrom carries the sign between nearby points.
-   */
-  readonly closed: boolean
   private readonly pseudo: PseudoNormals | null
+  private readonly mesh: TriMesh
   private readonly indices: Uint32Array
+  private readonly beta: number
+  // In the pseudo-normal mode, built at first use (from the mesh as it is then): only
+  // windingNumber() and `closed` ask for them there, and the tetrahedral liquid builds a
+  // pseudo-normal MeshSdf for its surface every substep.
+  private windingCache: FastWindingNumber | null = null
+  private closedCache: boolean | null = null
   private readonly hit = new Float64Array(HIT_SIZE)
   /** The triangle of the last distanceBanded query's closest point (-1: none within its band). */
   lastTriangle = -1
@@ -86,12 +87,30 @@ export class MeshSdf implements SignedDistanceField {
       throw new EddyError('INVALID_PARAM', `MeshSdf: unknown sign mode "${String(sign)}"`)
     }
     this.bvh = new TriangleBvh(mesh, opts.name ?? 'mesh')
-    this.winding = new FastWindingNumber(this.bvh, opts.beta ?? 2)
+    this.beta = opts.beta ?? 2
+    if (!(this.beta > 0)) throw new EddyError('INVALID_PARAM', `MeshSdf: the winding number's beta must be > 0, got ${this.beta}`)
     this.sign = sign
     this.pseudo = sign === 'pseudonormal' ? computePseudoNormals(mesh) : null
+    this.mesh = mesh
     this.indices = mesh.indices
     this.bounds = computeBounds(mesh.positions)
-    this.closed = isClosedSurface(mesh)
+    if (sign === 'winding') {
+      this.windingCache = new FastWindingNumber(this.bvh, this.beta)
+      this.closedCache = isClosedSurface(mesh)
+    }
+  }
+
+  /** The hierarchical winding number (Barill 2018) over the mesh. */
+  get winding(): FastWindingNumber {
+    return (this.windingCache ??= new FastWindingNumber(this.bvh, this.beta))
+  }
+
+  /**
+   * The mesh is a closed surface (isClosedSurface): its winding number is then an integer,
+   * constant off the surface, and distanceFrom carries the sign between nearby points.
+   */
+  get closed(): boolean {
+    return (this.closedCache ??= isClosedSurface(this.mesh))
   }
 
   /** Signed distance, negative inside. */
