@@ -62,8 +62,8 @@ function pointTriangle(p: number[], a: number[], b: number[], c: number[]): numb
 }
 
 describe('the contouring grid\'s far field', () => {
-  // The app's tetrahedral liquid defaults to resolution 48 (contouring spacing 1/96 of the
-  // longest side); 32 and 64 bracket it.
+  // Contouring resolutions 64, 96 and 128 on the unit box are the tetrahedral resolutions 32,
+  // 48 and 64: the last is the app's default.
   for (const res of [64, 96, 128]) {
     it(`is the distance to S beyond the band within 0.7 finest spacings (at most 0.45 over) and the centre's within 1.6, keeps the sign: a ball, contouring resolution ${res}`, () => {
       const S = contouredBall(res)
