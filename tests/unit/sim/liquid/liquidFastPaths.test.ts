@@ -22,6 +22,7 @@ import { LEVEL_SET_SCRATCH_CELLS, LevelSetScratch, particleLevelSet } from '../.
 import { MarkerParticles } from '../../../../src-shared/sim/liquid/markers'
 import { ParticleMover } from '../../../../src-shared/sim/liquid/particleMotion'
 import { Redistancer } from '../../../../src-shared/sim/liquid/redistance'
+import { sweepEikonal } from '../../../../src-shared/sim/core/eikonalSweeps'
 import { lerpLattice, MacStencil, macVelocity } from '../../../../src-shared/sim/liquid/sample'
 import { Stencil7Matrix, Stencil7Mic0 } from '../../../../src-shared/sim/liquid/stencil7'
 import { ParticleTransfer, splatSumsLength } from '../../../../src-shared/sim/liquid/transfer'
@@ -349,37 +350,8 @@ function referenceRedistance(phi: Float32Array, nx: number, ny: number, nz: numb
         }
       }
     }
-    for (let s = 0; s < 8; s++) {
-      const di = s & 1 ? -1 : 1, dj = s & 2 ? -1 : 1, dk = s & 4 ? -1 : 1
-      for (let kk = 0; kk < nz; kk++) {
-        const k = dk > 0 ? kk : nz - 1 - kk
-        for (let jj = 0; jj < ny; jj++) {
-          const j = dj > 0 ? jj : ny - 1 - jj
-          for (let ii = 0; ii < nx; ii++) {
-            const i = di > 0 ? ii : nx - 1 - ii
-            const c = i + nx * (j + ny * k)
-            let a = Math.min(i > 0 ? d[c - 1] : band, i < nx - 1 ? d[c + 1] : band)
-            let b = Math.min(j > 0 ? d[c - nx] : band, j < ny - 1 ? d[c + nx] : band)
-            let e = Math.min(k > 0 ? d[c - plane] : band, k < nz - 1 ? d[c + plane] : band)
-            // Sort a <= b <= e.
-            let t: number
-            if (a > b) (t = a), (a = b), (b = t)
-            if (b > e) (t = b), (b = e), (e = t)
-            if (a > b) (t = a), (a = b), (b = t)
-            let x = a + dx
-            if (x > b) {
-              x = 0.5 * (a + b + Math.sqrt(2 * dx * dx - (a - b) * (a - b)))
-              if (x > e) {
-                const s3 = a + b + e
-                const disc = s3 * s3 - 3 * (a * a + b * b + e * e - dx * dx)
-                x = (s3 + Math.sqrt(disc > 0 ? disc : 0)) / 3
-              }
-            }
-            if (x < d[c]) d[c] = x
-          }
-        }
-      }
-    }
+    // The eight sweeps over the whole grid (the solver's limit them to the band's box).
+    sweepEikonal(d, nx, ny, nz, dx, band, 0, nx - 1, 0, ny - 1, 0, nz - 1)
     for (let c = 0; c < n; c++) {
       const v = d[c] < band ? d[c] : band
       phi[c] = phi[c] < 0 ? -v : v
