@@ -215,46 +215,53 @@ export class MeshVelocity {
     const count = n[0] * n[1] * n[2]
     const v = new Float64Array(3 * count)
     const known = new Uint8Array(count)
-    let frontier: number[] = []
+    // Two node queues (the current layer and the next), flat and allocated once.
+    let frontier = new Int32Array(count), next = new Int32Array(count)
+    let nf = 0
     for (let k = 0; k < n[2]; k++) for (let j = 0; j < n[1]; j++) for (let i = 0; i < n[0]; i++) {
       const q = i + n[0] * (j + n[1] * k)
       const t = this.locate(origin[0] + i * h, origin[1] + j * h, origin[2] + k * h)
       if (t < 0) continue
       this.interpolateLocated(t, v, 3 * q)
       known[q] = 1
-      frontier.push(q)
+      frontier[nf++] = q
     }
-    // Layers outwards: each unknown node next to known ones takes their mean.
-    const step = [1, n[0], n[0] * n[1]]
-    while (frontier.length > 0) {
-      const next: number[] = []
-      for (const q of frontier) {
-        const ijk = [q % n[0], Math.floor(q / n[0]) % n[1], Math.floor(q / step[2])]
-        for (let a = 0; a < 3; a++) for (const s of [-1, 1]) {
-          const c = ijk[a] + s
-          if (c < 0 || c >= n[a]) continue
-          const r = q + s * step[a]
-          if (known[r] === 0) {
-            known[r] = 2
-            next.push(r)
-          }
-        }
+    // Layers outwards: each unknown node next to known ones takes their mean. Neighbours are
+    // visited -x, +x, -y, +y, -z, +z.
+    const nx = n[0], ny = n[1], nz = n[2], sy = nx, sz = nx * ny
+    while (nf > 0) {
+      let nn = 0
+      for (let f = 0; f < nf; f++) {
+        const q = frontier[f]
+        const i = q % nx, j = Math.floor(q / nx) % ny, k = Math.floor(q / sz)
+        if (i > 0 && known[q - 1] === 0) (known[q - 1] = 2), (next[nn++] = q - 1)
+        if (i < nx - 1 && known[q + 1] === 0) (known[q + 1] = 2), (next[nn++] = q + 1)
+        if (j > 0 && known[q - sy] === 0) (known[q - sy] = 2), (next[nn++] = q - sy)
+        if (j < ny - 1 && known[q + sy] === 0) (known[q + sy] = 2), (next[nn++] = q + sy)
+        if (k > 0 && known[q - sz] === 0) (known[q - sz] = 2), (next[nn++] = q - sz)
+        if (k < nz - 1 && known[q + sz] === 0) (known[q + sz] = 2), (next[nn++] = q + sz)
       }
-      for (const r of next) {
-        const ijk = [r % n[0], Math.floor(r / n[0]) % n[1], Math.floor(r / step[2])]
-        let m = 0, sx = 0, sy = 0, sz = 0
-        for (let a = 0; a < 3; a++) for (const s of [-1, 1]) {
-          const c = ijk[a] + s
-          if (c < 0 || c >= n[a]) continue
-          const w = r + s * step[a]
+      for (let f = 0; f < nn; f++) {
+        const r = next[f]
+        const i = r % nx, j = Math.floor(r / nx) % ny, k = Math.floor(r / sz)
+        let m = 0, vx = 0, vy = 0, vz = 0
+        // The same order as the neighbours above, so the sums are the same whatever the layout.
+        for (let e = 0; e < 6; e++) {
+          const a = e >> 1, up = e & 1
+          const c = a === 0 ? i : a === 1 ? j : k
+          if (up ? c >= (a === 0 ? nx : a === 1 ? ny : nz) - 1 : c <= 0) continue
+          const w = r + (up ? 1 : -1) * (a === 0 ? 1 : a === 1 ? sy : sz)
           if (known[w] !== 1) continue
-          sx += v[3 * w]; sy += v[3 * w + 1]; sz += v[3 * w + 2]
+          vx += v[3 * w]; vy += v[3 * w + 1]; vz += v[3 * w + 2]
           m++
         }
-        v[3 * r] = sx / m; v[3 * r + 1] = sy / m; v[3 * r + 2] = sz / m
+        v[3 * r] = vx / m; v[3 * r + 1] = vy / m; v[3 * r + 2] = vz / m
       }
-      for (const r of next) known[r] = 1
+      for (let f = 0; f < nn; f++) known[next[f]] = 1
+      const swap = frontier
       frontier = next
+      next = swap
+      nf = nn
     }
     return { origin, h, n, v }
   }
