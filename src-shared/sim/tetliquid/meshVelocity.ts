@@ -189,18 +189,17 @@ export class MeshVelocity {
 
   private extrapolated(x: number, y: number, z: number, out: Float64Array, o: number): void {
     const { origin, h, n, v } = this.ext
-    const f = [(x - origin[0]) / h, (y - origin[1]) / h, (z - origin[2]) / h]
-    const i0 = [0, 0, 0], t = [0, 0, 0]
-    for (let a = 0; a < 3; a++) {
-      const c = Math.min(Math.max(f[a], 0), n[a] - 1)
-      i0[a] = Math.min(Math.floor(c), Math.max(n[a] - 2, 0))
-      t[a] = n[a] > 1 ? c - i0[a] : 0
-    }
+    // Per axis: the cell's lower node and the fraction across it (clamped to the grid).
+    const cx = Math.min(Math.max((x - origin[0]) / h, 0), n[0] - 1)
+    const cy = Math.min(Math.max((y - origin[1]) / h, 0), n[1] - 1)
+    const cz = Math.min(Math.max((z - origin[2]) / h, 0), n[2] - 1)
+    const i0 = Math.min(Math.floor(cx), Math.max(n[0] - 2, 0)), j0 = Math.min(Math.floor(cy), Math.max(n[1] - 2, 0)), k0 = Math.min(Math.floor(cz), Math.max(n[2] - 2, 0))
+    const tx = n[0] > 1 ? cx - i0 : 0, ty = n[1] > 1 ? cy - j0 : 0, tz = n[2] > 1 ? cz - k0 : 0
     out[o] = out[o + 1] = out[o + 2] = 0
     for (let c = 0; c < 8; c++) {
       const di = c & 1, dj = (c >> 1) & 1, dk = (c >> 2) & 1
-      const i = Math.min(i0[0] + di, n[0] - 1), j = Math.min(i0[1] + dj, n[1] - 1), k = Math.min(i0[2] + dk, n[2] - 1)
-      const w = (di ? t[0] : 1 - t[0]) * (dj ? t[1] : 1 - t[1]) * (dk ? t[2] : 1 - t[2])
+      const i = Math.min(i0 + di, n[0] - 1), j = Math.min(j0 + dj, n[1] - 1), k = Math.min(k0 + dk, n[2] - 1)
+      const w = (di ? tx : 1 - tx) * (dj ? ty : 1 - ty) * (dk ? tz : 1 - tz)
       const q = 3 * (i + n[0] * (j + n[1] * k))
       out[o] += w * v[q]
       out[o + 1] += w * v[q + 1]
