@@ -103,8 +103,28 @@ export class TetLocator {
     return this.lambda
   }
 
+  /** The tetrahedron the last locate() returned (-1: none). */
+  private last = -1
+
   /** The tetrahedron holding (x, y, z) (the lowest index where faces are shared), or -1 outside the mesh. */
   locate(x: number, y: number, z: number): number {
+    // Queries come in runs of nearby points (a back-trace's two stages, neighbouring nodes): a
+    // point well inside the last answer (every weight above 1e-9) has that answer alone, with
+    // the same weights. Its weight in a neighbour across a face is then below -1e-9 divided by
+    // the ratio of the two tetrahedra's heights over that face (a few tens at most, in a
+    // graded mesh), far outside the search's -1e-12 slack, so the search would have found no
+    // other, lower-numbered tetrahedron either.
+    const last = this.last
+    if (last >= 0) {
+      const l = this.lambda
+      this.barycentric(last, x, y, z, l)
+      if (l[0] > 1e-9 && l[1] > 1e-9 && l[2] > 1e-9 && l[3] > 1e-9) return last
+    }
+    return (this.last = this.search(x, y, z))
+  }
+
+  /** locate() through the cell index. */
+  private search(x: number, y: number, z: number): number {
     if (!(x >= this.origin[0] && y >= this.origin[1] && z >= this.origin[2])) return -1
     const i = Math.floor((x - this.origin[0]) * this.inverseCell)
     const j = Math.floor((y - this.origin[1]) * this.inverseCell)

@@ -37,6 +37,54 @@ describe('tetrahedron location in stuffed meshes (exactly the brute-force answer
     }
   }
 
+  for (const mode of ['uniform', 'graded'] as const) {
+    it(`runs of nearby points and points on shared faces (${mode} ball): the brute-force answer, the lowest index on a face, whatever was located just before`, () => {
+      const h = 0.1
+      const m = stuffIsosurface(shapes[0][1], { spacing: h, bounds: { min: [-1, -1, -1], max: [1, 1, 1] }, mode })
+      const loc = new TetLocator(m.positions, m.tets, h)
+      const brute = (x: number, y: number, z: number) => {
+        for (let t = 0; t < m.tetCount; t++) if (loc.contains(t, x, y, z)) return t
+        return -1
+      }
+      const rng = new Prng(11)
+      let checked = 0
+      // Short walks in steps of a hundredth of a spacing: most points lie in the last answer.
+      for (let w = 0; w < 20; w++) {
+        let x = rng.range(-0.6, 0.6), y = rng.range(-0.6, 0.6), z = rng.range(-0.6, 0.6)
+        for (let s = 0; s < 60; s++, checked++) {
+          x += 0.001; y += 0.0007; z -= 0.0004
+          expect(loc.locate(x, y, z), `walk ${w} step ${s}`).toBe(brute(x, y, z))
+        }
+      }
+      // A face's centroid, asked right after a point well inside the higher-numbered of its two
+      // tetrahedra: the answer is still the lower-numbered one, as the search gives.
+      const P = m.positions, T = m.tets
+      const faces = new Map<string, number[]>()
+      for (let t = 0; t < m.tetCount && faces.size < 4000; t++) {
+        for (let f = 0; f < 4; f++) {
+          const v = [0, 1, 2, 3].filter((k) => k !== f).map((k) => T[4 * t + k]).sort((a, b) => a - b)
+          const key = v.join(',')
+          faces.set(key, [...(faces.get(key) ?? []), t])
+        }
+      }
+      let shared = 0
+      for (const [key, ts] of faces) {
+        if (ts.length !== 2 || shared >= 200) continue
+        const [lo, hi] = [Math.min(...ts), Math.max(...ts)]
+        const v = key.split(',').map(Number)
+        const c = [0, 1, 2].map((a) => (P[3 * v[0] + a] + P[3 * v[1] + a] + P[3 * v[2] + a]) / 3)
+        const g = [0, 1, 2].map((a) => (P[3 * T[4 * hi] + a] + P[3 * T[4 * hi + 1] + a] + P[3 * T[4 * hi + 2] + a] + P[3 * T[4 * hi + 3] + a]) / 4)
+        expect(loc.locate(g[0], g[1], g[2])).toBe(hi)
+        const expected = brute(c[0], c[1], c[2])
+        expect(expected).toBeLessThanOrEqual(lo)
+        expect(loc.locate(c[0], c[1], c[2]), `face ${key}`).toBe(expected)
+        shared++
+      }
+      console.log(`${mode}: ${checked} walk points and ${shared} shared faces located as brute force`)
+      expect(shared).toBe(200)
+    })
+  }
+
   it('with precomputed frames: the same tetrahedra and the same barycentric coordinates, bit for bit', () => {
     const h = 0.1
     const m = stuffIsosurface(shapes[1][1], { spacing: h, bounds: { min: [-1, -1, -1], max: [1, 1, 1] }, mode: 'graded' })
