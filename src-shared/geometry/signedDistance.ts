@@ -139,6 +139,25 @@ export class MeshSdf implements SignedDistanceField {
     return inside ? -d : d
   }
 
+  /**
+   * distanceBanded's value where a triangle lies within `bound` of the point (the closest point
+   * is then the same one, so the same value, lastTriangle and lastHit), else NaN with no sign
+   * computed: for callers that know the side of a far point some other way, which spares the
+   * pseudo-normal mode its unbounded search for the true closest point.
+   */
+  distanceWithin(x: number, y: number, z: number, bound: number): number {
+    const hit = this.hit
+    const tri = this.bvh.closestPoint(x, y, z, hit, bound)
+    this.lastTriangle = tri
+    if (tri < 0) return Number.NaN
+    const d = hit[HIT_DISTANCE]
+    if (d === 0) return 0
+    const inside = this.pseudo
+      ? pseudoNormalDot(this.pseudo, this.indices, tri, hit[HIT_REGION], x, y, z, hit[HIT_X], hit[HIT_Y], hit[HIT_Z]) < 0
+      : Math.abs(this.winding.evaluate(x, y, z)) > 0.5
+    return inside ? -d : d
+  }
+
   /** The last distanceBanded query's closest point (HIT_* layout), valid while lastTriangle >= 0. */
   get lastHit(): Float64Array {
     return this.hit
