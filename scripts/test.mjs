@@ -18,12 +18,14 @@ function firstLine(text) {
   return line.trim().slice(0, 300)
 }
 
-function vitest(project) {
+/** Runs the vitest projects (the first names the suite and its report) in one run. */
+function vitest(...projects) {
+  const project = projects[0]
   const dir = join(ROOT, 'test-results')
   mkdirSync(dir, { recursive: true })
   const report = join(dir, `vitest-${project}.json`)
   rmSync(report, { force: true })
-  const code = run(join(ROOT, 'node_modules/.bin/vitest'), ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`])
+  const code = run(join(ROOT, 'node_modules/.bin/vitest'), ['run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile.json=${report}`])
   if (!existsSync(report)) {
     failures.push(`${project}: vitest wrote no report (exit ${code})`)
     record(`vitest ${project}`, 0, 1)
@@ -57,7 +59,7 @@ try {
 const typecheck = run('node', [join(ROOT, 'scripts/typecheck.mjs')]) === 0
 if (!typecheck) failures.push('typecheck: see its errors above')
 record('typecheck', ...(typecheck ? [1, 0] : [0, 1]))
-vitest('unit')
+vitest('unit', 'unit-isolated')
 vitest('e2e')
 
 if (failures.length) console.log(`failed:\n${failures.map((f) => `  ${f}`).join('\n')}`)

@@ -44,10 +44,12 @@ export class SlowFirstSequencer extends BaseSequencer {
     const root = this.ctx.config.root
     const seconds = (s: TestSpecification) => SLOW.get(relative(root, s.moduleId).split('\\').join('/')) ?? 0
     // Array.prototype.sort is stable: equal (unlisted) files keep vitest's order. Projects stay
-    // apart: only files of one project are compared (npm test runs them one at a time anyway).
+    // apart: only files of one project are compared (npm test runs them one at a time anyway),
+    // the unit files and the isolated unit files counting as one.
+    const group = (s: TestSpecification) => s.project.name.replace(/-isolated$/, '')
     return ordered
       .map((s, i) => ({ s, i }))
-      .sort((a, b) => (a.s.project.name !== b.s.project.name ? a.i - b.i : seconds(b.s) - seconds(a.s) || a.i - b.i))
+      .sort((a, b) => (group(a.s) !== group(b.s) ? a.i - b.i : seconds(b.s) - seconds(a.s) || a.i - b.i))
       .map(({ s }) => s)
   }
 }
