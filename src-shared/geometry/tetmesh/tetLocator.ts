@@ -26,7 +26,7 @@ export class TetLocator {
    * memory where a mesh answers many queries (the hybrid gas keeps its mesh for a whole bake).
    */
   private readonly frames: Float64Array | null
-  /** Each tetrahedron's padded bounding box (tetBoxes). */
+  /** Each tetrahedron's bounding box, padded once the index is built (padBoxes). */
   private readonly boxes: Float64Array
 
   constructor(private readonly positions: Float64Array, private readonly tets: Int32Array, cellSize: number, options: { frames?: boolean } = {}) {
@@ -61,21 +61,17 @@ export class TetLocator {
     for (let t = 0; t < nt; t++) visitCells(t, (c) => { entries[fill[c]++] = t })
     this.cellStart = start
     this.cellTets = entries
+    // Indexed by the exact boxes; tested with padded ones (tetBoxes).
+    padBoxes(this.boxes)
     this.frames = options.frames ? barycentricFrames(positions, tets) : null
   }
 
-  /** out = [i0, j0, k0, i1, j1, k1]: the cells tetrahedron t's bounding box (unpadded) overlaps. */
+  /** out = [i0, j0, k0, i1, j1, k1]: the cells tetrahedron t's bounding box overlaps (before the boxes are padded). */
   private cellRange(t: number, out: Int32Array): void {
-    const p = this.positions, T = this.tets
+    const B = this.boxes
     for (let a = 0; a < 3; a++) {
-      let mn = Infinity, mx = -Infinity
-      for (let k = 0; k < 4; k++) {
-        const x = p[3 * T[4 * t + k] + a]
-        if (x < mn) mn = x
-        if (x > mx) mx = x
-      }
-      out[a] = this.axis(mn, a)
-      out[3 + a] = this.axis(mx, a)
+      out[a] = this.axis(B[6 * t + a], a)
+      out[3 + a] = this.axis(B[6 * t + 3 + a], a)
     }
   }
 
@@ -152,17 +148,11 @@ export class TetLocator {
   }
 }
 
-/**
- * Each tetrahedron's bounding box, [x0, y0, z0, x1, y1, z1] per tetrahedron, padded by 1e-9 of
- * its largest extent: contains() accepts points whose weights are down to -1e-12, at most about
- * 1e-11 of the tetrahedron's diameter outside it (and rounding adds far less), so no point it
- * accepts lies outside the padded box.
- */
+/** Each tetrahedron's bounding box, [x0, y0, z0, x1, y1, z1] per tetrahedron. */
 function tetBoxes(positions: Float64Array, tets: Int32Array): Float64Array {
   const nt = tets.length / 4
   const B = new Float64Array(6 * nt)
   for (let t = 0; t < nt; t++) {
-    let extent = 0
     for (let a = 0; a < 3; a++) {
       let mn = Infinity, mx = -Infinity
       for (let k = 0; k < 4; k++) {
@@ -172,13 +162,22 @@ function tetBoxes(positions: Float64Array, tets: Int32Array): Float64Array {
       }
       B[6 * t + a] = mn
       B[6 * t + 3 + a] = mx
-      if (mx - mn > extent) extent = mx - mn
-    }
-    const pad = 1e-9 * extent
-    for (let a = 0; a < 3; a++) {
-      B[6 * t + a] -= pad
-      B[6 * t + 3 + a] += pad
     }
   }
   return B
+}
+
+/**
+ * Pads each box by 1e-9 of its largest extent: contains() accepts points whose weights are
+ * down to -1e-12, at most about 1e-11 of the tetrahedron's diameter outside it (and rounding
+ * adds far less), so no point it accepts lies outside the padded box.
+ */
+function padBoxes(B: Float64Array): void {
+  for (let o = 0; o < B.length; o += 6) {
+    const pad = 1e-9 * Math.max(B[o + 3] - B[o], B[o + 4] - B[o + 1], B[o + 5] - B[o + 2])
+    for (let a = 0; a < 3; a++) {
+      B[o + a] -= pad
+      B[o + 3 + a] += pad
+    }
+  }
 }
