@@ -132,9 +132,9 @@ export class MeshSdf implements SignedDistanceField {
     if (this.pseudo) {
       // The pseudo-normal needs the true closest point even when it is beyond the band.
       if (tri < 0) tri = this.bvh.closestPoint(x, y, z, hit)
-      inside = pseudoNormalDot(this.pseudo, this.indices, tri, hit[HIT_REGION], x, y, z, hit[HIT_X], hit[HIT_Y], hit[HIT_Z]) < 0
+      inside = this.pseudoInside(tri, x, y, z)
     } else {
-      inside = Math.abs(this.winding.evaluate(x, y, z)) > 0.5
+      inside = this.isInsideByWinding(x, y, z)
     }
     return inside ? -d : d
   }
@@ -152,10 +152,19 @@ export class MeshSdf implements SignedDistanceField {
     if (tri < 0) return Number.NaN
     const d = hit[HIT_DISTANCE]
     if (d === 0) return 0
-    const inside = this.pseudo
-      ? pseudoNormalDot(this.pseudo, this.indices, tri, hit[HIT_REGION], x, y, z, hit[HIT_X], hit[HIT_Y], hit[HIT_Z]) < 0
-      : Math.abs(this.winding.evaluate(x, y, z)) > 0.5
+    const inside = this.pseudo ? this.pseudoInside(tri, x, y, z) : this.isInsideByWinding(x, y, z)
     return inside ? -d : d
+  }
+
+  /** The pseudo-normal side test at the closest point in this.hit, on triangle tri. */
+  private pseudoInside(tri: number, x: number, y: number, z: number): boolean {
+    const hit = this.hit
+    return pseudoNormalDot(this.pseudo!, this.indices, tri, hit[HIT_REGION], x, y, z, hit[HIT_X], hit[HIT_Y], hit[HIT_Z]) < 0
+  }
+
+  /** The winding-number side test (|w| > 0.5). */
+  private isInsideByWinding(x: number, y: number, z: number): boolean {
+    return Math.abs(this.winding.evaluate(x, y, z)) > 0.5
   }
 
   /** The last distanceBanded query's closest point (HIT_* layout), valid while lastTriangle >= 0. */
@@ -190,11 +199,11 @@ export class MeshSdf implements SignedDistanceField {
     let inside: boolean
     if (this.pseudo) {
       if (tri < 0) tri = this.bvh.closestPoint(x, y, z, hit)
-      inside = pseudoNormalDot(this.pseudo, this.indices, tri, hit[HIT_REGION], x, y, z, hit[HIT_X], hit[HIT_Y], hit[HIT_Z]) < 0
+      inside = this.pseudoInside(tri, x, y, z)
     } else if (this.closed && aprev > step * (1 + 1e-9) && prev !== 0) {
       inside = prev < 0
     } else {
-      inside = Math.abs(this.winding.evaluate(x, y, z)) > 0.5
+      inside = this.isInsideByWinding(x, y, z)
     }
     return inside ? -d : d
   }
@@ -213,7 +222,7 @@ export class MeshSdf implements SignedDistanceField {
   /** Same inside test as distance() uses (|w| > 0.5, or the pseudo-normal in that mode). */
   isInside(x: number, y: number, z: number): boolean {
     if (this.pseudo) return this.distance(x, y, z) < 0
-    return Math.abs(this.winding.evaluate(x, y, z)) > 0.5
+    return this.isInsideByWinding(x, y, z)
   }
 }
 
