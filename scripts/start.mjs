@@ -42,6 +42,7 @@ if (electron && hasDisplay) {
   const host = spawn(process.execPath, [join(ROOT, 'out/main/host.js'), ...process.argv.slice(2)], { stdio: ['ignore', 'pipe', 'inherit'] })
   let window = null
   let stopping = false
+  let windowCrashed = false
   const stop = () => {
     if (stopping) return
     stopping = true
@@ -54,7 +55,7 @@ if (electron && hasDisplay) {
     // Wait for Chromium so a per-process profile can be removed before we go.
     stopping = true
     window?.proc.kill('SIGTERM')
-    void (window?.done() ?? Promise.resolve()).then(() => process.exit(code ?? 0))
+    void (window?.done() ?? Promise.resolve()).then(() => process.exit(windowCrashed ? 1 : (code ?? 0)))
   })
   createInterface({ input: host.stdout }).on('line', (line) => {
     if (!line.startsWith('EDDY_HOST_READY ')) {
@@ -72,7 +73,13 @@ if (electron && hasDisplay) {
     if (!electron) console.log('eddy: the Electron binary is not installed (run `node node_modules/electron/install.js` where the internet is reachable); opening Eddy as a Chromium app window instead.')
     window = openAppWindow({ launchUrl, dataDir })
     console.log(`Eddy window opened (profile ${window.profile.dir}). Closing the window stops Eddy.`)
-    window.proc.on('exit', () => {
+    window.proc.on('exit', (code, signal) => {
+      // A window the user closed exits 0; anything else is a crash worth explaining.
+      if (!stopping && (code !== 0 || signal !== null)) {
+        windowCrashed = true
+        const why = signal ? `was killed by ${signal}` : `exited with code ${code}`
+        console.error(`eddy: the Chromium window ${why}. Its last messages:\n${window.lastMessages().map((l) => `  ${l}`).join('\n') || '  (none)'}`)
+      }
       void window.done().then(stop)
     })
   })

@@ -9,9 +9,11 @@ import { spawn } from 'node:child_process'
 import { lstatSync, mkdirSync, readdirSync, readlinkSync, rmSync } from 'node:fs'
 import { hostname, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { createInterface } from 'node:readline'
 import { CHROMIUM } from './ensure.mjs'
 
 export const PROFILE_NAME = 'chromium-profile'
+const STDERR_LINES_KEPT = 20
 
 function alive(pid) {
   try {
@@ -107,7 +109,14 @@ export function chromiumArgs(launchUrl, profileDir, extraArgs = []) {
  */
 export function openAppWindow({ launchUrl, dataDir, extraArgs = [], binary = CHROMIUM.binary }) {
   const profile = chooseProfile(dataDir)
-  const proc = spawn(binary, chromiumArgs(launchUrl, profile.dir, extraArgs), { stdio: 'ignore' })
+  // stderr is read (never left to fill its pipe) and its last lines kept, so a window that
+  // dies or never appears can be explained by what Chromium said.
+  const proc = spawn(binary, chromiumArgs(launchUrl, profile.dir, extraArgs), { stdio: ['ignore', 'ignore', 'pipe'] })
+  const said = []
+  createInterface({ input: proc.stderr }).on('line', (line) => {
+    said.push(line)
+    if (said.length > STDERR_LINES_KEPT) said.shift()
+  })
   const exited = new Promise((r) => {
     if (proc.exitCode !== null || proc.signalCode !== null) r()
     else proc.once('exit', () => r())
@@ -115,6 +124,8 @@ export function openAppWindow({ launchUrl, dataDir, extraArgs = [], binary = CHR
   return {
     proc,
     profile,
+    /** Chromium's last stderr lines (at most STDERR_LINES_KEPT). */
+    lastMessages: () => said.slice(),
     async done() {
       await exited
       if (profile.temporary) rmSync(profile.dir, { recursive: true, force: true })

@@ -41,6 +41,28 @@ function startEddy(env: NodeJS.ProcessEnv, dirs: HostDirs = makeDirs()): { proc:
   return { proc, lines }
 }
 
+/**
+ * Starts Xvfb on a display number it picks itself (-displayfd), so two runs never collide,
+ * and resolves once it writes that number: the server is then accepting clients.
+ */
+function startXvfb(): Promise<string> {
+  const xvfb = spawn('/usr/bin/Xvfb', ['-displayfd', '3', '-screen', '0', '1440x900x24', '-nolisten', 'tcp'], {
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+  })
+  children.push(xvfb)
+  let errors = ''
+  xvfb.stderr!.on('data', (d: Buffer) => (errors += d.toString()))
+  return new Promise((resolve, reject) => {
+    let got = ''
+    xvfb.stdio[3]!.on('data', (d: Buffer) => {
+      got += d.toString()
+      if (got.includes('\n')) resolve(`:${got.trim()}`)
+    })
+    xvfb.once('exit', (code) => reject(new Error(`Xvfb exited with code ${code} before taking a display: ${errors}`)))
+    setTimeout(() => reject(new Error(`Xvfb took no display within 30 s: ${errors}`)), 30_000).unref()
+  })
+}
+
 function envWithout(...names: string[]): NodeJS.ProcessEnv {
   const env = { ...process.env }
   for (const n of names) delete env[n]
@@ -232,24 +254,39 @@ describe('npm start', () => {
     rmSync(dirname(dirs.dataDir), { recursive: true, force: true })
   })
 
+  it.skipIf(!existsSync('/usr/bin/chromium'))('says why when the Chromium window dies (a display with no X server), stops the host and exits 1', async () => {
+    // A display number far above any Xvfb/X server here: Chromium cannot connect and exits.
+    const { proc, lines } = startEddy({ ...envWithout('WAYLAND_DISPLAY'), DISPLAY: ':1987' })
+    const code = await new Promise<number | null>((r) => proc.once('exit', (c) => r(c)))
+    const text = lines.join('\n')
+    expect(code).toBe(1)
+    expect(text).toMatch(/the Chromium window exited with code [1-9]\d*\. Its last messages:/)
+    expect(text).toMatch(/Missing X server|cannot open display|platform failed/i)
+  })
+
   const haveX = existsSync('/usr/bin/Xvfb') && existsSync('/usr/bin/xwininfo') && existsSync('/usr/bin/chromium')
-  it.skipIf(!haveX)('opens a Chromium app window titled Eddy under a display, keeps its profile in the app data folder (skipped without Xvfb, xwininfo and chromium)', async () => {
-    const display = `:${90 + Math.floor(Math.random() * 100)}`
-    const xvfb = spawn('/usr/bin/Xvfb', [display, '-screen', '0', '1440x900x24', '-nolisten', 'tcp'], { stdio: 'ignore' })
-    children.push(xvfb)
-    await new Promise((r) => setTimeout(r, 500))
+  // One retry: in one clean-clone CI (2026-11-30) no X window appeared within 60 s, with
+  // nothing to say why (Chromium's output was discarded then). What it says is printed now.
+  it.skipIf(!haveX)('opens a Chromium app window titled Eddy under a display, keeps its profile in the app data folder (skipped without Xvfb, xwininfo and chromium)', { retry: 1 }, async () => {
+    const display = await startXvfb()
     const dirs = makeDirs()
     const tmpBefore = tmpProfiles()
     const { proc, lines } = startEddy({ ...envWithout('WAYLAND_DISPLAY'), DISPLAY: display }, dirs)
     await waitFor(async () => lines.join('\n'), (t) => /window opened/i.test(t), 'the window-opened message', 60_000)
     expect(lines.join('\n')).toContain(join(dirs.dataDir, 'chromium-profile'))
+    // Stops early when Eddy exits (start.mjs then prints why Chromium went away).
     const tree = await waitFor(
       async () => spawnSync('/usr/bin/xwininfo', ['-root', '-tree'], { env: { ...process.env, DISPLAY: display }, encoding: 'utf8' }).stdout,
-      (t) => /"Eddy"/.test(t),
+      (t) => /"Eddy"/.test(t) || proc.exitCode !== null || proc.signalCode !== null,
       'a window titled "Eddy"',
-      60_000,
-    )
-    expect(tree).toMatch(/"Eddy"/)
+      120_000,
+    ).catch((e: Error) => {
+      const told = `${e.message}\nEddy printed:\n${lines.join('\n')}\nChromium processes:\n${spawnSync('pgrep', ['-a', 'chromium'], { encoding: 'utf8' }).stdout}`
+      console.log(told) // kept in the log should the retry pass
+      throw new Error(told)
+    })
+    if (!/"Eddy"/.test(tree)) console.log(`Eddy exited before its window appeared; it printed:\n${lines.join('\n')}`)
+    expect(tree, `Eddy exited before its window appeared; it printed:\n${lines.join('\n')}`).toMatch(/"Eddy"/)
     // The launch code on Chromium's command line was used by the window: it opens nothing now.
     const launchUrl = procTexts()
       .filter((p) => p.kind === 'cmdline' && p.text.includes(`--user-data-dir=${join(dirs.dataDir, 'chromium-profile')}`))
