@@ -39,6 +39,17 @@ export class ParticleHash {
     return i < 0 ? 0 : i >= this.dims[a] ? this.dims[a] - 1 : i
   }
 
+  private readonly box = new Int32Array(6)
+
+  /** The cells (i0, i1, j0, j1, k0, k1; clamped to the grid) a query of `radius` at (x, y, z) visits. */
+  private cellBox(x: number, y: number, z: number, radius: number): Int32Array {
+    const b = this.box
+    b[0] = this.axis(x - radius, 0); b[1] = this.axis(x + radius, 0)
+    b[2] = this.axis(y - radius, 1); b[3] = this.axis(y + radius, 1)
+    b[4] = this.axis(z - radius, 2); b[5] = this.axis(z + radius, 2)
+    return b
+  }
+
   private cellIndex(x: number, y: number, z: number): number {
     return this.axis(x, 0) + this.dims[0] * (this.axis(y, 1) + this.dims[1] * this.axis(z, 2))
   }
@@ -50,9 +61,8 @@ export class ParticleHash {
     const p = this.positions
     const [nx, ny, nz] = this.dims
     // Points beyond the grid's far cells are filed in them: widen the search there.
-    const i0 = this.axis(x - radius, 0), i1 = this.axis(x + radius, 0)
-    const j0 = this.axis(y - radius, 1), j1 = this.axis(y + radius, 1)
-    const k0 = this.axis(z - radius, 2), k1 = this.axis(z + radius, 2)
+    const b = this.cellBox(x, y, z, radius)
+    const i0 = b[0], i1 = b[1], j0 = b[2], j1 = b[3], k0 = b[4], k1 = b[5]
     for (let k = k0; k <= k1 && k < nz; k++) for (let j = j0; j <= j1 && j < ny; j++) for (let i = i0; i <= i1 && i < nx; i++) {
       const c = i + nx * (j + ny * k)
       for (let q = this.start[c]; q < this.start[c + 1]; q++) {
@@ -67,16 +77,61 @@ export class ParticleHash {
   /**
    * The poly6-weighted mean of `values` over the points within `radius` (at most the cell
    * size) of (x, y, z), weights (radius^2 - d^2)^3 (the kernel's constant cancels), or NaN when
-   * no point is that close.
+   * no point is that close. forNear's loop written out: a closure updating captured sums boxes
+   * a number per visited point, and this runs for every node of the thickening grid.
    */
   poly6Mean(x: number, y: number, z: number, radius: number, values: Float64Array): number {
+    if (this.order.length === 0) return NaN
     const r2 = radius * radius
+    const { positions: p, order, start } = this
+    const [nx, ny, nz] = this.dims
+    const b = this.cellBox(x, y, z, radius)
+    const i0 = b[0], i1 = b[1], j0 = b[2], j1 = b[3], k0 = b[4], k1 = b[5]
     let num = 0, den = 0
-    this.forNear(x, y, z, radius, (m, d2) => {
-      const w = (r2 - d2) ** 3
-      num += w * values[m]
-      den += w
-    })
+    for (let k = k0; k <= k1 && k < nz; k++) for (let j = j0; j <= j1 && j < ny; j++) for (let i = i0; i <= i1 && i < nx; i++) {
+      const c = i + nx * (j + ny * k)
+      for (let q = start[c]; q < start[c + 1]; q++) {
+        const m = order[q]
+        const dx = p[3 * m] - x, dy = p[3 * m + 1] - y, dz = p[3 * m + 2] - z
+        const d2 = dx * dx + dy * dy + dz * dz
+        if (!(d2 <= r2)) continue
+        const w = (r2 - d2) ** 3
+        num += w * values[m]
+        den += w
+      }
+    }
     return den > 0 ? num / den : NaN
+  }
+
+  /**
+   * Zhu and Bridson's particle surface at (x, y, z) (thickening.ts particleSurface): with
+   * weights k = (1 - d^2 / radius^2)^3 over the points within `radius`, the distance to the
+   * weighted mean position less the weighted mean of `radii`; +Infinity with no point that
+   * close. The loop is written out for the reason poly6Mean gives.
+   */
+  zhuBridson(x: number, y: number, z: number, radius: number, radii: Float64Array): number {
+    if (this.order.length === 0) return Infinity
+    const s2 = radius * radius
+    const { positions: p, order, start } = this
+    const [nx, ny, nz] = this.dims
+    const b = this.cellBox(x, y, z, radius)
+    const i0 = b[0], i1 = b[1], j0 = b[2], j1 = b[3], k0 = b[4], k1 = b[5]
+    let w = 0, cx = 0, cy = 0, cz = 0, cr = 0
+    for (let k = k0; k <= k1 && k < nz; k++) for (let j = j0; j <= j1 && j < ny; j++) for (let i = i0; i <= i1 && i < nx; i++) {
+      const c = i + nx * (j + ny * k)
+      for (let q = start[c]; q < start[c + 1]; q++) {
+        const m = order[q]
+        const px = p[3 * m], py = p[3 * m + 1], pz = p[3 * m + 2]
+        const dx = px - x, dy = py - y, dz = pz - z
+        const d2 = dx * dx + dy * dy + dz * dz
+        if (!(d2 <= s2)) continue
+        const kw = (1 - d2 / s2) ** 3
+        w += kw
+        cx += kw * px; cy += kw * py; cz += kw * pz
+        cr += kw * radii[m]
+      }
+    }
+    if (!(w > 0)) return Infinity
+    return Math.hypot(x - cx / w, y - cy / w, z - cz / w) - cr / w
   }
 }

@@ -207,16 +207,5 @@ export function particleSurface(particles: MedialParticles, velocity: MeshVeloci
   // Zhu and Bridson's kernel radius: twice the largest radius, at least two cells.
   const support = Math.max(2 * s.cell, 2 * rmax)
   const hash = new ParticleHash(P, support)
-  const s2 = support * support
-  return (x, y, z) => {
-    let w = 0, cx = 0, cy = 0, cz = 0, cr = 0
-    hash.forNear(x, y, z, support, (i, d2) => {
-      const k = (1 - d2 / s2) ** 3
-      w += k
-      cx += k * P[3 * i]; cy += k * P[3 * i + 1]; cz += k * P[3 * i + 2]
-      cr += k * R[i]
-    })
-    if (!(w > 0)) return Infinity
-    return Math.hypot(x - cx / w, y - cy / w, z - cz / w) - cr / w
-  }
+  return (x, y, z) => hash.zhuBridson(x, y, z, support, R)
 }
