@@ -110,6 +110,12 @@ export interface PcgOptions {
    * which must not wait for a long solve at high resolution to finish).
    */
   shouldStop?: () => boolean
+  /**
+   * Asked after each iteration with the iteration count and the residual over the starting
+   * one; true ends the solve there, unconverged (a caller that has a better preconditioner to
+   * hand over to when this one stalls: viscosity.ts).
+   */
+  giveUp?: (iterations: number, reduction: number) => boolean
 }
 
 export const DEFAULT_TOLERANCE = 1e-6
@@ -198,6 +204,7 @@ export class PcgSolver {
       r.set(b)
       rNorm = bNorm
     }
+    const startNorm = rNorm
     this.precondition(A, M)
     ops.copy(s, z)
     let sigma = this.dot(r, z)
@@ -220,6 +227,7 @@ export class PcgSolver {
         sigma = this.dot(r, z)
         continue
       }
+      if (options.giveUp?.(iterations, rNorm / startNorm)) break
       this.precondition(A, M)
       const sigmaNew = this.dot(r, z)
       ops.updateSearch(s, z, sigmaNew / sigma)

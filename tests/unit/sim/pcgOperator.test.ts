@@ -44,6 +44,35 @@ describe('PcgSolver on any linear operator', () => {
     expect(Array.from(x)).toEqual([1, 0.5, 0.25, 0.125, 0.0625])
   })
 
+  it('giveUp ends a solve at the iteration it names, with the residual reduction so far; never asked, the iterates are unchanged', () => {
+    const A = poisson3d(8, 8, 8)
+    const n = A.n
+    const b = new Float64Array(n)
+    for (let i = 0; i < n; i++) b[i] = Math.cos(0.41 * i)
+    const plain = new Float64Array(n)
+    const full = new PcgSolver(new SparseVectorOps(n)).solve(new CsrOperator(A), null, b, plain, { tolerance: 1e-10 })
+    expect(full.iterations).toBeGreaterThan(20)
+    // Asked every iteration, never giving up: same bits as without the option.
+    const asked: [number, number][] = []
+    const watched = new Float64Array(n)
+    const same = new PcgSolver(new SparseVectorOps(n)).solve(new CsrOperator(A), null, b, watched, {
+      tolerance: 1e-10,
+      giveUp: (it, reduction) => (asked.push([it, reduction]), false),
+    })
+    expect(same.iterations).toBe(full.iterations)
+    expect(sameBits(watched, plain)).toBe(true)
+    expect(asked[0][0]).toBe(1)
+    expect(asked[9][0]).toBe(10)
+    // Plain CG on Poisson reduces the residual: the reduction after 10 is well below 1.
+    expect(asked[9][1]).toBeLessThan(0.5)
+    // Giving up at 10: ten iterations, not converged, its residual the 10th iterate's.
+    const cut = new Float64Array(n)
+    const stopped = new PcgSolver(new SparseVectorOps(n)).solve(new CsrOperator(A), null, b, cut, { tolerance: 1e-10, giveUp: (it) => it === 10 })
+    expect(stopped.iterations).toBe(10)
+    expect(stopped.converged).toBe(false)
+    expect(stopped.residual).toBeGreaterThan(1e-10)
+  })
+
   /** SGS-preconditioned PCG on the 7-point Poisson matrix; returns x and stats. */
   function poissonSolve(k: KernelBackend, nx: number, ny: number, nz: number) {
     const A = copyCsr(poisson3d(nx, ny, nz), k)

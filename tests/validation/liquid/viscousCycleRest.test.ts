@@ -10,6 +10,8 @@ import { describe, expect, it } from 'vitest'
 import '../../../src-shared/sim/registry'
 import { createBakeSolver } from '../../../src-shared/sim/registry'
 import { toothpasteScene } from '../../../src-shared/scene/examples/toothpaste'
+import { meltingBunnyScene } from '../../../src-shared/scene/examples/meltingBunny'
+import { STALL_CHECK } from '../../../src-shared/sim/liquid/viscosity'
 import { readCheckpoint } from '../../../src-shared/sim/core/checkpoint'
 import { LIQUID_CHECKPOINT_KIND } from '../../../src-shared/sim/liquid/liquidCheckpoint'
 import type { FrameData } from '../../../src-shared/sim/frame'
@@ -47,5 +49,23 @@ describe("viscosity 'auto' after a stalled cycle", () => {
     for (let f = 5; f <= 7; f++) b.stepFrame(f)
     expectSameFrame(endA, b.frame())
     console.log(`toothpaste at 32: viscosity iterations in frames 1-4 ${its.join(' / ')}, ${rest} solves of rest left at the checkpoint`)
+  }, 120_000)
+
+  // The melting bunny's first solve: the solid wax block (uniform viscosity, so the contrast
+  // rule keeps the cycle) is where the per-component cycle stalls (residual 0.69 of its start
+  // after 10 iterations, 0.48 after 20). 'auto' hands over at STALL_CHECK instead of running
+  // out MULTIGRID_BUDGET (60): its first frame costs at most STALL_CHECK iterations more than
+  // incomplete Cholesky from the start (50 more before, at 60 wasted cycle iterations).
+  it(`the melting bunny's stalled first solve hands over to incomplete Cholesky after ${STALL_CHECK} cycle iterations`, () => {
+    const iterations = (pre: 'auto' | 'ic') => {
+      const { doc, meshes } = meltingBunnyScene()
+      const domain = doc.objects.find((o) => o.kind === 'domain')!
+      const s = createBakeSolver(doc, domain.id, { viscousPreconditioner: pre, resolveMesh: (id) => meshes.find((m) => m.id === id) })
+      return (s.stepFrame(1) as LiquidStepStats).viscosityIterations
+    }
+    const auto = iterations('auto'), ic = iterations('ic')
+    console.log(`melting bunny, frame 1: viscosity iterations auto ${auto}, incomplete Cholesky alone ${ic}`)
+    expect(auto).toBeGreaterThanOrEqual(ic)
+    expect(auto - ic).toBeLessThanOrEqual(STALL_CHECK + 0.05 * ic)
   }, 120_000)
 })
