@@ -209,8 +209,9 @@ class Transfer {
   /** coarse.b = P^T fine.r (sums over each coarse node's active children, in index order). */
   restrict(): void {
     const { sorted, parent, activeCount, r } = this.fine
-    const b = this.coarse.b
-    b.fill(0)
+    const { b, order, activeCount: coarseCount } = this.coarse
+    // Only the coarse level's active nodes are read (its sweeps, residual and dense solve).
+    for (let q = 0; q < coarseCount; q++) b[order[q]] = 0
     for (let t = 0; t < activeCount; t++) b[parent[t]] += r[sorted[t]]
   }
 }
@@ -336,8 +337,11 @@ class ComponentCycle {
       this.dense.solve(L)
       return
     }
-    const C = this.levels[l + 1]
-    L.x.fill(0)
+    // x = 0 on the active nodes, where the sweeps start from: the others are read only
+    // through links of 0 (links join active nodes), and clearing the whole padded lattice cost
+    // more than the level's sweeps on a liquid that fills a fraction of the box.
+    const { x, order, activeCount } = L
+    for (let q = 0; q < activeCount; q++) x[order[q]] = 0
     for (let s = 0; s < SMOOTHING_SWEEPS; s++) L.sweep(0), L.sweep(1)
     L.residual()
     this.transfers[l].restrict()
