@@ -256,8 +256,10 @@ describe('npm start', () => {
 
   it.skipIf(!existsSync('/usr/bin/chromium'))('says why when the Chromium window dies (a display with no X server), stops the host and exits 1', async () => {
     // A display number far above any Xvfb/X server here: Chromium cannot connect and exits.
-    const { proc, lines } = startEddy({ ...envWithout('WAYLAND_DISPLAY'), DISPLAY: ':1987' })
+    const dirs = makeDirs()
+    const { proc, lines } = startEddy({ ...envWithout('WAYLAND_DISPLAY'), DISPLAY: ':1987' }, dirs)
     const code = await new Promise<number | null>((r) => proc.once('exit', (c) => r(c)))
+    rmSync(dirname(dirs.dataDir), { recursive: true, force: true })
     const text = lines.join('\n')
     expect(code).toBe(1)
     expect(text).toMatch(/the Chromium window exited with code [1-9]\d*\. Its last messages:/)
