@@ -287,8 +287,9 @@ describe('npm start', () => {
       console.log(told) // kept in the log should the retry pass
       throw new Error(told)
     })
-    if (!/"Eddy"/.test(tree)) console.log(`Eddy exited before its window appeared; it printed:\n${lines.join('\n')}`)
-    expect(tree, `Eddy exited before its window appeared; it printed:\n${lines.join('\n')}`).toMatch(/"Eddy"/)
+    const exitedEarly = `Eddy exited before its window appeared; it printed:\n${lines.join('\n')}`
+    if (!/"Eddy"/.test(tree)) console.log(exitedEarly) // kept in the log should the retry pass
+    expect(tree, exitedEarly).toMatch(/"Eddy"/)
     // The launch code on Chromium's command line was used by the window: it opens nothing now.
     const launchUrl = procTexts()
       .filter((p) => p.kind === 'cmdline' && p.text.includes(`--user-data-dir=${join(dirs.dataDir, 'chromium-profile')}`))

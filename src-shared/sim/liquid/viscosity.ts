@@ -78,7 +78,7 @@ import { grownCapacity, reuseOrGrow } from '../core/growCapacity'
 import { TS_KERNELS } from '../core/kernelBackend'
 import type { KernelBackend } from '../core/kernelTypes'
 import { IcSpace } from '../core/sparse/incompleteCholesky'
-import { type LinearOperator, PcgSolver, type Preconditioner, type SolveStats, type VectorOps } from '../core/pcg'
+import { type LinearOperator, type PcgOptions, PcgSolver, type Preconditioner, type SolveStats, type VectorOps } from '../core/pcg'
 import type { ViscousPreconditioner, ViscousStress, WallSlip } from './liquidInput'
 import { RigidModeSpace, WithRigidModes } from './rigidModes'
 import { ViscousAssembly, ViscousIncompleteCholesky } from './viscousMatrix'
@@ -831,7 +831,7 @@ export class ViscositySystem implements LinearOperator {
     let choice = asked === 'auto' ? this.autoChoice() : asked
     if (resting && choice === 'multigrid') choice = 'ic'
     this.lastPreconditioner = choice
-    const run = (pre: Preconditioner, limit: number, giveUp?: (iterations: number, reduction: number) => boolean) => {
+    const run = (pre: Preconditioner, limit: number, giveUp?: PcgOptions['giveUp']) => {
       // The vector kernels visit the unknowns only (UnknownFaceOps): clear what the last
       // system's unknowns left in the scratch vectors.
       this.pcg.zeroScratch()

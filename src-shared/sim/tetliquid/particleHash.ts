@@ -39,34 +39,48 @@ export class ParticleHash {
     return i < 0 ? 0 : i >= this.dims[a] ? this.dims[a] - 1 : i
   }
 
-  private readonly box = new Int32Array(6)
+  /** [first, end) ranges of `order` that a query visits (rowRuns), two entries per grid row. */
+  private runs = new Int32Array(64)
 
-  /** The cells (i0, i1, j0, j1, k0, k1; clamped to the grid) a query of `radius` at (x, y, z) visits. */
-  private cellBox(x: number, y: number, z: number, radius: number): Int32Array {
-    const b = this.box
-    b[0] = this.axis(x - radius, 0); b[1] = this.axis(x + radius, 0)
-    b[2] = this.axis(y - radius, 1); b[3] = this.axis(y + radius, 1)
-    b[4] = this.axis(z - radius, 2); b[5] = this.axis(z + radius, 2)
-    return b
+  /**
+   * The points a query of `radius` at (x, y, z) must look at, as runs of `order`: one per grid
+   * row of the cell box around it (the cells i0..i1 of a row are consecutive in `start`, so
+   * their points are one run), rows in increasing j then k, i.e. the cells' index order.
+   * Returns the number of runs; the ranges are in this.runs. Points beyond the grid's far
+   * cells are filed in them, so the box is clamped to the grid, never cut.
+   */
+  private rowRuns(x: number, y: number, z: number, radius: number): number {
+    const [nx, ny] = this.dims
+    const i0 = this.axis(x - radius, 0), i1 = this.axis(x + radius, 0)
+    const j0 = this.axis(y - radius, 1), j1 = this.axis(y + radius, 1)
+    const k0 = this.axis(z - radius, 2), k1 = this.axis(z + radius, 2)
+    const rows = (j1 - j0 + 1) * (k1 - k0 + 1)
+    if (2 * rows > this.runs.length) this.runs = new Int32Array(4 * rows)
+    const { runs, start } = this
+    let n = 0
+    for (let k = k0; k <= k1; k++) for (let j = j0; j <= j1; j++) {
+      const row = nx * (j + ny * k)
+      runs[2 * n] = start[row + i0]
+      runs[2 * n + 1] = start[row + i1 + 1]
+      n++
+    }
+    return n
   }
 
   private cellIndex(x: number, y: number, z: number): number {
     return this.axis(x, 0) + this.dims[0] * (this.axis(y, 1) + this.dims[1] * this.axis(z, 2))
   }
 
-  /** Calls visit(i, squared distance) for every point within `radius` (at most the cell size) of (x, y, z). */
+  /** Calls visit(i, squared distance) for every point within `radius` (at most the cell size) of (x, y, z); visit must not query this hash (the runs are shared). */
   forNear(x: number, y: number, z: number, radius: number, visit: (i: number, d2: number) => void): void {
     if (this.order.length === 0) return
     const r2 = radius * radius
-    const p = this.positions
-    const [nx, ny, nz] = this.dims
-    // Points beyond the grid's far cells are filed in them: widen the search there.
-    const b = this.cellBox(x, y, z, radius)
-    const i0 = b[0], i1 = b[1], j0 = b[2], j1 = b[3], k0 = b[4], k1 = b[5]
-    for (let k = k0; k <= k1 && k < nz; k++) for (let j = j0; j <= j1 && j < ny; j++) for (let i = i0; i <= i1 && i < nx; i++) {
-      const c = i + nx * (j + ny * k)
-      for (let q = this.start[c]; q < this.start[c + 1]; q++) {
-        const m = this.order[q]
+    const { positions: p, order } = this
+    const rows = this.rowRuns(x, y, z, radius)
+    const runs = this.runs
+    for (let r = 0; r < rows; r++) {
+      for (let q = runs[2 * r]; q < runs[2 * r + 1]; q++) {
+        const m = order[q]
         const dx = p[3 * m] - x, dy = p[3 * m + 1] - y, dz = p[3 * m + 2] - z
         const d2 = dx * dx + dy * dy + dz * dz
         if (d2 <= r2) visit(m, d2)
@@ -83,14 +97,12 @@ export class ParticleHash {
   poly6Mean(x: number, y: number, z: number, radius: number, values: Float64Array): number {
     if (this.order.length === 0) return NaN
     const r2 = radius * radius
-    const { positions: p, order, start } = this
-    const [nx, ny, nz] = this.dims
-    const b = this.cellBox(x, y, z, radius)
-    const i0 = b[0], i1 = b[1], j0 = b[2], j1 = b[3], k0 = b[4], k1 = b[5]
+    const { positions: p, order } = this
+    const rows = this.rowRuns(x, y, z, radius)
+    const runs = this.runs
     let num = 0, den = 0
-    for (let k = k0; k <= k1 && k < nz; k++) for (let j = j0; j <= j1 && j < ny; j++) for (let i = i0; i <= i1 && i < nx; i++) {
-      const c = i + nx * (j + ny * k)
-      for (let q = start[c]; q < start[c + 1]; q++) {
+    for (let r = 0; r < rows; r++) {
+      for (let q = runs[2 * r]; q < runs[2 * r + 1]; q++) {
         const m = order[q]
         const dx = p[3 * m] - x, dy = p[3 * m + 1] - y, dz = p[3 * m + 2] - z
         const d2 = dx * dx + dy * dy + dz * dz
@@ -112,14 +124,12 @@ export class ParticleHash {
   zhuBridson(x: number, y: number, z: number, radius: number, radii: Float64Array): number {
     if (this.order.length === 0) return Infinity
     const s2 = radius * radius
-    const { positions: p, order, start } = this
-    const [nx, ny, nz] = this.dims
-    const b = this.cellBox(x, y, z, radius)
-    const i0 = b[0], i1 = b[1], j0 = b[2], j1 = b[3], k0 = b[4], k1 = b[5]
+    const { positions: p, order } = this
+    const rows = this.rowRuns(x, y, z, radius)
+    const runs = this.runs
     let w = 0, cx = 0, cy = 0, cz = 0, cr = 0
-    for (let k = k0; k <= k1 && k < nz; k++) for (let j = j0; j <= j1 && j < ny; j++) for (let i = i0; i <= i1 && i < nx; i++) {
-      const c = i + nx * (j + ny * k)
-      for (let q = start[c]; q < start[c + 1]; q++) {
+    for (let r = 0; r < rows; r++) {
+      for (let q = runs[2 * r]; q < runs[2 * r + 1]; q++) {
         const m = order[q]
         const px = p[3 * m], py = p[3 * m + 1], pz = p[3 * m + 2]
         const dx = px - x, dy = py - y, dz = pz - z
