@@ -1,8 +1,9 @@
 // `eddy bench smoke`: the scene of ../shared/peers/blender_smoke.py (2 m domain, 0.3 m
 // source cube, 0.4 m obstacle cube, vorticity 0.1), baked for N frames at 24 fps; prints
 // ms/frame split by stage and the pressure iterations. Figures only, never a verdict. Also the
-// spin a 0.5 rev/s vortex keeps per second with and without the 'Max rotation per substep'
-// limit (measureSpinKept), the splitting loss that limit exists for.
+// spin a 0.5 rev/s vortex keeps per second (measureSpinKept) at the defaults (advection-
+// reflection) and with plain advect-then-project splitting, at one substep a frame and with the
+// 2-degree 'Max rotation per substep' limit that was its default.
 import { availableParallelism, cpus } from 'node:os'
 import { blenderSmokeScene } from '../../src-shared/sim/smoke/benchScene'
 import { defaultParams } from '../../src-shared/scene/defaults'
@@ -23,6 +24,8 @@ export interface SmokeBenchOptions {
 }
 
 const STAGES = SMOKE_PHASES
+/** The rotation limit plain splitting had as its default before advection-reflection. */
+const PLAIN_LIMIT_DEGREES = 2
 
 export interface SpinResult {
   /** Core rotation rate after `seconds` over the initial one, per second (geometric mean). */
@@ -39,8 +42,9 @@ export interface SpinResult {
  * loses is numerical). The velocity is the discrete curl of a stream function on the corners,
  * divergence free to rounding. Runs `seconds` at 24 fps with the domain's defaults (vorticity
  * confinement off, so it cannot put spin back) and `domainParams` on top, and reports the core's
- * rotation rate (least squares over the faces with s < 0.2 m) kept per second. Each substep of
- * size h keeps cos(Omega h) of it (advection carries the velocity, the projection turns it).
+ * rotation rate (least squares over the faces with s < 0.2 m) kept per second. With plain
+ * advect-then-project splitting each substep of size h keeps cos(Omega h) of it (advection
+ * carries the velocity, the projection turns it); advection-reflection keeps nearly all.
  */
 export function measureSpinKept(res: number, domainParams: Record<string, ParamValue>, seconds = 1, revPerSecond = 0.5, opts: CompileOptions = {}): SpinResult {
   const fps = 24
@@ -141,11 +145,16 @@ export async function benchSmoke(o: SmokeBenchOptions, log: (line: string) => vo
     for (const s of STAGES) log(`| ${s} | ${(totals[s] / o.frames).toFixed(1)} | ${((100 * totals[s]) / wall).toFixed(0)}% |`)
     log(`| total (wall) | ${msPerFrame.toFixed(1)} | 100% |`)
     log(`\nsubsteps/frame ${(substeps / o.frames).toFixed(2)}, pressure iterations/substep ${(iterations / Math.max(1, substeps)).toFixed(1)}, worst final residual ${maxResidual.toExponential(2)}, vortex particles at end ${solver.frame().particles[0]?.count ?? 0}`)
-    // Splitting loss: a 0.5 rev/s vortex (64 x 64 x 8, 1 s) with the default rotation limit and without.
+    // Splitting loss: a 0.5 rev/s vortex (64 x 64 x 8, 1 s) at the defaults and with plain splitting.
     const spinOpts = { kernels, shared: o.kernels === 'wasm' }
-    const spinLimited = measureSpinKept(64, {}, 1, 0.5, spinOpts)
-    const spinFree = measureSpinKept(64, { maxRotation: 0 }, 1, 0.5, spinOpts)
-    log(`spin kept per second, 0.5 rev/s vortex (64x64x8, 1 s, 24 fps, ${spinLimited.substeps / 24} substeps/frame): ${(100 * spinLimited.keptPerSecond).toFixed(1)}% with max rotation ${MAX_ROTATION_DEFAULT}°/substep; ${(100 * spinFree.keptPerSecond).toFixed(1)}% without the limit (${spinFree.substeps / 24} substeps/frame)`)
+    const spinDefaults = measureSpinKept(64, {}, 1, 0.5, spinOpts)
+    const spinPlain = measureSpinKept(64, { reflection: false, maxRotation: 0 }, 1, 0.5, spinOpts)
+    const spinPlainLimited = measureSpinKept(64, { reflection: false, maxRotation: PLAIN_LIMIT_DEGREES }, 1, 0.5, spinOpts)
+    const perFrame = (r: SpinResult) => `${(100 * r.keptPerSecond).toFixed(1)}% (${r.substeps / 24} substeps/frame)`
+    log(
+      `spin kept per second, 0.5 rev/s vortex (64x64x8, 1 s, 24 fps): ${perFrame(spinDefaults)} at the defaults (advection-reflection, max rotation ${MAX_ROTATION_DEFAULT}°); ` +
+        `plain splitting ${perFrame(spinPlain)}, ${perFrame(spinPlainLimited)} with max rotation ${PLAIN_LIMIT_DEGREES}°/substep`,
+    )
     const result = {
       scene: 'smoke',
       res: o.res,
@@ -158,7 +167,7 @@ export async function benchSmoke(o: SmokeBenchOptions, log: (line: string) => vo
       stageMsPerFrame: Object.fromEntries(STAGES.map((s) => [s, totals[s] / o.frames])),
       pressureIterationsPerSubstep: iterations / Math.max(1, substeps),
       substepsPerFrame: substeps / o.frames,
-      spinKeptPerSecond: { limited: spinLimited.keptPerSecond, maxRotationDegrees: MAX_ROTATION_DEFAULT, unlimited: spinFree.keptPerSecond },
+      spinKeptPerSecond: { defaults: spinDefaults.keptPerSecond, plain: spinPlain.keptPerSecond, plainLimited: spinPlainLimited.keptPerSecond, plainLimitDegrees: PLAIN_LIMIT_DEGREES },
     }
     return result
   } finally {

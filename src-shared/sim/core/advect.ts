@@ -102,11 +102,19 @@ export class Advector {
 
   /** Self-advection of the MAC velocity: dst <- src carried by src over dt seconds. */
   advectVelocity(dst: MacGrid, src: MacGrid, dt: number, options: AdvectOptions = {}): void {
-    if (dst === src || dst.u === src.u) throw new EddyError('INVALID_PARAM', 'advection needs distinct source and destination grids')
+    this.advectVelocityBy(dst, src, src, dt, options)
+  }
+
+  /**
+   * dst <- src carried by `by` over dt seconds (advection-reflection carries the reflected
+   * velocity by the projected one). `by` may be src, never dst.
+   */
+  advectVelocityBy(dst: MacGrid, src: MacGrid, by: MacGrid, dt: number, options: AdvectOptions = {}): void {
+    if (dst === src || dst.u === src.u || dst === by || dst.u === by.u) throw new EddyError('INVALID_PARAM', 'advection needs distinct source and destination grids')
     const { nz } = this.spec
-    this.lattice(dst.u, src.u, null, null, 0, src, nz, dt, options)
-    this.lattice(dst.v, src.v, null, null, 1, src, nz, dt, options)
-    this.lattice(dst.w, src.w, null, null, 2, src, nz + 1, dt, options)
+    this.lattice(dst.u, src.u, null, null, 0, by, nz, dt, options)
+    this.lattice(dst.v, src.v, null, null, 1, by, nz, dt, options)
+    this.lattice(dst.w, src.w, null, null, 2, by, nz + 1, dt, options)
   }
 
   private lattice(

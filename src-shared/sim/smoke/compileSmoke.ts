@@ -11,7 +11,7 @@ import type { DomainSides } from '../core/boundaries'
 import { type GridSpec, validateGridSpec } from '../core/grid'
 import type { KernelBackend } from '../core/kernelBackend'
 import type { PreconditionerKind } from '../core/pressure'
-import { checkClock, type CompileOptions, compileCommonInput, compileEmitterVortex, compileGasForces, compileVortexSeed, domainGrid, domainSides, fail, findDomain, type InputOptions, MeshSdfCache, num, str, vec } from '../compile'
+import { checkClock, type CompileOptions, compileCommonInput, compileEmitterVortex, compileGasForces, compileVortexSeed, domainGrid, domainSides, fail, findDomain, type InputOptions, MeshSdfCache, num, str, vec, bool } from '../compile'
 import type { EmitterInput } from '../solver'
 import type { SmokeEmitterInput, SmokePayload, SmokeSimInput } from './smokeInput'
 
@@ -21,6 +21,8 @@ export interface SmokeSetup {
   grid: GridSpec
   sides: DomainSides
   advection: AdvectionScheme
+  /** The velocity's self-advection as advection-reflection (smokeSolver.ts reflectedAdvection). */
+  reflection: boolean
   pressure: { preconditioner: PreconditionerKind; tolerance: number; maxIterations: number }
   vortexMode: 'force' | 'strength'
   seed: number
@@ -53,6 +55,7 @@ export function compileSmokeScene(doc: SceneDocument, domainId: string, opts: Co
     grid,
     sides: domainSides(domain, p),
     advection: str(domain, p, 'advection') === 'semiLagrangian' ? 'semi-lagrangian' : 'maccormack',
+    reflection: bool(domain, p, 'reflection'),
     pressure: { preconditioner: str(domain, p, 'pressureSolver') === 'mic0' ? 'mic0' : 'multigrid', tolerance: num(domain, p, 'pressureTolerance'), maxIterations: 1000 },
     vortexMode: str(domain, p, 'vortexMode') === 'strength' ? 'strength' : 'force',
     seed: num(domain, p, 'seed'),

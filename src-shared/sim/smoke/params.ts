@@ -13,8 +13,13 @@ const SMOKE_ONLY = { key: 'solver', values: ['smoke'] } as const
 const ANY_GAS = { key: 'solver', values: ['smoke', 'hybrid'] } as const
 const GAS_ONLY = { key: 'fluid', values: ['gas'] } as const
 
-/** Default of 'Max rotation per substep', degrees. */
-export const MAX_ROTATION_DEFAULT = 2
+/**
+ * Default of 'Max rotation per substep', degrees: none. With advection-reflection (the default)
+ * the splitting's loss is second order, and extra substeps only add interpolation smoothing (a
+ * 4 rev/s vortex at 64 cells kept 94.6% of its spin per second unlimited, 86.8% at 10 degrees);
+ * without reflection 2 degrees kept 95% of a 0.5 rev/s vortex against 84% at one substep.
+ */
+export const MAX_ROTATION_DEFAULT = 0
 
 
 export const SMOKE_DOMAIN_PARAMS: readonly ParamSpec[] = [
@@ -29,12 +34,16 @@ export const SMOKE_DOMAIN_PARAMS: readonly ParamSpec[] = [
     help: 'How fields are carried by the flow.', visibleWhen: SMOKE_ONLY,
   },
   {
+    key: 'reflection', label: 'Advection-reflection', type: 'bool', unit: '', default: true, keyframable: false, group: SMOKE, visibleWhen: SMOKE_ONLY,
+    help: 'Reflect each substep\'s half-way pressure correction instead of discarding it (Zehnder 2018): swirls keep their speed (a 0.5 rev/s vortex keeps 99.6% of its spin per second at one substep a frame, 84% without) for a second pressure solve per substep.',
+  },
+  {
     key: 'pressureSolver', label: 'Pressure solver', type: 'enum', unit: '', default: 'multigrid', options: ['multigrid', 'mic0'],
     optionLabels: ['Multigrid PCG', 'MIC(0) PCG'], keyframable: false, group: SMOKE, help: 'Preconditioner of the pressure solve.', visibleWhen: SMOKE_ONLY,
   },
   {
     key: 'maxRotation', label: 'Max rotation per substep', type: 'float', unit: '°', min: 0, max: 90, default: MAX_ROTATION_DEFAULT, softMax: 20, step: 0.5, keyframable: true, group: 'Time',
-    help: 'Largest angle the flow may turn its own velocity through in one substep; faster swirls get more substeps (up to Max substeps). Each substep keeps only cos(angle) of a rotating flow\'s speed, so smaller angles keep spin longer: 0.5 rev/s keeps 84% of its spin per second at one substep a frame (24 fps), 95% at four. 0 = no limit.',
+    help: 'Largest angle the flow may turn its own velocity through in one substep; faster swirls get more substeps (up to Max substeps). 0 = no limit (the default). Useful without Advection-reflection, where each substep keeps only cos(angle) of a rotating flow\'s speed: 0.5 rev/s keeps 84% of its spin per second at one substep a frame (24 fps), 95% at four (2 degrees). With reflection it keeps 99.6% at one.',
     visibleWhen: SMOKE_ONLY,
   },
   { key: 'pressureTolerance', label: 'Pressure tolerance', type: 'float', unit: '', min: 1e-12, max: 0.1, default: 1e-6, step: 1e-6, keyframable: true, group: 'Solver', help: 'Relative residual the pressure solve stops at.', visibleWhen: ANY_GAS },

@@ -6,19 +6,21 @@
 //
 // One substep h (a frame is split into CFL substeps between min and max substeps):
 //   1. emitters refill density, temperature and inflow velocity; emitters seed particles
-//   2. advect density, temperature, then velocity (semi-Lagrangian or MacCormack)
+//   2. advect density, temperature, then velocity (semi-Lagrangian or MacCormack; the velocity
+//      by advection-reflection by default, with a projection half way: reflectedAdvection)
 //   3. forces: buoyancy, dissipation, grid vorticity confinement, vortex particle forces
 //   4. obstacles placed at the end of the substep; closed faces take their velocity
 //   5. pressure projection (PCG, multigrid or MIC(0))
 //   6. particles: advect (RK2), stretch, delete those outside or inside obstacles
 //   7. stability guard: NaN/Inf or a velocity no substep count could follow throws
-// Substeps are sized by the CFL number and by the 'Max rotation per substep' angle (the
-// splitting keeps cos(angle) of a rotating flow's speed per substep; TURN_RATE in vortexKernels.ts).
+// Substeps are sized by the CFL number and, if the artist sets one, by the 'Max rotation per
+// substep' angle (plain advect-then-project keeps cos(angle) of a rotating flow's speed per
+// substep; TURN_RATE in vortexKernels.ts).
 // Everything is deterministic (no Math.random, no clocks in the numbers) and the state is
 // fully checkpointable, so a restored bake continues bit for bit.
 import { EddyError } from '../../api/errors'
 import { PrimitiveSdf } from '../../geometry/primitiveSdf'
-import { Advector, SOLID_THRESHOLD } from '../core/advect'
+import { type AdvectOptions, Advector, SOLID_THRESHOLD } from '../core/advect'
 import { enforceSolidVelocity, openFlags } from '../core/boundaries'
 import { allocF32With, type AllocOptions, MacGrid } from '../core/grid'
 import { type KernelBackend, kernelsOf } from '../core/kernelBackend'
@@ -92,6 +94,8 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
   readonly particles: VortexParticles
   readonly pressure: PressureSolver
   private readonly velTmp: MacGrid
+  /** Advection-reflection's projected half-step velocity (setup.reflection), on first use. */
+  private velHalf: MacGrid | null = null
   private readonly scalarTmp: Float32Array
   private readonly scalarTmp2: Float32Array
   private readonly advector: Advector
@@ -331,10 +335,15 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
     this.density.set(this.scalarTmp)
     this.temperature.set(this.scalarTmp2)
     stop()
-    this.advector.advectVelocity(this.velTmp, vel, h, opts)
-    vel.copyFrom(this.velTmp)
-    let t1 = now()
-    stats.ms.advection += t1 - t0
+    let t1: number
+    if (this.setup.reflection) {
+      t1 = this.reflectedAdvection(h, opts, stats, t0, control)
+    } else {
+      this.advector.advectVelocity(this.velTmp, vel, h, opts)
+      vel.copyFrom(this.velTmp)
+      t1 = now()
+      stats.ms.advection += t1 - t0
+    }
     stop()
 
     // Forces (the f of Selle 2005, eq. 1).
@@ -384,6 +393,51 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
       this.dropLostParticles()
     }
     stats.ms.vortexParticles += now() - t0
+  }
+
+  /**
+   * The velocity's self-advection over h as advection-reflection (Zehnder, Narain and
+   * Thomaszewski 2018, "An advection-reflection solver for detail-preserving fluid simulation",
+   * eqs. 6-9): advect a half step, ũ = A(u; u, h/2); project it, u' = P ũ; reflect,
+   * û = 2 u' - ũ; advect the reflection by the projected velocity for the other half,
+   * vel = A(û; u', h/2), which the substep's forces and final projection then finish.
+   * Advect-then-project loses the part of the velocity the projection removes; for a flow
+   * turning at Omega, where the projection supplies the centripetal push, that is a factor
+   * cos(Omega h) of the swirl's speed every substep. Reflecting the half step's pressure
+   * correction instead of discarding it turns that first-order loss into a second-order one (a
+   * rigid rotation is kept whole: the reflected half cancels the other half's turn), for one
+   * more half-step advection of the velocity and one more projection. The half step's
+   * projection uses the obstacles where the substep starts; the final one, where it ends.
+   * Returns the time at which the advection's share ended (the half projection's time is the
+   * projection's).
+   */
+  private reflectedAdvection(h: number, opts: AdvectOptions, stats: StepStats, t0: number, control?: StepControl): number {
+    const vel = this.velocity
+    const tilde = this.velTmp
+    this.velHalf ??= new MacGrid(this.setup.grid, { shared: this.setup.shared, kernels: this.kernels })
+    const half = this.velHalf
+    this.advector.advectVelocity(tilde, vel, h / 2, opts)
+    half.copyFrom(tilde)
+    let t1 = now()
+    stats.ms.advection += t1 - t0
+    const ob = this.obstacles
+    enforceSolidVelocity(half, ob.fractions, ob.moving ? ob.velocity : null)
+    const solve = this.pressure.project(half, ob.fractions, {
+      obstacle: ob.moving ? ob.velocity : null,
+      fractionsVersion: ob.version,
+      ...(control ? { shouldStop: () => control.shouldStop() } : {}),
+    })
+    stats.pressureIterations += solve.iterations
+    stats.pressureResidual = Math.max(stats.pressureResidual, solve.residual)
+    t0 = now()
+    stats.ms.projection += t0 - t1
+    reflect(half.u, tilde.u)
+    reflect(half.v, tilde.v)
+    reflect(half.w, tilde.w)
+    this.advector.advectVelocityBy(vel, tilde, half, h / 2, opts)
+    t1 = now()
+    stats.ms.advection += t1 - t0
+    return t1
   }
 
   /**
@@ -616,4 +670,9 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
     this.obstacles.invalidate()
     this.lastStats = emptyStats()
   }
+}
+
+/** Advection-reflection's û = 2 u' - ũ, in place over ũ (float32 like the fields). */
+function reflect(projected: Float32Array, tilde: Float32Array): void {
+  for (let i = 0; i < tilde.length; i++) tilde[i] = 2 * projected[i] - tilde[i]
 }

@@ -80,6 +80,20 @@ describe('advection by a uniform flow', () => {
     const f = new ScalarField(spec)
     expect(() => new Advector(spec).advectScalar(f.data, f.data, uniform(), DT)).toThrow(/distinct/)
   })
+
+  it('carries one velocity by another (advection-reflection): a linear u moved by a uniform flow lands shifted, never into the carrier', () => {
+    // src.u = x + 2y varies in space; carried by the uniform U for DT it reads at x - U DT.
+    const src = new MacGrid(spec)
+    for (let k = 0; k < spec.nz; k++) for (let j = 0; j < spec.ny; j++) for (let i = 0; i <= spec.nx; i++) src.u[src.uIndex(i, j, k)] = i * spec.dx + 2 * (j + 0.5) * spec.dx
+    const by = uniform()
+    const dst = new MacGrid(spec)
+    const adv = new Advector(spec)
+    adv.advectVelocityBy(dst, src, by, DT, { scheme: 'semi-lagrangian' })
+    const at = (i: number, j: number) => dst.u[dst.uIndex(i, j, 4)]
+    const want = (i: number, j: number) => (i * spec.dx - U[0] * DT) + 2 * ((j + 0.5) * spec.dx - U[1] * DT)
+    for (const [i, j] of [[6, 4], [8, 3], [10, 6]]) expect(at(i, j)).toBeCloseTo(want(i, j), 5)
+    expect(() => adv.advectVelocityBy(by, src, by, DT)).toThrow(/distinct/)
+  })
 })
 
 describe('advecting several scalar fields at once', () => {
