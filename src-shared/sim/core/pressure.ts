@@ -51,6 +51,8 @@ export interface ProjectArgs {
    * contents; without it, the contents are compared with those of the last setup.
    */
   fractionsVersion?: number
+  /** This solve's relative residual, in place of the solver's own (PressureOptions.tolerance). */
+  tolerance?: number
 }
 
 /**
@@ -206,7 +208,9 @@ export class PressureSolver {
     op.fw = w
     if (this.options.warmStart === false) phi.fill(0)
     else for (let c = 0; c < phi.length; c++) if (labels[c] < 0 || !Number.isFinite(phi[c])) phi[c] = 0
-    const stats = this.pcg.solve(op, this.precond, b, phi, args.shouldStop ? { ...this.options, shouldStop: args.shouldStop } : this.options)
+    const custom = args.shouldStop !== undefined || args.tolerance !== undefined
+    const opts = custom ? { ...this.options, ...(args.shouldStop ? { shouldStop: args.shouldStop } : {}), ...(args.tolerance !== undefined ? { tolerance: args.tolerance } : {}) } : this.options
+    const stats = this.pcg.solve(op, this.precond, b, phi, opts)
     this.kernels.subtractGradient(vel.u, vel.v, vel.w, phi, u, v, w, nx, ny, nz)
     if (args.pressure) this.writePressure(args.pressure, args.dt, args.density)
     return stats

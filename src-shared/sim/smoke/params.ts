@@ -43,7 +43,7 @@ export const SMOKE_DOMAIN_PARAMS: readonly ParamSpec[] = [
   },
   {
     key: 'maxRotation', label: 'Max rotation per substep', type: 'float', unit: '°', min: 0, max: 90, default: MAX_ROTATION_DEFAULT, softMax: 20, step: 0.5, keyframable: true, group: 'Time',
-    help: 'Largest angle the flow may turn its own velocity through in one substep; faster swirls get more substeps (up to Max substeps). 0 = no limit (the default). Useful without Advection-reflection, where each substep keeps only cos(angle) of a rotating flow\'s speed: 0.5 rev/s keeps 84% of its spin per second at one substep a frame (24 fps), 95% at four (2 degrees). With reflection it keeps 99.6% at one.',
+    help: 'Largest angle the flow may turn its own velocity through in one substep; faster swirls get more substeps (up to Max substeps). 0 = no limit (the default). Useful without Advection-reflection, where each substep keeps only cos(angle) of a rotating flow\'s speed: 0.5 rev/s keeps 84% of its spin per second at one substep a frame (24 fps), 95% at four (2 degrees). With reflection it keeps 99.6% at one. (Projects saved before reflection existed keep the 2 degrees that were the default then: set 0 to drop the extra substeps.)',
     visibleWhen: SMOKE_ONLY,
   },
   { key: 'pressureTolerance', label: 'Pressure tolerance', type: 'float', unit: '', min: 1e-12, max: 0.1, default: 1e-6, step: 1e-6, keyframable: true, group: 'Solver', help: 'Relative residual the pressure solve stops at.', visibleWhen: ANY_GAS },

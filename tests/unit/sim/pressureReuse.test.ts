@@ -63,3 +63,17 @@ describe('pressure setup reuse', () => {
     }
   })
 })
+
+describe('a projection with its own tolerance', () => {
+  it('stops at the tolerance it is given, then the next solve goes back to the solver own', () => {
+    const f = fractions(40)
+    const solver = new PressureSolver(spec, { preconditioner: 'mic0', warmStart: false, tolerance: 1e-8 })
+    const loose = solver.project(velocity(3, f), f, { tolerance: 1e-2 })
+    const tight = solver.project(velocity(3, f), f)
+    expect(loose.converged && tight.converged).toBe(true)
+    expect(loose.residual).toBeLessThanOrEqual(1e-2)
+    expect(loose.residual).toBeGreaterThan(1e-8)
+    expect(tight.residual).toBeLessThanOrEqual(1e-8)
+    expect(loose.iterations).toBeLessThan(tight.iterations)
+  })
+})
