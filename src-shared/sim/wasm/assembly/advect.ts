@@ -475,22 +475,52 @@ export function advectAtCubic(
   const sx = axis == 0 ? nx + 1 : nx
   const sy = axis == 1 ? ny + 1 : ny
   const sz = axis == 2 ? nz + 1 : nz
+  // Samples go in pairs through the two-lane interpolants (the same bits as sample3 lane by
+  // lane, as advect's paired path), one at a time where a pair touches a solid and at a row's end.
+  const paired = sx >= 2
   for (let k = k0; k < k1; k++) {
     for (let j = 0; j < sy; j++) {
       const s0 = sx * (j + sy * k)
-      for (let i = 0; i < sx; i++) {
-        const s = s0 + i
-        if (solidKind != 0 && solidSample(solid, solidKind, axis, i, j, k, nx, ny, nz)) {
-          store<f32>(dst + (<usize>s << 2), load<f32>(src + (<usize>s << 2)))
-          if (dst2 != 0) store<f32>(dst2 + (<usize>s << 2), load<f32>(src2 + (<usize>s << 2)))
-          continue
+      let i = 0
+      if (paired) {
+        for (; i + 1 < sx; i += 2) {
+          const s = s0 + i
+          if (solidKind != 0 && (solidSample(solid, solidKind, axis, i, j, k, nx, ny, nz) || solidSample(solid, solidKind, axis, i + 1, j, k, nx, ny, nz))) {
+            advectAtSample(dst, src, axis, nx, ny, nz, solid, solidKind, rev, dst2, src2, sx, sy, sz, i, j, k, s, cubic)
+            advectAtSample(dst, src, axis, nx, ny, nz, solid, solidKind, rev, dst2, src2, sx, sy, sz, i + 1, j, k, s + 1, cubic)
+            continue
+          }
+          const r = rev + (<usize>(3 * s) << 3)
+          const gx = f64x2.replace_lane(f64x2.splat(load<f64>(r)), 1, load<f64>(r, 24))
+          const gy = f64x2.replace_lane(f64x2.splat(load<f64>(r, 8)), 1, load<f64>(r, 32))
+          const gz = f64x2.replace_lane(f64x2.splat(load<f64>(r, 16)), 1, load<f64>(r, 40))
+          if (cubic) {
+            storePair(dst, s, cubic3x2(src, sx, sy, sz, gx, gy, gz))
+            if (dst2 != 0) storePair(dst2, s, cubic3x2(src2, sx, sy, sz, gx, gy, gz))
+          } else {
+            storePair(dst, s, lerp3x2(src, sx, sy, sz, gx, gy, gz))
+            if (dst2 != 0) storePair(dst2, s, lerp3x2(src2, sx, sy, sz, gx, gy, gz))
+          }
         }
-        const gx = rf64(rev, 3 * s), gy = rf64(rev, 3 * s + 1), gz = rf64(rev, 3 * s + 2)
-        wf32(dst, s, sample3(src, sx, sy, sz, gx, gy, gz, cubic))
-        if (dst2 != 0) wf32(dst2, s, sample3(src2, sx, sy, sz, gx, gy, gz, cubic))
       }
+      for (; i < sx; i++) advectAtSample(dst, src, axis, nx, ny, nz, solid, solidKind, rev, dst2, src2, sx, sy, sz, i, j, k, s0 + i, cubic)
     }
   }
+}
+
+/** One sample of advectAtBody: a solid one keeps src, else src at its recorded departure point. */
+@inline function advectAtSample(
+  dst: usize, src: usize, axis: i32, nx: i32, ny: i32, nz: i32, solid: usize, solidKind: i32, rev: usize, dst2: usize, src2: usize,
+  sx: i32, sy: i32, sz: i32, i: i32, j: i32, k: i32, s: i32, cubic: bool,
+): void {
+  if (solidKind != 0 && solidSample(solid, solidKind, axis, i, j, k, nx, ny, nz)) {
+    store<f32>(dst + (<usize>s << 2), load<f32>(src + (<usize>s << 2)))
+    if (dst2 != 0) store<f32>(dst2 + (<usize>s << 2), load<f32>(src2 + (<usize>s << 2)))
+    return
+  }
+  const gx = rf64(rev, 3 * s), gy = rf64(rev, 3 * s + 1), gz = rf64(rev, 3 * s + 2)
+  wf32(dst, s, sample3(src, sx, sy, sz, gx, gy, gz, cubic))
+  if (dst2 != 0) wf32(dst2, s, sample3(src2, sx, sy, sz, gx, gy, gz, cubic))
 }
 
 @inline function advectBody(
