@@ -229,6 +229,22 @@ describe('fluid components', () => {
     expect(Math.abs(left)).toBeLessThan(1e-12)
     expect(Math.abs(right)).toBeLessThan(1e-12)
     expect(comps.labels[5]).toBe(-1)
+    // Bit for bit the reference: each region's mean summed over its cells in ascending order.
+    const solidRandom = new Float32Array(n)
+    const r = rng(11)
+    for (let c = 0; c < n; c++) solidRandom[c] = r() < 0.6 ? 1 : 0
+    computeFaceFractions(solidRandom, { xMin: 'closed', xMax: 'closed', yMin: 'closed', yMax: 'closed', zMin: 'closed', zMax: 'closed' }, f)
+    comps.build(f.u, f.v, f.w)
+    expect(comps.floating).toBeGreaterThan(3)
+    const got = randomVector(8)
+    const want = Float64Array.from(got)
+    for (let id = 0; id < comps.count; id++) {
+      let sum = 0, count = 0
+      for (let c = 0; c < n; c++) if (comps.labels[c] === id) (sum += want[c]), count++
+      for (let c = 0; c < n; c++) if (comps.labels[c] === id) want[c] -= sum / count
+    }
+    comps.removeMeans(got)
+    expect(Buffer.from(got.buffer).equals(Buffer.from(want.buffer))).toBe(true)
     // Opening an x side leaves only the other region floating; any other side touches both.
     const closed: DomainSides = { xMin: 'closed', xMax: 'closed', yMin: 'closed', yMax: 'closed', zMin: 'closed', zMax: 'closed' }
     for (const side of ['xMin', 'xMax', 'yMin', 'yMax', 'zMin', 'zMax'] as const) {
