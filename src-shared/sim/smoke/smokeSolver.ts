@@ -75,10 +75,10 @@ interface EmitterState {
   axis: Float64Array
 }
 
-/** Timing phases of a substep, in the order it runs them (StepStats.ms). */
 /** Relative residual of advection-reflection's half-step projection (reflectedAdvection). */
 export const HALF_STEP_TOLERANCE = 1e-3
 
+/** Timing phases of a substep, in the order it runs them (StepStats.ms). */
 export const SMOKE_PHASES = ['advection', 'forces', 'vortexParticles', 'projection'] as const
 
 function emptyStats(): StepStats {
@@ -401,7 +401,7 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
   /**
    * The velocity's self-advection over h as advection-reflection (Zehnder, Narain and
    * Thomaszewski 2018, "An advection-reflection solver for detail-preserving fluid simulation",
-   * eqs. 6-9): advect a half step, ũ = A(u; u, h/2); project it, u' = P ũ; reflect,
+   * ACM TOG 37(4)): advect a half step, ũ = A(u; u, h/2); project it, u' = P ũ; reflect,
    * û = 2 u' - ũ; advect the reflection by the projected velocity for the other half,
    * vel = A(û; u', h/2), which the substep's forces and final projection then finish.
    * Advect-then-project loses the part of the velocity the projection removes; for a flow
