@@ -110,7 +110,7 @@ export class Advector {
    * velocity by the projected one). `by` may be src, never dst.
    */
   advectVelocityBy(dst: MacGrid, src: MacGrid, by: MacGrid, dt: number, options: AdvectOptions = {}): void {
-    if (dst === src || dst.u === src.u || dst === by || dst.u === by.u) throw new EddyError('INVALID_PARAM', 'advection needs distinct source and destination grids')
+    if (dst.u === src.u || dst.u === by.u) throw new EddyError('INVALID_PARAM', 'advection needs distinct source and destination grids')
     const { nz } = this.spec
     this.lattice(dst.u, src.u, null, null, 0, by, nz, dt, options)
     this.lattice(dst.v, src.v, null, null, 1, by, nz, dt, options)

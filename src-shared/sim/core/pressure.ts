@@ -208,8 +208,8 @@ export class PressureSolver {
     op.fw = w
     if (this.options.warmStart === false) phi.fill(0)
     else for (let c = 0; c < phi.length; c++) if (labels[c] < 0 || !Number.isFinite(phi[c])) phi[c] = 0
-    const custom = args.shouldStop !== undefined || args.tolerance !== undefined
-    const opts = custom ? { ...this.options, ...(args.shouldStop ? { shouldStop: args.shouldStop } : {}), ...(args.tolerance !== undefined ? { tolerance: args.tolerance } : {}) } : this.options
+    const { shouldStop, tolerance } = args
+    const opts = shouldStop || tolerance !== undefined ? { ...this.options, shouldStop: shouldStop ?? this.options.shouldStop, tolerance: tolerance ?? this.options.tolerance } : this.options
     const stats = this.pcg.solve(op, this.precond, b, phi, opts)
     this.kernels.subtractGradient(vel.u, vel.v, vel.w, phi, u, v, w, nx, ny, nz)
     if (args.pressure) this.writePressure(args.pressure, args.dt, args.density)

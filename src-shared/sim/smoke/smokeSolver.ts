@@ -25,6 +25,7 @@ import { enforceSolidVelocity, openFlags } from '../core/boundaries'
 import { allocF32With, type AllocOptions, MacGrid } from '../core/grid'
 import { type KernelBackend, kernelsOf } from '../core/kernelBackend'
 import { PressureSolver } from '../core/pressure'
+import type { SolveStats } from '../core/pcg'
 import { VorticityConfinement } from '../core/vorticity'
 import type { SmokeSetup } from './compileSmoke'
 import type { FrameData, ParticleSet, Volume } from '../frame'
@@ -377,12 +378,7 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
     // Obstacles at the end of the substep, then the projection (Selle 2005, eq. 2).
     const ob = this.obstacles
     ob.update(input.obstacles, offset + h)
-    enforceSolidVelocity(vel, ob.fractions, ob.moving ? ob.velocity : null)
-    const solve = this.pressure.project(vel, ob.fractions, {
-      obstacle: ob.moving ? ob.velocity : null,
-      fractionsVersion: ob.version,
-      ...(control ? { shouldStop: () => control.shouldStop() } : {}),
-    })
+    const solve = this.projectAroundObstacles(vel, control)
     stats.pressureIterations += solve.iterations
     stats.pressureResidual = Math.max(stats.pressureResidual, solve.residual)
     if (ob.hasObstacles) this.clearSolidCells(ambientTemperature)
@@ -396,6 +392,21 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
       this.dropLostParticles()
     }
     stats.ms.vortexParticles += now() - t0
+  }
+
+  /**
+   * Closed faces take the obstacles' velocity (as they stand now), then `target` is projected
+   * (Selle 2005, eq. 2); `tolerance` replaces the artist's for this solve.
+   */
+  private projectAroundObstacles(target: MacGrid, control: StepControl | undefined, tolerance?: number): SolveStats {
+    const ob = this.obstacles
+    enforceSolidVelocity(target, ob.fractions, ob.moving ? ob.velocity : null)
+    return this.pressure.project(target, ob.fractions, {
+      obstacle: ob.moving ? ob.velocity : null,
+      fractionsVersion: ob.version,
+      tolerance,
+      ...(control ? { shouldStop: () => control.shouldStop() } : {}),
+    })
   }
 
   /**
@@ -428,14 +439,7 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
     half.copyFrom(tilde)
     let t1 = now()
     stats.ms.advection += t1 - t0
-    const ob = this.obstacles
-    enforceSolidVelocity(half, ob.fractions, ob.moving ? ob.velocity : null)
-    const solve = this.pressure.project(half, ob.fractions, {
-      obstacle: ob.moving ? ob.velocity : null,
-      fractionsVersion: ob.version,
-      tolerance: Math.max(this.setup.pressure.tolerance, HALF_STEP_TOLERANCE),
-      ...(control ? { shouldStop: () => control.shouldStop() } : {}),
-    })
+    const solve = this.projectAroundObstacles(half, control, Math.max(this.setup.pressure.tolerance, HALF_STEP_TOLERANCE))
     // Its iterations are the projection's work; its residual (HALF_STEP_TOLERANCE) is not the
     // result's, which the substep's own projection sets.
     stats.pressureIterations += solve.iterations
