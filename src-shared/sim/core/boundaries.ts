@@ -9,8 +9,9 @@
 // next to a fully solid cell is always closed. Domain sides are open (w = 1 - s of the
 // inside cell; the pressure solve puts p = 0 beyond them, Carlson 2004, section 3.3.2.2) or
 // closed (w = 0, a static wall; Neumann, section 3.3.2.1), one flag per side.
-import type { SolidField } from './kernelTypes'
 import type { GridSpec, MacGrid } from './grid'
+import { defineKernel, f32, int, type KernelArgs, struct } from './kernelTable'
+import type { KernelBackend, SolidField } from './kernelTypes'
 
 export type SideKind = 'open' | 'closed'
 
@@ -149,23 +150,31 @@ export function enforceSolidVelocitySlab(
   for (let f = nx * ny * k0; f < wEnd; f++) if (fw[f] <= 0) w[f] = sw === null ? 0 : sw[f]
 }
 
-export function enforceSolidVelocity(vel: MacGrid, fractions: MacGrid, obstacle: MacGrid | null = null): void {
-  enforceSolidVelocitySlab(
-    vel.u,
-    vel.v,
-    vel.w,
-    fractions.u,
-    fractions.v,
-    fractions.w,
-    obstacle?.u ?? null,
-    obstacle?.v ?? null,
-    obstacle?.w ?? null,
-    vel.nx,
-    vel.ny,
-    vel.nz,
-    0,
-    vel.nz,
-  )
+/**
+ * enforceSolidVelocitySlab as a kernel-table row (twin: wasm/assembly/boundaries.ts), split
+ * by cell planes: every face is a copy, so any split gives the same bits.
+ */
+export const ENFORCE_SOLID_VELOCITY = defineKernel({
+  name: 'enforceSolidVelocity',
+  args: [struct('vel', { u: 'f32', v: 'f32', w: 'f32' }), struct('fractions', { u: 'f32', v: 'f32', w: 'f32' }), f32('su', true), f32('sv', true), f32('sw', true), int('nx'), int('ny'), int('nz')],
+  split: 'planes',
+  range: (a: KernelArgs) => a[7] as number,
+  work: (a: KernelArgs) => 3 * (a[5] as number) * (a[6] as number) * (a[7] as number),
+  ref: (vel: MacGrid, fr: MacGrid, su: Float32Array | null, sv: Float32Array | null, sw: Float32Array | null, nx: number, ny: number, nz: number, k0: number, k1: number) =>
+    enforceSolidVelocitySlab(vel.u, vel.v, vel.w, fr.u, fr.v, fr.w, su, sv, sw, nx, ny, nz, k0, k1),
+})
+
+/**
+ * enforceSolidVelocitySlab over the whole grid; with a kernel backend, as its row (split
+ * across the backend's threads: three passes over every face, three times a liquid substep).
+ */
+export function enforceSolidVelocity(vel: MacGrid, fractions: MacGrid, obstacle: MacGrid | null = null, kernels: KernelBackend | null = null): void {
+  const { nx, ny, nz } = vel
+  if (kernels !== null) {
+    kernels.run(ENFORCE_SOLID_VELOCITY, vel, fractions, obstacle?.u ?? null, obstacle?.v ?? null, obstacle?.w ?? null, nx, ny, nz)
+    return
+  }
+  enforceSolidVelocitySlab(vel.u, vel.v, vel.w, fractions.u, fractions.v, fractions.w, obstacle?.u ?? null, obstacle?.v ?? null, obstacle?.w ?? null, nx, ny, nz, 0, nz)
 }
 
 /**

@@ -44,6 +44,7 @@ import { HeatSolver } from './heat'
 import { readLiquidCheckpoint, writeLiquidCheckpoint } from './liquidCheckpoint'
 import { type HeatSourceInput, type LiquidSetup, type LiquidSimInput, validateLiquidInput, validateLiquidSetup } from './liquidInput'
 import { LiquidEmitter, seedVolumes, volumeSdf } from './liquidSeeding'
+import { ADD_FACES, CLEAR_OUTSIDE_LIQUID, COUNT_LABEL, FILL_UNMARKED, HEAT_REACH } from './cellPassKernels'
 import { classifyCells, closeSolidFaces, LEVEL_SET_SCRATCH_CELLS, LevelSetScratch, levelSetVolume, MIN_COUNT, particleLevelSet } from './levelSet'
 import { MarkerParticles } from './markers'
 import { cellViscosity } from './melting'
@@ -145,6 +146,8 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
   private readonly markT2: Uint8Array
   /** 1 where markers take the grid velocity: liquid cells and two layers around them (else spray). */
   private readonly reach: Uint8Array
+  /** Per-plane counts of COUNT_LABEL (the substep's liquid cells). */
+  private readonly labelPartial: Float64Array
   private readonly open: Uint8Array
   /**
    * Face open fractions of the obstacles with every face of a SOLID cell closed: a face lying
@@ -229,6 +232,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     this.markT = kernels.u8(n)
     this.markT2 = kernels.u8(n)
     this.reach = kernels.u8(n)
+    this.labelPartial = kernels.f64(nz)
     this.open = openFlags(setup.sides)
     this.closed = this.open.map((o) => 1 - o)
     // The obstacles' fields in the kernels' memory; their face fractions are closed around
@@ -459,11 +463,12 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     }
     velOld.copyFrom(vel)
     // Temperature: liquid cells are the known ones; the air band is extended from them.
-    for (let c = 0; c < kind.length; c++) if (kind[c] !== LIQUID) this.markT[c] = 0
+    const plane = nx * ny
+    this.kernels.run(CLEAR_OUTSIDE_LIQUID, kind, this.markT, plane, nz)
     this.markT2.set(this.markT)
     // (EXTEND_LAYERS: extrapolate.ts's pass in WebAssembly, its worklists the face extension's.)
     this.kernels.run(EXTEND_LAYERS, temp, this.markT, nx, ny, nz, 3, this.extendLists, this.extendListStride)
-    for (let c = 0; c < kind.length; c++) if (this.markT[c] === 0) temp[c] = setup.heat.ambientTemperature
+    this.kernels.run(FILL_UNMARKED, temp, this.markT, setup.heat.ambientTemperature, plane, nz)
     tempOld.set(temp)
     lap('extend')
     // 3. Heat (eq. 50 without convection, which the markers did).
@@ -484,11 +489,8 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     // second one would write the same values with the same marks: markT holds them already.
     const marks = isothermal ? this.markT : this.markT2
     if (!isothermal) this.kernels.run(EXTEND_LAYERS, temp, marks, nx, ny, nz, 3, this.extendLists, this.extendListStride)
-    for (let c = 0; c < kind.length; c++) {
-      if (marks[c] === 0) temp[c] = tempOld[c]
-      // mark 1 = liquid, 2..3 = the first two layers around it.
-      this.reach[c] = marks[c] !== 0 && marks[c] <= 3 ? 1 : 0
-    }
+    // (Unreached cells keep tempOld; reach: mark 1 = liquid, 2..3 = the first two layers.)
+    this.kernels.run(HEAT_REACH, temp, tempOld, marks, this.reach, plane, nz)
     lap('heat')
     // 4-6. Viscosity from temperature, gravity (eq. 43), implicit viscous diffusion (eq. 44-49).
     // Wet bodies join the liquid for viscosity and pressure ("as if they were fluid", sec. 5.4).
@@ -496,7 +498,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     const nuMax = cellViscosity(setup.viscosity, temp, kind, this.viscosity)
     const g = setup.gravity
     addUniformAcceleration(vel, g[0], g[1], g[2], h)
-    enforceSolidVelocity(vel, this.fractions, obs.moving ? obs.velocity : null)
+    enforceSolidVelocity(vel, this.fractions, obs.moving ? obs.velocity : null, this.kernels)
     if (nuMax > 0) {
       if (rigid) this.viscousChange!.copyFrom(vel)
       // Project first, so the viscous solve starts from a field the pressure has balanced.
@@ -543,7 +545,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
           const dv = this.viscousChange!
           for (const [c, u] of [[dv.u, vel.u], [dv.v, vel.v], [dv.w, vel.w]]) for (let f = 0; f < c.length; f++) u[f] += c[f]
         }
-        enforceSolidVelocity(vel, this.fractions, obs.moving ? obs.velocity : null)
+        enforceSolidVelocity(vel, this.fractions, obs.moving ? obs.velocity : null, this.kernels)
         rigid.solidify(kind)
         const b = rigid.prepareWalls(this.fractions, walls, kind, h, g)
         fractions = b.fractions
@@ -592,16 +594,13 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     stats.particlesRemoved += this.mover.advect(p, vel, h, obs.hasObstacles ? this.pushPhi : null, open, this.reach, g2p, drift)
     // Markers the bodies swept over go back to their surfaces (rigidFluid.ts step 6).
     if (rigid) rigid.pushMarkersOut(p)
-    stats.liquidCells = 0
-    for (let c = 0; c < kind.length; c++) if (kind[c] === LIQUID) stats.liquidCells++
+    stats.liquidCells = this.kernels.run(COUNT_LABEL, kind, LIQUID, plane, this.labelPartial, nz)
     lap('move')
     // The tracked surface moves with the same velocity over the substep (sec. 6.2.3, eq. 91).
     // (With the density drift: u + drift, as the markers moved.)
     if (drift !== null) {
       const a = this.advectVel
-      for (let f = 0; f < a.u.length; f++) a.u[f] = vel.u[f] + drift.u[f]
-      for (let f = 0; f < a.v.length; f++) a.v[f] = vel.v[f] + drift.v[f]
-      for (let f = 0; f < a.w.length; f++) a.w[f] = vel.w[f] + drift.w[f]
+      this.kernels.run(ADD_FACES, a, vel, drift, nx, ny, nz)
       this.surface.advect(a, h)
     } else this.surface.advect(vel, h)
     lap('levelSet')
@@ -620,7 +619,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     if (fromLiquid) this.carryChangeToMarkerFaces()
     // (Unmarked faces restart from 0 inside the row, so nothing stale survives beyond the band.)
     this.kernels.run(EXTEND_FACES, vel.u, vel.v, vel.w, markU, markV, markW, nx, ny, nz, EXTRAPOLATION_LAYERS, this.extendLists, this.extendListStride)
-    enforceSolidVelocity(vel, this.fractions, obs.moving ? obs.velocity : null)
+    enforceSolidVelocity(vel, this.fractions, obs.moving ? obs.velocity : null, this.kernels)
   }
 
   /**

@@ -42,10 +42,9 @@ import type { GridSpec, MacGrid } from '../core/grid'
 import type { MarkerParticles } from './markers'
 import { ADVECT_PHI } from './phiAdvectKernel'
 import { CORRECT_SURFACE } from './surfaceCorrectKernel'
+import { LABEL_CELLS } from './cellPassKernels'
 import * as kinds from './viscosity'
 
-const AIR = kinds.AIR
-const LIQUID = kinds.LIQUID
 const SOLID = kinds.SOLID
 
 /** Radius of a marker as a particle of the particle level set, cells (Enright: 0.1 .. 0.5 dx). */
@@ -122,14 +121,8 @@ export class SurfaceTracker {
    * sphere does in the particle level set), liquid cells <= -eps, the others >= +eps.
    */
   label(count: Int32Array, kind: Uint8Array, minCount: number, out: Float32Array): void {
-    const phi = this.phi
-    const eps = 1e-3 * this.dx
-    const ofs = MARKER_RADIUS * this.dx
-    for (let c = 0; c < phi.length; c++) {
-      const v = phi[c] - ofs
-      if (kind[c] !== SOLID) kind[c] = v < 0 || count[c] >= minCount ? LIQUID : AIR
-      out[c] = kind[c] === LIQUID ? (v < -eps ? v : -eps) : v > eps ? v : eps
-    }
+    // (Split over z-planes on the kernels' threads: cellPassKernels.ts labelCellsSlab.)
+    this.kernels.run(LABEL_CELLS, this.phi, kind, count, out, minCount, 1e-3 * this.dx, MARKER_RADIUS * this.dx, this.nx * this.ny, this.nz)
   }
 
   /**

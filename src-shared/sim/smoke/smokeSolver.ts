@@ -400,7 +400,7 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
    */
   private projectAroundObstacles(target: MacGrid, control: StepControl | undefined, tolerance?: number): SolveStats {
     const ob = this.obstacles
-    enforceSolidVelocity(target, ob.fractions, ob.moving ? ob.velocity : null)
+    enforceSolidVelocity(target, ob.fractions, ob.moving ? ob.velocity : null, this.kernels)
     return this.pressure.project(target, ob.fractions, {
       obstacle: ob.moving ? ob.velocity : null,
       fractionsVersion: ob.version,

@@ -1,0 +1,168 @@
+// The liquid substep's whole-grid passes as kernel rows (liquid/cellPassKernels.ts, twins in
+// wasm/assembly/cellPasses.ts) and closed faces taking the obstacle's velocity
+// (core/boundaries.ts ENFORCE_SOLID_VELOCITY, twin in wasm/assembly/boundaries.ts): each
+// reference against the rule it implements, written out per cell here, and the WebAssembly
+// twins against the references bit for bit on 1, 2 and 3 threads (odd sizes, so the SIMD
+// loops have tails; NaN and -0 fractions among the faces).
+import { afterAll, describe, expect, it } from 'vitest'
+import { ENFORCE_SOLID_VELOCITY } from '../../../../src-shared/sim/core/boundaries'
+import { type GridSpec, MacGrid } from '../../../../src-shared/sim/core/grid'
+import { type KernelBackend, TS_KERNELS } from '../../../../src-shared/sim/core/kernelBackend'
+import { ADD_FACES, CLEAR_OUTSIDE_LIQUID, COUNT_LABEL, FILL_UNMARKED, HEAT_REACH, LABEL_CELLS } from '../../../../src-shared/sim/liquid/cellPassKernels'
+import { AIR, LIQUID, SOLID } from '../../../../src-shared/sim/liquid/viscosity'
+import { createKernelBackend } from '../../../../src-main/sim/workerPool'
+
+const SPEC: GridSpec = { nx: 7, ny: 6, nz: 5, dx: 0.1, origin: [0, 0, 0] }
+const N = SPEC.nx * SPEC.ny * SPEC.nz
+const PLANE = SPEC.nx * SPEC.ny
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0
+    return s / 4294967296
+  }
+}
+
+/** Every pass once on backend b from the same random inputs; copies of what each wrote. */
+function passes(b: KernelBackend) {
+  const { nx, ny, nz } = SPEC
+  const r = rng(5)
+  const kind = b.u8(N)
+  for (let c = 0; c < N; c++) kind[c] = r() < 0.45 ? LIQUID : r() < 0.8 ? AIR : SOLID
+  const kindIn = Uint8Array.from(kind)
+  const marksIn = Uint8Array.from({ length: N }, () => Math.floor(r() * 6))
+  // CLEAR_OUTSIDE_LIQUID
+  const cleared = b.u8(N)
+  cleared.set(marksIn)
+  b.run(CLEAR_OUTSIDE_LIQUID, kind, cleared, PLANE, nz)
+  // FILL_UNMARKED
+  const filled = b.f32(N)
+  for (let c = 0; c < N; c++) filled[c] = r() * 100
+  const filledIn = Float32Array.from(filled)
+  const marks = b.u8(N)
+  marks.set(marksIn)
+  b.run(FILL_UNMARKED, filled, marks, 293.15, PLANE, nz)
+  // HEAT_REACH
+  const temp = b.f32(N), tempOld = b.f32(N), reach = b.u8(N).fill(9)
+  for (let c = 0; c < N; c++) {
+    temp[c] = 280 + 40 * r()
+    tempOld[c] = 280 + 40 * r()
+  }
+  const tempIn = Float32Array.from(temp)
+  b.run(HEAT_REACH, temp, tempOld, marks, reach, PLANE, nz)
+  // COUNT_LABEL
+  const partial = b.f64(nz)
+  const liquid = b.run(COUNT_LABEL, kind, LIQUID, PLANE, partial, nz)
+  const solid = b.run(COUNT_LABEL, kind, SOLID, PLANE, partial, nz)
+  // ADD_FACES
+  const sum = new MacGrid(SPEC, { kernels: b }), x = new MacGrid(SPEC, { kernels: b }), y = new MacGrid(SPEC, { kernels: b })
+  for (const g of [x, y]) for (const a of [g.u, g.v, g.w]) for (let f = 0; f < a.length; f++) a[f] = (r() * 2 - 1) * 10 ** Math.floor(r() * 6 - 3)
+  b.run(ADD_FACES, sum, x, y, nx, ny, nz)
+  // LABEL_CELLS
+  const phi = b.f32(N), count = b.i32(N), out = b.f32(N)
+  for (let c = 0; c < N; c++) {
+    phi[c] = (r() * 2 - 1) * 0.2
+    count[c] = Math.floor(r() * 4)
+  }
+  // Values at the thresholds themselves.
+  phi[3] = 0.025
+  phi[4] = 0.025 + 1e-4
+  phi[5] = 0.025 - 1e-4
+  const labels = b.u8(N)
+  labels.set(kindIn)
+  b.run(LABEL_CELLS, phi, labels, count, out, 2, 1e-4, 0.025, PLANE, nz)
+  // ENFORCE_SOLID_VELOCITY, with and without an obstacle velocity.
+  const fr = new MacGrid(SPEC, { kernels: b }), wall = new MacGrid(SPEC, { kernels: b })
+  for (const a of [fr.u, fr.v, fr.w]) for (let f = 0; f < a.length; f++) {
+    const t = r()
+    a[f] = t < 0.25 ? 0 : t < 0.3 ? -0 : t < 0.35 ? Number.NaN : t < 0.4 ? -0.5 : r()
+  }
+  for (const a of [wall.u, wall.v, wall.w]) for (let f = 0; f < a.length; f++) a[f] = r() * 4 - 2
+  const moving = new MacGrid(SPEC, { kernels: b }), still = new MacGrid(SPEC, { kernels: b })
+  for (const g of [moving, still]) for (const a of [g.u, g.v, g.w]) for (let f = 0; f < a.length; f++) a[f] = 5 + f
+  b.run(ENFORCE_SOLID_VELOCITY, moving, fr, wall.u, wall.v, wall.w, nx, ny, nz)
+  b.run(ENFORCE_SOLID_VELOCITY, still, fr, null, null, null, nx, ny, nz)
+  const copy = (g: MacGrid) => [Float32Array.from(g.u), Float32Array.from(g.v), Float32Array.from(g.w)]
+  return {
+    kindIn,
+    marksIn,
+    cleared: Uint8Array.from(cleared),
+    filledIn,
+    filled: Float32Array.from(filled),
+    tempIn,
+    tempOld: Float32Array.from(tempOld),
+    temp: Float32Array.from(temp),
+    reach: Uint8Array.from(reach),
+    liquid,
+    solid,
+    x: copy(x),
+    y: copy(y),
+    sum: copy(sum),
+    phi: Float32Array.from(phi),
+    count: Int32Array.from(count),
+    labels: Uint8Array.from(labels),
+    out: Float32Array.from(out),
+    fr: copy(fr),
+    wall: copy(wall),
+    moving: copy(moving),
+    still: copy(still),
+  }
+}
+
+const backends: KernelBackend[] = []
+afterAll(async () => {
+  for (const b of backends) await b.dispose()
+})
+
+describe('the liquid substep\'s grid passes as kernel rows', () => {
+  it('the references follow their rules cell by cell', () => {
+    const g = passes(TS_KERNELS)
+    let liquid = 0, solid = 0
+    for (let c = 0; c < N; c++) {
+      const isLiquid = g.kindIn[c] === LIQUID
+      liquid += isLiquid ? 1 : 0
+      solid += g.kindIn[c] === SOLID ? 1 : 0
+      expect(g.cleared[c]).toBe(isLiquid ? g.marksIn[c] : 0)
+      expect(g.filled[c]).toBe(g.marksIn[c] === 0 ? Math.fround(293.15) : g.filledIn[c])
+      expect(g.temp[c]).toBe(g.marksIn[c] === 0 ? g.tempOld[c] : g.tempIn[c])
+      expect(g.reach[c]).toBe(g.marksIn[c] >= 1 && g.marksIn[c] <= 3 ? 1 : 0)
+      const v = g.phi[c] - 0.025
+      const label = g.kindIn[c] === SOLID ? SOLID : v < 0 || g.count[c] >= 2 ? LIQUID : AIR
+      expect(g.labels[c]).toBe(label)
+      expect(g.out[c]).toBe(Math.fround(label === LIQUID ? Math.min(v, -1e-4) : Math.max(v, 1e-4)))
+    }
+    expect(g.liquid).toBe(liquid)
+    expect(g.solid).toBe(solid)
+    expect(liquid).toBeGreaterThan(N / 4)
+    for (let a = 0; a < 3; a++) {
+      for (let f = 0; f < g.sum[a].length; f++) expect(g.sum[a][f]).toBe(Math.fround(g.x[a][f] + g.y[a][f]))
+      let closed = 0
+      for (let f = 0; f < g.fr[a].length; f++) {
+        const shut = g.fr[a][f] <= 0 // (NaN: open, as the reference's test reads it)
+        closed += shut ? 1 : 0
+        expect(g.moving[a][f]).toBe(shut ? g.wall[a][f] : 5 + f)
+        expect(g.still[a][f]).toBe(shut ? 0 : 5 + f)
+      }
+      expect(closed).toBeGreaterThan(g.fr[a].length / 4)
+    }
+  })
+
+  it('WebAssembly equals the references bit for bit on 1, 2 and 3 threads', () => {
+    const ref = passes(TS_KERNELS)
+    for (const threads of [1, 2, 3]) {
+      const b = createKernelBackend('wasm', { threads, minParallelWork: 0, strict: true, initialBytes: 1 << 20 })
+      backends.push(b)
+      const got = passes(b)
+      for (const key of ['cleared', 'filled', 'temp', 'reach', 'labels', 'out'] as const) expect(Array.from(got[key]), `${key}, ${threads} threads`).toEqual(Array.from(ref[key]))
+      expect(got.liquid).toBe(ref.liquid)
+      expect(got.solid).toBe(ref.solid)
+      for (let a = 0; a < 3; a++) {
+        for (const key of ['sum', 'moving', 'still'] as const) {
+          // (Compared as bits: -0 and 0 differ.)
+          expect(Array.from(new Uint32Array(got[key][a].buffer)), `${key} ${a}, ${threads} threads`).toEqual(Array.from(new Uint32Array(ref[key][a].buffer)))
+        }
+      }
+    }
+  })
+})
