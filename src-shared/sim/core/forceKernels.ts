@@ -52,3 +52,15 @@ export function addBuoyancySlab(
   }
 }
 
+
+/**
+ * vel += dt * (ax, ay, az) on the faces of cell planes [k0, k1) (the w plane nz with the
+ * last); a zero component's faces are not touched.
+ */
+export function addUniformAccelerationSlab(u: Float32Array, v: Float32Array, w: Float32Array, ax: number, ay: number, az: number, dt: number, nx: number, ny: number, nz: number, k0: number, k1: number): void {
+  const pu = (nx + 1) * ny, pv = nx * (ny + 1), pw = nx * ny
+  if (ax !== 0) for (let f = pu * k0; f < pu * k1; f++) u[f] += dt * ax
+  if (ay !== 0) for (let f = pv * k0; f < pv * k1; f++) v[f] += dt * ay
+  const wEnd = pw * (k1 === nz ? nz + 1 : k1)
+  if (az !== 0) for (let f = pw * k0; f < wEnd; f++) w[f] += dt * az
+}

@@ -8,6 +8,7 @@
 import { type BuoyancyParams } from './forceKernels'
 import type { MacGrid } from './grid'
 import { type KernelBackend, TS_KERNELS } from './kernelBackend'
+import { ADD_UNIFORM_ACCELERATION } from './kernelRows'
 
 export * from './forceKernels'
 
@@ -23,9 +24,10 @@ export function addBuoyancy(
   kernels.addBuoyancy(vel.v, density, temperature, params.alpha, params.beta, params.ambientTemperature, dt, vel.nx, vel.ny, vel.nz)
 }
 
-/** vel += dt * (ax, ay, az) on every face (gravity on a liquid, a uniform wind). */
-export function addUniformAcceleration(vel: MacGrid, ax: number, ay: number, az: number, dt: number): void {
-  if (ax !== 0) for (let f = 0; f < vel.u.length; f++) vel.u[f] += dt * ax
-  if (ay !== 0) for (let f = 0; f < vel.v.length; f++) vel.v[f] += dt * ay
-  if (az !== 0) for (let f = 0; f < vel.w.length; f++) vel.w[f] += dt * az
+/**
+ * vel += dt * (ax, ay, az) on every face (gravity on a liquid, a uniform wind), by `kernels`
+ * (default TypeScript) split over cell planes.
+ */
+export function addUniformAcceleration(vel: MacGrid, ax: number, ay: number, az: number, dt: number, kernels: KernelBackend = TS_KERNELS): void {
+  kernels.run(ADD_UNIFORM_ACCELERATION, vel.u, vel.v, vel.w, ax, ay, az, dt, vel.nx, vel.ny, vel.nz)
 }

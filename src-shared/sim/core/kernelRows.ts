@@ -4,7 +4,7 @@
 // the reference slab function (adapted where the reference orders its arguments otherwise).
 // The KernelBackend methods of kernelBackend.ts are thin faces over these rows.
 import { advectAtSlab, advectSlab, maccormackCorrectSlab, maccormackExcessSlab, maccormackRedistributeSlab } from './advectKernels'
-import { addBuoyancySlab } from './forceKernels'
+import { addBuoyancySlab, addUniformAccelerationSlab } from './forceKernels'
 import type { SolidField } from './kernelTypes'
 import { defineKernel, f32, f64, float, i32, int, type KernelArgs, ptr, scratch, size, struct, u8 } from './kernelTable'
 import { gaussSeidelColorSlab, jacobiSlab, prolongAddSlab, relaxCells, restrictScratchLength, restrictSlab } from './multigridKernels'
@@ -425,4 +425,14 @@ export const ADD_BUOYANCY = defineKernel({
   range: (a) => num(a, 9),
   work: (a) => cells(a, 7, 8, 9),
   ref: addBuoyancySlab,
+})
+
+/** addUniformAccelerationSlab. */
+export const ADD_UNIFORM_ACCELERATION = defineKernel({
+  name: 'addUniformAcceleration',
+  args: [f32('u'), f32('v'), f32('w'), float('ax'), float('ay'), float('az'), float('dt'), int('nx'), int('ny'), int('nz')],
+  split: 'planes',
+  range: (a) => num(a, 9),
+  work: (a) => cells(a, 7, 8, 9),
+  ref: addUniformAccelerationSlab,
 })

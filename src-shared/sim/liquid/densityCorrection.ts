@@ -31,6 +31,9 @@
 // tests/validation/liquid/rotatingBall.test.ts 1.9% of its angular momentum over 1 s, and
 // with the count averaged over 3^3 cells it set the settled dam break sloshing. The 3^3
 // average does not do as a drift either: at 16/s it ran away, -25% of the volume.)
+import { TS_KERNELS } from '../core/kernelBackend'
+import { defineKernel, f32, f64, float, i32, int, type KernelArgs, u8 } from '../core/kernelTable'
+import type { KernelBackend } from '../core/kernelTypes'
 import * as kinds from './viscosity'
 
 // Imported values used in per-cell loops are copied into module constants (liquidSolver.ts).
@@ -54,49 +57,74 @@ export const DRIFT_TOLERANCE = 1e-2
 /** Largest |e| acted on: an empty cell inside the liquid (a trapped bubble) is drawn in at half the rate. */
 export const MAX_DENSITY_ERROR = 0.5
 
+/**
+ * The target over cell planes [k0, k1) (see the file comment; DensityCorrection.compute):
+ * partial[k] = the cells of plane k given a nonzero target. A kernel-table row (twin:
+ * wasm/assembly/densityTarget.ts): each plane writes its own cells.
+ */
+export function densityTargetSlab(target: Float32Array, count: Int32Array, kind: Uint8Array, phi: Float32Array, solid: Float32Array, scale: number, inv: number, depth: number, nx: number, ny: number, nz: number, partial: Float64Array, k0: number, k1: number): void {
+  const plane = nx * ny
+  target.fill(0, k0 * plane, k1 * plane)
+  for (let k = k0; k < k1; k++) {
+    let n = 0
+    for (let j = 0; j < ny; j++) {
+      for (let i = 0; i < nx; i++) {
+        const c = i + nx * (j + ny * k)
+        if (kind[c] !== LIQUID || solid[c] > 0 || !(phi[c] <= depth)) continue
+        if ((i > 0 && kind[c - 1] === AIR) || (i < nx - 1 && kind[c + 1] === AIR) || (j > 0 && kind[c - nx] === AIR)) continue
+        if ((j < ny - 1 && kind[c + nx] === AIR) || (k > 0 && kind[c - plane] === AIR) || (k < nz - 1 && kind[c + plane] === AIR)) continue
+        let e = count[c] * inv - 1
+        if (e === 0) continue
+        e = e > MAX_DENSITY_ERROR ? MAX_DENSITY_ERROR : e < -MAX_DENSITY_ERROR ? -MAX_DENSITY_ERROR : e
+        target[c] = scale * e
+        n++
+      }
+    }
+    partial[k] = n
+  }
+}
+
+export const DENSITY_TARGET = defineKernel({
+  name: 'densityTarget',
+  args: [f32('target'), i32('count'), u8('kind'), f32('phi'), f32('solid'), float('scale'), float('inv'), float('depth'), int('nx'), int('ny'), int('nz'), f64('partial')],
+  split: 'planes',
+  range: (a: KernelArgs) => a[10] as number,
+  work: (a: KernelArgs) => 2 * (a[8] as number) * (a[9] as number) * (a[10] as number),
+  partials: 'partial',
+  ref: densityTargetSlab,
+})
+
 export class DensityCorrection {
   /** Wanted net outflux per liquid cell, m/s (dx times the divergence); 0 elsewhere. */
   readonly target: Float32Array
   private readonly nx: number
   private readonly ny: number
   private readonly nz: number
+  private readonly kernels: KernelBackend
+  private readonly partial: Float64Array
 
-  constructor(nx: number, ny: number, nz: number) {
+  constructor(nx: number, ny: number, nz: number, kernels: KernelBackend = TS_KERNELS) {
     this.nx = nx
     this.ny = ny
     this.nz = nz
-    this.target = new Float32Array(nx * ny * nz)
+    this.kernels = kernels
+    this.target = kernels.f32(nx * ny * nz)
+    this.partial = kernels.f64(nz)
   }
 
   /**
    * Fills target for a substep h (see the file comment) from the marker count per cell, the
    * cell kinds and the pressure's level set phi (m, negative in the liquid). solid: the
    * obstacles' solid fraction per cell. Returns false when every target is 0 (nothing to do).
+   * (Split over z-planes on the kernels' threads.)
    */
   compute(count: Int32Array, kind: Uint8Array, phi: Float32Array, solid: Float32Array, ppc: number, h: number, dx: number): boolean {
     const { nx, ny, nz, target } = this
-    target.fill(0)
-    if (!(h > 0)) return false
-    const plane = nx * ny
-    const depth = -0.5 * dx
-    const scale = (dx * (1 - Math.exp(-DENSITY_RATE * h))) / h
-    const inv = 1 / ppc
-    let any = false
-    for (let k = 0; k < nz; k++) {
-      for (let j = 0; j < ny; j++) {
-        for (let i = 0; i < nx; i++) {
-          const c = i + nx * (j + ny * k)
-          if (kind[c] !== LIQUID || solid[c] > 0 || !(phi[c] <= depth)) continue
-          if ((i > 0 && kind[c - 1] === AIR) || (i < nx - 1 && kind[c + 1] === AIR) || (j > 0 && kind[c - nx] === AIR)) continue
-          if ((j < ny - 1 && kind[c + nx] === AIR) || (k > 0 && kind[c - plane] === AIR) || (k < nz - 1 && kind[c + plane] === AIR)) continue
-          let e = count[c] * inv - 1
-          if (e === 0) continue
-          e = e > MAX_DENSITY_ERROR ? MAX_DENSITY_ERROR : e < -MAX_DENSITY_ERROR ? -MAX_DENSITY_ERROR : e
-          target[c] = scale * e
-          any = true
-        }
-      }
+    if (!(h > 0)) {
+      target.fill(0)
+      return false
     }
-    return any
+    const scale = (dx * (1 - Math.exp(-DENSITY_RATE * h))) / h
+    return this.kernels.run(DENSITY_TARGET, target, count, kind, phi, solid, scale, 1 / ppc, -0.5 * dx, nx, ny, nz, this.partial) > 0
   }
 }

@@ -209,7 +209,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     // The extensions (extrapolate.ts EXTEND_FACES) run on the kernels too.
     this.change = new MacGrid(grid, alloc)
     this.changeMarks = { mu: kernels.u8((nx + 1) * ny * nz), mv: kernels.u8(nx * (ny + 1) * nz), mw: kernels.u8(nx * ny * (nz + 1)) }
-    this.density = new DensityCorrection(nx, ny, nz)
+    this.density = new DensityCorrection(nx, ny, nz, kernels)
     this.drift = new MacGrid(grid, alloc)
     // The change is dead once carried to the markers' faces (step 8), and MARK_CHANGE rewrites
     // every face of it before the next read; the surface's advection velocity is written
@@ -497,7 +497,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     if (rigid) rigid.joinLiquid(kind, this.phi, this.phiRaw)
     const nuMax = cellViscosity(setup.viscosity, temp, kind, this.viscosity)
     const g = setup.gravity
-    addUniformAcceleration(vel, g[0], g[1], g[2], h)
+    addUniformAcceleration(vel, g[0], g[1], g[2], h, this.kernels)
     enforceSolidVelocity(vel, this.fractions, obs.moving ? obs.velocity : null, this.kernels)
     if (nuMax > 0) {
       if (rigid) this.viscousChange!.copyFrom(vel)
@@ -540,7 +540,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
         const start = this.liquidStart!
         velOld.copyFrom(start)
         vel.copyFrom(start)
-        addUniformAcceleration(vel, g[0], g[1], g[2], h)
+        addUniformAcceleration(vel, g[0], g[1], g[2], h, this.kernels)
         if (nuMax > 0) {
           const dv = this.viscousChange!
           for (const [c, u] of [[dv.u, vel.u], [dv.v, vel.v], [dv.w, vel.w]]) for (let f = 0; f < c.length; f++) u[f] += c[f]

@@ -40,3 +40,21 @@ export function addBuoyancy(
     }
   }
 }
+
+/** a[f] += d over float32 elements [f0, f1), two at a time in float64 (the reference's rounding). */
+@inline function addConstant(a: usize, d: f64, f0: i32, f1: i32): void {
+  const vd = f64x2.splat(d)
+  let f = f0
+  for (; f + 1 < f1; f += 2) st32x2(a, f, f64x2.add(w32x2(a, f), vd))
+  for (; f < f1; f++) wf32(a, f, rf32(a, f) + d)
+}
+
+/** addUniformAccelerationSlab: vel += dt (ax, ay, az), cell planes [k0, k1) (w plane nz with the last). */
+export function addUniformAcceleration(
+  u: usize, v: usize, w: usize, ax: f64, ay: f64, az: f64, dt: f64, nx: i32, ny: i32, nz: i32, k0: i32, k1: i32,
+): void {
+  const pu = (nx + 1) * ny, pv = nx * (ny + 1), pw = nx * ny
+  if (ax != 0) addConstant(u, dt * ax, pu * k0, pu * k1)
+  if (ay != 0) addConstant(v, dt * ay, pv * k0, pv * k1)
+  if (az != 0) addConstant(w, dt * az, pw * k0, pw * (k1 == nz ? nz + 1 : k1))
+}

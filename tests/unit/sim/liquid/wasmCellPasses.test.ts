@@ -1,11 +1,15 @@
 // The liquid substep's whole-grid passes as kernel rows (liquid/cellPassKernels.ts, twins in
-// wasm/assembly/cellPasses.ts) and closed faces taking the obstacle's velocity
-// (core/boundaries.ts ENFORCE_SOLID_VELOCITY, twin in wasm/assembly/boundaries.ts): each
+// wasm/assembly/cellPasses.ts), the markers' density target (liquid/densityCorrection.ts,
+// wasm/assembly/densityTarget.ts), gravity (core ADD_UNIFORM_ACCELERATION, wasm/assembly/
+// forces.ts) and closed faces taking the obstacle's velocity (core/boundaries.ts
+// ENFORCE_SOLID_VELOCITY, twin in wasm/assembly/boundaries.ts): each
 // reference against the rule it implements, written out per cell here, and the WebAssembly
 // twins against the references bit for bit on 1, 2 and 3 threads (odd sizes, so the SIMD
 // loops have tails; NaN and -0 fractions among the faces).
 import { afterAll, describe, expect, it } from 'vitest'
 import { ENFORCE_SOLID_VELOCITY } from '../../../../src-shared/sim/core/boundaries'
+import { ADD_UNIFORM_ACCELERATION } from '../../../../src-shared/sim/core/kernelRows'
+import { DENSITY_TARGET, MAX_DENSITY_ERROR } from '../../../../src-shared/sim/liquid/densityCorrection'
 import { type GridSpec, MacGrid } from '../../../../src-shared/sim/core/grid'
 import { type KernelBackend, TS_KERNELS } from '../../../../src-shared/sim/core/kernelBackend'
 import { ADD_FACES, CLEAR_OUTSIDE_LIQUID, COUNT_LABEL, FILL_UNMARKED, HEAT_REACH, LABEL_CELLS } from '../../../../src-shared/sim/liquid/cellPassKernels'
@@ -83,8 +87,31 @@ function passes(b: KernelBackend) {
   for (const g of [moving, still]) for (const a of [g.u, g.v, g.w]) for (let f = 0; f < a.length; f++) a[f] = 5 + f
   b.run(ENFORCE_SOLID_VELOCITY, moving, fr, wall.u, wall.v, wall.w, nx, ny, nz)
   b.run(ENFORCE_SOLID_VELOCITY, still, fr, null, null, null, nx, ny, nz)
+  // ADD_UNIFORM_ACCELERATION: gravity along y, then a wind along x and z.
+  const accel = new MacGrid(SPEC, { kernels: b })
+  for (const a of [accel.u, accel.v, accel.w]) for (let f = 0; f < a.length; f++) a[f] = r() * 2 - 1
+  const accelIn = [Float32Array.from(accel.u), Float32Array.from(accel.v), Float32Array.from(accel.w)]
+  b.run(ADD_UNIFORM_ACCELERATION, accel.u, accel.v, accel.w, 0, -9.81, 0, 1 / 48, nx, ny, nz)
+  const gravity = [Float32Array.from(accel.u), Float32Array.from(accel.v), Float32Array.from(accel.w)]
+  b.run(ADD_UNIFORM_ACCELERATION, accel.u, accel.v, accel.w, 0.3, 0, -1.7, 0.013, nx, ny, nz)
+  // DENSITY_TARGET: counts around the seeded 8 a cell, phi mostly deep inside.
+  const target = b.f32(N).fill(99), dcount = b.i32(N), dphi = b.f32(N), dsolid = b.f32(N), dpartial = b.f64(nz)
+  for (let c = 0; c < N; c++) {
+    dcount[c] = r() < 0.3 ? 8 : Math.floor(r() * 20)
+    dphi[c] = r() < 0.8 ? -0.2 : (r() * 2 - 1) * 0.1
+    dsolid[c] = r() < 0.9 ? 0 : r()
+  }
+  const targets = b.run(DENSITY_TARGET, target, dcount, kind, dphi, dsolid, 0.07, 1 / 8, -0.05, nx, ny, nz, dpartial)
   const copy = (g: MacGrid) => [Float32Array.from(g.u), Float32Array.from(g.v), Float32Array.from(g.w)]
   return {
+    accelIn,
+    gravity,
+    wind: copy(accel),
+    target: Float32Array.from(target),
+    targets,
+    dcount: Int32Array.from(dcount),
+    dphi: Float32Array.from(dphi),
+    dsolid: Float32Array.from(dsolid),
     kindIn,
     marksIn,
     cleared: Uint8Array.from(cleared),
@@ -133,10 +160,29 @@ describe('the liquid substep\'s grid passes as kernel rows', () => {
       expect(g.out[c]).toBe(Math.fround(label === LIQUID ? Math.min(v, -1e-4) : Math.max(v, 1e-4)))
     }
     expect(g.liquid).toBe(liquid)
+    // The density target (densityCorrection.ts): full liquid cells (no obstacle, no air
+    // neighbour, phi <= -dx/2) take scale * clamp(n / ppc - 1); every other cell 0.
+    const { nx, ny, nz } = SPEC
+    const at = (i: number, j: number, k: number) => (i < 0 || j < 0 || k < 0 || i >= nx || j >= ny || k >= nz ? -1 : g.kindIn[i + nx * (j + ny * k)])
+    let targets = 0
+    for (let k = 0; k < nz; k++) for (let j = 0; j < ny; j++) for (let i = 0; i < nx; i++) {
+      const c = i + nx * (j + ny * k)
+      const full = at(i, j, k) === LIQUID && g.dsolid[c] === 0 && g.dphi[c] <= -0.05 && [at(i - 1, j, k), at(i + 1, j, k), at(i, j - 1, k), at(i, j + 1, k), at(i, j, k - 1), at(i, j, k + 1)].every((n) => n !== AIR)
+      const e = Math.max(-MAX_DENSITY_ERROR, Math.min(MAX_DENSITY_ERROR, g.dcount[c] / 8 - 1))
+      expect(g.target[c]).toBe(full ? Math.fround(0.07 * e) : 0)
+      targets += full && e !== 0 ? 1 : 0
+    }
+    expect(g.targets).toBe(targets)
+    expect(targets).toBeGreaterThan(3)
     expect(g.solid).toBe(solid)
     expect(liquid).toBeGreaterThan(N / 4)
     for (let a = 0; a < 3; a++) {
       for (let f = 0; f < g.sum[a].length; f++) expect(g.sum[a][f]).toBe(Math.fround(g.x[a][f] + g.y[a][f]))
+      const dv = [0, (1 / 48) * -9.81, 0][a], dw = [0.3 * 0.013, 0, -1.7 * 0.013][a]
+      for (let f = 0; f < g.accelIn[a].length; f++) {
+        expect(g.gravity[a][f]).toBe(Math.fround(g.accelIn[a][f] + dv))
+        expect(g.wind[a][f]).toBe(dw === 0 ? g.gravity[a][f] : Math.fround(g.gravity[a][f] + dw))
+      }
       let closed = 0
       for (let f = 0; f < g.fr[a].length; f++) {
         const shut = g.fr[a][f] <= 0 // (NaN: open, as the reference's test reads it)
@@ -154,11 +200,12 @@ describe('the liquid substep\'s grid passes as kernel rows', () => {
       const b = createKernelBackend('wasm', { threads, minParallelWork: 0, strict: true, initialBytes: 1 << 20 })
       backends.push(b)
       const got = passes(b)
-      for (const key of ['cleared', 'filled', 'temp', 'reach', 'labels', 'out'] as const) expect(Array.from(got[key]), `${key}, ${threads} threads`).toEqual(Array.from(ref[key]))
+      expect(got.targets).toBe(ref.targets)
+      for (const key of ['cleared', 'filled', 'temp', 'reach', 'labels', 'out', 'target'] as const) expect(Array.from(got[key]), `${key}, ${threads} threads`).toEqual(Array.from(ref[key]))
       expect(got.liquid).toBe(ref.liquid)
       expect(got.solid).toBe(ref.solid)
       for (let a = 0; a < 3; a++) {
-        for (const key of ['sum', 'moving', 'still'] as const) {
+        for (const key of ['sum', 'moving', 'still', 'gravity', 'wind'] as const) {
           // (Compared as bits: -0 and 0 differ.)
           expect(Array.from(new Uint32Array(got[key][a].buffer)), `${key} ${a}, ${threads} threads`).toEqual(Array.from(new Uint32Array(ref[key][a].buffer)))
         }
