@@ -24,7 +24,7 @@ import type { SolveStats } from '../core/pcg'
 import { ActivePcg } from './activePcg'
 import type { CoupledWalls } from './coupledWalls'
 import { Stencil7Matrix } from './stencil7'
-import { GHOST_ASSEMBLE, GHOST_SUBTRACT, ghostTheta, MIN_THETA } from './ghostFluidKernels'
+import { GHOST_ASSEMBLE, GHOST_DRIFT_RHS, GHOST_SUBTRACT, GHOST_WARM_START, ghostTheta, MIN_THETA } from './ghostFluidKernels'
 
 export { MIN_THETA }
 
@@ -96,7 +96,7 @@ export class GhostFluidPressure {
     const coupled = walls !== null && walls.active ? walls : null
     if (coupled) coupled.restrict(matrix.diag)
     // Warm start from the last solution where the cell is still liquid (sec. 3.3.4).
-    for (let c = 0; c < q.length; c++) if (matrix.diag[c] === 0 || !Number.isFinite(q[c])) q[c] = 0
+    this.kernels.run(GHOST_WARM_START, q, matrix.diag, this.nx * this.ny, this.nz)
     const stats = this.pcg.solve(matrix, b, q, tolerance, maxIterations, coupled)
     this.subtractGradient(q, vel, fractions, kind, phi)
     return stats
@@ -115,11 +115,9 @@ export class GhostFluidPressure {
     // The right-hand side in b: project()'s is dead once its solve ends, and this one fills
     // every cell before solving.
     const { matrix, qDrift: x, b: bd } = this
-    const diag = matrix.diag
     // From 0 every time (no warm start): the drift depends on this substep's state only, so a
     // run restored from a checkpoint continues bit for bit without storing it.
-    for (let c = 0; c < bd.length; c++) bd[c] = diag[c] !== 0 ? target[c] : 0
-    x.fill(0)
+    this.kernels.run(GHOST_DRIFT_RHS, bd, x, matrix.diag, target, this.nx * this.ny, this.nz)
     drift.u.fill(0)
     drift.v.fill(0)
     drift.w.fill(0)

@@ -5,7 +5,7 @@
 // The assembly: each cell writes its own row of A (diag, and the couplings to its +x, +y, +z
 // neighbours) and of b, zeros outside the liquid. The velocity update: each face is written by
 // one liquid cell. So any split gives the same bits.
-import { defineKernel, f32, f64, int, type KernelArgs, struct, u8 } from '../core/kernelTable'
+import { defineKernel, f32, f64, int, type KernelArgs, size, struct, u8 } from '../core/kernelTable'
 import * as kinds from './viscosity'
 
 /** The 7-point matrix's coefficient arrays (stencil7.ts Stencil7Matrix). */
@@ -206,4 +206,39 @@ export const GHOST_SUBTRACT = defineKernel({
   range: (a) => num(a, 7),
   work: (a) => num(a, 5) * num(a, 6) * num(a, 7),
   ref: ghostSubtractSlab,
+})
+
+/**
+ * The solve's warm start (GhostFluidPressure.project, sec. 3.3.4) over cell planes [k0, k1):
+ * the last solution kept where the cell is still an unknown (diag != 0), 0 elsewhere and
+ * wherever it is not finite.
+ */
+export function ghostWarmStartSlab(q: Float64Array, diag: Float64Array, plane: number, k0: number, k1: number): void {
+  for (let c = k0 * plane; c < k1 * plane; c++) if (diag[c] === 0 || !Number.isFinite(q[c])) q[c] = 0
+}
+
+/** solveDrift's system over cell planes [k0, k1): b = target on the unknowns, 0 elsewhere; x = 0 (a cold start). */
+export function ghostDriftRhsSlab(b: Float64Array, x: Float64Array, diag: Float64Array, target: Float32Array, plane: number, k0: number, k1: number): void {
+  for (let c = k0 * plane; c < k1 * plane; c++) {
+    b[c] = diag[c] !== 0 ? target[c] : 0
+    x[c] = 0
+  }
+}
+
+export const GHOST_WARM_START = defineKernel({
+  name: 'ghostWarmStart',
+  args: [f64('q'), f64('diag'), int('plane'), size('nz')],
+  split: 'planes',
+  range: (a) => num(a, 3),
+  work: (a) => num(a, 2) * num(a, 3),
+  ref: ghostWarmStartSlab,
+})
+
+export const GHOST_DRIFT_RHS = defineKernel({
+  name: 'ghostDriftRhs',
+  args: [f64('b'), f64('x'), f64('diag'), f32('target'), int('plane'), size('nz')],
+  split: 'planes',
+  range: (a) => num(a, 5),
+  work: (a) => 2 * num(a, 4) * num(a, 5),
+  ref: ghostDriftRhsSlab,
 })

@@ -34,7 +34,9 @@ export function cellViscosity(model: ViscosityModel, temperature: Float32Array, 
   let max = 0
   if (model.model === 'constant') {
     const v = model.value
-    for (let c = 0; c < out.length; c++) out[c] = kind[c] === LIQUID ? v : 0
+    // (An inviscid liquid, the common case: one native fill instead of a pass over the labels.)
+    if (Object.is(v, 0)) out.fill(0)
+    else for (let c = 0; c < out.length; c++) out[c] = kind[c] === LIQUID ? v : 0
     return v
   }
   for (let c = 0; c < out.length; c++) {

@@ -129,3 +129,22 @@ export function ghostSubtract(
     }
   }
 }
+
+/** ghostWarmStartSlab over cell planes [k0, k1). */
+export function ghostWarmStart(q: usize, diag: usize, plane: i32, k0: i32, k1: i32): void {
+  const end = k1 * plane
+  for (let c = k0 * plane; c < end; c++) {
+    const at = <usize>c << 3
+    if (load<f64>(diag + at) == 0 || !isFinite<f64>(load<f64>(q + at))) store<f64>(q + at, 0)
+  }
+}
+
+/** ghostDriftRhsSlab over cell planes [k0, k1). */
+export function ghostDriftRhs(b: usize, x: usize, diag: usize, target: usize, plane: i32, k0: i32, k1: i32): void {
+  const end = k1 * plane
+  for (let c = k0 * plane; c < end; c++) {
+    const at = <usize>c << 3
+    store<f64>(b + at, load<f64>(diag + at) != 0 ? <f64>load<f32>(target + (<usize>c << 2)) : 0)
+    store<f64>(x + at, 0)
+  }
+}

@@ -1,7 +1,8 @@
 // The liquid substep's whole-grid passes as kernel rows (liquid/cellPassKernels.ts, twins in
 // wasm/assembly/cellPasses.ts), the markers' density target (liquid/densityCorrection.ts,
 // wasm/assembly/densityTarget.ts), gravity (core ADD_UNIFORM_ACCELERATION, wasm/assembly/
-// forces.ts) and closed faces taking the obstacle's velocity (core/boundaries.ts
+// forces.ts), the pressure's warm start and the drift's system (liquid/ghostFluidKernels.ts,
+// wasm/assembly/ghostFluid.ts) and closed faces taking the obstacle's velocity (core/boundaries.ts
 // ENFORCE_SOLID_VELOCITY, twin in wasm/assembly/boundaries.ts): each
 // reference against the rule it implements, written out per cell here, and the WebAssembly
 // twins against the references bit for bit on 1, 2 and 3 threads (odd sizes, so the SIMD
@@ -10,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { ENFORCE_SOLID_VELOCITY } from '../../../../src-shared/sim/core/boundaries'
 import { ADD_UNIFORM_ACCELERATION } from '../../../../src-shared/sim/core/kernelRows'
 import { DENSITY_TARGET, MAX_DENSITY_ERROR } from '../../../../src-shared/sim/liquid/densityCorrection'
+import { GHOST_DRIFT_RHS, GHOST_WARM_START } from '../../../../src-shared/sim/liquid/ghostFluidKernels'
 import { type GridSpec, MacGrid } from '../../../../src-shared/sim/core/grid'
 import { type KernelBackend, TS_KERNELS } from '../../../../src-shared/sim/core/kernelBackend'
 import { ADD_FACES, CLEAR_OUTSIDE_LIQUID, COUNT_LABEL, FILL_UNMARKED, HEAT_REACH, LABEL_CELLS } from '../../../../src-shared/sim/liquid/cellPassKernels'
@@ -102,8 +104,24 @@ function passes(b: KernelBackend) {
     dsolid[c] = r() < 0.9 ? 0 : r()
   }
   const targets = b.run(DENSITY_TARGET, target, dcount, kind, dphi, dsolid, 0.07, 1 / 8, -0.05, nx, ny, nz, dpartial)
+  // GHOST_WARM_START and GHOST_DRIFT_RHS: unknowns where diag != 0; stale, NaN and infinite
+  // solutions among the old values.
+  const diag = b.f64(N), q = b.f64(N), rhs = b.f64(N).fill(5), x0 = b.f64(N).fill(5)
+  for (let c = 0; c < N; c++) {
+    diag[c] = r() < 0.3 ? 0 : 1 + r()
+    const t = r()
+    q[c] = t < 0.05 ? Number.NaN : t < 0.1 ? -Infinity : t < 0.15 ? Infinity : r() * 2 - 1
+  }
+  const qIn = Float64Array.from(q)
+  b.run(GHOST_WARM_START, q, diag, PLANE, nz)
+  b.run(GHOST_DRIFT_RHS, rhs, x0, diag, target, PLANE, nz)
   const copy = (g: MacGrid) => [Float32Array.from(g.u), Float32Array.from(g.v), Float32Array.from(g.w)]
   return {
+    diag: Float64Array.from(diag),
+    qIn,
+    q: Float64Array.from(q),
+    rhs: Float64Array.from(rhs),
+    x0: Float64Array.from(x0),
     accelIn,
     gravity,
     wind: copy(accel),
@@ -173,6 +191,12 @@ describe('the liquid substep\'s grid passes as kernel rows', () => {
       targets += full && e !== 0 ? 1 : 0
     }
     expect(g.targets).toBe(targets)
+    // The pressure's warm start and the drift's system (ghostFluid.ts).
+    for (let c = 0; c < N; c++) {
+      expect(g.q[c]).toBe(g.diag[c] !== 0 && Number.isFinite(g.qIn[c]) ? g.qIn[c] : 0)
+      expect(g.rhs[c]).toBe(g.diag[c] !== 0 ? g.target[c] : 0)
+      expect(g.x0[c]).toBe(0)
+    }
     expect(targets).toBeGreaterThan(3)
     expect(g.solid).toBe(solid)
     expect(liquid).toBeGreaterThan(N / 4)
@@ -201,7 +225,7 @@ describe('the liquid substep\'s grid passes as kernel rows', () => {
       backends.push(b)
       const got = passes(b)
       expect(got.targets).toBe(ref.targets)
-      for (const key of ['cleared', 'filled', 'temp', 'reach', 'labels', 'out', 'target'] as const) expect(Array.from(got[key]), `${key}, ${threads} threads`).toEqual(Array.from(ref[key]))
+      for (const key of ['cleared', 'filled', 'temp', 'reach', 'labels', 'out', 'target', 'q', 'rhs', 'x0'] as const) expect(Array.from(got[key]), `${key}, ${threads} threads`).toEqual(Array.from(ref[key]))
       expect(got.liquid).toBe(ref.liquid)
       expect(got.solid).toBe(ref.solid)
       for (let a = 0; a < 3; a++) {
