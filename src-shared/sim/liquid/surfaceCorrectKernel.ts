@@ -1,10 +1,15 @@
 // The tracked surface's correction by the markers (surfaceTracker.ts correct; Carlson 2004
-// sec. 6.2.4 after Enright et al. 2002) as a kernel-table row, so it runs as this TypeScript
-// reference on the TypeScript backend and as its AssemblyScript twin
-// (wasm/assembly/surfaceCorrect.ts) on the WebAssembly backend, in the same order: a marker's
-// escape test reads phi as the markers before it left it, so the pass is one ordered loop
-// (range 1, run on the calling thread), not split.
-import { defineKernel, f32, f64, float, GRID_PLACEMENT, int, struct, u8 } from '../core/kernelTable'
+// sec. 6.2.4 after Enright et al. 2002) as three kernel-table rows run in turn, so it runs as
+// these TypeScript references on the TypeScript backend and as their AssemblyScript twins
+// (wasm/assembly/surfaceCorrect.ts) on the WebAssembly backend:
+//   LIFT_UNREACHED:  cells no marker reaches rise to dx - rp (cell by cell: split by planes);
+//   CORRECT_SURFACE: the markers, in order: a marker's escape test reads phi as the markers
+//                    before it left it, so this is one ordered loop (range 1, run on the
+//                    calling thread), not split;
+//   SOLID_MEAN:      solid cells take the mean of their non-solid neighbours (each writes a
+//                    solid cell from non-solid ones, which no index writes: split by planes).
+// The same bits as the one ordered pass they were (on any split).
+import { defineKernel, f32, f64, float, GRID_PLACEMENT, int, type KernelArgs, size, struct, u8 } from '../core/kernelTable'
 import type { MarkerParticles } from './markers'
 import { lerpLattice } from './sample'
 import * as kinds from './viscosity'
@@ -14,15 +19,20 @@ const SOLID = kinds.SOLID
 export type CorrectMarkers = Pick<MarkerParticles, 'px' | 'py' | 'pz'>
 
 /**
- * The whole correction (k0 = 0 < k1: the row's one index): cells no marker reaches within R
- * (sums[4c] = 0) are lifted to at least dx - rp; every marker whose phi exceeds its radius rp
- * (escaped) lowers the centres within rp + dx to its sphere's distance (clamped at -band);
- * solid cells then take the mean of their non-solid neighbours.
+ * Cell planes [k0, k1) of LIFT_UNREACHED: cells no marker reaches within R (sums[4c] = 0) and
+ * not solid are lifted to at least far = dx - rp.
  */
-export function correctSurfaceSlab(P: CorrectMarkers, phi: Float32Array, sums: Float64Array, kind: Uint8Array, markers: number, nx: number, ny: number, nz: number, dx: number, ox: number, oy: number, oz: number, rp: number, band: number, k0: number, k1: number): void {
+export function liftUnreachedSlab(phi: Float32Array, sums: Float64Array, kind: Uint8Array, far: number, plane: number, k0: number, k1: number): void {
+  for (let c = k0 * plane; c < k1 * plane; c++) if (sums[4 * c] === 0 && phi[c] < far && kind[c] !== SOLID) phi[c] = far
+}
+
+/**
+ * The markers' pass (k0 = 0 < k1: the row's one index): every marker whose phi exceeds its
+ * radius rp (escaped) lowers the centres within rp + dx to its sphere's distance (clamped at
+ * -band), in marker order.
+ */
+export function correctSurfaceSlab(P: CorrectMarkers, phi: Float32Array, markers: number, nx: number, ny: number, nz: number, dx: number, ox: number, oy: number, oz: number, rp: number, band: number, k0: number, k1: number): void {
   if (!(k0 < k1)) return
-  const far = dx - rp
-  for (let c = 0; c < phi.length; c++) if (sums[4 * c] === 0 && phi[c] < far && kind[c] !== SOLID) phi[c] = far
   const inv = 1 / dx
   const { px, py, pz } = P
   for (let q = 0; q < markers; q++) {
@@ -54,11 +64,17 @@ export function correctSurfaceSlab(P: CorrectMarkers, phi: Float32Array, sums: F
       }
     }
   }
-  // Solid cells take the mean of their non-solid neighbours: the advection's interpolation
-  // reads them next to obstacles, and an 'air' value there would eat into the liquid.
+}
+
+/**
+ * Cell planes [k0, k1) of SOLID_MEAN: solid cells take the mean of their non-solid neighbours
+ * (the advection's interpolation reads them next to obstacles, and an 'air' value there would
+ * eat into the liquid).
+ */
+export function solidMeanSlab(phi: Float32Array, kind: Uint8Array, nx: number, ny: number, nz: number, k0: number, k1: number): void {
   const plane = nx * ny
-  let c = 0
-  for (let k = 0; k < nz; k++) {
+  let c = k0 * plane
+  for (let k = k0; k < k1; k++) {
     for (let j = 0; j < ny; j++) {
       for (let i = 0; i < nx; i++, c++) {
         if (kind[c] !== SOLID) continue
@@ -81,8 +97,6 @@ export const CORRECT_SURFACE = defineKernel({
   args: [
     struct('P', { px: 'f32', py: 'f32', pz: 'f32' }),
     f32('phi'),
-    f64('sums'),
-    u8('kind'),
     int('markers'),
     ...GRID_PLACEMENT,
     float('rp'),
@@ -93,4 +107,24 @@ export const CORRECT_SURFACE = defineKernel({
   range: () => 1,
   work: () => 0,
   ref: correctSurfaceSlab,
+})
+
+const num = (a: KernelArgs, i: number) => a[i] as number
+
+export const LIFT_UNREACHED = defineKernel({
+  name: 'liftUnreached',
+  args: [f32('phi'), f64('sums'), u8('kind'), float('far'), int('plane'), size('nz')],
+  split: 'planes',
+  range: (a) => num(a, 5),
+  work: (a) => num(a, 4) * num(a, 5),
+  ref: liftUnreachedSlab,
+})
+
+export const SOLID_MEAN = defineKernel({
+  name: 'solidMean',
+  args: [f32('phi'), u8('kind'), int('nx'), int('ny'), int('nz')],
+  split: 'planes',
+  range: (a) => num(a, 4),
+  work: (a) => num(a, 2) * num(a, 3) * num(a, 4),
+  ref: solidMeanSlab,
 })

@@ -41,7 +41,7 @@ import { sampleSdfGrid, type SignedDistanceField } from '../../geometry/signedDi
 import type { GridSpec, MacGrid } from '../core/grid'
 import type { MarkerParticles } from './markers'
 import { ADVECT_PHI } from './phiAdvectKernel'
-import { CORRECT_SURFACE } from './surfaceCorrectKernel'
+import { CORRECT_SURFACE, LIFT_UNREACHED, SOLID_MEAN } from './surfaceCorrectKernel'
 import { LABEL_CELLS } from './cellPassKernels'
 import * as kinds from './viscosity'
 
@@ -110,8 +110,11 @@ export class SurfaceTracker {
   correct(p: MarkerParticles, spec: GridSpec, sums: Float64Array, kind: Uint8Array): void {
     const { nx, ny, nz, dx, band, phi } = this
     const o = spec.origin
-    // One ordered pass on the kernels (surfaceCorrectKernel.ts).
-    this.kernels.run(CORRECT_SURFACE, p, phi, sums, kind, p.count, nx, ny, nz, dx, o[0], o[1], o[2], MARKER_RADIUS * dx, band)
+    // Unreached cells, then the markers' ordered pass, then the solid cells (surfaceCorrectKernel.ts).
+    const rp = MARKER_RADIUS * dx
+    this.kernels.run(LIFT_UNREACHED, phi, sums, kind, dx - rp, nx * ny, nz)
+    this.kernels.run(CORRECT_SURFACE, p, phi, p.count, nx, ny, nz, dx, o[0], o[1], o[2], rp, band)
+    this.kernels.run(SOLID_MEAN, phi, kind, nx, ny, nz)
   }
 
   /**

@@ -1,5 +1,6 @@
 // The tracked surface's correction by the markers (reference: src-shared/sim/liquid/
-// surfaceCorrectKernel.ts correctSurfaceSlab): one ordered pass, the same float64 expressions
+// surfaceCorrectKernel.ts liftUnreachedSlab, correctSurfaceSlab, solidMeanSlab): the markers'
+// pass ordered, the cell passes by planes, the same float64 expressions
 // in the same order (lerpLattice from stencil.ts, float32 phi promoted on load and rounded on
 // store), index bounds kept in float64 until they are known to be in range, so NaN and
 // infinite positions visit no cell, as in the reference's loops.
@@ -12,18 +13,21 @@ const SOLID: u8 = 2
   return load<u8>(kind + <usize>c) != SOLID
 }
 
+/** liftUnreachedSlab over cell planes [k0, k1). */
+export function liftUnreached(phi: usize, sums: usize, kind: usize, far: f64, plane: i32, k0: i32, k1: i32): void {
+  const end = k1 * plane
+  for (let c = k0 * plane; c < end; c++) {
+    if (load<f64>(sums + (<usize>c << 5)) == 0 && rf32(phi, c) < far && notSolid(kind, c)) wf32(phi, c, far)
+  }
+}
+
 /** correctSurfaceSlab (k0 < k1: the row's one index). */
 export function correctSurface(
-  px: usize, py: usize, pz: usize, phi: usize, sums: usize, kind: usize,
+  px: usize, py: usize, pz: usize, phi: usize,
   markers: i32, nx: i32, ny: i32, nz: i32, dx: f64, ox: f64, oy: f64, oz: f64, rp: f64, band: f64,
   k0: i32, k1: i32,
 ): void {
   if (!(k0 < k1)) return
-  const n = nx * ny * nz
-  const far = dx - rp
-  for (let c = 0; c < n; c++) {
-    if (load<f64>(sums + (<usize>c << 5)) == 0 && rf32(phi, c) < far && notSolid(kind, c)) wf32(phi, c, far)
-  }
   const inv = 1 / dx
   const fnx1 = <f64>(nx - 1), fny1 = <f64>(ny - 1), fnz1 = <f64>(nz - 1)
   for (let q = 0; q < markers; q++) {
@@ -57,9 +61,13 @@ export function correctSurface(
       }
     }
   }
+}
+
+/** solidMeanSlab over cell planes [k0, k1). */
+export function solidMean(phi: usize, kind: usize, nx: i32, ny: i32, nz: i32, k0: i32, k1: i32): void {
   const plane = nx * ny
-  let c = 0
-  for (let k = 0; k < nz; k++) {
+  let c = k0 * plane
+  for (let k = k0; k < k1; k++) {
     for (let j = 0; j < ny; j++) {
       for (let i = 0; i < nx; i++, c++) {
         if (notSolid(kind, c)) continue

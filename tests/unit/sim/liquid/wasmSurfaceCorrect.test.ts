@@ -1,15 +1,16 @@
 // The tracked surface's correction by the markers (surfaceTracker.ts correct;
-// surfaceCorrectKernel.ts correctSurfaceSlab and its twin wasm/assembly/surfaceCorrect.ts):
-// the twin against the reference bit for bit (one ordered pass: later markers read what
-// earlier ones wrote), with escaped markers, markers outside the grid, NaN and infinite
-// positions, unreached cells and solid cells; and the reference's rule on one escaped marker.
+// surfaceCorrectKernel.ts's three rows and their twins in wasm/assembly/surfaceCorrect.ts):
+// the twins against the references bit for bit on 1, 2 and 3 threads (the markers' pass
+// ordered: later markers read what earlier ones wrote; the unreached and solid cells' passes
+// split by planes), with escaped markers, markers outside the grid, NaN and infinite
+// positions, unreached cells and solid cells; and the references' rule on one escaped marker.
 import { afterAll, describe, expect, it } from 'vitest'
 import type { GridSpec } from '../../../../src-shared/sim/core/grid'
 import { type KernelBackend, TS_KERNELS } from '../../../../src-shared/sim/core/kernelBackend'
 import { MarkerParticles } from '../../../../src-shared/sim/liquid/markers'
 import { MARKER_RADIUS, SurfaceTracker } from '../../../../src-shared/sim/liquid/surfaceTracker'
 import { AIR, LIQUID, SOLID } from '../../../../src-shared/sim/liquid/viscosity'
-import { createWasmBackend } from '../../../../src-shared/sim/wasm/wasmBackend'
+import { createKernelBackend } from '../../../../src-main/sim/workerPool'
 
 const SPEC: GridSpec = { nx: 10, ny: 8, nz: 9, dx: 0.1, origin: [0.1, -0.2, 0.3] }
 const BAND = 0.3
@@ -56,17 +57,18 @@ afterAll(async () => {
 })
 
 describe('the tracked surface\'s correction by the markers', () => {
-  it('WebAssembly equals the reference bit for bit', () => {
-    const b = createWasmBackend({ strict: true, initialBytes: 1 << 20 })
-    backends.push(b)
-    for (const seed of [1, 2, 3]) {
-      const ref = correct(TS_KERNELS, seed)
-      const got = correct(b, seed)
-      let same = true
-      for (let c = 0; c < ref.length; c++) if (!Object.is(ref[c], got[c])) same = false
-      expect(same, `seed ${seed}`).toBe(true)
+  it('WebAssembly equals the reference bit for bit on 1, 2 and 3 threads', () => {
+    for (const threads of [1, 2, 3]) {
+      const b = createKernelBackend('wasm', { threads, minParallelWork: 0, strict: true, initialBytes: 1 << 20 })
+      backends.push(b)
+      for (const seed of [1, 2, 3]) {
+        const ref = correct(TS_KERNELS, seed)
+        const got = correct(b, seed)
+        let same = true
+        for (let c = 0; c < ref.length; c++) if (!Object.is(ref[c], got[c])) same = false
+        expect(same, `seed ${seed}, ${threads} threads`).toBe(true)
+      }
     }
-    expect(b.fallbacks).toBe(0)
   })
 
   it('an escaped marker lowers the centres within rp + dx to its sphere; an unreached cell rises to dx - rp', () => {
