@@ -233,3 +233,46 @@ export const ACTIVE_MIC_FACTOR = defineKernel({
   work: (a) => 10 * (a[3] as Int32Array)[num(a, 7) * num(a, 8)],
   ref: activeMicFactorSlab,
 })
+
+/**
+ * The unknowns' census over cell planes [k0, k1) (ActiveCells.gather): rowCount[ny k + j] =
+ * the cells of grid row j of plane k with diag != 0.
+ */
+export function activeRowCountSlab(diag: Float64Array, rowCount: Int32Array, nx: number, ny: number, k0: number, k1: number): void {
+  for (let k = k0; k < k1; k++) {
+    for (let j = 0; j < ny; j++) {
+      let n = 0
+      const row = nx * (j + ny * k)
+      for (let c = row; c < row + nx; c++) if (diag[c] !== 0) n++
+      rowCount[ny * k + j] = n
+    }
+  }
+}
+
+/** The unknowns of planes [k0, k1) in increasing index order, plane k's from cells[planeStart[k]]. */
+export function activeListSlab(diag: Float64Array, cells: Int32Array, planeStart: Int32Array, plane: number, k0: number, k1: number): void {
+  for (let k = k0; k < k1; k++) {
+    let t = planeStart[k]
+    const end = (k + 1) * plane
+    for (let c = k * plane; c < end; c++) if (diag[c] !== 0) cells[t++] = c
+  }
+}
+
+export const ACTIVE_ROW_COUNT = defineKernel({
+  name: 'activeRowCount',
+  args: [f64('diag'), i32('rowCount'), int('nx'), int('ny'), size('nz')],
+  split: 'planes',
+  range: (a) => num(a, 4),
+  work: (a) => num(a, 2) * num(a, 3) * num(a, 4),
+  ref: activeRowCountSlab,
+})
+
+export const ACTIVE_LIST = defineKernel({
+  name: 'activeList',
+  args: [f64('diag'), i32('cells'), i32('planeStart'), int('plane'), size('nz')],
+  split: 'planes',
+  range: (a) => num(a, 4),
+  work: (a) => num(a, 3) * num(a, 4),
+  ref: activeListSlab,
+})
+

@@ -16,7 +16,7 @@
 // factor and solves pipelined over bands of grid rows.
 import { TS_KERNELS } from '../core/kernelBackend'
 import type { KernelBackend } from '../core/kernelTypes'
-import { ACTIVE_APPLY, ACTIVE_DOT, ACTIVE_MIC_APPLY, ACTIVE_MIC_FACTOR, ACTIVE_UPDATE_ITERATE, ACTIVE_UPDATE_SEARCH } from './activeKernels'
+import { ACTIVE_APPLY, ACTIVE_DOT, ACTIVE_LIST, ACTIVE_MIC_APPLY, ACTIVE_MIC_FACTOR, ACTIVE_ROW_COUNT, ACTIVE_UPDATE_ITERATE, ACTIVE_UPDATE_SEARCH } from './activeKernels'
 import { type LinearOperator, PcgSolver, type Preconditioner, type SolveStats, type VectorOps } from '../core/pcg'
 import { MIC_SAFETY, MIC_TUNING, type Stencil7Matrix } from './stencil7'
 
@@ -36,6 +36,8 @@ class ActiveCells {
   /** Unknowns per grid row j over all planes, cumulative (ny + 1). */
   private readonly rowWork: Float64Array
   private readonly firstRow: Int32Array
+  /** Unknowns per grid row of each plane (ny k + j), from ACTIVE_ROW_COUNT. */
+  private readonly rowCount: Int32Array
   count = 0
 
   constructor(
@@ -50,33 +52,35 @@ class ActiveCells {
     this.bandStart = kernels.i32(nz * this.bands + 1)
     this.progress = kernels.i32(2 * this.bands)
     this.rowWork = new Float64Array(ny + 1)
+    this.rowCount = kernels.i32(ny * nz)
     this.firstRow = new Int32Array(this.bands + 1)
   }
 
-  /** Lists the rows of m with diag != 0, and cuts them into bands. */
+  /**
+   * Lists the rows of m with diag != 0, and cuts them into bands: a census of the unknowns
+   * per grid row of each plane, then the list, each split over z-planes on the kernels'
+   * threads; the bands' bounds come from the census alone.
+   */
   gather(m: Stencil7Matrix): void {
-    const { nx, ny, nz, cells, planeStart } = this
-    const plane = nx * ny
+    const { nx, ny, nz, planeStart, rowCount, kernels } = this
     const diag = m.diag
+    kernels.run(ACTIVE_ROW_COUNT, diag, rowCount, nx, ny, nz)
     let t = 0
     for (let k = 0; k < nz; k++) {
       planeStart[k] = t
-      const end = (k + 1) * plane
-      for (let c = k * plane; c < end; c++) if (diag[c] !== 0) cells[t++] = c
+      for (let j = 0; j < ny; j++) t += rowCount[ny * k + j]
     }
     planeStart[nz] = t
     this.count = t
+    kernels.run(ACTIVE_LIST, diag, this.cells, planeStart, nx * ny, nz)
     this.cutBands()
   }
 
   /** Rows j of equal shares of the unknowns per band, then each plane's band starts. */
   private cutBands(): void {
-    const { nx, ny, nz, cells, planeStart, bands, bandStart, rowWork, firstRow, count } = this
-    const plane = nx * ny
+    const { ny, nz, planeStart, bands, bandStart, rowWork, firstRow, count, rowCount } = this
     rowWork.fill(0)
-    for (let k = 0; k < nz; k++) {
-      for (let t = planeStart[k]; t < planeStart[k + 1]; t++) rowWork[((cells[t] - k * plane) / nx) | 0]++
-    }
+    for (let k = 0; k < nz; k++) for (let j = 0; j < ny; j++) rowWork[j] += rowCount[ny * k + j]
     // rowWork -> cumulative (entry j: unknowns in rows below j), then equal shares.
     let sum = 0
     for (let j = 0; j <= ny; j++) {
@@ -92,12 +96,13 @@ class ActiveCells {
       firstRow[b] = Math.max(firstRow[b - 1], j)
     }
     firstRow[bands] = ny
+    // Band b of plane k starts after the plane's unknowns in rows below firstRow[b].
     for (let k = 0; k < nz; k++) {
       let s = planeStart[k]
-      const end = planeStart[k + 1]
+      let row = 0
       for (let b = 0; b < bands; b++) {
         const jStart = firstRow[b]
-        while (s < end && (((cells[s] - k * plane) / nx) | 0) < jStart) s++
+        for (; row < jStart; row++) s += rowCount[ny * k + row]
         bandStart[k * bands + b] = s
       }
     }

@@ -153,3 +153,29 @@ export function activeMicFactor(prec: usize, diag: usize, ax: usize, ay: usize, 
     }
   }
 }
+
+/** activeRowCountSlab over cell planes [k0, k1). */
+export function activeRowCount(diag: usize, rowCount: usize, nx: i32, ny: i32, k0: i32, k1: i32): void {
+  for (let k = k0; k < k1; k++) {
+    for (let j = 0; j < ny; j++) {
+      let n: i32 = 0
+      const row = nx * (j + ny * k)
+      for (let c = row; c < row + nx; c++) n += rf64(diag, c) != 0 ? 1 : 0
+      store<i32>(rowCount + (<usize>(ny * k + j) << 2), n)
+    }
+  }
+}
+
+/** activeListSlab over cell planes [k0, k1). */
+export function activeList(diag: usize, cells: usize, planeStart: usize, plane: i32, k0: i32, k1: i32): void {
+  for (let k = k0; k < k1; k++) {
+    let t = ri32(planeStart, k)
+    const end = (k + 1) * plane
+    for (let c = k * plane; c < end; c++) {
+      if (rf64(diag, c) != 0) {
+        store<i32>(cells + (<usize>t << 2), c)
+        t++
+      }
+    }
+  }
+}

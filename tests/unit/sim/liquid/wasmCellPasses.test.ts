@@ -2,7 +2,8 @@
 // wasm/assembly/cellPasses.ts), the markers' density target (liquid/densityCorrection.ts,
 // wasm/assembly/densityTarget.ts), gravity (core ADD_UNIFORM_ACCELERATION, wasm/assembly/
 // forces.ts), the pressure's warm start and the drift's system (liquid/ghostFluidKernels.ts,
-// wasm/assembly/ghostFluid.ts) and closed faces taking the obstacle's velocity (core/boundaries.ts
+// wasm/assembly/ghostFluid.ts), the census and list of its unknowns (liquid/activeKernels.ts,
+// wasm/assembly/active.ts) and closed faces taking the obstacle's velocity (core/boundaries.ts
 // ENFORCE_SOLID_VELOCITY, twin in wasm/assembly/boundaries.ts): each
 // reference against the rule it implements, written out per cell here, and the WebAssembly
 // twins against the references bit for bit on 1, 2 and 3 threads (odd sizes, so the SIMD
@@ -12,6 +13,7 @@ import { ENFORCE_SOLID_VELOCITY } from '../../../../src-shared/sim/core/boundari
 import { ADD_UNIFORM_ACCELERATION } from '../../../../src-shared/sim/core/kernelRows'
 import { DENSITY_TARGET, MAX_DENSITY_ERROR } from '../../../../src-shared/sim/liquid/densityCorrection'
 import { GHOST_DRIFT_RHS, GHOST_WARM_START } from '../../../../src-shared/sim/liquid/ghostFluidKernels'
+import { ACTIVE_LIST, ACTIVE_ROW_COUNT } from '../../../../src-shared/sim/liquid/activeKernels'
 import { type GridSpec, MacGrid } from '../../../../src-shared/sim/core/grid'
 import { type KernelBackend, TS_KERNELS } from '../../../../src-shared/sim/core/kernelBackend'
 import { ADD_FACES, CLEAR_OUTSIDE_LIQUID, COUNT_LABEL, FILL_UNMARKED, HEAT_REACH, LABEL_CELLS } from '../../../../src-shared/sim/liquid/cellPassKernels'
@@ -113,10 +115,23 @@ function passes(b: KernelBackend) {
     q[c] = t < 0.05 ? Number.NaN : t < 0.1 ? -Infinity : t < 0.15 ? Infinity : r() * 2 - 1
   }
   const qIn = Float64Array.from(q)
+  // ACTIVE_ROW_COUNT and ACTIVE_LIST (activePcg.ts gather): the census of diag's nonzeros per
+  // grid row, then the list from each plane's start.
+  diag[7] = -0
+  diag[8] = Number.NaN
+  const rowCount = b.i32(ny * nz), planeStart = b.i32(nz + 1), cells = b.i32(N).fill(-7)
+  b.run(ACTIVE_ROW_COUNT, diag, rowCount, nx, ny, nz)
+  for (let k = 0, t = 0; k <= nz; k++) {
+    planeStart[k] = t
+    if (k < nz) for (let j = 0; j < ny; j++) t += rowCount[ny * k + j]
+  }
+  b.run(ACTIVE_LIST, diag, cells, planeStart, PLANE, nz)
   b.run(GHOST_WARM_START, q, diag, PLANE, nz)
   b.run(GHOST_DRIFT_RHS, rhs, x0, diag, target, PLANE, nz)
   const copy = (g: MacGrid) => [Float32Array.from(g.u), Float32Array.from(g.v), Float32Array.from(g.w)]
   return {
+    rowCount: Int32Array.from(rowCount),
+    cells: Int32Array.from(cells),
     diag: Float64Array.from(diag),
     qIn,
     q: Float64Array.from(q),
@@ -191,6 +206,12 @@ describe('the liquid substep\'s grid passes as kernel rows', () => {
       targets += full && e !== 0 ? 1 : 0
     }
     expect(g.targets).toBe(targets)
+    // The pressure's unknowns, listed in increasing index order (activePcg.ts).
+    const unknowns: number[] = []
+    for (let c = 0; c < N; c++) if (g.diag[c] !== 0) unknowns.push(c)
+    expect(Array.from(g.cells.subarray(0, unknowns.length))).toEqual(unknowns)
+    expect(g.cells[unknowns.length]).toBe(-7)
+    for (let k = 0; k < nz; k++) for (let j = 0; j < ny; j++) expect(g.rowCount[ny * k + j]).toBe(unknowns.filter((c) => Math.floor(c / nx) === j + ny * k).length)
     // The pressure's warm start and the drift's system (ghostFluid.ts).
     for (let c = 0; c < N; c++) {
       expect(g.q[c]).toBe(g.diag[c] !== 0 && Number.isFinite(g.qIn[c]) ? g.qIn[c] : 0)
@@ -225,7 +246,7 @@ describe('the liquid substep\'s grid passes as kernel rows', () => {
       backends.push(b)
       const got = passes(b)
       expect(got.targets).toBe(ref.targets)
-      for (const key of ['cleared', 'filled', 'temp', 'reach', 'labels', 'out', 'target', 'q', 'rhs', 'x0'] as const) expect(Array.from(got[key]), `${key}, ${threads} threads`).toEqual(Array.from(ref[key]))
+      for (const key of ['cleared', 'filled', 'temp', 'reach', 'labels', 'out', 'target', 'q', 'rhs', 'x0', 'rowCount', 'cells'] as const) expect(Array.from(got[key]), `${key}, ${threads} threads`).toEqual(Array.from(ref[key]))
       expect(got.liquid).toBe(ref.liquid)
       expect(got.solid).toBe(ref.solid)
       for (let a = 0; a < 3; a++) {
