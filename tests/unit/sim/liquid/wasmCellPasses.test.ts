@@ -19,18 +19,11 @@ import { type KernelBackend, TS_KERNELS } from '../../../../src-shared/sim/core/
 import { ADD_FACES, CLEAR_OUTSIDE_LIQUID, COUNT_LABEL, FILL_UNMARKED, HEAT_REACH, LABEL_CELLS } from '../../../../src-shared/sim/liquid/cellPassKernels'
 import { AIR, LIQUID, SOLID } from '../../../../src-shared/sim/liquid/viscosity'
 import { createKernelBackend } from '../../../../src-main/sim/workerPool'
+import { rng } from './surface/meshChecks'
 
 const SPEC: GridSpec = { nx: 7, ny: 6, nz: 5, dx: 0.1, origin: [0, 0, 0] }
 const N = SPEC.nx * SPEC.ny * SPEC.nz
 const PLANE = SPEC.nx * SPEC.ny
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0
-    return s / 4294967296
-  }
-}
 
 /** Every pass once on backend b from the same random inputs; copies of what each wrote. */
 function passes(b: KernelBackend) {
