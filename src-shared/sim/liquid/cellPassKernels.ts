@@ -38,6 +38,16 @@ export function heatReachSlab(temp: Float32Array, tempOld: Float32Array, marks: 
   }
 }
 
+/** out[k] = the sum of plane k's counts (the markers per plane: the splats' balance). */
+export function planeSumsSlab(count: Int32Array, plane: number, out: Float64Array, k0: number, k1: number): void {
+  for (let k = k0; k < k1; k++) {
+    let s = 0
+    const end = (k + 1) * plane
+    for (let c = k * plane; c < end; c++) s += count[c]
+    out[k] = s
+  }
+}
+
 /** partial[k] = the cells of plane k whose label is `value`. */
 export function countLabelSlab(kind: Uint8Array, value: number, plane: number, partial: Float64Array, k0: number, k1: number): void {
   for (let k = k0; k < k1; k++) {
@@ -91,6 +101,7 @@ export const CLEAR_OUTSIDE_LIQUID = cellRow('clearOutsideLiquid', [u8('kind'), u
 export const FILL_UNMARKED = cellRow('fillUnmarked', [f32('values'), u8('marks'), float('value'), int('plane'), size('nz')], 1, fillUnmarkedSlab)
 export const HEAT_REACH = cellRow('heatReach', [f32('temp'), f32('tempOld'), u8('marks'), u8('reach'), int('plane'), size('nz')], 2, heatReachSlab)
 export const COUNT_LABEL = cellRow('countLabel', [u8('kind'), int('value'), int('plane'), f64('partial'), size('nz')], 1, countLabelSlab, 'partial')
+export const PLANE_SUMS = cellRow('planeSums', [i32('count'), int('plane'), f64('out'), size('nz')], 1, planeSumsSlab)
 export const LABEL_CELLS = cellRow('labelCells', [f32('phi'), u8('kind'), i32('count'), f32('out'), int('minCount'), float('eps'), float('ofs'), int('plane'), size('nz')], 3, labelCellsSlab)
 
 const faces = { u: 'f32', v: 'f32', w: 'f32' } as const

@@ -44,7 +44,7 @@ import { HeatSolver } from './heat'
 import { readLiquidCheckpoint, writeLiquidCheckpoint } from './liquidCheckpoint'
 import { type HeatSourceInput, type LiquidSetup, type LiquidSimInput, validateLiquidInput, validateLiquidSetup } from './liquidInput'
 import { LiquidEmitter, seedVolumes, volumeSdf } from './liquidSeeding'
-import { ADD_FACES, CLEAR_OUTSIDE_LIQUID, COUNT_LABEL, FILL_UNMARKED, HEAT_REACH } from './cellPassKernels'
+import { ADD_FACES, CLEAR_OUTSIDE_LIQUID, COUNT_LABEL, FILL_UNMARKED, HEAT_REACH, PLANE_SUMS } from './cellPassKernels'
 import { classifyCells, closeSolidFaces, LEVEL_SET_SCRATCH_CELLS, LevelSetScratch, levelSetVolume, MIN_COUNT, particleLevelSet } from './levelSet'
 import { MarkerParticles } from './markers'
 import { cellViscosity } from './melting'
@@ -52,6 +52,7 @@ import { extendThroughClosedSides, type GridToParticles, ParticleMover } from '.
 import { RigidFluid } from './rigidFluid'
 import { SurfaceTracker } from './surfaceTracker'
 import { MARKER_SPEED, SPEED_BLOCK } from './speedKernel'
+import { MARKERS_OFF_TEMPERATURE } from './markerTemperatureKernel'
 import { largestPartial } from '../core/vectorOps'
 import { APPLY_CHANGE, type FaceMarks, MARK_CHANGE } from './changeCarryKernels'
 import { DensityCorrection, DRIFT_TOLERANCE } from './densityCorrection'
@@ -146,7 +147,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
   private readonly markT2: Uint8Array
   /** 1 where markers take the grid velocity: liquid cells and two layers around them (else spray). */
   private readonly reach: Uint8Array
-  /** Per-plane counts of COUNT_LABEL (the substep's liquid cells). */
+  /** Per-plane sums of COUNT_LABEL (the substep's liquid cells) and PLANE_SUMS (markers per plane), in turn. */
   private readonly labelPartial: Float64Array
   private readonly open: Uint8Array
   /**
@@ -389,15 +390,11 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
   private updatePlaneWork(): void {
     const { nx, ny, nz } = this.setup.grid
     const plane = nx * ny
-    const w = this.planeWork, count = this.count
+    const w = this.planeWork, sums = this.labelPartial
     const own = 0.05 * plane
+    this.kernels.run(PLANE_SUMS, this.count, plane, sums, nz)
     w[0] = 0
-    for (let k = 0; k < nz; k++) {
-      let s = 0
-      const end = (k + 1) * plane
-      for (let c = k * plane; c < end; c++) s += count[c]
-      w[k + 1] = w[k] + s + own
-    }
+    for (let k = 0; k < nz; k++) w[k + 1] = w[k] + sums[k] + own
     w[nz + 1] = w[nz] + own
   }
 
@@ -477,7 +474,9 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     // cool towards another temperature, keeps it: eq. 50's passes and the relaxation of the
     // unresolved temperature (step 9) would only add rounding noise, at the cost of two
     // passes over the grid and a splat of every marker. (temp == tempOld then: no increment.)
-    const isothermal = isothermalMarkers(p, input.family.heatSources, heat.ambientTemperature, heat.coolingRate)
+    const blocks = Math.ceil(p.count / SPEED_BLOCK)
+    if (this.speedPartial.length < blocks) this.speedPartial = this.kernels.f64(blocks + 16)
+    const isothermal = isothermalMarkers(p, input.family.heatSources, heat.ambientTemperature, heat.coolingRate, this.kernels, this.speedPartial)
     if (!isothermal) {
       this.heat.applySources(temp, kind, input.family.heatSources, h)
       this.heat.cool(temp, kind, heat.ambientTemperature, heat.coolingRate, h)
@@ -759,14 +758,17 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
 /**
  * Whether the markers are all at one temperature that nothing changes: no heat source with a
  * rate, and no cooling or cooling towards exactly that temperature (as float32, how markers
- * store it). One pass over the markers' temperatures.
+ * store it). One pass over the markers' temperatures, by blocks on `kernels`' threads
+ * (MARKERS_OFF_TEMPERATURE; partial: at least one float64 per SPEED_BLOCK markers, in the
+ * kernels' memory).
  */
-export function isothermalMarkers(p: Pick<MarkerParticles, 'count' | 'temp'>, sources: readonly HeatSourceInput[], ambient: number, coolingRate: number): boolean {
+export function isothermalMarkers(p: Pick<MarkerParticles, 'count' | 'temp'>, sources: readonly HeatSourceInput[], ambient: number, coolingRate: number, kernels: KernelBackend = TS_KERNELS, partial: Float64Array | null = null): boolean {
   for (const s of sources) if (s.rate > 0) return false
   if (p.count === 0) return true
-  const t = p.temp
-  const t0 = t[0]
+  const t0 = p.temp[0]
   if (coolingRate > 0 && t0 !== Math.fround(ambient)) return false
-  for (let i = 1; i < p.count; i++) if (t[i] !== t0) return false
-  return true
+  const blocks = Math.ceil(p.count / SPEED_BLOCK)
+  const sums = partial !== null && partial.length >= blocks ? partial : kernels.f64(blocks)
+  // (A NaN t0 differs from itself: one marker alone is still one temperature.)
+  return kernels.run(MARKERS_OFF_TEMPERATURE, p.temp, t0, p.count, sums) === (t0 !== t0 ? 1 : 0)
 }

@@ -28,6 +28,16 @@ export function heatReach(temp: usize, tempOld: usize, marks: usize, reach: usiz
   }
 }
 
+/** planeSumsSlab over cell planes [k0, k1) (integer sums: exact in float64). */
+export function planeSums(count: usize, plane: i32, out: usize, k0: i32, k1: i32): void {
+  for (let k = k0; k < k1; k++) {
+    let s: f64 = 0
+    const end = (k + 1) * plane
+    for (let c = k * plane; c < end; c++) s += <f64>ri32(count, c)
+    store<f64>(out + (<usize>k << 3), s)
+  }
+}
+
 /** countLabelSlab over cell planes [k0, k1). */
 export function countLabel(kind: usize, value: i32, plane: i32, partial: usize, k0: i32, k1: i32): void {
   for (let k = k0; k < k1; k++) {

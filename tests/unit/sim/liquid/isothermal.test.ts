@@ -1,8 +1,10 @@
 // When the liquid solver skips eq. 50's passes and the unresolved-temperature relaxation
 // (liquidSolver.ts isothermalMarkers): only when every marker holds the same temperature and
 // nothing would change it (no heat source with a rate; no cooling, or cooling towards exactly
-// that temperature as float32).
-import { describe, expect, it } from 'vitest'
+// that temperature as float32); on the WebAssembly kernels too, by blocks on 1-3 threads.
+import { afterAll, describe, expect, it } from 'vitest'
+import type { KernelBackend } from '../../../../src-shared/sim/core/kernelBackend'
+import { createKernelBackend } from '../../../../src-main/sim/workerPool'
 import type { HeatSourceInput } from '../../../../src-shared/sim/liquid/liquidInput'
 import { isothermalMarkers } from '../../../../src-shared/sim/liquid/liquidSolver'
 
@@ -29,5 +31,32 @@ describe('isothermal markers', () => {
     const next = new Float32Array([T])
     new Uint32Array(next.buffer)[0] += 1
     expect(isothermalMarkers(markers(T, next[0], T), [], 293.15, 0)).toBe(false)
+  })
+})
+
+const backends: KernelBackend[] = []
+afterAll(async () => {
+  for (const b of backends) await b.dispose()
+})
+
+describe('isothermal markers on the kernels', () => {
+  it('counts every block of markers (one marker apart in the last block, NaN) on 1, 2 and 3 threads', () => {
+    for (const threads of [1, 2, 3]) {
+      const b = createKernelBackend('wasm', { threads, minParallelWork: 0, strict: true, initialBytes: 1 << 20 })
+      backends.push(b)
+      const n = 40_000 // three blocks of SPEED_BLOCK markers
+      const temp = b.f32(n + 1).fill(T)
+      temp[n] = 999 // beyond count: not read
+      const p = { count: n, temp }
+      expect(isothermalMarkers(p, [], 293.15, 0.5, b), `${threads} threads`).toBe(true)
+      temp[n - 1] = 300
+      expect(isothermalMarkers(p, [], 293.15, 0, b), `${threads} threads`).toBe(false)
+      temp[n - 1] = T
+      temp[20_000] = Number.NaN
+      expect(isothermalMarkers(p, [], 293.15, 0, b), `${threads} threads`).toBe(false)
+      temp[0] = Number.NaN
+      expect(isothermalMarkers({ count: 1, temp }, [], 293.15, 0, b), `${threads} threads`).toBe(true)
+      expect(isothermalMarkers({ count: 2, temp }, [], 293.15, 0, b), `${threads} threads`).toBe(false)
+    }
   })
 })

@@ -16,7 +16,7 @@ import { GHOST_DRIFT_RHS, GHOST_WARM_START } from '../../../../src-shared/sim/li
 import { ACTIVE_LIST, ACTIVE_ROW_COUNT } from '../../../../src-shared/sim/liquid/activeKernels'
 import { type GridSpec, MacGrid } from '../../../../src-shared/sim/core/grid'
 import { type KernelBackend, TS_KERNELS } from '../../../../src-shared/sim/core/kernelBackend'
-import { ADD_FACES, CLEAR_OUTSIDE_LIQUID, COUNT_LABEL, FILL_UNMARKED, HEAT_REACH, LABEL_CELLS } from '../../../../src-shared/sim/liquid/cellPassKernels'
+import { ADD_FACES, CLEAR_OUTSIDE_LIQUID, COUNT_LABEL, FILL_UNMARKED, HEAT_REACH, LABEL_CELLS, PLANE_SUMS } from '../../../../src-shared/sim/liquid/cellPassKernels'
 import { AIR, LIQUID, SOLID } from '../../../../src-shared/sim/liquid/viscosity'
 import { createKernelBackend } from '../../../../src-main/sim/workerPool'
 import { rng } from './surface/meshChecks'
@@ -56,6 +56,11 @@ function passes(b: KernelBackend) {
   const partial = b.f64(nz)
   const liquid = b.run(COUNT_LABEL, kind, LIQUID, PLANE, partial, nz)
   const solid = b.run(COUNT_LABEL, kind, SOLID, PLANE, partial, nz)
+  // PLANE_SUMS: markers per cell, summed per plane.
+  const markersPerCell = b.i32(N)
+  for (let c = 0; c < N; c++) markersPerCell[c] = Math.floor(r() * 30)
+  b.run(PLANE_SUMS, markersPerCell, PLANE, partial, nz)
+  const planeSums = Float64Array.from(partial)
   // ADD_FACES
   const sum = new MacGrid(SPEC, { kernels: b }), x = new MacGrid(SPEC, { kernels: b }), y = new MacGrid(SPEC, { kernels: b })
   for (const g of [x, y]) for (const a of [g.u, g.v, g.w]) for (let f = 0; f < a.length; f++) a[f] = (r() * 2 - 1) * 10 ** Math.floor(r() * 6 - 3)
@@ -123,6 +128,8 @@ function passes(b: KernelBackend) {
   b.run(GHOST_DRIFT_RHS, rhs, x0, diag, target, PLANE, nz)
   const copy = (g: MacGrid) => [Float32Array.from(g.u), Float32Array.from(g.v), Float32Array.from(g.w)]
   return {
+    markersPerCell: Int32Array.from(markersPerCell),
+    planeSums,
     rowCount: Int32Array.from(rowCount),
     cells: Int32Array.from(cells),
     diag: Float64Array.from(diag),
@@ -186,6 +193,7 @@ describe('the liquid substep\'s grid passes as kernel rows', () => {
       expect(g.out[c]).toBe(Math.fround(label === LIQUID ? Math.min(v, -1e-4) : Math.max(v, 1e-4)))
     }
     expect(g.liquid).toBe(liquid)
+    for (let k = 0; k < SPEC.nz; k++) expect(g.planeSums[k]).toBe(g.markersPerCell.subarray(k * PLANE, (k + 1) * PLANE).reduce((a, x) => a + x, 0))
     // The density target (densityCorrection.ts): full liquid cells (no obstacle, no air
     // neighbour, phi <= -dx/2) take scale * clamp(n / ppc - 1); every other cell 0.
     const { nx, ny, nz } = SPEC
@@ -239,7 +247,7 @@ describe('the liquid substep\'s grid passes as kernel rows', () => {
       backends.push(b)
       const got = passes(b)
       expect(got.targets).toBe(ref.targets)
-      for (const key of ['cleared', 'filled', 'temp', 'reach', 'labels', 'out', 'target', 'q', 'rhs', 'x0', 'rowCount', 'cells'] as const) expect(Array.from(got[key]), `${key}, ${threads} threads`).toEqual(Array.from(ref[key]))
+      for (const key of ['cleared', 'filled', 'temp', 'reach', 'labels', 'out', 'target', 'q', 'rhs', 'x0', 'rowCount', 'cells', 'planeSums'] as const) expect(Array.from(got[key]), `${key}, ${threads} threads`).toEqual(Array.from(ref[key]))
       expect(got.liquid).toBe(ref.liquid)
       expect(got.solid).toBe(ref.solid)
       for (let a = 0; a < 3; a++) {
