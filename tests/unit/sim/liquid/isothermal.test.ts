@@ -4,7 +4,7 @@
 // that temperature as float32); on the WebAssembly kernels too, by blocks on 1-3 threads.
 import { afterAll, describe, expect, it } from 'vitest'
 import type { KernelBackend } from '../../../../src-shared/sim/core/kernelBackend'
-import { createKernelBackend } from '../../../../src-main/sim/workerPool'
+import { everyBackend } from '../everyBackend'
 import type { HeatSourceInput } from '../../../../src-shared/sim/liquid/liquidInput'
 import { isothermalMarkers } from '../../../../src-shared/sim/liquid/liquidSolver'
 
@@ -41,22 +41,20 @@ afterAll(async () => {
 
 describe('isothermal markers on the kernels', () => {
   it('counts every block of markers (one marker apart in the last block, NaN) on 1, 2 and 3 threads', () => {
-    for (const threads of [1, 2, 3]) {
-      const b = createKernelBackend('wasm', { threads, minParallelWork: 0, strict: true, initialBytes: 1 << 20 })
-      backends.push(b)
+    for (const [threads, b] of everyBackend(backends).slice(1)) {
       const n = 40_000 // three blocks of SPEED_BLOCK markers
       const temp = b.f32(n + 1).fill(T)
       temp[n] = 999 // beyond count: not read
       const p = { count: n, temp }
-      expect(isothermalMarkers(p, [], 293.15, 0.5, b), `${threads} threads`).toBe(true)
+      expect(isothermalMarkers(p, [], 293.15, 0.5, b), `${threads}`).toBe(true)
       temp[n - 1] = 300
-      expect(isothermalMarkers(p, [], 293.15, 0, b), `${threads} threads`).toBe(false)
+      expect(isothermalMarkers(p, [], 293.15, 0, b), `${threads}`).toBe(false)
       temp[n - 1] = T
       temp[20_000] = Number.NaN
-      expect(isothermalMarkers(p, [], 293.15, 0, b), `${threads} threads`).toBe(false)
+      expect(isothermalMarkers(p, [], 293.15, 0, b), `${threads}`).toBe(false)
       temp[0] = Number.NaN
-      expect(isothermalMarkers({ count: 1, temp }, [], 293.15, 0, b), `${threads} threads`).toBe(true)
-      expect(isothermalMarkers({ count: 2, temp }, [], 293.15, 0, b), `${threads} threads`).toBe(false)
+      expect(isothermalMarkers({ count: 1, temp }, [], 293.15, 0, b), `${threads}`).toBe(true)
+      expect(isothermalMarkers({ count: 2, temp }, [], 293.15, 0, b), `${threads}`).toBe(false)
     }
   })
 })

@@ -18,7 +18,7 @@ import { type GridSpec, MacGrid } from '../../../../src-shared/sim/core/grid'
 import { type KernelBackend, TS_KERNELS } from '../../../../src-shared/sim/core/kernelBackend'
 import { ADD_FACES, CLEAR_OUTSIDE_LIQUID, COUNT_LABEL, FILL_UNMARKED, HEAT_REACH, LABEL_CELLS, PLANE_SUMS } from '../../../../src-shared/sim/liquid/cellPassKernels'
 import { AIR, LIQUID, SOLID } from '../../../../src-shared/sim/liquid/viscosity'
-import { createKernelBackend } from '../../../../src-main/sim/workerPool'
+import { everyBackend } from '../everyBackend'
 import { rng } from './surface/meshChecks'
 
 const SPEC: GridSpec = { nx: 7, ny: 6, nz: 5, dx: 0.1, origin: [0, 0, 0] }
@@ -242,18 +242,16 @@ describe('the liquid substep\'s grid passes as kernel rows', () => {
 
   it('WebAssembly equals the references bit for bit on 1, 2 and 3 threads', () => {
     const ref = passes(TS_KERNELS)
-    for (const threads of [1, 2, 3]) {
-      const b = createKernelBackend('wasm', { threads, minParallelWork: 0, strict: true, initialBytes: 1 << 20 })
-      backends.push(b)
+    for (const [threads, b] of everyBackend(backends).slice(1)) {
       const got = passes(b)
       expect(got.targets).toBe(ref.targets)
-      for (const key of ['cleared', 'filled', 'temp', 'reach', 'labels', 'out', 'target', 'q', 'rhs', 'x0', 'rowCount', 'cells', 'planeSums'] as const) expect(Array.from(got[key]), `${key}, ${threads} threads`).toEqual(Array.from(ref[key]))
+      for (const key of ['cleared', 'filled', 'temp', 'reach', 'labels', 'out', 'target', 'q', 'rhs', 'x0', 'rowCount', 'cells', 'planeSums'] as const) expect(Array.from(got[key]), `${key}, ${threads}`).toEqual(Array.from(ref[key]))
       expect(got.liquid).toBe(ref.liquid)
       expect(got.solid).toBe(ref.solid)
       for (let a = 0; a < 3; a++) {
         for (const key of ['sum', 'moving', 'still', 'gravity', 'wind'] as const) {
           // (Compared as bits: -0 and 0 differ.)
-          expect(Array.from(new Uint32Array(got[key][a].buffer)), `${key} ${a}, ${threads} threads`).toEqual(Array.from(new Uint32Array(ref[key][a].buffer)))
+          expect(Array.from(new Uint32Array(got[key][a].buffer)), `${key} ${a}, ${threads}`).toEqual(Array.from(new Uint32Array(ref[key][a].buffer)))
         }
       }
     }

@@ -10,7 +10,7 @@ import { type KernelBackend, TS_KERNELS } from '../../../../src-shared/sim/core/
 import { MarkerParticles } from '../../../../src-shared/sim/liquid/markers'
 import { MARKER_RADIUS, SurfaceTracker } from '../../../../src-shared/sim/liquid/surfaceTracker'
 import { AIR, LIQUID, SOLID } from '../../../../src-shared/sim/liquid/viscosity'
-import { createKernelBackend } from '../../../../src-main/sim/workerPool'
+import { everyBackend } from '../everyBackend'
 
 const SPEC: GridSpec = { nx: 10, ny: 8, nz: 9, dx: 0.1, origin: [0.1, -0.2, 0.3] }
 const BAND = 0.3
@@ -58,15 +58,13 @@ afterAll(async () => {
 
 describe('the tracked surface\'s correction by the markers', () => {
   it('WebAssembly equals the reference bit for bit on 1, 2 and 3 threads', () => {
-    for (const threads of [1, 2, 3]) {
-      const b = createKernelBackend('wasm', { threads, minParallelWork: 0, strict: true, initialBytes: 1 << 20 })
-      backends.push(b)
+    for (const [threads, b] of everyBackend(backends).slice(1)) {
       for (const seed of [1, 2, 3]) {
         const ref = correct(TS_KERNELS, seed)
         const got = correct(b, seed)
         let same = true
         for (let c = 0; c < ref.length; c++) if (!Object.is(ref[c], got[c])) same = false
-        expect(same, `seed ${seed}, ${threads} threads`).toBe(true)
+        expect(same, `seed ${seed}, ${threads}`).toBe(true)
       }
     }
   })
