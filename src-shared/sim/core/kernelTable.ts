@@ -175,6 +175,26 @@ export function scratch(name: string, bytes: (a: KernelArgs) => number): Scratch
   return { name, kind: 'scratch', bytes }
 }
 
+/**
+ * A row over the z-planes of a flat cell grid whose arguments include `plane` (cells per
+ * z-plane, an int both sides take) and end in `nz` (a size neither takes): range nz, work
+ * weight x plane x nz (weight: passes over a cell's data, for the pool's serial/parallel choice).
+ */
+export function planeRow(name: string, args: KernelRowSpec['args'], weight: number, ref: KernelRowSpec['ref'], partials?: string): KernelRow {
+  const last = args.length - 1
+  const planeAt = args.findIndex((a) => a.name === 'plane')
+  if (planeAt < 0 || args[last].kind !== 'size') throw new Error(`kernel ${name}: a plane row takes plane and ends in the size nz`)
+  return defineKernel({
+    name,
+    args,
+    split: 'planes',
+    range: (a) => a[last] as number,
+    work: (a) => weight * (a[planeAt] as number) * (a[last] as number),
+    ref,
+    ...(partials === undefined ? {} : { partials }),
+  })
+}
+
 /** Element type of a typed array, as a PtrType. */
 export function ptrTypeOf(a: TypedArray): PtrType {
   return a instanceof Float64Array ? 'f64' : a instanceof Float32Array ? 'f32' : a instanceof Int32Array ? 'i32' : 'u8'

@@ -13,7 +13,7 @@
 // run one plane apart. The backward solve runs the other way, band b after band b + 1. Every
 // z_c is the same expression of the same finished values as in the serial loops, so the bits
 // do not depend on the number of bands or threads.
-import { defineKernel, f64, float, i32, int, type KernelArgs, size, struct } from '../core/kernelTable'
+import { defineKernel, f64, float, i32, int, type KernelArgs, planeRow, size, struct } from '../core/kernelTable'
 
 /** The 7-point matrix's arrays (Stencil7Matrix's fields of these names). */
 export interface Stencil7Arrays {
@@ -267,12 +267,5 @@ export const ACTIVE_ROW_COUNT = defineKernel({
   ref: activeRowCountSlab,
 })
 
-export const ACTIVE_LIST = defineKernel({
-  name: 'activeList',
-  args: [f64('diag'), i32('cells'), i32('planeStart'), int('plane'), size('nz')],
-  split: 'planes',
-  range: (a) => num(a, 4),
-  work: (a) => num(a, 3) * num(a, 4),
-  ref: activeListSlab,
-})
+export const ACTIVE_LIST = planeRow('activeList', [f64('diag'), i32('cells'), i32('planeStart'), int('plane'), size('nz')], 1, activeListSlab)
 

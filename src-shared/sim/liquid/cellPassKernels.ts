@@ -6,7 +6,7 @@
 // split. Each index writes only its own cells (or faces), so any split gives the same bits;
 // the count is an integer sum.
 import type { MacGrid } from '../core/grid'
-import { defineKernel, f32, f64, float, i32, int, type KernelArgs, type KernelRowSpec, size, struct, u8 } from '../core/kernelTable'
+import { defineKernel, f32, f64, float, i32, int, type KernelArgs, planeRow, size, struct, u8 } from '../core/kernelTable'
 import * as kinds from './viscosity'
 
 const AIR = kinds.AIR
@@ -82,27 +82,12 @@ export function labelCellsSlab(phi: Float32Array, kind: Uint8Array, count: Int32
   }
 }
 
-/** Rows over cell planes whose last argument is nz (a size: neither side takes it). */
-function cellRow(name: string, args: KernelRowSpec['args'], weight: number, ref: KernelRowSpec['ref'], partials?: string) {
-  const last = args.length - 1
-  const planeAt = args.findIndex((a) => a.name === 'plane')
-  return defineKernel({
-    name,
-    args,
-    split: 'planes',
-    range: (a) => num(a, last),
-    work: (a) => weight * num(a, planeAt) * num(a, last),
-    ref,
-    ...(partials === undefined ? {} : { partials }),
-  })
-}
-
-export const CLEAR_OUTSIDE_LIQUID = cellRow('clearOutsideLiquid', [u8('kind'), u8('marks'), int('plane'), size('nz')], 1, clearOutsideLiquidSlab)
-export const FILL_UNMARKED = cellRow('fillUnmarked', [f32('values'), u8('marks'), float('value'), int('plane'), size('nz')], 1, fillUnmarkedSlab)
-export const HEAT_REACH = cellRow('heatReach', [f32('temp'), f32('tempOld'), u8('marks'), u8('reach'), int('plane'), size('nz')], 2, heatReachSlab)
-export const COUNT_LABEL = cellRow('countLabel', [u8('kind'), int('value'), int('plane'), f64('partial'), size('nz')], 1, countLabelSlab, 'partial')
-export const PLANE_SUMS = cellRow('planeSums', [i32('count'), int('plane'), f64('out'), size('nz')], 1, planeSumsSlab)
-export const LABEL_CELLS = cellRow('labelCells', [f32('phi'), u8('kind'), i32('count'), f32('out'), int('minCount'), float('eps'), float('ofs'), int('plane'), size('nz')], 3, labelCellsSlab)
+export const CLEAR_OUTSIDE_LIQUID = planeRow('clearOutsideLiquid', [u8('kind'), u8('marks'), int('plane'), size('nz')], 1, clearOutsideLiquidSlab)
+export const FILL_UNMARKED = planeRow('fillUnmarked', [f32('values'), u8('marks'), float('value'), int('plane'), size('nz')], 1, fillUnmarkedSlab)
+export const HEAT_REACH = planeRow('heatReach', [f32('temp'), f32('tempOld'), u8('marks'), u8('reach'), int('plane'), size('nz')], 2, heatReachSlab)
+export const COUNT_LABEL = planeRow('countLabel', [u8('kind'), int('value'), int('plane'), f64('partial'), size('nz')], 1, countLabelSlab, 'partial')
+export const PLANE_SUMS = planeRow('planeSums', [i32('count'), int('plane'), f64('out'), size('nz')], 1, planeSumsSlab)
+export const LABEL_CELLS = planeRow('labelCells', [f32('phi'), u8('kind'), i32('count'), f32('out'), int('minCount'), float('eps'), float('ofs'), int('plane'), size('nz')], 3, labelCellsSlab)
 
 const faces = { u: 'f32', v: 'f32', w: 'f32' } as const
 export const ADD_FACES = defineKernel({

@@ -5,7 +5,7 @@
 // The assembly: each cell writes its own row of A (diag, and the couplings to its +x, +y, +z
 // neighbours) and of b, zeros outside the liquid. The velocity update: each face is written by
 // one liquid cell. So any split gives the same bits.
-import { defineKernel, f32, f64, int, type KernelArgs, size, struct, u8 } from '../core/kernelTable'
+import { defineKernel, f32, f64, int, type KernelArgs, planeRow, size, struct, u8 } from '../core/kernelTable'
 import * as kinds from './viscosity'
 
 /** The 7-point matrix's coefficient arrays (stencil7.ts Stencil7Matrix). */
@@ -225,20 +225,6 @@ export function ghostDriftRhsSlab(b: Float64Array, x: Float64Array, diag: Float6
   }
 }
 
-export const GHOST_WARM_START = defineKernel({
-  name: 'ghostWarmStart',
-  args: [f64('q'), f64('diag'), int('plane'), size('nz')],
-  split: 'planes',
-  range: (a) => num(a, 3),
-  work: (a) => num(a, 2) * num(a, 3),
-  ref: ghostWarmStartSlab,
-})
+export const GHOST_WARM_START = planeRow('ghostWarmStart', [f64('q'), f64('diag'), int('plane'), size('nz')], 1, ghostWarmStartSlab)
 
-export const GHOST_DRIFT_RHS = defineKernel({
-  name: 'ghostDriftRhs',
-  args: [f64('b'), f64('x'), f64('diag'), f32('target'), int('plane'), size('nz')],
-  split: 'planes',
-  range: (a) => num(a, 5),
-  work: (a) => 2 * num(a, 4) * num(a, 5),
-  ref: ghostDriftRhsSlab,
-})
+export const GHOST_DRIFT_RHS = planeRow('ghostDriftRhs', [f64('b'), f64('x'), f64('diag'), f32('target'), int('plane'), size('nz')], 2, ghostDriftRhsSlab)

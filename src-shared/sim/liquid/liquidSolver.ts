@@ -371,10 +371,15 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
   /** The markers' largest velocity component, NaN if one is NaN (speedKernel.ts, on the kernels). */
   private maxParticleSpeed(): number {
     const p = this.particles
-    const blocks = Math.ceil(p.count / SPEED_BLOCK)
+    this.kernels.run(MARKER_SPEED, p, this.blockPartial(p.count), p.count)
+    return largestPartial(this.speedPartial, Math.ceil(p.count / SPEED_BLOCK))
+  }
+
+  /** One float64 per SPEED_BLOCK markers in the kernels' memory (the per-block rows' partials), grown as the markers grow. */
+  private blockPartial(count: number): Float64Array {
+    const blocks = Math.ceil(count / SPEED_BLOCK)
     if (this.speedPartial.length < blocks) this.speedPartial = this.kernels.f64(blocks + 16)
-    this.kernels.run(MARKER_SPEED, p, this.speedPartial, p.count)
-    return largestPartial(this.speedPartial, blocks)
+    return this.speedPartial
   }
 
   private unstable(offset: number, reason: string): never {
@@ -474,9 +479,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     // cool towards another temperature, keeps it: eq. 50's passes and the relaxation of the
     // unresolved temperature (step 9) would only add rounding noise, at the cost of two
     // passes over the grid and a splat of every marker. (temp == tempOld then: no increment.)
-    const blocks = Math.ceil(p.count / SPEED_BLOCK)
-    if (this.speedPartial.length < blocks) this.speedPartial = this.kernels.f64(blocks + 16)
-    const isothermal = isothermalMarkers(p, input.family.heatSources, heat.ambientTemperature, heat.coolingRate, this.kernels, this.speedPartial)
+    const isothermal = isothermalMarkers(p, input.family.heatSources, heat.ambientTemperature, heat.coolingRate, this.kernels, this.blockPartial(p.count))
     if (!isothermal) {
       this.heat.applySources(temp, kind, input.family.heatSources, h)
       this.heat.cool(temp, kind, heat.ambientTemperature, heat.coolingRate, h)

@@ -9,7 +9,7 @@
 //   SOLID_MEAN:      solid cells take the mean of their non-solid neighbours (each writes a
 //                    solid cell from non-solid ones, which no index writes: split by planes).
 // The same bits as the one ordered pass they were (on any split).
-import { defineKernel, f32, f64, float, GRID_PLACEMENT, int, type KernelArgs, size, struct, u8 } from '../core/kernelTable'
+import { defineKernel, f32, f64, float, GRID_PLACEMENT, int, type KernelArgs, planeRow, size, struct, u8 } from '../core/kernelTable'
 import type { MarkerParticles } from './markers'
 import { lerpLattice } from './sample'
 import * as kinds from './viscosity'
@@ -111,14 +111,7 @@ export const CORRECT_SURFACE = defineKernel({
 
 const num = (a: KernelArgs, i: number) => a[i] as number
 
-export const LIFT_UNREACHED = defineKernel({
-  name: 'liftUnreached',
-  args: [f32('phi'), f64('sums'), u8('kind'), float('far'), int('plane'), size('nz')],
-  split: 'planes',
-  range: (a) => num(a, 5),
-  work: (a) => num(a, 4) * num(a, 5),
-  ref: liftUnreachedSlab,
-})
+export const LIFT_UNREACHED = planeRow('liftUnreached', [f32('phi'), f64('sums'), u8('kind'), float('far'), int('plane'), size('nz')], 1, liftUnreachedSlab)
 
 export const SOLID_MEAN = defineKernel({
   name: 'solidMean',

@@ -5,6 +5,7 @@ import { rf32, ri32, ru8, wf32 } from './common'
 
 const AIR: i32 = 0
 const LIQUID: i32 = 1
+// densityCorrection.ts MAX_DENSITY_ERROR (wasmCellPasses.test.ts fails if they part).
 const MAX_DENSITY_ERROR: f64 = 0.5
 
 /** densityTargetSlab over cell planes [k0, k1). */
