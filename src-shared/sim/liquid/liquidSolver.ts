@@ -272,7 +272,8 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     this.levelSetScratch.balance = this.planeWork
     this.surface = new SurfaceTracker(grid, 3 * grid.dx, kernels)
     this.rigid = setup.rigidBodies?.length ? new RigidFluid(setup.rigidBodies, grid, setup.sides, setup.gravity, this.obstacles.phi, kernels) : null
-    this.liquidStart = this.rigid ? new MacGrid(grid) : null
+    // (In the kernels' memory: the markers' momentum balance reads it there, markerMomentumKernels.ts.)
+    this.liquidStart = this.rigid ? new MacGrid(grid, { kernels }) : null
     this.viscousChange = this.rigid ? new MacGrid(grid) : null
     this.temperature.fill(setup.heat.ambientTemperature)
     this.phi.fill(3 * grid.dx)

@@ -38,9 +38,10 @@
 // with 1 radius 0.97% / 1.22%, 2 radii 0.51% / 0.88%, 3 radii 0.29% / 0.85%, the whole grid
 // 0.18% / 0.73%.
 import type { GridSpec, MacGrid } from '../core/grid'
-import { GhostFluidPressure } from './ghostFluid'
+import { TS_KERNELS } from '../core/kernelBackend'
+import type { KernelBackend } from '../core/kernelTypes'
 import type { CoupledBody } from './rigidCoupling'
-import { LIQUID } from './viscosity'
+import { MARKER_BALANCE_FACES, MARKER_BALANCE_OWNERS } from './markerMomentumKernels'
 
 /** Body radii beyond a body's bounding sphere whose faces count towards its balance. */
 export const MARKER_BALANCE_REACH = 3
@@ -52,62 +53,39 @@ export class MarkerMomentumBalance {
   private readonly grid: GridSpec
   /** Per body: the momentum given back this substep (x, y, z), kg m/s. */
   readonly given: Float64Array
-  private boxes = new Int32Array(0)
+  /** Per body: its box of cells (i0, i1, j0, j1, k0, k1), empty when unused. */
+  private readonly boxes: Int32Array
   private readonly reach: number
   private readonly gravityDir = new Float64Array(3)
   /** Per cell: the used body whose box holds it and whose centre is nearest (-1: none). */
-  private readonly owner: Int16Array
+  private readonly owner: Int32Array
   private readonly ownerDistance: Float32Array
+  /** Per body: its centre of mass (x, y, z), for the owners' row. */
+  private readonly centres: Float64Array
+  private readonly use: Uint8Array
+  /** Per plane of the union box, per body: the faces' row's partial sums. */
+  private readonly partial: Float64Array
+  private readonly kernels: KernelBackend
 
-  /** gravity: the domain's, m/s^2 (its direction is left out of the balance). */
-  constructor(grid: GridSpec, bodies: number, gravity: readonly number[], reach = MARKER_BALANCE_REACH) {
+  /**
+   * gravity: the domain's, m/s^2 (its direction is left out of the balance). kernels: where
+   * the rows run (markerMomentumKernels.ts); the grids handed to apply should come from it.
+   */
+  constructor(grid: GridSpec, bodies: number, gravity: readonly number[], reach = MARKER_BALANCE_REACH, kernels: KernelBackend = TS_KERNELS) {
     this.grid = grid
+    this.kernels = kernels
     const gl = Math.hypot(gravity[0], gravity[1], gravity[2])
     for (let d = 0; d < 3; d++) this.gravityDir[d] = gl > 0 ? gravity[d] / gl : 0
     this.given = new Float64Array(3 * bodies)
-    this.boxes = new Int32Array(6 * bodies)
+    const nb = Math.max(1, bodies)
+    this.boxes = kernels.i32(6 * nb)
+    this.centres = kernels.f64(3 * nb)
+    this.use = kernels.u8(nb)
+    this.partial = kernels.f64((grid.nz + 1) * nb)
     this.reach = reach
     const n = grid.nx * grid.ny * grid.nz
-    this.owner = new Int16Array(n).fill(-1)
-    this.ownerDistance = new Float32Array(n).fill(Infinity)
-  }
-
-  /** owner: each cell of the used bodies' boxes to the nearest body centre; cleared first. */
-  private assignCells(bodies: readonly BalancedBody[], use: Uint8Array): void {
-    const { nx, ny, dx, origin } = this.grid
-    const boxes = this.boxes, owner = this.owner, dist = this.ownerDistance
-    for (let pass = 0; pass < 2; pass++) {
-      for (let b = 0; b < bodies.length; b++) {
-        if (!use[b]) continue
-        const o = 6 * b
-        const x = bodies[b].x
-        for (let k = boxes[o + 4]; k < boxes[o + 5]; k++) for (let j = boxes[o + 2]; j < boxes[o + 3]; j++) {
-          const row = nx * (j + ny * k)
-          const dy = origin[1] + (j + 0.5) * dx - x[1], dz = origin[2] + (k + 0.5) * dx - x[2]
-          for (let i = boxes[o]; i < boxes[o + 1]; i++) {
-            const c = row + i
-            if (pass === 0) {
-              owner[c] = -1
-              dist[c] = Infinity
-              continue
-            }
-            const ddx = origin[0] + (i + 0.5) * dx - x[0]
-            const d = ddx * ddx + dy * dy + dz * dz
-            if (d < dist[c]) {
-              dist[c] = d
-              owner[c] = b
-            }
-          }
-        }
-      }
-    }
-  }
-
-  /** Whether cell (i, j, k) is inside body b's current box (b < 0: no). */
-  private inBox(b: number, i: number, j: number, k: number): boolean {
-    if (b < 0) return false
-    const o = 6 * b, x = this.boxes
-    return i >= x[o] && i < x[o + 1] && j >= x[o + 2] && j < x[o + 3] && k >= x[o + 4] && k < x[o + 5]
+    this.owner = kernels.i32(n).fill(-1)
+    this.ownerDistance = kernels.f32(n).fill(Infinity)
   }
 
   /**
@@ -139,15 +117,18 @@ export class MarkerMomentumBalance {
       boxes[o + 4] = lo(body.x[2], origin[2]); boxes[o + 5] = hi(body.x[2], origin[2], nz)
     }
     if (!any) return
-    this.assignCells(bodies, use)
-    const owner = this.owner
+    const nb = bodies.length
+    for (let b = 0; b < nb; b++) {
+      this.use[b] = use[b]
+      for (let d = 0; d < 3; d++) this.centres[3 * b + d] = bodies[b].x[d]
+    }
+    this.kernels.run(MARKER_BALANCE_OWNERS, this.owner, this.ownerDistance, boxes, this.centres, this.use, nb, nx, ny, dx, origin[0], origin[1], origin[2], nz)
     // One pass over the faces of the boxes' union per axis, each face's term added to the
-    // body (or, on a box's far side, bodies) that claims it. A body's faces are met in the
-    // same k, j, i order as a loop over its own box would meet them, so its sum is the same
-    // bits; the boxes overlap (3 radii beyond each body), so this visits a face once instead
-    // of once per body whose box holds it.
+    // body (or, on a box's far side, bodies) that claims it, per plane (markerMomentumKernels.ts);
+    // the boxes overlap (3 radii beyond each body), so this visits a face once instead of once
+    // per body whose box holds it. The planes' partials are added in plane order.
     let ui0 = nx, ui1 = 0, uj0 = ny, uj1 = 0, uk0 = nz, uk1 = 0
-    for (let b = 0; b < bodies.length; b++) {
+    for (let b = 0; b < nb; b++) {
       if (!use[b]) continue
       const o = 6 * b
       ui0 = Math.min(ui0, boxes[o]); ui1 = Math.max(ui1, boxes[o + 1])
@@ -155,34 +136,14 @@ export class MarkerMomentumBalance {
       uk0 = Math.min(uk0, boxes[o + 4]); uk1 = Math.max(uk1, boxes[o + 5])
     }
     const comps = [vel.u, vel.v, vel.w], starts = [start.u, start.v, start.w], frs = [fractions.u, fractions.v, fractions.w]
+    const partial = this.partial
     for (let a = 0; a < 3; a++) {
-      const ex = a === 0 ? 1 : 0, ey = a === 1 ? 1 : 0, ez = a === 2 ? 1 : 0
-      const fnx = nx + ex, fny = ny + ey
-      const u = comps[a], u0 = starts[a], fr = frs[a], sw = splat[a]
-      const step = ex ? 1 : ey ? nx : nx * ny
-      const top = ex ? nx : ey ? ny : nz
-      for (let b = 0; b < bodies.length; b++) given[3 * b + a] = 0
-      for (let k = uk0; k < uk1 + ez; k++) for (let j = uj0; j < uj1 + ey; j++) for (let i = ui0; i < ui1 + ex; i++) {
-        const f = i + fnx * (j + fny * k)
-        const open = fr[f]
-        if (!(open > 0)) continue
-        const idx = ex ? i : ey ? j : k
-        const c = i + nx * (j + ny * k)
-        const hiC = idx < top ? c : -1, loC = idx > 0 ? c - step : -1
-        const hiL = hiC >= 0 && kind[hiC] === LIQUID, loL = loC >= 0 && kind[loC] === LIQUID
-        if (!hiL && !loL) continue
-        // The face goes with the cell above it (b1), or below it on a box's far side (b2):
-        // each only while that cell is inside the claiming body's box (owner is stale outside).
-        const b1 = hiC >= 0 && this.inBox(owner[hiC], i, j, k) && idx < boxes[6 * owner[hiC] + 2 * a + 1] ? owner[hiC] : -1
-        const lb = loC >= 0 ? owner[loC] : -1
-        const b2 = lb >= 0 && this.inBox(lb, i - ex, j - ey, k - ez) && idx === boxes[6 * lb + 2 * a + 1] ? lb : -1
-        if (b1 < 0 && b2 < 0) continue
-        let theta = 1
-        if (hiL && !loL && loC >= 0) theta = GhostFluidPressure.theta(phi[hiC], phi[loC])
-        else if (loL && !hiL && hiC >= 0) theta = GhostFluidPressure.theta(phi[loC], phi[hiC])
-        const term = (cellMass * open * theta - markerMass * sw[2 * f + 1]) * (u[f] - u0[f])
-        if (b1 >= 0) given[3 * b1 + a] += term
-        if (b2 >= 0) given[3 * b2 + a] += term
+      const planes = uk1 + (a === 2 ? 1 : 0) - uk0
+      this.kernels.run(MARKER_BALANCE_FACES, comps[a], starts[a], frs[a], splat[a], kind, phi, this.owner, boxes, partial, a, nx, ny, nz, nb, ui0, ui1, uj0, uj1, uk0, cellMass, markerMass, planes)
+      for (let b = 0; b < nb; b++) {
+        let sum = 0
+        for (let kk = 0; kk < planes; kk++) sum += partial[kk * nb + b]
+        given[3 * b + a] = sum
       }
     }
     for (let b = 0; b < bodies.length; b++) {

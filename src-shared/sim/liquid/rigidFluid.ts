@@ -43,7 +43,7 @@ import type { ParticleTransfer } from './transfer'
 import { LIQUID_DENSITY, RigidCoupling } from './rigidCoupling'
 import type { CoupledWalls } from './coupledWalls'
 import { lerpLattice } from './sample'
-import { MarkerMomentumBalance } from './markerMomentum'
+import { MARKER_BALANCE_REACH, MarkerMomentumBalance } from './markerMomentum'
 import type { ObstacleInput } from '../solver'
 import { obstacleContaining, startsInsideObstacle, type RigidBodySetup, type RigidPoseInput } from './rigidInput'
 import { LIQUID, SOLID } from './viscosity'
@@ -180,7 +180,7 @@ export class RigidFluid {
     }
     this.phis = bodies.map((body) => (x: number, y: number, z: number) => body.phi(x, y, z))
     this.ball = new Float64Array(4 * nb)
-    this.balance = new MarkerMomentumBalance(grid, nb, gravity)
+    this.balance = new MarkerMomentumBalance(grid, nb, gravity, MARKER_BALANCE_REACH, kernels)
   }
 
   /**

@@ -3,18 +3,12 @@
 // each cell's row of A (diag, couplings to +x, +y, +z) and of b, zeros outside the liquid.
 // float64 arithmetic on the float32 inputs, in the reference's order.
 import { rf32, rf64, wf32, wf64 } from './common'
+import { theta } from './ghostTheta'
 
 const LIQUID: u8 = 1
-const MIN_THETA: f64 = 0.01
 
 @inline function kindAt(kind: usize, c: i32): u8 {
   return load<u8>(kind + <usize>c)
-}
-
-@inline function theta(phiLiquid: f64, phiAir: f64): f64 {
-  const den = phiLiquid - phiAir
-  const t = den < 0 ? phiLiquid / den : 1
-  return t > MIN_THETA ? (t < 1 ? t : 1) : MIN_THETA
 }
 
 export function ghostAssemble(
