@@ -3,7 +3,9 @@
 //  - the samples of the body's box for the rasterisation (rigidCoupling.ts rasterise; Carlson
 //    2004 sec. 5.5): per cell, the distance at its centre, and a SUB^3 lattice of inside flags
 //    (all the centre's sign where the centre is farther than half a diagonal from the surface,
-//    else one test each) with their count;
+//    else one test each) counted whole and by halves (lower and upper half of the cell along
+//    each axis: a face's control volume, a cell wide and centred on the face, holds the upper
+//    half of the cell below it and the lower half of the one above);
 //  - markers inside the body pushed to just outside its surface (rigidFluid.ts pushMarkersOut).
 //
 // sampleBodyCells and pushMarkersSlab are the loops for any body (its phi as a function:
@@ -31,26 +33,42 @@ export interface SampleBox {
   lz: number
 }
 
+/** Per cell of halves: lattice points inside in its lower and upper half along x, y, z (in that order). */
+export const HALVES = 6
+
 /**
- * Box planes [k0, k1): cp[cell] = phi at the cell's centre, lat = the inside flags of the
- * box's (SUB lx) x (SUB ly) x (SUB lz) lattice, count[cell] = the cell's flags set.
+ * Box planes [k0, k1): cp[cell] = phi at the cell's centre, count[cell] = how many of the
+ * cell's SUB^3 lattice points are inside, halves[HALVES cell + 2 a + s] = how many of those in
+ * its lower (s = 0) or upper (s = 1) half along axis a.
  */
-export function sampleBodyCells(phi: (x: number, y: number, z: number) => number, cp: Float32Array, lat: Uint8Array, count: Uint8Array, b: SampleBox, o0: number, o1: number, o2: number, dx: number, k0: number, k1: number): void {
+export function sampleBodyCells(phi: (x: number, y: number, z: number) => number, cp: Float32Array, halves: Uint8Array, count: Uint8Array, b: SampleBox, o0: number, o1: number, o2: number, dx: number, k0: number, k1: number): void {
   const { lx, ly } = b
   const h = dx / SUB
-  const sx = SUB * lx, sy = SUB * ly
+  const half = SUB / 2
   for (let k = k0; k < k1; k++) for (let j = 0; j < ly; j++) for (let i = 0; i < lx; i++) {
     const d = phi(o0 + (b.i0 + i + 0.5) * dx, o1 + (b.j0 + j + 0.5) * dx, o2 + (b.k0 + k + 0.5) * dx)
     const cell = i + lx * (j + ly * k)
     cp[cell] = d
     const uniform = Math.abs(d) > HALF_DIAGONAL * dx
-    let inside = 0
-    for (let c2 = 0; c2 < SUB; c2++) for (let b2 = 0; b2 < SUB; b2++) for (let a2 = 0; a2 < SUB; a2++) {
-      const flag = uniform ? (d < 0 ? 1 : 0) : phi(o0 + (b.i0 + i) * dx + (a2 + 0.5) * h, o1 + (b.j0 + j) * dx + (b2 + 0.5) * h, o2 + (b.k0 + k) * dx + (c2 + 0.5) * h) < 0 ? 1 : 0
-      lat[SUB * i + a2 + sx * (SUB * j + b2 + sy * (SUB * k + c2))] = flag
-      inside += flag
+    let inside = 0, xl = 0, yl = 0, zl = 0
+    if (uniform) {
+      // Every lattice point takes the centre's sign.
+      inside = d < 0 ? SUB * SUB * SUB : 0
+      xl = yl = zl = inside / 2
+    } else {
+      for (let c2 = 0; c2 < SUB; c2++) for (let b2 = 0; b2 < SUB; b2++) for (let a2 = 0; a2 < SUB; a2++) {
+        const flag = phi(o0 + (b.i0 + i) * dx + (a2 + 0.5) * h, o1 + (b.j0 + j) * dx + (b2 + 0.5) * h, o2 + (b.k0 + k) * dx + (c2 + 0.5) * h) < 0 ? 1 : 0
+        inside += flag
+        if (a2 < half) xl += flag
+        if (b2 < half) yl += flag
+        if (c2 < half) zl += flag
+      }
     }
     count[cell] = inside
+    const o = HALVES * cell
+    halves[o] = xl; halves[o + 1] = inside - xl
+    halves[o + 2] = yl; halves[o + 3] = inside - yl
+    halves[o + 4] = zl; halves[o + 5] = inside - zl
   }
 }
 
@@ -91,12 +109,12 @@ export function writeMeshPose(out: Float64Array, at: number, body: PosedMesh, or
  * cells) and the pose array (POSE: the grid's spacing and origin, the body's rotation, centre
  * and bounding radius, the simulation grid's origin and dx).
  */
-export function rasteriseMeshSlab(cp: Float32Array, lat: Uint8Array, count: Uint8Array, data: Float32Array, pose: Float64Array, gnx: number, gny: number, gnz: number, i0: number, j0: number, kb0: number, lx: number, ly: number, lz: number, k0: number, k1: number): void {
+export function rasteriseMeshSlab(cp: Float32Array, halves: Uint8Array, count: Uint8Array, data: Float32Array, pose: Float64Array, gnx: number, gny: number, gnz: number, i0: number, j0: number, kb0: number, lx: number, ly: number, lz: number, k0: number, k1: number): void {
   const r = pose.subarray(POSE.r, POSE.r + 9)
   const gdx = pose[POSE.gdx], gox = pose[POSE.gox], goy = pose[POSE.goy], goz = pose[POSE.goz]
   const bx = pose[POSE.bx], by = pose[POSE.by], bz = pose[POSE.bz], rb = pose[POSE.rb]
   const phi = (x: number, y: number, z: number) => meshBodyPhi(data, gnx, gny, gnz, gdx, gox, goy, goz, r, bx, by, bz, rb, x, y, z)
-  sampleBodyCells(phi, cp, lat, count, { i0, j0, k0: kb0, lx, ly, lz }, pose[POSE.o0], pose[POSE.o1], pose[POSE.o2], pose[POSE.dx], k0, k1)
+  sampleBodyCells(phi, cp, halves, count, { i0, j0, k0: kb0, lx, ly, lz }, pose[POSE.o0], pose[POSE.o1], pose[POSE.o2], pose[POSE.dx], k0, k1)
 }
 
 const num = (a: KernelArgs, i: number) => a[i] as number
@@ -104,15 +122,14 @@ const num = (a: KernelArgs, i: number) => a[i] as number
 export const RASTERISE_MESH = defineKernel({
   name: 'rasteriseMesh',
   args: [
-    f32('cp'), u8('lat'), u8('count'), f32('data'), ptr('pose', 'f64', { stage: () => POSE.length }),
+    f32('cp'), u8('halves'), u8('count'), f32('data'), ptr('pose', 'f64', { stage: () => POSE.length }),
     int('gnx'), int('gny'), int('gnz'), int('i0'), int('j0'), int('kb0'), int('lx'), int('ly'), int('lz'),
   ],
   split: 'planes',
   range: (a) => num(a, 13),
   // A cell near the surface samples the mesh's distance at its centre and at its SUB^3 lattice
-  // points, and every cell writes its SUB^3 lattice entries: counted as one cell, a gear's box
-  // (about 9,000 cells, 5 ms) stayed under the pool's threshold for going parallel and ran on
-  // the calling thread alone.
+  // points: counted as one cell, a gear's box (about 9,000 cells, 5 ms) stayed under the pool's
+  // threshold for going parallel and ran on the calling thread alone.
   work: (a) => (SUB * SUB * SUB + 1) * num(a, 11) * num(a, 12) * num(a, 13),
   // The planes through the body's middle cross more of its surface than its caps do.
   piecesPerThread: 4,

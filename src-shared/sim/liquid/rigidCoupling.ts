@@ -28,7 +28,7 @@ import { SOLID } from './viscosity'
 import { TS_KERNELS } from '../core/kernelBackend'
 import type { KernelBackend } from '../core/kernelTypes'
 import type { SdfGrid } from '../rigid/rigidShape'
-import { POSE, type PosedMesh, RASTERISE_MESH, SUB, sampleBodyCells, writeMeshPose } from './meshBodyKernels'
+import { HALVES, POSE, type PosedMesh, RASTERISE_MESH, SUB, sampleBodyCells, writeMeshPose } from './meshBodyKernels'
 
 /** What the coupling needs of a rigid body (sim/rigid RigidBody satisfies it). */
 export interface CoupledBody {
@@ -71,9 +71,9 @@ export class RigidCoupling {
   /** Cell box each body was sampled over in the last rasterise (faces up to i1 inclusive). */
   private boxes: FaceBox[] = []
   private centrePhi: Float32Array = new Float32Array(0)
-  /** Per cell of the box being sampled: its lattice points inside the body. */
+  /** Per cell of the box being sampled: its lattice points inside the body, whole and by halves (meshBodyKernels.ts HALVES). */
   private insideCount: Uint8Array = new Uint8Array(0)
-  private lattice: Uint8Array = new Uint8Array(0)
+  private halves: Uint8Array = new Uint8Array(0)
   /** Where rasterise samples mesh bodies (RASTERISE_MESH); their arrays come from its allocator. */
   private readonly kernels: KernelBackend
   /** RASTERISE_MESH's pose argument (POSE), refilled per body. */
@@ -81,7 +81,6 @@ export class RigidCoupling {
   /** The bodies' mesh distance grids in the kernels' memory (packMeshGrids), and each one's offset there. */
   packedGrids: Float32Array = new Float32Array(0)
   private readonly gridOffset = new Map<Float32Array, number>()
-  private summed = new Int32Array(0)
   private readonly far: number
   private readonly normalScratch = new Float64Array(3)
   private readonly armScratch = new Float64Array(3)
@@ -191,10 +190,9 @@ export class RigidCoupling {
       if (this.centrePhi.length < lx * ly * lz) {
         this.centrePhi = this.kernels.f32(Math.ceil(1.25 * lx * ly * lz))
         this.insideCount = this.kernels.u8(this.centrePhi.length)
+        this.halves = this.kernels.u8(HALVES * this.centrePhi.length)
       }
-      const sx = SUB * lx, sy = SUB * ly, sz = SUB * lz
-      if (this.lattice.length < sx * sy * sz) this.lattice = this.kernels.u8(Math.ceil(1.25 * sx * sy * sz))
-      const cp = this.centrePhi, lat = this.lattice, count = this.insideCount
+      const cp = this.centrePhi, halves = this.halves, count = this.insideCount
       // Cell centres, then the lattice: uniform where the centre is far from the surface.
       // A mesh body on the kernels (its distance grid copied into their memory once), any
       // other through its phi.
@@ -203,9 +201,9 @@ export class RigidCoupling {
         const pose = this.pose
         writeMeshPose(pose, 0, body as PosedMesh, origin, dx)
         const at = this.meshGridOffset(mesh.data)
-        this.kernels.run(RASTERISE_MESH, cp, lat, count, this.packedGrids.subarray(at, at + mesh.data.length), pose, mesh.nx, mesh.ny, mesh.nz, box.i0, box.j0, box.k0, lx, ly, lz)
+        this.kernels.run(RASTERISE_MESH, cp, halves, count, this.packedGrids.subarray(at, at + mesh.data.length), pose, mesh.nx, mesh.ny, mesh.nz, box.i0, box.j0, box.k0, lx, ly, lz)
       } else {
-        sampleBodyCells((x, y, z) => body.phi(x, y, z), cp, lat, count, { i0: box.i0, j0: box.j0, k0: box.k0, lx, ly, lz }, origin[0], origin[1], origin[2], dx, 0, lz)
+        sampleBodyCells((x, y, z) => body.phi(x, y, z), cp, halves, count, { i0: box.i0, j0: box.j0, k0: box.k0, lx, ly, lz }, origin[0], origin[1], origin[2], dx, 0, lz)
       }
       for (let k = 0; k < lz; k++) for (let j = 0; j < ly; j++) for (let i = 0; i < lx; i++) {
         const cell = i + lx * (j + ly * k)
@@ -213,27 +211,21 @@ export class RigidCoupling {
         if (cp[cell] < this.cellPhi[c]) this.cellPhi[c] = cp[cell]
         this.cellFraction[c] = Math.min(1, this.cellFraction[c] + count[cell] / (SUB * SUB * SUB))
       }
-      // Face control volumes: half a cell on each side along the face's axis. Each counts the
-      // lattice points in a SUB^3 block (clipped to this body's lattice) from the lattice's
-      // summed-volume table: eight reads a face instead of up to 64.
-      const S = this.summedLattice(sx, sy, sz)
-      const tx = sx + 1, txy = tx * (sy + 1)
+      // Face control volumes: a cube of one cell centred on the face, so the upper half of the
+      // cell below it along the face's axis and the lower half of the one above, each counted
+      // by the samples (meshBodyKernels.ts HALVES); a cell outside the box holds none.
       for (let a = 0; a < 3; a++) {
         const ex = a === 0 ? 1 : 0, ey = a === 1 ? 1 : 0, ez = a === 2 ? 1 : 0
         const fnx = nx + ex, fny = ny + ey
         const own = this.faceOwner[a], fr = this.faceFraction[a]
+        const step = ex ? 1 : ey ? lx : lx * ly
+        const top = ex ? lx : ey ? ly : lz
         for (let k = 0; k < lz + ez; k++) for (let j = 0; j < ly + ey; j++) for (let i = 0; i < lx + ex; i++) {
-          // Lattice ranges [xa, xb) x [ya, yb) x [za, zb) of the control volume, clipped.
-          const x0 = SUB * i - (ex * SUB) / 2, y0 = SUB * j - (ey * SUB) / 2, z0 = SUB * k - (ez * SUB) / 2
-          const xa = Math.max(0, x0), xb = Math.min(sx, x0 + SUB)
-          const ya = Math.max(0, y0), yb = Math.min(sy, y0 + SUB)
-          const za = Math.max(0, z0), zb = Math.min(sz, z0 + SUB)
-          if (xb <= xa || yb <= ya || zb <= za) continue
-          const count =
-            S[xb + tx * yb + txy * zb] - S[xa + tx * yb + txy * zb] - S[xb + tx * ya + txy * zb] - S[xb + tx * yb + txy * za] +
-            S[xa + tx * ya + txy * zb] + S[xa + tx * yb + txy * za] + S[xb + tx * ya + txy * za] - S[xa + tx * ya + txy * za]
-          if (count === 0) continue
-          const w = count / (SUB * SUB * SUB)
+          const idx = ex ? i : ey ? j : k
+          const cell = i + lx * (j + ly * k)
+          const points = (idx > 0 ? halves[HALVES * (cell - step) + 2 * a + 1] : 0) + (idx < top ? halves[HALVES * cell + 2 * a] : 0)
+          if (points === 0) continue
+          const w = points / (SUB * SUB * SUB)
           const f = box.i0 + i + fnx * (box.j0 + j + fny * (box.k0 + k))
           if (w > fr[f]) {
             fr[f] = w
@@ -259,35 +251,6 @@ export class RigidCoupling {
       }
     }
     this.computeArmBias(bodies, use)
-  }
-
-  /**
-   * The summed-volume table of this.lattice (sx x sy x sz): entry a + (sx + 1)(b + (sy + 1) c)
-   * counts the lattice points at indices below (a, b, c) on every axis.
-   */
-  private summedLattice(sx: number, sy: number, sz: number): Int32Array {
-    const tx = sx + 1, txy = tx * (sy + 1)
-    const size = txy * (sz + 1)
-    if (this.summed.length < size) this.summed = new Int32Array(size)
-    const S = this.summed, lat = this.lattice
-    // Plane c = 0 and row b = 0 of every plane are zero; each entry adds its row's running sum.
-    S.fill(0, 0, txy)
-    for (let c = 0; c < sz; c++) {
-      const plane = txy * (c + 1)
-      S.fill(0, plane, plane + tx)
-      for (let b = 0; b < sy; b++) {
-        const at = plane + tx * (b + 1)
-        const row = sx * (b + sy * c)
-        S[at] = 0
-        let run = 0
-        for (let a = 0; a < sx; a++) {
-          run += lat[row + a]
-          const e = at + a + 1
-          S[e] = S[e - tx] + S[e - txy] - S[e - tx - txy] + run
-        }
-      }
-    }
-    return S
   }
 
   private bFractions: MacGrid | null = null

@@ -117,6 +117,43 @@ describe('rigid body coupling on the grid', () => {
     expect(Math.abs((c.cellFraction.reduce((s, w) => s + w, 0) * grid.dx ** 3) / exact - 1)).toBeLessThan(0.01)
   })
 
+  it("each face's fraction is the share of the 64 lattice points of its control volume (a cell centred on the face) inside the body, counted point by point; two overlapping bodies: the larger share owns the face", () => {
+    // A ball and a box near it whose boxes overlap, off the lattice's symmetry.
+    const bodies = [sphere(0.43, 0.51, 0.47, 4.3 / N, 1), box(0.62, 0.45, 0.55, [2.6 / N, 1.7 / N, 3.1 / N], 1)]
+    const c = new RigidCoupling(grid)
+    c.rasterise(bodies, new Uint8Array([1, 1]))
+    const { dx } = grid
+    let checked = 0
+    for (let a = 0; a < 3; a++) {
+      const sx = N + (a === 0 ? 1 : 0), sy = N + (a === 1 ? 1 : 0), sz = N + (a === 2 ? 1 : 0)
+      for (let k = 0; k < sz; k++) for (let j = 0; j < sy; j++) for (let i = 0; i < sx; i++) {
+        const f = i + sx * (j + sy * k)
+        // The control volume's lattice points: the cell grid's dx/4 lattice, shifted half a cell
+        // back along axis a; each body's share, the larger one winning (ties to the first body).
+        let best = 0, owner = -1
+        for (let b = 0; b < bodies.length; b++) {
+          // Only points of cells inside the body's sampled box count (rasterise samples there alone):
+          // its bounding sphere plus a cell, which holds the whole body.
+          let n = 0
+          for (let c2 = 0; c2 < 4; c2++) for (let b2 = 0; b2 < 4; b2++) for (let a2 = 0; a2 < 4; a2++) {
+            const x = (i + (a2 + 0.5) / 4 - (a === 0 ? 0.5 : 0)) * dx
+            const y = (j + (b2 + 0.5) / 4 - (a === 1 ? 0.5 : 0)) * dx
+            const z = (k + (c2 + 0.5) / 4 - (a === 2 ? 0.5 : 0)) * dx
+            if (bodies[b].phi(x, y, z) < 0) n++
+          }
+          const w = n / 64
+          if (w > best) { best = w; owner = b }
+        }
+        expect(c.faceFraction[a][f], `axis ${a} face ${i},${j},${k}`).toBe(Math.fround(best))
+        if (best > 0) {
+          expect(c.faceOwner[a][f]).toBe(owner)
+          checked++
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(1000)
+  })
+
   it("a sphere spinning about any axis gives its walls no velocity (it moves no liquid); a box's spin does, and its translation reaches every wall", () => {
     const ball = sphere(0.49, 0.52, 0.5, 5 / N, 2)
     ball.w.set([3, -7, 11])

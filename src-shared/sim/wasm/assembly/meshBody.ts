@@ -1,7 +1,7 @@
 // A mesh body's samples for the coupling's rasterisation (reference: src-shared/sim/liquid/
 // meshBodyKernels.ts rasteriseMeshSlab with sampleBodyCells, the body's phi from rigidBody.ts
 // and rigidShape.ts sdfGridValue): the same float64 expressions in the same order. A call
-// covers box planes [k0, k1) and writes only their cells and lattice points.
+// covers box planes [k0, k1) and writes only their cells.
 import { ri32, rf32, rf64, wf32 } from './common'
 
 const SUB = 4
@@ -50,7 +50,7 @@ let GDX = 0.0, GOX = 0.0, GOY = 0.0, GOZ = 0.0
 
 /** rasteriseMeshSlab over box planes [k0, k1) (pose: meshBodyKernels.ts POSE). */
 export function rasteriseMesh(
-  cp: usize, lat: usize, count: usize, data: usize, pose: usize,
+  cp: usize, halves: usize, count: usize, data: usize, pose: usize,
   gnx: i32, gny: i32, gnz: i32, i0: i32, j0: i32, kb0: i32, lx: i32, ly: i32, lz: i32,
   k0: i32, k1: i32,
 ): void {
@@ -61,20 +61,32 @@ export function rasteriseMesh(
   const o0 = rf64(pose, 17), o1 = rf64(pose, 18), o2 = rf64(pose, 19), dx = rf64(pose, 20)
   GDATA = data; GNX = gnx; GNY = gny; GNZ = gnz
   const h = dx / <f64>SUB
-  const sx = SUB * lx, sy = SUB * ly
+  const half = SUB / 2
   for (let k = k0; k < k1; k++) for (let j = 0; j < ly; j++) for (let i = 0; i < lx; i++) {
     const d = bodyPhi(o0 + (<f64>(i0 + i) + 0.5) * dx, o1 + (<f64>(j0 + j) + 0.5) * dx, o2 + (<f64>(kb0 + k) + 0.5) * dx)
     const cell = i + lx * (j + ly * k)
     wf32(cp, cell, d)
     const uniform = Math.abs(d) > HALF_DIAGONAL * dx
-    const sign: u8 = d < 0 ? 1 : 0
-    let inside = 0
-    for (let c2 = 0; c2 < SUB; c2++) for (let b2 = 0; b2 < SUB; b2++) for (let a2 = 0; a2 < SUB; a2++) {
-      const flag: u8 = uniform ? sign : bodyPhi(o0 + <f64>(i0 + i) * dx + (<f64>a2 + 0.5) * h, o1 + <f64>(j0 + j) * dx + (<f64>b2 + 0.5) * h, o2 + <f64>(kb0 + k) * dx + (<f64>c2 + 0.5) * h) < 0 ? 1 : 0
-      store<u8>(lat + <usize>(SUB * i + a2 + sx * (SUB * j + b2 + sy * (SUB * k + c2))), flag)
-      inside += flag
+    const sign: i32 = d < 0 ? 1 : 0
+    let inside = 0, xl = 0, yl = 0, zl = 0
+    if (uniform) {
+      // Every lattice point takes the centre's sign.
+      inside = sign * SUB * SUB * SUB
+      xl = yl = zl = inside / 2
+    } else {
+      for (let c2 = 0; c2 < SUB; c2++) for (let b2 = 0; b2 < SUB; b2++) for (let a2 = 0; a2 < SUB; a2++) {
+        const flag: i32 = bodyPhi(o0 + <f64>(i0 + i) * dx + (<f64>a2 + 0.5) * h, o1 + <f64>(j0 + j) * dx + (<f64>b2 + 0.5) * h, o2 + <f64>(kb0 + k) * dx + (<f64>c2 + 0.5) * h) < 0 ? 1 : 0
+        inside += flag
+        if (a2 < half) xl += flag
+        if (b2 < half) yl += flag
+        if (c2 < half) zl += flag
+      }
     }
     store<u8>(count + <usize>cell, <u8>inside)
+    const o = halves + <usize>(6 * cell)
+    store<u8>(o, <u8>xl); store<u8>(o + 1, <u8>(inside - xl))
+    store<u8>(o + 2, <u8>yl); store<u8>(o + 3, <u8>(inside - yl))
+    store<u8>(o + 4, <u8>zl); store<u8>(o + 5, <u8>(inside - zl))
   }
 }
 

@@ -5,7 +5,7 @@
 // quick exit) and past its distance grid (the extension outside it).
 import { afterAll, describe, expect, it } from 'vitest'
 import { type KernelBackend, TS_KERNELS } from '../../../../src-shared/sim/core/kernelBackend'
-import { POSE, RASTERISE_MESH, SUB, sampleBodyCells } from '../../../../src-shared/sim/liquid/meshBodyKernels'
+import { HALVES, POSE, RASTERISE_MESH, sampleBodyCells } from '../../../../src-shared/sim/liquid/meshBodyKernels'
 import { RigidBody } from '../../../../src-shared/sim/rigid/rigidBody'
 import type { WasmKernelBackend } from '../../../../src-shared/sim/wasm/wasmBackend'
 import { createKernelBackend } from '../../../../src-main/sim/workerPool'
@@ -23,7 +23,7 @@ function body(): RigidBody {
 
 function outputs(b: KernelBackend) {
   const cells = box.lx * box.ly * box.lz
-  return { cp: b.f32(cells), lat: b.u8(cells * SUB ** 3), count: b.u8(cells) }
+  return { cp: b.f32(cells), halves: b.u8(cells * HALVES), count: b.u8(cells) }
 }
 
 function runRow(b: KernelBackend, rb: RigidBody) {
@@ -36,7 +36,7 @@ function runRow(b: KernelBackend, rb: RigidBody) {
   pose.set(rb.rotation(), POSE.r)
   pose[POSE.bx] = rb.x[0]; pose[POSE.by] = rb.x[1]; pose[POSE.bz] = rb.x[2]; pose[POSE.rb] = rb.boundingRadius
   pose[POSE.o0] = origin[0]; pose[POSE.o1] = origin[1]; pose[POSE.o2] = origin[2]; pose[POSE.dx] = dx
-  b.run(RASTERISE_MESH, o.cp, o.lat, o.count, data, pose, g.nx, g.ny, g.nz, box.i0, box.j0, box.k0, box.lx, box.ly, box.lz)
+  b.run(RASTERISE_MESH, o.cp, o.halves, o.count, data, pose, g.nx, g.ny, g.nz, box.i0, box.j0, box.k0, box.lx, box.ly, box.lz)
   return o
 }
 
@@ -47,25 +47,33 @@ afterAll(async () => {
 })
 
 describe('a mesh body sampled for the coupling on the WebAssembly kernels', () => {
-  it("gives the body's own phi's bits (cell-centre distances, lattice flags, counts) on 1-3 threads, split or inline", () => {
+  it("gives the body's own phi's bits (cell-centre distances, inside counts whole and by halves) on 1-3 threads, split or inline", () => {
     const rb = body()
     const ref = outputs(TS_KERNELS)
-    sampleBodyCells((x, y, z) => rb.phi(x, y, z), ref.cp, ref.lat, ref.count, box, origin[0], origin[1], origin[2], dx, 0, box.lz)
+    sampleBodyCells((x, y, z) => rb.phi(x, y, z), ref.cp, ref.halves, ref.count, box, origin[0], origin[1], origin[2], dx, 0, box.lz)
     // The box holds the body's inside, cut cells and cells beyond the quick exit.
     const counts = Array.from(ref.count)
     expect(counts.filter((c) => c === 64).length).toBeGreaterThan(10)
     expect(counts.filter((c) => c > 0 && c < 64).length).toBeGreaterThan(100)
     expect(Math.max(...ref.cp)).toBeGreaterThan(2 * rb.boundingRadius)
+    // Each axis's two halves hold the whole count; cut cells split unevenly somewhere.
+    let uneven = 0
+    for (let c = 0; c < counts.length; c++) for (let a = 0; a < 3; a++) {
+      const lo = ref.halves[HALVES * c + 2 * a], hi = ref.halves[HALVES * c + 2 * a + 1]
+      expect(lo + hi).toBe(counts[c])
+      if (lo !== hi) uneven++
+    }
+    expect(uneven).toBeGreaterThan(100)
     const row = runRow(TS_KERNELS, rb)
     expect(bits(row.cp)).toEqual(bits(ref.cp))
-    expect(Array.from(row.lat)).toEqual(Array.from(ref.lat))
+    expect(Array.from(row.halves)).toEqual(Array.from(ref.halves))
     for (const [threads, minParallelWork] of [[1, 0], [2, 0], [3, 0], [3, 1e9]]) {
       const b = createKernelBackend('wasm', { threads, minParallelWork, strict: true, initialBytes: 1 << 20 })
       backends.push(b)
       const got = runRow(b, rb)
       expect((b as WasmKernelBackend).fallbacks).toBe(0)
       expect(bits(got.cp), `${threads} threads`).toEqual(bits(ref.cp))
-      expect(Array.from(got.lat), `${threads} threads`).toEqual(Array.from(ref.lat))
+      expect(Array.from(got.halves), `${threads} threads`).toEqual(Array.from(ref.halves))
       expect(Array.from(got.count), `${threads} threads`).toEqual(counts)
     }
   })
