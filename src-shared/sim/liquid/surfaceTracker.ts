@@ -41,7 +41,8 @@ import { sampleSdfGrid, type SignedDistanceField } from '../../geometry/signedDi
 import type { GridSpec, MacGrid } from '../core/grid'
 import type { MarkerParticles } from './markers'
 import { ADVECT_PHI } from './phiAdvectKernel'
-import { CORRECT_SURFACE, LIFT_UNREACHED, SOLID_MEAN } from './surfaceCorrectKernel'
+import { CORRECT_SURFACE, ESCAPE_CANDIDATES, LIFT_UNREACHED, SOLID_MEAN } from './surfaceCorrectKernel'
+import { SPEED_BLOCK } from './speedKernel'
 import { LABEL_CELLS } from './cellPassKernels'
 import * as kinds from './viscosity'
 
@@ -64,6 +65,9 @@ export class SurfaceTracker {
 
   /** Where the advection runs (its memory holds phi, which the redistancing kernel reads too: redistance.ts). */
   private readonly kernels: KernelBackend
+  /** correct's escape candidates: a flag per marker and a count per block of SPEED_BLOCK markers. */
+  private escapeFlags: Uint8Array = new Uint8Array(0)
+  private escapePartial: Float64Array = new Float64Array(0)
 
   constructor(spec: GridSpec, band: number, kernels: KernelBackend = TS_KERNELS) {
     this.kernels = kernels
@@ -110,10 +114,16 @@ export class SurfaceTracker {
   correct(p: MarkerParticles, spec: GridSpec, sums: Float64Array, kind: Uint8Array): void {
     const { nx, ny, nz, dx, band, phi } = this
     const o = spec.origin
-    // Unreached cells, then the markers' ordered pass, then the solid cells (surfaceCorrectKernel.ts).
+    // Unreached cells, then the markers' escape candidates and their ordered pass, then the
+    // solid cells (surfaceCorrectKernel.ts).
     const rp = MARKER_RADIUS * dx
     this.kernels.run(LIFT_UNREACHED, phi, sums, kind, dx - rp, nx * ny, nz)
-    this.kernels.run(CORRECT_SURFACE, p, phi, p.count, nx, ny, nz, dx, o[0], o[1], o[2], rp, band)
+    if (this.escapeFlags.length < p.count) {
+      this.escapeFlags = this.kernels.u8(p.capacity)
+      this.escapePartial = this.kernels.f64(Math.ceil(p.capacity / SPEED_BLOCK) + 1)
+    }
+    const escaped = this.kernels.run(ESCAPE_CANDIDATES, p, phi, p.count, nx, ny, nz, dx, o[0], o[1], o[2], rp, this.escapeFlags, this.escapePartial)
+    if (escaped > 0) this.kernels.run(CORRECT_SURFACE, p, phi, p.count, nx, ny, nz, dx, o[0], o[1], o[2], rp, band, this.escapeFlags, this.escapePartial)
     this.kernels.run(SOLID_MEAN, phi, kind, nx, ny, nz)
   }
 

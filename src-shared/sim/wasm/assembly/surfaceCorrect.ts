@@ -21,16 +21,44 @@ export function liftUnreached(phi: usize, sums: usize, kind: usize, far: f64, pl
   }
 }
 
+// surfaceCorrectKernel.ts's copy of speedKernel.ts SPEED_BLOCK (markers per block).
+const SPEED_BLOCK: i32 = 16384
+
+/** escapeCandidatesSlab over blocks [b0, b1). */
+export function escapeCandidates(
+  px: usize, py: usize, pz: usize, phi: usize,
+  markers: i32, nx: i32, ny: i32, nz: i32, dx: f64, ox: f64, oy: f64, oz: f64, rp: f64, flags: usize, partial: usize,
+  b0: i32, b1: i32,
+): void {
+  const inv = 1 / dx
+  for (let b = b0; b < b1; b++) {
+    const end = min(markers, (b + 1) * SPEED_BLOCK)
+    let n: i32 = 0
+    for (let q = b * SPEED_BLOCK; q < end; q++) {
+      const gx = (rf32(px, q) - ox) * inv - 0.5, gy = (rf32(py, q) - oy) * inv - 0.5, gz = (rf32(pz, q) - oz) * inv - 0.5
+      const escaped: i32 = lerpLattice(phi, nx, ny, nz, gx, gy, gz) > rp ? 1 : 0
+      store<u8>(flags + <usize>q, <u8>escaped)
+      n += escaped
+    }
+    store<f64>(partial + (<usize>b << 3), <f64>n)
+  }
+}
+
 /** correctSurfaceSlab (k0 < k1: the row's one index). */
 export function correctSurface(
   px: usize, py: usize, pz: usize, phi: usize,
-  markers: i32, nx: i32, ny: i32, nz: i32, dx: f64, ox: f64, oy: f64, oz: f64, rp: f64, band: f64,
+  markers: i32, nx: i32, ny: i32, nz: i32, dx: f64, ox: f64, oy: f64, oz: f64, rp: f64, band: f64, flags: usize, partial: usize,
   k0: i32, k1: i32,
 ): void {
   if (!(k0 < k1)) return
   const inv = 1 / dx
   const fnx1 = <f64>(nx - 1), fny1 = <f64>(ny - 1), fnz1 = <f64>(nz - 1)
   for (let q = 0; q < markers; q++) {
+    if (q % SPEED_BLOCK == 0 && load<f64>(partial + (<usize>(q / SPEED_BLOCK) << 3)) == 0) {
+      q += SPEED_BLOCK - 1
+      continue
+    }
+    if (load<u8>(flags + <usize>q) == 0) continue
     const x = rf32(px, q), y = rf32(py, q), z = rf32(pz, q)
     const gx = (x - ox) * inv - 0.5, gy = (y - oy) * inv - 0.5, gz = (z - oz) * inv - 0.5
     const at = lerpLattice(phi, nx, ny, nz, gx, gy, gz)
