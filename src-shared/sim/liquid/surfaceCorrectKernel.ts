@@ -131,19 +131,13 @@ export function solidMeanSlab(phi: Float32Array, kind: Uint8Array, nx: number, n
 
 const num = (a: KernelArgs, i: number) => a[i] as number
 
+/** The arguments both markers' rows open with: the markers, phi, their count, the grid, the markers' radius. */
+const MARKERS_IN_PHI = [struct('P', { px: 'f32', py: 'f32', pz: 'f32' }), f32('phi'), int('markers'), ...GRID_PLACEMENT, float('rp')]
+
 /** correctSurfaceSlab as one ordered pass. */
 export const CORRECT_SURFACE = defineKernel({
   name: 'correctSurface',
-  args: [
-    struct('P', { px: 'f32', py: 'f32', pz: 'f32' }),
-    f32('phi'),
-    int('markers'),
-    ...GRID_PLACEMENT,
-    float('rp'),
-    float('band'),
-    u8('flags'),
-    f64('partial'),
-  ],
+  args: [...MARKERS_IN_PHI, float('band'), u8('flags'), f64('partial')],
   split: 'blocks',
   // One index: the markers' order matters (see the file comment).
   range: () => 1,
@@ -154,22 +148,13 @@ export const CORRECT_SURFACE = defineKernel({
 /** escapeCandidatesSlab over blocks [0, ceil(markers / SPEED_BLOCK)); run() returns the candidates. */
 export const ESCAPE_CANDIDATES = defineKernel({
   name: 'escapeCandidates',
-  args: [
-    struct('P', { px: 'f32', py: 'f32', pz: 'f32' }),
-    f32('phi'),
-    int('markers'),
-    ...GRID_PLACEMENT,
-    float('rp'),
-    u8('flags'),
-    f64('partial'),
-  ],
+  args: [...MARKERS_IN_PHI, u8('flags'), f64('partial')],
   split: 'blocks',
   range: (a) => Math.ceil(num(a, 2) / SPEED_BLOCK),
   work: (a) => 8 * num(a, 2),
   partials: 'partial',
   ref: escapeCandidatesSlab,
 })
-
 
 export const LIFT_UNREACHED = planeRow('liftUnreached', [f32('phi'), f64('sums'), u8('kind'), float('far'), int('plane'), size('nz')], 1, liftUnreachedSlab)
 
