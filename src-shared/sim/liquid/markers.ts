@@ -30,7 +30,10 @@ export class MarkerParticles {
    * c[9q + 3a + b] = d v_a / d x_b (1/s). Empty (length 0) unless constructed with affine.
    */
   c: Float32Array
-  /** Per marker, 1 when the move (markerKernels.ts) marked it for removal; scratch of the move. */
+  /**
+   * Per marker, scratch for one pass at a time, written before it is read: the move's removal
+   * marks (markerKernels.ts) and the surface correction's escape candidates (surfaceCorrectKernel.ts).
+   */
   flag: Uint8Array
   /** Whether the markers carry C_p (c holds 9 * capacity floats). */
   readonly affine: boolean

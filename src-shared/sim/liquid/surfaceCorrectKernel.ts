@@ -66,39 +66,39 @@ export function escapeCandidatesSlab(P: CorrectMarkers, phi: Float32Array, marke
  */
 export function correctSurfaceSlab(P: CorrectMarkers, phi: Float32Array, markers: number, nx: number, ny: number, nz: number, dx: number, ox: number, oy: number, oz: number, rp: number, band: number, flags: Uint8Array, partial: Float64Array, k0: number, k1: number): void {
   if (!(k0 < k1)) return
-  const inv = 1 / dx
   const { px, py, pz } = P
-  for (let q = 0; q < markers; q++) {
-    if (q % SPEED_BLOCK === 0 && partial[q / SPEED_BLOCK] === 0) {
-      q += SPEED_BLOCK - 1
-      continue
-    }
-    if (flags[q] === 0) continue
-    const x = px[q], y = py[q], z = pz[q]
-    const gx = (x - ox) * inv - 0.5, gy = (y - oy) * inv - 0.5, gz = (z - oz) * inv - 0.5
-    const at = lerpLattice(phi, nx, ny, nz, gx, gy, gz)
-    if (!(at > rp)) continue
-    // Escaped: the centres within rp + dx of the marker take its sphere.
-    const reach = rp + dx
-    let i0 = Math.ceil(gx - reach * inv), i1 = Math.floor(gx + reach * inv)
-    let j0 = Math.ceil(gy - reach * inv), j1 = Math.floor(gy + reach * inv)
-    let kk0 = Math.ceil(gz - reach * inv), kk1 = Math.floor(gz + reach * inv)
-    i0 = i0 > 0 ? i0 : 0
-    j0 = j0 > 0 ? j0 : 0
-    kk0 = kk0 > 0 ? kk0 : 0
-    if (i1 > nx - 1) i1 = nx - 1
-    if (j1 > ny - 1) j1 = ny - 1
-    if (kk1 > nz - 1) kk1 = nz - 1
-    for (let k = kk0; k <= kk1; k++) {
-      const dz = oz + (k + 0.5) * dx - z
-      for (let j = j0; j <= j1; j++) {
-        const dy = oy + (j + 0.5) * dx - y
-        let c = i0 + nx * (j + ny * k)
-        for (let i = i0; i <= i1; i++, c++) {
-          const dxx = ox + (i + 0.5) * dx - x
-          const s = Math.sqrt(dxx * dxx + dy * dy + dz * dz) - rp
-          if (s < phi[c]) phi[c] = s > -band ? s : -band
-        }
+  for (let b = 0, blocks = Math.ceil(markers / SPEED_BLOCK); b < blocks; b++) {
+    if (partial[b] === 0) continue
+    const end = Math.min(markers, (b + 1) * SPEED_BLOCK)
+    for (let q = b * SPEED_BLOCK; q < end; q++) if (flags[q] !== 0) correctBy(px[q], py[q], pz[q], phi, nx, ny, nz, dx, ox, oy, oz, rp, band)
+  }
+}
+
+/** One candidate marker at (x, y, z): if its phi still exceeds rp, the centres within rp + dx take its sphere. */
+function correctBy(x: number, y: number, z: number, phi: Float32Array, nx: number, ny: number, nz: number, dx: number, ox: number, oy: number, oz: number, rp: number, band: number): void {
+  const inv = 1 / dx
+  const gx = (x - ox) * inv - 0.5, gy = (y - oy) * inv - 0.5, gz = (z - oz) * inv - 0.5
+  const at = lerpLattice(phi, nx, ny, nz, gx, gy, gz)
+  if (!(at > rp)) return
+  const reach = rp + dx
+  let i0 = Math.ceil(gx - reach * inv), i1 = Math.floor(gx + reach * inv)
+  let j0 = Math.ceil(gy - reach * inv), j1 = Math.floor(gy + reach * inv)
+  let kk0 = Math.ceil(gz - reach * inv), kk1 = Math.floor(gz + reach * inv)
+  i0 = i0 > 0 ? i0 : 0
+  j0 = j0 > 0 ? j0 : 0
+  kk0 = kk0 > 0 ? kk0 : 0
+  if (i1 > nx - 1) i1 = nx - 1
+  if (j1 > ny - 1) j1 = ny - 1
+  if (kk1 > nz - 1) kk1 = nz - 1
+  for (let k = kk0; k <= kk1; k++) {
+    const dz = oz + (k + 0.5) * dx - z
+    for (let j = j0; j <= j1; j++) {
+      const dy = oy + (j + 0.5) * dx - y
+      let c = i0 + nx * (j + ny * k)
+      for (let i = i0; i <= i1; i++, c++) {
+        const dxx = ox + (i + 0.5) * dx - x
+        const s = Math.sqrt(dxx * dxx + dy * dy + dz * dz) - rp
+        if (s < phi[c]) phi[c] = s > -band ? s : -band
       }
     }
   }

@@ -65,8 +65,7 @@ export class SurfaceTracker {
 
   /** Where the advection runs (its memory holds phi, which the redistancing kernel reads too: redistance.ts). */
   private readonly kernels: KernelBackend
-  /** correct's escape candidates: a flag per marker and a count per block of SPEED_BLOCK markers. */
-  private escapeFlags: Uint8Array = new Uint8Array(0)
+  /** correct's escape candidates per block of SPEED_BLOCK markers (the flags per marker: the markers' scratch `flag`). */
   private escapePartial: Float64Array = new Float64Array(0)
 
   constructor(spec: GridSpec, band: number, kernels: KernelBackend = TS_KERNELS) {
@@ -118,12 +117,10 @@ export class SurfaceTracker {
     // solid cells (surfaceCorrectKernel.ts).
     const rp = MARKER_RADIUS * dx
     this.kernels.run(LIFT_UNREACHED, phi, sums, kind, dx - rp, nx * ny, nz)
-    if (this.escapeFlags.length < p.count) {
-      this.escapeFlags = this.kernels.u8(p.capacity)
-      this.escapePartial = this.kernels.f64(Math.ceil(p.capacity / SPEED_BLOCK) + 1)
-    }
-    const escaped = this.kernels.run(ESCAPE_CANDIDATES, p, phi, p.count, nx, ny, nz, dx, o[0], o[1], o[2], rp, this.escapeFlags, this.escapePartial)
-    if (escaped > 0) this.kernels.run(CORRECT_SURFACE, p, phi, p.count, nx, ny, nz, dx, o[0], o[1], o[2], rp, band, this.escapeFlags, this.escapePartial)
+    const blocks = Math.ceil(p.count / SPEED_BLOCK)
+    if (this.escapePartial.length < blocks) this.escapePartial = this.kernels.f64(blocks + 16)
+    const escaped = this.kernels.run(ESCAPE_CANDIDATES, p, phi, p.count, nx, ny, nz, dx, o[0], o[1], o[2], rp, p.flag, this.escapePartial)
+    if (escaped > 0) this.kernels.run(CORRECT_SURFACE, p, phi, p.count, nx, ny, nz, dx, o[0], o[1], o[2], rp, band, p.flag, this.escapePartial)
     this.kernels.run(SOLID_MEAN, phi, kind, nx, ny, nz)
   }
 

@@ -51,41 +51,45 @@ export function correctSurface(
   k0: i32, k1: i32,
 ): void {
   if (!(k0 < k1)) return
+  const blocks = (markers + SPEED_BLOCK - 1) / SPEED_BLOCK
+  for (let b = 0; b < blocks; b++) {
+    if (load<f64>(partial + (<usize>b << 3)) == 0) continue
+    const end = min(markers, (b + 1) * SPEED_BLOCK)
+    for (let q = b * SPEED_BLOCK; q < end; q++) {
+      if (load<u8>(flags + <usize>q) != 0) correctBy(rf32(px, q), rf32(py, q), rf32(pz, q), phi, nx, ny, nz, dx, ox, oy, oz, rp, band)
+    }
+  }
+}
+
+/** surfaceCorrectKernel.ts correctBy: one candidate marker. */
+@inline function correctBy(x: f64, y: f64, z: f64, phi: usize, nx: i32, ny: i32, nz: i32, dx: f64, ox: f64, oy: f64, oz: f64, rp: f64, band: f64): void {
   const inv = 1 / dx
   const fnx1 = <f64>(nx - 1), fny1 = <f64>(ny - 1), fnz1 = <f64>(nz - 1)
-  for (let q = 0; q < markers; q++) {
-    if (q % SPEED_BLOCK == 0 && load<f64>(partial + (<usize>(q / SPEED_BLOCK) << 3)) == 0) {
-      q += SPEED_BLOCK - 1
-      continue
-    }
-    if (load<u8>(flags + <usize>q) == 0) continue
-    const x = rf32(px, q), y = rf32(py, q), z = rf32(pz, q)
-    const gx = (x - ox) * inv - 0.5, gy = (y - oy) * inv - 0.5, gz = (z - oz) * inv - 0.5
-    const at = lerpLattice(phi, nx, ny, nz, gx, gy, gz)
-    if (!(at > rp)) continue
-    const reach = rp + dx
-    let i0 = Math.ceil(gx - reach * inv), i1 = Math.floor(gx + reach * inv)
-    let j0 = Math.ceil(gy - reach * inv), j1 = Math.floor(gy + reach * inv)
-    let k0f = Math.ceil(gz - reach * inv), k1f = Math.floor(gz + reach * inv)
-    i0 = i0 > 0 ? i0 : 0
-    j0 = j0 > 0 ? j0 : 0
-    k0f = k0f > 0 ? k0f : 0
-    if (i1 > fnx1) i1 = fnx1
-    if (j1 > fny1) j1 = fny1
-    if (k1f > fnz1) k1f = fnz1
-    // Empty (or non-finite) ranges visit nothing, as the reference's loops.
-    if (!(i0 <= i1 && j0 <= j1 && k0f <= k1f)) continue
-    const ia = <i32>i0, ib = <i32>i1, ja = <i32>j0, jb = <i32>j1, ka = <i32>k0f, kb = <i32>k1f
-    for (let k = ka; k <= kb; k++) {
-      const dz = oz + (<f64>k + 0.5) * dx - z
-      for (let j = ja; j <= jb; j++) {
-        const dy = oy + (<f64>j + 0.5) * dx - y
-        let c = ia + nx * (j + ny * k)
-        for (let i = ia; i <= ib; i++, c++) {
-          const dxx = ox + (<f64>i + 0.5) * dx - x
-          const s = Math.sqrt(dxx * dxx + dy * dy + dz * dz) - rp
-          if (s < rf32(phi, c)) wf32(phi, c, s > -band ? s : -band)
-        }
+  const gx = (x - ox) * inv - 0.5, gy = (y - oy) * inv - 0.5, gz = (z - oz) * inv - 0.5
+  const at = lerpLattice(phi, nx, ny, nz, gx, gy, gz)
+  if (!(at > rp)) return
+  const reach = rp + dx
+  let i0 = Math.ceil(gx - reach * inv), i1 = Math.floor(gx + reach * inv)
+  let j0 = Math.ceil(gy - reach * inv), j1 = Math.floor(gy + reach * inv)
+  let k0f = Math.ceil(gz - reach * inv), k1f = Math.floor(gz + reach * inv)
+  i0 = i0 > 0 ? i0 : 0
+  j0 = j0 > 0 ? j0 : 0
+  k0f = k0f > 0 ? k0f : 0
+  if (i1 > fnx1) i1 = fnx1
+  if (j1 > fny1) j1 = fny1
+  if (k1f > fnz1) k1f = fnz1
+  // Empty (or non-finite) ranges visit nothing, as the reference's loops.
+  if (!(i0 <= i1 && j0 <= j1 && k0f <= k1f)) return
+  const ia = <i32>i0, ib = <i32>i1, ja = <i32>j0, jb = <i32>j1, ka = <i32>k0f, kb = <i32>k1f
+  for (let k = ka; k <= kb; k++) {
+    const dz = oz + (<f64>k + 0.5) * dx - z
+    for (let j = ja; j <= jb; j++) {
+      const dy = oy + (<f64>j + 0.5) * dx - y
+      let c = ia + nx * (j + ny * k)
+      for (let i = ia; i <= ib; i++, c++) {
+        const dxx = ox + (<f64>i + 0.5) * dx - x
+        const s = Math.sqrt(dxx * dxx + dy * dy + dz * dz) - rp
+        if (s < rf32(phi, c)) wf32(phi, c, s > -band ? s : -band)
       }
     }
   }
