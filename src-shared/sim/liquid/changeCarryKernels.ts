@@ -1,10 +1,11 @@
 // The pressure solve's change carried to the faces the markers reached (liquidSolver.ts
 // carryChangeToMarkerFaces) as two kernel-table rows around the change's extension
-// (extrapolate.ts EXTEND_FACES), split by z-planes of faces (u and v: nz planes, w: nz + 1):
+// (extendPlanes.ts EXTEND_LAYER), split by z-planes of faces (u and v: nz planes, w: nz + 1):
 //   MARK_CHANGE:  the change vel - velOld on the open faces touching liquid (mark 1), 0 and
 //                 mark 0 elsewhere;
 //   APPLY_CHANGE: liquid faces stay known; open faces the splat reached (known = 1) that the
-//                 change was extended to (mark > 1) take velOld + change; the rest are unknown.
+//                 change was extended to (mark > 1) take velOld + change; the rest are unknown,
+//                 velocity 0 (the extension that follows only writes the samples it reaches).
 // Every face is written from its own plane's values alone, so any split gives the same bits.
 // Twins: wasm/assembly/changeCarry.ts.
 import type { MacGrid } from '../core/grid'
@@ -57,7 +58,11 @@ function applyRange(m: Uint8Array, known: Uint8Array, fr: Float32Array, vel: Flo
     const mark = m[f]
     if (mark === 1) known[f] = 1
     else if (mark > 1 && known[f] === 1 && fr[f] > 0) vel[f] = old[f] + d[f]
-    else known[f] = 0
+    else {
+      // Unknown: 0 until the extension reaches it (nothing stale survives beyond its layers).
+      known[f] = 0
+      vel[f] = 0
+    }
   }
 }
 

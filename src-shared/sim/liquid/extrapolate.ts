@@ -9,6 +9,9 @@
 // unknown samples and 1 for known ones on entry; layer L's new samples get mark L + 1 so a
 // sample never averages values set in its own layer (the result does not depend on the
 // sweep order).
+//
+// This is the sequential definition; the liquid runs it layer by layer over z-planes on the
+// kernel threads (extendPlanes.ts EXTEND_LAYER), whose tests compare it with this bit for bit.
 
 // Layer 1 scans the lattice for the known samples; later layers only visit the unknown
 // neighbours of the samples the previous layer set (with marks 0 / 1 on entry, a sample joins
@@ -16,7 +19,6 @@
 // holds, not the whole grid per layer. Each sample's value reads the same neighbours in the
 // same order as a full scan would, so the result is the same bits (tests/unit/sim/liquid/
 // liquidFastPaths.test.ts).
-import { defineKernel, f32, i32, int, type KernelArgs, u8 } from '../core/kernelTable'
 
 /**
  * Worklists: sample index and its (i, j, k) at 4t .. 4t + 3 (no divisions to recover the
@@ -151,69 +153,3 @@ function fullScanLayers(f: Float32Array, mark: Uint8Array, sx: number, sy: numbe
   }
   return set
 }
-
-/**
- * extrapolateLayers on the MAC face lattices a in [a0, a1) (0: u, (nx+1) x ny x nz; 1: v; 2: w)
- * of one velocity-like field, after setting its unmarked faces to 0; `lists` and `listStride`
- * are the WebAssembly twin's per-thread worklists (thread t's at byte t listStride of lists;
- * faceListStride) which the reference, with this module's own lists, ignores.
- */
-export function extendFacesSlab(fu: Float32Array, fv: Float32Array, fw: Float32Array, mu: Uint8Array, mv: Uint8Array, mw: Uint8Array, nx: number, ny: number, nz: number, layers: number, lists: Int32Array, listStride: number, a0: number, a1: number): void {
-  for (let a = a0; a < a1; a++) {
-    const f = a === 0 ? fu : a === 1 ? fv : fw
-    const m = a === 0 ? mu : a === 1 ? mv : mw
-    const sx = a === 0 ? nx + 1 : nx, sy = a === 1 ? ny + 1 : ny, sz = a === 2 ? nz + 1 : nz
-    // Unmarked faces restart from 0, so nothing stale survives beyond the extension's layers.
-    for (let i = 0, count = sx * sy * sz; i < count; i++) if (m[i] === 0) f[i] = 0
-    extrapolateLayers(f, m, sx, sy, sz, layers)
-  }
-}
-
-const num = (a: KernelArgs, i: number) => a[i] as number
-/** The largest face lattice of an nx x ny x nz grid. */
-const largestFaceLattice = (nx: number, ny: number, nz: number) => Math.max((nx + 1) * ny * nz, nx * (ny + 1) * nz, nx * ny * (nz + 1))
-
-/**
- * Bytes of EXTEND_FACES's worklists per thread: two int32 lists the size of the largest face
- * lattice, 64-byte aligned. The caller passes threads x this many bytes: memory only the
- * extension uses while it runs (the liquid lends its pass scratch).
- */
-export function faceListStride(nx: number, ny: number, nz: number): number {
-  return Math.ceil((8 * largestFaceLattice(nx, ny, nz)) / 64) * 64
-}
-
-/**
- * The three components' extensions as one kernel row, one index per component: on the
- * WebAssembly backend (wasm/assembly/extrapolate.ts) they run side by side on the pool's
- * threads, each the same sequential pass as extrapolateLayers (the same bits).
- */
-export const EXTEND_FACES = defineKernel({
-  name: 'extendFaces',
-  args: [f32('fu'), f32('fv'), f32('fw'), u8('mu'), u8('mv'), u8('mw'), int('nx'), int('ny'), int('nz'), int('layers'), i32('lists'), int('listStride')],
-  split: 'blocks',
-  range: () => 3,
-  work: (a) => 3 * largestFaceLattice(num(a, 6), num(a, 7), num(a, 8)),
-  // (The twin finds its thread's worklists by its index.)
-  worker: true,
-  ref: extendFacesSlab,
-})
-
-/**
- * extrapolateLayers on one lattice (f and its marks, sx x sy x sz) as a kernel row of a single
- * index, so the sequential pass runs in WebAssembly (wasm/assembly/extrapolate.ts) with its
- * worklists in `lists` (the first listStride bytes: the calling thread's block of
- * EXTEND_FACES's lists, two lists of at least 4 sx sy sz bytes each).
- */
-export function extendLayersSlab(f: Float32Array, mark: Uint8Array, sx: number, sy: number, sz: number, layers: number, lists: Int32Array, listStride: number, a0: number, a1: number): void {
-  if (a0 < a1) extrapolateLayers(f, mark, sx, sy, sz, layers)
-}
-
-/** extendLayersSlab: a cell-centred field's extension (the liquid's temperature). */
-export const EXTEND_LAYERS = defineKernel({
-  name: 'extendLayers',
-  args: [f32('f'), u8('mark'), int('sx'), int('sy'), int('sz'), int('layers'), i32('lists'), int('listStride')],
-  split: 'blocks',
-  range: () => 1,
-  worker: true,
-  ref: extendLayersSlab,
-})

@@ -37,7 +37,7 @@ import { Prng } from '../core/prng'
 import { emptyStepStats, phaseStats, type FrameOptions, type Solver, type StepControl, type StepStats } from '../solver'
 import { FrameBuffers, frameArray, frameCopy } from '../frameBuffers'
 import { runSubsteps } from '../substeps'
-import { EXTEND_FACES, EXTEND_LAYERS, faceListStride } from './extrapolate'
+import { extendInLayers, extensionCountInts, extensionListInts, type ExtensionFields } from './extendPlanes'
 import { ACTIVE_PCG_SCRATCH_CELLS } from './activePcg'
 import { GhostFluidPressure } from './ghostFluid'
 import { HeatSolver } from './heat'
@@ -136,9 +136,9 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
    * steps, where the frame's surface mesher borrows it (family.ts).
    */
   readonly passScratch: Float64Array
-  /** EXTEND_FACES's worklists (threads x extendListStride bytes; extrapolate.ts faceListStride). */
+  /** The extensions' per-plane lists and counts (extendPlanes.ts). */
   private readonly extendLists: Int32Array
-  private readonly extendListStride: number
+  private readonly extendCounts: Int32Array
   /** Where the marker, splat, pressure and extension kernels run. */
   private readonly kernels: KernelBackend
   private readonly markV: Uint8Array
@@ -207,7 +207,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     this.velocity = new MacGrid(grid, alloc)
     this.velOld = new MacGrid(grid, alloc)
     this.kernels = kernels
-    // The extensions (extrapolate.ts EXTEND_FACES) run on the kernels too.
+    // The extensions (extendPlanes.ts EXTEND_LAYER) run on the kernels too.
     this.change = new MacGrid(grid, alloc)
     this.changeMarks = { mu: kernels.u8((nx + 1) * ny * nz), mv: kernels.u8(nx * (ny + 1) * nz), mw: kernels.u8(nx * ny * (nz + 1)) }
     this.density = new DensityCorrection(nx, ny, nz, kernels)
@@ -259,10 +259,11 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     this.heat = new HeatSolver(grid)
     this.visc = new kinds.ViscositySystem(nx, ny, nz, kernels)
     this.visc.preconditioner = setup.viscositySolve.preconditioner ?? 'auto'
-    // The face extensions' per-thread worklists, in the pass scratch when it has room.
-    this.extendListStride = faceListStride(nx, ny, nz)
-    const listInts = (this.extendListStride / 4) * kernels.threads
+    // The extensions' per-plane lists (the face lattices' serve the cells' too), in the pass
+    // scratch when it has room.
+    const listInts = extensionListInts(nx, ny, nz, 0)
     this.extendLists = 4 * listInts <= passScratch.byteLength ? new Int32Array(passScratch.buffer, passScratch.byteOffset, listInts) : kernels.i32(listInts)
+    this.extendCounts = kernels.i32(extensionCountInts(nz, 0))
     this.pressure = new GhostFluidPressure(nx, ny, nz, kernels, passScratch)
     this.particles = new MarkerParticles(setup.maxParticles, Math.min(setup.maxParticles, 1024), setup.transfer === 'apic', kernels)
     this.prng = new Prng(setup.seed)
@@ -469,8 +470,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     const plane = nx * ny
     this.kernels.run(CLEAR_OUTSIDE_LIQUID, kind, this.markT, plane, nz)
     this.markT2.set(this.markT)
-    // (EXTEND_LAYERS: extrapolate.ts's pass in WebAssembly, its worklists the face extension's.)
-    this.kernels.run(EXTEND_LAYERS, temp, this.markT, nx, ny, nz, 3, this.extendLists, this.extendListStride)
+    this.extendCells(temp, this.markT)
     this.kernels.run(FILL_UNMARKED, temp, this.markT, setup.heat.ambientTemperature, plane, nz)
     tempOld.set(temp)
     lap('extend')
@@ -491,7 +491,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     // Isothermal, the liquid's temperatures are those the first extension started from, so a
     // second one would write the same values with the same marks: markT holds them already.
     const marks = isothermal ? this.markT : this.markT2
-    if (!isothermal) this.kernels.run(EXTEND_LAYERS, temp, marks, nx, ny, nz, 3, this.extendLists, this.extendListStride)
+    if (!isothermal) this.extendCells(temp, marks)
     // (Unreached cells keep tempOld; reach: mark 1 = liquid, 2..3 = the first two layers.)
     this.kernels.run(HEAT_REACH, temp, tempOld, marks, this.reach, plane, nz)
     lap('heat')
@@ -621,7 +621,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     const obs = this.obstacles
     if (fromLiquid) this.carryChangeToMarkerFaces()
     // (Unmarked faces restart from 0 inside the row, so nothing stale survives beyond the band.)
-    this.kernels.run(EXTEND_FACES, vel.u, vel.v, vel.w, markU, markV, markW, nx, ny, nz, EXTRAPOLATION_LAYERS, this.extendLists, this.extendListStride)
+    this.extendFaces({ fu: vel.u, fv: vel.v, fw: vel.w, mu: markU, mv: markV, mw: markW })
     enforceSolidVelocity(vel, this.fractions, obs.moving ? obs.velocity : null, this.kernels)
   }
 
@@ -652,8 +652,20 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     // known: liquid faces, and open faces the splat reached that the change was extended to
     // (changeCarryKernels.ts).
     this.kernels.run(MARK_CHANGE, vel, velOld, this.fractions, kind, change, marks, nx, ny, nz)
-    this.kernels.run(EXTEND_FACES, change.u, change.v, change.w, marks.mu, marks.mv, marks.mw, nx, ny, nz, EXTRAPOLATION_LAYERS, this.extendLists, this.extendListStride)
+    this.extendFaces({ fu: change.u, fv: change.v, fw: change.w, ...marks })
     this.kernels.run(APPLY_CHANGE, vel, velOld, this.fractions, change, marks, this.knownMarks, nx, ny, nz)
+  }
+
+  /** extrapolateLayers on the three face lattices (unmarked faces set to 0 first), on the kernels layer by layer (extendPlanes.ts). */
+  private extendFaces(x: ExtensionFields): void {
+    const { nx, ny, nz } = this.setup.grid
+    extendInLayers(this.kernels, x, nx, ny, nz, 0, EXTRAPOLATION_LAYERS, this.extendLists, this.extendCounts)
+  }
+
+  /** extrapolateLayers on the temperature's cells, three layers (values beyond them kept). */
+  private extendCells(temp: Float32Array, marks: Uint8Array): void {
+    const { nx, ny, nz } = this.setup.grid
+    extendInLayers(this.kernels, { fu: temp, fv: temp, fw: temp, mu: marks, mv: marks, mw: marks }, nx, ny, nz, 1, 3, this.extendLists, this.extendCounts)
   }
 
   /** Liquid emitters of the input; returns the markers added. */

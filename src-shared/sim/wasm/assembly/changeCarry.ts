@@ -50,7 +50,10 @@ export function markChange(
     const mark = ru8(m, f)
     if (mark == 1) store<u8>(known + <usize>f, 1)
     else if (mark > 1 && ru8(known, f) == 1 && rf32(fr, f) > 0) wf32(vel, f, rf32(old, f) + rf32(d, f))
-    else store<u8>(known + <usize>f, 0)
+    else {
+      store<u8>(known + <usize>f, 0)
+      store<f32>(vel + (<usize>f << 2), 0)
+    }
   }
 }
 
