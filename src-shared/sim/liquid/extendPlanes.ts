@@ -23,6 +23,10 @@
 // Twin: wasm/assembly/extendPlanes.ts.
 import type { KernelBackend } from '../core/kernelBackend'
 import { defineKernel, f32, i32, int, type KernelArgs, u8 } from '../core/kernelTable'
+import { average as averageOf } from './extrapolate'
+
+// Used per sample: a module constant, not an imported binding (see particleMotion.ts).
+const average = averageOf
 
 /** Mark of a sample queued for the current layer (extrapolate.ts: never below a limit). */
 const QUEUED = 255
@@ -45,23 +49,6 @@ export function extensionListInts(nx: number, ny: number, nz: number, cells: num
 /** Int32 entries of the row's counts and entry flags. */
 export function extensionCountInts(nz: number, cells: number): number {
   return 3 * extensionPlanes(nz, cells)
-}
-
-/** Mean of the neighbours of c = (i, j, k) with 0 < mark < lim into f[c], mark lim; false if none (extrapolate.ts average). */
-function average(f: Float32Array, mark: Uint8Array, c: number, i: number, j: number, k: number, sx: number, sy: number, sz: number, sxy: number, lim: number): boolean {
-  let s = 0
-  let n = 0
-  let m: number
-  if (i > 0 && (m = mark[c - 1]) !== 0 && m < lim) (s += f[c - 1]), n++
-  if (i < sx - 1 && (m = mark[c + 1]) !== 0 && m < lim) (s += f[c + 1]), n++
-  if (j > 0 && (m = mark[c - sx]) !== 0 && m < lim) (s += f[c - sx]), n++
-  if (j < sy - 1 && (m = mark[c + sx]) !== 0 && m < lim) (s += f[c + sx]), n++
-  if (k > 0 && (m = mark[c - sxy]) !== 0 && m < lim) (s += f[c - sxy]), n++
-  if (k < sz - 1 && (m = mark[c + sxy]) !== 0 && m < lim) (s += f[c + sxy]), n++
-  if (n === 0) return false
-  f[c] = s / n
-  mark[c] = lim
-  return true
 }
 
 /** Queues sample (i, j) of the plane (index c) at list[at + n]; returns n + 1. */

@@ -50,8 +50,8 @@ function queue(mark: Uint8Array, list: Int32Array, n: number, c: number, i: numb
   return n + 1
 }
 
-/** Mean of the neighbours of sample c = (i, j, k) with 0 < mark < lim into f[c]; false if none. */
-function average(f: Float32Array, mark: Uint8Array, c: number, i: number, j: number, k: number, sx: number, sy: number, sz: number, sxy: number, lim: number): boolean {
+/** Mean of the neighbours of sample c = (i, j, k) with 0 < mark < lim into f[c], mark lim; false if none. */
+export function average(f: Float32Array, mark: Uint8Array, c: number, i: number, j: number, k: number, sx: number, sy: number, sz: number, sxy: number, lim: number): boolean {
   let s = 0
   let n = 0
   let m: number
