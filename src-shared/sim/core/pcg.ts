@@ -148,12 +148,15 @@ export class PcgSolver {
     this.q = this.ops.alloc()
   }
 
-  /** Zeroes the scratch vectors (for operators that read entries they never write). */
-  zeroScratch(): void {
-    this.r.fill(0)
-    this.z.fill(0)
-    this.s.fill(0)
-    this.q.fill(0)
+  /**
+   * Zeroes entries [from, to) of the scratch vectors (for operators that read entries they never
+   * write; an operator that reads only within a range of its unknowns needs only that range).
+   */
+  zeroScratch(from = 0, to = this.n): void {
+    this.r.fill(0, from, to)
+    this.z.fill(0, from, to)
+    this.s.fill(0, from, to)
+    this.q.fill(0, from, to)
   }
 
   private dot(a: Float64Array, b: Float64Array): number {
