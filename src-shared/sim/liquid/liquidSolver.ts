@@ -620,7 +620,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     const { nx, ny, nz } = this.setup.grid
     const obs = this.obstacles
     if (fromLiquid) this.carryChangeToMarkerFaces()
-    // (Unmarked faces restart from 0 inside the row, so nothing stale survives beyond the band.)
+    // (Unmarked faces hold 0, from the splat or APPLY_CHANGE, so nothing stale survives beyond the band.)
     this.extendFaces({ fu: vel.u, fv: vel.v, fw: vel.w, mu: markU, mv: markV, mw: markW })
     enforceSolidVelocity(vel, this.fractions, obs.moving ? obs.velocity : null, this.kernels)
   }
