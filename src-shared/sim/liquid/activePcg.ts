@@ -19,6 +19,7 @@ import type { KernelBackend } from '../core/kernelTypes'
 import { ACTIVE_APPLY, ACTIVE_DOT, ACTIVE_LIST, ACTIVE_MIC_APPLY, ACTIVE_MIC_FACTOR, ACTIVE_ROW_COUNT, ACTIVE_UPDATE_ITERATE, ACTIVE_UPDATE_SEARCH } from './activeKernels'
 import { type LinearOperator, PcgSolver, type Preconditioner, type SolveStats, type VectorOps } from '../core/pcg'
 import { MIC_SAFETY, MIC_TUNING, type Stencil7Matrix } from './stencil7'
+import { SPARSE_BLOCK, ZERO_BLOCKS } from '../core/sparse/rows'
 
 /**
  * The unknown cells of the current system: cells[planeStart[k] .. planeStart[k+1]) lie in
@@ -223,7 +224,8 @@ class ActiveMic0 implements Preconditioner {
 
   /**
    * Stencil7Mic0.factor on the unknowns (prec is zeroed first on [from, to), which must hold
-   * every cell the solves read: other cells read as 0), pipelined over the bands.
+   * every cell the solves read: other cells read as 0; an empty range when the caller cleared
+   * it), pipelined over the bands.
    */
   factor(m: Stencil7Matrix, from = 0, to = this.prec.length): void {
     this.m = m
@@ -252,6 +254,8 @@ export class ActivePcg {
   private readonly set: ActiveCells
   private readonly op: ActiveOperator
   private readonly mic: ActiveMic0
+  /** The borrowed block holding the four vectors and MIC(0)'s diagonal, n apart (null: not borrowed, or too small for all five). */
+  private readonly shared: Float64Array | null
   private readonly pcg: PcgSolver
 
   /**
@@ -265,6 +269,7 @@ export class ActivePcg {
     this.ny = ny
     this.nz = nz
     const n = nx * ny * nz
+    this.shared = shared !== null && shared.length >= ACTIVE_PCG_SCRATCH_CELLS * n ? shared : null
     this.set = new ActiveCells(nx, ny, nz, kernels)
     this.op = new ActiveOperator(this.set)
     this.mic = new ActiveMic0(this.set, shared ? shared.subarray(4 * n, 5 * n) : null)
@@ -287,10 +292,15 @@ export class ActivePcg {
     // where the kernels can read (a liquid low in the domain leaves the planes above alone:
     // about 6 ms a frame of memory writes on the calling thread in a 64^3 dam break). An extra
     // term reads the cells it lists, which may lie anywhere: then everything.
-    const [from, to] = extra === null ? this.set.readRange() : [0, this.nx * this.ny * this.nz]
-    this.pcg.zeroScratch(from, to)
+    const n = this.nx * this.ny * this.nz
+    const [from, to] = extra === null ? this.set.readRange() : [0, n]
+    if (this.shared !== null) {
+      // All five in one row (memory.fill on the threads: the kernels' shared memory is slow to
+      // fill from JavaScript), MIC(0)'s diagonal included.
+      this.set.kernels.run(ZERO_BLOCKS, this.shared, n, ACTIVE_PCG_SCRATCH_CELLS, from, to, SPARSE_BLOCK)
+    } else this.pcg.zeroScratch(from, to)
     // (MIC(0) of m alone: a low-rank extra term costs a few more iterations, not a new factor.)
-    this.mic.factor(m, from, to)
+    this.mic.factor(m, this.shared !== null ? 0 : from, this.shared !== null ? 0 : to)
     this.op.m = m
     this.op.extra = extra
     return this.pcg.solve(this.op, this.mic, b, x, { tolerance: tol, maxIterations: maxIt })

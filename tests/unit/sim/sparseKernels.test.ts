@@ -17,7 +17,7 @@ import {
   transposeCsr,
 } from '../../../src-shared/sim/core/sparse/csr'
 import { dotBlocks, gsRows, spmvRows } from '../../../src-shared/sim/core/sparse/kernels'
-import { JACOBI_ROWS } from '../../../src-shared/sim/core/sparse/rows'
+import { JACOBI_ROWS, ZERO_BLOCKS } from '../../../src-shared/sim/core/sparse/rows'
 import { MulticolorGaussSeidel, prolongAddCsr, restrictCsr, SparseVectorOps, spmv, spmvAdd, spResidual } from '../../../src-shared/sim/core/sparse/ops'
 import { createWasmBackend, type WasmKernelBackend } from '../../../src-shared/sim/wasm/wasmBackend'
 import type { SlabPool } from '../../../src-shared/sim/parallel/slabPool'
@@ -306,5 +306,34 @@ describe('WebAssembly sparse twins', () => {
       expectSameResults(res[1], ts[1])
     }
     expect(nnzOf(A)).toBeGreaterThan(0)
+  })
+})
+
+describe('zeroing a range of several vectors (ZERO_BLOCKS: a solver clearing its scratch block)', () => {
+  const owned: KernelBackend[] = []
+  afterAll(async () => {
+    for (const b of owned) await b.dispose()
+  })
+  it('zeroes exactly [from, to) of each of the vectors, on TypeScript and on 1-3 WebAssembly threads with blocks split', () => {
+    const stride = 1000, count = 3
+    const backends: KernelBackend[] = [TS_KERNELS]
+    for (const threads of [1, 2, 3]) {
+      const b = createKernelBackend('wasm', { threads, minParallelWork: 0, strict: true, initialBytes: 1 << 20 })
+      owned.push(b)
+      backends.push(b)
+    }
+    for (const b of backends) {
+      // Ranges across several blocks of 64, one shorter than a block, one empty.
+      for (const [from, to, block] of [[137, 911, 64], [5, 40, 64], [300, 300, 64], [0, stride, 128]]) {
+        const a = b.f64(stride * count + 7).fill(Number.NaN)
+        b.run(ZERO_BLOCKS, a, stride, count, from, to, block)
+        if (b !== TS_KERNELS) expect((b as WasmKernelBackend).fallbacks).toBe(0)
+        for (let i = 0; i < a.length; i++) {
+          const v = Math.floor(i / stride), c = i - v * stride
+          const zeroed = v < count && c >= from && c < to
+          if (zeroed !== (a[i] === 0) || (!zeroed && !Number.isNaN(a[i]))) throw new Error(`${b.kind} ${b.threads} threads, range ${from}-${to}: entry ${i} is ${a[i]}`)
+        }
+      }
+    }
   })
 })

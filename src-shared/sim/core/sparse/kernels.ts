@@ -101,6 +101,20 @@ export function axpyBlocks(y: Float64Array, alpha: number, x: Float64Array, n: n
   for (let c = k0 * block; c < end; c++) y[c] += alpha * x[c]
 }
 
+/**
+ * Zeroes entries [v stride + from, v stride + to) of a for v < count, over blocks [k0, k1) of
+ * that list of ranges (each range cut into blocks of `block` entries, range after range).
+ */
+export function zeroRangesBlocks(a: Float64Array, stride: number, count: number, from: number, to: number, block: number, k0: number, k1: number): void {
+  const perRange = Math.ceil((to - from) / block)
+  for (let k = k0; k < k1; k++) {
+    const v = Math.floor(k / perRange)
+    if (v >= count) break
+    const lo = v * stride + from + (k - v * perRange) * block
+    a.fill(0, lo, Math.min(v * stride + to, lo + block))
+  }
+}
+
 /** s = z + beta s over blocks [k0, k1). */
 export function xpbyBlocks(s: Float64Array, z: Float64Array, beta: number, n: number, block: number, k0: number, k1: number): void {
   const end = Math.min(n, k1 * block)

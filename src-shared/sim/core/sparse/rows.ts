@@ -3,7 +3,7 @@
 // threads; vector rows split fixed-size blocks of SPARSE_BLOCK entries, so reductions have
 // the same partials whatever the thread count.
 import { defineKernel, f64, float, i32, int, type KernelArgs, size } from '../kernelTable'
-import { axpyBlocks, dotBlocks, gsRows, icFactorSlab, icSolveSlab, jacobiRows, residualRows, spmvAddRows, spmvRows, updateIterateBlocks, xpbyBlocks } from './kernels'
+import { axpyBlocks, dotBlocks, gsRows, icFactorSlab, icSolveSlab, jacobiRows, residualRows, spmvAddRows, spmvRows, updateIterateBlocks, xpbyBlocks, zeroRangesBlocks } from './kernels'
 
 /** Entries per reduction block (even, so the two-lane sums start on a lane boundary). */
 export const SPARSE_BLOCK = 4096
@@ -95,6 +95,21 @@ export const AXPY_BLOCKS = defineKernel({
   range: (a) => Math.ceil(num(a, 3) / num(a, 4)),
   work: (a) => num(a, 3),
   ref: axpyBlocks,
+})
+
+/**
+ * Zeroes the same range [from, to) of `count` vectors laid out `stride` apart in one float64
+ * array (a solver's scratch block). Args: a, stride, count, from, to, block. Twin: memory.fill,
+ * several times TypedArray.fill's speed on the kernels' shared memory (which V8 fills with
+ * relaxed atomic stores), and split over the threads.
+ */
+export const ZERO_BLOCKS = defineKernel({
+  name: 'zeroRangesBlocks',
+  args: [f64('a'), int('stride'), int('count'), int('from'), int('to'), int('block')],
+  split: 'blocks',
+  range: (a) => (num(a, 4) > num(a, 3) ? num(a, 2) * Math.ceil((num(a, 4) - num(a, 3)) / num(a, 5)) : 0),
+  work: (a) => num(a, 2) * Math.max(0, num(a, 4) - num(a, 3)),
+  ref: zeroRangesBlocks,
 })
 
 /** s = z + beta s. Args: s, z, beta, n, block. */

@@ -158,6 +158,19 @@ export function axpyBlocks(y: usize, alpha: f64, x: usize, n: i32, block: i32, k
   if (c < end) wf64(y, c, rf64(y, c) + alpha * rf64(x, c))
 }
 
+/** zeroRangesBlocks over blocks [k0, k1). */
+export function zeroRangesBlocks(a: usize, stride: i32, count: i32, from: i32, to: i32, block: i32, k0: i32, k1: i32): void {
+  const perRange = (to - from + block - 1) / block
+  for (let k = k0; k < k1; k++) {
+    const v = k / perRange
+    if (v >= count) break
+    const lo = v * stride + from + (k - v * perRange) * block
+    const end = v * stride + to
+    const hi = lo + block < end ? lo + block : end
+    if (hi > lo) memory.fill(a + (<usize>lo << 3), 0, <usize>(hi - lo) << 3)
+  }
+}
+
 /** xpbyBlocks: s = z + beta s over blocks [k0, k1). */
 export function xpbyBlocks(s: usize, z: usize, beta: f64, n: i32, block: i32, k0: i32, k1: i32): void {
   const vb = f64x2.splat(beta)
