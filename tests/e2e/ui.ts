@@ -89,6 +89,9 @@ export async function commitField(page: Page, testid: string, text: string, expe
     async () => ({ value: await field.inputValue(), editing: await field.getAttribute('data-editing') }),
     (v) => v.value === expected && v.editing !== 'true',
     `${testid} to be committed as ${expected}`,
+    // The services answer within a second when the machine is idle; SwiftShader drawing a heavy
+    // scene on a loaded 2-core machine once held the answer past 10 s.
+    30_000,
   )
 }
 

@@ -6,8 +6,10 @@ import path from 'node:path'
 import { blenderSmokeScene } from '../../../src-shared/sim/smoke/benchScene'
 import { ProjectStore } from '../../../src-main/store/projectStore'
 
-export function makeSmokeProject(dir: string, opts: { res?: number; frames?: number; name?: string } = {}): string {
+export function makeSmokeProject(dir: string, opts: { res?: number; frames?: number; name?: string; domainParams?: Record<string, unknown> } = {}): string {
   const doc = blenderSmokeScene(opts.res ?? 12)
+  const domain = doc.objects.find((o) => o.kind === 'domain')!
+  Object.assign(domain.params, opts.domainParams ?? {})
   const file = path.join(dir, `${opts.name ?? 'smoke'}.eddy`)
   const store = ProjectStore.create(file, { ...doc.meta, frameEnd: opts.frames ?? 6 })
   const source = doc.objects.find((o) => o.id === 'source')!

@@ -15,6 +15,7 @@
 import { describe, expect, it } from 'vitest'
 import { RAMP, rampJetScene } from '../../../src-shared/scene/examples/hybridGases'
 import { createBakeSolver } from '../../../src-shared/sim/registry'
+import { bakeKernels } from '../bakeKernels'
 
 const FRAMES = 28
 
@@ -22,7 +23,7 @@ const FRAMES = 28
 function upSlopeSmoke(mode: 'hybrid' | 'tetrahedra' | 'hexahedra', resolution: number): { up: number; total: number } {
   const { doc } = rampJetScene({ resolution, mode, frames: FRAMES })
   const jetX = doc.objects.find((o) => o.id === 'jet')!.params.position as number[]
-  const solver = createBakeSolver(doc, 'domain')
+  const solver = createBakeSolver(doc, 'domain', bakeKernels(doc, 'domain'))
   for (let f = 1; f <= FRAMES; f++) solver.stepFrame(f)
   const v = solver.frame().volumes.find((q) => q.name === 'density')!
   const a = (RAMP.degrees * Math.PI) / 180

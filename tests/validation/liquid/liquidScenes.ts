@@ -1,11 +1,12 @@
 // Small liquid scenes and measurements shared by the liquid validation tests. The solver is
-// driven directly (the scene compiler does not know the liquid yet), with a hand-made input.
+// driven directly, with a hand-made input, so a test places exactly the volumes it needs.
 import { CLOSED_BOX } from '../../../src-shared/sim/core/boundaries'
 import type { GridSpec } from '../../../src-shared/sim/core/grid'
 import { defaultLiquidSetup, type LiquidSetup, type LiquidSimInput, type LiquidVolumeInit } from '../../../src-shared/sim/liquid/liquidInput'
 import { LiquidSolver } from '../../../src-shared/sim/liquid/liquidSolver'
 import type { Vec3 } from '../../../src-shared/scene/types'
 import type { SignedDistanceField } from '../../../src-shared/geometry/signedDistance'
+import { wasmKernels } from '../bakeKernels'
 
 export const FPS = 24
 
@@ -48,8 +49,9 @@ export function layerVolume(top: (x: number, z: number) => number, temperature =
   return { id: 'layer', name: 'layer', shape: 'mesh', position: [0, 0, 0], rotation: [0, 0, 0], scale: [1, 1, 1], mesh: field, temperature, velocity: [0, 0, 0] }
 }
 
+/** A closed box's setup on single-threaded WebAssembly kernels, as a bake runs them (../bakeKernels.ts). */
 export function liquidSetup(grid: GridSpec, volumes: LiquidVolumeInit[], overrides: Partial<LiquidSetup> = {}): LiquidSetup {
-  return defaultLiquidSetup(grid, CLOSED_BOX, { volumes, ...overrides })
+  return defaultLiquidSetup(grid, CLOSED_BOX, { volumes, kernels: wasmKernels().kernels, ...overrides })
 }
 
 /** The input of frame f (frame index f covers t = f / fps). */

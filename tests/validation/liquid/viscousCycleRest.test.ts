@@ -16,10 +16,11 @@ import { readCheckpoint } from '../../../src-shared/sim/core/checkpoint'
 import { LIQUID_CHECKPOINT_KIND } from '../../../src-shared/sim/liquid/liquidCheckpoint'
 import type { FrameData } from '../../../src-shared/sim/frame'
 import type { LiquidStepStats } from '../../../src-shared/sim/liquid/liquidSolver'
+import { bakeKernels } from '../bakeKernels'
 
 function solver() {
   const { doc } = toothpasteScene()
-  return createBakeSolver(doc, 'domain')
+  return createBakeSolver(doc, 'domain', bakeKernels(doc, 'domain'))
 }
 
 function bits(a: ArrayBufferView): Uint8Array {
@@ -60,7 +61,7 @@ describe("viscosity 'auto' after a stalled cycle", () => {
     const iterations = (pre: 'auto' | 'ic') => {
       const { doc, meshes } = meltingBunnyScene()
       const domain = doc.objects.find((o) => o.kind === 'domain')!
-      const s = createBakeSolver(doc, domain.id, { viscousPreconditioner: pre, resolveMesh: (id) => meshes.find((m) => m.id === id) })
+      const s = createBakeSolver(doc, domain.id, { ...bakeKernels(doc, domain.id), viscousPreconditioner: pre, resolveMesh: (id) => meshes.find((m) => m.id === id) })
       return (s.stepFrame(1) as LiquidStepStats).viscosityIterations
     }
     const auto = iterations('auto'), ic = iterations('ic')

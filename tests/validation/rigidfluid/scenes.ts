@@ -5,6 +5,7 @@ import type { SceneDocument, ParamValue, Vec3 } from '../../../src-shared/scene/
 import { liquidDomain, sceneObject } from '../../../src-shared/scene/examples/build'
 import { liquidFamily } from '../../../src-shared/sim/liquid/family'
 import type { RigidBodyState } from '../../../src-shared/sim/frame'
+import { wasmKernels } from '../bakeKernels'
 
 export interface BodySpec {
   id: string
@@ -77,7 +78,7 @@ export interface TankRun {
 
 /** Bakes frames 1..count+1 of the scene through the liquid family (as the bake runner does). */
 export function runTank(doc: SceneDocument, frames: number, onFrame?: (f: number, bodies: RigidBodyState[]) => void, levelClear = 0): TankRun {
-  const compiled = liquidFamily.compileSetup(doc, 'domain', {})
+  const compiled = liquidFamily.compileSetup(doc, 'domain', wasmKernels())
   const solver = liquidFamily.create(compiled)
   const out: TankRun = { frames: [], levels: [], liquidMomentum: [], liquidAngularMomentum: [], liquidBounds: [], msPerFrame: 0, phases: {} }
   const g = compiled.setup.grid

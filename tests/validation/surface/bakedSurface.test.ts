@@ -15,6 +15,7 @@ import { sceneObject } from '../../../src-shared/scene/examples/build'
 import type { ParamValue, SceneDocument, Track } from '../../../src-shared/scene/types'
 import type { BakeSolver } from '../../../src-shared/sim/family'
 import { createBakeSolver } from '../../../src-shared/sim/registry'
+import { bakeKernels } from '../bakeKernels'
 
 type V3 = [number, number, number]
 
@@ -57,7 +58,7 @@ describe('surface flow, baked', () => {
     it(`paint left by an emitter that moves away is conserved within 1% over 40 frames (${N}^2 cells a patch${N === 32 ? ', the default' : ''}, default forces)`, () => {
       // The brush paints the top for 6 frames, then jumps far from the surface.
       const doc = scene({ cellsPerPatch: N }, { velocity: [-1, 0, 0.5] }, [steps('brush', 'position.1', [[1, 1.5], [7, 50]])])
-      const { start, worst } = paintKept(createBakeSolver(doc, 'cage'), 7, 40)
+      const { start, worst } = paintKept(createBakeSolver(doc, 'cage', bakeKernels(doc, 'cage')), 7, 40)
       expect(start).toBeGreaterThan(0.05)
       console.log(`${N}^2: paint ${start.toFixed(4)}, largest relative change over 40 frames ${worst.toExponential(2)}`)
       expect(worst).toBeLessThan(0.01)
@@ -71,7 +72,7 @@ describe('surface flow, baked', () => {
     for (let j = 0; j < 4; j++) for (let i = 0; i < 4; i++) if (i < 2 || j < 2) faces.push([i + 5 * j, i + 5 * (j + 1), i + 1 + 5 * (j + 1), i + 1 + 5 * j])
     const doc = scene({ cellsPerPatch: 12 }, { position: [0, 1.05, 0], velocity: [0.3, 0, 0.3] }, [steps('brush', 'position.1', [[1, 1.05], [5, 50]])])
     doc.objects[0].cage = { positions, faces }
-    const s = createBakeSolver(doc, 'cage')
+    const s = createBakeSolver(doc, 'cage', bakeKernels(doc, 'cage'))
     const { start, worst } = paintKept(s, 5, 20)
     expect(start).toBeGreaterThan(0.01)
     // The corner's limit point, (a + 4 v + b) / 6 of the rim through cage vertex (2, 2), in the world (cage at y = 1).
@@ -89,7 +90,7 @@ describe('surface flow, baked', () => {
     const colour: V3 = [0.1, 0.4, 0.9]
     const D = 0.8
     const doc = scene({ cellsPerPatch: 16, surfaceGravity: [0, 0, 0] }, { paintColor: colour, density: D, rate: 60 })
-    const s = createBakeSolver(doc, 'cage')
+    const s = createBakeSolver(doc, 'cage', bakeKernels(doc, 'cage'))
     for (let f = 1; f <= 24; f++) s.stepFrame(f)
     const fr = s.frame()
     const tex = fr.textures!.find((t) => t.name === 'color')!
@@ -124,7 +125,7 @@ describe('surface flow, baked', () => {
     const g: V3 = [0, -3, 0], brushAt: V3 = [0.1, 0.5, 0], push: V3 = [-1, 0, 0.5]
     const plain = scene({ cellsPerPatch: 12, position: [0, 0, 0], surfaceGravity: g }, { position: brushAt, velocity: push })
     const turned = scene({ cellsPerPatch: 12, position: [0, 0, 0], rotation, surfaceGravity: rotate(R, g) }, { position: rotate(R, brushAt), velocity: rotate(R, push) })
-    const a = createBakeSolver(plain, 'cage'), b = createBakeSolver(turned, 'cage')
+    const a = createBakeSolver(plain, 'cage', bakeKernels(plain, 'cage')), b = createBakeSolver(turned, 'cage', bakeKernels(turned, 'cage'))
     for (let f = 1; f <= 12; f++) { a.stepFrame(f); b.stepFrame(f) }
     const fa = a.frame(), fb = b.frame()
     const ta = fa.textures![0].data, tb = fb.textures![0].data
@@ -147,7 +148,7 @@ describe('surface flow, baked', () => {
       // A box emitter holding the whole surface at the spot state (u 0.25, v 0.5) during the
       // first frame, then switched off: a uniform state the Laplacian leaves alone.
       const doc = scene({ cellsPerPatch: 8, flowMode: 'reactionDiffusion', patternSeeds: 0, patternSpeed: speed }, { shape: 'box', position: [0, 1, 0], scale: [3, 3, 3], rate: 1e3 }, [steps('brush', 'rate', [[1, 1e3], [2, 0]])])
-      const s = createBakeSolver(doc, 'cage')
+      const s = createBakeSolver(doc, 'cage', bakeKernels(doc, 'cage'))
       s.stepFrame(1)
       const params = doc.objects[0].params
       const F = params.feedRate as number, k = params.killRate as number
