@@ -39,6 +39,10 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 180_000,
           hookTimeout: 120_000,
+          // expect.poll waits on the UI's state (an edit reaching the services and the outliner
+          // redrawn): vitest's default 1 s was too short once SwiftShader drew a heavy scene on
+          // a loaded machine. A poll that passes returns at once, so this only slows failures.
+          expect: { poll: { timeout: 10_000 } },
           fileParallelism: false,
         },
       },
