@@ -22,6 +22,7 @@ import { MulticolorGaussSeidel, prolongAddCsr, restrictCsr, SparseVectorOps, spm
 import { createWasmBackend, type WasmKernelBackend } from '../../../src-shared/sim/wasm/wasmBackend'
 import type { SlabPool } from '../../../src-shared/sim/parallel/slabPool'
 import { createKernelBackend } from '../../../src-main/sim/workerPool'
+import { everyBackend } from './everyBackend'
 
 function rng(seed: number): () => number {
   let s = seed >>> 0
@@ -316,13 +317,7 @@ describe('zeroing a range of several vectors (ZERO_BLOCKS: a solver clearing its
   })
   it('zeroes exactly [from, to) of each of the vectors, on TypeScript and on 1-3 WebAssembly threads with blocks split', () => {
     const stride = 1000, count = 3
-    const backends: KernelBackend[] = [TS_KERNELS]
-    for (const threads of [1, 2, 3]) {
-      const b = createKernelBackend('wasm', { threads, minParallelWork: 0, strict: true, initialBytes: 1 << 20 })
-      owned.push(b)
-      backends.push(b)
-    }
-    for (const b of backends) {
+    for (const [, b] of everyBackend(owned)) {
       // Ranges across several blocks of 64, one shorter than a block, one empty.
       for (const [from, to, block] of [[137, 911, 64], [5, 40, 64], [300, 300, 64], [0, stride, 128]]) {
         const a = b.f64(stride * count + 7).fill(Number.NaN)
