@@ -14,9 +14,12 @@
 
 /**
  * One round of the eight sweeps of d (float64 per node, nx*ny*nz, spacing dx) over the box
- * [i0, i1] x [j0, j1] x [k0, k1]; neighbours beyond the grid read `far`.
+ * [i0, i1] x [j0, j1] x [k0, k1]; neighbours beyond the grid read `far`. With `spans`, row
+ * (j, k) is swept over [spans[2r], spans[2r + 1]] only (r = j + ny k; empty when the second is
+ * below the first), which must hold every node of the row the sweeps could lower: the others
+ * are left as they are, as the whole box's sweeps would leave them, so the bits are the same.
  */
-export function sweepEikonal(d: Float64Array, nx: number, ny: number, nz: number, dx: number, far: number, i0: number, i1: number, j0: number, j1: number, k0: number, k1: number): void {
+export function sweepEikonal(d: Float64Array, nx: number, ny: number, nz: number, dx: number, far: number, i0: number, i1: number, j0: number, j1: number, k0: number, k1: number, spans: Int32Array | null = null): void {
   const plane = nx * ny
   for (let s = 0; s < 8 && i0 <= i1; s++) {
     const di = s & 1 ? -1 : 1, dj = s & 2 ? -1 : 1, dk = s & 4 ? -1 : 1
@@ -24,12 +27,19 @@ export function sweepEikonal(d: Float64Array, nx: number, ny: number, nz: number
       const k = dk > 0 ? kk : k1 - (kk - k0)
       for (let jj = j0; jj <= j1; jj++) {
         const j = dj > 0 ? jj : j1 - (jj - j0)
-        for (let ii = i0; ii <= i1; ii++) {
-          const i = di > 0 ? ii : i1 - (ii - i0)
-          const c = i + nx * (j + ny * k)
+        const r = j + ny * k
+        const lo = spans === null ? i0 : spans[2 * r], hi = spans === null ? i1 : spans[2 * r + 1]
+        for (let ii = lo; ii <= hi; ii++) {
+          const i = di > 0 ? ii : hi - (ii - lo)
+          const c = i + nx * r
           let a = Math.min(i > 0 ? d[c - 1] : far, i < nx - 1 ? d[c + 1] : far)
           let b = Math.min(j > 0 ? d[c - nx] : far, j < ny - 1 ? d[c + nx] : far)
           let e = Math.min(k > 0 ? d[c - plane] : far, k < nz - 1 ? d[c + plane] : far)
+          // The update lies at least dx / sqrt(3) above the smallest neighbour (rounding stays
+          // far below that), so a node with no neighbour below it keeps its value: skipping
+          // the square roots there (a band's far nodes, all at `far`) keeps the same bits.
+          const dc = d[c]
+          if (a >= dc && b >= dc && e >= dc) continue
           // Sort a <= b <= e.
           let t: number
           if (a > b) (t = a), (a = b), (b = t)
@@ -44,7 +54,7 @@ export function sweepEikonal(d: Float64Array, nx: number, ny: number, nz: number
               x = (s3 + Math.sqrt(disc > 0 ? disc : 0)) / 3
             }
           }
-          if (x < d[c]) d[c] = x
+          if (x < dc) d[c] = x
         }
       }
     }

@@ -30,6 +30,10 @@
   return load<i32>(p + (<usize>i << 2))
 }
 
+@inline export function wi32(p: usize, i: i32, v: i32): void {
+  store<i32>(p + (<usize>i << 2), v)
+}
+
 @inline export function ru8(p: usize, i: i32): i32 {
   return <i32>load<u8>(p + <usize>i)
 }

@@ -1,10 +1,10 @@
 // The liquid's redistancing pass (reference: src-shared/sim/liquid/redistance.ts redistanceSlab;
 // Carlson 2004 sec. 6.2.2 by fast sweeping, Zhao 2005): initial distances next to the sign
-// changes, eight Gauss-Seidel sweeps of the Godunov upwind update over the band's box, then
+// changes, eight Gauss-Seidel sweeps of the Godunov upwind update over the band's row spans, then
 // the sign of the input and the band cap. Sequential, on one thread (index range [0, 1)); the
 // same float64 operations in the same order as the reference, so the same bits. (JavaScript's
 // Math.min and wasm's f64.min agree, -0 and NaN included.)
-import { rf32, rf64, wf32, wf64 } from './common'
+import { rf32, rf64, ri32, wf32, wf64, wi32 } from './common'
 
 /** redistance.ts axisTerm. */
 @inline function axisTerm(p: f64, a: f64, b: f64, dx: f64): f64 {
@@ -16,14 +16,54 @@ import { rf32, rf64, wf32, wf64 } from './common'
   return 1 / (tt * tt)
 }
 
-/** redistanceSlab over [b0, b1) = [0, 1). */
-export function redistance(phi: usize, d: usize, nx: i32, ny: i32, nz: i32, dx: f64, band: f64, b0: i32, b1: i32): void {
+/** redistance.ts dilateRowSpans. */
+function dilateRowSpans(spans: usize, nx: i32, ny: i32, nz: i32, m: i32): void {
+  const rows = ny * nz, tmp = 2 * rows
+  for (let k = 0; k < nz; k++) {
+    for (let j = 0; j < ny; j++) {
+      let lo = nx, hi = -1
+      for (let q = max(0, j - m), q1 = min(ny - 1, j + m); q <= q1; q++) {
+        const r = q + ny * k
+        const a = ri32(spans, 2 * r), b = ri32(spans, 2 * r + 1)
+        if (a < lo) lo = a
+        if (b > hi) hi = b
+      }
+      const r = j + ny * k
+      wi32(spans, tmp + 2 * r, lo)
+      wi32(spans, tmp + 2 * r + 1, hi)
+    }
+  }
+  for (let k = 0; k < nz; k++) {
+    for (let j = 0; j < ny; j++) {
+      let lo = nx, hi = -1
+      for (let q = max(0, k - m), q1 = min(nz - 1, k + m); q <= q1; q++) {
+        const r = j + ny * q
+        const a = ri32(spans, tmp + 2 * r), b = ri32(spans, tmp + 2 * r + 1)
+        if (a < lo) lo = a
+        if (b > hi) hi = b
+      }
+      const r = j + ny * k
+      wi32(spans, 2 * r, hi < lo ? nx : max(0, lo - m))
+      wi32(spans, 2 * r + 1, hi < lo ? -1 : min(nx - 1, hi + m))
+    }
+  }
+}
+
+/** redistanceSlab over [b0, b1) = [0, 1), row spans in this thread's scratch block. */
+export function redistance(phi: usize, d: usize, spansBase: usize, spansStride: usize, nx: i32, ny: i32, nz: i32, dx: f64, band: f64, b0: i32, b1: i32, worker: i32): void {
   if (b0 != 0 || b1 < 1) return
+  redistanceField(phi, d, spansBase + <usize>worker * spansStride, nx, ny, nz, dx, band)
+}
+
+function redistanceField(phi: usize, d: usize, spans: usize, nx: i32, ny: i32, nz: i32, dx: f64, band: f64): void {
   const plane = nx * ny
   const n = plane * nz
   let i0 = nx, i1 = -1, j0 = ny, j1 = -1, k0 = nz, k1 = -1
   for (let k = 0; k < nz; k++) {
     for (let j = 0; j < ny; j++) {
+      const r = j + ny * k
+      wi32(spans, 2 * r, nx)
+      wi32(spans, 2 * r + 1, -1)
       for (let i = 0; i < nx; i++) {
         const c = i + nx * (j + ny * k)
         const p = rf32(phi, c)
@@ -38,6 +78,8 @@ export function redistance(phi: usize, d: usize, nx: i32, ny: i32, nz: i32, dx: 
         }
         if (i < i0) i0 = i
         if (i > i1) i1 = i
+        if (ri32(spans, 2 * r) == nx) wi32(spans, 2 * r, i)
+        wi32(spans, 2 * r + 1, i)
         if (j < j0) j0 = j
         if (j > j1) j1 = j
         if (k < k0) k0 = k
@@ -61,18 +103,24 @@ export function redistance(phi: usize, d: usize, nx: i32, ny: i32, nz: i32, dx: 
   const bi0 = max(0, i0 - margin), bi1 = min(nx - 1, i1 + margin)
   const bj0 = max(0, j0 - margin), bj1 = min(ny - 1, j1 + margin)
   const bk0 = max(0, k0 - margin), bk1 = min(nz - 1, k1 + margin)
+  if (i0 <= i1) dilateRowSpans(spans, nx, ny, nz, margin)
   for (let s = 0; s < 8 && i0 <= i1; s++) {
     const di = s & 1 ? -1 : 1, dj = s & 2 ? -1 : 1, dk = s & 4 ? -1 : 1
     for (let kk = bk0; kk <= bk1; kk++) {
       const k = dk > 0 ? kk : bk1 - (kk - bk0)
       for (let jj = bj0; jj <= bj1; jj++) {
         const j = dj > 0 ? jj : bj1 - (jj - bj0)
-        for (let ii = bi0; ii <= bi1; ii++) {
-          const i = di > 0 ? ii : bi1 - (ii - bi0)
-          const c = i + nx * (j + ny * k)
+        const r = j + ny * k
+        const lo = ri32(spans, 2 * r), hi = ri32(spans, 2 * r + 1)
+        for (let ii = lo; ii <= hi; ii++) {
+          const i = di > 0 ? ii : hi - (ii - lo)
+          const c = i + nx * r
           let a = Math.min(i > 0 ? rf64(d, c - 1) : band, i < nx - 1 ? rf64(d, c + 1) : band)
           let b = Math.min(j > 0 ? rf64(d, c - nx) : band, j < ny - 1 ? rf64(d, c + nx) : band)
           let e = Math.min(k > 0 ? rf64(d, c - plane) : band, k < nz - 1 ? rf64(d, c + plane) : band)
+          // No neighbour below the node: it keeps its value (core/eikonalSweeps.ts).
+          const dc = rf64(d, c)
+          if (a >= dc && b >= dc && e >= dc) continue
           let t: f64
           if (a > b) {
             t = a
@@ -98,7 +146,7 @@ export function redistance(phi: usize, d: usize, nx: i32, ny: i32, nz: i32, dx: 
               x = (s3 + Math.sqrt(disc > 0 ? disc : 0)) / 3
             }
           }
-          if (x < rf64(d, c)) wf64(d, c, x)
+          if (x < dc) wf64(d, c, x)
         }
       }
     }
@@ -111,9 +159,10 @@ export function redistance(phi: usize, d: usize, nx: i32, ny: i32, nz: i32, dx: 
 }
 
 /** redistancePairSlab: index 0 field a (scratch da), index 1 field b (scratch db). */
-export function redistancePair(a: usize, da: usize, b: usize, db: usize, nx: i32, ny: i32, nz: i32, dx: f64, band: f64, i0: i32, i1: i32): void {
+export function redistancePair(a: usize, da: usize, b: usize, db: usize, spansBase: usize, spansStride: usize, nx: i32, ny: i32, nz: i32, dx: f64, band: f64, i0: i32, i1: i32, worker: i32): void {
+  const spans = spansBase + <usize>worker * spansStride
   for (let i = i0; i < i1; i++) {
-    if (i == 0) redistance(a, da, nx, ny, nz, dx, band, 0, 1)
-    else redistance(b, db, nx, ny, nz, dx, band, 0, 1)
+    if (i == 0) redistanceField(a, da, spans, nx, ny, nz, dx, band)
+    else redistanceField(b, db, spans, nx, ny, nz, dx, band)
   }
 }
