@@ -32,31 +32,41 @@ export function sweepEikonal(d: Float64Array, nx: number, ny: number, nz: number
         for (let ii = lo; ii <= hi; ii++) {
           const i = di > 0 ? ii : hi - (ii - lo)
           const c = i + nx * r
-          let a = Math.min(i > 0 ? d[c - 1] : far, i < nx - 1 ? d[c + 1] : far)
-          let b = Math.min(j > 0 ? d[c - nx] : far, j < ny - 1 ? d[c + nx] : far)
-          let e = Math.min(k > 0 ? d[c - plane] : far, k < nz - 1 ? d[c + plane] : far)
+          const a = Math.min(i > 0 ? d[c - 1] : far, i < nx - 1 ? d[c + 1] : far)
+          const b = Math.min(j > 0 ? d[c - nx] : far, j < ny - 1 ? d[c + nx] : far)
+          const e = Math.min(k > 0 ? d[c - plane] : far, k < nz - 1 ? d[c + plane] : far)
           // The update lies at least dx / sqrt(3) above the smallest neighbour (rounding stays
           // far below that), so a node with no neighbour below it keeps its value: skipping
           // the square roots there (a band's far nodes, all at `far`) keeps the same bits.
           const dc = d[c]
           if (a >= dc && b >= dc && e >= dc) continue
-          // Sort a <= b <= e.
-          let t: number
-          if (a > b) (t = a), (a = b), (b = t)
-          if (b > e) (t = b), (b = e), (e = t)
-          if (a > b) (t = a), (a = b), (b = t)
-          let x = a + dx
-          if (x > b) {
-            x = 0.5 * (a + b + Math.sqrt(2 * dx * dx - (a - b) * (a - b)))
-            if (x > e) {
-              const s3 = a + b + e
-              const disc = s3 * s3 - 3 * (a * a + b * b + e * e - dx * dx)
-              x = (s3 + Math.sqrt(disc > 0 ? disc : 0)) / 3
-            }
-          }
+          const x = godunovUpdate(a, b, e, dx)
           if (x < dc) d[c] = x
         }
       }
     }
   }
+}
+
+/**
+ * The Godunov upwind solution at a node whose per-axis neighbour minima are a, b, e (any
+ * order): Zhao's closed form, the largest root of sum (x - a_m)^2 = dx^2 over the axes whose
+ * a_m lies below it.
+ */
+export function godunovUpdate(a: number, b: number, e: number, dx: number): number {
+  // Sort a <= b <= e.
+  let t: number
+  if (a > b) (t = a), (a = b), (b = t)
+  if (b > e) (t = b), (b = e), (e = t)
+  if (a > b) (t = a), (a = b), (b = t)
+  let x = a + dx
+  if (x > b) {
+    x = 0.5 * (a + b + Math.sqrt(2 * dx * dx - (a - b) * (a - b)))
+    if (x > e) {
+      const s3 = a + b + e
+      const disc = s3 * s3 - 3 * (a * a + b * b + e * e - dx * dx)
+      x = (s3 + Math.sqrt(disc > 0 ? disc : 0)) / 3
+    }
+  }
+  return x
 }

@@ -22,6 +22,7 @@ import { LEVEL_SET_SCRATCH_CELLS, LevelSetScratch, particleLevelSet } from '../.
 import { MarkerParticles } from '../../../../src-shared/sim/liquid/markers'
 import { ParticleMover } from '../../../../src-shared/sim/liquid/particleMotion'
 import { Redistancer } from '../../../../src-shared/sim/liquid/redistance'
+import { godunovUpdate } from '../../../../src-shared/sim/core/eikonalSweeps'
 import { lerpLattice, MacStencil, macVelocity } from '../../../../src-shared/sim/liquid/sample'
 import { Stencil7Matrix, Stencil7Mic0 } from '../../../../src-shared/sim/liquid/stencil7'
 import { ParticleTransfer, splatSumsLength } from '../../../../src-shared/sim/liquid/transfer'
@@ -360,7 +361,7 @@ function referenceRedistance(phi: Float32Array, nx: number, ny: number, nz: numb
     }
   }
 
-/** core/eikonalSweeps.ts's rule at every node of the grid, in the same eight orders. */
+/** core/eikonalSweeps.ts's update at every node of the grid, in the same eight orders. */
 function plainSweeps(d: Float64Array, nx: number, ny: number, nz: number, dx: number, far: number): void {
   const plane = nx * ny
   for (let s = 0; s < 8; s++) {
@@ -372,20 +373,7 @@ function plainSweeps(d: Float64Array, nx: number, ny: number, nz: number, dx: nu
         Math.min(j > 0 ? d[c - nx] : far, j < ny - 1 ? d[c + nx] : far),
         Math.min(k > 0 ? d[c - plane] : far, k < nz - 1 ? d[c + plane] : far),
       ]
-      let [a, b, e] = m
-      let t: number
-      if (a > b) (t = a), (a = b), (b = t)
-      if (b > e) (t = b), (b = e), (e = t)
-      if (a > b) (t = a), (a = b), (b = t)
-      let x = a + dx
-      if (x > b) {
-        x = 0.5 * (a + b + Math.sqrt(2 * dx * dx - (a - b) * (a - b)))
-        if (x > e) {
-          const s3 = a + b + e
-          const disc = s3 * s3 - 3 * (a * a + b * b + e * e - dx * dx)
-          x = (s3 + Math.sqrt(disc > 0 ? disc : 0)) / 3
-        }
-      }
+      const x = godunovUpdate(m[0], m[1], m[2], dx)
       if (x < d[c]) d[c] = x
     }
   }
