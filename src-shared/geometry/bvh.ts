@@ -264,6 +264,14 @@ function build(mesh: TriMesh): Built {
   const binBox = new Float64Array(3 * BINS * 6)
   const sufArea = new Float64Array(BINS)
   const sufCount = new Int32Array(BINS)
+  // The bins a node's triangles fill: a bin is reset when a node's first triangle lands in it
+  // (stamp[bin] = that node's pass), and usedBins lists each axis's filled bins (used[axis] of
+  // them), so a node costs its triangles and filled bins rather than 3 x 16 bins (most nodes
+  // hold a few triangles).
+  const stamp = new Int32Array(3 * BINS)
+  const usedBins = new Int32Array(3 * BINS)
+  const used = new Int32Array(3)
+  let stampNow = 0
 
   while (wp > 0) {
     const node = work[--wp]
@@ -300,12 +308,8 @@ function build(mesh: TriMesh): Built {
     let bestCost = Infinity, bestAxis = -1, bestSplit = 0
     const ext0 = cx1 - cx0, ext1 = cy1 - cy0, ext2 = cz1 - cz0
     const sc0 = ext0 > 0 ? BINS / ext0 : 0, sc1 = ext1 > 0 ? BINS / ext1 : 0, sc2 = ext2 > 0 ? BINS / ext2 : 0
-    binCount.fill(0)
-    for (let i = 0; i < 3 * BINS; i++) {
-      const o = 6 * i
-      binBox[o] = binBox[o + 1] = binBox[o + 2] = Infinity
-      binBox[o + 3] = binBox[o + 4] = binBox[o + 5] = -Infinity
-    }
+    used[0] = used[1] = used[2] = 0
+    stampNow++
     for (let s = first; s < end; s++) {
       const t = perm[s], q = 6 * t
       const bx0 = triBox[q], by0 = triBox[q + 1], bz0 = triBox[q + 2]
@@ -318,8 +322,15 @@ function build(mesh: TriMesh): Built {
       if (b2 >= BINS) b2 = BINS - 1
       for (let axis = 0; axis < 3; axis++) {
         const bin = axis * BINS + (axis === 0 ? b0 : axis === 1 ? b1 : b2)
-        binCount[bin]++
         const o = 6 * bin
+        if (stamp[bin] !== stampNow) {
+          stamp[bin] = stampNow
+          binCount[bin] = 0
+          binBox[o] = bx0; binBox[o + 1] = by0; binBox[o + 2] = bz0
+          binBox[o + 3] = bx1; binBox[o + 4] = by1; binBox[o + 5] = bz1
+          usedBins[axis * BINS + used[axis]++] = bin
+        }
+        binCount[bin]++
         if (bx0 < binBox[o]) binBox[o] = bx0
         if (by0 < binBox[o + 1]) binBox[o + 1] = by0
         if (bz0 < binBox[o + 2]) binBox[o + 2] = bz0
@@ -329,42 +340,55 @@ function build(mesh: TriMesh): Built {
       }
     }
     for (let axis = 0; axis < 3; axis++) {
-      if ((axis === 0 ? sc0 : axis === 1 ? sc1 : sc2) === 0) continue
-      const cb = axis * BINS, bb = axis * BINS * 6
-      // Suffix sweep: area and count of bins i..BINS-1.
+      const m = used[axis]
+      if (m < 2) continue
+      const ub = axis * BINS
+      // The axis's non-empty bins in increasing order (insertion sort: at most 16).
+      for (let x = ub + 1; x < ub + m; x++) {
+        const v = usedBins[x]
+        let y = x - 1
+        while (y >= ub && usedBins[y] > v) {
+          usedBins[y + 1] = usedBins[y]
+          y--
+        }
+        usedBins[y + 1] = v
+      }
+      // Suffix sweep over the non-empty bins: area and count of bins u_k.. (the empty ones
+      // between add nothing, so these are the sums over every bin from u_k up).
       let ax0 = Infinity, ay0 = Infinity, az0 = Infinity, ax1 = -Infinity, ay1 = -Infinity, az1 = -Infinity
       let acc = 0
-      for (let i = BINS - 1; i >= 1; i--) {
-        const o = bb + 6 * i
-        acc += binCount[cb + i]
+      for (let k = m - 1; k >= 1; k--) {
+        const bin = usedBins[ub + k], o = 6 * bin
+        acc += binCount[bin]
         if (binBox[o] < ax0) ax0 = binBox[o]
         if (binBox[o + 1] < ay0) ay0 = binBox[o + 1]
         if (binBox[o + 2] < az0) az0 = binBox[o + 2]
         if (binBox[o + 3] > ax1) ax1 = binBox[o + 3]
         if (binBox[o + 4] > ay1) ay1 = binBox[o + 4]
         if (binBox[o + 5] > az1) az1 = binBox[o + 5]
-        sufCount[i] = acc
-        sufArea[i] = acc > 0 ? area(ax0, ay0, az0, ax1, ay1, az1) : 0
+        sufCount[k] = acc
+        sufArea[k] = area(ax0, ay0, az0, ax1, ay1, az1)
       }
-      // Prefix sweep: split before bin i puts bins 0..i-1 left.
+      // Prefix sweep: the split before non-empty bin u_k. Every split plane from just above
+      // u_(k-1) to u_k divides the triangles alike, at the same cost; the lowest, u_(k-1) + 1,
+      // is the one a sweep over every bin keeps (it takes a lower cost only).
       ax0 = ay0 = az0 = Infinity
       ax1 = ay1 = az1 = -Infinity
       acc = 0
-      for (let i = 1; i < BINS; i++) {
-        const o = bb + 6 * (i - 1)
-        acc += binCount[cb + i - 1]
+      for (let k = 1; k < m; k++) {
+        const bin = usedBins[ub + k - 1], o = 6 * bin
+        acc += binCount[bin]
         if (binBox[o] < ax0) ax0 = binBox[o]
         if (binBox[o + 1] < ay0) ay0 = binBox[o + 1]
         if (binBox[o + 2] < az0) az0 = binBox[o + 2]
         if (binBox[o + 3] > ax1) ax1 = binBox[o + 3]
         if (binBox[o + 4] > ay1) ay1 = binBox[o + 4]
         if (binBox[o + 5] > az1) az1 = binBox[o + 5]
-        if (acc === 0 || sufCount[i] === 0) continue
-        const cost = area(ax0, ay0, az0, ax1, ay1, az1) * acc + sufArea[i] * sufCount[i]
+        const cost = area(ax0, ay0, az0, ax1, ay1, az1) * acc + sufArea[k] * sufCount[k]
         if (cost < bestCost) {
           bestCost = cost
           bestAxis = axis
-          bestSplit = i
+          bestSplit = bin - ub + 1
         }
       }
     }

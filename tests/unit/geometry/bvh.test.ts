@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { HIT_DISTANCE, HIT_REGION, HIT_SIZE, TriangleBvh } from '../../../src-shared/geometry/bvh'
 import { closestPointOnTriangle } from '../../../src-shared/geometry/closestPoint'
@@ -6,6 +7,10 @@ import type { TriMesh } from '../../../src-shared/geometry/triMesh'
 import { computeBounds } from '../../../src-shared/geometry/triMesh'
 import { bunnyMesh } from '../../fixtures/makeBunnyObj'
 import { randomSoup, rng } from './meshes'
+
+// Node count, depth and a hash of the trees built on 2026-12-01 (before the build skipped empty bins).
+const BUNNY_TREE = '4225 14 0eee25a541c804f7'
+const SOUP_TREE = '5651 15 04db011be311c147'
 
 /** Brute force over all triangles with the same kernel; first minimum wins on ties. */
 function bruteForce(mesh: TriMesh, x: number, y: number, z: number, s: Float64Array) {
@@ -150,6 +155,17 @@ describe('TriangleBvh', () => {
     expect(leafTris).toBe(5000)
     // log2(5000 / 8) ~ 9.3; SAH trees are deeper than balanced ones but not by much here.
     expect(bvh.maxDepth).toBeLessThan(40)
+  })
+
+  it('builds the same tree as the binned SAH builder of 2026-11 (node boxes, children, leaf order): ties between equally near triangles go to the one the traversal meets first, so a faster build must not change the tree', () => {
+    const hash = (m: TriMesh) => {
+      const b = new TriangleBvh(m)
+      const h = createHash('sha256')
+      for (const a of [b.nodeBounds, b.nodeInfo, b.triOrder, b.triVerts]) h.update(new Uint8Array(a.buffer, a.byteOffset, a.byteLength))
+      return `${b.nodeCount} ${b.maxDepth} ${h.digest('hex').slice(0, 16)}`
+    }
+    expect(hash(bunnyMesh())).toBe(BUNNY_TREE)
+    expect(hash(randomSoup(3000, 11))).toBe(SOUP_TREE)
   })
 
   it('builds large meshes in O(n log n) time', () => {
