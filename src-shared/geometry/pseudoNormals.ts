@@ -47,36 +47,56 @@ export function computePseudoNormals(mesh: TriMesh): PseudoNormals {
   }
   const vertex = Float32Array.from(vAcc)
 
-  // Edges are matched by their sorted vertex pair: key = min * nv + max (exact below 2^53).
+  // Edges are matched by their vertex pair {lo, hi}: the half-edges are counting-sorted by lo
+  // (in increasing half-edge order within a vertex), and within a vertex's few half-edges those
+  // with the same hi form the edge; its faces are added in increasing half-edge order, as the
+  // comparator sort by (lo, hi) this replaced listed them (O(n) instead of O(n log n) calls).
   const m = 3 * n
-  const keys = new Float64Array(m)
+  const start = new Int32Array(nv + 1)
   for (let t = 0; t < n; t++) {
     for (let e = 0; e < 3; e++) {
       const i = idx[3 * t + e], j = idx[3 * t + ((e + 1) % 3)]
-      keys[3 * t + e] = i < j ? i * nv + j : j * nv + i
+      start[(i < j ? i : j) + 1]++
     }
   }
-  const order = new Uint32Array(m)
-  for (let i = 0; i < m; i++) order[i] = i
-  order.sort((x, y) => keys[x] - keys[y])
+  for (let v = 0; v < nv; v++) start[v + 1] += start[v]
+  const byLo = new Int32Array(m)
+  const hiOf = new Int32Array(m)
+  const cursor = start.slice(0, nv)
+  for (let t = 0; t < n; t++) {
+    for (let e = 0; e < 3; e++) {
+      const i = idx[3 * t + e], j = idx[3 * t + ((e + 1) % 3)]
+      const slot = 3 * t + e
+      hiOf[slot] = i < j ? j : i
+      byLo[cursor[i < j ? i : j]++] = slot
+    }
+  }
   const edge = new Float32Array(3 * m)
-  for (let g = 0; g < m; ) {
-    let h = g
-    let sx = 0, sy = 0, sz = 0
-    while (h < m && keys[order[h]] === keys[order[g]]) {
-      const t = (order[h] / 3) | 0
-      sx += face[3 * t]
-      sy += face[3 * t + 1]
-      sz += face[3 * t + 2]
-      h++
+  const done = new Uint8Array(m)
+  for (let v = 0; v < nv; v++) {
+    const end = start[v + 1]
+    for (let a = start[v]; a < end; a++) {
+      const first = byLo[a]
+      if (done[first]) continue
+      const hi = hiOf[first]
+      let sx = 0, sy = 0, sz = 0
+      for (let b = a; b < end; b++) {
+        const slot = byLo[b]
+        if (hiOf[slot] !== hi) continue
+        const t = (slot / 3) | 0
+        sx += face[3 * t]
+        sy += face[3 * t + 1]
+        sz += face[3 * t + 2]
+      }
+      for (let b = a; b < end; b++) {
+        const slot = byLo[b]
+        if (hiOf[slot] !== hi) continue
+        done[slot] = 1
+        edge[3 * slot] = sx
+        edge[3 * slot + 1] = sy
+        edge[3 * slot + 2] = sz
+      }
     }
-    for (let k = g; k < h; k++) {
-      const slot = 3 * order[k]
-      edge[slot] = sx
-      edge[slot + 1] = sy
-      edge[slot + 2] = sz
-    }
-    g = h
   }
   return { face, vertex, edge }
 }
