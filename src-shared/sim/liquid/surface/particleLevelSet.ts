@@ -84,6 +84,8 @@ export class ParticleLevelSet {
   private bucketLayers = 1
   private lo: Vec3 = [0, 0, 0]
   private hi: Vec3 = [0, 0, 0]
+  /** planeBalance's array. */
+  private balance = new Float64Array(0)
 
   /**
    * kernels: where the splat runs. borrowed: kernel memory nothing else uses while the level
@@ -217,12 +219,35 @@ export class ParticleLevelSet {
       this.phi.fill(this.far, 0, (b - a) * plane)
       return
     }
-    this.kernels.run(SURFACE_SPLAT, S, this.sorted, first, end, nx, ny, nz, a, b - a, ox, oy, oz, h, R, lo[0], lo[1], lo[2], hi[0], hi[1], hi[2], this.radius, this.far)
+    this.kernels.run(SURFACE_SPLAT, S, this.sorted, first, end, nx, ny, nz, a, b - a, ox, oy, oz, h, R, lo[0], lo[1], lo[2], hi[0], hi[1], hi[2], this.radius, this.far, this.planeBalance(a, b))
     for (let pass = 1; pass <= this.smoothing; pass++) {
       // Planes still exact after this pass: one fewer each side, except at the grid's ends
       // (whose planes the smoothing never changes).
       this.smoothInside(a === 0 ? 1 : a + pass, b === nz ? nz - 1 : b - pass)
     }
+  }
+
+  /**
+   * The splat's work over node planes [a, b) for the threads' split (cumulative, length
+   * b - a + 1): a plane gets a share of the splats of the particles whose buckets lie within R
+   * of it (a particle's (2R / h)^3 nodes spread over its 2R / h planes), and its own nodes.
+   * Where a pool's liquid fills the lower planes of a window, an even split of the planes left
+   * one thread most of the splats. The split never changes the bits.
+   */
+  private planeBalance(a: number, b: number): Float64Array {
+    const { nx, ny, h } = this.grid
+    const B = this.bucketSize, R = this.R, last = this.bucketLayers - 1, start = this.bucketStart, bp = this.bucketPlane
+    const perPlane = Math.max(1, (2 * R) / h) ** 2
+    if (this.balance.length < b - a + 1) this.balance = new Float64Array(b - a + 1)
+    const w = this.balance
+    w[0] = 0
+    for (let k = a; k < b; k++) {
+      const la = Math.max(0, Math.min(last, Math.floor((k * h - R) / B)))
+      const lb = Math.max(0, Math.min(last, Math.floor((k * h + R) / B)))
+      const near = start[(lb + 1) * bp] - start[la * bp]
+      w[k - a + 1] = w[k - a] + perPlane * near + nx * ny
+    }
+    return w
   }
 
   /**

@@ -148,10 +148,14 @@ export const SURFACE_SPLAT = defineKernel({
     float('hi2'),
     float('rad'),
     float('far'),
+    size('balance'),
   ],
   split: 'planes',
   range: (a) => num(a, 8),
   // Each thread reads the window's every particle; (2R / h)^3 nodes a particle, about 30 at refinement 2.
   work: (a) => 30 * (num(a, 3) - num(a, 2)) + num(a, 4) * num(a, 5) * num(a, 8),
+  // The planes' splats by the particles near each (particleLevelSet.ts planeBalance): a pool's
+  // liquid fills some planes of the window and not others.
+  balance: (a) => a[22] as Float64Array | null,
   ref: surfaceSplatSlab,
 })
