@@ -11,6 +11,7 @@
 import { EddyError } from '../api/errors'
 import type { TriMesh } from './triMesh'
 import { closestPointOnTriangleIn } from './closestPoint'
+import { insertionSortInt32 } from '../insertionSort'
 
 /** Slots of the `out` array of TriangleBvh.closestPoint. */
 export const HIT_X = 0
@@ -343,16 +344,8 @@ function build(mesh: TriMesh): Built {
       const m = used[axis]
       if (m < 2) continue
       const ub = axis * BINS
-      // The axis's non-empty bins in increasing order (insertion sort: at most 16).
-      for (let x = ub + 1; x < ub + m; x++) {
-        const v = usedBins[x]
-        let y = x - 1
-        while (y >= ub && usedBins[y] > v) {
-          usedBins[y + 1] = usedBins[y]
-          y--
-        }
-        usedBins[y + 1] = v
-      }
+      // The axis's non-empty bins in increasing order (at most 16).
+      insertionSortInt32(usedBins, ub, ub + m)
       // Suffix sweep over the non-empty bins: area and count of bins u_k.. (the empty ones
       // between add nothing, so these are the sums over every bin from u_k up).
       let ax0 = Infinity, ay0 = Infinity, az0 = Infinity, ax1 = -Infinity, ay1 = -Infinity, az1 = -Infinity

@@ -4,6 +4,7 @@
 // Poisson matrix for tests and benchmarks. The per-iteration kernels are in kernels.ts.
 import { reuseOrGrow } from '../growCapacity'
 import type { KernelAllocator } from '../kernelTypes'
+import { insertionSortInt32 } from '../../../insertionSort'
 
 /**
  * Row i holds entries rowPtr[i] .. rowPtr[i+1]-1: column col[p], value val[p], columns in
@@ -199,15 +200,7 @@ export function sortColumns(col: Int32Array, start: number, end: number): void {
     col.subarray(start, end).sort()
     return
   }
-  for (let t = start + 1; t < end; t++) {
-    const c = col[t]
-    let u = t - 1
-    while (u >= start && col[u] > c) {
-      col[u + 1] = col[u]
-      u--
-    }
-    col[u + 1] = c
-  }
+  insertionSortInt32(col, start, end)
 }
 
 /**
