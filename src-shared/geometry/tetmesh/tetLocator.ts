@@ -47,18 +47,28 @@ export class TetLocator {
     if (!(cells <= 2 ** 28)) throw new EddyError('INVALID_PARAM', `tetrahedron locator: ${this.dims.join(' x ')} cells is too many (cell size ${cellSize} against a mesh ${hi.map((h, a) => h - lo[a]).join(' x ')} across)`)
     this.boxes = tetBoxes(positions, tets)
     // Two passes over the tetrahedra's cell ranges: count, then fill (a counting sort by cell).
+    // Each tetrahedron's range is worked out once, in the first pass, and kept for the second.
+    const ranges = new Int32Array(6 * nt)
     const box = new Int32Array(6)
-    const visitCells = (t: number, visit: (c: number) => void) => {
-      this.cellRange(t, box)
-      for (let k = box[2]; k <= box[5]; k++) for (let j = box[1]; j <= box[4]; j++) for (let i = box[0]; i <= box[3]; i++) visit(i + nx * (j + ny * k))
-    }
     const start = new Int32Array(cells + 1)
-    for (let t = 0; t < nt; t++) visitCells(t, (c) => start[c + 1]++)
+    for (let t = 0; t < nt; t++) {
+      this.cellRange(t, box)
+      ranges.set(box, 6 * t)
+      for (let k = box[2]; k <= box[5]; k++) for (let j = box[1]; j <= box[4]; j++) {
+        const row = nx * (j + ny * k) + 1
+        for (let i = box[0]; i <= box[3]; i++) start[row + i]++
+      }
+    }
     for (let c = 0; c < cells; c++) start[c + 1] += start[c]
     if (start[cells] > MAX_ENTRIES) throw new EddyError('INVALID_PARAM', `tetrahedron locator: ${start[cells]} index entries is too many (cell size ${cellSize} is too small for these tetrahedra)`)
     const entries = new Int32Array(start[cells])
     const fill = start.slice(0, cells)
-    for (let t = 0; t < nt; t++) visitCells(t, (c) => { entries[fill[c]++] = t })
+    for (let t = 0, o = 0; t < nt; t++, o += 6) {
+      for (let k = ranges[o + 2]; k <= ranges[o + 5]; k++) for (let j = ranges[o + 1]; j <= ranges[o + 4]; j++) {
+        const row = nx * (j + ny * k)
+        for (let i = ranges[o]; i <= ranges[o + 3]; i++) entries[fill[row + i]++] = t
+      }
+    }
     this.cellStart = start
     this.cellTets = entries
     // Indexed by the exact boxes; tested with padded ones (tetBoxes).
