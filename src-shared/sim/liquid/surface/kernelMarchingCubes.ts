@@ -16,6 +16,8 @@ export class KernelMarchingCubes {
   // The TypeScript reference's scratch (the WebAssembly rows take per-thread blocks instead).
   private rowScratch = new Int32Array(0)
   private writeScratch = new Int32Array(0)
+  /** MC_WRITE's split of a window's slices between the threads. */
+  private balance = new Float64Array(0)
   // The sweep in progress.
   private grid: NodeGrid | null = null
   private out: MeshBuffers | null = null
@@ -66,7 +68,13 @@ export class KernelMarchingCubes {
       tri += counts[3 * u + 2]
     }
     this.reserve(v, tri)
-    this.kernels.run(MC_WRITE, phi, this.positions, this.indices, bases, t.caseStart, t.caseTris, t.edges, this.writeScratch, nx, ny, base, s0, g.origin[0], g.origin[1], g.origin[2], g.h, units)
+    // The threads' split of the slices: a slice's nodes, and its vertices and triangles at
+    // the cost of a few nodes each (the split never changes the bits).
+    if (this.balance.length < units + 1) this.balance = new Float64Array(units + 1)
+    const w = this.balance
+    w[0] = 0
+    for (let u = 0; u < units; u++) w[u + 1] = w[u] + nx * ny + 8 * (counts[3 * u] + counts[3 * u + 1] + counts[3 * u + 2])
+    this.kernels.run(MC_WRITE, phi, this.positions, this.indices, bases, t.caseStart, t.caseTris, t.edges, this.writeScratch, nx, ny, base, s0, g.origin[0], g.origin[1], g.origin[2], g.h, units, w)
     this.lastSliceBase = bases[1 + 3 * (units - 1)]
     this.vertices = v
     this.triangles = tri

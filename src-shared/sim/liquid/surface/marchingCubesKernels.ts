@@ -267,9 +267,13 @@ export const MC_WRITE = defineKernel({
     float('oz'),
     float('h'),
     size('units'),
+    size('balance'),
   ],
   split: 'planes',
   range: (a) => num(a, 16),
   work: (a) => 2 * num(a, 8) * num(a, 9) * num(a, 16),
+  // The slices' nodes and what MC_COUNT found in them (kernelMarchingCubes.ts): the surface
+  // crosses some slices of a window and not others.
+  balance: (a) => a[17] as Float64Array | null,
   ref: mcWriteSlab,
 })
