@@ -83,7 +83,7 @@ export class LiquidSurfacer {
     this.lastDropsRemoved = 0
     if (input.count === 0) return { name: 'liquid', positions: new Float32Array(0), indices: new Uint32Array(0), normals: new Float32Array(0) }
     const ls = this.levelSet
-    ls.prepare(
+    const bad = ls.prepare(
       {
         positions: input.positions,
         count: input.count,
@@ -97,6 +97,7 @@ export class LiquidSurfacer {
       },
       WINDOW_PLANES + 1,
     )
+    if (bad >= 0) throw nonFinite(input.positions, bad)
     // A window of node planes at a time: the level set's sums then take a few planes, not four
     // node grids (278 MB at 128^3 and refinement 2). Each window after the first starts at the
     // last slice the cubes have, so the slab between two windows is meshed too; the mesh is the
@@ -129,6 +130,14 @@ function invalid(message: string, field: string, value: unknown): EddyError {
   return new EddyError('INVALID_PARAM', message, { field, value })
 }
 
+/** The error for particle i's non-finite coordinate. */
+function nonFinite(positions: ArrayLike<number>, i: number): EddyError {
+  let a = 0
+  while (a < 2 && Number.isFinite(positions[3 * i + a])) a++
+  const value = positions[3 * i + a]
+  return invalid(`Liquid surface: particle ${i} has a non-finite position (${value}).`, 'positions', i)
+}
+
 function validate(input: LiquidSurfaceInput): { refinement: number; smoothing: number; minDropVolume: number; kernelScale: number } {
   const { positions, count, particleRadius, grid } = input
   if (!Number.isInteger(count) || count < 0) throw invalid(`Liquid surface: particle count must be a whole number >= 0 (got ${count}).`, 'count', count)
@@ -149,11 +158,6 @@ function validate(input: LiquidSurfaceInput): { refinement: number; smoothing: n
   if (!(kernelScale >= 2 && kernelScale <= 4)) throw invalid(`Liquid surface: kernel scale must be 2..4 particle radii (got ${kernelScale}).`, 'kernelScale', kernelScale)
   const nodes = (grid.nx * refinement + 3) * (grid.ny * refinement + 3) * (grid.nz * refinement + 3)
   if (nodes > MAX_SURFACE_NODES) throw invalid(`Liquid surface: ${nodes} level-set nodes is over the limit of ${MAX_SURFACE_NODES}; lower the refinement.`, 'refinement', refinement)
-  for (let i = 0; i < 3 * count; i++) {
-    if (!Number.isFinite(positions[i])) {
-      const particle = Math.floor(i / 3)
-      throw invalid(`Liquid surface: particle ${particle} has a non-finite position (${positions[i]}).`, 'positions', particle)
-    }
-  }
+  // Non-finite positions are found by the level set's sort (surface(), nonFinite below).
   return { refinement, smoothing, minDropVolume, kernelScale }
 }

@@ -17,6 +17,7 @@
 //
 // The splat and phi run as a kernel-table row (surfaceSplatKernels.ts): on the WebAssembly
 // backend, split by z-planes of nodes over its threads, the arrays in its memory.
+import { EddyError } from '../../../api/errors'
 import type { Vec3 } from '../../../scene/types'
 import { reuseOrGrow } from '../../core/growCapacity'
 import { TS_KERNELS } from '../../core/kernelBackend'
@@ -101,15 +102,18 @@ export class ParticleLevelSet {
 
   /** phi on every node plane (prepare, then one window over the whole grid). */
   compute(p: LevelSetParams): void {
-    this.prepare(p, Infinity)
+    const bad = this.prepare(p, Infinity)
+    if (bad >= 0) throw new EddyError('INVALID_PARAM', `Liquid level set: particle ${bad} has a non-finite position.`, { field: 'positions', value: bad })
     this.computePlanes(0, this.grid.nz)
   }
 
   /**
    * The node grid for p, and the particles counting-sorted into buckets; computePlanes()
-   * windows will span at most windowPlanes planes.
+   * windows will span at most windowPlanes planes. Returns -1, or the first particle with a
+   * non-finite coordinate (then nothing is sorted: the caller reports it; the sort's first pass
+   * reads every position anyway, so this costs no pass of its own).
    */
-  prepare(p: LevelSetParams, windowPlanes: number): void {
+  prepare(p: LevelSetParams, windowPlanes: number): number {
     const r = p.refinement, h = p.dx / r
     const nx = p.cells[0] * r + 3, ny = p.cells[1] * r + 3, nz = p.cells[2] * r + 3
     const ox = p.origin[0] - h, oy = p.origin[1] - h, oz = p.origin[2] - h
@@ -145,7 +149,10 @@ export class ParticleLevelSet {
     start.fill(0, 0, nb + 1)
     const pos = p.positions, n = p.count
     for (let i = 0; i < n; i++) {
-      const b = bucketOf(pos[3 * i] - ox, pos[3 * i + 1] - oy, pos[3 * i + 2] - oz, B, bx, by, bz)
+      const x = pos[3 * i], y = pos[3 * i + 1], z = pos[3 * i + 2]
+      // x - x is 0 for a finite x, NaN for NaN and the infinities.
+      if (!(x - x === 0 && y - y === 0 && z - z === 0)) return i
+      const b = bucketOf(x - ox, y - oy, z - oz, B, bx, by, bz)
       of[i] = b
       start[b + 1]++
     }
@@ -161,6 +168,7 @@ export class ParticleLevelSet {
     }
     for (let b = nb; b > 0; b--) start[b] = start[b - 1]
     start[0] = 0
+    return -1
   }
 
   /** The sorted positions and four window arrays as views of the borrowed block, if they fit. */

@@ -122,7 +122,10 @@ describe('liquid surface', () => {
     const attempt = errorOf
     const e = attempt(() => surf({}, { positions: bad, count: sphere.count }))
     expect(e.code).toBe('INVALID_PARAM')
-    expect(e.message).toMatch(/particle 17/)
+    expect(e.message).toMatch(/particle 17 has a non-finite position \(NaN\)/)
+    const far = sphere.positions.slice()
+    far[3 * 5 + 2] = -Infinity
+    expect(attempt(() => surf({}, { positions: far, count: sphere.count })).message).toMatch(/particle 5 has a non-finite position \(-Infinity\)/)
     expect(attempt(() => surf({ refinement: 5 })).code).toBe('INVALID_PARAM')
     expect(attempt(() => surf({ refinement: 1.5 })).code).toBe('INVALID_PARAM')
     expect(attempt(() => surf({ particleRadius: 0 })).code).toBe('INVALID_PARAM')
