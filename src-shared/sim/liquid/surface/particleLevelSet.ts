@@ -17,7 +17,6 @@
 //
 // The splat and phi run as a kernel-table row (surfaceSplatKernels.ts): on the WebAssembly
 // backend, split by z-planes of nodes over its threads, the arrays in its memory.
-import { EddyError } from '../../../api/errors'
 import type { Vec3 } from '../../../scene/types'
 import { reuseOrGrow } from '../../core/growCapacity'
 import { TS_KERNELS } from '../../core/kernelBackend'
@@ -102,16 +101,15 @@ export class ParticleLevelSet {
 
   /** phi on every node plane (prepare, then one window over the whole grid). */
   compute(p: LevelSetParams): void {
-    const bad = this.prepare(p, Infinity)
-    if (bad >= 0) throw new EddyError('INVALID_PARAM', `Liquid level set: particle ${bad} has a non-finite position.`, { field: 'positions', value: bad })
+    this.prepare(p, Infinity)
     this.computePlanes(0, this.grid.nz)
   }
 
   /**
    * The node grid for p, and the particles counting-sorted into buckets; computePlanes()
    * windows will span at most windowPlanes planes. Returns -1, or the first particle with a
-   * non-finite coordinate (then nothing is sorted: the caller reports it; the sort's first pass
-   * reads every position anyway, so this costs no pass of its own).
+   * non-finite coordinate, for the caller to report (the sort's first pass reads every position
+   * anyway, so the check costs no pass of its own); the sort itself is what it was without it.
    */
   prepare(p: LevelSetParams, windowPlanes: number): number {
     const r = p.refinement, h = p.dx / r
@@ -148,10 +146,11 @@ export class ParticleLevelSet {
     const start = this.bucketStart, of = this.particleBucket
     start.fill(0, 0, nb + 1)
     const pos = p.positions, n = p.count
+    let bad = -1
     for (let i = 0; i < n; i++) {
       const x = pos[3 * i], y = pos[3 * i + 1], z = pos[3 * i + 2]
       // x - x is 0 for a finite x, NaN for NaN and the infinities.
-      if (!(x - x === 0 && y - y === 0 && z - z === 0)) return i
+      if (bad < 0 && !(x - x === 0 && y - y === 0 && z - z === 0)) bad = i
       const b = bucketOf(x - ox, y - oy, z - oz, B, bx, by, bz)
       of[i] = b
       start[b + 1]++
@@ -168,7 +167,7 @@ export class ParticleLevelSet {
     }
     for (let b = nb; b > 0; b--) start[b] = start[b - 1]
     start[0] = 0
-    return -1
+    return bad
   }
 
   /** The sorted positions and four window arrays as views of the borrowed block, if they fit. */
