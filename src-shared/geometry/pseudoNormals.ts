@@ -7,6 +7,7 @@
 // Cheaper than a winding number per query, but wrong near holes, non-manifold edges or
 // flipped faces; MeshSdf uses it only when asked to.
 import type { TriMesh } from './triMesh'
+import { countingSortByKey } from '../countingSort'
 import {
   REGION_EDGE_AB, REGION_EDGE_BC, REGION_EDGE_CA, REGION_FACE, REGION_VERTEX_A, REGION_VERTEX_B, REGION_VERTEX_C,
 } from './closestPoint'
@@ -52,25 +53,16 @@ export function computePseudoNormals(mesh: TriMesh): PseudoNormals {
   // with the same hi form the edge; its faces are added in increasing half-edge order, as the
   // comparator sort by (lo, hi) this replaced listed them (O(n) instead of O(n log n) calls).
   const m = 3 * n
-  const start = new Int32Array(nv + 1)
-  for (let t = 0; t < n; t++) {
-    for (let e = 0; e < 3; e++) {
-      const i = idx[3 * t + e], j = idx[3 * t + ((e + 1) % 3)]
-      start[(i < j ? i : j) + 1]++
-    }
-  }
-  for (let v = 0; v < nv; v++) start[v + 1] += start[v]
-  const byLo = new Int32Array(m)
+  const loOf = new Int32Array(m)
   const hiOf = new Int32Array(m)
-  const cursor = start.slice(0, nv)
   for (let t = 0; t < n; t++) {
     for (let e = 0; e < 3; e++) {
       const i = idx[3 * t + e], j = idx[3 * t + ((e + 1) % 3)]
-      const slot = 3 * t + e
-      hiOf[slot] = i < j ? j : i
-      byLo[cursor[i < j ? i : j]++] = slot
+      loOf[3 * t + e] = i < j ? i : j
+      hiOf[3 * t + e] = i < j ? j : i
     }
   }
+  const { start, order: byLo } = countingSortByKey(loOf, nv)
   const edge = new Float32Array(3 * m)
   const done = new Uint8Array(m)
   for (let v = 0; v < nv; v++) {

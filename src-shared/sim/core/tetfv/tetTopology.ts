@@ -16,6 +16,7 @@
 // numbered in order of first appearance when scanning tets in order, so the numbering is a
 // function of the input alone.
 import { EddyError } from '../../../api/errors'
+import { countingSortByKey } from '../../../countingSort'
 
 /**
  * Local face k of a tet is opposite its local vertex k. LOCAL_FACE[3k .. 3k+2] lists the local
@@ -115,12 +116,7 @@ export function buildTetTopology(positions: Float64Array, tets: Int32Array): Tet
     hi[e] = c
   }
   // Bucket the entries by their smallest vertex (stable: increasing e within a bucket).
-  const bucketStart = new Int32Array(nv + 1)
-  for (let e = 0; e < ne; e++) bucketStart[lo[e] + 1]++
-  for (let v = 0; v < nv; v++) bucketStart[v + 1] += bucketStart[v]
-  const fill = bucketStart.slice(0, nv)
-  const bucket = new Int32Array(ne)
-  for (let e = 0; e < ne; e++) bucket[fill[lo[e]]++] = e
+  const { start: bucketStart, order: bucket } = countingSortByKey(lo, nv)
   // rep[e]: the first entry (smallest e) with the same vertex triple; partner[e]: the other entry, or -1.
   const rep = new Int32Array(ne).fill(-1)
   const partner = new Int32Array(ne).fill(-1)

@@ -158,6 +158,6 @@ function validate(input: LiquidSurfaceInput): { refinement: number; smoothing: n
   if (!(kernelScale >= 2 && kernelScale <= 4)) throw invalid(`Liquid surface: kernel scale must be 2..4 particle radii (got ${kernelScale}).`, 'kernelScale', kernelScale)
   const nodes = (grid.nx * refinement + 3) * (grid.ny * refinement + 3) * (grid.nz * refinement + 3)
   if (nodes > MAX_SURFACE_NODES) throw invalid(`Liquid surface: ${nodes} level-set nodes is over the limit of ${MAX_SURFACE_NODES}; lower the refinement.`, 'refinement', refinement)
-  // Non-finite positions are found by the level set's sort (surface(), nonFinite below).
+  // Non-finite positions are found by the level set's sort (surface() throws nonFinite()).
   return { refinement, smoothing, minDropVolume, kernelScale }
 }
