@@ -15,6 +15,7 @@ import { cssToRender, pickAt, Selection, type PickFilter, type PickHit } from '.
 import { CachePlayback, type CacheSource } from './cachePlayback'
 import { DEFAULT_LAYER_MASK, type CacheDisplaySettings } from './cache/cacheDisplay'
 import { WedgeGrid, type GridCellSource } from './wedge/wedgeGrid'
+import { RedrawScheduler } from './redrawScheduler'
 import { installTestHooks, type EddyViewportTestApi } from './testHooks'
 import { CcCageVisual } from './visuals'
 import { LiveSurfaceView } from './live/liveSurfaceView'
@@ -65,6 +66,8 @@ export class ViewportController {
   private cacheShown: ReadonlySet<string> = new Set()
   private hostShown: ReadonlySet<string> = new Set()
   private disposed = false
+  /** Draws only when something on screen can have changed (redrawScheduler.ts). */
+  private readonly redraw: RedrawScheduler
 
   constructor(
     private readonly canvas: HTMLCanvasElement,
@@ -200,11 +203,13 @@ export class ViewportController {
     }
     this.uninstallHooks = installTestHooks(this.hooks)
 
-    const renderFrame = (): void => {
+    const draw = (): void => {
       scene.render()
       this.hooks.renderedFrames++
       this.hooks.ready = true
     }
+    this.redraw = new RedrawScheduler(engine, scene, camera, canvas, window, () => this.live.running)
+    const renderFrame = (): void => void this.redraw.tick(draw)
     engine.runRenderLoop(renderFrame)
     // Benchmarks of the data path switch drawing off: SwiftShader's seconds per raymarched
     // frame would otherwise be measured instead of decode and upload (see tests/e2e/scrubBench).
@@ -212,7 +217,10 @@ export class ViewportController {
       engine.stopRenderLoop(renderFrame)
       if (on) engine.runRenderLoop(renderFrame)
     }
-    this.resizeObserver = new ResizeObserver(() => engine.resize())
+    this.resizeObserver = new ResizeObserver(() => {
+      engine.resize()
+      this.redraw.request()
+    })
     this.resizeObserver.observe(container)
     canvas.addEventListener('contextmenu', this.preventMenu) // right drag pans
   }
@@ -220,6 +228,8 @@ export class ViewportController {
   /** Brings the scene, highlight, cage handles and gizmo in line with the app state. */
   update(): void {
     if (this.disposed) return
+    // Optional: the mesh cache can call update() before the constructor made the scheduler.
+    this.redraw?.request()
     try {
       this.updateUnsafe()
     } catch (e) {
@@ -327,6 +337,7 @@ export class ViewportController {
       if (performance.now() - start > 60_000) throw new Error(`Frame ${frame} did not reach the view within a minute`)
       await new Promise((r) => setTimeout(r, 15))
     }
+    this.redraw.request()
     const target = this.hooks.renderedFrames + 2
     while (this.hooks.renderedFrames < target) {
       if (this.disposed) throw new Error('The 3D view closed')
@@ -486,6 +497,7 @@ export class ViewportController {
     this.meshes.dispose()
     this.palette.dispose()
     this.ve.engine.stopRenderLoop()
+    this.redraw.dispose()
     this.ve.dispose()
   }
 }

@@ -400,6 +400,31 @@ describe('viewport navigation', () => {
     expect(await outlinerNames(page)).toContain('Obstacle')
   })
 
+  it('draws only on change: an idle view about 4 frames a second; an orbit is drawn, and the view at rest keeps the picture shown', async () => {
+    const { page } = app
+    await cameraAtRest(page)
+    const frames = () => page.evaluate(() => window.__eddyViewport?.renderedFrames ?? 0)
+    // Idle: nothing moves, nothing arrives; the idle floor draws every 250 ms (redrawScheduler.ts).
+    await page.mouse.move(1, 1)
+    await page.waitForTimeout(1000)
+    const idle0 = await frames()
+    await page.waitForTimeout(3000)
+    const idle = (await frames()) - idle0
+    expect(idle).toBeGreaterThanOrEqual(6)
+    expect(idle).toBeLessThanOrEqual(14)
+    // An orbit drags the camera: every step of it is drawn, and the last picture shows where
+    // it stopped (a point of the scene projects where the camera now puts it).
+    const before = await viewportShot(page, 'redraw-before-orbit.png')
+    await drag(page, 'middle', 0.5, 0.5, 120, 0)
+    await cameraAtRest(page)
+    await page.waitForTimeout(1000)
+    const after = await viewportShot(page, 'redraw-after-orbit.png')
+    expect(changedFraction(before, after)).toBeGreaterThan(0.01)
+    // Once at rest, a shot a second later is the same picture: nothing was left undrawn.
+    await page.waitForTimeout(1000)
+    expect(changedFraction(after, await viewportShot(page, 'redraw-after-orbit-later.png'), 2)).toBe(0)
+  })
+
   it('Help > Keyboard and Mouse lists every binding', async () => {
     const { page } = app
     await page.click(tid('menu-help'))

@@ -101,6 +101,11 @@ export class LiveSurfaceView {
     this.beforeRender = scene.onBeforeRenderObservable.add(() => this.tick())!
   }
 
+  /** Whether a live flow runs (the viewport then draws every frame). */
+  get running(): boolean {
+    return this.worker !== null
+  }
+
   /** Starts (or restarts) the live flow on a cage. */
   start(cage: LiveCage, controls: LiveControls): void {
     this.stop()
