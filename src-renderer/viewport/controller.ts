@@ -272,12 +272,15 @@ export class ViewportController {
 
   /** The active simulation's cache (Viewport.svelte); the wedge grid decodes its variants alike. */
   setCacheSource(source: CacheSource): void {
+    this.redraw.request()
     this.cache.setSource(source)
     this.wedgeGrid.setDecodeOptions(this.cache.decodeOptions)
   }
 
   /** The cache display's look, for the main view and every cell of the wedge grid. */
   setCacheSettings(s: Partial<CacheDisplaySettings>): void {
+    // A slider drag sets uniforms that no upload or app state change announces.
+    this.redraw.request()
     this.cache.setSettings(s)
     this.wedgeGrid.setSettings(this.cache.display.settings)
     this.wedgeGrid.setDecodeOptions(this.cache.decodeOptions)
@@ -285,6 +288,7 @@ export class ViewportController {
 
   /** The playhead moved: the main view's cached frame, or every cell's while the grid is up. */
   showFrame(frame: number): void {
+    this.redraw.request()
     if (this.wedgeGrid.active) this.wedgeGrid.show(frame)
     else this.cache.show(frame)
   }
@@ -294,6 +298,7 @@ export class ViewportController {
    * The main display steps aside (no camera draws it) and keeps what it holds for the return.
    */
   setWedgeGrid(cells: readonly GridCellSource[] | null): void {
+    this.redraw.request()
     const was = this.wedgeGrid.active
     this.wedgeGrid.setSettings(this.cache.display.settings)
     this.wedgeGrid.setDecodeOptions(this.cache.decodeOptions)
@@ -309,6 +314,8 @@ export class ViewportController {
 
   /** F: frame the selection, or everything when nothing is selected. */
   frameSelection(animate = true): void {
+    // From the View menu too, not only the F key: the glide starts in the next draw.
+    this.redraw.request()
     const all = [...this.sync.visuals.values()]
     const selected = app.selection.map((id) => this.sync.visuals.get(id)).filter((v): v is ObjectVisual => !!v)
     const bounds = worldBounds(selected.length ? selected : all)
@@ -351,6 +358,7 @@ export class ViewportController {
 
   /** Numpad views, numpad 5 and Home (View menu and keyboard). */
   view(cmd: ViewCommand): void {
+    this.redraw.request()
     if (cmd.type === 'frameAll') {
       const bounds = worldBounds(this.sync.visuals.values())
       if (bounds) this.framer.frame(bounds)
@@ -365,6 +373,7 @@ export class ViewportController {
    * at the default distance unless the scene needs more room.
    */
   resetView(): void {
+    this.redraw.request()
     const camera = this.ve.camera
     this.framer.stop()
     camera.alpha = DEFAULT_VIEW.alpha

@@ -10,8 +10,8 @@
 //  - data reaching the GPU outside a draw (a baked frame's volume, points or surface, a wedge
 //    cell, the live flow's colours): every buffer and texture upload passes the engine;
 //  - a mesh, material or texture added to or removed from the scene;
-//  - a mesh moved, shown, hidden or given another material since the last draw (checked every
-//    animation frame: a few comparisons a mesh);
+//  - the camera or a mesh moved, a mesh shown, hidden or given another material since the last
+//    draw (checked every animation frame: a few comparisons a mesh);
 //  - a draw that itself moved the camera (framing glides, view snaps and orbit inertia advance
 //    inside draws), or left the scene not ready (shaders still compiling).
 // Continuous sources (playback, the live flow) keep it due. Anything these miss, such as a
@@ -93,6 +93,8 @@ export class RedrawScheduler {
    */
   private stuck = new WeakSet<AbstractMesh>()
   private meshCount = -1
+  /** cameraKey after the last draw. */
+  private drawnCamera = ''
   private readonly restore: (() => void)[] = []
 
   constructor(
@@ -154,8 +156,8 @@ export class RedrawScheduler {
    */
   tick(draw: () => void): boolean {
     const now = performance.now()
-    if (!(now < this.hotUntil || this.continuous() || this.meshesChanged() || now - this.lastDraw >= IDLE_MS)) return false
     const before = cameraKey(this.camera)
+    if (!(now < this.hotUntil || this.continuous() || before !== this.drawnCamera || this.meshesChanged() || now - this.lastDraw >= IDLE_MS)) return false
     this.drawing = true
     try {
       draw()
@@ -166,7 +168,8 @@ export class RedrawScheduler {
     this.recordMeshes()
     // Orbit inertia, framing glides and view snaps move the camera inside draws; shaders
     // compile over several. Either way the next frame is due too.
-    if (cameraKey(this.camera) !== before) this.request()
+    this.drawnCamera = cameraKey(this.camera)
+    if (this.drawnCamera !== before) this.request()
     else if (now < this.readyWaitUntil && !this.scene.isReady(false)) this.hotUntil = Math.max(this.hotUntil, now + HOT_MS)
     return true
   }

@@ -72,7 +72,7 @@ describe('redraws on change', () => {
     expect(Math.abs(frames(HOT_MS - 32) - (HOT_MS - 32) / 16)).toBeLessThanOrEqual(1)
   })
 
-  it('draws when a mesh or its parent moves, is hidden, or changes material', () => {
+  it('draws when the camera, a mesh or its parent moves, or a mesh is hidden or changes material', () => {
     const root = new TransformNode('root', ctx.scene)
     const box = CreateBox('box', {}, ctx.scene)
     box.parent = root
@@ -88,6 +88,8 @@ describe('redraws on change', () => {
       () => (box.material = new StandardMaterial('m', ctx.scene)),
       () => CreateBox('another', {}, ctx.scene),
       () => ctx.scene.getMeshByName('another')!.dispose(),
+      () => (camera.alpha += 0.1),
+      () => camera.target.set(1, 0, 0),
     ]
     for (const change of changes) {
       settle()
