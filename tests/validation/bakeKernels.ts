@@ -1,6 +1,5 @@
-// The kernels a bake runs a family on (its preference: WebAssembly for the grid, hybrid and
-// surface families, the TypeScript reference for the tetrahedral liquid), here on the test's
-// own thread: vitest already runs one test file per core. Validation then checks the code the
+// The kernels a bake runs a family on (its preference: WebAssembly for every family; the
+// tetrahedral liquid's only for its projection), here on the test's own thread: vitest already runs one test file per core. Validation then checks the code the
 // app bakes with. The WebAssembly kernels give the reference's bits (the kernel tests compare
 // every row on TypeScript and 1-3 WebAssembly threads, tests/unit/sim/everyBackend.ts), and run
 // these scenes about twice as fast (a 32-cell rigid-fluid tank: 335 -> 179 ms a frame).

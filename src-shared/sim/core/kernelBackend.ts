@@ -62,6 +62,10 @@ export abstract class TableKernelBackend implements KernelBackend {
   abstract u8(length: number): Uint8Array
   abstract dispose(): Promise<void>
 
+  scoped<T>(fn: () => T): T {
+    return fn()
+  }
+
   applyPoisson(out: Float64Array, x: Float64Array, fu: Float32Array, fv: Float32Array, fw: Float32Array, nx: number, ny: number, nz: number): void {
     this.run(APPLY_POISSON, out, x, fu, fv, fw, nx, ny, nz)
   }

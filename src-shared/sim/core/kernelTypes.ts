@@ -44,6 +44,14 @@ export interface KernelBackend extends KernelAllocator {
    * named faces with installKernelMethods (kernelBackend.ts).
    */
   run(row: KernelRow, ...args: KernelArgs): number
+  /**
+   * Runs fn, then frees every array this backend handed out during it. For solvers that build
+   * a whole system and drop it each substep (the tetrahedral liquid's mesh, matrix and
+   * multigrid hierarchy): the WebAssembly kernels' memory is a bump arena that would otherwise
+   * keep every one of them; on TypeScript the garbage collector does it, so this is fn().
+   * Arrays allocated in fn must not be used after it returns.
+   */
+  scoped<T>(fn: () => T): T
   /** applyPoissonSlab: out = A x. */
   applyPoisson(out: Float64Array, x: Float64Array, fu: Float32Array, fv: Float32Array, fw: Float32Array, nx: number, ny: number, nz: number): void
   /** residualSlab: r = b - A x. */

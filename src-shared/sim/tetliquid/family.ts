@@ -20,8 +20,10 @@ export const tetLiquidFamily: SolverFamily<TetLiquidCompiled, TetLiquidInput> = 
   reads: ['obstacle', 'emitter'],
   params: { domain: TET_LIQUID_DOMAIN_PARAMS },
   phases: TET_LIQUID_PHASES,
-  // Meshing, tracking and the multigrid solve are TypeScript on the bake thread.
-  kernels: 'ts',
+  // Meshing and surface tracking are TypeScript on the bake thread; the projection's sparse
+  // products and sweeps (the AMG-preconditioned CG) run on the WebAssembly kernels, whose rows
+  // give the TypeScript reference's bits, in memory freed after each solve (KernelBackend.scoped).
+  kernels: 'wasm',
   display: { controls: ['meshCutaway'], particleColors: [], cutaway: { mesh: CUTAWAY_MESH, label: 'Tetrahedra (cut-away)' } },
   compileSetup: (doc, hostId, opts) => compileTetLiquidScene(doc, hostId, opts),
   compileInput: (doc, hostId, c, frame) => compileTetLiquidInput(doc, hostId, (frame - 1) / doc.meta.fps, doc.meta.fps, c.meshes),

@@ -272,6 +272,12 @@ export class TetLiquidSolver implements Solver<TetLiquidInput> {
    */
   private project(mesh: LiquidMesh, u: Float64Array, h: number, g: readonly number[], level: (x: number, y: number, z: number) => number): void {
     if (mesh.topology.tetCount === 0) return
+    // The matrix, its multigrid hierarchy and the solver's vectors live in the kernels' memory
+    // for this one solve (the mesh is new every substep); u is the solver's own array.
+    this.kernels.scoped(() => this.projectOnce(mesh, u, h, g, level))
+  }
+
+  private projectOnce(mesh: LiquidMesh, u: Float64Array, h: number, g: readonly number[], level: (x: number, y: number, z: number) => number): void {
     const projection = new TetProjection(mesh.topology, mesh.geometry, {
       openFaces: mesh.openFaces,
       openGhost: 'face',

@@ -53,7 +53,7 @@ export class WasmKernelBackend extends TableKernelBackend {
   /** Per-thread scratch blocks by bytes per thread: [base pointer, stride]. */
   private readonly scratch = new Map<number, [number, number]>()
   /** Staging blocks by row name and argument index. */
-  private readonly stages = new Map<string, Stage[]>()
+  private readonly stages = new Map<string, (Stage | undefined)[]>()
   /** Dispatch number of each row (by row object; rows are module constants). */
   private readonly ids = new Map<KernelRow, number>()
 
@@ -181,6 +181,21 @@ export class WasmKernelBackend extends TableKernelBackend {
     }
     if (count > 0) new Uint8Array(this.kernels.arena.buffer(), st.ptr, bytes).set(new Uint8Array(t.buffer, t.byteOffset, bytes))
     return st.ptr
+  }
+
+  /** See KernelBackend.scoped: the arena goes back to its mark when fn returns or throws. */
+  override scoped<T>(fn: () => T): T {
+    const arena = this.kernels.arena
+    const mark = arena.mark()
+    try {
+      return fn()
+    } finally {
+      // Scratch and staging blocks first made (or grown) inside fn lie above the mark: they are
+      // forgotten here and made again on their next use.
+      for (const [bytes, block] of this.scratch) if (block[0] >= mark) this.scratch.delete(bytes)
+      for (const list of this.stages.values()) for (let i = 0; i < list.length; i++) if (list[i] !== undefined && list[i]!.ptr >= mark) list[i] = undefined
+      arena.release(mark)
+    }
   }
 
   async dispose(): Promise<void> {

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest'
 import { tetDamBreakScene } from '../../../src-shared/scene/examples/tetLiquids'
 import type { SceneDocument } from '../../../src-shared/scene/types'
 import { createBakeSolver } from '../../../src-shared/sim/registry'
+import { bakeKernels } from '../bakeKernels'
 
 const FRAMES = 100
 
@@ -23,7 +24,7 @@ function damBreak(resolution: number, params: Record<string, number | boolean>):
 /** The volume change over the bake (from the solver's per-frame 'volume' statistic). */
 function volumeChange(doc: SceneDocument, frames: number): number {
   const domain = doc.objects.find((o) => o.kind === 'domain')!
-  const solver = createBakeSolver(doc, domain.id)
+  const solver = createBakeSolver(doc, domain.id, bakeKernels(doc, domain.id))
   const v0 = solver.frame().stats.volume
   for (let f = 1; f <= frames; f++) solver.stepFrame(f)
   return solver.frame().stats.volume / v0 - 1

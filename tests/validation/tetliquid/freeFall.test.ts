@@ -15,6 +15,7 @@ import { describe, expect, it } from 'vitest'
 import { sceneObject } from '../../../src-shared/scene/examples/build'
 import type { SceneDocument } from '../../../src-shared/scene/types'
 import { createBakeSolver } from '../../../src-shared/sim/registry'
+import { bakeKernels } from '../bakeKernels'
 import { volumeAndCentre } from '../../unit/sim/tetliquid/volume'
 
 const G = 9.81
@@ -42,7 +43,8 @@ const SETTINGS: [string, Record<string, number | string | boolean>][] = [
 describe('a ball of water in free fall on the tetrahedral liquid', () => {
   for (const [label, params] of SETTINGS) {
     it(`${label}: its centre falls g t^2 / 2 within the first-order splitting's lag, and it keeps its volume within 1% for ${FRAMES} frames`, () => {
-      const solver = createBakeSolver(fallScene(params), 'domain')
+      const doc = fallScene(params)
+      const solver = createBakeSolver(doc, 'domain', bakeKernels(doc, 'domain'))
       const start = volumeAndCentre(solver.frame().meshes[0])
       const cell = 3 / Number(params.resolution ?? 64)
       let worstVolume = 0, worstOver = -Infinity, finalLag = 0

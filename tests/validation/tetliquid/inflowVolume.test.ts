@@ -12,11 +12,12 @@ import { describe, expect, it } from 'vitest'
 import { sceneObject } from '../../../src-shared/scene/examples/build'
 import type { SceneDocument } from '../../../src-shared/scene/types'
 import { createBakeSolver } from '../../../src-shared/sim/registry'
+import { bakeKernels } from '../bakeKernels'
 
 const FPS = 24
 
 function bake(doc: SceneDocument, frames: number): { start: number; end: number } {
-  const solver = createBakeSolver(doc, 'domain')
+  const solver = createBakeSolver(doc, 'domain', bakeKernels(doc, 'domain'))
   const start = solver.frame().stats.volume
   for (let f = 1; f <= frames; f++) solver.stepFrame(f)
   return { start, end: solver.frame().stats.volume }

@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest'
 import { sceneObject } from '../../../src-shared/scene/examples/build'
 import type { SceneDocument } from '../../../src-shared/scene/types'
 import { createBakeSolver } from '../../../src-shared/sim/registry'
+import { bakeKernels } from '../bakeKernels'
 import { enclosedVolume } from '../../unit/sim/tetliquid/volume'
 
 
@@ -42,7 +43,7 @@ describe('still pool on the tetrahedral liquid', () => {
       const doc = poolScene(params, depth)
       const resolution = Number(params.resolution ?? 64)
       const leaf = 2 * (2 / resolution)
-      const solver = createBakeSolver(doc, 'domain')
+      const solver = createBakeSolver(doc, 'domain', bakeKernels(doc, 'domain'))
       const v0 = enclosedVolume(solver.frame().meshes[0])
       let worst = 0
       let worstSpeed = 0
