@@ -54,10 +54,33 @@ const UPLOADS = [
   'updateTextureData',
 ] as const
 
-/** Camera state a draw can change (orbit angles, distance, target, orthographic extent). */
-function cameraKey(c: ArcRotateCamera): string {
+/** How many numbers cameraKey writes. */
+const CAMERA_KEY_LENGTH = 12
+/**
+ * Writes the camera state a draw can change (orbit angles, distance, target, orthographic
+ * extent) into `out`; numbers, not a string, since it runs every animation frame.
+ */
+function cameraKey(c: ArcRotateCamera, out: Float64Array): void {
   const t = c.target
-  return `${c.alpha} ${c.beta} ${c.radius} ${t.x} ${t.y} ${t.z} ${c.mode} ${c.orthoLeft} ${c.orthoRight} ${c.orthoTop} ${c.orthoBottom} ${c.fov}`
+  out[0] = c.alpha
+  out[1] = c.beta
+  out[2] = c.radius
+  out[3] = t.x
+  out[4] = t.y
+  out[5] = t.z
+  out[6] = c.mode
+  // Babylon leaves the orthographic extent null until it is set.
+  out[7] = c.orthoLeft ?? NaN
+  out[8] = c.orthoRight ?? NaN
+  out[9] = c.orthoTop ?? NaN
+  out[10] = c.orthoBottom ?? NaN
+  out[11] = c.fov
+}
+
+/** Whether two camera keys differ (NaN, an unset extent, equals NaN). */
+function sameCamera(a: Float64Array, b: Float64Array): boolean {
+  for (let i = 0; i < CAMERA_KEY_LENGTH; i++) if (a[i] !== b[i] && !(Number.isNaN(a[i]) && Number.isNaN(b[i]))) return false
+  return true
 }
 
 /** A node's own transform was set since Babylon last computed its world matrix. */
@@ -92,9 +115,12 @@ export class RedrawScheduler {
    * a mesh it does not draw, e.g. one scaled to zero): ignored, or the view would never rest.
    */
   private stuck = new WeakSet<AbstractMesh>()
+  /** Whether stuck holds anything (request() then forgets it; pointer moves call it often). */
+  private anyStuck = false
   private meshCount = -1
-  /** cameraKey after the last draw. */
-  private drawnCamera = ''
+  /** cameraKey after the last draw (NaN before the first, so it differs), and this frame's. */
+  private drawnCamera = new Float64Array(CAMERA_KEY_LENGTH).fill(NaN)
+  private readonly frameCamera = new Float64Array(CAMERA_KEY_LENGTH)
   private readonly restore: (() => void)[] = []
 
   constructor(
@@ -147,7 +173,10 @@ export class RedrawScheduler {
     this.hotUntil = Math.max(this.hotUntil, now + HOT_MS)
     this.readyWaitUntil = now + READY_WAIT_MS
     // A mesh that was not drawn (its shader still compiling) may be now.
-    this.stuck = new WeakSet()
+    if (this.anyStuck) {
+      this.stuck = new WeakSet()
+      this.anyStuck = false
+    }
   }
 
   /**
@@ -156,8 +185,9 @@ export class RedrawScheduler {
    */
   tick(draw: () => void): boolean {
     const now = performance.now()
-    const before = cameraKey(this.camera)
-    if (!(now < this.hotUntil || this.continuous() || before !== this.drawnCamera || this.meshesChanged() || now - this.lastDraw >= IDLE_MS)) return false
+    cameraKey(this.camera, this.frameCamera)
+    const cameraMoved = !sameCamera(this.frameCamera, this.drawnCamera)
+    if (!(now < this.hotUntil || this.continuous() || cameraMoved || this.meshesChanged() || now - this.lastDraw >= IDLE_MS)) return false
     this.drawing = true
     try {
       draw()
@@ -168,8 +198,8 @@ export class RedrawScheduler {
     this.recordMeshes()
     // Orbit inertia, framing glides and view snaps move the camera inside draws; shaders
     // compile over several. Either way the next frame is due too.
-    this.drawnCamera = cameraKey(this.camera)
-    if (this.drawnCamera !== before) this.request()
+    cameraKey(this.camera, this.drawnCamera)
+    if (!sameCamera(this.drawnCamera, this.frameCamera)) this.request()
     else if (now < this.readyWaitUntil && !this.scene.isReady(false)) this.hotUntil = Math.max(this.hotUntil, now + HOT_MS)
     return true
   }
@@ -190,7 +220,10 @@ export class RedrawScheduler {
     this.meshCount = meshes.length
     for (const m of meshes) {
       this.shown.set(m, shownKey(m))
-      if (m.isEnabled() && moved(m)) this.stuck.add(m)
+      if (m.isEnabled() && moved(m)) {
+        this.stuck.add(m)
+        this.anyStuck = true
+      }
     }
   }
 
