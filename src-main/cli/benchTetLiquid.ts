@@ -15,7 +15,9 @@ import { kernelsLine, machineLine } from './liquidBenchLoop'
 export interface TetLiquidBenchOptions {
   res: number
   frames: number
-  /** Kernels of the grid liquid's comparison run. */
+  /** Surface and mesh thickening (the example's default: on; the paper's Figure 4 compares both). */
+  thickening?: boolean
+  /** Kernels of both runs (the tetrahedral liquid's projection and the grid liquid), as a bake's. */
   kernels: KernelBackend
 }
 
@@ -23,13 +25,16 @@ export interface TetLiquidBenchOptions {
 export const PAPER_DAM_BREAK = { sim: 49, mesh: 42, slc: 196, tets: 1.3e6, tris: 1.2e6 }
 
 export function benchTetLiquid(o: TetLiquidBenchOptions, log: (line: string) => void): Record<string, unknown> {
-  const { doc } = tetDamBreakScene({ resolution: o.res })
+  const thickening = o.thickening ?? true
+  const example = tetDamBreakScene({ resolution: o.res }).doc
+  const doc = thickening ? example : { ...example, objects: example.objects.map((ob) => (ob.kind === 'domain' ? { ...ob, params: { ...ob.params, thickening: false } } : ob)) }
   const t0 = performance.now()
-  const solver = createBakeSolver(doc, 'domain')
+  const solver = createBakeSolver(doc, 'domain', { kernels: o.kernels })
   const setupMs = performance.now() - t0
-  log(`eddy bench tetliquid: dam break, ${solver.layout}, ${o.frames} frames at ${doc.meta.fps} fps, thickening on`)
+  log(`eddy bench tetliquid: dam break, ${solver.layout}, ${o.frames} frames at ${doc.meta.fps} fps, thickening ${thickening ? 'on' : 'off'}, ${kernelsLine(o.kernels)}`)
   log(machineLine())
   let tets = 0, tris = 0, substeps = 0, iterations = 0
+  const volume0 = solver.frame().stats.volume
   const ms = { tracking: 0, meshing: 0, advection: 0, projection: 0 }
   const start = performance.now()
   for (let f = 1; f <= o.frames; f++) {
@@ -42,6 +47,7 @@ export function benchTetLiquid(o: TetLiquidBenchOptions, log: (line: string) => 
     for (const k of Object.keys(ms) as (keyof typeof ms)[]) ms[k] += st.ms[k]
   }
   const wall = performance.now() - start
+  const volumeChange = solver.frame().stats.volume / volume0 - 1
   const perFrame = (x: number) => x / o.frames / 1000
   const sim = perFrame(ms.advection + ms.projection), mesh = perFrame(ms.meshing), slc = perFrame(ms.tracking)
   const total = (wall + setupMs) / o.frames / 1000
@@ -53,7 +59,8 @@ export function benchTetLiquid(o: TetLiquidBenchOptions, log: (line: string) => 
   log(`| paper (Table 1, dam break) | ${p.sim} | ${p.mesh} | ${p.slc} | | ${p.sim + p.mesh + p.slc} | ${p.tets} | ${p.tris} | | |`)
   const perMillion = total / (avgTets / 1e6)
   const paperPerMillion = (p.sim + p.mesh + p.slc) / (p.tets / 1e6)
-  log(`\nper million tetrahedra: ${perMillion.toFixed(1)} s/frame (paper ${paperPerMillion.toFixed(0)}; the issue's aim is under 10)`)
+  log(`\nvolume held by the surface after ${o.frames} frames: ${volumeChange >= 0 ? '+' : ''}${(100 * volumeChange).toFixed(2)}% (the issue's bound with thickening: 5%)`)
+  log(`per million tetrahedra: ${perMillion.toFixed(1)} s/frame (paper ${paperPerMillion.toFixed(0)}; the issue's aim is under 10)`)
 
   // The grid liquid at equal surface detail: its surface grid (dx / 2) at the contouring spacing.
   const grid = damBreakScene({ resolution: Math.max(8, Math.round(o.res / 2)) }).doc
@@ -73,6 +80,8 @@ export function benchTetLiquid(o: TetLiquidBenchOptions, log: (line: string) => 
     scene: 'tetliquid',
     res: o.res,
     frames: o.frames,
+    thickening,
+    volumeChange,
     tetrahedraPerFrame: Math.round(avgTets),
     trianglesPerFrame: Math.round(avgTris),
     simSeconds: sim,

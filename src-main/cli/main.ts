@@ -69,7 +69,7 @@ const USAGE = `usage:
   eddy bench surface [--n 32] [--steps 3] [--threads N] [--kernels wasm|ts]
     Steps the surface flow on a 450-patch cage at n^2 cells a patch (the size of Stam 2003's
     head model) and on a cube cage, and prints steps per second next to the paper's 5 s/step.
-  eddy bench tetliquid [--res 48] [--frames 24] [--threads N] [--kernels wasm|ts]
+  eddy bench tetliquid [--res 48] [--frames 24] [--thickening on|off] [--threads N] [--kernels wasm|ts]
     Bakes the dam break on the tetrahedral liquid (Chentanez 2007) and prints the paper's Table 1
     (s/frame for Sim, Mesh and SLC, tetrahedra and triangles), then the grid liquid at equal
     surface detail beside it.
@@ -157,8 +157,9 @@ async function main(argv: string[]): Promise<number> {
       frames: { type: 'int', min: 1, max: 100000 },
       threads: { type: 'int', min: 1, max: 256 },
       kernels: { type: 'string', choices: ['wasm', 'ts'] },
+      thickening: { type: 'string', choices: ['on', 'off'] },
     })
-    const result = await withBenchKernels(o, (kernels) => benchTetLiquid({ res: o.res ?? 48, frames: o.frames ?? 24, kernels }, (line) => console.log(line)))
+    const result = await withBenchKernels(o, (kernels) => benchTetLiquid({ res: o.res ?? 48, frames: o.frames ?? 24, thickening: o.thickening !== 'off', kernels }, (line) => console.log(line)))
     printBenchResult(result, (line) => console.log(line))
     return 0
   }

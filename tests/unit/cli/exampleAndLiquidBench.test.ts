@@ -209,6 +209,18 @@ describe('eddy bench tetliquid', () => {
     // The phases are parts of the whole; per million tetrahedra is the whole scaled.
     expect((j.simSeconds as number) + (j.meshSeconds as number) + (j.slcSeconds as number)).toBeLessThan(j.secondsPerFrame as number)
     expect(j.secondsPerMillionTets as number).toBeCloseTo((j.secondsPerFrame as number) / ((j.tetrahedraPerFrame as number) / 1e6), 0)
+    expect(j.thickening).toBe(true)
+  }, 60_000)
+
+  it('--thickening off on the WebAssembly kernels: the bake\'s kernels for the tetrahedral liquid too, and its volume change', () => {
+    const r = eddy('bench', 'tetliquid', '--res', '16', '--frames', '2', '--thickening', 'off', '--kernels', 'wasm', '--threads', '1')
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/dam break, .* thickening off, WebAssembly kernels on 1 thread/)
+    const j = benchJson(r.stdout)
+    expect(j.thickening).toBe(false)
+    // Two frames of collapse hold the volume closely (the bound over 100 frames is 5%).
+    expect(Math.abs(j.volumeChange as number)).toBeLessThan(0.05)
+    expect(r.stdout).toContain(`volume held by the surface after 2 frames: ${(j.volumeChange as number) >= 0 ? '+' : ''}${(100 * (j.volumeChange as number)).toFixed(2)}%`)
   }, 60_000)
 })
 
