@@ -2,8 +2,8 @@
 // SDFs) and as the cluster tree of the fast winding number (Barill et al. 2018).
 //
 // Built top-down with binned SAH (Wald 2007, "On fast construction of SAH-based bounding
-// volume hierarchies"): each node bins its triangles' centroids into 16 slabs per axis and
-// takes the plane with the smallest surface-area cost. Every level is linear in the
+// volume hierarchies"): each node bins its triangles' centroids into 16 slabs along the axis
+// of their largest extent and takes the plane with the smallest surface-area cost. Every level is linear in the
 // triangles it holds, so the build is O(n log n). Everything is flat typed arrays: node
 // boxes, node child/leaf ranges, the triangle permutation, and a copy of the triangles'
 // corners in leaf order (so a leaf's triangles are contiguous in memory). Queries use a
@@ -113,7 +113,7 @@ export class TriangleBvh {
    * Closest point of the mesh to (x, y, z) among points closer than maxDistance. Fills
    * out[HIT_*] (point, barycentrics, distance, region) and returns the original triangle
    * index, or returns -1 (out[HIT_DISTANCE] = maxDistance, the rest untouched) when no
-   * triangle is that close. Ties keep the first triangle found.
+   * triangle is that close. Exact ties go to the lowest triangle index.
    *
    * Ordered depth-first traversal: the nearer child is entered first and the farther one
    * stacked with its box distance, which is re-checked when popped, so whole subtrees
@@ -121,7 +121,7 @@ export class TriangleBvh {
    */
   closestPoint(x: number, y: number, z: number, out: Float64Array, maxDistance = Infinity): number {
     const bounds = this.nodeBounds, info = this.nodeInfo, v = this.triVerts, s = this.scratch
-    const stackNode = this.stackNode, stackDist = this.stackDist, q = this.query
+    const stackNode = this.stackNode, stackDist = this.stackDist, q = this.query, triOrder = this.triOrder
     q[0] = x
     q[1] = y
     q[2] = z
@@ -144,7 +144,9 @@ export class TriangleBvh {
             const region = closestPointOnTriangleIn(q, v, o, s, 0)
             const dx = s[0] - x, dy = s[1] - y, dz = s[2] - z
             const d2 = dx * dx + dy * dy + dz * dz
-            if (d2 < best) {
+            // An exact tie goes to the lower triangle index, as in a loop over the triangles in
+            // order: the answer is then the same whatever the tree's shape or traversal order.
+            if (d2 < best || (d2 === best && bestSlot >= 0 && triOrder[slot] < triOrder[bestSlot])) {
               best = d2
               bestSlot = slot
               out[0] = s[0]
@@ -190,7 +192,7 @@ export class TriangleBvh {
       return -1
     }
     out[HIT_DISTANCE] = Math.sqrt(best)
-    return this.triOrder[bestSlot]
+    return triOrder[bestSlot]
   }
 }
 
@@ -260,18 +262,16 @@ function build(mesh: TriMesh): Built {
   let wp = 0
   work[wp++] = 0
 
-  // Bin scratch: count and box (min xyz, max xyz) per bin per axis, and suffix sums.
-  const binCount = new Int32Array(3 * BINS)
-  const binBox = new Float64Array(3 * BINS * 6)
+  // Bin scratch: count and box (min xyz, max xyz) per bin, and suffix sums.
+  const binCount = new Int32Array(BINS)
+  const binBox = new Float64Array(BINS * 6)
   const sufArea = new Float64Array(BINS)
   const sufCount = new Int32Array(BINS)
   // The bins a node's triangles fill: a bin is reset when a node's first triangle lands in it
-  // (stamp[bin] = that node's pass), and usedBins lists each axis's filled bins (used[axis] of
-  // them), so a node costs its triangles and filled bins rather than 3 x 16 bins (most nodes
-  // hold a few triangles).
-  const stamp = new Int32Array(3 * BINS)
-  const usedBins = new Int32Array(3 * BINS)
-  const used = new Int32Array(3)
+  // (stamp[bin] = that node's pass), and usedBins lists the filled ones (`used` of them), so a
+  // node costs its triangles and filled bins rather than 16 bins (most nodes hold a few).
+  const stamp = new Int32Array(BINS)
+  const usedBins = new Int32Array(BINS)
   let stampNow = 0
 
   while (wp > 0) {
@@ -304,32 +304,33 @@ function build(mesh: TriMesh): Built {
     bounds[ob + 5] = z1
     if (count <= 1) continue
 
-    // Binned SAH over all three axes, binned in one pass over the triangles. An axis along
-    // which all centroids coincide gets scale 0 (everything in bin 0) and is skipped below.
+    // Binned SAH along the axis of the largest centroid extent, as Wald 2007 does: binning all
+    // three axes as well (this BVH's first version) made the build twice as slow, 30 against
+    // 16 ms for a dam break's 12,000-triangle liquid surface, for trees that answered
+    // closest-point queries no faster (2.29 against 2.31 us a query). An axis along which all
+    // centroids coincide cannot be split.
     let bestCost = Infinity, bestAxis = -1, bestSplit = 0
     const ext0 = cx1 - cx0, ext1 = cy1 - cy0, ext2 = cz1 - cz0
-    const sc0 = ext0 > 0 ? BINS / ext0 : 0, sc1 = ext1 > 0 ? BINS / ext1 : 0, sc2 = ext2 > 0 ? BINS / ext2 : 0
-    used[0] = used[1] = used[2] = 0
+    const axis = ext0 >= ext1 && ext0 >= ext2 ? 0 : ext1 >= ext2 ? 1 : 2
+    const cmin = axis === 0 ? cx0 : axis === 1 ? cy0 : cz0
+    const extent = axis === 0 ? ext0 : axis === 1 ? ext1 : ext2
+    const scale = extent > 0 ? BINS / extent : 0
+    let used = 0
     stampNow++
-    for (let s = first; s < end; s++) {
-      const t = perm[s], q = 6 * t
-      const bx0 = triBox[q], by0 = triBox[q + 1], bz0 = triBox[q + 2]
-      const bx1 = triBox[q + 3], by1 = triBox[q + 4], bz1 = triBox[q + 5]
-      let b0 = ((cen[3 * t] - cx0) * sc0) | 0
-      let b1 = ((cen[3 * t + 1] - cy0) * sc1) | 0
-      let b2 = ((cen[3 * t + 2] - cz0) * sc2) | 0
-      if (b0 >= BINS) b0 = BINS - 1
-      if (b1 >= BINS) b1 = BINS - 1
-      if (b2 >= BINS) b2 = BINS - 1
-      for (let axis = 0; axis < 3; axis++) {
-        const bin = axis * BINS + (axis === 0 ? b0 : axis === 1 ? b1 : b2)
+    if (extent > 0) {
+      for (let s = first; s < end; s++) {
+        const t = perm[s], q = 6 * t
+        const bx0 = triBox[q], by0 = triBox[q + 1], bz0 = triBox[q + 2]
+        const bx1 = triBox[q + 3], by1 = triBox[q + 4], bz1 = triBox[q + 5]
+        let bin = ((cen[3 * t + axis] - cmin) * scale) | 0
+        if (bin >= BINS) bin = BINS - 1
         const o = 6 * bin
         if (stamp[bin] !== stampNow) {
           stamp[bin] = stampNow
           binCount[bin] = 0
           binBox[o] = bx0; binBox[o + 1] = by0; binBox[o + 2] = bz0
           binBox[o + 3] = bx1; binBox[o + 4] = by1; binBox[o + 5] = bz1
-          usedBins[axis * BINS + used[axis]++] = bin
+          usedBins[used++] = bin
         }
         binCount[bin]++
         if (bx0 < binBox[o]) binBox[o] = bx0
@@ -340,18 +341,15 @@ function build(mesh: TriMesh): Built {
         if (bz1 > binBox[o + 5]) binBox[o + 5] = bz1
       }
     }
-    for (let axis = 0; axis < 3; axis++) {
-      const m = used[axis]
-      if (m < 2) continue
-      const ub = axis * BINS
-      // The axis's non-empty bins in increasing order (at most 16).
-      insertionSortInt32(usedBins, ub, ub + m)
+    if (used >= 2) {
+      // The non-empty bins in increasing order (at most 16).
+      insertionSortInt32(usedBins, 0, used)
       // Suffix sweep over the non-empty bins: area and count of bins u_k.. (the empty ones
       // between add nothing, so these are the sums over every bin from u_k up).
       let ax0 = Infinity, ay0 = Infinity, az0 = Infinity, ax1 = -Infinity, ay1 = -Infinity, az1 = -Infinity
       let acc = 0
-      for (let k = m - 1; k >= 1; k--) {
-        const bin = usedBins[ub + k], o = 6 * bin
+      for (let k = used - 1; k >= 1; k--) {
+        const bin = usedBins[k], o = 6 * bin
         acc += binCount[bin]
         if (binBox[o] < ax0) ax0 = binBox[o]
         if (binBox[o + 1] < ay0) ay0 = binBox[o + 1]
@@ -368,8 +366,8 @@ function build(mesh: TriMesh): Built {
       ax0 = ay0 = az0 = Infinity
       ax1 = ay1 = az1 = -Infinity
       acc = 0
-      for (let k = 1; k < m; k++) {
-        const bin = usedBins[ub + k - 1], o = 6 * bin
+      for (let k = 1; k < used; k++) {
+        const bin = usedBins[k - 1], o = 6 * bin
         acc += binCount[bin]
         if (binBox[o] < ax0) ax0 = binBox[o]
         if (binBox[o + 1] < ay0) ay0 = binBox[o + 1]
@@ -381,7 +379,7 @@ function build(mesh: TriMesh): Built {
         if (cost < bestCost) {
           bestCost = cost
           bestAxis = axis
-          bestSplit = bin - ub + 1
+          bestSplit = bin + 1
         }
       }
     }
@@ -397,8 +395,6 @@ function build(mesh: TriMesh): Built {
       const splitCost = parentArea > 0 ? 1 + bestCost / parentArea : Infinity
       if (count <= MAX_LEAF && !(splitCost < count)) continue
       // Same bin formula as above, so the split reproduces the counted sides exactly.
-      const cmin = bestAxis === 0 ? cx0 : bestAxis === 1 ? cy0 : cz0
-      const scale = bestAxis === 0 ? sc0 : bestAxis === 1 ? sc1 : sc2
       let i = first, j = end - 1
       while (i <= j) {
         const t = perm[i]
