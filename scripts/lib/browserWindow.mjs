@@ -91,8 +91,9 @@ export function chromiumArgs(launchUrl, profileDir, extraArgs = []) {
     '--disable-component-update',
     '--disable-sync',
     '--test-type',
-    // Software WebGL: Chromium blocks it on GPU-less machines unless asked.
-    '--use-angle=swiftshader',
+    // WebGL on the GPU where there is one; on a machine without one, SwiftShader's software
+    // WebGL, which Chromium blocks unless asked. (This window used to force SwiftShader with
+    // --use-angle=swiftshader, which left a machine's GPU unused.)
     '--enable-unsafe-swiftshader',
     '--window-size=1440,900',
     // The profile is reused: no "restore pages?" bubble after a killed run.

@@ -207,6 +207,11 @@ describe('npm start', () => {
       const ui = `${tid('project-browser')}, ${tid('studio')}`
       await waitFor(() => page.evaluate<boolean>(`document.querySelector(${JSON.stringify(ui)}) !== null`).catch(() => false), (v) => v, 'the Eddy UI', 60_000)
       expect(await page.evaluate<number>(`document.querySelectorAll(${JSON.stringify(tid('connect-error'))}).length`)).toBe(0)
+      // The window does not force a renderer: on this GPU-less machine WebGL 2 falls back to
+      // SwiftShader (--enable-unsafe-swiftshader), and the viewport draws.
+      const webgl = await page.evaluate<string>(`(() => { const gl = document.createElement('canvas').getContext('webgl2'); if (!gl) return 'none'; const i = gl.getExtension('WEBGL_debug_renderer_info'); return i ? gl.getParameter(i.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER) })()`)
+      expect(webgl).not.toBe('none')
+      expect(holders('--use-angle=').filter((h) => h.includes(`--app=${host.launchUrl}`))).toEqual([])
       const { cookies } = await page.send<{ cookies: { name: string; value: string; httpOnly: boolean; sameSite?: string }[] }>('Network.getCookies', { urls: [`http://127.0.0.1:${host.port}/`] })
       const cookie = cookies.find((c) => c.name.startsWith('eddy_session'))!
       expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict' })
