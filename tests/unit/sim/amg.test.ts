@@ -7,7 +7,7 @@
 // errors are asserted, never times.
 import { afterAll, describe, expect, it } from 'vitest'
 import { AmgHierarchy, type AmgOptions, AmgPreconditioner } from '../../../src-shared/sim/core/amg/amgHierarchy'
-import { greedySplitting } from '../../../src-shared/sim/core/amg/coarsening'
+import { greedySplitting, neighbourGraph } from '../../../src-shared/sim/core/amg/coarsening'
 import { averagingProlongation } from '../../../src-shared/sim/core/amg/prolongation'
 import { TS_KERNELS } from '../../../src-shared/sim/core/kernelBackend'
 import type { KernelBackend } from '../../../src-shared/sim/core/kernelTypes'
@@ -221,6 +221,39 @@ describe('greedy coarse/fine splitting and averaging prolongation (paper sec. 3.
     expect(fine + s.coarse).toBe(A.n)
     // Deterministic: the same labels again.
     expect(Array.from(greedySplitting(A).coarseIndex)).toEqual(Array.from(s.coarseIndex))
+  })
+})
+
+describe('the neighbour relation (paper: i and j neighbours if A_ij is non-zero)', () => {
+  /** Each row's neighbours by the definition, symmetrised: j != i with a strong A_ij or A_ji. */
+  function byDefinition(A: CsrMatrix, theta: number): number[][] {
+    const rows: Set<number>[] = Array.from({ length: A.n }, () => new Set())
+    for (let i = 0; i < A.n; i++) {
+      let m = 0
+      for (let p = A.rowPtr[i]; p < A.rowPtr[i + 1]; p++) if (A.col[p] !== i) m = Math.max(m, Math.abs(A.val[p]))
+      for (let p = A.rowPtr[i]; p < A.rowPtr[i + 1]; p++) {
+        const j = A.col[p]
+        if (j !== i && A.val[p] !== 0 && Math.abs(A.val[p]) >= theta * m) rows[i].add(j), rows[j].add(i)
+      }
+    }
+    return rows.map((r) => [...r].sort((a, b) => a - b))
+  }
+  const asRows = (g: { n: number; ptr: Int32Array; adj: Int32Array }) => Array.from({ length: g.n }, (_, i) => Array.from(g.adj.subarray(g.ptr[i], g.ptr[i + 1])))
+
+  it('symmetric matrices (each row its own list) and unsymmetric ones or theta > 0 (rows merged with their transposes) give the definition\'s lists', () => {
+    // Symmetric: a random-weight grid Laplacian. Unsymmetric pattern: the same with some
+    // entries of the upper triangle dropped and an explicit zero kept in the lower one.
+    const sym = randomWeights3d(6, 3)
+    const r: number[] = [], c: number[] = [], v: number[] = []
+    const rand = rng(4)
+    for (let i = 0; i < sym.n; i++)
+      for (let p = sym.rowPtr[i]; p < sym.rowPtr[i + 1]; p++) {
+        const j = sym.col[p]
+        if (j > i && rand() < 0.3) continue
+        r.push(i), c.push(j), v.push(j < i && rand() < 0.1 ? 0 : sym.val[p])
+      }
+    const unsym = csrFromTriplets(sym.n, sym.n, r, c, v)
+    for (const [A, theta] of [[sym, 0], [unsym, 0], [sym, 0.5], [unsym, 0.25]] as const) expect(asRows(neighbourGraph(A, theta))).toEqual(byDefinition(A, theta))
   })
 })
 

@@ -95,6 +95,10 @@ export function neighbourGraph(A: CsrMatrix, theta = 0): NeighbourGraph {
         inAdj[next[col[p]]++] = i
       }
   if (!sortedRows) for (let i = 0; i < n; i++) ownAdj.subarray(ownPtr[i], ownPtr[i + 1]).sort()
+  // A symmetric relation (every level here: the finest matrix is symmetric, and the Galerkin
+  // levels are symmetrised) has each row's two lists equal: the row is then its own list, and
+  // the merge below, which would give the same list, is skipped.
+  if (sameLists(ownPtr, ownAdj, inPtr, inAdj)) return { n, ptr: ownPtr, adj: ownAdj }
   const ptr = new Int32Array(n + 1)
   const adj = new Int32Array(ownPtr[n] + inPtr[n])
   let m = 0
@@ -109,6 +113,14 @@ export function neighbourGraph(A: CsrMatrix, theta = 0): NeighbourGraph {
     ptr[i + 1] = m
   }
   return { n, ptr, adj: adj.slice(0, m) }
+}
+
+/** Whether two adjacency lists (pointers and entries) are the same. */
+function sameLists(aPtr: Int32Array, a: Int32Array, bPtr: Int32Array, b: Int32Array): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < aPtr.length; i++) if (aPtr[i] !== bPtr[i]) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
 }
 
 const UNLABELED = 0
