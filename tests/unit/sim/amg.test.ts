@@ -6,13 +6,13 @@
 // bits on 1 and 3 WebAssembly threads. Figures are printed; only iteration counts, factors and
 // errors are asserted, never times.
 import { afterAll, describe, expect, it } from 'vitest'
-import { AmgHierarchy, type AmgOptions, AmgPreconditioner } from '../../../src-shared/sim/core/amg/amgHierarchy'
+import { AmgHierarchy, type AmgOptions, AmgPreconditioner, symmetrised } from '../../../src-shared/sim/core/amg/amgHierarchy'
 import { greedySplitting, neighbourGraph } from '../../../src-shared/sim/core/amg/coarsening'
 import { averagingProlongation } from '../../../src-shared/sim/core/amg/prolongation'
 import { TS_KERNELS } from '../../../src-shared/sim/core/kernelBackend'
 import type { KernelBackend } from '../../../src-shared/sim/core/kernelTypes'
 import { type LinearOperator, PcgSolver, type Preconditioner, type SolveStats } from '../../../src-shared/sim/core/pcg'
-import { copyCsr, type CsrMatrix, csrFromTriplets, poisson3d } from '../../../src-shared/sim/core/sparse/csr'
+import { copyCsr, type CsrMatrix, csrFromTriplets, nnzOf, poisson3d } from '../../../src-shared/sim/core/sparse/csr'
 import { IncompleteCholesky } from '../../../src-shared/sim/core/sparse/incompleteCholesky'
 import { CsrOperator, SparseVectorOps, spmv, spResidual } from '../../../src-shared/sim/core/sparse/ops'
 import { now } from '../../../src-shared/sim/wallClock'
@@ -254,6 +254,33 @@ describe('the neighbour relation (paper: i and j neighbours if A_ij is non-zero)
       }
     const unsym = csrFromTriplets(sym.n, sym.n, r, c, v)
     for (const [A, theta] of [[sym, 0], [unsym, 0], [sym, 0.5], [unsym, 0.25]] as const) expect(asRows(neighbourGraph(A, theta))).toEqual(byDefinition(A, theta))
+  })
+})
+
+describe('symmetrised Galerkin levels', () => {
+  it('(A + A^T) / 2 for a symmetric pattern with unequal values, entry by entry; A itself when the pattern is not symmetric', () => {
+    const sym = randomWeights3d(5, 8)
+    const rand = rng(9)
+    // The same pattern, every value perturbed on its own: A_ij != A_ji.
+    const skew = { ...sym, val: sym.val.map((v) => v * (1 + 0.1 * (rand() - 0.5))) }
+    const S = symmetrised(skew)
+    const at = (M: CsrMatrix, i: number, j: number) => {
+      for (let p = M.rowPtr[i]; p < M.rowPtr[i + 1]; p++) if (M.col[p] === j) return M.val[p]
+      return Number.NaN
+    }
+    let checked = 0
+    for (let i = 0; i < S.n; i++)
+      for (let p = S.rowPtr[i]; p < S.rowPtr[i + 1]; p++) {
+        const j = S.col[p]
+        expect(S.val[p]).toBe(0.5 * (at(skew, i, j) + at(skew, j, i)))
+        checked++
+      }
+    expect(checked).toBe(nnzOf(sym))
+    // An entry dropped from one side: not structurally symmetric, returned as it is.
+    const r: number[] = [], c: number[] = [], v: number[] = []
+    for (let i = 0; i < sym.n; i++) for (let p = sym.rowPtr[i]; p < sym.rowPtr[i + 1]; p++) if (!(i === 7 && sym.col[p] === 8)) r.push(i), c.push(sym.col[p]), v.push(sym.val[p])
+    const unsym = csrFromTriplets(sym.n, sym.n, r, c, v)
+    expect(symmetrised(unsym)).toBe(unsym)
   })
 })
 
