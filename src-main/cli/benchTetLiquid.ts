@@ -7,6 +7,7 @@
 // liquid at equal surface detail (its surface mesh at the same spacing as the contouring grid:
 // half the resolution, surface refinement 2), side by side. Figures only, never a verdict.
 import { tetDamBreakScene } from '../../src-shared/scene/examples/tetLiquids'
+import { withDomainParams } from '../../src-shared/scene/examples/build'
 import { damBreakScene } from '../../src-shared/scene/examples/damBreak'
 import { createBakeSolver } from '../../src-shared/sim/registry'
 import type { KernelBackend } from '../../src-shared/sim/core/kernelTypes'
@@ -26,8 +27,7 @@ export const PAPER_DAM_BREAK = { sim: 49, mesh: 42, slc: 196, tets: 1.3e6, tris:
 
 export function benchTetLiquid(o: TetLiquidBenchOptions, log: (line: string) => void): Record<string, unknown> {
   const thickening = o.thickening ?? true
-  const example = tetDamBreakScene({ resolution: o.res }).doc
-  const doc = thickening ? example : { ...example, objects: example.objects.map((ob) => (ob.kind === 'domain' ? { ...ob, params: { ...ob.params, thickening: false } } : ob)) }
+  const doc = withDomainParams(tetDamBreakScene({ resolution: o.res }).doc, { thickening })
   const t0 = performance.now()
   const solver = createBakeSolver(doc, 'domain', { kernels: o.kernels })
   const setupMs = performance.now() - t0

@@ -3,6 +3,7 @@
 // hands out the surface triangulation S_t with per-vertex velocity, and the contouring grid's
 // signed distance as the 'liquid' level set (the raymarcher's and VDB export's regular volume),
 // and a cut-away of its tetrahedra that the viewport shows on request (cutaway.ts).
+import { withDomainParams } from '../../scene/examples/build'
 import { damBreakScene } from '../../scene/examples/damBreak'
 import type { SolverFamily } from '../family'
 import { compileTetLiquidInput, compileTetLiquidScene, type TetLiquidCompiled } from './compileTetLiquid'
@@ -31,8 +32,7 @@ export const tetLiquidFamily: SolverFamily<TetLiquidCompiled, TetLiquidInput> = 
   layout: (c) => `tetrahedral mesh at ${c.setup.spacing.toPrecision(3)} m, surface at ${c.setup.contourSpacing.toPrecision(3)} m`,
   estimate: estimateTetLiquid,
   conformanceScene() {
-    const { doc } = damBreakScene({ resolution: 12 })
-    const objects = doc.objects.map((o) => (o.kind === 'domain' ? { ...o, params: { ...o.params, solver: 'tetliquid' } } : o))
-    return { doc: { ...doc, objects, meta: { ...doc.meta, frameEnd: 6 } }, hostId: doc.objects.find((o) => o.kind === 'domain')!.id, meshes: [], badParam: { key: 'tetTolerance', value: 2 } }
+    const doc = withDomainParams(damBreakScene({ resolution: 12 }).doc, { solver: 'tetliquid' })
+    return { doc: { ...doc, meta: { ...doc.meta, frameEnd: 6 } }, hostId: doc.objects.find((o) => o.kind === 'domain')!.id, meshes: [], badParam: { key: 'tetTolerance', value: 2 } }
   },
 }

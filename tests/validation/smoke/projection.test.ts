@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { divergence } from '../../../src-shared/sim/core/pressure'
 import type { SmokeSolver } from '../../../src-shared/sim/smoke/smokeSolver'
 import type { Track } from '../../../src-shared/scene/types'
+import { withDomainParams } from '../../../src-shared/scene/examples/build'
 import { boxScene, obj, runFrames } from './scenes'
 
 function maxAbs(...arrays: Float32Array[]): number {
@@ -59,7 +60,7 @@ describe('smoke step projection', () => {
       obj('seed', 'vortexSeed', { position: [0, 0.35, 0], radius: 0.15, direction: [1, 0, 0], strength: 20, particleCount: 50 }),
     ])
     for (const solver of ['multigrid', 'mic0']) {
-      const run = runFrames({ ...doc, objects: doc.objects.map((o) => (o.kind === 'domain' ? { ...o, params: { ...o.params, pressureSolver: solver } } : o)) }, 4)
+      const run = runFrames(withDomainParams(doc, { pressureSolver: solver }), 4)
       const s = run.solver
       expect(s.obstacles.moving).toBe(false)
       expect(maxAbs(s.velocity.u, s.velocity.v, s.velocity.w)).toBeGreaterThan(0.1)

@@ -8,6 +8,7 @@
 // gives the figures at 48, with and without the volume control, and the command that
 // measures them.
 import { describe, expect, it } from 'vitest'
+import { withDomainParams } from '../../../src-shared/scene/examples/build'
 import { tetDamBreakScene } from '../../../src-shared/scene/examples/tetLiquids'
 import type { SceneDocument } from '../../../src-shared/scene/types'
 import { createBakeSolver } from '../../../src-shared/sim/registry'
@@ -17,8 +18,7 @@ const FRAMES = 100
 
 /** The dam break with the domain's parameters changed. */
 function damBreak(resolution: number, params: Record<string, number | boolean>): SceneDocument {
-  const { doc } = tetDamBreakScene({ resolution })
-  return { ...doc, objects: doc.objects.map((o) => (o.kind === 'domain' ? { ...o, params: { ...o.params, ...params } } : o)) }
+  return withDomainParams(tetDamBreakScene({ resolution }).doc, params)
 }
 
 /** The volume change over the bake (from the solver's per-frame 'volume' statistic). */
