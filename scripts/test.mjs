@@ -46,19 +46,31 @@ function vitest(...projects) {
   record(`vitest ${project}`, r.numPassedTests, failed, r.numPendingTests + r.numTodoTests)
 }
 
+function stop(message) {
+  console.error(`eddy: ${message}`)
+  console.log('0 passed, 1 failed')
+  process.exit(1)
+}
+
+// better-sqlite3 compiles (on a fresh clone) while the kernels and bundles build and the types
+// are checked: none of them opens a database, and the compile keeps only one core busy.
+let nativeBuild
 try {
-  ensureNodeModules()
+  nativeBuild = ensureNodeModules({ background: true }).then(
+    () => null,
+    (e) => e,
+  )
   ensureDebianPackages([CHROMIUM])
   ensureBuild()
 } catch (e) {
-  console.error(`eddy: ${e.message}`)
-  console.log('0 passed, 1 failed')
-  process.exit(1)
+  stop(e.message)
 }
 
 const typecheck = run('node', [join(ROOT, 'scripts/typecheck.mjs')]) === 0
 if (!typecheck) failures.push('typecheck: see its errors above')
 record('typecheck', ...(typecheck ? [1, 0] : [0, 1]))
+const nativeError = await nativeBuild
+if (nativeError) stop(nativeError.message)
 vitest('unit', 'unit-isolated')
 vitest('e2e')
 

@@ -1,8 +1,9 @@
 // Install and build steps shared by `npm start` and `npm test`, so both work on a fresh
 // clone: npm packages (npm ci when the lockfile changed), Debian packages (chromium, xvfb)
 // when running as root, and the electron-vite build when sources are newer than out/.
-import { spawnSync } from 'node:child_process'
-import { existsSync, readdirSync, statSync } from 'node:fs'
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
 export const ROOT = new URL('../../', import.meta.url).pathname.replace(/\/$/, '')
@@ -31,12 +32,59 @@ function newestIn(dir) {
   return newest
 }
 
-export function ensureNodeModules() {
+// The one package whose install script compiles (better-sqlite3: SQLite's amalgamation, about
+// 100 s on one core); package.json's allowScripts keeps every other install script off.
+const NATIVE_PACKAGE = 'better-sqlite3'
+const NATIVE_BINDING = join(ROOT, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node')
+const npmEnv = () => ({ ...process.env, npm_config_nodedir: process.env.npm_config_nodedir ?? '/usr' })
+
+function lockfileInstalled() {
   const marker = join(ROOT, 'node_modules/.package-lock.json')
-  if (existsSync(marker) && mtime(marker) >= mtime(join(ROOT, 'package-lock.json'))) return
-  console.log('eddy: installing npm packages (npm ci; better-sqlite3 compiles from source, about a minute)')
-  const env = { ...process.env, npm_config_nodedir: process.env.npm_config_nodedir ?? '/usr' }
-  if (run('npm', ['ci', '--no-audit', '--no-fund'], { env }) !== 0) throw new Error('npm ci failed')
+  return existsSync(marker) && mtime(marker) >= mtime(join(ROOT, 'package-lock.json'))
+}
+
+/**
+ * npm packages as the lockfile says, better-sqlite3 compiled. `background: true` (npm test)
+ * unpacks the packages, starts the compile and returns a promise of its end, so the
+ * WebAssembly build, the bundle and the type check (which need no native code) use the
+ * other core meanwhile; `await` it before anything opens a database. Otherwise the compile
+ * is finished on return. A compile that was cut short (the packages unpacked, no binding)
+ * is redone.
+ */
+export function ensureNodeModules({ background = false } = {}) {
+  if (!lockfileInstalled()) {
+    console.log(`eddy: installing npm packages (npm ci; ${NATIVE_PACKAGE} compiles from source, about a minute and a half)`)
+    if (run('npm', ['ci', '--no-audit', '--no-fund', '--ignore-scripts'], { env: npmEnv() }) !== 0) throw new Error('npm ci failed')
+  } else if (existsSync(NATIVE_BINDING)) {
+    return Promise.resolve()
+  }
+  if (!background) {
+    if (run('npm', ['rebuild', NATIVE_PACKAGE], { env: npmEnv() }) !== 0) throw new Error(`compiling ${NATIVE_PACKAGE} failed (npm rebuild ${NATIVE_PACKAGE})`)
+    return Promise.resolve()
+  }
+  // Its output goes to a file, printed only if it fails: it would interleave with the build's.
+  const log = join(tmpdir(), `eddy-native-build-${process.pid}.log`)
+  return new Promise((resolve, reject) => {
+    // A group of its own, so that if this process ends first the compiler ends with it.
+    const child = spawn('sh', ['-c', `exec npm rebuild ${NATIVE_PACKAGE} > "${log}" 2>&1`], { cwd: ROOT, env: npmEnv(), stdio: 'ignore', detached: true })
+    const stopCompile = () => {
+      try {
+        process.kill(-child.pid, 'SIGTERM')
+      } catch {
+        // already gone
+      }
+    }
+    process.on('exit', stopCompile)
+    child.on('error', (e) => reject(new Error(`npm rebuild ${NATIVE_PACKAGE} could not start: ${e.message}`)))
+    child.on('exit', (code) => {
+      process.off('exit', stopCompile)
+      const output = existsSync(log) ? readFileSync(log, 'utf8') : ''
+      rmSync(log, { force: true })
+      if (code === 0 && existsSync(NATIVE_BINDING)) return resolve()
+      process.stdout.write(output)
+      reject(new Error(`compiling ${NATIVE_PACKAGE} failed (npm rebuild ${NATIVE_PACKAGE} exited with ${code}; its output is above)`))
+    })
+  })
 }
 
 /** Debian packages: installs them when root and apt-get exist, else says what to run. */
