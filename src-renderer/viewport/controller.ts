@@ -156,6 +156,7 @@ export class ViewportController {
     this.hooks = {
       ready: false,
       renderedFrames: 0,
+      requestDraws: () => this.redraw.request(),
       objectNodes: () => [...this.sync.visuals.keys()],
       sceneMeshes: () => scene.meshes.filter((m) => m.isEnabled() && m.isVisible).map((m) => `${m.name} ${m.getTotalVertices()}`),
       screenToObject: (x, y) => this.pickInView(x, y, (m) => m.cageVertex === undefined)?.objectId ?? null,

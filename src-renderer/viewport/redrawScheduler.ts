@@ -16,8 +16,10 @@
 //    inside draws), or left the scene not ready (shaders still compiling).
 // Continuous sources (playback, the live flow) keep it due. Anything these miss, such as a
 // shader parameter set from a panel without an app state change, is drawn by the idle floor:
-// one draw every IDLE_MS, so nothing stays stale longer than that, at about a tenth of the old
-// cost on a software renderer.
+// one draw every IDLE_MS, so nothing stays stale longer than that. The floor is a safety net,
+// not a way of showing changes, so it is slow: at one draw every 250 ms an idle project kept
+// Chromium's software renderer at 0.6-0.8 of a core (a composited frame costs it about 60 ms
+// of CPU), at one a second about a quarter of that.
 import type { Engine } from '@babylonjs/core/Engines/engine'
 import type { ArcRotateCamera } from '@babylonjs/core/Cameras/arcRotateCamera'
 import type { Scene } from '@babylonjs/core/scene'
@@ -29,7 +31,7 @@ import { TransformNode } from '@babylonjs/core/Meshes/transformNode'
 /** How long draws continue at the display's rate after the last sign of change, ms. */
 export const HOT_MS = 600
 /** The longest an idle viewport goes without a draw, ms. */
-export const IDLE_MS = 250
+export const IDLE_MS = 1000
 /**
  * How long after a sign of change a scene that is not ready (shaders compiling, textures
  * loading) keeps the display's rate, ms; past that a mesh that never gets ready (a failed

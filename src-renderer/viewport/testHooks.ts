@@ -7,6 +7,12 @@ export interface EddyViewportTestApi {
   ready: boolean
   /** Frames rendered so far (proves the render loop runs). */
   renderedFrames: number
+  /**
+   * Draws at the display's rate for a while, as any change does: a test that waits for a few
+   * draws (a screenshot of what is shown, a camera at rest) asks for them rather than waiting
+   * on the idle floor's one a second (redrawScheduler.ts).
+   */
+  requestDraws?(): void
   /** Ids of the objects that have a node in the scene. */
   objectNodes(): string[]
   /** Names and vertex counts of the enabled, visible meshes (what is drawn). */

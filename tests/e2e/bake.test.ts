@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { artifactPath, startApp, type RunningApp } from './harness'
+import { afterDraws } from './viewportShots'
 import Database from 'better-sqlite3'
 import { changedFraction, pixelStats } from './pixels'
 import { PNG } from 'pngjs'
@@ -17,8 +18,7 @@ async function cacheRanges(page: Page): Promise<string[]> {
 }
 
 async function viewportShot(page: Page, name: string): Promise<Buffer> {
-  const start = await page.evaluate(() => window.__eddyViewport?.renderedFrames ?? 0)
-  await waitFor(() => page.evaluate(() => window.__eddyViewport?.renderedFrames ?? 0), (n) => n >= start + 3, 'the viewport to render', 20_000)
+  await afterDraws(page, 3, 20_000)
   return page.locator(tid('viewport-canvas')).screenshot({ path: artifactPath(name) })
 }
 

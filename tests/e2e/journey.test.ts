@@ -10,14 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import { bunnyObjText } from '../fixtures/makeBunnyObj'
 import { artifactPath, startApp, type RunningApp } from './harness'
+import { afterDraws } from './viewportShots'
 import { changedFraction, pixelStats } from './pixels'
 import { addObject, commitField, focusCanvasArea, keyMarkers, newProject, outlinerNames, selectObject, setFrame, tid, waitFor } from './ui'
 
 /** A screenshot of the viewport canvas once it has drawn `objects` objects and a few more frames. */
 async function viewportShot(page: Page, name: string, objects: number): Promise<Buffer> {
   await waitFor(() => page.evaluate(() => window.__eddyViewport?.objectNodes().length ?? -1), (n) => n === objects, `${objects} objects in the viewport`, 20_000)
-  const start = await page.evaluate(() => window.__eddyViewport?.renderedFrames ?? 0)
-  await waitFor(() => page.evaluate(() => window.__eddyViewport?.renderedFrames ?? 0), (n) => n >= start + 3, 'the viewport to render', 20_000)
+  await afterDraws(page, 3, 20_000)
   return page.locator(tid('viewport-canvas')).screenshot({ path: artifactPath(name) })
 }
 

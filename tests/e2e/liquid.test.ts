@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { artifactPath, startApp, type RunningApp } from './harness'
 import { changedFraction } from './pixels'
 import { addObject, commitField, newProject, selectObject, setFrame, tid, waitFor } from './ui'
-import { viewportShot } from './viewportShots'
+import { afterDraws, viewportShot } from './viewportShots'
 
 describe('a liquid dam break from the inspector', () => {
   let app: RunningApp
@@ -109,8 +109,7 @@ describe('example scenes from the start page', () => {
     expect(await page.locator(tid('param-viscosityModel')).inputValue()).toBe('temperature')
     await waitFor(() => page.locator(tid('bake-estimate')).textContent(), (t) => /\d+x\d+x\d+ grid/.test(t ?? ''), 'the bake estimate')
     // The bunny's triangles arrive after the scene: give the viewport a few frames to draw it.
-    const n0 = await page.evaluate(() => window.__eddyViewport?.renderedFrames ?? 0)
-    await waitFor(() => page.evaluate(() => window.__eddyViewport?.renderedFrames ?? 0), (n) => n >= n0 + 10, 'the viewport to render', 30_000)
+    await afterDraws(page, 10, 30_000)
     const drawn = await page.evaluate(() => window.__eddyViewport?.sceneMeshes?.() ?? [])
     // The bunny is drawn from its imported triangles (1,839 vertices), not a stand-in box.
     expect(drawn.find((m) => m.startsWith('emitter:bunny:mesh'))).toBe('emitter:bunny:mesh 1839')

@@ -8,14 +8,23 @@ import { tid, waitFor } from './ui'
 export const projectPoint = (page: Page, p: [number, number, number]) => page.evaluate((q) => window.__eddyViewport?.projectPoint?.(q) ?? null, p)
 export const renderedFrames = (page: Page) => page.evaluate(() => window.__eddyViewport?.renderedFrames ?? 0)
 
+/**
+ * Waits until the viewport has drawn `n` more frames, asking for draws at the display's rate
+ * (as any change on screen does) rather than waiting on the idle floor's one a second.
+ */
+export async function afterDraws(page: Page, n: number, timeoutMs = 60_000): Promise<void> {
+  const start = await renderedFrames(page)
+  await page.evaluate(() => window.__eddyViewport?.requestDraws?.())
+  await waitFor(() => renderedFrames(page), (k) => k >= start + n, 'the viewport to render', timeoutMs)
+}
+
 /** Waits until the camera has stopped (a fixed point projects to the same pixel over several rendered frames). */
 export async function cameraAtRest(page: Page): Promise<void> {
   let last = ''
   let same = 0
   await waitFor(
     async () => {
-      const start = await renderedFrames(page)
-      await waitFor(() => renderedFrames(page), (n) => n >= start + 2, 'the viewport to render', 60_000)
+      await afterDraws(page, 2)
       const p = JSON.stringify(await projectPoint(page, [0, 1, 0]))
       same = p === last ? same + 1 : 0
       last = p
@@ -29,7 +38,6 @@ export async function cameraAtRest(page: Page): Promise<void> {
 
 /** A screenshot of the canvas once the viewport has drawn a few more frames (also saved as a test artifact). */
 export async function viewportShot(page: Page, name: string): Promise<Buffer> {
-  const start = await renderedFrames(page)
-  await waitFor(() => renderedFrames(page), (n) => n >= start + 3, 'the viewport to render', 60_000)
+  await afterDraws(page, 3)
   return page.locator(tid('viewport-canvas')).screenshot({ path: artifactPath(name) })
 }

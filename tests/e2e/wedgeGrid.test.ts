@@ -12,7 +12,7 @@ import { WebSocket } from 'ws'
 import { artifactPath, startApp, type RunningApp } from './harness'
 import { changedFraction } from './pixels'
 import { addObject, commitField, newProject, selectObject, setFrame, tid, waitFor } from './ui'
-import { cameraAtRest, projectPoint, renderedFrames } from './viewportShots'
+import { afterDraws, cameraAtRest, projectPoint } from './viewportShots'
 
 const RATES = [0.5, 4, 30]
 const LAST = 24
@@ -64,8 +64,7 @@ const grid = (page: Page): Promise<Grid | null> => page.evaluate(() => window.__
  * the HTML over it, labels and display settings, stays out), also saved as a test artifact.
  */
 async function canvasShot(page: Page, name: string): Promise<Buffer> {
-  const start = await renderedFrames(page)
-  await waitFor(() => renderedFrames(page), (n) => n >= start + 3, 'the viewport to render', 60_000)
+  await afterDraws(page, 3)
   const url = await page.locator(tid('viewport-canvas')).evaluate((c) => (c as HTMLCanvasElement).toDataURL('image/png'))
   const png = Buffer.from(url.slice(url.indexOf(',') + 1), 'base64')
   writeFileSync(artifactPath(name), png)
