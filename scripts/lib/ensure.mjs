@@ -2,7 +2,7 @@
 // clone: npm packages (npm ci when the lockfile changed), Debian packages (chromium, xvfb)
 // when running as root, and the electron-vite build when sources are newer than out/.
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { closeSync, existsSync, openSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -64,9 +64,11 @@ export function ensureNodeModules({ background = false } = {}) {
   }
   // Its output goes to a file, printed only if it fails: it would interleave with the build's.
   const log = join(tmpdir(), `eddy-native-build-${process.pid}.log`)
+  const out = openSync(log, 'w')
   return new Promise((resolve, reject) => {
     // A group of its own, so that if this process ends first the compiler ends with it.
-    const child = spawn('sh', ['-c', `exec npm rebuild ${NATIVE_PACKAGE} > "${log}" 2>&1`], { cwd: ROOT, env: npmEnv(), stdio: 'ignore', detached: true })
+    const child = spawn('npm', ['rebuild', NATIVE_PACKAGE], { cwd: ROOT, env: npmEnv(), stdio: ['ignore', out, out], detached: true })
+    closeSync(out)
     const stopCompile = () => {
       try {
         process.kill(-child.pid, 'SIGTERM')

@@ -4,10 +4,10 @@
 // Built top-down with binned SAH (Wald 2007, "On fast construction of SAH-based bounding
 // volume hierarchies"): each node bins its triangles' centroids into 16 slabs along the axis
 // of their largest extent and takes the plane with the smallest surface-area cost. Every level
-// is linear in the triangles it holds, so the build is O(n log n). Everything is flat typed arrays: node
-// boxes, node child/leaf ranges, the triangle permutation, and a copy of the triangles'
-// corners in leaf order (so a leaf's triangles are contiguous in memory). Queries use a
-// preallocated stack and allocate nothing.
+// is linear in the triangles it holds, so the build is O(n log n). Everything is flat typed
+// arrays: node boxes, node child/leaf ranges, the triangle permutation, and a copy of the
+// triangles' corners in leaf order (so a leaf's triangles are contiguous in memory). Queries
+// use a preallocated stack and allocate nothing.
 import { EddyError } from '../api/errors'
 import type { TriMesh } from './triMesh'
 import { closestPointOnTriangleIn } from './closestPoint'

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { artifactPath, startApp, type RunningApp } from './harness'
-import { afterDraws } from './viewportShots'
+import { viewportShot } from './viewportShots'
 import Database from 'better-sqlite3'
 import { changedFraction, pixelStats } from './pixels'
 import { PNG } from 'pngjs'
@@ -15,11 +15,6 @@ import { addObject, commitField, field, newProject, selectObject, setFrame, tid,
 
 async function cacheRanges(page: Page): Promise<string[]> {
   return page.locator(tid('cache-range')).evaluateAll((els) => els.map((e) => `${(e as HTMLElement).dataset.state} ${(e as HTMLElement).dataset.from}-${(e as HTMLElement).dataset.to}`))
-}
-
-async function viewportShot(page: Page, name: string): Promise<Buffer> {
-  await afterDraws(page, 3, 20_000)
-  return page.locator(tid('viewport-canvas')).screenshot({ path: artifactPath(name) })
 }
 
 async function bakePhase(page: Page): Promise<string | null> {

@@ -10,15 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import { bunnyObjText } from '../fixtures/makeBunnyObj'
 import { artifactPath, startApp, type RunningApp } from './harness'
-import { afterDraws } from './viewportShots'
+import { viewportShot } from './viewportShots'
 import { changedFraction, pixelStats } from './pixels'
 import { addObject, commitField, focusCanvasArea, keyMarkers, newProject, outlinerNames, selectObject, setFrame, tid, waitFor } from './ui'
 
 /** A screenshot of the viewport canvas once it has drawn `objects` objects and a few more frames. */
-async function viewportShot(page: Page, name: string, objects: number): Promise<Buffer> {
+async function viewportShotOf(page: Page, name: string, objects: number): Promise<Buffer> {
   await waitFor(() => page.evaluate(() => window.__eddyViewport?.objectNodes().length ?? -1), (n) => n === objects, `${objects} objects in the viewport`, 20_000)
-  await afterDraws(page, 3, 20_000)
-  return page.locator(tid('viewport-canvas')).screenshot({ path: artifactPath(name) })
+  return viewportShot(page, name)
 }
 
 /** The saved document, asked of the host directly (what the file holds, not what the UI shows). */
@@ -60,14 +59,14 @@ describe('an artist session', () => {
     const { page } = app
     await newProject(page, 'Journey')
 
-    const empty = await viewportShot(page, 'journey-0-empty.png', 0)
+    const empty = await viewportShotOf(page, 'journey-0-empty.png', 0)
     const emptyStats = pixelStats(empty)
     // Grid and axes on a dark background: far from a flat image.
     expect(emptyStats.variance).toBeGreaterThan(5) // a flat canvas is 0; this grid measures about 14
     expect(emptyStats.colours).toBeGreaterThan(8)
 
     await addObject(page, 'domain')
-    const withDomain = await viewportShot(page, 'journey-1-domain.png', 1)
+    const withDomain = await viewportShotOf(page, 'journey-1-domain.png', 1)
     expect(changedFraction(empty, withDomain)).toBeGreaterThan(0.005)
 
     await addObject(page, 'emitter')
@@ -81,7 +80,7 @@ describe('an artist session', () => {
     await focusCanvasArea(page)
     await page.keyboard.press('Escape')
     await page.keyboard.press('f')
-    const full = await viewportShot(page, 'journey-2-scene.png', 5)
+    const full = await viewportShotOf(page, 'journey-2-scene.png', 5)
     expect(pixelStats(full).variance).toBeGreaterThan(emptyStats.variance * 0.5)
     expect(changedFraction(withDomain, full)).toBeGreaterThan(0.01)
 
@@ -131,7 +130,7 @@ describe('an artist session', () => {
     expect(await inspectorSnapshot(page)).toEqual(shown)
     await selectObject(page, 'Emitter')
     expect(await keyMarkers(page)).toEqual([1, 50])
-    const reopened = await viewportShot(page, 'journey-3-reopened.png', 5)
+    const reopened = await viewportShotOf(page, 'journey-3-reopened.png', 5)
     expect(pixelStats(reopened).variance).toBeGreaterThan(emptyStats.variance)
     writeFileSync(artifactPath('journey-document.json'), JSON.stringify(before, null, 2))
     expect(app.pageErrors).toEqual([])
