@@ -86,6 +86,23 @@ export function applySidesAndSlivers(fu: Float32Array, fv: Float32Array, fw: Flo
   }
 }
 
+/** out[c] = 1 where all six faces of cell c are closed (fraction 0), else 0. */
+export function enclosedCells(fractions: MacGrid, nx: number, ny: number, nz: number, out: Float32Array): void {
+  const { u, v, w } = fractions
+  const vPlane = nx * (ny + 1), wPlane = nx * ny
+  for (let k = 0; k < nz; k++) {
+    for (let j = 0; j < ny; j++) {
+      const uRow = (nx + 1) * (j + ny * k)
+      const vRow = nx * j + vPlane * k
+      const wRow = nx * j + wPlane * k
+      for (let i = 0; i < nx; i++) {
+        const closed = u[uRow + i] <= 0 && u[uRow + i + 1] <= 0 && v[vRow + i] <= 0 && v[vRow + i + nx] <= 0 && w[wRow + i] <= 0 && w[wRow + i + wPlane] <= 0
+        out[i + nx * (j + ny * k)] = closed ? 1 : 0
+      }
+    }
+  }
+}
+
 export class ObstacleField {
   readonly spec: GridSpec
   readonly sides: DomainSides
@@ -94,6 +111,14 @@ export class ObstacleField {
   readonly phi: Float32Array
   /** Cell solid volume fractions. */
   readonly solid: Float32Array
+  /**
+   * 1 in cells none of whose six faces is open, else 0: the velocity's advection mask. The
+   * cell mask `solid` (>= SOLID_THRESHOLD) would also freeze the open faces of a sliver of
+   * fluid between the grid and an obstacle (a box side cutting cells at 0.2 of their width):
+   * a face that neither advection nor its own weight in the pressure solve (its fraction)
+   * ties to the flow then grows without bound as the projection pushes on it every substep.
+   */
+  readonly enclosed: Float32Array
   /** Face open fractions (0 closed .. 1 open), the pressure solve's weights. */
   readonly fractions: MacGrid
   /** Normal velocity of moving obstacles on the faces they touch (0 elsewhere). */
@@ -128,6 +153,7 @@ export class ObstacleField {
     this.phiOne = new Float32Array(corners)
     this.solid = allocF32With(nx * ny * nz, alloc)
     this.solidOne = new Float32Array(nx * ny * nz)
+    this.enclosed = allocF32With(nx * ny * nz, alloc)
     this.fractions = new MacGrid(spec, alloc)
     this.velocity = new MacGrid(spec, alloc)
   }
@@ -213,7 +239,10 @@ export class ObstacleField {
     this.moving = false
     if (!this.hasObstacles) {
       phi.fill(band)
-      if (this.written) solid.fill(0)
+      if (this.written) {
+        solid.fill(0)
+        this.enclosed.fill(0)
+      }
       this.written = false
       computeFaceFractions(null, this.sides, fractions)
       return
@@ -243,6 +272,7 @@ export class ObstacleField {
     symmetricCellFractions(phi, nx, ny, solid, 0, nz)
     faceOpenFractions(phi, spec, fractions)
     applySidesAndSlivers(fractions.u, fractions.v, fractions.w, velocity, this.open, nx, ny, nz)
+    enclosedCells(fractions, nx, ny, nz, this.enclosed)
   }
 
   /** Corner layers [k0, k1) within band of the obstacle's world bounds. */

@@ -340,10 +340,13 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
     this.temperature.set(this.scalarTmp2)
     stop()
     let t1: number
+    // The velocity's faces freeze only inside obstacles: every face with an open part moves
+    // with the flow (ObstacleField.enclosed says why).
+    const velOpts = { scheme: this.setup.advection, solid: this.obstacles.hasObstacles ? this.obstacles.enclosed : null }
     if (this.setup.reflection) {
-      t1 = this.reflectedAdvection(h, opts, stats, t0, control)
+      t1 = this.reflectedAdvection(h, velOpts, stats, t0, control)
     } else {
-      this.advector.advectVelocity(this.velTmp, vel, h, opts)
+      this.advector.advectVelocity(this.velTmp, vel, h, velOpts)
       vel.copyFrom(this.velTmp)
       t1 = now()
       stats.ms.advection += t1 - t0
