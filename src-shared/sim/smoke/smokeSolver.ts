@@ -36,6 +36,7 @@ import type { SmokeSimInput } from './smokeInput'
 import { readCheckpoint, writeCheckpoint } from '../core/checkpoint'
 import { emitFaces, emitScalars, sampleBox } from './emitters'
 import { ObstacleField } from '../core/obstacleField'
+import { SolidBorder } from '../core/solidBorder'
 import { selleKernel, VortexParticles } from '../core/vortexParticles'
 import { Prng } from '../core/prng'
 import { seedFromEmitter, seedVortexBall } from '../core/vortexSeeding'
@@ -111,6 +112,8 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
   private readonly emitterStates = new Map<string, EmitterState>()
   private readonly seeded = new Set<string>()
   private readonly scratch = new Float64Array(96)
+  /** The obstacle cells the density and temperature are extended into before advection. */
+  private readonly solidBorder = new SolidBorder()
   private _time = 0
   private animFrame = 1
   private initialised = false
@@ -335,6 +338,13 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
     // Density and temperature share each back-trace; beyond open sides they read the ambient
     // (no smoke, ambient temperature), so inflowing air flushes the border cells.
     const scalarOpts = { ...opts, open: openFlags(this.setup.sides), ambient: [0, Math.fround(input.family.buoyancy.ambientTemperature)] }
+    if (solid !== null) {
+      // Back-traces beside an obstacle read the fluid's values there, not the cleared cells'
+      // (solidBorder.ts); clearSolidCells empties them again after the projection.
+      this.solidBorder.update(solid, nx, ny, nz, this.obstacles.version)
+      this.solidBorder.extend(this.density)
+      this.solidBorder.extend(this.temperature)
+    }
     this.advector.advectScalars([this.scalarTmp, this.scalarTmp2], [this.density, this.temperature], vel, h, scalarOpts)
     this.density.set(this.scalarTmp)
     this.temperature.set(this.scalarTmp2)

@@ -18,12 +18,10 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { compileSmokeInput as compileInput, compileSmokeScene as compileScene } from '../../../src-shared/sim/smoke/compileSmoke'
 import { SmokeSolver } from '../../../src-shared/sim/smoke/smokeSolver'
-import { FPS, kernelOptions, obj } from './scenes'
+import { FPS, disposeKernelBackends, kernelOptions, obj } from './scenes'
 import type { SceneDocument } from '../../../src-shared/scene/types'
 
-afterAll(async () => {
-  await kernelOptions('wasm').kernels?.dispose()
-})
+afterAll(disposeKernelBackends)
 
 const U = 0.5 // m/s, the stream
 const A = 0.2 // m/s, the wave's amplitude

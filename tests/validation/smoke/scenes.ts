@@ -83,3 +83,14 @@ export function kernelOptions(kind: KernelKindName): CompileOptions {
   if (b === undefined) backends.set(kind, (b = createKernelBackend('wasm', { threads: 2 })))
   return { kernels: b }
 }
+
+/**
+ * Disposes the backends kernelOptions made and forgets them: files share a process (the unit
+ * project does not isolate them), so a file that disposed a backend still in the cache would
+ * hand the next file a backend whose workers are gone.
+ */
+export async function disposeKernelBackends(): Promise<void> {
+  const all = [...backends.values()]
+  backends.clear()
+  for (const b of all) await b.dispose()
+}

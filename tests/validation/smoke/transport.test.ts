@@ -13,11 +13,9 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { compileSmokeInput as compileInput, compileSmokeScene as compileScene } from '../../../src-shared/sim/smoke/compileSmoke'
 import { SmokeSolver } from '../../../src-shared/sim/smoke/smokeSolver'
 import type { ParamValue } from '../../../src-shared/scene/types'
-import { boxScene, FPS, type KernelKindName, kernelOptions, obj } from './scenes'
+import { boxScene, FPS, type KernelKindName, disposeKernelBackends, kernelOptions, obj } from './scenes'
 
-afterAll(async () => {
-  await kernelOptions('wasm').kernels?.dispose()
-})
+afterAll(disposeKernelBackends)
 
 /** A solver for `doc` initialised (ambient temperature) but not yet stepped. */
 function start(doc: ReturnType<typeof boxScene>, kind: KernelKindName): SmokeSolver {
