@@ -1,4 +1,4 @@
-// The breadth-first extension of extrapolate.ts (extrapolateLayers: each unknown sample takes
+// The breadth-first extension of core/extrapolate.ts (extrapolateLayers: each unknown sample takes
 // the mean of its neighbours known before its layer, Carlson 2004 sec. 6.3.2) run one layer at
 // a time over z-planes, so every thread shares every layer. The three face lattices of a
 // velocity used to run side by side, one a thread: on two threads one thread did two of them
@@ -23,12 +23,12 @@
 // Twin: wasm/assembly/extendPlanes.ts.
 import type { KernelBackend } from '../core/kernelBackend'
 import { defineKernel, f32, i32, int, type KernelArgs, u8 } from '../core/kernelTable'
-import { average as averageOf } from './extrapolate'
+import { average as averageOf } from '../core/extrapolate'
 
 // Used per sample: a module constant, not an imported binding (see particleMotion.ts).
 const average = averageOf
 
-/** Mark of a sample queued for the current layer (extrapolate.ts: never below a limit). */
+/** Mark of a sample queued for the current layer (core/extrapolate.ts: never below a limit). */
 const QUEUED = 255
 
 /** Planes of the row's range: the three face lattices interleaved (3 nz + 1), or nz cell planes. */

@@ -5,7 +5,7 @@
 //   x' = x + h u(x),   x_new = x + h/2 (u(x) + u(x'))
 // The thesis skips the second stage when x' lands in an empty cell because no reliable
 // velocity exists there; here the velocity has been extrapolated into the air band
-// (extrapolate.ts), so both stages are always taken. Markers that start beyond that band
+// (core/extrapolate.ts), so both stages are always taken. Markers that start beyond that band
 // (spray, reach = 0) move with their own ballistic velocity instead.
 //
 // Afterwards a particle that ended up inside an obstacle (its signed distance below a small

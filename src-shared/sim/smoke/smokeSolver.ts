@@ -352,7 +352,7 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
     let t1: number
     // The velocity's faces freeze only inside obstacles: every face with an open part moves
     // with the flow (ObstacleField.enclosed says why).
-    const velOpts = { scheme: this.setup.advection, solid: this.obstacles.hasObstacles ? this.obstacles.enclosed : null }
+    const velOpts = { ...opts, solid: solid === null ? null : this.obstacles.enclosed }
     if (this.setup.reflection) {
       t1 = this.reflectedAdvection(h, velOpts, stats, t0, control)
     } else {

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import type { KernelBackend } from '../../../../src-shared/sim/core/kernelBackend'
 import { Prng } from '../../../../src-shared/sim/core/prng'
 import { extendInLayers, extensionCountInts, extensionListInts } from '../../../../src-shared/sim/liquid/extendPlanes'
-import { extrapolateLayers } from '../../../../src-shared/sim/liquid/extrapolate'
+import { extrapolateLayers } from '../../../../src-shared/sim/core/extrapolate'
 import type { WasmKernelBackend } from '../../../../src-shared/sim/wasm/wasmBackend'
 import { everyBackend } from '../everyBackend'
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { PcgSolver } from '../../../../src-shared/sim/core/pcg'
 import { Prng } from '../../../../src-shared/sim/core/prng'
-import { extrapolateLayers } from '../../../../src-shared/sim/liquid/extrapolate'
+import { extrapolateLayers } from '../../../../src-shared/sim/core/extrapolate'
 import { GhostFluidPressure, MIN_THETA } from '../../../../src-shared/sim/liquid/ghostFluid'
 import { HeatSolver, solveSymmetricTridiagonal } from '../../../../src-shared/sim/liquid/heat'
 import { MarkerParticles } from '../../../../src-shared/sim/liquid/markers'

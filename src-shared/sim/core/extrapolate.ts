@@ -3,7 +3,8 @@
 // steps read neighbours there, so those samples need sensible values. Sec. 6.3.2 solves
 // u_t + n . grad u = 0 with upwinding; the breadth-first form used here (Bridson 2015, ch. 4:
 // each unknown sample takes the mean of its already-known neighbours, one layer at a time) has
-// the same effect, carrying values outward from the surface, and needs no normal.
+// the same effect, carrying values outward from the surface, and needs no normal. The grid
+// smoke uses it too, to carry its density and temperature into obstacles (solidBorder.ts).
 //
 // Works on any lattice sx*sy*sz (a face component or the cell centres). `mark` holds 0 for
 // unknown samples and 1 for known ones on entry; layer L's new samples get mark L + 1 so a
