@@ -8,6 +8,7 @@
 // obstacle before takes the obstacle's velocity and no smoke.
 import { EddyError } from '../../api/errors'
 import { TS_KERNELS } from '../core/kernelBackend'
+import { MeshScalarBudget } from '../core/scalarBudget'
 import type { KernelBackend } from '../core/kernelTypes'
 import type { PrimitiveSdf } from '../../geometry/primitiveSdf'
 import type { Vec3 } from '../../scene/types'
@@ -41,6 +42,8 @@ export class HybridFields {
   private readonly sTmp2: Float64Array
   private lost = new Uint8Array(0)
   private readonly openSides: boolean[]
+  /** Keeps a closed domain's smoke and heat through advection. */
+  private readonly budget = new MeshScalarBudget()
   private readonly v3 = new Float64Array(3)
   private readonly p3 = new Float64Array(3)
 
@@ -130,6 +133,14 @@ export class HybridFields {
     const { advection, vertexVelocity: vv } = this
     this.interpolation.vertexVelocities(this.z, vv)
     advection.advectCells(this.density, vv, h, this.sTmp, this.temperature, this.sTmp2)
+    if (!this.openSides.some((o) => o)) {
+      // A closed domain keeps its smoke and heat: semi-Lagrangian transport on the mesh does
+      // not (a 30 K thermal lost 6.7% in 2 s on a 24-cube hybrid mesh, 12.5% all-hexahedral,
+      // and gained 5.5% on a 16-cube hybrid mesh),
+      // so what it gained or lost goes back (core/scalarBudget.ts).
+      this.budget.restore(this.sTmp, this.density, 0, this.mesh)
+      this.budget.restore(this.sTmp2, this.temperature, this.ambientTemperature, this.mesh)
+    }
     this.density.set(this.sTmp)
     this.temperature.set(this.sTmp2)
     advection.advectFaces(this.z, vv, h, this.zTmp)

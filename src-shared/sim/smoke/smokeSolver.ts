@@ -22,6 +22,7 @@ import { EddyError } from '../../api/errors'
 import { PrimitiveSdf } from '../../geometry/primitiveSdf'
 import { type AdvectOptions, Advector, SOLID_THRESHOLD } from '../core/advect'
 import { enforceSolidVelocity, openFlags } from '../core/boundaries'
+import { ScalarBudget } from '../core/scalarBudget'
 import { allocF32With, type AllocOptions, MacGrid } from '../core/grid'
 import { type KernelBackend, kernelsOf } from '../core/kernelBackend'
 import { PressureSolver } from '../core/pressure'
@@ -114,6 +115,8 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
   private readonly scratch = new Float64Array(96)
   /** The obstacle cells the density and temperature are extended into before advection. */
   private readonly solidBorder = new SolidBorder()
+  /** Keeps a closed domain's smoke and heat through advection (scalarBudget.ts). */
+  private readonly budget = new ScalarBudget()
   private _time = 0
   private animFrame = 1
   private initialised = false
@@ -346,6 +349,12 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
       this.solidBorder.extend(this.temperature)
     }
     this.advector.advectScalars([this.scalarTmp, this.scalarTmp2], [this.density, this.temperature], vel, h, scalarOpts)
+    if (scalarOpts.open.every((f) => f === 0)) {
+      // A closed domain keeps its smoke and heat: what the advection gained or lost goes back
+      // (scalarBudget.ts), measured over the fluid cells.
+      this.budget.restore(this.scalarTmp, this.density, 0, solid, nx, ny, nz)
+      this.budget.restore(this.scalarTmp2, this.temperature, scalarOpts.ambient[1], solid, nx, ny, nz)
+    }
     this.density.set(this.scalarTmp)
     this.temperature.set(this.scalarTmp2)
     stop()
