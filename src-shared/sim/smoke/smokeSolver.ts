@@ -22,7 +22,7 @@ import { EddyError } from '../../api/errors'
 import { PrimitiveSdf } from '../../geometry/primitiveSdf'
 import { type AdvectOptions, Advector, SOLID_THRESHOLD } from '../core/advect'
 import { enforceSolidVelocity, openFlags } from '../core/boundaries'
-import { ScalarBudget } from '../core/scalarBudget'
+import { amountLeaving, ScalarBudget } from '../core/scalarBudget'
 import { allocF32With, type AllocOptions, MacGrid } from '../core/grid'
 import { type KernelBackend, kernelsOf } from '../core/kernelBackend'
 import { PressureSolver } from '../core/pressure'
@@ -115,8 +115,10 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
   private readonly scratch = new Float64Array(96)
   /** The obstacle cells the density and temperature are extended into before advection. */
   private readonly solidBorder = new SolidBorder()
-  /** Keeps a closed domain's smoke and heat through advection (scalarBudget.ts). */
+  /** Keeps the smoke and heat through advection, less what leaves through open sides (scalarBudget.ts). */
   private readonly budget = new ScalarBudget()
+  /** What the last advection carried out through open sides: smoke, heat (amountLeaving). */
+  private readonly left = new Float64Array(2)
   private _time = 0
   private animFrame = 1
   private initialised = false
@@ -348,13 +350,15 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
       this.solidBorder.extend(this.density)
       this.solidBorder.extend(this.temperature)
     }
+    // What leaves through open sides, by the same traces (before the fields are advected).
+    const left = this.left
+    if (scalarOpts.open.some((f) => f !== 0)) amountLeaving([this.density, this.temperature], scalarOpts.ambient, vel, h / dx, scalarOpts.open, solid, left)
+    else left.fill(0)
     this.advector.advectScalars([this.scalarTmp, this.scalarTmp2], [this.density, this.temperature], vel, h, scalarOpts)
-    if (scalarOpts.open.every((f) => f === 0)) {
-      // A closed domain keeps its smoke and heat: what the advection gained or lost goes back
-      // (scalarBudget.ts), measured over the fluid cells.
-      this.budget.restore(this.scalarTmp, this.density, 0, solid, nx, ny, nz)
-      this.budget.restore(this.scalarTmp2, this.temperature, scalarOpts.ambient[1], solid, nx, ny, nz)
-    }
+    // The smoke and heat the advection gained or lost go back (scalarBudget.ts), measured over
+    // the fluid cells: a closed domain keeps its amounts, an open one loses what left.
+    this.budget.restore(this.scalarTmp, this.density, 0, solid, nx, ny, nz, left[0])
+    this.budget.restore(this.scalarTmp2, this.temperature, scalarOpts.ambient[1], solid, nx, ny, nz, left[1])
     this.density.set(this.scalarTmp)
     this.temperature.set(this.scalarTmp2)
     stop()

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { Prng } from '../../../src-shared/sim/core/prng'
-import { type CellAdjacency, MeshScalarBudget, ScalarBudget } from '../../../src-shared/sim/core/scalarBudget'
+import { MacGrid } from '../../../src-shared/sim/core/grid'
+import { amountLeaving, type CellAdjacency, MeshScalarBudget, ScalarBudget } from '../../../src-shared/sim/core/scalarBudget'
 
 const nx = 10, ny = 9, nz = 8
 const n = nx * ny * nz
@@ -140,5 +141,23 @@ describe('MeshScalarBudget: the same on cells of different volumes', () => {
       expect(after[c]).toBeGreaterThanOrEqual(Math.min(copy[c - 1], copy[c], copy[c + 1]))
       expect(after[c]).toBeLessThanOrEqual(Math.max(copy[c - 1], copy[c], copy[c + 1]))
     }
+  })
+})
+
+describe('amountLeaving: what a flow carries out through open sides', () => {
+  it.each([0.3, 1.5, 2.25])('a uniform flow of %f cells a step out through +x takes that many cells of each row, and nothing through the upwind side', (shift) => {
+    const vel = new MacGrid({ nx, ny, nz, dx: 0.1, origin: [0, 0, 0] })
+    vel.u.fill(2)
+    const c = shift / 2
+    const smoke = new Float32Array(n).fill(0.5)
+    const heat = new Float32Array(n).fill(300)
+    const out = new Float64Array(2)
+    const open = Uint8Array.from([1, 1, 0, 0, 0, 0])
+    amountLeaving([smoke, heat], [0, 290], vel, c, open, null, out)
+    expect(out[0]).toBeCloseTo(0.5 * shift * ny * nz, 9)
+    expect(out[1]).toBeCloseTo(10 * shift * ny * nz, 7)
+    // Closed sides: nothing leaves, however far the flow goes.
+    amountLeaving([smoke, heat], [0, 290], vel, c, new Uint8Array(6), null, out)
+    expect(out[0]).toBe(0)
   })
 })

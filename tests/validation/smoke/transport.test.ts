@@ -70,8 +70,9 @@ describe.each(['wasm'] as const)('smoke transport (kernels: %s)', (kind) => {
     ['30 K, 64 cells (the default grid), 2 s (was -7.4%)', 64, 30, 48, [], {}],
     ['30 K, 32 cells, 2 s (was -10.7%)', 32, 30, 48, [], {}],
     ['30 K, 32 cells, 2 s, semi-Lagrangian (was -11.7%)', 32, 30, 48, [], { advection: 'semiLagrangian' }],
+    ['30 K, 32 cells, 2 s, the top open (it does not reach it; was -10.7%)', 32, 30, 48, [], { openYMax: true }],
     ['30 K, 32 cells, 2 s, under a shelf (was -19.3%)', 32, 30, 48, [obj('shelf', 'obstacle', { shape: 'box', position: [0.05, 0.72, 0], scale: [0.5, 0.1, 0.5] })], {}],
-  ] as const)('a rising thermal in a closed box keeps its heat and smoke within 0.1%, and no cell passes the ball\'s density or heat: %s', (_l, res, dT, frames, objects, params) => {
+  ] as const)('a rising thermal in a box keeps its heat and smoke within 0.1%, and no cell passes the ball\'s density or heat: %s', (_l, res, dT, frames, objects, params) => {
     // A ball of radius 0.12 m at y = 0.25 m, density 1 and dT above ambient, in a 1 m box.
     const doc = boxScene(res, { ...(params as Record<string, ParamValue>) }, [...objects])
     const s = start(doc, kind)
@@ -109,7 +110,11 @@ describe.each(['wasm'] as const)('smoke transport (kernels: %s)', (kind) => {
       }
     })
     const [m1, h1, y1] = budget()
-    console.log(`closed thermal ${kind} ${_l}: smoke ${((m1 / m0 - 1) * 100).toFixed(4)}%, heat ${((h1 / h0 - 1) * 100).toFixed(4)}%; rose ${(y1 - y0).toFixed(3)} m; peaks ${peakD.toFixed(4)}, ${peakT.toFixed(3)} K`)
+    // Nothing reached the top rows (an open top would have let it out).
+    let top = 0
+    for (let k = 0; k < nz; k++) for (let j = ny - 2; j < ny; j++) for (let i = 0; i < nx; i++) top = Math.max(top, s.density[i + nx * (j + ny * k)])
+    expect(top).toBeLessThan(1e-3)
+    console.log(`thermal ${kind} ${_l}: smoke ${((m1 / m0 - 1) * 100).toFixed(4)}%, heat ${((h1 / h0 - 1) * 100).toFixed(4)}%; rose ${(y1 - y0).toFixed(3)} m; peaks ${peakD.toFixed(4)}, ${peakT.toFixed(3)} K`)
     // It did rise (the test is not of a fluid at rest).
     expect(y1 - y0).toBeGreaterThan(0.03)
     expect(Math.abs(m1 / m0 - 1)).toBeLessThan(0.001)
