@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { extrapolateLayers } from '../../../src-shared/sim/core/extrapolate'
 import { SolidBorder } from '../../../src-shared/sim/core/solidBorder'
 import { Prng } from '../../../src-shared/sim/core/prng'
 
@@ -61,5 +62,27 @@ describe('SolidBorder: fluid values carried into the first two layers of obstacl
     f[at(3, 2, 1)] = 0
     b.extend(f)
     expect(f[at(3, 2, 1)]).toBe(0)
+  })
+
+  it('fills the same bits as the breadth-first extension itself, on random values, before and after the obstacles move', () => {
+    const rng = new Prng(11)
+    const b = new SolidBorder()
+    for (const [version, shift] of [[1, 0], [2, 1], [3, 3]] as const) {
+      // The box, moved `shift` cells along x, plus a cell of a second obstacle in a corner.
+      const solid = new Float32Array(nx * ny * nz)
+      for (let k = 1; k <= 6; k++) for (let j = 2; j <= 7; j++) for (let i = 3 - shift + 2; i <= 8 - shift + 2 && i < nx; i++) solid[at(i, j, k)] = 1
+      solid[at(0, 0, 0)] = 0.7
+      b.update(solid, nx, ny, nz, version)
+      const f = new Float32Array(nx * ny * nz)
+      for (let c = 0; c < f.length; c++) f[c] = solid[c] >= 0.5 ? -1 : Math.fround(rng.next() * 100 - 50)
+      const expected = f.slice()
+      const mark = new Uint8Array(f.length)
+      for (let c = 0; c < f.length; c++) mark[c] = solid[c] >= 0.5 ? 0 : 1
+      extrapolateLayers(expected, mark, nx, ny, nz, 2)
+      b.extend(f)
+      expect(f).toEqual(expected)
+      // Three layers deep is left alone.
+      expect(f.some((v) => v === -1)).toBe(true)
+    }
   })
 })
