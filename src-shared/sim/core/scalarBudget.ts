@@ -161,8 +161,11 @@ export interface CellAdjacency {
 export class MeshScalarBudget {
   private weights = new Float64Array(0)
 
-  /** As ScalarBudget.restore, over every cell of `mesh`; returns E / sum V |before - ambient|. */
-  restore(after: Float64Array, before: Float64Array, ambient: number, mesh: CellAdjacency): number {
+  /**
+   * As ScalarBudget.restore, over every cell of `mesh`, less `left` (sum V (q - ambient) that
+   * left through open sides); returns E / sum V |before - ambient|.
+   */
+  restore(after: Float64Array, before: Float64Array, ambient: number, mesh: CellAdjacency, left = 0): number {
     const n = mesh.cellCount
     const V = mesh.cellVolume
     let e = 0
@@ -172,6 +175,7 @@ export class MeshScalarBudget {
       e += V[c] * (after[c] - ambient - b)
       held += V[c] * (b < 0 ? -b : b)
     }
+    e += left
     if (!(held > 0) || e === 0 || !Number.isFinite(e)) return 0
     if (this.weights.length !== n) this.weights = new Float64Array(n)
     const total = e

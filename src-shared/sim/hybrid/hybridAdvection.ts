@@ -26,7 +26,7 @@ import { TS_KERNELS } from '../core/kernelBackend'
 import type { KernelBackend } from '../core/kernelTypes'
 import type { HybridInterpolation } from './hybridInterpolation'
 import { HybridLocator } from './hybridLocate'
-import { CELL_HEX, FACE_OBSTACLE, FACE_WALL, type HybridMesh } from './hybridMesh'
+import { CELL_HEX, FACE_OBSTACLE, FACE_WALL, type HybridMesh, openSidesOf } from './hybridMesh'
 import { LINEAR_FIT_POINTS, LINEAR_FIT_SCRATCH } from './linearFitKernel'
 
 /**
@@ -79,6 +79,10 @@ export class HybridAdvection {
   clampedTraces = 0
   private readonly vel = new Float64Array(3)
   private readonly pos = new Float64Array(3)
+  /** A trace's unclamped end (traceEnd). */
+  private readonly end = new Float64Array(3)
+  /** Open domain sides: xMin, xMax, yMin, yMax, zMin, zMax. */
+  private readonly open: boolean[]
   private readonly pair = new Float64Array(2)
   private left = false
   private readonly batch: FitBatch | null
@@ -89,6 +93,29 @@ export class HybridAdvection {
     if (locator && locator.mesh !== this.mesh) throw new EddyError('INVALID_PARAM', 'hybrid advection: the locator was built for another mesh than the interpolation')
     this.locator = locator ?? new HybridLocator(this.mesh)
     this.batch = interpolation.neighbourFaces.length > 0 ? new FitBatch(this.mesh, interpolation.neighbourFaces, kernels) : null
+    this.open = openSidesOf(this.mesh)
+  }
+
+  /**
+   * The share of a trace's end that lies inside the open sides (1 when it ended inside the
+   * domain or left through walls only): the unclamped end (by default the last trace's) with a
+   * cell-wide segment around it (the cube's edge, or the mean edge of the tetrahedron it was
+   * clamped to), per open side. A departure half a cell beyond an open side reads the ambient
+   * value alone, one on the side half of it: the grid smoke's ghost layer (core/advectKernels.ts
+   * openSidesSlab), since air that crossed an open side came from outside.
+   */
+  insideOpenSides(cell: number, end: Float64Array = this.end): number {
+    const { open, mesh } = this
+    const { nx, ny, nz, dx, origin } = mesh.grid
+    const w = cell < mesh.hexCount ? dx : mesh.cellMeanEdge[cell]
+    let kept = 1
+    if (open[0]) kept *= segmentInside((end[0] - origin[0]) / w)
+    if (open[1]) kept *= segmentInside((origin[0] + nx * dx - end[0]) / w)
+    if (open[2]) kept *= segmentInside((end[1] - origin[1]) / w)
+    if (open[3]) kept *= segmentInside((origin[1] + ny * dx - end[1]) / w)
+    if (open[4]) kept *= segmentInside((end[2] - origin[2]) / w)
+    if (open[5]) kept *= segmentInside((origin[2] + nz * dx - end[2]) / w)
+    return kept
   }
 
   /**
@@ -97,6 +124,21 @@ export class HybridAdvection {
    * clamped to the fluid's boundary.
    */
   private trace(x: number, y: number, z: number, c: number, step: number, vertexVel: Float64Array): number {
+    const { locator, pos, end } = this
+    this.traceEnd(x, y, z, c, step, vertexVel, end)
+    const ex = end[0], ey = end[1], ez = end[2]
+    let ce = locator.cellAt(ex, ey, ez)
+    this.left = ce < 0
+    if (ce < 0) ce = locator.lastInside(x, y, z, c, ex, ey, ez, pos, 0)
+    else { pos[0] = ex; pos[1] = ey; pos[2] = ez }
+    return ce
+  }
+
+  /**
+   * The end of the RK2 trace from (x, y, z) in cell c over `step` seconds (forward for a
+   * positive step) into out, not clamped to the domain (its midpoint is, as every trace's).
+   */
+  traceEnd(x: number, y: number, z: number, c: number, step: number, vertexVel: Float64Array, out: Float64Array): void {
     const { interpolation: interp, locator, vel, pos } = this
     this.fast(x, y, z, c, vertexVel)
     const h = 0.5 * step
@@ -109,12 +151,9 @@ export class HybridAdvection {
     // A tetrahedron's search just computed the midpoint's barycentric coordinates there.
     if (cm >= 0 && cm === locator.lastTetCell) interp.fastVelocityInTet(cm, locator.weights, vertexVel, vel, 0)
     else this.fast(mx, my, mz, cm, vertexVel)
-    const ex = x + step * vel[0], ey = y + step * vel[1], ez = z + step * vel[2]
-    let ce = locator.cellAt(ex, ey, ez)
-    this.left = ce < 0
-    if (ce < 0) ce = locator.lastInside(x, y, z, c, ex, ey, ez, pos, 0)
-    else { pos[0] = ex; pos[1] = ey; pos[2] = ez }
-    return ce
+    out[0] = x + step * vel[0]
+    out[1] = y + step * vel[1]
+    out[2] = z + step * vel[2]
   }
 
   /**
@@ -191,7 +230,15 @@ export class HybridAdvection {
    * there; with `values2`, out2 the same for a second scalar from the same traces (density and
    * temperature ride one flow: tracing twice would find the same points).
    */
-  advectCells(values: Float64Array | Float32Array, vertexVel: Float64Array, dt: number, out: Float64Array | Float32Array, values2: Float64Array | Float32Array | null = null, out2: Float64Array | Float32Array | null = null): void {
+  advectCells(
+    values: Float64Array | Float32Array,
+    vertexVel: Float64Array,
+    dt: number,
+    out: Float64Array | Float32Array,
+    values2: Float64Array | Float32Array | null = null,
+    out2: Float64Array | Float32Array | null = null,
+    ambients: readonly [number, number] | null = null,
+  ): void {
     const { cellCount, cellCentre: C } = this.mesh
     this.checkStep('cells', dt, vertexVel)
     for (const [v, o] of values2 === null ? [[values, out]] : [[values, out], [values2, out2]]) {
@@ -204,12 +251,19 @@ export class HybridAdvection {
     let clamped = 0
     for (let c = 0; c < cellCount; c++) {
       const e = this.trace(C[3 * c], C[3 * c + 1], C[3 * c + 2], c, -dt, vertexVel)
-      if (this.left) clamped++
-      if (values2 === null) out[c] = interp.scalarAt(pos[0], pos[1], pos[2], e, values)
-      else {
+      // With ambients, departures beyond an open side read the ambient value there.
+      let inside = 1
+      if (this.left) {
+        clamped++
+        if (ambients !== null) inside = this.insideOpenSides(e)
+      }
+      if (values2 === null) {
+        const a = interp.scalarAt(pos[0], pos[1], pos[2], e, values)
+        out[c] = inside === 1 ? a : ambients![0] + (a - ambients![0]) * inside
+      } else {
         interp.scalarsAt(pos[0], pos[1], pos[2], e, values, values2, pair)
-        out[c] = pair[0]
-        out2![c] = pair[1]
+        out[c] = inside === 1 ? pair[0] : ambients![0] + (pair[0] - ambients![0]) * inside
+        out2![c] = inside === 1 ? pair[1] : ambients![1] + (pair[1] - ambients![1]) * inside
       }
     }
     this.clampedTraces = clamped
@@ -244,4 +298,10 @@ export class HybridAdvection {
     this.clampedTraces = n
     return n
   }
+}
+
+/** Share of a cell-wide segment inside a side, from its centre's distance inside in widths. */
+function segmentInside(depth: number): number {
+  const s = depth + 0.5
+  return s > 1 ? 1 : s > 0 ? s : 0
 }

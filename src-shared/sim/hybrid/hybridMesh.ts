@@ -145,6 +145,16 @@ export function gridFaceIndex(g: GridSpec, axis: number, i: number, j: number, k
 }
 
 /** Cube roles by the distance rule of the file comment. */
+/** The domain sides with open faces (xMin, xMax, yMin, yMax, zMin, zMax), from the faces' kinds and normals. */
+export function openSidesOf(mesh: HybridMesh): boolean[] {
+  const open = [false, false, false, false, false, false]
+  for (let f = 0; f < mesh.faceCount; f++) {
+    if (mesh.faceKind[f] !== FACE_OPEN) continue
+    for (let a = 0; a < 3; a++) if (Math.abs(mesh.faceNormal[3 * f + a]) > 0.5) open[2 * a + (mesh.faceNormal[3 * f + a] > 0 ? 1 : 0)] = true
+  }
+  return open
+}
+
 export function cubeRoles(grid: GridSpec, obstacle: ScalarField3 | null, mode: HybridMeshMode, bandCells: number): Uint8Array {
   const { nx, ny, nz, dx: h, origin } = grid
   const role = new Uint8Array(nx * ny * nz)
