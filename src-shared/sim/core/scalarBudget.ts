@@ -250,12 +250,12 @@ export function amountLeaving(fields: readonly Float32Array[], ambients: readonl
         // Forward: the back-trace over -dt from the cell's centre.
         backtrace(u, v, w, nx, ny, nz, i + 0.5, j + 0.5, k + 0.5, -c, vtmp, p)
         let kept = 1
-        if (oxLo) kept *= clamp01(p[0] + 0.5)
-        if (oxHi) kept *= clamp01(nx - p[0] + 0.5)
-        if (oyLo) kept *= clamp01(p[1] + 0.5)
-        if (oyHi) kept *= clamp01(ny - p[1] + 0.5)
-        if (ozLo) kept *= clamp01(p[2] + 0.5)
-        if (ozHi) kept *= clamp01(nz - p[2] + 0.5)
+        if (oxLo) kept *= segmentInside(p[0])
+        if (oxHi) kept *= segmentInside(nx - p[0])
+        if (oyLo) kept *= segmentInside(p[1])
+        if (oyHi) kept *= segmentInside(ny - p[1])
+        if (ozLo) kept *= segmentInside(p[2])
+        if (ozHi) kept *= segmentInside(nz - p[2])
         if (kept === 1) continue
         for (let f = 0; f < fields.length; f++) out[f] += (fields[f][cell] - ambients[f]) * (1 - kept)
       }
@@ -263,6 +263,12 @@ export function amountLeaving(fields: readonly Float32Array[], ambients: readonl
   }
 }
 
-function clamp01(x: number): number {
-  return x > 1 ? 1 : x > 0 ? x : 0
+/**
+ * Share of a cell-wide segment inside a side, from its centre's distance inside the side in
+ * cell widths (negative beyond it): the outflow rule of amountLeaving, and of the hybrid gas's
+ * open sides (HybridAdvection.insideOpenSides).
+ */
+export function segmentInside(depth: number): number {
+  const s = depth + 0.5
+  return s > 1 ? 1 : s > 0 ? s : 0
 }

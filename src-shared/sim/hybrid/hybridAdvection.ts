@@ -23,6 +23,7 @@
 // the result is deterministic; nothing is allocated per sample.
 import { EddyError } from '../../api/errors'
 import { TS_KERNELS } from '../core/kernelBackend'
+import { segmentInside } from '../core/scalarBudget'
 import type { KernelBackend } from '../core/kernelTypes'
 import type { HybridInterpolation } from './hybridInterpolation'
 import { HybridLocator } from './hybridLocate'
@@ -298,10 +299,4 @@ export class HybridAdvection {
     this.clampedTraces = n
     return n
   }
-}
-
-/** Share of a cell-wide segment inside a side, from its centre's distance inside in widths. */
-function segmentInside(depth: number): number {
-  const s = depth + 0.5
-  return s > 1 ? 1 : s > 0 ? s : 0
 }

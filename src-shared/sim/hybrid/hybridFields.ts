@@ -344,4 +344,3 @@ export class HybridFields {
     this.projection.p.set(state.p)
   }
 }
-
