@@ -33,8 +33,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ObstacleInput } from '../../../src-shared/sim/solver'
 import type { LiquidSetup, LiquidSimInput } from '../../../src-shared/sim/liquid/liquidInput'
-import { defaultParams } from '../../../src-shared/scene/defaults'
-import { boxVolume, cubeGrid, liquidInput, liquidSetup, runLiquid } from './liquidScenes'
+import { appDefaults, boxVolume, cubeGrid, liquidInput, liquidSetup, runLiquid } from './liquidScenes'
 import { PrimitiveSdf } from '../../../src-shared/geometry/primitiveSdf'
 
 const RES = 16
@@ -60,34 +59,6 @@ const block: ObstacleInput = {
   angularVelocity: [0, 0, 0],
   mesh: null,
   meshId: null,
-}
-
-/** The liquid settings and substep limits a new domain gets in the app (the specs' defaults). */
-function appDefaults(): { setup: Partial<LiquidSetup>; input: Partial<LiquidSimInput> } {
-  const d = defaultParams('domain')
-  const num = (key: string): number => {
-    expect(typeof d[key], `domain default ${key}`).toBe('number')
-    return d[key] as number
-  }
-  const str = (key: string): string => {
-    expect(typeof d[key], `domain default ${key}`).toBe('string')
-    return d[key] as string
-  }
-  const tolerance = num('liquidTolerance')
-  return {
-    setup: {
-      transfer: str('velocityTransfer') === 'apic' ? 'apic' : 'flip',
-      flip: num('flip'),
-      particlesPerCell: num('particlesPerCell'),
-      jitter: 1,
-      viscosity: { model: 'constant', value: num('viscosity') },
-      viscousStress: str('viscousStress') === 'full' ? 'full' : 'carlson',
-      wallSlip: str('wallSlip') === 'free' ? 'free' : 'no',
-      pressure: { tolerance, maxIterations: 2000 },
-      viscositySolve: { tolerance, maxIterations: 4000 },
-    },
-    input: { cfl: num('cfl'), minSubsteps: num('minSubsteps'), maxSubsteps: num('maxSubsteps') },
-  }
 }
 
 /**

@@ -1,5 +1,7 @@
 // Small liquid scenes and measurements shared by the liquid validation tests. The solver is
 // driven directly, with a hand-made input, so a test places exactly the volumes it needs.
+import { expect } from 'vitest'
+import { defaultParams } from '../../../src-shared/scene/defaults'
 import { CLOSED_BOX } from '../../../src-shared/sim/core/boundaries'
 import type { GridSpec } from '../../../src-shared/sim/core/grid'
 import { defaultLiquidSetup, type LiquidSetup, type LiquidSimInput, type LiquidVolumeInit } from '../../../src-shared/sim/liquid/liquidInput'
@@ -133,4 +135,32 @@ export function liquidCellCount(s: LiquidSolver): number {
   let n = 0
   for (let c = 0; c < s.kind.length; c++) if (s.kind[c] === 1) n++
   return n
+}
+
+/** The liquid settings and substep limits a new domain gets in the app (the specs' defaults). */
+export function appDefaults(): { setup: Partial<LiquidSetup>; input: Partial<LiquidSimInput> } {
+  const d = defaultParams('domain')
+  const num = (key: string): number => {
+    expect(typeof d[key], `domain default ${key}`).toBe('number')
+    return d[key] as number
+  }
+  const str = (key: string): string => {
+    expect(typeof d[key], `domain default ${key}`).toBe('string')
+    return d[key] as string
+  }
+  const tolerance = num('liquidTolerance')
+  return {
+    setup: {
+      transfer: str('velocityTransfer') === 'apic' ? 'apic' : 'flip',
+      flip: num('flip'),
+      particlesPerCell: num('particlesPerCell'),
+      jitter: 1,
+      viscosity: { model: 'constant', value: num('viscosity') },
+      viscousStress: str('viscousStress') === 'full' ? 'full' : 'carlson',
+      wallSlip: str('wallSlip') === 'free' ? 'free' : 'no',
+      pressure: { tolerance, maxIterations: 2000 },
+      viscositySolve: { tolerance, maxIterations: 4000 },
+    },
+    input: { cfl: num('cfl'), minSubsteps: num('minSubsteps'), maxSubsteps: num('maxSubsteps') },
+  }
 }
