@@ -15,7 +15,9 @@ const mean = (a: number[]): number => a.reduce((s, x) => s + x, 0) / a.length
 /** Submerged fraction averaged over the last 2 s of 6 s (the body bobs for a while). */
 function floating(spec: BodySpec, resolution: number): number {
   const run = runTank(tankScene({ resolution, size: [1, 1, 1], waterLevel: 0.5, bodies: [spec] }), 144, undefined, 0.3)
-  return mean(run.frames.slice(97).map((b, i) => submergedFraction(bodyIn(b, spec.id), spec, run.levels[97 + i])))
+  const s = mean(run.frames.slice(97).map((b, i) => submergedFraction(bodyIn(b, spec.id), spec, run.levels[97 + i])))
+  console.log(`floating ${spec.id} (relative density ${spec.relativeDensity}): submerged ${s.toFixed(4)}`)
+  return s
 }
 
 describe('rigid bodies in liquid (Carlson 2004 ch. 5, app defaults)', () => {

@@ -138,22 +138,36 @@ export function rotate(q: readonly number[], v: readonly number[]): Vec3 {
 }
 
 /**
- * Fraction of a body's volume below the plane y = level: the body's unit shape (box or sphere
- * of the scene's convention, scaled) sampled on a 32^3 lattice and posed by its state.
+ * Fraction of a body's volume below the plane y = level, exactly up to the box's lattice. A
+ * sphere: the cap h^2 (3r - h) / (4 r^3), h = the depth of its lowest point below the level. A
+ * box (scaled unit cube, posed by its state): a 64 x 64 lattice over two of its axes, and along
+ * the third (the one nearest the vertical) the share of each segment below the plane, which is
+ * exact because height is linear along it. (A 32^3 point lattice read any waterline within 5 mm
+ * of a 0.3 m ball's centre as 0.5 and an upright cube in steps of 1/32.)
  */
 export function submergedFraction(b: RigidBodyState, spec: BodySpec, level: number): number {
-  const n = 32
-  let inside = 0
-  let below = 0
-  for (let k = 0; k < n; k++) for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) {
-    const u = [(i + 0.5) / n - 0.5, (j + 0.5) / n - 0.5, (k + 0.5) / n - 0.5]
-    if (spec.shape === 'sphere' && u[0] * u[0] + u[1] * u[1] + u[2] * u[2] > 0.25) continue
-    const local = [u[0] * spec.scale[0], u[1] * spec.scale[1], u[2] * spec.scale[2]]
-    const w = rotate(b.orientation, local)
-    inside++
-    if (b.position[1] + w[1] < level) below++
+  if (spec.shape === 'sphere') {
+    const r = spec.scale[0] / 2
+    const h = Math.min(2 * r, Math.max(0, level - (b.position[1] - r)))
+    return (h * h * (3 * r - h)) / (4 * r * r * r)
   }
-  return below / inside
+  // The world height change along each local axis over the box's full extent.
+  const axes = [0, 1, 2].map((a) => {
+    const e = [0, 0, 0]
+    e[a] = spec.scale[a]
+    return rotate(b.orientation, e)[1]
+  })
+  const along = axes.map(Math.abs).indexOf(Math.max(...axes.map(Math.abs)))
+  const [p, q] = [0, 1, 2].filter((a) => a !== along)
+  const n = 64
+  let below = 0
+  for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) {
+    // Height at the segment's middle; it runs +-axes[along] / 2 about it.
+    const mid = b.position[1] + ((i + 0.5) / n - 0.5) * axes[p] + ((j + 0.5) / n - 0.5) * axes[q]
+    const half = Math.abs(axes[along]) / 2
+    below += half > 0 ? Math.min(1, Math.max(0, (level - (mid - half)) / (2 * half))) : level > mid ? 1 : 0
+  }
+  return below / (n * n)
 }
 
 /**
