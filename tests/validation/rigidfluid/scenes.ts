@@ -6,6 +6,7 @@ import { liquidDomain, sceneObject } from '../../../src-shared/scene/examples/bu
 import { liquidFamily } from '../../../src-shared/sim/liquid/family'
 import type { RigidBodyState } from '../../../src-shared/sim/frame'
 import { wasmKernels } from '../bakeKernels'
+import { surfaceInColumn } from '../surfaceColumn'
 
 export interface BodySpec {
   id: string
@@ -157,14 +158,15 @@ export function submergedFraction(b: RigidBodyState, spec: BodySpec, level: numb
     e[a] = spec.scale[a]
     return rotate(b.orientation, e)[1]
   })
-  const along = axes.map(Math.abs).indexOf(Math.max(...axes.map(Math.abs)))
+  const sizes = axes.map(Math.abs)
+  const along = sizes.indexOf(Math.max(...sizes))
   const [p, q] = [0, 1, 2].filter((a) => a !== along)
   const n = 64
+  // Each segment's height runs +-half about its middle.
+  const half = Math.abs(axes[along]) / 2
   let below = 0
   for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) {
-    // Height at the segment's middle; it runs +-axes[along] / 2 about it.
     const mid = b.position[1] + ((i + 0.5) / n - 0.5) * axes[p] + ((j + 0.5) / n - 0.5) * axes[q]
-    const half = Math.abs(axes[along]) / 2
     below += half > 0 ? Math.min(1, Math.max(0, (level - (mid - half)) / (2 * half))) : level > mid ? 1 : 0
   }
   return below / (n * n)
@@ -183,13 +185,10 @@ export function waterLevel(fd: { volumes: { name: string; dims: number[]; voxelS
   for (let k = 0; k < nz; k++) for (let i = 0; i < nx; i++) {
     const x = v.origin[0] + (i + 0.5) * dx, z = v.origin[2] + (k + 0.5) * dx
     if (bodies.some((b) => Math.hypot(x - b.position[0], z - b.position[2]) < clear)) continue
-    for (let j = 0; j + 1 < ny; j++) {
-      const a = v.data[i + nx * (j + ny * k)], b = v.data[i + nx * (j + 1 + ny * k)]
-      if (a < 0 && b >= 0) {
-        sum += v.origin[1] + (j + 0.5 + a / (a - b)) * dx
-        count++
-        break
-      }
+    const j = surfaceInColumn(v.data, nx, ny, i, k)
+    if (j === j) {
+      sum += v.origin[1] + j * dx
+      count++
     }
   }
   return sum / count
