@@ -15,6 +15,8 @@ const SLOW = new Map<string, number>([
   ['tests/validation/tetliquid/stillPool.test.ts', 140],
   ['tests/unit/bake/bigGrid.test.ts', 120],
   ['tests/validation/surface/surfaceFlow.test.ts', 70],
+  // Measured alone on this machine (2026-12-02), not yet in CI: 49 s.
+  ['tests/validation/tetliquid/standingWave.test.ts', 55],
   ['tests/validation/rigidfluid/rigidFluid.test.ts', 64],
   ['tests/validation/hybrid/rampJet.test.ts', 62],
   ['tests/unit/farm/farmWedge.test.ts', 62],

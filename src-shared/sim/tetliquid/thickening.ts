@@ -6,7 +6,12 @@
 //   distance from m_i to S_t, and m_i is thrown away when d_i is "substantially shorter" than
 //   |x_i - m_i| (here: below half of it: the ray left through a side, not across the sheet).
 //   The exit is found by sphere tracing the grid's signed distance (exact enough: "we do not
-//   need much accuracy").
+//   need much accuracy"), but an exit the grid finds is confirmed with S's own distance before
+//   it counts: S's vertices are refined off the grid's linear zero crossing (contourGrid.ts),
+//   up to a tenth of a cell outside the grid's zero set where a moving surface wrinkles, and a
+//   ray from such a vertex read "outside" at its first step. A sloshing tank then made medial
+//   particles of radius 0.05 cells all over its surface, and their mesh padding (gamma_mesh
+//   over 4 finest edges each) grew bumps of 40-75 mm on a 30 mm wave.
 // 3.4.2 Mesh thickening: f* = f + offset with
 //   offset(p) = sum_i W(p - m_i, h) (gamma_mesh - d_i) / sum_i W(p - m_i, h),
 //   W the poly6 kernel (Mueller et al. 2003), gamma_mesh = 0.6 and h = 4 leaf edges, over the
@@ -56,7 +61,9 @@ export function medialParticles(surface: ContouredSurface, normals: Float32Array
     let hit = -1
     while (s <= gamma) {
       if (room(x0 + s * dx, y0 + s * dy, z0 + s * dz) > 0) break
-      const f = surface.estimate(x0 + s * dx, y0 + s * dy, z0 + s * dz)
+      let f = surface.estimate(x0 + s * dx, y0 + s * dy, z0 + s * dz)
+      // An exit by the grid is confirmed by S's own distance (see the function comment).
+      if (f >= -tol) f = surface.distance(x0 + s * dx, y0 + s * dy, z0 + s * dz)
       if (f >= -tol) {
         hit = s
         break
