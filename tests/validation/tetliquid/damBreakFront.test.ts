@@ -10,10 +10,11 @@
 //   resolution 96:                                            +2.7% .. +9.1%
 // The check allows 20% either way (../martinMoyce.ts says why).
 //
-// Not checked here, found and left (README, Physics checks): with more substeps the front
-// slows. At CFL 1 (up to 8 substeps a frame) it falls 20% behind the experiment by T = 3.3, with
-// or without the accurate field's clamp, thickening or volume control: each substep's
-// semi-Lagrangian velocity transfer onto the new mesh smooths the thin front a little more.
+// Not checked here, found and left (README, Physics checks): at resolution 64 and CFL 1 (up to 8
+// substeps a frame) the front falls 20% behind the experiment by T = 3.3, with or without the
+// accurate field's clamp, thickening or volume control (CFL 2: +0 .. +11%; resolution 96 at
+// CFL 1: +2 .. +15%): the surge tongue is about a contouring cell deep there, and each substep
+// contours it anew and carries its velocity onto a new mesh.
 import { describe, expect, it } from 'vitest'
 import { sceneObject } from '../../../src-shared/scene/examples/build'
 import type { SceneDocument } from '../../../src-shared/scene/types'
