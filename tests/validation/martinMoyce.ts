@@ -8,6 +8,7 @@
 // The experiment's gate took a moment to leave the column, and its floor and walls were not
 // frictionless: inviscid simulations run ahead of it, by up to about 15% in the early surge, and
 // the checks allow 20%.
+import { expect } from 'vitest'
 import { surfaceInColumn } from './surfaceColumn'
 
 /** (T, Z) for n^2 = 2. */
@@ -21,14 +22,14 @@ export const FRONT_DEPTH = 0.05
 
 /**
  * The surge front's x, m: the first column, walking out from `firstColumn` (the back wall's),
- * whose liquid depth above `floor` falls below FRONT_DEPTH a, interpolated between it and the
+ * whose liquid depth above the floor (y = 0) falls below FRONT_DEPTH a, interpolated between it and the
  * one before. phi: a level set on a grid (samples i + nx (j + ny k), negative in the liquid)
  * whose sample (i, j) sits at x0 + (i + 0.5) h, y0 + (j + 0.5) h; k is the slice read.
  */
-export function surgeFront(phi: ArrayLike<number>, nx: number, ny: number, k: number, h: number, x0: number, y0: number, floor: number, a: number, firstColumn = 0): number {
+export function surgeFront(phi: ArrayLike<number>, nx: number, ny: number, k: number, h: number, x0: number, y0: number, a: number, firstColumn = 0): number {
   const depthAt = (i: number) => {
     const j = surfaceInColumn(phi, nx, ny, i, k)
-    return j === j ? y0 + j * h - floor : 0
+    return j === j ? y0 + j * h : 0
   }
   const dry = FRONT_DEPTH * a
   let before = depthAt(firstColumn)
@@ -67,4 +68,17 @@ export function againstMartinMoyce(times: readonly number[], fronts: readonly nu
     }
   }
   return { ratios, times: at }
+}
+
+/**
+ * Prints the run's front over the table's at each T and checks it: at least `points` of the
+ * table's times covered, every ratio within 20% (the file comment says why).
+ */
+export function expectFrontNearMartinMoyce(label: string, r: FrontCheck, points: number): void {
+  console.log(`${label}: over Martin and Moyce ${r.ratios.map((x, i) => `T ${r.times[i]} ${x >= 1 ? '+' : ''}${((x - 1) * 100).toFixed(1)}%`).join(', ')}`)
+  expect(r.ratios.length, 'table points the run covers').toBeGreaterThanOrEqual(points)
+  for (const x of r.ratios) {
+    expect(x).toBeGreaterThan(0.8)
+    expect(x).toBeLessThan(1.2)
+  }
 }

@@ -15,8 +15,8 @@
 //     overshoot again: a standing wave in a 2 m tank (a = 3 cm, 0.5 m deep) grew bumps across
 //     the tank, which linear theory keeps flat, of 17 mm in 3 s and 40-48 mm in 5 s at the app's
 //     defaults, 64-86 mm (more than a contouring cell) at resolution 32, CFL 1, and they grew
-//     from a 3 mm wave as fast in proportion. Clamped, they stay within 2-8 mm over 6 s and the
-//     wave keeps its amplitude and its period (+0.24% against linear theory at the defaults;
+//     from a 3 mm wave as fast in proportion. Clamped, they stay within 6 mm over 4 s and the
+//     wave keeps its amplitude and its period (+0.09% against linear theory at the defaults;
 //     tests/validation/tetliquid/standingWave.test.ts). For a smooth flow the clamp rarely
 //     acts: a linear field's value inside a tetrahedron lies within its vertices' values.
 //     Reading the fast field instead (plain barycentric, the paper's warning) also keeps the
