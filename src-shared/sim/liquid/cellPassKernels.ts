@@ -71,14 +71,17 @@ export function addFacesSlab(dst: Faces, a: Faces, b: Faces, nx: number, ny: num
 
 /**
  * The pressure's labels from the tracked surface (SurfaceTracker.label): with v = phi - ofs
- * (ofs the markers' radius), a non-solid cell is liquid where v < 0 or it holds at least
- * minCount markers, else air; out is v pushed at least eps to the side of its label.
+ * (ofs the markers' radius) and b = ((bulk - w) / slope) dx, w the markers' kernel weight at the
+ * cell centre (weights[4c], levelSet.ts LevelSetScratch.sums), a non-solid cell is liquid where
+ * min(v, b) < 0, else air; out is min(v, b) pushed at least eps to the side of its label.
  */
-export function labelCellsSlab(phi: Float32Array, kind: Uint8Array, count: Int32Array, out: Float32Array, minCount: number, eps: number, ofs: number, plane: number, k0: number, k1: number): void {
+export function labelCellsSlab(phi: Float32Array, kind: Uint8Array, weights: Float64Array, out: Float32Array, bulk: number, slope: number, dx: number, eps: number, ofs: number, plane: number, k0: number, k1: number): void {
   for (let c = k0 * plane; c < k1 * plane; c++) {
     const v = phi[c] - ofs
-    if (kind[c] !== SOLID) kind[c] = v < 0 || count[c] >= minCount ? LIQUID : AIR
-    out[c] = kind[c] === LIQUID ? (v < -eps ? v : -eps) : v > eps ? v : eps
+    const b = ((bulk - weights[4 * c]) / slope) * dx
+    const u = b < v ? b : v
+    if (kind[c] !== SOLID) kind[c] = u < 0 ? LIQUID : AIR
+    out[c] = kind[c] === LIQUID ? (u < -eps ? u : -eps) : u > eps ? u : eps
   }
 }
 
@@ -87,7 +90,7 @@ export const FILL_UNMARKED = planeRow('fillUnmarked', [f32('values'), u8('marks'
 export const HEAT_REACH = planeRow('heatReach', [f32('temp'), f32('tempOld'), u8('marks'), u8('reach'), int('plane'), size('nz')], 2, heatReachSlab)
 export const COUNT_LABEL = planeRow('countLabel', [u8('kind'), int('value'), int('plane'), f64('partial'), size('nz')], 1, countLabelSlab, 'partial')
 export const PLANE_SUMS = planeRow('planeSums', [i32('count'), int('plane'), f64('out'), size('nz')], 1, planeSumsSlab)
-export const LABEL_CELLS = planeRow('labelCells', [f32('phi'), u8('kind'), i32('count'), f32('out'), int('minCount'), float('eps'), float('ofs'), int('plane'), size('nz')], 3, labelCellsSlab)
+export const LABEL_CELLS = planeRow('labelCells', [f32('phi'), u8('kind'), f64('weights'), f32('out'), float('bulk'), float('slope'), float('dx'), float('eps'), float('ofs'), int('plane'), size('nz')], 3, labelCellsSlab)
 
 const faces = { u: 'f32', v: 'f32', w: 'f32' } as const
 export const ADD_FACES = defineKernel({

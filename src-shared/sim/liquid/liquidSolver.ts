@@ -45,7 +45,7 @@ import { readLiquidCheckpoint, writeLiquidCheckpoint } from './liquidCheckpoint'
 import { type HeatSourceInput, type LiquidSetup, type LiquidSimInput, validateLiquidInput, validateLiquidSetup } from './liquidInput'
 import { LiquidEmitter, seedVolumes, volumeSdf } from './liquidSeeding'
 import { ADD_FACES, CLEAR_OUTSIDE_LIQUID, COUNT_LABEL, FILL_UNMARKED, HEAT_REACH, PLANE_SUMS } from './cellPassKernels'
-import { classifyCells, closeSolidFaces, LEVEL_SET_SCRATCH_CELLS, LevelSetScratch, levelSetVolume, MIN_COUNT, particleLevelSet } from './levelSet'
+import { classifyCells, closeSolidFaces, LEVEL_SET_SCRATCH_CELLS, LevelSetScratch, levelSetVolume, particleLevelSet } from './levelSet'
 import { MarkerParticles } from './markers'
 import { cellViscosity } from './melting'
 import { extendThroughClosedSides, type GridToParticles, ParticleMover } from './particleMotion'
@@ -448,12 +448,12 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     const surface = this.surface
     if (!surface.ready) surface.initialise(this.phiRaw)
     surface.correct(p, grid, this.levelSetScratch.sums, kind)
-    surface.label(count, kind, MIN_COUNT, this.phiRaw)
+    surface.label(this.levelSetScratch.sums, kind, setup.particlesPerCell, this.phiRaw)
     lap('levelSet')
     // 1b. Rigid bodies: keys, activation, collisions and motion over h (rigidFluid.ts steps 1-2).
     const rigid = this.rigid
     if (rigid) {
-      rigid.advance(h, offset, input.frame + (input.frameDt > 0 ? offset / input.frameDt : 0), input.family.rigidPoses ?? [], kind)
+      rigid.advance(h, offset, input.frame + (input.frameDt > 0 ? offset / input.frameDt : 0), input.family.rigidPoses ?? [], kind, count)
       lap('rigid')
     }
     // 2. Particles -> grid, extended into the air; closed faces carry the obstacle velocity.

@@ -47,6 +47,7 @@ import { MARKER_BALANCE_REACH, MarkerMomentumBalance } from './markerMomentum'
 import type { ObstacleInput } from '../solver'
 import { obstacleContaining, startsInsideObstacle, type RigidBodySetup, type RigidPoseInput } from './rigidInput'
 import { LIQUID, SOLID } from './viscosity'
+import { MIN_COUNT } from './levelSet'
 import { TS_KERNELS } from '../core/kernelBackend'
 import { MESH_META, POSE, PUSH_MESH_MARKERS, PUSH_SKIP, PUSH_TEST, pushMarkersSlab, writeMeshPose } from './meshBodyKernels'
 import type { KernelBackend } from '../core/kernelTypes'
@@ -209,7 +210,7 @@ export class RigidFluid {
    * over a substep of h), bodies switch to simulated at their Active from frame, and the rigid
    * solver moves everything by h. `kind` is this substep's cell classification (wetness).
    */
-  advance(h: number, offset: number, frame: number, poses: readonly RigidPoseInput[], kind: Uint8Array): void {
+  advance(h: number, offset: number, frame: number, poses: readonly RigidPoseInput[], kind: Uint8Array, count: Int32Array): void {
     const bodies = this.world.bodies
     for (let b = 0; b < bodies.length; b++) {
       const body = bodies[b]
@@ -233,7 +234,7 @@ export class RigidFluid {
         const q = rotateQuat(eulerDegToQuat(pose.rotation), pose.spin, t)
         this.world.setKinematicPose(b, p, q, pose.velocity, pose.spin)
       }
-      this.wet[b] = this.touchesLiquid(b, kind) ? 1 : 0
+      this.wet[b] = this.touchesLiquid(b, kind, count) ? 1 : 0
       this.dryMask[b] = this.wet[b] ? 0 : 1
     }
     // Wet bodies: gravity comes through the liquid (noGravity = 1), and so do their collision
@@ -257,8 +258,13 @@ export class RigidFluid {
     this.coupling.rasterise(bodies, this.coupled)
   }
 
-  /** A body is wet when a liquid cell lies within one cell of its surface. */
-  private touchesLiquid(b: number, kind: Uint8Array): boolean {
+  /**
+   * A body is wet when a liquid cell, or a cell of at least MIN_COUNT markers, lies within one
+   * cell of its surface. (The markers, not only the pressure's labels: a ball thrown into liquid
+   * meets the markers first, and while it stayed dry it pushed them aside outside the coupled
+   * solve; the no-gravity momentum checks lost 2.3-5.3% at its entry.)
+   */
+  private touchesLiquid(b: number, kind: Uint8Array, count: Int32Array): boolean {
     const body = this.world.bodies[b]
     const { nx, ny, nz, dx, origin } = this.grid
     const r = body.boundingRadius + dx
@@ -267,7 +273,7 @@ export class RigidFluid {
     const k0 = Math.max(0, Math.floor((body.x[2] - r - origin[2]) / dx)), k1 = Math.min(nz, Math.ceil((body.x[2] + r - origin[2]) / dx))
     for (let k = k0; k < k1; k++) for (let j = j0; j < j1; j++) for (let i = i0; i < i1; i++) {
       const c = i + nx * (j + ny * k)
-      if (kind[c] !== LIQUID) continue
+      if (kind[c] !== LIQUID && count[c] < MIN_COUNT) continue
       if (body.phi(origin[0] + (i + 0.5) * dx, origin[1] + (j + 0.5) * dx, origin[2] + (k + 0.5) * dx) < dx) return true
     }
     return false

@@ -23,12 +23,15 @@
 //      - a cell centre with no marker within the kernel radius R = dx is at least R from the
 //        liquid the markers hold: phi = max(phi, R - R_P) (no liquid where no markers are;
 //        the role of the positive particles, which a marker-only liquid does not have);
-//   3. cells labelled (label): liquid where phi - R_P < 0 or where at least MIN_COUNT markers
-//      are (levelSet.ts); the pressure's phi is phi - R_P (the markers' spheres lie inside it)
-//      made consistent with the labels. The offset is the same everywhere, so a flat surface
-//      stays flat; without it the 16^3 dam break with an obstacle (tests/validation/liquid)
-//      lost 3.2% of its volume in 100 frames (markers just outside the surface get no
-//      pressure support and compact), with it 1.2%;
+//   3. cells labelled (label): the pressure's phi is min(phi - R_P, the surface where the
+//      markers' kernel weight reaches BULK_WEIGHT, levelSet.ts), liquid where it is negative.
+//      The offset R_P is the same everywhere, so a flat surface stays flat (the markers'
+//      spheres lie inside it); without it the 16^3 dam break with an obstacle
+//      (tests/validation/liquid) lost 3.2% of its volume in 100 frames (markers just outside
+//      the surface get no pressure support and compact), with it 1.2%. The weight's surface
+//      holds the liquid the tracked phi lags behind, and it moves continuously with the
+//      markers: the marker count it replaces (MIN_COUNT markers made a cell liquid) switched
+//      cells in whole and pumped a sloshing wave at the app's defaults;
 //   4. after the markers move, phi moves with the same grid velocity over the substep,
 //      semi-Lagrangian (advect, sec. 6.2.3, fig. 28 (a)): sec. 6.2.4 found that with the
 //      particle correction the choice of scheme hardly matters (fig. 30), and the first order
@@ -45,6 +48,7 @@ import { CORRECT_SURFACE, ESCAPE_CANDIDATES, LIFT_UNREACHED, SOLID_MEAN } from '
 import { SPEED_BLOCK } from './speedKernel'
 import { LABEL_CELLS } from './cellPassKernels'
 import * as kinds from './viscosity'
+import { BULK_WEIGHT, BULK_WEIGHT_SLOPE } from './levelSet'
 
 const SOLID = kinds.SOLID
 
@@ -125,14 +129,17 @@ export class SurfaceTracker {
   }
 
   /**
-   * Labels the non-solid cells (LIQUID where the pressure's phi < 0 or count >= minCount, else
-   * AIR) and writes the pressure's phi: the tracked phi less one marker radius (every marker
-   * that has not escaped, phi(x_p) <= R_P, then lies in the pressure's liquid, as the marker's
-   * sphere does in the particle level set), liquid cells <= -eps, the others >= +eps.
+   * Labels the non-solid cells (LIQUID where the pressure's phi < 0, else AIR) and writes the
+   * pressure's phi: the smaller of the tracked phi less one marker radius (every marker that
+   * has not escaped, phi(x_p) <= R_P, then lies in the pressure's liquid, as the marker's sphere
+   * does in the particle level set) and the markers' bulk weight's surface (levelSet.ts
+   * BULK_WEIGHT); liquid cells <= -eps, the others >= +eps. weights: LevelSetScratch.sums
+   * (4 per cell, the weight first); markersPerCell: the seeding density (8 by default).
    */
-  label(count: Int32Array, kind: Uint8Array, minCount: number, out: Float32Array): void {
+  label(weights: Float64Array, kind: Uint8Array, markersPerCell: number, out: Float32Array): void {
+    const per = markersPerCell / 8
     // (Split over z-planes on the kernels' threads: cellPassKernels.ts labelCellsSlab.)
-    this.kernels.run(LABEL_CELLS, this.phi, kind, count, out, minCount, 1e-3 * this.dx, MARKER_RADIUS * this.dx, this.nx * this.ny, this.nz)
+    this.kernels.run(LABEL_CELLS, this.phi, kind, weights, out, BULK_WEIGHT * per, BULK_WEIGHT_SLOPE * per, this.dx, 1e-3 * this.dx, MARKER_RADIUS * this.dx, this.nx * this.ny, this.nz)
   }
 
   /**

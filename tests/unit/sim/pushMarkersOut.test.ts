@@ -56,7 +56,7 @@ describe('markers pushed out of rigid bodies', () => {
     // The lower half of the domain is liquid: the bodies there are wet (rasterised), the rest dry.
     const kind = new Uint8Array(grid.nx * grid.ny * grid.nz)
     for (let k = 0; k < grid.nz; k++) for (let j = 0; j < grid.ny / 2; j++) for (let i = 0; i < grid.nx; i++) kind[i + grid.nx * (j + grid.ny * k)] = LIQUID
-    rigid.advance(1 / 240, 0, 1, [], kind)
+    rigid.advance(1 / 240, 0, 1, [], kind, new Int32Array(kind.length))
     // Markers everywhere, a few outside the grid (they are tested against every body).
     let seed = 12345
     const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32)

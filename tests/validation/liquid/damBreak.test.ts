@@ -19,11 +19,13 @@
 // tolerance 1e-5, CFL 4 with 1 to 4 substeps a frame); and the same defaults at the PIC
 // case's steps (CFL 1, up to 40 substeps).
 //
-// Measured (tree of 2026-11-24), level-set volume after 100 frames without / with the
+// Measured (tree of 2026-12-03), level-set volume after 100 frames without / with the
 // obstacle (in brackets the largest change seen every 10 frames):
-//   PIC                 -0.79% / -0.15%  (+2.0% / +1.8%)
-//   app defaults        -0.07% / -1.05%  (-3.0% / -5.1%, around frame 30 as the wave breaks)
-//   defaults at CFL 1   +0.99% / -1.37%  (+1.6% / +2.8%)
+//   PIC                 -0.19% / +0.62%  (+2.1% / +1.5%)
+//   app defaults        +0.26% / -1.61%  (-6.8% / -4.3%, around frame 30 as the wave breaks)
+//   defaults at CFL 1   +0.54% / -1.02%  (-2.4% / +1.4%)
+// (2026-11-24, before the pressure's labels dropped the marker count: -0.79% / -0.15%,
+// -0.07% / -1.05% (-3.0% / -5.1%), +0.99% / -1.37%.)
 // Before the markers' density correction (densityCorrection.ts) and the extension change of
 // liquidSolver.ts (carryChangeToMarkerFaces): PIC -1.29% / -1.15%; app defaults -6.34% /
 // -2.02% (-6.3% / -3.9%); defaults at CFL 1 +1.99% / +6.17% (+4.3% / +8.1%): the markers

@@ -1,6 +1,6 @@
 // The liquid substep's whole-grid passes (reference: src-shared/sim/liquid/cellPassKernels.ts):
 // the same tests, the same float64 arithmetic rounded to float32 on store.
-import { rf32, ri32, ru8, wf32 } from './common'
+import { rf32, rf64, ri32, ru8, wf32 } from './common'
 
 const AIR: u8 = 0
 const LIQUID: u8 = 1
@@ -73,15 +73,17 @@ export function addFaces(
 }
 
 /** labelCellsSlab over cell planes [k0, k1). */
-export function labelCells(phi: usize, kind: usize, count: usize, out: usize, minCount: i32, eps: f64, ofs: f64, plane: i32, k0: i32, k1: i32): void {
+export function labelCells(phi: usize, kind: usize, weights: usize, out: usize, bulk: f64, slope: f64, dx: f64, eps: f64, ofs: f64, plane: i32, k0: i32, k1: i32): void {
   const end = k1 * plane
   for (let c = k0 * plane; c < end; c++) {
-    const v = rf32(phi, c) - ofs
+    const v = <f64>rf32(phi, c) - ofs
+    const b = ((bulk - rf64(weights, 4 * c)) / slope) * dx
+    const u = b < v ? b : v
     let label = load<u8>(kind + <usize>c)
     if (label != SOLID) {
-      label = v < 0 || ri32(count, c) >= minCount ? LIQUID : AIR
+      label = u < 0 ? LIQUID : AIR
       store<u8>(kind + <usize>c, label)
     }
-    wf32(out, c, label == LIQUID ? (v < -eps ? v : -eps) : v > eps ? v : eps)
+    wf32(out, c, label == LIQUID ? (u < -eps ? u : -eps) : u > eps ? u : eps)
   }
 }

@@ -65,19 +65,22 @@ function passes(b: KernelBackend) {
   const sum = new MacGrid(SPEC, { kernels: b }), x = new MacGrid(SPEC, { kernels: b }), y = new MacGrid(SPEC, { kernels: b })
   for (const g of [x, y]) for (const a of [g.u, g.v, g.w]) for (let f = 0; f < a.length; f++) a[f] = (r() * 2 - 1) * 10 ** Math.floor(r() * 6 - 3)
   b.run(ADD_FACES, sum, x, y, nx, ny, nz)
-  // LABEL_CELLS
-  const phi = b.f32(N), count = b.i32(N), out = b.f32(N)
+  // LABEL_CELLS: the tracked phi and the markers' kernel weights (4 per cell, the weight first).
+  const phi = b.f32(N), weights = b.f64(4 * N), out = b.f32(N)
   for (let c = 0; c < N; c++) {
     phi[c] = (r() * 2 - 1) * 0.2
-    count[c] = Math.floor(r() * 4)
+    weights[4 * c] = r() * 5.2
+    weights[4 * c + 1] = r()
   }
-  // Values at the thresholds themselves.
+  // Values at the thresholds themselves: phi at the offset, the weight at the bulk threshold.
   phi[3] = 0.025
   phi[4] = 0.025 + 1e-4
   phi[5] = 0.025 - 1e-4
+  weights[4 * 6] = 4.4
+  weights[4 * 7] = 4.4 - 1e-9
   const labels = b.u8(N)
   labels.set(kindIn)
-  b.run(LABEL_CELLS, phi, labels, count, out, 2, 1e-4, 0.025, PLANE, nz)
+  b.run(LABEL_CELLS, phi, labels, weights, out, 4.4, 4.8, 0.1, 1e-4, 0.025, PLANE, nz)
   // ENFORCE_SOLID_VELOCITY, with and without an obstacle velocity.
   const fr = new MacGrid(SPEC, { kernels: b }), wall = new MacGrid(SPEC, { kernels: b })
   for (const a of [fr.u, fr.v, fr.w]) for (let f = 0; f < a.length; f++) {
@@ -160,7 +163,7 @@ function passes(b: KernelBackend) {
     y: copy(y),
     sum: copy(sum),
     phi: Float32Array.from(phi),
-    count: Int32Array.from(count),
+    weights: Float64Array.from(weights),
     labels: Uint8Array.from(labels),
     out: Float32Array.from(out),
     fr: copy(fr),
@@ -187,10 +190,11 @@ describe('the liquid substep\'s grid passes as kernel rows', () => {
       expect(g.filled[c]).toBe(g.marksIn[c] === 0 ? Math.fround(293.15) : g.filledIn[c])
       expect(g.temp[c]).toBe(g.marksIn[c] === 0 ? g.tempOld[c] : g.tempIn[c])
       expect(g.reach[c]).toBe(g.marksIn[c] >= 1 && g.marksIn[c] <= 3 ? 1 : 0)
-      const v = g.phi[c] - 0.025
-      const label = g.kindIn[c] === SOLID ? SOLID : v < 0 || g.count[c] >= 2 ? LIQUID : AIR
+      // The pressure's phi: min(tracked - offset, ((4.4 - weight) / 4.8) dx) at dx = 0.1.
+      const u = Math.min(g.phi[c] - 0.025, ((4.4 - g.weights[4 * c]) / 4.8) * 0.1)
+      const label = g.kindIn[c] === SOLID ? SOLID : u < 0 ? LIQUID : AIR
       expect(g.labels[c]).toBe(label)
-      expect(g.out[c]).toBe(Math.fround(label === LIQUID ? Math.min(v, -1e-4) : Math.max(v, 1e-4)))
+      expect(g.out[c]).toBe(Math.fround(label === LIQUID ? Math.min(u, -1e-4) : Math.max(u, 1e-4)))
     }
     expect(g.liquid).toBe(liquid)
     for (let k = 0; k < SPEC.nz; k++) expect(g.planeSums[k]).toBe(g.markersPerCell.subarray(k * PLANE, (k + 1) * PLANE).reduce((a, x) => a + x, 0))
