@@ -454,6 +454,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     const rigid = this.rigid
     if (rigid) {
       rigid.advance(h, offset, input.frame + (input.frameDt > 0 ? offset / input.frameDt : 0), input.family.rigidPoses ?? [], kind, count)
+      rigid.holdPushedMarkers(kind, count, this.phiRaw, h)
       lap('rigid')
     }
     // 2. Particles -> grid, extended into the air; closed faces carry the obstacle velocity.
