@@ -38,6 +38,7 @@ import type { GridSpec, MacGrid } from '../core/grid'
 import type { DomainSides } from '../core/boundaries'
 import type { RigidBodyState, Quat } from '../frame'
 import { RigidWorld, type RigidBodyDesc } from '../rigid/rigidWorld'
+import type { RigidBody } from '../rigid/rigidBody'
 import type { MarkerParticles } from './markers'
 import type { ParticleTransfer } from './transfer'
 import { LIQUID_DENSITY, RigidCoupling } from './rigidCoupling'
@@ -122,6 +123,8 @@ export class RigidFluid {
   private readonly ball: Float64Array
   /** pushMarkersOut: cells within reach of a body's bounding sphere. */
   private readonly nearBody: Uint8Array
+  /** cellsNear's result (reused). */
+  private readonly nearBox = new Int32Array(6)
   /** Step 5b: the markers' share of the solve's momentum, balanced on the bodies. */
   private readonly balance: MarkerMomentumBalance
 
@@ -258,6 +261,19 @@ export class RigidFluid {
     this.coupling.rasterise(bodies, this.coupled)
   }
 
+  /** The cells (i0, i1, j0, j1, k0, k1, ends exclusive) of the box within a cell of the body's bounding sphere, clamped to the grid. */
+  private cellsNear(body: RigidBody): Int32Array {
+    const { nx, ny, nz, dx, origin } = this.grid
+    const r = body.boundingRadius + dx, box = this.nearBox
+    box[0] = Math.max(0, Math.floor((body.x[0] - r - origin[0]) / dx))
+    box[1] = Math.min(nx, Math.ceil((body.x[0] + r - origin[0]) / dx))
+    box[2] = Math.max(0, Math.floor((body.x[1] - r - origin[1]) / dx))
+    box[3] = Math.min(ny, Math.ceil((body.x[1] + r - origin[1]) / dx))
+    box[4] = Math.max(0, Math.floor((body.x[2] - r - origin[2]) / dx))
+    box[5] = Math.min(nz, Math.ceil((body.x[2] + r - origin[2]) / dx))
+    return box
+  }
+
   /**
    * A body is wet when a liquid cell, or a cell of at least MIN_COUNT markers, lies within one
    * cell of its surface. (The markers, not only the pressure's labels: a ball thrown into liquid
@@ -266,11 +282,8 @@ export class RigidFluid {
    */
   private touchesLiquid(b: number, kind: Uint8Array, count: Int32Array): boolean {
     const body = this.world.bodies[b]
-    const { nx, ny, nz, dx, origin } = this.grid
-    const r = body.boundingRadius + dx
-    const i0 = Math.max(0, Math.floor((body.x[0] - r - origin[0]) / dx)), i1 = Math.min(nx, Math.ceil((body.x[0] + r - origin[0]) / dx))
-    const j0 = Math.max(0, Math.floor((body.x[1] - r - origin[1]) / dx)), j1 = Math.min(ny, Math.ceil((body.x[1] + r - origin[1]) / dx))
-    const k0 = Math.max(0, Math.floor((body.x[2] - r - origin[2]) / dx)), k1 = Math.min(nz, Math.ceil((body.x[2] + r - origin[2]) / dx))
+    const { nx, ny, dx, origin } = this.grid
+    const [i0, i1, j0, j1, k0, k1] = this.cellsNear(body)
     for (let k = k0; k < k1; k++) for (let j = j0; j < j1; j++) for (let i = i0; i < i1; i++) {
       const c = i + nx * (j + ny * k)
       if (kind[c] !== LIQUID && count[c] < MIN_COUNT) continue
@@ -295,16 +308,13 @@ export class RigidFluid {
    * and floated it at 0.470 of its volume under instead of 0.479-0.484.
    */
   holdPushedMarkers(kind: Uint8Array, count: Int32Array, phiRaw: Float32Array, h: number): void {
-    const { nx, ny, nz, dx, origin } = this.grid
+    const { nx, ny, dx, origin } = this.grid
     const bodies = this.world.bodies
     const eps = 1e-3 * dx, e = 0.5 * dx, move = PUSHED_MOVE * dx
     for (let b = 0; b < bodies.length; b++) {
       if (!this.coupled[b]) continue
       const body = bodies[b]
-      const r = body.boundingRadius + dx
-      const i0 = Math.max(0, Math.floor((body.x[0] - r - origin[0]) / dx)), i1 = Math.min(nx, Math.ceil((body.x[0] + r - origin[0]) / dx))
-      const j0 = Math.max(0, Math.floor((body.x[1] - r - origin[1]) / dx)), j1 = Math.min(ny, Math.ceil((body.x[1] + r - origin[1]) / dx))
-      const k0 = Math.max(0, Math.floor((body.x[2] - r - origin[2]) / dx)), k1 = Math.min(nz, Math.ceil((body.x[2] + r - origin[2]) / dx))
+      const [i0, i1, j0, j1, k0, k1] = this.cellsNear(body)
       for (let k = k0; k < k1; k++) for (let j = j0; j < j1; j++) for (let i = i0; i < i1; i++) {
         const c = i + nx * (j + ny * k)
         if (kind[c] !== AIR || count[c] < MIN_COUNT) continue
