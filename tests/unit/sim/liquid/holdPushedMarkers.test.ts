@@ -14,7 +14,7 @@ const H = 1 / 24
 
 function labelled(velocity: [number, number, number], markers: number): { joined: number[]; expected: number[]; phi: Float32Array } {
   const doc = tankScene({ resolution: 20, size: [1, 1, 1], waterLevel: 0, gravity: [0, 0, 0], bodies: [{ id: 'b', shape: 'sphere', position: [0, 0.5, 0], scale: [0.24, 0.24, 0.24], relativeDensity: 0.5, params: { initialVelocity: velocity } }] })
-  const { setup } = liquidFamily.compileSetup(doc, 'domain')
+  const { setup } = liquidFamily.compileSetup(doc, 'domain', {})
   const { grid } = setup
   const { nx, ny, nz, dx, origin } = grid
   const rigid = new RigidFluid(setup.rigidBodies!, grid, setup.sides, setup.gravity, new Float32Array(nx * ny * nz).fill(1))
