@@ -125,6 +125,9 @@ export class RigidFluid {
   private readonly nearBody: Uint8Array
   /** cellsNear's result (reused). */
   private readonly nearBox = new Int32Array(6)
+  /** holdPushedMarkers's normal and body velocity at a cell (reused). */
+  private readonly pushNormal = new Float64Array(3)
+  private readonly pushVelocity = new Float64Array(3)
   /** Step 5b: the markers' share of the solve's momentum, balanced on the bodies. */
   private readonly balance: MarkerMomentumBalance
 
@@ -310,7 +313,7 @@ export class RigidFluid {
   holdPushedMarkers(kind: Uint8Array, count: Int32Array, phiRaw: Float32Array, h: number): void {
     const { nx, ny, dx, origin } = this.grid
     const bodies = this.world.bodies
-    const eps = 1e-3 * dx, e = 0.5 * dx, move = PUSHED_MOVE * dx
+    const eps = 1e-3 * dx, move = PUSHED_MOVE * dx, n = this.pushNormal, u = this.pushVelocity
     for (let b = 0; b < bodies.length; b++) {
       if (!this.coupled[b]) continue
       const body = bodies[b]
@@ -321,17 +324,10 @@ export class RigidFluid {
         const x = origin[0] + (i + 0.5) * dx, y = origin[1] + (j + 0.5) * dx, z = origin[2] + (k + 0.5) * dx
         const d = body.phi(x, y, z)
         if (!(d >= 0 && d < dx)) continue
-        // The body's outward normal there (its distance's gradient) and its velocity there.
-        const gx = body.phi(x + e, y, z) - body.phi(x - e, y, z)
-        const gy = body.phi(x, y + e, z) - body.phi(x, y - e, z)
-        const gz = body.phi(x, y, z + e) - body.phi(x, y, z - e)
-        const g = Math.hypot(gx, gy, gz)
-        if (!(g > 0)) continue
-        const rx = x - body.x[0], ry = y - body.x[1], rz = z - body.x[2]
-        const ux = body.v[0] + body.w[1] * rz - body.w[2] * ry
-        const uy = body.v[1] + body.w[2] * rx - body.w[0] * rz
-        const uz = body.v[2] + body.w[0] * ry - body.w[1] * rx
-        if (((ux * gx + uy * gy + uz * gz) / g) * h <= move) continue
+        // The body's outward normal there and its material's velocity there.
+        body.normalAt(x, y, z, n)
+        body.velocityAt(x, y, z, u)
+        if (!((u[0] * n[0] + u[1] * n[1] + u[2] * n[2]) * h > move)) continue
         kind[c] = LIQUID
         if (phiRaw[c] > -eps) phiRaw[c] = -eps
       }

@@ -76,7 +76,7 @@ export function addFaces(
 export function labelCells(phi: usize, kind: usize, weights: usize, out: usize, bulk: f64, slope: f64, dx: f64, eps: f64, ofs: f64, plane: i32, k0: i32, k1: i32): void {
   const end = k1 * plane
   for (let c = k0 * plane; c < end; c++) {
-    const v = <f64>rf32(phi, c) - ofs
+    const v = rf32(phi, c) - ofs
     const b = ((bulk - rf64(weights, 4 * c)) / slope) * dx
     const u = b < v ? b : v
     let label = load<u8>(kind + <usize>c)
