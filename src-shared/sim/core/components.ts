@@ -6,6 +6,10 @@
 // singular"). PCG converges on such systems if b and every preconditioned residual are kept
 // orthogonal to the constant on each such *floating* region; removeMeans does that. Regions
 // with an open side are left alone (their A is definite).
+import { reuseOrGrow } from './growCapacity'
+import { TS_KERNELS } from './kernelBackend'
+import type { KernelBackend } from './kernelTypes'
+import { REMOVE_MEANS } from './pressureKernels'
 
 export class FluidComponents {
   readonly nx: number
@@ -18,17 +22,19 @@ export class FluidComponents {
   private floatingIds: Int32Array = new Int32Array(0)
   /** Cells of floating component f: cells[start[f] .. start[f + 1]), ascending. */
   private start: Int32Array = new Int32Array(1)
+  private startStore: Int32Array = new Int32Array(0)
   private cells: Int32Array = new Int32Array(0)
   /** Number of components found by the last build. */
   count = 0
   /** Number of those with no open side. */
   floating = 0
 
-  constructor(nx: number, ny: number, nz: number) {
+  /** kernels: where removeMeans runs; the cell lists live in their memory (default TypeScript). */
+  constructor(nx: number, ny: number, nz: number, private readonly kernels: KernelBackend = TS_KERNELS) {
     this.nx = nx
     this.ny = ny
     this.nz = nz
-    this.labels = new Int32Array(nx * ny * nz)
+    this.labels = kernels.i32(nx * ny * nz)
     this.stack = new Int32Array(nx * ny * nz)
   }
 
@@ -100,7 +106,9 @@ export class FluidComponents {
     this.floating = f
     // Cell lists of the floating components (counting sort by component, ascending cells),
     // so removeMeans touches only their cells and no labels.
-    if (this.start.length !== f + 1) this.start = new Int32Array(f + 1)
+    // In the kernels' memory, kept from build to build (an arena cannot free a block).
+    this.startStore = reuseOrGrow(this.startStore, f + 1, (m) => this.kernels.i32(m))
+    this.start = this.startStore.subarray(0, f + 1)
     const start = this.start
     start.fill(0)
     if (f === 0) return
@@ -110,7 +118,7 @@ export class FluidComponents {
       if (id >= 0 && ids[id] >= 0) start[ids[id] + 1]++
     }
     for (let g = 0; g < f; g++) start[g + 1] += start[g]
-    if (this.cells.length < start[f]) this.cells = new Int32Array(labels.length)
+    if (this.cells.length < start[f]) this.cells = this.kernels.i32(labels.length)
     const cells = this.cells
     const next = start.slice(0, f)
     for (let c = 0; c < labels.length; c++) {
@@ -119,18 +127,14 @@ export class FluidComponents {
     }
   }
 
-  /** Subtracts from v its mean over each floating component (a projection off A's null space). */
+  /**
+   * Subtracts from v its mean over each floating component (a projection off A's null space):
+   * pressureKernels.ts REMOVE_MEANS, each component's sum over its cells in ascending order,
+   * as a sweep over all cells would.
+   */
   removeMeans(v: Float64Array): void {
-    const { floating, start, cells } = this
-    // Each component's sum runs over its cells in ascending order, as a sweep over all cells would.
-    for (let f = 0; f < floating; f++) {
-      const n0 = start[f]
-      const n1 = start[f + 1]
-      let sum = 0
-      for (let n = n0; n < n1; n++) sum += v[cells[n]]
-      const mean = sum / (n1 - n0)
-      for (let n = n0; n < n1; n++) v[cells[n]] -= mean
-    }
+    if (this.floating === 0) return
+    this.kernels.run(REMOVE_MEANS, v, this.cells, this.start, this.floating, this.start[this.floating])
   }
 }
 

@@ -27,7 +27,6 @@ import {
   MACCORMACK,
   NET_OUTFLUX,
   PROLONG_ADD,
-  RELAX_CELLS,
   RESIDUAL,
   RESTRICT,
   SUBTRACT_GRADIENT,
@@ -111,11 +110,6 @@ export abstract class TableKernelBackend implements KernelBackend {
   }
   jacobi(out: Float64Array, x: Float64Array, b: Float64Array, fu: Float32Array, fv: Float32Array, fw: Float32Array, nx: number, ny: number, nz: number, omega: number): void {
     this.run(JACOBI, out, x, b, fu, fv, fw, nx, ny, nz, omega)
-  }
-  relaxCells(x: Float64Array, b: Float64Array, fu: Float32Array, fv: Float32Array, fw: Float32Array, nx: number, ny: number, nz: number, cells: Int32Array, begin: number, end: number): void {
-    if (end <= begin) return
-    // The row runs positions [0, length) of the list: shift the range by viewing from `begin`.
-    this.run(RELAX_CELLS, x, b, fu, fv, fw, nx, ny, nz, cells.subarray(begin, end))
   }
   restrict(
     bc: Float64Array,

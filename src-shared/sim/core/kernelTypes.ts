@@ -86,8 +86,6 @@ export interface KernelBackend extends KernelAllocator {
   gaussSeidelSweep(x: Float64Array, b: Float64Array, fu: Float32Array, fv: Float32Array, fw: Float32Array, nx: number, ny: number, nz: number, first: number): void
   /** jacobiSlab. */
   jacobi(out: Float64Array, x: Float64Array, b: Float64Array, fu: Float32Array, fv: Float32Array, fw: Float32Array, nx: number, ny: number, nz: number, omega: number): void
-  /** relaxCells over cells[begin .. end-1] (one colour). */
-  relaxCells(x: Float64Array, b: Float64Array, fu: Float32Array, fv: Float32Array, fw: Float32Array, nx: number, ny: number, nz: number, cells: Int32Array, begin: number, end: number): void
   /** restrictSlab over all cz coarse planes; scratch of restrictScratchLength (a backend may use its own per thread). */
   restrict(
     bc: Float64Array,

@@ -30,6 +30,7 @@ import type { AllocOptions } from './grid'
 import { type KernelBackend, kernelsOf } from './kernelBackend'
 import type { AxisTransfer, KernelAllocator } from './kernelTypes'
 import { restrictScratchLength } from './multigridKernels'
+import { RELAX_RUNS } from './kernelRows'
 import type { Preconditioner } from './pcg'
 
 export * from './multigridKernels'
@@ -66,11 +67,17 @@ export interface MultigridLevel {
   /** Residual, and Jacobi's second buffer. */
   t: Float64Array
   active: Uint8Array
-  /** Cells of the boundary band: red ((i + j + k) even) first, then black from bandSplit. */
-  band: Int32Array
-  bandSplit: number
-  /** Storage band is a prefix of (grown when a setup needs more). */
-  bandStore: Int32Array
+  /**
+   * The boundary band as runs of one colour along x (multigridKernels.ts relaxRuns: a first
+   * cell and a count, the cells two apart): red ((i + j + k) even) runs first, then black
+   * from runSplit; redCells and blackCells count their cells.
+   */
+  runs: Int32Array
+  runSplit: number
+  redCells: number
+  blackCells: number
+  /** Storage runs is a prefix of (grown when a setup needs more). */
+  runStore: Int32Array
   /** restrictSlab scratch (levels that have a coarser one). */
   scratch: Float64Array
   /** Transfer to the next coarser level (absent on the coarsest). */
@@ -187,24 +194,52 @@ function boundaryBand(l: MultigridLevel, width: number, alloc: KernelAllocator):
       if (k < nz - 1 && dist[c + plane] > d) dist[c + plane] = d
     }
   }
-  let count = 0
-  for (let c = 0; c < dist.length; c++) if (dist[c] < width && active[c]) count++
+  const inBand = (c: number): boolean => dist[c] < width && active[c] === 1
+  const runs = bandRuns(l, inBand, null)
   // Reuse the storage across setups (a kernel arena cannot free one block).
-  l.bandStore = reuseOrGrow(l.bandStore, count, (n) => alloc.i32(n))
-  const band = l.bandStore.subarray(0, count)
-  // Red cells first, then black: one colour's cells only read the other's, so each half
-  // can be split across workers like the interior red-black sweeps.
+  l.runStore = reuseOrGrow(l.runStore, 2 * runs, (m) => alloc.i32(m))
+  bandRuns(l, inBand, l.runStore)
+  l.runs = l.runStore.subarray(0, 2 * runs)
+}
+
+/**
+ * The band's runs: each row's band cells of one colour, cut where a cell of that colour is
+ * not in the band (a row's band is its two ends, or the whole row near the y and z sides).
+ * Red runs first, then black. Counts them; with a store, also writes them (first cell, count)
+ * with runSplit, redCells and blackCells.
+ */
+function bandRuns(l: MultigridLevel, inBand: (c: number) => boolean, store: Int32Array | null): number {
+  const { nx, ny, nz } = l
   let n = 0
   for (let color = 0; color < 2; color++) {
-    if (color === 1) l.bandSplit = n
-    for (let k = 0; k < nz; k++)
-      for (let j = 0; j < ny; j++)
+    if (store && color === 1) l.runSplit = n
+    let cells = 0
+    for (let k = 0; k < nz; k++) {
+      for (let j = 0; j < ny; j++) {
+        const row = nx * (j + ny * k)
+        let run = -1
         for (let i = (color + j + k) & 1; i < nx; i += 2) {
-          const c = i + nx * (j + ny * k)
-          if (dist[c] < width && active[c]) band[n++] = c
+          const c = row + i
+          if (!inBand(c)) {
+            run = -1
+            continue
+          }
+          cells++
+          if (run < 0) {
+            run = n++
+            if (store) {
+              store[2 * run] = c
+              store[2 * run + 1] = 0
+            }
+          }
+          if (store) store[2 * run + 1]++
         }
+      }
+    }
+    if (store && color === 0) l.redCells = cells
+    if (store && color === 1) l.blackCells = cells
   }
-  l.band = band
+  return n
 }
 
 function markActive(l: MultigridLevel): void {
@@ -262,9 +297,11 @@ export class MultigridPreconditioner implements Preconditioner {
         b: first ? empty64 : kernels.f64(n),
         t: kernels.f64(n),
         active: kernels.u8(n),
-        band: new Int32Array(0),
-        bandSplit: 0,
-        bandStore: new Int32Array(0),
+        runs: new Int32Array(0),
+        runSplit: 0,
+        redCells: 0,
+        blackCells: 0,
+        runStore: new Int32Array(0),
         scratch: empty64,
       })
       if (Math.max(a, b, c) <= minSize) break
@@ -309,21 +346,28 @@ export class MultigridPreconditioner implements Preconditioner {
     for (let s = 0; s < sweeps; s++) k.gaussSeidelSweep(l.x, l.b, fu, fv, fw, nx, ny, nz, first)
   }
 
+  /** One Gauss-Seidel pass over the boundary band's cells of one colour (0 red, 1 black). */
+  private relaxBand(l: MultigridLevel, color: number): void {
+    const a = color === 0 ? 0 : l.runSplit, b = color === 0 ? l.runSplit : l.runs.length / 2
+    if (b <= a) return
+    this.kernels.run(RELAX_RUNS, l.x, l.b, l.fu, l.fv, l.fw, l.nx, l.ny, l.nz, l.runs.subarray(2 * a, 2 * b), color === 0 ? l.redCells : l.blackCells)
+  }
+
   /** Pre-smoothing and its adjoint: interior sweeps then the boundary band, and back. */
   private preSmooth(l: MultigridLevel): void {
     this.smooth(l, this.sweeps, false)
     const k = this.kernels
     for (let s = 0; s < this.boundarySweeps; s++) {
-      k.relaxCells(l.x, l.b, l.fu, l.fv, l.fw, l.nx, l.ny, l.nz, l.band, 0, l.bandSplit)
-      k.relaxCells(l.x, l.b, l.fu, l.fv, l.fw, l.nx, l.ny, l.nz, l.band, l.bandSplit, l.band.length)
+      this.relaxBand(l, 0)
+      this.relaxBand(l, 1)
     }
   }
 
   private postSmooth(l: MultigridLevel): void {
     const k = this.kernels
     for (let s = 0; s < this.boundarySweeps; s++) {
-      k.relaxCells(l.x, l.b, l.fu, l.fv, l.fw, l.nx, l.ny, l.nz, l.band, l.bandSplit, l.band.length)
-      k.relaxCells(l.x, l.b, l.fu, l.fv, l.fw, l.nx, l.ny, l.nz, l.band, 0, l.bandSplit)
+      this.relaxBand(l, 1)
+      this.relaxBand(l, 0)
     }
     this.smooth(l, this.sweeps, true)
   }

@@ -1,4 +1,4 @@
-// Reference slab kernels of the geometric multigrid (multigrid.ts): red-black and list
+// Reference slab kernels of the geometric multigrid (multigrid.ts): red-black and run-list
 // Gauss-Seidel, damped Jacobi, restriction P^T / 2 and prolongation P, separable per axis.
 import type { AxisTransfer } from './kernelTypes'
 
@@ -44,10 +44,14 @@ function relaxCell(
 }
 
 /**
- * Gauss-Seidel relaxation x_c = (b_c + sum w x_neighbour) / sum w of cells[begin .. end - 1]
- * (a list of one colour, so the order within it does not matter).
+ * Gauss-Seidel relaxation x_c = (b_c + sum w x_neighbour) / sum w over runs [r0, r1) of a run
+ * list: run t is the cells runs[2t], runs[2t] + 2, ... (runs[2t + 1] of them, one row, one
+ * colour). All runs of one call hold cells of one colour, which read only the other colour,
+ * so the order of the runs and of their cells does not matter. (multigrid.ts keeps the
+ * boundary band as runs rather than single cells: the band along the y and z sides is whole
+ * rows, which the twin relaxes two cells at a time.)
  */
-export function relaxCells(
+export function relaxRuns(
   x: Float64Array,
   b: Float64Array,
   fu: Float32Array,
@@ -56,20 +60,20 @@ export function relaxCells(
   nx: number,
   ny: number,
   nz: number,
-  cells: Int32Array,
-  begin: number,
-  end: number,
+  runs: Int32Array,
+  r0: number,
+  r1: number,
 ): void {
   const plane = nx * ny
-  for (let t = begin; t < end; t++) {
-    const c = cells[t]
+  for (let t = r0; t < r1; t++) {
+    const c = runs[2 * t], n = runs[2 * t + 1]
     const i = c % nx
     const j = ((c - i) / nx) % ny
     const k = (c - i - nx * j) / plane
-    relaxCell(x, b, fu, fv, fw, nx, ny, nz, i, j, k, c, i + (nx + 1) * (j + ny * k), i + nx * (j + (ny + 1) * k))
+    const fx = i + (nx + 1) * (j + ny * k), fy = i + nx * (j + (ny + 1) * k)
+    for (let q = 0; q < 2 * n; q += 2) relaxCell(x, b, fu, fv, fw, nx, ny, nz, i + q, j, k, c + q, fx + q, fy + q)
   }
 }
-
 
 /**
  * One red-black Gauss-Seidel half sweep over cells of `color` ((i + j + k) & 1) in planes

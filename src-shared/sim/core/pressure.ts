@@ -16,6 +16,7 @@ import { Mic0Preconditioner } from './mic0'
 import { type MultigridOptions, MultigridPreconditioner } from './multigrid'
 import { type LinearOperator, type PcgOptions, PcgSolver, type Preconditioner, type SolveStats } from './pcg'
 import { netOutfluxSlab } from './poisson'
+import { PREPARE_SOLVE } from './pressureKernels'
 
 export type PreconditionerKind = 'multigrid' | 'mic0' | 'none'
 
@@ -166,7 +167,7 @@ export class PressureSolver {
     this.phi = allocF64With(nx * ny * nz, alloc)
     this.b = allocF64With(nx * ny * nz, alloc)
     this.pcg = new PcgSolver(nx, ny, nz, alloc)
-    this.components = new FluidComponents(nx, ny, nz)
+    this.components = new FluidComponents(nx, ny, nz, kernels)
     this.memo = new FaceWeightsMemo(nx, ny, nz)
     this.op = new PoissonOperator(nx, ny, nz, this.components, kernels)
     this.precond =
@@ -201,13 +202,11 @@ export class PressureSolver {
         throw e
       }
     }
-    const labels = this.components.labels
-    for (let c = 0; c < b.length; c++) b[c] = labels[c] < 0 ? 0 : -b[c]
+    // b = -(net outflux) on the unknowns, the warm start kept where it is finite (a kernel row).
+    this.kernels.run(PREPARE_SOLVE, b, phi, this.components.labels, this.options.warmStart === false ? 0 : 1, nx * ny, nz)
     op.fu = u
     op.fv = v
     op.fw = w
-    if (this.options.warmStart === false) phi.fill(0)
-    else for (let c = 0; c < phi.length; c++) if (labels[c] < 0 || !Number.isFinite(phi[c])) phi[c] = 0
     const { shouldStop, tolerance } = args
     const opts = shouldStop || tolerance !== undefined ? { ...this.options, shouldStop: shouldStop ?? this.options.shouldStop, tolerance: tolerance ?? this.options.tolerance } : this.options
     const stats = this.pcg.solve(op, this.precond, b, phi, opts)

@@ -10,7 +10,8 @@ import { computeFaceFractions, type DomainSides } from '../../../src-shared/sim/
 import { addBuoyancySlab } from '../../../src-shared/sim/core/forces'
 import { type GridSpec, MacGrid } from '../../../src-shared/sim/core/grid'
 import { TS_KERNELS } from '../../../src-shared/sim/core/kernelBackend'
-import { gaussSeidelColorSlab, jacobiSlab, MultigridPreconditioner, prolongAddSlab, relaxCells, restrictSlab } from '../../../src-shared/sim/core/multigrid'
+import { gaussSeidelColorSlab, jacobiSlab, MultigridPreconditioner, prolongAddSlab, relaxRuns, restrictSlab } from '../../../src-shared/sim/core/multigrid'
+import { RELAX_RUNS } from '../../../src-shared/sim/core/kernelRows'
 import { applyPoissonSlab, netOutfluxSlab, residualSlab, subtractGradientSlab } from '../../../src-shared/sim/core/poisson'
 import { PressureSolver } from '../../../src-shared/sim/core/pressure'
 import { dotPlanesSlab, updateIterateSlab, updateSearchSlab } from '../../../src-shared/sim/core/vectorOps'
@@ -277,17 +278,42 @@ describe.each(SIZES)('kernels on %i x %i x %i', (nx, ny, nz) => {
     expectSame(out, ref)
   })
 
-  it('relaxCells over a cell list', () => {
-    const r = rng(18)
+  it.each([0, 1])('relaxRuns over runs of colour %i (rows whole, ends, single cells; any split of the runs)', (color) => {
+    // Runs of this colour in random rows: from a random first cell of the colour, a random
+    // count that stays in the row (the boundary band's runs are whole rows or their ends).
+    const r = rng(18 + color)
     const list: number[] = []
-    for (let c = 0; c < n; c++) if (r() < 0.5) list.push(c)
-    const cells = Int32Array.from(list)
+    let cells = 0
+    for (let k = 0; k < nz; k++)
+      for (let j = 0; j < ny; j++) {
+        const first = (color + j + k) & 1
+        const slots = Math.floor((nx - first + 1) / 2)
+        let at = 0
+        while (at < slots && r() < 0.8) {
+          const start = at + Math.floor(r() * (slots - at))
+          const count = 1 + Math.floor(r() * (slots - start))
+          list.push(first + 2 * start + nx * (j + ny * k), count)
+          cells += count
+          at = start + count + 1
+        }
+      }
+    const runs = Int32Array.from(list)
     const xs = Float64Array.from(x)
-    const wx = inWasm(xs)
-    const begin = Math.floor(cells.length / 3)
-    relaxCells(xs, b, fu, fv, fw, nx, ny, nz, cells, begin, cells.length)
-    wasm.relaxCells(wx, inWasm(b), wfu, wfv, wfw, nx, ny, nz, inWasm(cells), begin, cells.length)
+    relaxRuns(xs, b, fu, fv, fw, nx, ny, nz, runs, 0, runs.length / 2)
+    const wx = inWasm(x)
+    wasm.run(RELAX_RUNS, wx, inWasm(b), wfu, wfv, wfw, nx, ny, nz, inWasm(runs), cells)
     expectSame(wx, xs)
+    // The twin on any cut of the run list, in any order of the pieces.
+    const m = runs.length / 2
+    const wr = inWasm(runs)
+    for (const cuts of [[0, m], [0, Math.floor(m / 2), m], [0, 1, Math.floor(m / 3), m].filter((c) => c <= m)]) {
+      const wy = inWasm(x)
+      const wb = inWasm(b)
+      const e = wasm.kernels.exports
+      for (let t = cuts.length - 2; t >= 0; t--)
+        if (cuts[t] < cuts[t + 1]) e.relaxRuns(wy.byteOffset, wb.byteOffset, wfu.byteOffset, wfv.byteOffset, wfw.byteOffset, nx, ny, nz, wr.byteOffset, cuts[t], cuts[t + 1])
+      expectSame(wy, xs)
+    }
   })
 
   it('restriction and prolongation', () => {

@@ -1,5 +1,5 @@
 // Multigrid kernels (reference: src-shared/sim/core/multigrid.ts): red-black Gauss-Seidel
-// (the default smoother), damped Jacobi, the boundary-band relaxation over a cell list,
+// (the default smoother), damped Jacobi, the boundary-band relaxation over a list of runs,
 // restriction and prolongation. All bit-identical to the references.
 import { rf32, rf64, wf64, ri32, ru8, v64, st64, w32x2 } from './common'
 
@@ -197,32 +197,68 @@ export function jacobi(
   }
 }
 
-/** floor(a / d) for 0 <= a < 2^31, 0 < d, without an integer division (inv = 1 / d). */
-@inline function quotient(a: i32, d: i32, inv: f64): i32 {
-  let q = <i32>(<f64>a * inv)
-  if (q * d > a) q--
-  else if ((q + 1) * d <= a) q++
-  return q
+/**
+ * Gauss-Seidel over the cells of one row from i = i0: n cells of one colour, two apart (the
+ * cells of gsPlane's row j of plane k from i0 on, stopping after n). Away from the grid's
+ * border, pairs of cells go through the f64x2 path of gsPlane, each lane with the reference's
+ * operations in its order; the rest cell by cell.
+ */
+@inline function gsRun(x: usize, b: usize, fu: usize, fv: usize, fw: usize, nx: i32, ny: i32, nz: i32, j: i32, k: i32, i0: i32, n: i32): void {
+  const plane = nx * ny
+  const c0 = nx * (j + ny * k)
+  const fx0 = (nx + 1) * (j + ny * k)
+  const fy0 = nx * (j + (ny + 1) * k)
+  const end = i0 + 2 * n
+  let p = i0
+  if (j > 0 && j < ny - 1 && k > 0 && k < nz - 1) {
+    if (p == 0 && p < end) {
+      gsCell(x, b, fu, fv, fw, nx, ny, nz, plane, 0, j, k, c0, fx0, fy0)
+      p = 2
+    }
+    for (; p + 2 < nx - 1 && p + 2 < end; p += 4) {
+      const c = c0 + p
+      const fx = fx0 + p
+      const fy = fy0 + p
+      const W = v128.load(fu + (<usize>fx << 2))
+      const wl = f64x2.promote_low_f32x4(i32x4.shuffle(W, W, 0, 2, 0, 2))
+      const wr = f64x2.promote_low_f32x4(i32x4.shuffle(W, W, 1, 3, 1, 3))
+      const wd = evens32(fv, fy)
+      const wu = evens32(fv, fy + nx)
+      const wb = evens32(fw, c)
+      const wf = evens32(fw, c + plane)
+      const d = f64x2.add(f64x2.add(f64x2.add(f64x2.add(f64x2.add(wl, wr), wd), wu), wb), wf)
+      const A = v64(x, c - 1)
+      const B = v64(x, c + 1)
+      let s = evens64(b, c)
+      s = f64x2.add(s, f64x2.mul(wl, i64x2.shuffle(A, B, 0, 2)))
+      s = f64x2.add(s, f64x2.mul(wr, i64x2.shuffle(B, v64(x, c + 3), 0, 2)))
+      s = f64x2.add(s, f64x2.mul(wd, evens64(x, c - nx)))
+      s = f64x2.add(s, f64x2.mul(wu, evens64(x, c + nx)))
+      s = f64x2.add(s, f64x2.mul(wb, evens64(x, c - plane)))
+      s = f64x2.add(s, f64x2.mul(wf, evens64(x, c + plane)))
+      const r = v128.bitselect(f64x2.div(s, d), i64x2.shuffle(A, B, 1, 3), f64x2.gt(d, f64x2.splat(0)))
+      v128.store64_lane(x + (<usize>c << 3), r, 0)
+      v128.store64_lane(x + (<usize>(c + 2) << 3), r, 1)
+    }
+  }
+  for (; p < end; p += 2) gsCell(x, b, fu, fv, fw, nx, ny, nz, plane, p, j, k, c0 + p, fx0 + p, fy0 + p)
 }
 
 /**
- * relaxCells: Gauss-Seidel over cells[begin .. end - 1] (an int32 cell list of one colour).
- * Cell indices are decoded by multiplying with a reciprocal (plus a one-step correction)
- * rather than integer division, which would dominate this kernel.
+ * relaxRuns: Gauss-Seidel over runs [begin, end) of an int32 run list (run t: the cells
+ * runs[2t], runs[2t] + 2, ..., runs[2t + 1] of them, one row, one colour).
  */
-export function relaxCells(
-  x: usize, b: usize, fu: usize, fv: usize, fw: usize, nx: i32, ny: i32, nz: i32, cells: usize, begin: i32, end: i32,
+export function relaxRuns(
+  x: usize, b: usize, fu: usize, fv: usize, fw: usize, nx: i32, ny: i32, nz: i32, runs: usize, begin: i32, end: i32,
 ): void {
   const plane = nx * ny
-  const invNx = 1.0 / <f64>nx
-  const invNy = 1.0 / <f64>ny
   for (let t = begin; t < end; t++) {
-    const c = ri32(cells, t)
-    const row = quotient(c, nx, invNx)
-    const i = c - row * nx
-    const k = quotient(row, ny, invNy)
-    const j = row - k * ny
-    gsCell(x, b, fu, fv, fw, nx, ny, nz, plane, i, j, k, c, i + (nx + 1) * (j + ny * k), i + nx * (j + (ny + 1) * k))
+    const c = ri32(runs, 2 * t)
+    const n = ri32(runs, 2 * t + 1)
+    const k = c / plane
+    const r = c - k * plane
+    const j = r / nx
+    gsRun(x, b, fu, fv, fw, nx, ny, nz, j, k, r - j * nx, n)
   }
 }
 

@@ -1,0 +1,133 @@
+// The smoke pressure solve's passes that moved from TypeScript loops onto kernel rows
+// (core/pressureKernels.ts, twins in wasm/assembly/pressurePasses.ts), and the boundary
+// band's run list (multigrid.ts, RELAX_RUNS): each row on TypeScript and on 1, 2 and 3
+// WebAssembly threads against a plain loop written here, and a whole multigrid-preconditioned
+// projection of a closed box with an obstacle (one floating region, whose mean the solve
+// removes twice an iteration) giving the same bits on every backend.
+import { afterAll, describe, expect, it } from 'vitest'
+import { CLOSED_BOX, computeFaceFractions } from '../../../src-shared/sim/core/boundaries'
+import { type GridSpec, MacGrid } from '../../../src-shared/sim/core/grid'
+import type { KernelBackend } from '../../../src-shared/sim/core/kernelBackend'
+import { PREPARE_SOLVE, REMOVE_MEANS } from '../../../src-shared/sim/core/pressureKernels'
+import { PressureSolver } from '../../../src-shared/sim/core/pressure'
+import { everyBackend } from './everyBackend'
+
+const owned: KernelBackend[] = []
+afterAll(async () => {
+  for (const b of owned) await b.dispose()
+})
+const backends = everyBackend(owned)
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0
+    return s / 4294967296
+  }
+}
+
+function sameBits(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return false
+  return true
+}
+
+describe('pressure solve passes on kernel rows', () => {
+  // Three regions of random cells (ascending within each, as components.ts lists them).
+  const n = 5000
+  const r = rng(3)
+  const lists: number[][] = [[], [], []]
+  for (let c = 0; c < n; c++) if (r() < 0.9) lists[Math.floor(r() * 3)].push(c)
+  const cells = lists.flat()
+  const start = [0, lists[0].length, lists[0].length + lists[1].length, cells.length]
+  const v0 = Array.from({ length: n }, () => r() * 2 - 1)
+
+  // The plain loop: each region's sum in its cells' order, then its mean subtracted.
+  const expected = Float64Array.from(v0)
+  for (const list of lists) {
+    let sum = 0
+    for (const c of list) sum += expected[c]
+    const mean = sum / list.length
+    for (const c of list) expected[c] -= mean
+  }
+
+  it.each(backends)('removeMeans leaves each region with mean 0, the plain loop\'s bits: %s', (_name, k) => {
+    const v = k.f64(n)
+    v.set(v0)
+    const ci = k.i32(cells.length)
+    ci.set(cells)
+    const si = k.i32(4)
+    si.set(start)
+    k.run(REMOVE_MEANS, v, ci, si, 3, cells.length)
+    expect(sameBits(v, expected)).toBe(true)
+    for (const list of lists) expect(Math.abs(list.reduce((s, c) => s + v[c], 0)) / list.length).toBeLessThan(1e-15)
+    // Cells in no region are untouched.
+    const outside = Array.from({ length: n }, (_, c) => c).filter((c) => !cells.includes(c))
+    expect(outside.length).toBeGreaterThan(0)
+    for (const c of outside) expect(v[c]).toBe(v0[c])
+  })
+
+  it.each(backends)('prepareSolve negates b on the unknowns, zeroes it elsewhere, keeps a finite warm start: %s', (_name, k) => {
+    const plane = 37, nz = 11, m = plane * nz
+    const labels = k.i32(m)
+    const b = k.f64(m)
+    const phi = k.f64(m)
+    const rr = rng(9)
+    const b0: number[] = [], phi0: number[] = [], lab: number[] = []
+    for (let c = 0; c < m; c++) {
+      lab.push(rr() < 0.2 ? -1 : Math.floor(rr() * 3))
+      b0.push(rr() < 0.05 ? 0 : rr() - 0.5)
+      const q = rr()
+      phi0.push(q < 0.03 ? NaN : q < 0.06 ? Infinity : q < 0.09 ? -Infinity : rr() - 0.5)
+    }
+    labels.set(lab)
+    for (const warm of [1, 0]) {
+      b.set(b0)
+      phi.set(phi0)
+      k.run(PREPARE_SOLVE, b, phi, labels, warm, plane, nz)
+      for (let c = 0; c < m; c++) {
+        const unknown = lab[c] >= 0
+        expect(Object.is(b[c], unknown ? -b0[c] : 0)).toBe(true)
+        expect(Object.is(phi[c], warm === 1 && unknown && Number.isFinite(phi0[c]) ? phi0[c] : 0)).toBe(true)
+      }
+    }
+  })
+})
+
+describe('a multigrid-preconditioned projection (boundary band as runs, mean removal, set-up pass on the kernels)', () => {
+  const spec: GridSpec = { nx: 19, ny: 14, nz: 11, dx: 0.05, origin: [0, 0, 0] }
+  const { nx, ny, nz } = spec
+
+  function project(k: KernelBackend): { u: Float32Array; v: Float32Array; w: Float32Array; iterations: number; residual: number } {
+    const f = new MacGrid(spec, { kernels: k })
+    // A closed box with a ball inside: the band runs along every side and around the ball.
+    const solid = k.f32(nx * ny * nz)
+    for (let kk = 0; kk < nz; kk++)
+      for (let j = 0; j < ny; j++)
+        for (let i = 0; i < nx; i++) {
+          const d = Math.hypot(i + 0.5 - 9, j + 0.5 - 6, kk + 0.5 - 5)
+          solid[i + nx * (j + ny * kk)] = Math.min(1, Math.max(0, 3.5 - d))
+        }
+    computeFaceFractions(solid, CLOSED_BOX, f)
+    const vel = new MacGrid(spec, { kernels: k })
+    const r = rng(21)
+    for (const a of [vel.u, vel.v, vel.w]) for (let c = 0; c < a.length; c++) a[c] = r() * 2 - 1
+    const solver = new PressureSolver(spec, { preconditioner: 'multigrid', kernels: k, tolerance: 1e-9, maxIterations: 200 })
+    const s = solver.project(vel, f)
+    return { u: vel.u, v: vel.v, w: vel.w, iterations: s.iterations, residual: s.residual }
+  }
+
+  const ref = project(backends[0][1])
+
+  it('converges on the TypeScript kernels', () => {
+    expect(ref.residual).toBeLessThan(1e-9)
+    expect(ref.iterations).toBeGreaterThan(2)
+    expect(ref.iterations).toBeLessThan(30)
+  })
+
+  it.each(backends.slice(1))('%s gives the TypeScript kernels\' bits', (_name, k) => {
+    const out = project(k)
+    expect(out.iterations).toBe(ref.iterations)
+    expect(sameBits(out.u, ref.u) && sameBits(out.v, ref.v) && sameBits(out.w, ref.w)).toBe(true)
+  })
+})
