@@ -40,16 +40,24 @@
 // at the ambient value and brings nothing.
 import { backtrace, SOLID_THRESHOLD } from './advectKernels'
 import type { MacGrid } from './grid'
+import { TS_KERNELS } from './kernelBackend'
+import type { KernelBackend } from './kernelTypes'
+import { BUDGET_APPLY, BUDGET_SUMS, BUDGET_WEIGHTS } from './scalarBudgetKernels'
 
 /** Bounded passes before the remainder is spread by |q - q_amb| alone. */
 const BOUNDED_PASSES = 3
 
 /**
- * Restores the amount of a cell-centred field after advection; holds the weights'
- * scratch between substeps.
+ * Restores the amount of a cell-centred field after advection; holds the weights' scratch
+ * between substeps. Its passes over the grid are kernel rows by planes
+ * (scalarBudgetKernels.ts): sums per plane, then over the planes in order.
  */
 export class ScalarBudget {
-  private weights = new Float32Array(0)
+  private weights: Float32Array = new Float32Array(0)
+  private partial: Float64Array = new Float64Array(0)
+
+  /** kernels: where the passes run; the fields handed to restore() live in their memory (default TypeScript). */
+  constructor(private readonly kernels: KernelBackend = TS_KERNELS) {}
 
   /**
    * Gives `after` (the advected field) the amount `before` held over the fluid cells (solid
@@ -61,69 +69,38 @@ export class ScalarBudget {
   restore(after: Float32Array, before: Float32Array, ambient: number, solid: Float32Array | null, nx: number, ny: number, nz: number, left = 0): number {
     const n = after.length
     // Float64 sums: a 128^3 field's float32 sum would carry its own 1e-4 error.
+    if (this.partial.length < 2 * nz) this.partial = this.kernels.f64(2 * nz)
+    const p = this.partial
+    this.kernels.run(BUDGET_SUMS, after, before, ambient, solid, nx * ny, p, nz)
     let e = 0
     let held = 0
-    for (let c = 0; c < n; c++) {
-      if (solid !== null && solid[c] >= SOLID_THRESHOLD) continue
-      const b = before[c] - ambient
-      e += after[c] - ambient - b
-      held += b < 0 ? -b : b
+    for (let k = 0; k < nz; k++) {
+      e += p[2 * k]
+      held += p[2 * k + 1]
     }
     e += left
     if (!(held > 0) || e === 0 || !Number.isFinite(e)) return 0
-    if (this.weights.length !== n) this.weights = new Float32Array(n)
+    if (this.weights.length !== n) this.weights = this.kernels.f32(n)
     const total = e
     for (let pass = 0; pass < BOUNDED_PASSES && e !== 0; pass++) e = this.boundedPass(after, ambient, solid, nx, ny, nz, e)
     if (e !== 0) spreadByDeparture(after, ambient, solid, e)
     return total / held
   }
 
-  /** One pass of the bounded weights (see above); returns what is left of E. */
+  /** One pass of the bounded weights (see above; the rooms all measured before any value changes); returns what is left of E. */
   private boundedPass(q: Float32Array, ambient: number, solid: Float32Array | null, nx: number, ny: number, nz: number, e: number): number {
     const raise = e < 0
-    const plane = nx * ny
-    const wt = this.weights
-    // The rooms are all measured before any value changes.
+    const p = this.partial
+    this.kernels.run(BUDGET_WEIGHTS, q, this.weights, ambient, solid, raise ? 1 : 0, nx, ny, nz, p)
     let weight = 0
-    let c = 0
-    for (let z = 0; z < nz; z++) {
-      for (let y = 0; y < ny; y++) {
-        for (let x = 0; x < nx; x++, c++) {
-          wt[c] = 0
-          if (solid !== null && solid[c] >= SOLID_THRESHOLD) continue
-          const v = q[c]
-          const d = v - ambient
-          if (d === 0) continue
-          let bound = v
-          if (x > 0) bound = pick(bound, q, solid, c - 1, raise)
-          if (x + 1 < nx) bound = pick(bound, q, solid, c + 1, raise)
-          if (y > 0) bound = pick(bound, q, solid, c - nx, raise)
-          if (y + 1 < ny) bound = pick(bound, q, solid, c + nx, raise)
-          if (z > 0) bound = pick(bound, q, solid, c - plane, raise)
-          if (z + 1 < nz) bound = pick(bound, q, solid, c + plane, raise)
-          const room = raise ? bound - v : v - bound
-          const dev = d < 0 ? -d : d
-          const w = room < dev ? room : dev
-          if (w > 0) {
-            wt[c] = w
-            weight += w
-          }
-        }
-      }
-    }
+    for (let k = 0; k < nz; k++) weight += p[k]
     if (!(weight > 0)) return e
     // All of E when the rooms hold it; otherwise every room filled and the rest returned.
     const all = Math.abs(e) <= weight
     const k = all ? e / weight : raise ? -1 : 1
-    for (let i = 0; i < q.length; i++) if (wt[i] !== 0) q[i] -= k * wt[i]
+    this.kernels.run(BUDGET_APPLY, q, this.weights, k, nx * ny, nz)
     return all ? 0 : e + (raise ? weight : -weight)
   }
-}
-
-function pick(bound: number, q: Float32Array, solid: Float32Array | null, c: number, raise: boolean): number {
-  if (solid !== null && solid[c] >= SOLID_THRESHOLD) return bound
-  const v = q[c]
-  return raise ? (v > bound ? v : bound) : v < bound ? v : bound
 }
 
 /** The last resort: E taken back in proportion to |q - q_amb| (the multiplicative fixer). */

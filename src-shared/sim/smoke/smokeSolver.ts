@@ -45,6 +45,7 @@ import { advectParticlesSlab, markLostParticles, stretchParticles, TURN_RATE } f
 import { largestPartial } from '../core/vectorOps'
 import { lerp3 } from '../core/interpolate'
 import { now } from '../wallClock'
+import { SMOKE_GUARD } from './guardKernels'
 
 const CHECKPOINT_KIND = 'smoke'
 
@@ -52,21 +53,6 @@ const CHECKPOINT_KIND = 'smoke'
 
 /** Velocity beyond maxSubsteps * cfl * dx / dt times this is unstable (see guard()). */
 export const INSTABILITY_FACTOR = 2
-
-/** max |f| over the arrays, NaN if any value is NaN. */
-export function maxAbsOrNaN(a: Float32Array, b: Float32Array, c: Float32Array): number {
-  return Math.max(maxAbs1(a), maxAbs1(b), maxAbs1(c)) // Math.max propagates NaN
-}
-
-function maxAbs1(f: Float32Array): number {
-  let m = 0
-  for (let i = 0; i < f.length; i++) {
-    const x = f[i] < 0 ? -f[i] : f[i]
-    if (x > m) m = x
-    else if (x !== x) return NaN
-  }
-  return m
-}
 
 interface EmitterState {
   sdf: PrimitiveSdf
@@ -116,7 +102,7 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
   /** The obstacle cells the density and temperature are extended into before advection. */
   private readonly solidBorder = new SolidBorder()
   /** Keeps the smoke and heat through advection, less what leaves through open sides (scalarBudget.ts). */
-  private readonly budget = new ScalarBudget()
+  private readonly budget: ScalarBudget
   /** What the last advection carried out through open sides: smoke, heat (amountLeaving). */
   private readonly left = new Float64Array(2)
   private _time = 0
@@ -131,6 +117,7 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
     const { grid, shared } = setup
     const n = grid.nx * grid.ny * grid.nz
     this.kernels = kernelsOf({ kernels: setup.kernels, shared })
+    this.budget = new ScalarBudget(this.kernels)
     // Everything a grid kernel touches comes from the backend's allocator.
     const alloc: AllocOptions = { shared, kernels: this.kernels }
     this.velocity = new MacGrid(grid, alloc)
@@ -175,7 +162,7 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
     this.obstacles.update(input.obstacles, 0)
     this.seedVortexObjects(input)
     // The guard measures max |u| after every substep; the first substep measures it here.
-    let measured = maxAbsOrNaN(this.velocity.u, this.velocity.v, this.velocity.w)
+    let measured = this.scanGuard().speed
     const maxAngle = input.family.maxRotation
     const turn = maxAngle > 0 ? { maxAngle, rate: () => this.turnRate() } : undefined
     runSubsteps(
@@ -237,14 +224,39 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
    */
   private guard(offset: number, dt: number, input: SmokeSimInput): number {
     const { dx } = this.setup.grid
-    const umax = maxAbsOrNaN(this.velocity.u, this.velocity.v, this.velocity.w)
+    const { speed: umax, scalarsFinite } = this.scanGuard()
     if (!(umax === umax)) this.unstable(offset, 'the velocity holds NaN')
     const bound = (INSTABILITY_FACTOR * input.maxSubsteps * input.cfl * dx) / dt
     if (!(umax <= bound)) this.unstable(offset, `speed ${umax.toPrecision(3)} m/s exceeds ${bound.toPrecision(3)} m/s (${INSTABILITY_FACTOR}x what ${input.maxSubsteps} substeps of CFL ${input.cfl} can follow)`)
-    let s = 0
-    for (let c = 0; c < this.density.length; c++) s += this.density[c] + this.temperature[c]
-    if (!Number.isFinite(s)) this.unstable(offset, 'density or temperature holds NaN or Infinity')
+    if (!scalarsFinite) this.unstable(offset, 'density or temperature holds NaN or Infinity')
     return umax
+  }
+
+  /** Per-plane results of SMOKE_GUARD (two a plane). */
+  private guardPartial: Float64Array | null = null
+
+  /**
+   * The largest face speed (NaN if a face holds NaN) and whether every cell's density and
+   * temperature are finite: one SMOKE_GUARD pass on the kernels (guardKernels.ts), then the
+   * planes in order.
+   */
+  private scanGuard(): { speed: number; scalarsFinite: boolean } {
+    const { nx, ny, nz } = this.setup.grid
+    const v = this.velocity
+    const planes = nz + 1
+    this.guardPartial ??= this.kernels.f64(2 * planes)
+    const p = this.guardPartial
+    this.kernels.run(SMOKE_GUARD, v.u, v.v, v.w, this.density, this.temperature, nx, ny, nz, p, planes)
+    let speed = 0
+    let scalarsFinite = true
+    for (let k = 0; k < planes; k++) {
+      const m = p[2 * k]
+      if (m > speed) speed = m
+      else if (m !== m) speed = NaN
+      if (p[2 * k + 1] !== 0) scalarsFinite = false
+      if (speed !== speed) break
+    }
+    return { speed, scalarsFinite }
   }
 
   /** Emitter SDFs and index boxes, rebuilt only when an emitter's shape or placement changed. */
