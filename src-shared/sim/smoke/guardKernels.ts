@@ -11,19 +11,7 @@ import { defineKernel, f32, f64, int, size } from '../core/kernelTable'
  * plane k (k < nz) and the w faces of face plane k, NaN if one is NaN; partial[2k + 1] = NaN
  * if density + temperature is not finite in a cell of plane k (k < nz), else 0.
  */
-export function smokeGuardPlanes(
-  u: Float32Array,
-  v: Float32Array,
-  w: Float32Array,
-  density: Float32Array,
-  temperature: Float32Array,
-  nx: number,
-  ny: number,
-  nz: number,
-  partial: Float64Array,
-  k0: number,
-  k1: number,
-): void {
+export function smokeGuardPlanes(u: Float32Array, v: Float32Array, w: Float32Array, density: Float32Array, temperature: Float32Array, nx: number, ny: number, nz: number, partial: Float64Array, k0: number, k1: number): void {
   const pu = (nx + 1) * ny, pv = nx * (ny + 1), pc = nx * ny
   for (let k = k0; k < k1; k++) {
     let m = 0

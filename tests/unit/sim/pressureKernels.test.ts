@@ -4,33 +4,15 @@
 // WebAssembly threads against a plain loop written here, and a whole multigrid-preconditioned
 // projection of a closed box with an obstacle (one floating region, whose mean the solve
 // removes twice an iteration) giving the same bits on every backend.
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { CLOSED_BOX, computeFaceFractions } from '../../../src-shared/sim/core/boundaries'
 import { type GridSpec, MacGrid } from '../../../src-shared/sim/core/grid'
 import type { KernelBackend } from '../../../src-shared/sim/core/kernelBackend'
 import { PREPARE_SOLVE, REMOVE_MEANS } from '../../../src-shared/sim/core/pressureKernels'
 import { PressureSolver } from '../../../src-shared/sim/core/pressure'
-import { everyBackend } from './everyBackend'
+import { everyBackendOfFile, rng, sameBits } from './everyBackend'
 
-const owned: KernelBackend[] = []
-afterAll(async () => {
-  for (const b of owned) await b.dispose()
-})
-const backends = everyBackend(owned)
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0
-    return s / 4294967296
-  }
-}
-
-function sameBits(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return false
-  return true
-}
+const backends = everyBackendOfFile()
 
 describe('pressure solve passes on kernel rows', () => {
   // Three regions of random cells (ascending within each, as components.ts lists them).

@@ -2,32 +2,14 @@
 // thread onto kernel rows: the mass fixer's (core/scalarBudgetKernels.ts, used by ScalarBudget)
 // and the stability guard's (smoke/guardKernels.ts). Each against a plain loop written here,
 // and on TypeScript and 1, 2 and 3 WebAssembly threads (the same bits).
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { KernelBackend } from '../../../src-shared/sim/core/kernelBackend'
 import { ScalarBudget } from '../../../src-shared/sim/core/scalarBudget'
 import { BUDGET_APPLY, BUDGET_SUMS, BUDGET_WEIGHTS } from '../../../src-shared/sim/core/scalarBudgetKernels'
 import { SMOKE_GUARD } from '../../../src-shared/sim/smoke/guardKernels'
-import { everyBackend } from './everyBackend'
+import { everyBackendOfFile, rng, sameBits } from './everyBackend'
 
-const owned: KernelBackend[] = []
-afterAll(async () => {
-  for (const b of owned) await b.dispose()
-})
-const backends = everyBackend(owned)
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0
-    return s / 4294967296
-  }
-}
-
-function sameBits(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return false
-  return true
-}
+const backends = everyBackendOfFile()
 
 const nx = 11, ny = 9, nz = 7, plane = nx * ny, n = plane * nz
 const at = (i: number, j: number, k: number) => i + nx * (j + ny * k)

@@ -22,21 +22,7 @@ import { MulticolorGaussSeidel, prolongAddCsr, restrictCsr, SparseVectorOps, spm
 import { createWasmBackend, type WasmKernelBackend } from '../../../src-shared/sim/wasm/wasmBackend'
 import type { SlabPool } from '../../../src-shared/sim/parallel/slabPool'
 import { createKernelBackend } from '../../../src-main/sim/workerPool'
-import { everyBackend } from './everyBackend'
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0
-    return s / 4294967296
-  }
-}
-
-function sameBits(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return false
-  return true
-}
+import { everyBackend, rng, sameBits } from './everyBackend'
 
 function dense(A: CsrMatrix): number[][] {
   const D = Array.from({ length: A.n }, () => new Array<number>(A.cols).fill(0))

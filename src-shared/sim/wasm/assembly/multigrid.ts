@@ -49,50 +49,9 @@ import { rf32, rf64, wf64, ri32, ru8, v64, st64, w32x2 } from './common'
  * this half sweep), so the result is the reference's.
  */
 function gsPlane(x: usize, b: usize, fu: usize, fv: usize, fw: usize, nx: i32, ny: i32, nz: i32, color: i32, k: i32): void {
-  const plane = nx * ny
   for (let j = 0; j < ny; j++) {
     const i0 = (color + j + k) & 1
-    const c0 = nx * (j + ny * k)
-    const fx0 = (nx + 1) * (j + ny * k)
-    const fy0 = nx * (j + (ny + 1) * k)
-    let i = i0
-    if (j > 0 && j < ny - 1 && k > 0 && k < nz - 1) {
-      // Pairs of this colour's cells (p, p + 2) in the two lanes: every load is a contiguous
-      // pair (x[c - 1], x[c]), (x[c + 1], x[c + 2]), ... shuffled into lanes, and the two
-      // results are stored lane by lane, so no later load overlaps a pending store.
-      let p = i0
-      if (p == 0) {
-        gsCell(x, b, fu, fv, fw, nx, ny, nz, plane, 0, j, k, c0, fx0, fy0)
-        p = 2
-      }
-      for (; p + 2 < nx - 1; p += 4) {
-        const c = c0 + p
-        const fx = fx0 + p
-        const fy = fy0 + p
-        const W = v128.load(fu + (<usize>fx << 2))
-        const wl = f64x2.promote_low_f32x4(i32x4.shuffle(W, W, 0, 2, 0, 2))
-        const wr = f64x2.promote_low_f32x4(i32x4.shuffle(W, W, 1, 3, 1, 3))
-        const wd = evens32(fv, fy)
-        const wu = evens32(fv, fy + nx)
-        const wb = evens32(fw, c)
-        const wf = evens32(fw, c + plane)
-        const d = f64x2.add(f64x2.add(f64x2.add(f64x2.add(f64x2.add(wl, wr), wd), wu), wb), wf)
-        const A = v64(x, c - 1)
-        const B = v64(x, c + 1)
-        let s = evens64(b, c)
-        s = f64x2.add(s, f64x2.mul(wl, i64x2.shuffle(A, B, 0, 2)))
-        s = f64x2.add(s, f64x2.mul(wr, i64x2.shuffle(B, v64(x, c + 3), 0, 2)))
-        s = f64x2.add(s, f64x2.mul(wd, evens64(x, c - nx)))
-        s = f64x2.add(s, f64x2.mul(wu, evens64(x, c + nx)))
-        s = f64x2.add(s, f64x2.mul(wb, evens64(x, c - plane)))
-        s = f64x2.add(s, f64x2.mul(wf, evens64(x, c + plane)))
-        const r = v128.bitselect(f64x2.div(s, d), i64x2.shuffle(A, B, 1, 3), f64x2.gt(d, f64x2.splat(0)))
-        v128.store64_lane(x + (<usize>c << 3), r, 0)
-        v128.store64_lane(x + (<usize>(c + 2) << 3), r, 1)
-      }
-      i = p
-    }
-    for (; i < nx; i += 2) gsCell(x, b, fu, fv, fw, nx, ny, nz, plane, i, j, k, c0 + i, fx0 + i, fy0 + i)
+    gsRun(x, b, fu, fv, fw, nx, ny, nz, j, k, i0, (nx - i0 + 1) >> 1)
   }
 }
 
@@ -198,10 +157,12 @@ export function jacobi(
 }
 
 /**
- * Gauss-Seidel over the cells of one row from i = i0: n cells of one colour, two apart (the
- * cells of gsPlane's row j of plane k from i0 on, stopping after n). Away from the grid's
- * border, pairs of cells go through the f64x2 path of gsPlane, each lane with the reference's
- * operations in its order; the rest cell by cell.
+ * Gauss-Seidel over the cells of one row from i = i0: n cells of one colour, two apart (a
+ * half sweep's row, or a run of the boundary band). Away from the grid's border, pairs of
+ * this colour's cells (p, p + 2) go in the two lanes of f64x2: every load is a contiguous pair
+ * (x[c - 1], x[c]), (x[c + 1], x[c + 2]), ... shuffled into lanes, each lane does the
+ * reference's operations in its order, and the two results are stored lane by lane, so no
+ * later load overlaps a pending store. The rest go cell by cell.
  */
 @inline function gsRun(x: usize, b: usize, fu: usize, fv: usize, fw: usize, nx: i32, ny: i32, nz: i32, j: i32, k: i32, i0: i32, n: i32): void {
   const plane = nx * ny
