@@ -9,7 +9,7 @@
 import { reuseOrGrow } from './growCapacity'
 import { TS_KERNELS } from './kernelBackend'
 import type { KernelBackend } from './kernelTypes'
-import { REMOVE_MEANS } from './pressureKernels'
+import { REGION_PLANE_SUMS, REGION_SUBTRACT } from './pressureKernels'
 
 export class FluidComponents {
   readonly nx: number
@@ -24,6 +24,12 @@ export class FluidComponents {
   private start: Int32Array = new Int32Array(1)
   private startStore: Int32Array = new Int32Array(0)
   private cells: Int32Array = new Int32Array(0)
+  /** Per floating component g and plane k: where plane k's cells start in its list (g (nz + 1) + k). */
+  private planeStart: Int32Array = new Int32Array(0)
+  private planeStartStore: Int32Array = new Int32Array(0)
+  /** removeMeans's per-plane sums and means (kernel memory, kept from build to build). */
+  private partialStore: Float64Array = new Float64Array(0)
+  private meanStore: Float64Array = new Float64Array(0)
   /** Number of components found by the last build. */
   count = 0
   /** Number of those with no open side. */
@@ -125,16 +131,38 @@ export class FluidComponents {
       const id = labels[c]
       if (id >= 0 && ids[id] >= 0) cells[next[ids[id]]++] = c
     }
+    // Where each plane's cells start in each list (the lists ascend, so plane by plane).
+    this.planeStartStore = reuseOrGrow(this.planeStartStore, f * (nz + 1), (m) => this.kernels.i32(m))
+    this.planeStart = this.planeStartStore.subarray(0, f * (nz + 1))
+    const ps = this.planeStart
+    for (let g = 0; g < f; g++) {
+      let t = start[g]
+      for (let k = 0; k <= nz; k++) {
+        while (t < start[g + 1] && cells[t] < k * plane) t++
+        ps[g * (nz + 1) + k] = t
+      }
+    }
+    this.partialStore = reuseOrGrow(this.partialStore, f * nz, (m) => this.kernels.f64(m))
+    this.meanStore = reuseOrGrow(this.meanStore, f, (m) => this.kernels.f64(m))
   }
 
   /**
    * Subtracts from v its mean over each floating component (a projection off A's null space):
-   * pressureKernels.ts REMOVE_MEANS, each component's sum over its cells in ascending order,
-   * as a sweep over all cells would.
+   * each component's sum by planes, the planes' sums added in plane order, then the mean taken
+   * off its cells (pressureKernels.ts REGION_PLANE_SUMS and REGION_SUBTRACT, split by planes).
    */
   removeMeans(v: Float64Array): void {
-    if (this.floating === 0) return
-    this.kernels.run(REMOVE_MEANS, v, this.cells, this.start, this.floating, this.start[this.floating])
+    const f = this.floating
+    if (f === 0) return
+    const { nz, start, cells, planeStart } = this
+    const partial = this.partialStore, mean = this.meanStore
+    this.kernels.run(REGION_PLANE_SUMS, v, cells, planeStart, f, nz, partial, start[f])
+    for (let g = 0; g < f; g++) {
+      let sum = 0
+      for (let k = 0; k < nz; k++) sum += partial[g * nz + k]
+      mean[g] = sum / (start[g + 1] - start[g])
+    }
+    this.kernels.run(REGION_SUBTRACT, v, cells, planeStart, f, nz, mean, start[f])
   }
 }
 

@@ -1,33 +1,53 @@
 // Kernel rows of the smoke's pressure solve (pressure.ts) that ran as TypeScript loops on the
 // calling thread while the kernels' threads waited: the mean removal over the floating regions
-// (components.ts), called twice a CG iteration, and the right-hand side and warm start set up
-// before each solve. Their twins are in wasm/assembly/pressurePasses.ts; the same bits.
+// (components.ts), called twice a CG iteration, by planes, and the right-hand side and warm
+// start set up before each solve. Their twins are in wasm/assembly/pressurePasses.ts.
 import { defineKernel, f64, i32, int, size } from './kernelTable'
 
 /**
- * Subtracts from v its mean over each floating region f in [f0, f1) (cells[start[f] ..
- * start[f + 1]), ascending): the sum runs over the cells in order, as a sweep over all
- * cells would, so a region is one index of the range (one thread).
+ * Planes [k0, k1): partial[g nz + k] = the sum of v over floating region g's cells in plane k
+ * (the cells[planeStart[g (nz + 1) + k] .. planeStart[g (nz + 1) + k + 1]) of its ascending
+ * list), for every region g < floating. A region's mean is then its planes' sums added in
+ * plane order (components.ts removeMeans): the same on every backend and thread count.
  */
-export function removeMeansRows(v: Float64Array, cells: Int32Array, start: Int32Array, f0: number, f1: number): void {
-  for (let f = f0; f < f1; f++) {
-    const n0 = start[f]
-    const n1 = start[f + 1]
-    let sum = 0
-    for (let n = n0; n < n1; n++) sum += v[cells[n]]
-    const mean = sum / (n1 - n0)
-    for (let n = n0; n < n1; n++) v[cells[n]] -= mean
+export function regionPlaneSumsSlab(v: Float64Array, cells: Int32Array, planeStart: Int32Array, floating: number, nz: number, partial: Float64Array, k0: number, k1: number): void {
+  for (let k = k0; k < k1; k++) {
+    for (let g = 0; g < floating; g++) {
+      const o = g * (nz + 1) + k
+      let s = 0
+      for (let t = planeStart[o]; t < planeStart[o + 1]; t++) s += v[cells[t]]
+      partial[g * nz + k] = s
+    }
   }
 }
 
-export const REMOVE_MEANS = defineKernel({
-  name: 'removeMeans',
-  args: [f64('v'), i32('cells'), i32('start'), int('floating'), size('cells')],
-  split: 'rows',
-  range: (a) => a[3] as number,
-  // Two passes over the regions' cells; on one thread for one region.
-  work: (a) => 2 * (a[4] as number),
-  ref: (v: Float64Array, cells: Int32Array, start: Int32Array, _floating: number, f0: number, f1: number) => removeMeansRows(v, cells, start, f0, f1),
+export const REGION_PLANE_SUMS = defineKernel({
+  name: 'regionPlaneSums',
+  args: [f64('v'), i32('cells'), i32('planeStart'), int('floating'), int('nz'), f64('partial'), size('cells')],
+  split: 'planes',
+  range: (a) => a[4] as number,
+  work: (a) => a[6] as number,
+  ref: regionPlaneSumsSlab,
+})
+
+/** Planes [k0, k1): v -= mean[g] on floating region g's cells in the plane, for every region g. */
+export function regionSubtractSlab(v: Float64Array, cells: Int32Array, planeStart: Int32Array, floating: number, nz: number, mean: Float64Array, k0: number, k1: number): void {
+  for (let k = k0; k < k1; k++) {
+    for (let g = 0; g < floating; g++) {
+      const o = g * (nz + 1) + k
+      const m = mean[g]
+      for (let t = planeStart[o]; t < planeStart[o + 1]; t++) v[cells[t]] -= m
+    }
+  }
+}
+
+export const REGION_SUBTRACT = defineKernel({
+  name: 'regionSubtract',
+  args: [f64('v'), i32('cells'), i32('planeStart'), int('floating'), int('nz'), f64('mean'), size('cells')],
+  split: 'planes',
+  range: (a) => a[4] as number,
+  work: (a) => a[6] as number,
+  ref: regionSubtractSlab,
 })
 
 /**

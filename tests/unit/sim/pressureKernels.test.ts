@@ -3,50 +3,74 @@
 // band's run list (multigrid.ts, RELAX_RUNS): each row on TypeScript and on 1, 2 and 3
 // WebAssembly threads against a plain loop written here, and a whole multigrid-preconditioned
 // projection of a closed box with an obstacle (one floating region, whose mean the solve
-// removes twice an iteration) giving the same bits on every backend.
+// removes twice an iteration, by planes) giving the same bits on every backend.
 import { describe, expect, it } from 'vitest'
 import { CLOSED_BOX, computeFaceFractions } from '../../../src-shared/sim/core/boundaries'
 import { type GridSpec, MacGrid } from '../../../src-shared/sim/core/grid'
 import type { KernelBackend } from '../../../src-shared/sim/core/kernelBackend'
-import { PREPARE_SOLVE, REMOVE_MEANS } from '../../../src-shared/sim/core/pressureKernels'
+import { PREPARE_SOLVE, REGION_PLANE_SUMS, REGION_SUBTRACT } from '../../../src-shared/sim/core/pressureKernels'
 import { PressureSolver } from '../../../src-shared/sim/core/pressure'
 import { everyBackendOfFile, rng, sameBits } from './everyBackend'
 
 const backends = everyBackendOfFile()
 
 describe('pressure solve passes on kernel rows', () => {
-  // Three regions of random cells (ascending within each, as components.ts lists them).
-  const n = 5000
+  // A grid of 9 planes of 61 cells; three regions of random cells (ascending within each, as
+  // components.ts lists them), and where each plane's cells start in each list.
+  const plane = 61, nz = 9, n = plane * nz
   const r = rng(3)
   const lists: number[][] = [[], [], []]
   for (let c = 0; c < n; c++) if (r() < 0.9) lists[Math.floor(r() * 3)].push(c)
   const cells = lists.flat()
   const start = [0, lists[0].length, lists[0].length + lists[1].length, cells.length]
+  const planeStart: number[] = []
+  for (let g = 0; g < 3; g++) for (let k = 0; k <= nz; k++) planeStart.push(start[g] + lists[g].filter((c) => c < k * plane).length)
   const v0 = Array.from({ length: n }, () => r() * 2 - 1)
 
-  // The plain loop: each region's sum in its cells' order, then its mean subtracted.
+  // The plain loop: each region's sum plane by plane, the planes' sums in order, then its mean subtracted.
   const expected = Float64Array.from(v0)
+  const means: number[] = []
   for (const list of lists) {
     let sum = 0
-    for (const c of list) sum += expected[c]
-    const mean = sum / list.length
-    for (const c of list) expected[c] -= mean
+    for (let k = 0; k < nz; k++) {
+      let s = 0
+      for (const c of list) if (c >= k * plane && c < (k + 1) * plane) s += expected[c]
+      sum += s
+    }
+    means.push(sum / list.length)
   }
+  lists.forEach((list, g) => {
+    for (const c of list) expected[c] -= means[g]
+  })
 
-  it.each(backends)('removeMeans leaves each region with mean 0, the plain loop\'s bits: %s', (_name, k) => {
+  it.each(backends)('regionPlaneSums and regionSubtract leave each region with mean 0, the plain loop\'s bits: %s', (_name, k) => {
     const v = k.f64(n)
     v.set(v0)
     const ci = k.i32(cells.length)
     ci.set(cells)
-    const si = k.i32(4)
-    si.set(start)
-    k.run(REMOVE_MEANS, v, ci, si, 3, cells.length)
+    const ps = k.i32(planeStart.length)
+    ps.set(planeStart)
+    const partial = k.f64(3 * nz)
+    k.run(REGION_PLANE_SUMS, v, ci, ps, 3, nz, partial, cells.length)
+    const mean = k.f64(3)
+    for (let g = 0; g < 3; g++) {
+      let sum = 0
+      for (let kk = 0; kk < nz; kk++) sum += partial[g * nz + kk]
+      mean[g] = sum / lists[g].length
+      expect(mean[g]).toBe(means[g])
+    }
+    k.run(REGION_SUBTRACT, v, ci, ps, 3, nz, mean, cells.length)
     expect(sameBits(v, expected)).toBe(true)
     for (const list of lists) expect(Math.abs(list.reduce((s, c) => s + v[c], 0)) / list.length).toBeLessThan(1e-15)
     // Cells in no region are untouched.
-    const outside = Array.from({ length: n }, (_, c) => c).filter((c) => !cells.includes(c))
-    expect(outside.length).toBeGreaterThan(0)
-    for (const c of outside) expect(v[c]).toBe(v0[c])
+    const inRegion = new Set(cells)
+    let outside = 0
+    for (let c = 0; c < n; c++) {
+      if (inRegion.has(c)) continue
+      outside++
+      expect(v[c]).toBe(v0[c])
+    }
+    expect(outside).toBeGreaterThan(0)
   })
 
   it.each(backends)('prepareSolve negates b on the unknowns, zeroes it elsewhere, keeps a finite warm start: %s', (_name, k) => {

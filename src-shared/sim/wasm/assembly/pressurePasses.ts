@@ -1,18 +1,31 @@
-// Twins of src-shared/sim/core/pressureKernels.ts: the floating regions' mean removal and the
-// pressure solve's set-up pass. The same float64 operations in the same order: the same bits.
+// Twins of src-shared/sim/core/pressureKernels.ts: the floating regions' mean removal by planes
+// and the pressure solve's set-up pass. The same float64 operations in the same order: the same bits.
 import { rf64, ri32, wf64 } from './common'
 
-/** removeMeansRows over regions [f0, f1). */
-export function removeMeans(v: usize, cells: usize, start: usize, floating: i32, f0: i32, f1: i32): void {
-  for (let f = f0; f < f1; f++) {
-    const n0 = ri32(start, f)
-    const n1 = ri32(start, f + 1)
-    let sum: f64 = 0
-    for (let n = n0; n < n1; n++) sum += rf64(v, ri32(cells, n))
-    const mean = sum / <f64>(n1 - n0)
-    for (let n = n0; n < n1; n++) {
-      const c = ri32(cells, n)
-      wf64(v, c, rf64(v, c) - mean)
+/** regionPlaneSumsSlab over planes [k0, k1). */
+export function regionPlaneSums(v: usize, cells: usize, planeStart: usize, floating: i32, nz: i32, partial: usize, k0: i32, k1: i32): void {
+  for (let k = k0; k < k1; k++) {
+    for (let g = 0; g < floating; g++) {
+      const o = g * (nz + 1) + k
+      let s: f64 = 0
+      const t1 = ri32(planeStart, o + 1)
+      for (let t = ri32(planeStart, o); t < t1; t++) s += rf64(v, ri32(cells, t))
+      wf64(partial, g * nz + k, s)
+    }
+  }
+}
+
+/** regionSubtractSlab over planes [k0, k1). */
+export function regionSubtract(v: usize, cells: usize, planeStart: usize, floating: i32, nz: i32, mean: usize, k0: i32, k1: i32): void {
+  for (let k = k0; k < k1; k++) {
+    for (let g = 0; g < floating; g++) {
+      const o = g * (nz + 1) + k
+      const m = rf64(mean, g)
+      const t1 = ri32(planeStart, o + 1)
+      for (let t = ri32(planeStart, o); t < t1; t++) {
+        const c = ri32(cells, t)
+        wf64(v, c, rf64(v, c) - m)
+      }
     }
   }
 }
