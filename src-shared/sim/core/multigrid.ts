@@ -75,10 +75,12 @@ export interface MultigridLevel {
   active: Uint8Array
   /**
    * The boundary band as runs of one colour along x (multigridKernels.ts relaxRuns: a first
-   * cell and a count, the cells two apart): red ((i + j + k) even) runs first, then black
-   * from runSplit; redCells and blackCells count their cells.
+   * cell and a count, the cells two apart): the red ((i + j + k) even) runs and the black ones,
+   * views of runStore made at setup (the smoothing passes them as they are); redCells and
+   * blackCells count their cells.
    */
-  runs: Int32Array
+  redRuns: Int32Array
+  blackRuns: Int32Array
   runSplit: number
   redCells: number
   blackCells: number
@@ -206,7 +208,8 @@ function boundaryBand(l: MultigridLevel, width: number, alloc: KernelAllocator):
   // Reuse the storage across setups (a kernel arena cannot free one block).
   l.runStore = reuseOrGrow(l.runStore, 2 * runs, (m) => alloc.i32(m))
   bandRuns(l, inBand, l.runStore)
-  l.runs = l.runStore.subarray(0, 2 * runs)
+  l.redRuns = l.runStore.subarray(0, 2 * l.runSplit)
+  l.blackRuns = l.runStore.subarray(2 * l.runSplit, 2 * runs)
 }
 
 /**
@@ -304,7 +307,8 @@ export class MultigridPreconditioner implements Preconditioner {
         b: first ? empty64 : kernels.f64(n),
         t: kernels.f64(n),
         active: kernels.u8(n),
-        runs: new Int32Array(0),
+        redRuns: new Int32Array(0),
+        blackRuns: new Int32Array(0),
         runSplit: 0,
         redCells: 0,
         blackCells: 0,
@@ -355,9 +359,9 @@ export class MultigridPreconditioner implements Preconditioner {
 
   /** One Gauss-Seidel pass over the boundary band's cells of one colour (0 red, 1 black). */
   private relaxBand(l: MultigridLevel, color: number): void {
-    const a = color === 0 ? 0 : l.runSplit, b = color === 0 ? l.runSplit : l.runs.length / 2
-    if (b <= a) return
-    this.kernels.run(RELAX_RUNS, l.x, l.b, l.fu, l.fv, l.fw, l.nx, l.ny, l.nz, l.runs.subarray(2 * a, 2 * b), color === 0 ? l.redCells : l.blackCells)
+    const runs = color === 0 ? l.redRuns : l.blackRuns
+    if (runs.length === 0) return
+    this.kernels.run(RELAX_RUNS, l.x, l.b, l.fu, l.fv, l.fw, l.nx, l.ny, l.nz, runs, color === 0 ? l.redCells : l.blackCells)
   }
 
   /** Pre-smoothing and its adjoint: interior sweeps then the boundary band, and back. */
