@@ -17,6 +17,7 @@ import type { KernelBackend } from '../core/kernelTypes'
 import type { Preconditioner } from '../core/pcg'
 import type { CsrMatrix } from '../core/sparse/csr'
 import { CsrOperator } from '../core/sparse/ops'
+import { SCALE_BLOCKS, SPARSE_BLOCK } from '../core/sparse/rows'
 
 interface DiffusionSystem {
   key: string
@@ -27,11 +28,11 @@ interface DiffusionSystem {
   pre: Preconditioner
 }
 
-/** z = D^-1 r. */
-function jacobi(invDiag: Float64Array): Preconditioner {
+/** z = D^-1 r, a kernel row over blocks (invDiag in the kernels' memory). */
+function jacobi(invDiag: Float64Array, kernels: KernelBackend): Preconditioner {
   return {
     apply(r: Float64Array, z: Float64Array): void {
-      for (let u = 0; u < invDiag.length; u++) z[u] = r[u] * invDiag[u]
+      kernels.run(SCALE_BLOCKS, z, invDiag, r, invDiag.length, SPARSE_BLOCK)
     },
   }
 }
@@ -68,8 +69,8 @@ export class SurfaceDiffusionSystems {
     if (this.systems.length < KEPT) {
       const { n, cols, rowPtr, col } = this.L
       const A: CsrMatrix = { n, cols, rowPtr, col, val: this.kernels.f64(col.length) }
-      const invDiag = new Float64Array(n)
-      sys = { key, A, op: new CsrOperator(A, this.kernels), invDiag, pre: jacobi(invDiag) }
+      const invDiag = this.kernels.f64(n)
+      sys = { key, A, op: new CsrOperator(A, this.kernels), invDiag, pre: jacobi(invDiag, this.kernels) }
     } else {
       sys = this.systems.shift() as DiffusionSystem
       sys.key = key

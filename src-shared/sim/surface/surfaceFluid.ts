@@ -83,16 +83,17 @@ export class SurfaceFluid {
     this.kernels = options.kernels ?? TS_KERNELS
     this.projection = new SurfaceProjection(this.grid, this.metric, this.kernels)
     const g = this.grid
-    this.fx = g.newXFaces()
-    this.fy = g.newYFaces()
+    // The fluxes and densities live in the kernels' memory, where the transport's rows run.
+    this.fx = this.kernels.f64(g.P * g.xBlock)
+    this.fy = this.kernels.f64(g.P * g.yBlock)
     this.ux = g.newXFaces()
     this.uy = g.newYFaces()
     this.tmpX = g.newXFaces()
     this.tmpY = g.newYFaces()
     this.tmpC = g.newCells()
-    this.density = Array.from({ length: options.densities }, () => g.newCells())
+    this.density = Array.from({ length: options.densities }, () => this.kernels.f64(g.P * g.cellBlock))
     this.sampler = new SurfaceSampler(g)
-    this.transport = new SurfaceTransport(g, this.metric)
+    this.transport = new SurfaceTransport(g, this.metric, this.kernels)
     this.vort = new SurfaceVorticity(g, this.metric, this.sampler)
     const n = g.P * g.N * g.N
     this.pcg = new PcgSolver(new SparseVectorOps(n, this.kernels))
@@ -233,10 +234,12 @@ export class SurfaceFluid {
     const st = this.projection.project(this.fx, this.fy)
     this.lastProjection = { iterations: st.iterations, residual: st.residual }
     this.velocities()
+    // One flow carries every density: its substep count is found once.
+    const substeps = this.transport.substeps(this.fx, this.fy, dt)
     for (let d = 0; d < this.density.length; d++) {
       if (diffusion > 0) this.diffuse(d, diffusion, dt)
       this.grid.fillScalar(this.density[d])
-      this.transport.advect(this.density[d], this.fx, this.fy, dt)
+      this.transport.advect(this.density[d], this.fx, this.fy, dt, substeps)
     }
   }
 

@@ -14,86 +14,53 @@
 // on a patch's edge take the upstream value alone, so both patches sharing the face move the
 // same amount. Explicit: steps are split so that no cell sends out more than half of its
 // content in one substep.
+// The two passes are kernel rows over patches (surfaceTransportKernels.ts), so a bake runs them
+// on its WebAssembly threads; the ghost fill between substeps stays here.
+import { TS_KERNELS } from '../core/kernelBackend'
+import type { KernelBackend } from '../core/kernelTypes'
 import type { SurfaceGrid } from './surfaceGrid'
 import type { SurfaceMetric } from './surfaceMetric'
-
-const CFL = 0.5
-
-function minmod(a: number, b: number): number {
-  if (a > 0 && b > 0) return a < b ? a : b
-  if (a < 0 && b < 0) return a > b ? a : b
-  return 0
-}
+import { SURFACE_OUTFLOW, SURFACE_TRANSPORT, TRANSPORT_CFL } from './surfaceTransportKernels'
 
 export class SurfaceTransport {
   private readonly change: Float64Array
-  private readonly outflow: Float64Array
+  /** Largest outflow rate per patch. */
+  private readonly partial: Float64Array
+  /** The cells' sqrt(g), in the kernels' memory. */
+  private readonly sqrtG: Float64Array
 
-  constructor(readonly grid: SurfaceGrid, readonly metric: SurfaceMetric) {
-    this.change = grid.newCells()
-    this.outflow = grid.newCells()
+  /**
+   * kernels: where the passes run; the densities and fluxes given to substeps() and advect()
+   * must be in its memory (SurfaceFluid allocates them there).
+   */
+  constructor(readonly grid: SurfaceGrid, readonly metric: SurfaceMetric, readonly kernels: KernelBackend = TS_KERNELS) {
+    const n = grid.P * grid.cellBlock
+    this.change = kernels.f64(n)
+    this.partial = kernels.f64(grid.P)
+    this.sqrtG = kernels.f64(n)
+    this.sqrtG.set(metric.cells.sqrtG)
   }
 
   /** Substeps needed to carry a density over dt with the fluxes fx, fy (CFL 0.5 per cell). */
   substeps(fx: Float64Array, fy: Float64Array, dt: number): number {
-    const { grid, metric, outflow } = this
-    const { N, P, h } = grid
-    outflow.fill(0)
-    for (let p = 0; p < P; p++) for (let j = 0; j < N; j++) for (let i = 0; i < N; i++) {
-      const c = grid.cell(p, i, j)
-      const out = Math.max(0, -fx[grid.xFace(p, i, j)]) + Math.max(0, fx[grid.xFace(p, i + 1, j)]) + Math.max(0, -fy[grid.yFace(p, i, j)]) + Math.max(0, fy[grid.yFace(p, i, j + 1)])
-      outflow[c] = out / (metric.cells.sqrtG[c] * h)
-    }
+    const { grid, partial } = this
+    this.kernels.run(SURFACE_OUTFLOW, fx, fy, this.sqrtG, grid.N, grid.h, partial, grid.P)
     let worst = 0
-    for (let k = 0; k < outflow.length; k++) if (outflow[k] > worst) worst = outflow[k]
-    return Math.max(1, Math.ceil((worst * dt) / CFL))
+    for (let p = 0; p < partial.length; p++) if (partial[p] > worst) worst = partial[p]
+    return Math.max(1, Math.ceil((worst * dt) / TRANSPORT_CFL))
   }
 
-  /** Moves density s (ghosts filled) along the fluxes for dt, in as many substeps as CFL needs. */
-  advect(s: Float64Array, fx: Float64Array, fy: Float64Array, dt: number): void {
-    const n = this.substeps(fx, fy, dt)
-    for (let k = 0; k < n; k++) this.substep(s, fx, fy, dt / n)
+  /**
+   * Moves density s (ghosts filled) along the fluxes for dt, in `substeps` steps (default as
+   * many as CFL needs; a caller moving several densities on one flow counts them once).
+   */
+  advect(s: Float64Array, fx: Float64Array, fy: Float64Array, dt: number, substeps = this.substeps(fx, fy, dt)): void {
+    for (let k = 0; k < substeps; k++) this.substep(s, fx, fy, dt / substeps)
   }
 
   private substep(s: Float64Array, fx: Float64Array, fy: Float64Array, dt: number): void {
-    const { grid, metric, change } = this
-    const { N, P, h } = grid
-    change.fill(0)
-    const rowC = N + 2
-    for (let p = 0; p < P; p++) {
-      // x-faces: between cells (i-1, j) and (i, j).
-      for (let j = 0; j < N; j++) for (let i = 0; i <= N; i++) {
-        const F = fx[grid.xFace(p, i, j)]
-        if (F === 0) continue
-        const lo = grid.cell(p, i - 1, j), hi = lo + 1
-        const edge = i === 0 || i === N
-        let r: number
-        if (F > 0) r = s[lo] + (edge ? 0 : 0.5 * minmod(s[lo] - s[lo - 1], s[hi] - s[lo]))
-        else r = s[hi] + (edge ? 0 : 0.5 * minmod(s[hi] - s[hi + 1], s[lo] - s[hi]))
-        const m = dt * h * F * r
-        change[lo] -= m
-        change[hi] += m
-      }
-      // y-faces: between cells (i, j-1) and (i, j).
-      for (let j = 0; j <= N; j++) for (let i = 0; i < N; i++) {
-        const F = fy[grid.yFace(p, i, j)]
-        if (F === 0) continue
-        const lo = grid.cell(p, i, j - 1), hi = lo + rowC
-        const edge = j === 0 || j === N
-        let r: number
-        if (F > 0) r = s[lo] + (edge ? 0 : 0.5 * minmod(s[lo] - s[lo - rowC], s[hi] - s[lo]))
-        else r = s[hi] + (edge ? 0 : 0.5 * minmod(s[hi] - s[hi + rowC], s[lo] - s[hi]))
-        const m = dt * h * F * r
-        change[lo] -= m
-        change[hi] += m
-      }
-    }
-    // Only the real cells keep their change (a ghost's is its owner's, counted by the owner's
-    // own face: shared faces are computed alike in both patches).
-    for (let p = 0; p < P; p++) for (let j = 0; j < N; j++) for (let i = 0; i < N; i++) {
-      const c = grid.cell(p, i, j)
-      s[c] += change[c] / (metric.cells.sqrtG[c] * h * h)
-    }
+    const { grid } = this
+    this.kernels.run(SURFACE_TRANSPORT, s, fx, fy, this.sqrtG, this.change, grid.N, dt, grid.h, grid.P)
     grid.fillScalar(s)
   }
 }

@@ -17,7 +17,7 @@ import {
   transposeCsr,
 } from '../../../src-shared/sim/core/sparse/csr'
 import { dotBlocks, gsRows, spmvRows } from '../../../src-shared/sim/core/sparse/kernels'
-import { JACOBI_ROWS, ZERO_BLOCKS } from '../../../src-shared/sim/core/sparse/rows'
+import { JACOBI_ROWS, SCALE_BLOCKS, ZERO_BLOCKS } from '../../../src-shared/sim/core/sparse/rows'
 import { MulticolorGaussSeidel, prolongAddCsr, restrictCsr, SparseVectorOps, spmv, spmvAdd, spResidual } from '../../../src-shared/sim/core/sparse/ops'
 import { createWasmBackend, type WasmKernelBackend } from '../../../src-shared/sim/wasm/wasmBackend'
 import type { SlabPool } from '../../../src-shared/sim/parallel/slabPool'
@@ -169,6 +169,9 @@ describe('sparse reference kernels, hand-computed', () => {
     const s = Float64Array.of(1, 2, 3, 4, 5)
     ops.updateSearch(s, b, 2) // s = b + 2 s
     expect(Array.from(s)).toEqual([7, 8, 9, 10, 11])
+    const z = new Float64Array(5)
+    TS_KERNELS.run(SCALE_BLOCKS, z, b, a, 5, 2) // z = b a, entry by entry
+    expect(Array.from(z)).toEqual([5, 8, 9, 8, 5])
   })
 
   it('restriction and prolongation as sparse products (R = P^T)', () => {
@@ -215,12 +218,14 @@ function runAll(k: KernelBackend, A0: CsrMatrix, seed: number) {
   ops.axpy(ax, -1.7, b)
   const sv = randVec(n, seed + 7, f64)
   ops.updateSearch(sv, b, 0.61)
+  const scaled = k.f64(n)
+  k.run(SCALE_BLOCKS, scaled, scale, b, n, 64)
   const copy = (a: Float64Array) => Float64Array.from(a)
-  return { y: copy(y), yAdd: copy(yAdd), r: copy(r), jac: copy(jac), gsx: copy(gsx), dot, xi: copy(xi), ri: copy(ri), rr, ax: copy(ax), sv: copy(sv) }
+  return { y: copy(y), yAdd: copy(yAdd), r: copy(r), jac: copy(jac), gsx: copy(gsx), dot, xi: copy(xi), ri: copy(ri), rr, ax: copy(ax), sv: copy(sv), scaled: copy(scaled) }
 }
 
 function expectSameResults(a: ReturnType<typeof runAll>, b: ReturnType<typeof runAll>): void {
-  for (const key of ['y', 'yAdd', 'r', 'jac', 'gsx', 'xi', 'ri', 'ax', 'sv'] as const) expect(sameBits(a[key], b[key]), key).toBe(true)
+  for (const key of ['y', 'yAdd', 'r', 'jac', 'gsx', 'xi', 'ri', 'ax', 'sv', 'scaled'] as const) expect(sameBits(a[key], b[key]), key).toBe(true)
   expect(Object.is(a.dot, b.dot)).toBe(true)
   expect(Object.is(a.rr, b.rr)).toBe(true)
 }

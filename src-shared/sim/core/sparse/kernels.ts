@@ -115,6 +115,12 @@ export function zeroRangesBlocks(a: Float64Array, stride: number, count: number,
   }
 }
 
+/** z = d r entry by entry (a diagonal preconditioner), blocks [k0, k1). */
+export function scaleBlocks(z: Float64Array, d: Float64Array, r: Float64Array, n: number, block: number, k0: number, k1: number): void {
+  const end = Math.min(n, k1 * block)
+  for (let c = k0 * block; c < end; c++) z[c] = r[c] * d[c]
+}
+
 /** s = z + beta s over blocks [k0, k1). */
 export function xpbyBlocks(s: Float64Array, z: Float64Array, beta: number, n: number, block: number, k0: number, k1: number): void {
   const end = Math.min(n, k1 * block)

@@ -3,7 +3,7 @@
 // threads; vector rows split fixed-size blocks of SPARSE_BLOCK entries, so reductions have
 // the same partials whatever the thread count.
 import { defineKernel, f64, float, i32, int, type KernelArgs, size } from '../kernelTable'
-import { axpyBlocks, dotBlocks, gsRows, icFactorSlab, icSolveSlab, jacobiRows, residualRows, spmvAddRows, spmvRows, updateIterateBlocks, xpbyBlocks, zeroRangesBlocks } from './kernels'
+import { axpyBlocks, dotBlocks, scaleBlocks, gsRows, icFactorSlab, icSolveSlab, jacobiRows, residualRows, spmvAddRows, spmvRows, updateIterateBlocks, xpbyBlocks, zeroRangesBlocks } from './kernels'
 
 /** Entries per reduction block (even, so the two-lane sums start on a lane boundary). */
 export const SPARSE_BLOCK = 4096
@@ -120,6 +120,16 @@ export const XPBY_BLOCKS = defineKernel({
   range: (a) => Math.ceil(num(a, 3) / num(a, 4)),
   work: (a) => num(a, 3),
   ref: xpbyBlocks,
+})
+
+/** z = d r entry by entry (Jacobi's z = D^-1 r with d = 1 / diag). Args: z, d, r, n, block. */
+export const SCALE_BLOCKS = defineKernel({
+  name: 'scaleBlocks',
+  args: [f64('z'), f64('d'), f64('r'), int('n'), int('block')],
+  split: 'blocks',
+  range: (a) => Math.ceil(num(a, 3) / num(a, 4)),
+  work: (a) => num(a, 3),
+  ref: scaleBlocks,
 })
 
 /** x += alpha s; r -= alpha q; returns |r|^2. Args: x, r, s, q, alpha, n, block, partial. */

@@ -171,6 +171,15 @@ export function zeroRangesBlocks(a: usize, stride: i32, count: i32, from: i32, t
   }
 }
 
+/** scaleBlocks: z = d r. */
+export function scaleBlocks(z: usize, d: usize, r: usize, n: i32, block: i32, k0: i32, k1: i32): void {
+  let c = k0 * block
+  const e = k1 * block
+  const end = e < n ? e : n
+  for (; c + 1 < end; c += 2) st64(z, c, f64x2.mul(v64(r, c), v64(d, c)))
+  if (c < end) wf64(z, c, rf64(r, c) * rf64(d, c))
+}
+
 /** xpbyBlocks: s = z + beta s over blocks [k0, k1). */
 export function xpbyBlocks(s: usize, z: usize, beta: f64, n: i32, block: i32, k0: i32, k1: i32): void {
   const vb = f64x2.splat(beta)

@@ -1,0 +1,74 @@
+// Twins of src-shared/sim/surface/surfaceTransportKernels.ts: the surface transport's largest
+// outflow per patch and its conservative MUSCL substep, patch by patch.
+import { rf64, wf64 } from './common'
+
+@inline function minmod(a: f64, b: f64): f64 {
+  if (a > 0 && b > 0) return a < b ? a : b
+  if (a < 0 && b < 0) return a > b ? a : b
+  return 0
+}
+
+/** surfaceOutflowPatches over patches [p0, p1). */
+export function surfaceOutflow(fx: usize, fy: usize, sqrtG: usize, N: i32, h: f64, partial: usize, p0: i32, p1: i32): void {
+  const rowC = N + 2, rowX = N + 3
+  for (let p = p0; p < p1; p++) {
+    let worst: f64 = 0
+    for (let j = 0; j < N; j++) {
+      const c0 = p * rowC * rowC + 1 + rowC * (j + 1)
+      const x0 = p * rowX * rowC + 1 + rowX * (j + 1)
+      const y0 = p * rowC * rowX + 1 + rowC * (j + 1)
+      for (let i = 0; i < N; i++) {
+        const out = Math.max(0, -rf64(fx, x0 + i)) + Math.max(0, rf64(fx, x0 + i + 1)) + Math.max(0, -rf64(fy, y0 + i)) + Math.max(0, rf64(fy, y0 + i + rowC))
+        const o = out / (rf64(sqrtG, c0 + i) * h)
+        if (o > worst) worst = o
+      }
+    }
+    wf64(partial, p, worst)
+  }
+}
+
+@inline function faceMass(s: usize, F: f64, lo: i32, hi: i32, lo2: i32, hi2: i32, edge: bool, dth: f64): f64 {
+  let r: f64
+  if (F > 0) {
+    const a = rf64(s, lo)
+    r = a + (edge ? 0 : 0.5 * minmod(a - rf64(s, lo2), rf64(s, hi) - a))
+  } else {
+    const b = rf64(s, hi)
+    r = b + (edge ? 0 : 0.5 * minmod(b - rf64(s, hi2), rf64(s, lo) - b))
+  }
+  return dth * F * r
+}
+
+/** surfaceTransportPatches over patches [p0, p1). */
+export function surfaceTransport(s: usize, fx: usize, fy: usize, sqrtG: usize, change: usize, N: i32, dt: f64, h: f64, p0: i32, p1: i32): void {
+  const rowC = N + 2, rowX = N + 3
+  const dth = dt * h
+  for (let p = p0; p < p1; p++) {
+    for (let j = 0; j < N; j++) {
+      const c0 = p * rowC * rowC + 1 + rowC * (j + 1)
+      const x0 = p * rowX * rowC + 1 + rowX * (j + 1)
+      const y0 = p * rowC * rowX + 1 + rowC * (j + 1)
+      const edgeLow = j == 0, edgeHigh = j == N - 1
+      let F = rf64(fx, x0)
+      let left: f64 = F == 0 ? 0 : faceMass(s, F, c0 - 1, c0, c0 - 2, c0 + 1, true, dth)
+      for (let i = 0; i < N; i++) {
+        const c = c0 + i
+        let ch: f64 = 0
+        if (F != 0) ch += left
+        F = rf64(fx, x0 + i + 1)
+        const right: f64 = F == 0 ? 0 : faceMass(s, F, c, c + 1, c - 1, c + 2, i == N - 1, dth)
+        if (F != 0) ch -= right
+        const G0 = rf64(fy, y0 + i)
+        if (G0 != 0) ch += faceMass(s, G0, c - rowC, c, c - 2 * rowC, c + rowC, edgeLow, dth)
+        const G1 = rf64(fy, y0 + i + rowC)
+        if (G1 != 0) ch -= faceMass(s, G1, c, c + rowC, c - rowC, c + 2 * rowC, edgeHigh, dth)
+        wf64(change, c, ch)
+        left = right
+      }
+    }
+    for (let j = 0; j < N; j++) {
+      const c0 = p * rowC * rowC + 1 + rowC * (j + 1)
+      for (let i = 0; i < N; i++) wf64(s, c0 + i, rf64(s, c0 + i) + rf64(change, c0 + i) / (rf64(sqrtG, c0 + i) * h * h))
+    }
+  }
+}
