@@ -19,6 +19,7 @@ import { PcgSolver } from '../core/pcg'
 import { TS_KERNELS } from '../core/kernelBackend'
 import type { KernelBackend } from '../core/kernelTypes'
 import { SparseVectorOps } from '../core/sparse/ops'
+import { SURFACE_ADVECT_VELOCITY, SURFACE_VELOCITIES } from './surfaceAdvectKernels'
 import { SurfaceDiffusionSystems } from './surfaceDiffusion'
 import { SurfaceGrid } from './surfaceGrid'
 import { computeMetric, type SurfaceMetric } from './surfaceMetric'
@@ -66,6 +67,12 @@ export class SurfaceFluid {
   private readonly tmpX: Float64Array
   private readonly tmpY: Float64Array
   private readonly tmpC: Float64Array
+  /** The faces' sqrt(g), in the kernels' memory. */
+  private readonly sqrtGx: Float64Array
+  private readonly sqrtGy: Float64Array
+  /** Per face, 1 where the velocity's back-trace left its patch (traced by the sampler). */
+  private readonly leavesX: Uint8Array
+  private readonly leavesY: Uint8Array
   readonly sampler: SurfaceSampler
   private readonly transport: SurfaceTransport
   private readonly vort: SurfaceVorticity
@@ -86,10 +93,17 @@ export class SurfaceFluid {
     // The fluxes and densities live in the kernels' memory, where the transport's rows run.
     this.fx = this.kernels.f64(g.P * g.xBlock)
     this.fy = this.kernels.f64(g.P * g.yBlock)
-    this.ux = g.newXFaces()
-    this.uy = g.newYFaces()
-    this.tmpX = g.newXFaces()
-    this.tmpY = g.newYFaces()
+    const k = this.kernels
+    this.ux = k.f64(g.P * g.xBlock)
+    this.uy = k.f64(g.P * g.yBlock)
+    this.tmpX = k.f64(g.P * g.xBlock)
+    this.tmpY = k.f64(g.P * g.yBlock)
+    this.sqrtGx = k.f64(g.P * g.xBlock)
+    this.sqrtGx.set(this.metric.xFaces.sqrtG)
+    this.sqrtGy = k.f64(g.P * g.yBlock)
+    this.sqrtGy.set(this.metric.yFaces.sqrtG)
+    this.leavesX = k.u8(g.P * g.xBlock)
+    this.leavesY = k.u8(g.P * g.yBlock)
     this.tmpC = g.newCells()
     this.density = Array.from({ length: options.densities }, () => this.kernels.f64(g.P * g.cellBlock))
     this.sampler = new SurfaceSampler(g)
@@ -220,10 +234,8 @@ export class SurfaceFluid {
 
   /** u^i = F^i / sqrt(g) on the real faces, ghosts from the neighbours. */
   private velocities(): void {
-    const { grid, metric, fx, fy, ux, uy } = this
-    const sx = metric.xFaces.sqrtG, sy = metric.yFaces.sqrtG
-    for (let f = 0; f < fx.length; f++) ux[f] = sx[f] > 0 ? fx[f] / sx[f] : 0
-    for (let f = 0; f < fy.length; f++) uy[f] = sy[f] > 0 ? fy[f] / sy[f] : 0
+    const { grid, fx, fy, ux, uy } = this
+    this.kernels.run(SURFACE_VELOCITIES, fx, fy, this.sqrtGx, this.sqrtGy, ux, uy, grid.N, grid.P)
     grid.fillVector(ux, uy)
   }
 
@@ -311,14 +323,19 @@ export class SurfaceFluid {
     grid.syncShared(fx, fy)
   }
 
-  /** Semi-Lagrangian advection of the face velocities by themselves (sec. 4.3). */
+  /**
+   * Semi-Lagrangian advection of the face velocities by themselves (sec. 4.3): a kernel row for
+   * the back-traces that stay in their patch, the sampler (which walks the atlas) for the rest.
+   */
   private advectVelocity(dt: number): void {
     this.velocities()
-    const { grid, metric, ux, uy, tmpX, tmpY, sampler } = this
+    const { grid, metric, ux, uy, tmpX, tmpY, sampler, leavesX, leavesY } = this
     const { N, P, h } = grid
+    this.kernels.run(SURFACE_ADVECT_VELOCITY, ux, uy, this.sqrtGx, this.sqrtGy, tmpX, tmpY, leavesX, leavesY, N, dt, h, P)
     for (let p = 0; p < P; p++) {
       for (let j = 0; j < N; j++) for (let i = 0; i <= N; i++) {
         const f = grid.xFace(p, i, j)
+        if (leavesX[f] === 0) continue
         const x1 = i * h, x2 = (j + 0.5) * h
         const v2 = sampler.yValue(uy, p, x1, x2)
         const v = sampler.sampleVector(ux, uy, p, x1 - dt * ux[f], x2 - dt * v2)
@@ -326,6 +343,7 @@ export class SurfaceFluid {
       }
       for (let j = 0; j <= N; j++) for (let i = 0; i < N; i++) {
         const f = grid.yFace(p, i, j)
+        if (leavesY[f] === 0) continue
         const x1 = (i + 0.5) * h, x2 = j * h
         const v1 = sampler.xValue(ux, p, x1, x2)
         const v = sampler.sampleVector(ux, uy, p, x1 - dt * v1, x2 - dt * uy[f])

@@ -1,0 +1,121 @@
+// The surface flow's face kernels (surfaceAdvectKernels.ts) against the sampler they stand in
+// for, bit for bit, on TypeScript and 1-3 WebAssembly threads: the face velocities F / sqrt(g);
+// the advected velocity of every face whose back-trace stays in its patch, and a flag on
+// exactly the faces whose departure leaves the patch's square (the sampler walks those). Then
+// whole solver steps (forces, advection, projection, diffusion, transport) give the same bits
+// on every backend.
+import { describe, expect, it } from 'vitest'
+import { buildLimitSurface } from '../../../../src-shared/geometry/catmullClarkEval'
+import { buildPatchAtlas } from '../../../../src-shared/geometry/patchAtlas'
+import { sphereLikeCage, torusCage } from '../../../../src-shared/geometry/voxelCages'
+import type { KernelBackend } from '../../../../src-shared/sim/core/kernelTypes'
+import { SURFACE_ADVECT_VELOCITY, SURFACE_VELOCITIES } from '../../../../src-shared/sim/surface/surfaceAdvectKernels'
+import { SurfaceFluid } from '../../../../src-shared/sim/surface/surfaceFluid'
+import { SurfaceGrid } from '../../../../src-shared/sim/surface/surfaceGrid'
+import { computeMetric } from '../../../../src-shared/sim/surface/surfaceMetric'
+import { SurfaceSampler } from '../../../../src-shared/sim/surface/surfaceSampling'
+import { everyBackendOfFile, rng, sameBits } from '../everyBackend'
+
+const N = 6
+const S = buildLimitSurface(torusCage())
+const grid = new SurfaceGrid(buildPatchAtlas(S.faces), N)
+const metric = computeMetric(S, grid, false)
+const sampler = new SurfaceSampler(grid)
+
+function inMemory<T extends Float64Array | Uint8Array>(k: KernelBackend, a: T): T {
+  const b = (a instanceof Float64Array ? k.f64(a.length) : k.u8(a.length)) as T
+  b.set(a)
+  return b
+}
+
+/** Random face velocities of about `speed` patch widths a second, ghosts filled. */
+function velocities(seed: number, speed: number): { ux: Float64Array; uy: Float64Array } {
+  const r = rng(seed)
+  const ux = grid.newXFaces(), uy = grid.newYFaces()
+  for (const u of [ux, uy]) for (let f = 0; f < u.length; f++) u[f] = speed * (2 * r() - 1)
+  grid.syncShared(ux, uy)
+  grid.fillVector(ux, uy)
+  return { ux, uy }
+}
+
+describe('surface face kernels', () => {
+  const backends = everyBackendOfFile()
+
+  it.each(backends)('the face velocities are F / sqrt(g) (0 where sqrt(g) is 0) on the real faces: %s', (_name, k) => {
+    const r = rng(3)
+    const fx = grid.newXFaces(), fy = grid.newYFaces()
+    for (const f of [fx, fy]) for (let q = 0; q < f.length; q++) f[q] = r() - 0.5
+    const sx = Float64Array.from(metric.xFaces.sqrtG), sy = Float64Array.from(metric.yFaces.sqrtG)
+    sx[grid.xFace(0, 2, 2)] = 0 // a degenerate face
+    const ux = k.f64(fx.length).fill(7), uy = k.f64(fy.length).fill(7)
+    k.run(SURFACE_VELOCITIES, inMemory(k, fx), inMemory(k, fy), inMemory(k, sx), inMemory(k, sy), ux, uy, N, grid.P)
+    for (let p = 0; p < grid.P; p++) {
+      for (let j = 0; j < N; j++) for (let i = 0; i <= N; i++) {
+        const f = grid.xFace(p, i, j)
+        expect(ux[f]).toBe(sx[f] > 0 ? fx[f] / sx[f] : 0)
+      }
+      for (let j = 0; j <= N; j++) for (let i = 0; i < N; i++) {
+        const f = grid.yFace(p, i, j)
+        expect(uy[f]).toBe(sy[f] > 0 ? fy[f] / sy[f] : 0)
+      }
+    }
+    expect(ux[grid.xFace(0, 2, 2)]).toBe(0)
+    // Ghost faces are left for the fill.
+    expect(ux[grid.xFace(0, -1, 0)]).toBe(7)
+  })
+
+  it.each(backends)('a back-trace that stays in its patch is the sampler bit for bit; one that leaves is flagged: %s', (_name, k) => {
+    const { ux, uy } = velocities(5, 1.5)
+    const dt = 0.05 // up to 0.075 patch widths: half a cell to a cell at N = 6
+    const h = grid.h
+    const sx = metric.xFaces.sqrtG, sy = metric.yFaces.sqrtG
+    const outX = k.f64(ux.length), outY = k.f64(uy.length)
+    const flagX = k.u8(ux.length), flagY = k.u8(uy.length)
+    k.run(SURFACE_ADVECT_VELOCITY, inMemory(k, ux), inMemory(k, uy), inMemory(k, sx), inMemory(k, sy), outX, outY, flagX, flagY, N, dt, h, grid.P)
+    const leaves = (a: number, b: number) => a < 0 || a > 1 || b < 0 || b > 1
+    let stayed = 0, left = 0
+    for (let p = 0; p < grid.P; p++) {
+      for (let j = 0; j < N; j++) for (let i = 0; i <= N; i++) {
+        const f = grid.xFace(p, i, j)
+        const x1 = i * h, x2 = (j + 0.5) * h
+        const d1 = x1 - dt * ux[f], d2 = x2 - dt * sampler.yValue(uy, p, x1, x2)
+        expect(flagX[f]).toBe(leaves(d1, d2) ? 1 : 0)
+        if (flagX[f]) left++
+        else {
+          stayed++
+          expect(Object.is(outX[f], sx[f] * sampler.sampleVector(ux, uy, p, d1, d2)[0])).toBe(true)
+        }
+      }
+      for (let j = 0; j <= N; j++) for (let i = 0; i < N; i++) {
+        const f = grid.yFace(p, i, j)
+        const x1 = (i + 0.5) * h, x2 = j * h
+        const d1 = x1 - dt * sampler.xValue(ux, p, x1, x2), d2 = x2 - dt * uy[f]
+        expect(flagY[f]).toBe(leaves(d1, d2) ? 1 : 0)
+        if (flagY[f]) left++
+        else {
+          stayed++
+          expect(Object.is(outY[f], sy[f] * sampler.sampleVector(ux, uy, p, d1, d2)[1])).toBe(true)
+        }
+      }
+    }
+    // Both kinds occur, so both branches were checked.
+    expect(stayed).toBeGreaterThan(left)
+    expect(left).toBeGreaterThan(0)
+  })
+
+  it('whole steps give the same bits on every backend', () => {
+    const run = (k: KernelBackend) => {
+      const L = buildLimitSurface(sphereLikeCage())
+      const fl = new SurfaceFluid(L, buildPatchAtlas(L.faces), { N: 6, densities: 2, kernels: k })
+      const pos = fl.metric.positions
+      fl.addSource(0, [pos[0], pos[1], pos[2]], 0.6, 0.2)
+      fl.addSource(1, [pos[300], pos[301], pos[302]], 0.6, 0.1)
+      fl.addImpulse([pos[90], pos[91], pos[92]], 0.8, [0.5, 0.2, -0.3])
+      for (let s = 0; s < 4; s++) fl.step(1 / 30, { gravity: [0, -1, 0], rotationAxis: [0, 1, 0], rotationRate: 0.5, vorticity: 0.2 }, 1e-3)
+      return [fl.fx, fl.fy, ...fl.density].map((a) => Float64Array.from(a))
+    }
+    const [first, ...rest] = backends.map(([, k]) => run(k))
+    expect(first[0].some((v) => v !== 0)).toBe(true)
+    for (const other of rest) for (let a = 0; a < first.length; a++) expect(sameBits(other[a], first[a])).toBe(true)
+  })
+})
