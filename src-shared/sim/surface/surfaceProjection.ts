@@ -47,6 +47,10 @@ class ClosedSurfaceOperator implements LinearOperator {
   }
 }
 
+/** The node term's two difference vectors over (c00, c10, c01, c11): along x and along y. */
+const NODE_A = [-1, 1, -1, 1]
+const NODE_B = [-1, -1, 1, 1]
+
 export class SurfaceProjection {
   readonly A: CsrMatrix
   /** Unknown index of every cell sample (ghosts: the neighbour's cell they copy), -1 where none. */
@@ -118,22 +122,32 @@ export class SurfaceProjection {
   }
 
   private assemble(): CsrMatrix {
-    const rows: number[] = [], cols: number[] = [], vals: number[] = []
-    const add = (r: number, c: number, v: number): void => { rows.push(r); cols.push(c); vals.push(v) }
+    // Triplets in typed arrays sized for the most there can be (4 a face, 8 a node: the node
+    // term below has 8 non-zero entries): at 450 x 32^2 that is 7.7 million, which plain arrays
+    // grown by push took 2.2 s to collect.
+    const { N, P } = this.grid
+    const most = 4 * 2 * P * N * (N + 1) + 8 * P * (N + 1) * (N + 1)
+    const rows = new Int32Array(most), cols = new Int32Array(most), vals = new Float64Array(most)
+    let m = 0
+    const add = (r: number, c: number, v: number): void => {
+      rows[m] = r
+      cols[m] = c
+      vals[m++] = v
+    }
+    const cs = new Int32Array(4)
     this.forTerms(
       (lo, hi, w) => { add(lo, lo, w); add(hi, hi, w); add(lo, hi, -w); add(hi, lo, -w) },
       (c00, c10, c01, c11, w) => {
         // a = (-1, +1, -1, +1), b = (-1, -1, +1, +1) over (c00, c10, c01, c11); A += (w / 4)(a b^T + b a^T).
-        const cs = [c00, c10, c01, c11]
-        const a = [-1, 1, -1, 1], b = [-1, -1, 1, 1]
+        cs[0] = c00; cs[1] = c10; cs[2] = c01; cs[3] = c11
         for (let r = 0; r < 4; r++) for (let c = 0; c < 4; c++) {
-          const v = (w / 4) * (a[r] * b[c] + b[r] * a[c])
+          const v = (w / 4) * (NODE_A[r] * NODE_B[c] + NODE_B[r] * NODE_A[c])
           if (v !== 0) add(cs[r], cs[c], v)
         }
       },
     )
-    const n = this.grid.P * this.grid.N * this.grid.N
-    return csrFromTriplets(n, n, rows, cols, vals)
+    const n = P * N * N
+    return csrFromTriplets(n, n, rows.subarray(0, m), cols.subarray(0, m), vals.subarray(0, m))
   }
 
   /** Net outflux of every cell, sum of h F over its faces (h sqrt(g) times the divergence of u, per cell). */
