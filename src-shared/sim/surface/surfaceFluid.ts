@@ -20,6 +20,7 @@ import { TS_KERNELS } from '../core/kernelBackend'
 import type { KernelBackend } from '../core/kernelTypes'
 import { SparseVectorOps } from '../core/sparse/ops'
 import { SURFACE_ADVECT_VELOCITY, SURFACE_VELOCITIES } from './surfaceAdvectKernels'
+import { SURFACE_GATHER, SURFACE_SCATTER } from './surfaceCellKernels'
 import { SurfaceDiffusionSystems } from './surfaceDiffusion'
 import { SurfaceGrid } from './surfaceGrid'
 import { computeMetric, type SurfaceMetric } from './surfaceMetric'
@@ -67,7 +68,8 @@ export class SurfaceFluid {
   private readonly tmpX: Float64Array
   private readonly tmpY: Float64Array
   private readonly tmpC: Float64Array
-  /** The faces' sqrt(g), in the kernels' memory. */
+  /** The cells' and faces' sqrt(g), in the kernels' memory. */
+  private readonly sqrtGc: Float64Array
   private readonly sqrtGx: Float64Array
   private readonly sqrtGy: Float64Array
   /** Per face, 1 where the velocity's back-trace left its patch (traced by the sampler). */
@@ -98,6 +100,8 @@ export class SurfaceFluid {
     this.uy = k.f64(g.P * g.yBlock)
     this.tmpX = k.f64(g.P * g.xBlock)
     this.tmpY = k.f64(g.P * g.yBlock)
+    this.sqrtGc = k.f64(g.P * g.cellBlock)
+    this.sqrtGc.set(this.metric.cells.sqrtG)
     this.sqrtGx = k.f64(g.P * g.xBlock)
     this.sqrtGx.set(this.metric.xFaces.sqrtG)
     this.sqrtGy = k.f64(g.P * g.yBlock)
@@ -366,13 +370,9 @@ export class SurfaceFluid {
       this.diffusion = new SurfaceDiffusionSystems(projection.A, areaOf, h, this.kernels)
     }
     const sys = this.diffusion.get(k, dt)
-    for (let p = 0; p < P; p++) for (let j = 0; j < N; j++) for (let i = 0; i < N; i++) {
-      const c = grid.cell(p, i, j), u = grid.unknown(p, i, j)
-      rhs[u] = metric.cells.sqrtG[c] * s[c]
-      sol[u] = s[c]
-    }
+    this.kernels.run(SURFACE_GATHER, s, this.sqrtGc, rhs, sol, N, P)
     this.pcg.solve(sys.op, sys.pre, rhs, sol, { tolerance: 1e-8, maxIterations: 500 })
-    for (let p = 0; p < P; p++) for (let j = 0; j < N; j++) for (let i = 0; i < N; i++) s[grid.cell(p, i, j)] = sol[grid.unknown(p, i, j)]
+    this.kernels.run(SURFACE_SCATTER, sol, s, N, P)
     grid.fillScalar(s)
   }
 }

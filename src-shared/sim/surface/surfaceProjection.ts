@@ -30,20 +30,24 @@ import type { SurfaceMetric } from './surfaceMetric'
 /** The symmetric Laplacian of a closed surface (constants removed from the residuals). */
 class ClosedSurfaceOperator implements LinearOperator {
   private readonly csr: CsrOperator
+  private readonly ops: SparseVectorOps
+  /** All ones: the null space, and what the mean is taken against. */
+  private readonly ones: Float64Array
   constructor(
     readonly A: CsrMatrix,
     kernels: KernelBackend,
   ) {
     this.csr = new CsrOperator(A, kernels)
+    this.ops = new SparseVectorOps(A.n, kernels)
+    this.ones = kernels.f64(A.n).fill(1)
   }
   apply(x: Float64Array, out: Float64Array): void {
     this.csr.apply(x, out)
   }
+  /** v -= mean(v), as kernel rows (the sum in fixed blocks: the same bits on any thread count). */
   removeNullSpace(v: Float64Array): void {
-    let s = 0
-    for (let i = 0; i < v.length; i++) s += v[i]
-    s /= v.length
-    for (let i = 0; i < v.length; i++) v[i] -= s
+    const { ops, ones } = this
+    ops.axpy(v, -ops.dot(v, ones) / v.length, ones)
   }
 }
 

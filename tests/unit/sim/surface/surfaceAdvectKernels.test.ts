@@ -1,7 +1,8 @@
 // The surface flow's face kernels (surfaceAdvectKernels.ts) against the sampler they stand in
 // for, bit for bit, on TypeScript and 1-3 WebAssembly threads: the face velocities F / sqrt(g);
 // the advected velocity of every face whose back-trace stays in its patch, and a flag on
-// exactly the faces whose departure leaves the patch's square (the sampler walks those). Then
+// exactly the faces whose departure leaves the patch's square (the sampler walks those); the
+// diffusion's gather of cells into unknowns and its scatter back (surfaceCellKernels.ts). Then
 // whole solver steps (forces, advection, projection, diffusion, transport) give the same bits
 // on every backend.
 import { describe, expect, it } from 'vitest'
@@ -10,6 +11,7 @@ import { buildPatchAtlas } from '../../../../src-shared/geometry/patchAtlas'
 import { sphereLikeCage, torusCage } from '../../../../src-shared/geometry/voxelCages'
 import type { KernelBackend } from '../../../../src-shared/sim/core/kernelTypes'
 import { SURFACE_ADVECT_VELOCITY, SURFACE_VELOCITIES } from '../../../../src-shared/sim/surface/surfaceAdvectKernels'
+import { SURFACE_GATHER, SURFACE_SCATTER } from '../../../../src-shared/sim/surface/surfaceCellKernels'
 import { SurfaceFluid } from '../../../../src-shared/sim/surface/surfaceFluid'
 import { SurfaceGrid } from '../../../../src-shared/sim/surface/surfaceGrid'
 import { computeMetric } from '../../../../src-shared/sim/surface/surfaceMetric'
@@ -101,6 +103,25 @@ describe('surface face kernels', () => {
     // Both kinds occur, so both branches were checked.
     expect(stayed).toBeGreaterThan(left)
     expect(left).toBeGreaterThan(0)
+  })
+
+  it.each(backends)('cells gather into unknowns (with sqrt(g) s as the right-hand side) and scatter back: %s', (_name, k) => {
+    const r = rng(8)
+    const s = k.f64(grid.P * grid.cellBlock)
+    for (let c = 0; c < s.length; c++) s[c] = r()
+    const n = grid.P * N * N
+    const rhs = k.f64(n), x = k.f64(n)
+    k.run(SURFACE_GATHER, s, inMemory(k, metric.cells.sqrtG), rhs, x, N, grid.P)
+    const back = k.f64(s.length).fill(-1)
+    k.run(SURFACE_SCATTER, x, back, N, grid.P)
+    for (let p = 0; p < grid.P; p++) for (let j = 0; j < N; j++) for (let i = 0; i < N; i++) {
+      const c = grid.cell(p, i, j), u = grid.unknown(p, i, j)
+      expect(x[u]).toBe(s[c])
+      expect(rhs[u]).toBe(metric.cells.sqrtG[c] * s[c])
+      expect(back[c]).toBe(s[c])
+    }
+    // Ghost cells are not written.
+    expect(back[grid.cell(0, -1, 0)]).toBe(-1)
   })
 
   it('whole steps give the same bits on every backend', () => {
