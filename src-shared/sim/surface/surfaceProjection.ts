@@ -18,6 +18,7 @@
 // an extraordinary vertex leaves no single diagonal neighbour. (Appendix B writes the same
 // operators on the same samples; this form keeps the matrix exactly symmetric across patches.)
 import type { LinearOperator, SolveStats } from '../core/pcg'
+import { SURFACE_CORRECTION } from './surfaceCorrectionKernels'
 import { SurfaceMultigrid } from './surfaceMultigrid'
 import { PcgSolver } from '../core/pcg'
 import { TS_KERNELS } from '../core/kernelBackend'
@@ -66,6 +67,11 @@ export class SurfaceProjection {
   readonly p: Float64Array
   private readonly dfx: Float64Array
   private readonly dfy: Float64Array
+  /** unknownOf in the kernels' memory, and the correction row's face and node weights. */
+  private readonly unknownOfK: Int32Array
+  private readonly wX: Float64Array
+  private readonly wY: Float64Array
+  private readonly wN: Float64Array
 
   /** kernels: where the solve's products, sweeps and vector updates run (its memory holds A and the vectors). */
   constructor(
@@ -79,6 +85,30 @@ export class SurfaceProjection {
     for (let p = 0; p < P; p++) for (let j = 0; j < N; j++) for (let i = 0; i < N; i++) this.unknownOf[grid.cell(p, i, j)] = grid.unknown(p, i, j)
     const { dst, src } = grid.cellGhosts
     for (let t = 0; t < dst.length; t++) this.unknownOf[dst[t]] = this.unknownOf[src[t]]
+    // The terms' weights (sec. 3.2's w = sqrt(g) g^ij at the samples), halved on a patch's
+    // edge (the neighbour adds the other half); a corner node has no mixed term (0). The
+    // matrix and the correction row both read them.
+    this.unknownOfK = kernels.i32(this.unknownOf.length)
+    this.unknownOfK.set(this.unknownOf)
+    this.wX = kernels.f64(P * grid.xBlock)
+    this.wY = kernels.f64(P * grid.yBlock)
+    this.wN = kernels.f64(P * (N + 1) * (N + 1))
+    const { xFaces, yFaces, nodes } = metric
+    for (let p = 0; p < P; p++) {
+      for (let j = 0; j < N; j++) for (let i = 0; i <= N; i++) {
+        const f = grid.xFace(p, i, j)
+        this.wX[f] = xFaces.sqrtG[f] * xFaces.g11[f] * SurfaceProjection.share(i === 0 || i === N)
+      }
+      for (let j = 0; j <= N; j++) for (let i = 0; i < N; i++) {
+        const f = grid.yFace(p, i, j)
+        this.wY[f] = yFaces.sqrtG[f] * yFaces.g22[f] * SurfaceProjection.share(j === 0 || j === N)
+      }
+      for (let j = 0; j <= N; j++) for (let i = 0; i <= N; i++) {
+        const edgeI = i === 0 || i === N, edgeJ = j === 0 || j === N
+        const k = p * (N + 1) * (N + 1) + i + (N + 1) * j
+        this.wN[k] = edgeI && edgeJ ? 0 : nodes.sqrtG[k] * nodes.g12[k] * SurfaceProjection.share(edgeI || edgeJ)
+      }
+    }
     this.A = copyCsr(this.assemble(), kernels)
     this.op = new ClosedSurfaceOperator(this.A, kernels)
     this.pcg = new PcgSolver(new SparseVectorOps(n, kernels))
@@ -87,8 +117,8 @@ export class SurfaceProjection {
     this.pre = new SurfaceMultigrid(this.A, P, N, kernels)
     this.b = kernels.f64(n)
     this.p = kernels.f64(n)
-    this.dfx = grid.newXFaces()
-    this.dfy = grid.newYFaces()
+    this.dfx = kernels.f64(P * grid.xBlock)
+    this.dfy = kernels.f64(P * grid.yBlock)
   }
 
   /** Weight of an edge sample: 1 inside the patch, 1/2 on its edge (the neighbour adds the other half). */
@@ -96,31 +126,21 @@ export class SurfaceProjection {
     return onEdge ? 0.5 : 1
   }
 
-  /** Calls fn for each x-face term (cells lo, hi as unknowns, weight), then each y-face term, then each node term. */
+  /** Calls fn for each x-face term (cells lo, hi as unknowns, weight), then each y-face term, then each node term with a weight. */
   private forTerms(
-    face: (lo: number, hi: number, w: number, axis: 1 | 2, index: number) => void,
-    node: (c00: number, c10: number, c01: number, c11: number, w: number, p: number, i: number, j: number) => void,
+    face: (lo: number, hi: number, w: number) => void,
+    node: (c00: number, c10: number, c01: number, c11: number, w: number) => void,
   ): void {
-    const { grid, metric, unknownOf: u } = this
+    const { grid, unknownOf: u, wX, wY, wN } = this
     const { N, P } = grid
     for (let p = 0; p < P; p++) {
-      for (let j = 0; j < N; j++) for (let i = 0; i <= N; i++) {
-        const f = grid.xFace(p, i, j)
-        const w = metric.xFaces.sqrtG[f] * metric.xFaces.g11[f] * SurfaceProjection.share(i === 0 || i === N)
-        face(u[grid.cell(p, i - 1, j)], u[grid.cell(p, i, j)], w, 1, f)
-      }
-      for (let j = 0; j <= N; j++) for (let i = 0; i < N; i++) {
-        const f = grid.yFace(p, i, j)
-        const w = metric.yFaces.sqrtG[f] * metric.yFaces.g22[f] * SurfaceProjection.share(j === 0 || j === N)
-        face(u[grid.cell(p, i, j - 1)], u[grid.cell(p, i, j)], w, 2, f)
-      }
+      for (let j = 0; j < N; j++) for (let i = 0; i <= N; i++) face(u[grid.cell(p, i - 1, j)], u[grid.cell(p, i, j)], wX[grid.xFace(p, i, j)])
+      for (let j = 0; j <= N; j++) for (let i = 0; i < N; i++) face(u[grid.cell(p, i, j - 1)], u[grid.cell(p, i, j)], wY[grid.yFace(p, i, j)])
       for (let j = 0; j <= N; j++) for (let i = 0; i <= N; i++) {
-        const edgeI = i === 0 || i === N, edgeJ = j === 0 || j === N
-        if (edgeI && edgeJ) continue
-        const k = p * (N + 1) * (N + 1) + i + (N + 1) * j
-        const w = metric.nodes.sqrtG[k] * metric.nodes.g12[k] * SurfaceProjection.share(edgeI || edgeJ)
+        const w = wN[p * (N + 1) * (N + 1) + i + (N + 1) * j]
+        // (0 at the corners too: no mixed term there.)
         if (w === 0) continue
-        node(u[grid.cell(p, i - 1, j - 1)], u[grid.cell(p, i, j - 1)], u[grid.cell(p, i - 1, j)], u[grid.cell(p, i, j)], w, p, i, j)
+        node(u[grid.cell(p, i - 1, j - 1)], u[grid.cell(p, i, j - 1)], u[grid.cell(p, i - 1, j)], u[grid.cell(p, i, j)], w)
       }
     }
   }
@@ -187,25 +207,10 @@ export class SurfaceProjection {
   private correction(pot: Float64Array): void {
     const { grid } = this
     const dfx = this.dfx, dfy = this.dfy
-    dfx.fill(0)
-    dfy.fill(0)
-    this.forTerms(
-      (lo, hi, w, axis, f) => {
-        const d = -w * (pot[hi] - pot[lo])
-        if (axis === 1) dfx[f] += d
-        else dfy[f] += d
-      },
-      (c00, c10, c01, c11, w, p, i, j) => {
-        const ap = pot[c10] - pot[c00] + pot[c11] - pot[c01]
-        const bp = pot[c01] - pot[c00] + pot[c11] - pot[c10]
-        // The node's two x-faces get -(w/4)(b . p), its two y-faces -(w/4)(a . p); at an
-        // edge node one of them is a ghost face, passed on to the neighbour's face below.
-        dfx[grid.xFace(p, i, j - 1)] -= (w / 4) * bp
-        dfx[grid.xFace(p, i, j)] -= (w / 4) * bp
-        dfy[grid.yFace(p, i - 1, j)] -= (w / 4) * ap
-        dfy[grid.yFace(p, i, j)] -= (w / 4) * ap
-      },
-    )
+    // Each face's own term, then the mixed terms of its two nodes: a node's two x-faces get
+    // -(w/4)(b . p), its two y-faces -(w/4)(a . p); at an edge node one of them is a ghost
+    // face, passed on to the neighbour's face below (surfaceCorrectionKernels.ts).
+    this.kernels.run(SURFACE_CORRECTION, pot, this.unknownOfK, this.wX, this.wY, this.wN, dfx, dfy, grid.N, grid.P)
     // Ghost faces hold what belongs to the neighbour's face they copy (the transpose of fillVector).
     {
       const { dst, srcKind, src, sign } = grid.faceGhosts

@@ -1,0 +1,84 @@
+// The projection's flux correction (surfaceProjection.ts correction: dF = -(1/2) dE/dd) as a
+// kernel row over patches. The TypeScript pass went term by term, each face term and each
+// node's mixed term adding into the faces it touches; a patch's terms only touch that patch's
+// faces (its ghost faces included), so here each face gathers its terms instead, in the order
+// that pass added them: the face's own term, then the node below (or left of) it, then the node
+// above (or right of) it. Same bits; the ghost faces' shares then go to the neighbours' faces
+// on the calling thread as before. Twin: wasm/assembly/surfaceCorrection.ts.
+//
+// Weights come precomputed with the same expressions as the matrix's (surfaceProjection.ts
+// forTerms): wX = sqrt(g) g^11 and wY = sqrt(g) g^22 per face, halved on a patch's edge;
+// wN = sqrt(g) g^12 per node, halved on an edge, 0 at the patch's corners (no mixed term).
+import { defineKernel, f64, i32, int, size } from '../core/kernelTable'
+
+/** (w / 4)(b . p) of node (i, j) of patch p: what it takes from each of its two x-faces (0 if it has no term). */
+function nodeB(pot: Float64Array, u: Int32Array, wN: Float64Array, N: number, p: number, i: number, j: number): number {
+  const w = wN[p * (N + 1) * (N + 1) + i + (N + 1) * j]
+  if (w === 0) return 0
+  const rowC = N + 2, c11 = p * rowC * rowC + i + 1 + rowC * (j + 1)
+  const p00 = pot[u[c11 - rowC - 1]], p10 = pot[u[c11 - rowC]], p01 = pot[u[c11 - 1]], p11 = pot[u[c11]]
+  return (w / 4) * (p01 - p00 + p11 - p10)
+}
+
+/** (w / 4)(a . p) of node (i, j): what it takes from each of its two y-faces. */
+function nodeA(pot: Float64Array, u: Int32Array, wN: Float64Array, N: number, p: number, i: number, j: number): number {
+  const w = wN[p * (N + 1) * (N + 1) + i + (N + 1) * j]
+  if (w === 0) return 0
+  const rowC = N + 2, c11 = p * rowC * rowC + i + 1 + rowC * (j + 1)
+  const p00 = pot[u[c11 - rowC - 1]], p10 = pot[u[c11 - rowC]], p01 = pot[u[c11 - 1]], p11 = pot[u[c11]]
+  return (w / 4) * (p10 - p00 + p11 - p01)
+}
+
+/** Whether node (i, j) of patch p has a mixed term. */
+function hasNode(wN: Float64Array, N: number, p: number, i: number, j: number): boolean {
+  return wN[p * (N + 1) * (N + 1) + i + (N + 1) * j] !== 0
+}
+
+/**
+ * dfx, dfy over the whole x- and y-face blocks of patches [p0, p1) for the potential pot (by
+ * unknown; u: the unknown of every cell sample, ghosts included): the real faces' face and
+ * node terms, the ghost faces the edge nodes' terms (0 elsewhere).
+ */
+export function surfaceCorrectionPatches(pot: Float64Array, u: Int32Array, wX: Float64Array, wY: Float64Array, wN: Float64Array, dfx: Float64Array, dfy: Float64Array, N: number, p0: number, p1: number): void {
+  const rowC = N + 2, rowX = N + 3, rowY = N + 2
+  for (let p = p0; p < p1; p++) {
+    const xb = p * rowX * (N + 2), yb = p * rowY * (N + 3), cb = p * rowC * rowC
+    // x-faces (i, j), i in [-1, N + 1], j in [-1, N].
+    for (let j = -1; j <= N; j++) for (let i = -1; i <= N + 1; i++) {
+      const f = xb + i + 1 + rowX * (j + 1)
+      let v = 0
+      if (i >= 0 && i <= N) {
+        if (j >= 0 && j < N) {
+          const c = cb + i + 1 + rowC * (j + 1)
+          v += -wX[f] * (pot[u[c]] - pot[u[c - 1]])
+          if (hasNode(wN, N, p, i, j)) v -= nodeB(pot, u, wN, N, p, i, j)
+          if (hasNode(wN, N, p, i, j + 1)) v -= nodeB(pot, u, wN, N, p, i, j + 1)
+        } else if (hasNode(wN, N, p, i, j < 0 ? 0 : N)) v -= nodeB(pot, u, wN, N, p, i, j < 0 ? 0 : N)
+      }
+      dfx[f] = v
+    }
+    // y-faces (i, j), i in [-1, N], j in [-1, N + 1].
+    for (let j = -1; j <= N + 1; j++) for (let i = -1; i <= N; i++) {
+      const f = yb + i + 1 + rowY * (j + 1)
+      let v = 0
+      if (j >= 0 && j <= N) {
+        if (i >= 0 && i < N) {
+          const c = cb + i + 1 + rowC * (j + 1)
+          v += -wY[f] * (pot[u[c]] - pot[u[c - rowC]])
+          if (hasNode(wN, N, p, i, j)) v -= nodeA(pot, u, wN, N, p, i, j)
+          if (hasNode(wN, N, p, i + 1, j)) v -= nodeA(pot, u, wN, N, p, i + 1, j)
+        } else if (hasNode(wN, N, p, i < 0 ? 0 : N, j)) v -= nodeA(pot, u, wN, N, p, i < 0 ? 0 : N, j)
+      }
+      dfy[f] = v
+    }
+  }
+}
+
+export const SURFACE_CORRECTION = defineKernel({
+  name: 'surfaceCorrection',
+  args: [f64('pot'), i32('unknownOf'), f64('wX'), f64('wY'), f64('wN'), f64('dfx'), f64('dfy'), int('N'), size('patches')],
+  split: 'blocks',
+  range: (a) => a[8] as number,
+  work: (a) => 8 * (a[7] as number) ** 2 * (a[8] as number),
+  ref: surfaceCorrectionPatches,
+})
