@@ -42,6 +42,16 @@ export function yFaceSample(f: Float64Array, N: number, q: number, x1: number, x
   return (1 - ty) * ((1 - tx) * f[k] + tx * f[k + 1]) + ty * ((1 - tx) * f[k + row] + tx * f[k + row + 1])
 }
 
+/** Cell field s (ghosts filled) of patch q at (x1, x2) (SurfaceSampler.cellValue). */
+export function cellSample(s: Float64Array, N: number, q: number, x1: number, x2: number): number {
+  const gx = x1 * N - 0.5, gy = x2 * N - 0.5
+  const i = axisIndex(gx, -1, N), j = axisIndex(gy, -1, N)
+  const tx = axisWeight(gx, i), ty = axisWeight(gy, j)
+  const row = N + 2
+  const k = q * (N + 2) * (N + 2) + i + 1 + row * (j + 1)
+  return (1 - ty) * ((1 - tx) * s[k] + tx * s[k + 1]) + ty * ((1 - tx) * s[k + row] + tx * s[k + row + 1])
+}
+
 /** u = F / sqrt(g) (0 where sqrt(g) is 0) on the real faces of patches [p0, p1); ghosts untouched. */
 export function surfaceVelocitiesPatches(fx: Float64Array, fy: Float64Array, sx: Float64Array, sy: Float64Array, ux: Float64Array, uy: Float64Array, N: number, p0: number, p1: number): void {
   const rowX = N + 3, rowY = N + 2

@@ -21,6 +21,7 @@ import type { KernelBackend } from '../core/kernelTypes'
 import { SparseVectorOps } from '../core/sparse/ops'
 import { SURFACE_ADVECT_VELOCITY, SURFACE_VELOCITIES } from './surfaceAdvectKernels'
 import { SURFACE_GATHER, SURFACE_SCATTER } from './surfaceCellKernels'
+import { SURFACE_FORCES } from './surfaceForceKernels'
 import { SurfaceDiffusionSystems } from './surfaceDiffusion'
 import { SurfaceGrid } from './surfaceGrid'
 import { computeMetric, type SurfaceMetric } from './surfaceMetric'
@@ -68,10 +69,6 @@ export class SurfaceFluid {
   private readonly tmpX: Float64Array
   private readonly tmpY: Float64Array
   private readonly tmpC: Float64Array
-  /** The cells' and faces' sqrt(g), in the kernels' memory. */
-  private readonly sqrtGc: Float64Array
-  private readonly sqrtGx: Float64Array
-  private readonly sqrtGy: Float64Array
   /** Per face, 1 where the velocity's back-trace left its patch (traced by the sampler). */
   private readonly leavesX: Uint8Array
   private readonly leavesY: Uint8Array
@@ -88,8 +85,9 @@ export class SurfaceFluid {
 
   constructor(readonly surface: LimitSurface, readonly atlas: PatchAtlas, options: SurfaceFluidOptions) {
     this.grid = new SurfaceGrid(atlas, options.N)
-    this.metric = computeMetric(surface, this.grid, options.flatMetric ?? false)
     this.kernels = options.kernels ?? TS_KERNELS
+    // In the kernels' memory, where the rows over patches read it.
+    this.metric = computeMetric(surface, this.grid, options.flatMetric ?? false, this.kernels)
     this.projection = new SurfaceProjection(this.grid, this.metric, this.kernels)
     const g = this.grid
     // The fluxes and densities live in the kernels' memory, where the transport's rows run.
@@ -100,19 +98,13 @@ export class SurfaceFluid {
     this.uy = k.f64(g.P * g.yBlock)
     this.tmpX = k.f64(g.P * g.xBlock)
     this.tmpY = k.f64(g.P * g.yBlock)
-    this.sqrtGc = k.f64(g.P * g.cellBlock)
-    this.sqrtGc.set(this.metric.cells.sqrtG)
-    this.sqrtGx = k.f64(g.P * g.xBlock)
-    this.sqrtGx.set(this.metric.xFaces.sqrtG)
-    this.sqrtGy = k.f64(g.P * g.yBlock)
-    this.sqrtGy.set(this.metric.yFaces.sqrtG)
     this.leavesX = k.u8(g.P * g.xBlock)
     this.leavesY = k.u8(g.P * g.yBlock)
-    this.tmpC = g.newCells()
+    this.tmpC = this.kernels.f64(g.P * g.cellBlock)
     this.density = Array.from({ length: options.densities }, () => this.kernels.f64(g.P * g.cellBlock))
     this.sampler = new SurfaceSampler(g)
     this.transport = new SurfaceTransport(g, this.metric, this.kernels)
-    this.vort = new SurfaceVorticity(g, this.metric, this.sampler)
+    this.vort = new SurfaceVorticity(g, this.metric, this.sampler, this.kernels)
     const n = g.P * g.N * g.N
     this.pcg = new PcgSolver(new SparseVectorOps(n, this.kernels))
     this.rhs = this.kernels.f64(n)
@@ -239,7 +231,7 @@ export class SurfaceFluid {
   /** u^i = F^i / sqrt(g) on the real faces, ghosts from the neighbours. */
   private velocities(): void {
     const { grid, fx, fy, ux, uy } = this
-    this.kernels.run(SURFACE_VELOCITIES, fx, fy, this.sqrtGx, this.sqrtGy, ux, uy, grid.N, grid.P)
+    this.kernels.run(SURFACE_VELOCITIES, fx, fy, this.metric.xFaces.sqrtG, this.metric.yFaces.sqrtG, ux, uy, grid.N, grid.P)
     grid.fillVector(ux, uy)
   }
 
@@ -284,46 +276,20 @@ export class SurfaceFluid {
       this.vort.confinement(eps)
     }
     const { grid, metric, fx, fy } = this
-    const { N, P, h } = grid
     const rho = this.tmpC
-    rho.fill(0)
-    for (const s of this.density) for (let k = 0; k < rho.length; k++) rho[k] += s[k]
-    for (let axisIndex = 1; axisIndex <= 2; axisIndex++) {
-      const S = axisIndex === 1 ? metric.xFaces : metric.yFaces
-      const F = axisIndex === 1 ? fx : fy
-      for (let p = 0; p < P; p++) {
-        const iEnd = axisIndex === 1 ? N : N - 1, jEnd = axisIndex === 1 ? N - 1 : N
-        for (let j = 0; j <= jEnd; j++) for (let i = 0; i <= iEnd; i++) {
-          const f = axisIndex === 1 ? grid.xFace(p, i, j) : grid.yFace(p, i, j)
-          const x1 = axisIndex === 1 ? i * h : (i + 0.5) * h, x2 = axisIndex === 1 ? (j + 0.5) * h : j * h
-          // The face's tangents, read in place (no views made per face).
-          const o = 3 * f
-          const du0 = S.du[o], du1 = S.du[o + 1], du2 = S.du[o + 2], dv0 = S.dv[o], dv1 = S.dv[o + 1], dv2 = S.dv[o + 2]
-          // World acceleration a at the face, then its covariant components a . d y / d x_j.
-          let ax = 0, ay = 0, az = 0
-          if (G) {
-            const r = this.sampler.cellValue(rho, p, x1, x2)
-            ax += G[0] * r; ay += G[1] * r; az += G[2] * r
-          }
-          if (axis && rate !== 0) {
-            const v = this.sampler.sampleVector(this.ux, this.uy, p, x1, x2)
-            const wx = v[0] * du0 + v[1] * dv0, wy = v[0] * du1 + v[1] * dv1, wz = v[0] * du2 + v[1] * dv2
-            let nx = du1 * dv2 - du2 * dv1, ny = du2 * dv0 - du0 * dv2, nz = du0 * dv1 - du1 * dv0
-            const len = Math.hypot(nx, ny, nz)
-            if (len > 0) {
-              nx /= len; ny /= len; nz /= len
-              const s = -2 * rate * (axis[0] * nx + axis[1] * ny + axis[2] * nz)
-              ax += s * (ny * wz - nz * wy); ay += s * (nz * wx - nx * wz); az += s * (nx * wy - ny * wx)
-            }
-          }
-          const c1 = ax * du0 + ay * du1 + az * du2, c2 = ax * dv0 + ay * dv1 + az * dv2
-          let a = axisIndex === 1 ? S.g11[f] * c1 + S.g12[f] * c2 : S.g12[f] * c1 + S.g22[f] * c2
-          // Confinement is already contravariant, at the cells: interpolated to the face.
-          if (eps > 0) a += this.sampler.cellValue(axisIndex === 1 ? this.vort.f1 : this.vort.f2, p, x1, x2)
-          F[f] += dt * S.sqrtG[f] * a
-        }
-      }
+    if (G) {
+      rho.fill(0)
+      for (const s of this.density) for (let k = 0; k < rho.length; k++) rho[k] += s[k]
     }
+    // Per face (surfaceForceKernels.ts): gravity scaled by the density there, Coriolis
+    // -2 Omega (axis . n)(n x u), made tangent (a^i = g^ij a . d y / d x_j), the confinement
+    // added, F^i += dt sqrt(g) a^i.
+    const coriolis = axis !== undefined && rate !== 0
+    const g = G ?? [0, 0, 0], ax = axis ?? [0, 0, 0]
+    this.kernels.run(
+      SURFACE_FORCES, fx, fy, G ? rho : null, coriolis ? this.ux : null, coriolis ? this.uy : null, eps > 0 ? this.vort.f1 : null, eps > 0 ? this.vort.f2 : null,
+      metric.xFaces, metric.yFaces, g[0], g[1], g[2], ax[0], ax[1], ax[2], rate, dt, grid.N, grid.h, grid.P,
+    )
     grid.syncShared(fx, fy)
   }
 
@@ -335,7 +301,7 @@ export class SurfaceFluid {
     this.velocities()
     const { grid, metric, ux, uy, tmpX, tmpY, sampler, leavesX, leavesY } = this
     const { N, P, h } = grid
-    this.kernels.run(SURFACE_ADVECT_VELOCITY, ux, uy, this.sqrtGx, this.sqrtGy, tmpX, tmpY, leavesX, leavesY, N, dt, h, P)
+    this.kernels.run(SURFACE_ADVECT_VELOCITY, ux, uy, metric.xFaces.sqrtG, metric.yFaces.sqrtG, tmpX, tmpY, leavesX, leavesY, N, dt, h, P)
     for (let p = 0; p < P; p++) {
       for (let j = 0; j < N; j++) for (let i = 0; i <= N; i++) {
         const f = grid.xFace(p, i, j)
@@ -370,7 +336,7 @@ export class SurfaceFluid {
       this.diffusion = new SurfaceDiffusionSystems(projection.A, areaOf, h, this.kernels)
     }
     const sys = this.diffusion.get(k, dt)
-    this.kernels.run(SURFACE_GATHER, s, this.sqrtGc, rhs, sol, N, P)
+    this.kernels.run(SURFACE_GATHER, s, metric.cells.sqrtG, rhs, sol, N, P)
     this.pcg.solve(sys.op, sys.pre, rhs, sol, { tolerance: 1e-8, maxIterations: 500 })
     this.kernels.run(SURFACE_SCATTER, sol, s, N, P)
     grid.fillScalar(s)

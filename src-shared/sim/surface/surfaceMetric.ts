@@ -8,6 +8,8 @@
 // solver then treats each parameter square as a flat unit square, as a solver that ignores
 // the parametrisation would (the paper's Figure 3), for comparison.
 import { evaluateLimit, type LimitSurface } from '../../geometry/catmullClarkEval'
+import { TS_KERNELS } from '../core/kernelBackend'
+import type { KernelAllocator } from '../core/kernelTypes'
 import type { SurfaceGrid } from './surfaceGrid'
 
 /** sqrt(g), g^11, g^12, g^22 per sample, and the tangents d y/d x_1, d y/d x_2 (3 each). */
@@ -30,10 +32,10 @@ export interface SurfaceMetric {
   readonly positions: Float64Array
 }
 
-function samples(n: number, tangents: boolean): MetricSamples {
+function samples(n: number, tangents: boolean, alloc: KernelAllocator): MetricSamples {
   return {
-    sqrtG: new Float64Array(n), g11: new Float64Array(n), g12: new Float64Array(n), g22: new Float64Array(n),
-    du: new Float64Array(tangents ? 3 * n : 0), dv: new Float64Array(tangents ? 3 * n : 0),
+    sqrtG: alloc.f64(n), g11: alloc.f64(n), g12: alloc.f64(n), g22: alloc.f64(n),
+    du: alloc.f64(tangents ? 3 * n : 0), dv: alloc.f64(tangents ? 3 * n : 0),
   }
 }
 
@@ -56,12 +58,13 @@ function put(s: MetricSamples, k: number, du: ArrayLike<number>, dv: ArrayLike<n
   return true
 }
 
-export function computeMetric(surface: LimitSurface, grid: SurfaceGrid, flat = false): SurfaceMetric {
+/** alloc: where the samples live (a solver's kernels, whose rows read them; default plain arrays). */
+export function computeMetric(surface: LimitSurface, grid: SurfaceGrid, flat = false, alloc: KernelAllocator = TS_KERNELS): SurfaceMetric {
   const { N, P, h } = grid
-  const cells = samples(P * grid.cellBlock, true)
-  const xFaces = samples(P * grid.xBlock, true)
-  const yFaces = samples(P * grid.yBlock, true)
-  const nodes = samples(P * (N + 1) * (N + 1), false)
+  const cells = samples(P * grid.cellBlock, true, alloc)
+  const xFaces = samples(P * grid.xBlock, true, alloc)
+  const yFaces = samples(P * grid.yBlock, true, alloc)
+  const nodes = samples(P * (N + 1) * (N + 1), false, alloc)
   const positions = new Float64Array(3 * P * grid.cellBlock)
   for (let p = 0; p < P; p++) {
     for (let j = 0; j < N; j++) for (let i = 0; i < N; i++) {

@@ -26,25 +26,21 @@ export class SurfaceTransport {
   private readonly change: Float64Array
   /** Largest outflow rate per patch. */
   private readonly partial: Float64Array
-  /** The cells' sqrt(g), in the kernels' memory. */
-  private readonly sqrtG: Float64Array
 
   /**
-   * kernels: where the passes run; the densities and fluxes given to substeps() and advect()
-   * must be in its memory (SurfaceFluid allocates them there).
+   * kernels: where the passes run; the metric, and the densities and fluxes given to
+   * substeps() and advect(), must be in its memory (SurfaceFluid allocates them there).
    */
   constructor(readonly grid: SurfaceGrid, readonly metric: SurfaceMetric, readonly kernels: KernelBackend = TS_KERNELS) {
     const n = grid.P * grid.cellBlock
     this.change = kernels.f64(n)
     this.partial = kernels.f64(grid.P)
-    this.sqrtG = kernels.f64(n)
-    this.sqrtG.set(metric.cells.sqrtG)
   }
 
   /** Substeps needed to carry a density over dt with the fluxes fx, fy (CFL 0.5 per cell). */
   substeps(fx: Float64Array, fy: Float64Array, dt: number): number {
     const { grid, partial } = this
-    this.kernels.run(SURFACE_OUTFLOW, fx, fy, this.sqrtG, grid.N, grid.h, partial, grid.P)
+    this.kernels.run(SURFACE_OUTFLOW, fx, fy, this.metric.cells.sqrtG, grid.N, grid.h, partial, grid.P)
     let worst = 0
     for (let p = 0; p < partial.length; p++) if (partial[p] > worst) worst = partial[p]
     return Math.max(1, Math.ceil((worst * dt) / TRANSPORT_CFL))
@@ -60,7 +56,7 @@ export class SurfaceTransport {
 
   private substep(s: Float64Array, fx: Float64Array, fy: Float64Array, dt: number): void {
     const { grid } = this
-    this.kernels.run(SURFACE_TRANSPORT, s, fx, fy, this.sqrtG, this.change, grid.N, dt, grid.h, grid.P)
+    this.kernels.run(SURFACE_TRANSPORT, s, fx, fy, this.metric.cells.sqrtG, this.change, grid.N, dt, grid.h, grid.P)
     grid.fillScalar(s)
   }
 }

@@ -7,6 +7,8 @@
 //   f = eps dx omega (n x N),  N = grad|omega| / |grad|omega||, dx the cell's size on the surface,
 // with grad^i = g^ij d_j, and n x v for a tangent vector v written (n x v)^1 = -v_2 / sqrt(g),
 // (n x v)^2 = v_1 / sqrt(g) (the quarter turn in the tangent plane, counterclockwise about n).
+import { TS_KERNELS } from '../core/kernelBackend'
+import type { KernelAllocator } from '../core/kernelTypes'
 import type { SurfaceGrid } from './surfaceGrid'
 import type { SurfaceMetric } from './surfaceMetric'
 import type { SurfaceSampler } from './surfaceSampling'
@@ -21,10 +23,11 @@ export class SurfaceVorticity {
   private readonly cx: Float64Array
   private readonly cy: Float64Array
 
-  constructor(readonly grid: SurfaceGrid, readonly metric: SurfaceMetric, readonly sampler: SurfaceSampler) {
-    this.omega = grid.newCells()
-    this.f1 = grid.newCells()
-    this.f2 = grid.newCells()
+  /** alloc: where omega and the force live (the force rows read them: surfaceForceKernels.ts). */
+  constructor(readonly grid: SurfaceGrid, readonly metric: SurfaceMetric, readonly sampler: SurfaceSampler, alloc: KernelAllocator = TS_KERNELS) {
+    this.omega = alloc.f64(grid.P * grid.cellBlock)
+    this.f1 = alloc.f64(grid.P * grid.cellBlock)
+    this.f2 = alloc.f64(grid.P * grid.cellBlock)
     this.node = new Float64Array(grid.P * (grid.N + 1) * (grid.N + 1))
     this.cx = grid.newXFaces()
     this.cy = grid.newYFaces()

@@ -2,7 +2,8 @@
 // for, bit for bit, on TypeScript and 1-3 WebAssembly threads: the face velocities F / sqrt(g);
 // the advected velocity of every face whose back-trace stays in its patch, and a flag on
 // exactly the faces whose departure leaves the patch's square (the sampler walks those); the
-// diffusion's gather of cells into unknowns and its scatter back (surfaceCellKernels.ts). Then
+// diffusion's gather of cells into unknowns and its scatter back (surfaceCellKernels.ts); the
+// body forces (surfaceForceKernels.ts) against the same formulas through the sampler. Then
 // whole solver steps (forces, advection, projection, diffusion, transport) give the same bits
 // on every backend.
 import { describe, expect, it } from 'vitest'
@@ -12,6 +13,7 @@ import { sphereLikeCage, torusCage } from '../../../../src-shared/geometry/voxel
 import type { KernelBackend } from '../../../../src-shared/sim/core/kernelTypes'
 import { SURFACE_ADVECT_VELOCITY, SURFACE_VELOCITIES } from '../../../../src-shared/sim/surface/surfaceAdvectKernels'
 import { SURFACE_GATHER, SURFACE_SCATTER } from '../../../../src-shared/sim/surface/surfaceCellKernels'
+import { SURFACE_FORCES } from '../../../../src-shared/sim/surface/surfaceForceKernels'
 import { SurfaceFluid } from '../../../../src-shared/sim/surface/surfaceFluid'
 import { SurfaceGrid } from '../../../../src-shared/sim/surface/surfaceGrid'
 import { computeMetric } from '../../../../src-shared/sim/surface/surfaceMetric'
@@ -122,6 +124,46 @@ describe('surface face kernels', () => {
     }
     // Ghost cells are not written.
     expect(back[grid.cell(0, -1, 0)]).toBe(-1)
+  })
+
+  it.each(backends)('gravity by density, Coriolis and confinement on every real face are the sampler formulas bit for bit: %s', (_name, k) => {
+    const r = rng(12)
+    const cells = () => {
+      const c = grid.newCells()
+      for (let q = 0; q < c.length; q++) c[q] = r()
+      grid.fillScalar(c)
+      return c
+    }
+    const rho = cells(), f1 = cells(), f2 = cells()
+    const { ux, uy } = velocities(13, 0.8)
+    const fx0 = grid.newXFaces(), fy0 = grid.newYFaces()
+    for (const f of [fx0, fy0]) for (let q = 0; q < f.length; q++) f[q] = r() - 0.5
+    const G = [0.1, -9.8, 0.3], axis = [0, 0.6, 0.8], rate = 0.7, dt = 0.02, h = grid.h
+    const fx = inMemory(k, fx0), fy = inMemory(k, fy0)
+    const X = metric.xFaces, Y = metric.yFaces
+    const mem = (S: typeof X) => ({ sqrtG: inMemory(k, S.sqrtG), g11: inMemory(k, S.g11), g12: inMemory(k, S.g12), g22: inMemory(k, S.g22), du: inMemory(k, S.du), dv: inMemory(k, S.dv) })
+    k.run(SURFACE_FORCES, fx, fy, inMemory(k, rho), inMemory(k, ux), inMemory(k, uy), inMemory(k, f1), inMemory(k, f2), mem(X), mem(Y), G[0], G[1], G[2], axis[0], axis[1], axis[2], rate, dt, N, h, grid.P)
+    for (const [kind, S, F0, F, conf] of [[1, X, fx0, fx, f1], [2, Y, fy0, fy, f2]] as const) {
+      for (let p = 0; p < grid.P; p++) for (let j = 0; j <= (kind === 1 ? N - 1 : N); j++) for (let i = 0; i <= (kind === 1 ? N : N - 1); i++) {
+        const f = kind === 1 ? grid.xFace(p, i, j) : grid.yFace(p, i, j)
+        const x1 = kind === 1 ? i * h : (i + 0.5) * h, x2 = kind === 1 ? (j + 0.5) * h : j * h
+        const o = 3 * f
+        const du = [S.du[o], S.du[o + 1], S.du[o + 2]], dv = [S.dv[o], S.dv[o + 1], S.dv[o + 2]]
+        const rr = sampler.cellValue(rho, p, x1, x2)
+        let ax = 0 + G[0] * rr, ay = 0 + G[1] * rr, az = 0 + G[2] * rr
+        const v = sampler.sampleVector(ux, uy, p, x1, x2)
+        const w = [v[0] * du[0] + v[1] * dv[0], v[0] * du[1] + v[1] * dv[1], v[0] * du[2] + v[1] * dv[2]]
+        let n = [du[1] * dv[2] - du[2] * dv[1], du[2] * dv[0] - du[0] * dv[2], du[0] * dv[1] - du[1] * dv[0]]
+        const len = Math.sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2])
+        n = n.map((c) => c / len)
+        const s = -2 * rate * (axis[0] * n[0] + axis[1] * n[1] + axis[2] * n[2])
+        ax += s * (n[1] * w[2] - n[2] * w[1]); ay += s * (n[2] * w[0] - n[0] * w[2]); az += s * (n[0] * w[1] - n[1] * w[0])
+        const c1 = ax * du[0] + ay * du[1] + az * du[2], c2 = ax * dv[0] + ay * dv[1] + az * dv[2]
+        let a = kind === 1 ? S.g11[f] * c1 + S.g12[f] * c2 : S.g12[f] * c1 + S.g22[f] * c2
+        a += sampler.cellValue(conf, p, x1, x2)
+        expect(Object.is(F[f], F0[f] + dt * S.sqrtG[f] * a)).toBe(true)
+      }
+    }
   })
 
   it('whole steps give the same bits on every backend', () => {

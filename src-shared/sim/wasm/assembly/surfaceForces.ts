@@ -1,0 +1,49 @@
+// Twin of src-shared/sim/surface/surfaceForceKernels.ts: gravity by density, Coriolis and
+// vorticity confinement on a surface flow's real faces, patch by patch.
+import { rf64, wf64 } from './common'
+import { cellSample, xFaceSample, yFaceSample } from './surfaceSamples'
+
+/** surfaceForcesPatches over patches [p0, p1); X and Y: sqrtG, g11, g12, g22, du, dv of the x- and y-faces. */
+export function surfaceForces(
+  fx: usize, fy: usize, rho: usize, ux: usize, uy: usize, f1: usize, f2: usize,
+  xs: usize, x11: usize, x12: usize, x22: usize, xdu: usize, xdv: usize,
+  ys: usize, y11: usize, y12: usize, y22: usize, ydu: usize, ydv: usize,
+  gx: f64, gy: f64, gz: f64, axx: f64, axy: f64, axz: f64, rate: f64, dt: f64, N: i32, h: f64, p0: i32, p1: i32,
+): void {
+  const rowX = N + 3, rowY = N + 2
+  for (let p = p0; p < p1; p++) {
+    for (let k = 1; k <= 2; k++) {
+      const sG = k == 1 ? xs : ys, g11 = k == 1 ? x11 : y11, g12 = k == 1 ? x12 : y12, g22 = k == 1 ? x22 : y22
+      const du = k == 1 ? xdu : ydu, dv = k == 1 ? xdv : ydv
+      const F = k == 1 ? fx : fy
+      const iEnd = k == 1 ? N : N - 1, jEnd = k == 1 ? N - 1 : N
+      for (let j = 0; j <= jEnd; j++) for (let i = 0; i <= iEnd; i++) {
+        const f = k == 1 ? p * rowX * (N + 2) + i + 1 + rowX * (j + 1) : p * rowY * (N + 3) + i + 1 + rowY * (j + 1)
+        const x1 = k == 1 ? <f64>i * h : (<f64>i + 0.5) * h, x2 = k == 1 ? (<f64>j + 0.5) * h : <f64>j * h
+        const o = 3 * f
+        const du0 = rf64(du, o), du1 = rf64(du, o + 1), du2 = rf64(du, o + 2), dv0 = rf64(dv, o), dv1 = rf64(dv, o + 1), dv2 = rf64(dv, o + 2)
+        let ax: f64 = 0, ay: f64 = 0, az: f64 = 0
+        if (rho != 0) {
+          const r = cellSample(rho, N, p, x1, x2)
+          ax += gx * r; ay += gy * r; az += gz * r
+        }
+        if (ux != 0 && uy != 0) {
+          const a1 = xFaceSample(ux, N, p, x1, x2), a2 = yFaceSample(uy, N, p, x1, x2)
+          const v0 = 1 * a1 + 0 * a2, v1 = 0 * a1 + 1 * a2
+          const wx = v0 * du0 + v1 * dv0, wy = v0 * du1 + v1 * dv1, wz = v0 * du2 + v1 * dv2
+          let nx = du1 * dv2 - du2 * dv1, ny = du2 * dv0 - du0 * dv2, nz = du0 * dv1 - du1 * dv0
+          const len = Math.sqrt(nx * nx + ny * ny + nz * nz)
+          if (len > 0) {
+            nx /= len; ny /= len; nz /= len
+            const s = -2 * rate * (axx * nx + axy * ny + axz * nz)
+            ax += s * (ny * wz - nz * wy); ay += s * (nz * wx - nx * wz); az += s * (nx * wy - ny * wx)
+          }
+        }
+        const c1 = ax * du0 + ay * du1 + az * du2, c2 = ax * dv0 + ay * dv1 + az * dv2
+        let a = k == 1 ? rf64(g11, f) * c1 + rf64(g12, f) * c2 : rf64(g12, f) * c1 + rf64(g22, f) * c2
+        if (f1 != 0 && f2 != 0) a += cellSample(k == 1 ? f1 : f2, N, p, x1, x2)
+        wf64(F, f, rf64(F, f) + dt * rf64(sG, f) * a)
+      }
+    }
+  }
+}
