@@ -11,22 +11,18 @@
 // wN = sqrt(g) g^12 per node, halved on an edge, 0 at the patch's corners (no mixed term).
 import { defineKernel, f64, i32, int, size } from '../core/kernelTable'
 
-/** (w / 4)(b . p) of node (i, j) of patch p: what it takes from each of its two x-faces (0 if it has no term). */
-function nodeB(pot: Float64Array, u: Int32Array, wN: Float64Array, N: number, p: number, i: number, j: number): number {
+/**
+ * The mixed term of node (i, j) of patch p that each of its two x-faces (alongX) or y-faces
+ * loses: (w / 4)(b . p) or (w / 4)(a . p), b . p = p01 - p00 + p11 - p10 and a . p = p10 - p00 +
+ * p11 - p01 over its four cells (0 if the node has no term).
+ */
+function nodeTerm(pot: Float64Array, u: Int32Array, wN: Float64Array, N: number, p: number, i: number, j: number, alongX: boolean): number {
   const w = wN[p * (N + 1) * (N + 1) + i + (N + 1) * j]
   if (w === 0) return 0
   const rowC = N + 2, c11 = p * rowC * rowC + i + 1 + rowC * (j + 1)
   const p00 = pot[u[c11 - rowC - 1]], p10 = pot[u[c11 - rowC]], p01 = pot[u[c11 - 1]], p11 = pot[u[c11]]
-  return (w / 4) * (p01 - p00 + p11 - p10)
-}
-
-/** (w / 4)(a . p) of node (i, j): what it takes from each of its two y-faces. */
-function nodeA(pot: Float64Array, u: Int32Array, wN: Float64Array, N: number, p: number, i: number, j: number): number {
-  const w = wN[p * (N + 1) * (N + 1) + i + (N + 1) * j]
-  if (w === 0) return 0
-  const rowC = N + 2, c11 = p * rowC * rowC + i + 1 + rowC * (j + 1)
-  const p00 = pot[u[c11 - rowC - 1]], p10 = pot[u[c11 - rowC]], p01 = pot[u[c11 - 1]], p11 = pot[u[c11]]
-  return (w / 4) * (p10 - p00 + p11 - p01)
+  const first = alongX ? p01 : p10, last = alongX ? p10 : p01
+  return (w / 4) * (first - p00 + p11 - last)
 }
 
 /** Whether node (i, j) of patch p has a mixed term. */
@@ -51,9 +47,9 @@ export function surfaceCorrectionPatches(pot: Float64Array, u: Int32Array, wX: F
         if (j >= 0 && j < N) {
           const c = cb + i + 1 + rowC * (j + 1)
           v += -wX[f] * (pot[u[c]] - pot[u[c - 1]])
-          if (hasNode(wN, N, p, i, j)) v -= nodeB(pot, u, wN, N, p, i, j)
-          if (hasNode(wN, N, p, i, j + 1)) v -= nodeB(pot, u, wN, N, p, i, j + 1)
-        } else if (hasNode(wN, N, p, i, j < 0 ? 0 : N)) v -= nodeB(pot, u, wN, N, p, i, j < 0 ? 0 : N)
+          if (hasNode(wN, N, p, i, j)) v -= nodeTerm(pot, u, wN, N, p, i, j, true)
+          if (hasNode(wN, N, p, i, j + 1)) v -= nodeTerm(pot, u, wN, N, p, i, j + 1, true)
+        } else if (hasNode(wN, N, p, i, j < 0 ? 0 : N)) v -= nodeTerm(pot, u, wN, N, p, i, j < 0 ? 0 : N, true)
       }
       dfx[f] = v
     }
@@ -65,9 +61,9 @@ export function surfaceCorrectionPatches(pot: Float64Array, u: Int32Array, wX: F
         if (i >= 0 && i < N) {
           const c = cb + i + 1 + rowC * (j + 1)
           v += -wY[f] * (pot[u[c]] - pot[u[c - rowC]])
-          if (hasNode(wN, N, p, i, j)) v -= nodeA(pot, u, wN, N, p, i, j)
-          if (hasNode(wN, N, p, i + 1, j)) v -= nodeA(pot, u, wN, N, p, i + 1, j)
-        } else if (hasNode(wN, N, p, i < 0 ? 0 : N, j)) v -= nodeA(pot, u, wN, N, p, i < 0 ? 0 : N, j)
+          if (hasNode(wN, N, p, i, j)) v -= nodeTerm(pot, u, wN, N, p, i, j, false)
+          if (hasNode(wN, N, p, i + 1, j)) v -= nodeTerm(pot, u, wN, N, p, i + 1, j, false)
+        } else if (hasNode(wN, N, p, i < 0 ? 0 : N, j)) v -= nodeTerm(pot, u, wN, N, p, i < 0 ? 0 : N, j, false)
       }
       dfy[f] = v
     }

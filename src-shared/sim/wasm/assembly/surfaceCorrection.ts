@@ -10,18 +10,12 @@ import { rf64, ri32, wf64 } from './common'
   return rf64(wN, p * (N + 1) * (N + 1) + i + (N + 1) * j)
 }
 
-/** (w / 4)(b . p) of node (i, j) (w != 0). */
-@inline function nodeB(pot: usize, u: usize, w: f64, N: i32, p: i32, i: i32, j: i32): f64 {
+/** nodeTerm of the reference for a node with w != 0: (w / 4)(b . p) along x, (w / 4)(a . p) along y. */
+@inline function nodeTerm(pot: usize, u: usize, w: f64, N: i32, p: i32, i: i32, j: i32, alongX: bool): f64 {
   const rowC = N + 2, c11 = p * rowC * rowC + i + 1 + rowC * (j + 1)
   const p00 = potAt(pot, u, c11 - rowC - 1), p10 = potAt(pot, u, c11 - rowC), p01 = potAt(pot, u, c11 - 1), p11 = potAt(pot, u, c11)
-  return (w / 4) * (p01 - p00 + p11 - p10)
-}
-
-/** (w / 4)(a . p) of node (i, j) (w != 0). */
-@inline function nodeA(pot: usize, u: usize, w: f64, N: i32, p: i32, i: i32, j: i32): f64 {
-  const rowC = N + 2, c11 = p * rowC * rowC + i + 1 + rowC * (j + 1)
-  const p00 = potAt(pot, u, c11 - rowC - 1), p10 = potAt(pot, u, c11 - rowC), p01 = potAt(pot, u, c11 - 1), p11 = potAt(pot, u, c11)
-  return (w / 4) * (p10 - p00 + p11 - p01)
+  const first = alongX ? p01 : p10, last = alongX ? p10 : p01
+  return (w / 4) * (first - p00 + p11 - last)
 }
 
 /** surfaceCorrectionPatches over patches [p0, p1). */
@@ -37,13 +31,13 @@ export function surfaceCorrection(pot: usize, u: usize, wX: usize, wY: usize, wN
           const c = cb + i + 1 + rowC * (j + 1)
           v += -rf64(wX, f) * (potAt(pot, u, c) - potAt(pot, u, c - 1))
           const w0 = nodeW(wN, N, p, i, j)
-          if (w0 != 0) v -= nodeB(pot, u, w0, N, p, i, j)
+          if (w0 != 0) v -= nodeTerm(pot, u, w0, N, p, i, j, true)
           const w1 = nodeW(wN, N, p, i, j + 1)
-          if (w1 != 0) v -= nodeB(pot, u, w1, N, p, i, j + 1)
+          if (w1 != 0) v -= nodeTerm(pot, u, w1, N, p, i, j + 1, true)
         } else {
           const jn = j < 0 ? 0 : N
           const w = nodeW(wN, N, p, i, jn)
-          if (w != 0) v -= nodeB(pot, u, w, N, p, i, jn)
+          if (w != 0) v -= nodeTerm(pot, u, w, N, p, i, jn, true)
         }
       }
       wf64(dfx, f, v)
@@ -56,13 +50,13 @@ export function surfaceCorrection(pot: usize, u: usize, wX: usize, wY: usize, wN
           const c = cb + i + 1 + rowC * (j + 1)
           v += -rf64(wY, f) * (potAt(pot, u, c) - potAt(pot, u, c - rowC))
           const w0 = nodeW(wN, N, p, i, j)
-          if (w0 != 0) v -= nodeA(pot, u, w0, N, p, i, j)
+          if (w0 != 0) v -= nodeTerm(pot, u, w0, N, p, i, j, false)
           const w1 = nodeW(wN, N, p, i + 1, j)
-          if (w1 != 0) v -= nodeA(pot, u, w1, N, p, i + 1, j)
+          if (w1 != 0) v -= nodeTerm(pot, u, w1, N, p, i + 1, j, false)
         } else {
           const iN = i < 0 ? 0 : N
           const w = nodeW(wN, N, p, iN, j)
-          if (w != 0) v -= nodeA(pot, u, w, N, p, iN, j)
+          if (w != 0) v -= nodeTerm(pot, u, w, N, p, iN, j, false)
         }
       }
       wf64(dfy, f, v)
