@@ -62,7 +62,7 @@ export class SurfaceDiffusionSystems {
   }
 
   /** The system for rate k (m^2/s) over dt (s): its operator and Jacobi preconditioner. */
-  get(k: number, dt: number): { op: CsrOperator; pre: Preconditioner } {
+  get(k: number, dt: number): { A: CsrMatrix; invDiag: Float64Array; op: CsrOperator; pre: Preconditioner } {
     const key = `${k}:${dt}`
     let sys = this.systems.find((s) => s.key === key)
     if (sys) return sys

@@ -23,6 +23,7 @@ import { SURFACE_ADVECT_VELOCITY, SURFACE_VELOCITIES } from './surfaceAdvectKern
 import { SURFACE_GATHER, SURFACE_SCATTER } from './surfaceCellKernels'
 import { SURFACE_FORCES } from './surfaceForceKernels'
 import { SurfaceDiffusionSystems } from './surfaceDiffusion'
+import { LockstepPcg } from './lockstepPcg'
 import { SurfaceGrid } from './surfaceGrid'
 import { computeMetric, type SurfaceMetric } from './surfaceMetric'
 import { SurfaceProjection } from './surfaceProjection'
@@ -54,6 +55,10 @@ export interface SurfaceForces {
   vorticity?: number
 }
 
+/** A diffusion's relative residual and iteration cap. */
+const DIFFUSION_TOLERANCE = 1e-8
+const DIFFUSION_MAX_ITERATIONS = 500
+
 export class SurfaceFluid {
   readonly grid: SurfaceGrid
   readonly metric: SurfaceMetric
@@ -78,6 +83,10 @@ export class SurfaceFluid {
   /** Diffusion systems by rate and step (built at the first diffusion). */
   private diffusion: SurfaceDiffusionSystems | null = null
   private readonly pcg: PcgSolver
+  /** diffuseAll's solver and its right-hand sides and solutions (every density's, n apart), made at its first use. */
+  private lockstep: LockstepPcg | null = null
+  private rhsAll: Float64Array | null = null
+  private solAll: Float64Array | null = null
   private readonly rhs: Float64Array
   private readonly sol: Float64Array
   /** Last step's projection figures. */
@@ -244,8 +253,8 @@ export class SurfaceFluid {
     this.velocities()
     // One flow carries every density: its substep count is found once.
     const substeps = this.transport.substeps(this.fx, this.fy, dt)
+    if (diffusion > 0) this.diffuseAll(diffusion, dt)
     for (let d = 0; d < this.density.length; d++) {
-      if (diffusion > 0) this.diffuse(d, diffusion, dt)
       this.grid.fillScalar(this.density[d])
       this.transport.advect(this.density[d], this.fx, this.fy, dt, substeps)
     }
@@ -325,19 +334,51 @@ export class SurfaceFluid {
     grid.syncShared(this.fx, this.fy)
   }
 
-  /** Implicit diffusion of density d at rate k (m^2/s: the metric makes L the surface's own Laplacian) over dt: (sqrt(g) h^2 + k dt L) rho' = sqrt(g) h^2 rho (eq. 18). */
-  diffuse(d: number, k: number, dt: number): void {
-    const s = this.density[d]
-    const { grid, metric, projection, rhs, sol } = this
-    const { N, P, h } = grid
+  /**
+   * Every density diffused at rate k over dt (diffuse's system for each, one matrix): solved in
+   * lockstep (lockstepPcg.ts), each the same bits as diffuse(d, k, dt) alone.
+   */
+  diffuseAll(k: number, dt: number): void {
+    const { grid, metric } = this
+    const { N, P } = grid
+    const D = this.density.length
+    const n = P * N * N
+    if (D === 0) return
+    const sys = this.diffusionSystems().get(k, dt)
+    if (!this.lockstep || this.lockstep.count !== D) {
+      this.lockstep = new LockstepPcg(n, D, this.kernels)
+      this.rhsAll = this.kernels.f64(D * n)
+      this.solAll = this.kernels.f64(D * n)
+    }
+    const rhs = this.rhsAll as Float64Array, sol = this.solAll as Float64Array
+    for (let d = 0; d < D; d++) this.kernels.run(SURFACE_GATHER, this.density[d], metric.cells.sqrtG, rhs.subarray(d * n, (d + 1) * n), sol.subarray(d * n, (d + 1) * n), N, P)
+    this.lockstep.solve(sys.A, sys.invDiag, rhs, sol, DIFFUSION_TOLERANCE, DIFFUSION_MAX_ITERATIONS)
+    for (let d = 0; d < D; d++) {
+      this.kernels.run(SURFACE_SCATTER, sol.subarray(d * n, (d + 1) * n), this.density[d], N, P)
+      grid.fillScalar(this.density[d])
+    }
+  }
+
+  /** The diffusion systems (built at the first diffusion). */
+  private diffusionSystems(): SurfaceDiffusionSystems {
     if (!this.diffusion) {
+      const { grid, metric, projection } = this
+      const { N, P, h } = grid
       const areaOf = new Float64Array(P * N * N)
       for (let p = 0; p < P; p++) for (let j = 0; j < N; j++) for (let i = 0; i < N; i++) areaOf[grid.unknown(p, i, j)] = metric.cells.sqrtG[grid.cell(p, i, j)]
       this.diffusion = new SurfaceDiffusionSystems(projection.A, areaOf, h, this.kernels)
     }
-    const sys = this.diffusion.get(k, dt)
+    return this.diffusion
+  }
+
+  /** Implicit diffusion of density d at rate k (m^2/s: the metric makes L the surface's own Laplacian) over dt: (sqrt(g) h^2 + k dt L) rho' = sqrt(g) h^2 rho (eq. 18). */
+  diffuse(d: number, k: number, dt: number): void {
+    const s = this.density[d]
+    const { grid, metric, rhs, sol } = this
+    const { N, P } = grid
+    const sys = this.diffusionSystems().get(k, dt)
     this.kernels.run(SURFACE_GATHER, s, metric.cells.sqrtG, rhs, sol, N, P)
-    this.pcg.solve(sys.op, sys.pre, rhs, sol, { tolerance: 1e-8, maxIterations: 500 })
+    this.pcg.solve(sys.op, sys.pre, rhs, sol, { tolerance: DIFFUSION_TOLERANCE, maxIterations: DIFFUSION_MAX_ITERATIONS })
     this.kernels.run(SURFACE_SCATTER, sol, s, N, P)
     grid.fillScalar(s)
   }

@@ -17,7 +17,7 @@ import {
   transposeCsr,
 } from '../../../src-shared/sim/core/sparse/csr'
 import { dotBlocks, gsRows, spmvRows } from '../../../src-shared/sim/core/sparse/kernels'
-import { JACOBI_ROWS, SCALE_BLOCKS, ZERO_BLOCKS } from '../../../src-shared/sim/core/sparse/rows'
+import { JACOBI_ROWS, SCALE_BLOCKS, SPMV_MULTI, ZERO_BLOCKS } from '../../../src-shared/sim/core/sparse/rows'
 import { MulticolorGaussSeidel, prolongAddCsr, restrictCsr, SparseVectorOps, spmv, spmvAdd, spResidual } from '../../../src-shared/sim/core/sparse/ops'
 import { createWasmBackend, type WasmKernelBackend } from '../../../src-shared/sim/wasm/wasmBackend'
 import type { SlabPool } from '../../../src-shared/sim/parallel/slabPool'
@@ -220,12 +220,22 @@ function runAll(k: KernelBackend, A0: CsrMatrix, seed: number) {
   ops.updateSearch(sv, b, 0.61)
   const scaled = k.f64(n)
   k.run(SCALE_BLOCKS, scaled, scale, b, n, 64)
+  // Three and two right-hand sides at once: each product is SPMV's bits.
+  const xs = randVec(3 * n, seed + 9, f64), ys3 = k.f64(3 * n), ys2 = k.f64(2 * n)
+  k.run(SPMV_MULTI, A.rowPtr, A.col, A.val, xs, ys3, n, 3, n)
+  k.run(SPMV_MULTI, A.rowPtr, A.col, A.val, xs, ys2, n, 2, n)
+  for (let d = 0; d < 3; d++) {
+    const one = k.f64(n)
+    spmv(k, A, xs.subarray(d * n, (d + 1) * n), one)
+    expect(sameBits(ys3.subarray(d * n, (d + 1) * n), one)).toBe(true)
+    if (d < 2) expect(sameBits(ys2.subarray(d * n, (d + 1) * n), one)).toBe(true)
+  }
   const copy = (a: Float64Array) => Float64Array.from(a)
-  return { y: copy(y), yAdd: copy(yAdd), r: copy(r), jac: copy(jac), gsx: copy(gsx), dot, xi: copy(xi), ri: copy(ri), rr, ax: copy(ax), sv: copy(sv), scaled: copy(scaled) }
+  return { y: copy(y), yAdd: copy(yAdd), r: copy(r), jac: copy(jac), gsx: copy(gsx), dot, xi: copy(xi), ri: copy(ri), rr, ax: copy(ax), sv: copy(sv), scaled: copy(scaled), ys3: copy(ys3) }
 }
 
 function expectSameResults(a: ReturnType<typeof runAll>, b: ReturnType<typeof runAll>): void {
-  for (const key of ['y', 'yAdd', 'r', 'jac', 'gsx', 'xi', 'ri', 'ax', 'sv', 'scaled'] as const) expect(sameBits(a[key], b[key]), key).toBe(true)
+  for (const key of ['y', 'yAdd', 'r', 'jac', 'gsx', 'xi', 'ri', 'ax', 'sv', 'scaled', 'ys3'] as const) expect(sameBits(a[key], b[key]), key).toBe(true)
   expect(Object.is(a.dot, b.dot)).toBe(true)
   expect(Object.is(a.rr, b.rr)).toBe(true)
 }

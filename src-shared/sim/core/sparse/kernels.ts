@@ -24,6 +24,11 @@ export function spmvRows(rowPtr: Int32Array, col: Int32Array, val: Float64Array,
   }
 }
 
+/** spmvRows for `count` vectors n apart in x and y (vector d: x[d n ..], y[d n ..]), rows [r0, r1). */
+export function spmvMultiRows(rowPtr: Int32Array, col: Int32Array, val: Float64Array, x: Float64Array, y: Float64Array, n: number, count: number, r0: number, r1: number): void {
+  for (let d = 0; d < count; d++) spmvRows(rowPtr, col, val, x.subarray(d * n, (d + 1) * n), y.subarray(d * n, (d + 1) * n), r0, r1)
+}
+
 /** y[i] += sum_j A_ij x_j for rows [r0, r1) (the prolongation x_fine += P x_coarse). */
 export function spmvAddRows(rowPtr: Int32Array, col: Int32Array, val: Float64Array, x: Float64Array, y: Float64Array, r0: number, r1: number): void {
   for (let i = r0; i < r1; i++) {

@@ -3,7 +3,7 @@
 // threads; vector rows split fixed-size blocks of SPARSE_BLOCK entries, so reductions have
 // the same partials whatever the thread count.
 import { defineKernel, f64, float, i32, int, type KernelArgs, size } from '../kernelTable'
-import { axpyBlocks, dotBlocks, scaleBlocks, gsRows, icFactorSlab, icSolveSlab, jacobiRows, residualRows, spmvAddRows, spmvRows, updateIterateBlocks, xpbyBlocks, zeroRangesBlocks } from './kernels'
+import { axpyBlocks, dotBlocks, scaleBlocks, spmvMultiRows, gsRows, icFactorSlab, icSolveSlab, jacobiRows, residualRows, spmvAddRows, spmvRows, updateIterateBlocks, xpbyBlocks, zeroRangesBlocks } from './kernels'
 
 /** Entries per reduction block (even, so the two-lane sums start on a lane boundary). */
 export const SPARSE_BLOCK = 4096
@@ -29,6 +29,20 @@ export const SPMV = defineKernel({
   range: (a) => num(a, 5),
   work: nnz,
   ref: spmvRows,
+})
+
+/**
+ * y_d = A x_d for `count` vectors laid out n apart in x and y (several right-hand sides with
+ * one matrix): the twin reads each row's entries once for all of them. Each y_d is SPMV's bits.
+ * Args: rowPtr, col, val, x, y, n, count, rows.
+ */
+export const SPMV_MULTI = defineKernel({
+  name: 'spmvMulti',
+  args: [...csr, f64('x'), f64('y'), int('n'), int('count'), size('rows')],
+  split: 'rows',
+  range: (a) => num(a, 7),
+  work: (a) => nnz(a) * num(a, 6),
+  ref: spmvMultiRows,
 })
 
 /** y += A x (prolongation: A = P). */

@@ -264,3 +264,30 @@ export function icSolve(rowPtr: usize, col: usize, val: usize, invDiag: usize, u
     wf64(out, index == 0 ? j : ri32(index, j), zj)
   }
 }
+
+/**
+ * spmvMultiRows: `count` vectors n apart in x and y; for three (the surface's densities) each
+ * row's entries are read once for all of them, every sum still in storage order.
+ */
+export function spmvMulti(rowPtr: usize, col: usize, val: usize, x: usize, y: usize, n: i32, count: i32, r0: i32, r1: i32): void {
+  const stride = <usize>n << 3
+  if (count == 3) {
+    for (let i = r0; i < r1; i++) {
+      let s0: f64 = 0, s1: f64 = 0, s2: f64 = 0
+      const end = ri32(rowPtr, i + 1)
+      for (let p = ri32(rowPtr, i); p < end; p++) {
+        const a = rf64(val, p)
+        const xp = x + (<usize>ri32(col, p) << 3)
+        s0 += a * load<f64>(xp)
+        s1 += a * load<f64>(xp + stride)
+        s2 += a * load<f64>(xp + 2 * stride)
+      }
+      const yp = y + (<usize>i << 3)
+      store<f64>(yp, s0)
+      store<f64>(yp + stride, s1)
+      store<f64>(yp + 2 * stride, s2)
+    }
+    return
+  }
+  for (let d = 0; d < count; d++) spmv(rowPtr, col, val, x + <usize>d * stride, y + <usize>d * stride, r0, r1)
+}
