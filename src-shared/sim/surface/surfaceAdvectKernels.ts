@@ -8,7 +8,8 @@
 //     patches through the atlas's transitions (patchAtlas.ts locate); the row flags those faces
 //     and the caller traces them with the sampler (a face within about a cell's travel of a
 //     patch edge: at most a fifth of them at the bench's speeds).
-import { defineKernel, f64, float, int, size, u8 } from '../core/kernelTable'
+import { f64, float, int, size, u8 } from '../core/kernelTable'
+import { patchRow } from './patchRow'
 
 /** Lower index and weight of a bilinear sample along one axis, clamped to [lo, hi] (SurfaceSampler.axis). */
 function axisIndex(g: number, lo: number, hi: number): number {
@@ -111,20 +112,16 @@ export function surfaceAdvectVelocityPatches(
   }
 }
 
-export const SURFACE_VELOCITIES = defineKernel({
-  name: 'surfaceVelocities',
-  args: [f64('fx'), f64('fy'), f64('sx'), f64('sy'), f64('ux'), f64('uy'), int('N'), size('patches')],
-  split: 'blocks',
-  range: (a) => a[7] as number,
-  work: (a) => 2 * (a[6] as number) ** 2 * (a[7] as number),
-  ref: surfaceVelocitiesPatches,
-})
+export const SURFACE_VELOCITIES = patchRow(
+  'surfaceVelocities',
+  [f64('fx'), f64('fy'), f64('sx'), f64('sy'), f64('ux'), f64('uy'), int('N'), size('patches')],
+  2,
+  surfaceVelocitiesPatches,
+)
 
-export const SURFACE_ADVECT_VELOCITY = defineKernel({
-  name: 'surfaceAdvectVelocity',
-  args: [f64('ux'), f64('uy'), f64('sx'), f64('sy'), f64('outX'), f64('outY'), u8('flagX'), u8('flagY'), int('N'), float('dt'), float('h'), size('patches')],
-  split: 'blocks',
-  range: (a) => a[11] as number,
-  work: (a) => 8 * (a[8] as number) ** 2 * (a[11] as number),
-  ref: surfaceAdvectVelocityPatches,
-})
+export const SURFACE_ADVECT_VELOCITY = patchRow(
+  'surfaceAdvectVelocity',
+  [f64('ux'), f64('uy'), f64('sx'), f64('sy'), f64('outX'), f64('outY'), u8('flagX'), u8('flagY'), int('N'), float('dt'), float('h'), size('patches')],
+  8,
+  surfaceAdvectVelocityPatches,
+)

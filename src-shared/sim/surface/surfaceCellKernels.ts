@@ -3,7 +3,8 @@
 // a diffusion (surfaceFluid.ts) gathers each density and its right-hand side, solves, and
 // scatters the result back, three passes over every cell that ran in TypeScript on the
 // calling thread. Twins: wasm/assembly/surfaceCells.ts.
-import { defineKernel, f64, int, size } from '../core/kernelTable'
+import { f64, int, size } from '../core/kernelTable'
+import { patchRow } from './patchRow'
 
 /** For the real cells of patches [p0, p1): rhs[u] = sqrtG[c] s[c] and x[u] = s[c] (u the unknown of cell c). */
 export function surfaceGatherPatches(s: Float64Array, sqrtG: Float64Array, rhs: Float64Array, x: Float64Array, N: number, p0: number, p1: number): void {
@@ -30,20 +31,6 @@ export function surfaceScatterPatches(x: Float64Array, s: Float64Array, N: numbe
   }
 }
 
-export const SURFACE_GATHER = defineKernel({
-  name: 'surfaceGather',
-  args: [f64('s'), f64('sqrtG'), f64('rhs'), f64('x'), int('N'), size('patches')],
-  split: 'blocks',
-  range: (a) => a[5] as number,
-  work: (a) => (a[4] as number) ** 2 * (a[5] as number),
-  ref: surfaceGatherPatches,
-})
+export const SURFACE_GATHER = patchRow('surfaceGather', [f64('s'), f64('sqrtG'), f64('rhs'), f64('x'), int('N'), size('patches')], 1, surfaceGatherPatches)
 
-export const SURFACE_SCATTER = defineKernel({
-  name: 'surfaceScatter',
-  args: [f64('x'), f64('s'), int('N'), size('patches')],
-  split: 'blocks',
-  range: (a) => a[3] as number,
-  work: (a) => (a[2] as number) ** 2 * (a[3] as number),
-  ref: surfaceScatterPatches,
-})
+export const SURFACE_SCATTER = patchRow('surfaceScatter', [f64('x'), f64('s'), int('N'), size('patches')], 1, surfaceScatterPatches)

@@ -9,7 +9,8 @@
 // Weights come precomputed with the same expressions as the matrix's (surfaceProjection.ts
 // forTerms): wX = sqrt(g) g^11 and wY = sqrt(g) g^22 per face, halved on a patch's edge;
 // wN = sqrt(g) g^12 per node, halved on an edge, 0 at the patch's corners (no mixed term).
-import { defineKernel, f64, i32, int, size } from '../core/kernelTable'
+import { f64, i32, int, size } from '../core/kernelTable'
+import { patchRow } from './patchRow'
 
 /**
  * The mixed term of node (i, j) of patch p that each of its two x-faces (alongX) or y-faces
@@ -70,11 +71,9 @@ export function surfaceCorrectionPatches(pot: Float64Array, u: Int32Array, wX: F
   }
 }
 
-export const SURFACE_CORRECTION = defineKernel({
-  name: 'surfaceCorrection',
-  args: [f64('pot'), i32('unknownOf'), f64('wX'), f64('wY'), f64('wN'), f64('dfx'), f64('dfy'), int('N'), size('patches')],
-  split: 'blocks',
-  range: (a) => a[8] as number,
-  work: (a) => 8 * (a[7] as number) ** 2 * (a[8] as number),
-  ref: surfaceCorrectionPatches,
-})
+export const SURFACE_CORRECTION = patchRow(
+  'surfaceCorrection',
+  [f64('pot'), i32('unknownOf'), f64('wX'), f64('wY'), f64('wN'), f64('dfx'), f64('dfy'), int('N'), size('patches')],
+  8,
+  surfaceCorrectionPatches,
+)

@@ -6,7 +6,8 @@
 // contravariant, at the cells) added, and F^i += dt sqrt(g) a^i. Every sample point is a face
 // of the patch itself, so no sample walks the atlas. The normal's length is sqrt(nx^2 + ny^2 +
 // nz^2): JavaScript's three-argument Math.hypot has no bit-for-bit twin in WebAssembly.
-import { defineKernel, f64, float, int, size, struct } from '../core/kernelTable'
+import { f64, float, int, size, struct } from '../core/kernelTable'
+import { patchRow } from './patchRow'
 import { cellSample, xFaceSample, yFaceSample } from './surfaceAdvectKernels'
 
 /** The face samples of the metric one axis needs (surfaceMetric.ts MetricSamples). */
@@ -68,15 +69,8 @@ export function surfaceForcesPatches(
 
 const faceMetric = { sqrtG: 'f64', g11: 'f64', g12: 'f64', g22: 'f64', du: 'f64', dv: 'f64' } as const
 
-export const SURFACE_FORCES = defineKernel({
-  name: 'surfaceForces',
-  args: [
+export const SURFACE_FORCES = patchRow('surfaceForces', [
     f64('fx'), f64('fy'), f64('rho', true), f64('ux', true), f64('uy', true), f64('f1', true), f64('f2', true),
     struct('X', faceMetric), struct('Y', faceMetric),
     float('gx'), float('gy'), float('gz'), float('axx'), float('axy'), float('axz'), float('rate'), float('dt'), int('N'), float('h'), size('patches'),
-  ],
-  split: 'blocks',
-  range: (a) => a[19] as number,
-  work: (a) => 2 * (a[17] as number) ** 2 * (a[19] as number),
-  ref: surfaceForcesPatches,
-})
+  ], 2, surfaceForcesPatches)

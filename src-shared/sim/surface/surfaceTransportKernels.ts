@@ -10,7 +10,8 @@
 // bits. The gather adds each cell's four face terms in the order the earlier scatter did
 // (left x-face, right x-face, lower y-face, upper y-face, a face with zero flux skipped), so
 // the result is also the same bits as that single pass over all faces.
-import { defineKernel, f64, float, int, size } from '../core/kernelTable'
+import { f64, float, int, size } from '../core/kernelTable'
+import { patchRow } from './patchRow'
 
 /** CFL bound per substep: no cell sends out more than this share of its content. */
 export const TRANSPORT_CFL = 0.5
@@ -96,20 +97,16 @@ export function surfaceTransportPatches(s: Float64Array, fx: Float64Array, fy: F
   }
 }
 
-export const SURFACE_OUTFLOW = defineKernel({
-  name: 'surfaceOutflow',
-  args: [f64('fx'), f64('fy'), f64('sqrtG'), int('N'), float('h'), f64('partial'), size('patches')],
-  split: 'blocks',
-  range: (a) => a[6] as number,
-  work: (a) => (a[3] as number) ** 2 * (a[6] as number),
-  ref: surfaceOutflowPatches,
-})
+export const SURFACE_OUTFLOW = patchRow(
+  'surfaceOutflow',
+  [f64('fx'), f64('fy'), f64('sqrtG'), int('N'), float('h'), f64('partial'), size('patches')],
+  1,
+  surfaceOutflowPatches,
+)
 
-export const SURFACE_TRANSPORT = defineKernel({
-  name: 'surfaceTransport',
-  args: [f64('s'), f64('fx'), f64('fy'), f64('sqrtG'), f64('change'), int('N'), float('dt'), float('h'), size('patches')],
-  split: 'blocks',
-  range: (a) => a[8] as number,
-  work: (a) => 4 * (a[5] as number) ** 2 * (a[8] as number),
-  ref: surfaceTransportPatches,
-})
+export const SURFACE_TRANSPORT = patchRow(
+  'surfaceTransport',
+  [f64('s'), f64('fx'), f64('fy'), f64('sqrtG'), f64('change'), int('N'), float('dt'), float('h'), size('patches')],
+  4,
+  surfaceTransportPatches,
+)
