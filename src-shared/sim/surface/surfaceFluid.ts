@@ -99,18 +99,18 @@ export class SurfaceFluid {
     this.metric = computeMetric(surface, this.grid, options.flatMetric ?? false, this.kernels)
     this.projection = new SurfaceProjection(this.grid, this.metric, this.kernels)
     const g = this.grid
-    // The fluxes and densities live in the kernels' memory, where the transport's rows run.
-    this.fx = this.kernels.f64(g.P * g.xBlock)
-    this.fy = this.kernels.f64(g.P * g.yBlock)
+    // Every field lives in the kernels' memory, where the rows over patches run.
     const k = this.kernels
+    this.fx = k.f64(g.P * g.xBlock)
+    this.fy = k.f64(g.P * g.yBlock)
     this.ux = k.f64(g.P * g.xBlock)
     this.uy = k.f64(g.P * g.yBlock)
     this.tmpX = k.f64(g.P * g.xBlock)
     this.tmpY = k.f64(g.P * g.yBlock)
     this.leavesX = k.u8(g.P * g.xBlock)
     this.leavesY = k.u8(g.P * g.yBlock)
-    this.tmpC = this.kernels.f64(g.P * g.cellBlock)
-    this.density = Array.from({ length: options.densities }, () => this.kernels.f64(g.P * g.cellBlock))
+    this.tmpC = k.f64(g.P * g.cellBlock)
+    this.density = Array.from({ length: options.densities }, () => k.f64(g.P * g.cellBlock))
     this.sampler = new SurfaceSampler(g)
     this.transport = new SurfaceTransport(g, this.metric, this.kernels)
     this.vort = new SurfaceVorticity(g, this.metric, this.sampler, this.kernels)
