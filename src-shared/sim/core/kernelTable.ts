@@ -176,23 +176,33 @@ export function scratch(name: string, bytes: (a: KernelArgs) => number): Scratch
 }
 
 /**
- * A row over the z-planes of a flat cell grid whose arguments include `plane` (cells per
- * z-plane, an int both sides take) and end in `nz` (a size neither takes): range nz, work
- * weight x plane x nz (weight: passes over a cell's data, for the pool's serial/parallel choice).
+ * A row whose range is its last argument (a size neither side takes: the planes, the patches)
+ * and whose work is weight x cellsPerIndex x range (weight: passes over a cell's data, for the
+ * pool's serial/parallel choice).
  */
-export function planeRow(name: string, args: KernelRowSpec['args'], weight: number, ref: KernelRowSpec['ref'], partials?: string): KernelRow {
+export function sizedRow(name: string, args: KernelRowSpec['args'], split: KernelSplit, cellsPerIndex: (a: KernelArgs) => number, weight: number, ref: KernelRowSpec['ref'], partials?: string): KernelRow {
   const last = args.length - 1
-  const planeAt = args.findIndex((a) => a.name === 'plane')
-  if (planeAt < 0 || args[last].kind !== 'size') throw new Error(`kernel ${name}: a plane row takes plane and ends in the size nz`)
+  if (args[last].kind !== 'size') throw new Error(`kernel ${name}: the row's last argument must be the size of its range`)
   return defineKernel({
     name,
     args,
-    split: 'planes',
+    split,
     range: (a) => a[last] as number,
-    work: (a) => weight * (a[planeAt] as number) * (a[last] as number),
+    work: (a) => weight * cellsPerIndex(a) * (a[last] as number),
     ref,
     ...(partials === undefined ? {} : { partials }),
   })
+}
+
+/**
+ * A row over the z-planes of a flat cell grid whose arguments include `plane` (cells per
+ * z-plane, an int both sides take) and end in `nz` (a size neither takes): range nz, work
+ * weight x plane x nz.
+ */
+export function planeRow(name: string, args: KernelRowSpec['args'], weight: number, ref: KernelRowSpec['ref'], partials?: string): KernelRow {
+  const planeAt = args.findIndex((a) => a.name === 'plane')
+  if (planeAt < 0 || args[args.length - 1].kind !== 'size') throw new Error(`kernel ${name}: a plane row takes plane and ends in the size nz`)
+  return sizedRow(name, args, 'planes', (a) => a[planeAt] as number, weight, ref, partials)
 }
 
 /** Element type of a typed array, as a PtrType. */

@@ -250,7 +250,8 @@ export class SurfaceFluid {
     this.advectVelocity(dt)
     const st = this.projection.project(this.fx, this.fy)
     this.lastProjection = { iterations: st.iterations, residual: st.residual }
-    this.velocities()
+    // (u is not recomputed here: every reader of it, the next step's forces and advection and
+    // vorticity(), recomputes it from the fluxes first.)
     // One flow carries every density: its substep count is found once.
     const substeps = this.transport.substeps(this.fx, this.fy, dt)
     if (diffusion > 0) this.diffuseAll(diffusion, dt)
