@@ -7,12 +7,16 @@
 //
 //   Faces: each face's centre is traced back and the accurate velocity there projected on the
 //     face's normal. Closed faces (walls, obstacles) keep their prescribed normal velocity
-//     (copied from zOld; the solver sets them). The traces run first; the end points that take
-//     the linear MLS fit (in tetrahedra and transition hexahedra, and in plain hexahedra whose
-//     staggered stencil misses a face: most of the cost) are then fitted as one batch on the
+//     (copied from zOld; the solver sets them). Faces whose trace lies among hexahedra (its
+//     start, midpoint and end in hexahedral cubes: most of a hybrid mesh's) are traced on the
+//     kernels first (hexTraceKernel.ts), with the staggered value where its stencil is whole;
+//     the others are traced here, one at a time. Then the end points that take the linear MLS
+//     fit (in tetrahedra and transition hexahedra, and in plain hexahedra whose staggered
+//     stencil misses a face: most of the cost) are fitted as one batch on the
 //     kernels (linearFitKernel.ts: over the threads on WebAssembly), each the same bits as the
 //     fit one at a time.
-//   Cells: scalars (density, temperature) traced back from cell centres, HybridInterpolation.scalarAt.
+//   Cells: scalars (density, temperature) traced back from cell centres, HybridInterpolation.scalarAt;
+//     cells whose trace lies among hexahedra on the kernels first, as the faces'.
 //   Points: massless tracker particles moved forward with the fast field (section 3; the paper
 //     recomputes the vertex velocities before moving them, as the caller does here).
 //
@@ -27,20 +31,24 @@ import { segmentInside } from '../core/scalarBudget'
 import type { KernelBackend } from '../core/kernelTypes'
 import type { HybridInterpolation } from './hybridInterpolation'
 import { HybridLocator } from './hybridLocate'
-import { CELL_HEX, FACE_OBSTACLE, FACE_WALL, type HybridMesh, openSidesOf } from './hybridMesh'
+import { HEX_CELL_TRACES, HEX_FACE_TRACES, HEX_TRACE_ACCURATE, HEX_TRACE_DONE, type HexTraceMesh } from './hexTraceKernel'
+import { CELL_HEX, type HybridMesh, openSidesOf } from './hybridMesh'
 import { LINEAR_FIT_POINTS, LINEAR_FIT_SCRATCH } from './linearFitKernel'
 
+/** a itself on TypeScript; on WebAssembly a copy in the kernels' memory (read-only mesh arrays, copied once). */
+function kernelCopy<T extends Float64Array | Int32Array | Uint8Array>(kernels: KernelBackend, a: T): T {
+  if (kernels.kind === 'ts') return a
+  const b = (a instanceof Float64Array ? kernels.f64(a.length) : a instanceof Int32Array ? kernels.i32(a.length) : kernels.u8(a.length)) as T
+  b.set(a)
+  return b
+}
+
 /**
- * The batch of linear fits of one advectFaces call: the mesh's face centres, normals and fit
- * neighbourhoods where the kernels reach them (copies in the WebAssembly memory; the mesh's
- * own arrays on TypeScript), the old face velocities, and per point its place, faces, length
- * unit, answer and face.
+ * The batch of linear fits of one advectFaces call: the fit neighbourhoods where the kernels
+ * reach them, and per point its place, faces, length unit, answer and face.
  */
 class FitBatch {
-  readonly C: Float64Array
-  readonly N: Float64Array
   readonly faces: Int32Array
-  readonly z: Float64Array
   readonly at: Float64Array
   readonly start: Int32Array
   readonly end: Int32Array
@@ -49,25 +57,59 @@ class FitBatch {
   readonly face: Int32Array
   readonly work = new Float64Array(LINEAR_FIT_SCRATCH)
 
-  constructor(mesh: HybridMesh, neighbourFaces: Int32Array, readonly kernels: KernelBackend) {
-    const copy = kernels.kind !== 'ts'
-    const nf = mesh.faceCount
-    const own = <T extends Float64Array | Int32Array>(a: T, make: (n: number) => T): T => {
-      if (!copy) return a
-      const b = make(a.length)
-      b.set(a)
-      return b
-    }
-    this.C = own(mesh.faceCentre, (n) => kernels.f64(n))
-    this.N = own(mesh.faceNormal, (n) => kernels.f64(n))
-    this.faces = own(neighbourFaces, (n) => kernels.i32(n))
-    this.z = copy ? kernels.f64(nf) : new Float64Array(0)
+  constructor(nf: number, neighbourFaces: Int32Array, readonly kernels: KernelBackend) {
+    this.faces = kernelCopy(kernels, neighbourFaces)
     this.at = kernels.f64(3 * nf)
     this.start = kernels.i32(nf)
     this.end = kernels.i32(nf)
     this.len = kernels.f64(nf)
     this.out = kernels.f64(3 * nf)
     this.face = new Int32Array(nf)
+  }
+}
+
+/**
+ * What the advection's kernels (the hexahedral traces, the linear fits) read and write, where
+ * they reach it: the mesh arrays (copied once on WebAssembly), the copies of a call's face
+ * velocities, cell scalars and vertex velocities (on WebAssembly; the caller's own arrays on
+ * TypeScript), the traces' answers per face or cell (hexTraceKernel.ts).
+ */
+class KernelArrays {
+  readonly mesh: HexTraceMesh
+  readonly copies: boolean
+  readonly zOld: Float64Array
+  readonly zNew: Float64Array
+  readonly vv: Float64Array
+  /** Two cell scalars and their advected values. */
+  readonly sA: Float64Array
+  readonly sB: Float64Array
+  readonly oA: Float64Array
+  readonly oB: Float64Array
+  readonly at: Float64Array
+  readonly cell: Int32Array
+  readonly status: Uint8Array
+
+  constructor(mesh: HybridMesh, interp: HybridInterpolation, readonly kernels: KernelBackend) {
+    const own = <T extends Float64Array | Int32Array | Uint8Array>(a: T) => kernelCopy(kernels, a)
+    this.mesh = {
+      faceCentre: own(mesh.faceCentre), faceNormal: own(mesh.faceNormal), faceCellA: own(mesh.faceCellA), faceKind: own(mesh.faceKind),
+      cellCentre: own(mesh.cellCentre), hexVertices: own(mesh.hexVertices), cubeHex: own(mesh.cubeHex), hexCube: own(mesh.hexCube),
+      cellKind: own(mesh.cellKind), macSingle: own(interp.macSingle), macSign: own(interp.macSign),
+    }
+    this.copies = kernels.kind !== 'ts'
+    const nf = mesh.faceCount, nc = mesh.cellCount
+    const copy = (n: number) => (this.copies ? kernels.f64(n) : new Float64Array(0))
+    this.zOld = copy(nf)
+    this.zNew = copy(nf)
+    this.vv = copy(3 * mesh.vertexCount)
+    this.sA = copy(nc)
+    this.sB = copy(nc)
+    this.oA = copy(nc)
+    this.oB = copy(nc)
+    const most = Math.max(nf, nc)
+    this.at = kernels.f64(3 * most)
+    this.cell = kernels.i32(most)
+    this.status = kernels.u8(most)
   }
 }
 
@@ -87,13 +129,15 @@ export class HybridAdvection {
   private readonly pair = new Float64Array(2)
   private left = false
   private readonly batch: FitBatch | null
+  private readonly kernelArrays: KernelArrays
 
   /** kernels: where the faces' linear fits run (their arrays are copied there once). */
   constructor(readonly interpolation: HybridInterpolation, locator?: HybridLocator, kernels: KernelBackend = TS_KERNELS) {
     this.mesh = interpolation.mesh
     if (locator && locator.mesh !== this.mesh) throw new EddyError('INVALID_PARAM', 'hybrid advection: the locator was built for another mesh than the interpolation')
     this.locator = locator ?? new HybridLocator(this.mesh)
-    this.batch = interpolation.neighbourFaces.length > 0 ? new FitBatch(this.mesh, interpolation.neighbourFaces, kernels) : null
+    this.kernelArrays = new KernelArrays(this.mesh, interpolation, kernels)
+    this.batch = interpolation.neighbourFaces.length > 0 ? new FitBatch(this.mesh.faceCount, interpolation.neighbourFaces, kernels) : null
     this.open = openSidesOf(this.mesh)
   }
 
@@ -177,46 +221,42 @@ export class HybridAdvection {
    * velocity of zOld there projected on the face's normal; closed faces copy zOld.
    */
   advectFaces(zOld: Float64Array, vertexVel: Float64Array, dt: number, zNew: Float64Array): void {
-    const { faceCount, faceKind, faceCentre: C, faceNormal: N, faceCellA } = this.mesh
+    const { faceCount, faceNormal: N, faceCentre: C, faceCellA, hexCount, grid } = this.mesh
     this.checkStep('faces', dt, vertexVel)
     if (zOld.length !== faceCount || zNew.length !== faceCount) throw new EddyError('INVALID_PARAM', `hybrid advection (faces): ${zOld.length} old and ${zNew.length} new face velocities for ${faceCount} faces`)
     if (zOld === zNew) throw new EddyError('INVALID_PARAM', 'hybrid advection (faces): zOld and zNew must be different arrays (the traces read zOld while zNew is written)')
-    const { interpolation: interp, pos, vel, batch } = this
-    const { cellKind, cellMeanEdge } = this.mesh
-    const { neighbourStart } = interp
+    const { pos, batch, kernelArrays: K } = this
+    // The faces whose whole trace lies among hexahedra, on the kernels (hexTraceKernel.ts);
+    // the others below, each as it was before that row existed.
+    const z = K.copies ? K.zOld : zOld
+    const vv = K.copies ? K.vv : vertexVel
+    if (K.copies) {
+      z.set(zOld)
+      vv.set(vertexVel)
+    }
+    const { origin, dx, nx, ny, nz } = grid
+    K.kernels.run(HEX_FACE_TRACES, K.mesh, vv, z, dt, hexCount, nx, ny, nz, origin[0], origin[1], origin[2], 1 / dx, K.copies ? K.zNew : zNew, K.at, K.cell, K.status, faceCount)
+    if (K.copies) zNew.set(K.zNew)
+    const { status, at, cell } = K
     let clamped = 0
     let points = 0
     for (let f = 0; f < faceCount; f++) {
-      const kind = faceKind[f]
-      if (kind === FACE_WALL || kind === FACE_OBSTACLE) {
-        zNew[f] = zOld[f]
-        continue
+      const st = status[f]
+      if (st === HEX_TRACE_DONE) continue
+      let c: number
+      if (st === HEX_TRACE_ACCURATE) {
+        c = cell[f]
+        pos[0] = at[3 * f]; pos[1] = at[3 * f + 1]; pos[2] = at[3 * f + 2]
+      } else {
+        // The centre lies on cell a's boundary: its fields are defined there, no search needed.
+        c = this.trace(C[3 * f], C[3 * f + 1], C[3 * f + 2], faceCellA[f], -dt, vertexVel)
+        if (this.left) clamped++
       }
-      // The centre lies on cell a's boundary: its fields are defined there, no search needed.
-      const c = this.trace(C[3 * f], C[3 * f + 1], C[3 * f + 2], faceCellA[f], -dt, vertexVel)
-      if (this.left) clamped++
-      // accurateVelocityAt: the staggered trilinear in a plain hexahedron when its stencil is
-      // whole, else the linear fit over the cell's neighbourhood, in the batch below.
-      if (cellKind[c] === CELL_HEX && interp.macVelocityAt(pos[0], pos[1], pos[2], c, zOld, vel, 0)) {
-        zNew[f] = vel[0] * N[3 * f] + vel[1] * N[3 * f + 1] + vel[2] * N[3 * f + 2]
-        continue
-      }
-      if (batch !== null && neighbourStart[c + 1] > neighbourStart[c]) {
-        batch.at[3 * points] = pos[0]; batch.at[3 * points + 1] = pos[1]; batch.at[3 * points + 2] = pos[2]
-        batch.start[points] = neighbourStart[c]
-        batch.end[points] = neighbourStart[c + 1]
-        batch.len[points] = cellMeanEdge[c]
-        batch.face[points++] = f
-        continue
-      }
-      interp.accurateVelocityAt(pos[0], pos[1], pos[2], c, zOld, vel, 0)
-      zNew[f] = vel[0] * N[3 * f] + vel[1] * N[3 * f + 1] + vel[2] * N[3 * f + 2]
+      if (this.accurateOrQueued(f, c, zOld, zNew, points)) points++
     }
     if (batch !== null && points > 0) {
-      const z = batch.z.length > 0 ? batch.z : zOld
-      if (z !== zOld) z.set(zOld)
-      const eps = interp.epsilonFactor
-      batch.kernels.run(LINEAR_FIT_POINTS, batch.C, batch.N, z, batch.faces, batch.at, batch.start, batch.end, batch.len, eps * eps, batch.out, batch.work, points)
+      const eps = this.interpolation.epsilonFactor
+      batch.kernels.run(LINEAR_FIT_POINTS, K.mesh.faceCentre, K.mesh.faceNormal, z, batch.faces, batch.at, batch.start, batch.end, batch.len, eps * eps, batch.out, batch.work, points)
       const { out, face } = batch
       for (let q = 0; q < points; q++) {
         const f = face[q]
@@ -227,20 +267,47 @@ export class HybridAdvection {
   }
 
   /**
+   * accurateVelocityAt at the trace's end (this.pos, in cell c) projected on face f's normal:
+   * the staggered trilinear in a plain hexahedron when its stencil is whole (into zNew[f]),
+   * else the linear fit over the cell's neighbourhood, queued as batch point `q` (true), or
+   * evaluated here when the cell has no listed neighbourhood.
+   */
+  private accurateOrQueued(f: number, c: number, zOld: Float64Array, zNew: Float64Array, q: number): boolean {
+    const { interpolation: interp, pos, vel, batch } = this
+    const { cellKind, cellMeanEdge, faceNormal: N } = this.mesh
+    const { neighbourStart } = interp
+    if (cellKind[c] === CELL_HEX && interp.macVelocityAt(pos[0], pos[1], pos[2], c, zOld, vel, 0)) {
+      zNew[f] = vel[0] * N[3 * f] + vel[1] * N[3 * f + 1] + vel[2] * N[3 * f + 2]
+      return false
+    }
+    if (batch !== null && neighbourStart[c + 1] > neighbourStart[c]) {
+      batch.at[3 * q] = pos[0]; batch.at[3 * q + 1] = pos[1]; batch.at[3 * q + 2] = pos[2]
+      batch.start[q] = neighbourStart[c]
+      batch.end[q] = neighbourStart[c + 1]
+      batch.len[q] = cellMeanEdge[c]
+      batch.face[q] = f
+      return true
+    }
+    interp.accurateVelocityAt(pos[0], pos[1], pos[2], c, zOld, vel, 0)
+    zNew[f] = vel[0] * N[3 * f] + vel[1] * N[3 * f + 1] + vel[2] * N[3 * f + 2]
+    return false
+  }
+
+  /**
    * out = the cell-centred scalar `values` advected by dt: each centre traced back, scalarAt
    * there; with `values2`, out2 the same for a second scalar from the same traces (density and
    * temperature ride one flow: tracing twice would find the same points).
    */
   advectCells(
-    values: Float64Array | Float32Array,
+    values: Float64Array,
     vertexVel: Float64Array,
     dt: number,
-    out: Float64Array | Float32Array,
-    values2: Float64Array | Float32Array | null = null,
-    out2: Float64Array | Float32Array | null = null,
+    out: Float64Array,
+    values2: Float64Array | null = null,
+    out2: Float64Array | null = null,
     ambients: readonly [number, number] | null = null,
   ): void {
-    const { cellCount, cellCentre: C } = this.mesh
+    const { cellCount, cellCentre: C, hexCount, grid } = this.mesh
     this.checkStep('cells', dt, vertexVel)
     for (const [v, o] of values2 === null ? [[values, out]] : [[values, out], [values2, out2]]) {
       if (v === null || o === null || v.length !== cellCount || o.length !== cellCount) throw new EddyError('INVALID_PARAM', `hybrid advection (cells): ${v?.length ?? 'no'} values and ${o?.length ?? 'no'} outputs for ${cellCount} cells`)
@@ -248,19 +315,45 @@ export class HybridAdvection {
     }
     // Each output is written while both inputs are still read.
     if (values2 !== null && (out === out2 || out === values2 || out2 === values)) throw new EddyError('INVALID_PARAM', 'hybrid advection (cells): the two scalars need four different arrays')
-    const { interpolation: interp, pos, pair } = this
+    const { interpolation: interp, pos, pair, kernelArrays: K } = this
+    // The cells whose whole trace lies among hexahedra, on the kernels (hexTraceKernel.ts);
+    // the others below, each as it was before that row existed.
+    const two = values2 !== null
+    const a = K.copies ? K.sA : values, b = two ? (K.copies ? K.sB : values2) : null
+    const vv = K.copies ? K.vv : vertexVel
+    if (K.copies) {
+      a.set(values)
+      if (b !== null) b.set(values2!)
+      vv.set(vertexVel)
+    }
+    const oA = K.copies ? K.oA : out, oB = two ? (K.copies ? K.oB : out2) : null
+    const { origin, dx, nx, ny, nz } = grid
+    K.kernels.run(HEX_CELL_TRACES, K.mesh, vv, a, b, dt, hexCount, nx, ny, nz, origin[0], origin[1], origin[2], 1 / dx, oA, oB, K.at, K.cell, K.status, cellCount)
+    if (K.copies) {
+      out.set(oA.subarray(0, cellCount))
+      if (two) out2!.set(oB!.subarray(0, cellCount))
+    }
+    const { status, at, cell } = K
     let clamped = 0
     for (let c = 0; c < cellCount; c++) {
-      const e = this.trace(C[3 * c], C[3 * c + 1], C[3 * c + 2], c, -dt, vertexVel)
+      const st = status[c]
+      if (st === HEX_TRACE_DONE) continue
+      let e: number
       // With ambients, departures beyond an open side read the ambient value there.
       let inside = 1
-      if (this.left) {
-        clamped++
-        if (ambients !== null) inside = this.insideOpenSides(e)
+      if (st === HEX_TRACE_ACCURATE) {
+        e = cell[c]
+        pos[0] = at[3 * c]; pos[1] = at[3 * c + 1]; pos[2] = at[3 * c + 2]
+      } else {
+        e = this.trace(C[3 * c], C[3 * c + 1], C[3 * c + 2], c, -dt, vertexVel)
+        if (this.left) {
+          clamped++
+          if (ambients !== null) inside = this.insideOpenSides(e)
+        }
       }
       if (values2 === null) {
-        const a = interp.scalarAt(pos[0], pos[1], pos[2], e, values)
-        out[c] = inside === 1 ? a : ambients![0] + (a - ambients![0]) * inside
+        const s = interp.scalarAt(pos[0], pos[1], pos[2], e, values)
+        out[c] = inside === 1 ? s : ambients![0] + (s - ambients![0]) * inside
       } else {
         interp.scalarsAt(pos[0], pos[1], pos[2], e, values, values2, pair)
         out[c] = inside === 1 ? pair[0] : ambients![0] + (pair[0] - ambients![0]) * inside

@@ -86,9 +86,9 @@ export class HybridInterpolation {
   private readonly cornerWeight = new Float64Array(8)
   private readonly lambda = new Float64Array(4)
   private readonly axisOffset: Int32Array
-  /** Per grid face: its one mesh face (-1 for none or a split face), and that face's normal along the grid face's axis. */
-  private readonly macSingle: Int32Array
-  private readonly macSign: Float64Array
+  /** Per grid face: its one mesh face (-1 for none or a split face), and that face's normal along the grid face's axis (read by hexTraceKernel.ts too). */
+  readonly macSingle: Int32Array
+  readonly macSign: Float64Array
   /** Per axis, the index offsets of a staggered stencil's 8 grid faces from its first (d & 1 along x, d & 2 y, d & 4 z). */
   private readonly macCorner: Int32Array
   private readonly ox: number

@@ -1,0 +1,271 @@
+// The hexahedral fast path of the back-traces (hybridAdvection.ts advectFaces and advectCells,
+// seed 000 section 3.3) as two kernel-table rows, over faces and over cells: the TypeScript
+// references below and their AssemblyScript twins (wasm/assembly/hybridTrace.ts), split over
+// the faces or cells on the WebAssembly backend's threads. On a hybrid mesh most faces and
+// cells lie among plain hexahedra, where the whole trace is grid arithmetic: the fast field is
+// trilinear in a cube's 8 corner velocities, a point is located with one floor per axis, the
+// accurate velocity is the staggered (MAC) trilinear of the grid faces and a scalar the
+// trilinear of the 8 cell centres around the point. The rows do exactly that and leave
+// everything else to the caller, saying which case each face (cell) is:
+//
+//   HEX_TRACE_DONE: zNew[f] written (a closed face's prescribed value, or the MAC velocity at the
+//     trace's end projected on the face's normal);
+//   HEX_TRACE_ACCURATE: the trace stayed among hexahedra and ended at at[3f..3f+2] in cell
+//     cell[f], but the accurate velocity there is not a whole-face MAC stencil (a transition
+//     hexahedron, a split or missing stencil face, a NaN): the caller evaluates it;
+//   HEX_TRACE_FULL: the trace starts in a tetrahedron, or its midpoint or end is not in a
+//     hexahedral cube (a band cube, a solid, outside the grid, NaN): the caller traces it.
+//
+// For cells, HEX_TRACE_DONE writes the scalars' trilinear values and HEX_TRACE_ACCURATE means
+// the 8 centres around the end are not all hexahedra (the scalar fit answers there).
+//
+// Every operation is the one HybridAdvection.trace / HybridInterpolation.fastVelocityAt /
+// macVelocityAt / scalarsAt / HybridLocator.cellAt performs, in the same order, so each answer
+// is the same bits whichever side computes it and however the range is split over threads.
+import { defineKernel, f64, float, i32, int, type KernelArgs, size, struct, u8 } from '../core/kernelTable'
+import { FACE_OBSTACLE, FACE_WALL } from './hybridMesh'
+import { CELL_HEX } from './hybridMesh'
+
+export const HEX_TRACE_DONE = 0
+export const HEX_TRACE_ACCURATE = 1
+export const HEX_TRACE_FULL = 2
+
+/** The mesh arrays the row reads (the twin receives them as consecutive pointers, in this order). */
+export interface HexTraceMesh {
+  faceCentre: Float64Array
+  faceNormal: Float64Array
+  faceCellA: Int32Array
+  faceKind: Uint8Array
+  cellCentre: Float64Array
+  hexVertices: Int32Array
+  /** Per grid cube its hexahedron, -1 for a band or solid cube. */
+  cubeHex: Int32Array
+  hexCube: Int32Array
+  cellKind: Uint8Array
+  /** Per grid face its one mesh face (-1 for none or a split face), and that face's normal along the grid face's axis (HybridInterpolation). */
+  macSingle: Int32Array
+  macSign: Float64Array
+}
+
+export const HEX_TRACE_MESH_FIELDS = {
+  faceCentre: 'f64',
+  faceNormal: 'f64',
+  faceCellA: 'i32',
+  faceKind: 'u8',
+  cellCentre: 'f64',
+  hexVertices: 'i32',
+  cubeHex: 'i32',
+  hexCube: 'i32',
+  cellKind: 'u8',
+  macSingle: 'i32',
+  macSign: 'f64',
+} as const
+
+/** HybridLocator.cellAt where the point's cube is hexahedral: its hexahedron, else -1 (outside, band, solid, NaN). */
+function hexCellAt(cubeHex: Int32Array, x: number, y: number, z: number, nx: number, ny: number, nz: number, ox: number, oy: number, oz: number, invH: number): number {
+  const fx = (x - ox) * invH, fy = (y - oy) * invH, fz = (z - oz) * invH
+  if (!(fx >= 0 && fy >= 0 && fz >= 0 && fx <= nx && fy <= ny && fz <= nz)) return -1
+  let i = Math.floor(fx), j = Math.floor(fy), k = Math.floor(fz)
+  if (i === nx) i--
+  if (j === ny) j--
+  if (k === nz) k--
+  return cubeHex[i + nx * (j + ny * k)]
+}
+
+/** HybridInterpolation.fastVelocityAt in hexahedron c, into vel[0..2]. */
+function fastInHex(M: HexTraceMesh, vv: Float64Array, x: number, y: number, z: number, c: number, invH: number, vel: Float64Array): void {
+  const { cellCentre, hexVertices } = M
+  const tx = (x - cellCentre[3 * c]) * invH + 0.5
+  const ty = (y - cellCentre[3 * c + 1]) * invH + 0.5
+  const tz = (z - cellCentre[3 * c + 2]) * invH + 0.5
+  let ux = 0, uy = 0, uz = 0
+  for (let d = 0; d < 8; d++) {
+    const wt = (d & 1 ? tx : 1 - tx) * (d & 2 ? ty : 1 - ty) * (d & 4 ? tz : 1 - tz)
+    const v = 3 * hexVertices[8 * c + d]
+    ux += wt * vv[v]; uy += wt * vv[v + 1]; uz += wt * vv[v + 2]
+  }
+  vel[0] = ux; vel[1] = uy; vel[2] = uz
+}
+
+/** HybridInterpolation's floorNear: floor(u) kept within [c - 1, c]. */
+function floorNear(u: number, c: number): number {
+  const f = Math.floor(u)
+  return f < c - 1 ? c - 1 : f > c ? c : f
+}
+
+/**
+ * HybridInterpolation.macComponent over whole grid faces only: NaN when a stencil face lies
+ * outside the grid, is split or missing (macSingle -1), or holds NaN.
+ */
+function macComponent(M: HexTraceMesh, zf: Float64Array, a: number, gx: number, gy: number, gz: number, ci: number, cj: number, ck: number, nx: number, ny: number, nz: number): number {
+  const u = a === 0 ? gx : gx - 0.5, v = a === 1 ? gy : gy - 0.5, w = a === 2 ? gz : gz - 0.5
+  const i0 = a === 0 ? ci : floorNear(u, ci), j0 = a === 1 ? cj : floorNear(v, cj), k0 = a === 2 ? ck : floorNear(w, ck)
+  const fx = nx + (a === 0 ? 1 : 0), fy = ny + (a === 1 ? 1 : 0), fz = nz + (a === 2 ? 1 : 0)
+  if (i0 < 0 || j0 < 0 || k0 < 0 || i0 + 1 >= fx || j0 + 1 >= fy || k0 + 1 >= fz) return NaN
+  const tx = u - i0, ty = v - j0, tz = w - k0
+  const axisOffset = a === 0 ? 0 : a === 1 ? (nx + 1) * ny * nz : (nx + 1) * ny * nz + nx * (ny + 1) * nz
+  const base = axisOffset + i0 + fx * (j0 + fy * k0)
+  let sum = 0
+  for (let d = 0; d < 8; d++) {
+    const g = base + (d & 1) + fx * ((d & 2 ? 1 : 0) + fy * (d & 4 ? 1 : 0))
+    const f = M.macSingle[g]
+    if (f < 0) return NaN
+    const value = zf[f] * M.macSign[g]
+    if (value !== value) return NaN
+    sum += (d & 1 ? tx : 1 - tx) * (d & 2 ? ty : 1 - ty) * (d & 4 ? tz : 1 - tz) * value
+  }
+  return sum
+}
+
+/**
+ * Faces [f0, f1) of advectFaces' traces over dt through the fast field vv (3 per vertex) from
+ * the face velocities zOld, on a grid of nx x ny x nz cubes at (ox, oy, oz), invH = 1 / dx:
+ * status[f] says which case the face is (HEX_TRACE_*), with zNew[f] for HEX_TRACE_DONE and the
+ * trace's end at[3f..3f+2] and cell[f] for HEX_TRACE_ACCURATE.
+ */
+export function hexFaceTraces(
+  M: HexTraceMesh, vv: Float64Array, zOld: Float64Array, dt: number, hexCount: number,
+  nx: number, ny: number, nz: number, ox: number, oy: number, oz: number, invH: number,
+  zNew: Float64Array, at: Float64Array, cell: Int32Array, status: Uint8Array, f0: number, f1: number,
+): void {
+  const { faceCentre: C, faceNormal: N, faceCellA, faceKind, cubeHex, hexCube, cellKind } = M
+  const vel = new Float64Array(3)
+  const step = -dt, h = 0.5 * step
+  for (let f = f0; f < f1; f++) {
+    const kind = faceKind[f]
+    if (kind === FACE_WALL || kind === FACE_OBSTACLE) {
+      zNew[f] = zOld[f]
+      status[f] = HEX_TRACE_DONE
+      continue
+    }
+    const c = faceCellA[f]
+    status[f] = HEX_TRACE_FULL
+    if (c >= hexCount) continue
+    const x = C[3 * f], y = C[3 * f + 1], z = C[3 * f + 2]
+    // HybridAdvection.traceEnd: the midpoint, then the end, each in a hexahedral cube.
+    fastInHex(M, vv, x, y, z, c, invH, vel)
+    const mx = x + h * vel[0], my = y + h * vel[1], mz = z + h * vel[2]
+    const cm = hexCellAt(cubeHex, mx, my, mz, nx, ny, nz, ox, oy, oz, invH)
+    if (cm < 0) continue
+    fastInHex(M, vv, mx, my, mz, cm, invH, vel)
+    const ex = x + step * vel[0], ey = y + step * vel[1], ez = z + step * vel[2]
+    const ce = hexCellAt(cubeHex, ex, ey, ez, nx, ny, nz, ox, oy, oz, invH)
+    if (ce < 0) continue
+    at[3 * f] = ex; at[3 * f + 1] = ey; at[3 * f + 2] = ez
+    cell[f] = ce
+    status[f] = HEX_TRACE_ACCURATE
+    if (cellKind[ce] !== CELL_HEX) continue
+    // HybridInterpolation.macVelocityAt.
+    const cube = hexCube[ce]
+    const ci = cube % nx, r = (cube - ci) / nx, cj = r % ny, ck = (r - cj) / ny
+    const gx = (ex - ox) * invH, gy = (ey - oy) * invH, gz = (ez - oz) * invH
+    const u = macComponent(M, zOld, 0, gx, gy, gz, ci, cj, ck, nx, ny, nz)
+    if (u !== u) continue
+    const v = macComponent(M, zOld, 1, gx, gy, gz, ci, cj, ck, nx, ny, nz)
+    if (v !== v) continue
+    const w = macComponent(M, zOld, 2, gx, gy, gz, ci, cj, ck, nx, ny, nz)
+    if (w !== w) continue
+    zNew[f] = u * N[3 * f] + v * N[3 * f + 1] + w * N[3 * f + 2]
+    status[f] = HEX_TRACE_DONE
+  }
+}
+
+const num = (a: KernelArgs, i: number) => a[i] as number
+
+/**
+ * hexFaceTraces over faces [0, faces). Args: M, vv, zOld, dt, hexCount, nx, ny, nz, ox, oy, oz,
+ * invH, zNew, at, cell, status, faces.
+ */
+export const HEX_FACE_TRACES = defineKernel({
+  name: 'hexFaceTraces',
+  args: [
+    struct('M', HEX_TRACE_MESH_FIELDS), f64('vv'), f64('zOld'), float('dt'), int('hexCount'),
+    int('nx'), int('ny'), int('nz'), float('ox'), float('oy'), float('oz'), float('invH'),
+    f64('zNew'), f64('at'), i32('cell'), u8('status'), size('faces'),
+  ],
+  split: 'rows',
+  range: (a) => num(a, 16),
+  // Two fast-field reads (8 corners each) and a MAC stencil (24 faces): some 40 gathers a face.
+  work: (a) => 40 * num(a, 16),
+  // Faces among tetrahedra return at once: pieces keep the threads finishing together.
+  piecesPerThread: 4,
+  ref: hexFaceTraces,
+})
+
+/**
+ * HybridInterpolation.scalarsAt's trilinear branch for the scalar s (its min/max clamp
+ * included): the 8 centres from cube (i0, j0, k0), all known hexahedral, weights from the
+ * offsets (tx, ty, tz) within them.
+ */
+function trilinearCentres(cubeHex: Int32Array, s: Float64Array, i0: number, j0: number, k0: number, tx: number, ty: number, tz: number, nx: number, ny: number): number {
+  let sum = 0, lo = Infinity, hi = -Infinity
+  for (let d = 0; d < 8; d++) {
+    const e = cubeHex[i0 + (d & 1) + nx * (j0 + (d & 2 ? 1 : 0) + ny * (k0 + (d & 4 ? 1 : 0)))]
+    const p = s[e]
+    if (p < lo) lo = p
+    if (p > hi) hi = p
+    sum += (d & 1 ? tx : 1 - tx) * (d & 2 ? ty : 1 - ty) * (d & 4 ? tz : 1 - tz) * p
+  }
+  return sum < lo ? lo : sum > hi ? hi : sum
+}
+
+/**
+ * Cells [c0, c1) of advectCells' traces over dt through the fast field vv, carrying the cell
+ * scalar a (and b when not null): status[c] says which case the cell is, with outA[c] (outB[c])
+ * for HEX_TRACE_DONE and the trace's end at[3c..3c+2] and cell[c] for HEX_TRACE_ACCURATE.
+ */
+export function hexCellTraces(
+  M: HexTraceMesh, vv: Float64Array, a: Float64Array, b: Float64Array | null, dt: number, hexCount: number,
+  nx: number, ny: number, nz: number, ox: number, oy: number, oz: number, invH: number,
+  outA: Float64Array, outB: Float64Array | null, at: Float64Array, cell: Int32Array, status: Uint8Array, c0: number, c1: number,
+): void {
+  const { cellCentre: C, cubeHex } = M
+  const vel = new Float64Array(3)
+  const step = -dt, h = 0.5 * step
+  for (let c = c0; c < c1; c++) {
+    status[c] = HEX_TRACE_FULL
+    if (c >= hexCount) continue
+    const x = C[3 * c], y = C[3 * c + 1], z = C[3 * c + 2]
+    fastInHex(M, vv, x, y, z, c, invH, vel)
+    const mx = x + h * vel[0], my = y + h * vel[1], mz = z + h * vel[2]
+    const cm = hexCellAt(cubeHex, mx, my, mz, nx, ny, nz, ox, oy, oz, invH)
+    if (cm < 0) continue
+    fastInHex(M, vv, mx, my, mz, cm, invH, vel)
+    const ex = x + step * vel[0], ey = y + step * vel[1], ez = z + step * vel[2]
+    const ce = hexCellAt(cubeHex, ex, ey, ez, nx, ny, nz, ox, oy, oz, invH)
+    if (ce < 0) continue
+    at[3 * c] = ex; at[3 * c + 1] = ey; at[3 * c + 2] = ez
+    cell[c] = ce
+    status[c] = HEX_TRACE_ACCURATE
+    // HybridInterpolation.hexCorners: the 8 centres around the end, all hexahedra.
+    const u = (ex - ox) * invH - 0.5, v = (ey - oy) * invH - 0.5, w = (ez - oz) * invH - 0.5
+    const i0 = Math.floor(u), j0 = Math.floor(v), k0 = Math.floor(w)
+    if (!(i0 >= 0 && j0 >= 0 && k0 >= 0 && i0 + 1 < nx && j0 + 1 < ny && k0 + 1 < nz)) continue
+    let whole = true
+    for (let d = 0; d < 8 && whole; d++) whole = cubeHex[i0 + (d & 1) + nx * (j0 + (d & 2 ? 1 : 0) + ny * (k0 + (d & 4 ? 1 : 0)))] >= 0
+    if (!whole) continue
+    const tx = u - i0, ty = v - j0, tz = w - k0
+    outA[c] = trilinearCentres(cubeHex, a, i0, j0, k0, tx, ty, tz, nx, ny)
+    if (b !== null && outB !== null) outB[c] = trilinearCentres(cubeHex, b, i0, j0, k0, tx, ty, tz, nx, ny)
+    status[c] = HEX_TRACE_DONE
+  }
+}
+
+/**
+ * hexCellTraces over cells [0, cells). Args: M, vv, a, b, dt, hexCount, nx, ny, nz, ox, oy, oz,
+ * invH, outA, outB, at, cell, status, cells.
+ */
+export const HEX_CELL_TRACES = defineKernel({
+  name: 'hexCellTraces',
+  args: [
+    struct('M', HEX_TRACE_MESH_FIELDS), f64('vv'), f64('a'), f64('b', true), float('dt'), int('hexCount'),
+    int('nx'), int('ny'), int('nz'), float('ox'), float('oy'), float('oz'), float('invH'),
+    f64('outA'), f64('outB', true), f64('at'), i32('cell'), u8('status'), size('cells'),
+  ],
+  split: 'rows',
+  range: (a) => num(a, 18),
+  // Two fast-field reads and two 8-centre stencils: some 32 gathers a cell.
+  work: (a) => 32 * num(a, 18),
+  piecesPerThread: 4,
+  ref: hexCellTraces,
+})
