@@ -55,7 +55,7 @@ export class HybridFields {
   /**
    * @param obstacles the placement this mesh was built for: a later remesh extrapolates this
    *   mesh's flow into what the obstacles vacated (carryFrom).
-   * @param kernels where the pressure solve and the faces' linear fits run (HybridProjection, HybridAdvection).
+   * @param kernels where the pressure solve, the advection's traces and fits and the vorticity's passes run (HybridProjection, HybridAdvection, HybridVorticity).
    */
   constructor(readonly mesh: HybridMesh, readonly ambientTemperature: number, readonly obstacles: HybridObstacles | null = null, kernels: KernelBackend = TS_KERNELS) {
     const nf = mesh.faceCount, nc = mesh.cellCount
@@ -75,7 +75,7 @@ export class HybridFields {
     this.interpolation = new HybridInterpolation(mesh)
     this.advection = new HybridAdvection(this.interpolation, this.locator, kernels)
     this.projection = new HybridProjection(mesh, kernels)
-    this.vorticity = new HybridVorticity(mesh)
+    this.vorticity = new HybridVorticity(mesh, undefined, kernels)
   }
 
   /** The solved pressure (dt/rho times the physical one): the next solve's warm start. */

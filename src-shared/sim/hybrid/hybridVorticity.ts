@@ -41,7 +41,10 @@
 //   eta = grad |omega| by the same least squares, h the cell's mean edge length (the grid's dx
 //   for a hexahedron): the smoke family's confinementForceSlab cell by cell, same regulariser.
 import { EddyError } from '../../api/errors'
+import { TS_KERNELS } from '../core/kernelBackend'
+import type { KernelBackend } from '../core/kernelTypes'
 import { FACE_INTERIOR, type HybridMesh } from './hybridMesh'
+import { cellVelocityRows, correctTetRows, HYBRID_CELL_VELOCITIES, HYBRID_CORRECT_TETS, HYBRID_VELOCITY_GRADIENTS, HYBRID_VORTICITY, velocityGradientRows, vorticityRows } from './hybridVorticityKernels'
 
 /** Gradient fits drop the directions whose normal-matrix eigenvalue is below this x the largest. */
 export const GRADIENT_RANK_FLOOR = 1e-6
@@ -284,20 +287,7 @@ export function hybridCellVelocities(mesh: HybridMesh, ops: HybridCellOperators,
   checkOps(mesh, ops)
   checkLength('the face velocity', z, mesh.faceCount)
   checkLength('the cell velocity output', out, 3 * mesh.cellCount)
-  const { cellFaceStart, cellFaces } = mesh
-  const wgt = ops.velocityWeight
-  for (let c = 0; c < mesh.cellCount; c++) {
-    let ux = 0, uy = 0, uz = 0
-    for (let i = cellFaceStart[c]; i < cellFaceStart[c + 1]; i++) {
-      const zf = z[cellFaces[i]]
-      ux += wgt[3 * i] * zf
-      uy += wgt[3 * i + 1] * zf
-      uz += wgt[3 * i + 2] * zf
-    }
-    out[3 * c] = ux
-    out[3 * c + 1] = uy
-    out[3 * c + 2] = uz
-  }
+  cellVelocityRows(mesh.cellFaceStart, mesh.cellFaces, ops.velocityWeight, z, out, 0, mesh.cellCount)
 }
 
 /** Gradient (xyz per cell) of the cell scalar s (one value per cell) by the least-squares weights. */
@@ -329,23 +319,7 @@ export function hybridCellVelocityGradients(mesh: HybridMesh, ops: HybridCellOpe
   checkOps(mesh, ops)
   checkLength('the cell velocity', u, 3 * mesh.cellCount)
   checkLength('the velocity gradient output', out, 9 * mesh.cellCount)
-  const { gradientStart, gradientCells, gradientWeight: W } = ops
-  for (let c = 0; c < mesh.cellCount; c++) {
-    const ux = u[3 * c], uy = u[3 * c + 1], uz = u[3 * c + 2]
-    let g0 = 0, g1 = 0, g2 = 0, g3 = 0, g4 = 0, g5 = 0, g6 = 0, g7 = 0, g8 = 0
-    for (let i = gradientStart[c]; i < gradientStart[c + 1]; i++) {
-      const k = gradientCells[i]
-      const wx = W[3 * i], wy = W[3 * i + 1], wz = W[3 * i + 2]
-      const a = u[3 * k] - ux, b = u[3 * k + 1] - uy, d = u[3 * k + 2] - uz
-      g0 += wx * a; g1 += wy * a; g2 += wz * a
-      g3 += wx * b; g4 += wy * b; g5 += wz * b
-      g6 += wx * d; g7 += wy * d; g8 += wz * d
-    }
-    const o = 9 * c
-    out[o] = g0; out[o + 1] = g1; out[o + 2] = g2
-    out[o + 3] = g3; out[o + 4] = g4; out[o + 5] = g5
-    out[o + 6] = g6; out[o + 7] = g7; out[o + 8] = g8
-  }
+  velocityGradientRows(ops.gradientStart, ops.gradientCells, ops.gradientWeight, u, out, 0, mesh.cellCount)
 }
 
 /**
@@ -360,41 +334,12 @@ export function correctTetVelocities(mesh: HybridMesh, ops: HybridCellOperators,
   checkLength('the face velocity', z, mesh.faceCount)
   checkLength('the velocity gradient', grad, 9 * mesh.cellCount)
   checkLength('the cell velocity output', out, 3 * mesh.cellCount)
-  const { cellFaceStart, cellFaces, faceNormal: fn, faceCentre: fc, cellCentre: cc } = mesh
-  const wgt = ops.velocityWeight
-  for (let c = mesh.hexCount; c < mesh.cellCount; c++) {
-    const o = 9 * c
-    const g0 = grad[o], g1 = grad[o + 1], g2 = grad[o + 2], g3 = grad[o + 3], g4 = grad[o + 4], g5 = grad[o + 5], g6 = grad[o + 6], g7 = grad[o + 7], g8 = grad[o + 8]
-    const cx = cc[3 * c], cy = cc[3 * c + 1], cz = cc[3 * c + 2]
-    let ux = 0, uy = 0, uz = 0
-    for (let i = cellFaceStart[c]; i < cellFaceStart[c + 1]; i++) {
-      const f = cellFaces[i]
-      const tx = fc[3 * f] - cx, ty = fc[3 * f + 1] - cy, tz = fc[3 * f + 2] - cz
-      // n . G t: the linear part of the velocity between the centre and the face.
-      const lin = fn[3 * f] * (g0 * tx + g1 * ty + g2 * tz) + fn[3 * f + 1] * (g3 * tx + g4 * ty + g5 * tz) + fn[3 * f + 2] * (g6 * tx + g7 * ty + g8 * tz)
-      const zf = z[f] - lin
-      ux += wgt[3 * i] * zf
-      uy += wgt[3 * i + 1] * zf
-      uz += wgt[3 * i + 2] * zf
-    }
-    out[3 * c] += relax * (ux - out[3 * c])
-    out[3 * c + 1] += relax * (uy - out[3 * c + 1])
-    out[3 * c + 2] += relax * (uz - out[3 * c + 2])
-  }
+  correctTetRows(mesh.cellFaceStart, mesh.cellFaces, mesh.faceNormal, mesh.faceCentre, mesh.cellCentre, ops.velocityWeight, z, grad, out, relax, mesh.hexCount, 0, mesh.tetCount)
 }
 
 /** omega = curl u (xyz per cell) and |omega| from the velocity gradients (9 per cell). */
 export function hybridVorticityFromGradients(cellCount: number, grad: Float64Array, omega: Float64Array, magnitude: Float64Array): void {
-  for (let c = 0; c < cellCount; c++) {
-    const g = 9 * c
-    const a = grad[g + 7] - grad[g + 5] // dw/dy - dv/dz
-    const b = grad[g + 2] - grad[g + 6] // du/dz - dw/dx
-    const d = grad[g + 3] - grad[g + 1] // dv/dx - du/dy
-    omega[3 * c] = a
-    omega[3 * c + 1] = b
-    omega[3 * c + 2] = d
-    magnitude[c] = Math.sqrt(a * a + b * b + d * d)
-  }
+  vorticityRows(grad, omega, magnitude, 0, cellCount)
 }
 
 /**
@@ -422,31 +367,60 @@ export class HybridVorticity {
   private readonly lastZ: Int32Array
   private lastCorrections = -1
 
-  constructor(readonly mesh: HybridMesh, ops?: HybridCellOperators) {
+  /** Where compute() runs, and the arrays its rows read there (copies in the WebAssembly memory; the mesh's and ops' own on TypeScript). */
+  private readonly kernels: KernelBackend
+  private readonly k: {
+    cellFaceStart: Int32Array; cellFaces: Int32Array; faceNormal: Float64Array; faceCentre: Float64Array; cellCentre: Float64Array
+    velocityWeight: Float64Array; gradientStart: Int32Array; gradientCells: Int32Array; gradientWeight: Float64Array
+    /** compute()'s face velocities (a copy on WebAssembly). */
+    z: Float64Array | null
+  }
+
+  /** kernels: where compute() runs (its outputs are allocated there). */
+  constructor(readonly mesh: HybridMesh, ops?: HybridCellOperators, kernels: KernelBackend = TS_KERNELS) {
     const n = mesh.cellCount
     this.ops = ops ?? buildHybridCellOperators(mesh)
-    this.velocity = new Float64Array(3 * n)
-    this.gradient = new Float64Array(9 * n)
-    this.omega = new Float64Array(3 * n)
-    this.magnitude = new Float64Array(n)
+    this.kernels = kernels
+    const copies = kernels.kind !== 'ts'
+    const own = <T extends Float64Array | Int32Array>(a: T): T => {
+      if (!copies) return a
+      const b = (a instanceof Float64Array ? kernels.f64(a.length) : kernels.i32(a.length)) as T
+      b.set(a)
+      return b
+    }
+    const o = this.ops
+    this.k = {
+      cellFaceStart: own(mesh.cellFaceStart), cellFaces: own(mesh.cellFaces), faceNormal: own(mesh.faceNormal), faceCentre: own(mesh.faceCentre),
+      cellCentre: own(mesh.cellCentre), velocityWeight: own(o.velocityWeight), gradientStart: own(o.gradientStart), gradientCells: own(o.gradientCells),
+      gradientWeight: own(o.gradientWeight), z: copies ? kernels.f64(mesh.faceCount) : null,
+    }
+    this.velocity = kernels.f64(3 * n)
+    this.gradient = kernels.f64(9 * n)
+    this.omega = kernels.f64(3 * n)
+    this.magnitude = kernels.f64(n)
     this.eta = new Float64Array(3 * n)
     this.lastZ = new Int32Array(2 * mesh.faceCount)
   }
 
   /**
    * Cell velocity, its gradient and the vorticity from the face normal velocities z, with
-   * `corrections` deferred corrections of the tetrahedra's velocities (0: the plain fit).
+   * `corrections` deferred corrections of the tetrahedra's velocities (0: the plain fit), each
+   * pass a kernel row over the cells (hybridVorticityKernels.ts).
    */
   compute(z: Float64Array, corrections = TET_VELOCITY_CORRECTIONS): void {
-    const { mesh, ops } = this
+    const { mesh, kernels, k } = this
+    checkLength('the face velocity', z, mesh.faceCount)
     if (this.unchanged(z, corrections)) return
-    hybridCellVelocities(mesh, ops, z, this.velocity)
-    hybridCellVelocityGradients(mesh, ops, this.velocity, this.gradient)
-    for (let k = 0; k < corrections && mesh.tetCount > 0; k++) {
-      correctTetVelocities(mesh, ops, z, this.gradient, this.velocity, TET_VELOCITY_RELAXATION)
-      hybridCellVelocityGradients(mesh, ops, this.velocity, this.gradient)
+    const zk = k.z ?? z
+    if (k.z !== null) k.z.set(z.subarray(0, mesh.faceCount))
+    const n = mesh.cellCount
+    kernels.run(HYBRID_CELL_VELOCITIES, k.cellFaceStart, k.cellFaces, k.velocityWeight, zk, this.velocity, n)
+    kernels.run(HYBRID_VELOCITY_GRADIENTS, k.gradientStart, k.gradientCells, k.gradientWeight, this.velocity, this.gradient, n)
+    for (let c = 0; c < corrections && mesh.tetCount > 0; c++) {
+      kernels.run(HYBRID_CORRECT_TETS, k.cellFaceStart, k.cellFaces, k.faceNormal, k.faceCentre, k.cellCentre, k.velocityWeight, zk, this.gradient, this.velocity, TET_VELOCITY_RELAXATION, mesh.hexCount, mesh.tetCount)
+      kernels.run(HYBRID_VELOCITY_GRADIENTS, k.gradientStart, k.gradientCells, k.gradientWeight, this.velocity, this.gradient, n)
     }
-    hybridVorticityFromGradients(mesh.cellCount, this.gradient, this.omega, this.magnitude)
+    kernels.run(HYBRID_VORTICITY, this.gradient, this.omega, this.magnitude, n)
   }
 
   /** Whether z and corrections are those of the last compute() (bitwise); else remembers them. */

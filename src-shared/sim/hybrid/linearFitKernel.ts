@@ -140,6 +140,9 @@ export const LINEAR_FIT_POINTS = defineKernel({
   range: (a) => num(a, 11),
   // About 110 faces a point, each some 90 multiply-adds.
   work: (a) => 110 * num(a, 11),
+  // Neighbourhoods run from about 30 faces to 130: pieces keep the threads finishing together
+  // (a point's scratch is its own while it is fitted, so which thread fits it changes nothing).
+  piecesPerThread: 4,
   worker: true,
   ref: linearFitPoints,
 })
