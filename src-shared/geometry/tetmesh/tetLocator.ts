@@ -9,6 +9,9 @@
 import { EddyError } from '../../api/errors'
 import { barycentricCoordinates, barycentricFrames, barycentricInFrame } from './tetBarycentric'
 
+/** Steps locateFrom walks before it asks the index. */
+const WALK_STEPS = 8
+
 /** Most index entries a locator may hold (2^28 Int32 = 1 GiB). */
 const MAX_ENTRIES = 2 ** 28
 
@@ -28,8 +31,10 @@ export class TetLocator {
   private readonly frames: Float64Array | null
   /** Each tetrahedron's bounding box, padded once the index is built (padBoxes). */
   private readonly boxes: Float64Array
+  /** With `walk`: per tetrahedron the one across the face opposite each vertex (-1 on the mesh's boundary). */
+  private readonly neighbours: Int32Array | null
 
-  constructor(private readonly positions: Float64Array, private readonly tets: Int32Array, cellSize: number, options: { frames?: boolean } = {}) {
+  constructor(private readonly positions: Float64Array, private readonly tets: Int32Array, cellSize: number, options: { frames?: boolean; walk?: boolean } = {}) {
     if (!(cellSize > 0)) throw new EddyError('INVALID_PARAM', `tetrahedron locator: cell size must be positive, got ${cellSize}`)
     const nt = tets.length / 4
     const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity]
@@ -74,6 +79,7 @@ export class TetLocator {
     // Indexed by the exact boxes; tested with padded ones (tetBoxes).
     padBoxes(this.boxes)
     this.frames = options.frames ? barycentricFrames(positions, tets) : null
+    this.neighbours = options.walk ? tetFaceNeighbours(tets, positions.length / 3) : null
   }
 
   /** out = [i0, j0, k0, i1, j1, k1]: the cells tetrahedron t's bounding box overlaps (before the boxes are padded). */
@@ -114,6 +120,31 @@ export class TetLocator {
 
   /** The tetrahedron the last locate() returned (-1: none). */
   private last = -1
+
+  /**
+   * locate(), starting from tetrahedron `from` (a hint: where a short trace began): a walk of at
+   * most WALK_STEPS steps across the face of the most negative weight, which stops in a
+   * tetrahedron holding the point well inside (every weight above 1e-9). By locate()'s argument
+   * that tetrahedron is the only one holding the point, so it is locate()'s answer, with the
+   * same weights; a walk that leaves the tetrahedra or does not arrive asks locate(). Needs the
+   * `walk` option (the face neighbours).
+   */
+  locateFrom(from: number, x: number, y: number, z: number): number {
+    const nb = this.neighbours
+    if (nb === null) throw new EddyError('INTERNAL', 'tetrahedron locator: locateFrom needs the walk option')
+    const l = this.lambda
+    let t = from
+    for (let step = 0; step < WALK_STEPS && t >= 0; step++) {
+      this.barycentric(t, x, y, z, l)
+      // locate()'s test, as it writes it (a NaN weight fails it).
+      if (l[0] > 1e-9 && l[1] > 1e-9 && l[2] > 1e-9 && l[3] > 1e-9) return (this.last = t)
+      if (!(l[0] === l[0] && l[1] === l[1] && l[2] === l[2] && l[3] === l[3])) break
+      let k = 0
+      for (let q = 1; q < 4; q++) if (l[q] < l[k]) k = q
+      t = nb[4 * t + k]
+    }
+    return this.locate(x, y, z)
+  }
 
   /** The tetrahedron holding (x, y, z) (the lowest index where faces are shared), or -1 outside the mesh. */
   locate(x: number, y: number, z: number): number {
@@ -190,4 +221,33 @@ function padBoxes(B: Float64Array): void {
       B[o + 3 + a] += pad
     }
   }
+}
+
+/**
+ * Per tetrahedron t and vertex k, the tetrahedron sharing the face opposite vertex k (the
+ * other one among those around the face's three vertices), or -1 where none does.
+ */
+export function tetFaceNeighbours(tets: Int32Array, vertexCount: number): Int32Array {
+  const nt = tets.length / 4
+  const start = new Int32Array(vertexCount + 1)
+  for (let i = 0; i < tets.length; i++) start[tets[i] + 1]++
+  for (let v = 0; v < vertexCount; v++) start[v + 1] += start[v]
+  const around = new Int32Array(tets.length)
+  const fill = start.slice(0, vertexCount)
+  for (let i = 0; i < tets.length; i++) around[fill[tets[i]]++] = i >> 2
+  const has = (t: number, v: number) => tets[4 * t] === v || tets[4 * t + 1] === v || tets[4 * t + 2] === v || tets[4 * t + 3] === v
+  const out = new Int32Array(4 * nt).fill(-1)
+  for (let t = 0; t < nt; t++) {
+    for (let k = 0; k < 4; k++) {
+      const a = tets[4 * t + ((k + 1) & 3)], b = tets[4 * t + ((k + 2) & 3)], c = tets[4 * t + ((k + 3) & 3)]
+      for (let i = start[a]; i < start[a + 1]; i++) {
+        const u = around[i]
+        if (u !== t && has(u, b) && has(u, c)) {
+          out[4 * t + k] = u
+          break
+        }
+      }
+    }
+  }
+  return out
 }

@@ -188,7 +188,7 @@ export class HybridAdvection {
     this.fast(x, y, z, c, vertexVel)
     const h = 0.5 * step
     let mx = x + h * vel[0], my = y + h * vel[1], mz = z + h * vel[2]
-    let cm = locator.cellAt(mx, my, mz)
+    let cm = locator.cellAt(mx, my, mz, c)
     if (cm < 0) {
       cm = locator.lastInside(x, y, z, c, mx, my, mz, pos, 0)
       mx = pos[0]; my = pos[1]; mz = pos[2]

@@ -46,11 +46,15 @@ export class HybridLocator {
     this.ox = grid.origin[0]; this.oy = grid.origin[1]; this.oz = grid.origin[2]
     this.invH = 1 / grid.dx
     // Half a cube per index cell, as the tetrahedral liquid's locator uses for stuffed meshes.
-    this.tetLocator = tetCount > 0 ? new TetLocator(mesh.positions, mesh.tets, 0.5 * grid.dx, { frames: true }) : null
+    this.tetLocator = tetCount > 0 ? new TetLocator(mesh.positions, mesh.tets, 0.5 * grid.dx, { frames: true, walk: true }) : null
   }
 
-  /** The cell holding (x, y, z), or -1 outside the fluid (outside the domain, in a solid cube, inside an obstacle). */
-  cellAt(x: number, y: number, z: number): number {
+  /**
+   * The cell holding (x, y, z), or -1 outside the fluid (outside the domain, in a solid cube,
+   * inside an obstacle). `near`: a cell the point is likely in or beside (a short trace's
+   * start); a tetrahedron there starts the band's search by walking from it (the same answer).
+   */
+  cellAt(x: number, y: number, z: number, near = -1): number {
     this.lastTetCell = -1
     const fx = (x - this.ox) * this.invH, fy = (y - this.oy) * this.invH, fz = (z - this.oz) * this.invH
     const { nx, ny, nz } = this
@@ -65,7 +69,7 @@ export class HybridLocator {
     const role = this.mesh.cubeRole[cube]
     if (role === CUBE_HEX) return this.mesh.cubeHex[cube]
     if (role !== CUBE_BAND) return -1
-    const t = this.tetLocator!.locate(x, y, z)
+    const t = near >= this.mesh.hexCount ? this.tetLocator!.locateFrom(near - this.mesh.hexCount, x, y, z) : this.tetLocator!.locate(x, y, z)
     if (t >= 0) return (this.lastTetCell = this.mesh.hexCount + t)
     return this.snapToHex(fx - i, fy - j, fz - k, i, j, k)
   }

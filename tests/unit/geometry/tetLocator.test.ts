@@ -1,10 +1,11 @@
 // Point location in stuffed meshes (geometry/tetmesh/tetLocator.ts): against brute force over
 // every tetrahedron, for random points inside and around a ball and a torus, uniform and graded;
-// points outside the mesh give -1.
+// points outside the mesh give -1; a walk from a nearby tetrahedron (locateFrom) finds what
+// locate() finds, with the same weights.
 import { describe, expect, it } from 'vitest'
 import { stuffIsosurface } from '../../../src-shared/geometry/tetmesh/stuffing'
 import { barycentricCoordinates } from '../../../src-shared/geometry/tetmesh/tetBarycentric'
-import { TetLocator } from '../../../src-shared/geometry/tetmesh/tetLocator'
+import { TetLocator, tetFaceNeighbours } from '../../../src-shared/geometry/tetmesh/tetLocator'
 import { Prng } from '../../../src-shared/sim/core/prng'
 
 const shapes: [string, (x: number, y: number, z: number) => number][] = [
@@ -103,4 +104,49 @@ describe('tetrahedron location in stuffed meshes (exactly the brute-force answer
     }
     expect(found).toBeGreaterThan(200)
   })
+
+  it('face neighbours: each pair shares the face opposite the vertex, both ways; the boundary faces have none', () => {
+    const m = stuffIsosurface(shapes[0][1], { spacing: 0.1, bounds: { min: [-1, -1, -1], max: [1, 1, 1] }, mode: 'graded' })
+    const nb = tetFaceNeighbours(m.tets, m.positions.length / 3)
+    const T = m.tets
+    let inner = 0, boundary = 0
+    for (let t = 0; t < m.tetCount; t++) {
+      for (let k = 0; k < 4; k++) {
+        const u = nb[4 * t + k]
+        if (u < 0) { boundary++; continue }
+        inner++
+        const face = [1, 2, 3].map((d) => T[4 * t + ((k + d) & 3)])
+        for (const v of face) expect([0, 1, 2, 3].some((q) => T[4 * u + q] === v)).toBe(true)
+        expect([0, 1, 2, 3].some((q) => nb[4 * u + q] === t)).toBe(true)
+      }
+    }
+    expect(inner).toBeGreaterThan(10 * boundary)
+    expect(boundary).toBeGreaterThan(100)
+  })
+
+  for (const mode of ['uniform', 'graded'] as const) {
+    it(`locateFrom a nearby tetrahedron (${mode} torus): locate()'s answer and weights, bit for bit, for points near and far, outside and NaN`, () => {
+      const h = 0.1
+      const m = stuffIsosurface(shapes[1][1], { spacing: h, bounds: { min: [-1, -1, -1], max: [1, 1, 1] }, mode })
+      const walker = new TetLocator(m.positions, m.tets, h, { frames: true, walk: true }), plain = new TetLocator(m.positions, m.tets, h, { frames: true })
+      const rng = new Prng(21)
+      const P = m.positions, T = m.tets
+      let walkedHits = 0
+      for (let s = 0; s < 4000; s++) {
+        const from = Math.floor(rng.next() * m.tetCount)
+        // A point around the start's centroid: within a fraction of a spacing, or a few away.
+        const reach = s % 4 === 0 ? 4 * h : 0.6 * h
+        const g = [0, 1, 2].map((a) => (P[3 * T[4 * from] + a] + P[3 * T[4 * from + 1] + a] + P[3 * T[4 * from + 2] + a] + P[3 * T[4 * from + 3] + a]) / 4 + rng.range(-reach, reach))
+        if (s === 7) g[1] = Number.NaN
+        const want = plain.locate(g[0], g[1], g[2])
+        const got = walker.locateFrom(from, g[0], g[1], g[2])
+        expect(got, `point ${s}`).toBe(want)
+        if (got < 0) continue
+        for (let k = 0; k < 4; k++) expect(Object.is(walker.weights[k], plain.weights[k]), `point ${s} weight ${k}`).toBe(true)
+        if (got !== from) walkedHits++
+      }
+      expect(walkedHits).toBeGreaterThan(1000)
+      expect(() => plain.locateFrom(0, 0, 0, 0)).toThrow(/walk/)
+    })
+  }
 })
