@@ -87,6 +87,23 @@ function fastInHex(M: HexTraceMesh, vv: Float64Array, x: number, y: number, z: n
   vel[0] = ux; vel[1] = uy; vel[2] = uz
 }
 
+/**
+ * HybridAdvection.traceEnd among hexahedra: the RK2 trace over `step` (h = step / 2) from
+ * (x, y, z) in hexahedron c, its midpoint and end each located in a hexahedral cube. The end
+ * into end[0..2] and its hexahedron returned, or -1 when the midpoint or the end is not in one
+ * (vel: scratch for the fast field).
+ */
+function hexTraceEnd(M: HexTraceMesh, vv: Float64Array, x: number, y: number, z: number, c: number, step: number, h: number, nx: number, ny: number, nz: number, ox: number, oy: number, oz: number, invH: number, vel: Float64Array, end: Float64Array): number {
+  fastInHex(M, vv, x, y, z, c, invH, vel)
+  const mx = x + h * vel[0], my = y + h * vel[1], mz = z + h * vel[2]
+  const cm = hexCellAt(M.cubeHex, mx, my, mz, nx, ny, nz, ox, oy, oz, invH)
+  if (cm < 0) return -1
+  fastInHex(M, vv, mx, my, mz, cm, invH, vel)
+  const ex = x + step * vel[0], ey = y + step * vel[1], ez = z + step * vel[2]
+  end[0] = ex; end[1] = ey; end[2] = ez
+  return hexCellAt(M.cubeHex, ex, ey, ez, nx, ny, nz, ox, oy, oz, invH)
+}
+
 /** HybridInterpolation's floorNear: floor(u) kept within [c - 1, c]. */
 function floorNear(u: number, c: number): number {
   const f = Math.floor(u)
@@ -128,8 +145,8 @@ export function hexFaceTraces(
   nx: number, ny: number, nz: number, ox: number, oy: number, oz: number, invH: number,
   zNew: Float64Array, at: Float64Array, cell: Int32Array, status: Uint8Array, f0: number, f1: number,
 ): void {
-  const { faceCentre: C, faceNormal: N, faceCellA, faceKind, cubeHex, hexCube, cellKind } = M
-  const vel = new Float64Array(3)
+  const { faceCentre: C, faceNormal: N, faceCellA, faceKind, hexCube, cellKind } = M
+  const vel = new Float64Array(3), end = new Float64Array(3)
   const step = -dt, h = 0.5 * step
   for (let f = f0; f < f1; f++) {
     const kind = faceKind[f]
@@ -141,16 +158,9 @@ export function hexFaceTraces(
     const c = faceCellA[f]
     status[f] = HEX_TRACE_FULL
     if (c >= hexCount) continue
-    const x = C[3 * f], y = C[3 * f + 1], z = C[3 * f + 2]
-    // HybridAdvection.traceEnd: the midpoint, then the end, each in a hexahedral cube.
-    fastInHex(M, vv, x, y, z, c, invH, vel)
-    const mx = x + h * vel[0], my = y + h * vel[1], mz = z + h * vel[2]
-    const cm = hexCellAt(cubeHex, mx, my, mz, nx, ny, nz, ox, oy, oz, invH)
-    if (cm < 0) continue
-    fastInHex(M, vv, mx, my, mz, cm, invH, vel)
-    const ex = x + step * vel[0], ey = y + step * vel[1], ez = z + step * vel[2]
-    const ce = hexCellAt(cubeHex, ex, ey, ez, nx, ny, nz, ox, oy, oz, invH)
+    const ce = hexTraceEnd(M, vv, C[3 * f], C[3 * f + 1], C[3 * f + 2], c, step, h, nx, ny, nz, ox, oy, oz, invH, vel, end)
     if (ce < 0) continue
+    const ex = end[0], ey = end[1], ez = end[2]
     at[3 * f] = ex; at[3 * f + 1] = ey; at[3 * f + 2] = ez
     cell[f] = ce
     status[f] = HEX_TRACE_ACCURATE
@@ -220,20 +230,14 @@ export function hexCellTraces(
   outA: Float64Array, outB: Float64Array | null, at: Float64Array, cell: Int32Array, status: Uint8Array, c0: number, c1: number,
 ): void {
   const { cellCentre: C, cubeHex } = M
-  const vel = new Float64Array(3)
+  const vel = new Float64Array(3), end = new Float64Array(3)
   const step = -dt, h = 0.5 * step
   for (let c = c0; c < c1; c++) {
     status[c] = HEX_TRACE_FULL
     if (c >= hexCount) continue
-    const x = C[3 * c], y = C[3 * c + 1], z = C[3 * c + 2]
-    fastInHex(M, vv, x, y, z, c, invH, vel)
-    const mx = x + h * vel[0], my = y + h * vel[1], mz = z + h * vel[2]
-    const cm = hexCellAt(cubeHex, mx, my, mz, nx, ny, nz, ox, oy, oz, invH)
-    if (cm < 0) continue
-    fastInHex(M, vv, mx, my, mz, cm, invH, vel)
-    const ex = x + step * vel[0], ey = y + step * vel[1], ez = z + step * vel[2]
-    const ce = hexCellAt(cubeHex, ex, ey, ez, nx, ny, nz, ox, oy, oz, invH)
+    const ce = hexTraceEnd(M, vv, C[3 * c], C[3 * c + 1], C[3 * c + 2], c, step, h, nx, ny, nz, ox, oy, oz, invH, vel, end)
     if (ce < 0) continue
+    const ex = end[0], ey = end[1], ez = end[2]
     at[3 * c] = ex; at[3 * c + 1] = ey; at[3 * c + 2] = ez
     cell[c] = ce
     status[c] = HEX_TRACE_ACCURATE

@@ -41,6 +41,22 @@ let vz: f64 = 0
   vx = ux; vy = uy; vz = uz
 }
 
+// The last hexTraceEnd's end point.
+let ex: f64 = 0
+let ey: f64 = 0
+let ez: f64 = 0
+
+/** hexTraceEnd: the end's hexahedron (the end in ex, ey, ez), or -1. */
+@inline function hexTraceEnd(cellCentre: usize, hexVertices: usize, cubeHex: usize, vv: usize, x: f64, y: f64, z: f64, c: i32, step: f64, h: f64, nx: i32, ny: i32, nz: i32, ox: f64, oy: f64, oz: f64, invH: f64): i32 {
+  fastInHex(cellCentre, hexVertices, vv, x, y, z, c, invH)
+  const mx = x + h * vx, my = y + h * vy, mz = z + h * vz
+  const cm = hexCellAt(cubeHex, mx, my, mz, nx, ny, nz, ox, oy, oz, invH)
+  if (cm < 0) return -1
+  fastInHex(cellCentre, hexVertices, vv, mx, my, mz, cm, invH)
+  ex = x + step * vx; ey = y + step * vy; ez = z + step * vz
+  return hexCellAt(cubeHex, ex, ey, ez, nx, ny, nz, ox, oy, oz, invH)
+}
+
 @inline function floorNear(u: f64, c: i32): i32 {
   const f = Math.floor(u)
   return f < <f64>(c - 1) ? c - 1 : f > <f64>c ? c : <i32>f
@@ -85,14 +101,7 @@ export function hexFaceTraces(
     const c = ri32(faceCellA, f)
     store<u8>(status + <usize>f, FULL)
     if (c >= hexCount) continue
-    const x = rf64(faceCentre, 3 * f), y = rf64(faceCentre, 3 * f + 1), z = rf64(faceCentre, 3 * f + 2)
-    fastInHex(cellCentre, hexVertices, vv, x, y, z, c, invH)
-    const mx = x + h * vx, my = y + h * vy, mz = z + h * vz
-    const cm = hexCellAt(cubeHex, mx, my, mz, nx, ny, nz, ox, oy, oz, invH)
-    if (cm < 0) continue
-    fastInHex(cellCentre, hexVertices, vv, mx, my, mz, cm, invH)
-    const ex = x + step * vx, ey = y + step * vy, ez = z + step * vz
-    const ce = hexCellAt(cubeHex, ex, ey, ez, nx, ny, nz, ox, oy, oz, invH)
+    const ce = hexTraceEnd(cellCentre, hexVertices, cubeHex, vv, rf64(faceCentre, 3 * f), rf64(faceCentre, 3 * f + 1), rf64(faceCentre, 3 * f + 2), c, step, h, nx, ny, nz, ox, oy, oz, invH)
     if (ce < 0) continue
     wf64(at, 3 * f, ex); wf64(at, 3 * f + 1, ey); wf64(at, 3 * f + 2, ez)
     wi32(cell, f, ce)
@@ -136,14 +145,7 @@ export function hexCellTraces(
   for (let c = c0; c < c1; c++) {
     store<u8>(status + <usize>c, FULL)
     if (c >= hexCount) continue
-    const x = rf64(cellCentre, 3 * c), y = rf64(cellCentre, 3 * c + 1), z = rf64(cellCentre, 3 * c + 2)
-    fastInHex(cellCentre, hexVertices, vv, x, y, z, c, invH)
-    const mx = x + h * vx, my = y + h * vy, mz = z + h * vz
-    const cm = hexCellAt(cubeHex, mx, my, mz, nx, ny, nz, ox, oy, oz, invH)
-    if (cm < 0) continue
-    fastInHex(cellCentre, hexVertices, vv, mx, my, mz, cm, invH)
-    const ex = x + step * vx, ey = y + step * vy, ez = z + step * vz
-    const ce = hexCellAt(cubeHex, ex, ey, ez, nx, ny, nz, ox, oy, oz, invH)
+    const ce = hexTraceEnd(cellCentre, hexVertices, cubeHex, vv, rf64(cellCentre, 3 * c), rf64(cellCentre, 3 * c + 1), rf64(cellCentre, 3 * c + 2), c, step, h, nx, ny, nz, ox, oy, oz, invH)
     if (ce < 0) continue
     wf64(at, 3 * c, ex); wf64(at, 3 * c + 1, ey); wf64(at, 3 * c + 2, ez)
     wi32(cell, c, ce)

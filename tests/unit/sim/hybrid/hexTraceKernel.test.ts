@@ -4,8 +4,7 @@
 // lastInside, accurateVelocityAt, scalarsAt), bit for bit; the face row sorts the faces into
 // its three cases as the mesh says it should; and the WebAssembly twins on 1, 2 and 3 threads
 // give the references' bits, NaN in the fields included.
-import { afterAll, describe, expect, it } from 'vitest'
-import { createKernelBackend } from '../../../../src-main/sim/workerPool'
+import { describe, expect, it } from 'vitest'
 import { CLOSED_BOX } from '../../../../src-shared/sim/core/boundaries'
 import { TS_KERNELS } from '../../../../src-shared/sim/core/kernelBackend'
 import type { KernelBackend } from '../../../../src-shared/sim/core/kernelTypes'
@@ -16,34 +15,18 @@ import { HybridInterpolation } from '../../../../src-shared/sim/hybrid/hybridInt
 import { HybridLocator } from '../../../../src-shared/sim/hybrid/hybridLocate'
 import { buildHybridMesh, CELL_HEX, FACE_INTERIOR, FACE_OBSTACLE, FACE_WALL, type HybridMesh } from '../../../../src-shared/sim/hybrid/hybridMesh'
 import type { WasmKernelBackend } from '../../../../src-shared/sim/wasm/wasmBackend'
+import { everyBackendOfFile, sameBits } from '../everyBackend'
+import { sphere, swirlFaces } from './hybridFixtures'
 
-const sphere = (x: number, y: number, z: number) => Math.hypot(x - 0.5, y - 0.45, z - 0.5) - 0.22
 const mesh: HybridMesh = buildHybridMesh({ grid: { nx: 12, ny: 12, nz: 12, dx: 1 / 12, origin: [0, 0, 0] }, obstacle: sphere, mode: 'hybrid', bandCells: 1, sides: CLOSED_BOX })
 const interp = new HybridInterpolation(mesh)
 const locator = new HybridLocator(mesh)
 
-const backends: KernelBackend[] = []
-afterAll(async () => {
-  for (const b of backends) await b.dispose()
-})
+const BACKENDS = everyBackendOfFile().slice(1)
 
-function sameBits(a: ArrayLike<number>, b: ArrayLike<number>, n = a.length): boolean {
-  for (let i = 0; i < n; i++) if (!Object.is(a[i], b[i])) return false
-  return true
-}
 
-/** A swirl about the domain's centre plus noise, 0 on closed faces, as face velocities (m/s). */
-function faceVelocities(seed: number): Float64Array {
-  const rng = new Prng(seed)
-  const z = new Float64Array(mesh.faceCount)
-  const C = mesh.faceCentre, N = mesh.faceNormal
-  for (let f = 0; f < mesh.faceCount; f++) {
-    if (mesh.faceKind[f] !== FACE_INTERIOR) continue
-    const x = C[3 * f] - 0.5, y = C[3 * f + 1] - 0.5
-    z[f] = -3 * y * N[3 * f] + 3 * x * N[3 * f + 1] + 0.8 * N[3 * f + 2] + 0.5 * (rng.next() - 0.5)
-  }
-  return z
-}
+/** The test's swirl with noise, 0 on closed faces, as face velocities (m/s). */
+const faceVelocities = (seed: number) => swirlFaces(mesh, seed, 3, 0.8, 0.5)
 
 /** Face f's advected velocity with its trace taken alone through the public pieces. */
 function oneFace(zOld: Float64Array, vv: Float64Array, dt: number, f: number, adv: HybridAdvection): number {
@@ -145,15 +128,13 @@ describe('the hexahedral fast path of the hybrid face traces', () => {
     const ref = runRow(TS_KERNELS, zOld, vv, 0.02)
     const done = ref.status.filter((s) => s === HEX_TRACE_DONE).length
     expect(done).toBeGreaterThan(0)
-    for (const threads of [1, 2, 3]) {
-      const k = createKernelBackend('wasm', { threads, minParallelWork: 0, strict: true, initialBytes: 1 << 24 })
-      backends.push(k)
+    for (const [threads, k] of BACKENDS) {
       const got = runRow(k, zOld, vv, 0.02)
       expect((k as WasmKernelBackend).fallbacks).toBe(0)
-      expect(sameBits(got.status, ref.status), `${threads} threads: status`).toBe(true)
-      expect(sameBits(got.zNew, ref.zNew), `${threads} threads: zNew`).toBe(true)
-      expect(sameBits(got.cell, ref.cell), `${threads} threads: cell`).toBe(true)
-      expect(sameBits(got.at, ref.at), `${threads} threads: at`).toBe(true)
+      expect(sameBits(got.status, ref.status), `${threads}: status`).toBe(true)
+      expect(sameBits(got.zNew, ref.zNew), `${threads}: zNew`).toBe(true)
+      expect(sameBits(got.cell, ref.cell), `${threads}: cell`).toBe(true)
+      expect(sameBits(got.at, ref.at), `${threads}: at`).toBe(true)
     }
   })
 
@@ -212,13 +193,11 @@ describe('the hexahedral fast path of the hybrid face traces', () => {
       expect(count[HEX_TRACE_DONE]).toBeGreaterThan(0.4 * mesh.hexCount)
       expect(count[HEX_TRACE_ACCURATE]).toBeGreaterThan(20)
       expect(count[HEX_TRACE_FULL]).toBeGreaterThanOrEqual(mesh.tetCount)
-      for (const threads of [1, 2, 3]) {
-        const k = createKernelBackend('wasm', { threads, minParallelWork: 0, strict: true, initialBytes: 1 << 24 })
-        backends.push(k)
+      for (const [threads, k] of BACKENDS) {
         const got = run(k, two)
         expect((k as WasmKernelBackend).fallbacks).toBe(0)
-        for (const key of ['status', 'oA', 'at', 'cell'] as const) expect(sameBits(got[key], ref[key]), `${threads} threads, ${two ? 'two scalars' : 'one'}: ${key}`).toBe(true)
-        if (two) expect(sameBits(got.oB!, ref.oB!), `${threads} threads: oB`).toBe(true)
+        for (const key of ['status', 'oA', 'at', 'cell'] as const) expect(sameBits(got[key], ref[key]), `${threads}, ${two ? 'two scalars' : 'one'}: ${key}`).toBe(true)
+        if (two) expect(sameBits(got.oB!, ref.oB!), `${threads}: oB`).toBe(true)
       }
     }
   })

@@ -1,8 +1,10 @@
 // Meshes the hybrid-mesh unit tests share: a unit box with a sphere of radius R in it, and a
-// slab of band cubes through an otherwise hexahedral grid; face velocities sampled from a field.
+// slab of band cubes through an otherwise hexahedral grid; face velocities sampled from a field,
+// or a seeded swirl with noise.
 import { CLOSED_BOX } from '../../../../src-shared/sim/core/boundaries'
 import type { GridSpec } from '../../../../src-shared/sim/core/grid'
-import { buildHybridMesh, CUBE_BAND, CUBE_HEX, type HybridMesh } from '../../../../src-shared/sim/hybrid/hybridMesh'
+import { Prng } from '../../../../src-shared/sim/core/prng'
+import { buildHybridMesh, CUBE_BAND, CUBE_HEX, FACE_INTERIOR, type HybridMesh } from '../../../../src-shared/sim/hybrid/hybridMesh'
 
 export const grid = (n: number): GridSpec => ({ nx: n, ny: n, nz: n, dx: 1 / n, origin: [0, 0, 0] })
 export const R = 0.22
@@ -25,6 +27,23 @@ export function sampleFaces(m: HybridMesh, u: (x: number, y: number, z: number, 
   for (let f = 0; f < m.faceCount; f++) {
     u(m.faceCentre[3 * f], m.faceCentre[3 * f + 1], m.faceCentre[3 * f + 2], v)
     z[f] = v[0] * m.faceNormal[3 * f] + v[1] * m.faceNormal[3 * f + 1] + v[2] * m.faceNormal[3 * f + 2]
+  }
+  return z
+}
+
+/**
+ * Interior faces' normal velocities (m/s) of a swirl about the vertical axis through (0.5, ., 0.5)'s
+ * x-y centre (angular speed `spin`), an upward `lift` and uniform noise of amplitude `noise`
+ * (seeded); closed and open faces 0.
+ */
+export function swirlFaces(m: HybridMesh, seed: number, spin: number, lift: number, noise: number): Float64Array {
+  const rng = new Prng(seed)
+  const z = new Float64Array(m.faceCount)
+  const C = m.faceCentre, N = m.faceNormal
+  for (let f = 0; f < m.faceCount; f++) {
+    if (m.faceKind[f] !== FACE_INTERIOR) continue
+    const x = C[3 * f] - 0.5, y = C[3 * f + 1] - 0.5
+    z[f] = -spin * y * N[3 * f] + spin * x * N[3 * f + 1] + lift * N[3 * f + 2] + noise * (rng.next() - 0.5)
   }
   return z
 }

@@ -3,42 +3,22 @@
 // 2 and 3 threads gives the TypeScript run's velocities, gradients, vorticity and magnitudes bit
 // for bit, with the tetrahedra's deferred corrections and NaN in the field; and the TypeScript
 // compute is the composition of the exported one-pass functions, bit for bit.
-import { afterAll, describe, expect, it } from 'vitest'
-import { createKernelBackend } from '../../../../src-main/sim/workerPool'
+import { describe, expect, it } from 'vitest'
 import { CLOSED_BOX } from '../../../../src-shared/sim/core/boundaries'
-import type { KernelBackend } from '../../../../src-shared/sim/core/kernelTypes'
-import { Prng } from '../../../../src-shared/sim/core/prng'
 import { buildHybridMesh, type HybridMesh } from '../../../../src-shared/sim/hybrid/hybridMesh'
 import {
   correctTetVelocities, HybridVorticity, hybridCellVelocities, hybridCellVelocityGradients, hybridVorticityFromGradients, TET_VELOCITY_CORRECTIONS, TET_VELOCITY_RELAXATION,
 } from '../../../../src-shared/sim/hybrid/hybridVorticity'
 import type { WasmKernelBackend } from '../../../../src-shared/sim/wasm/wasmBackend'
+import { everyBackendOfFile, sameBits } from '../everyBackend'
+import { sphere, swirlFaces } from './hybridFixtures'
 
-const sphere = (x: number, y: number, z: number) => Math.hypot(x - 0.5, y - 0.45, z - 0.5) - 0.22
 const mesh: HybridMesh = buildHybridMesh({ grid: { nx: 12, ny: 12, nz: 12, dx: 1 / 12, origin: [0, 0, 0] }, obstacle: sphere, mode: 'hybrid', bandCells: 1, sides: CLOSED_BOX })
 
-const backends: KernelBackend[] = []
-afterAll(async () => {
-  for (const b of backends) await b.dispose()
-})
+const BACKENDS = everyBackendOfFile().slice(1)
 
-function sameBits(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return false
-  return true
-}
 
-/** A swirl plus noise as face velocities. */
-function faceVelocities(seed: number): Float64Array {
-  const rng = new Prng(seed)
-  const z = new Float64Array(mesh.faceCount)
-  const C = mesh.faceCentre, N = mesh.faceNormal
-  for (let f = 0; f < mesh.faceCount; f++) {
-    const x = C[3 * f] - 0.5, y = C[3 * f + 1] - 0.5
-    z[f] = -2 * y * N[3 * f] + 2 * x * N[3 * f + 1] + 0.3 * (rng.next() - 0.5)
-  }
-  return z
-}
+const faceVelocities = (seed: number) => swirlFaces(mesh, seed, 2, 0, 0.3)
 
 describe('the hybrid vorticity passes on the kernels', () => {
   it('compute on TypeScript is the exported passes in turn, bit for bit', () => {
@@ -67,18 +47,16 @@ describe('the hybrid vorticity passes on the kernels', () => {
     const ref = new HybridVorticity(mesh)
     ref.compute(z)
     expect(ref.magnitude.some((x) => Number.isNaN(x))).toBe(true)
-    for (const threads of [1, 2, 3]) {
-      const k = createKernelBackend('wasm', { threads, minParallelWork: 0, strict: true, initialBytes: 1 << 24 })
-      backends.push(k)
+    for (const [threads, k] of BACKENDS) {
       const v = new HybridVorticity(mesh, ref.ops, k)
       v.compute(z)
       expect((k as WasmKernelBackend).fallbacks).toBe(0)
-      for (const key of ['velocity', 'gradient', 'omega', 'magnitude'] as const) expect(sameBits(v[key], ref[key]), `${threads} threads: ${key}`).toBe(true)
+      for (const key of ['velocity', 'gradient', 'omega', 'magnitude'] as const) expect(sameBits(v[key], ref[key]), `${threads}: ${key}`).toBe(true)
       // A new field is computed again (not the cached answer).
       const z2 = faceVelocities(3)
       ref.compute(z2)
       v.compute(z2)
-      expect(sameBits(v.omega, ref.omega), `${threads} threads, second field`).toBe(true)
+      expect(sameBits(v.omega, ref.omega), `${threads}, second field`).toBe(true)
       ref.compute(z)
     }
   })
