@@ -16,7 +16,8 @@
 //     kernels (linearFitKernel.ts: over the threads on WebAssembly), each the same bits as the
 //     fit one at a time.
 //   Cells: scalars (density, temperature) traced back from cell centres, HybridInterpolation.scalarAt;
-//     cells whose trace lies among hexahedra on the kernels first, as the faces'.
+//     cells whose trace lies among hexahedra on the kernels first, as the faces'; the scalar
+//     fits of the others batched on the kernels after the traces (scalarFitKernel.ts).
 //   Points: massless tracker particles moved forward with the fast field (section 3; the paper
 //     recomputes the vertex velocities before moving them, as the caller does here).
 //
@@ -33,6 +34,7 @@ import type { HybridInterpolation } from './hybridInterpolation'
 import { HybridLocator } from './hybridLocate'
 import { HEX_CELL_TRACES, HEX_FACE_TRACES, HEX_TRACE_ACCURATE, HEX_TRACE_DONE, type HexTraceMesh } from './hexTraceKernel'
 import { CELL_HEX, type HybridMesh, openSidesOf } from './hybridMesh'
+import { SCALAR_FIT_POINTS } from './scalarFitKernel'
 import { LINEAR_FIT_POINTS, LINEAR_FIT_SCRATCH } from './linearFitKernel'
 
 /** a itself on TypeScript; on WebAssembly a copy in the kernels' memory (read-only mesh arrays, copied once). */
@@ -88,6 +90,16 @@ class KernelArrays {
   readonly at: Float64Array
   readonly cell: Int32Array
   readonly status: Uint8Array
+  /** The scalar fits' batch (scalarFitKernel.ts): the cells' two-rings, per point its place, list, length unit, answers; its cell and open-side share (TypeScript). */
+  readonly ringCells: Int32Array
+  readonly fitAt: Float64Array
+  readonly fitStart: Int32Array
+  readonly fitEnd: Int32Array
+  readonly fitLen: Float64Array
+  readonly fitA: Float64Array
+  readonly fitB: Float64Array
+  readonly fitCell: Int32Array
+  readonly fitInside: Float64Array
 
   constructor(mesh: HybridMesh, interp: HybridInterpolation, readonly kernels: KernelBackend) {
     const own = <T extends Float64Array | Int32Array | Uint8Array>(a: T) => kernelCopy(kernels, a)
@@ -110,6 +122,15 @@ class KernelArrays {
     this.at = kernels.f64(3 * most)
     this.cell = kernels.i32(most)
     this.status = kernels.u8(most)
+    this.ringCells = own(interp.ringCells)
+    this.fitAt = kernels.f64(3 * nc)
+    this.fitStart = kernels.i32(nc)
+    this.fitEnd = kernels.i32(nc)
+    this.fitLen = kernels.f64(nc)
+    this.fitA = kernels.f64(nc)
+    this.fitB = kernels.f64(nc)
+    this.fitCell = new Int32Array(nc)
+    this.fitInside = new Float64Array(nc)
   }
 }
 
@@ -334,7 +355,10 @@ export class HybridAdvection {
       if (two) out2!.set(oB!.subarray(0, cellCount))
     }
     const { status, at, cell } = K
+    const { ringStart } = interp
+    const { cellMeanEdge } = this.mesh
     let clamped = 0
+    let points = 0
     for (let c = 0; c < cellCount; c++) {
       const st = status[c]
       if (st === HEX_TRACE_DONE) continue
@@ -351,6 +375,17 @@ export class HybridAdvection {
           if (ambients !== null) inside = this.insideOpenSides(e)
         }
       }
+      // The scalar fits join a batch on the kernels (scalarFitKernel.ts) where the cell has its
+      // two-ring listed; the trilinear among hexahedra, and any other fit, are taken here.
+      if (ringStart[e + 1] > ringStart[e] && !interp.scalarTrilinear(pos[0], pos[1], pos[2], e)) {
+        K.fitAt[3 * points] = pos[0]; K.fitAt[3 * points + 1] = pos[1]; K.fitAt[3 * points + 2] = pos[2]
+        K.fitStart[points] = ringStart[e]
+        K.fitEnd[points] = ringStart[e + 1]
+        K.fitLen[points] = cellMeanEdge[e]
+        K.fitCell[points] = c
+        K.fitInside[points++] = inside
+        continue
+      }
       if (values2 === null) {
         const s = interp.scalarAt(pos[0], pos[1], pos[2], e, values)
         out[c] = inside === 1 ? s : ambients![0] + (s - ambients![0]) * inside
@@ -358,6 +393,16 @@ export class HybridAdvection {
         interp.scalarsAt(pos[0], pos[1], pos[2], e, values, values2, pair)
         out[c] = inside === 1 ? pair[0] : ambients![0] + (pair[0] - ambients![0]) * inside
         out2![c] = inside === 1 ? pair[1] : ambients![1] + (pair[1] - ambients![1]) * inside
+      }
+    }
+    if (points > 0) {
+      const eps = interp.epsilonFactor
+      K.kernels.run(SCALAR_FIT_POINTS, K.mesh.cellCentre, K.ringCells, K.fitStart, K.fitEnd, K.fitAt, K.fitLen, eps * eps, a, b, K.fitA, two ? K.fitB : null, points)
+      const { fitA, fitB, fitCell, fitInside } = K
+      for (let q = 0; q < points; q++) {
+        const c = fitCell[q], inside = fitInside[q]
+        out[c] = inside === 1 ? fitA[q] : ambients![0] + (fitA[q] - ambients![0]) * inside
+        if (two) out2![c] = inside === 1 ? fitB[q] : ambients![1] + (fitB[q] - ambients![1]) * inside
       }
     }
     this.clampedTraces = clamped

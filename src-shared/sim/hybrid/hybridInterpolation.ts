@@ -42,10 +42,10 @@
 // makes an instance single-threaded.
 import { EddyError } from '../../api/errors'
 import { barycentricCoordinates } from '../../geometry/tetmesh/tetBarycentric'
-import { choleskyFactorInPlace, choleskySolveInPlace, choleskySubstitute } from '../core/tetfv/smallDense'
-import { LINEAR_CONDITION_FLOOR, MLS_EPSILON_FACTOR } from '../core/tetfv/tetMls'
+import { MLS_EPSILON_FACTOR } from '../core/tetfv/tetMls'
 import { CELL_HEX, type HybridMesh } from './hybridMesh'
 import { FIT_LINEAR, fitScratch, linearFitAt } from './linearFitKernel'
+import { SCALAR_FIT_SCRATCH, scalarFitAt } from './scalarFitKernel'
 
 /** accurateVelocityAt's answer: staggered trilinear in a plain hexahedron. */
 export const ACCURATE_MAC = 0
@@ -68,7 +68,11 @@ export class HybridInterpolation {
    */
   readonly neighbourStart: Int32Array
   readonly neighbourFaces: Int32Array
-  /** The two-ring of cells of each transition hexahedron and tetrahedron (the scalar fits' samples): CSR over cells. */
+  /**
+   * The two-ring of cells (the scalar fits' samples) of each cell listed in neighbourStart (the
+   * transition hexahedra, the tetrahedra and the plain hexahedra whose 8-centre stencil may
+   * miss); empty for the others: CSR over cells.
+   */
   readonly ringStart: Int32Array
   readonly ringCells: Int32Array
 
@@ -78,10 +82,9 @@ export class HybridInterpolation {
   private readonly faceList: Int32Array
   private readonly cellList: Int32Array
   private readonly fit = fitScratch()
-  /** The scalar fit's 4 x 4 normal matrix and right-hand side. */
-  private readonly M = new Float64Array(16)
-  private readonly rhs = new Float64Array(4)
-  private readonly rhs2 = new Float64Array(4)
+  /** The scalar fit's scratch and answer. */
+  private readonly scalarWork = new Float64Array(SCALAR_FIT_SCRATCH)
+  private readonly scalarPair = new Float64Array(2)
   private readonly corner = new Int32Array(8)
   private readonly cornerWeight = new Float64Array(8)
   private readonly lambda = new Float64Array(4)
@@ -150,10 +153,12 @@ export class HybridInterpolation {
     for (let c = 0; c < cellCount; c++) if (listed(c)) faces.set(this.faceList.subarray(0, this.gatherFaces(c)), start[c])
     this.neighbourStart = start
     this.neighbourFaces = faces
+    // The same cells take a scalar fit's list: a plain hexahedron's 8 centres around a point in
+    // it lie within the 27 cubes macMayFail looks at.
     const ringStart = new Int32Array(cellCount + 1)
-    for (let c = 0; c < cellCount; c++) ringStart[c + 1] = ringStart[c] + (cellKind[c] === CELL_HEX ? 0 : this.gatherCells(c))
+    for (let c = 0; c < cellCount; c++) ringStart[c + 1] = ringStart[c] + (listed(c) ? this.gatherCells(c) : 0)
     const ring = new Int32Array(ringStart[cellCount])
-    for (let c = 0; c < cellCount; c++) if (cellKind[c] !== CELL_HEX) ring.set(this.cellList.subarray(0, this.gatherCells(c)), ringStart[c])
+    for (let c = 0; c < cellCount; c++) if (listed(c)) ring.set(this.cellList.subarray(0, this.gatherCells(c)), ringStart[c])
     this.ringStart = ringStart
     this.ringCells = ring
   }
@@ -504,67 +509,30 @@ export class HybridInterpolation {
 
   /** scalarFit of two scalars over one neighbourhood and one factor (see scalarsAt). */
   private scalarFits(x: number, y: number, z: number, cell: number, a: Float64Array | Float32Array, b: Float64Array | Float32Array, out: Float64Array): void {
-    const { cellCentre: C } = this.mesh
-    const { M, rhs, rhs2 } = this
-    let list: Int32Array = this.ringCells, from = this.ringStart[cell], to = this.ringStart[cell + 1]
-    if (from === to) { list = this.cellList; from = 0; to = this.gatherCells(cell) }
-    const invLen = 1 / this.mesh.cellMeanEdge[cell], eps2 = this.epsilonFactor * this.epsilonFactor
-    let m0 = 0, m4 = 0, m5 = 0, m8 = 0, m9 = 0, m10 = 0, m12 = 0, m13 = 0, m14 = 0, m15 = 0
-    let r0 = 0, r1 = 0, r2 = 0, r3 = 0, q0 = 0, q1 = 0, q2 = 0, q3 = 0
-    let la = Infinity, ha = -Infinity, lb = Infinity, hb = -Infinity
-    for (let i = from; i < to; i++) {
-      const c = list[i]
-      const X = (C[3 * c] - x) * invLen, Y = (C[3 * c + 1] - y) * invLen, Z = (C[3 * c + 2] - z) * invLen
-      const w = 1 / (X * X + Y * Y + Z * Z + eps2), w2 = w * w
-      const s = a[c], t = b[c]
-      if (s < la) la = s
-      if (s > ha) ha = s
-      if (t < lb) lb = t
-      if (t > hb) hb = t
-      const wX = w2 * X, wY = w2 * Y, wZ = w2 * Z
-      m0 += w2; m4 += wX; m5 += wX * X; m8 += wY; m9 += wY * X; m10 += wY * Y; m12 += wZ; m13 += wZ * X; m14 += wZ * Y; m15 += wZ * Z
-      r0 += w2 * s; r1 += wX * s; r2 += wY * s; r3 += wZ * s
-      q0 += w2 * t; q1 += wX * t; q2 += wY * t; q3 += wZ * t
-    }
-    M[0] = m0; M[4] = m4; M[5] = m5; M[8] = m8; M[9] = m9; M[10] = m10; M[12] = m12; M[13] = m13; M[14] = m14; M[15] = m15
-    let sa = r0 / m0, sb = q0 / m0
-    if (choleskyFactorInPlace(M, 4) >= LINEAR_CONDITION_FLOOR) {
-      rhs[0] = r0; rhs[1] = r1; rhs[2] = r2; rhs[3] = r3
-      rhs2[0] = q0; rhs2[1] = q1; rhs2[2] = q2; rhs2[3] = q3
-      choleskySubstitute(M, 4, rhs)
-      choleskySubstitute(M, 4, rhs2)
-      sa = rhs[0]
-      sb = rhs2[0]
-    }
-    out[0] = sa < la ? la : sa > ha ? ha : sa
-    out[1] = sb < lb ? lb : sb > hb ? hb : sb
+    const [list, from, to] = this.scalarFitCells(cell)
+    scalarFitAt(this.mesh.cellCentre, list, from, to, x, y, z, this.mesh.cellMeanEdge[cell], this.epsilonFactor * this.epsilonFactor, a, b, this.scalarWork, out, 0)
   }
 
-  /** The linear MLS fit of a cell scalar around (x, y, z), clamped to the values used (a weighted mean when near singular). */
+
+  /** The scalar fit of `values` at (x, y, z) in `cell` (scalarFitKernel.ts scalarFitAt). */
   private scalarFit(x: number, y: number, z: number, cell: number, values: Float64Array | Float32Array): number {
-    const { cellCentre: C } = this.mesh
-    const { M, rhs } = this
-    let list: Int32Array = this.ringCells, from = this.ringStart[cell], to = this.ringStart[cell + 1]
-    if (from === to) { list = this.cellList; from = 0; to = this.gatherCells(cell) }
-    const invLen = 1 / this.mesh.cellMeanEdge[cell], eps2 = this.epsilonFactor * this.epsilonFactor
-    let m0 = 0, m4 = 0, m5 = 0, m8 = 0, m9 = 0, m10 = 0, m12 = 0, m13 = 0, m14 = 0, m15 = 0, r0 = 0, r1 = 0, r2 = 0, r3 = 0
-    let lo = Infinity, hi = -Infinity
-    for (let i = from; i < to; i++) {
-      const c = list[i]
-      const X = (C[3 * c] - x) * invLen, Y = (C[3 * c + 1] - y) * invLen, Z = (C[3 * c + 2] - z) * invLen
-      const w = 1 / (X * X + Y * Y + Z * Z + eps2), w2 = w * w
-      const s = values[c]
-      if (s < lo) lo = s
-      if (s > hi) hi = s
-      const wX = w2 * X, wY = w2 * Y, wZ = w2 * Z
-      m0 += w2; m4 += wX; m5 += wX * X; m8 += wY; m9 += wY * X; m10 += wY * Y; m12 += wZ; m13 += wZ * X; m14 += wZ * Y; m15 += wZ * Z
-      r0 += w2 * s; r1 += wX * s; r2 += wY * s; r3 += wZ * s
-    }
-    M[0] = m0; M[4] = m4; M[5] = m5; M[8] = m8; M[9] = m9; M[10] = m10; M[12] = m12; M[13] = m13; M[14] = m14; M[15] = m15
-    rhs[0] = r0; rhs[1] = r1; rhs[2] = r2; rhs[3] = r3
-    const s0 = choleskySolveInPlace(M, 4, rhs) >= LINEAR_CONDITION_FLOOR ? rhs[0] : r0 / m0
-    return s0 < lo ? lo : s0 > hi ? hi : s0
+    const [list, from, to] = this.scalarFitCells(cell)
+    scalarFitAt(this.mesh.cellCentre, list, from, to, x, y, z, this.mesh.cellMeanEdge[cell], this.epsilonFactor * this.epsilonFactor, values, null, this.scalarWork, this.scalarPair, 0)
+    return this.scalarPair[0]
   }
+
+  /** The cells of `cell`'s scalar fit: its precomputed two-ring, or gathered now for a cell without one. */
+  private scalarFitCells(cell: number): [Int32Array, number, number] {
+    const from = this.ringStart[cell], to = this.ringStart[cell + 1]
+    if (from < to) return [this.ringCells, from, to]
+    return [this.cellList, 0, this.gatherCells(cell)]
+  }
+
+  /** Whether scalarsAt at (x, y, z) in `cell` is the 8 centres' trilinear (else the scalar fit). */
+  scalarTrilinear(x: number, y: number, z: number, cell: number): boolean {
+    return cell < this.mesh.hexCount && this.hexCorners(x, y, z)
+  }
+
 
 }
 
