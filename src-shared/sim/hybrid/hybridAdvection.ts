@@ -27,7 +27,7 @@
 // midpoint is clamped the same way. Everything runs over flat typed arrays in index order, so
 // the result is deterministic; nothing is allocated per sample.
 import { EddyError } from '../../api/errors'
-import { TS_KERNELS } from '../core/kernelBackend'
+import { kernelCopy, TS_KERNELS } from '../core/kernelBackend'
 import { segmentInside } from '../core/scalarBudget'
 import type { KernelBackend } from '../core/kernelTypes'
 import type { HybridInterpolation } from './hybridInterpolation'
@@ -36,14 +36,6 @@ import { HEX_CELL_TRACES, HEX_FACE_TRACES, HEX_TRACE_ACCURATE, HEX_TRACE_DONE, t
 import { CELL_HEX, type HybridMesh, openSidesOf } from './hybridMesh'
 import { SCALAR_FIT_POINTS } from './scalarFitKernel'
 import { LINEAR_FIT_POINTS, LINEAR_FIT_SCRATCH } from './linearFitKernel'
-
-/** a itself on TypeScript; on WebAssembly a copy in the kernels' memory (read-only mesh arrays, copied once). */
-function kernelCopy<T extends Float64Array | Int32Array | Uint8Array>(kernels: KernelBackend, a: T): T {
-  if (kernels.kind === 'ts') return a
-  const b = (a instanceof Float64Array ? kernels.f64(a.length) : a instanceof Int32Array ? kernels.i32(a.length) : kernels.u8(a.length)) as T
-  b.set(a)
-  return b
-}
 
 /**
  * The batch of linear fits of one advectFaces call: the fit neighbourhoods where the kernels

@@ -41,7 +41,7 @@
 //   eta = grad |omega| by the same least squares, h the cell's mean edge length (the grid's dx
 //   for a hexahedron): the smoke family's confinementForceSlab cell by cell, same regulariser.
 import { EddyError } from '../../api/errors'
-import { TS_KERNELS } from '../core/kernelBackend'
+import { kernelCopy, TS_KERNELS } from '../core/kernelBackend'
 import type { KernelBackend } from '../core/kernelTypes'
 import { FACE_INTERIOR, type HybridMesh } from './hybridMesh'
 import { cellVelocityRows, correctTetRows, HYBRID_CELL_VELOCITIES, HYBRID_CORRECT_TETS, HYBRID_VELOCITY_GRADIENTS, HYBRID_VORTICITY, velocityGradientRows, vorticityRows } from './hybridVorticityKernels'
@@ -382,12 +382,7 @@ export class HybridVorticity {
     this.ops = ops ?? buildHybridCellOperators(mesh)
     this.kernels = kernels
     const copies = kernels.kind !== 'ts'
-    const own = <T extends Float64Array | Int32Array>(a: T): T => {
-      if (!copies) return a
-      const b = (a instanceof Float64Array ? kernels.f64(a.length) : kernels.i32(a.length)) as T
-      b.set(a)
-      return b
-    }
+    const own = <T extends Float64Array | Int32Array>(a: T): T => kernelCopy(kernels, a)
     const o = this.ops
     this.k = {
       cellFaceStart: own(mesh.cellFaceStart), cellFaces: own(mesh.cellFaces), faceNormal: own(mesh.faceNormal), faceCentre: own(mesh.faceCentre),

@@ -18,7 +18,7 @@
 // omega is capped per level by Gershgorin's bound so that omega lambda_max(D^-1 A) < 1.9: the
 // metric's mixed terms make some off-diagonals positive, and a sweep must still contract.
 import type { Preconditioner } from '../core/pcg'
-import { TS_KERNELS } from '../core/kernelBackend'
+import { kernelCopy, TS_KERNELS } from '../core/kernelBackend'
 import type { KernelBackend } from '../core/kernelTypes'
 import { copyCsr, type CsrMatrix, galerkin, transposeCsr } from '../core/sparse/csr'
 import { MulticolorGaussSeidel, spmv, spmvAdd, spResidual } from '../core/sparse/ops'
@@ -88,7 +88,7 @@ export class SurfaceMultigrid implements Preconditioner {
       const level: Level = {
         A: cur,
         gs: last ? new MulticolorGaussSeidel(cur, kernels) : null,
-        invDiag: last ? kernels.f64(0) : copyTo(jacobiScaling(cur), kernels),
+        invDiag: last ? kernels.f64(0) : kernelCopy(kernels, jacobiScaling(cur)),
         P: null,
         R: null,
         // (The finest level's x and b are the caller's z and r: apply.)
@@ -166,11 +166,4 @@ export class SurfaceMultigrid implements Preconditioner {
       L.y = x
     }
   }
-}
-
-/** A copy of a in the kernels' memory. */
-function copyTo(a: Float64Array, kernels: KernelBackend): Float64Array {
-  const b = kernels.f64(a.length)
-  b.set(a)
-  return b
 }

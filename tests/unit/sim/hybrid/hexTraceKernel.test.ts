@@ -6,7 +6,7 @@
 // give the references' bits, NaN in the fields included.
 import { describe, expect, it } from 'vitest'
 import { CLOSED_BOX } from '../../../../src-shared/sim/core/boundaries'
-import { TS_KERNELS } from '../../../../src-shared/sim/core/kernelBackend'
+import { kernelCopy, TS_KERNELS } from '../../../../src-shared/sim/core/kernelBackend'
 import type { KernelBackend } from '../../../../src-shared/sim/core/kernelTypes'
 import { Prng } from '../../../../src-shared/sim/core/prng'
 import { HEX_CELL_TRACES, HEX_FACE_TRACES, HEX_TRACE_ACCURATE, HEX_TRACE_DONE, HEX_TRACE_FULL, type HexTraceMesh } from '../../../../src-shared/sim/hybrid/hexTraceKernel'
@@ -43,12 +43,7 @@ function oneFace(zOld: Float64Array, vv: Float64Array, dt: number, f: number, ad
 }
 
 function traceMesh(k: KernelBackend): HexTraceMesh {
-  const own = <T extends Float64Array | Int32Array | Uint8Array>(a: T): T => {
-    if (k.kind === 'ts') return a
-    const b = (a instanceof Float64Array ? k.f64(a.length) : a instanceof Int32Array ? k.i32(a.length) : k.u8(a.length)) as T
-    b.set(a)
-    return b
-  }
+  const own = <T extends Float64Array | Int32Array | Uint8Array>(a: T): T => kernelCopy(k, a)
   return {
     faceCentre: own(mesh.faceCentre), faceNormal: own(mesh.faceNormal), faceCellA: own(mesh.faceCellA), faceKind: own(mesh.faceKind),
     cellCentre: own(mesh.cellCentre), hexVertices: own(mesh.hexVertices), cubeHex: own(mesh.cubeHex), hexCube: own(mesh.hexCube),

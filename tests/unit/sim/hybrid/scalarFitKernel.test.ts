@@ -5,7 +5,7 @@
 // advectCells with the batch on the kernels gives the TypeScript run's bits.
 import { describe, expect, it } from 'vitest'
 import { CLOSED_BOX } from '../../../../src-shared/sim/core/boundaries'
-import { TS_KERNELS } from '../../../../src-shared/sim/core/kernelBackend'
+import { kernelCopy, TS_KERNELS } from '../../../../src-shared/sim/core/kernelBackend'
 import type { KernelBackend } from '../../../../src-shared/sim/core/kernelTypes'
 import { Prng } from '../../../../src-shared/sim/core/prng'
 import { HybridAdvection } from '../../../../src-shared/sim/hybrid/hybridAdvection'
@@ -34,12 +34,7 @@ function batch(k: KernelBackend, seed: number) {
   const cells: number[] = []
   for (let c = 0; c < mesh.cellCount; c++) if (interp.ringStart[c + 1] > interp.ringStart[c]) cells.push(c)
   const n = cells.length
-  const put = <T extends Float64Array | Int32Array>(x: T): T => {
-    if (k.kind === 'ts') return x
-    const y = (x instanceof Float64Array ? k.f64(x.length) : k.i32(x.length)) as T
-    y.set(x)
-    return y
-  }
+  const put = <T extends Float64Array | Int32Array>(x: T): T => kernelCopy(k, x)
   const at = k.f64(3 * n), start = k.i32(n), end = k.i32(n), len = k.f64(n)
   for (let q = 0; q < n; q++) {
     const c = cells[q], l = mesh.cellMeanEdge[c]
@@ -93,12 +88,7 @@ describe('the hybrid scalar fits on the kernels', () => {
     }
     expect(out[0]).toBeCloseTo(swa / sw, 12)
     for (const [name, k] of BACKENDS) {
-      const put = <T extends Float64Array | Int32Array>(x: T): T => {
-        if (k.kind === 'ts') return x
-        const y = (x instanceof Float64Array ? k.f64(x.length) : k.i32(x.length)) as T
-        y.set(x)
-        return y
-      }
+      const put = <T extends Float64Array | Int32Array>(x: T): T => kernelCopy(k, x)
       const oa = k.f64(1), ob = k.f64(1)
       k.run(SCALAR_FIT_POINTS, put(C), put(list), put(Int32Array.of(0)), put(Int32Array.of(4)), put(Float64Array.of(0.52, 0.47, 0.5)), put(Float64Array.of(0.1)), EPS2, put(a), put(b), oa, ob, 1)
       expect(sameBits([oa[0], ob[0]], out), name).toBe(true)
