@@ -34,7 +34,7 @@ import type { HybridInterpolation } from './hybridInterpolation'
 import { HybridLocator } from './hybridLocate'
 import { HEX_CELL_TRACES, HEX_FACE_TRACES, HEX_TRACE_ACCURATE, HEX_TRACE_DONE, type HexTraceMesh } from './hexTraceKernel'
 import { CELL_HEX, type HybridMesh, openSidesOf } from './hybridMesh'
-import { SCALAR_FIT_POINTS } from './scalarFitKernel'
+import { SCALAR_FIT_POINTS, SCALAR_FIT_SCRATCH } from './scalarFitKernel'
 import { LINEAR_FIT_POINTS, LINEAR_FIT_SCRATCH } from './linearFitKernel'
 
 /**
@@ -92,6 +92,8 @@ class KernelArrays {
   readonly fitB: Float64Array
   readonly fitCell: Int32Array
   readonly fitInside: Float64Array
+  /** The TypeScript reference's scratch (WebAssembly lends each thread its own). */
+  readonly fitWork = new Float64Array(SCALAR_FIT_SCRATCH)
 
   constructor(mesh: HybridMesh, interp: HybridInterpolation, readonly kernels: KernelBackend) {
     const own = <T extends Float64Array | Int32Array | Uint8Array>(a: T) => kernelCopy(kernels, a)
@@ -389,7 +391,7 @@ export class HybridAdvection {
     }
     if (points > 0) {
       const eps = interp.epsilonFactor
-      K.kernels.run(SCALAR_FIT_POINTS, K.mesh.cellCentre, K.ringCells, K.fitStart, K.fitEnd, K.fitAt, K.fitLen, eps * eps, a, b, K.fitA, two ? K.fitB : null, points)
+      K.kernels.run(SCALAR_FIT_POINTS, K.mesh.cellCentre, K.ringCells, K.fitStart, K.fitEnd, K.fitAt, K.fitLen, eps * eps, a, b, K.fitA, two ? K.fitB : null, K.fitWork, points)
       const { fitA, fitB, fitCell, fitInside } = K
       for (let q = 0; q < points; q++) {
         const c = fitCell[q], inside = fitInside[q]

@@ -11,7 +11,7 @@
 // first unknown; a normal matrix whose Cholesky pivot ratio falls below LINEAR_CONDITION_FLOOR
 // gives the weighted mean instead. The value is clamped to the range of the values it used, so
 // semi-Lagrangian advection creates no new extrema.
-import { defineKernel, f64, float, i32, type KernelArgs, size } from '../core/kernelTable'
+import { defineKernel, f64, float, i32, type KernelArgs, scratch, size } from '../core/kernelTable'
 import { choleskyFactorInPlace, choleskySubstitute } from '../core/tetfv/smallDense'
 import { LINEAR_CONDITION_FLOOR } from '../core/tetfv/tetMls'
 
@@ -71,9 +71,9 @@ export function scalarFitAt(
  */
 export function scalarFitPoints(
   C: Float64Array, list: Int32Array, start: Int32Array, end: Int32Array, at: Float64Array, len: Float64Array, eps2: number,
-  a: Float64Array, b: Float64Array | null, outA: Float64Array, outB: Float64Array | null, q0: number, q1: number,
+  a: Float64Array, b: Float64Array | null, outA: Float64Array, outB: Float64Array | null, scratch: Float64Array | null, q0: number, q1: number,
 ): void {
-  const work = new Float64Array(SCALAR_FIT_SCRATCH), pair = new Float64Array(2)
+  const work = scratch ?? new Float64Array(SCALAR_FIT_SCRATCH), pair = new Float64Array(2)
   for (let q = q0; q < q1; q++) {
     scalarFitAt(C, list, start[q], end[q], at[3 * q], at[3 * q + 1], at[3 * q + 2], len[q], eps2, a, b, work, pair, 0)
     outA[q] = pair[0]
@@ -83,14 +83,19 @@ export function scalarFitPoints(
 
 const num = (a: KernelArgs, i: number) => a[i] as number
 
-/** scalarFitPoints over points [0, points). Args: C, list, start, end, at, len, eps2, a, b, outA, outB, points. */
+/** scalarFitPoints over points [0, points). Args: C, list, start, end, at, len, eps2, a, b, outA, outB, work, points. */
 export const SCALAR_FIT_POINTS = defineKernel({
   name: 'hybridScalarFitPoints',
-  args: [f64('C'), i32('list'), i32('start'), i32('end'), f64('at'), f64('len'), float('eps2'), f64('a'), f64('b', true), f64('outA'), f64('outB', true), size('points')],
+  args: [
+    f64('C'), i32('list'), i32('start'), i32('end'), f64('at'), f64('len'), float('eps2'), f64('a'), f64('b', true), f64('outA'), f64('outB', true),
+    scratch('work', () => 8 * SCALAR_FIT_SCRATCH), size('points'),
+  ],
   split: 'rows',
-  range: (a) => num(a, 11),
+  range: (a) => num(a, 12),
   // About 17 cells a point (a tetrahedron's two-ring), each some 25 multiply-adds.
-  work: (a) => 20 * num(a, 11),
+  work: (a) => 20 * num(a, 12),
+  // A point's scratch is its own while it is fitted, so which thread fits it changes nothing.
   piecesPerThread: 4,
+  worker: true,
   ref: scalarFitPoints,
 })

@@ -6,65 +6,15 @@
 // 12 x 12 matrix, its right-hand side, the sums, the per-face table) is the block the caller
 // lends thread `worker`.
 import { rf64, ri32, wf64 } from './common'
+import { choleskyFactor, choleskySubstitute } from './smallDense'
 
 /** Smallest accepted pivot ratio of the linear fit (tetMls.ts LINEAR_CONDITION_FLOOR). */
 const LINEAR_CONDITION_FLOOR: f64 = 1e-12
 
-/**
- * smallDense.ts choleskySolveInPlace on the n x n row-major matrix at M and the vector at b, in
- * the same operations and order (each entry's sum subtracts its products k = 0, 1, ... as the
- * reference does), so the same bits. Only the schedule differs: four rows of a column at a
- * time, their four sums being independent chains the processor overlaps (one chain waits on
- * each subtraction's latency), with byte offsets stepped instead of recomputed from indices.
- */
+/** smallDense.ts choleskySolveInPlace: the factor, then the substitutions when it succeeded. */
 function cholesky(M: usize, n: i32, b: usize): f64 {
-  const row = <usize>(8 * n)
-  let worst: f64 = 1
-  for (let j = 0; j < n; j++) {
-    const rj = M + <usize>j * row
-    const end = <usize>j << 3
-    const diag = load<f64>(rj + end)
-    let s = diag
-    for (let k: usize = 0; k < end; k += 8) {
-      const v = load<f64>(rj + k)
-      s -= v * v
-    }
-    if (!(s > 0) || !(diag > 0)) return 0
-    const ratio = s / diag
-    if (ratio < worst) worst = ratio
-    const l = Math.sqrt(s)
-    store<f64>(rj + end, l)
-    let i = j + 1
-    for (; i + 3 < n; i += 4) {
-      const r0 = M + <usize>i * row, r1 = r0 + row, r2 = r1 + row, r3 = r2 + row
-      let t0 = load<f64>(r0 + end), t1 = load<f64>(r1 + end), t2 = load<f64>(r2 + end), t3 = load<f64>(r3 + end)
-      for (let k: usize = 0; k < end; k += 8) {
-        const c = load<f64>(rj + k)
-        t0 -= load<f64>(r0 + k) * c; t1 -= load<f64>(r1 + k) * c
-        t2 -= load<f64>(r2 + k) * c; t3 -= load<f64>(r3 + k) * c
-      }
-      store<f64>(r0 + end, t0 / l); store<f64>(r1 + end, t1 / l); store<f64>(r2 + end, t2 / l); store<f64>(r3 + end, t3 / l)
-    }
-    for (; i < n; i++) {
-      const r0 = M + <usize>i * row
-      let t0 = load<f64>(r0 + end)
-      for (let k: usize = 0; k < end; k += 8) t0 -= load<f64>(r0 + k) * load<f64>(rj + k)
-      store<f64>(r0 + end, t0 / l)
-    }
-  }
-  // L y = b, then L^T x = y (the reference's substitutions).
-  for (let i = 0; i < n; i++) {
-    const ri = M + <usize>i * row, at = <usize>i << 3
-    let t = load<f64>(b + at)
-    for (let k: usize = 0; k < at; k += 8) t -= load<f64>(ri + k) * load<f64>(b + k)
-    store<f64>(b + at, t / load<f64>(ri + at))
-  }
-  for (let i = n - 1; i >= 0; i--) {
-    const ci = M + (<usize>i << 3)
-    let t = load<f64>(b + (<usize>i << 3))
-    for (let k = i + 1; k < n; k++) t -= load<f64>(ci + <usize>k * row) * load<f64>(b + (<usize>k << 3))
-    store<f64>(b + (<usize>i << 3), t / load<f64>(ci + <usize>i * row))
-  }
+  const worst = choleskyFactor(M, n)
+  if (worst > 0) choleskySubstitute(M, n, b)
   return worst
 }
 

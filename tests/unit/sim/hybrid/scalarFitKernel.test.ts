@@ -60,9 +60,9 @@ describe('the hybrid scalar fits on the kernels', () => {
     expect(fits).toBeGreaterThan(1000)
     for (const [name, k] of BACKENDS) {
       const b = batch(k, 3)
-      k.run(SCALAR_FIT_POINTS, b.C, b.ring, b.start, b.end, b.at, b.len, EPS2, b.a, b.b, b.outA, b.outB, b.n)
+      k.run(SCALAR_FIT_POINTS, b.C, b.ring, b.start, b.end, b.at, b.len, EPS2, b.a, b.b, b.outA, b.outB, null, b.n)
       const one = k.f64(b.n)
-      k.run(SCALAR_FIT_POINTS, b.C, b.ring, b.start, b.end, b.at, b.len, EPS2, b.a, null, one, null, b.n)
+      k.run(SCALAR_FIT_POINTS, b.C, b.ring, b.start, b.end, b.at, b.len, EPS2, b.a, null, one, null, null, b.n)
       for (let q = 0; q < b.n; q++) {
         const c = b.cells[q], x = b.at[3 * q], y = b.at[3 * q + 1], z = b.at[3 * q + 2]
         if (interp.scalarTrilinear(x, y, z, c)) continue
@@ -90,7 +90,7 @@ describe('the hybrid scalar fits on the kernels', () => {
     for (const [name, k] of BACKENDS) {
       const put = <T extends Float64Array | Int32Array>(x: T): T => kernelCopy(k, x)
       const oa = k.f64(1), ob = k.f64(1)
-      k.run(SCALAR_FIT_POINTS, put(C), put(list), put(Int32Array.of(0)), put(Int32Array.of(4)), put(Float64Array.of(0.52, 0.47, 0.5)), put(Float64Array.of(0.1)), EPS2, put(a), put(b), oa, ob, 1)
+      k.run(SCALAR_FIT_POINTS, put(C), put(list), put(Int32Array.of(0)), put(Int32Array.of(4)), put(Float64Array.of(0.52, 0.47, 0.5)), put(Float64Array.of(0.1)), EPS2, put(a), put(b), oa, ob, null, 1)
       expect(sameBits([oa[0], ob[0]], out), name).toBe(true)
     }
   })
