@@ -63,8 +63,8 @@ class FitBatch {
 }
 
 /**
- * What the advection's kernels (the hexahedral traces, the linear fits) read and write, where
- * they reach it: the mesh arrays (copied once on WebAssembly), the copies of a call's face
+ * What the advection's kernels (the hexahedral traces, the scalar fits; the velocity fits keep
+ * their own batch) read and write, where they reach it: the mesh arrays (copied once on WebAssembly), the copies of a call's face
  * velocities, cell scalars and vertex velocities (on WebAssembly; the caller's own arrays on
  * TypeScript), the traces' answers per face or cell (hexTraceKernel.ts).
  */
