@@ -6,20 +6,22 @@
 // integers only once they are known to be in range.
 import { rf32, ru8 } from './common'
 
-/** levelSetKernels.ts addKernel. */
-@inline function addKernel(sums: usize, c: i32, s2: f64, x: f64, y: f64, z: f64): void {
+/**
+ * levelSetKernels.ts addKernel: the cell's four sums (weight, weighted x, y, z) are adjacent,
+ * so two f64x2 adds; the weight's lane multiplies by 1 (exact), the same bits.
+ */
+@inline function addKernel(sums: usize, c: i32, s2: f64, oneX: v128, yz: v128): void {
   if (s2 >= 1) return
   const t = 1 - s2
-  const wq = t * t * t
+  const w = f64x2.splat(t * t * t)
   const p = sums + (<usize>c << 5)
-  store<f64>(p, load<f64>(p) + wq)
-  store<f64>(p + 8, load<f64>(p + 8) + wq * x)
-  store<f64>(p + 16, load<f64>(p + 16) + wq * y)
-  store<f64>(p + 24, load<f64>(p + 24) + wq * z)
+  v128.store(p, f64x2.add(v128.load(p), f64x2.mul(w, oneX)))
+  v128.store(p, f64x2.add(v128.load(p, 16), f64x2.mul(w, yz)), 16)
 }
 
 /** levelSetKernels.ts splatKernel. */
-function splatKernel(sums: usize, nx: i32, ny: i32, nz: i32, dx: f64, o0: f64, o1: f64, o2: f64, x: f64, y: f64, z: f64, R: f64, invR2: f64, ka: i32, kb: i32): void {
+@inline function splatKernel(sums: usize, nx: i32, ny: i32, nz: i32, dx: f64, o0: f64, o1: f64, o2: f64, x: f64, y: f64, z: f64, R: f64, invR2: f64, ka: i32, kb: i32): void {
+  const oneX = f64x2.replace_lane(f64x2.splat(1), 1, x), yz = f64x2.replace_lane(f64x2.splat(y), 1, z)
   let i0 = Math.ceil((x - R - o0) / dx - 0.5), i1 = Math.floor((x + R - o0) / dx - 0.5)
   let j0 = Math.ceil((y - R - o1) / dx - 0.5), j1 = Math.floor((y + R - o1) / dx - 0.5)
   let k0 = Math.ceil((z - R - o2) / dx - 0.5), k1 = Math.floor((z + R - o2) / dx - 0.5)
@@ -40,16 +42,16 @@ function splatKernel(sums: usize, nx: i32, ny: i32, nz: i32, dx: f64, o0: f64, o
     const c = <i32>i0 + nx * (<i32>j0 + ny * <i32>k0)
     const plane = nx * ny
     if (lo) {
-      addKernel(sums, c, (xx0 + yy0 + zz0) * invR2, x, y, z)
-      addKernel(sums, c + 1, (xx1 + yy0 + zz0) * invR2, x, y, z)
-      addKernel(sums, c + nx, (xx0 + yy1 + zz0) * invR2, x, y, z)
-      addKernel(sums, c + nx + 1, (xx1 + yy1 + zz0) * invR2, x, y, z)
+      addKernel(sums, c, (xx0 + yy0 + zz0) * invR2, oneX, yz)
+      addKernel(sums, c + 1, (xx1 + yy0 + zz0) * invR2, oneX, yz)
+      addKernel(sums, c + nx, (xx0 + yy1 + zz0) * invR2, oneX, yz)
+      addKernel(sums, c + nx + 1, (xx1 + yy1 + zz0) * invR2, oneX, yz)
     }
     if (up) {
-      addKernel(sums, c + plane, (xx0 + yy0 + zz1) * invR2, x, y, z)
-      addKernel(sums, c + plane + 1, (xx1 + yy0 + zz1) * invR2, x, y, z)
-      addKernel(sums, c + plane + nx, (xx0 + yy1 + zz1) * invR2, x, y, z)
-      addKernel(sums, c + plane + nx + 1, (xx1 + yy1 + zz1) * invR2, x, y, z)
+      addKernel(sums, c + plane, (xx0 + yy0 + zz1) * invR2, oneX, yz)
+      addKernel(sums, c + plane + 1, (xx1 + yy0 + zz1) * invR2, oneX, yz)
+      addKernel(sums, c + plane + nx, (xx0 + yy1 + zz1) * invR2, oneX, yz)
+      addKernel(sums, c + plane + nx + 1, (xx1 + yy1 + zz1) * invR2, oneX, yz)
     }
     return
   }
@@ -67,7 +69,7 @@ function splatKernel(sums: usize, nx: i32, ny: i32, nz: i32, dx: f64, o0: f64, o
       let c = ia + nx * (j + ny * k)
       for (let i = ia; i <= ib; i++, c++) {
         const dxx = o0 + (<f64>i + 0.5) * dx - x
-        addKernel(sums, c, (dxx * dxx + dy2 + dz2) * invR2, x, y, z)
+        addKernel(sums, c, (dxx * dxx + dy2 + dz2) * invR2, oneX, yz)
       }
     }
   }

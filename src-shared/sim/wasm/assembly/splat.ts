@@ -8,8 +8,18 @@ import { cellAxis, sampleCell, stencilAt } from './stencil'
 
 @inline function add2(s: usize, c: i32, wv: f64, w: f64): void {
   const p = s + (<usize>c << 3)
-  store<f64>(p, load<f64>(p) + wv)
-  store<f64>(p + 8, load<f64>(p + 8) + w)
+  v128.store(p, f64x2.add(v128.load(p), f64x2.replace_lane(f64x2.splat(wv), 1, w)))
+}
+
+/**
+ * add2 for two corners adjacent along x (sums at c and c + 2): weights W = [w0, w1], corner
+ * values C = [c0, c1]; the lanes give w0 c0, w0 and w1 c1, w1 as the scalar adds would.
+ */
+@inline function addPair(s: usize, c: i32, W: v128, C: v128): void {
+  const WC = f64x2.mul(W, C)
+  const p = s + (<usize>c << 3)
+  v128.store(p, f64x2.add(v128.load(p), v128.shuffle<f64>(WC, W, 0, 2)))
+  v128.store(p, f64x2.add(v128.load(p, 16), v128.shuffle<f64>(WC, W, 1, 3)), 16)
 }
 
 /** splatKernels.ts splatPlanes. */
@@ -38,29 +48,15 @@ import { cellAxis, sampleCell, stencilAt } from './stencil'
     const c6 = vyz, c7 = affine ? vyz + ax : value
     let wyz: f64, w: f64
     if (finite) {
+      // Corners in pairs along x (adjacent sums): weights [ux, tx] wyz in one product.
+      const UT = f64x2.replace_lane(f64x2.splat(ux), 1, tx)
       if (lo) {
-        wyz = uy * uz
-        w = ux * wyz
-        add2(s, a, w * c0, w)
-        w = tx * wyz
-        add2(s, a + 2, w * c1, w)
-        wyz = ty * uz
-        w = ux * wyz
-        add2(s, a + y1, w * c2, w)
-        w = tx * wyz
-        add2(s, a + y1 + 2, w * c3, w)
+        addPair(s, a, f64x2.mul(UT, f64x2.splat(uy * uz)), f64x2.replace_lane(f64x2.splat(c0), 1, c1))
+        addPair(s, a + y1, f64x2.mul(UT, f64x2.splat(ty * uz)), f64x2.replace_lane(f64x2.splat(c2), 1, c3))
       }
       if (up) {
-        wyz = uy * tz
-        w = ux * wyz
-        add2(s, a + z1, w * c4, w)
-        w = tx * wyz
-        add2(s, a + z1 + 2, w * c5, w)
-        wyz = ty * tz
-        w = ux * wyz
-        add2(s, a + z1 + y1, w * c6, w)
-        w = tx * wyz
-        add2(s, a + z1 + y1 + 2, w * c7, w)
+        addPair(s, a + z1, f64x2.mul(UT, f64x2.splat(uy * tz)), f64x2.replace_lane(f64x2.splat(c4), 1, c5))
+        addPair(s, a + z1 + y1, f64x2.mul(UT, f64x2.splat(ty * tz)), f64x2.replace_lane(f64x2.splat(c6), 1, c7))
       }
       return
     }

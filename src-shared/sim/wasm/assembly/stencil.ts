@@ -10,56 +10,79 @@ import { rf32, wf32 } from './common'
 export let xf: i32 = 0, yf: i32 = 0, zf: i32 = 0, xc: i32 = 0, yc: i32 = 0, zc: i32 = 0
 export let xft: f64 = 0, yft: f64 = 0, zft: f64 = 0, xct: f64 = 0, yct: f64 = 0, zct: f64 = 0
 
+/**
+ * One axis of MacStencil.at: lane 0 the face-aligned lattice (coordinate G, cells [0, n - 1]),
+ * lane 1 the cell-centred one (G - 1/2, cells [0, n - 2]). pmax(0, g) is the reference's
+ * `g > 0 ? g : 0` (NaN and -0 give +0), pmin(hi, g) its `g < hi ? g : hi`; the index is the
+ * truncation (g >= 0), capped; the fraction g - index. Lane for lane the reference's values.
+ */
+@inline function axisStencil(G: f64, n: i32): v128 {
+  const g = f64x2.pmin(f64x2.replace_lane(f64x2.splat(<f64>n), 1, <f64>(n - 1)), f64x2.pmax(f64x2.splat(0), f64x2.replace_lane(f64x2.splat(G), 1, G - 0.5)))
+  return g
+}
+@inline function axisIndex(g: v128, n: i32): v128 {
+  return i32x4.min_s(i32x4.trunc_sat_f64x2_s_zero(g), i32x4.replace_lane(i32x4.splat(n - 1), 1, n - 2))
+}
+
 /** MacStencil.at(X, Y, Z). */
 @inline export function stencilAt(X: f64, Y: f64, Z: f64, nx: i32, ny: i32, nz: i32): void {
-  let g = X > 0 ? (X < <f64>nx ? X : <f64>nx) : 0
-  let i = <i32>g
-  if (i > nx - 1) i = nx - 1
-  xf = i
-  xft = g - <f64>i
-  g = X - 0.5
-  g = g > 0 ? (g < <f64>(nx - 1) ? g : <f64>(nx - 1)) : 0
-  i = <i32>g
-  if (i > nx - 2) i = nx - 2
-  xc = i
-  xct = g - <f64>i
-  g = Y > 0 ? (Y < <f64>ny ? Y : <f64>ny) : 0
-  i = <i32>g
-  if (i > ny - 1) i = ny - 1
-  yf = i
-  yft = g - <f64>i
-  g = Y - 0.5
-  g = g > 0 ? (g < <f64>(ny - 1) ? g : <f64>(ny - 1)) : 0
-  i = <i32>g
-  if (i > ny - 2) i = ny - 2
-  yc = i
-  yct = g - <f64>i
-  g = Z > 0 ? (Z < <f64>nz ? Z : <f64>nz) : 0
-  i = <i32>g
-  if (i > nz - 1) i = nz - 1
-  zf = i
-  zft = g - <f64>i
-  g = Z - 0.5
-  g = g > 0 ? (g < <f64>(nz - 1) ? g : <f64>(nz - 1)) : 0
-  i = <i32>g
-  if (i > nz - 2) i = nz - 2
-  zc = i
-  zct = g - <f64>i
+  let g = axisStencil(X, nx)
+  let i = axisIndex(g, nx)
+  let t = f64x2.sub(g, f64x2.convert_low_i32x4_s(i))
+  xf = i32x4.extract_lane(i, 0)
+  xc = i32x4.extract_lane(i, 1)
+  xft = f64x2.extract_lane(t, 0)
+  xct = f64x2.extract_lane(t, 1)
+  g = axisStencil(Y, ny)
+  i = axisIndex(g, ny)
+  t = f64x2.sub(g, f64x2.convert_low_i32x4_s(i))
+  yf = i32x4.extract_lane(i, 0)
+  yc = i32x4.extract_lane(i, 1)
+  yft = f64x2.extract_lane(t, 0)
+  yct = f64x2.extract_lane(t, 1)
+  g = axisStencil(Z, nz)
+  i = axisIndex(g, nz)
+  t = f64x2.sub(g, f64x2.convert_low_i32x4_s(i))
+  zf = i32x4.extract_lane(i, 0)
+  zc = i32x4.extract_lane(i, 1)
+  zft = f64x2.extract_lane(t, 0)
+  zct = f64x2.extract_lane(t, 1)
+}
+
+// The eight corners of a lattice cell as four pairs along x, f(o) and f(o + 1) being adjacent
+// float32s: one 8-byte load and one promotion a pair. Every product and sum below is the
+// scalar reference's, lane by lane, in the same order (f64x2 arithmetic rounds each lane as
+// float64 does, and nothing is fused), so the bits are the reference's.
+@inline function pairAt(f: usize, o: i32): v128 {
+  return f64x2.promote_low_f32x4(v128.load64_zero(f + (<usize>o << 2)))
+}
+// Lane shuffles of two f64x2: [a0, b0] and [a1, b1].
+@inline function lows(a: v128, b: v128): v128 {
+  return v128.shuffle<f64>(a, b, 0, 2)
+}
+@inline function highs(a: v128, b: v128): v128 {
+  return v128.shuffle<f64>(a, b, 1, 3)
+}
+@inline function laneSum(v: v128): f64 {
+  return f64x2.extract_lane(v, 0) + f64x2.extract_lane(v, 1)
 }
 
 /** sample.ts lerpAt. */
 @inline export function lerpAt(f: usize, sx: i32, sy: i32, i: i32, j: i32, k: i32, tx: f64, ty: f64, tz: f64): f64 {
   const dk = sx * sy
   const o = i + sx * (j + sy * k)
-  const f000 = rf32(f, o), f100 = rf32(f, o + 1), f010 = rf32(f, o + sx), f110 = rf32(f, o + sx + 1)
-  const f001 = rf32(f, o + dk), f101 = rf32(f, o + dk + 1), f011 = rf32(f, o + dk + sx), f111 = rf32(f, o + dk + sx + 1)
-  const c00 = f000 + tx * (f100 - f000)
-  const c10 = f010 + tx * (f110 - f010)
-  const c01 = f001 + tx * (f101 - f001)
-  const c11 = f011 + tx * (f111 - f011)
-  const c0 = c00 + ty * (c10 - c00)
-  const c1 = c01 + ty * (c11 - c01)
-  return c0 + tz * (c1 - c0)
+  // a = [f000, f100], b = [f010, f110], c = [f001, f101], d = [f011, f111].
+  const a = pairAt(f, o), b = pairAt(f, o + sx), c = pairAt(f, o + dk), d = pairAt(f, o + dk + sx)
+  // [c00, c10] and [c01, c11]: f0yz + tx (f1yz - f0yz).
+  const TX = f64x2.splat(tx)
+  const lo0 = lows(a, b), lo1 = lows(c, d)
+  const cy0 = f64x2.add(lo0, f64x2.mul(TX, f64x2.sub(highs(a, b), lo0)))
+  const cy1 = f64x2.add(lo1, f64x2.mul(TX, f64x2.sub(highs(c, d), lo1)))
+  // [c0, c1] = [c00, c01] + ty ([c10, c11] - [c00, c01]).
+  const l = lows(cy0, cy1)
+  const cz = f64x2.add(l, f64x2.mul(f64x2.splat(ty), f64x2.sub(highs(cy0, cy1), l)))
+  const c0 = f64x2.extract_lane(cz, 0)
+  return c0 + tz * (f64x2.extract_lane(cz, 1) - c0)
 }
 
 /** sample.ts lerpLattice (sx, sy, sz >= 2). */
@@ -91,24 +114,40 @@ export let xft: f64 = 0, yft: f64 = 0, zft: f64 = 0, xct: f64 = 0, yct: f64 = 0,
 
 /**
  * affine.ts gradAt: the gradient of lattice f's interpolant (times inv) into C[o .. o + 2]
- * (float32), returns the value (lerpAt's bits).
+ * (float32), returns the value (lerpAt's bits). The differences along y and z are of whole
+ * pairs, those along x of shuffled ones; each gradient component is two pair products whose
+ * lanes are added, then weighted across the third axis (see pairAt for the bits).
  */
 @inline function gradAt(f: usize, sx: i32, sy: i32, i: i32, j: i32, k: i32, tx: f64, ty: f64, tz: f64, inv: f64, C: usize, o: i32): f64 {
   const dk = sx * sy
-  const a = i + sx * (j + sy * k)
-  const f000 = rf32(f, a), f100 = rf32(f, a + 1), f010 = rf32(f, a + sx), f110 = rf32(f, a + sx + 1)
-  const f001 = rf32(f, a + dk), f101 = rf32(f, a + dk + 1), f011 = rf32(f, a + dk + sx), f111 = rf32(f, a + dk + sx + 1)
+  const at = i + sx * (j + sy * k)
+  const a = pairAt(f, at), b = pairAt(f, at + sx), c = pairAt(f, at + dk), d = pairAt(f, at + dk + sx)
   const ux = 1 - tx, uy = 1 - ty, uz = 1 - tz
-  wf32(C, o, inv * (uz * (uy * (f100 - f000) + ty * (f110 - f010)) + tz * (uy * (f101 - f001) + ty * (f111 - f011))))
-  wf32(C, o + 1, inv * (uz * (ux * (f010 - f000) + tx * (f110 - f100)) + tz * (ux * (f011 - f001) + tx * (f111 - f101))))
-  wf32(C, o + 2, inv * (uy * (ux * (f001 - f000) + tx * (f101 - f100)) + ty * (ux * (f011 - f010) + tx * (f111 - f110))))
-  const c00 = f000 + tx * (f100 - f000)
-  const c10 = f010 + tx * (f110 - f010)
-  const c01 = f001 + tx * (f101 - f001)
-  const c11 = f011 + tx * (f111 - f011)
-  const c0 = c00 + ty * (c10 - c00)
-  const c1 = c01 + ty * (c11 - c01)
-  return c0 + tz * (c1 - c0)
+  const UTX = f64x2.replace_lane(f64x2.splat(ux), 1, tx)
+  const UTY = f64x2.replace_lane(f64x2.splat(uy), 1, ty)
+  const UTZ = f64x2.replace_lane(f64x2.splat(uz), 1, tz)
+  const lo0 = lows(a, b), lo1 = lows(c, d)
+  // [f100 - f000, f110 - f010] and [f101 - f001, f111 - f011].
+  const dx0 = f64x2.sub(highs(a, b), lo0), dx1 = f64x2.sub(highs(c, d), lo1)
+  // d/dx: uz (uy dx00 + ty dx10) + tz (uy dx01 + ty dx11).
+  const px0 = f64x2.mul(UTY, dx0), px1 = f64x2.mul(UTY, dx1)
+  const gx = f64x2.mul(UTZ, f64x2.add(lows(px0, px1), highs(px0, px1)))
+  // d/dy from [f010 - f000, f110 - f100] and [f011 - f001, f111 - f101]: uz (ux .. + tx ..) + tz (..).
+  const py0 = f64x2.mul(UTX, f64x2.sub(b, a)), py1 = f64x2.mul(UTX, f64x2.sub(d, c))
+  const gy = f64x2.mul(UTZ, f64x2.add(lows(py0, py1), highs(py0, py1)))
+  // d/dz from [f001 - f000, f101 - f100] and [f011 - f010, f111 - f110]: uy (ux .. + tx ..) + ty (..).
+  const pz0 = f64x2.mul(UTX, f64x2.sub(c, a)), pz1 = f64x2.mul(UTX, f64x2.sub(d, b))
+  const gz = f64x2.mul(UTY, f64x2.add(lows(pz0, pz1), highs(pz0, pz1)))
+  wf32(C, o, inv * laneSum(gx))
+  wf32(C, o + 1, inv * laneSum(gy))
+  wf32(C, o + 2, inv * laneSum(gz))
+  const TX = f64x2.splat(tx)
+  const cy0 = f64x2.add(lo0, f64x2.mul(TX, dx0))
+  const cy1 = f64x2.add(lo1, f64x2.mul(TX, dx1))
+  const l = lows(cy0, cy1)
+  const cz = f64x2.add(l, f64x2.mul(f64x2.splat(ty), f64x2.sub(highs(cy0, cy1), l)))
+  const c0 = f64x2.extract_lane(cz, 0)
+  return c0 + tz * (f64x2.extract_lane(cz, 1) - c0)
 }
 
 /** affine.ts gradU / gradV / gradW at the stencil's point: gradient into C[o ..], value returned. */
