@@ -4,7 +4,8 @@
 // `eddy bench rigidfluid` the rigid bodies coupled with the liquid (the thesis's gears and bunnies);
 // `eddy bench surface` the flow on Catmull-Clark surfaces (Stam 2003);
 // `eddy bench tetliquid` the liquid on tetrahedral meshes (Chentanez 2007);
-// `eddy bench hybrid` the gas on hybrid tetrahedral/hexahedral meshes (Feldman 2005, Table 1).
+// `eddy bench hybrid` the gas on hybrid tetrahedral/hexahedral meshes (Feldman 2005, Table 1);
+// `eddy bench markers` the liquid's per-marker kernels alone (scripts/bench-instructions.mjs counts their instructions).
 // The solver families register their parameters with the spec table before anything reads it.
 import '../../src-shared/sim/registry'
 import { availableParallelism } from 'node:os'
@@ -19,6 +20,7 @@ import { benchTetmesh } from './benchTetmesh'
 import { benchSurface } from './benchSurface'
 import { benchTetLiquid } from './benchTetLiquid'
 import { benchHybrid } from './benchHybrid'
+import { benchMarkers, MARKER_KERNELS, type MarkerKernel } from './benchMarkers'
 import { bakeCommand } from './bakeCommand'
 import { exampleCommand } from './exampleCommand'
 import { exportCommand } from './exportCommand'
@@ -75,7 +77,10 @@ const USAGE = `usage:
     surface detail beside it.
   eddy bench hybrid [--frames 4] [--warmup 12] [--fraction 1] [--threads N] [--kernels wasm|ts]
     Bakes the ramp jet (Feldman 2005 Fig. 4) on all-tetrahedral, hybrid and all-hexahedral
-    meshes at the paper's Table 1 cell counts and prints s/frame beside its figures.`
+    meshes at the paper's Table 1 cell counts and prints s/frame beside its figures.
+  eddy bench markers [--kernel move|splat|levelset|surface|all] [--reps 10] [--res 64]
+    Runs the liquid's per-marker kernels alone on one WebAssembly thread over a pool of 8
+    markers a cell and prints ms a call (npm run bench:instructions counts their instructions).`
 
 /**
  * Runs a bench on the kernels it was asked for (default as the app bakes: WebAssembly
@@ -149,6 +154,16 @@ async function main(argv: string[]): Promise<number> {
     })
     const result = await withBenchKernels(o, (kernels) => benchHybrid({ frames: o.frames ?? 4, warmup: o.warmup ?? 12, fraction: o.fraction ?? 1, kernels }, (line) => console.log(line)))
     printBenchResult(result, (line) => console.log(line))
+    return 0
+  }
+  if (command === 'bench' && what === 'markers') {
+    const o = parseOptions(rest, {
+      kernel: { type: 'string', choices: [...MARKER_KERNELS, 'all'] },
+      reps: { type: 'int', min: 0, max: 100000 },
+      res: { type: 'int', min: 8, max: 256 },
+    })
+    const kernels: MarkerKernel[] = o.kernel === undefined || o.kernel === 'all' ? [...MARKER_KERNELS] : [o.kernel as MarkerKernel]
+    printBenchResult(benchMarkers({ res: o.res ?? 64, reps: o.reps ?? 10, kernels }, (line) => console.log(line)), (line) => console.log(line))
     return 0
   }
   if (command === 'bench' && what === 'tetliquid') {
