@@ -1,6 +1,6 @@
 // The built CLI (out/main/cli.js; `npx electron-vite build` after changing src-main/cli):
 // `eddy example` writes a project that `eddy bake` can open, refuses an existing file, lists the
-// examples for an unknown name; `eddy bench liquid|viscous|bunny|rigidfluid|tetliquid` print phase tables
+// examples for an unknown name; `eddy bench liquid|viscous|bunny|rigidfluid|tetliquid` print phase tables (`markers` its kernels alone)
 // and EDDY_BENCH.
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -252,4 +252,24 @@ describe('eddy bench hybrid', () => {
     expect(fits.nsPerFace).toBeGreaterThan(0)
     expect(eddy('bench', 'hybrid', '--fraction', 'lots').status).toBe(2)
   }, 120_000)
+})
+
+describe('eddy bench markers', () => {
+  it('--res 12 --reps 2: each per-marker kernel timed on 8 markers a cell of the lower half; --reps 0 times none; a bad kernel is a usage error', () => {
+    const r = eddy('bench', 'markers', '--res', '12', '--reps', '2')
+    expect(r.status, r.stderr).toBe(0)
+    // 12 x 13 x 12 cells, rows j < 6 filled with 8 markers each.
+    expect(r.stdout).toMatch(/6912 markers in 12x13x12 cells/)
+    const j = benchJson(r.stdout)
+    expect(j.markers).toBe(6912)
+    for (const k of ['move', 'splat', 'levelset', 'surface']) {
+      expect(r.stdout).toMatch(new RegExp(`^${k}: best of 2 [\\d.]+ ms a call, [\\d.]+ ns a marker$`, 'm'))
+      expect(j[`${k}MsPerCall`] as number, k).toBeGreaterThan(0)
+    }
+    const none = eddy('bench', 'markers', '--res', '12', '--reps', '0', '--kernel', 'splat')
+    expect(none.status, none.stderr).toBe(0)
+    expect(none.stdout).not.toMatch(/ms a call/)
+    expect(benchJson(none.stdout).kernels).toEqual(['splat'])
+    expect(eddy('bench', 'markers', '--kernel', 'sort').status).toBe(2)
+  }, 60_000)
 })
