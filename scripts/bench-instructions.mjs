@@ -2,13 +2,14 @@
 // the instructions each of the liquid's per-marker kernels executes per marker, counted by
 // valgrind's callgrind (apt: valgrind) around `eddy bench markers`. On this shared 2-core machine
 // wall-clock times of one build swing by up to 1.6x within minutes, which hides a 10% change;
-// instruction counts do not swing (two runs of the same build agree to 0.03%), so a kernel
-// change can be judged by them, and then confirmed in time by the scene benches.
+// the instructions of the generated code do not swing (two runs of one build agree to a few
+// in a thousand), so a kernel change can be judged by them, and then confirmed in time by the
+// scene benches.
 //
-// How: node runs single-threaded (no concurrent compilation or GC, so the setup's count repeats)
-// with WebAssembly compiled by TurboFan up front (no Liftoff tier, no lazy compilation); the
-// command runs once with --reps 0 (the setup alone) and once per kernel with --reps N; the
-// difference over N times the marker count is the kernel's instructions per marker. Memory
+// How: node runs single-threaded with WebAssembly compiled by TurboFan up front (no Liftoff
+// tier, no lazy compilation); the command runs once with --reps 0 (the setup alone) and once per
+// kernel with --reps N; the difference in generated code's instructions over N times the
+// marker count is the kernel's instructions per marker. Memory
 // stalls are not counted: the kernels here were measured about three quarters compute-bound
 // (all markers in one cell, where every sample hits L1, took about 0.75 of the time).
 import { spawnSync } from 'node:child_process'
@@ -48,10 +49,20 @@ function count(kernel, r) {
     { encoding: 'utf8' },
   )
   if (run.status !== 0) throw new Error(`eddy bench markers failed under valgrind:\n${run.stdout}\n${run.stderr}`)
-  const total = /^summary:\s+(\d+)/m.exec(readFileSync(out, 'utf8'))
+  // Generated code only (WebAssembly and optimised JavaScript: no symbol, an address above 4 GiB
+  // for a name), so the garbage collector and the compilers, which run at different moments
+  // from one run to the next, are left out: the totals of one build then agree to about 0.3%
+  // (with them, to about 20%).
+  const annotated = spawnSync('callgrind_annotate', ['--threshold=100', out], { encoding: 'utf8', maxBuffer: 1 << 28 })
+  if (annotated.status !== 0) throw new Error(`callgrind_annotate failed: ${annotated.stderr}`)
+  let generated = 0
+  for (const line of annotated.stdout.split('\n')) {
+    const m = /^\s*([\d,]+) \([^)]*\)\s+\?\?\?:0x0*[1-9a-f][0-9a-f]{8,}\b/.exec(line)
+    if (m) generated += Number(m[1].replaceAll(',', ''))
+  }
   const markers = /"markers":(\d+)/.exec(run.stdout)
-  if (!total || !markers) throw new Error('could not read the instruction count or the marker count')
-  return { instructions: Number(total[1]), markers: Number(markers[1]) }
+  if (!(generated > 0) || !markers) throw new Error('could not read the instruction count or the marker count')
+  return { instructions: generated, markers: Number(markers[1]) }
 }
 
 try {

@@ -16,11 +16,11 @@ export let xft: f64 = 0, yft: f64 = 0, zft: f64 = 0, xct: f64 = 0, yct: f64 = 0,
  * `g > 0 ? g : 0` (NaN and -0 give +0), pmin(hi, g) its `g < hi ? g : hi`; the index is the
  * truncation (g >= 0), capped; the fraction g - index. Lane for lane the reference's values.
  */
-@inline function axisStencil(G: f64, n: i32): v128 {
+@inline export function axisStencil(G: f64, n: i32): v128 {
   const g = f64x2.pmin(f64x2.replace_lane(f64x2.splat(<f64>n), 1, <f64>(n - 1)), f64x2.pmax(f64x2.splat(0), f64x2.replace_lane(f64x2.splat(G), 1, G - 0.5)))
   return g
 }
-@inline function axisIndex(g: v128, n: i32): v128 {
+@inline export function axisIndex(g: v128, n: i32): v128 {
   return i32x4.min_s(i32x4.trunc_sat_f64x2_s_zero(g), i32x4.replace_lane(i32x4.splat(n - 1), 1, n - 2))
 }
 
@@ -118,7 +118,7 @@ export let xft: f64 = 0, yft: f64 = 0, zft: f64 = 0, xct: f64 = 0, yct: f64 = 0,
  * pairs, those along x of shuffled ones; each gradient component is two pair products whose
  * lanes are added, then weighted across the third axis (see pairAt for the bits).
  */
-@inline function gradAt(f: usize, sx: i32, sy: i32, i: i32, j: i32, k: i32, tx: f64, ty: f64, tz: f64, inv: f64, C: usize, o: i32): f64 {
+@inline export function gradAt(f: usize, sx: i32, sy: i32, i: i32, j: i32, k: i32, tx: f64, ty: f64, tz: f64, inv: f64, C: usize, o: i32): f64 {
   const dk = sx * sy
   const at = i + sx * (j + sy * k)
   const a = pairAt(f, at), b = pairAt(f, at + sx), c = pairAt(f, at + dk), d = pairAt(f, at + dk + sx)
