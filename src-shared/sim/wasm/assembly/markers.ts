@@ -8,7 +8,7 @@
 // and rounded on store, Math.max/min as f64.max/min (which agree with JavaScript's on -0 and
 // NaN), and NaN coordinates going where the reference's comparisons send them.
 import { rf32, ru8, wf32 } from './common'
-import { axisIndex, axisStencil, cellAxis, gradAt, lerpAt, lerpLattice } from './stencil'
+import { cellAxis, gradU, gradV, gradW, lerpLattice, sampleCell, sampleU, sampleV, sampleW, stencilAt } from './stencil'
 
 // Parameter slots (markerKernels.ts MOVE_PRM).
 const H = 0
@@ -46,11 +46,6 @@ export function moveMarkers(
   const sx = nx + 1, sy = ny + 1, sz = nz + 1
   const open0 = ru8(open, 0) != 0, open1 = ru8(open, 1) != 0, open2 = ru8(open, 2) != 0
   const open3 = ru8(open, 3) != 0, open4 = ru8(open, 4) != 0, open5 = ru8(open, 5) != 0
-  // MacStencil of the current point: lower index and fraction per axis, face-aligned (f) and
-  // cell-centred (c) lattices.
-  let xf: i32 = 0, yf: i32 = 0, zf: i32 = 0, xc: i32 = 0, yc: i32 = 0, zc: i32 = 0
-  let xft: f64 = 0, yft: f64 = 0, zft: f64 = 0, xct: f64 = 0, yct: f64 = 0, zct: f64 = 0
-  let g: v128, i: v128, t: v128
   for (let q = q0; q < q1; q++) {
     const x = rf32(px, q), y = rf32(py, q), z = rf32(pz, q)
     let nxp: f64, nyp: f64, nzp: f64
@@ -67,47 +62,26 @@ export function moveMarkers(
       nyp = y + h * rf32(vy, q)
       nzp = z + h * rf32(vz, q)
     } else {
-      // The point's stencil (stencil.ts stencilAt) in locals.
-      g = axisStencil(X, nx)
-      i = axisIndex(g, nx)
-      t = f64x2.sub(g, f64x2.convert_low_i32x4_s(i))
-      xf = i32x4.extract_lane(i, 0)
-      xc = i32x4.extract_lane(i, 1)
-      xft = f64x2.extract_lane(t, 0)
-      xct = f64x2.extract_lane(t, 1)
-      g = axisStencil(Y, ny)
-      i = axisIndex(g, ny)
-      t = f64x2.sub(g, f64x2.convert_low_i32x4_s(i))
-      yf = i32x4.extract_lane(i, 0)
-      yc = i32x4.extract_lane(i, 1)
-      yft = f64x2.extract_lane(t, 0)
-      yct = f64x2.extract_lane(t, 1)
-      g = axisStencil(Z, nz)
-      i = axisIndex(g, nz)
-      t = f64x2.sub(g, f64x2.convert_low_i32x4_s(i))
-      zf = i32x4.extract_lane(i, 0)
-      zc = i32x4.extract_lane(i, 1)
-      zft = f64x2.extract_lane(t, 0)
-      zct = f64x2.extract_lane(t, 1)
+      stencilAt(X, Y, Z, nx, ny, nz)
       let u0: f64, v0: f64, w0: f64
       if (fused) {
         if (apic) {
           const o = 9 * q
-          u0 = gradAt(u, nx + 1, ny, xf, yc, zc, xft, yct, zct, inv, C, o)
-          v0 = gradAt(v, nx, ny + 1, xc, yf, zc, xct, yft, zct, inv, C, o + 3)
-          w0 = gradAt(w, nx, ny, xc, yc, zf, xct, yct, zft, inv, C, o + 6)
+          u0 = gradU(u, nx, ny, inv, C, o)
+          v0 = gradV(v, nx, ny, inv, C, o + 3)
+          w0 = gradW(w, nx, ny, inv, C, o + 6)
         } else {
-          u0 = lerpAt(u, nx + 1, ny, xf, yc, zc, xft, yct, zct)
-          v0 = lerpAt(v, nx, ny + 1, xc, yf, zc, xct, yft, zct)
-          w0 = lerpAt(w, nx, ny, xc, yc, zf, xct, yct, zft)
+          u0 = sampleU(u, nx, ny)
+          v0 = sampleV(v, nx, ny)
+          w0 = sampleW(w, nx, ny)
         }
         if (temp != 0) {
-          const t = lerpAt(temp, nx, ny, xc, yc, zc, xct, yct, zct)
-          const told = lerpAt(tempOld, nx, ny, xc, yc, zc, xct, yct, zct)
+          const t = sampleCell(temp, nx, ny)
+          const told = sampleCell(tempOld, nx, ny)
           const dt = t - told
           if (relax != 0) {
             const tq = rf32(T, q)
-            wf32(T, q, tq + (dt - relax * (tq - told - lerpAt(tempResid, nx, ny, xc, yc, zc, xct, yct, zct))))
+            wf32(T, q, tq + (dt - relax * (tq - told - sampleCell(tempResid, nx, ny))))
           } else if (dt != 0) wf32(T, q, rf32(T, q) + dt)
         }
         if (flip == 0) {
@@ -116,53 +90,32 @@ export function moveMarkers(
           wf32(vz, q, w0)
         } else {
           const pic = 1 - flip
-          const ddu = u0 - lerpAt(uo, nx + 1, ny, xf, yc, zc, xft, yct, zct)
-          const ddv = v0 - lerpAt(vo, nx, ny + 1, xc, yf, zc, xct, yft, zct)
-          const ddw = w0 - lerpAt(wo, nx, ny, xc, yc, zf, xct, yct, zft)
+          const ddu = u0 - sampleU(uo, nx, ny)
+          const ddv = v0 - sampleV(vo, nx, ny)
+          const ddw = w0 - sampleW(wo, nx, ny)
           wf32(vx, q, pic * u0 + flip * (rf32(vx, q) + ddu))
           wf32(vy, q, pic * v0 + flip * (rf32(vy, q) + ddv))
           wf32(vz, q, pic * w0 + flip * (rf32(vz, q) + ddw))
         }
       } else {
-        u0 = lerpAt(u, nx + 1, ny, xf, yc, zc, xft, yct, zct)
-        v0 = lerpAt(v, nx, ny + 1, xc, yf, zc, xct, yft, zct)
-        w0 = lerpAt(w, nx, ny, xc, yc, zf, xct, yct, zft)
+        u0 = sampleU(u, nx, ny)
+        v0 = sampleV(v, nx, ny)
+        w0 = sampleW(w, nx, ny)
       }
       if (du != 0) {
-        u0 += lerpAt(du, nx + 1, ny, xf, yc, zc, xft, yct, zct)
-        v0 += lerpAt(dv, nx, ny + 1, xc, yf, zc, xct, yft, zct)
-        w0 += lerpAt(dw, nx, ny, xc, yc, zf, xct, yct, zft)
+        u0 += sampleU(du, nx, ny)
+        v0 += sampleV(dv, nx, ny)
+        w0 += sampleW(dw, nx, ny)
       }
       const x1 = x + h * u0, y1 = y + h * v0, z1 = z + h * w0
-      // The midpoint's stencil.
-      g = axisStencil((x1 - o0) * inv, nx)
-      i = axisIndex(g, nx)
-      t = f64x2.sub(g, f64x2.convert_low_i32x4_s(i))
-      xf = i32x4.extract_lane(i, 0)
-      xc = i32x4.extract_lane(i, 1)
-      xft = f64x2.extract_lane(t, 0)
-      xct = f64x2.extract_lane(t, 1)
-      g = axisStencil((y1 - o1) * inv, ny)
-      i = axisIndex(g, ny)
-      t = f64x2.sub(g, f64x2.convert_low_i32x4_s(i))
-      yf = i32x4.extract_lane(i, 0)
-      yc = i32x4.extract_lane(i, 1)
-      yft = f64x2.extract_lane(t, 0)
-      yct = f64x2.extract_lane(t, 1)
-      g = axisStencil((z1 - o2) * inv, nz)
-      i = axisIndex(g, nz)
-      t = f64x2.sub(g, f64x2.convert_low_i32x4_s(i))
-      zf = i32x4.extract_lane(i, 0)
-      zc = i32x4.extract_lane(i, 1)
-      zft = f64x2.extract_lane(t, 0)
-      zct = f64x2.extract_lane(t, 1)
-      let u1 = lerpAt(u, nx + 1, ny, xf, yc, zc, xft, yct, zct)
-      let v1 = lerpAt(v, nx, ny + 1, xc, yf, zc, xct, yft, zct)
-      let w1 = lerpAt(w, nx, ny, xc, yc, zf, xct, yct, zft)
+      stencilAt((x1 - o0) * inv, (y1 - o1) * inv, (z1 - o2) * inv, nx, ny, nz)
+      let u1 = sampleU(u, nx, ny)
+      let v1 = sampleV(v, nx, ny)
+      let w1 = sampleW(w, nx, ny)
       if (du != 0) {
-        u1 += lerpAt(du, nx + 1, ny, xf, yc, zc, xft, yct, zct)
-        v1 += lerpAt(dv, nx, ny + 1, xc, yf, zc, xct, yft, zct)
-        w1 += lerpAt(dw, nx, ny, xc, yc, zf, xct, yct, zft)
+        u1 += sampleU(du, nx, ny)
+        v1 += sampleV(dv, nx, ny)
+        w1 += sampleW(dw, nx, ny)
       }
       nxp = x + 0.5 * h * (u0 + u1)
       nyp = y + 0.5 * h * (v0 + v1)

@@ -11,42 +11,40 @@ export let xf: i32 = 0, yf: i32 = 0, zf: i32 = 0, xc: i32 = 0, yc: i32 = 0, zc: 
 export let xft: f64 = 0, yft: f64 = 0, zft: f64 = 0, xct: f64 = 0, yct: f64 = 0, zct: f64 = 0
 
 /**
- * One axis of MacStencil.at: lane 0 the face-aligned lattice (coordinate G, cells [0, n - 1]),
- * lane 1 the cell-centred one (G - 1/2, cells [0, n - 2]). pmax(0, g) is the reference's
- * `g > 0 ? g : 0` (NaN and -0 give +0), pmin(hi, g) its `g < hi ? g : hi`; the index is the
- * truncation (g >= 0), capped; the fraction g - index. Lane for lane the reference's values.
+ * One axis of MacStencil.at into the globals of axis a (0 x, 1 y, 2 z): lane 0 the face-aligned
+ * lattice (coordinate G, cells [0, n - 1]), lane 1 the cell-centred one (G - 1/2, cells
+ * [0, n - 2]). pmax(0, g) is the reference's `g > 0 ? g : 0` (NaN and -0 give +0), pmin(hi, g)
+ * its `g < hi ? g : hi`; the index is the truncation (g >= 0), capped; the fraction g - index.
+ * Lane for lane the reference's values.
  */
-@inline export function axisStencil(G: f64, n: i32): v128 {
+@inline function axisStencil(a: i32, G: f64, n: i32): void {
   const g = f64x2.pmin(f64x2.replace_lane(f64x2.splat(<f64>n), 1, <f64>(n - 1)), f64x2.pmax(f64x2.splat(0), f64x2.replace_lane(f64x2.splat(G), 1, G - 0.5)))
-  return g
-}
-@inline export function axisIndex(g: v128, n: i32): v128 {
-  return i32x4.min_s(i32x4.trunc_sat_f64x2_s_zero(g), i32x4.replace_lane(i32x4.splat(n - 1), 1, n - 2))
+  const i = i32x4.min_s(i32x4.trunc_sat_f64x2_s_zero(g), i32x4.replace_lane(i32x4.splat(n - 1), 1, n - 2))
+  const t = f64x2.sub(g, f64x2.convert_low_i32x4_s(i))
+  const f = i32x4.extract_lane(i, 0), c = i32x4.extract_lane(i, 1), ft = f64x2.extract_lane(t, 0), ct = f64x2.extract_lane(t, 1)
+  if (a == 0) {
+    xf = f
+    xc = c
+    xft = ft
+    xct = ct
+  } else if (a == 1) {
+    yf = f
+    yc = c
+    yft = ft
+    yct = ct
+  } else {
+    zf = f
+    zc = c
+    zft = ft
+    zct = ct
+  }
 }
 
 /** MacStencil.at(X, Y, Z). */
 @inline export function stencilAt(X: f64, Y: f64, Z: f64, nx: i32, ny: i32, nz: i32): void {
-  let g = axisStencil(X, nx)
-  let i = axisIndex(g, nx)
-  let t = f64x2.sub(g, f64x2.convert_low_i32x4_s(i))
-  xf = i32x4.extract_lane(i, 0)
-  xc = i32x4.extract_lane(i, 1)
-  xft = f64x2.extract_lane(t, 0)
-  xct = f64x2.extract_lane(t, 1)
-  g = axisStencil(Y, ny)
-  i = axisIndex(g, ny)
-  t = f64x2.sub(g, f64x2.convert_low_i32x4_s(i))
-  yf = i32x4.extract_lane(i, 0)
-  yc = i32x4.extract_lane(i, 1)
-  yft = f64x2.extract_lane(t, 0)
-  yct = f64x2.extract_lane(t, 1)
-  g = axisStencil(Z, nz)
-  i = axisIndex(g, nz)
-  t = f64x2.sub(g, f64x2.convert_low_i32x4_s(i))
-  zf = i32x4.extract_lane(i, 0)
-  zc = i32x4.extract_lane(i, 1)
-  zft = f64x2.extract_lane(t, 0)
-  zct = f64x2.extract_lane(t, 1)
+  axisStencil(0, X, nx)
+  axisStencil(1, Y, ny)
+  axisStencil(2, Z, nz)
 }
 
 // The eight corners of a lattice cell as four pairs along x, f(o) and f(o + 1) being adjacent
@@ -118,7 +116,7 @@ export let xft: f64 = 0, yft: f64 = 0, zft: f64 = 0, xct: f64 = 0, yct: f64 = 0,
  * pairs, those along x of shuffled ones; each gradient component is two pair products whose
  * lanes are added, then weighted across the third axis (see pairAt for the bits).
  */
-@inline export function gradAt(f: usize, sx: i32, sy: i32, i: i32, j: i32, k: i32, tx: f64, ty: f64, tz: f64, inv: f64, C: usize, o: i32): f64 {
+@inline function gradAt(f: usize, sx: i32, sy: i32, i: i32, j: i32, k: i32, tx: f64, ty: f64, tz: f64, inv: f64, C: usize, o: i32): f64 {
   const dk = sx * sy
   const at = i + sx * (j + sy * k)
   const a = pairAt(f, at), b = pairAt(f, at + sx), c = pairAt(f, at + dk), d = pairAt(f, at + dk + sx)
