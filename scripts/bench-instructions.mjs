@@ -9,9 +9,9 @@
 // How: node runs single-threaded with WebAssembly compiled by TurboFan up front (no Liftoff
 // tier, no lazy compilation); the command runs once with --reps 0 (the setup alone) and once per
 // kernel with --reps N; the difference in generated code's instructions over N times the
-// marker count is the kernel's instructions per marker. Memory
-// stalls are not counted: the kernels here were measured about three quarters compute-bound
-// (all markers in one cell, where every sample hits L1, took about 0.75 of the time).
+// marker count is the kernel's instructions per marker. Memory stalls are not counted: the
+// kernels here were measured about three quarters compute-bound (all markers in one cell,
+// where every sample hits L1, took about 0.75 of the time).
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'

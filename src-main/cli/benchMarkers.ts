@@ -70,6 +70,8 @@ export function benchMarkers(o: MarkerBenchOptions, log: (line: string) => void)
   const cellCount = b.i32(n), kind = b.u8(n), phi = b.f32(n), distance = b.f32(n)
   const scratch = new LevelSetScratch(n, b)
   const closed = new Uint8Array([1, 1, 1, 0, 1, 1])
+  // The move's open domain sides: none.
+  const open = new Uint8Array(6)
   const positions = new Float32Array(3 * p.count)
   for (let q = 0; q < p.count; q++) {
     positions[3 * q] = p.px[q]
@@ -80,7 +82,7 @@ export function benchMarkers(o: MarkerBenchOptions, log: (line: string) => void)
   const levelSet = new ParticleLevelSet(b)
   levelSet.prepare({ positions, count: p.count, particleRadius: (0.5 * dx) / Math.cbrt(PER_CELL), kernelScale: 3, origin: [0, 0, 0], dx, cells: [nx, ny, nz], refinement: 2, smoothing: 0 }, WINDOW)
   const run: Record<MarkerKernel, () => void> = {
-    move: () => mover.advect(p, vel, 1e-3, null, new Uint8Array(6), reach, g2p, null),
+    move: () => mover.advect(p, vel, 1e-3, null, open, reach, g2p, null),
     splat: () => transfer.toGrid(p, vel, temp, mu, mv, mw, mt),
     levelset: () => particleLevelSet(p, spec, cellCount, kind, phi, distance, 3 * dx, scratch, closed, false),
     surface: () => {
