@@ -11,7 +11,7 @@ import { DecodeClient } from './cache/decodeClient'
 import { ReadAheadBuffer } from './cache/readAhead'
 import { WorkerLoads } from './cache/workerLoads'
 import type { DisplayFrame, DisplayOptions } from './cache/displayData'
-import { lightDirection } from './cache/lightVolume'
+import { lightDirection } from '../../src-shared/formats/lightVolume'
 
 export type FetchRecord = (domainId: string, frame: number) => Promise<Uint8Array>
 /** The host's WebSocket address when the page talks to the headless host (null in Electron). */

@@ -22,8 +22,8 @@ export interface VolumeDisplayData {
   temperatureMax: number
   /**
    * One byte per cell of `lightDims` (the grid, or half of it for big grids): 255 times the key
-   * light's transmittance from the cell toward the light (the viewport's decode adds it;
-   * src-renderer/viewport/cache/lightVolume.ts).
+   * light's transmittance from the cell toward the light (lightVolume.ts: stored in the
+   * preview for the default light, computed by the viewport's decode for any other).
    */
   light?: Uint8Array
   lightDims?: [number, number, number]

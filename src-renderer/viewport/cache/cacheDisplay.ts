@@ -3,6 +3,7 @@
 // Framework-free: Viewport.svelte hands it the frames ReadAheadBuffer.onFrame delivers.
 // `shownBodies` tells which scene objects' bodies are drawn, so the authored ones can step aside.
 import { isDisplayOnlyMesh } from '../../../src-shared/sim/frame'
+import { DEFAULT_LIGHT_AZIMUTH, DEFAULT_LIGHT_ELEVATION } from '../../../src-shared/formats/lightVolume'
 import type { Scene } from '@babylonjs/core/scene'
 import type { DisplayFrame } from './displayData'
 import { CACHE_MATERIALS, MeshDisplay } from './meshDisplay'
@@ -61,8 +62,8 @@ export const DEFAULT_CACHE_DISPLAY: CacheDisplaySettings = {
   showParticles: true,
   smokeColor: [0.86, 0.86, 0.88],
   shadowStrength: 1,
-  lightAzimuth: -56,
-  lightElevation: 54,
+  lightAzimuth: DEFAULT_LIGHT_AZIMUTH,
+  lightElevation: DEFAULT_LIGHT_ELEVATION,
   emission: false,
   cutaway: false,
 }

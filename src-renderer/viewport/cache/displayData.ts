@@ -12,7 +12,7 @@ import type { FrameData, FrameMesh, ParticleSet, Quat, RigidBodyState } from '..
 import type { Vec3 } from '../../../src-shared/scene/types'
 import { type VolumeDisplayData, volumeDisplay } from '../../../src-shared/formats/volumePreview'
 import { meshColors } from './meshColors'
-import { lightDirection, lightVolume } from './lightVolume'
+import { DEFAULT_TO_LIGHT, lightVolume } from '../../../src-shared/formats/lightVolume'
 
 export { type VolumeDisplayData, volumeDisplay }
 
@@ -55,12 +55,14 @@ export interface DisplayOptions {
   toLight?: [number, number, number]
 }
 
-/** The key light's default direction: the viewport sun's (engine.ts), 54 degrees up. */
-export const DEFAULT_TO_LIGHT = lightDirection(-56, 54)
+export { DEFAULT_TO_LIGHT }
 
-/** The smoke volume with its light transmittance added (null stays null). */
+/**
+ * The smoke volume with its light transmittance added (null stays null; a volume from a preview
+ * that stored the light for this direction already has it).
+ */
 function lit(v: VolumeDisplayData | null, opts: DisplayOptions): VolumeDisplayData | null {
-  if (!v) return null
+  if (!v || v.light) return v
   const light = lightVolume(v.texels, v.dims, v.densityMax, v.voxelSize, opts.toLight ?? DEFAULT_TO_LIGHT)
   return { ...v, light: light.data, lightDims: light.dims }
 }
@@ -137,7 +139,7 @@ export function decodeForDisplay(bytes: Uint8Array, opts: DisplayOptions = {}): 
   const record = split ? split.record : bytes
   if (!split?.preview) return displayFromFrame(decodeFrame(record, { volumes: displayVolumeNames(opts) }), opts)
   const shown = displayFromFrame(decodeFrame(record, { volumes: [] }), opts)
-  const volume = lit(decodePreview(split.preview), opts)
+  const volume = lit(decodePreview(split.preview, opts.toLight ?? DEFAULT_TO_LIGHT), opts)
   return { ...shown, volume, bytes: shown.bytes + volumeBytes(volume) }
 }
 

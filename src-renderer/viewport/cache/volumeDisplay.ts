@@ -15,7 +15,7 @@ import type { Observer } from '@babylonjs/core/Misc/observable'
 import type { Scene } from '@babylonjs/core/scene'
 import type { VolumeDisplayData } from './displayData'
 import { MAX_STEPS, VOLUME_FRAGMENT, VOLUME_VERTEX } from './volumeShader'
-import { LIGHT_DENSITY_SCALE } from './lightVolume'
+import { LIGHT_DENSITY_SCALE } from '../../../src-shared/formats/lightVolume'
 import { nextStepScale } from './stepBudget'
 
 export type VolumeQuality = 'low' | 'medium' | 'high'

@@ -2,7 +2,7 @@
 // cell k slices below the lit face sees exp(-sigma (k + 1/2) h |l| / |l_d|), straight or
 // oblique; a dense blob shades the cells behind it and not those beside it.
 import { describe, expect, it } from 'vitest'
-import { LIGHT_DENSITY_SCALE, lightDirection, lightTransmittance, lightVolume } from '../../../../src-renderer/viewport/cache/lightVolume'
+import { LIGHT_DENSITY_SCALE, lightDirection, lightTransmittance, lightVolume } from '../../../src-shared/formats/lightVolume'
 
 const N = 16
 const H = 0.05

@@ -1,8 +1,10 @@
 // How much of the key light reaches each cell of the smoke: the transmittance
-// T = exp(-integral of sigma ds) from the cell toward the light, computed once per decoded frame
-// (in the decode worker) so the raymarcher lights every sample with one texture fetch instead of
-// marching toward the light from each (single scattering with self-shadowing, as Blender's and
-// EmberGen's viewports draw smoke).
+// T = exp(-integral of sigma ds) from the cell toward the light, computed once per frame so the
+// raymarcher lights every sample with one texture fetch instead of marching toward the light
+// from each (single scattering with self-shadowing, as Blender's and EmberGen's viewports draw
+// smoke). For the default key light it is computed at bake time and stored in the frame's
+// preview (framePreview.ts), so a jump along the timeline does not wait for it; the decode
+// worker computes it for any other direction.
 //
 // One sweep of slices across the grid, starting at the face the light enters: along the light's
 // dominant axis, the optical depth of a cell is that of the point one slice toward the light
@@ -180,6 +182,10 @@ export function lightTransmittance(
   return out
 }
 
+/** The viewport's default key light: its sun's direction (engine.ts), 54 degrees up. */
+export const DEFAULT_LIGHT_AZIMUTH = -56
+export const DEFAULT_LIGHT_ELEVATION = 54
+
 /**
  * A unit vector toward the light from its azimuth (degrees about +Y, from +X towards -Z, which is
  * Blender's +Y: counterclockwise seen from above, as Blender measures it) and its elevation
@@ -190,3 +196,6 @@ export function lightDirection(azimuthDeg: number, elevationDeg: number): [numbe
   const el = (elevationDeg * Math.PI) / 180
   return [Math.cos(el) * Math.cos(az), Math.sin(el), -Math.cos(el) * Math.sin(az)]
 }
+
+/** The key light's default direction (the one bake-time previews are lit for). */
+export const DEFAULT_TO_LIGHT = lightDirection(DEFAULT_LIGHT_AZIMUTH, DEFAULT_LIGHT_ELEVATION)
