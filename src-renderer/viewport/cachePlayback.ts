@@ -13,6 +13,9 @@ import { WorkerLoads } from './cache/workerLoads'
 import type { DisplayFrame, DisplayOptions } from './cache/displayData'
 import { lightDirection } from '../../src-shared/formats/lightVolume'
 
+/** How long the playhead rests after a jump before the frames around it load, ms. */
+const JUMP_SETTLE_MS = 200
+
 export type FetchRecord = (domainId: string, frame: number) => Promise<Uint8Array>
 /** The host's WebSocket address when the page talks to the headless host (null in Electron). */
 export type HostUrl = () => string | null
@@ -114,6 +117,9 @@ export class CachePlayback {
           // While the playhead rests, the frames around it load too (up to the buffer's memory
           // cap): a jump along the timeline then shows a frame already decoded.
           idleFill: this.idleFill && !next.baking,
+          // Clicking along the timeline: each frame asked for loads alone; the frames around
+          // it follow once the playhead rests (readAhead.ts).
+          settleMs: JUMP_SETTLE_MS,
         }
         const url = this.hostUrl()
         const loads =

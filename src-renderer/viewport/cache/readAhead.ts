@@ -7,6 +7,15 @@
 // random scrub an artist does) finds its frame decoded. Those loads take at most
 // concurrency - 1 slots: a show() that misses always has a slot free at once.
 //
+// Settling (option settleMs): after a jump (a move of more than `ahead` frames), only the frame
+// asked for loads until the playhead has rested that long; then the window and the idle fill
+// follow. An artist clicking along the timeline then gets the machine for each frame asked for
+// instead of sharing it with the loads around a frame already left.
+//
+// Abandoned loads (option abandon: the loader cancels the fetch of a frame the playhead has
+// left) give up their slot at once rather than when their cancel comes back: a jump's frame
+// then starts without waiting for the round trip of cancelling the loads it replaced.
+//
 // Determinism: loads finish in any order, but onFrame only ever delivers the frame of the
 // latest show() (once per show), so a slow frame 10 can never replace frame 11 on screen.
 import type { DisplayFrame } from './displayData'
@@ -38,6 +47,11 @@ export interface ReadAheadOptions<R = Uint8Array> {
   concurrency?: number
   /** Load the nearest cached frames beyond the window while nothing else waits (see the file comment). Default false. */
   idleFill?: boolean
+  /**
+   * After a jump, how long the playhead must rest before anything but the frame asked for
+   * loads, ms (see the file comment). Default 0: at once.
+   */
+  settleMs?: number
   /** How far beyond the window the idle fill looks, frames each way. Default 1024. */
   idleReach?: number
   /** Clock for latency figures, ms. Default performance.now. */
@@ -88,6 +102,8 @@ interface Waiter {
 /** Identity of a started load; invalidate() forgets it, so its result is dropped. */
 interface Load {
   frame: number
+  /** Abandoned: its slot is free again (it no longer counts in inFlight). */
+  released: boolean
 }
 
 const SAMPLES = 512
@@ -101,6 +117,10 @@ export class ReadAheadBuffer<R = Uint8Array> {
   private readonly maxBytes: number
   private readonly concurrency: number
   private readonly idleReach: number
+  private readonly settleMs: number
+  /** Until when (this.now()) only the frame asked for loads: the last jump plus settleMs. */
+  private settleUntil = -Infinity
+  private settleTimer: ReturnType<typeof setTimeout> | null = null
   /** Whether the idle fill runs (setIdleFill). */
   private idleFill: boolean
   private readonly now: () => number
@@ -140,6 +160,7 @@ export class ReadAheadBuffer<R = Uint8Array> {
     this.concurrency = Math.max(1, Math.floor(opts.concurrency ?? 2))
     this.idleFill = opts.idleFill ?? false
     this.idleReach = Math.max(0, Math.floor(opts.idleReach ?? 1024))
+    this.settleMs = Math.max(0, opts.settleMs ?? 0)
     this.now = opts.now ?? (() => (typeof performance !== 'undefined' ? performance.now() : Date.now()))
   }
 
@@ -166,7 +187,10 @@ export class ReadAheadBuffer<R = Uint8Array> {
     if (prev !== null) {
       const step = frame - prev
       // A jump (clicking elsewhere on the timeline) says nothing about the direction of play.
-      if (step !== 0 && Math.abs(step) <= Math.max(1, this.ahead)) this.dir = step > 0 ? 1 : -1
+      if (step !== 0 && Math.abs(step) <= Math.max(1, this.ahead)) {
+        this.dir = step > 0 ? 1 : -1
+        this.settleUntil = -Infinity
+      } else if (step !== 0) this.settleUntil = this.now() + this.settleMs
     }
     this.current = frame
     // Asking for a frame again retries it (a failed load is not retried on its own).
@@ -260,6 +284,7 @@ export class ReadAheadBuffer<R = Uint8Array> {
   dispose(): void {
     if (this.disposed) return
     this.disposed = true
+    if (this.settleTimer !== null) clearTimeout(this.settleTimer)
     for (const list of this.waiters.values()) for (const w of list) w.resolve(null)
     this.waiters.clear()
     this.ready.clear()
@@ -294,10 +319,10 @@ export class ReadAheadBuffer<R = Uint8Array> {
     consider(f)
     for (let k = 1; k <= this.ahead; k++) consider(f + this.dir * k)
     for (let k = 1; k <= this.behind; k++) consider(f - this.dir * k)
-    const near = want.length
+    const nearAll = want.length
     // Beyond the window only while the memory cap is known (a frame decoded) and the window
     // itself has nothing left to load.
-    if (this.idleFill && near === 0 && fit !== Infinity) {
+    if (this.idleFill && nearAll === 0 && fit !== Infinity) {
       for (let k = 1; k <= this.idleReach && keep.size < fit; k++) {
         consider(f + this.dir * (this.ahead + k))
         consider(f - this.dir * (this.behind + k))
@@ -311,7 +336,27 @@ export class ReadAheadBuffer<R = Uint8Array> {
       }
     }
     this.keep = keep
-    if (this.opts.abandon) for (const g of this.loading.keys()) if (!keep.has(g)) this.opts.abandon(g)
+    // Settling after a jump: what is held stays (keep), but only the frame asked for loads.
+    const settling = this.settleMs > 0 && this.now() < this.settleUntil
+    if (settling) {
+      const rest = want.length
+      want.splice(0, want.length, ...want.filter((g) => g === f))
+      if (rest > want.length) this.replanAt(this.settleUntil)
+    }
+    const near = settling ? want.length : nearAll
+    if (this.opts.abandon) {
+      for (const [g, load] of this.loading) {
+        if (keep.has(g)) continue
+        this.opts.abandon(g)
+        // Its fetch is being cancelled, and a decode it may already be in is the worker's to
+        // finish: either way it needs no slot of the buffer's any more. (Should the playhead
+        // come back to it before it settles, it stays uncounted: one load over the limit at most.)
+        if (!load.released) {
+          load.released = true
+          this.inFlight--
+        }
+      }
+    }
     this.queue = want
     this.queueNear = near
     // A show() still waiting on a frame that will not be loaded now gets null.
@@ -324,6 +369,18 @@ export class ReadAheadBuffer<R = Uint8Array> {
     }
     this.evict()
     this.pump()
+  }
+
+  /** plan() again at `when` (this.now() time), once: the end of a settling period. */
+  private replanAt(when: number): void {
+    if (this.settleTimer !== null) clearTimeout(this.settleTimer)
+    this.settleTimer = setTimeout(
+      () => {
+        this.settleTimer = null
+        this.plan()
+      },
+      Math.max(0, when - this.now()) + 1,
+    )
   }
 
   private pump(): void {
@@ -343,7 +400,7 @@ export class ReadAheadBuffer<R = Uint8Array> {
   }
 
   private start(frame: number): void {
-    const load: Load = { frame }
+    const load: Load = { frame, released: false }
     this.loading.set(frame, load)
     this.inFlight++
     // The promise chain catches a fetch or decode that throws synchronously too.
@@ -359,7 +416,7 @@ export class ReadAheadBuffer<R = Uint8Array> {
   }
 
   private finish(load: Load, data: DisplayFrame | null, error: Error | null): void {
-    this.inFlight--
+    if (!load.released) this.inFlight--
     if (this.disposed) return
     const g = load.frame
     if (this.loading.get(g) !== load) {
@@ -392,7 +449,7 @@ export class ReadAheadBuffer<R = Uint8Array> {
 
   /** A load fetched but not decoded (see start): whoever asked for its frame has moved on. */
   private drop(load: Load): void {
-    this.inFlight--
+    if (!load.released) this.inFlight--
     if (this.disposed) return
     const g = load.frame
     if (this.loading.get(g) === load) {

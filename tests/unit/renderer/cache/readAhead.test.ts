@@ -1,6 +1,6 @@
 // ReadAheadBuffer with a fake cache whose fetches finish when the test says so: ordering under
 // out-of-order completion, prefetch direction, the window and the memory cap, invalidation,
-// missing frames and failing fetches.
+// missing frames and failing fetches, abandoned loads giving up their slots, settling after a jump.
 import { describe, expect, it } from 'vitest'
 import type { DisplayFrame } from '../../../../src-renderer/viewport/cache/displayData'
 import { ReadAheadBuffer, type FrameEvent, type ReadAheadOptions } from '../../../../src-renderer/viewport/cache/readAhead'
@@ -241,6 +241,84 @@ describe('ReadAheadBuffer', () => {
     await h.release(50)
     expect(await left).toBeNull()
     expect(h.buffer.stats().errors).toBe(0)
+  })
+
+  it('an abandoned load gives up its slot at once: the jump\'s frame starts while the loads it replaced are still out', async () => {
+    const abandoned: number[] = []
+    let decodes = 0
+    const h = harness({
+      ahead: 3,
+      behind: 0,
+      concurrency: 2,
+      abandon: (f) => abandoned.push(f),
+      decode: async (record, frame) => {
+        decodes++
+        return { frame, time: record[0], volume: null, particles: [], meshes: [], rigidBodies: [], bytes: 100 }
+      },
+    })
+    h.buffer.show(10)
+    await settle()
+    await h.release(10)
+    expect(h.pending()).toEqual([11, 12])
+    h.buffer.show(40)
+    await settle()
+    // 11 and 12 are being cancelled by the loader: 40 does not wait for them.
+    expect(abandoned.sort((a, b) => a - b)).toEqual([11, 12])
+    expect(h.pending()).toEqual([11, 12, 40])
+    expect(h.buffer.stats().inFlight).toBe(1)
+    await h.release(40)
+    expect(h.events.at(-1)?.frame).toBe(40)
+    // The window ahead of 40 takes the two slots; the cancelled loads ending frees none more.
+    expect(h.pending()).toEqual([11, 12, 41, 42])
+    await h.release(11)
+    await h.release(12)
+    expect(h.pending()).toEqual([41, 42])
+    expect(h.buffer.stats().inFlight).toBe(2)
+    expect(decodes).toBe(1 + 1) // 10 and 40: neither abandoned load was decoded
+    await h.release(41)
+    expect(h.pending()).toEqual([42, 43])
+    await h.release(42)
+    await h.release(43)
+    expect(h.buffer.stats().inFlight).toBe(0)
+    expect(h.buffer.bufferedFrames()).toEqual([40, 41, 42, 43])
+  })
+
+  it('settling: after a jump only the frame asked for loads until the playhead has rested settleMs; a step of play ends it', async () => {
+    let clock = 0
+    const h = harness({ ahead: 3, behind: 1, concurrency: 2, settleMs: 300, now: () => clock })
+    const drain = async (): Promise<void> => {
+      while (h.pending().length > 0) await h.release(h.pending()[0])
+    }
+    // The first frame shown is no jump: its window loads at once.
+    h.buffer.show(10)
+    await settle()
+    await h.release(10)
+    expect(h.pending()).toEqual([11, 12])
+    await drain()
+    expect(h.buffer.bufferedFrames()).toEqual([9, 10, 11, 12, 13])
+    // A jump: 50 alone, and nothing more while the playhead rests less than 300 ms.
+    h.buffer.show(50)
+    await settle()
+    expect(h.pending()).toEqual([50])
+    await h.release(50)
+    expect(h.events.at(-1)?.frame).toBe(50)
+    expect(h.pending()).toEqual([])
+    // Rested: the buffer plans again by itself (a timer) and the window loads.
+    clock = 400
+    for (let t = 0; t < 100 && h.pending().length === 0; t++) await new Promise((r) => setTimeout(r, 20))
+    expect(h.pending()).toEqual([51, 52])
+    await drain()
+    expect(h.buffer.bufferedFrames()).toEqual([49, 50, 51, 52, 53])
+    // Another jump, then a step of play before it settled: the window loads at once.
+    h.buffer.show(80)
+    await settle()
+    await h.release(80)
+    expect(h.pending()).toEqual([])
+    h.buffer.show(81)
+    await settle()
+    expect(h.pending()).toEqual([81])
+    await h.release(81)
+    expect(h.pending()).toEqual([82, 83])
   })
 
   it('idle fill: beyond the loaded window, the nearest frames alternately ahead and behind, up to the memory cap, one slot left free', async () => {
