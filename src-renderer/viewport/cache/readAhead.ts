@@ -338,12 +338,9 @@ export class ReadAheadBuffer<R = Uint8Array> {
     this.keep = keep
     // Settling after a jump: what is held stays (keep), but only the frame asked for loads.
     const settling = this.settleMs > 0 && this.now() < this.settleUntil
-    if (settling) {
-      const rest = want.length
-      want.splice(0, want.length, ...want.filter((g) => g === f))
-      if (rest > want.length) this.replanAt(this.settleUntil)
-    }
-    const near = settling ? want.length : nearAll
+    const queue = settling ? want.filter((g) => g === f) : want
+    if (queue.length < want.length) this.replanAt(this.settleUntil)
+    const near = settling ? queue.length : nearAll
     if (this.opts.abandon) {
       for (const [g, load] of this.loading) {
         if (keep.has(g)) continue
@@ -357,11 +354,11 @@ export class ReadAheadBuffer<R = Uint8Array> {
         }
       }
     }
-    this.queue = want
+    this.queue = queue
     this.queueNear = near
     // A show() still waiting on a frame that will not be loaded now gets null.
     for (const g of [...this.waiters.keys()]) {
-      if (this.loading.has(g) || want.includes(g)) continue
+      if (this.loading.has(g) || queue.includes(g)) continue
       const list = this.waiters.get(g) ?? []
       this.waiters.delete(g)
       this.counts.superseded += list.length
