@@ -20,7 +20,8 @@
 import type { Preconditioner } from '../core/pcg'
 import { kernelCopy, TS_KERNELS } from '../core/kernelBackend'
 import type { KernelBackend } from '../core/kernelTypes'
-import { copyCsr, type CsrMatrix, galerkin, transposeCsr } from '../core/sparse/csr'
+import { copyCsr, type CsrMatrix, transposeCsr } from '../core/sparse/csr'
+import { galerkinOn } from '../core/sparse/product'
 import { MulticolorGaussSeidel, spmv, spmvAdd, spResidual } from '../core/sparse/ops'
 import { JACOBI_ROWS, SCALE_BLOCKS, SPARSE_BLOCK } from '../core/sparse/rows'
 
@@ -103,8 +104,11 @@ export class SurfaceMultigrid implements Preconditioner {
       const agg = new Int32Array(cur.n)
       for (let p = 0; p < P; p++) for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) agg[p * n * n + i + n * j] = p * nc * nc + (i >> 1) + nc * (j >> 1)
       const Pc = aggregationP(agg, P * nc * nc)
-      cur = copyCsr(galerkin(cur, Pc), kernels)
-      level.R = copyCsr(transposeCsr(Pc), kernels)
+      const R = copyCsr(transposeCsr(Pc), kernels)
+      // The Galerkin product on the kernels' threads (product.ts; the same bits as galerkin()),
+      // P's copy there only for the product's duration.
+      cur = copyCsr(kernels.scoped(() => galerkinOn(kernels, cur, copyCsr(Pc, kernels), R)), kernels)
+      level.R = R
       // The correction's alpha folded into P's entries (each row a single alpha).
       level.P = copyCsr({ ...Pc, val: Pc.val.map(() => alpha) }, kernels)
       n = nc

@@ -8,6 +8,7 @@ import { TS_KERNELS } from '../../../src-shared/sim/core/kernelBackend'
 import '../../../src-shared/sim/core/kernelRows'
 import { defineKernel, f64, int, kernelRow, kernelRows, runReference, size } from '../../../src-shared/sim/core/kernelTable'
 import { DOT_BLOCKS, SPMV } from '../../../src-shared/sim/core/sparse/rows'
+import '../../../src-shared/sim/core/sparse/product'
 import { PARTICLE_FORCE } from '../../../src-shared/sim/smoke/vortexKernels'
 import { createWasmBackend } from '../../../src-shared/sim/wasm/wasmBackend'
 
@@ -18,7 +19,7 @@ describe('kernel table', () => {
   it('lists core, sparse and extension rows, each with a matching WebAssembly export', () => {
     const rows = kernelRows()
     const names = rows.map((r) => r.name)
-    for (const name of ['applyPoisson', 'restrict', 'advectCubic', 'spmv', 'gsRows', 'dotBlocks', 'particleForce', 'particleStrength']) expect(names).toContain(name)
+    for (const name of ['applyPoisson', 'restrict', 'advectCubic', 'spmv', 'gsRows', 'spgemmCount', 'spgemmFill', 'dotBlocks', 'particleForce', 'particleStrength']) expect(names).toContain(name)
     expect(kernelRow('spmv')).toBe(SPMV)
     expect(kernelRow('particleForce')).toBe(PARTICLE_FORCE)
     for (const row of rows) {

@@ -38,7 +38,8 @@
 import { TS_KERNELS } from '../kernelBackend'
 import type { KernelBackend } from '../kernelTypes'
 import type { Preconditioner } from '../pcg'
-import { copyCsr, type CsrMatrix, galerkin, nnzOf, transposeCsr } from '../sparse/csr'
+import { copyCsr, type CsrMatrix, nnzOf, transposeCsr } from '../sparse/csr'
+import { galerkinOn } from '../sparse/product'
 import { MulticolorGaussSeidel, prolongAddCsr, restrictCsr, spResidual } from '../sparse/ops'
 import { AXPY_BLOCKS, SPARSE_BLOCK } from '../sparse/rows'
 import { greedySplitting } from './coarsening'
@@ -142,24 +143,27 @@ export class AmgHierarchy {
       const last = cur.n <= coarsestSize || this.levels.length + 1 >= maxLevels
       let P: CsrMatrix | null = null
       let R: CsrMatrix | null = null
-      let coarse: CsrMatrix | null = null
       if (!last) {
         const split = greedySplitting(cur, theta)
         if (split.coarse > 0 && split.coarse <= STALL * cur.n) {
           P = relaxed ? relaxedProlongation(cur, split) : averagingProlongation(split)
           R = transposeCsr(P)
-          coarse = symmetrised(galerkin(cur, P, R))
         }
       }
       // Matrices the kernels read live in the backend's memory (plain arrays serve the default).
       const own = (M: CsrMatrix) => (kernels === TS_KERNELS ? M : copyCsr(M, kernels))
       const Ak = own(cur)
+      const Pk = P ? own(P) : null
+      const Rk = R ? own(R) : null
+      // The Galerkin product on the kernels' threads (product.ts: the same bits as galerkin()),
+      // from the copies the cycles will read.
+      const coarse = Pk && Rk ? symmetrised(galerkinOn(kernels, Ak, Pk, Rk)) : null
       const first = this.levels.length === 0
       this.levels.push({
         A: Ak,
         smoother: new MulticolorGaussSeidel(Ak, kernels),
-        P: P ? own(P) : null,
-        R: R ? own(R) : null,
+        P: Pk,
+        R: Rk,
         // Level 0 borrows the caller's vectors in a cycle; FMG allocates its own on first use.
         x: first ? empty : kernels.f64(cur.n),
         b: first ? empty : kernels.f64(cur.n),
