@@ -211,12 +211,24 @@ export class ViewportController {
     }
     this.redraw = new RedrawScheduler(engine, scene, camera, canvas, window, () => this.live.running)
     const renderFrame = (): void => void this.redraw.tick(draw)
-    engine.runRenderLoop(renderFrame)
     // Benchmarks of the data path switch drawing off: SwiftShader's seconds per raymarched
     // frame would otherwise be measured instead of decode and upload (see tests/e2e/scrubBench).
+    let rendering = true
+    // The scheduler stops the loop while nothing is due and starts it again (redrawScheduler.ts).
+    this.redraw.attachLoop(
+      () => {
+        if (rendering) engine.runRenderLoop(renderFrame)
+      },
+      () => engine.stopRenderLoop(renderFrame),
+    )
+    engine.runRenderLoop(renderFrame)
     this.hooks.cache!.setRendering = (on: boolean) => {
+      rendering = on
       engine.stopRenderLoop(renderFrame)
-      if (on) engine.runRenderLoop(renderFrame)
+      if (on) {
+        engine.runRenderLoop(renderFrame)
+        this.redraw.request()
+      }
     }
     this.resizeObserver = new ResizeObserver(() => {
       engine.resize()

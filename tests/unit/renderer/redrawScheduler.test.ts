@@ -8,7 +8,7 @@ import { CreateBox } from '@babylonjs/core/Meshes/Builders/boxBuilder'
 import { TransformNode } from '@babylonjs/core/Meshes/transformNode'
 import { StandardMaterial } from '@babylonjs/core/Materials/standardMaterial'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { HOT_MS, IDLE_MS, READY_WAIT_MS, RedrawScheduler } from '../../../src-renderer/viewport/redrawScheduler'
+import { ASLEEP_POLL_MS, HOT_MS, IDLE_MS, READY_WAIT_MS, RedrawScheduler } from '../../../src-renderer/viewport/redrawScheduler'
 import { nullScene } from './nullEngine'
 
 describe('redraws on change', () => {
@@ -129,5 +129,100 @@ describe('redraws on change', () => {
     ctx.scene.onBeforeRenderObservable.remove(glide)
     settle()
     expect(frames(1000)).toBeLessThanOrEqual(Math.ceil(1000 / IDLE_MS) + 1)
+  })
+})
+
+describe('the animation-frame loop sleeps between draws', () => {
+  const ctx = nullScene()
+  let camera: ArcRotateCamera
+  let canvas: EventTarget
+  let live: boolean
+  let scheduler: RedrawScheduler
+  let draws: number
+  /** The loop as Babylon's runRenderLoop would run it: tick every 16 ms while started. */
+  let running: boolean
+  let starts: number
+  let frameCount: number
+  const draw = () => {
+    ctx.scene.render()
+    draws++
+  }
+  /** Lets `ms` pass in 16 ms steps: timers fire, and the loop ticks when it runs. Returns the draws made. */
+  const pass = (ms: number): number => {
+    const before = draws
+    for (let t = 0; t < ms; t += 16) {
+      vi.advanceTimersByTime(16)
+      if (running) {
+        frameCount++
+        scheduler.tick(draw)
+      }
+    }
+    return draws - before
+  }
+  /** Past the hot period and the wait for a never-ready scene, then until the loop sleeps. */
+  const settle = () => {
+    pass(READY_WAIT_MS + HOT_MS + 2 * IDLE_MS)
+    for (let t = 0; !scheduler.sleeping && t < 10 * IDLE_MS; t += 16) pass(16)
+    expect(scheduler.sleeping).toBe(true)
+  }
+
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['performance', 'setTimeout', 'clearTimeout'] })
+    camera = new ArcRotateCamera('cam', 1, 1, 10, Vector3.Zero(), ctx.scene)
+    canvas = new EventTarget()
+    live = false
+    draws = 0
+    running = true
+    starts = 0
+    frameCount = 0
+    scheduler = new RedrawScheduler(ctx.engine, ctx.scene, camera, canvas, new EventTarget(), () => live)
+    scheduler.attachLoop(
+      () => {
+        running = true
+        starts++
+      },
+      () => (running = false),
+    )
+  })
+  afterEach(() => {
+    scheduler.dispose()
+    vi.useRealTimers()
+  })
+
+  it(`an idle view runs no animation frames except the idle floor's (one draw every ${IDLE_MS} ms)`, () => {
+    CreateBox('box', {}, ctx.scene)
+    settle()
+    const framesBefore = frameCount
+    const n = pass(10 * IDLE_MS)
+    // One draw per floor period, each woken by the timer for a frame or two, not 60 frames a second.
+    expect(n).toBeGreaterThanOrEqual(9)
+    expect(n).toBeLessThanOrEqual(11)
+    expect(frameCount - framesBefore).toBeLessThanOrEqual(3 * 11)
+  })
+
+  it('wakes at once on a request or input, and within a poll for a camera move, a mesh change or a running source', () => {
+    const box = CreateBox('box', {}, ctx.scene)
+    settle()
+    scheduler.request()
+    expect(scheduler.sleeping).toBe(false)
+    expect(pass(16)).toBe(1)
+    settle()
+    canvas.dispatchEvent(new Event('pointermove'))
+    expect(pass(16)).toBe(1)
+    for (const change of [() => (camera.alpha += 0.1), () => (box.position.x += 1), () => (live = true)]) {
+      settle()
+      change()
+      // Asleep: drawn once the next poll has seen it (a poll period and a frame).
+      expect(pass(ASLEEP_POLL_MS + 32), String(change)).toBeGreaterThanOrEqual(1)
+      live = false
+    }
+  })
+
+  it('a running source keeps the loop awake, drawing every frame', () => {
+    settle()
+    live = true
+    pass(ASLEEP_POLL_MS + 32)
+    expect(Math.abs(pass(1000) - 1000 / 16)).toBeLessThanOrEqual(1)
+    expect(scheduler.sleeping).toBe(false)
   })
 })
