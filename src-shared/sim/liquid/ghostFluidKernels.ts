@@ -217,11 +217,16 @@ export function ghostWarmStartSlab(q: Float64Array, diag: Float64Array, plane: n
   for (let c = k0 * plane; c < k1 * plane; c++) if (diag[c] === 0 || !Number.isFinite(q[c])) q[c] = 0
 }
 
-/** solveDrift's system over cell planes [k0, k1): b = target on the unknowns, 0 elsewhere; x = 0 (a cold start). */
+/**
+ * solveDrift's system over cell planes [k0, k1): b = target on the unknowns, 0 elsewhere; x
+ * warm-started as the pressure is (ghostWarmStartSlab): the last drift kept where the cell is
+ * still an unknown and the value finite, 0 elsewhere.
+ */
 export function ghostDriftRhsSlab(b: Float64Array, x: Float64Array, diag: Float64Array, target: Float32Array, plane: number, k0: number, k1: number): void {
   for (let c = k0 * plane; c < k1 * plane; c++) {
-    b[c] = diag[c] !== 0 ? target[c] : 0
-    x[c] = 0
+    const unknown = diag[c] !== 0
+    b[c] = unknown ? target[c] : 0
+    if (!unknown || !Number.isFinite(x[c])) x[c] = 0
   }
 }
 

@@ -3,7 +3,8 @@
 // (position, velocity, temperature, id), the PRNG, the clocks, the pressure solve's warm start
 // (PCG from a different guess ends in different low bits), the tracked free surface the
 // pressure reads (surfaceTracker.ts: it is advected, so it cannot be rebuilt from the
-// markers) and the fields frame() reports.
+// markers) and the fields frame() reports. The density drift's potential too: its solve is
+// warm-started from the last one (ghostFluid.ts solveDrift).
 // Container format: core/checkpoint.ts (JSON header + 8-byte aligned raw arrays).
 import { EddyError } from '../../api/errors'
 import { readCheckpoint, writeCheckpoint } from '../core/checkpoint'
@@ -27,6 +28,8 @@ export interface LiquidGridState {
   phi: Float32Array
   phiRaw: Float32Array
   pressure: Float64Array
+  /** The density drift's last potential (ghostFluid.ts qDrift), its solve's warm start. */
+  pressureDrift: Float64Array
   /** The tracked free surface of surfaceTracker.ts (advected, so state). */
   surface: Float32Array
   /** Rigid bodies' state (rigidFluid.ts serialise), when the scene has them; read in place. */
@@ -51,6 +54,7 @@ export function writeLiquidCheckpoint(dims: [number, number, number], scalars: L
       ['phi', grid.phi],
       ['phiRaw', grid.phiRaw],
       ['pressure', grid.pressure],
+      ['pressureDrift', grid.pressureDrift],
       ['surface', grid.surface],
       ...(grid.rigid ? [['rigid', grid.rigid] as [string, Float64Array]] : []),
       // APIC's affine velocities C_p (markers.ts), 9 per marker: only when the markers carry them.
@@ -86,6 +90,9 @@ export function readLiquidCheckpoint(bytes: Uint8Array, dims: [number, number, n
   ck.read('phi', grid.phi)
   ck.read('phiRaw', grid.phiRaw)
   ck.read('pressure', grid.pressure)
+  // Checkpoints from before the drift's warm start have none: it starts from 0.
+  if (ck.length('pressureDrift') === grid.pressureDrift.length) ck.read('pressureDrift', grid.pressureDrift)
+  else grid.pressureDrift.fill(0)
   // Checkpoints from before the tracked surface have none: it restarts from the markers.
   const surfaceReady = m.surfaceReady === true && ck.length('surface') === grid.surface.length
   if (surfaceReady) ck.read('surface', grid.surface)

@@ -749,13 +749,13 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
       [nx, ny, nz],
       { time: this._time, animFrame: this.animFrame, prngState: this.prng.state, initialised: this.initialised, surfaceReady: this.surface.ready, viscousCycleRest: this.visc.cycleRest },
       this.particles,
-      { temperature: this.temperature, phi: this.phi, phiRaw: this.phiRaw, pressure: this.pressure.q, surface: this.surface.phi, rigid: this.rigid?.serialise() },
+      { temperature: this.temperature, phi: this.phi, phiRaw: this.phiRaw, pressure: this.pressure.q, pressureDrift: this.pressure.qDrift, surface: this.surface.phi, rigid: this.rigid?.serialise() },
     )
   }
 
   restore(bytes: Uint8Array): void {
     const { nx, ny, nz } = this.setup.grid
-    const grids = { temperature: this.temperature, phi: this.phi, phiRaw: this.phiRaw, pressure: this.pressure.q, surface: this.surface.phi, rigid: this.rigid?.serialise() }
+    const grids = { temperature: this.temperature, phi: this.phi, phiRaw: this.phiRaw, pressure: this.pressure.q, pressureDrift: this.pressure.qDrift, surface: this.surface.phi, rigid: this.rigid?.serialise() }
     const s = readLiquidCheckpoint(bytes, [nx, ny, nz], this.particles, grids)
     if (this.rigid && grids.rigid) this.rigid.restore(grids.rigid)
     this._time = s.time

@@ -91,10 +91,15 @@ describe('liquid checkpoint and determinism', () => {
     run(a, 0, 6)
     const bytes = a.checkpoint()
     const atCheckpoint = a.frame()
+    // The density drift's last potential, its next solve's warm start (ghostFluid.ts).
+    const driftOf = (s: LiquidSolver) => (s as unknown as { pressure: { qDrift: Float64Array } }).pressure.qDrift
+    const drift = Float64Array.from(driftOf(a))
+    expect(drift.some((v) => v !== 0)).toBe(true)
     const endA = run(a, 6, 12)
     const b = new LiquidSolver(setup)
     b.restore(bytes)
     expectSameFrame(b.frame(), { ...atCheckpoint, stats: {} })
+    expect(new Uint8Array(driftOf(b).buffer, driftOf(b).byteOffset, driftOf(b).byteLength)).toEqual(new Uint8Array(drift.buffer))
     const endB = run(b, 6, 12)
     expectSameFrame(endA, endB)
     expect(endA.particles[0].count).toBeGreaterThan(atCheckpoint.particles[0].count) // the emitter ran

@@ -138,7 +138,8 @@ export function ghostDriftRhs(b: usize, x: usize, diag: usize, target: usize, pl
   const end = k1 * plane
   for (let c = k0 * plane; c < end; c++) {
     const at = <usize>c << 3
-    store<f64>(b + at, load<f64>(diag + at) != 0 ? <f64>load<f32>(target + (<usize>c << 2)) : 0)
-    store<f64>(x + at, 0)
+    const unknown = load<f64>(diag + at) != 0
+    store<f64>(b + at, unknown ? <f64>load<f32>(target + (<usize>c << 2)) : 0)
+    if (!unknown || !isFinite<f64>(load<f64>(x + at))) store<f64>(x + at, 0)
   }
 }

@@ -206,9 +206,9 @@ describe('MarkerParticles with C_p', () => {
   })
 })
 
-describe('liquid checkpoint with C_p', () => {
+describe('liquid checkpoint with C_p and the drift potential', () => {
   const dims: [number, number, number] = [3, 3, 3]
-  const gridState = () => ({ temperature: new Float32Array(27), phi: new Float32Array(27), phiRaw: new Float32Array(27), pressure: new Float64Array(27), surface: new Float32Array(27) })
+  const gridState = () => ({ temperature: new Float32Array(27), phi: new Float32Array(27), phiRaw: new Float32Array(27), pressure: new Float64Array(27), pressureDrift: new Float64Array(27), surface: new Float32Array(27) })
   const scalars = { time: 1, animFrame: 2, prngState: 3, initialised: true, surfaceReady: false, viscousCycleRest: 0 }
 
   it('writes and reads C_p bit for bit', () => {
@@ -221,6 +221,22 @@ describe('liquid checkpoint with C_p', () => {
     readLiquidCheckpoint(writeLiquidCheckpoint(dims, scalars, p, gridState()), dims, r, gridState())
     expect(r.count).toBe(3)
     expect(Array.from(r.c.subarray(0, 27))).toEqual(Array.from(p.c.subarray(0, 27)))
+  })
+
+  it("carries the density drift's potential (its solve's warm start); older checkpoints restore 0", () => {
+    const p = new MarkerParticles(10, 2)
+    p.add(0, 1, 2, 3, 4, 5, 300)
+    const g = gridState()
+    for (let c = 0; c < 27; c++) g.pressureDrift[c] = c % 3 === 0 ? 0 : Math.sin(c) * 1e-3
+    const r = gridState()
+    readLiquidCheckpoint(writeLiquidCheckpoint(dims, scalars, p, g), dims, new MarkerParticles(10, 2), r)
+    expect(Array.from(r.pressureDrift)).toEqual(Array.from(g.pressureDrift))
+    // Written before the warm start (no pressureDrift section): the solve starts from 0.
+    const bytes = writeLiquidCheckpoint(dims, scalars, p, { ...g, pressureDrift: new Float64Array(0) })
+    const o = gridState()
+    o.pressureDrift.fill(5)
+    readLiquidCheckpoint(bytes, dims, new MarkerParticles(10, 2), o)
+    expect(Array.from(o.pressureDrift).every((v) => v === 0)).toBe(true)
   })
 
   it('reads a checkpoint without C_p (FLIP transfer, or older) as C = 0', () => {

@@ -158,3 +158,37 @@ describe('ghost-fluid assembly on the kernels', () => {
     }
   })
 })
+
+describe("the density drift's solve (GhostFluidPressure.solveDrift)", () => {
+  it('starts from the last drift where the cell is still liquid: the same target again takes no iteration, cells that left the liquid restart from 0', () => {
+    const s = scene(TS_KERNELS, 5)
+    const p = new GhostFluidPressure(nx, ny, nz, TS_KERNELS)
+    const open = Uint8Array.from([1, 1, 1, 1, 1, 1])
+    p.assemble(s.vel, s.fractions, null, s.kind, s.phi, open)
+    const r = rng(11)
+    const target = new Float32Array(nx * ny * nz).map(() => 0.2 * (r() - 0.5))
+    const drift = new MacGrid(spec)
+    const first = p.solveDrift(target, drift, s.fractions, s.kind, s.phi, 1e-6, 500)
+    expect(first.converged).toBe(true)
+    expect(first.iterations).toBeGreaterThan(5)
+    const solved = Float64Array.from(p.qDrift)
+    expect(solved.some((v) => v !== 0)).toBe(true)
+    // The same system again: the kept potential already solves it.
+    const again = p.solveDrift(target, drift, s.fractions, s.kind, s.phi, 1e-6, 500)
+    expect(again.iterations).toBe(0)
+    expect(Array.from(p.qDrift)).toEqual(Array.from(solved))
+    // A third of the liquid turns to air (and a stale value becomes NaN): those cells are no
+    // longer unknowns and hold 0; the solve still converges from what is left.
+    const kind = Uint8Array.from(s.kind)
+    let left = 0
+    for (let c = 0; c < kind.length; c++) if (kind[c] === 1 && c % 3 === 0) { kind[c] = 0; left++ }
+    const stale = kind.findIndex((k, c) => k === 1 && c % 3 === 1)
+    p.qDrift[stale] = Number.NaN
+    p.assemble(s.vel, s.fractions, null, kind, s.phi, open)
+    const third = p.solveDrift(target, drift, s.fractions, kind, s.phi, 1e-6, 500)
+    expect(left).toBeGreaterThan(50)
+    expect(third.converged).toBe(true)
+    for (let c = 0; c < kind.length; c++) if (p.matrix.diag[c] === 0) expect(p.qDrift[c]).toBe(0)
+    expect(Number.isFinite(p.qDrift[stale])).toBe(true)
+  })
+})
