@@ -82,14 +82,22 @@ export function activeMicApply(r: usize, z: usize, prec: usize, ax: usize, ay: u
     for (let k = 0; k < nz; k++) {
       if (b > 0) waitUntil(below, k + 1)
       const end = ri32(bandStart, k * bands + b + 1)
+      // The last value written, and its cell: along a run of unknowns the next cell's x
+      // neighbour is that one, taken from the register instead of read back from memory just
+      // after its store (that round trip was on the chain of dependent operations from cell to
+      // cell). The same value, so the same bits.
+      let last: i32 = -2
+      let zLast: f64 = 0
       for (let t = ri32(bandStart, k * bands + b); t < end; t++) {
         const c = ri32(cells, t)
         const p = rf64(prec, c)
         let v = rf64(r, c)
-        if (c >= 1) v -= rf64(ax, c - 1) * rf64(prec, c - 1) * rf64(z, c - 1)
+        if (c >= 1) v -= rf64(ax, c - 1) * rf64(prec, c - 1) * select<f64>(zLast, rf64(z, c - 1), c - 1 == last)
         if (c >= nx) v -= rf64(ay, c - nx) * rf64(prec, c - nx) * rf64(z, c - nx)
         if (c >= plane) v -= rf64(az, c - plane) * rf64(prec, c - plane) * rf64(z, c - plane)
-        wf64(z, c, v * p)
+        zLast = v * p
+        last = c
+        wf64(z, c, zLast)
       }
       atomic.store<i32>(mine, k + 1)
     }
@@ -100,14 +108,19 @@ export function activeMicApply(r: usize, z: usize, prec: usize, ax: usize, ay: u
     for (let k = nz - 1; k >= 0; k--) {
       if (b < bands - 1) waitUntil(above, nz - k)
       const start = ri32(bandStart, k * bands + b)
+      // As the forward solve: the x neighbour (c + 1) is the cell just written.
+      let last: i32 = -2
+      let zLast: f64 = 0
       for (let t = ri32(bandStart, k * bands + b + 1) - 1; t >= start; t--) {
         const c = ri32(cells, t)
         const p = rf64(prec, c)
         let v = rf64(z, c)
-        if (c + 1 < n) v -= rf64(ax, c) * p * rf64(z, c + 1)
+        if (c + 1 < n) v -= rf64(ax, c) * p * select<f64>(zLast, rf64(z, c + 1), c + 1 == last)
         if (c + nx < n) v -= rf64(ay, c) * p * rf64(z, c + nx)
         if (c + plane < n) v -= rf64(az, c) * p * rf64(z, c + plane)
-        wf64(z, c, v * p)
+        zLast = v * p
+        last = c
+        wf64(z, c, zLast)
       }
       atomic.store<i32>(mine, nz - k)
     }
