@@ -9,6 +9,9 @@ import { rf32, wf32 } from './common'
 // instance of the module, so they are per-thread scratch.
 export let xf: i32 = 0, yf: i32 = 0, zf: i32 = 0, xc: i32 = 0, yc: i32 = 0, zc: i32 = 0
 export let xft: f64 = 0, yft: f64 = 0, zft: f64 = 0, xct: f64 = 0, yct: f64 = 0, zct: f64 = 0
+// A second stencil (slot 1), so two markers' samples can be taken side by side (markers.ts).
+export let xfB: i32 = 0, yfB: i32 = 0, zfB: i32 = 0, xcB: i32 = 0, ycB: i32 = 0, zcB: i32 = 0
+export let xftB: f64 = 0, yftB: f64 = 0, zftB: f64 = 0, xctB: f64 = 0, yctB: f64 = 0, zctB: f64 = 0
 
 /**
  * One axis of MacStencil.at into the globals of axis a (0 x, 1 y, 2 z): lane 0 the face-aligned
@@ -17,34 +20,53 @@ export let xft: f64 = 0, yft: f64 = 0, zft: f64 = 0, xct: f64 = 0, yct: f64 = 0,
  * its `g < hi ? g : hi`; the index is the truncation (g >= 0), capped; the fraction g - index.
  * Lane for lane the reference's values.
  */
-@inline function axisStencil(a: i32, G: f64, n: i32): void {
+@inline function axisStencil(a: i32, G: f64, n: i32, slot: i32 = 0): void {
   const g = f64x2.pmin(f64x2.replace_lane(f64x2.splat(<f64>n), 1, <f64>(n - 1)), f64x2.pmax(f64x2.splat(0), f64x2.replace_lane(f64x2.splat(G), 1, G - 0.5)))
   const i = i32x4.min_s(i32x4.trunc_sat_f64x2_s_zero(g), i32x4.replace_lane(i32x4.splat(n - 1), 1, n - 2))
   const t = f64x2.sub(g, f64x2.convert_low_i32x4_s(i))
   const f = i32x4.extract_lane(i, 0), c = i32x4.extract_lane(i, 1), ft = f64x2.extract_lane(t, 0), ct = f64x2.extract_lane(t, 1)
-  if (a == 0) {
-    xf = f
-    xc = c
-    xft = ft
-    xct = ct
-  } else if (a == 1) {
-    yf = f
-    yc = c
-    yft = ft
-    yct = ct
+  if (slot == 0) {
+    if (a == 0) {
+      xf = f
+      xc = c
+      xft = ft
+      xct = ct
+    } else if (a == 1) {
+      yf = f
+      yc = c
+      yft = ft
+      yct = ct
+    } else {
+      zf = f
+      zc = c
+      zft = ft
+      zct = ct
+    }
   } else {
-    zf = f
-    zc = c
-    zft = ft
-    zct = ct
+    if (a == 0) {
+      xfB = f
+      xcB = c
+      xftB = ft
+      xctB = ct
+    } else if (a == 1) {
+      yfB = f
+      ycB = c
+      yftB = ft
+      yctB = ct
+    } else {
+      zfB = f
+      zcB = c
+      zftB = ft
+      zctB = ct
+    }
   }
 }
 
 /** MacStencil.at(X, Y, Z). */
-@inline export function stencilAt(X: f64, Y: f64, Z: f64, nx: i32, ny: i32, nz: i32): void {
-  axisStencil(0, X, nx)
-  axisStencil(1, Y, ny)
-  axisStencil(2, Z, nz)
+@inline export function stencilAt(X: f64, Y: f64, Z: f64, nx: i32, ny: i32, nz: i32, slot: i32 = 0): void {
+  axisStencil(0, X, nx, slot)
+  axisStencil(1, Y, ny, slot)
+  axisStencil(2, Z, nz, slot)
 }
 
 // The eight corners of a lattice cell as four pairs along x, f(o) and f(o + 1) being adjacent
@@ -97,17 +119,17 @@ export let xft: f64 = 0, yft: f64 = 0, zft: f64 = 0, xct: f64 = 0, yct: f64 = 0,
   return lerpAt(f, sx, sy, i, j, k, gx - <f64>i, gy - <f64>j, gz - <f64>k)
 }
 
-@inline export function sampleU(f: usize, nx: i32, ny: i32): f64 {
-  return lerpAt(f, nx + 1, ny, xf, yc, zc, xft, yct, zct)
+@inline export function sampleU(f: usize, nx: i32, ny: i32, slot: i32 = 0): f64 {
+  return slot == 0 ? lerpAt(f, nx + 1, ny, xf, yc, zc, xft, yct, zct) : lerpAt(f, nx + 1, ny, xfB, ycB, zcB, xftB, yctB, zctB)
 }
-@inline export function sampleV(f: usize, nx: i32, ny: i32): f64 {
-  return lerpAt(f, nx, ny + 1, xc, yf, zc, xct, yft, zct)
+@inline export function sampleV(f: usize, nx: i32, ny: i32, slot: i32 = 0): f64 {
+  return slot == 0 ? lerpAt(f, nx, ny + 1, xc, yf, zc, xct, yft, zct) : lerpAt(f, nx, ny + 1, xcB, yfB, zcB, xctB, yftB, zctB)
 }
-@inline export function sampleW(f: usize, nx: i32, ny: i32): f64 {
-  return lerpAt(f, nx, ny, xc, yc, zf, xct, yct, zft)
+@inline export function sampleW(f: usize, nx: i32, ny: i32, slot: i32 = 0): f64 {
+  return slot == 0 ? lerpAt(f, nx, ny, xc, yc, zf, xct, yct, zft) : lerpAt(f, nx, ny, xcB, ycB, zfB, xctB, yctB, zftB)
 }
-@inline export function sampleCell(f: usize, nx: i32, ny: i32): f64 {
-  return lerpAt(f, nx, ny, xc, yc, zc, xct, yct, zct)
+@inline export function sampleCell(f: usize, nx: i32, ny: i32, slot: i32 = 0): f64 {
+  return slot == 0 ? lerpAt(f, nx, ny, xc, yc, zc, xct, yct, zct) : lerpAt(f, nx, ny, xcB, ycB, zcB, xctB, yctB, zctB)
 }
 
 /**
@@ -149,14 +171,14 @@ export let xft: f64 = 0, yft: f64 = 0, zft: f64 = 0, xct: f64 = 0, yct: f64 = 0,
 }
 
 /** affine.ts gradU / gradV / gradW at the stencil's point: gradient into C[o ..], value returned. */
-@inline export function gradU(f: usize, nx: i32, ny: i32, inv: f64, C: usize, o: i32): f64 {
-  return gradAt(f, nx + 1, ny, xf, yc, zc, xft, yct, zct, inv, C, o)
+@inline export function gradU(f: usize, nx: i32, ny: i32, inv: f64, C: usize, o: i32, slot: i32 = 0): f64 {
+  return slot == 0 ? gradAt(f, nx + 1, ny, xf, yc, zc, xft, yct, zct, inv, C, o) : gradAt(f, nx + 1, ny, xfB, ycB, zcB, xftB, yctB, zctB, inv, C, o)
 }
-@inline export function gradV(f: usize, nx: i32, ny: i32, inv: f64, C: usize, o: i32): f64 {
-  return gradAt(f, nx, ny + 1, xc, yf, zc, xct, yft, zct, inv, C, o)
+@inline export function gradV(f: usize, nx: i32, ny: i32, inv: f64, C: usize, o: i32, slot: i32 = 0): f64 {
+  return slot == 0 ? gradAt(f, nx, ny + 1, xc, yf, zc, xct, yft, zct, inv, C, o) : gradAt(f, nx, ny + 1, xcB, yfB, zcB, xctB, yftB, zctB, inv, C, o)
 }
-@inline export function gradW(f: usize, nx: i32, ny: i32, inv: f64, C: usize, o: i32): f64 {
-  return gradAt(f, nx, ny, xc, yc, zf, xct, yct, zft, inv, C, o)
+@inline export function gradW(f: usize, nx: i32, ny: i32, inv: f64, C: usize, o: i32, slot: i32 = 0): f64 {
+  return slot == 0 ? gradAt(f, nx, ny, xc, yc, zf, xct, yct, zft, inv, C, o) : gradAt(f, nx, ny, xcB, ycB, zfB, xctB, yctB, zftB, inv, C, o)
 }
 
 /**

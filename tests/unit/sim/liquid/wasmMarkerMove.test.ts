@@ -111,6 +111,8 @@ afterAll(async () => {
 const OPTIONS: Options[] = [
   { fused: true, apic: true, flip: 0, relax: 0, drift: false, obstacle: false },
   { fused: true, apic: true, flip: 0, relax: 0, drift: true, obstacle: true, isothermal: true },
+  // The isothermal fused APIC move with flip 0 takes markers two at a time (wasm/assembly/markers.ts).
+  { fused: true, apic: true, flip: 0, relax: 0, drift: false, obstacle: false, isothermal: true },
   { fused: true, apic: true, flip: 0, relax: 0.3, drift: true, obstacle: true },
   { fused: true, apic: false, flip: 0.95, relax: 0, drift: true, obstacle: true },
   { fused: true, apic: false, flip: 0, relax: 0.1, drift: false, obstacle: true },
