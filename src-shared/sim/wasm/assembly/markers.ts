@@ -46,7 +46,7 @@ export function moveMarkers(
   const sx = nx + 1, sy = ny + 1, sz = nz + 1
   const open0 = ru8(open, 0) != 0, open1 = ru8(open, 1) != 0, open2 = ru8(open, 2) != 0
   const open3 = ru8(open, 3) != 0, open4 = ru8(open, 4) != 0, open5 = ru8(open, 5) != 0
-  const pairable = fused && apic && temp == 0 && flip == 0
+  const pairable = fused && apic && flip == 0
   for (let q = q0; q < q1; q++) {
     const x = rf32(px, q), y = rf32(py, q), z = rf32(pz, q)
     let nxp: f64, nyp: f64, nzp: f64
@@ -54,7 +54,7 @@ export function moveMarkers(
     const ci = cellAxis(X, nx), cj = cellAxis(Y, ny), ck = cellAxis(Z, nz)
     const spray = ci >= 0 && cj >= 0 && ck >= 0 && ru8(reach, ci + nx * (cj + ny * ck)) == 0
     if (!spray && pairable && q + 1 < q1) {
-      // Two markers side by side (the common fused APIC move): each one's operations as
+      // Two markers side by side (the fused APIC move, the app's default): each one's operations as
       // alone, in two stencils (slots 0 and 1), interleaved statement by statement so the
       // processor overlaps the two chains of dependent loads and products.
       const r = q + 1
@@ -71,6 +71,19 @@ export function moveMarkers(
         let v0B = gradV(v, nx, ny, inv, C, oB + 3, 1)
         let w0 = gradW(w, nx, ny, inv, C, o + 6, 0)
         let w0B = gradW(w, nx, ny, inv, C, oB + 6, 1)
+        if (temp != 0) {
+          const t = sampleCell(temp, nx, ny, 0), tB = sampleCell(temp, nx, ny, 1)
+          const told = sampleCell(tempOld, nx, ny, 0), toldB = sampleCell(tempOld, nx, ny, 1)
+          const dt = t - told, dtB = tB - toldB
+          if (relax != 0) {
+            const tq = rf32(T, q), tqB = rf32(T, r)
+            wf32(T, q, tq + (dt - relax * (tq - told - sampleCell(tempResid, nx, ny, 0))))
+            wf32(T, r, tqB + (dtB - relax * (tqB - toldB - sampleCell(tempResid, nx, ny, 1))))
+          } else {
+            if (dt != 0) wf32(T, q, rf32(T, q) + dt)
+            if (dtB != 0) wf32(T, r, rf32(T, r) + dtB)
+          }
+        }
         wf32(vx, q, u0)
         wf32(vy, q, v0)
         wf32(vz, q, w0)
