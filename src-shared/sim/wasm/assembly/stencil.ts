@@ -14,7 +14,8 @@ export let xfB: i32 = 0, yfB: i32 = 0, zfB: i32 = 0, xcB: i32 = 0, ycB: i32 = 0,
 export let xftB: f64 = 0, yftB: f64 = 0, zftB: f64 = 0, xctB: f64 = 0, yctB: f64 = 0, zctB: f64 = 0
 
 /**
- * One axis of MacStencil.at into the globals of axis a (0 x, 1 y, 2 z): lane 0 the face-aligned
+ * One axis of MacStencil.at into the globals of axis a (0 x, 1 y, 2 z) of stencil `slot` (0: xf ..,
+ * 1: xfB ..; a constant at every call, so the branches fold away): lane 0 the face-aligned
  * lattice (coordinate G, cells [0, n - 1]), lane 1 the cell-centred one (G - 1/2, cells
  * [0, n - 2]). pmax(0, g) is the reference's `g > 0 ? g : 0` (NaN and -0 give +0), pmin(hi, g)
  * its `g < hi ? g : hi`; the index is the truncation (g >= 0), capped; the fraction g - index.
