@@ -105,8 +105,9 @@ import { rf32, ru8 } from './common'
  * corners in order, q's first: the same sums, bit for bit. Only when neither marker has a
  * mirror and both take splatKernel's 2 x 2 x 2 path; else it does nothing and returns false.
  * A marker costs about 80 ns of scalar arithmetic here (its divisions, roundings, distances
- * and weights), not of memory traffic: without its 16 adds it took as long, and with its
- * branches removed too. Two in lanes: 1M markers in cell order 84-88 -> 52 ms on one thread.
+ * and weights), not of memory traffic: with one scalar add a corner in place of its two vector
+ * sum updates it took as long, and with its weight branch turned into a select too. Two in
+ * lanes: 1M markers in cell order 84-88 -> 52 ms on one thread.
  */
 @inline function splatPair(
   px: usize, py: usize, pz: usize, sums: usize, q: i32, x: f64, y: f64, z: f64,
