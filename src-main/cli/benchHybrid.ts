@@ -25,6 +25,8 @@ export interface HybridBenchOptions {
   fraction: number
   /** Frames stepped before timing starts (the jet has to reach the ramp). */
   warmup: number
+  /** Time this mesh alone (to profile it): no per-cell ratio, pressure or fit comparisons. */
+  only?: HybridMeshMode
   /** Where the family's kernel rows run (the pressure solve); default the TypeScript reference. */
   kernels?: KernelBackend
 }
@@ -71,23 +73,28 @@ function sizeLike(mode: HybridMeshMode, fraction: number): Sized {
 }
 
 export function benchHybrid(o: HybridBenchOptions, log: (line: string) => void): Record<string, unknown> {
-  log(`eddy bench hybrid: the ramp jet of Figure 4 on the three meshes of Table 1${o.fraction !== 1 ? ` at ${o.fraction} of its cell counts` : ''}, ${o.warmup} frames to let the jet reach the ramp, then ${o.frames} timed`)
+  const meshes: HybridMeshMode[] = o.only ? [o.only] : ['tetrahedra', 'hybrid', 'hexahedra']
+  log(`eddy bench hybrid: the ramp jet of Figure 4 on ${o.only ? `the ${o.only} mesh` : 'the three meshes'} of Table 1${o.fraction !== 1 ? ` at ${o.fraction} of its cell counts` : ''}, ${o.warmup} frames to let the jet reach the ramp, then ${o.frames} timed`)
   log(o.kernels ? `${machineLine()}; ${kernelsLine(o.kernels)}` : machineLine())
-  const rows: { mode: HybridMeshMode; size: Sized; msPerFrame: number; substeps: number; layout: string }[] = []
-  for (const mode of ['tetrahedra', 'hybrid', 'hexahedra'] as const) {
+  const rows: { mode: HybridMeshMode; size: Sized; msPerFrame: number; substeps: number; layout: string; phases: Record<string, number>; iterations: number }[] = []
+  for (const mode of meshes) {
     const size = sizeLike(mode, o.fraction)
     const { doc } = rampJetScene({ resolution: size.resolution, mode, frames: o.warmup + o.frames })
     doc.objects.find((x) => x.kind === 'domain')!.params.hybridBand = size.band
     const solver = createBakeSolver(doc, 'domain', o.kernels ? { kernels: o.kernels, shared: o.kernels.kind === 'wasm' } : {})
     for (let f = 1; f <= o.warmup; f++) solver.stepFrame(f)
-    let substeps = 0
+    let substeps = 0, iterations = 0
+    const phases: Record<string, number> = {}
     const t0 = performance.now()
     for (let f = o.warmup + 1; f <= o.warmup + o.frames; f++) {
-      substeps += solver.stepFrame(f).substeps
+      const st = solver.stepFrame(f)
+      substeps += st.substeps
+      iterations += st.pressureIterations
+      for (const [k, v] of Object.entries(st.ms)) phases[k] = (phases[k] ?? 0) + v / o.frames
       solver.frame()
     }
     const ms = (performance.now() - t0) / o.frames
-    rows.push({ mode, size, msPerFrame: ms, substeps: substeps / o.frames, layout: solver.layout })
+    rows.push({ mode, size, msPerFrame: ms, substeps: substeps / o.frames, layout: solver.layout, phases, iterations: iterations / o.frames })
   }
   log(`\n| mesh | tetrahedra | hexahedra | Eddy s/frame | paper s/frame (MATLAB) | ratio paper/Eddy | µs per cell | substeps/frame | layout |`)
   log(`|---|---|---|---|---|---|---|---|---|`)
@@ -96,6 +103,9 @@ export function benchHybrid(o: HybridBenchOptions, log: (line: string) => void):
     const cells = r.size.tets + r.size.hexes
     log(`| ${r.mode} | ${r.size.tets} (paper ${p.tets}) | ${r.size.hexes} (paper ${p.hexes}) | ${(r.msPerFrame / 1000).toFixed(3)} | ${p.seconds} | ${(p.seconds / (r.msPerFrame / 1000)).toFixed(0)} | ${((1000 * r.msPerFrame) / cells).toFixed(2)} | ${r.substeps.toFixed(1)} | ${r.layout} |`)
   }
+  log(`\nms a frame by phase (pressure iterations a frame):`)
+  for (const r of rows) log(`  ${r.mode}: ${Object.entries(r.phases).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}, other ${(r.msPerFrame - Object.values(r.phases).reduce((a, b) => a + b, 0)).toFixed(0)} (${r.iterations.toFixed(0)} iterations)`)
+  if (o.only) return { scene: 'hybrid-ramp-jet', mesh: o.only, frames: o.frames, fraction: o.fraction, msPerFrame: rows[0].msPerFrame, substeps: rows[0].substeps }
   const row = (m: HybridMeshMode) => rows.find((r) => r.mode === m)!
   const perCell = (m: HybridMeshMode) => row(m).msPerFrame / (row(m).size.tets + row(m).size.hexes)
   const hybridPerCellVsHex = perCell('hybrid') / perCell('hexahedra')

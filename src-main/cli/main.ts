@@ -20,6 +20,7 @@ import { benchTetmesh } from './benchTetmesh'
 import { benchSurface } from './benchSurface'
 import { benchTetLiquid } from './benchTetLiquid'
 import { benchHybrid } from './benchHybrid'
+import type { HybridMeshMode } from '../../src-shared/sim/hybrid/hybridMesh'
 import { benchMarkers, MARKER_KERNELS, type MarkerKernel } from './benchMarkers'
 import { bakeCommand } from './bakeCommand'
 import { exampleCommand } from './exampleCommand'
@@ -75,9 +76,10 @@ const USAGE = `usage:
     Bakes the dam break on the tetrahedral liquid (Chentanez 2007) and prints the paper's Table 1
     (s/frame for Sim, Mesh and SLC, tetrahedra and triangles), then the grid liquid at equal
     surface detail beside it.
-  eddy bench hybrid [--frames 4] [--warmup 12] [--fraction 1] [--threads N] [--kernels wasm|ts]
+  eddy bench hybrid [--frames 4] [--warmup 12] [--fraction 1] [--mesh tetrahedra|hybrid|hexahedra] [--threads N] [--kernels wasm|ts]
     Bakes the ramp jet (Feldman 2005 Fig. 4) on all-tetrahedral, hybrid and all-hexahedral
-    meshes at the paper's Table 1 cell counts and prints s/frame beside its figures.
+    meshes at the paper's Table 1 cell counts and prints s/frame beside its figures
+    (--mesh: that mesh alone, without the comparisons, e.g. to profile it).
   eddy bench markers [--kernel move|splat|levelset|surface|all] [--reps 10] [--res 64]
     Runs the liquid's per-marker kernels alone on one WebAssembly thread over a pool of 8
     markers a cell and prints ms a call (npm run bench:instructions counts their instructions).`
@@ -149,10 +151,11 @@ async function main(argv: string[]): Promise<number> {
       frames: { type: 'int', min: 1, max: 100000 },
       warmup: { type: 'int', min: 0, max: 100000 },
       fraction: { type: 'number', min: 0.001, max: 100 },
+      mesh: { type: 'string', choices: ['tetrahedra', 'hybrid', 'hexahedra'] },
       threads: { type: 'int', min: 1, max: 256 },
       kernels: { type: 'string', choices: ['wasm', 'ts'] },
     })
-    const result = await withBenchKernels(o, (kernels) => benchHybrid({ frames: o.frames ?? 4, warmup: o.warmup ?? 12, fraction: o.fraction ?? 1, kernels }, (line) => console.log(line)))
+    const result = await withBenchKernels(o, (kernels) => benchHybrid({ frames: o.frames ?? 4, warmup: o.warmup ?? 12, fraction: o.fraction ?? 1, only: o.mesh as HybridMeshMode | undefined, kernels }, (line) => console.log(line)))
     printBenchResult(result, (line) => console.log(line))
     return 0
   }

@@ -252,6 +252,24 @@ describe('eddy bench hybrid', () => {
     expect(fits.nsPerFace).toBeGreaterThan(0)
     expect(eddy('bench', 'hybrid', '--fraction', 'lots').status).toBe(2)
   }, 120_000)
+
+  it('--mesh hybrid: that mesh alone, with its phases and pressure iterations a frame; an unknown mesh is a usage error', () => {
+    const r = eddy('bench', 'hybrid', '--fraction', '0.04', '--frames', '2', '--warmup', '1', '--mesh', 'hybrid')
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/\| hybrid \| \d+ \(paper 34839\) \| \d+ \(paper 85155\) \| [\d.]+ \| 20\.97 \|/)
+    expect(r.stdout).not.toMatch(/^\| (tetrahedra|hexahedra) \|/m)
+    expect(r.stdout).not.toContain('linear MLS fits')
+    const j = benchJson(r.stdout)
+    expect(j.mesh).toBe('hybrid')
+    // The phases are the solver's own timers: they sum to at most the frame's wall time.
+    const line = r.stdout.split('\n').find((l) => l.startsWith('  hybrid: '))!
+    const phases = [...line.matchAll(/(meshing|advection|forces|vortexParticles|projection) (\d+)/g)].map((m) => Number(m[2]))
+    expect(phases).toHaveLength(5)
+    expect(phases.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(Math.ceil(j.msPerFrame as number) + 5)
+    expect(phases[1]).toBeGreaterThan(0)
+    expect(line).toMatch(/other -?\d+ \(\d+ iterations\)/)
+    expect(eddy('bench', 'hybrid', '--mesh', 'cubes').status).toBe(2)
+  }, 120_000)
 })
 
 describe('eddy bench markers', () => {
