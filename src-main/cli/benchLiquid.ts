@@ -10,7 +10,7 @@
 import { damBreakScene } from '../../src-shared/scene/examples/damBreak'
 import { meltingBunnyScene } from '../../src-shared/scene/examples/meltingBunny'
 import type { ExampleScene } from '../../src-shared/scene/examples/types'
-import type { ViscousPreconditioner } from '../../src-shared/sim/liquid/liquidInput'
+import type { PressurePreconditioner, ViscousPreconditioner } from '../../src-shared/sim/liquid/liquidInput'
 import { LIQUID_PHASES } from '../../src-shared/sim/liquid/liquidSolver'
 import { type KernelBackend, TS_KERNELS } from '../../src-shared/sim/core/kernelBackend'
 import { kernelsLine, liquidBenchSolver, machineLine, stepLiquidFrames } from './liquidBenchLoop'
@@ -26,6 +26,8 @@ export interface LiquidBenchOptions {
   viscosity: number
   /** The viscous solve's preconditioner (default 'auto', as the app bakes). */
   viscousPreconditioner?: ViscousPreconditioner
+  /** The pressure solve's preconditioner (default auto, as the app bakes). */
+  pressurePreconditioner?: PressurePreconditioner
   /** Where the liquid's kernel-table rows run (the marker move); default the TypeScript reference. */
   kernels?: KernelBackend
 }
@@ -43,8 +45,9 @@ export function benchLiquid(o: LiquidBenchOptions, log: (line: string) => void):
   const { doc } = scene
   const pre = o.viscousPreconditioner ?? 'auto'
   const kernels = o.kernels ?? TS_KERNELS
-  const { solver, setupMs, domain } = liquidBenchSolver(scene, { viscousPreconditioner: pre, kernels, shared: kernels.kind === 'wasm' })
-  const what = (o.scene === 'viscous' ? `, viscosity ${o.viscosity} m²/s (full stress)` : '') + (o.scene === 'liquid' ? '' : `, viscous preconditioner ${pre}`)
+  const pressure = o.pressurePreconditioner ?? 'auto'
+  const { solver, setupMs, domain } = liquidBenchSolver(scene, { viscousPreconditioner: pre, pressurePreconditioner: pressure, kernels, shared: kernels.kind === 'wasm' })
+  const what = (o.scene === 'viscous' ? `, viscosity ${o.viscosity} m²/s (full stress)` : '') + (o.scene === 'liquid' ? '' : `, viscous preconditioner ${pre}`) + `, pressure preconditioner ${pressure}`
   log(`eddy bench ${o.scene}: ${solver.layout}, ${o.frames} frames at ${doc.meta.fps} fps${what}, surface mesh on (x${domain.params.meshRefinement})`)
   log(`${machineLine()}; ${kernelsLine(kernels)}`)
   const run = stepLiquidFrames(solver, o.frames)
@@ -71,6 +74,7 @@ export function benchLiquid(o: LiquidBenchOptions, log: (line: string) => void):
     frames: o.frames,
     ...(o.scene === 'viscous' ? { viscosity: o.viscosity } : {}),
     viscousPreconditioner: pre,
+    pressurePreconditioner: pressure,
     kernels: kernels.kind,
     threads: kernels.threads,
     msPerFrame,

@@ -15,6 +15,7 @@
 // thesis's 8 s. Figures only, never a verdict.
 import { GEARS_THESIS_RESOLUTION, gearsAndBunniesScene } from '../../src-shared/scene/examples/gearsAndBunnies'
 import { LIQUID_PHASES } from '../../src-shared/sim/liquid/liquidSolver'
+import type { PressurePreconditioner } from '../../src-shared/sim/liquid/liquidInput'
 import { type KernelBackend, TS_KERNELS } from '../../src-shared/sim/core/kernelBackend'
 import { kernelsLine, liquidBenchSolver, machineLine, stepLiquidFrames } from './liquidBenchLoop'
 
@@ -24,6 +25,8 @@ export interface RigidFluidBenchOptions {
   frames: number
   /** Where the liquid's kernel-table rows run (the marker move); default the TypeScript reference. */
   kernels?: KernelBackend
+  /** The pressure solve's preconditioner (default auto, as the app bakes). */
+  pressurePreconditioner?: PressurePreconditioner
 }
 
 /** The thesis's figure to compare with: optimised Gears & Bunnies, s per 60 fps frame (sec. 5.7.2). */
@@ -41,9 +44,10 @@ export function benchRigidFluid(o: RigidFluidBenchOptions, log: (line: string) =
   doc.meta = { ...doc.meta, fps: BENCH_FPS }
   const bodies = doc.objects.filter((x) => x.kind === 'rigidBody').length
   const kernels = o.kernels ?? TS_KERNELS
-  const { solver, setupMs, domain } = liquidBenchSolver({ doc, meshes }, { kernels, shared: kernels.kind === 'wasm' })
+  const pressure = o.pressurePreconditioner ?? 'auto'
+  const { solver, setupMs, domain } = liquidBenchSolver({ doc, meshes }, { kernels, shared: kernels.kind === 'wasm', pressurePreconditioner: pressure })
   const thesisGrid = o.res === GEARS_THESIS_RESOLUTION ? " (the thesis's grid)" : ''
-  log(`eddy bench rigidfluid: gears-and-bunnies, ${solver.layout}${thesisGrid}, ${bodies} rigid bodies, ${o.frames} frames at ${BENCH_FPS} fps, surface mesh ${domain.params.meshSurface ? `on (x${domain.params.meshRefinement})` : 'off'}`)
+  log(`eddy bench rigidfluid: gears-and-bunnies, ${solver.layout}${thesisGrid}, ${bodies} rigid bodies, ${o.frames} frames at ${BENCH_FPS} fps, surface mesh ${domain.params.meshSurface ? `on (x${domain.params.meshRefinement})` : 'off'}, pressure preconditioner ${pressure}`)
   log(`${machineLine()}; ${kernelsLine(kernels)}`)
   const run = stepLiquidFrames(solver, o.frames)
   const { wall, substeps, pressureIterations, particles, triangles } = run
@@ -73,6 +77,7 @@ export function benchRigidFluid(o: RigidFluidBenchOptions, log: (line: string) =
   log(`substeps/frame ${(substeps / o.frames).toFixed(2)}, pressure iterations/substep ${(pressureIterations / Math.max(1, substeps)).toFixed(1)}, particles at end ${particles}, surface triangles at end ${triangles}`)
   return {
     scene: 'rigidfluid',
+    pressurePreconditioner: pressure,
     kernels: kernels.kind,
     threads: kernels.threads,
     example: 'gears-and-bunnies',

@@ -27,7 +27,7 @@ import { exampleCommand } from './exampleCommand'
 import { exportCommand } from './exportCommand'
 import { farmCommand } from './farmCommand'
 import { GEARS_THESIS_RESOLUTION } from '../../src-shared/scene/examples/gearsAndBunnies'
-import { VISCOUS_PRECONDITIONERS, type ViscousPreconditioner } from '../../src-shared/sim/liquid/liquidInput'
+import { type PressurePreconditioner, VISCOUS_PRECONDITIONERS, type ViscousPreconditioner } from '../../src-shared/sim/liquid/liquidInput'
 import type { KernelBackend, KernelKind } from '../../src-shared/sim/core/kernelTypes'
 import { createKernelBackend } from '../sim/workerPool'
 
@@ -57,13 +57,14 @@ const USAGE = `usage:
     and NAME.mp4 where ffmpeg is installed; needs Chromium (EDDY_CHROMIUM, else /usr/bin/chromium).
   eddy bench smoke [--res 64] [--frames 48] [--threads N] [--pressure mic|mg] [--kernels wasm|ts]
     Bakes the scene of shared/peers/blender_smoke.py and prints ms/frame by stage.
-  eddy bench liquid [--res 64] [--frames 48] [--threads N] [--kernels wasm|ts]
-  eddy bench viscous [--res 64] [--frames 48] [--viscosity 0.2] [--viscous-preconditioner auto|multigrid|jacobi|ic] [--threads N] [--kernels wasm|ts]
+  eddy bench liquid [--res 64] [--frames 48] [--pressure auto|mg|mic] [--threads N] [--kernels wasm|ts]
+  eddy bench viscous [--res 64] [--frames 48] [--viscosity 0.2] [--viscous-preconditioner auto|multigrid|jacobi|ic] [--pressure auto|mg|mic] [--threads N] [--kernels wasm|ts]
     Bakes the dam break of shared/peers/blender_liquid.py (viscous: blender_viscous.py), surface
-    mesh on, and prints ms/frame by phase.
-  eddy bench bunny [--res 38] [--frames 48] [--viscous-preconditioner auto|multigrid|jacobi|ic] [--threads N] [--kernels wasm|ts]
+    mesh on, and prints ms/frame by phase (--pressure: the pressure solve's preconditioner,
+    auto as the app bakes, multigrid or MIC(0)).
+  eddy bench bunny [--res 38] [--frames 48] [--viscous-preconditioner auto|multigrid|jacobi|ic] [--pressure auto|mg|mic] [--threads N] [--kernels wasm|ts]
     Bakes the melting-bunny example (resolution 38 is Carlson 2004's 35x28x38 grid).
-  eddy bench rigidfluid [--resolution 68] [--frames ${DEFAULT_BENCH_FRAMES}] [--threads N] [--kernels wasm|ts]
+  eddy bench rigidfluid [--resolution 68] [--frames ${DEFAULT_BENCH_FRAMES}] [--pressure auto|mg|mic] [--threads N] [--kernels wasm|ts]
     Bakes the gears-and-bunnies example at 60 fps (resolution 68 is Carlson 2004's 64x68x64
     grid) and prints s/frame split into fluid, coupling and surface, next to the thesis's 28 s.
   eddy bench tetmesh [--max 1000000] [--mode uniform|graded] [--threads N] [--hypre DRIVER]
@@ -83,6 +84,11 @@ const USAGE = `usage:
   eddy bench markers [--kernel move|splat|levelset|surface|all] [--reps 10] [--res 64]
     Runs the liquid's per-marker kernels alone on one WebAssembly thread over a pool of 8
     markers a cell and prints ms a call (npm run bench:instructions counts their instructions).`
+
+/** The liquid benches' --pressure (auto, mg as the smoke bench names multigrid, or mic) as a preconditioner. */
+function pressureOption(v: string | undefined): PressurePreconditioner {
+  return v === 'mic' ? 'mic' : v === 'mg' ? 'multigrid' : 'auto'
+}
 
 /**
  * Runs a bench on the kernels it was asked for (default as the app bakes: WebAssembly
@@ -110,6 +116,7 @@ async function main(argv: string[]): Promise<number> {
       frames: { type: 'int', min: 1, max: 100000 },
       ...(what === 'viscous' ? { viscosity: { type: 'string' as const } } : {}),
       'viscous-preconditioner': { type: 'string' as const, choices: [...VISCOUS_PRECONDITIONERS] },
+      pressure: { type: 'string' as const, choices: ['auto', 'mg', 'mic'] },
       threads: { type: 'int', min: 1, max: 256 },
       kernels: { type: 'string', choices: ['wasm', 'ts'] },
     })
@@ -117,7 +124,7 @@ async function main(argv: string[]): Promise<number> {
     if (!(viscosity >= 0 && viscosity <= 1e5)) throw new UsageError(`--viscosity must be a number of m²/s from 0 to 100000 (got "${o.viscosity}")`)
     const pre = o['viscous-preconditioner'] ?? 'auto'
     const result = await withBenchKernels(o, (kernels) =>
-      benchLiquid({ scene: what, res: o.res ?? (what === 'bunny' ? 38 : 64), frames: o.frames ?? 48, viscosity, viscousPreconditioner: pre as ViscousPreconditioner, kernels }, (line) => console.log(line)),
+      benchLiquid({ scene: what, res: o.res ?? (what === 'bunny' ? 38 : 64), frames: o.frames ?? 48, viscosity, viscousPreconditioner: pre as ViscousPreconditioner, pressurePreconditioner: pressureOption(o.pressure), kernels }, (line) => console.log(line)),
     )
     printBenchResult(result, (line) => console.log(line))
     return 0
@@ -127,11 +134,12 @@ async function main(argv: string[]): Promise<number> {
       resolution: { type: 'int', min: 8, max: 1024 },
       res: { type: 'int', min: 8, max: 1024 },
       frames: { type: 'int', min: 1, max: 100000 },
+      pressure: { type: 'string', choices: ['auto', 'mg', 'mic'] },
       threads: { type: 'int', min: 1, max: 256 },
       kernels: { type: 'string', choices: ['wasm', 'ts'] },
     })
     if (o.resolution !== undefined && o.res !== undefined) throw new UsageError('Give --resolution or --res, not both')
-    const result = await withBenchKernels(o, (kernels) => benchRigidFluid({ res: o.resolution ?? o.res ?? GEARS_THESIS_RESOLUTION, frames: o.frames ?? DEFAULT_BENCH_FRAMES, kernels }, (line) => console.log(line)))
+    const result = await withBenchKernels(o, (kernels) => benchRigidFluid({ res: o.resolution ?? o.res ?? GEARS_THESIS_RESOLUTION, frames: o.frames ?? DEFAULT_BENCH_FRAMES, pressurePreconditioner: pressureOption(o.pressure), kernels }, (line) => console.log(line)))
     printBenchResult(result, (line) => console.log(line))
     return 0
   }

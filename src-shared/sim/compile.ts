@@ -65,6 +65,8 @@ export interface CompileOptions {
   maxBytes?: number
   /** Liquid: the viscous solve's preconditioner (benchmarks compare them); default 'auto'. */
   viscousPreconditioner?: 'auto' | 'multigrid' | 'jacobi' | 'ic'
+  /** The liquid's pressure preconditioner (liquidInput.ts PressurePreconditioner); default 'auto'. */
+  pressurePreconditioner?: 'auto' | 'multigrid' | 'mic'
 }
 
 export interface InputOptions {

@@ -20,6 +20,17 @@ import { ACTIVE_APPLY, ACTIVE_DOT, ACTIVE_LIST, ACTIVE_MIC_APPLY, ACTIVE_MIC_FAC
 import { type LinearOperator, PcgSolver, type Preconditioner, type SolveStats, type VectorOps } from '../core/pcg'
 import { MIC_SAFETY, MIC_TUNING, type Stencil7Matrix } from './stencil7'
 import { SPARSE_BLOCK, ZERO_BLOCKS } from '../core/sparse/rows'
+import type { PressurePreconditioner } from './liquidInput'
+
+/**
+ * Unknowns from which 'auto' preconditions with multigrid. Measured (2 threads, pressure phase
+ * in ms/frame, MIC(0) / multigrid): the dam break at 64^3, about 25k unknowns, 37-38 / 45-51;
+ * at 96^3 244 / 221; at 128^3 640 / 501; gears and bunnies (130k unknowns, the coupled and the
+ * drift solves) about 450 / 290. The cycle's setup and its coarse levels cost about a fixed
+ * amount a solve that small systems do not earn back.
+ */
+export const MULTIGRID_MIN_UNKNOWNS = 50_000
+import { PressureMultigrid } from './pressureMultigrid'
 
 /**
  * The unknown cells of the current system: cells[planeStart[k] .. planeStart[k+1]) lie in
@@ -246,7 +257,11 @@ class ActiveMic0 implements Preconditioner {
 /** Float64 values per cell of the scratch an ActivePcg can borrow: PcgSolver's four vectors and MIC(0)'s diagonal. */
 export const ACTIVE_PCG_SCRATCH_CELLS = 5
 
-/** The generic PcgSolver with the active-cell operator, MIC(0) and vector ops plugged in. */
+/**
+ * The generic PcgSolver with the active-cell operator and vector ops plugged in, preconditioned
+ * by MIC(0) or by the geometric multigrid of pressureMultigrid.ts (whose V-cycle leaves every
+ * entry that is not an unknown alone, as the active kernels do).
+ */
 export class ActivePcg {
   readonly nx: number
   readonly ny: number
@@ -257,6 +272,9 @@ export class ActivePcg {
   /** The borrowed block holding the four vectors and MIC(0)'s diagonal, n apart (null: not borrowed, or too small for all five). */
   private readonly shared: Float64Array | null
   private readonly pcg: PcgSolver
+  /** The multigrid (made on first use) and the matrix version its hierarchy was built for. */
+  private mg: PressureMultigrid | null = null
+  private mgVersion = -1
 
   /**
    * kernels: where the product and vector updates run; its allocator holds the vectors.
@@ -264,7 +282,7 @@ export class ActivePcg {
    * vectors and MIC(0)'s diagonal, which every solve rewrites before reading: memory another
    * pass may use between solves (liquidSolver.ts lends it to the level set).
    */
-  constructor(nx: number, ny: number, nz: number, kernels: KernelBackend = TS_KERNELS, shared: Float64Array | null = null) {
+  constructor(nx: number, ny: number, nz: number, kernels: KernelBackend = TS_KERNELS, shared: Float64Array | null = null, readonly preconditioner: PressurePreconditioner = 'mic') {
     this.nx = nx
     this.ny = ny
     this.nz = nz
@@ -282,11 +300,12 @@ export class ActivePcg {
   }
 
   /**
-   * Solves (m + extra) x = b from the guess in x (PcgSolver.solve with a Stencil7Mic0 of m).
+   * Solves (m + extra) x = b from the guess in x (PcgSolver.solve preconditioned for m alone).
    * Rows of m with diag 0 must have b = 0 and x = 0 (ghostFluid.ts sees to both), and extra
-   * must leave them alone.
+   * must leave them alone. version: the multigrid's hierarchy is rebuilt unless the last solve
+   * passed the same number (the caller's count of assembled matrices; undefined: rebuild).
    */
-  solve(m: Stencil7Matrix, b: Float64Array, x: Float64Array, tol: number, maxIt: number, extra: ExtraTerm | null = null): SolveStats {
+  solve(m: Stencil7Matrix, b: Float64Array, x: Float64Array, tol: number, maxIt: number, extra: ExtraTerm | null = null, version?: number): SolveStats {
     this.set.gather(m)
     // Kernels read neighbours that are not unknowns (as 0): clear what the last system left,
     // where the kernels can read (a liquid low in the domain leaves the planes above alone:
@@ -299,10 +318,19 @@ export class ActivePcg {
       // fill from JavaScript), MIC(0)'s diagonal included.
       this.set.kernels.run(ZERO_BLOCKS, this.shared, n, ACTIVE_PCG_SCRATCH_CELLS, from, to, SPARSE_BLOCK)
     } else this.pcg.zeroScratch(from, to)
-    // (MIC(0) of m alone: a low-rank extra term costs a few more iterations, not a new factor.)
-    this.mic.factor(m, this.shared !== null ? 0 : from, this.shared !== null ? 0 : to)
     this.op.m = m
     this.op.extra = extra
+    // (Either preconditions m alone: a low-rank extra term costs a few more iterations.)
+    const pre = this.preconditioner
+    if (pre === 'multigrid' || (pre === 'auto' && this.set.count >= MULTIGRID_MIN_UNKNOWNS)) {
+      const mg = (this.mg ??= new PressureMultigrid(this.nx, this.ny, this.nz, this.set.kernels))
+      if (version === undefined || version !== this.mgVersion) mg.setup(m, this.set.cells, this.set.count)
+      this.mgVersion = version ?? -1
+      return this.pcg.solve(this.op, mg, b, x, { tolerance: tol, maxIterations: maxIt })
+    }
+    // (A hierarchy built for this matrix is no longer current after MIC(0) solves it.)
+    this.mgVersion = -1
+    this.mic.factor(m, this.shared !== null ? 0 : from, this.shared !== null ? 0 : to)
     return this.pcg.solve(this.op, this.mic, b, x, { tolerance: tol, maxIterations: maxIt })
   }
 }

@@ -103,7 +103,7 @@ export function compileLiquidScene(doc: SceneDocument, domainId: string, opts: C
     heat: { diffusion: num(domain, p, 'heatDiffusion'), ambientTemperature: num(domain, p, 'ambientTemperature'), coolingRate: num(domain, p, 'coolingRate') },
     volumes,
     rigidBodies: compileRigidBodies(doc, frame, num(domain, p, 'timeScale') / doc.meta.fps, opts),
-    pressure: { tolerance, maxIterations: 2000 },
+    pressure: { tolerance, maxIterations: 2000, preconditioner: opts.pressurePreconditioner ?? 'auto' },
     viscositySolve: { tolerance, maxIterations: 4000, preconditioner: opts.viscousPreconditioner ?? 'auto' },
     ...(opts.kernels ? { kernels: opts.kernels } : {}),
   }

@@ -16,12 +16,15 @@
 //   open domain side:    A_cc += w_f (q = 0 one cell out, sec. 3.3.2.2)
 //   closed face:         nothing (Neumann, sec. 3.3.2.1); it keeps the obstacle's velocity
 // b_c = -(net outflux of c) with closed faces carrying the obstacle velocity (eq. 35).
-// Solved by PCG (table 4) with MIC(0), over the liquid cells only (activePcg.ts).
+// Solved by PCG (table 4) over the liquid cells only (activePcg.ts), preconditioned by geometric
+// multigrid (pressureMultigrid.ts) or MIC(0), by default whichever the system's size favours
+// (LiquidSetup.pressure.preconditioner).
 import { TS_KERNELS } from '../core/kernelBackend'
 import type { KernelBackend } from '../core/kernelTypes'
 import type { MacGrid } from '../core/grid'
 import type { SolveStats } from '../core/pcg'
 import { ActivePcg } from './activePcg'
+import type { PressurePreconditioner } from './liquidInput'
 import type { CoupledWalls } from './coupledWalls'
 import { Stencil7Matrix } from './stencil7'
 import { GHOST_ASSEMBLE, GHOST_DRIFT_RHS, GHOST_SUBTRACT, GHOST_WARM_START, ghostTheta, MIN_THETA } from './ghostFluidKernels'
@@ -40,12 +43,14 @@ export class GhostFluidPressure {
   private readonly b: Float64Array
   private readonly pcg: ActivePcg
   private readonly kernels: KernelBackend
+  /** Matrices assembled so far: the drift's solve reuses the pressure's preconditioner. */
+  private version = 0
 
   /**
    * kernels: where the solve's product and vector updates run (activeKernels.ts). solverScratch:
    * ACTIVE_PCG_SCRATCH_CELLS n float64 the solves may use and leave anything in (activePcg.ts).
    */
-  constructor(nx: number, ny: number, nz: number, kernels: KernelBackend = TS_KERNELS, solverScratch: Float64Array | null = null) {
+  constructor(nx: number, ny: number, nz: number, kernels: KernelBackend = TS_KERNELS, solverScratch: Float64Array | null = null, preconditioner: PressurePreconditioner = 'auto') {
     this.nx = nx
     this.ny = ny
     this.nz = nz
@@ -55,7 +60,7 @@ export class GhostFluidPressure {
     this.q = kernels.f64(n)
     this.b = kernels.f64(n)
     this.qDrift = kernels.f64(n)
-    this.pcg = new ActivePcg(nx, ny, nz, kernels, solverScratch)
+    this.pcg = new ActivePcg(nx, ny, nz, kernels, solverScratch, preconditioner)
   }
 
   /** Liquid fraction theta of the segment from liquid cell a to air cell b (MIN_THETA..1). */
@@ -71,6 +76,7 @@ export class GhostFluidPressure {
     const { nx, ny, nz } = this
     let openBits = 0
     for (let s = 0; s < 6; s++) if (open[s]) openBits |= 1 << s
+    this.version++
     this.kernels.run(GHOST_ASSEMBLE, this.matrix, this.b, vel, fractions, obstacle?.u ?? null, obstacle?.v ?? null, obstacle?.w ?? null, kind, phi, nx, ny, nz, openBits)
   }
 
@@ -97,7 +103,7 @@ export class GhostFluidPressure {
     if (coupled) coupled.restrict(matrix.diag)
     // Warm start from the last solution where the cell is still liquid (sec. 3.3.4).
     this.kernels.run(GHOST_WARM_START, q, matrix.diag, this.nx * this.ny, this.nz)
-    const stats = this.pcg.solve(matrix, b, q, tolerance, maxIterations, coupled)
+    const stats = this.pcg.solve(matrix, b, q, tolerance, maxIterations, coupled, this.version)
     this.subtractGradient(q, vel, fractions, kind, phi)
     return stats
   }
@@ -123,7 +129,7 @@ export class GhostFluidPressure {
     drift.u.fill(0)
     drift.v.fill(0)
     drift.w.fill(0)
-    const stats = this.pcg.solve(matrix, bd, x, tolerance, maxIterations)
+    const stats = this.pcg.solve(matrix, bd, x, tolerance, maxIterations, null, this.version)
     this.subtractGradient(x, drift, fractions, kind, phi)
     return stats
   }

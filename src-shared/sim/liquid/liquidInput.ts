@@ -86,6 +86,14 @@ export type VelocityTransfer = 'flip' | 'apic'
 export type ViscousPreconditioner = 'auto' | 'multigrid' | 'jacobi' | 'ic'
 export const VISCOUS_PRECONDITIONERS: readonly ViscousPreconditioner[] = ['auto', 'multigrid', 'jacobi', 'ic']
 
+/**
+ * The pressure solve's preconditioner (ghostFluid.ts, activePcg.ts): geometric 'multigrid'
+ * (pressureMultigrid.ts), 'mic', modified incomplete Cholesky (Bridson 2015), or 'auto' (the
+ * default): multigrid for systems of at least MULTIGRID_MIN_UNKNOWNS unknowns, MIC(0) below.
+ */
+export type PressurePreconditioner = 'auto' | 'multigrid' | 'mic'
+export const PRESSURE_PRECONDITIONERS: readonly PressurePreconditioner[] = ['auto', 'multigrid', 'mic']
+
 export interface LiquidSetup {
   domainId: string
   domainName: string
@@ -120,7 +128,7 @@ export interface LiquidSetup {
   volumes: LiquidVolumeInit[]
   /** Rigid bodies coupled two ways with the liquid (Carlson 2004 ch. 5, rigidCoupling.ts). */
   rigidBodies?: RigidBodySetup[]
-  pressure: { tolerance: number; maxIterations: number }
+  pressure: { tolerance: number; maxIterations: number; preconditioner?: PressurePreconditioner }
   viscositySolve: { tolerance: number; maxIterations: number; preconditioner?: ViscousPreconditioner }
   /**
    * Where the kernels that have a kernel-table row run (the marker move, markerKernels.ts),
@@ -229,6 +237,8 @@ export function validateLiquidSetup(setup: LiquidSetup, maxBytes?: number): void
   inRange('heat.coolingRate', h.coolingRate, 0, 1e6, '1/s')
   solveSettings('pressure', setup.pressure)
   solveSettings('viscositySolve', setup.viscositySolve)
+  const pp = setup.pressure.preconditioner
+  if (pp !== undefined && !PRESSURE_PRECONDITIONERS.includes(pp)) invalid('pressure.preconditioner', `must be ${PRESSURE_PRECONDITIONERS.join(', ')}, got ${String(pp)}`, pp)
   const pre = setup.viscositySolve.preconditioner
   if (pre !== undefined && !VISCOUS_PRECONDITIONERS.includes(pre)) invalid('viscositySolve.preconditioner', `must be ${VISCOUS_PRECONDITIONERS.join(', ')}, got ${String(pre)}`, pre)
   if (!Array.isArray(setup.volumes)) invalid('volumes', 'must be a list', setup.volumes)

@@ -264,7 +264,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     const listInts = extensionListInts(nx, ny, nz, 0)
     this.extendLists = 4 * listInts <= passScratch.byteLength ? new Int32Array(passScratch.buffer, passScratch.byteOffset, listInts) : kernels.i32(listInts)
     this.extendCounts = kernels.i32(extensionCountInts(nz, 0))
-    this.pressure = new GhostFluidPressure(nx, ny, nz, kernels, passScratch)
+    this.pressure = new GhostFluidPressure(nx, ny, nz, kernels, passScratch, setup.pressure.preconditioner ?? 'auto')
     this.particles = new MarkerParticles(setup.maxParticles, Math.min(setup.maxParticles, 1024), setup.transfer === 'apic', kernels)
     this.prng = new Prng(setup.seed)
     this.levelSetScratch = new LevelSetScratch(n, kernels, passScratch)

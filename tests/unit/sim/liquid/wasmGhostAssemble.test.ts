@@ -160,9 +160,9 @@ describe('ghost-fluid assembly on the kernels', () => {
 })
 
 describe("the density drift's solve (GhostFluidPressure.solveDrift)", () => {
-  it('starts from the last drift where the cell is still liquid: the same target again takes no iteration, cells that left the liquid restart from 0', () => {
+  it.each(['multigrid', 'mic'] as const)('starts from the last drift where the cell is still liquid: the same target again takes no iteration, cells that left the liquid restart from 0 (%s)', (pre) => {
     const s = scene(TS_KERNELS, 5)
-    const p = new GhostFluidPressure(nx, ny, nz, TS_KERNELS)
+    const p = new GhostFluidPressure(nx, ny, nz, TS_KERNELS, null, pre)
     const open = Uint8Array.from([1, 1, 1, 1, 1, 1])
     p.assemble(s.vel, s.fractions, null, s.kind, s.phi, open)
     const r = rng(11)
@@ -170,7 +170,8 @@ describe("the density drift's solve (GhostFluidPressure.solveDrift)", () => {
     const drift = new MacGrid(spec)
     const first = p.solveDrift(target, drift, s.fractions, s.kind, s.phi, 1e-6, 500)
     expect(first.converged).toBe(true)
-    expect(first.iterations).toBeGreaterThan(5)
+    // (Multigrid solves this small system in a few iterations, MIC(0) in more.)
+    expect(first.iterations).toBeGreaterThan(pre === 'mic' ? 5 : 1)
     const solved = Float64Array.from(p.qDrift)
     expect(solved.some((v) => v !== 0)).toBe(true)
     // The same system again: the kept potential already solves it.

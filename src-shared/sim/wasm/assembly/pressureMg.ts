@@ -1,0 +1,67 @@
+// The pressure multigrid's smoother and residual (reference: src-shared/sim/liquid/
+// pressureMgKernels.ts): the same float64 expressions in the same order, over the listed
+// unknowns [q0, q1) of one level's Stencil7-shaped operator.
+import { rf64, ri32, wf64 } from './common'
+
+/** pmgSweepSlab. */
+export function pmgSweep(x: usize, b: usize, diag: usize, ax: usize, ay: usize, az: usize, order: usize, begin: i32, fresh: i32, nx: i32, plane: i32, n: i32, q0: i32, q1: i32): void {
+  if (fresh != 0) {
+    for (let q = begin + q0; q < begin + q1; q++) {
+      const c = ri32(order, q)
+      wf64(x, c, rf64(b, c) / rf64(diag, c))
+    }
+    return
+  }
+  for (let q = begin + q0; q < begin + q1; q++) {
+    const c = ri32(order, q)
+    let s = rf64(b, c)
+    if (c >= 1) s -= rf64(ax, c - 1) * rf64(x, c - 1)
+    if (c + 1 < n) s -= rf64(ax, c) * rf64(x, c + 1)
+    if (c >= nx) s -= rf64(ay, c - nx) * rf64(x, c - nx)
+    if (c + nx < n) s -= rf64(ay, c) * rf64(x, c + nx)
+    if (c >= plane) s -= rf64(az, c - plane) * rf64(x, c - plane)
+    if (c + plane < n) s -= rf64(az, c) * rf64(x, c + plane)
+    wf64(x, c, s / rf64(diag, c))
+  }
+}
+
+/** pmgResidualSlab. */
+export function pmgResidual(r: usize, b: usize, x: usize, diag: usize, ax: usize, ay: usize, az: usize, order: usize, nx: i32, plane: i32, n: i32, q0: i32, q1: i32): void {
+  for (let q = q0; q < q1; q++) {
+    const c = ri32(order, q)
+    let s = rf64(diag, c) * rf64(x, c)
+    if (c >= 1) s += rf64(ax, c - 1) * rf64(x, c - 1)
+    if (c + 1 < n) s += rf64(ax, c) * rf64(x, c + 1)
+    if (c >= nx) s += rf64(ay, c - nx) * rf64(x, c - nx)
+    if (c + nx < n) s += rf64(ay, c) * rf64(x, c + nx)
+    if (c >= plane) s += rf64(az, c - plane) * rf64(x, c - plane)
+    if (c + plane < n) s += rf64(az, c) * rf64(x, c + plane)
+    wf64(r, c, rf64(b, c) - s)
+  }
+}
+
+const PACK_BITS: i32 = 10
+const MASK: i32 = (1 << PACK_BITS) - 1
+
+/** pmgProlongSlab. */
+export function pmgProlong(xf: usize, xc: usize, order: usize, ijk: usize, cx: i32, cplane: i32, q0: i32, q1: i32): void {
+  for (let q = q0; q < q1; q++) {
+    const p = ri32(ijk, q)
+    const i = p & MASK, j = (p >> PACK_BITS) & MASK, k = p >> (2 * PACK_BITS)
+    const c = ri32(order, q)
+    wf64(xf, c, rf64(xf, c) + rf64(xc, (i >> 1) + cx * (j >> 1) + cplane * (k >> 1)))
+  }
+}
+
+/** pmgRestrictSlab. */
+export function pmgRestrict(bc: usize, rf: usize, order: usize, ijk: usize, alpha: f64, sx: i32, sy: i32, sz: i32, q0: i32, q1: i32): void {
+  const plane = sx * sy
+  for (let q = q0; q < q1; q++) {
+    const p = ri32(ijk, q)
+    const I = p & MASK, J = (p >> PACK_BITS) & MASK, K = p >> (2 * PACK_BITS)
+    const i1 = min(2 * I + 2, sx), j1 = min(2 * J + 2, sy), k1 = min(2 * K + 2, sz)
+    let s: f64 = 0
+    for (let k = 2 * K; k < k1; k++) for (let j = 2 * J; j < j1; j++) for (let i = 2 * I; i < i1; i++) s += rf64(rf, i + sx * j + plane * k)
+    wf64(bc, ri32(order, q), alpha * s)
+  }
+}
