@@ -23,22 +23,30 @@ export interface Stencil7Arrays {
   az: Float64Array
 }
 
+/**
+ * Row c of m x: the diagonal's product, then the -x, +x, -y, +y, -z, +z neighbours' (the order
+ * every 7-point product here sums in), on a lattice of n cells, rows of nx, planes of plane.
+ */
+export function stencil7Row(m: Stencil7Arrays, x: Float64Array, c: number, nx: number, plane: number, n: number): number {
+  const { diag, ax, ay, az } = m
+  let s = diag[c] * x[c]
+  if (c >= 1) s += ax[c - 1] * x[c - 1]
+  if (c + 1 < n) s += ax[c] * x[c + 1]
+  if (c >= nx) s += ay[c - nx] * x[c - nx]
+  if (c + nx < n) s += ay[c] * x[c + nx]
+  if (c >= plane) s += az[c - plane] * x[c - plane]
+  if (c + plane < n) s += az[c] * x[c + plane]
+  return s
+}
+
 /** out = m x on the unknowns of planes [k0, k1) (Stencil7Matrix.apply's expressions). */
 export function activeApplySlab(out: Float64Array, x: Float64Array, m: Stencil7Arrays, cells: Int32Array, planeStart: Int32Array, nx: number, ny: number, nz: number, k0: number, k1: number): void {
-  const { diag, ax, ay, az } = m
   const plane = nx * ny
   const n = plane * nz
   const end = planeStart[k1]
   for (let t = planeStart[k0]; t < end; t++) {
     const c = cells[t]
-    let s = diag[c] * x[c]
-    if (c >= 1) s += ax[c - 1] * x[c - 1]
-    if (c + 1 < n) s += ax[c] * x[c + 1]
-    if (c >= nx) s += ay[c - nx] * x[c - nx]
-    if (c + nx < n) s += ay[c] * x[c + nx]
-    if (c >= plane) s += az[c - plane] * x[c - plane]
-    if (c + plane < n) s += az[c] * x[c + plane]
-    out[c] = s
+    out[c] = stencil7Row(m, x, c, nx, plane, n)
   }
 }
 

@@ -6,7 +6,7 @@
 // its unknowns are listed by colour ((i + j + k) even first), and a half sweep visits one
 // colour, whose cells read only the other's: any split of the list gives the same bits.
 import { defineKernel, f64, float, i32, int, size, struct } from '../core/kernelTable'
-import type { Stencil7Arrays } from './activeKernels'
+import { type Stencil7Arrays, stencil7Row } from './activeKernels'
 
 /**
  * x_c = (b_c - sum of couplings x neighbour) / diag_c for the listed cells order[begin + q],
@@ -37,17 +37,9 @@ export function pmgSweepSlab(x: Float64Array, b: Float64Array, m: Stencil7Arrays
 
 /** r_c = b_c - (m x)_c for the listed cells order[q], q in [q0, q1). */
 export function pmgResidualSlab(r: Float64Array, b: Float64Array, x: Float64Array, m: Stencil7Arrays, order: Int32Array, nx: number, plane: number, n: number, q0: number, q1: number): void {
-  const { diag, ax, ay, az } = m
   for (let q = q0; q < q1; q++) {
     const c = order[q]
-    let s = diag[c] * x[c]
-    if (c >= 1) s += ax[c - 1] * x[c - 1]
-    if (c + 1 < n) s += ax[c] * x[c + 1]
-    if (c >= nx) s += ay[c - nx] * x[c - nx]
-    if (c + nx < n) s += ay[c] * x[c + nx]
-    if (c >= plane) s += az[c - plane] * x[c - plane]
-    if (c + plane < n) s += az[c] * x[c + plane]
-    r[c] = b[c] - s
+    r[c] = b[c] - stencil7Row(m, x, c, nx, plane, n)
   }
 }
 

@@ -11,6 +11,7 @@
 import { TS_KERNELS } from '../core/kernelBackend'
 import type { KernelAllocator } from '../core/kernelTypes'
 import type { LinearOperator, Preconditioner } from '../core/pcg'
+import { stencil7Row } from './activeKernels'
 
 export const MIC_TUNING = 0.97
 export const MIC_SAFETY = 0.25
@@ -37,24 +38,10 @@ export class Stencil7Matrix implements LinearOperator {
   }
 
   apply(x: Float64Array, out: Float64Array): void {
-    const { nx, ny, nz, diag, ax, ay, az } = this
+    const { nx, ny, nz, diag } = this
     const plane = nx * ny
     const n = plane * nz
-    for (let c = 0; c < n; c++) {
-      const d = diag[c]
-      if (d === 0) {
-        out[c] = 0
-        continue
-      }
-      let s = d * x[c]
-      if (c >= 1) s += ax[c - 1] * x[c - 1]
-      if (c + 1 < n) s += ax[c] * x[c + 1]
-      if (c >= nx) s += ay[c - nx] * x[c - nx]
-      if (c + nx < n) s += ay[c] * x[c + nx]
-      if (c >= plane) s += az[c - plane] * x[c - plane]
-      if (c + plane < n) s += az[c] * x[c + plane]
-      out[c] = s
-    }
+    for (let c = 0; c < n; c++) out[c] = diag[c] === 0 ? 0 : stencil7Row(this, x, c, nx, plane, n)
   }
 }
 

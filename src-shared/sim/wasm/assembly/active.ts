@@ -3,6 +3,7 @@
 // per-plane partial sums, over the unknowns cells[planeStart[k] .. planeStart[k + 1]) of planes
 // [k0, k1). The same float64 expressions in the same order as the references: the same bits.
 import { rf64, ri32, wf64 } from './common'
+import { stencil7Row } from './stencil7Row'
 
 /** activeApplySlab. */
 export function activeApply(out: usize, x: usize, diag: usize, ax: usize, ay: usize, az: usize, cells: usize, planeStart: usize, nx: i32, ny: i32, nz: i32, k0: i32, k1: i32): void {
@@ -11,14 +12,7 @@ export function activeApply(out: usize, x: usize, diag: usize, ax: usize, ay: us
   const end = ri32(planeStart, k1)
   for (let t = ri32(planeStart, k0); t < end; t++) {
     const c = ri32(cells, t)
-    let s = rf64(diag, c) * rf64(x, c)
-    if (c >= 1) s += rf64(ax, c - 1) * rf64(x, c - 1)
-    if (c + 1 < n) s += rf64(ax, c) * rf64(x, c + 1)
-    if (c >= nx) s += rf64(ay, c - nx) * rf64(x, c - nx)
-    if (c + nx < n) s += rf64(ay, c) * rf64(x, c + nx)
-    if (c >= plane) s += rf64(az, c - plane) * rf64(x, c - plane)
-    if (c + plane < n) s += rf64(az, c) * rf64(x, c + plane)
-    wf64(out, c, s)
+    wf64(out, c, stencil7Row(diag, ax, ay, az, x, c, nx, plane, n))
   }
 }
 

@@ -2,6 +2,7 @@
 // pressureMgKernels.ts): the same float64 expressions in the same order, over the listed
 // unknowns [q0, q1) of one level's Stencil7-shaped operator.
 import { rf64, ri32, wf64 } from './common'
+import { stencil7Row } from './stencil7Row'
 
 /** pmgSweepSlab. */
 export function pmgSweep(x: usize, b: usize, diag: usize, ax: usize, ay: usize, az: usize, order: usize, begin: i32, fresh: i32, nx: i32, plane: i32, n: i32, q0: i32, q1: i32): void {
@@ -29,14 +30,7 @@ export function pmgSweep(x: usize, b: usize, diag: usize, ax: usize, ay: usize, 
 export function pmgResidual(r: usize, b: usize, x: usize, diag: usize, ax: usize, ay: usize, az: usize, order: usize, nx: i32, plane: i32, n: i32, q0: i32, q1: i32): void {
   for (let q = q0; q < q1; q++) {
     const c = ri32(order, q)
-    let s = rf64(diag, c) * rf64(x, c)
-    if (c >= 1) s += rf64(ax, c - 1) * rf64(x, c - 1)
-    if (c + 1 < n) s += rf64(ax, c) * rf64(x, c + 1)
-    if (c >= nx) s += rf64(ay, c - nx) * rf64(x, c - nx)
-    if (c + nx < n) s += rf64(ay, c) * rf64(x, c + nx)
-    if (c >= plane) s += rf64(az, c - plane) * rf64(x, c - plane)
-    if (c + plane < n) s += rf64(az, c) * rf64(x, c + plane)
-    wf64(r, c, rf64(b, c) - s)
+    wf64(r, c, rf64(b, c) - stencil7Row(diag, ax, ay, az, x, c, nx, plane, n))
   }
 }
 
