@@ -133,6 +133,19 @@ class Level {
     this.activeCount = count
   }
 
+  /** Zeroes diag and the couplings at the last list's cells (where a coarse level's are nonzero). */
+  clearOperator(): void {
+    const { order } = this
+    const { diag, ax, ay, az } = this.m
+    for (let t = 0; t < this.activeCount; t++) {
+      const c = order[t]
+      diag[c] = 0
+      ax[c] = 0
+      ay[c] = 0
+      az[c] = 0
+    }
+  }
+
   /** Lists the unknowns (diag != 0) by colour with their coordinates (after forgetting the last list's). */
   list(finest: boolean): void {
     this.forget(finest)
@@ -177,10 +190,9 @@ function fillCoarse(fine: Level, coarse: Level): void {
   const { diag, ax, ay, az } = fine.m
   const cx = coarse.sx, cy = coarse.sy, cplane = coarse.plane
   const C = coarse.m
-  C.diag.fill(0)
-  C.ax.fill(0)
-  C.ay.fill(0)
-  C.az.fill(0)
+  // Clear the coarse operator where the last setup wrote it: at its unknowns (a fill of the
+  // whole level makes slow element-wise stores on the kernels' shared memory).
+  coarse.clearOperator()
   // The coarse excess accumulates in diag (finished below).
   const excess = C.diag
   const mask = (1 << PACK_BITS) - 1
