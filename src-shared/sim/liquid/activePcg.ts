@@ -21,6 +21,7 @@ import { type LinearOperator, PcgSolver, type Preconditioner, type SolveStats, t
 import { MIC_SAFETY, MIC_TUNING, type Stencil7Matrix } from './stencil7'
 import { SPARSE_BLOCK, ZERO_BLOCKS } from '../core/sparse/rows'
 import type { PressurePreconditioner } from './liquidInput'
+import { PressureMultigrid } from './pressureMultigrid'
 
 /**
  * Unknowns from which 'auto' preconditions with multigrid. Measured (2 threads, pressure phase
@@ -30,7 +31,6 @@ import type { PressurePreconditioner } from './liquidInput'
  * amount a solve that small systems do not earn back.
  */
 export const MULTIGRID_MIN_UNKNOWNS = 50_000
-import { PressureMultigrid } from './pressureMultigrid'
 
 /**
  * The unknown cells of the current system: cells[planeStart[k] .. planeStart[k+1]) lie in

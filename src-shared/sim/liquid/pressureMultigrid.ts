@@ -68,7 +68,7 @@ class Level {
   /** Solution and right-hand side: the solve's z and r on the finest level. */
   x: Float64Array
   b: Float64Array
-  /** Residual: 0 wherever the cell is not an unknown (restrictSlab reads every cell). */
+  /** Residual: 0 wherever the cell is not an unknown (the restriction reads a coarse cell's every child). */
   readonly r: Float64Array
   /** The unknowns, red ((i + j + k) even) in [0, redCount), black after, and their packed i, j, k. */
   readonly order: Int32Array
@@ -183,7 +183,7 @@ class Level {
 /**
  * The coarse level's operator from the fine one's (see the file comment): per fine unknown,
  * its excess diag + couplings (couplings are negative) and the couplings that cross a coarse
- * face go to its coarse cell; then scaled, and the coarse diagonal is excess - couplings.
+ * face go to its coarse cell, and the coarse diagonal is excess - couplings.
  */
 function fillCoarse(fine: Level, coarse: Level): void {
   const { sx, sy, sz, plane, order, ijk, activeCount } = fine
@@ -211,9 +211,9 @@ function fillCoarse(fine: Level, coarse: Level): void {
     if (k & 1 && k + 1 < sz) C.az[q] += az[c]
   }
   const m = coarse.n
-  // diag = excess - couplings (couplings are negative); 0 where no child is an unknown.
+  // diag = excess - couplings: 0 where no child is an unknown (the excess is >= 0 and the
+  // couplings <= 0, so it is 0 only where both are).
   for (let q = 0; q < m; q++) {
-    if (excess[q] === 0 && C.ax[q] === 0 && C.ay[q] === 0 && C.az[q] === 0 && !(q >= 1 && C.ax[q - 1] !== 0) && !(q >= cx && C.ay[q - cx] !== 0) && !(q >= cplane && C.az[q - cplane] !== 0)) continue
     let links = C.ax[q] + C.ay[q] + C.az[q]
     if (q >= 1) links += C.ax[q - 1]
     if (q >= cx) links += C.ay[q - cx]
@@ -273,7 +273,7 @@ export class PressureMultigrid implements Preconditioner {
   private readonly kernels: KernelBackend
 
   /** kernels: where the sweeps, residuals and transfers run, and where the levels live. */
-  constructor(nx: number, ny: number, nz: number, kernels: KernelBackend = TS_KERNELS, readonly sweeps: readonly number[] = [PRESSURE_SMOOTHING_SWEEPS]) {
+  constructor(nx: number, ny: number, nz: number, kernels: KernelBackend = TS_KERNELS) {
     this.kernels = kernels
     const levels = [new Level(nx, ny, nz, kernels, true)]
     for (;;) {
@@ -327,14 +327,13 @@ export class PressureMultigrid implements Preconditioner {
       this.dense.solve(L)
       return
     }
-    const sw = this.sweeps[Math.min(l, this.sweeps.length - 1)]
-    for (let s = 0; s < sw; s++) L.sweep(0, s === 0), L.sweep(1, false)
+    for (let s = 0; s < PRESSURE_SMOOTHING_SWEEPS; s++) L.sweep(0, s === 0), L.sweep(1, false)
     L.residual()
     const C = this.levels[l + 1]
     const k = this.kernels
     k.run(PMG_RESTRICT, C.b, L.r, C.order, C.ijk, OVER_CORRECTION, L.sx, L.sy, L.sz, C.activeCount)
     this.cycle(l + 1)
     k.run(PMG_PROLONG, L.x, C.x, L.order, L.ijk, C.sx, C.plane, L.activeCount)
-    for (let s = 0; s < sw; s++) L.sweep(1, false), L.sweep(0, false)
+    for (let s = 0; s < PRESSURE_SMOOTHING_SWEEPS; s++) L.sweep(1, false), L.sweep(0, false)
   }
 }
