@@ -21,30 +21,10 @@
 // partitioned coupling does when the liquid a body must move outweighs it ("added mass").
 // And what the liquid gains the body loses, face by face, within the solve's tolerance.
 import type { MacGrid } from '../core/grid'
+import { FACE_STRIDE, type OwnedFaces } from './ownedFaces'
 import * as kinds from './viscosity'
 
 const LIQUID = kinds.LIQUID
-
-/** What the rows need of a body (sim/rigid RigidBody satisfies it). */
-export interface WallBody {
-  readonly x: Float64Array
-  normalAt(x: number, y: number, z: number, out: Float64Array): void
-}
-
-/** The torque arm of a body's face (rigidCoupling.ts faceArm). */
-export interface ArmSource {
-  faceArm(bi: number, body: WallBody, a: number, f: number, px: number, py: number, pz: number, out: Float64Array): void
-}
-
-/** A body's face box (cells i0..i1, faces up to i1 inclusive), as RigidCoupling keeps it. */
-export interface FaceBox {
-  i0: number
-  i1: number
-  j0: number
-  j1: number
-  k0: number
-  k1: number
-}
 
 export class CoupledWalls {
   /** Rows: the liquid cell of each and its 6 coefficients g (body b's rows are rowStart[b] .. rowStart[b + 1]). */
@@ -57,14 +37,11 @@ export class CoupledWalls {
   private bodies = 0
   private readonly t = new Float64Array(6)
   private readonly u = new Float64Array(6)
-  private readonly n = new Float64Array(3)
 
   constructor(
     private readonly nx: number,
     private readonly ny: number,
     private readonly nz: number,
-    private readonly dx: number,
-    private readonly origin: readonly number[],
   ) {}
 
   /** Whether any rows were built (no rows: the plain liquid solve). */
@@ -73,50 +50,41 @@ export class CoupledWalls {
   }
 
   /**
-   * The rows of each body with use[b] = 1: faces it owns (owner[a][f] = b) that `closed`
-   * shuts by share = fractions - closed > 0, next to a LIQUID cell. mass and invInertia (9
-   * per body, world) give C; scale = rho dx^3.
+   * The rows of each body with use[b] = 1: faces it owns (faces: rigidCoupling.ts's list, with
+   * their torque arms) that `closed` shuts by share = fractions - closed > 0, next to a LIQUID
+   * cell. mass and invInertia (9 per body, world) give C; scale = rho dx^3.
    */
-  build(bodies: readonly WallBody[], use: Uint8Array, boxes: readonly FaceBox[], owner: readonly Int16Array[], fractions: MacGrid, closed: MacGrid, kind: Uint8Array, mass: Float64Array, invInertia: Float64Array, scale: number, arms: ArmSource): void {
-    const { nx, ny, nz, dx, origin } = this
-    const nb = bodies.length
+  build(nb: number, use: Uint8Array, faces: OwnedFaces, fractions: MacGrid, closed: MacGrid, kind: Uint8Array, mass: Float64Array, invInertia: Float64Array, scale: number): void {
+    const { nx, ny, nz } = this
     if (this.rowStart.length < nb + 1) this.rowStart = new Int32Array(nb + 1)
     if (this.C.length < 36 * nb) this.C = new Float64Array(36 * nb)
     this.bodies = nb
     this.rows = 0
     const fr0 = [fractions.u, fractions.v, fractions.w], fr1 = [closed.u, closed.v, closed.w]
-    const n = this.n
+    const { start, face, arm } = faces
     for (let bi = 0; bi < nb; bi++) {
       this.rowStart[bi] = this.rows
       if (!use[bi]) continue
-      const body = bodies[bi]
       const C = this.C.subarray(36 * bi, 36 * bi + 36)
       C.fill(0)
       for (let d = 0; d < 3; d++) C[7 * d] = scale / mass[bi]
       for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) C[6 * (3 + r) + 3 + c] = scale * invInertia[9 * bi + 3 * r + c]
-      const box = boxes[bi]
-      for (let a = 0; a < 3; a++) {
+      for (let t = start[bi]; t < start[bi + 1]; t++) {
+        const o = FACE_STRIDE * t
+        const a = face[o], f = face[o + 1], i = face[o + 2], j = face[o + 3], k = face[o + 4]
+        const share = fr0[a][f] - fr1[a][f]
+        if (!(share > 0)) continue
         const ex = a === 0 ? 1 : 0, ey = a === 1 ? 1 : 0, ez = a === 2 ? 1 : 0
-        const fnx = nx + ex, fny = ny + ey
-        const own = owner[a], f0 = fr0[a], f1 = fr1[a]
-        for (let k = box.k0; k < box.k1 + ez; k++) for (let j = box.j0; j < box.j1 + ey; j++) for (let i = box.i0; i < box.i1 + ex; i++) {
-          const f = i + fnx * (j + fny * k)
-          if (own[f] !== bi) continue
-          const share = f0[f] - f1[f]
-          if (!(share > 0)) continue
-          const loIn = ex ? i > 0 : ey ? j > 0 : k > 0
-          const hiIn = ex ? i < nx : ey ? j < ny : k < nz
-          const lo = loIn ? i - ex + nx * (j - ey + ny * (k - ez)) : -1
-          const hi = hiIn ? i + nx * (j + ny * k) : -1
-          const loLiquid = lo >= 0 && kind[lo] === LIQUID
-          const hiLiquid = hi >= 0 && kind[hi] === LIQUID
-          if (!loLiquid && !hiLiquid) continue
-          const px = origin[0] + (i + (ex ? 0 : 0.5)) * dx, py = origin[1] + (j + (ey ? 0 : 0.5)) * dx, pz = origin[2] + (k + (ez ? 0 : 0.5)) * dx
-          arms.faceArm(bi, body, a, f, px, py, pz, n)
-          const tx = n[0], ty = n[1], tz = n[2]
-          if (loLiquid) this.push(lo, share, a, tx, ty, tz)
-          if (hiLiquid) this.push(hi, -share, a, tx, ty, tz)
-        }
+        const loIn = ex ? i > 0 : ey ? j > 0 : k > 0
+        const hiIn = ex ? i < nx : ey ? j < ny : k < nz
+        const lo = loIn ? i - ex + nx * (j - ey + ny * (k - ez)) : -1
+        const hi = hiIn ? i + nx * (j + ny * k) : -1
+        const loLiquid = lo >= 0 && kind[lo] === LIQUID
+        const hiLiquid = hi >= 0 && kind[hi] === LIQUID
+        if (!loLiquid && !hiLiquid) continue
+        const tx = arm[3 * t], ty = arm[3 * t + 1], tz = arm[3 * t + 2]
+        if (loLiquid) this.push(lo, share, a, tx, ty, tz)
+        if (hiLiquid) this.push(hi, -share, a, tx, ty, tz)
       }
     }
     this.rowStart[nb] = this.rows

@@ -23,12 +23,13 @@
 //   their volume under the surface over the 5th and 6th seconds (still bobbing).
 // - Eq. 70's collision term reaches the body as h A_c, h alpha_c added before the solve.
 import { type GridSpec, MacGrid } from '../core/grid'
-import { CoupledWalls, type FaceBox } from './coupledWalls'
+import { CoupledWalls } from './coupledWalls'
 import { SOLID } from './viscosity'
 import { TS_KERNELS } from '../core/kernelBackend'
 import type { KernelBackend } from '../core/kernelTypes'
 import type { SdfGrid } from '../rigid/rigidShape'
 import { HALVES, POSE, type PosedMesh, RASTERISE_MESH, SUB, sampleBodyCells, writeMeshPose } from './meshBodyKernels'
+import { FACE_STRIDE, OwnedFaces } from './ownedFaces'
 
 /** What the coupling needs of a rigid body (sim/rigid RigidBody satisfies it). */
 export interface CoupledBody {
@@ -58,6 +59,16 @@ export interface CoupledBody {
 export const LIQUID_DENSITY = 1000
 const SOLID_KIND = SOLID
 
+/** A body's box of cells (i0..i1, ends exclusive; its faces reach i1 inclusive). */
+interface FaceBox {
+  i0: number
+  i1: number
+  j0: number
+  j1: number
+  k0: number
+  k1: number
+}
+
 
 export class RigidCoupling {
   private readonly grid: GridSpec
@@ -83,13 +94,12 @@ export class RigidCoupling {
   private readonly gridOffset = new Map<Float32Array, number>()
   private readonly far: number
   private readonly normalScratch = new Float64Array(3)
-  private readonly armScratch = new Float64Array(3)
-  /** computeArmBias's running sums (torque 0-2, face count 3). */
+  /** listFaces's running sums (torque 0-2, face count 3). */
   private readonly biasSum = new Float64Array(4)
-  /** stillImpulse's face arm (faceArm uses normalScratch itself). */
-  private readonly impulseArm = new Float64Array(3)
-  /** Per body: faceArm's bias on its closed surface (computeArmBias). */
+  /** Per body: faceArm's bias on its closed surface (listFaces). */
   private armBias = new Float64Array(0)
+  /** The faces each used body owns, with their arms, as the last rasterise left them. */
+  readonly faces = new OwnedFaces()
   /** The bodies' rows of the liquid-only solve (buildWalls). */
   readonly walls: CoupledWalls
   private readonly wallImpulse = new Float64Array(6)
@@ -100,8 +110,6 @@ export class RigidCoupling {
   private readonly inertia = new Float64Array(9)
   private readonly jrow = new Float64Array(6)
   private readonly sol = new Float64Array(6)
-  /** The body forFaces is visiting. */
-  private currentBody = -1
 
   /** kernels: where mesh bodies are sampled (default TypeScript). */
   constructor(grid: GridSpec, kernels: KernelBackend = TS_KERNELS) {
@@ -115,7 +123,7 @@ export class RigidCoupling {
     this.cellPhi.fill(this.far)
     this.faceOwner = [new Int16Array((nx + 1) * ny * nz).fill(-1), new Int16Array(nx * (ny + 1) * nz).fill(-1), new Int16Array(nx * ny * (nz + 1)).fill(-1)]
     this.faceFraction = [new Float32Array((nx + 1) * ny * nz), new Float32Array(nx * (ny + 1) * nz), new Float32Array(nx * ny * (nz + 1))]
-    this.walls = new CoupledWalls(nx, ny, nz, grid.dx, grid.origin)
+    this.walls = new CoupledWalls(nx, ny, nz)
   }
 
   /** Resets what the last rasterise wrote (only inside its boxes: bodies are small). */
@@ -250,7 +258,7 @@ export class RigidCoupling {
         }
       }
     }
-    this.computeArmBias(bodies, use)
+    this.listFaces(bodies, use)
   }
 
   private bFractions: MacGrid | null = null
@@ -279,7 +287,7 @@ export class RigidCoupling {
     const { nx, ny, nz } = this.grid
     const cp = this.cellPhi
     const frs = [fr.u, fr.v, fr.w]
-    this.forFaces(bodies, use, fractions, (body, a, f, w, px, py, pz, comp) => {
+    this.forFaces(bodies, use, fractions, (body, a, f, w, px, py, pz, comp, t) => {
       // Cells on either side of face f along axis a.
       const sx = a === 0 ? nx + 1 : nx, sy = a === 1 ? ny + 1 : ny
       const i = f % sx, j = Math.floor(f / sx) % sy, k = Math.floor(f / (sx * sy))
@@ -288,7 +296,7 @@ export class RigidCoupling {
       const closed = (hi >= 0 && cp[hi] < 0) || (lo >= 0 && cp[lo] < 0)
       const open = closed ? 0 : 1 - w
       if (open < frs[a][f]) frs[a][f] = open
-      comp[f] = this.wallVelocityAt(body, a, f, px, py, pz)
+      comp[f] = this.wallVelocityAt(body, a, t)
     }, vel)
     return { fractions: fr, velocity: vel }
   }
@@ -320,7 +328,7 @@ export class RigidCoupling {
 
   /** The liquid-only solve's rows of the used bodies (coupledWalls.ts), after boundary(). */
   buildWalls(kind: Uint8Array, fractions: MacGrid, closed: MacGrid, bodies: readonly CoupledBody[], use: Uint8Array, mass: Float64Array, invInertia: Float64Array, liquidDensity = LIQUID_DENSITY): void {
-    this.walls.build(bodies, use, this.boxes, this.faceOwner, fractions, closed, kind, mass, invInertia, liquidDensity * this.grid.dx ** 3, this)
+    this.walls.build(bodies.length, use, this.faces, fractions, closed, kind, mass, invInertia, liquidDensity * this.grid.dx ** 3)
   }
 
   /**
@@ -362,17 +370,19 @@ export class RigidCoupling {
    * SOLID: the still liquid's pressure as the liquid-only solve would see it all around.
    */
   private stillImpulse(bi: number, body: CoupledBody, fractions: MacGrid, closed: MacGrid, kind: Uint8Array, still: Float64Array, liquidDensity: number, out: Float64Array): void {
-    const { nx, ny, nz, dx, origin } = this.grid
+    const { nx, ny, nz, dx } = this.grid
     const scale = liquidDensity * dx * dx * dx
     const fr0 = [fractions.u, fractions.v, fractions.w], fr1 = [closed.u, closed.v, closed.w]
-    const n = this.impulseArm
+    const { start, face, arm } = this.faces
     out.fill(0)
     // The potential at cell (i, j, k), or NaN inside a body.
     const at = (c: number, i: number, j: number, k: number): number =>
       kind[c] === SOLID_KIND ? NaN : still[0] * (i + 0.5) + still[1] * (j + 0.5) + still[2] * (k + 0.5)
-    this.eachOwnedFace(bi, (a, f, i, j, k) => {
+    for (let t = start[bi]; t < start[bi + 1]; t++) {
+      const o = FACE_STRIDE * t
+      const a = face[o], f = face[o + 1], i = face[o + 2], j = face[o + 3], k = face[o + 4]
       const share = fr0[a][f] - fr1[a][f]
-      if (!(share > 0)) return
+      if (!(share > 0)) continue
       const ex = a === 0 ? 1 : 0, ey = a === 1 ? 1 : 0, ez = a === 2 ? 1 : 0
       const hiIn = ex ? i < nx : ey ? j < ny : k < nz
       const loIn = ex ? i > 0 : ey ? j > 0 : k > 0
@@ -386,96 +396,66 @@ export class RigidCoupling {
         const v = at(i + nx * (j + ny * k), i, j, k)
         if (v === v) push -= v
       }
-      if (push === 0) return
+      if (push === 0) continue
       const jv = scale * share * push
       out[a] += jv
-      // Torque arm: faceArm, as coupledWalls.ts's rows (the match of wallVelocityAt).
-      this.faceArm(bi, body, a, f, origin[0] + (i + (ex ? 0 : 0.5)) * dx, origin[1] + (j + (ey ? 0 : 0.5)) * dx, origin[2] + (k + (ez ? 0 : 0.5)) * dx, n)
-      out[3] += jv * n[0]; out[4] += jv * n[1]; out[5] += jv * n[2]
-    })
-  }
-
-  /** Calls fn(axis, face index, i, j, k) for every face body bi owns, within its box. */
-  private eachOwnedFace(bi: number, fn: (a: number, f: number, i: number, j: number, k: number) => void): void {
-    const { nx, ny } = this.grid
-    const box = this.boxes[bi]
-    for (let a = 0; a < 3; a++) {
-      const ex = a === 0 ? 1 : 0, ey = a === 1 ? 1 : 0, ez = a === 2 ? 1 : 0
-      const fnx = nx + ex, fny = ny + ey
-      const own = this.faceOwner[a]
-      for (let k = box.k0; k < box.k1 + ez; k++) for (let j = box.j0; j < box.j1 + ey; j++) for (let i = box.i0; i < box.i1 + ex; i++) {
-        const f = i + fnx * (j + fny * k)
-        if (own[f] === bi) fn(a, f, i, j, k)
-      }
+      // Torque arm: faceArm's, as coupledWalls.ts's rows (the match of wallVelocityAt).
+      out[3] += jv * arm[3 * t]; out[4] += jv * arm[3 * t + 1]; out[5] += jv * arm[3 * t + 2]
     }
   }
 
   /** vel = start on the faces of used bodies that `closed` shuts and `fractions` leaves open. */
   restoreClosedFaces(vel: MacGrid, start: MacGrid, fractions: MacGrid, closed: MacGrid, use: Uint8Array): void {
-    const { nx, ny } = this.grid
     const comps = [vel.u, vel.v, vel.w], starts = [start.u, start.v, start.w]
     const fr0 = [fractions.u, fractions.v, fractions.w], fr1 = [closed.u, closed.v, closed.w]
+    const L = this.faces
     for (let bi = 0; bi < this.boxes.length; bi++) {
       if (!use[bi]) continue
-      const box = this.boxes[bi]
-      for (let a = 0; a < 3; a++) {
-        const ex = a === 0 ? 1 : 0, ey = a === 1 ? 1 : 0, ez = a === 2 ? 1 : 0
-        const fnx = nx + ex, fny = ny + ey
-        const own = this.faceOwner[a], comp = comps[a], st = starts[a], f0 = fr0[a], f1 = fr1[a]
-        for (let k = box.k0; k < box.k1 + ez; k++) for (let j = box.j0; j < box.j1 + ey; j++) for (let i = box.i0; i < box.i1 + ex; i++) {
-          const f = i + fnx * (j + fny * k)
-          if (own[f] === bi && f1[f] === 0 && f0[f] > 0) comp[f] = st[f]
-        }
+      for (let t = L.start[bi]; t < L.start[bi + 1]; t++) {
+        const a = L.face[FACE_STRIDE * t], f = L.face[FACE_STRIDE * t + 1]
+        if (fr1[a][f] === 0 && fr0[a][f] > 0) comps[a][f] = starts[a][f]
       }
     }
   }
 
   /**
-   * The wall velocity face f (axis a, centre p) takes from a body: e_a . v + arm . omega, its
-   * translation and, through faceArm, the normal part of its spin, e_a . n (n . (omega x r)),
-   * n the outward normal of the surface nearest the face. The tangential part of the spin is
-   * left out: on the axis-aligned faces of a voxelised surface it pumps liquid like the teeth
-   * of a gear (a sphere spinning about its axis moves no liquid, its staircase does, and the
-   * pressure that builds up brakes it). A body's spin still pushes the liquid wherever it
-   * moves the surface along its normal (a spinning box, a gear's teeth).
+   * The wall velocity the face of entry t (ownedFaces.ts) takes from its body: e_a . v +
+   * arm . omega, its translation and, through faceArm's arm, the normal part of its spin,
+   * e_a . n (n . (omega x r)), n the outward normal of the surface nearest the face. The
+   * tangential part of the spin is left out: on the axis-aligned faces of a voxelised surface
+   * it pumps liquid like the teeth of a gear (a sphere spinning about its axis moves no
+   * liquid, its staircase does, and the pressure that builds up brakes it). A body's spin
+   * still pushes the liquid wherever it moves the surface along its normal (a spinning box, a
+   * gear's teeth).
    */
-  private wallVelocityAt(body: CoupledBody, a: number, f: number, px: number, py: number, pz: number): number {
-    const arm = this.armScratch
-    this.faceArm(this.currentBody, body, a, f, px, py, pz, arm)
-    return body.v[a] + arm[0] * body.w[0] + arm[1] * body.w[1] + arm[2] * body.w[2]
+  private wallVelocityAt(body: CoupledBody, a: number, t: number): number {
+    const arm = this.faces.arm, o = 3 * t
+    return body.v[a] + arm[o] * body.w[0] + arm[o + 1] * body.w[1] + arm[o + 2] * body.w[2]
   }
 
   /**
-   * The torque arm of face f (axis a, centre p) of body bi, into out: n_a (r x n), the arm
-   * that matches wallVelocityAt (a push along e_a with it is the transpose of that wall
-   * velocity), less the body's armBias on the faces of its closed surface (the faces with
-   * its interior cells on one side only), with the sign of the side the interior lies on.
-   * Without the bias a uniform pressure would turn the body (the n_a (r x n) arms of a
-   * staircase do not sum to zero as the r x e_a arms do), and the hydrostatic pressure is
-   * uniform plus a slope: a neutral block 5 cells across tumbled at up to 4 rad/s.
+   * The torque arm of a face of axis a, centre p, before the bias, into out[o..o+2]: n_a (r x
+   * n), the arm that matches wallVelocityAt (a push along e_a with it is the transpose of
+   * that wall velocity). faceArm (listFaces) takes the body's armBias off it on the faces of
+   * its closed surface (the faces with its interior cells on one side only), with the sign of
+   * the side the interior lies on. Without the bias a uniform pressure would turn the body
+   * (the n_a (r x n) arms of a staircase do not sum to zero as the r x e_a arms do), and the
+   * hydrostatic pressure is uniform plus a slope: a neutral block 5 cells across tumbled at up
+   * to 4 rad/s.
    */
-  faceArm(bi: number, body: CoupledBody, a: number, f: number, px: number, py: number, pz: number, out: Float64Array): void {
+  private rawArm(body: CoupledBody, a: number, px: number, py: number, pz: number, out: Float64Array, o: number): void {
     const n = this.normalScratch
     body.normalAt(px, py, pz, n)
     const rx = px - body.x[0], ry = py - body.x[1], rz = pz - body.x[2]
     const na = n[a]
-    out[0] = na * (ry * n[2] - rz * n[1])
-    out[1] = na * (rz * n[0] - rx * n[2])
-    out[2] = na * (rx * n[1] - ry * n[0])
-    const side = this.closedSide(a, f)
-    if (side !== 0) {
-      const o = 3 * bi
-      out[0] -= side * this.armBias[o]
-      out[1] -= side * this.armBias[o + 1]
-      out[2] -= side * this.armBias[o + 2]
-    }
+    out[o] = na * (ry * n[2] - rz * n[1])
+    out[o + 1] = na * (rz * n[0] - rx * n[2])
+    out[o + 2] = na * (rx * n[1] - ry * n[0])
   }
 
-  /** +1 when only the cell above face f (axis a) is a body's interior (cellPhi < 0), -1 when only the one below, else 0. */
-  private closedSide(a: number, f: number): number {
+  /** +1 when only the cell above face (i, j, k) of axis a is a body's interior (cellPhi < 0), -1 when only the one below, else 0. */
+  private closedSide(a: number, i: number, j: number, k: number): number {
     const { nx, ny, nz } = this.grid
-    const sx = a === 0 ? nx + 1 : nx, sy = a === 1 ? ny + 1 : ny
-    const i = f % sx, j = Math.floor(f / sx) % sy, k = Math.floor(f / (sx * sy))
     const idx = a === 0 ? i : a === 1 ? j : k
     const top = a === 0 ? nx : a === 1 ? ny : nz
     const step = a === 0 ? 1 : a === 1 ? nx : nx * ny
@@ -487,28 +467,49 @@ export class RigidCoupling {
   }
 
   /**
-   * Each used body's armBias: the torque a uniform potential of 1 would exert through the
-   * n_a (r x n) arms over its closed surface, shared out over that surface's faces, so that
-   * with the bias taken off the arms the sum is zero. After rasterise (ownership and cellPhi).
+   * The faces each used body owns (ownedFaces.ts), after rasterise has settled ownership and
+   * cellPhi, in axis, k, j, i order, with faceArm's arm: the raw arm less side * armBias, the
+   * bias being the torque a uniform potential of 1 would exert through the raw arms over the
+   * body's closed surface, shared out over that surface's faces, so that with it taken off
+   * the arms the sum is zero.
    */
-  private computeArmBias(bodies: readonly CoupledBody[], use: Uint8Array): void {
-    const { dx, origin } = this.grid
+  private listFaces(bodies: readonly CoupledBody[], use: Uint8Array): void {
+    const { nx, ny, dx, origin } = this.grid
     if (this.armBias.length < 3 * bodies.length) this.armBias = new Float64Array(3 * bodies.length)
     this.armBias.fill(0)
-    const arm = this.armScratch, sum = this.biasSum
+    const L = this.faces, sum = this.biasSum
+    L.reset(bodies.length)
     for (let bi = 0; bi < bodies.length; bi++) {
+      L.begin(bi)
       if (!use[bi]) continue
       const body = bodies[bi]
+      const box = this.boxes[bi]
       sum.fill(0)
-      this.eachOwnedFace(bi, (a, f, i, j, k) => {
-        const side = this.closedSide(a, f)
-        if (side === 0) return
-        // Raw arm (the bias is still 0 here).
-        this.faceArm(bi, body, a, f, origin[0] + (i + (a === 0 ? 0 : 0.5)) * dx, origin[1] + (j + (a === 1 ? 0 : 0.5)) * dx, origin[2] + (k + (a === 2 ? 0 : 0.5)) * dx, arm)
-        sum[0] += side * arm[0]; sum[1] += side * arm[1]; sum[2] += side * arm[2]
-        sum[3]++
-      })
-      if (sum[3] > 0) for (let d = 0; d < 3; d++) this.armBias[3 * bi + d] = sum[d] / sum[3]
+      for (let a = 0; a < 3; a++) {
+        const ex = a === 0 ? 1 : 0, ey = a === 1 ? 1 : 0, ez = a === 2 ? 1 : 0
+        const fnx = nx + ex, fny = ny + ey
+        const own = this.faceOwner[a]
+        for (let k = box.k0; k < box.k1 + ez; k++) for (let j = box.j0; j < box.j1 + ey; j++) for (let i = box.i0; i < box.i1 + ex; i++) {
+          const f = i + fnx * (j + fny * k)
+          if (own[f] !== bi) continue
+          const side = this.closedSide(a, i, j, k)
+          const t = L.push(a, f, i, j, k, side, bi)
+          this.rawArm(body, a, origin[0] + (i + (ex ? 0 : 0.5)) * dx, origin[1] + (j + (ey ? 0 : 0.5)) * dx, origin[2] + (k + (ez ? 0 : 0.5)) * dx, L.arm, 3 * t)
+          if (side === 0) continue
+          sum[0] += side * L.arm[3 * t]; sum[1] += side * L.arm[3 * t + 1]; sum[2] += side * L.arm[3 * t + 2]
+          sum[3]++
+        }
+      }
+      if (!(sum[3] > 0)) continue
+      const o = 3 * bi
+      for (let d = 0; d < 3; d++) this.armBias[o + d] = sum[d] / sum[3]
+      for (let t = L.start[bi]; t < L.start[bi + 1]; t++) {
+        const side = L.face[FACE_STRIDE * t + 5]
+        if (side === 0) continue
+        L.arm[3 * t] -= side * this.armBias[o]
+        L.arm[3 * t + 1] -= side * this.armBias[o + 1]
+        L.arm[3 * t + 2] -= side * this.armBias[o + 2]
+      }
     }
   }
 
@@ -565,14 +566,12 @@ export class RigidCoupling {
       }
     }
     // Plus the markers' share of each face: A += m_f w J J^T, b += m_f w J u_f, J = [e_a ; arm].
-    const arm = this.armScratch, J = this.jrow
-    this.forFaces(bodies, use, open, (body, a, f, w, px, py, pz, comp) => {
-      const bi = this.currentBody
+    const arm = this.faces.arm, J = this.jrow
+    this.forFaces(bodies, use, open, (body, a, f, w, px, py, pz, comp, t, bi) => {
       const m = markerMass * splat[a][2 * f + 1]
       if (!(m > 0) || !dynamic[bi]) return
-      this.faceArm(bi, body, a, f, px, py, pz, arm)
       J[0] = a === 0 ? 1 : 0; J[1] = a === 1 ? 1 : 0; J[2] = a === 2 ? 1 : 0
-      J[3] = arm[0]; J[4] = arm[1]; J[5] = arm[2]
+      J[3] = arm[3 * t]; J[4] = arm[3 * t + 1]; J[5] = arm[3 * t + 2]
       const mw = m * w, o = 42 * bi
       for (let r = 0; r < 6; r++) {
         if (J[r] === 0) continue
@@ -591,8 +590,8 @@ export class RigidCoupling {
         body.w[d] = this.sol[3 + d]
       }
     }
-    this.forFaces(bodies, use, open, (body, a, f, w, px, py, pz, comp) => {
-      comp[f] = (1 - w) * comp[f] + w * this.wallVelocityAt(body, a, f, px, py, pz)
+    this.forFaces(bodies, use, open, (body, a, f, w, px, py, pz, comp, t) => {
+      comp[f] = (1 - w) * comp[f] + w * this.wallVelocityAt(body, a, t)
     }, vel)
   }
 
@@ -605,34 +604,30 @@ export class RigidCoupling {
 
 
   /**
-   * Calls fn for every open face owned by a body with use[b] = 1, with its centre and component
-   * array.
+   * Calls fn for every open face owned by a body with use[b] = 1 (its entry t in faces, in
+   * the list's order), with its centre and component array.
    */
   private forFaces(
     bodies: readonly CoupledBody[],
     use: Uint8Array,
     open: MacGrid,
-    fn: (body: CoupledBody, a: number, f: number, w: number, px: number, py: number, pz: number, comp: Float32Array) => void,
+    fn: (body: CoupledBody, a: number, f: number, w: number, px: number, py: number, pz: number, comp: Float32Array, t: number, bi: number) => void,
     vel: MacGrid,
   ): void {
-    const { nx, ny, dx, origin } = this.grid
+    const { dx, origin } = this.grid
     const comps = [vel.u, vel.v, vel.w]
     const opens = [open.u, open.v, open.w]
+    const { start, face } = this.faces
+    const fr = this.faceFraction
     for (let bi = 0; bi < this.boxes.length; bi++) {
       if (!use[bi]) continue
-      this.currentBody = bi
-      const box = this.boxes[bi]
       const body = bodies[bi]
-      for (let a = 0; a < 3; a++) {
-        const ex = a === 0 ? 1 : 0, ey = a === 1 ? 1 : 0, ez = a === 2 ? 1 : 0
-        const fnx = nx + ex, fny = ny + ey
-        const own = this.faceOwner[a], fr = this.faceFraction[a], op = opens[a], comp = comps[a]
-        for (let k = box.k0; k < box.k1 + ez; k++) for (let j = box.j0; j < box.j1 + ey; j++) for (let i = box.i0; i < box.i1 + ex; i++) {
-          const f = i + fnx * (j + fny * k)
-          if (own[f] !== bi || !(op[f] > 0)) continue
-          const px = origin[0] + (i + (ex ? 0 : 0.5)) * dx, py = origin[1] + (j + (ey ? 0 : 0.5)) * dx, pz = origin[2] + (k + (ez ? 0 : 0.5)) * dx
-          fn(body, a, f, fr[f], px, py, pz, comp)
-        }
+      for (let t = start[bi]; t < start[bi + 1]; t++) {
+        const o = FACE_STRIDE * t
+        const a = face[o], f = face[o + 1]
+        if (!(opens[a][f] > 0)) continue
+        const px = origin[0] + (face[o + 2] + (a === 0 ? 0 : 0.5)) * dx, py = origin[1] + (face[o + 3] + (a === 1 ? 0 : 0.5)) * dx, pz = origin[2] + (face[o + 4] + (a === 2 ? 0 : 0.5)) * dx
+        fn(body, a, f, fr[a][f], px, py, pz, comps[a], t, bi)
       }
     }
   }
