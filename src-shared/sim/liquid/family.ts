@@ -14,8 +14,19 @@ import { LiquidSurfacer } from './surface/liquidSurface'
 import { damBreakScene } from '../../scene/examples/damBreak'
 import { sceneObject } from '../../scene/examples/build'
 
-/** Adds the surface mesh of the frame's markers, as the cache, viewport and exporters take it. */
-function addSurface(fd: FrameData, c: LiquidCompiled, surfacer: LiquidSurfacer, transient: boolean): FrameData {
+/**
+ * How deep inside the liquid, in cells of the solver's level set, the mesher may fill in its
+ * level set instead of splatting the markers there (surface/surfaceDeepKernels.ts): within the
+ * 3 dx the solver redistances its phi to (liquidSolver.ts), and a node there lies at least 1.6
+ * cells inside the solver's surface.
+ */
+export const SURFACE_INTERIOR_DEPTH = 2.5
+
+/**
+ * Adds the surface mesh of the frame's markers, as the cache, viewport and exporters take it.
+ * phi: the solver's level set of the same markers at this frame (LiquidSolver.phi).
+ */
+function addSurface(fd: FrameData, c: LiquidCompiled, surfacer: LiquidSurfacer, transient: boolean, phi: Float32Array): FrameData {
   const ps = fd.particles[0]
   if (!c.surface.enabled || !ps) return fd
   const g = c.setup.grid
@@ -29,6 +40,7 @@ function addSurface(fd: FrameData, c: LiquidCompiled, surfacer: LiquidSurfacer, 
       refinement: c.surface.refinement,
       smoothing: c.surface.smoothing,
       minDropVolume: c.surface.minDropVolume,
+      interior: { phi, depth: SURFACE_INTERIOR_DEPTH * g.dx },
     }, transient),
   )
   return fd
@@ -40,7 +52,7 @@ function createLiquid(c: LiquidCompiled): Solver<LiquidSimInput> {
   const surfacer = new LiquidSurfacer(c.setup.kernels, solver.passScratch)
   return {
     step: (dt, input, control) => solver.step(dt, input, control),
-    frame: (opts) => addSurface(solver.frame(opts), c, surfacer, opts?.transient ?? false),
+    frame: (opts) => addSurface(solver.frame(opts), c, surfacer, opts?.transient ?? false, solver.phi),
     checkpoint: () => solver.checkpoint(),
     restore: (bytes) => solver.restore(bytes),
     get time() {

@@ -35,6 +35,12 @@ export interface LiquidSurfaceInput {
    * particles see none and the mesh fills with bubbles.
    */
   kernelScale?: number
+  /**
+   * The simulation's signed distance to the same particles' surface on its cells (negative
+   * inside, redistanced down to at least -depth), when there is one: the level set is filled in
+   * deeper than depth instead of splatted there (particleLevelSet.ts, surfaceDeepKernels.ts).
+   */
+  interior?: { phi: Float32Array; depth: number } | null
 }
 
 export interface LiquidMesh extends FrameMesh {
@@ -94,6 +100,7 @@ export class LiquidSurfacer {
         cells: [grid.nx, grid.ny, grid.nz],
         refinement: p.refinement,
         smoothing: p.smoothing,
+        interior: input.interior ?? null,
       },
       WINDOW_PLANES + 1,
     )
@@ -158,6 +165,12 @@ function validate(input: LiquidSurfaceInput): { refinement: number; smoothing: n
   if (!(kernelScale >= 2 && kernelScale <= 4)) throw invalid(`Liquid surface: kernel scale must be 2..4 particle radii (got ${kernelScale}).`, 'kernelScale', kernelScale)
   const nodes = (grid.nx * refinement + 3) * (grid.ny * refinement + 3) * (grid.nz * refinement + 3)
   if (nodes > MAX_SURFACE_NODES) throw invalid(`Liquid surface: ${nodes} level-set nodes is over the limit of ${MAX_SURFACE_NODES}; lower the refinement.`, 'refinement', refinement)
+  const interior = input.interior
+  if (interior) {
+    const cells = grid.nx * grid.ny * grid.nz
+    if (interior.phi.length < cells) throw invalid(`Liquid surface: the interior level set holds ${interior.phi.length} values, the grid has ${cells} cells.`, 'interior.phi', interior.phi.length)
+    if (!(interior.depth > 0) || !Number.isFinite(interior.depth)) throw invalid(`Liquid surface: the interior depth must be a positive number of metres (got ${interior.depth}).`, 'interior.depth', interior.depth)
+  }
   // Non-finite positions are found by the level set's sort (surface() throws nonFinite()).
   return { refinement, smoothing, minDropVolume, kernelScale }
 }

@@ -11,9 +11,9 @@
 // the wall node and the padding node, at most h * r / R (<= h / 2) outside the wall.
 // Particles within R of a wall are mirrored across it, so the surface reaches the wall.
 //
-// Cost is O(particles + nodes): particles are counting-sorted into buckets (flat Int32Arrays,
-// positions copied in bucket order) and each one scatters its kernel weight to the nodes
-// within R; one pass over the nodes then forms phi.
+// Cost is O(particles + nodes): particles are counting-sorted into buckets (positions copied in
+// bucket order, in pieces on the kernels' threads: bucketSortKernels.ts) and each one scatters
+// its kernel weight to the nodes within R; one pass over the nodes then forms phi.
 //
 // The splat and phi run as a kernel-table row (surfaceSplatKernels.ts): on the WebAssembly
 // backend, split by z-planes of nodes over its threads, the arrays in its memory.
@@ -23,6 +23,8 @@ import { TS_KERNELS } from '../../core/kernelBackend'
 import type { KernelAllocator, KernelBackend } from '../../core/kernelTypes'
 import { SURFACE_SPLAT } from './surfaceSplatKernels'
 import { SURFACE_SMOOTH } from './surfaceSmoothKernels'
+import { DeepCellScratch, markDeepCells, reachCells, SURFACE_DEEP } from './surfaceDeepKernels'
+import { BUCKET_COUNT, BUCKET_SCATTER, bucketCursors } from './bucketSortKernels'
 import type { NodeGrid } from '../../../geometry/marchingCubes'
 
 export type { NodeGrid }
@@ -41,7 +43,21 @@ export interface LevelSetParams {
   refinement: number
   /** Laplacian passes over the inside (phi < 0) nodes; 0 for none. */
   smoothing: number
+  /**
+   * The simulation's level set of the same particles on its cells (negative inside, a signed
+   * distance down to at least -depth), when the caller has one: nodes well inside the cells
+   * deeper than `depth` take -particleRadius and the particles that reach only such nodes are
+   * not splatted (surfaceDeepKernels.ts), when at least DEEP_MIN_SHARE of the cells are that deep.
+   */
+  interior?: { phi: Float32Array; depth: number } | null
 }
+
+/**
+ * The deep interior is filled in only where at least this share of the cells is inside: its
+ * passes over every cell and node cost about what splatting the markers of a tenth of the
+ * cells does (the dam break at 96^3, 5% deep, meshed no faster with it).
+ */
+export const DEEP_MIN_SHARE = 0.1
 
 function grow32(a: Int32Array<ArrayBuffer>, n: number): Int32Array<ArrayBuffer> {
   return reuseOrGrow(a, n, (m) => new Int32Array(m))
@@ -67,7 +83,12 @@ export class ParticleLevelSet {
   /** phi at nodes with no particle within R: the largest value phi takes near particles (R - r). */
   far = 1
   private bucketStart = new Int32Array(0)
-  private particleBucket = new Int32Array(0) // per particle, while sorting
+  /** Per particle its bucket (-1: skipped), per piece and bucket the count and then the write cursor, per piece its first non-finite particle: the sort's (bucketSortKernels.ts). */
+  private particleBucket: Int32Array = new Int32Array(0)
+  private bucketHist: Int32Array = new Int32Array(0)
+  private pieceBad: Int32Array = new Int32Array(0)
+  /** The particles' positions copied into the kernels' memory (WebAssembly). */
+  private staged: Float32Array = new Float32Array(0)
   private sorted: Float32Array = new Float32Array(0) // positions in bucket order
   private sumX: Float32Array = new Float32Array(0) // per node: sum k (x_i - x), likewise y, z
   private sumY: Float32Array = new Float32Array(0)
@@ -86,6 +107,15 @@ export class ParticleLevelSet {
   private hi: Vec3 = [0, 0, 0]
   /** planeBalance's array. */
   private balance = new Float64Array(0)
+  /** The deep cells of `interior` (0: none this frame), the cells whose particles are skipped, and the erosions' scratch. */
+  private deepCells = 0
+  private deep: Uint8Array = new Uint8Array(0)
+  private skip: Uint8Array = new Uint8Array(0)
+  private readonly deepScratch: DeepCellScratch
+  private cells: [number, number, number] = [0, 0, 0]
+  private refinement = 1
+  /** Particles prepare() sorted (those not skipped as deep). */
+  sortedCount = 0
 
   /**
    * kernels: where the splat runs. borrowed: kernel memory nothing else uses while the level
@@ -97,6 +127,7 @@ export class ParticleLevelSet {
     private readonly borrowed: Float64Array | null = null,
   ) {
     this.kernels = kernels
+    this.deepScratch = new DeepCellScratch(kernels)
   }
 
   /** phi on every node plane (prepare, then one window over the whole grid). */
@@ -129,7 +160,7 @@ export class ParticleLevelSet {
     this.lo = [p.origin[0], p.origin[1], p.origin[2]]
     this.hi = [p.origin[0] + p.cells[0] * p.dx, p.origin[1] + p.cells[1] * p.dx, p.origin[2] + p.cells[2] * p.dx]
 
-    // Counting sort of the particles into buckets of B = 2R (flat Int32Arrays): the scatter
+    // Counting sort of the particles into buckets of B = 2R: the scatter
     // then visits particles bucket by bucket, so the nodes it writes stay in cache, the float32
     // sums are taken in an order that does not depend on the solver's numbering, and the
     // particles near a window of z-planes are one run of the sorted array (buckets are
@@ -142,32 +173,57 @@ export class ParticleLevelSet {
     this.bucketLayers = bz
     const nb = bx * by * bz
     this.bucketStart = grow32(this.bucketStart, nb + 1)
-    this.particleBucket = grow32(this.particleBucket, p.count)
-    const start = this.bucketStart, of = this.particleBucket
-    start.fill(0, 0, nb + 1)
-    const pos = p.positions, n = p.count
+    const start = this.bucketStart
+    const n = p.count
+    const [cnx, cny, cnz] = p.cells
+    this.cells = [cnx, cny, cnz]
+    this.refinement = r
+    this.deepCells = 0
+    // The deep interior (surfaceDeepKernels.ts).
+    if (p.interior) {
+      const cn = cnx * cny * cnz
+      if (this.deep.length < cn) {
+        this.deep = this.kernels.u8(cn)
+        this.skip = this.kernels.u8(cn)
+      }
+      // A smoothing pass moves a node's value one node further: keep the deep nodes that
+      // many nodes (rounded up to cells) inside the inside cells.
+      this.deepCells = markDeepCells(this.kernels, p.interior.phi, p.interior.depth, Math.ceil(this.smoothing / r), reachCells(R, p.dx), Math.ceil(DEEP_MIN_SHARE * cn), cnx, cny, cnz, this.deep, this.skip, this.deepScratch)
+    }
+    // The sort on the kernels (bucketSortKernels.ts), in pieces of the particle list: counts,
+    // cursors, scatter.
+    const pieces = Math.max(1, Math.min(4 * this.kernels.threads, Math.ceil(n / 4096)))
+    const alloc = this.kernels
+    this.particleBucket = reuseOrGrow(this.particleBucket, n, (m) => alloc.i32(m))
+    this.bucketHist = reuseOrGrow(this.bucketHist, pieces * nb, (m) => alloc.i32(m))
+    this.pieceBad = reuseOrGrow(this.pieceBad, pieces, (m) => alloc.i32(m))
+    const pos = this.inKernelMemory(p.positions, 3 * n)
+    const skip = this.deepCells > 0 ? this.skip : null
+    this.kernels.run(BUCKET_COUNT, pos, this.particleBucket, this.bucketHist, this.pieceBad, skip, n, pieces, nb, ox, oy, oz, B, bx, by, bz, p.origin[0], p.origin[1], p.origin[2], 1 / p.dx, cnx, cny, cnz)
     let bad = -1
-    for (let i = 0; i < n; i++) {
-      const x = pos[3 * i], y = pos[3 * i + 1], z = pos[3 * i + 2]
-      // x - x is 0 for a finite x, NaN for NaN and the infinities.
-      if (bad < 0 && !(x - x === 0 && y - y === 0 && z - z === 0)) bad = i
-      const b = bucketOf(x - ox, y - oy, z - oz, B, bx, by, bz)
-      of[i] = b
-      start[b + 1]++
-    }
-    for (let b = 0; b < nb; b++) start[b + 1] += start[b]
-    this.lend(3 * n, Math.min(nz, windowPlanes + 2 * this.smoothing) * nx * ny)
-    this.sorted = growF32(this.sorted, 3 * n, this.kernels)
-    const sorted = this.sorted
-    for (let i = 0; i < n; i++) {
-      const s = start[of[i]]++ // start[b] is bucket b's write cursor here, restored below
-      sorted[3 * s] = pos[3 * i]
-      sorted[3 * s + 1] = pos[3 * i + 1]
-      sorted[3 * s + 2] = pos[3 * i + 2]
-    }
-    for (let b = nb; b > 0; b--) start[b] = start[b - 1]
-    start[0] = 0
+    for (let t = 0; t < pieces && bad < 0; t++) bad = this.pieceBad[t]
+    const kept = bucketCursors(this.bucketHist, this.bucketHist, start, pieces, nb)
+    this.sortedCount = kept
+    this.lend(3 * kept, Math.min(nz, windowPlanes + 2 * this.smoothing) * nx * ny)
+    this.sorted = growF32(this.sorted, 3 * kept, this.kernels)
+    this.kernels.run(BUCKET_SCATTER, pos, this.particleBucket, this.bucketHist, this.sorted, n, pieces, nb)
     return bad
+  }
+
+  /** positions[0 .. length) where the kernels can read them: as they are on TypeScript, else copied into the kernels' memory. */
+  private inKernelMemory(positions: Float32Array, length: number): Float32Array {
+    if (this.kernels.kind !== 'wasm') return positions
+    this.staged = growF32(this.staged, length, this.kernels)
+    this.staged.set(positions.subarray(0, length))
+    return this.staged
+  }
+
+  /** Whether node planes [a, b) cross a cell plane holding deep cells (markDeepCells's counts). */
+  private anyDeep(a: number, b: number): boolean {
+    const r = this.refinement, cnz = this.cells[2], perPlane = this.deepScratch.result
+    const cz = (n: number) => (n <= 0 ? 0 : Math.min(cnz - 1, Math.floor((n - 1) / r)))
+    for (let k = cz(a); k <= cz(b - 1); k++) if (perPlane[1 + k] > 0) return true
+    return false
   }
 
   /** The sorted positions and four window arrays as views of the borrowed block, if they fit. */
@@ -222,11 +278,17 @@ export class ParticleLevelSet {
     // would make it, and nothing inside it to smooth.
     this.base = a
     this.planes = b - a
-    if (first === end) {
+    const deep = this.deepCells > 0
+    if (first === end && !deep) {
       this.phi.fill(this.far, 0, (b - a) * plane)
       return
     }
-    this.kernels.run(SURFACE_SPLAT, S, this.sorted, first, end, nx, ny, nz, a, b - a, ox, oy, oz, h, R, lo[0], lo[1], lo[2], hi[0], hi[1], hi[2], this.radius, this.far, this.planeBalance(a, b))
+    if (first === end) this.phi.fill(this.far, 0, (b - a) * plane)
+    else this.kernels.run(SURFACE_SPLAT, S, this.sorted, first, end, nx, ny, nz, a, b - a, ox, oy, oz, h, R, lo[0], lo[1], lo[2], hi[0], hi[1], hi[2], this.radius, this.far, this.planeBalance(a, b))
+    if (deep && this.anyDeep(a, b)) {
+      const [cnx, cny, cnz] = this.cells
+      this.kernels.run(SURFACE_DEEP, this.phi, this.deep, nx, ny, nz, a, this.refinement, cnx, cny, cnz, -this.radius, b - a)
+    }
     for (let pass = 1; pass <= this.smoothing; pass++) {
       // Planes still exact after this pass: one fewer each side, except at the grid's ends
       // (whose planes the smoothing never changes).
@@ -272,12 +334,4 @@ export class ParticleLevelSet {
     this.sumX = src
     this.phi = dst
   }
-}
-
-function bucketOf(x: number, y: number, z: number, B: number, bx: number, by: number, bz: number): number {
-  // Particles outside the grid go to the edge buckets: the distance test still rejects them.
-  const i = Math.min(bx - 1, Math.max(0, Math.floor(x / B)))
-  const j = Math.min(by - 1, Math.max(0, Math.floor(y / B)))
-  const k = Math.min(bz - 1, Math.max(0, Math.floor(z / B)))
-  return i + bx * (j + by * k)
 }
