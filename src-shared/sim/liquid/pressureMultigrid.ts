@@ -45,6 +45,7 @@ import type { KernelBackend } from '../core/kernelTypes'
 import type { Preconditioner } from '../core/pcg'
 import type { Stencil7Arrays } from './activeKernels'
 import { PACK_BITS, PMG_PROLONG, PMG_RESIDUAL, PMG_RESTRICT, PMG_SWEEP } from './pressureMgKernels'
+import { PMG_COARSE } from './pressureMgSetupKernel'
 import type { Stencil7Matrix } from './stencil7'
 
 /** Largest coarsest level solved by a dense Cholesky factor (its cube / 3 flops a setup). */
@@ -75,6 +76,9 @@ class Level {
   readonly ijk: Int32Array
   redCount = 0
   activeCount = 0
+  /** listFrom's black cells and their coordinates, before they join the list. */
+  private blackScratch = new Int32Array(0)
+  private blackIjkScratch = new Int32Array(0)
 
   constructor(
     readonly sx: number,
@@ -114,36 +118,43 @@ class Level {
    */
   listFrom(cells: Int32Array, count: number): void {
     this.forget(true)
-    const { sx, plane, order, ijk } = this
+    const { sx, sy, order, ijk } = this
+    // The cells increase, so their row and plane are followed instead of divided out (two
+    // integer divisions a cell were most of this pass); the packed i, j, k go to ijk in list
+    // order first and are moved with their cells below.
     let red = 0
+    let j = 0, k = 0, row = 0
     for (let t = 0; t < count; t++) {
       const c = cells[t]
-      const k = (c / plane) | 0, rest = c - k * plane, j = (rest / sx) | 0, i = rest - j * sx
+      while (c >= row + sx) {
+        row += sx
+        if (++j === sy) (j = 0), k++
+      }
+      const i = c - row
+      const p = i | (j << PACK_BITS) | (k << (2 * PACK_BITS))
+      ijk[t] = p
       if (((i + j + k) & 1) === 0) red++
     }
-    let rp = 0, bp = red
+    // Reds first, each colour in index order: the blacks go to the tail of order while the
+    // reds are compacted in place (a red's slot is never after its list position).
+    const black = this.blackScratch.length >= count - red ? this.blackScratch : (this.blackScratch = new Int32Array(count))
+    const blackIjk = this.blackIjkScratch.length >= count - red ? this.blackIjkScratch : (this.blackIjkScratch = new Int32Array(count))
+    let rp = 0, bp = 0
+    const mask = (1 << PACK_BITS) - 1
     for (let t = 0; t < count; t++) {
-      const c = cells[t]
-      const k = (c / plane) | 0, rest = c - k * plane, j = (rest / sx) | 0, i = rest - j * sx
-      const at = ((i + j + k) & 1) === 0 ? rp++ : bp++
-      order[at] = c
-      ijk[at] = i | (j << PACK_BITS) | (k << (2 * PACK_BITS))
+      const c = cells[t], p = ijk[t]
+      if ((((p & mask) + ((p >> PACK_BITS) & mask) + (p >> (2 * PACK_BITS))) & 1) === 0) {
+        order[rp] = c
+        ijk[rp++] = p
+      } else {
+        black[bp] = c
+        blackIjk[bp++] = p
+      }
     }
+    order.set(black.subarray(0, bp), rp)
+    ijk.set(blackIjk.subarray(0, bp), rp)
     this.redCount = red
     this.activeCount = count
-  }
-
-  /** Zeroes diag and the couplings at the last list's cells (where a coarse level's are nonzero). */
-  clearOperator(): void {
-    const { order } = this
-    const { diag, ax, ay, az } = this.m
-    for (let t = 0; t < this.activeCount; t++) {
-      const c = order[t]
-      diag[c] = 0
-      ax[c] = 0
-      ay[c] = 0
-      az[c] = 0
-    }
   }
 
   /** Lists the unknowns (diag != 0) by colour with their coordinates (after forgetting the last list's). */
@@ -181,46 +192,15 @@ class Level {
 }
 
 /**
- * The coarse level's operator from the fine one's (see the file comment): per fine unknown,
- * its excess diag + couplings (couplings are negative) and the couplings that cross a coarse
- * face go to its coarse cell, and the coarse diagonal is excess - couplings.
+ * The coarse level's operator from the fine one's (see the file comment) and its list of
+ * unknowns: per fine unknown, its excess diag + couplings (couplings are negative) and the
+ * couplings that cross a coarse face go to its coarse cell, and the coarse diagonal is excess -
+ * couplings (pressureMgSetupKernel.ts, on the kernels). result: 2 int32 of the kernels' memory.
  */
-function fillCoarse(fine: Level, coarse: Level): void {
-  const { sx, sy, sz, plane, order, ijk, activeCount } = fine
-  const { diag, ax, ay, az } = fine.m
-  const cx = coarse.sx, cy = coarse.sy, cplane = coarse.plane
-  const C = coarse.m
-  // Clear the coarse operator where the last setup wrote it: at its unknowns (a fill of the
-  // whole level makes slow element-wise stores on the kernels' shared memory).
-  coarse.clearOperator()
-  // The coarse excess accumulates in diag (finished below).
-  const excess = C.diag
-  const mask = (1 << PACK_BITS) - 1
-  for (let t = 0; t < activeCount; t++) {
-    const c = order[t], p = ijk[t]
-    const i = p & mask, j = (p >> PACK_BITS) & mask, k = p >> (2 * PACK_BITS)
-    let e = diag[c] + ax[c] + ay[c] + az[c]
-    if (c >= 1) e += ax[c - 1]
-    if (c >= sx) e += ay[c - sx]
-    if (c >= plane) e += az[c - plane]
-    const q = (i >> 1) + cx * ((j >> 1) + cy * (k >> 1))
-    excess[q] += e
-    // Couplings from an odd index to the next even one cross a coarse face (0 at the ends).
-    if (i & 1 && i + 1 < sx) C.ax[q] += ax[c]
-    if (j & 1 && j + 1 < sy) C.ay[q] += ay[c]
-    if (k & 1 && k + 1 < sz) C.az[q] += az[c]
-  }
-  const m = coarse.n
-  // diag = excess - couplings: 0 where no child is an unknown (the excess is >= 0 and the
-  // couplings <= 0, so it is 0 only where both are).
-  for (let q = 0; q < m; q++) {
-    let links = C.ax[q] + C.ay[q] + C.az[q]
-    if (q >= 1) links += C.ax[q - 1]
-    if (q >= cx) links += C.ay[q - cx]
-    if (q >= cplane) links += C.az[q - cplane]
-    C.diag[q] = excess[q] - links
-  }
-  coarse.list(false)
+function fillCoarse(fine: Level, coarse: Level, kernels: KernelBackend, result: Int32Array): void {
+  kernels.run(PMG_COARSE, fine.m, fine.order, fine.ijk, fine.activeCount, fine.sx, fine.sy, fine.sz, coarse.m, coarse.order, coarse.ijk, coarse.r, coarse.x, coarse.activeCount, coarse.sx, coarse.sy, coarse.sz, result)
+  coarse.redCount = result[0]
+  coarse.activeCount = result[1]
 }
 
 /** Dense Cholesky factor of a level's operator over its unknowns (the coarsest level). */
@@ -271,10 +251,13 @@ export class PressureMultigrid implements Preconditioner {
   /** Levels the last setup uses (coarsening stops once a level is small enough to factor). */
   private depth = 1
   private readonly kernels: KernelBackend
+  /** fillCoarse's red count and unknowns. */
+  private readonly coarseResult: Int32Array
 
   /** kernels: where the sweeps, residuals and transfers run, and where the levels live. */
   constructor(nx: number, ny: number, nz: number, kernels: KernelBackend = TS_KERNELS) {
     this.kernels = kernels
+    this.coarseResult = kernels.i32(2)
     const levels = [new Level(nx, ny, nz, kernels, true)]
     for (;;) {
       const last = levels[levels.length - 1]
@@ -298,7 +281,7 @@ export class PressureMultigrid implements Preconditioner {
     else top.list(true)
     let d = 1
     while (d < levels.length && levels[d - 1].activeCount > PRESSURE_DENSE_MAX) {
-      fillCoarse(levels[d - 1], levels[d])
+      fillCoarse(levels[d - 1], levels[d], this.kernels, this.coarseResult)
       d++
     }
     this.depth = d
