@@ -100,16 +100,13 @@ class Level {
   }
 
   /**
-   * Clears r (and x below the finest) at the last list's cells: the transfers read both at
-   * cells that are not unknowns, where they must be 0, and nothing else writes them.
+   * Clears the finest level's r at the last list's cells: the restriction reads it at cells
+   * that are not unknowns, where it must be 0, and nothing else writes it. (A coarse level's r
+   * and x are cleared by the setup row that relists it, pressureMgSetupKernel.ts.)
    */
-  private forget(finest: boolean): void {
-    const { order, r, x } = this
-    for (let t = 0; t < this.activeCount; t++) {
-      const c = order[t]
-      r[c] = 0
-      if (!finest) x[c] = 0
-    }
+  private forget(): void {
+    const { order, r } = this
+    for (let t = 0; t < this.activeCount; t++) r[order[t]] = 0
   }
 
   /**
@@ -117,7 +114,7 @@ class Level {
    * cells first, each colour in index order, as list() would find them.
    */
   listFrom(cells: Int32Array, count: number): void {
-    this.forget(true)
+    this.forget()
     const { sx, sy, order, ijk } = this
     // The cells increase, so their row and plane are followed instead of divided out (two
     // integer divisions a cell were most of this pass); the packed i, j, k go to ijk in list
@@ -157,9 +154,9 @@ class Level {
     this.activeCount = count
   }
 
-  /** Lists the unknowns (diag != 0) by colour with their coordinates (after forgetting the last list's). */
-  list(finest: boolean): void {
-    this.forget(finest)
+  /** Lists the finest level's unknowns (diag != 0) by colour with their coordinates (after forgetting the last list's). */
+  list(): void {
+    this.forget()
     const { sx, sy, sz, order, ijk } = this
     const diag = this.m.diag
     let t = 0
@@ -278,7 +275,7 @@ export class PressureMultigrid implements Preconditioner {
     const top = levels[0]
     top.m = m
     if (cells !== null) top.listFrom(cells, count)
-    else top.list(true)
+    else top.list()
     let d = 1
     while (d < levels.length && levels[d - 1].activeCount > PRESSURE_DENSE_MAX) {
       fillCoarse(levels[d - 1], levels[d], this.kernels, this.coarseResult)

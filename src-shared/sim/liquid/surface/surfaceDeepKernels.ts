@@ -75,7 +75,6 @@ export function markDeepCells(kernels: KernelBackend, phi: Float32Array, depth: 
  */
 export function markDeepCellsSlab(phi: Float32Array, inside: Uint8Array, deep: Uint8Array, skip: Uint8Array, prefix: Int32Array, result: Int32Array, depth: number, settle: number, reach: number, minInside: number, cnx: number, cny: number, cnz: number, k0: number, k1: number): void {
   if (k0 !== 0 || k1 < 1) return
-  const n = cnx * cny * cnz
   let count = 0
   for (let k = 0, c = 0; k < cnz; k++) for (let j = 0; j < cny; j++) {
     const rowSide = k === 0 || j === 0 || k === cnz - 1 || j === cny - 1

@@ -49,7 +49,6 @@ function erode(src: usize, out: usize, radius: i32, cnx: i32, cny: i32, cnz: i32
 
 export function markDeepCells(phi: usize, inside: usize, deep: usize, skip: usize, prefix: usize, result: usize, depth: f64, settle: i32, reach: i32, minInside: i32, cnx: i32, cny: i32, cnz: i32, k0: i32, k1: i32): void {
   if (k0 != 0 || k1 < 1) return
-  const n = cnx * cny * cnz
   let count = 0
   let c = 0
   for (let k = 0; k < cnz; k++) for (let j = 0; j < cny; j++) {
