@@ -184,7 +184,7 @@ class Level {
   }
 
   residual(): void {
-    this.kernels.run(PMG_RESIDUAL, this.r, this.b, this.x, this.m, this.order, this.sx, this.plane, this.n, this.activeCount)
+    this.kernels.run(PMG_RESIDUAL, this.r, this.b, this.x, this.m, this.order, this.redCount, this.activeCount, this.sx, this.plane, this.n)
   }
 }
 
@@ -311,9 +311,9 @@ export class PressureMultigrid implements Preconditioner {
     L.residual()
     const C = this.levels[l + 1]
     const k = this.kernels
-    k.run(PMG_RESTRICT, C.b, L.r, C.order, C.ijk, OVER_CORRECTION, L.sx, L.sy, L.sz, C.activeCount)
+    k.run(PMG_RESTRICT, C.b, L.r, C.order, C.ijk, OVER_CORRECTION, L.sx, L.sy, L.sz, C.redCount, C.activeCount)
     this.cycle(l + 1)
-    k.run(PMG_PROLONG, L.x, C.x, L.order, L.ijk, C.sx, C.plane, L.activeCount)
+    k.run(PMG_PROLONG, L.x, C.x, L.order, L.ijk, C.sx, C.plane, L.redCount, L.activeCount)
     for (let s = 0; s < PRESSURE_SMOOTHING_SWEEPS; s++) L.sweep(1, false), L.sweep(0, false)
   }
 }

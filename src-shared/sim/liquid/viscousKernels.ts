@@ -6,6 +6,7 @@
 // the solve takes ~100 iterations a substep). Twin: wasm/assembly/viscous.ts, the same
 // operations in the same order, so the same bits.
 import { defineKernel, f64, float, i32, int, size, u8 } from '../core/kernelTable'
+import { colourPairs, pairStart } from './colourPairs'
 
 /** The sites of a set-up system (viscosity.ts listSites), as accumulate reads them. */
 export interface ViscousSiteLists {
@@ -181,11 +182,19 @@ export function vmgSweepSlab(diag: Float64Array, lx: Float64Array, ly: Float64Ar
   }
 }
 
-/** r_f = b_f - d_f x_f + sum of links x neighbour for order[q], q in [q0, q1). */
-export function vmgResidualSlab(diag: Float64Array, lx: Float64Array, ly: Float64Array, lz: Float64Array, x: Float64Array, b: Float64Array, r: Float64Array, order: Int32Array, sx: number, plane: number, q0: number, q1: number): void {
-  for (let q = q0; q < q1; q++) {
-    const f = order[q]
-    r[f] = b[f] - diag[f] * x[f] + lx[f] * x[f + 1] + lx[f - 1] * x[f - 1] + ly[f] * x[f + sx] + ly[f - sx] * x[f - sx] + lz[f] * x[f + plane] + lz[f - plane] * x[f - plane]
+/**
+ * r_f = b_f - d_f x_f + sum of links x neighbour for the listed nodes of colour pairs [q0, q1)
+ * (colourPairs.ts; red: the level's red count).
+ */
+export function vmgResidualSlab(diag: Float64Array, lx: Float64Array, ly: Float64Array, lz: Float64Array, x: Float64Array, b: Float64Array, r: Float64Array, order: Int32Array, red: number, count: number, sx: number, plane: number, q0: number, q1: number): void {
+  const pairs = colourPairs(red, count)
+  for (let colour = 0; colour < 2; colour++) {
+    const base = colour === 0 ? 0 : red, len = colour === 0 ? red : count - red
+    const end = base + pairStart(q1, len, pairs)
+    for (let q = base + pairStart(q0, len, pairs); q < end; q++) {
+      const f = order[q]
+      r[f] = b[f] - diag[f] * x[f] + lx[f] * x[f + 1] + lx[f - 1] * x[f - 1] + ly[f] * x[f + sx] + ly[f - sx] * x[f - sx] + lz[f] * x[f + plane] + lz[f - plane] * x[f - plane]
+    }
   }
 }
 
@@ -200,13 +209,13 @@ export const VMG_SWEEP = defineKernel({
   ref: vmgSweepSlab,
 })
 
-/** vmgResidualSlab over the first count listed nodes. Args: diag, lx, ly, lz, x, b, r, order, sx, plane, count. */
+/** vmgResidualSlab over count listed nodes, red of them red. Args: diag, lx, ly, lz, x, b, r, order, red, count, sx, plane. */
 export const VMG_RESIDUAL = defineKernel({
   name: 'vmgResidual',
-  args: [f64('diag'), f64('lx'), f64('ly'), f64('lz'), f64('x'), f64('b'), f64('r'), i32('order'), int('sx'), int('plane'), size('count')],
+  args: [f64('diag'), f64('lx'), f64('ly'), f64('lz'), f64('x'), f64('b'), f64('r'), i32('order'), int('red'), int('count'), int('sx'), int('plane')],
   split: 'rows',
-  range: (a) => a[10] as number,
-  work: (a) => 7 * (a[10] as number),
+  range: (a) => colourPairs(a[8] as number, a[9] as number),
+  work: (a) => 7 * (a[9] as number),
   ref: vmgResidualSlab,
 })
 

@@ -184,7 +184,7 @@ class Level {
   /** r = b - B x on the active nodes (the transfers read r only there). */
   residual(): void {
     const { sx, diag, lx, ly, lz, x, b, r, order } = this
-    this.kernels.run(VMG_RESIDUAL, diag, lx, ly, lz, x, b, r, order, sx, sx * this.sy, this.activeCount)
+    this.kernels.run(VMG_RESIDUAL, diag, lx, ly, lz, x, b, r, order, this.redCount, this.activeCount, sx, sx * this.sy)
   }
 }
 

@@ -56,3 +56,11 @@
 @inline export function st32x2(p: usize, i: i32, v: v128): void {
   v128.store64_lane(p + (<usize>i << 2), f32x4.demote_f64x2_zero(v), 0)
 }
+
+/**
+ * liquid/colourPairs.ts pairStart: the first cell of colour pair q in a colour segment of count
+ * cells, pairs the larger segment's length (in 64 bits: q * count may pass 2^31).
+ */
+@inline export function colourPairStart(q: i32, count: i32, pairs: i32): i32 {
+  return pairs == 0 ? 0 : <i32>((<i64>q * <i64>count) / <i64>pairs)
+}
