@@ -129,13 +129,63 @@ import { cellAxis, sampleCell, stencilAt } from './stencil'
   }
 }
 
-/** splatMarkersSlab over planes [k0, k1). */
+/** One marker of splatMarkers (its planes test first). */
+@inline function splatOne(
+  q: i32, px: usize, py: usize, pz: usize, vx: usize, vy: usize, vz: usize, T: usize, C: usize,
+  su: usize, sv: usize, sw: usize, sc: usize,
+  A: bool, nx: i32, ny: i32, nz: i32, dx: f64, inv: f64, ox: f64, oy: f64, oz: f64, k0: i32, k1: i32, kc: i32,
+): void {
+  const Z = (rf32(pz, q) - oz) * inv
+  // Markers that reach none of this call's planes (of any lattice: w's planes sit at Z,
+  // the others' at Z - 1/2) are skipped before reading the rest of them.
+  const fz = Math.floor(Z - 0.5)
+  if (!(fz + 2 >= <f64>k0 && fz < <f64>k1)) return
+  const X = (rf32(px, q) - ox) * inv
+  const Y = (rf32(py, q) - oy) * inv
+  const o = 9 * q
+  const ux = rf32(vx, q), uy = rf32(vy, q), uz = rf32(vz, q), ut = rf32(T, q)
+  // Finite float32 inputs keep every corner value finite (|value| < 4e38 times small
+  // weights), so the corners can be added without testing each weight (see splatPlanes).
+  let spread = (ux - ux) + (uy - uy) + (uz - uz) + (ut - ut)
+  if (A) {
+    const c0 = rf32(C, o), c1 = rf32(C, o + 1), c2 = rf32(C, o + 2), c3 = rf32(C, o + 3), c4 = rf32(C, o + 4)
+    const c5 = rf32(C, o + 5), c6 = rf32(C, o + 6), c7 = rf32(C, o + 7), c8 = rf32(C, o + 8)
+    spread += (c0 - c0) + (c1 - c1) + (c2 - c2) + (c3 - c3) + (c4 - c4) + (c5 - c5) + (c6 - c6) + (c7 - c7) + (c8 - c8)
+    const finite = spread == 0
+    splatPlanes(su, nx + 1, ny, nz, X, Y - 0.5, Z - 0.5, ux, true, dx * c0, dx * c1, dx * c2, k0, kc, finite)
+    splatPlanes(sv, nx, ny + 1, nz, X - 0.5, Y, Z - 0.5, uy, true, dx * c3, dx * c4, dx * c5, k0, kc, finite)
+    splatPlanes(sw, nx, ny, nz + 1, X - 0.5, Y - 0.5, Z, uz, true, dx * c6, dx * c7, dx * c8, k0, k1, finite)
+  } else {
+    const finite = spread == 0
+    splatPlanes(su, nx + 1, ny, nz, X, Y - 0.5, Z - 0.5, ux, false, 0, 0, 0, k0, kc, finite)
+    splatPlanes(sv, nx, ny + 1, nz, X - 0.5, Y, Z - 0.5, uy, false, 0, 0, 0, k0, kc, finite)
+    splatPlanes(sw, nx, ny, nz + 1, X - 0.5, Y - 0.5, Z, uz, false, 0, 0, 0, k0, k1, finite)
+  }
+  splatPlanes(sc, nx, ny, nz, X - 0.5, Y - 0.5, Z - 0.5, ut, false, 0, 0, 0, k0, kc, spread == 0)
+}
+
+/** splatKernels.ts markerPlanesSlab. */
+export function markerPlanes(pz: usize, codes: usize, dx: f64, oz: f64, shift: i32, q0: i32, q1: i32): void {
+  const inv = 1 / dx
+  const top = <f64>(254 << shift)
+  for (let q = q0; q < q1; q++) {
+    const s = Math.floor((rf32(pz, q) - oz) * inv - 0.5) + 2
+    store<u8>(codes + <usize>q, s >= 0 && s <= top ? <u8>(<i32>s >> shift) : <u8>255)
+  }
+}
+
+/**
+ * splatMarkersSlab over planes [k0, k1). With plane codes (markerPlanes), groups of sixteen
+ * markers none of which can reach these planes are passed over on their codes alone; the
+ * others go through splatOne's own test, in marker order, as without codes.
+ */
 export function splatMarkers(
   px: usize, py: usize, pz: usize, vx: usize, vy: usize, vz: usize, T: usize, C: usize,
   su: usize, sv: usize, sw: usize, sc: usize,
   u: usize, v: usize, w: usize, temp: usize,
   mu: usize, mv: usize, mw: usize, mt: usize,
   count: i32, affine: i32, nx: i32, ny: i32, nz: i32, dx: f64, ox: f64, oy: f64, oz: f64,
+  codes: usize, shift: i32,
   k0: i32, k1: i32,
 ): void {
   const A = affine != 0
@@ -146,35 +196,22 @@ export function splatMarkers(
   zero(sv, k0 * pv, kc * pv)
   zero(sw, k0 * pc, k1 * pc)
   zero(sc, k0 * pc, kc * pc)
-  for (let q = 0; q < count; q++) {
-    const Z = (rf32(pz, q) - oz) * inv
-    // Markers that reach none of this call's planes (of any lattice: w's planes sit at Z,
-    // the others' at Z - 1/2) are skipped before reading the rest of them.
-    const fz = Math.floor(Z - 0.5)
-    if (!(fz + 2 >= <f64>k0 && fz < <f64>k1)) continue
-    const X = (rf32(px, q) - ox) * inv
-    const Y = (rf32(py, q) - oy) * inv
-    const o = 9 * q
-    const ux = rf32(vx, q), uy = rf32(vy, q), uz = rf32(vz, q), ut = rf32(T, q)
-    // Finite float32 inputs keep every corner value finite (|value| < 4e38 times small
-    // weights), so the corners can be added without testing each weight (see splatPlanes).
-    let spread = (ux - ux) + (uy - uy) + (uz - uz) + (ut - ut)
-    if (A) {
-      const c0 = rf32(C, o), c1 = rf32(C, o + 1), c2 = rf32(C, o + 2), c3 = rf32(C, o + 3), c4 = rf32(C, o + 4)
-      const c5 = rf32(C, o + 5), c6 = rf32(C, o + 6), c7 = rf32(C, o + 7), c8 = rf32(C, o + 8)
-      spread += (c0 - c0) + (c1 - c1) + (c2 - c2) + (c3 - c3) + (c4 - c4) + (c5 - c5) + (c6 - c6) + (c7 - c7) + (c8 - c8)
-      const finite = spread == 0
-      splatPlanes(su, nx + 1, ny, nz, X, Y - 0.5, Z - 0.5, ux, true, dx * c0, dx * c1, dx * c2, k0, kc, finite)
-      splatPlanes(sv, nx, ny + 1, nz, X - 0.5, Y, Z - 0.5, uy, true, dx * c3, dx * c4, dx * c5, k0, kc, finite)
-      splatPlanes(sw, nx, ny, nz + 1, X - 0.5, Y - 0.5, Z, uz, true, dx * c6, dx * c7, dx * c8, k0, k1, finite)
-    } else {
-      const finite = spread == 0
-      splatPlanes(su, nx + 1, ny, nz, X, Y - 0.5, Z - 0.5, ux, false, 0, 0, 0, k0, kc, finite)
-      splatPlanes(sv, nx, ny + 1, nz, X - 0.5, Y, Z - 0.5, uy, false, 0, 0, 0, k0, kc, finite)
-      splatPlanes(sw, nx, ny, nz + 1, X - 0.5, Y - 0.5, Z, uz, false, 0, 0, 0, k0, k1, finite)
+  let q = 0
+  if (codes != 0) {
+    // Codes in [lo, lo + span] may reach these planes: (code - lo) <= span, unsigned.
+    const lo = k0 >> shift
+    const LO = i8x16.splat(<i8>lo), SPAN = i8x16.splat(<i8>(((k1 + 1) >> shift) - lo))
+    for (; q + 16 <= count; q += 16) {
+      const d = i8x16.sub(v128.load(codes + <usize>q), LO)
+      let m = i8x16.bitmask(i8x16.eq(i8x16.min_u(d, SPAN), d))
+      while (m != 0) {
+        const b = ctz(m)
+        m &= m - 1
+        splatOne(q + b, px, py, pz, vx, vy, vz, T, C, su, sv, sw, sc, A, nx, ny, nz, dx, inv, ox, oy, oz, k0, k1, kc)
+      }
     }
-    splatPlanes(sc, nx, ny, nz, X - 0.5, Y - 0.5, Z - 0.5, ut, false, 0, 0, 0, k0, kc, spread == 0)
   }
+  for (; q < count; q++) splatOne(q, px, py, pz, vx, vy, vz, T, C, su, sv, sw, sc, A, nx, ny, nz, dx, inv, ox, oy, oz, k0, k1, kc)
   resolveRange(su, u, mu, k0 * pu, kc * pu)
   resolveRange(sv, v, mv, k0 * pv, kc * pv)
   resolveRange(sw, w, mw, k0 * pc, k1 * pc)

@@ -18,6 +18,7 @@ import { LEVEL_SET_PHI, LEVEL_SET_SPLAT } from '../../../../src-shared/sim/liqui
 import { MarkerParticles } from '../../../../src-shared/sim/liquid/markers'
 import { cellOf, lerpLattice } from '../../../../src-shared/sim/liquid/sample'
 import { ParticleLevelSet } from '../../../../src-shared/sim/liquid/surface/particleLevelSet'
+import { markerPlanesSlab, planeCodeShift } from '../../../../src-shared/sim/liquid/splatKernels'
 import { ParticleTransfer } from '../../../../src-shared/sim/liquid/transfer'
 import type { SlabPool } from '../../../../src-shared/sim/parallel/slabPool'
 import { createWasmBackend, type WasmKernelBackend } from '../../../../src-shared/sim/wasm/wasmBackend'
@@ -60,12 +61,14 @@ function skewedBalance(): Float64Array {
   return w
 }
 
-function splat(b: KernelBackend, apic: boolean, count: number, seed: number, balance: Float64Array | null = null, wild = false) {
+function splat(b: KernelBackend, apic: boolean, count: number, seed: number, balance: Float64Array | null = null, wild = false, shift: number | null = null) {
   const { nx, ny, nz } = SPEC
   const p = markers(b, apic, count, seed, wild)
   const t = new ParticleTransfer(SPEC, b)
   t.apic = apic
   t.balance = balance
+  // A coarser plane code than this grid needs (grids of 253 planes and more use one).
+  if (shift !== null) (t as unknown as { planeShift: number }).planeShift = shift
   const vel = new MacGrid(SPEC, { kernels: b })
   const temp = b.f32(nx * ny * nz)
   const mu = b.u8(vel.u.length), mv = b.u8(vel.v.length), mw = b.u8(vel.w.length), mt = b.u8(temp.length)
@@ -172,6 +175,35 @@ describe('the markers -> grid splat', () => {
       expect(mw[above]).toBe(1)
       expect(vel.w[above]).toBeCloseTo(0.7, 6)
       expect(vel.w[on]).toBe(Infinity)
+    }
+  })
+
+  it('the markers\' plane codes (markerPlanesSlab) pass over only markers that reach none of a piece\'s planes, at any coarseness', () => {
+    const { nz, dx, origin } = SPEC
+    // The codes: floor(Z - 1/2) + 2 >> shift in range, 255 for NaN and far off.
+    const pz = Float32Array.of(origin[2] + 0.7 * dx, origin[2] - 0.6 * dx, origin[2] + (nz + 0.9) * dx, origin[2] + 7.2 * dx, NaN, 1e30, -1e30, origin[2] - 3 * dx)
+    const codes = new Uint8Array(pz.length)
+    markerPlanesSlab(pz, codes, dx, origin[2], 0, 0, pz.length)
+    expect(Array.from(codes)).toEqual([2, 0, nz + 2, 8, 255, 255, 255, 255])
+    markerPlanesSlab(pz, codes, dx, origin[2], 2, 0, pz.length)
+    expect(Array.from(codes)).toEqual([0, 0, (nz + 2) >> 2, 2, 255, 255, 255, 255])
+    expect(planeCodeShift(252)).toBe(0)
+    expect(planeCodeShift(253)).toBe(1)
+    expect(planeCodeShift(1000)).toBe(2)
+    // The splat with codes of every coarseness, 4001 markers (a ragged last group), some far
+    // off and non-finite: the reference's bits on 1, 2 and 3 threads, by equal planes and by a
+    // balance.
+    const ref = splat(TS_KERNELS, true, 4001, 5, null, true)
+    for (const threads of [1, 2, 3]) {
+      const b = createKernelBackend('wasm', { threads, minParallelWork: 0, strict: true, initialBytes: 1 << 20 })
+      backends.push(b)
+      for (const shift of [0, 1, 3, 7]) {
+        for (const balance of [null, skewedBalance()]) {
+          const got = splat(b, true, 4001, 5, balance, true, shift)
+          for (let a = 0; a < 4; a++) expect(sameBits(got.out[a], ref.out[a]) && sameBits(got.marks[a], ref.marks[a]), `lattice ${a}, ${threads} threads, shift ${shift}, balance ${balance !== null}`).toBe(true)
+          for (let a = 0; a < 3; a++) expect(sameBits(got.sums[a], ref.sums[a]), `sums ${a}, ${threads} threads, shift ${shift}`).toBe(true)
+        }
+      }
     }
   })
 
