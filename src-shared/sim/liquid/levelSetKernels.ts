@@ -110,9 +110,13 @@ export function levelSetSplatSlab(
   lo1: number,
   lo2: number,
   R: number,
+  _codes: Uint8Array | null,
+  _shift: number,
   k0: number,
   k1: number,
 ): void {
+  // (codes and shift, splatKernels.ts markerPlanesSlab's, only let the twin pass over markers
+  // that reach none of its planes sixteen at a time; every marker here is tested itself.)
   sums.fill(0, 4 * k0 * nx * ny, 4 * k1 * nx * ny)
   const { px, py, pz } = P
   const invR2 = 1 / (R * R)
@@ -154,14 +158,17 @@ export const LEVEL_SET_SPLAT = defineKernel({
     float('lo1'),
     float('lo2'),
     float('R'),
+    // Plane codes (splatKernels.ts MARKER_PLANES) and their shift, or null and 0.
+    u8('codes', true),
+    int('shift'),
     // Cumulative markers per cell plane (splatKernels.ts), or null.
     size('balance'),
   ],
   split: 'planes',
   range: (a) => num(a, 6),
-  // Each thread reads every marker; about eight cells a marker.
+  // About eight cells a marker.
   work: (a) => 8 * num(a, 2),
-  balance: (a) => a[12] as Float64Array | null,
+  balance: (a) => a[14] as Float64Array | null,
   ref: levelSetSplatSlab,
 })
 

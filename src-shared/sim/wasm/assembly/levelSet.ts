@@ -165,10 +165,33 @@ import { rf32, ru8 } from './common'
   return true
 }
 
-/** levelSetSplatSlab over cell planes [k0, k1). */
+/** Whether each of sixteen plane codes lies in [lo, hi] (bytes, unsigned; lo > hi: none). */
+@inline function codesIn(v: v128, lo: i32, hi: i32): v128 {
+  if (lo > hi) return i8x16.splat(0)
+  const d = i8x16.sub(v, i8x16.splat(<i8>lo))
+  return i8x16.eq(i8x16.min_u(d, i8x16.splat(<i8>(hi - lo))), d)
+}
+
+/** A plane-code window [a, b] of splat planes s (splatKernels.ts markerPlanesSlab), coarsened and clamped to the codes 0..254. */
+@inline function codeLo(a: f64, shift: i32): i32 {
+  return a <= 0 ? 0 : a >= <f64>(254 << shift) ? 255 : <i32>a >> shift
+}
+@inline function codeHi(b: f64, shift: i32): i32 {
+  return b < 0 ? -1 : b >= <f64>(254 << shift) ? 254 : <i32>b >> shift
+}
+
+/**
+ * levelSetSplatSlab over cell planes [k0, k1). With plane codes (splatKernels.ts
+ * markerPlanes), groups of sixteen markers none of which can reach these planes, themselves
+ * or mirrored, are passed over on their codes alone: a code in the window of the planes
+ * widened by the kernel's reach, or within reach of a closed floor or top (whose mirrors may
+ * land anywhere near them), or 255 (NaN, far off: left to the test below). The others go
+ * through the test below in marker order, as without codes.
+ */
 export function levelSetSplat(
   px: usize, py: usize, pz: usize, sums: usize, count: i32, closed: usize,
   nx: i32, ny: i32, nz: i32, dx: f64, lo0: f64, lo1: f64, lo2: f64, R: f64,
+  codes: usize, shift: i32,
   k0: i32, k1: i32,
 ): void {
   const plane = nx * ny
@@ -181,22 +204,49 @@ export function levelSetSplat(
   // mirrored z are both farther than R from them (1.5 R: margin for rounding) reaches none of
   // them and is skipped before the x and y mirrors (NaN positions write nothing anyway).
   const zlo = lo2 + (<f64>k0 + 0.5) * dx - 1.5 * R, zhi = lo2 + (<f64>k1 - 0.5) * dx + 1.5 * R
-  for (let q = 0; q < count; q++) {
+  // Candidate groups by codes: s = floor(Z - 1/2) + 2 of a z in [zlo, zhi] lies in [floor(k0 -
+  // 1.5 r) + 2, floor(k1 - 1 + 1.5 r) + 2], r = R / dx (one more each side for rounding); a
+  // marker mirrored across the floor has Z < r, across the top Z > nz - r.
+  let next = 0
+  if (codes != 0) {
+    const r = R / dx
+    const a0 = codeLo(Math.floor(<f64>k0 - 1.5 * r) + 1, shift), a1 = codeHi(Math.floor(<f64>k1 - 1 + 1.5 * r) + 3, shift)
+    const f1 = c4 ? codeHi(Math.floor(r - 0.5) + 3, shift) : -1
+    const t0 = c5 ? codeLo(Math.floor(<f64>nz - r - 0.5) + 1, shift) : 255
+    const OFF = i8x16.splat(-1)
+    for (let g = 0; g + 16 <= count; g += 16) {
+      const v = v128.load(codes + <usize>g)
+      let m = i8x16.bitmask(v128.or(v128.or(codesIn(v, a0, a1), codesIn(v, 0, f1)), v128.or(codesIn(v, t0, 254), i8x16.eq(v, OFF))))
+      while (m != 0) {
+        const q = g + ctz(m)
+        m &= m - 1
+        if (q >= next) next = splatMarker(px, py, pz, sums, q, count, nx, ny, nz, dx, lo0, lo1, lo2, hi0, hi1, hi2, R, invR2, c0, c1, c2, c3, c4, c5, zlo, zhi, k0, k1)
+      }
+    }
+    next = max(next, count & ~15)
+  }
+  for (let q = next; q < count; ) q = splatMarker(px, py, pz, sums, q, count, nx, ny, nz, dx, lo0, lo1, lo2, hi0, hi1, hi2, R, invR2, c0, c1, c2, c3, c4, c5, zlo, zhi, k0, k1)
+}
+
+/** One marker of levelSetSplat (with the next in the lanes when both can): the next marker to do. */
+@inline function splatMarker(
+  px: usize, py: usize, pz: usize, sums: usize, q: i32, count: i32,
+  nx: i32, ny: i32, nz: i32, dx: f64, lo0: f64, lo1: f64, lo2: f64, hi0: f64, hi1: f64, hi2: f64, R: f64, invR2: f64,
+  c0: bool, c1: bool, c2: bool, c3: bool, c4: bool, c5: bool, zlo: f64, zhi: f64, k0: i32, k1: i32,
+): i32 {
+  {
     const z = rf32(pz, q)
     const mz = c4 && z - lo2 < R ? 2 * lo2 - z : c5 && hi2 - z < R ? 2 * hi2 - z : NaN
-    if (!(z >= zlo && z <= zhi) && !(mz >= zlo && mz <= zhi)) continue
+    if (!(z >= zlo && z <= zhi) && !(mz >= zlo && mz <= zhi)) return q + 1
     const x = rf32(px, q), y = rf32(py, q)
     const mx = c0 && x - lo0 < R ? 2 * lo0 - x : c1 && hi0 - x < R ? 2 * hi0 - x : NaN
     const my = c2 && y - lo1 < R ? 2 * lo1 - y : c3 && hi1 - y < R ? 2 * hi1 - y : NaN
     if (mx != mx && my != my && mz != mz) {
       // With the next marker in the lanes when it too has no mirror (it may lie beyond this
       // call's planes: it then adds nothing, as the reference's skip).
-      if (q + 1 < count && splatPair(px, py, pz, sums, q, x, y, z, nx, ny, nz, dx, lo0, lo1, lo2, hi0, hi1, hi2, R, invR2, c0, c1, c2, c3, c4, c5, k0, k1)) {
-        q++
-        continue
-      }
+      if (q + 1 < count && splatPair(px, py, pz, sums, q, x, y, z, nx, ny, nz, dx, lo0, lo1, lo2, hi0, hi1, hi2, R, invR2, c0, c1, c2, c3, c4, c5, k0, k1)) return q + 2
       if (x == x && y == y && z == z) splatKernel(sums, nx, ny, nz, dx, lo0, lo1, lo2, x, y, z, R, invR2, k0, k1)
-      continue
+      return q + 1
     }
     for (let m = 0; m < 8; m++) {
       const X = m & 1 ? mx : x, Y = m & 2 ? my : y, Z = m & 4 ? mz : z
@@ -204,6 +254,7 @@ export function levelSetSplat(
       splatKernel(sums, nx, ny, nz, dx, lo0, lo1, lo2, X, Y, Z, R, invR2, k0, k1)
     }
   }
+  return q + 1
 }
 
 // The level set and the cells' labels from the kernel sums (reference: levelSetKernels.ts

@@ -164,11 +164,26 @@ import { cellAxis, sampleCell, stencilAt } from './stencil'
   splatPlanes(sc, nx, ny, nz, X - 0.5, Y - 0.5, Z - 0.5, ut, false, 0, 0, 0, k0, kc, spread == 0)
 }
 
-/** splatKernels.ts markerPlanesSlab. */
+/** splatKernels.ts markerPlanesSlab, four markers a step (each lane the reference's float64 operations). */
 export function markerPlanes(pz: usize, codes: usize, dx: f64, oz: f64, shift: i32, q0: i32, q1: i32): void {
   const inv = 1 / dx
   const top = <f64>(254 << shift)
-  for (let q = q0; q < q1; q++) {
+  const OZ = f64x2.splat(oz), INV = f64x2.splat(inv), HALF = f64x2.splat(0.5), TWO = f64x2.splat(2)
+  const ZERO = f64x2.splat(0), TOP = f64x2.splat(top), FAR = i32x4.splat(255)
+  let q = q0
+  for (; q + 4 <= q1; q += 4) {
+    const v = v128.load(pz + (<usize>q << 2))
+    const a = f64x2.add(f64x2.floor(f64x2.sub(f64x2.mul(f64x2.sub(f64x2.promote_low_f32x4(v), OZ), INV), HALF)), TWO)
+    const b = f64x2.add(f64x2.floor(f64x2.sub(f64x2.mul(f64x2.sub(f64x2.promote_low_f32x4(v128.shuffle<f32>(v, v, 2, 3, 0, 1)), OZ), INV), HALF)), TWO)
+    // In range (NaN is not): the integer s >> shift, else 255; the 64-bit masks to 32-bit lanes.
+    const okA = v128.and(f64x2.ge(a, ZERO), f64x2.le(a, TOP)), okB = v128.and(f64x2.ge(b, ZERO), f64x2.le(b, TOP))
+    const ok = v128.shuffle<i32>(okA, okB, 0, 2, 4, 6)
+    const s = v128.shuffle<i32>(i32x4.trunc_sat_f64x2_s_zero(a), i32x4.trunc_sat_f64x2_s_zero(b), 0, 1, 4, 5)
+    const code = v128.bitselect(i32x4.shr_s(s, shift), FAR, ok)
+    const bytes = i8x16.narrow_i16x8_u(i16x8.narrow_i32x4_u(code, code), ZERO)
+    store<u32>(codes + <usize>q, i32x4.extract_lane(bytes, 0))
+  }
+  for (; q < q1; q++) {
     const s = Math.floor((rf32(pz, q) - oz) * inv - 0.5) + 2
     store<u8>(codes + <usize>q, s >= 0 && s <= top ? <u8>(<i32>s >> shift) : <u8>255)
   }

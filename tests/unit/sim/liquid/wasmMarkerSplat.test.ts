@@ -18,7 +18,7 @@ import { LEVEL_SET_PHI, LEVEL_SET_SPLAT } from '../../../../src-shared/sim/liqui
 import { MarkerParticles } from '../../../../src-shared/sim/liquid/markers'
 import { cellOf, lerpLattice } from '../../../../src-shared/sim/liquid/sample'
 import { ParticleLevelSet } from '../../../../src-shared/sim/liquid/surface/particleLevelSet'
-import { markerPlanesSlab, planeCodeShift } from '../../../../src-shared/sim/liquid/splatKernels'
+import { MARKER_PLANES, markerPlanesSlab, planeCodeShift } from '../../../../src-shared/sim/liquid/splatKernels'
 import { ParticleTransfer } from '../../../../src-shared/sim/liquid/transfer'
 import type { SlabPool } from '../../../../src-shared/sim/parallel/slabPool'
 import { createWasmBackend, type WasmKernelBackend } from '../../../../src-shared/sim/wasm/wasmBackend'
@@ -187,6 +187,21 @@ describe('the markers -> grid splat', () => {
     expect(Array.from(codes)).toEqual([2, 0, nz + 2, 8, 255, 255, 255, 255])
     markerPlanesSlab(pz, codes, dx, origin[2], 2, 0, pz.length)
     expect(Array.from(codes)).toEqual([0, 0, (nz + 2) >> 2, 2, 255, 255, 255, 255])
+    // The twin (four markers a step, then one at a time) writes the reference's codes.
+    const r = rng(17)
+    const many = Float32Array.from({ length: 1003 }, (_, q) => (q < pz.length ? pz[q] : origin[2] + (r() * (nz + 8) - 4) * dx))
+    for (const threads of [1, 2]) {
+      const b = createKernelBackend('wasm', { threads, minParallelWork: 0, strict: true, initialBytes: 1 << 20 })
+      backends.push(b)
+      const at = b.f32(many.length)
+      at.set(many)
+      for (const shift of [0, 2]) {
+        const want = new Uint8Array(many.length), got = b.u8(many.length)
+        markerPlanesSlab(many, want, dx, origin[2], shift, 0, many.length)
+        b.run(MARKER_PLANES, at, got, dx, origin[2], shift, many.length)
+        expect(Array.from(got), `${threads} threads, shift ${shift}`).toEqual(Array.from(want))
+      }
+    }
     expect(planeCodeShift(252)).toBe(0)
     expect(planeCodeShift(253)).toBe(1)
     expect(planeCodeShift(1000)).toBe(2)
@@ -225,12 +240,23 @@ describe('the markers -> grid splat', () => {
   })
 })
 
-/** The level set's kernel sums of markers p with closed sides `closed`, run on backend b. */
-function levelSetSums(b: KernelBackend, p: MarkerParticles, closed: Uint8Array): Float64Array {
+/**
+ * The level set's kernel sums of markers p with closed sides `closed`, run on backend b; with
+ * plane codes (MARKER_PLANES) at `shift` unless it is null (the twin then passes over groups
+ * of markers by their codes; the sums must not change).
+ */
+function levelSetSums(b: KernelBackend, p: MarkerParticles, closed: Uint8Array, shift: number | null = null): Float64Array {
   const { nx, ny, nz, dx, origin } = SPEC
   const sums = b.f64(4 * nx * ny * nz).fill(3) // stale: the splat starts from zero
-  b.run(LEVEL_SET_SPLAT, p, sums, p.count, closed, nx, ny, nz, dx, origin[0], origin[1], origin[2], dx, skewedBalance())
+  const codes = shift === null ? null : b.u8(p.count)
+  if (codes) b.run(MARKER_PLANES, p.pz, codes, dx, origin[2], shift, p.count)
+  b.run(LEVEL_SET_SPLAT, p, sums, p.count, closed, nx, ny, nz, dx, origin[0], origin[1], origin[2], dx, codes, shift ?? 0, skewedBalance())
   return Float64Array.from(sums)
+}
+
+/** The sums on b with no codes and with codes of several coarsenesses, each against ref. */
+function expectSumsWithCodes(b: KernelBackend, make: (b: KernelBackend) => MarkerParticles, closed: Uint8Array, ref: Float64Array, label: string): void {
+  for (const shift of [null, 0, 1, 3]) expect(sameBits(levelSetSums(b, make(b), closed, shift), ref), `${label}, codes shift ${shift}`).toBe(true)
 }
 
 /** Markers for the level set: many near the sides (mirrored), some outside, one NaN. */
@@ -297,10 +323,17 @@ describe('the particle level set\'s kernel splat', () => {
     const inline = levelSetSums(w, levelSetMarkers(w, 3000, 22), closed)
     expect(w.fallbacks).toBe(0)
     expect(sameBits(inline, ref)).toBe(true)
+    // With plane codes, also on a grid closed at the top (mirrors across both ends in z).
+    const both = new Uint8Array([1, 0, 1, 1, 1, 1])
+    const refBoth = levelSetSums(TS_KERNELS, levelSetMarkers(TS_KERNELS, 3000, 22), both)
+    expectSumsWithCodes(w, (b) => levelSetMarkers(b, 3000, 22), closed, ref, '1 thread')
+    expectSumsWithCodes(w, (b) => levelSetMarkers(b, 3000, 22), both, refBoth, '1 thread, closed top')
     for (const threads of [2, 3]) {
       const b = createKernelBackend('wasm', { threads, minParallelWork: 0, strict: true, initialBytes: 1 << 20 })
       backends.push(b)
       expect(sameBits(levelSetSums(b, levelSetMarkers(b, 3000, 22), closed), ref), `${threads} threads`).toBe(true)
+      expectSumsWithCodes(b, (m) => levelSetMarkers(m, 3000, 22), closed, ref, `${threads} threads`)
+      expectSumsWithCodes(b, (m) => levelSetMarkers(m, 3000, 22), both, refBoth, `${threads} threads, closed top`)
       expect(((b as WasmKernelBackend).runner as SlabPool).parallelJobs).toBeGreaterThanOrEqual(1)
     }
   })
@@ -338,10 +371,12 @@ describe("the particle level set's kernel splat, markers two at a time", () => {
     const w = createWasmBackend({ strict: true, initialBytes: 1 << 20 })
     backends.push(w)
     expect(sameBits(levelSetSums(w, interior(w), closed), ref)).toBe(true)
+    expectSumsWithCodes(w, interior, closed, ref, '1 thread')
     for (const threads of [2, 3]) {
       const b = createKernelBackend('wasm', { threads, minParallelWork: 0, strict: true, initialBytes: 1 << 20 })
       backends.push(b)
       expect(sameBits(levelSetSums(b, interior(b), closed), ref), `${threads} threads`).toBe(true)
+      expectSumsWithCodes(b, interior, closed, ref, `${threads} threads`)
     }
   })
 })
