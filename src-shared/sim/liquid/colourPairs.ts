@@ -7,7 +7,7 @@
 // stands for the reds [pairStart(q, red), pairStart(q + 1, red)) and the blacks red +
 // [pairStart(q, black), pairStart(q + 1, black)), so a thread's share of either colour covers
 // about the same planes. Each cell's value is its own, so the split changes no bits. (The
-// AssemblyScript twins use wasm/assembly/common.ts colourPairStart.)
+// AssemblyScript twins use wasm/assembly/common.ts colourPairAt.)
 
 /** The first cell of colour pair q in a colour segment of count cells (pairs: colourPairs()). */
 export function pairStart(q: number, count: number, pairs: number): number {
@@ -17,4 +17,10 @@ export function pairStart(q: number, count: number, pairs: number): number {
 /** The colour-pair range of a list of count cells whose first red are red. */
 export function colourPairs(red: number, count: number): number {
   return Math.max(red, count - red)
+}
+
+/** The list position where colour pair q starts in colour's segment (0: the reds, 1: the blacks). */
+export function colourPairAt(colour: number, q: number, red: number, count: number): number {
+  const pairs = colourPairs(red, count)
+  return colour === 0 ? pairStart(q, red, pairs) : red + pairStart(q, count - red, pairs)
 }

@@ -7,7 +7,7 @@
 // colour, whose cells read only the other's: any split of the list gives the same bits.
 import { defineKernel, f64, float, i32, int, size, struct } from '../core/kernelTable'
 import { type Stencil7Arrays, stencil7Row } from './activeKernels'
-import { colourPairs, pairStart } from './colourPairs'
+import { colourPairAt, colourPairs } from './colourPairs'
 
 /**
  * x_c = (b_c - sum of couplings x neighbour) / diag_c for the listed cells order[begin + q],
@@ -38,11 +38,9 @@ export function pmgSweepSlab(x: Float64Array, b: Float64Array, m: Stencil7Arrays
 
 /** r_c = b_c - (m x)_c for the listed cells of colour pairs [q0, q1) (colourPairs.ts; red: the level's red count). */
 export function pmgResidualSlab(r: Float64Array, b: Float64Array, x: Float64Array, m: Stencil7Arrays, order: Int32Array, red: number, count: number, nx: number, plane: number, n: number, q0: number, q1: number): void {
-  const pairs = colourPairs(red, count)
   for (let colour = 0; colour < 2; colour++) {
-    const base = colour === 0 ? 0 : red, len = colour === 0 ? red : count - red
-    const end = base + pairStart(q1, len, pairs)
-    for (let q = base + pairStart(q0, len, pairs); q < end; q++) {
+    const end = colourPairAt(colour, q1, red, count)
+    for (let q = colourPairAt(colour, q0, red, count); q < end; q++) {
       const c = order[q]
       r[c] = b[c] - stencil7Row(m, x, c, nx, plane, n)
     }
@@ -59,11 +57,9 @@ const MASK = (1 << PACK_BITS) - 1
  * 2x2x2 children), ijk[q] the cell's packed coordinates, cx and cplane the coarse strides.
  */
 export function pmgProlongSlab(xf: Float64Array, xc: Float64Array, order: Int32Array, ijk: Int32Array, cx: number, cplane: number, red: number, count: number, q0: number, q1: number): void {
-  const pairs = colourPairs(red, count)
   for (let colour = 0; colour < 2; colour++) {
-    const base = colour === 0 ? 0 : red, len = colour === 0 ? red : count - red
-    const end = base + pairStart(q1, len, pairs)
-    for (let q = base + pairStart(q0, len, pairs); q < end; q++) {
+    const end = colourPairAt(colour, q1, red, count)
+    for (let q = colourPairAt(colour, q0, red, count); q < end; q++) {
       const p = ijk[q]
       const i = p & MASK, j = (p >> PACK_BITS) & MASK, k = p >> (2 * PACK_BITS)
       const c = order[q]
@@ -80,11 +76,9 @@ export function pmgProlongSlab(xf: Float64Array, xc: Float64Array, order: Int32A
  */
 export function pmgRestrictSlab(bc: Float64Array, rf: Float64Array, order: Int32Array, ijk: Int32Array, alpha: number, sx: number, sy: number, sz: number, red: number, count: number, q0: number, q1: number): void {
   const plane = sx * sy
-  const pairs = colourPairs(red, count)
   for (let colour = 0; colour < 2; colour++) {
-    const base = colour === 0 ? 0 : red, len = colour === 0 ? red : count - red
-    const end = base + pairStart(q1, len, pairs)
-    for (let q = base + pairStart(q0, len, pairs); q < end; q++) {
+    const end = colourPairAt(colour, q1, red, count)
+    for (let q = colourPairAt(colour, q0, red, count); q < end; q++) {
       const p = ijk[q]
       const I = p & MASK, J = (p >> PACK_BITS) & MASK, K = p >> (2 * PACK_BITS)
       const i1 = Math.min(2 * I + 2, sx), j1 = Math.min(2 * J + 2, sy), k1 = Math.min(2 * K + 2, sz)

@@ -6,7 +6,7 @@
 // the solve takes ~100 iterations a substep). Twin: wasm/assembly/viscous.ts, the same
 // operations in the same order, so the same bits.
 import { defineKernel, f64, float, i32, int, size, u8 } from '../core/kernelTable'
-import { colourPairs, pairStart } from './colourPairs'
+import { colourPairAt, colourPairs } from './colourPairs'
 
 /** The sites of a set-up system (viscosity.ts listSites), as accumulate reads them. */
 export interface ViscousSiteLists {
@@ -187,11 +187,9 @@ export function vmgSweepSlab(diag: Float64Array, lx: Float64Array, ly: Float64Ar
  * (colourPairs.ts; red: the level's red count).
  */
 export function vmgResidualSlab(diag: Float64Array, lx: Float64Array, ly: Float64Array, lz: Float64Array, x: Float64Array, b: Float64Array, r: Float64Array, order: Int32Array, red: number, count: number, sx: number, plane: number, q0: number, q1: number): void {
-  const pairs = colourPairs(red, count)
   for (let colour = 0; colour < 2; colour++) {
-    const base = colour === 0 ? 0 : red, len = colour === 0 ? red : count - red
-    const end = base + pairStart(q1, len, pairs)
-    for (let q = base + pairStart(q0, len, pairs); q < end; q++) {
+    const end = colourPairAt(colour, q1, red, count)
+    for (let q = colourPairAt(colour, q0, red, count); q < end; q++) {
       const f = order[q]
       r[f] = b[f] - diag[f] * x[f] + lx[f] * x[f + 1] + lx[f - 1] * x[f - 1] + ly[f] * x[f + sx] + ly[f - sx] * x[f - sx] + lz[f] * x[f + plane] + lz[f - plane] * x[f - plane]
     }

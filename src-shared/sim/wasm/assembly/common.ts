@@ -58,9 +58,12 @@
 }
 
 /**
- * liquid/colourPairs.ts pairStart: the first cell of colour pair q in a colour segment of count
- * cells, pairs the larger segment's length (in 64 bits: q * count may pass 2^31).
+ * liquid/colourPairs.ts colourPairAt: the list position where colour pair q starts in colour's
+ * segment (0 the reds, 1 the blacks) of a list of count cells, red of them red (in 64 bits:
+ * q * count may pass 2^31).
  */
-@inline export function colourPairStart(q: i32, count: i32, pairs: i32): i32 {
-  return pairs == 0 ? 0 : <i32>((<i64>q * <i64>count) / <i64>pairs)
+@inline export function colourPairAt(colour: i32, q: i32, red: i32, count: i32): i32 {
+  const pairs = max(red, count - red)
+  if (pairs == 0) return colour == 0 ? 0 : red
+  return colour == 0 ? <i32>((<i64>q * <i64>red) / <i64>pairs) : red + <i32>((<i64>q * <i64>(count - red)) / <i64>pairs)
 }

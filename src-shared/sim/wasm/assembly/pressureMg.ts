@@ -1,7 +1,7 @@
 // The pressure multigrid's smoother and residual (reference: src-shared/sim/liquid/
 // pressureMgKernels.ts): the same float64 expressions in the same order, over the listed
 // unknowns [q0, q1) of one level's Stencil7-shaped operator.
-import { colourPairStart, rf64, ri32, wf64 } from './common'
+import { colourPairAt, rf64, ri32, wf64 } from './common'
 import { stencil7Row } from './stencil7Row'
 
 /** pmgSweepSlab. */
@@ -28,11 +28,9 @@ export function pmgSweep(x: usize, b: usize, diag: usize, ax: usize, ay: usize, 
 
 /** pmgResidualSlab (over colour pairs [q0, q1)). */
 export function pmgResidual(r: usize, b: usize, x: usize, diag: usize, ax: usize, ay: usize, az: usize, order: usize, red: i32, count: i32, nx: i32, plane: i32, n: i32, q0: i32, q1: i32): void {
-  const pairs = max(red, count - red)
   for (let colour = 0; colour < 2; colour++) {
-    const base = colour == 0 ? 0 : red, len = colour == 0 ? red : count - red
-    const end = base + colourPairStart(q1, len, pairs)
-    for (let q = base + colourPairStart(q0, len, pairs); q < end; q++) {
+    const end = colourPairAt(colour, q1, red, count)
+    for (let q = colourPairAt(colour, q0, red, count); q < end; q++) {
       const c = ri32(order, q)
       wf64(r, c, rf64(b, c) - stencil7Row(diag, ax, ay, az, x, c, nx, plane, n))
     }
@@ -44,11 +42,9 @@ const MASK: i32 = (1 << PACK_BITS) - 1
 
 /** pmgProlongSlab (over colour pairs [q0, q1)). */
 export function pmgProlong(xf: usize, xc: usize, order: usize, ijk: usize, cx: i32, cplane: i32, red: i32, count: i32, q0: i32, q1: i32): void {
-  const pairs = max(red, count - red)
   for (let colour = 0; colour < 2; colour++) {
-    const base = colour == 0 ? 0 : red, len = colour == 0 ? red : count - red
-    const end = base + colourPairStart(q1, len, pairs)
-    for (let q = base + colourPairStart(q0, len, pairs); q < end; q++) {
+    const end = colourPairAt(colour, q1, red, count)
+    for (let q = colourPairAt(colour, q0, red, count); q < end; q++) {
       const p = ri32(ijk, q)
       const i = p & MASK, j = (p >> PACK_BITS) & MASK, k = p >> (2 * PACK_BITS)
       const c = ri32(order, q)
@@ -60,11 +56,9 @@ export function pmgProlong(xf: usize, xc: usize, order: usize, ijk: usize, cx: i
 /** pmgRestrictSlab (over colour pairs [q0, q1)). */
 export function pmgRestrict(bc: usize, rf: usize, order: usize, ijk: usize, alpha: f64, sx: i32, sy: i32, sz: i32, red: i32, count: i32, q0: i32, q1: i32): void {
   const plane = sx * sy
-  const pairs = max(red, count - red)
   for (let colour = 0; colour < 2; colour++) {
-    const base = colour == 0 ? 0 : red, len = colour == 0 ? red : count - red
-    const end = base + colourPairStart(q1, len, pairs)
-    for (let q = base + colourPairStart(q0, len, pairs); q < end; q++) {
+    const end = colourPairAt(colour, q1, red, count)
+    for (let q = colourPairAt(colour, q0, red, count); q < end; q++) {
       const p = ri32(ijk, q)
       const I = p & MASK, J = (p >> PACK_BITS) & MASK, K = p >> (2 * PACK_BITS)
       const i1 = min(2 * I + 2, sx), j1 = min(2 * J + 2, sy), k1 = min(2 * K + 2, sz)

@@ -1,7 +1,7 @@
 // The viscosity system's product (reference: src-shared/sim/liquid/viscousKernels.ts
 // viscousApplySlab and viscousAccumulate): the same scalar operations in the same order, so
 // the same bits.
-import { colourPairStart, rf64, wf64, ri32, ru8 } from './common'
+import { colourPairAt, rf64, wf64, ri32, ru8 } from './common'
 
 @inline function addAt(p: usize, i: i32, v: f64): void {
   wf64(p, i, rf64(p, i) + v)
@@ -97,11 +97,9 @@ export function vmgSweep(diag: usize, lx: usize, ly: usize, lz: usize, x: usize,
 
 /** vmgResidualSlab: r = b - B x over the listed nodes of colour pairs [q0, q1). */
 export function vmgResidual(diag: usize, lx: usize, ly: usize, lz: usize, x: usize, b: usize, r: usize, order: usize, red: i32, count: i32, sx: i32, plane: i32, q0: i32, q1: i32): void {
-  const pairs = max(red, count - red)
   for (let colour = 0; colour < 2; colour++) {
-    const base = colour == 0 ? 0 : red, len = colour == 0 ? red : count - red
-    const end = base + colourPairStart(q1, len, pairs)
-    for (let q = base + colourPairStart(q0, len, pairs); q < end; q++) {
+    const end = colourPairAt(colour, q1, red, count)
+    for (let q = colourPairAt(colour, q0, red, count); q < end; q++) {
       const f = ri32(order, q)
       wf64(r, f, rf64(b, f) - rf64(diag, f) * rf64(x, f) + rf64(lx, f) * rf64(x, f + 1) + rf64(lx, f - 1) * rf64(x, f - 1) + rf64(ly, f) * rf64(x, f + sx) + rf64(ly, f - sx) * rf64(x, f - sx) + rf64(lz, f) * rf64(x, f + plane) + rf64(lz, f - plane) * rf64(x, f - plane))
     }
