@@ -24,7 +24,7 @@ import type { KernelBackend } from '../core/kernelTypes'
 import { CLASSIFY_CELLS, SOLID_CELL } from './classifyKernel'
 import { LEVEL_SET_PHI, LEVEL_SET_SPLAT } from './levelSetKernels'
 import type { MarkerParticles } from './markers'
-import { MARKER_PLANES, planeCodeShift } from './splatKernels'
+import { MarkerPlaneCodes } from './splatKernels'
 import { Redistancer } from './redistance'
 import * as kinds from './viscosity'
 
@@ -123,8 +123,8 @@ export class LevelSetScratch {
   readonly kernels: KernelBackend
   /** Cumulative markers per cell plane (transfer.ts balance), or null. */
   balance: Float64Array | null = null
-  /** The markers' plane codes for the splat (splatKernels.ts MARKER_PLANES), grown with them. */
-  codes: Uint8Array = new Uint8Array(0)
+  /** The markers' plane codes for the splat (splatKernels.ts MarkerPlaneCodes). */
+  readonly planeCodes: MarkerPlaneCodes
   /**
    * shared: LEVEL_SET_SCRATCH_CELLS n float64 of the kernels' memory to use instead of its own
    * (liquidSolver.ts lends the pressure's solver scratch: the splat zeroes the sums, the
@@ -135,6 +135,7 @@ export class LevelSetScratch {
     // its two surfaces at the end of a step.)
     this.redistancer = new Redistancer(n, kernels, shared ? shared.subarray(4 * n, 5 * n) : null, shared ? shared.subarray(3 * n, 4 * n) : null)
     this.kernels = kernels
+    this.planeCodes = new MarkerPlaneCodes(kernels)
     this.sums = shared ? shared.subarray(0, 4 * n) : kernels.f64(4 * n)
   }
 }
@@ -166,10 +167,8 @@ export function particleLevelSet(
   const sums = scratch.sums
   // The kernel sums of every marker (and its wall mirrors), split by z-planes (levelSetKernels.ts),
   // each thread passing over the markers that reach none of its planes by their plane codes.
-  if (scratch.codes.length < p.count) scratch.codes = scratch.kernels.u8(p.capacity)
-  const shift = planeCodeShift(nz)
-  scratch.kernels.run(MARKER_PLANES, p.pz, scratch.codes, dx, origin[2], shift, p.count)
-  scratch.kernels.run(LEVEL_SET_SPLAT, p, sums, p.count, closed, nx, ny, nz, dx, origin[0], origin[1], origin[2], R, scratch.codes, shift, scratch.balance)
+  const codes = scratch.planeCodes.update(p, nz, dx, origin[2])
+  scratch.kernels.run(LEVEL_SET_SPLAT, p, sums, p.count, closed, nx, ny, nz, dx, origin[0], origin[1], origin[2], R, codes, scratch.planeCodes.shift, scratch.balance)
   const eps = 1e-3 * dx
   // phi, distance and the labels per cell, split by z-planes (levelSetKernels.ts). Liquid where
   // phi < 0 (the level set separates liquid from air, Carlson sec. 6.1); a lone marker that

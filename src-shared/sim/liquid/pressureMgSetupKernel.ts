@@ -63,17 +63,25 @@ export function pmgCoarseSlab(
     if (q >= cplane) links += C.az[q - cplane]
     C.diag[q] = excess[q] - links
   }
+  listByColour(C.diag, cx, cy, cz, corder, cijk, result)
+}
+
+/**
+ * The unknowns (diag != 0) of an sx * sy * sz level, red ((i + j + k) even) first, each colour
+ * in index order, into order with their packed i, j, k in ijk; result = [red count, unknowns].
+ */
+export function listByColour(diag: Float64Array, sx: number, sy: number, sz: number, order: Int32Array, ijk: Int32Array, result: Int32Array): void {
   let t = 0
   for (let color = 0; color < 2; color++) {
     if (color === 1) result[0] = t
-    for (let k = 0; k < cz; k++) {
-      for (let j = 0; j < cy; j++) {
-        const row = cx * (j + cy * k)
-        for (let i = (color + j + k) & 1; i < cx; i += 2) {
+    for (let k = 0; k < sz; k++) {
+      for (let j = 0; j < sy; j++) {
+        const row = sx * (j + sy * k)
+        for (let i = (color + j + k) & 1; i < sx; i += 2) {
           const c = row + i
-          if (C.diag[c] === 0) continue
-          cijk[t] = i | (j << PACK_BITS) | (k << (2 * PACK_BITS))
-          corder[t++] = c
+          if (diag[c] === 0) continue
+          ijk[t] = i | (j << PACK_BITS) | (k << (2 * PACK_BITS))
+          order[t++] = c
         }
       }
     }

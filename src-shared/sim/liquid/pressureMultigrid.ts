@@ -45,7 +45,7 @@ import type { KernelBackend } from '../core/kernelTypes'
 import type { Preconditioner } from '../core/pcg'
 import type { Stencil7Arrays } from './activeKernels'
 import { PACK_BITS, PMG_PROLONG, PMG_RESIDUAL, PMG_RESTRICT, PMG_SWEEP } from './pressureMgKernels'
-import { PMG_COARSE } from './pressureMgSetupKernel'
+import { listByColour, PMG_COARSE } from './pressureMgSetupKernel'
 import type { Stencil7Matrix } from './stencil7'
 
 /** Largest coarsest level solved by a dense Cholesky factor (its cube / 3 flops a setup). */
@@ -76,6 +76,8 @@ class Level {
   readonly ijk: Int32Array
   redCount = 0
   activeCount = 0
+  /** list()'s red count and unknowns (listByColour's result). */
+  private readonly listed = new Int32Array(2)
   /** listFrom's black cells and their coordinates, before they join the list. */
   private blackScratch = new Int32Array(0)
   private blackIjkScratch = new Int32Array(0)
@@ -157,24 +159,9 @@ class Level {
   /** Lists the finest level's unknowns (diag != 0) by colour with their coordinates (after forgetting the last list's). */
   list(): void {
     this.forget()
-    const { sx, sy, sz, order, ijk } = this
-    const diag = this.m.diag
-    let t = 0
-    for (let color = 0; color < 2; color++) {
-      if (color === 1) this.redCount = t
-      for (let k = 0; k < sz; k++) {
-        for (let j = 0; j < sy; j++) {
-          const row = sx * (j + sy * k)
-          for (let i = (color + j + k) & 1; i < sx; i += 2) {
-            const c = row + i
-            if (diag[c] === 0) continue
-            ijk[t] = i | (j << PACK_BITS) | (k << (2 * PACK_BITS))
-            order[t++] = c
-          }
-        }
-      }
-    }
-    this.activeCount = t
+    listByColour(this.m.diag, this.sx, this.sy, this.sz, this.order, this.ijk, this.listed)
+    this.redCount = this.listed[0]
+    this.activeCount = this.listed[1]
   }
 
   /** A half sweep over the unknowns of one colour (fresh: x taken as 0). */

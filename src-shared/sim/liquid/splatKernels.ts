@@ -25,6 +25,7 @@
 import type { MarkerParticles } from './markers'
 import { defineKernel, f32, float, GRID_PLACEMENT, int, type KernelArgs, ptr, size, struct, u8 } from '../core/kernelTable'
 import type { MacGrid } from '../core/grid'
+import type { KernelBackend } from '../core/kernelTypes'
 import * as sample from './sample'
 
 /** The splat accumulators: per sample, sum of w v at 2c and sum of w at 2c + 1. */
@@ -331,6 +332,28 @@ export function planeCodeShift(nz: number): number {
   let shift = 0
   while ((nz + 2) >> shift >= 255) shift++
   return shift
+}
+
+/**
+ * A marker set's plane codes for the splats (markerPlanesSlab), rewritten by update() before
+ * each splat. Only the WebAssembly twins read them (the references test every marker
+ * themselves), so on the TypeScript backend update() writes nothing and returns null.
+ */
+export class MarkerPlaneCodes {
+  private codes: Uint8Array = new Uint8Array(0)
+  /** The last update's shift (planeCodeShift of its grid). */
+  shift = 0
+
+  constructor(private readonly kernels: KernelBackend) {}
+
+  /** The codes of p's markers on a grid of nz cell planes from oz, dx apart; null on TypeScript. */
+  update(p: Pick<MarkerParticles, 'pz' | 'count' | 'capacity'>, nz: number, dx: number, oz: number): Uint8Array | null {
+    if (this.kernels.kind !== 'wasm') return null
+    if (this.codes.length < p.count) this.codes = this.kernels.u8(p.capacity)
+    this.shift = planeCodeShift(nz)
+    this.kernels.run(MARKER_PLANES, p.pz, this.codes, dx, oz, this.shift, p.count)
+    return this.codes
+  }
 }
 
 /** markerPlanesSlab over markers [0, count). Args: pz, codes, dx, oz, shift, count. */

@@ -24,7 +24,7 @@ import type { KernelAllocator, KernelBackend } from '../core/kernelTypes'
 import * as affine from './affine'
 import type { MarkerParticles } from './markers'
 import * as sample from './sample'
-import { MARKER_PLANES, planeCodeShift, SPLAT_MARKERS, type SplatMarks, type SplatSums, TEMP_RESIDUAL } from './splatKernels'
+import { MarkerPlaneCodes, SPLAT_MARKERS, type SplatMarks, type SplatSums, TEMP_RESIDUAL } from './splatKernels'
 
 // Imported values used in per-marker loops are copied into module constants (see
 // particleMotion.ts).
@@ -86,9 +86,8 @@ export class ParticleTransfer {
 
   /** Where toGrid's splat runs (splatKernels.ts); the marker move reads tempResid (markerKernels.ts). */
   private readonly kernels: KernelBackend
-  /** toGrid's plane code per marker (MARKER_PLANES), grown with the markers. */
-  private planeCodes: Uint8Array = new Uint8Array(0)
-  private readonly planeShift: number
+  /** toGrid's plane code per marker (splatKernels.ts MarkerPlaneCodes). */
+  private readonly planeCodes: MarkerPlaneCodes
 
   /**
    * kernels: where the splat runs and the arrays it and the marker move touch live. lent:
@@ -100,7 +99,7 @@ export class ParticleTransfer {
     const alloc = kernels
     this.kernels = kernels
     const { nx, ny, nz } = spec
-    this.planeShift = planeCodeShift(nz)
+    this.planeCodes = new MarkerPlaneCodes(kernels)
     this.nx = nx
     this.ny = ny
     this.nz = nz
@@ -162,10 +161,8 @@ export class ParticleTransfer {
     marks.mt = markT
     // Each marker's plane as a byte, so each piece of the splat passes over the markers that
     // reach none of its planes sixteen at a time (splatKernels.ts markerPlanesSlab).
-    if (this.planeCodes.length < p.count) this.planeCodes = this.kernels.u8(p.capacity)
-    const codes = this.planeCodes
-    this.kernels.run(MARKER_PLANES, p.pz, codes, dx, origin[2], this.planeShift, p.count)
-    this.kernels.run(SPLAT_MARKERS, p, sums, vel, temp, marks, p.count, this.apic ? 1 : 0, nx, ny, nz, dx, origin[0], origin[1], origin[2], codes, this.planeShift, this.balance)
+    const codes = this.planeCodes.update(p, nz, dx, origin[2])
+    this.kernels.run(SPLAT_MARKERS, p, sums, vel, temp, marks, p.count, this.apic ? 1 : 0, nx, ny, nz, dx, origin[0], origin[1], origin[2], codes, this.planeCodes.shift, this.balance)
   }
 
   /**

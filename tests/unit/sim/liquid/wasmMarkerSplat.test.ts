@@ -18,7 +18,7 @@ import { LEVEL_SET_PHI, LEVEL_SET_SPLAT } from '../../../../src-shared/sim/liqui
 import { MarkerParticles } from '../../../../src-shared/sim/liquid/markers'
 import { cellOf, lerpLattice } from '../../../../src-shared/sim/liquid/sample'
 import { ParticleLevelSet } from '../../../../src-shared/sim/liquid/surface/particleLevelSet'
-import { MARKER_PLANES, markerPlanesSlab, planeCodeShift } from '../../../../src-shared/sim/liquid/splatKernels'
+import { MARKER_PLANES, MarkerPlaneCodes, markerPlanesSlab, planeCodeShift } from '../../../../src-shared/sim/liquid/splatKernels'
 import { ParticleTransfer } from '../../../../src-shared/sim/liquid/transfer'
 import type { SlabPool } from '../../../../src-shared/sim/parallel/slabPool'
 import { createWasmBackend, type WasmKernelBackend } from '../../../../src-shared/sim/wasm/wasmBackend'
@@ -61,6 +61,23 @@ function skewedBalance(): Float64Array {
   return w
 }
 
+/** Plane codes at a given coarseness (MarkerPlaneCodes picks the finest its grid allows). */
+class ForcedShift extends MarkerPlaneCodes {
+  constructor(
+    private readonly b: KernelBackend,
+    private readonly forced: number,
+  ) {
+    super(b)
+  }
+
+  override update(p: Pick<MarkerParticles, 'pz' | 'count' | 'capacity'>, _nz: number, dx: number, oz: number): Uint8Array {
+    const codes = this.b.u8(p.capacity)
+    this.shift = this.forced
+    this.b.run(MARKER_PLANES, p.pz, codes, dx, oz, this.forced, p.count)
+    return codes
+  }
+}
+
 function splat(b: KernelBackend, apic: boolean, count: number, seed: number, balance: Float64Array | null = null, wild = false, shift: number | null = null) {
   const { nx, ny, nz } = SPEC
   const p = markers(b, apic, count, seed, wild)
@@ -68,7 +85,7 @@ function splat(b: KernelBackend, apic: boolean, count: number, seed: number, bal
   t.apic = apic
   t.balance = balance
   // A coarser plane code than this grid needs (grids of 253 planes and more use one).
-  if (shift !== null) (t as unknown as { planeShift: number }).planeShift = shift
+  if (shift !== null) (t as unknown as { planeCodes: MarkerPlaneCodes }).planeCodes = new ForcedShift(b, shift)
   const vel = new MacGrid(SPEC, { kernels: b })
   const temp = b.f32(nx * ny * nz)
   const mu = b.u8(vel.u.length), mv = b.u8(vel.v.length), mw = b.u8(vel.w.length), mt = b.u8(temp.length)
