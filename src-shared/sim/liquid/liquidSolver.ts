@@ -167,7 +167,10 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
   private readonly planeWork: Float64Array
   private readonly g2p: GridToParticles
   private readonly heat: HeatSolver
-  private readonly visc: kinds.ViscositySystem
+  /** The viscous system, made at the first viscous substep (viscous()). */
+  private visc: kinds.ViscositySystem | null = null
+  /** Its cycleRest before it is made (checkpoints carry it either way). */
+  private viscousCycleRest = 0
   private readonly pressure: GhostFluidPressure
   private readonly prng: Prng
   private readonly levelSetScratch: LevelSetScratch
@@ -257,8 +260,6 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     this.g2p = { transfer: this.transfer, velOld: this.velOld, temp: this.temperature, tempOld: this.tempOld, flip: this.flipShare(), gx: 0, gy: 0, gz: 0 }
     this.mover = new ParticleMover(grid, kernels)
     this.heat = new HeatSolver(grid)
-    this.visc = new kinds.ViscositySystem(nx, ny, nz, kernels)
-    this.visc.preconditioner = setup.viscositySolve.preconditioner ?? 'auto'
     // The extensions' per-plane lists (the face lattices' serve the cells' too), in the pass
     // scratch when it has room.
     const listInts = extensionListInts(nx, ny, nz, 0)
@@ -512,9 +513,10 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
       // 0.1-0.4 m/s. (Carlson sec. 5.7.2 projects twice a step as well.)
       const p0 = this.pressure.project(vel, this.fractions, obs.moving ? obs.velocity : null, kind, this.phiRaw, open, setup.pressure.tolerance, setup.pressure.maxIterations)
       stats.pressureIterations += p0.iterations
-      this.visc.setup(vel, this.fractions, kind, this.viscosity, h, setup.viscousStress, setup.wallSlip, open, this.phi)
-      const vs = this.visc.solve(setup.viscositySolve.tolerance, setup.viscositySolve.maxIterations)
-      this.visc.writeBack(vel)
+      const visc = this.viscous()
+      visc.setup(vel, this.fractions, kind, this.viscosity, h, setup.viscousStress, setup.wallSlip, open, this.phi)
+      const vs = visc.solve(setup.viscositySolve.tolerance, setup.viscositySolve.maxIterations)
+      visc.writeBack(vel)
       if (rigid) {
         // (The change only: the liquid takes it again in rigidFluid.ts step 5.)
         const dv = this.viscousChange!
@@ -742,12 +744,27 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     }
   }
 
+  /**
+   * The viscous system, made on first use: its face arrays and solver vectors (about 54 MB at
+   * 64x68x64) are never written in an inviscid scene, and the kernel pool commits the pages of
+   * every block as it is handed out (slabPool.ts "Committing ahead").
+   */
+  private viscous(): kinds.ViscositySystem {
+    if (this.visc === null) {
+      const { nx, ny, nz } = this.setup.grid
+      this.visc = new kinds.ViscositySystem(nx, ny, nz, this.kernels)
+      this.visc.preconditioner = this.setup.viscositySolve.preconditioner ?? 'auto'
+      this.visc.cycleRest = this.viscousCycleRest
+    }
+    return this.visc
+  }
+
   checkpoint(): Uint8Array {
     this.redistancePhi()
     const { nx, ny, nz } = this.setup.grid
     return writeLiquidCheckpoint(
       [nx, ny, nz],
-      { time: this._time, animFrame: this.animFrame, prngState: this.prng.state, initialised: this.initialised, surfaceReady: this.surface.ready, viscousCycleRest: this.visc.cycleRest },
+      { time: this._time, animFrame: this.animFrame, prngState: this.prng.state, initialised: this.initialised, surfaceReady: this.surface.ready, viscousCycleRest: this.visc?.cycleRest ?? this.viscousCycleRest },
       this.particles,
       { temperature: this.temperature, phi: this.phi, phiRaw: this.phiRaw, pressure: this.pressure.q, pressureDrift: this.pressure.qDrift, surface: this.surface.phi, rigid: this.rigid?.serialise() },
     )
@@ -760,7 +777,8 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     if (this.rigid && grids.rigid) this.rigid.restore(grids.rigid)
     this._time = s.time
     this.surface.ready = s.surfaceReady
-    this.visc.cycleRest = s.viscousCycleRest
+    this.viscousCycleRest = s.viscousCycleRest
+    if (this.visc) this.visc.cycleRest = s.viscousCycleRest
     this.animFrame = s.animFrame
     this.prng.state = s.prngState
     this.initialised = s.initialised

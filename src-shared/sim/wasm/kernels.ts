@@ -163,6 +163,11 @@ export class WasmArena {
   private fresh: number
   private readonly buffers = new Set<ArrayBufferLike>()
   private last: ArrayBufferLike
+  /**
+   * Told the new end of the bytes handed out whenever it grows past every earlier block (set by
+   * a SlabPool, whose idle workers then commit those pages: slabPool.ts "Committing ahead").
+   */
+  onFresh: ((end: number) => void) | null = null
 
   /**
    * memory: the shared memory; base: the first byte above the module's static data; zero:
@@ -215,7 +220,10 @@ export class WasmArena {
     // are cleared.
     const reused = Math.min(end, this.fresh)
     if (reused > at) this.zero(at, reused - at)
-    if (end > this.fresh) this.fresh = end
+    if (end > this.fresh) {
+      this.fresh = end
+      this.onFresh?.(end)
+    }
     return at
   }
 

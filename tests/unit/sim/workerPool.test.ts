@@ -2,7 +2,8 @@
 // src-shared/sim/parallel/slabPool.ts) must give the same bits with 1, 2 and 3 threads: every
 // kernel writes disjoint outputs and reductions keep one partial sum per plane, added in plane
 // order. minParallelWork: 0 makes even tiny jobs split, so every kernel is exercised in parallel.
-import { afterAll, describe, expect, it } from 'vitest'
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { Advector } from '../../../src-shared/sim/core/advect'
 import { computeFaceFractions, type DomainSides } from '../../../src-shared/sim/core/boundaries'
 import { addBuoyancy } from '../../../src-shared/sim/core/forces'
@@ -194,5 +195,70 @@ describe('balancedCuts', () => {
     expect(cuts([0, 1, NaN, 3, 4], 2)).toEqual([[0, 2], [2, 4]])
     // All the work in the last index: the first thread's range is empty, the ranges still cover all.
     expect(cuts([0, 0, 0, 0, 5], 2)).toEqual([[0, 3], [3, 4]])
+  })
+})
+
+describe('committing ahead (slabPool.ts): idle workers commit the pages of blocks as they are handed out', () => {
+  /** How many of the memory's whole pages in [at, at + bytes) the operating system has backed (Linux's pagemap). */
+  function residentPages(memory: WebAssembly.Memory, at: number, bytes: number): number {
+    const length = BigInt(memory.buffer.byteLength)
+    const mapping = readFileSync('/proc/self/maps', 'utf8')
+      .split('\n')
+      .map((line) => line.split(' '))
+      .filter((f) => f[1] === 'rw-p')
+      .map((f) => f[0].split('-').map((x) => BigInt(`0x${x}`)))
+      .filter(([lo, hi]) => hi - lo === length)
+    // The memory's size is made unique below, so exactly one mapping has it.
+    expect(mapping.length).toBe(1)
+    const base = mapping[0][0]
+    const fd = openSync('/proc/self/pagemap', 'r')
+    const entry = Buffer.alloc(8)
+    let resident = 0
+    try {
+      for (let off = Math.ceil(at / 4096) * 4096; off + 4096 <= at + bytes; off += 4096) {
+        readSync(fd, entry, 0, 8, Number((base + BigInt(off)) / 4096n) * 8)
+        if (entry.readBigUInt64LE(0) >> 63n) resident++
+      }
+    } finally {
+      closeSync(fd)
+    }
+    return resident
+  }
+
+  /** WebAssembly pages (64 KiB) of the memory in the first test: reserved, not backed. */
+  const UNIQUE_PAGES = 3331
+
+  it('commits every whole page of a block no thread writes, and keeps the values another block receives meanwhile', async () => {
+    const backend = createKernelBackend('wasm', { threads: 2, initialBytes: 1 << 20 }) as WasmKernelBackend
+    backends.push(backend)
+    const { kernels } = backend
+    const pool = backend.runner as SlabPool
+    const bytes = 24 << 20
+    // Written by this thread at once, while the worker commits the same pages.
+    const written = kernels.arena.f64(bytes / 8)
+    for (let i = 0; i < written.length; i++) written[i] = i + 0.5
+    // Never written by anyone here.
+    const idle = kernels.arena.f32(bytes / 4)
+    // A job while pages are still left: it runs (the worker looks for jobs between batches).
+    const x = kernels.arena.f64(8).fill(1)
+    const out = kernels.arena.f64(8)
+    const f = kernels.arena.f32(12).fill(1)
+    backend.applyPoisson(out, x, f, f, f, 2, 2, 2)
+    expect(Array.from(out)).toEqual([3, 3, 3, 3, 3, 3, 3, 3])
+    await vi.waitFor(() => expect(pool.pagesToCommit).toBe(0), { timeout: 30_000, interval: 20 })
+    let wrong = 0
+    for (let i = 0; i < written.length; i++) if (written[i] !== i + 0.5) wrong++
+    expect(wrong).toBe(0)
+    expect(idle.every((v) => v === 0)).toBe(true)
+    // A size no other memory in this process has (grown, not handed out: nothing commits it).
+    kernels.memory.grow(UNIQUE_PAGES - kernels.memory.buffer.byteLength / 65536)
+    const whole = Math.floor((idle.byteOffset + idle.byteLength) / 4096) - Math.ceil(idle.byteOffset / 4096)
+    expect(residentPages(kernels.memory as unknown as WebAssembly.Memory, idle.byteOffset, idle.byteLength)).toBe(whole)
+  })
+
+  it('is off with one thread: nothing but the caller touches the memory', () => {
+    const backend = createKernelBackend('wasm', { threads: 1, initialBytes: 1 << 20 }) as WasmKernelBackend
+    backends.push(backend)
+    expect(backend.kernels.arena.onFresh).toBeNull()
   })
 })
