@@ -12,6 +12,7 @@ import type { KernelBackend } from '../../../src-shared/sim/core/kernelBackend'
 import { PressureSolver } from '../../../src-shared/sim/core/pressure'
 import { VorticityConfinement } from '../../../src-shared/sim/core/vorticity'
 import { balancedCuts, type SlabPool } from '../../../src-shared/sim/parallel/slabPool'
+import type { WasmMemory } from '../../../src-shared/sim/wasm/kernels'
 import { WasmKernelBackend } from '../../../src-shared/sim/wasm/wasmBackend'
 import { createKernelBackend } from '../../../src-main/sim/workerPool'
 
@@ -200,7 +201,7 @@ describe('balancedCuts', () => {
 
 describe('committing ahead (slabPool.ts): idle workers commit the pages of blocks as they are handed out', () => {
   /** How many of the memory's whole pages in [at, at + bytes) the operating system has backed (Linux's pagemap). */
-  function residentPages(memory: WebAssembly.Memory, at: number, bytes: number): number {
+  function residentPages(memory: WasmMemory, at: number, bytes: number): number {
     const length = BigInt(memory.buffer.byteLength)
     const mapping = readFileSync('/proc/self/maps', 'utf8')
       .split('\n')
@@ -253,7 +254,7 @@ describe('committing ahead (slabPool.ts): idle workers commit the pages of block
     // A size no other memory in this process has (grown, not handed out: nothing commits it).
     kernels.memory.grow(UNIQUE_PAGES - kernels.memory.buffer.byteLength / 65536)
     const whole = Math.floor((idle.byteOffset + idle.byteLength) / 4096) - Math.ceil(idle.byteOffset / 4096)
-    expect(residentPages(kernels.memory as unknown as WebAssembly.Memory, idle.byteOffset, idle.byteLength)).toBe(whole)
+    expect(residentPages(kernels.memory, idle.byteOffset, idle.byteLength)).toBe(whole)
   })
 
   it('is off with one thread: nothing but the caller touches the memory', () => {
