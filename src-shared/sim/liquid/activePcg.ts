@@ -211,12 +211,11 @@ class ActiveOperator implements LinearOperator {
 
   /** r = b - m x on the unknowns. */
   residual(b: Float64Array, x: Float64Array, r: Float64Array): void {
-    const { cells, count } = this.set
+    const { kernels, cells, planeStart, nz } = this.set
     this.apply(x, r)
-    for (let t = 0; t < count; t++) {
-      const c = cells[t]
-      r[c] = b[c] - r[c]
-    }
+    // r = b + (-1) r on the kernels (updateSearchSlab): the product by -1 is exact, so these
+    // are the bits of b - r, on every thread.
+    kernels.run(ACTIVE_UPDATE_SEARCH, r, b, -1, cells, planeStart, nz)
   }
 }
 

@@ -129,20 +129,21 @@ export class RigidCoupling {
   /** Resets what the last rasterise wrote (only inside its boxes: bodies are small). */
   private clear(): void {
     const { nx, ny } = this.grid
+    // Row by row (fill), as the boxes' rows are contiguous.
     for (const b of this.boxes) {
-      for (let k = b.k0; k < b.k1; k++) for (let j = b.j0; j < b.j1; j++) for (let i = b.i0; i < b.i1; i++) {
-        const c = i + nx * (j + ny * k)
-        this.cellFraction[c] = 0
-        this.cellPhi[c] = this.far
+      for (let k = b.k0; k < b.k1; k++) for (let j = b.j0; j < b.j1; j++) {
+        const row = nx * (j + ny * k)
+        this.cellFraction.fill(0, row + b.i0, row + b.i1)
+        this.cellPhi.fill(this.far, row + b.i0, row + b.i1)
       }
       for (let a = 0; a < 3; a++) {
         const ex = a === 0 ? 1 : 0, ey = a === 1 ? 1 : 0, ez = a === 2 ? 1 : 0
         const sx = nx + ex, sy = ny + ey
         const own = this.faceOwner[a], fr = this.faceFraction[a]
-        for (let k = b.k0; k < b.k1 + ez; k++) for (let j = b.j0; j < b.j1 + ey; j++) for (let i = b.i0; i < b.i1 + ex; i++) {
-          const f = i + sx * (j + sy * k)
-          own[f] = -1
-          fr[f] = 0
+        for (let k = b.k0; k < b.k1 + ez; k++) for (let j = b.j0; j < b.j1 + ey; j++) {
+          const row = sx * (j + sy * k)
+          own.fill(-1, row + b.i0, row + b.i1 + ex)
+          fr.fill(0, row + b.i0, row + b.i1 + ex)
         }
       }
     }
