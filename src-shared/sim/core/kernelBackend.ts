@@ -9,6 +9,7 @@
 // splits the range across its threads. A backend also allocates: arrays that its kernels
 // touch must come from its allocator (for WebAssembly, views of the shared memory the kernels
 // address), so solver parts take `{ kernels }` in their AllocOptions and allocate through it.
+import { EddyError } from '../../api/errors'
 import { allocF32, allocF64 } from './grid'
 import {
   ADD_BUOYANCY,
@@ -55,6 +56,14 @@ export abstract class TableKernelBackend implements KernelBackend {
   exactReductions = true
 
   abstract run(row: KernelRow, ...args: KernelArgs): number
+
+  /** See KernelBackend.begin: here the row runs at once. */
+  begin(row: KernelRow, ...args: KernelArgs): void {
+    if (row.partialIndex >= 0) throw new EddyError('INTERNAL', `kernel ${row.name} sums partials: it cannot be overlapped`)
+    this.run(row, ...args)
+  }
+
+  finish(): void {}
   abstract f32(length: number): Float32Array
   abstract f64(length: number): Float64Array
   abstract i32(length: number): Int32Array

@@ -45,6 +45,16 @@ export interface KernelBackend extends KernelAllocator {
    */
   run(row: KernelRow, ...args: KernelArgs): number
   /**
+   * Starts a row whose results the caller needs only after finish(), and returns: on the
+   * WebAssembly pool the other threads compute it while the caller goes on (any run() until
+   * finish() then runs on the calling thread alone), and finish() joins in (parallel/slabPool.ts,
+   * "Overlapped jobs"); elsewhere it runs at once. Until finish() the caller must neither read
+   * nor write what the row writes, nor write what it reads. One at a time; no reducing rows.
+   */
+  begin(row: KernelRow, ...args: KernelArgs): void
+  /** Returns when the row begin() started is done (at once when none is out). */
+  finish(): void
+  /**
    * Runs fn, then frees every array this backend handed out during it. For solvers that build
    * a whole system and drop it each substep (the tetrahedral liquid's mesh, matrix and
    * multigrid hierarchy): the WebAssembly kernels' memory is a bump arena that would otherwise

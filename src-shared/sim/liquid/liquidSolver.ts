@@ -452,14 +452,25 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     surface.label(this.levelSetScratch.sums, kind, setup.particlesPerCell, this.phiRaw)
     lap('levelSet')
     // 1b. Rigid bodies: keys, activation, collisions and motion over h (rigidFluid.ts steps 1-2).
+    // 2. Particles -> grid, extended into the air; closed faces carry the obstacle velocity.
+    // With bodies the splat starts first, on the kernels' other threads, and the rigid step
+    // runs here meanwhile: it reads and writes the bodies, the coupling's arrays, the cells'
+    // kinds and phiRaw, none of which the splat reads, and nothing the splat writes
+    // (KernelBackend.begin). Most of the rigid step is this thread's own work (collisions, the
+    // faces' lists), which left the other threads waiting.
     const rigid = this.rigid
     if (rigid) {
-      rigid.advance(h, offset, input.frame + (input.frameDt > 0 ? offset / input.frameDt : 0), input.family.rigidPoses ?? [], kind, count)
-      rigid.holdPushedMarkers(kind, count, this.phiRaw, h)
-      lap('rigid')
-    }
-    // 2. Particles -> grid, extended into the air; closed faces carry the obstacle velocity.
-    this.transfer.toGrid(p, vel, temp, this.markU, this.markV, this.markW, this.markT)
+      this.transfer.beginToGrid(p, vel, temp, this.markU, this.markV, this.markW, this.markT)
+      lap('toGrid')
+      try {
+        rigid.advance(h, offset, input.frame + (input.frameDt > 0 ? offset / input.frameDt : 0), input.family.rigidPoses ?? [], kind, count)
+        rigid.holdPushedMarkers(kind, count, this.phiRaw, h)
+      } finally {
+        // (Also when the rigid step throws: the other threads must be done with the splat.)
+        lap('rigid')
+        this.transfer.finishToGrid()
+      }
+    } else this.transfer.toGrid(p, vel, temp, this.markU, this.markV, this.markW, this.markT)
     lap('toGrid')
     this.extendVelocity(false)
     // u^n on the faces wet bodies cover: their rigid velocity (sec. 5.4).

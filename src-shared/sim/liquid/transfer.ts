@@ -147,6 +147,23 @@ export class ParticleTransfer {
    * centres of temp. Samples no particle reaches get mark 0 (else 1) and value 0.
    */
   toGrid(p: MarkerParticles, vel: MacGrid, temp: Float32Array, markU: Uint8Array, markV: Uint8Array, markW: Uint8Array, markT: Uint8Array): void {
+    this.splat(false, p, vel, temp, markU, markV, markW, markT)
+  }
+
+  /**
+   * toGrid, started on the kernels' other threads (KernelBackend.begin) so that the caller can
+   * do work of its own that touches none of the markers, vel, temp, the marks or the splat's
+   * sums meanwhile; finishToGrid() ends it. On one thread it runs at once.
+   */
+  beginToGrid(p: MarkerParticles, vel: MacGrid, temp: Float32Array, markU: Uint8Array, markV: Uint8Array, markW: Uint8Array, markT: Uint8Array): void {
+    this.splat(true, p, vel, temp, markU, markV, markW, markT)
+  }
+
+  finishToGrid(): void {
+    this.kernels.finish()
+  }
+
+  private splat(overlapped: boolean, p: MarkerParticles, vel: MacGrid, temp: Float32Array, markU: Uint8Array, markV: Uint8Array, markW: Uint8Array, markT: Uint8Array): void {
     const { nx, ny, nz, dx, origin, faces, cells } = this
     // One kernel for the four lattices, split by planes (splatKernels.ts).
     const sums = this.sums
@@ -162,7 +179,9 @@ export class ParticleTransfer {
     // Each marker's plane as a byte, so each piece of the splat passes over the markers that
     // reach none of its planes sixteen at a time (splatKernels.ts markerPlanesSlab).
     const codes = this.planeCodes.update(p, nz, dx, origin[2])
-    this.kernels.run(SPLAT_MARKERS, p, sums, vel, temp, marks, p.count, this.apic ? 1 : 0, nx, ny, nz, dx, origin[0], origin[1], origin[2], codes, this.planeCodes.shift, this.balance)
+    const args = [p, sums, vel, temp, marks, p.count, this.apic ? 1 : 0, nx, ny, nz, dx, origin[0], origin[1], origin[2], codes, this.planeCodes.shift, this.balance] as const
+    if (overlapped) this.kernels.begin(SPLAT_MARKERS, ...args)
+    else this.kernels.run(SPLAT_MARKERS, ...args)
   }
 
   /**

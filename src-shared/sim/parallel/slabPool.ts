@@ -35,8 +35,16 @@
 // between batches, so a job waits at most one batch. Only pages of blocks already handed out
 // are touched: what the solver allocated and will write anyway, now while the dispatching
 // thread builds the bodies' distance grids or seeds markers instead of in its first frame.
+//
+// Overlapped jobs. begin() starts a job in pieces mode and returns without taking a piece, so
+// the workers compute it while the dispatching thread does work of its own that neither reads
+// nor writes what the job writes, nor writes what it reads (the caller's promise); finish()
+// then takes the untaken pieces and waits. The job's arguments go to a block of their own
+// (ARGS points there until finish), because run() meanwhile runs every job on the calling
+// thread alone through the usual argument slots, without touching the control block. The
+// pieces' results do not depend on which thread took them, so the bits are those of run().
 import { EddyError } from '../../api/errors'
-import type { WasmKernels, WasmMemory, WasmModule } from '../wasm/kernels'
+import { MAX_KERNEL_ARGS, type WasmKernels, type WasmMemory, type WasmModule } from '../wasm/kernels'
 
 /** Runs kernels over index ranges (planes, rows, list positions or blocks). */
 export interface SlabRunner {
@@ -52,6 +60,14 @@ export interface SlabRunner {
    * comment). Returns when every range is done.
    */
   run(kernel: number, args: ArrayLike<number>, argCount: number, n: number, work?: number, balance?: ArrayLike<number> | null, piecesPerThread?: number): void
+  /**
+   * Starts a job as run() would, in pieces, and returns at once: the other threads take its
+   * pieces while the caller goes on; finish() takes the rest and returns when all are done
+   * (see "Overlapped jobs"). One at a time. Where no other thread would share it, it runs here.
+   */
+  begin(kernel: number, args: ArrayLike<number>, argCount: number, n: number, work?: number, balance?: ArrayLike<number> | null, piecesPerThread?: number): void
+  /** Ends the job begin() started (nothing when none is out). */
+  finish(): void
   /** Stops the workers. */
   close(): Promise<void>
 }
@@ -208,6 +224,12 @@ export class InlineRunner implements SlabRunner {
     this.kernels.dispatch(kernel, 0, n, 0)
   }
 
+  begin(kernel: number, args: ArrayLike<number>, argCount: number, n: number): void {
+    this.run(kernel, args, argCount, n)
+  }
+
+  finish(): void {}
+
   async close(): Promise<void> {}
 }
 
@@ -224,6 +246,10 @@ export class SlabPool implements SlabRunner {
   private readonly workers: SlabWorkerHandle[] = []
   private readonly spin: number
   private closed = false
+  /** The overlapped job's argument block (see "Overlapped jobs"), made at its first begin(). */
+  private flightArgs: Float64Array | null = null
+  /** The job begin() started, until finish(): its kernel, arguments and piece count. */
+  private flight: { kernel: number; args: Float64Array; argCount: number; pieces: number } | null = null
   /** Jobs run split across threads / on the dispatching thread only (diagnostics). */
   parallelJobs = 0
   inlineJobs = 0
@@ -290,12 +316,72 @@ export class SlabPool implements SlabRunner {
     const { kernels, ctrl } = this
     kernels.setArgs(args, argCount)
     const parts = Math.min(this.threads, n)
-    if (parts === 1 || work < this.minParallelWork) {
+    // While an overlapped job is out the workers are its: this one runs here alone.
+    if (parts === 1 || work < this.minParallelWork || this.flight !== null) {
       this.inlineJobs++
       kernels.dispatch(kernel, 0, n, 0)
       return
     }
     this.parallelJobs++
+    const pieces = this.post(kernel, argCount, n, parts, balance, piecesPerThread)
+    let failed: unknown = null
+    try {
+      if (pieces === 0) kernels.dispatch(kernel, ctrl[CTRL_RANGES], ctrl[CTRL_RANGES + 1], 0)
+      else this.takePieces(kernel, pieces)
+    } catch (e) {
+      failed = e
+    }
+    this.join(failed)
+  }
+
+  begin(kernel: number, args: ArrayLike<number>, argCount: number, n: number, work = n, balance: ArrayLike<number> | null = null, piecesPerThread = 1): void {
+    if (this.flight !== null) throw new EddyError('INTERNAL', 'SlabPool.begin while an overlapped job is out')
+    if (n <= 0) return
+    if (this.closed) throw new EddyError('INTERNAL', 'SlabPool used after close')
+    if (this.threads === 1 || Math.min(this.threads, n) === 1 || work < this.minParallelWork) {
+      this.run(kernel, args, argCount, n, work, balance, piecesPerThread)
+      return
+    }
+    const { kernels, ctrl } = this
+    if (argCount > MAX_KERNEL_ARGS) throw new EddyError('INTERNAL', `too many kernel arguments (${argCount})`)
+    if (this.flightArgs === null) {
+      const at = kernels.arena.alloc(MAX_KERNEL_ARGS * 8, 64)
+      this.flightArgs = new Float64Array(kernels.arena.buffer(), at, MAX_KERNEL_ARGS)
+    }
+    const own = this.flightArgs
+    for (let i = 0; i < argCount; i++) own[i] = args[i]
+    ctrl[CTRL_ARGS] = own.byteOffset
+    this.parallelJobs++
+    // At least one piece a thread, so the caller has some to take at finish().
+    const pieces = this.post(kernel, argCount, n, Math.min(this.threads, n), balance, Math.max(2, piecesPerThread))
+    this.flight = { kernel, args: own, argCount, pieces }
+  }
+
+  finish(): void {
+    const f = this.flight
+    if (f === null) return
+    this.flight = null
+    const { kernels, ctrl } = this
+    let failed: unknown = null
+    try {
+      kernels.setArgs(f.args, f.argCount)
+      this.takePieces(f.kernel, f.pieces)
+    } catch (e) {
+      failed = e
+    }
+    try {
+      this.join(failed)
+    } finally {
+      ctrl[CTRL_ARGS] = kernels.argsPtr
+    }
+  }
+
+  /**
+   * Writes a job's ranges (or pieces) and wakes the workers; returns the piece count (0: one
+   * range per thread, the caller's at RANGES). Its arguments are where ctrl[ARGS] points.
+   */
+  private post(kernel: number, argCount: number, n: number, parts: number, balance: ArrayLike<number> | null, piecesPerThread: number): number {
+    const { ctrl } = this
     // Pieces mode: at most MAX_THREADS pieces (the ranges' slots), at most n.
     const pieces = piecesPerThread > 1 ? Math.min(n, MAX_THREADS, Math.floor(piecesPerThread) * this.threads) : 0
     const cuts = pieces > 0 ? pieces : parts
@@ -317,18 +403,21 @@ export class SlabPool implements SlabRunner {
     Atomics.store(ctrl, CTRL_DONE, 0)
     Atomics.add(ctrl, CTRL_GEN, 1)
     Atomics.notify(ctrl, CTRL_GEN)
-    let failed: unknown = null
-    try {
-      if (pieces === 0) kernels.dispatch(kernel, ctrl[CTRL_RANGES], ctrl[CTRL_RANGES + 1], 0)
-      else {
-        for (let piece = Atomics.add(ctrl, CTRL_NEXT, 1); piece < pieces; piece = Atomics.add(ctrl, CTRL_NEXT, 1)) {
-          const r = CTRL_RANGES + 2 * piece
-          if (ctrl[r] < ctrl[r + 1]) kernels.dispatch(kernel, ctrl[r], ctrl[r + 1], 0)
-        }
-      }
-    } catch (e) {
-      failed = e
+    return pieces
+  }
+
+  /** Runs the posted job's untaken pieces on this thread (with its arguments set). */
+  private takePieces(kernel: number, pieces: number): void {
+    const { kernels, ctrl } = this
+    for (let piece = Atomics.add(ctrl, CTRL_NEXT, 1); piece < pieces; piece = Atomics.add(ctrl, CTRL_NEXT, 1)) {
+      const r = CTRL_RANGES + 2 * piece
+      if (ctrl[r] < ctrl[r + 1]) kernels.dispatch(kernel, ctrl[r], ctrl[r + 1], 0)
     }
+  }
+
+  /** Waits for the workers' part of the posted job, then throws this thread's error or theirs. */
+  private join(failed: unknown): void {
+    const { ctrl } = this
     // Wait for the workers even if our own range failed: they are still reading the arguments.
     const want = this.threads - 1
     let spins = 0
@@ -344,6 +433,11 @@ export class SlabPool implements SlabRunner {
 
   async close(): Promise<void> {
     if (this.closed) return
+    try {
+      this.finish()
+    } catch {
+      // Closing: the job's error has no one left to tell.
+    }
     this.closed = true
     const { ctrl } = this
     this.kernels.arena.onFresh = null

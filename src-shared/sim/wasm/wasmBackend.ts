@@ -83,6 +83,49 @@ export class WasmKernelBackend extends TableKernelBackend {
   }
 
   run(row: KernelRow, ...args: KernelArgs): number {
+    if (row === this.flightRow) throw new EddyError('INTERNAL', `kernel ${row.name} run while it is overlapped (its staged arguments are in use)`)
+    const id = this.marshal(row, args)
+    if (id < 0) {
+      this.fallbacks++
+      return runReference(row, args)
+    }
+    const range = row.range(args)
+    if (range > 0) this.runner.run(id, this.a, this.argCount, range, row.work ? row.work(args, range) : range, row.balance ? row.balance(args) : null, row.piecesPerThread ?? 1)
+    return row.partialIndex >= 0 ? sumPartials(args[row.partialIndex] as Float64Array, range > 0 ? range : 0) : 0
+  }
+
+  /** See KernelBackend.begin: the pool's other threads start it (SlabPool.begin). */
+  override begin(row: KernelRow, ...args: KernelArgs): void {
+    if (row.partialIndex >= 0) throw new EddyError('INTERNAL', `kernel ${row.name} sums partials: it cannot be overlapped`)
+    if (this.flightRow !== null) throw new EddyError('INTERNAL', `kernel ${row.name} begun while ${this.flightRow.name} is overlapped`)
+    const id = this.marshal(row, args)
+    if (id < 0) {
+      this.fallbacks++
+      runReference(row, args)
+      return
+    }
+    const range = row.range(args)
+    if (range <= 0) return
+    this.flightRow = row
+    this.runner.begin(id, this.a, this.argCount, range, row.work ? row.work(args, range) : range, row.balance ? row.balance(args) : null, row.piecesPerThread ?? 1)
+  }
+
+  override finish(): void {
+    if (this.flightRow === null) return
+    this.flightRow = null
+    this.runner.finish()
+  }
+
+  /** The row overlapped by begin(), until finish(). */
+  private flightRow: KernelRow | null = null
+  /** The argument count of the last marshal(). */
+  private argCount = 0
+
+  /**
+   * Writes the row's arguments into `a` (pointers, scalars, staged copies) and returns its
+   * dispatch number, or -1 when an array is not in the kernels' memory and cannot be staged.
+   */
+  private marshal(row: KernelRow, args: KernelArgs): number {
     if (args.length !== row.args.length) throw new EddyError('INTERNAL', `kernel ${row.name} takes ${row.args.length} arguments, got ${args.length}`)
     let id = this.ids.get(row)
     if (id === undefined) {
@@ -142,12 +185,10 @@ export class WasmKernelBackend extends TableKernelBackend {
     }
     if (!ok) {
       if (this.strict) throw new EddyError('INTERNAL', `an array passed to the WebAssembly kernel ${row.name} is not in their memory (allocate it through the kernel backend)`)
-      this.fallbacks++
-      return runReference(row, args)
+      return -1
     }
-    const range = row.range(args)
-    if (range > 0) this.runner.run(id, a, n, range, row.work ? row.work(args, range) : range, row.balance ? row.balance(args) : null, row.piecesPerThread ?? 1)
-    return row.partialIndex >= 0 ? sumPartials(args[row.partialIndex] as Float64Array, range > 0 ? range : 0) : 0
+    this.argCount = n
+    return id
   }
 
   /** [base, stride] of `bytes` of scratch per thread (blocks 64-byte aligned, kept per size). */

@@ -11,6 +11,7 @@ import { type GridSpec, MacGrid, ScalarField } from '../../../src-shared/sim/cor
 import type { KernelBackend } from '../../../src-shared/sim/core/kernelBackend'
 import { PressureSolver } from '../../../src-shared/sim/core/pressure'
 import { VorticityConfinement } from '../../../src-shared/sim/core/vorticity'
+import { ACTIVE_UPDATE_ITERATE, ACTIVE_UPDATE_SEARCH } from '../../../src-shared/sim/liquid/activeKernels'
 import { balancedCuts, type SlabPool } from '../../../src-shared/sim/parallel/slabPool'
 import type { WasmMemory } from '../../../src-shared/sim/wasm/kernels'
 import { WasmKernelBackend } from '../../../src-shared/sim/wasm/wasmBackend'
@@ -261,5 +262,50 @@ describe('committing ahead (slabPool.ts): idle workers commit the pages of block
     const backend = createKernelBackend('wasm', { threads: 1, initialBytes: 1 << 20 }) as WasmKernelBackend
     backends.push(backend)
     expect(backend.kernels.arena.onFresh).toBeNull()
+  })
+})
+
+describe('overlapped jobs (KernelBackend.begin, slabPool.ts)', () => {
+  it('a job begun on the other threads gives run()\'s bits while jobs run here meanwhile, on 1, 2 and 3 threads and on TypeScript', () => {
+    const planes = 41, plane = 7
+    const results: number[][] = []
+    for (const threads of [0, 1, 2, 3]) {
+      const backend = (threads === 0 ? createKernelBackend('ts') : createKernelBackend('wasm', { threads, minParallelWork: 0, strict: true, initialBytes: 1 << 20 })) as WasmKernelBackend
+      if (threads > 0) backends.push(backend)
+      // x += alpha s with x = 0, s = index + 1, alpha = 1 (as in the pieces test above): x = s
+      // exactly where an index ran once.
+      const x = backend.f64(planes * plane), r = backend.f64(planes * plane)
+      const sv = backend.f64(planes * plane), q = backend.f64(planes * plane)
+      const partial = backend.f64(planes).fill(-1)
+      for (let i = 0; i < sv.length; i++) (sv[i] = i + 1), (q[i] = 1)
+      const cells = new Int32Array(planes * plane).map((_, i) => i)
+      const planeStart = new Int32Array(planes + 1).map((_, k) => k * plane)
+      const c = backend.i32(cells.length)
+      c.set(cells)
+      const ps = backend.i32(planeStart.length)
+      ps.set(planeStart)
+      expect(() => backend.begin(ACTIVE_UPDATE_ITERATE, x, r, sv, q, 1, c, ps, partial, planes)).toThrow(/partials/)
+      backend.begin(ACTIVE_UPDATE_SEARCH, sv, q, 2, c, ps, planes)
+      // Meanwhile, here: a product on other arrays (on the calling thread alone).
+      const px = backend.f64(8).fill(1)
+      const out = backend.f64(8)
+      const f = backend.f32(12).fill(1)
+      backend.applyPoisson(out, px, f, f, f, 2, 2, 2)
+      expect(Array.from(out)).toEqual([3, 3, 3, 3, 3, 3, 3, 3])
+      // A second begin is refused while one is out.
+      if (threads > 1) expect(() => backend.begin(ACTIVE_UPDATE_SEARCH, sv, q, 2, c, ps, planes)).toThrow(/overlapped/)
+      backend.finish()
+      backend.finish()
+      // s = z + beta s: 1 + 2 (i + 1) at every index.
+      expect(Array.from(sv)).toEqual(Array.from({ length: sv.length }, (_, i) => 1 + 2 * (i + 1)))
+      // And the pool takes ordinary jobs again afterwards.
+      backend.run(ACTIVE_UPDATE_ITERATE, x, r, sv, q, 1, c, ps, partial, planes)
+      results.push(Array.from(x), Array.from(partial))
+      if (threads > 1) expect(((backend as WasmKernelBackend).runner as SlabPool).parallelJobs).toBeGreaterThanOrEqual(2)
+    }
+    for (let t = 2; t < results.length; t += 2) {
+      expect(results[t]).toEqual(results[0])
+      expect(results[t + 1]).toEqual(results[1])
+    }
   })
 })
