@@ -106,8 +106,8 @@ export class WasmKernelBackend extends TableKernelBackend {
     }
     const range = row.range(args)
     if (range <= 0) return
-    this.flightRow = row
     this.runner.begin(id, this.a, this.argCount, range, row.work ? row.work(args, range) : range, row.balance ? row.balance(args) : null, row.piecesPerThread ?? 1)
+    this.flightRow = row
   }
 
   override finish(): void {
