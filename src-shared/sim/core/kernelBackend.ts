@@ -59,8 +59,13 @@ export abstract class TableKernelBackend implements KernelBackend {
 
   /** See KernelBackend.begin: here the row runs at once. */
   begin(row: KernelRow, ...args: KernelArgs): void {
-    if (row.partialIndex >= 0) throw new EddyError('INTERNAL', `kernel ${row.name} sums partials: it cannot be overlapped`)
+    this.checkOverlappable(row)
     this.run(row, ...args)
+  }
+
+  /** A reducing row's sum is run()'s result, which begin() has no way to return. */
+  protected checkOverlappable(row: KernelRow): void {
+    if (row.partialIndex >= 0) throw new EddyError('INTERNAL', `kernel ${row.name} sums partials: it cannot be overlapped`)
   }
 
   finish(): void {}

@@ -41,6 +41,9 @@ interface Stage {
   bytes: number
 }
 
+/** start()'s result for a row the pool took overlapped. */
+const OVERLAPPED = -1
+
 export class WasmKernelBackend extends TableKernelBackend {
   readonly kind = 'wasm' as const
   readonly kernels: WasmKernels
@@ -84,30 +87,36 @@ export class WasmKernelBackend extends TableKernelBackend {
 
   run(row: KernelRow, ...args: KernelArgs): number {
     if (row === this.flightRow) throw new EddyError('INTERNAL', `kernel ${row.name} run while it is overlapped (its staged arguments are in use)`)
+    return this.start(row, args, false)
+  }
+
+  /** See KernelBackend.begin: the pool's other threads start it (SlabPool.begin). */
+  override begin(row: KernelRow, ...args: KernelArgs): void {
+    this.checkOverlappable(row)
+    if (this.flightRow !== null) throw new EddyError('INTERNAL', `kernel ${row.name} begun while ${this.flightRow.name} is overlapped`)
+    if (this.start(row, args, true) === OVERLAPPED) this.flightRow = row
+  }
+
+  /**
+   * run() and begin(): the row's arguments marshalled, then the pool's run (returning the sum of
+   * a reducing row's partials, else 0) or begin (returning OVERLAPPED); the reference here when
+   * an array is not in the kernels' memory.
+   */
+  private start(row: KernelRow, args: KernelArgs, overlapped: boolean): number {
     const id = this.marshal(row, args)
     if (id < 0) {
       this.fallbacks++
       return runReference(row, args)
     }
     const range = row.range(args)
-    if (range > 0) this.runner.run(id, this.a, this.argCount, range, row.work ? row.work(args, range) : range, row.balance ? row.balance(args) : null, row.piecesPerThread ?? 1)
-    return row.partialIndex >= 0 ? sumPartials(args[row.partialIndex] as Float64Array, range > 0 ? range : 0) : 0
-  }
-
-  /** See KernelBackend.begin: the pool's other threads start it (SlabPool.begin). */
-  override begin(row: KernelRow, ...args: KernelArgs): void {
-    if (row.partialIndex >= 0) throw new EddyError('INTERNAL', `kernel ${row.name} sums partials: it cannot be overlapped`)
-    if (this.flightRow !== null) throw new EddyError('INTERNAL', `kernel ${row.name} begun while ${this.flightRow.name} is overlapped`)
-    const id = this.marshal(row, args)
-    if (id < 0) {
-      this.fallbacks++
-      runReference(row, args)
-      return
+    if (range <= 0) return 0
+    const work = row.work ? row.work(args, range) : range, balance = row.balance ? row.balance(args) : null, pieces = row.piecesPerThread ?? 1
+    if (overlapped) {
+      this.runner.begin(id, this.a, this.argCount, range, work, balance, pieces)
+      return OVERLAPPED
     }
-    const range = row.range(args)
-    if (range <= 0) return
-    this.runner.begin(id, this.a, this.argCount, range, row.work ? row.work(args, range) : range, row.balance ? row.balance(args) : null, row.piecesPerThread ?? 1)
-    this.flightRow = row
+    this.runner.run(id, this.a, this.argCount, range, work, balance, pieces)
+    return row.partialIndex >= 0 ? sumPartials(args[row.partialIndex] as Float64Array, range) : 0
   }
 
   override finish(): void {
