@@ -7,14 +7,22 @@ export class FrameBuffers {
   private readonly arrays = new Map<string, Float32Array>()
 
   /**
+   * allocate: where the arrays live, when not in the JavaScript heap (the kernels' memory, so
+   * kernel rows can fill them: liquid/frameArrayKernel.ts). That memory cannot free a block, so
+   * an array there grows twice as large when too short, as the markers' own arrays do.
+   */
+  constructor(private readonly allocate: ((length: number) => Float32Array) | null = null) {}
+
+  /**
    * An array of `length` floats for `name` (its old contents, not zeroed): a view of the kept
-   * array, reallocated 1.25x larger when it is too short, so markers added by emitters grow it
-   * a few times rather than every frame.
+   * array, reallocated 1.25x larger (2x with `allocate`) when it is too short, so markers added
+   * by emitters grow it a few times rather than every frame.
    */
   f32(name: string, length: number): Float32Array {
     let a = this.arrays.get(name)
     if (!a || a.length < length) {
-      a = new Float32Array(a ? Math.ceil(length * 1.25) : length)
+      const grown = a ? Math.ceil(length * (this.allocate ? 2 : 1.25)) : length
+      a = this.allocate ? this.allocate(grown) : new Float32Array(grown)
       this.arrays.set(name, a)
     }
     return a.length === length ? a : a.subarray(0, length)

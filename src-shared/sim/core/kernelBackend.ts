@@ -79,6 +79,10 @@ export abstract class TableKernelBackend implements KernelBackend {
     return fn()
   }
 
+  holds(_view: ArrayBufferView): boolean {
+    return true
+  }
+
   applyPoisson(out: Float64Array, x: Float64Array, fu: Float32Array, fv: Float32Array, fw: Float32Array, nx: number, ny: number, nz: number): void {
     this.run(APPLY_POISSON, out, x, fu, fv, fw, nx, ny, nz)
   }

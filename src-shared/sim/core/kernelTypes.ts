@@ -62,6 +62,8 @@ export interface KernelBackend extends KernelAllocator {
    * Arrays allocated in fn must not be used after it returns.
    */
   scoped<T>(fn: () => T): T
+  /** Whether the kernels can read and write `view` where it lies (on TypeScript, any array). */
+  holds(view: ArrayBufferView): boolean
   /** applyPoissonSlab: out = A x. */
   applyPoisson(out: Float64Array, x: Float64Array, fu: Float32Array, fv: Float32Array, fw: Float32Array, nx: number, ny: number, nz: number): void
   /** residualSlab: r = b - A x. */

@@ -56,6 +56,7 @@ import { MARKERS_OFF_TEMPERATURE } from './markerTemperatureKernel'
 import { largestPartial } from '../core/vectorOps'
 import { APPLY_CHANGE, type FaceMarks, MARK_CHANGE } from './changeCarryKernels'
 import { DensityCorrection, DRIFT_TOLERANCE } from './densityCorrection'
+import { INTERLEAVE_MARKERS, interleaveMarkersSlab } from './frameArrayKernel'
 import { ParticleTransfer, splatSumsLength } from './transfer'
 import * as kinds from './viscosity'
 import { now } from '../wallClock'
@@ -195,7 +196,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
   private readonly liquidStart: MacGrid | null
   private readonly viscousChange: MacGrid | null
   /** The arrays frame({ transient: true }) hands out, kept between frames. */
-  private readonly frameBuffers = new FrameBuffers()
+  private readonly frameBuffers: FrameBuffers
 
   constructor(setup: LiquidSetup) {
     validateLiquidSetup(setup)
@@ -210,6 +211,7 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     this.velocity = new MacGrid(grid, alloc)
     this.velOld = new MacGrid(grid, alloc)
     this.kernels = kernels
+    this.frameBuffers = new FrameBuffers(kernels.kind === 'wasm' ? (length) => kernels.f32(length) : null)
     // The extensions (extendPlanes.ts EXTEND_LAYER) run on the kernels too.
     this.change = new MacGrid(grid, alloc)
     this.changeMarks = { mu: kernels.u8((nx + 1) * ny * nz), mv: kernels.u8(nx * (ny + 1) * nz), mw: kernels.u8(nx * ny * (nz + 1)) }
@@ -715,16 +717,11 @@ export class LiquidSolver implements Solver<LiquidSimInput> {
     const temperature = frameCopy(kept, 'temperature', p.temp.subarray(0, n))
     const id = frameArray(kept, 'id', n)
     id.set(p.id.subarray(0, n)) // uint32 ids as float32 values, as the frame's attributes are
-    // The arrays in locals: a field load per element kept this copy at ~9 ns a value.
+    // Kept arrays live in the kernels' memory (see frameBuffers), so the threads interleave
+    // them; fresh ones are not, and are filled here.
     const { px, py, pz, vx, vy, vz } = p
-    for (let q = 0; q < n; q++) {
-      positions[3 * q] = px[q]
-      positions[3 * q + 1] = py[q]
-      positions[3 * q + 2] = pz[q]
-      velocity[3 * q] = vx[q]
-      velocity[3 * q + 1] = vy[q]
-      velocity[3 * q + 2] = vz[q]
-    }
+    if (kept) this.kernels.run(INTERLEAVE_MARKERS, px, py, pz, vx, vy, vz, positions, velocity, n)
+    else interleaveMarkersSlab(px, py, pz, vx, vy, vz, positions, velocity, 0, n)
     const particles: ParticleSet = {
       name: 'liquid',
       count: n,

@@ -388,7 +388,10 @@ export const SPLAT_MARKERS = defineKernel({
   work: (a) => 32 * num(a, 5),
   balance: (a) => a[16] as Float64Array | null,
   // Pieces taken as threads finish: the balance counts cells, the cost is markers near them
-  // (each piece passes over the markers' plane codes, 16 a step).
-  piecesPerThread: 3,
+  // (each piece passes over the markers' plane codes, 16 a step). Six a thread, not three:
+  // started with begin() (liquidSolver.ts, before the rigid step), the calling thread joins
+  // late and takes the last pieces, and the other threads wait out the last one it takes
+  // (gears and bunnies: toGrid 142-145 -> 136-140 ms/frame).
+  piecesPerThread: 6,
   ref: splatMarkersSlab,
 })

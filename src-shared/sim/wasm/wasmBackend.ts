@@ -234,6 +234,11 @@ export class WasmKernelBackend extends TableKernelBackend {
   }
 
   /** See KernelBackend.scoped: the arena goes back to its mark when fn returns or throws. */
+  /** Only arrays in the kernels' memory. */
+  override holds(view: ArrayBufferView): boolean {
+    return this.kernels.arena.owns(view)
+  }
+
   override scoped<T>(fn: () => T): T {
     const arena = this.kernels.arena
     const mark = arena.mark()

@@ -210,9 +210,13 @@ export class ParticleLevelSet {
     return bad
   }
 
-  /** positions[0 .. length) where the kernels can read them: as they are on TypeScript, else copied into the kernels' memory. */
+  /**
+   * positions[0 .. length) where the kernels can read them: as they are when the kernels hold
+   * them (on TypeScript; a transient liquid frame's, liquidSolver.ts), else copied into the
+   * kernels' memory.
+   */
   private inKernelMemory(positions: Float32Array, length: number): Float32Array {
-    if (this.kernels.kind !== 'wasm') return positions
+    if (this.kernels.holds(positions)) return positions
     this.staged = growF32(this.staged, length, this.kernels)
     this.staged.set(positions.subarray(0, length))
     return this.staged
