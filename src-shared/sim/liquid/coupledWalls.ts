@@ -8,7 +8,7 @@
 // covers next to a liquid cell c, g = s share [e_a ; n_a (r x n)] (s = +1 when the liquid is
 // below the face along its axis a, -1 above; share the part of the face the body covers; r
 // from the centre of mass, n the body's outward normal nearest the face: the torque arm that
-// matches the wall velocity e_a . v + n_a n . (omega x r), rigidCoupling.ts wallVelocityAt,
+// matches the wall velocity e_a . v + n_a n . (omega x r), rigidFaceKernels.ts wallVelocity,
 // less a bias that keeps a uniform pressure from turning the body: faceArm).
 // The wall's flux enters the right-hand side as b_c -= g . V. With V = V* + M^-1 rho dx^3 S q
 // (V* the body's velocity before the pressure: its last velocity, its collisions and its

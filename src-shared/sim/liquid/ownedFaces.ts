@@ -6,22 +6,42 @@
 // frame of the gears and bunnies on the calling thread while the kernels' workers waited. The
 // bodies do not move between rasterise and the end of the substep (only their velocities
 // change), so the arms computed here are the ones those visits computed, to the bit.
+//
+// The arrays come from the kernels' allocator: the coupling's face passes are kernel rows
+// (rigidFaceKernels.ts). Its memory cannot free a block, so the list grows by doubling.
 
-/** Int32 values an entry holds in `face`: axis, face index, i, j, k, closed side. */
-export const FACE_STRIDE = 6
+import type { KernelAllocator } from '../core/kernelTypes'
+
+/** Int32 values an entry holds in `face`: axis, face index, i, j, k, closed side, body. */
+export const FACE_STRIDE = 7
+/** The entry's slot of its body's index. */
+export const FACE_BODY = 6
+
+const PLAIN: KernelAllocator = {
+  f32: (n) => new Float32Array(n),
+  f64: (n) => new Float64Array(n),
+  i32: (n) => new Int32Array(n),
+  u8: (n) => new Uint8Array(n),
+}
 
 export class OwnedFaces {
   /** Body b's entries are start[b] .. start[b + 1] (in axis, k, j, i order). */
-  start = new Int32Array(1)
-  /** Per entry (FACE_STRIDE): axis a, face index f, the face's lattice indices i, j, k, and its closed side (-1, 0, +1: rigidCoupling.ts closedSide). */
-  face = new Int32Array(FACE_STRIDE * 256)
+  start: Int32Array
+  /** Per entry (FACE_STRIDE): axis a, face index f, the face's lattice indices i, j, k, its closed side (-1, 0, +1: rigidCoupling.ts closedSide) and its body. */
+  face: Int32Array
   /** Per entry: the torque arm of the face (rigidCoupling.ts faceArm, the bias included), 3 float64. */
-  arm = new Float64Array(3 * 256)
+  arm: Float64Array
   count = 0
+
+  constructor(private readonly alloc: KernelAllocator = PLAIN) {
+    this.start = alloc.i32(1)
+    this.face = alloc.i32(FACE_STRIDE * 256)
+    this.arm = alloc.f64(3 * 256)
+  }
 
   /** Empties the list for nb bodies; then begin(b) and push() for b = 0 .. nb - 1 in order. */
   reset(nb: number): void {
-    if (this.start.length < nb + 1) this.start = new Int32Array(nb + 1)
+    if (this.start.length < nb + 1) this.start = this.alloc.i32(nb + 1)
     this.start.fill(0, 0, nb + 1)
     this.count = 0
   }
@@ -36,10 +56,10 @@ export class OwnedFaces {
   push(a: number, f: number, i: number, j: number, k: number, side: number, b: number): number {
     const t = this.count
     if (t === this.face.length / FACE_STRIDE) {
-      const face = new Int32Array(2 * this.face.length)
+      const face = this.alloc.i32(2 * this.face.length)
       face.set(this.face)
       this.face = face
-      const arm = new Float64Array(2 * this.arm.length)
+      const arm = this.alloc.f64(2 * this.arm.length)
       arm.set(this.arm)
       this.arm = arm
     }
@@ -51,6 +71,7 @@ export class OwnedFaces {
     F[o + 3] = j
     F[o + 4] = k
     F[o + 5] = side
+    F[o + 6] = b
     this.count = t + 1
     this.start[b + 1] = t + 1
     return t

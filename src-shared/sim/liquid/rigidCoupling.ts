@@ -6,8 +6,9 @@
 //     wherever a cell centre lies within sqrt(3)/2 dx of its surface (elsewhere the cell is
 //     wholly in or out, as the text notes), and the same lattice gives each face's control
 //     volume (a cube of side dx centred on the face) its fraction w;
-//   - the walls of the liquid-only solve (boundary), their velocity (wallVelocityAt: the
-//     translation and the normal part of the spin) and the matching torque arms (faceArm);
+//   - the walls of the liquid-only solve (boundary), their velocity (rigidFaceKernels.ts
+//     wallVelocity: the translation and the normal part of the spin) and the matching torque
+//     arms (faceArm);
 //   - the body's weight as that solve's pressure sum sees it (addDiscreteWeight), and the
 //     impulse of its pressure (applyWallPressure);
 //   - the body's motion in the faces the markers read, with its reaction on the body
@@ -30,6 +31,7 @@ import type { KernelBackend } from '../core/kernelTypes'
 import type { SdfGrid } from '../rigid/rigidShape'
 import { HALVES, POSE, type PosedMesh, RASTERISE_MESH, SUB, sampleBodyCells, writeMeshPose } from './meshBodyKernels'
 import { FACE_STRIDE, OwnedFaces } from './ownedFaces'
+import { BLEND_RIGID, BLEND_WALL, BODY_FLAG, BODY_STATE, EXCHANGE_STRIDE, type FaceArrays32, type FaceArrays64, RIGID_BOUNDARY_FACES, RIGID_FACE_BLEND, RIGID_FACE_EXCHANGE } from './rigidFaceKernels'
 
 /** What the coupling needs of a rigid body (sim/rigid RigidBody satisfies it). */
 export interface CoupledBody {
@@ -99,16 +101,21 @@ export class RigidCoupling {
   /** Per body: faceArm's bias on its closed surface (listFaces). */
   private armBias = new Float64Array(0)
   /** The faces each used body owns, with their arms, as the last rasterise left them. */
-  readonly faces = new OwnedFaces()
+  readonly faces: OwnedFaces
+  /** faceFraction as the face rows take it. */
+  private readonly fractionFaces: FaceArrays32
+  /** The face rows' body state (rigidFaceKernels.ts BODY_STATE per body), refilled per pass. */
+  private bodyState: Float64Array = new Float64Array(0)
   /** The bodies' rows of the liquid-only solve (buildWalls). */
   readonly walls: CoupledWalls
   private readonly wallImpulse = new Float64Array(6)
   private readonly weightImpulse = new Float64Array(6)
   private readonly stillPotential = new Float64Array(3)
   /** Per body: imposeWithReaction's 6x6 system and right-hand side (42 doubles). */
-  private exchange = new Float64Array(0)
+  private exchange: Float64Array = new Float64Array(0)
   private readonly inertia = new Float64Array(9)
-  private readonly jrow = new Float64Array(6)
+  /** The markers' splat sums as the exchange row takes them (transfer.ts faceSplat). */
+  private readonly splatFaces: FaceArrays64 = { u: new Float64Array(0), v: new Float64Array(0), w: new Float64Array(0) }
   private readonly sol = new Float64Array(6)
 
   /** kernels: where mesh bodies are sampled (default TypeScript). */
@@ -118,11 +125,14 @@ export class RigidCoupling {
     const { nx, ny, nz } = grid
     const n = nx * ny * nz
     this.cellFraction = new Float32Array(n)
-    this.cellPhi = new Float32Array(n)
+    // What the face passes read (rigidFaceKernels.ts) comes from the kernels' allocator.
+    this.cellPhi = kernels.f32(n)
     this.far = 1e30
     this.cellPhi.fill(this.far)
     this.faceOwner = [new Int16Array((nx + 1) * ny * nz).fill(-1), new Int16Array(nx * (ny + 1) * nz).fill(-1), new Int16Array(nx * ny * (nz + 1)).fill(-1)]
-    this.faceFraction = [new Float32Array((nx + 1) * ny * nz), new Float32Array(nx * (ny + 1) * nz), new Float32Array(nx * ny * (nz + 1))]
+    this.faceFraction = [kernels.f32((nx + 1) * ny * nz), kernels.f32(nx * (ny + 1) * nz), kernels.f32(nx * ny * (nz + 1))]
+    this.fractionFaces = { u: this.faceFraction[0], v: this.faceFraction[1], w: this.faceFraction[2] }
+    this.faces = new OwnedFaces(kernels)
     this.walls = new CoupledWalls(nx, ny, nz)
   }
 
@@ -286,19 +296,8 @@ export class RigidCoupling {
       vel.w.fill(0)
     }
     const { nx, ny, nz } = this.grid
-    const cp = this.cellPhi
-    const frs = [fr.u, fr.v, fr.w]
-    this.forFaces(bodies, use, fractions, (body, a, f, w, px, py, pz, comp, t) => {
-      // Cells on either side of face f along axis a.
-      const sx = a === 0 ? nx + 1 : nx, sy = a === 1 ? ny + 1 : ny
-      const i = f % sx, j = Math.floor(f / sx) % sy, k = Math.floor(f / (sx * sy))
-      const hi = a === 0 ? (i < nx ? i + nx * (j + ny * k) : -1) : a === 1 ? (j < ny ? i + nx * (j + ny * k) : -1) : k < nz ? i + nx * (j + ny * k) : -1
-      const lo = a === 0 ? (i > 0 ? i - 1 + nx * (j + ny * k) : -1) : a === 1 ? (j > 0 ? i + nx * (j - 1 + ny * k) : -1) : k > 0 ? i + nx * (j + ny * (k - 1)) : -1
-      const closed = (hi >= 0 && cp[hi] < 0) || (lo >= 0 && cp[lo] < 0)
-      const open = closed ? 0 : 1 - w
-      if (open < frs[a][f]) frs[a][f] = open
-      comp[f] = this.wallVelocityAt(body, a, t)
-    }, vel)
+    const L = this.faces
+    this.kernels.run(RIGID_BOUNDARY_FACES, L.face, L.arm, this.stateOf(bodies, use), this.fractionFaces, fractions, fr, vel, this.cellPhi, nx, ny, nz, L.count)
     return { fractions: fr, velocity: vel }
   }
 
@@ -400,7 +399,7 @@ export class RigidCoupling {
       if (push === 0) continue
       const jv = scale * share * push
       out[a] += jv
-      // Torque arm: faceArm's, as coupledWalls.ts's rows (the match of wallVelocityAt).
+      // Torque arm: faceArm's, as coupledWalls.ts's rows (the match of rigidFaceKernels.ts wallVelocity).
       out[3] += jv * arm[3 * t]; out[4] += jv * arm[3 * t + 1]; out[5] += jv * arm[3 * t + 2]
     }
   }
@@ -419,24 +418,10 @@ export class RigidCoupling {
     }
   }
 
-  /**
-   * The wall velocity the face of entry t (ownedFaces.ts) takes from its body: e_a . v +
-   * arm . omega, its translation and, through faceArm's arm, the normal part of its spin,
-   * e_a . n (n . (omega x r)), n the outward normal of the surface nearest the face. The
-   * tangential part of the spin is left out: on the axis-aligned faces of a voxelised surface
-   * it pumps liquid like the teeth of a gear (a sphere spinning about its axis moves no
-   * liquid, its staircase does, and the pressure that builds up brakes it). A body's spin
-   * still pushes the liquid wherever it moves the surface along its normal (a spinning box, a
-   * gear's teeth).
-   */
-  private wallVelocityAt(body: CoupledBody, a: number, t: number): number {
-    const arm = this.faces.arm, o = 3 * t
-    return body.v[a] + arm[o] * body.w[0] + arm[o + 1] * body.w[1] + arm[o + 2] * body.w[2]
-  }
 
   /**
    * The torque arm of a face of axis a, centre p, before the bias, into out[o..o+2]: n_a (r x
-   * n), the arm that matches wallVelocityAt (a push along e_a with it is the transpose of
+   * n), the arm that matches rigidFaceKernels.ts wallVelocity (a push along e_a with it is the transpose of
    * that wall velocity). faceArm (listFaces) takes the body's armBias off it on the faces of
    * its closed surface (the faces with its interior cells on one side only), with the sign of
    * the side the interior lies on. Without the bias a uniform pressure would turn the body
@@ -514,13 +499,6 @@ export class RigidCoupling {
     }
   }
 
-  /** The body's rigid velocity e_a . (v + omega x r) at a face of axis a. */
-  private rigidAt(body: CoupledBody, a: number, px: number, py: number, pz: number): number {
-    const rx = px - body.x[0], ry = py - body.x[1], rz = pz - body.x[2]
-    const v = body.v, w = body.w
-    return a === 0 ? v[0] + w[1] * rz - w[2] * ry : a === 1 ? v[1] + w[2] * rx - w[0] * rz : v[2] + w[0] * ry - w[1] * rx
-  }
-
   /**
    * Writes each listed body's rigid velocity into the faces it covers, blended by w (the
    * u^n of sec. 5.4 on R): vel = (1 - w) vel + w (v + omega x r). `use[b]` = 0 skips body b.
@@ -531,7 +509,7 @@ export class RigidCoupling {
 
   /**
    * The bodies' motion in the velocity the markers take, with Newton's third law: on each
-   * open face a body covers by w, u = (1 - w) u + w e_a . (v + arm . omega) (wallVelocityAt:
+   * open face a body covers by w, u = (1 - w) u + w e_a . (v + arm . omega) (rigidFaceKernels.ts wallVelocity:
    * the body's translation and the normal part of its spin), and the markers splatted onto
    * the face (splat[a][2f + 1] times markerMass: the mass toParticles moves with it) and the
    * body share the momentum that exchange moves. The body's velocity V' after it is the
@@ -548,7 +526,7 @@ export class RigidCoupling {
    */
   imposeWithReaction(vel: MacGrid, bodies: readonly CoupledBody[], use: Uint8Array, open: MacGrid, dynamic: Uint8Array, splat: readonly Float64Array[], markerMass: number, mass: Float64Array, invInertia: Float64Array): void {
     const nb = bodies.length
-    if (this.exchange.length < 42 * nb) this.exchange = new Float64Array(42 * nb)
+    if (this.exchange.length < EXCHANGE_STRIDE * nb) this.exchange = this.kernels.f64(EXCHANGE_STRIDE * nb)
     const X = this.exchange
     // A = M (mass, world inertia) and b = M V per dynamic body.
     for (let bi = 0; bi < nb; bi++) {
@@ -566,20 +544,14 @@ export class RigidCoupling {
         rhs[r] = sum
       }
     }
-    // Plus the markers' share of each face: A += m_f w J J^T, b += m_f w J u_f, J = [e_a ; arm].
-    const arm = this.faces.arm, J = this.jrow
-    this.forFaces(bodies, use, open, (body, a, f, w, px, py, pz, comp, t, bi) => {
-      const m = markerMass * splat[a][2 * f + 1]
-      if (!(m > 0) || !dynamic[bi]) return
-      J[0] = a === 0 ? 1 : 0; J[1] = a === 1 ? 1 : 0; J[2] = a === 2 ? 1 : 0
-      J[3] = arm[3 * t]; J[4] = arm[3 * t + 1]; J[5] = arm[3 * t + 2]
-      const mw = m * w, o = 42 * bi
-      for (let r = 0; r < 6; r++) {
-        if (J[r] === 0) continue
-        X[o + 36 + r] += mw * J[r] * comp[f]
-        for (let c = 0; c < 6; c++) X[o + 6 * r + c] += mw * J[r] * J[c]
-      }
-    }, vel)
+    // Plus the markers' share of each face: A += m_f w J J^T, b += m_f w J u_f, J = [e_a ; arm]
+    // (rigidFaceKernels.ts faceExchangeSlab, a body per index).
+    const L = this.faces
+    const state = this.stateOf(bodies, use, dynamic)
+    this.splatFaces.u = splat[0]
+    this.splatFaces.v = splat[1]
+    this.splatFaces.w = splat[2]
+    this.kernels.run(RIGID_FACE_EXCHANGE, L.face, L.arm, L.start, state, this.fractionFaces, open, vel, this.splatFaces, markerMass, X, nb, L.count)
     // The common velocity: what the body and those markers share after the exchange.
     for (let bi = 0; bi < nb; bi++) {
       if (!dynamic[bi] || !use[bi]) continue
@@ -591,46 +563,37 @@ export class RigidCoupling {
         body.w[d] = this.sol[3 + d]
       }
     }
-    this.forFaces(bodies, use, open, (body, a, f, w, px, py, pz, comp, t) => {
-      comp[f] = (1 - w) * comp[f] + w * this.wallVelocityAt(body, a, t)
-    }, vel)
+    this.blend(BLEND_WALL, vel, bodies, use, open)
   }
 
   /** vel = (1 - w) vel + w (v + omega x r) on the open faces of bodies with use[b] = 1 (eq. 80's blend). */
   private blendRigid(vel: MacGrid, bodies: readonly CoupledBody[], use: Uint8Array, open: MacGrid): void {
-    this.forFaces(bodies, use, open, (body, a, f, w, px, py, pz, comp) => {
-      comp[f] = (1 - w) * comp[f] + w * this.rigidAt(body, a, px, py, pz)
-    }, vel)
+    this.blend(BLEND_RIGID, vel, bodies, use, open)
   }
 
-
-  /**
-   * Calls fn for every open face owned by a body with use[b] = 1 (its entry t in faces, in
-   * the list's order), with its centre and component array.
-   */
-  private forFaces(
-    bodies: readonly CoupledBody[],
-    use: Uint8Array,
-    open: MacGrid,
-    fn: (body: CoupledBody, a: number, f: number, w: number, px: number, py: number, pz: number, comp: Float32Array, t: number, bi: number) => void,
-    vel: MacGrid,
-  ): void {
+  /** vel = (1 - w) vel + w u_body on the open faces of bodies with use[b] = 1, u_body by mode (rigidFaceKernels.ts faceBlendSlab). */
+  private blend(mode: number, vel: MacGrid, bodies: readonly CoupledBody[], use: Uint8Array, open: MacGrid): void {
     const { dx, origin } = this.grid
-    const comps = [vel.u, vel.v, vel.w]
-    const opens = [open.u, open.v, open.w]
-    const { start, face } = this.faces
-    const fr = this.faceFraction
-    for (let bi = 0; bi < this.boxes.length; bi++) {
-      if (!use[bi]) continue
-      const body = bodies[bi]
-      for (let t = start[bi]; t < start[bi + 1]; t++) {
-        const o = FACE_STRIDE * t
-        const a = face[o], f = face[o + 1]
-        if (!(opens[a][f] > 0)) continue
-        const px = origin[0] + (face[o + 2] + (a === 0 ? 0 : 0.5)) * dx, py = origin[1] + (face[o + 3] + (a === 1 ? 0 : 0.5)) * dx, pz = origin[2] + (face[o + 4] + (a === 2 ? 0 : 0.5)) * dx
-        fn(body, a, f, fr[a][f], px, py, pz, comps[a], t, bi)
+    const L = this.faces
+    this.kernels.run(RIGID_FACE_BLEND, L.face, L.arm, this.stateOf(bodies, use), this.fractionFaces, open, vel, mode, dx, origin[0], origin[1], origin[2], L.count)
+  }
+
+  /** The face rows' body state: velocities, spins and centres, flagged where use (and, when given, also) is set. */
+  private stateOf(bodies: readonly CoupledBody[], use: Uint8Array, also: Uint8Array | null = null): Float64Array {
+    const nb = bodies.length
+    if (this.bodyState.length < BODY_STATE * nb) this.bodyState = this.kernels.f64(BODY_STATE * nb)
+    const S = this.bodyState
+    for (let bi = 0; bi < nb; bi++) {
+      const body = bodies[bi], s = BODY_STATE * bi
+      for (let d = 0; d < 3; d++) {
+        S[s + d] = body.v[d]
+        S[s + 3 + d] = body.w[d]
+        S[s + 6 + d] = body.x[d]
       }
+      // Only bodies the last rasterise listed have entries (this.boxes), as the serial passes visited.
+      S[s + BODY_FLAG] = bi < this.boxes.length && use[bi] && (also === null || also[bi]) ? 1 : 0
     }
+    return S
   }
 }
 

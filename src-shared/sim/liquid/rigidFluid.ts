@@ -30,7 +30,7 @@
 //   7. markers that ended up inside a body are moved out to its surface (the thesis removes
 //      them, which loses liquid volume; pushing keeps it).
 // A body's spin reaches the liquid only where it moves the surface along its normal
-// (rigidCoupling.ts wallVelocityAt), as a smooth surface's does.
+// (rigidFaceKernels.ts wallVelocity), as a smooth surface's does.
 import { EddyError } from '../../api/errors'
 import { eulerXYZDegToMatrix } from '../../geometry/primitiveSdf'
 import type { SignedDistanceField } from '../../geometry/signedDistance'
