@@ -98,17 +98,38 @@ export class ParticleMover {
       nz,
       count,
     )
-    // Remove the flagged markers from the last to the first: the marker swapped into a freed
-    // slot is a survivor already moved, as in a one-pass backwards loop.
-    const flag = p.flag
-    let removed = 0
-    for (let q = count - 1; q >= 0; q--) {
+    return removeFlagged(p, count)
+  }
+}
+
+/**
+ * Removes the markers among [0, count) whose flag is set, from the last to the first: the
+ * marker swapped into a freed slot is a survivor already moved, as in a one-pass backwards
+ * loop. Nearly every flag is 0, so they are read four to a 32-bit word where the array's
+ * offset allows (a byte a marker was about 2 ms a substep for a million markers, on the
+ * calling thread while the kernels' other threads waited); the same markers go in the same
+ * order. Returns how many were removed.
+ */
+export function removeFlagged(p: MarkerParticles, count: number): number {
+  const flag = p.flag
+  let removed = 0
+  const whole = (flag.byteOffset & 3) === 0 ? count >> 2 : 0
+  for (let q = count - 1; q >= 4 * whole; q--) {
+    if (flag[q] === 0) continue
+    p.remove(q)
+    removed++
+  }
+  if (whole === 0) return removed
+  const words = new Int32Array(flag.buffer, flag.byteOffset, whole)
+  for (let w = whole - 1; w >= 0; w--) {
+    if (words[w] === 0) continue
+    for (let q = 4 * w + 3; q >= 4 * w; q--) {
       if (flag[q] === 0) continue
       p.remove(q)
       removed++
     }
-    return removed
   }
+  return removed
 }
 
 /**

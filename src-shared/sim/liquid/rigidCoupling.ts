@@ -31,7 +31,7 @@ import type { KernelBackend } from '../core/kernelTypes'
 import type { SdfGrid } from '../rigid/rigidShape'
 import { HALVES, POSE, type PosedMesh, RASTERISE_MESH, SUB, sampleBodyCells, writeMeshPose } from './meshBodyKernels'
 import { FACE_STRIDE, OwnedFaces } from './ownedFaces'
-import { BLEND_RIGID, BLEND_WALL, BODY_FLAG, BODY_STATE, EXCHANGE_STRIDE, type FaceArrays32, type FaceArrays64, RIGID_BOUNDARY_FACES, RIGID_FACE_BLEND, RIGID_FACE_EXCHANGE } from './rigidFaceKernels'
+import { BLEND_RIGID, BLEND_WALL, BODY_FLAG, BODY_STATE, EXCHANGE_STRIDE, type FaceArrays32, type FaceArrays64, RIGID_BOUNDARY_FACES, RIGID_FACE_BLEND, RIGID_FACE_EXCHANGE, RIGID_RESTORE_FACES } from './rigidFaceKernels'
 
 /** What the coupling needs of a rigid body (sim/rigid RigidBody satisfies it). */
 export interface CoupledBody {
@@ -405,17 +405,9 @@ export class RigidCoupling {
   }
 
   /** vel = start on the faces of used bodies that `closed` shuts and `fractions` leaves open. */
-  restoreClosedFaces(vel: MacGrid, start: MacGrid, fractions: MacGrid, closed: MacGrid, use: Uint8Array): void {
-    const comps = [vel.u, vel.v, vel.w], starts = [start.u, start.v, start.w]
-    const fr0 = [fractions.u, fractions.v, fractions.w], fr1 = [closed.u, closed.v, closed.w]
+  restoreClosedFaces(vel: MacGrid, start: MacGrid, fractions: MacGrid, closed: MacGrid, bodies: readonly CoupledBody[], use: Uint8Array): void {
     const L = this.faces
-    for (let bi = 0; bi < this.boxes.length; bi++) {
-      if (!use[bi]) continue
-      for (let t = L.start[bi]; t < L.start[bi + 1]; t++) {
-        const a = L.face[FACE_STRIDE * t], f = L.face[FACE_STRIDE * t + 1]
-        if (fr1[a][f] === 0 && fr0[a][f] > 0) comps[a][f] = starts[a][f]
-      }
-    }
+    this.kernels.run(RIGID_RESTORE_FACES, L.face, this.stateOf(bodies, use), fractions, closed, vel, start, L.count)
   }
 
 

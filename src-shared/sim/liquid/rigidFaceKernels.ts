@@ -6,6 +6,7 @@
 //   rigid velocity at the face centre (e_a . (v + omega x r): imposeRigidVelocity, eq. 80);
 // - boundaryFacesSlab: the walls of the liquid-only solve (boundary()): each face open by at
 //   most 1 - w, closed beside a cell whose centre is inside a body, at the wall velocity;
+// - restoreFacesSlab: the liquid's own velocity back on the faces that solve closed;
 // - faceExchangeSlab: per body, the markers' share of the momentum exchange with it
 //   (imposeWithReaction's 6x6 system, A += m_f w J J^T, b += m_f w J u_f).
 // Each face has one owner and appears once in the list, so the rows over entries write
@@ -117,6 +118,19 @@ export function boundaryFacesSlab(
   }
 }
 
+/**
+ * vel = start on entries [t0, t1) of flagged bodies whose face `closed` shuts (0) and `open`
+ * leaves open (> 0) (rigidCoupling.ts restoreClosedFaces).
+ */
+export function restoreFacesSlab(face: Int32Array, state: Float64Array, open: FaceArrays32, closed: FaceArrays32, vel: FaceArrays32, start: FaceArrays32, t0: number, t1: number): void {
+  for (let t = t0; t < t1; t++) {
+    const o = FACE_STRIDE * t
+    if (state[BODY_STATE * face[o + FACE_BODY] + BODY_FLAG] === 0) continue
+    const a = face[o], f = face[o + 1]
+    if (axis32(closed, a)[f] === 0 && axis32(open, a)[f] > 0) axis32(vel, a)[f] = axis32(start, a)[f]
+  }
+}
+
 const jScratch = new Float64Array(6)
 
 /**
@@ -174,6 +188,16 @@ export const RIGID_BOUNDARY_FACES = defineKernel({
   range: (a) => num(a, 11),
   work: (a) => FACE_WEIGHT * num(a, 11),
   ref: boundaryFacesSlab,
+})
+
+/** restoreFacesSlab over entries [0, count). */
+export const RIGID_RESTORE_FACES = defineKernel({
+  name: 'rigidRestoreFaces',
+  args: [i32('face'), f64('state'), faces32('open'), faces32('closed'), faces32('vel'), faces32('start'), size('count')],
+  split: 'rows',
+  range: (a) => num(a, 6),
+  work: (a) => FACE_WEIGHT * num(a, 6),
+  ref: restoreFacesSlab,
 })
 
 /** faceExchangeSlab over bodies [0, nb); entries: the list's length (for the work). */

@@ -397,7 +397,7 @@ export class RigidFluid {
    * weighs what the body gives those markers against what they had.
    */
   restoreClosedFaces(vel: MacGrid, start: MacGrid, fractions: MacGrid, closed: MacGrid): void {
-    this.coupling.restoreClosedFaces(vel, start, fractions, closed, this.coupled)
+    this.coupling.restoreClosedFaces(vel, start, fractions, closed, this.world.bodies, this.coupled)
   }
 
   /** Whether any body is coupled this substep (wet). */

@@ -1,5 +1,5 @@
 // The rigid coupling's passes over its bodies' faces (reference: src-shared/sim/liquid/
-// rigidFaceKernels.ts faceBlendSlab, boundaryFacesSlab, faceExchangeSlab). The same float64
+// rigidFaceKernels.ts faceBlendSlab, boundaryFacesSlab, restoreFacesSlab, faceExchangeSlab). The same float64
 // expressions in the same order as the references; float32 data promoted on load and rounded
 // on store. Each face appears once in the list and each body sums only its own faces, so the
 // thread split changes nothing.
@@ -111,5 +111,17 @@ export function rigidFaceExchange(
         }
       }
     }
+  }
+}
+
+/** restoreFacesSlab over entries [t0, t1). */
+export function rigidRestoreFaces(
+  face: usize, state: usize, ou: usize, ov: usize, ow: usize, cu: usize, cv: usize, cw: usize, u: usize, v: usize, w: usize, su: usize, sv: usize, sw: usize, t0: i32, t1: i32,
+): void {
+  for (let t = t0; t < t1; t++) {
+    const o = STRIDE * t
+    if (rf64(state, STATE * ri32(face, o + BODY) + FLAG) == 0) continue
+    const a = ri32(face, o), f = ri32(face, o + 1)
+    if (rf32(pick(a, cu, cv, cw), f) == 0 && rf32(pick(a, ou, ov, ow), f) > 0) store<f32>(pick(a, u, v, w) + (<usize>f << 2), load<f32>(pick(a, su, sv, sw) + (<usize>f << 2)))
   }
 }
