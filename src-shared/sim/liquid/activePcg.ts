@@ -312,21 +312,29 @@ export class ActivePcg {
     // term reads the cells it lists, which may lie anywhere: then everything.
     const n = this.nx * this.ny * this.nz
     const [from, to] = extra === null ? this.set.readRange() : [0, n]
+    const kernels = this.set.kernels
     if (this.shared !== null) {
       // All five in one row (memory.fill on the threads: the kernels' shared memory is slow to
-      // fill from JavaScript), MIC(0)'s diagonal included.
-      this.set.kernels.run(ZERO_BLOCKS, this.shared, n, ACTIVE_PCG_SCRATCH_CELLS, from, to, SPARSE_BLOCK)
+      // fill from JavaScript), MIC(0)'s diagonal included. Started on the other threads
+      // (KernelBackend.begin) while this one builds the multigrid's levels, which touch none
+      // of it (their own lists and arrays: pressureMultigrid.ts).
+      kernels.begin(ZERO_BLOCKS, this.shared, n, ACTIVE_PCG_SCRATCH_CELLS, from, to, SPARSE_BLOCK)
     } else this.pcg.zeroScratch(from, to)
     this.op.m = m
     this.op.extra = extra
     // (Either preconditions m alone: a low-rank extra term costs a few more iterations.)
     const pre = this.preconditioner
     if (pre === 'multigrid' || (pre === 'auto' && this.set.count >= MULTIGRID_MIN_UNKNOWNS)) {
-      const mg = (this.mg ??= new PressureMultigrid(this.nx, this.ny, this.nz, this.set.kernels))
-      if (version === undefined || version !== this.mgVersion) mg.setup(m, this.set.cells, this.set.count)
+      const mg = (this.mg ??= new PressureMultigrid(this.nx, this.ny, this.nz, kernels))
+      try {
+        if (version === undefined || version !== this.mgVersion) mg.setup(m, this.set.cells, this.set.count)
+      } finally {
+        kernels.finish()
+      }
       this.mgVersion = version ?? -1
       return this.pcg.solve(this.op, mg, b, x, { tolerance: tol, maxIterations: maxIt })
     }
+    kernels.finish()
     // (A hierarchy built for this matrix is no longer current after MIC(0) solves it.)
     this.mgVersion = -1
     this.mic.factor(m, this.shared !== null ? 0 : from, this.shared !== null ? 0 : to)
