@@ -195,6 +195,9 @@ class ActiveVectorOps implements VectorOps {
 /** A term added to the operator on the unknowns (out += T x), e.g. coupledWalls.ts's bodies. */
 export interface ExtraTerm {
   addTo(x: Float64Array, out: Float64Array): void
+  /** addTo in two halves: what reads x alone, then what adds to out (same bits as addTo). */
+  prepare?(x: Float64Array): void
+  scatter?(out: Float64Array): void
 }
 
 /** m on the unknowns (Stencil7Matrix.apply), plus an optional extra term. */
@@ -205,8 +208,21 @@ class ActiveOperator implements LinearOperator {
 
   apply(x: Float64Array, out: Float64Array): void {
     const { kernels, nx, ny, nz, cells, planeStart } = this.set
+    const extra = this.extra
+    if (extra?.prepare && extra.scatter) {
+      // m x on the other threads while this one takes the extra term's part that reads x
+      // alone (the coupled bodies' impulses: coupledWalls.ts); its sums go into out after.
+      kernels.begin(ACTIVE_APPLY, out, x, this.m as Stencil7Matrix, cells, planeStart, nx, ny, nz)
+      try {
+        extra.prepare(x)
+      } finally {
+        kernels.finish()
+      }
+      extra.scatter(out)
+      return
+    }
     kernels.run(ACTIVE_APPLY, out, x, this.m as Stencil7Matrix, cells, planeStart, nx, ny, nz)
-    if (this.extra) this.extra.addTo(x, out)
+    if (extra) extra.addTo(x, out)
   }
 
   /** r = b - m x on the unknowns. */

@@ -36,7 +36,8 @@ export class CoupledWalls {
   private C = new Float64Array(0)
   private bodies = 0
   private readonly t = new Float64Array(6)
-  private readonly u = new Float64Array(6)
+  /** Per body: prepare()'s C S_b x (6 values). */
+  private uBody = new Float64Array(0)
 
   constructor(
     private readonly nx: number,
@@ -127,23 +128,44 @@ export class CoupledWalls {
     this.rows = m
   }
 
-  /** out += S^T C S x: the operator's rank-6 term per body. */
+  /** out += S^T C S x: the operator's rank-6 term per body (prepare(x), then scatter(out)). */
   addTo(x: Float64Array, out: Float64Array): void {
-    const { cell, g, rowStart, t, u } = this
+    this.prepare(x)
+    this.scatter(out)
+  }
+
+  /**
+   * The first half of addTo, which reads x alone: C S_b x per body. The solve's operator
+   * (activePcg.ts) runs it while the kernels' other threads compute m x into out.
+   */
+  prepare(x: Float64Array): void {
+    const { rowStart, t } = this
+    if (this.uBody.length < 6 * this.bodies) this.uBody = new Float64Array(6 * this.bodies)
+    const u = this.uBody
     for (let bi = 0; bi < this.bodies; bi++) {
-      const start = rowStart[bi], end = rowStart[bi + 1]
-      if (start === end) continue
+      if (rowStart[bi] === rowStart[bi + 1]) continue
       this.impulseOf(bi, x, t)
       const C = this.C
       const oc = 36 * bi
       for (let r = 0; r < 6; r++) {
         let s = 0
         for (let c = 0; c < 6; c++) s += C[oc + 6 * r + c] * t[c]
-        u[r] = s
+        u[6 * bi + r] = s
       }
+    }
+  }
+
+  /** The second half of addTo: out += S_b^T (C S_b x) per body, in body and row order. */
+  scatter(out: Float64Array): void {
+    const { cell, g, rowStart } = this
+    const u = this.uBody
+    for (let bi = 0; bi < this.bodies; bi++) {
+      const start = rowStart[bi], end = rowStart[bi + 1]
+      if (start === end) continue
+      const b = 6 * bi
       for (let r = start; r < end; r++) {
         const o = 6 * r
-        out[cell[r]] += g[o] * u[0] + g[o + 1] * u[1] + g[o + 2] * u[2] + g[o + 3] * u[3] + g[o + 4] * u[4] + g[o + 5] * u[5]
+        out[cell[r]] += g[o] * u[b] + g[o + 1] * u[b + 1] + g[o + 2] * u[b + 2] + g[o + 3] * u[b + 3] + g[o + 4] * u[b + 4] + g[o + 5] * u[b + 5]
       }
     }
   }
