@@ -14,7 +14,7 @@
 // Any split gives the bits of the serial passes (the same float64 expressions in the same
 // order; float32 data promoted on load and rounded on store), and so does the twin
 // (wasm/assembly/rigidFaces.ts).
-import { defineKernel, f32, f64, float, i32, int, type KernelArgs, size, struct } from '../core/kernelTable'
+import { defineKernel, f32, f64, float, i32, int, type KernelArgs, size, sizedRow, struct } from '../core/kernelTable'
 import { FACE_BODY, FACE_STRIDE } from './ownedFaces'
 
 /** Float64 values per body in a rows' body state: v (3), omega (3), centre of mass (3), flag. */
@@ -41,6 +41,17 @@ export interface FaceArrays64 {
 }
 
 const axis32 = (g: FaceArrays32, a: number): Float32Array => (a === 0 ? g.u : a === 1 ? g.v : g.w)
+
+/**
+ * The body's share w of entry t's face (fr), or -1 when the row skips the entry: its body's
+ * flag is not set or the face is not open (open > 0 fails, NaN included).
+ */
+function openShare(face: Int32Array, state: Float64Array, fr: FaceArrays32, open: FaceArrays32, t: number): number {
+  const o = FACE_STRIDE * t
+  if (state[BODY_STATE * face[o + FACE_BODY] + BODY_FLAG] === 0) return -1
+  const a = face[o], f = face[o + 1]
+  return axis32(open, a)[f] > 0 ? axis32(fr, a)[f] : -1
+}
 
 /**
  * The wall velocity the face of entry t (ownedFaces.ts), axis a, takes from its body: e_a . v +
@@ -73,12 +84,10 @@ export function faceBlendSlab(
   mode: number, dx: number, ox: number, oy: number, oz: number, t0: number, t1: number,
 ): void {
   for (let t = t0; t < t1; t++) {
-    const o = FACE_STRIDE * t
-    const s = BODY_STATE * face[o + FACE_BODY]
-    if (state[s + BODY_FLAG] === 0) continue
+    const w = openShare(face, state, fr, open, t)
+    if (w < 0) continue
+    const o = FACE_STRIDE * t, s = BODY_STATE * face[o + FACE_BODY]
     const a = face[o], f = face[o + 1]
-    if (!(axis32(open, a)[f] > 0)) continue
-    const w = axis32(fr, a)[f]
     let body: number
     if (mode === BLEND_WALL) body = wallVelocity(state, s, a, arm, t)
     else {
@@ -100,12 +109,10 @@ export function boundaryFacesSlab(
   cellPhi: Float32Array, nx: number, ny: number, nz: number, t0: number, t1: number,
 ): void {
   for (let t = t0; t < t1; t++) {
-    const o = FACE_STRIDE * t
-    const s = BODY_STATE * face[o + FACE_BODY]
-    if (state[s + BODY_FLAG] === 0) continue
+    const w = openShare(face, state, fr, open, t)
+    if (w < 0) continue
+    const o = FACE_STRIDE * t, s = BODY_STATE * face[o + FACE_BODY]
     const a = face[o], f = face[o + 1]
-    if (!(axis32(open, a)[f] > 0)) continue
-    const w = axis32(fr, a)[f]
     const i = face[o + 2], j = face[o + 3], k = face[o + 4]
     // Cells on either side of the face along its axis (-1: beyond the grid).
     const hi = a === 0 ? (i < nx ? i + nx * (j + ny * k) : -1) : a === 1 ? (j < ny ? i + nx * (j + ny * k) : -1) : k < nz ? i + nx * (j + ny * k) : -1
@@ -169,36 +176,28 @@ const faces32 = (name: string) => struct(name, { u: 'f32', v: 'f32', w: 'f32' })
 // A face's pass is a few dozen flops: weighted as that many cells of a grid pass, so lists of
 // a few thousand faces go to the threads.
 const FACE_WEIGHT = 16
+const ONE = () => 1
 
 /** faceBlendSlab over entries [0, count). */
-export const RIGID_FACE_BLEND = defineKernel({
-  name: 'rigidFaceBlend',
-  args: [i32('face'), f64('arm'), f64('state'), faces32('fr'), faces32('open'), faces32('vel'), int('mode'), float('dx'), float('ox'), float('oy'), float('oz'), size('count')],
-  split: 'rows',
-  range: (a) => num(a, 11),
-  work: (a) => FACE_WEIGHT * num(a, 11),
-  ref: faceBlendSlab,
-})
+export const RIGID_FACE_BLEND = sizedRow(
+  'rigidFaceBlend',
+  [i32('face'), f64('arm'), f64('state'), faces32('fr'), faces32('open'), faces32('vel'), int('mode'), float('dx'), float('ox'), float('oy'), float('oz'), size('count')],
+  'rows', ONE, FACE_WEIGHT, faceBlendSlab,
+)
 
 /** boundaryFacesSlab over entries [0, count). */
-export const RIGID_BOUNDARY_FACES = defineKernel({
-  name: 'rigidBoundaryFaces',
-  args: [i32('face'), f64('arm'), f64('state'), faces32('fr'), faces32('open'), faces32('closed'), faces32('vel'), f32('cellPhi'), int('nx'), int('ny'), int('nz'), size('count')],
-  split: 'rows',
-  range: (a) => num(a, 11),
-  work: (a) => FACE_WEIGHT * num(a, 11),
-  ref: boundaryFacesSlab,
-})
+export const RIGID_BOUNDARY_FACES = sizedRow(
+  'rigidBoundaryFaces',
+  [i32('face'), f64('arm'), f64('state'), faces32('fr'), faces32('open'), faces32('closed'), faces32('vel'), f32('cellPhi'), int('nx'), int('ny'), int('nz'), size('count')],
+  'rows', ONE, FACE_WEIGHT, boundaryFacesSlab,
+)
 
 /** restoreFacesSlab over entries [0, count). */
-export const RIGID_RESTORE_FACES = defineKernel({
-  name: 'rigidRestoreFaces',
-  args: [i32('face'), f64('state'), faces32('open'), faces32('closed'), faces32('vel'), faces32('start'), size('count')],
-  split: 'rows',
-  range: (a) => num(a, 6),
-  work: (a) => FACE_WEIGHT * num(a, 6),
-  ref: restoreFacesSlab,
-})
+export const RIGID_RESTORE_FACES = sizedRow(
+  'rigidRestoreFaces',
+  [i32('face'), f64('state'), faces32('open'), faces32('closed'), faces32('vel'), faces32('start'), size('count')],
+  'rows', ONE, FACE_WEIGHT, restoreFacesSlab,
+)
 
 /** faceExchangeSlab over bodies [0, nb); entries: the list's length (for the work). */
 export const RIGID_FACE_EXCHANGE = defineKernel({

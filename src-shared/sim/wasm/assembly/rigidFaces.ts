@@ -17,6 +17,14 @@ const EXCHANGE = 42
   return a == 0 ? u : a == 1 ? v : w
 }
 
+/** The body's share of entry t's face (f*), or -1 when its body is not flagged or the face not open (o* > 0 fails). */
+@inline function openShare(face: usize, state: usize, t: i32, ou: usize, ov: usize, ow: usize, fu: usize, fv: usize, fw: usize): f64 {
+  const o = STRIDE * t
+  if (rf64(state, STATE * ri32(face, o + BODY) + FLAG) == 0) return -1
+  const a = ri32(face, o), f = ri32(face, o + 1)
+  return rf32(pick(a, ou, ov, ow), f) > 0 ? rf32(pick(a, fu, fv, fw), f) : -1
+}
+
 @inline function wallVelocity(state: usize, s: i32, a: i32, arm: usize, t: i32): f64 {
   return rf64(state, s + a) + rf64(arm, 3 * t) * rf64(state, s + 3) + rf64(arm, 3 * t + 1) * rf64(state, s + 4) + rf64(arm, 3 * t + 2) * rf64(state, s + 5)
 }
@@ -34,12 +42,10 @@ export function rigidFaceBlend(
   mode: i32, dx: f64, ox: f64, oy: f64, oz: f64, t0: i32, t1: i32,
 ): void {
   for (let t = t0; t < t1; t++) {
-    const o = STRIDE * t
-    const s = STATE * ri32(face, o + BODY)
-    if (rf64(state, s + FLAG) == 0) continue
+    const share = openShare(face, state, t, ou, ov, ow, fu, fv, fw)
+    if (share < 0) continue
+    const o = STRIDE * t, s = STATE * ri32(face, o + BODY)
     const a = ri32(face, o), f = ri32(face, o + 1)
-    if (!(rf32(pick(a, ou, ov, ow), f) > 0)) continue
-    const share = rf32(pick(a, fu, fv, fw), f)
     let body: f64
     if (mode == WALL) body = wallVelocity(state, s, a, arm, t)
     else {
@@ -59,12 +65,10 @@ export function rigidBoundaryFaces(
   u: usize, v: usize, w: usize, cellPhi: usize, nx: i32, ny: i32, nz: i32, t0: i32, t1: i32,
 ): void {
   for (let t = t0; t < t1; t++) {
-    const o = STRIDE * t
-    const s = STATE * ri32(face, o + BODY)
-    if (rf64(state, s + FLAG) == 0) continue
+    const share = openShare(face, state, t, ou, ov, ow, fu, fv, fw)
+    if (share < 0) continue
+    const o = STRIDE * t, s = STATE * ri32(face, o + BODY)
     const a = ri32(face, o), f = ri32(face, o + 1)
-    if (!(rf32(pick(a, ou, ov, ow), f) > 0)) continue
-    const share = rf32(pick(a, fu, fv, fw), f)
     const i = ri32(face, o + 2), j = ri32(face, o + 3), k = ri32(face, o + 4)
     let hi = -1, lo = -1
     if (a == 0) {
