@@ -160,6 +160,21 @@ export class RigidCoupling {
     this.boxes = []
   }
 
+  /**
+   * The cells [from, to) that hold every cell the last rasterise wrote (its boxes' planes):
+   * cellPhi is far and cellFraction 0 outside it.
+   */
+  cellSpan(): [number, number] {
+    const plane = this.grid.nx * this.grid.ny
+    let k0 = Infinity, k1 = -Infinity
+    for (const b of this.boxes) {
+      if (b.k0 >= b.k1) continue
+      k0 = Math.min(k0, b.k0)
+      k1 = Math.max(k1, b.k1)
+    }
+    return k0 < k1 ? [k0 * plane, k1 * plane] : [0, 0]
+  }
+
   /** Cell box a body can touch: its bounding sphere plus one cell, clipped to the grid. */
   private boxOf(body: CoupledBody): FaceBox | null {
     const { nx, ny, nz, dx, origin } = this.grid
