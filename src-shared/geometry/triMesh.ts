@@ -59,6 +59,12 @@ export function areaWeightedNormals(
   out: Float32Array,
   acc: Float64Array,
 ): void {
+  accumulateFaceNormals(positions, indices, triangleCount, acc, vertexCount)
+  normalizeVertexNormals(acc, out, 0, vertexCount)
+}
+
+/** areaWeightedNormals' first half: acc = the sum of each vertex's faces' cross products (in face order). */
+export function accumulateFaceNormals(positions: Float32Array, indices: Uint32Array, triangleCount: number, acc: Float64Array, vertexCount: number): void {
   const p = positions
   acc.fill(0, 0, 3 * vertexCount)
   for (let t = 0; t < 3 * triangleCount; t += 3) {
@@ -70,7 +76,11 @@ export function areaWeightedNormals(
     acc[b] += nx; acc[b + 1] += ny; acc[b + 2] += nz
     acc[c] += nx; acc[c + 1] += ny; acc[c + 2] += nz
   }
-  for (let i = 0; i < 3 * vertexCount; i += 3) {
+}
+
+/** areaWeightedNormals' second half: unit normals of vertices [v0, v1) from acc (zero where acc's length is 0 or not finite). */
+export function normalizeVertexNormals(acc: Float64Array, out: Float32Array, v0: number, v1: number): void {
+  for (let i = 3 * v0; i < 3 * v1; i += 3) {
     const len = Math.sqrt(acc[i] * acc[i] + acc[i + 1] * acc[i + 1] + acc[i + 2] * acc[i + 2])
     // A non-finite length (overflowing coordinates) also gives the zero normal.
     const s = len > 0 && len < Infinity ? 1 / len : 0

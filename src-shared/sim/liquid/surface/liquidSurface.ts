@@ -10,7 +10,8 @@ import type { Vec3 } from '../../../scene/types'
 import type { FrameMesh } from '../../frame'
 import { DropRemover } from './dropRemoval'
 import { MarchingCubes, MeshBuffers } from '../../../geometry/marchingCubes'
-import { areaWeightedNormals } from './normals'
+import { areaWeightedNormals, NORMALS_ACCUMULATE, NORMALS_NORMALIZE } from './normals'
+import { reuseOrGrow } from '../../core/growCapacity'
 import { ParticleLevelSet } from './particleLevelSet'
 import { KernelMarchingCubes } from './kernelMarchingCubes'
 import { FrameBuffers, frameArray } from '../../frameBuffers'
@@ -62,9 +63,10 @@ export class LiquidSurfacer {
   private readonly cubes: MarchingCubes | KernelMarchingCubes
   private readonly drops = new DropRemover()
   private readonly mesh = new MeshBuffers()
-  private normalAcc = new Float64Array(0)
-  /** The normals of transient meshes, kept between frames. */
-  private readonly kept = new FrameBuffers()
+  private normalAcc: Float64Array = new Float64Array(0)
+  /** The normals of transient meshes, kept between frames (in the kernels' memory on WebAssembly, for the normals' rows). */
+  private readonly kept: FrameBuffers
+  private readonly kernels: KernelBackend | null
   /** Small pieces the last frame dropped. */
   lastDropsRemoved = 0
 
@@ -75,6 +77,9 @@ export class LiquidSurfacer {
   constructor(kernels?: KernelBackend, borrowed: Float64Array | null = null) {
     this.levelSet = new ParticleLevelSet(kernels, borrowed)
     this.cubes = kernels?.kind === 'wasm' ? new KernelMarchingCubes(kernels) : new MarchingCubes()
+    const wasm = kernels?.kind === 'wasm' ? kernels : null
+    this.kernels = wasm
+    this.kept = new FrameBuffers(wasm ? (n) => wasm.f32(n) : null)
   }
 
   /**
@@ -121,8 +126,15 @@ export class LiquidSurfacer {
     this.lastDropsRemoved = p.minDropVolume > 0 ? this.drops.removeSmall(mesh, p.minDropVolume * grid.dx ** 3) : 0
     const nv = mesh.vertexCount, nt = mesh.triangleCount
     const normals = frameArray(transient ? this.kept : null, 'normals', 3 * nv)
-    if (this.normalAcc.length < 3 * nv) this.normalAcc = new Float64Array(Math.ceil(3 * nv * 1.25))
-    areaWeightedNormals(mesh.positions, nv, mesh.indices, nt, normals, this.normalAcc)
+    const k = this.kernels
+    if (k && k.holds(normals) && k.holds(mesh.positions) && k.holds(mesh.indices)) {
+      this.normalAcc = reuseOrGrow(this.normalAcc, 3 * nv, (n) => k.f64(n))
+      k.run(NORMALS_ACCUMULATE, mesh.positions, mesh.indices, nt, this.normalAcc, nv)
+      k.run(NORMALS_NORMALIZE, this.normalAcc, normals, nv)
+    } else {
+      if (this.normalAcc.length < 3 * nv) this.normalAcc = new Float64Array(Math.ceil(3 * nv * 1.25))
+      areaWeightedNormals(mesh.positions, nv, mesh.indices, nt, normals, this.normalAcc)
+    }
     const positions = mesh.positions.subarray(0, 3 * nv), indices = mesh.indices.subarray(0, 3 * nt)
     return { name: 'liquid', positions: transient ? positions : positions.slice(), indices: transient ? indices : indices.slice(), normals }
   }
