@@ -10,19 +10,13 @@
 // The arrays come from the kernels' allocator: the coupling's face passes are kernel rows
 // (rigidFaceKernels.ts). Its memory cannot free a block, so the list grows by doubling.
 
+import { TS_KERNELS } from '../core/kernelBackend'
 import type { KernelAllocator } from '../core/kernelTypes'
 
 /** Int32 values an entry holds in `face`: axis, face index, i, j, k, closed side, body. */
 export const FACE_STRIDE = 7
 /** The entry's slot of its body's index. */
 export const FACE_BODY = 6
-
-const PLAIN: KernelAllocator = {
-  f32: (n) => new Float32Array(n),
-  f64: (n) => new Float64Array(n),
-  i32: (n) => new Int32Array(n),
-  u8: (n) => new Uint8Array(n),
-}
 
 export class OwnedFaces {
   /** Body b's entries are start[b] .. start[b + 1] (in axis, k, j, i order). */
@@ -33,7 +27,7 @@ export class OwnedFaces {
   arm: Float64Array
   count = 0
 
-  constructor(private readonly alloc: KernelAllocator = PLAIN) {
+  constructor(private readonly alloc: KernelAllocator = TS_KERNELS) {
     this.start = alloc.i32(1)
     this.face = alloc.i32(FACE_STRIDE * 256)
     this.arm = alloc.f64(3 * 256)
