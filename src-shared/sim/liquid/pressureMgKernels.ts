@@ -4,35 +4,74 @@
 // Stencil7Matrix-shaped operator (stencil7.ts: diag, and ax / ay / az coupling a cell with its
 // +x / +y / +z neighbour, 0 across the lattice's ends and next to cells that are not unknowns);
 // its unknowns are listed by colour ((i + j + k) even first), and a half sweep visits one
-// colour, whose cells read only the other's: any split of the list gives the same bits.
+// colour, whose cells read only the other's: any split of the list gives the same bits. The
+// smoother runs a whole red-black sweep in one pass over the lattice's planes (pmgSmoothSlab).
 import { defineKernel, f64, float, i32, int, size, struct } from '../core/kernelTable'
 import { type Stencil7Arrays, stencil7Row } from './activeKernels'
 import { colourPairAt, colourPairs } from './colourPairs'
 
 /**
- * x_c = (b_c - sum of couplings x neighbour) / diag_c for the listed cells order[begin + q],
- * q in [q0, q1). fresh: x is taken as 0 before the sweep (a cycle's first half sweep), so
- * x_c = b_c / diag_c and nothing is read of the neighbours or of x's old values.
+ * One cell's Gauss-Seidel update: x_c = (b_c - sum of couplings x neighbour) / diag_c, or with
+ * x taken as 0 when fresh (a cycle's first half sweep), x_c = b_c / diag_c, reading nothing of
+ * the neighbours or of x's old value.
  */
-export function pmgSweepSlab(x: Float64Array, b: Float64Array, m: Stencil7Arrays, order: Int32Array, begin: number, fresh: number, nx: number, plane: number, n: number, q0: number, q1: number): void {
+function relaxCell(x: Float64Array, b: Float64Array, m: Stencil7Arrays, c: number, fresh: number, nx: number, plane: number, n: number): void {
   const { diag, ax, ay, az } = m
   if (fresh) {
-    for (let q = begin + q0; q < begin + q1; q++) {
-      const c = order[q]
-      x[c] = b[c] / diag[c]
-    }
+    x[c] = b[c] / diag[c]
     return
   }
-  for (let q = begin + q0; q < begin + q1; q++) {
-    const c = order[q]
-    let s = b[c]
-    if (c >= 1) s -= ax[c - 1] * x[c - 1]
-    if (c + 1 < n) s -= ax[c] * x[c + 1]
-    if (c >= nx) s -= ay[c - nx] * x[c - nx]
-    if (c + nx < n) s -= ay[c] * x[c + nx]
-    if (c >= plane) s -= az[c - plane] * x[c - plane]
-    if (c + plane < n) s -= az[c] * x[c + plane]
-    x[c] = s / diag[c]
+  let s = b[c]
+  if (c >= 1) s -= ax[c - 1] * x[c - 1]
+  if (c + 1 < n) s -= ax[c] * x[c + 1]
+  if (c >= nx) s -= ay[c - nx] * x[c - nx]
+  if (c + nx < n) s -= ay[c] * x[c + nx]
+  if (c >= plane) s -= az[c - plane] * x[c - plane]
+  if (c + plane < n) s -= az[c] * x[c + plane]
+  x[c] = s / diag[c]
+}
+
+/** relaxCell over the listed cells of one colour in lattice plane k (at: the level's plane offsets, see pmgSmoothSlab). */
+function relaxPlane(x: Float64Array, b: Float64Array, m: Stencil7Arrays, order: Int32Array, at: Int32Array, colour: number, k: number, fresh: number, nx: number, plane: number, n: number, sz: number): void {
+  const base = colour * (sz + 1)
+  for (let q = at[base + k], end = at[base + k + 1]; q < end; q++) relaxCell(x, b, m, order[q], fresh, nx, plane, n)
+}
+
+/**
+ * A whole red-black sweep (first colour, then the other) in one pass over the planes of blocks
+ * [q0, q1): a half sweep per colour reads every cache line of the level twice. Block t is the
+ * planes [cuts[t], cuts[t + 1]); at[colour * (sz + 1) + k] is where colour's cells of plane k
+ * start in order (pressureMultigrid.ts lists them). In plane order, the first colour of plane
+ * k, then the second colour of plane k - 1: a cell of either colour reads only the other's
+ * (7 points), so the first colour of plane k still sees the second's old values at k - 1 and
+ * the second colour of k - 1 sees the first's new ones at k - 2 .. k, as the two half sweeps
+ * would give: the same bits. A block leaves the second colour of its first and last planes
+ * (pmgSmoothSeamsSlab, after every block is done) unless they are the lattice's ends: another
+ * thread's first colour next to them may not have run yet, and theirs must still read these
+ * planes' old values. fresh: the first colour's half sweep takes x as 0 (relaxCell).
+ */
+export function pmgSmoothSlab(x: Float64Array, b: Float64Array, m: Stencil7Arrays, order: Int32Array, at: Int32Array, cuts: Int32Array, first: number, fresh: number, nx: number, plane: number, n: number, sz: number, q0: number, q1: number): void {
+  const second = 1 - first
+  for (let t = q0; t < q1; t++) {
+    const k0 = cuts[t], k1 = cuts[t + 1]
+    // The second colour's planes this block updates: the seams excepted.
+    const s0 = k0 === 0 ? 0 : k0 + 1, s1 = k1 === sz ? sz : k1 - 1
+    for (let k = k0; k <= k1; k++) {
+      if (k < k1) relaxPlane(x, b, m, order, at, first, k, fresh, nx, plane, n, sz)
+      if (k - 1 >= s0 && k - 1 < s1) relaxPlane(x, b, m, order, at, second, k - 1, 0, nx, plane, n, sz)
+    }
+  }
+}
+
+/** The second colour of the planes pmgSmoothSlab left, for blocks [q0, q1) (first: the sweep's first colour). */
+export function pmgSmoothSeamsSlab(x: Float64Array, b: Float64Array, m: Stencil7Arrays, order: Int32Array, at: Int32Array, cuts: Int32Array, first: number, nx: number, plane: number, n: number, sz: number, q0: number, q1: number): void {
+  const second = 1 - first
+  for (let t = q0; t < q1; t++) {
+    const k0 = cuts[t], k1 = cuts[t + 1]
+    if (k1 <= k0) continue
+    const low = k0 > 0 ? k0 : -1, high = k1 < sz ? k1 - 1 : -1
+    if (low >= 0) relaxPlane(x, b, m, order, at, second, low, 0, nx, plane, n, sz)
+    if (high >= 0 && high !== low) relaxPlane(x, b, m, order, at, second, high, 0, nx, plane, n, sz)
   }
 }
 
@@ -111,15 +150,28 @@ export const PMG_RESTRICT = defineKernel({
   ref: pmgRestrictSlab,
 })
 
-/** pmgSweepSlab over count listed cells from begin. Args: x, b, m, order, begin, fresh, nx, plane, n, count. */
-export const PMG_SWEEP = defineKernel({
-  name: 'pmgSweep',
-  args: [f64('x'), f64('b'), matrix, i32('order'), int('begin'), int('fresh'), int('nx'), int('plane'), int('n'), size('count')],
+/**
+ * pmgSmoothSlab over blocks of planes cut by cuts. Args: x, b, m, order, at, cuts, first,
+ * fresh, nx, plane, n, sz, count (the level's unknowns, for the pool's choice), blocks.
+ */
+export const PMG_SMOOTH = defineKernel({
+  name: 'pmgSmooth',
+  args: [f64('x'), f64('b'), matrix, i32('order'), i32('at'), i32('cuts'), int('first'), int('fresh'), int('nx'), int('plane'), int('n'), int('sz'), size('count'), size('blocks')],
   split: 'rows',
-  range: (a) => a[9] as number,
-  // Seven products a cell; the pool runs small levels on the calling thread.
-  work: (a) => 7 * (a[9] as number),
-  ref: pmgSweepSlab,
+  range: (a) => a[13] as number,
+  // Two half sweeps of seven products a cell.
+  work: (a) => 14 * (a[12] as number),
+  ref: pmgSmoothSlab,
+})
+
+/** pmgSmoothSeamsSlab over the blocks. Args: x, b, m, order, at, cuts, first, nx, plane, n, sz, count (the seams' cells), blocks. */
+export const PMG_SMOOTH_SEAMS = defineKernel({
+  name: 'pmgSmoothSeams',
+  args: [f64('x'), f64('b'), matrix, i32('order'), i32('at'), i32('cuts'), int('first'), int('nx'), int('plane'), int('n'), int('sz'), size('count'), size('blocks')],
+  split: 'rows',
+  range: (a) => a[12] as number,
+  work: (a) => 7 * (a[11] as number),
+  ref: pmgSmoothSeamsSlab,
 })
 
 /** pmgResidualSlab over count listed cells, red of them red. Args: r, b, x, m, order, red, count, nx, plane, n. */

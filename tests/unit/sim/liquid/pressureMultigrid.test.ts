@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { type KernelBackend, TS_KERNELS } from '../../../../src-shared/sim/core/kernelBackend'
 import { MacGrid } from '../../../../src-shared/sim/core/grid'
 import { GhostFluidPressure } from '../../../../src-shared/sim/liquid/ghostFluid'
-import { PACK_BITS, PMG_PROLONG, PMG_RESIDUAL, PMG_RESTRICT, PMG_SWEEP } from '../../../../src-shared/sim/liquid/pressureMgKernels'
+import { PACK_BITS, PMG_PROLONG, PMG_RESIDUAL, PMG_RESTRICT, PMG_SMOOTH, PMG_SMOOTH_SEAMS } from '../../../../src-shared/sim/liquid/pressureMgKernels'
 import { OVER_CORRECTION, PressureMultigrid } from '../../../../src-shared/sim/liquid/pressureMultigrid'
 import type { PressurePreconditioner } from '../../../../src-shared/sim/liquid/liquidInput'
 import * as kinds from '../../../../src-shared/sim/liquid/viscosity'
@@ -100,6 +100,12 @@ describe('pressure multigrid', () => {
     for (let k = 0; k < 7; k++) for (let j = 0; j < 7; j++) for (let i = 0; i < 7; i++) if ((i + 2 * j + k) % 3 !== 0) (corder.push(i + 7 * (j + 7 * k)), cijk.push(i | (j << PACK_BITS) | (k << (2 * PACK_BITS))))
     // The coarse list in two segments of unequal length, as the rows pair them (pairStart).
     const cred = Math.floor(corder.length / 3)
+    // Where each colour's cells of each plane start in the list (pressureMultigrid.ts indexPlanes).
+    const at: number[] = []
+    for (let color = 0; color < 2; color++) for (let k = 0; k <= 14; k++) {
+      const first = order.findIndex((c, t) => (color === 0 ? t < red : t >= red) && c >= 196 * k)
+      at.push(first < 0 || (color === 0 && first >= red) ? (color === 0 ? red : order.length) : first)
+    }
     const run = (k: KernelBackend) => {
       const M = { diag: k.f64(n), ax: k.f64(n), ay: k.f64(n), az: k.f64(n) }
       M.diag.set(m.diag), M.ax.set(m.ax), M.ay.set(m.ay), M.az.set(m.az)
@@ -108,10 +114,14 @@ describe('pressure multigrid', () => {
       const x = k.f64(n), b = k.f64(n), res = k.f64(n), xc = k.f64(7 ** 3), bc = k.f64(7 ** 3)
       x.set(x0), b.set(b0), xc.set(xc0)
       const out: Float64Array[] = []
-      k.run(PMG_SWEEP, x, b, M, o, 0, 1, 14, 196, n, red)
+      // Fresh red-black, then black-red: blocks of 3 to 5 planes, with a one-plane block.
+      const cuts = k.i32(5), planeAt = k.i32(at.length)
+      cuts.set([0, 4, 5, 9, 14]), planeAt.set(at)
+      k.run(PMG_SMOOTH, x, b, M, o, planeAt, cuts, 0, 1, 14, 196, n, 14, order.length, 4)
+      k.run(PMG_SMOOTH_SEAMS, x, b, M, o, planeAt, cuts, 0, 14, 196, n, 14, 200, 4)
       out.push(x.slice())
-      k.run(PMG_SWEEP, x, b, M, o, red, 0, 14, 196, n, order.length - red)
-      k.run(PMG_SWEEP, x, b, M, o, 0, 0, 14, 196, n, red)
+      k.run(PMG_SMOOTH, x, b, M, o, planeAt, cuts, 1, 0, 14, 196, n, 14, order.length, 4)
+      k.run(PMG_SMOOTH_SEAMS, x, b, M, o, planeAt, cuts, 1, 14, 196, n, 14, 200, 4)
       out.push(x.slice())
       k.run(PMG_RESIDUAL, res, b, x, M, o, red, order.length, 14, 196, n)
       out.push(res.slice())
@@ -122,9 +132,28 @@ describe('pressure multigrid', () => {
       return out
     }
     const ref = run(TS_KERNELS)
-    // The references do what they say: a fresh sweep is b / d, the residual of a swept cell of
-    // the last colour is 0 (it was just solved for), restriction sums 2x2x2 children times alpha.
-    expect(ref[0][order[0]]).toBe(b0[order[0]] / m.diag[order[0]])
+    // The references do what they say: the fused sweeps are the two half sweeps each, one
+    // colour after the other (red with x taken as 0, then black; then black, then red); the
+    // residual of a cell of the last colour swept is 0 (it was just solved for); restriction
+    // sums 2x2x2 children times alpha.
+    const halfSweep = (x: Float64Array, colour: number, fresh: boolean) => {
+      for (let t = colour === 0 ? 0 : red; t < (colour === 0 ? red : order.length); t++) {
+        const c = order[t]
+        let s = b0[c]
+        if (!fresh) {
+          for (const [d, a] of [[1, m.ax], [14, m.ay], [196, m.az]] as const) {
+            if (c >= d) s -= a[c - d] * x[c - d]
+            if (c + d < n) s -= a[c] * x[c + d]
+          }
+        }
+        x[c] = s / m.diag[c]
+      }
+    }
+    const plain = x0.slice()
+    halfSweep(plain, 0, true), halfSweep(plain, 1, false)
+    expect(ref[0]).toEqual(plain)
+    halfSweep(plain, 1, false), halfSweep(plain, 0, false)
+    expect(ref[1]).toEqual(plain)
     expect(Math.abs(ref[2][order[1]])).toBeLessThan(1e-12)
     const q = corder.indexOf(1 + 7 * (1 + 7 * 1))
     let kids = 0
