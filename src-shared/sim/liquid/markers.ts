@@ -12,7 +12,7 @@ import { TS_KERNELS } from '../core/kernelBackend'
 import type { KernelAllocator } from '../core/kernelTypes'
 
 export class MarkerParticles {
-  count = 0
+  private n = 0
   /** Largest count allowed; add() refuses beyond it. */
   readonly maxCount: number
   px: Float32Array
@@ -40,6 +40,11 @@ export class MarkerParticles {
   private readonly alloc: KernelAllocator
   /** Id the next added particle gets. */
   nextId = 0
+  /**
+   * Slots from here on have held no marker since their arrays were made, so every value there is
+   * still the allocator's zero: add() writes none of those zeros (see add).
+   */
+  private cleanFrom = 0
 
   /** alloc: where the arrays live (default plain arrays). */
   constructor(maxCount: number, initialCapacity = 1024, affine = false, alloc: KernelAllocator = TS_KERNELS) {
@@ -57,6 +62,16 @@ export class MarkerParticles {
     this.id = new Uint32Array(c)
     this.c = alloc.f32(affine ? 9 * c : 0)
     this.flag = alloc.u8(c)
+  }
+
+  /** Markers held: slots [0, count) of every array. */
+  get count(): number {
+    return this.n
+  }
+
+  set count(n: number) {
+    this.n = n
+    if (n > this.cleanFrom) this.cleanFrom = n
   }
 
   get capacity(): number {
@@ -93,24 +108,33 @@ export class MarkerParticles {
       this.c = b
     }
     this.flag = this.alloc.u8(c)
+    // The new arrays hold the markers' values and zeros beyond them.
+    this.cleanFrom = this.count
   }
 
   /** Adds one particle; false (and nothing added) at maxCount. */
   add(x: number, y: number, z: number, vx: number, vy: number, vz: number, t: number): boolean {
     if (this.count >= this.maxCount) return false
     if (this.count === this.capacity) this.reserve(this.count + 1)
-    const i = this.count++
+    const i = this.n
+    // A slot never used since its arrays were made still holds zeros: writing a zero there
+    // (+0 only: -0 has other bits) would make the operating system commit the page now, on
+    // this thread, at about 12 us a page (slabPool.ts "Committing ahead"): seeding a million
+    // still markers spent most of its time so. The kernel pool's idle workers commit those
+    // pages instead, and a used slot (a removed marker's) is written as ever.
+    const dirty = i < this.cleanFrom
+    this.count = i + 1
     this.px[i] = x
     this.py[i] = y
     this.pz[i] = z
-    this.vx[i] = vx
-    this.vy[i] = vy
-    this.vz[i] = vz
+    if (dirty || vx !== 0 || 1 / vx < 0) this.vx[i] = vx
+    if (dirty || vy !== 0 || 1 / vy < 0) this.vy[i] = vy
+    if (dirty || vz !== 0 || 1 / vz < 0) this.vz[i] = vz
     this.temp[i] = t
     this.id[i] = this.nextId >>> 0
-    // A new marker moves uniformly (C_p = 0); the slot may hold a removed marker's C. (Stores,
-    // not fill(): a builtin call per marker cost about 17 ns, a tenth of seeding a million.)
-    if (this.affine) {
+    // A new marker moves uniformly (C_p = 0). (Stores, not fill(): a builtin call per marker
+    // cost about 17 ns, a tenth of seeding a million.)
+    if (this.affine && dirty) {
       const c = this.c
       for (let e = 9 * i, end = e + 9; e < end; e++) c[e] = 0
     }

@@ -457,21 +457,41 @@ function meshSamples(mesh: TriMesh, spacing: number): Float64Array {
   const p = mesh.positions, idx = mesh.indices
   const base = uniquePositions(p)
   const extra: number[] = []
-  const seen = new Set<string>()
-  const key = (i: number) => `${p[3 * i]},${p[3 * i + 1]},${p[3 * i + 2]}`
+  // Vertices are told apart by position (seams of duplicated vertices share their edges): one
+  // id per distinct position, whose "x,y,z" text orders an edge's ends as it always has. A
+  // text key per edge end (two a triangle side, three sides a triangle) was most of this
+  // function's time on the bunny.
+  const nv = p.length / 3
+  const idOf = new Map<string, number>()
+  const keys: string[] = []
+  const vertexId = new Int32Array(nv)
+  for (let i = 0; i < nv; i++) {
+    const key = `${p[3 * i]},${p[3 * i + 1]},${p[3 * i + 2]}`
+    let id = idOf.get(key)
+    if (id === undefined) {
+      id = keys.length
+      idOf.set(key, id)
+      keys.push(key)
+    }
+    vertexId[i] = id
+  }
+  const ids = keys.length
+  const seen = new Set<number>()
   for (let t = 0; t + 2 < idx.length; t += 3) {
     for (let e = 0; e < 3; e++) {
       const a = idx[t + e], b = idx[t + ((e + 1) % 3)]
-      const ka = key(a), kb = key(b)
-      const ek = ka < kb ? `${ka}|${kb}` : `${kb}|${ka}`
-      if (seen.has(ek)) continue
-      seen.add(ek)
+      const ia = vertexId[a], ib = vertexId[b]
+      const edge = ia < ib ? ia * ids + ib : ib * ids + ia
+      if (seen.has(edge)) continue
+      seen.add(edge)
       const ex = p[3 * b] - p[3 * a], ey = p[3 * b + 1] - p[3 * a + 1], ez = p[3 * b + 2] - p[3 * a + 2]
       const len = Math.sqrt(ex * ex + ey * ey + ez * ez)
       const n = Math.ceil(len / spacing - 1e-9)
-      // Points at fractions s/n from the lower-keyed end, so both triangles of an edge (if
-      // ever visited twice) would give the same points.
-      const [s0, sx, sy, sz] = ka < kb ? [a, ex, ey, ez] : [b, -ex, -ey, -ez]
+      if (n <= 1) continue
+      // Points at fractions s/n from the end whose key is lower, so both triangles of an edge
+      // (if ever visited twice) would give the same points.
+      const forward = keys[ia] < keys[ib]
+      const s0 = forward ? a : b, sx = forward ? ex : -ex, sy = forward ? ey : -ey, sz = forward ? ez : -ez
       for (let s = 1; s < n; s++) {
         const f = s / n
         extra.push(p[3 * s0] + f * sx, p[3 * s0 + 1] + f * sy, p[3 * s0 + 2] + f * sz)
