@@ -71,7 +71,7 @@ export class PlacedSdf implements SignedDistanceField {
     return s * (inner.distanceBanded ? inner.distanceBanded(lx, ly, lz, band / s) : inner.distance(lx, ly, lz))
   }
 
-  distanceFrom(x: number, y: number, z: number, band: number, prev: number, step: number): number {
+  distanceFrom(x: number, y: number, z: number, band: number, prev: number, step: number, side = 0): number {
     const inner = this.inner
     if (!inner.distanceFrom) return this.distanceBanded(x, y, z, band)
     const m = this.m
@@ -80,6 +80,6 @@ export class PlacedSdf implements SignedDistanceField {
     const ly = (m[1] * px + m[4] * py + m[7] * pz) * this.isy
     const lz = (m[2] * px + m[5] * py + m[8] * pz) * this.isz
     const s = this.minScale
-    return s * inner.distanceFrom(lx, ly, lz, band / s, prev / s, step / s)
+    return s * inner.distanceFrom(lx, ly, lz, band / s, prev / s, step / s, side / s)
   }
 }

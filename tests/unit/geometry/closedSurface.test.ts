@@ -69,6 +69,32 @@ describe('sampleSdfGrid hints', () => {
     }
   })
 
+  it('on a closed mesh evaluates the winding number only where no earlier neighbour or the sample itself is a step from the surface', () => {
+    const sdf = new MeshSdf(icosphere(3))
+    const spec = { nx: 30, ny: 28, nz: 26, dx: 0.09, origin: [-1.35, -1.26, -1.17] }
+    const sx = 31, sy = 29, sz = 27
+    let calls = 0
+    const winding = sdf.winding
+    const evaluate = winding.evaluate.bind(winding)
+    winding.evaluate = (x: number, y: number, z: number) => (calls++, evaluate(x, y, z))
+    const band = 4 * spec.dx
+    const out = sampleSdfGrid(sdf, spec, new Float32Array(sx * sy * sz), { at: 'corner', band })
+    // Where the sign cannot be carried: |value| within a step at the sample and at each of its
+    // neighbours at i - 1, j - 1 and k - 1 (those sampled before it).
+    const near = (c: number) => Math.abs(out[c]) <= spec.dx * (1 + 1e-6)
+    let needed = 0, withinStep = 0
+    for (let k = 0; k < sz; k++) for (let j = 0; j < sy; j++) for (let i = 0; i < sx; i++) {
+      const c = i + sx * (j + sy * k)
+      if (!near(c)) continue
+      withinStep++
+      if ((i === 0 || near(c - 1)) && (j === 0 || near(c - sx)) && (k === 0 || near(c - sx * sy))) needed++
+    }
+    expect(withinStep).toBeGreaterThan(1000)
+    expect(calls).toBeGreaterThan(0)
+    expect(calls).toBeLessThanOrEqual(needed + 1)
+    expect(needed).toBeLessThan(0.7 * withinStep)
+  })
+
   it('samples slabs independently (kBegin..kEnd) with the same result', () => {
     const sdf = new MeshSdf(bunnyMesh())
     const spec = { nx: 10, ny: 12, nz: 14, dx: 1.1, origin: [-6, -1, -5] }
