@@ -385,17 +385,18 @@ export class SlabPool implements SlabRunner {
     // Pieces mode: at most MAX_THREADS pieces (the ranges' slots), at most n.
     const pieces = piecesPerThread > 1 ? Math.min(n, MAX_THREADS, Math.floor(piecesPerThread) * this.threads) : 0
     const cuts = pieces > 0 ? pieces : parts
+    const guided = pieces > 0
     for (let t = 0; t < Math.max(cuts, this.threads); t++) {
       const r = CTRL_RANGES + 2 * t
       if (t < cuts) {
-        ctrl[r] = Math.floor((n * t) / cuts)
-        ctrl[r + 1] = Math.floor((n * (t + 1)) / cuts)
+        ctrl[r] = guided ? Math.floor(n * guidedShare(t, cuts)) : Math.floor((n * t) / cuts)
+        ctrl[r + 1] = guided ? (t + 1 === cuts ? n : Math.floor(n * guidedShare(t + 1, cuts))) : Math.floor((n * (t + 1)) / cuts)
       } else {
         ctrl[r] = 0
         ctrl[r + 1] = 0
       }
     }
-    if (balance !== null) balancedCuts(balance, n, cuts, ctrl, CTRL_RANGES)
+    if (balance !== null) balancedCuts(balance, n, cuts, ctrl, CTRL_RANGES, guided ? guidedShare : null)
     ctrl[CTRL_PIECES] = pieces
     ctrl[CTRL_NEXT] = 0
     ctrl[CTRL_KERNEL] = kernel
@@ -452,19 +453,32 @@ export class SlabPool implements SlabRunner {
 }
 
 /**
- * Cuts [0, n) into `parts` contiguous ranges of about equal cumulative work (balance[i]: the
- * work of [0, i), nondecreasing, length n + 1) into out[at + 2t], out[at + 2t + 1]. A range may
- * be empty (all the work in one index); the ranges still cover [0, n) in order. A balance that
- * is not finite or not increasing anywhere leaves the equal-length ranges already in out.
+ * Pieces taken as threads come free start at these fractions: sizes falling geometrically
+ * (ratio max(0.85, 1 - 2 / parts)), so the last pieces are small. With equal pieces a thread
+ * that takes the last one while the others are done leaves them waiting half a piece on
+ * average; the marker splat, begun before the rigid step and joined late by the calling
+ * thread, left the worker waiting about 11 ms a frame so on the gears and bunnies.
  */
-export function balancedCuts(balance: ArrayLike<number>, n: number, parts: number, out: Int32Array, at: number): void {
+export function guidedShare(t: number, parts: number): number {
+  const ratio = Math.max(0.85, 1 - 2 / parts)
+  return (1 - ratio ** t) / (1 - ratio ** parts)
+}
+
+/**
+ * Cuts [0, n) into `parts` contiguous ranges of cumulative work (balance[i]: the work of [0, i),
+ * nondecreasing, length n + 1) starting at share(t, parts) of the whole (null: equal parts)
+ * into out[at + 2t], out[at + 2t + 1]. A range may be empty (all the work in one index); the
+ * ranges still cover [0, n) in order. A balance that is not finite or not increasing anywhere
+ * leaves the ranges already in out.
+ */
+export function balancedCuts(balance: ArrayLike<number>, n: number, parts: number, out: Int32Array, at: number, share: ((t: number, parts: number) => number) | null = null): void {
   const total = balance[n] - balance[0]
   if (!(total > 0) || !Number.isFinite(total)) return
   let i = 0
   let last = 0
   out[at] = 0
   for (let t = 1; t < parts; t++) {
-    const target = balance[0] + (total * t) / parts
+    const target = balance[0] + (share === null ? (total * t) / parts : total * share(t, parts))
     while (i < n && balance[i] < target) i++
     // The boundary nearest the target share (ties to the lower), never before the last cut.
     let cut = i > last && target - balance[i - 1] <= balance[i] - target ? i - 1 : i

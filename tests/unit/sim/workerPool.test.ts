@@ -12,7 +12,7 @@ import type { KernelBackend } from '../../../src-shared/sim/core/kernelBackend'
 import { PressureSolver } from '../../../src-shared/sim/core/pressure'
 import { VorticityConfinement } from '../../../src-shared/sim/core/vorticity'
 import { ACTIVE_UPDATE_ITERATE, ACTIVE_UPDATE_SEARCH } from '../../../src-shared/sim/liquid/activeKernels'
-import { balancedCuts, type SlabPool } from '../../../src-shared/sim/parallel/slabPool'
+import { balancedCuts, guidedShare, type SlabPool } from '../../../src-shared/sim/parallel/slabPool'
 import type { WasmMemory } from '../../../src-shared/sim/wasm/kernels'
 import { WasmKernelBackend } from '../../../src-shared/sim/wasm/wasmBackend'
 import { createKernelBackend } from '../../../src-main/sim/workerPool'
@@ -190,6 +190,27 @@ describe('balancedCuts', () => {
     for (let t = 1; t < 3; t++) expect(three[t][0]).toBe(three[t - 1][1])
     // Uniform work: equal lengths.
     expect(cuts(cumulative(new Array(12).fill(1)), 3)).toEqual([[0, 4], [4, 8], [8, 12]])
+  })
+
+  it('cuts pieces of falling work when given the guided shares, so the last piece taken is small', () => {
+    for (const parts of [2, 4, 12, 40]) {
+      expect(guidedShare(0, parts)).toBe(0)
+      expect(guidedShare(parts, parts)).toBeCloseTo(1, 12)
+      for (let t = 1; t < parts; t++) expect(guidedShare(t + 1, parts) - guidedShare(t, parts)).toBeLessThan(guidedShare(t, parts) - guidedShare(t - 1, parts))
+    }
+    // Twelve pieces (six a thread on two): the last about a third of an equal share, the first about twice.
+    expect(guidedShare(12, 12) - guidedShare(11, 12)).toBeLessThan(0.4 / 12)
+    expect(guidedShare(1, 12)).toBeGreaterThan(1.8 / 12)
+    // Over work that is not uniform, the cuts follow the work, not the index.
+    const w = [...new Array(60).fill(1), ...new Array(60).fill(3)]
+    const cum = cumulative(w)
+    const out = new Int32Array(2 * 12)
+    balancedCuts(cum, 120, 12, out, 0, guidedShare)
+    const work = Array.from({ length: 12 }, (_, t) => cum[out[2 * t + 1]] - cum[out[2 * t]])
+    expect(out[0]).toBe(0)
+    expect(out[23]).toBe(120)
+    for (let t = 1; t < 12; t++) expect(out[2 * t]).toBe(out[2 * t - 1])
+    for (let t = 0; t < 12; t++) expect(Math.abs(work[t] - 240 * (guidedShare(t + 1, 12) - guidedShare(t, 12)))).toBeLessThanOrEqual(3)
   })
 
   it('keeps the equal-length split when the balance has no work or is not finite', () => {
