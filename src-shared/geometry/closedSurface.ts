@@ -7,7 +7,18 @@
 // are on the same side, which lets SDF sampling carry the sign from one sample to the next
 // instead of evaluating the winding number everywhere. This holds for non-manifold closed
 // surfaces too (two cubes sharing an edge), and regardless of orientation.
+import { MeshMemo } from './meshMemo'
 import type { TriMesh } from './triMesh'
+
+const REMEMBERED = new MeshMemo<boolean>(8)
+
+/**
+ * isClosedSurface, remembered by the mesh's content (meshMemo.ts): for meshes asked about again
+ * and again (a scene's rigid bodies: compiling, validating and building each copy asked).
+ */
+export function isClosedSurfaceRemembered(mesh: TriMesh): boolean {
+  return REMEMBERED.get(mesh, '', () => isClosedSurface(mesh))
+}
 
 export function isClosedSurface(mesh: TriMesh): boolean {
   const p = mesh.positions, idx = mesh.indices

@@ -7,7 +7,7 @@ import type { TriMesh } from '../../geometry/triMesh'
 import { type CompileOptions, fail, num, str, vec } from '../compile'
 import { angularVelocityFromEuler } from '../transformRates'
 import type { RigidBodySetup, RigidPoseInput } from './rigidInput'
-import { isClosedSurface } from '../../geometry/closedSurface'
+import { isClosedSurfaceRemembered } from '../../geometry/closedSurface'
 
 const DEG = Math.PI / 180
 
@@ -15,7 +15,7 @@ const DEG = Math.PI / 180
 function scaledMesh(obj: SceneObject, scale: Vec3, opts: CompileOptions): TriMesh {
   const tri = obj.meshId ? opts.resolveMesh?.(obj.meshId) : undefined
   if (!obj.meshId || !tri) fail(obj, 'meshId', obj.meshId ? `its mesh ${obj.meshId} is not in the project` : 'shape Mesh needs an imported mesh: use Add > Import Mesh', obj.meshId ?? null)
-  if (!isClosedSurface(tri)) fail(obj, 'meshId', 'its mesh is not closed (it has holes or open edges); a rigid body needs a watertight mesh to have a volume and a mass', obj.meshId)
+  if (!isClosedSurfaceRemembered(tri)) fail(obj, 'meshId', 'its mesh is not closed (it has holes or open edges); a rigid body needs a watertight mesh to have a volume and a mass', obj.meshId)
   const positions = new Float32Array(tri.positions.length)
   for (let i = 0; i < positions.length; i++) positions[i] = tri.positions[i] * scale[i % 3]
   return { positions, indices: tri.indices }

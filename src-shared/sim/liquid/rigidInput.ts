@@ -4,7 +4,7 @@
 // "Active from frame", and the pose it starts from). Checked once here, with errors that name
 // the object and field, so the solver never sees NaN or a body it cannot weigh.
 import { EddyError } from '../../api/errors'
-import { isClosedSurface } from '../../geometry/closedSurface'
+import { isClosedSurfaceRemembered } from '../../geometry/closedSurface'
 import { PlacedSdf } from '../../geometry/placedSdf'
 import { eulerXYZDegToMatrix, PrimitiveSdf, type PrimitiveShape } from '../../geometry/primitiveSdf'
 import type { TriMesh } from '../../geometry/triMesh'
@@ -66,7 +66,7 @@ export function validateRigidBodySetup(b: RigidBodySetup): void {
   validateRigidPose(b.start, 0)
   if (b.shape === 'mesh') {
     if (!b.mesh) bad(b, 'meshId', 'shape Mesh needs an imported mesh', null)
-    if (!isClosedSurface(b.mesh)) bad(b, 'meshId', 'its mesh is not closed (it has holes or open edges); a rigid body needs a watertight mesh to have a volume and a mass', null)
+    if (!isClosedSurfaceRemembered(b.mesh)) bad(b, 'meshId', 'its mesh is not closed (it has holes or open edges); a rigid body needs a watertight mesh to have a volume and a mass', null)
     // A closed mesh that encloses no volume (flat) or a negative one (inside out) has no mass:
     // refused here, naming the scene field, rather than when the rigid world is built.
     try {

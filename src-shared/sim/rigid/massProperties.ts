@@ -16,9 +16,13 @@
 //
 // Inertia tensors are about the centre of mass, in the object's axes, 3x3 row-major.
 import { EddyError } from '../../api/errors'
-import { isClosedSurface } from '../../geometry/closedSurface'
+import { isClosedSurfaceRemembered } from '../../geometry/closedSurface'
+import { MeshMemo } from '../../geometry/meshMemo'
 import type { PrimitiveShape } from '../../geometry/primitiveSdf'
 import { computeBounds, type TriMesh } from '../../geometry/triMesh'
+
+/** meshVolumeIntegrals about the bounds' centre, remembered by content (meshMemo.ts): read, never written. */
+const INTEGRALS = new MeshMemo<Float64Array>(8)
 
 export interface MassProperties {
   /** m^3. */
@@ -109,7 +113,7 @@ export function meshVolumeIntegrals(mesh: TriMesh, refX: number, refY: number, r
  */
 export function meshMassProperties(mesh: TriMesh, density: number, obj: MassObjectRef): MassProperties {
   checkDensity(density, obj)
-  if (mesh.indices.length < 12 || !isClosedSurface(mesh)) {
+  if (mesh.indices.length < 12 || !isClosedSurfaceRemembered(mesh)) {
     refuse(obj, 'mesh', 'its mesh is not closed (it has holes or open edges); a rigid body needs a watertight mesh to have a mass', null)
   }
   const p = mesh.positions
@@ -118,7 +122,8 @@ export function meshMassProperties(mesh: TriMesh, density: number, obj: MassObje
   }
   const { min: [x0, y0, z0], max: [x1, y1, z1] } = computeBounds(p)
   const rx = 0.5 * (x0 + x1), ry = 0.5 * (y0 + y1), rz = 0.5 * (z0 + z1)
-  const s = meshVolumeIntegrals(mesh, rx, ry, rz)
+  // (By content: the reference point comes from the mesh itself.)
+  const s = INTEGRALS.get(mesh, '', () => meshVolumeIntegrals(mesh, rx, ry, rz))
   const volume = s[0]
   const extent = Math.max(x1 - x0, y1 - y0, z1 - z0)
   // A closed surface has exactly zero signed volume when flat, up to round-off of ~1e-12 of

@@ -13,6 +13,7 @@
 import { EddyError } from '../../api/errors'
 import { boxSdf, cylinderSdf, ellipseSdf, ellipsoidSdf, type PrimitiveShape } from '../../geometry/primitiveSdf'
 import { MeshSdf, sampleSdfGrid, sdfGridSampleCount } from '../../geometry/signedDistance'
+import { MeshMemo } from '../../geometry/meshMemo'
 import { computeVertexNormals, type TriMesh } from '../../geometry/triMesh'
 import { meshMassProperties, primitiveMassProperties, type MassObjectRef, type MassProperties } from './massProperties'
 import { boxMesh, boxSegments, cylinderMesh, ellipsoidMesh, uniquePositions } from './tessellate'
@@ -98,7 +99,7 @@ export class RigidShape {
       const local: TriMesh = { positions: pos, indices: Uint32Array.from(m.indices) }
       this.positions = pos
       this.indices = local.indices
-      this.normals = computeVertexNormals(local)
+      this.normals = NORMALS.get(local, '', () => computeVertexNormals(local)).slice()
       let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity
       let r2 = 0
       for (let i = 0; i < pos.length; i += 3) {
@@ -111,7 +112,8 @@ export class RigidShape {
       this.boundingRadius = Math.sqrt(r2)
       this.halfExtents = Float64Array.of(Math.max(-x0, x1), Math.max(-y0, y1), Math.max(-z0, z1))
       const extent = Math.max(x1 - x0, y1 - y0, z1 - z0)
-      this.samples = meshSamples(local, extent * (opts.edgeSampleSpacing ?? 1 / 16))
+      const spacing = extent * (opts.edgeSampleSpacing ?? 1 / 16)
+      this.samples = SAMPLES.get(local, `${spacing}`, () => meshSamples(local, spacing)).slice()
       this.grid = cachedGrid(local, [x0, y0, z0], [x1, y1, z1], opts.sdfResolution ?? 48, obj.name)
       this.hx = this.hy = this.hz = 0
       this.uniform = false
@@ -396,38 +398,15 @@ export function sdfGridValue(data: Float32Array, nx: number, ny: number, nz: num
  * Distance grids of the meshes built lately, by content: a scene's copies of one mesh (the
  * eight gears of gears-and-bunnies) share one grid, which is read-only, instead of each
  * sampling the same exact distances again (2.5 s of that scene's 2.8 s setup). A few grids
- * only (each is a few hundred kB), most recent last.
+ * only (each is a few hundred kB).
  */
-const GRID_CACHE = new Map<string, { mesh: TriMesh; grid: SdfGrid }>()
-const GRID_CACHE_SIZE = 8
+const GRIDS = new MeshMemo<SdfGrid>(8)
+/** A body's collision samples and vertex normals by content, copied out to each body. */
+const SAMPLES = new MeshMemo<Float64Array>(8)
+const NORMALS = new MeshMemo<Float32Array>(8)
 
 function cachedGrid(mesh: TriMesh, lo: number[], hi: number[], resolution: number, name: string): SdfGrid {
-  const key = `${resolution}:${mesh.positions.length}:${mesh.indices.length}:${contentHash(mesh.positions)}:${contentHash(mesh.indices)}`
-  let hit = GRID_CACHE.get(key)
-  // The hash finds the entry; the arrays themselves decide (no collision can share a grid).
-  if (hit && !(sameArray(hit.mesh.positions, mesh.positions) && sameArray(hit.mesh.indices, mesh.indices))) hit = undefined
-  if (hit) GRID_CACHE.delete(key)
-  const entry = hit ?? { mesh: { positions: mesh.positions.slice(), indices: mesh.indices.slice() }, grid: buildGrid(mesh, lo, hi, resolution, name) }
-  GRID_CACHE.set(key, entry)
-  if (GRID_CACHE.size > GRID_CACHE_SIZE) GRID_CACHE.delete(GRID_CACHE.keys().next().value as string)
-  return entry.grid
-}
-
-function sameArray(a: Float32Array | Uint32Array, b: Float32Array | Uint32Array): boolean {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return false
-  return true
-}
-
-/** 64-bit FNV-1a (as two 32-bit halves over alternate words) of an array's bytes, hex. */
-function contentHash(a: Float32Array | Uint32Array): string {
-  const words = new Uint32Array(a.buffer, a.byteOffset, a.length)
-  let h1 = 0x811c9dc5, h2 = 0x01000193 ^ a.length
-  for (let i = 0; i < words.length; i++) {
-    h1 = Math.imul(h1 ^ words[i], 0x01000193) >>> 0
-    h2 = Math.imul(h2 ^ (words[i] + i), 0x01000193) >>> 0
-  }
-  return h1.toString(16) + h2.toString(16)
+  return GRIDS.get(mesh, `${resolution}`, () => buildGrid(mesh, lo, hi, resolution, name))
 }
 
 function buildGrid(mesh: TriMesh, lo: number[], hi: number[], resolution: number, name: string): SdfGrid {
