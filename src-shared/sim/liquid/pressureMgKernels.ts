@@ -150,13 +150,16 @@ export const PMG_RESTRICT = defineKernel({
   ref: pmgRestrictSlab,
 })
 
+/** The level and its planes' layout, as both smoother rows take them. */
+const SMOOTH_LEVEL = [f64('x'), f64('b'), matrix, i32('order'), i32('at'), i32('cuts'), int('first')] as const
+
 /**
  * pmgSmoothSlab over blocks of planes cut by cuts. Args: x, b, m, order, at, cuts, first,
  * fresh, nx, plane, n, sz, count (the level's unknowns, for the pool's choice), blocks.
  */
 export const PMG_SMOOTH = defineKernel({
   name: 'pmgSmooth',
-  args: [f64('x'), f64('b'), matrix, i32('order'), i32('at'), i32('cuts'), int('first'), int('fresh'), int('nx'), int('plane'), int('n'), int('sz'), size('count'), size('blocks')],
+  args: [...SMOOTH_LEVEL, int('fresh'), int('nx'), int('plane'), int('n'), int('sz'), size('count'), size('blocks')],
   split: 'rows',
   range: (a) => a[13] as number,
   // Two half sweeps of seven products a cell.
@@ -167,7 +170,7 @@ export const PMG_SMOOTH = defineKernel({
 /** pmgSmoothSeamsSlab over the blocks. Args: x, b, m, order, at, cuts, first, nx, plane, n, sz, count (the seams' cells), blocks. */
 export const PMG_SMOOTH_SEAMS = defineKernel({
   name: 'pmgSmoothSeams',
-  args: [f64('x'), f64('b'), matrix, i32('order'), i32('at'), i32('cuts'), int('first'), int('nx'), int('plane'), int('n'), int('sz'), size('count'), size('blocks')],
+  args: [...SMOOTH_LEVEL, int('nx'), int('plane'), int('n'), int('sz'), size('count'), size('blocks')],
   split: 'rows',
   range: (a) => a[12] as number,
   work: (a) => 7 * (a[11] as number),

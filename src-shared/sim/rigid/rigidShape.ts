@@ -99,7 +99,6 @@ export class RigidShape {
       const local: TriMesh = { positions: pos, indices: Uint32Array.from(m.indices) }
       this.positions = pos
       this.indices = local.indices
-      this.normals = NORMALS.get(local, '', () => computeVertexNormals(local)).slice()
       let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity
       let r2 = 0
       for (let i = 0; i < pos.length; i += 3) {
@@ -112,9 +111,16 @@ export class RigidShape {
       this.boundingRadius = Math.sqrt(r2)
       this.halfExtents = Float64Array.of(Math.max(-x0, x1), Math.max(-y0, y1), Math.max(-z0, z1))
       const extent = Math.max(x1 - x0, y1 - y0, z1 - z0)
-      const spacing = extent * (opts.edgeSampleSpacing ?? 1 / 16)
-      this.samples = SAMPLES.get(local, `${spacing}`, () => meshSamples(local, spacing)).slice()
-      this.grid = cachedGrid(local, [x0, y0, z0], [x1, y1, z1], opts.sdfResolution ?? 48, obj.name)
+      const spacing = extent * (opts.edgeSampleSpacing ?? 1 / 16), resolution = opts.sdfResolution ?? 48
+      const shared = BODY_MESHES.get(local, `${spacing}:${resolution}`, () => ({
+        normals: computeVertexNormals(local),
+        samples: meshSamples(local, spacing),
+        grid: buildGrid(local, [x0, y0, z0], [x1, y1, z1], resolution, obj.name),
+      }))
+      // Each body its own normals and samples; the grid is read-only and shared.
+      this.normals = shared.normals.slice()
+      this.samples = shared.samples.slice()
+      this.grid = shared.grid
       this.hx = this.hy = this.hz = 0
       this.uniform = false
     } else {
@@ -395,19 +401,12 @@ export function sdfGridValue(data: Float32Array, nx: number, ny: number, nz: num
  * limits motion to about a fluid cell) and keeps the sampling cheap.
  */
 /**
- * Distance grids of the meshes built lately, by content: a scene's copies of one mesh (the
- * eight gears of gears-and-bunnies) share one grid, which is read-only, instead of each
- * sampling the same exact distances again (2.5 s of that scene's 2.8 s setup). A few grids
- * only (each is a few hundred kB).
+ * What a mesh body derives from its centred mesh, by content (meshMemo.ts): a scene's copies of
+ * one mesh (the eight gears of gears-and-bunnies) share one distance grid, which is read-only,
+ * instead of each sampling the same exact distances again (2.5 s of that scene's 2.8 s setup),
+ * and their vertex normals and collision samples. A few meshes only (a grid is a few hundred kB).
  */
-const GRIDS = new MeshMemo<SdfGrid>(8)
-/** A body's collision samples and vertex normals by content, copied out to each body. */
-const SAMPLES = new MeshMemo<Float64Array>(8)
-const NORMALS = new MeshMemo<Float32Array>(8)
-
-function cachedGrid(mesh: TriMesh, lo: number[], hi: number[], resolution: number, name: string): SdfGrid {
-  return GRIDS.get(mesh, `${resolution}`, () => buildGrid(mesh, lo, hi, resolution, name))
-}
+const BODY_MESHES = new MeshMemo<{ normals: Float32Array; samples: Float64Array; grid: SdfGrid }>(8)
 
 function buildGrid(mesh: TriMesh, lo: number[], hi: number[], resolution: number, name: string): SdfGrid {
   if (!Number.isInteger(resolution) || resolution < 4 || resolution > 512) {
