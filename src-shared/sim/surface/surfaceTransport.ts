@@ -24,6 +24,8 @@ import { SURFACE_OUTFLOW, SURFACE_TRANSPORT, TRANSPORT_CFL } from './surfaceTran
 
 export class SurfaceTransport {
   private readonly change: Float64Array
+  /** The transport row's y-face masses of the row below (a scratch of N entries: a thread's own on WebAssembly). */
+  private readonly below: Float64Array
   /** Largest outflow rate per patch. */
   private readonly partial: Float64Array
 
@@ -34,6 +36,7 @@ export class SurfaceTransport {
   constructor(readonly grid: SurfaceGrid, readonly metric: SurfaceMetric, readonly kernels: KernelBackend = TS_KERNELS) {
     const n = grid.P * grid.cellBlock
     this.change = kernels.f64(n)
+    this.below = new Float64Array(grid.N)
     this.partial = kernels.f64(grid.P)
   }
 
@@ -56,7 +59,7 @@ export class SurfaceTransport {
 
   private substep(s: Float64Array, fx: Float64Array, fy: Float64Array, dt: number): void {
     const { grid } = this
-    this.kernels.run(SURFACE_TRANSPORT, s, fx, fy, this.metric.cells.sqrtG, this.change, grid.N, dt, grid.h, grid.P)
+    this.kernels.run(SURFACE_TRANSPORT, s, fx, fy, this.metric.cells.sqrtG, this.change, this.below, grid.N, dt, grid.h, grid.P)
     grid.fillScalar(s)
   }
 }

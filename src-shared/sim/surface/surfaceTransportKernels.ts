@@ -10,7 +10,7 @@
 // bits. The gather adds each cell's four face terms in the order the earlier scatter did
 // (left x-face, right x-face, lower y-face, upper y-face, a face with zero flux skipped), so
 // the result is also the same bits as that single pass over all faces.
-import { f64, float, int, size } from '../core/kernelTable'
+import { f64, float, int, scratch, size } from '../core/kernelTable'
 import { patchRow } from './patchRow'
 
 /** CFL bound per substep: no cell sends out more than this share of its content. */
@@ -61,9 +61,12 @@ function faceMass(s: Float64Array, F: number, lo: number, hi: number, lo2: numbe
  * One forward-Euler substep of the conservative transport of s (ghosts filled) over dt for
  * patches [p0, p1): each real cell gains the mass its faces move in, less what they move out,
  * over its content sqrt(g) h^2. change holds the cells' changes (a whole cell array; each patch
- * writes its own cells). The ghosts are left for the caller's fill.
+ * writes its own cells). The ghosts are left for the caller's fill. Each face's mass is formed
+ * once: an x-face's is carried along the row as the next cell's left face, a y-face's in
+ * `below` (N entries) from the row under it to the row above (s does not change until every
+ * row's change is in).
  */
-export function surfaceTransportPatches(s: Float64Array, fx: Float64Array, fy: Float64Array, sqrtG: Float64Array, change: Float64Array, N: number, dt: number, h: number, p0: number, p1: number): void {
+export function surfaceTransportPatches(s: Float64Array, fx: Float64Array, fy: Float64Array, sqrtG: Float64Array, change: Float64Array, below: Float64Array, N: number, dt: number, h: number, p0: number, p1: number): void {
   const rowC = N + 2, rowX = N + 3
   const dth = dt * h
   for (let p = p0; p < p1; p++) {
@@ -71,7 +74,7 @@ export function surfaceTransportPatches(s: Float64Array, fx: Float64Array, fy: F
       const c0 = p * rowC * rowC + 1 + rowC * (j + 1)
       const x0 = p * rowX * rowC + 1 + rowX * (j + 1)
       const y0 = p * rowC * rowX + 1 + rowC * (j + 1)
-      const edgeLow = j === 0, edgeHigh = j === N - 1
+      const edgeHigh = j === N - 1
       // The x-face left of cell i, carried along the row as the right face of cell i - 1.
       let F = fx[x0]
       let left = F === 0 ? 0 : faceMass(s, F, c0 - 1, c0, c0 - 2, c0 + 1, true, dth)
@@ -83,9 +86,14 @@ export function surfaceTransportPatches(s: Float64Array, fx: Float64Array, fy: F
         const right = F === 0 ? 0 : faceMass(s, F, c, c + 1, c - 1, c + 2, i === N - 1, dth)
         if (F !== 0) ch -= right
         const G0 = fy[y0 + i]
-        if (G0 !== 0) ch += faceMass(s, G0, c - rowC, c, c - 2 * rowC, c + rowC, edgeLow, dth)
+        // The lower face: the row below's upper face (on the patch's edge, formed here).
+        if (G0 !== 0) ch += j === 0 ? faceMass(s, G0, c - rowC, c, c - 2 * rowC, c + rowC, true, dth) : below[i]
         const G1 = fy[y0 + i + rowC]
-        if (G1 !== 0) ch -= faceMass(s, G1, c, c + rowC, c - rowC, c + 2 * rowC, edgeHigh, dth)
+        if (G1 !== 0) {
+          const up = faceMass(s, G1, c, c + rowC, c - rowC, c + 2 * rowC, edgeHigh, dth)
+          ch -= up
+          below[i] = up
+        }
         change[c] = ch
         left = right
       }
@@ -106,7 +114,7 @@ export const SURFACE_OUTFLOW = patchRow(
 
 export const SURFACE_TRANSPORT = patchRow(
   'surfaceTransport',
-  [f64('s'), f64('fx'), f64('fy'), f64('sqrtG'), f64('change'), int('N'), float('dt'), float('h'), size('patches')],
+  [f64('s'), f64('fx'), f64('fy'), f64('sqrtG'), f64('change'), scratch('below', (a) => 8 * (a[6] as number)), int('N'), float('dt'), float('h'), size('patches')],
   4,
   surfaceTransportPatches,
 )

@@ -40,7 +40,8 @@ export function surfaceOutflow(fx: usize, fy: usize, sqrtG: usize, N: i32, h: f6
 }
 
 /** surfaceTransportPatches over patches [p0, p1). */
-export function surfaceTransport(s: usize, fx: usize, fy: usize, sqrtG: usize, change: usize, N: i32, dt: f64, h: f64, p0: i32, p1: i32): void {
+export function surfaceTransport(s: usize, fx: usize, fy: usize, sqrtG: usize, change: usize, belowBase: usize, belowStride: usize, N: i32, dt: f64, h: f64, p0: i32, p1: i32, worker: i32): void {
+  const below = belowBase + <usize>worker * belowStride
   const rowC = N + 2, rowX = N + 3
   const dth = dt * h
   for (let p = p0; p < p1; p++) {
@@ -48,7 +49,7 @@ export function surfaceTransport(s: usize, fx: usize, fy: usize, sqrtG: usize, c
       const c0 = p * rowC * rowC + 1 + rowC * (j + 1)
       const x0 = p * rowX * rowC + 1 + rowX * (j + 1)
       const y0 = p * rowC * rowX + 1 + rowC * (j + 1)
-      const edgeLow = j == 0, edgeHigh = j == N - 1
+      const edgeHigh = j == N - 1
       let F = rf64(fx, x0)
       let left: f64 = F == 0 ? 0 : faceMass(s, F, c0 - 1, c0, c0 - 2, c0 + 1, true, dth)
       for (let i = 0; i < N; i++) {
@@ -59,9 +60,13 @@ export function surfaceTransport(s: usize, fx: usize, fy: usize, sqrtG: usize, c
         const right: f64 = F == 0 ? 0 : faceMass(s, F, c, c + 1, c - 1, c + 2, i == N - 1, dth)
         if (F != 0) ch -= right
         const G0 = rf64(fy, y0 + i)
-        if (G0 != 0) ch += faceMass(s, G0, c - rowC, c, c - 2 * rowC, c + rowC, edgeLow, dth)
+        if (G0 != 0) ch += j == 0 ? faceMass(s, G0, c - rowC, c, c - 2 * rowC, c + rowC, true, dth) : rf64(below, i)
         const G1 = rf64(fy, y0 + i + rowC)
-        if (G1 != 0) ch -= faceMass(s, G1, c, c + rowC, c - rowC, c + 2 * rowC, edgeHigh, dth)
+        if (G1 != 0) {
+          const up = faceMass(s, G1, c, c + rowC, c - rowC, c + 2 * rowC, edgeHigh, dth)
+          ch -= up
+          wf64(below, i, up)
+        }
         wf64(change, c, ch)
         left = right
       }

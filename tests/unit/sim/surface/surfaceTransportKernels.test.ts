@@ -93,7 +93,7 @@ describe('surface transport kernel rows', () => {
       const want = Float64Array.from(s)
       scatterSubstep(want, fx, fy, dt)
       const got = inMemory(k, s)
-      k.run(SURFACE_TRANSPORT, got, inMemory(k, fx), inMemory(k, fy), inMemory(k, sqrtG), k.f64(s.length), N, dt, grid.h, grid.P)
+      k.run(SURFACE_TRANSPORT, got, inMemory(k, fx), inMemory(k, fy), inMemory(k, sqrtG), k.f64(s.length), new Float64Array(N), N, dt, grid.h, grid.P)
       // Real cells as the scatter pass left them; ghosts untouched (the caller refills them).
       expect(sameBits(got, want)).toBe(true)
       const before = total(s), after = total(got)
