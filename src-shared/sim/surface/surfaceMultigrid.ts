@@ -24,9 +24,12 @@ import { copyCsr, type CsrMatrix, transposeCsr } from '../core/sparse/csr'
 import { galerkinOn } from '../core/sparse/product'
 import { MulticolorGaussSeidel, spmv, spmvAdd, spResidual } from '../core/sparse/ops'
 import { JACOBI_ROWS, SCALE_BLOCKS, SPARSE_BLOCK } from '../core/sparse/rows'
+import { type PatchStencil, patchStencilOf, stencilJacobi, stencilResidual } from './patchStencil'
 
 interface Level {
   A: CsrMatrix
+  /** A's inner rows as stencil planes (patchStencil.ts: the same bits as its CSR rows), null where it has none. */
+  stencil: PatchStencil | null
   /** The coarsest level's Gauss-Seidel (null elsewhere). */
   gs: MulticolorGaussSeidel | null
   /** omega / A_uu: the damped Jacobi sweep's scaling (empty on the coarsest level). */
@@ -88,6 +91,7 @@ export class SurfaceMultigrid implements Preconditioner {
       const last = n <= 1
       const level: Level = {
         A: cur,
+        stencil: last ? null : patchStencilOf(cur, P, n, kernels),
         gs: last ? new MulticolorGaussSeidel(cur, kernels) : null,
         invDiag: last ? kernels.f64(0) : kernelCopy(kernels, jacobiScaling(cur)),
         P: null,
@@ -146,7 +150,8 @@ export class SurfaceMultigrid implements Preconditioner {
     this.smooth(L, true)
     // Residual, restricted by R = P^T (a sum over each aggregate), the coarse cycle, and its
     // correction prolongated (alpha P): all kernels.
-    spResidual(this.kernels, L.A, L.x, L.b, L.r)
+    if (L.stencil) stencilResidual(this.kernels, L.stencil, L.x, L.b, L.r)
+    else spResidual(this.kernels, L.A, L.x, L.b, L.r)
     const C = this.levels[l + 1]
     spmv(this.kernels, L.R as CsrMatrix, L.r, C.b)
     this.cycle(l + 1)
@@ -164,6 +169,7 @@ export class SurfaceMultigrid implements Preconditioner {
     if (fromZero && this.sweeps === 0) L.x.fill(0)
     for (let s = 0; s < this.sweeps; s++) {
       if (fromZero && s === 0) this.kernels.run(SCALE_BLOCKS, L.y, L.invDiag, L.b, A.n, SPARSE_BLOCK)
+      else if (L.stencil) stencilJacobi(this.kernels, L.stencil, L.x, L.b, L.invDiag, L.y)
       else this.kernels.run(JACOBI_ROWS, A.rowPtr, A.col, A.val, L.x, L.b, L.invDiag, L.y, A.n)
       const x = L.x
       L.x = L.y

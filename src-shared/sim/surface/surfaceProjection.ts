@@ -24,26 +24,32 @@ import { PcgSolver } from '../core/pcg'
 import { TS_KERNELS } from '../core/kernelBackend'
 import type { KernelBackend } from '../core/kernelTypes'
 import { copyCsr, csrFromTriplets, type CsrMatrix } from '../core/sparse/csr'
-import { CsrOperator, SparseVectorOps } from '../core/sparse/ops'
+import { SparseVectorOps } from '../core/sparse/ops'
+import { PatchOperator } from './patchStencil'
 import type { SurfaceGrid } from './surfaceGrid'
 import type { SurfaceMetric } from './surfaceMetric'
 
 /** The symmetric Laplacian of a closed surface (constants removed from the residuals). */
 class ClosedSurfaceOperator implements LinearOperator {
-  private readonly csr: CsrOperator
+  private readonly patch: PatchOperator
   private readonly ops: SparseVectorOps
   /** All ones: the null space, and what the mean is taken against. */
   private readonly ones: Float64Array
   constructor(
     readonly A: CsrMatrix,
+    P: number,
+    N: number,
     kernels: KernelBackend,
   ) {
-    this.csr = new CsrOperator(A, kernels)
+    this.patch = new PatchOperator(A, P, N, kernels)
     this.ops = new SparseVectorOps(A.n, kernels)
     this.ones = kernels.f64(A.n).fill(1)
   }
   apply(x: Float64Array, out: Float64Array): void {
-    this.csr.apply(x, out)
+    this.patch.apply(x, out)
+  }
+  residual(b: Float64Array, x: Float64Array, r: Float64Array): void {
+    this.patch.residual(b, x, r)
   }
   /** v -= mean(v), as kernel rows (the sum in fixed blocks: the same bits on any thread count). */
   removeNullSpace(v: Float64Array): void {
@@ -110,7 +116,7 @@ export class SurfaceProjection {
       }
     }
     this.A = copyCsr(this.assemble(), kernels)
-    this.op = new ClosedSurfaceOperator(this.A, kernels)
+    this.op = new ClosedSurfaceOperator(this.A, P, N, kernels)
     this.pcg = new PcgSolver(new SparseVectorOps(n, kernels))
     // Multigrid over patch aggregates: 15 PCG iterations a step on the 450-patch cage at 16^2
     // where symmetric Gauss-Seidel took 341 (7x less time).

@@ -8,35 +8,7 @@
 // keep the references' two running sums (even and odd offsets of a block) in the two lanes.
 // Arguments (rowPtr, col, val, ...) are byte offsets into the shared memory.
 import { rf64, wf64, ri32, v64, st64 } from './common'
-
-/** Lane-wise sums of rows i (lane 0) and i + 1 (lane 1) over their common prefix of entries; returns the lanes with the tails finished. */
-@inline function rowPair(rowPtr: usize, col: usize, val: usize, x: usize, i: i32): v128 {
-  const p0 = ri32(rowPtr, i)
-  const e0 = ri32(rowPtr, i + 1)
-  const p1 = e0
-  const e1 = ri32(rowPtr, i + 2)
-  const m0 = e0 - p0
-  const m1 = e1 - p1
-  const m = m0 < m1 ? m0 : m1
-  let acc = f64x2.splat(0)
-  for (let t = 0; t < m; t++) {
-    const a = f64x2.replace_lane(f64x2.splat(rf64(val, p0 + t)), 1, rf64(val, p1 + t))
-    const xv = f64x2.replace_lane(f64x2.splat(rf64(x, ri32(col, p0 + t))), 1, rf64(x, ri32(col, p1 + t)))
-    acc = f64x2.add(acc, f64x2.mul(a, xv))
-  }
-  let s0 = f64x2.extract_lane(acc, 0)
-  let s1 = f64x2.extract_lane(acc, 1)
-  for (let p = p0 + m; p < e0; p++) s0 += rf64(val, p) * rf64(x, ri32(col, p))
-  for (let p = p1 + m; p < e1; p++) s1 += rf64(val, p) * rf64(x, ri32(col, p))
-  return f64x2.replace_lane(f64x2.splat(s0), 1, s1)
-}
-
-@inline function rowSum(rowPtr: usize, col: usize, val: usize, x: usize, i: i32): f64 {
-  let s: f64 = 0
-  const end = ri32(rowPtr, i + 1)
-  for (let p = ri32(rowPtr, i); p < end; p++) s += rf64(val, p) * rf64(x, ri32(col, p))
-  return s
-}
+import { rowPair, rowSum } from './csrRows'
 
 /** spmvRows: y = A x for rows [r0, r1). */
 export function spmv(rowPtr: usize, col: usize, val: usize, x: usize, y: usize, r0: i32, r1: i32): void {
