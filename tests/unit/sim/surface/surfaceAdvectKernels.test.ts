@@ -25,6 +25,9 @@ const S = buildLimitSurface(torusCage())
 const grid = new SurfaceGrid(buildPatchAtlas(S.faces), N)
 const metric = computeMetric(S, grid, false)
 const sampler = new SurfaceSampler(grid)
+// An odd edge too: the gather takes two cells at a time and finishes an odd row alone.
+const grid5 = new SurfaceGrid(buildPatchAtlas(S.faces), 5)
+const metric5 = computeMetric(S, grid5, false)
 
 function inMemory<T extends Float64Array | Uint8Array>(k: KernelBackend, a: T): T {
   const b = (a instanceof Float64Array ? k.f64(a.length) : k.u8(a.length)) as T
@@ -107,23 +110,25 @@ describe('surface face kernels', () => {
     expect(left).toBeGreaterThan(0)
   })
 
-  it.each(backends)('cells gather into unknowns (with sqrt(g) s as the right-hand side) and scatter back: %s', (_name, k) => {
+  it.each(backends)('cells gather into unknowns (with sqrt(g) s as the right-hand side) and scatter back, odd and even rows: %s', (_name, k) => {
     const r = rng(8)
-    const s = k.f64(grid.P * grid.cellBlock)
-    for (let c = 0; c < s.length; c++) s[c] = r()
-    const n = grid.P * N * N
-    const rhs = k.f64(n), x = k.f64(n)
-    k.run(SURFACE_GATHER, s, inMemory(k, metric.cells.sqrtG), rhs, x, N, grid.P)
-    const back = k.f64(s.length).fill(-1)
-    k.run(SURFACE_SCATTER, x, back, N, grid.P)
-    for (let p = 0; p < grid.P; p++) for (let j = 0; j < N; j++) for (let i = 0; i < N; i++) {
-      const c = grid.cell(p, i, j), u = grid.unknown(p, i, j)
-      expect(x[u]).toBe(s[c])
-      expect(rhs[u]).toBe(metric.cells.sqrtG[c] * s[c])
-      expect(back[c]).toBe(s[c])
+    for (const [g, sqrtG] of [[grid, metric.cells.sqrtG], [grid5, metric5.cells.sqrtG]] as const) {
+      const n = g.N
+      const s = k.f64(g.P * g.cellBlock)
+      for (let c = 0; c < s.length; c++) s[c] = r()
+      const rhs = k.f64(g.P * n * n), x = k.f64(g.P * n * n)
+      k.run(SURFACE_GATHER, s, inMemory(k, sqrtG), rhs, x, n, g.P)
+      const back = k.f64(s.length).fill(-1)
+      k.run(SURFACE_SCATTER, x, back, n, g.P)
+      for (let p = 0; p < g.P; p++) for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) {
+        const c = g.cell(p, i, j), u = g.unknown(p, i, j)
+        expect(x[u]).toBe(s[c])
+        expect(rhs[u]).toBe(sqrtG[c] * s[c])
+        expect(back[c]).toBe(s[c])
+      }
+      // Ghost cells are not written.
+      expect(back[g.cell(0, -1, 0)]).toBe(-1)
     }
-    // Ghost cells are not written.
-    expect(back[grid.cell(0, -1, 0)]).toBe(-1)
   })
 
   it.each(backends)('gravity by density, Coriolis and confinement on every real face are the sampler formulas bit for bit: %s', (_name, k) => {
