@@ -47,8 +47,6 @@ export interface PatchStencil {
    * first row of cells, then each inner row's first and last cell, then the last row of cells.
    */
   readonly edge: CsrMatrix
-  /** Where each of A's entries goes: coef[slot] (slot >= 0) or edge.val[-2 - slot]. */
-  readonly slot: Int32Array
 }
 
 /** Entries between two planes' starts: A.n rounded up to 8, plus 24 (so plane k sits 192 k bytes further round a 4 KiB page). */
@@ -73,53 +71,57 @@ function edgeRow(p: number, t: number, n: number): number {
 }
 
 /**
- * A's stencil planes for P patches of edge n (A.n = P n^2), or null where no row is inner
- * (n < 3) or A is not a patch operator (an inner row reaching outside its 3 x 3 block).
+ * A's stencil planes and edge rows for P patches of edge n (A.n = P n^2), or null where no row
+ * is inner (n < 3) or A is not a patch operator (an inner row reaching outside its 3 x 3 block).
+ * They are a copy: A's values must not change afterwards. (Built in ordinary arrays and copied
+ * into the kernels' memory a plane at a time: element stores to shared memory are several times
+ * slower.)
  */
 export function patchStencilOf(A: CsrMatrix, P: number, n: number, kernels: KernelBackend): PatchStencil | null {
   if (n < 3 || A.n !== P * n * n) return null
   const stride = planeStride(A.n), off = offsets(n)
-  const slot = new Int32Array(A.col.length)
+  const { rowPtr, col, val } = A
+  // Each inner entry's plane (-1: an edge row's), checking the pattern on the way.
+  const planeOf = new Int8Array(rowPtr[A.n]).fill(-1)
   for (let p = 0; p < P; p++) for (let j = 1; j < n - 1; j++) for (let i = 1; i < n - 1; i++) {
     const r = p * n * n + i + n * j
     let k = 0
-    for (let q = A.rowPtr[r]; q < A.rowPtr[r + 1]; q++) {
-      const d = A.col[q] - r
+    for (let q = rowPtr[r]; q < rowPtr[r + 1]; q++) {
+      const d = col[q] - r
       while (k < 9 && off[k] < d) k++
       if (k === 9 || off[k] !== d) return null
-      slot[q] = k * stride + r
+      planeOf[q] = k
     }
+  }
+  // Plane by plane through one plane of scratch, so the copy is never whole outside the kernels' memory.
+  const planes = kernels.f64(9 * stride)
+  const one = new Float64Array(A.n)
+  for (let k = 0; k < 9; k++) {
+    one.fill(0)
+    for (let r = 0; r < A.n; r++) for (let q = rowPtr[r]; q < rowPtr[r + 1]; q++) if (planeOf[q] === k) one[r] = val[q]
+    planes.set(one, k * stride)
   }
   const rows = P * edgeRowsOf(n)
   let nnz = 0
   for (let p = 0; p < P; p++) for (let t = 0; t < edgeRowsOf(n); t++) {
     const r = edgeRow(p, t, n)
-    nnz += A.rowPtr[r + 1] - A.rowPtr[r]
+    nnz += rowPtr[r + 1] - rowPtr[r]
   }
-  const edge: CsrMatrix = { n: rows, cols: A.cols, rowPtr: kernels.i32(rows + 1), col: kernels.i32(nnz), val: kernels.f64(nnz) }
+  const ePtr = new Int32Array(rows + 1), eCol = new Int32Array(nnz), eVal = new Float64Array(nnz)
   let e = 0, m = 0
   for (let p = 0; p < P; p++) for (let t = 0; t < edgeRowsOf(n); t++) {
     const r = edgeRow(p, t, n)
-    for (let q = A.rowPtr[r]; q < A.rowPtr[r + 1]; q++) {
-      edge.col[m] = A.col[q]
-      slot[q] = -2 - m++
+    for (let q = rowPtr[r]; q < rowPtr[r + 1]; q++) {
+      eCol[m] = col[q]
+      eVal[m++] = val[q]
     }
-    edge.rowPtr[++e] = m
+    ePtr[++e] = m
   }
-  const S: PatchStencil = { n, P, coef: kernels.f64(9 * stride), stride, edge, slot }
-  refillPatchStencil(A, S)
-  return S
-}
-
-/** Copies A's entries into S's planes and edge rows (again after A's values change in place). */
-export function refillPatchStencil(A: CsrMatrix, S: PatchStencil): void {
-  const { coef, slot } = S
-  const val = A.val, ev = S.edge.val
-  for (let q = 0; q < slot.length; q++) {
-    const t = slot[q]
-    if (t >= 0) coef[t] = val[q]
-    else ev[-2 - t] = val[q]
-  }
+  const edge: CsrMatrix = { n: rows, cols: A.cols, rowPtr: kernels.i32(rows + 1), col: kernels.i32(nnz), val: kernels.f64(nnz) }
+  edge.rowPtr.set(ePtr)
+  edge.col.set(eCol)
+  edge.val.set(eVal)
+  return { n, P, coef: planes, stride, edge }
 }
 
 /** sum_k coef_k[r] x[xo + r + off_k], planes `stride` apart, in the stencil's (CSR column) order. */
