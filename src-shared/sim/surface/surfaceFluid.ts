@@ -101,6 +101,8 @@ export class SurfaceFluid {
   constructor(readonly surface: LimitSurface, readonly atlas: PatchAtlas, options: SurfaceFluidOptions) {
     this.grid = new SurfaceGrid(atlas, options.N)
     this.kernels = options.kernels ?? TS_KERNELS
+    // The ghost fills on the bake's threads (a TypeScript backend keeps the grid's own loops).
+    if (this.kernels.kind !== 'ts') this.grid.useKernels(this.kernels)
     // In the kernels' memory, where the rows over patches read it.
     this.metric = computeMetric(surface, this.grid, options.flatMetric ?? false, this.kernels)
     this.projection = new SurfaceProjection(this.grid, this.metric, this.kernels)

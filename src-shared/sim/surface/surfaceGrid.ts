@@ -13,6 +13,8 @@
 // The faces on a patch's own edge (x-faces i = 0 and N, y-faces j = 0 and N) are real in both
 // patches that share it; sharedPairs lists them so they can be kept equal.
 import { type AtlasPoint, type PatchAtlas, locate, newAtlasPoint } from '../../geometry/patchAtlas'
+import type { KernelBackend } from '../core/kernelTypes'
+import { SURFACE_FILL_SCALAR, SURFACE_FILL_VECTOR } from './surfaceGhostKernels'
 
 /** A source of a ghost sample: the array (0 cells, 1 x-faces, 2 y-faces), its index, and a sign. */
 interface GhostTable {
@@ -37,6 +39,8 @@ export class SurfaceGrid {
   readonly shared: GhostTable
   /** Faces on an open edge of the surface (x-faces, then y-faces offset by the x count): no flux crosses them. */
   readonly openFaces: Int32Array
+  /** The ghost tables in a kernel backend's memory, once useKernels() has been called. */
+  private fills: { kernels: KernelBackend; cellDst: Int32Array; cellSrc: Int32Array; faceDst: Int32Array; faceKind: Int32Array; faceSrc: Int32Array; faceSign: Float64Array } | null = null
 
   constructor(readonly atlas: PatchAtlas, N: number) {
     this.N = N
@@ -101,19 +105,59 @@ export class SurfaceGrid {
 
   /** Fills the ghost cells of a scalar field from the neighbours (sec. 4.2, eqs. 23-26). */
   fillScalar(s: Float64Array): void {
+    const f = this.fills
+    if (f && f.kernels.holds(s)) {
+      f.kernels.run(SURFACE_FILL_SCALAR, s, f.cellDst, f.cellSrc, f.cellDst.length)
+      return
+    }
     const { dst, src } = this.cellGhosts
     for (let t = 0; t < dst.length; t++) s[dst[t]] = s[src[t]]
   }
 
   /** Fills the ghost faces of a flux field from the neighbours' faces, turned by the transitions' Jacobians. */
   fillVector(fx: Float64Array, fy: Float64Array): void {
-    const { dst, srcKind, src, sign } = this.faceGhosts
+    const f = this.fills
     const nx = this.P * this.xBlock
+    if (f && f.kernels.holds(fx) && f.kernels.holds(fy)) {
+      f.kernels.run(SURFACE_FILL_VECTOR, fx, fy, f.faceDst, f.faceKind, f.faceSrc, f.faceSign, nx, f.faceDst.length)
+      return
+    }
+    const { dst, srcKind, src, sign } = this.faceGhosts
     for (let t = 0; t < dst.length; t++) {
       const v = sign[t] * (srcKind[t] === 1 ? fx[src[t]] : fy[src[t]])
       const d = dst[t]
       if (d < nx) fx[d] = v
       else fy[d - nx] = v
+    }
+  }
+
+  /**
+   * Runs fillScalar and fillVector as kernel rows on `kernels` (surfaceGhostKernels.ts; the same
+   * bits), its threads splitting the tables, for fields in its memory (others keep the loops
+   * here). Refused, leaving the loops here, if a ghost's source is itself a ghost:
+   * the entries would then depend on their order.
+   */
+  useKernels(kernels: KernelBackend): void {
+    const nx = this.P * this.xBlock
+    const cells = this.cellGhosts, faces = this.faceGhosts
+    const cellIsGhost = new Uint8Array(this.P * this.cellBlock)
+    for (const d of cells.dst) cellIsGhost[d] = 1
+    for (const q of cells.src) if (cellIsGhost[q]) return
+    const faceIsGhost = new Uint8Array(nx + this.P * this.yBlock)
+    for (const d of faces.dst) faceIsGhost[d] = 1
+    for (let t = 0; t < faces.src.length; t++) if (faceIsGhost[faces.srcKind[t] === 1 ? faces.src[t] : nx + faces.src[t]]) return
+    const copy = <T extends Int32Array | Float64Array>(to: T, from: ArrayLike<number>): T => {
+      to.set(from)
+      return to
+    }
+    this.fills = {
+      kernels,
+      cellDst: copy(kernels.i32(cells.dst.length), cells.dst),
+      cellSrc: copy(kernels.i32(cells.src.length), cells.src),
+      faceDst: copy(kernels.i32(faces.dst.length), faces.dst),
+      faceKind: copy(kernels.i32(faces.dst.length), faces.srcKind),
+      faceSrc: copy(kernels.i32(faces.src.length), faces.src),
+      faceSign: copy(kernels.f64(faces.sign.length), faces.sign),
     }
   }
 
