@@ -9,7 +9,7 @@
 // Weights come precomputed with the same expressions as the matrix's (surfaceProjection.ts
 // forTerms): wX = sqrt(g) g^11 and wY = sqrt(g) g^22 per face, halved on a patch's edge;
 // wN = sqrt(g) g^12 per node, halved on an edge, 0 at the patch's corners (no mixed term).
-import { f64, i32, int, size } from '../core/kernelTable'
+import { f64, float, i32, int, size } from '../core/kernelTable'
 import { patchRow } from './patchRow'
 
 /**
@@ -76,4 +76,29 @@ export const SURFACE_CORRECTION = patchRow(
   [f64('pot'), i32('unknownOf'), f64('wX'), f64('wY'), f64('wN'), f64('dfx'), f64('dfy'), int('N'), size('patches')],
   8,
   surfaceCorrectionPatches,
+)
+
+/**
+ * For patches [p0, p1): out[u] = scale h (F_right - F_left + F_up - F_down) for each real cell
+ * (unknown u = p N^2 + i + N j), its net outflux: the projection's right-hand side with
+ * scale = -1 (-(h x) is h x negated, bit for bit) and its divergence with scale = 1.
+ */
+export function surfaceDivergencePatches(fx: Float64Array, fy: Float64Array, out: Float64Array, N: number, h: number, scale: number, p0: number, p1: number): void {
+  const rowX = N + 3, rowC = N + 2
+  for (let p = p0; p < p1; p++) {
+    for (let j = 0; j < N; j++) {
+      const x0 = p * rowX * rowC + 1 + rowX * (j + 1), y0 = p * rowC * rowX + 1 + rowC * (j + 1), u0 = p * N * N + N * j
+      for (let i = 0; i < N; i++) {
+        const d = h * (fx[x0 + i + 1] - fx[x0 + i] + fy[y0 + i + rowC] - fy[y0 + i])
+        out[u0 + i] = scale < 0 ? -d : d
+      }
+    }
+  }
+}
+
+export const SURFACE_DIVERGENCE = patchRow(
+  'surfaceDivergence',
+  [f64('fx'), f64('fy'), f64('out'), int('N'), float('h'), float('scale'), size('patches')],
+  1,
+  surfaceDivergencePatches,
 )

@@ -18,7 +18,7 @@
 // an extraordinary vertex leaves no single diagonal neighbour. (Appendix B writes the same
 // operators on the same samples; this form keeps the matrix exactly symmetric across patches.)
 import type { LinearOperator, SolveStats } from '../core/pcg'
-import { SURFACE_CORRECTION } from './surfaceCorrectionKernels'
+import { SURFACE_CORRECTION, SURFACE_DIVERGENCE } from './surfaceCorrectionKernels'
 import { SurfaceMultigrid } from './surfaceMultigrid'
 import { PcgSolver } from '../core/pcg'
 import { TS_KERNELS } from '../core/kernelBackend'
@@ -180,13 +180,10 @@ export class SurfaceProjection {
     return csrFromTriplets(n, n, rows.subarray(0, m), cols.subarray(0, m), vals.subarray(0, m))
   }
 
-  /** Net outflux of every cell, sum of h F over its faces (h sqrt(g) times the divergence of u, per cell). */
+  /** Net outflux of every cell, sum of h F over its faces (h sqrt(g) times the divergence of u, per cell): a kernel row over patches. */
   divergence(fx: Float64Array, fy: Float64Array, out: Float64Array): void {
     const { grid } = this
-    const { N, P, h } = grid
-    for (let p = 0; p < P; p++) for (let j = 0; j < N; j++) for (let i = 0; i < N; i++) {
-      out[grid.unknown(p, i, j)] = h * (fx[grid.xFace(p, i + 1, j)] - fx[grid.xFace(p, i, j)] + fy[grid.yFace(p, i, j + 1)] - fy[grid.yFace(p, i, j)])
-    }
+    this.kernels.run(SURFACE_DIVERGENCE, fx, fy, out, grid.N, grid.h, 1, grid.P)
   }
 
   /**
@@ -195,9 +192,9 @@ export class SurfaceProjection {
    */
   project(fx: Float64Array, fy: Float64Array, tolerance = 1e-6, maxIterations = 2000): SolveStats {
     const { grid, b, p } = this
-    this.divergence(fx, fy, b)
-    // The correction's divergence is A p: A p = -div F. (p warm-starts from the last solve.)
-    for (let i = 0; i < b.length; i++) b[i] = -b[i]
+    // The correction's divergence is A p: A p = -div F, the divergence negated in the same row.
+    // (p warm-starts from the last solve.)
+    this.kernels.run(SURFACE_DIVERGENCE, fx, fy, b, grid.N, grid.h, -1, grid.P)
     const stats = this.pcg.solve(this.op, this.pre, b, p, { tolerance, maxIterations })
     this.correction(p)
     const h = grid.h

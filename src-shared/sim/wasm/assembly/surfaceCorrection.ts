@@ -63,3 +63,17 @@ export function surfaceCorrection(pot: usize, u: usize, wX: usize, wY: usize, wN
     }
   }
 }
+
+/** surfaceDivergencePatches over patches [p0, p1). */
+export function surfaceDivergence(fx: usize, fy: usize, out: usize, N: i32, h: f64, scale: f64, p0: i32, p1: i32): void {
+  const rowX = N + 3, rowC = N + 2
+  for (let p = p0; p < p1; p++) {
+    for (let j = 0; j < N; j++) {
+      const x0 = p * rowX * rowC + 1 + rowX * (j + 1), y0 = p * rowC * rowX + 1 + rowC * (j + 1), u0 = p * N * N + N * j
+      for (let i = 0; i < N; i++) {
+        const d = h * (rf64(fx, x0 + i + 1) - rf64(fx, x0 + i) + rf64(fy, y0 + i + rowC) - rf64(fy, y0 + i))
+        wf64(out, u0 + i, scale < 0 ? -d : d)
+      }
+    }
+  }
+}

@@ -8,7 +8,7 @@ import { buildLimitSurface } from '../../../../src-shared/geometry/catmullClarkE
 import { buildPatchAtlas } from '../../../../src-shared/geometry/patchAtlas'
 import { sphereLikeCage, torusCage } from '../../../../src-shared/geometry/voxelCages'
 import type { KernelBackend } from '../../../../src-shared/sim/core/kernelTypes'
-import { SURFACE_CORRECTION } from '../../../../src-shared/sim/surface/surfaceCorrectionKernels'
+import { SURFACE_CORRECTION, SURFACE_DIVERGENCE } from '../../../../src-shared/sim/surface/surfaceCorrectionKernels'
 import { SurfaceGrid } from '../../../../src-shared/sim/surface/surfaceGrid'
 import { computeMetric } from '../../../../src-shared/sim/surface/surfaceMetric'
 import { everyBackendOfFile, rng, sameBits } from '../everyBackend'
@@ -91,6 +91,23 @@ describe('surface projection correction row', () => {
       expect(sameBits(dfy, want.dfy)).toBe(true)
       // Some ghost face took an edge node's share.
       expect(want.dfx.some((v, f) => v !== 0 && f === grid.xFace(0, 2, -1))).toBe(true)
+    })
+
+    it.each(backends)(`the divergence row is the cell loop bit for bit, and its negation (${name}): %s`, (_b, k) => {
+      const { grid } = s
+      const r = rng(12)
+      const fx = k.f64(grid.P * grid.xBlock), fy = k.f64(grid.P * grid.yBlock)
+      for (const f of [fx, fy]) for (let q = 0; q < f.length; q++) f[q] = r() - 0.5
+      const { N, P, h } = grid
+      const want = new Float64Array(P * N * N)
+      for (let p = 0; p < P; p++) for (let j = 0; j < N; j++) for (let i = 0; i < N; i++) {
+        want[grid.unknown(p, i, j)] = h * (fx[grid.xFace(p, i + 1, j)] - fx[grid.xFace(p, i, j)] + fy[grid.yFace(p, i, j + 1)] - fy[grid.yFace(p, i, j)])
+      }
+      const got = k.f64(want.length).fill(9)
+      k.run(SURFACE_DIVERGENCE, fx, fy, got, N, h, 1, P)
+      expect(sameBits(got, want)).toBe(true)
+      k.run(SURFACE_DIVERGENCE, fx, fy, got, N, h, -1, P)
+      expect(sameBits(got, want.map((v) => -v))).toBe(true)
     })
   }
 })
