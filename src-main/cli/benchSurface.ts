@@ -35,7 +35,7 @@ function headSizedCage(): PolyMesh {
   return voxelCage(cells, 1 / 9)
 }
 
-function run(cage: PolyMesh, N: number, steps: number, kernels: KernelBackend): { patches: number; setupMs: number; msPerStep: number; iterations: number } {
+function run(cage: PolyMesh, N: number, steps: number, kernels: KernelBackend): { patches: number; setupMs: number; msPerStep: number; iterations: number; phases: Record<string, number> } {
   const t0 = performance.now()
   const S = buildLimitSurface(cage)
   const fluid = new SurfaceFluid(S, buildPatchAtlas(S.faces), { N, densities: 3, kernels })
@@ -51,13 +51,16 @@ function run(cage: PolyMesh, N: number, steps: number, kernels: KernelBackend): 
     const c = g.cell(Math.floor((d * g.P) / 3), g.N >> 1, g.N >> 1)
     fluid.addSource(d, [pos[3 * c], pos[3 * c + 1], pos[3 * c + 2]], 0.3, 0.1)
   }
+  const before = { ...fluid.phaseMs }
   const t1 = performance.now()
   let iterations = 0
   for (let s = 0; s < steps; s++) {
     fluid.step(1 / 30, { gravity: [0, -1, 0] }, 1e-4)
     iterations += fluid.lastProjection.iterations
   }
-  return { patches: fluid.grid.P, setupMs, msPerStep: (performance.now() - t1) / steps, iterations: iterations / steps }
+  const phases: Record<string, number> = {}
+  for (const [name, ms] of Object.entries(fluid.phaseMs)) phases[name] = (ms - before[name as keyof typeof before]) / steps
+  return { patches: fluid.grid.P, setupMs, msPerStep: (performance.now() - t1) / steps, iterations: iterations / steps, phases }
 }
 
 export function benchSurface(o: SurfaceBenchOptions, log: (line: string) => void): Record<string, unknown> {
@@ -71,8 +74,9 @@ export function benchSurface(o: SurfaceBenchOptions, log: (line: string) => void
   log(`| 9x9x8 block (the paper's head size) | ${head.patches} x ${o.N}^2 = ${headCells} | ${(head.setupMs / 1000).toFixed(1)} | ${head.msPerStep.toFixed(0)} | ${(1000 / head.msPerStep).toFixed(2)} | ${head.iterations.toFixed(0)} |`)
   const cube = run(sphereLikeCage(), 16, o.steps, kernels)
   log(`| cube (6 x 32^2 cells) | ${cube.patches} x 16^2 = ${cube.patches * 256} | ${(cube.setupMs / 1000).toFixed(1)} | ${cube.msPerStep.toFixed(0)} | ${(1000 / cube.msPerStep).toFixed(2)} | ${cube.iterations.toFixed(0)} |`)
+  log(`\nms a step by phase, head-sized cage: ${Object.entries(head.phases).map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join(', ')}`)
   const ratio = head.msPerStep / 1000 / PAPER_SECONDS_PER_STEP
-  log(`\nhead-sized cage: ${(head.msPerStep / 1000).toFixed(2)} s/step against the paper's ${PAPER_SECONDS_PER_STEP} s on a 1 GHz Pentium III: ratio ${ratio.toFixed(3)} (Eddy / paper); the issue's aim is 30 steps/s`)
+  log(`head-sized cage: ${(head.msPerStep / 1000).toFixed(2)} s/step against the paper's ${PAPER_SECONDS_PER_STEP} s on a 1 GHz Pentium III: ratio ${ratio.toFixed(3)} (Eddy / paper); the issue's aim is 30 steps/s`)
   return {
     scene: 'surface',
     kernels: kernels.kind,
@@ -85,6 +89,7 @@ export function benchSurface(o: SurfaceBenchOptions, log: (line: string) => void
     msPerStep: head.msPerStep,
     stepsPerSecond: 1000 / head.msPerStep,
     pcgIterationsPerStep: head.iterations,
+    phaseMsPerStep: head.phases,
     paperSecondsPerStep: PAPER_SECONDS_PER_STEP,
     ratioToPaper: ratio,
     cube: { patches: cube.patches, cells: cube.patches * 256, msPerStep: cube.msPerStep, stepsPerSecond: 1000 / cube.msPerStep },

@@ -23,6 +23,7 @@ import { SURFACE_ADVECT_VELOCITY, SURFACE_VELOCITIES } from './surfaceAdvectKern
 import { SURFACE_GATHER, SURFACE_SCATTER } from './surfaceCellKernels'
 import { SURFACE_FORCES } from './surfaceForceKernels'
 import { SurfaceDiffusionSystems } from './surfaceDiffusion'
+import { now } from '../wallClock'
 import { LockstepPcg } from './lockstepPcg'
 import { SurfaceGrid } from './surfaceGrid'
 import { computeMetric, type SurfaceMetric } from './surfaceMetric'
@@ -252,21 +253,41 @@ export class SurfaceFluid {
     grid.fillVector(ux, uy)
   }
 
+  /**
+   * Milliseconds spent in each part of step() since the fluid was made, by the host's clock
+   * (stats for the bench, never fed to the numbers): forces, the velocity's advection, the
+   * projection, the diffusions, the transport.
+   */
+  readonly phaseMs = { forces: 0, advection: 0, projection: 0, diffusion: 0, transport: 0 }
+
   /** One step of dt seconds. */
   step(dt: number, forces: SurfaceForces = {}, diffusion = 0): void {
+    const ms = this.phaseMs
+    let t = now()
+    const lap = (): number => {
+      const at = now()
+      const d = at - t
+      t = at
+      return d
+    }
     this.addForces(dt, forces)
+    ms.forces += lap()
     this.advectVelocity(dt)
+    ms.advection += lap()
     const st = this.projection.project(this.fx, this.fy)
     this.lastProjection = { iterations: st.iterations, residual: st.residual }
     // (u is not recomputed here: every reader of it, the next step's forces and advection and
     // vorticity(), recomputes it from the fluxes first.)
+    ms.projection += lap()
     // One flow carries every density: its substep count is found once.
     const substeps = this.transport.substeps(this.fx, this.fy, dt)
     if (diffusion > 0) this.diffuseAll(diffusion, dt)
+    ms.diffusion += lap()
     for (let d = 0; d < this.density.length; d++) {
       this.grid.fillScalar(this.density[d])
       this.transport.advect(this.density[d], this.fx, this.fy, dt, substeps)
     }
+    ms.transport += lap()
   }
 
   /** Makes the current flux field divergence free (after setting it directly), to a relative residual `tolerance`. */

@@ -1,6 +1,6 @@
 // The built CLI (out/main/cli.js; `npx electron-vite build` after changing src-main/cli):
 // `eddy example` writes a project that `eddy bake` can open, refuses an existing file, lists the
-// examples for an unknown name; `eddy bench liquid|viscous|bunny|rigidfluid|tetliquid` print phase tables (`markers` its kernels alone)
+// examples for an unknown name; `eddy bench liquid|viscous|bunny|rigidfluid|tetliquid|surface` print phase tables (`markers` its kernels alone)
 // and EDDY_BENCH.
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -160,6 +160,26 @@ describe('eddy bench liquid / viscous / bunny', () => {
     expect(j.layout).toMatch(/^\d+x\d+x12 grid$/)
     expect(j.particles as number).toBeGreaterThan(0)
   }, 30_000)
+})
+
+describe('eddy bench surface', () => {
+  it('--n 8 --steps 2: steps a second on the head-sized cage and the cube, and a step split into its phases', () => {
+    const r = eddy('bench', 'surface', '--n', '8', '--steps', '2')
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/\| 9x9x8 block \(the paper's head size\) \| 450 x 8\^2 = 28800 \|/)
+    expect(r.stdout).toMatch(/ms a step by phase, head-sized cage: forces \d+\.\d, advection \d+\.\d, projection \d+\.\d, diffusion \d+\.\d, transport \d+\.\d/)
+    const j = benchJson(r.stdout)
+    expect(j.scene).toBe('surface')
+    expect(j.cells).toBe(28800)
+    expect(j.stepsPerSecond as number).toBeCloseTo(1000 / (j.msPerStep as number), 9)
+    // The phases are the whole step, less the loop's own few microseconds.
+    const phases = j.phaseMsPerStep as Record<string, number>
+    const sum = Object.values(phases).reduce((a, b) => a + b, 0)
+    expect(Object.keys(phases)).toEqual(['forces', 'advection', 'projection', 'diffusion', 'transport'])
+    for (const ms of Object.values(phases)) expect(ms).toBeGreaterThan(0)
+    expect(sum).toBeLessThanOrEqual(j.msPerStep as number)
+    expect(sum).toBeGreaterThan(0.9 * (j.msPerStep as number))
+  }, 60_000)
 })
 
 describe('eddy bench rigidfluid', () => {
