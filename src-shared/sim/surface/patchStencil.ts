@@ -224,22 +224,18 @@ export function stencilJacobi(kernels: KernelBackend, S: PatchStencil, x: Float6
 }
 
 /**
- * A as a LinearOperator through its stencil where it has one (n >= 3 and a patch operator),
- * else its CSR rows: the same bits either way (`stencil` is null on the CSR path). The
- * diffusions' lockstep solve keeps its CSR rows: its product of three vectors at once reads
- * each entry once for all of them, and the stencil's version measured no faster (2.9-3.1
- * against 2.6-3.1 ms on the 450-patch cage at 32^2).
+ * A as a LinearOperator through its stencil S (patchStencilOf's answer for A) where it has one,
+ * else its CSR rows: the same bits either way. The diffusions' lockstep solve keeps its CSR
+ * rows: its product of three vectors at once reads each entry once for all of them, and the
+ * stencil's version measured no faster (2.9-3.1 against 2.6-3.1 ms on the 450-patch cage at
+ * 32^2).
  */
 export class PatchOperator implements LinearOperator {
-  readonly stencil: PatchStencil | null
   constructor(
     readonly A: CsrMatrix,
-    P: number,
-    n: number,
+    readonly stencil: PatchStencil | null,
     readonly kernels: KernelBackend,
-  ) {
-    this.stencil = patchStencilOf(A, P, n, kernels)
-  }
+  ) {}
   apply(x: Float64Array, out: Float64Array): void {
     if (this.stencil) stencilSpmv(this.kernels, this.stencil, x, out)
     else spmv(this.kernels, this.A, x, out)

@@ -119,6 +119,11 @@ export class SurfaceMultigrid implements Preconditioner {
     }
   }
 
+  /** The finest level's (A's) stencil planes, null if it has none: the projection's product shares them. */
+  get finestStencil(): PatchStencil | null {
+    return this.levels[0].stencil
+  }
+
   get depth(): number {
     return this.levels.length
   }
