@@ -23,9 +23,15 @@
 // right-hand side (x_c = B b_c + B (b_c - A_c B b_c), i.e. B_2 = 2 B - B A_c B, symmetric when B
 // is). On the head-sized cage it halves the PCG iterations (11-12 -> 6 a step) for about twice
 // the cycle's cost (5.1-5.7 -> 10.2-10.5 ms; the coarse levels' patch-edge rows, gathered one by
-// one, are most of a coarse sweep): the projection 114-125 -> 101-104 ms a step, alternated.
-// 2026-12-05 (second session): float32 took the V-cycle from 20.6 to 5.1-8 ms in one hour (the float64 planes'
-// sweeps streamed 80 bytes a row); the projection 169-174 -> 115-119 ms a step, alternated.
+// one, are about half of a coarse sweep): the projection 114-125 -> 101-104 ms a step, alternated.
+// Four sweeps a side on the finest level and one on each level below: with the W-cycle, the
+// same right-hand sides (six steps of the bench's flow, solved alternately in one process) took
+// 4 iterations and 62-63 ms a solve, against 6 and 84.5 ms with two a side everywhere, 5 and
+// 66-75 with three and one, 4 and 65-77 with five or six and one; a V-cycle with four and one
+// took 13 iterations and 135 ms.
+// Float32 alone (2026-12-05, second session) took the V-cycle from 20.6 to 5.1-8 ms in one hour
+// (the float64 planes' sweeps streamed 80 bytes a row); the projection 169-174 -> 115-119 ms a
+// step, alternated.
 // omega is capped per level by Gershgorin's bound so that omega lambda_max(D^-1 A) < 1.9: the
 // metric's mixed terms make some off-diagonals positive, and a sweep must still contract.
 import type { Preconditioner } from '../core/pcg'
@@ -114,14 +120,14 @@ export class SurfaceMultigrid implements Preconditioner {
   private z64: Float64Array
 
   /**
-   * A over P patches of N x N unknowns each (index p N^2 + i + N j). sweeps: damped Jacobi
-   * sweeps each way per level (at least one); coarsest: symmetric Gauss-Seidel sweep pairs on
+   * A over P patches of N x N unknowns each (index p N^2 + i + N j). sweeps, coarseSweeps:
+   * damped Jacobi sweeps each way on the finest level and on each level below (at least one); coarsest: symmetric Gauss-Seidel sweep pairs on
    * the coarsest level; visits: cycles a float32 level runs on the float32 level below it (1: a
    * V-cycle, 2: a W-cycle there). kernels: where the sweeps and products run; A must be in its memory, and
    * each coarse level is copied there.
    */
-  constructor(A: CsrMatrix, readonly P: number, N: number, readonly kernels: KernelBackend = TS_KERNELS, readonly alpha = 2, readonly sweeps = 2, readonly coarsest = 10, readonly visits = 2) {
-    if (!(sweeps >= 1)) throw new Error(`SurfaceMultigrid: at least one Jacobi sweep a side is needed (got ${sweeps})`)
+  constructor(A: CsrMatrix, readonly P: number, N: number, readonly kernels: KernelBackend = TS_KERNELS, readonly alpha = 2, readonly sweeps = 4, readonly coarsest = 10, readonly visits = 2, readonly coarseSweeps = 1) {
+    if (!(sweeps >= 1) || !(coarseSweeps >= 1)) throw new Error(`SurfaceMultigrid: at least one Jacobi sweep a side is needed on every level (got ${sweeps} on the finest, ${coarseSweeps} below)`)
     this.finestStencil = patchStencilOf(A, P, N, kernels)
     this.r64 = this.z64 = kernels.f64(0)
     let cur = A, n = N
@@ -244,7 +250,8 @@ export class SurfaceMultigrid implements Preconditioner {
   /** cycle() on a float32 level: the same steps through patchStencil32's kernels. */
   private cycle32(l: number, L: Single): void {
     const k = this.kernels, { n } = this.levels[l], P = this.P
-    for (let s = 0; s < this.sweeps; s++) {
+    const sweeps = l === 0 ? this.sweeps : this.coarseSweeps
+    for (let s = 0; s < sweeps; s++) {
       if (s > 0) stencil32Jacobi(k, L.S, L.x, L.b, L.invDiag, L.y)
       else if (l === 0) k.run(NARROW_SCALE, this.r64, L.b, L.invDiag, L.y, n, P)
       else k.run(SCALE32, L.b, L.invDiag, L.y, n, P)
@@ -275,8 +282,8 @@ export class SurfaceMultigrid implements Preconditioner {
       cx.set(C.x)
       k.run(PROLONG_ADD32, cx, L.x, this.alpha, n, P)
     }
-    for (let s = 0; s < this.sweeps; s++) {
-      if (l === 0 && s === this.sweeps - 1) {
+    for (let s = 0; s < sweeps; s++) {
+      if (l === 0 && s === sweeps - 1) {
         stencil32Jacobi(k, L.S, L.x, L.b, L.invDiag, this.z64)
         return
       }
@@ -298,7 +305,8 @@ export class SurfaceMultigrid implements Preconditioner {
    */
   private smooth(L: Level, fromZero: boolean): void {
     const { A } = L
-    for (let s = 0; s < this.sweeps; s++) {
+    const sweeps = L === this.levels[0] ? this.sweeps : this.coarseSweeps
+    for (let s = 0; s < sweeps; s++) {
       if (fromZero && s === 0) this.kernels.run(SCALE_BLOCKS, L.y, L.invDiag, L.b, A.n, SPARSE_BLOCK)
       else if (L.stencil) stencilJacobi(this.kernels, L.stencil, L.x, L.b, L.invDiag, L.y)
       else this.kernels.run(JACOBI_ROWS, A.rowPtr, A.col, A.val, L.x, L.b, L.invDiag, L.y, A.n)
