@@ -283,10 +283,8 @@ export class SurfaceFluid {
     const substeps = this.transport.substeps(this.fx, this.fy, dt)
     if (diffusion > 0) this.diffuseAll(diffusion, dt)
     ms.diffusion += lap()
-    for (let d = 0; d < this.density.length; d++) {
-      this.grid.fillScalar(this.density[d])
-      this.transport.advect(this.density[d], this.fx, this.fy, dt, substeps)
-    }
+    for (const s of this.density) this.grid.fillScalar(s)
+    this.transport.advectAll(this.density, this.fx, this.fy, dt, substeps)
     ms.transport += lap()
   }
 

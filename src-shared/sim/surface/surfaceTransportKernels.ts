@@ -105,6 +105,19 @@ export function surfaceTransportPatches(s: Float64Array, fx: Float64Array, fy: F
   }
 }
 
+/**
+ * surfaceTransportPatches on two densities a and b over the same fluxes (b may be a itself: then
+ * it moves once). change holds two cell arrays (a's, then b's); below is 2N entries. Each
+ * density gets the bits the single-density row gives it: the twin carries the two in the two
+ * f64x2 lanes (the fluxes, their signs and the denominators read once for both, minmod's
+ * branches as lane selects), every lane operation the scalar one.
+ */
+export function surfaceTransportPairPatches(a: Float64Array, b: Float64Array, fx: Float64Array, fy: Float64Array, sqrtG: Float64Array, change: Float64Array, below: Float64Array, N: number, dt: number, h: number, p0: number, p1: number): void {
+  const n = change.length >> 1
+  surfaceTransportPatches(a, fx, fy, sqrtG, change.subarray(0, n), below.subarray(0, N), N, dt, h, p0, p1)
+  if (b !== a) surfaceTransportPatches(b, fx, fy, sqrtG, change.subarray(n), below.subarray(N, 2 * N), N, dt, h, p0, p1)
+}
+
 export const SURFACE_OUTFLOW = patchRow(
   'surfaceOutflow',
   [f64('fx'), f64('fy'), f64('sqrtG'), int('N'), float('h'), f64('partial'), size('patches')],
@@ -117,4 +130,11 @@ export const SURFACE_TRANSPORT = patchRow(
   [f64('s'), f64('fx'), f64('fy'), f64('sqrtG'), f64('change'), scratch('below', (a) => 8 * (a[6] as number)), int('N'), float('dt'), float('h'), size('patches')],
   4,
   surfaceTransportPatches,
+)
+
+export const SURFACE_TRANSPORT_PAIR = patchRow(
+  'surfaceTransportPair',
+  [f64('a'), f64('b'), f64('fx'), f64('fy'), f64('sqrtG'), f64('change'), scratch('below', (a) => 16 * (a[7] as number)), int('N'), float('dt'), float('h'), size('patches')],
+  6,
+  surfaceTransportPairPatches,
 )

@@ -2,7 +2,9 @@
 // the same bits as the single scatter pass over every face it replaced (written out below as
 // it was), on TypeScript and on 1-3 WebAssembly threads, on a torus cage whose patches meet at
 // turned edges; a substep moves mass between cells without creating any (the total is kept to
-// rounding); and the outflow's largest rate is the one a plain loop finds.
+// rounding); two densities moved together (the paired row, the twin's two lanes) each get the
+// bits of moving alone, also when both are one array; and the outflow's largest rate is the one
+// a plain loop finds.
 import { describe, expect, it } from 'vitest'
 import { buildLimitSurface } from '../../../../src-shared/geometry/catmullClarkEval'
 import { buildPatchAtlas } from '../../../../src-shared/geometry/patchAtlas'
@@ -10,7 +12,7 @@ import { torusCage } from '../../../../src-shared/geometry/voxelCages'
 import type { KernelBackend } from '../../../../src-shared/sim/core/kernelTypes'
 import { SurfaceGrid } from '../../../../src-shared/sim/surface/surfaceGrid'
 import { computeMetric } from '../../../../src-shared/sim/surface/surfaceMetric'
-import { minmod, SURFACE_OUTFLOW, SURFACE_TRANSPORT } from '../../../../src-shared/sim/surface/surfaceTransportKernels'
+import { minmod, SURFACE_OUTFLOW, SURFACE_TRANSPORT, SURFACE_TRANSPORT_PAIR } from '../../../../src-shared/sim/surface/surfaceTransportKernels'
 import { everyBackendOfFile, rng, sameBits } from '../everyBackend'
 
 const S = buildLimitSurface(torusCage())
@@ -102,6 +104,28 @@ describe('surface transport kernel rows', () => {
       let moved = 0
       for (let c = 0; c < s.length; c++) moved = Math.max(moved, Math.abs(got[c] - s[c]))
       expect(moved).toBeGreaterThan(1e-3)
+    }
+  })
+
+  it.each(backends)('two densities moved together each get the bits of moving alone: %s', (_name, k) => {
+    for (const [seed, n] of [[5, 6], [6, 5]]) {
+      useN(n)
+      const one = state(seed), two = state(seed + 10)
+      const fx = inMemory(k, one.fx), fy = inMemory(k, one.fy), g = inMemory(k, sqrtG)
+      const alone = (s: Float64Array) => {
+        const out = inMemory(k, s)
+        k.run(SURFACE_TRANSPORT, out, fx, fy, g, k.f64(s.length), new Float64Array(N), N, dt, grid.h, grid.P)
+        return out
+      }
+      const wantA = alone(one.s), wantB = alone(two.s)
+      const a = inMemory(k, one.s), b = inMemory(k, two.s)
+      k.run(SURFACE_TRANSPORT_PAIR, a, b, fx, fy, g, k.f64(2 * a.length), new Float64Array(2 * N), N, dt, grid.h, grid.P)
+      expect(sameBits(a, wantA) && sameBits(b, wantB)).toBe(true)
+      expect(sameBits(a, one.s)).toBe(false)
+      // One array as both: moved once.
+      const same = inMemory(k, one.s)
+      k.run(SURFACE_TRANSPORT_PAIR, same, same, fx, fy, g, k.f64(2 * same.length), new Float64Array(2 * N), N, dt, grid.h, grid.P)
+      expect(sameBits(same, wantA)).toBe(true)
     }
   })
 
