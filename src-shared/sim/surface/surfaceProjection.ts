@@ -25,6 +25,7 @@ import { TS_KERNELS } from '../core/kernelBackend'
 import type { KernelBackend } from '../core/kernelTypes'
 import { copyCsr, csrFromTriplets, type CsrMatrix } from '../core/sparse/csr'
 import { SparseVectorOps } from '../core/sparse/ops'
+import { AXPY_BLOCKS, SPARSE_BLOCK } from '../core/sparse/rows'
 import { PatchOperator, type PatchStencil } from './patchStencil'
 import type { SurfaceGrid } from './surfaceGrid'
 import type { SurfaceMetric } from './surfaceMetric'
@@ -186,10 +187,11 @@ export class SurfaceProjection {
     this.kernels.run(SURFACE_DIVERGENCE, fx, fy, b, grid.N, grid.h, -1, grid.P)
     const stats = this.pcg.solve(this.op, this.pre, b, p, { tolerance, maxIterations })
     this.correction(p)
-    const h = grid.h
-    // dF is in units of h F (a difference of p): F += dF / h.
-    for (let f = 0; f < fx.length; f++) fx[f] += this.dfx[f] / h
-    for (let f = 0; f < fy.length; f++) fy[f] += this.dfy[f] / h
+    // dF is in units of h F (a difference of p): F += dF / h, as F += (1/h) dF on the kernels'
+    // threads (the TypeScript loops took 2.4 ms a step at 450 x 32^2).
+    const inv = 1 / grid.h
+    this.kernels.run(AXPY_BLOCKS, fx, inv, this.dfx, fx.length, SPARSE_BLOCK)
+    this.kernels.run(AXPY_BLOCKS, fy, inv, this.dfy, fy.length, SPARSE_BLOCK)
     grid.closeOpenEdges(fx, fy)
     grid.fillVector(fx, fy)
     return stats
