@@ -60,7 +60,7 @@ function edgeRowsOf(n: number): number {
 }
 
 /** Row (of A) of patch p's edge row t, in the visiting order of PatchStencil.edge. */
-function edgeRow(p: number, t: number, n: number): number {
+export function edgeRow(p: number, t: number, n: number): number {
   const base = p * n * n
   if (t < n) return base + t
   if (t < 3 * n - 4) {

@@ -67,7 +67,8 @@ function edgeSum32(rowPtr: Int32Array, col: Int32Array, val: Float32Array, x: Fl
   return s
 }
 
-/** What a row's sum s becomes (the twin's modes): r = b - s, out = x + scale (b - s). */
+/** What a row's sum s becomes (the twin's modes): y = s, r = b - s, out = x + scale (b - s). */
+const PUT_SUM = 0
 const PUT_RESIDUAL = 1
 const PUT_JACOBI = 2
 
@@ -79,7 +80,7 @@ const PUT_JACOBI = 2
  */
 function patchRows32(
   mode: number, ePtr: Int32Array, eCol: Int32Array, eVal: Float32Array, coef: Float32Array, stride: number,
-  x: Float32Array, b: Float32Array, scale: Float32Array | null, out: Float32Array | Float64Array, n: number, p0: number, p1: number,
+  x: Float32Array, b: Float32Array | null, scale: Float32Array | null, out: Float32Array | Float64Array, n: number, p0: number, p1: number,
 ): void {
   for (let p = p0; p < p1; p++) {
     let e = p * (4 * n - 4)
@@ -89,10 +90,15 @@ function patchRows32(
       for (let i = 0; i < n; i++) {
         const u = r0 + i
         const s = edgeRow || i === 0 || i === n - 1 ? edgeSum32(ePtr, eCol, eVal, x, e++) : stencilSum32(coef, stride, x, u, n)
-        out[u] = mode === PUT_RESIDUAL ? fr(b[u] - s) : fr(x[u] + fr((scale as Float32Array)[u] * fr(b[u] - s)))
+        out[u] = mode === PUT_SUM ? s : mode === PUT_RESIDUAL ? fr((b as Float32Array)[u] - s) : fr(x[u] + fr((scale as Float32Array)[u] * fr((b as Float32Array)[u] - s)))
       }
     }
   }
+}
+
+/** y = A x in float32 over the rows of patches [p0, p1). */
+export function stencil32SpmvPatches(ePtr: Int32Array, eCol: Int32Array, eVal: Float32Array, coef: Float32Array, stride: number, x: Float32Array, y: Float32Array, n: number, p0: number, p1: number): void {
+  patchRows32(PUT_SUM, ePtr, eCol, eVal, coef, stride, x, null, null, y, n, p0, p1)
 }
 
 /** r = b - A x in float32 over the rows of patches [p0, p1). */
@@ -167,6 +173,7 @@ export function prolongAdd32Patches(coarse: Float32Array, x: Float32Array, alpha
 }
 
 const planes = [i32('edgePtr'), i32('edgeCol'), f32('edgeVal'), f32('coef'), int('stride')] as const
+export const STENCIL32_SPMV = patchRow('stencil32Spmv', [...planes, f32('x'), f32('y'), int('N'), size('patches')], 9, stencil32SpmvPatches)
 export const STENCIL32_RESIDUAL = patchRow('stencil32Residual', [...planes, f32('x'), f32('b'), f32('r'), int('N'), size('patches')], 9, stencil32ResidualPatches)
 export const STENCIL32_JACOBI = patchRow('stencil32Jacobi', [...planes, f32('x'), f32('b'), f32('scale'), f32('out'), int('N'), size('patches')], 9, stencil32JacobiPatches)
 export const STENCIL32_JACOBI_WIDE = patchRow('stencil32JacobiWide', [
@@ -176,6 +183,12 @@ export const NARROW_SCALE = patchRow('narrowScale', [f64('r'), f32('b'), f32('sc
 export const SCALE32 = patchRow('scale32', [f32('b'), f32('scale'), f32('y'), int('N'), size('patches')], 1, scale32Patches)
 export const RESTRICT32 = patchRow('restrict32', [f32('fine'), f32('coarse'), int('N'), size('patches')], 1, restrict32Patches)
 export const PROLONG_ADD32 = patchRow('prolongAdd32', [f32('coarse'), f32('x'), float('alpha'), int('N'), size('patches')], 1, prolongAdd32Patches)
+
+/** y = A x. */
+export function stencil32Spmv(kernels: KernelBackend, S: PatchStencil32, x: Float32Array, y: Float32Array): void {
+  const E = S.edge
+  kernels.run(STENCIL32_SPMV, E.rowPtr, E.col, E.val, S.coef, S.stride, x, y, S.n, S.P)
+}
 
 /** r = b - A x. */
 export function stencil32Residual(kernels: KernelBackend, S: PatchStencil32, x: Float32Array, b: Float32Array, r: Float32Array): void {

@@ -18,6 +18,8 @@ import type { Preconditioner } from '../core/pcg'
 import type { CsrMatrix } from '../core/sparse/csr'
 import { CsrOperator } from '../core/sparse/ops'
 import { SCALE_BLOCKS, SPARSE_BLOCK } from '../core/sparse/rows'
+import { edgeRow, type PatchStencil } from './patchStencil'
+import type { PatchStencil32 } from './patchStencil32'
 
 interface DiffusionSystem {
   key: string
@@ -26,6 +28,8 @@ interface DiffusionSystem {
   /** 1 / A_uu. */
   invDiag: Float64Array
   pre: Preconditioner
+  /** A's stencil planes and 1 / A_uu in float32 (refinedDiffusion.ts's inner solve), where L has planes. */
+  single: { A32: PatchStencil32; invDiag32: Float32Array } | null
 }
 
 /** z = D^-1 r, a kernel row over blocks (invDiag in the kernels' memory). */
@@ -36,6 +40,15 @@ function jacobi(invDiag: Float64Array, kernels: KernelBackend): Preconditioner {
     },
   }
 }
+
+/**
+ * Unknowns from which the diffusions are solved in float32 under float64 refinement
+ * (refinedDiffusion.ts). Below, its extra kernel calls cost more than its lighter passes save:
+ * the cube cage at 24 x 16^2 (6,144 unknowns, three densities) stepped in 9.5-10 ms on
+ * WebAssembly with it and 7.7-9.3 without; the 450-patch cage at 32^2, 63-66 ms of diffusion a
+ * step with it against 74-77.
+ */
+export const REFINED_MIN_UNKNOWNS = 65536
 
 /** Systems kept at once (the oldest is refilled for a new rate and step). */
 const KEPT = 4
@@ -54,6 +67,10 @@ export class SurfaceDiffusionSystems {
     private readonly areaOf: Float64Array,
     private readonly h: number,
     private readonly kernels: KernelBackend = TS_KERNELS,
+    /** L's float64 stencil planes (the projection's), from which each system's float32 planes are made; null: none. */
+    private readonly stencil: PatchStencil | null = null,
+    /** Unknowns from which systems get float32 planes (REFINED_MIN_UNKNOWNS). */
+    private readonly refinedFrom = REFINED_MIN_UNKNOWNS,
   ) {
     const { n, rowPtr, col } = L
     this.diagAt = new Int32Array(n).fill(-1)
@@ -62,7 +79,7 @@ export class SurfaceDiffusionSystems {
   }
 
   /** The system for rate k (m^2/s) over dt (s): its operator and Jacobi preconditioner. */
-  get(k: number, dt: number): { A: CsrMatrix; invDiag: Float64Array; op: CsrOperator; pre: Preconditioner } {
+  get(k: number, dt: number): DiffusionSystem {
     const key = `${k}:${dt}`
     let sys = this.systems.find((s) => s.key === key)
     if (sys) return sys
@@ -70,7 +87,8 @@ export class SurfaceDiffusionSystems {
       const { n, cols, rowPtr, col } = this.L
       const A: CsrMatrix = { n, cols, rowPtr, col, val: this.kernels.f64(col.length) }
       const invDiag = this.kernels.f64(n)
-      sys = { key, A, op: new CsrOperator(A, this.kernels), invDiag, pre: jacobi(invDiag, this.kernels) }
+      const single = this.stencil && n >= this.refinedFrom ? { A32: this.planes32(this.stencil), invDiag32: this.kernels.f32(n) } : null
+      sys = { key, A, op: new CsrOperator(A, this.kernels), invDiag, pre: jacobi(invDiag, this.kernels), single }
     } else {
       sys = this.systems.shift() as DiffusionSystem
       sys.key = key
@@ -80,7 +98,7 @@ export class SurfaceDiffusionSystems {
     return sys
   }
 
-  /** val = k dt L / h^2 + diag(sqrt(g)), term by term as the assembled sum was. */
+  /** val = k dt L / h^2 + diag(sqrt(g)), term by term as the assembled sum was; and its float32 planes. */
   private fill(sys: DiffusionSystem, k: number, dt: number): void {
     const { L, diagAt, areaOf, h } = this
     const lv = L.val, val = sys.A.val
@@ -89,5 +107,40 @@ export class SurfaceDiffusionSystems {
       val[diagAt[u]] += areaOf[u]
       sys.invDiag[u] = 1 / val[diagAt[u]]
     }
+    if (sys.single && this.stencil) this.fill32(sys.single, this.stencil, k, dt, sys.invDiag)
+  }
+
+  /** Float32 planes with L's layout (values filled by fill32), in the kernels' memory. */
+  private planes32(S: PatchStencil): PatchStencil32 {
+    const { kernels } = this
+    const E = S.edge
+    const rowPtr = kernels.i32(E.rowPtr.length), col = kernels.i32(E.col.length)
+    rowPtr.set(E.rowPtr)
+    col.set(E.col)
+    return { n: S.n, P: S.P, coef: kernels.f32(S.coef.length), stride: S.stride, edge: { n: E.n, rowPtr, col, val: kernels.f32(E.val.length) } }
+  }
+
+  /**
+   * The system's entries in float32, each the float64 entry fill() makes (k dt L / h^2, plus
+   * sqrt(g) on the diagonal) rounded: the planes from L's planes, the edge rows from L's edge
+   * rows, plane by plane through ordinary arrays (element stores to shared memory are slow).
+   */
+  private fill32(single: { A32: PatchStencil32; invDiag32: Float32Array }, S: PatchStencil, k: number, dt: number, invDiag: Float64Array): void {
+    const { areaOf, h } = this
+    const { A32, invDiag32 } = single
+    const rows = S.P * S.n * S.n
+    const plane = new Float32Array(S.stride)
+    for (let q = 0; q < 9; q++) {
+      const at = q * S.stride
+      for (let r = 0; r < rows; r++) plane[r] = (k * dt * S.coef[at + r]) / (h * h) + (q === 4 ? areaOf[r] : 0)
+      A32.coef.set(plane, at)
+    }
+    const E = S.edge, val = new Float32Array(E.val.length)
+    for (let p = 0, e = 0; p < S.P; p++) for (let t = 0; t < 4 * S.n - 4; t++, e++) {
+      const row = edgeRow(p, t, S.n)
+      for (let q = E.rowPtr[e]; q < E.rowPtr[e + 1]; q++) val[q] = (k * dt * E.val[q]) / (h * h) + (E.col[q] === row ? areaOf[row] : 0)
+    }
+    A32.edge.val.set(val)
+    invDiag32.set(invDiag)
   }
 }

@@ -15,17 +15,16 @@
 //   - the projection is surfaceProjection.ts over all patches at once.
 import type { LimitSurface } from '../../geometry/catmullClarkEval'
 import type { PatchAtlas } from '../../geometry/patchAtlas'
-import { PcgSolver } from '../core/pcg'
 import { TS_KERNELS } from '../core/kernelBackend'
 import type { KernelBackend } from '../core/kernelTypes'
-import { SparseVectorOps } from '../core/sparse/ops'
 import { AXPY_BLOCKS, SPARSE_BLOCK } from '../core/sparse/rows'
 import { SURFACE_ADVECT_VELOCITY, SURFACE_VELOCITIES } from './surfaceAdvectKernels'
 import { SURFACE_GATHER, SURFACE_SCATTER } from './surfaceCellKernels'
 import { SURFACE_FORCES } from './surfaceForceKernels'
-import { SurfaceDiffusionSystems } from './surfaceDiffusion'
+import { REFINED_MIN_UNKNOWNS, SurfaceDiffusionSystems } from './surfaceDiffusion'
 import { now } from '../wallClock'
 import { LockstepPcg } from './lockstepPcg'
+import { RefinedDiffusion } from './refinedDiffusion'
 import { SurfaceGrid } from './surfaceGrid'
 import { computeMetric, type SurfaceMetric } from './surfaceMetric'
 import { SurfaceProjection } from './surfaceProjection'
@@ -45,6 +44,11 @@ export interface SurfaceFluidOptions {
    * WebAssembly kernels over the bake's threads, or TypeScript here (the default).
    */
   kernels?: KernelBackend
+  /**
+   * Unknowns (patches x N^2) from which the densities' diffusion is solved in float32 under
+   * float64 refinement (surfaceDiffusion.ts REFINED_MIN_UNKNOWNS by default; 0: always).
+   */
+  refinedDiffusionFrom?: number
 }
 
 export interface SurfaceForces {
@@ -90,9 +94,11 @@ export class SurfaceFluid {
   private readonly vort: SurfaceVorticity
   /** Diffusion systems by rate and step (built at the first diffusion). */
   private diffusion: SurfaceDiffusionSystems | null = null
-  private readonly pcg: PcgSolver
   /** diffuseAll's solver and its right-hand sides and solutions (every density's, n apart), made at its first use. */
   private lockstep: LockstepPcg | null = null
+  private readonly refinedDiffusionFrom: number
+  /** The refinement solver of the diffusions, by system count (refinedDiffusion.ts). */
+  private readonly refined = new Map<number, RefinedDiffusion>()
   private rhsAll: Float64Array | null = null
   private solAll: Float64Array | null = null
   private readonly rhs: Float64Array
@@ -103,6 +109,7 @@ export class SurfaceFluid {
   constructor(readonly surface: LimitSurface, readonly atlas: PatchAtlas, options: SurfaceFluidOptions) {
     this.grid = new SurfaceGrid(atlas, options.N)
     this.kernels = options.kernels ?? TS_KERNELS
+    this.refinedDiffusionFrom = options.refinedDiffusionFrom ?? REFINED_MIN_UNKNOWNS
     // The ghost fills on the bake's threads (a TypeScript backend keeps the grid's own loops).
     if (this.kernels.kind !== 'ts') this.grid.useKernels(this.kernels)
     // In the kernels' memory, where the rows over patches read it.
@@ -125,7 +132,6 @@ export class SurfaceFluid {
     this.transport = new SurfaceTransport(g, this.metric, this.kernels)
     this.vort = new SurfaceVorticity(g, this.metric, this.sampler, this.kernels)
     const n = g.P * g.N * g.N
-    this.pcg = new PcgSolver(new SparseVectorOps(n, this.kernels))
     this.rhs = this.kernels.f64(n)
     this.sol = this.kernels.f64(n)
   }
@@ -371,8 +377,10 @@ export class SurfaceFluid {
   }
 
   /**
-   * Every density diffused at rate k over dt (diffuse's system for each, one matrix): solved in
-   * lockstep (lockstepPcg.ts), each the same bits as diffuse(d, k, dt) alone.
+   * Every density diffused at rate k over dt (diffuse's system for each, one matrix): by float64
+   * refinement of float32 solves where the Laplacian has stencil planes (refinedDiffusion.ts),
+   * else float64 Jacobi-CG in lockstep (lockstepPcg.ts); either way each density gets the bits
+   * diffuse(d, k, dt) alone gives it.
    */
   diffuseAll(k: number, dt: number): void {
     const { grid, metric } = this
@@ -381,18 +389,30 @@ export class SurfaceFluid {
     const n = P * N * N
     if (D === 0) return
     const sys = this.diffusionSystems().get(k, dt)
-    if (!this.lockstep || this.lockstep.count !== D) {
-      this.lockstep = new LockstepPcg(n, D, this.kernels)
+    if (!this.rhsAll || this.rhsAll.length !== D * n) {
       this.rhsAll = this.kernels.f64(D * n)
       this.solAll = this.kernels.f64(D * n)
     }
-    const rhs = this.rhsAll as Float64Array, sol = this.solAll as Float64Array
+    const rhs = this.rhsAll, sol = this.solAll as Float64Array
     for (let d = 0; d < D; d++) this.kernels.run(SURFACE_GATHER, this.density[d], metric.cells.sqrtG, rhs.subarray(d * n, (d + 1) * n), sol.subarray(d * n, (d + 1) * n), N, P)
-    this.lockstep.solve(sys.A, sys.invDiag, rhs, sol, DIFFUSION_TOLERANCE, DIFFUSION_MAX_ITERATIONS)
+    this.solveDiffusion(sys, rhs, sol, D)
     for (let d = 0; d < D; d++) {
       this.kernels.run(SURFACE_SCATTER, sol.subarray(d * n, (d + 1) * n), this.density[d], N, P)
       grid.fillScalar(this.density[d])
     }
+  }
+
+  /** count diffusion systems of `sys` (right-hand sides rhs, guesses sol: count vectors n apart) to DIFFUSION_TOLERANCE. */
+  private solveDiffusion(sys: ReturnType<SurfaceDiffusionSystems['get']>, rhs: Float64Array, sol: Float64Array, count: number): void {
+    const n = this.grid.P * this.grid.N * this.grid.N
+    if (sys.single) {
+      let solver = this.refined.get(count)
+      if (!solver) this.refined.set(count, (solver = new RefinedDiffusion(n, count, this.kernels)))
+      solver.solve(sys.A, sys.single.A32, sys.single.invDiag32, rhs, sol, DIFFUSION_TOLERANCE, DIFFUSION_MAX_ITERATIONS)
+      return
+    }
+    if (!this.lockstep || this.lockstep.count !== count) this.lockstep = new LockstepPcg(n, count, this.kernels)
+    this.lockstep.solve(sys.A, sys.invDiag, rhs, sol, DIFFUSION_TOLERANCE, DIFFUSION_MAX_ITERATIONS)
   }
 
   /** The diffusion systems (built at the first diffusion). */
@@ -402,7 +422,7 @@ export class SurfaceFluid {
       const { N, P, h } = grid
       const areaOf = new Float64Array(P * N * N)
       for (let p = 0; p < P; p++) for (let j = 0; j < N; j++) for (let i = 0; i < N; i++) areaOf[grid.unknown(p, i, j)] = metric.cells.sqrtG[grid.cell(p, i, j)]
-      this.diffusion = new SurfaceDiffusionSystems(projection.A, areaOf, h, this.kernels)
+      this.diffusion = new SurfaceDiffusionSystems(projection.A, areaOf, h, this.kernels, projection.pre.finestStencil, this.refinedDiffusionFrom)
     }
     return this.diffusion
   }
@@ -414,8 +434,9 @@ export class SurfaceFluid {
     const { N, P } = grid
     const sys = this.diffusionSystems().get(k, dt)
     this.kernels.run(SURFACE_GATHER, s, metric.cells.sqrtG, rhs, sol, N, P)
-    this.pcg.solve(sys.op, sys.pre, rhs, sol, { tolerance: DIFFUSION_TOLERANCE, maxIterations: DIFFUSION_MAX_ITERATIONS })
+    this.solveDiffusion(sys, rhs, sol, 1)
     this.kernels.run(SURFACE_SCATTER, sol, s, N, P)
     grid.fillScalar(s)
   }
+
 }

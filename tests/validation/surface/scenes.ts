@@ -4,9 +4,9 @@ import type { PolyMesh } from '../../../src-shared/geometry/catmullClark'
 import { buildPatchAtlas } from '../../../src-shared/geometry/patchAtlas'
 import { SurfaceFluid } from '../../../src-shared/sim/surface/surfaceFluid'
 
-export function fluidOn(cage: PolyMesh, N: number, flatMetric = false): SurfaceFluid {
+export function fluidOn(cage: PolyMesh, N: number, flatMetric = false, refinedDiffusionFrom?: number): SurfaceFluid {
   const S = buildLimitSurface(cage)
-  return new SurfaceFluid(S, buildPatchAtlas(S.faces), { N, densities: 1, flatMetric })
+  return new SurfaceFluid(S, buildPatchAtlas(S.faces), { N, densities: 1, flatMetric, refinedDiffusionFrom })
 }
 
 /** Sets the flux field to the tangent part of the world velocity wind + spin x position at each face. */

@@ -6,7 +6,8 @@
 // Every operation is an f32 instruction, which rounds as the references' Math.fround does.
 import { ri32 } from './common'
 
-/** What a row's sum s becomes: r = b - s, out = x + scale (b - s), the same widened to float64. */
+/** What a row's sum s becomes: y = s, r = b - s, out = x + scale (b - s), the same widened to float64. */
+const PUT_SUM = 0
 const PUT_RESIDUAL = 1
 const PUT_JACOBI = 2
 const PUT_JACOBI_WIDE = 3
@@ -16,7 +17,8 @@ const PUT_JACOBI_WIDE = 3
 }
 
 @inline function put1(mode: i32, s: f32, x: usize, b: usize, scale: usize, out: usize, u: i32): void {
-  if (mode == PUT_RESIDUAL) store<f32>(out + (<usize>u << 2), lf(b, u) - s)
+  if (mode == PUT_SUM) store<f32>(out + (<usize>u << 2), s)
+  else if (mode == PUT_RESIDUAL) store<f32>(out + (<usize>u << 2), lf(b, u) - s)
   else {
     const v: f32 = lf(x, u) + lf(scale, u) * (lf(b, u) - s)
     if (mode == PUT_JACOBI) store<f32>(out + (<usize>u << 2), v)
@@ -71,7 +73,8 @@ const PUT_JACOBI_WIDE = 3
   let u = r
   for (; u + 4 <= last; u += 4, c += 16, xr += 16, br += 16, sr += 16) {
     const s = quadSum(c, pb, xr, nb)
-    if (mode == PUT_RESIDUAL) v128.store(out + (<usize>u << 2), f32x4.sub(v128.load(br), s))
+    if (mode == PUT_SUM) v128.store(out + (<usize>u << 2), s)
+    else if (mode == PUT_RESIDUAL) v128.store(out + (<usize>u << 2), f32x4.sub(v128.load(br), s))
     else {
       const v = f32x4.add(v128.load(xr), f32x4.mul(v128.load(sr), f32x4.sub(v128.load(br), s)))
       if (mode == PUT_JACOBI) v128.store(out + (<usize>u << 2), v)
@@ -102,6 +105,11 @@ const PUT_JACOBI_WIDE = 3
       put1(mode, edgeSum(ePtr, eCol, eVal, x, e++), x, b, scale, out, r0 + n - 1)
     }
   }
+}
+
+/** stencil32SpmvPatches: y = A x. */
+export function stencil32Spmv(ePtr: usize, eCol: usize, eVal: usize, coef: usize, stride: i32, x: usize, y: usize, n: i32, p0: i32, p1: i32): void {
+  patchRows32(PUT_SUM, ePtr, eCol, eVal, coef, stride, x, 0, 0, y, n, p0, p1)
 }
 
 /** stencil32ResidualPatches: r = b - A x. */

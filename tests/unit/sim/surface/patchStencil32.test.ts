@@ -1,4 +1,5 @@
-// The projection multigrid's float32 kernels (patchStencil32.ts): each gives the same bits on
+// The float32 stencil kernels (patchStencil32.ts: the projection multigrid's, and the product of
+// the diffusions' float32 solves): each gives the same bits on
 // TypeScript and on 1-3 WebAssembly threads (the twin takes four inner rows a vector and an odd
 // run's rest one by one: patch edges 3, 5, 6, 7 and 8, and a Galerkin coarse level), and each
 // agrees with its float64 counterpart (the CSR rows, R = P^T and alpha P of the 2 x 2
@@ -13,7 +14,7 @@ import type { KernelBackend } from '../../../../src-shared/sim/core/kernelTypes'
 import { type CsrMatrix, galerkin, transposeCsr } from '../../../../src-shared/sim/core/sparse/csr'
 import { jacobiRows, residualRows, spmvRows } from '../../../../src-shared/sim/core/sparse/kernels'
 import { patchStencilOf } from '../../../../src-shared/sim/surface/patchStencil'
-import { NARROW_SCALE, PROLONG_ADD32, RESTRICT32, SCALE32, stencil32Jacobi, stencil32Of, stencil32Residual } from '../../../../src-shared/sim/surface/patchStencil32'
+import { NARROW_SCALE, PROLONG_ADD32, RESTRICT32, SCALE32, stencil32Jacobi, stencil32Of, stencil32Residual, stencil32Spmv } from '../../../../src-shared/sim/surface/patchStencil32'
 import { SurfaceFluid } from '../../../../src-shared/sim/surface/surfaceFluid'
 import { everyBackendOfFile, rng, sameBits } from '../everyBackend'
 
@@ -62,18 +63,24 @@ function runAll(k: KernelBackend, A: CsrMatrix, P: number, n: number, seed: numb
   const out: Float64Array[] = []
   const want = new Float64Array(N)
 
+  const y = k.f32(N)
+  stencil32Spmv(k, S, x, y)
+  spmvRows(A.rowPtr, A.col, A.val, x64, want, 0, N)
+  close(y, want, ROUNDING)
+  out.push(Float64Array.from(y))
+
   const r = k.f32(N)
   stencil32Residual(k, S, x, b, r)
   residualRows(A.rowPtr, A.col, A.val, x64, b64, want, 0, N)
   close(r, want, ROUNDING)
   out.push(Float64Array.from(r))
 
-  const y = k.f32(N), wide = k.f64(N)
-  stencil32Jacobi(k, S, x, b, scale, y)
+  const yj = k.f32(N), wide = k.f64(N)
+  stencil32Jacobi(k, S, x, b, scale, yj)
   stencil32Jacobi(k, S, x, b, scale, wide)
   jacobiRows(A.rowPtr, A.col, A.val, x64, b64, s64, want, 0, N)
-  close(y, want, ROUNDING)
-  expect(sameBits(wide, Float64Array.from(y))).toBe(true)
+  close(yj, want, ROUNDING)
+  expect(sameBits(wide, Float64Array.from(yj))).toBe(true)
   out.push(wide)
 
   // The cycle's entry: b = f32(r64), y = scale b.
