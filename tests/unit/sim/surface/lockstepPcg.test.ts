@@ -2,7 +2,8 @@
 // by core/pcg.ts PcgSolver with the same operator and Jacobi preconditioner: the same solution
 // bits and the same figures, on TypeScript and 1-3 WebAssembly threads, with one right-hand
 // side zero (done before the first product), with guesses of every quality, and with an
-// iteration cap that stops them unconverged. Then SurfaceFluid.diffuseAll against diffuse.
+// iteration cap that stops them unconverged. Then SurfaceFluid.diffuseAll against diffuse, with
+// either solver.
 import { describe, expect, it } from 'vitest'
 import { buildLimitSurface } from '../../../../src-shared/geometry/catmullClarkEval'
 import { buildPatchAtlas } from '../../../../src-shared/geometry/patchAtlas'
@@ -56,9 +57,11 @@ describe('lockstep diffusion solves', () => {
     }
   })
 
-  it.each(backends)('SurfaceFluid.diffuseAll is diffuse on each density, bit for bit: %s', (_name, k) => {
+  // Both of SurfaceFluid's diffusion solvers: this file's float64 lockstep (the default at this
+  // size) and the float32 refinement (refinedDiffusion.ts, forced by refinedDiffusionFrom 0).
+  it.each(backends.flatMap(([name, k]) => [[`${name}, float64 lockstep`, k, undefined], [`${name}, float32 refinement`, k, 0]] as const))('SurfaceFluid.diffuseAll is diffuse on each density, bit for bit: %s', (_name, k, refinedDiffusionFrom) => {
     const make = () => {
-      const fl = new SurfaceFluid(S, atlas, { N: 6, densities: 3, kernels: k })
+      const fl = new SurfaceFluid(S, atlas, { N: 6, densities: 3, kernels: k, refinedDiffusionFrom })
       const r = rng(5)
       for (const s of fl.density) {
         for (let c = 0; c < s.length; c++) s[c] = r()

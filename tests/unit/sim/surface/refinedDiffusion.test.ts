@@ -2,8 +2,8 @@
 // reaches the float64 tolerance (its true residual, recomputed here), its solution agrees with
 // float64 Jacobi-CG's (lockstepPcg.ts) to what that tolerance allows, the bits are the same on
 // TypeScript and 1-3 WebAssembly threads, a zero right-hand side gives zero, a guess far worse
-// than zero still converges, an iteration cap stops a solve unconverged and says so, and
-// SurfaceFluid.diffuseAll gives each density the bits of diffusing it alone. The
+// than zero still converges, and an iteration cap stops a solve unconverged and says so
+// (lockstepPcg.test.ts compares SurfaceFluid's diffuseAll with diffuse on both solvers). The
 // system's float32 planes are its float64 entries rounded (surfaceDiffusion.ts fill32).
 import { describe, expect, it } from 'vitest'
 import { buildLimitSurface } from '../../../../src-shared/geometry/catmullClarkEval'
@@ -83,23 +83,5 @@ describe('refined diffusion solves', () => {
     const capped = new RefinedDiffusion(n, count, k).solve(sys.A, single.A32, single.invDiag32, b, x, 1e-12, 2)
     expect(capped[0].converged).toBe(false)
     expect(capped[0].iterations).toBe(2)
-  })
-
-  it.each(backends)('SurfaceFluid.diffuseAll gives each density the bits of diffuse alone: %s', (_name, k) => {
-    const make = () => {
-      const fl = new SurfaceFluid(S, atlas, { N: 6, densities: 3, kernels: k, refinedDiffusionFrom: 0 })
-      const r = rng(5)
-      for (const s of fl.density) {
-        for (let c = 0; c < s.length; c++) s[c] = r()
-        fl.grid.fillScalar(s)
-      }
-      return fl
-    }
-    const a = make(), b = make()
-    const before = Float64Array.from(a.density[0])
-    a.diffuseAll(0.02, 1 / 24)
-    for (let d = 0; d < 3; d++) b.diffuse(d, 0.02, 1 / 24)
-    for (let d = 0; d < 3; d++) expect(sameBits(a.density[d], b.density[d])).toBe(true)
-    expect(sameBits(a.density[0], before)).toBe(false)
   })
 })
