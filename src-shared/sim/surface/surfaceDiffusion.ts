@@ -21,7 +21,7 @@ import { SCALE_BLOCKS, SPARSE_BLOCK } from '../core/sparse/rows'
 import { edgeRow, type PatchStencil } from './patchStencil'
 import type { PatchStencil32 } from './patchStencil32'
 
-interface DiffusionSystem {
+export interface DiffusionSystem {
   key: string
   A: CsrMatrix
   op: CsrOperator

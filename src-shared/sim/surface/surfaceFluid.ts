@@ -21,7 +21,7 @@ import { AXPY_BLOCKS, SPARSE_BLOCK } from '../core/sparse/rows'
 import { SURFACE_ADVECT_VELOCITY, SURFACE_VELOCITIES } from './surfaceAdvectKernels'
 import { SURFACE_GATHER, SURFACE_SCATTER } from './surfaceCellKernels'
 import { SURFACE_FORCES } from './surfaceForceKernels'
-import { REFINED_MIN_UNKNOWNS, SurfaceDiffusionSystems } from './surfaceDiffusion'
+import { type DiffusionSystem, REFINED_MIN_UNKNOWNS, SurfaceDiffusionSystems } from './surfaceDiffusion'
 import { now } from '../wallClock'
 import { LockstepPcg } from './lockstepPcg'
 import { RefinedDiffusion } from './refinedDiffusion'
@@ -403,7 +403,7 @@ export class SurfaceFluid {
   }
 
   /** count diffusion systems of `sys` (right-hand sides rhs, guesses sol: count vectors n apart) to DIFFUSION_TOLERANCE. */
-  private solveDiffusion(sys: ReturnType<SurfaceDiffusionSystems['get']>, rhs: Float64Array, sol: Float64Array, count: number): void {
+  private solveDiffusion(sys: DiffusionSystem, rhs: Float64Array, sol: Float64Array, count: number): void {
     const n = this.grid.P * this.grid.N * this.grid.N
     if (sys.single) {
       let solver = this.refined.get(count)

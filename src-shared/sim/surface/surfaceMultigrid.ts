@@ -118,6 +118,7 @@ export class SurfaceMultigrid implements Preconditioner {
   /** The caller's r and z during apply (the finest level reads r and writes z in place). */
   private r64: Float64Array
   private z64: Float64Array
+  private readonly none = new Float64Array(0)
 
   /**
    * A over P patches of N x N unknowns each (index p N^2 + i + N j). sweeps, coarseSweeps:
@@ -129,7 +130,7 @@ export class SurfaceMultigrid implements Preconditioner {
   constructor(A: CsrMatrix, readonly P: number, N: number, readonly kernels: KernelBackend = TS_KERNELS, readonly alpha = 2, readonly sweeps = 4, readonly coarsest = 10, readonly visits = 2, readonly coarseSweeps = 1) {
     if (!(sweeps >= 1) || !(coarseSweeps >= 1)) throw new Error(`SurfaceMultigrid: at least one Jacobi sweep a side is needed on every level (got ${sweeps} on the finest, ${coarseSweeps} below)`)
     this.finestStencil = patchStencilOf(A, P, N, kernels)
-    this.r64 = this.z64 = kernels.f64(0)
+    this.r64 = this.z64 = this.none
     let cur = A, n = N
     // Float32 while the levels are patch stencils; once a level is not, it and all below are float64.
     let single = true
@@ -213,7 +214,8 @@ export class SurfaceMultigrid implements Preconditioner {
       try {
         this.cycle(0)
       } finally {
-        this.r64 = this.z64 = top.y
+        // (Not keeping the caller's vectors alive.)
+        this.r64 = this.z64 = this.none
       }
       return
     }

@@ -10,19 +10,15 @@
 // On the 450-patch cage at 32^2 the three densities' diffusion takes 8 iterations a step, so
 // these cut about 2 x 8 x 3 vector passes and 2 of the 6 residuals' matrix passes a step.
 import { defineKernel, f64, float, i32, int, type KernelArgs, size } from '../kernelTable'
+import { residualRows } from './kernels'
 
 const num = (a: KernelArgs, i: number) => a[i] as number
 
-/** r_d = b_d - A x_d for d < count (vectors n apart), rows [r0, r1), each sum in storage order. */
+/** r_d = b_d - A x_d for d < count (vectors n apart), rows [r0, r1): residualRows for each. */
 export function residualMultiRows(rowPtr: Int32Array, col: Int32Array, val: Float64Array, x: Float64Array, b: Float64Array, r: Float64Array, n: number, count: number, r0: number, r1: number): void {
   for (let d = 0; d < count; d++) {
-    const o = d * n
-    for (let i = r0; i < r1; i++) {
-      let s = 0
-      const end = rowPtr[i + 1]
-      for (let p = rowPtr[i]; p < end; p++) s += val[p] * x[o + col[p]]
-      r[o + i] = b[o + i] - s
-    }
+    const at = (a: Float64Array) => a.subarray(d * n, (d + 1) * n)
+    residualRows(rowPtr, col, val, at(x), at(b), at(r), r0, r1)
   }
 }
 
