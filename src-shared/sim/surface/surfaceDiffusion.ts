@@ -20,6 +20,7 @@ import { CsrOperator } from '../core/sparse/ops'
 import { SCALE_BLOCKS, SPARSE_BLOCK } from '../core/sparse/rows'
 import { edgeRow, type PatchStencil } from './patchStencil'
 import type { PatchStencil32 } from './patchStencil32'
+import { DIFFUSION_EDGE32, DIFFUSION_FILL, DIFFUSION_PLANES32 } from './surfaceDiffusionKernels'
 
 export interface DiffusionSystem {
   key: string
@@ -54,8 +55,12 @@ export const REFINED_MIN_UNKNOWNS = 65536
 const KEPT = 4
 
 export class SurfaceDiffusionSystems {
-  /** Index in L.val of each row's diagonal. */
+  /** Index in L.val of each row's diagonal, in the kernels' memory. */
   private readonly diagAt: Int32Array
+  /** sqrt(g) by unknown, in the kernels' memory. */
+  private readonly area: Float64Array
+  /** A's row of each edge row of the stencil (its edge CSR's order), in the kernels' memory; null without planes. */
+  private readonly edgeRowOf: Int32Array | null
   private readonly systems: DiffusionSystem[] = []
 
   /**
@@ -64,7 +69,7 @@ export class SurfaceDiffusionSystems {
    */
   constructor(
     private readonly L: CsrMatrix,
-    private readonly areaOf: Float64Array,
+    areaOf: Float64Array,
     private readonly h: number,
     private readonly kernels: KernelBackend = TS_KERNELS,
     /** L's float64 stencil planes (the projection's), from which each system's float32 planes are made; null: none. */
@@ -73,9 +78,20 @@ export class SurfaceDiffusionSystems {
     private readonly refinedFrom = REFINED_MIN_UNKNOWNS,
   ) {
     const { n, rowPtr, col } = L
-    this.diagAt = new Int32Array(n).fill(-1)
-    for (let u = 0; u < n; u++) for (let q = rowPtr[u]; q < rowPtr[u + 1]; q++) if (col[q] === u) this.diagAt[u] = q
-    for (let u = 0; u < n; u++) if (this.diagAt[u] < 0) throw new Error(`surface diffusion: row ${u} of the Laplacian has no diagonal`)
+    const diagAt = new Int32Array(n).fill(-1)
+    for (let u = 0; u < n; u++) for (let q = rowPtr[u]; q < rowPtr[u + 1]; q++) if (col[q] === u) diagAt[u] = q
+    for (let u = 0; u < n; u++) if (diagAt[u] < 0) throw new Error(`surface diffusion: row ${u} of the Laplacian has no diagonal`)
+    this.diagAt = kernels.i32(n)
+    this.diagAt.set(diagAt)
+    this.area = kernels.f64(n)
+    this.area.set(areaOf)
+    if (stencil && n >= refinedFrom) {
+      const rowOf = new Int32Array(stencil.edge.n)
+      const perPatch = stencil.edge.n / stencil.P
+      for (let p = 0, e = 0; p < stencil.P; p++) for (let t = 0; t < perPatch; t++, e++) rowOf[e] = edgeRow(p, t, stencil.n)
+      this.edgeRowOf = kernels.i32(rowOf.length)
+      this.edgeRowOf.set(rowOf)
+    } else this.edgeRowOf = null
   }
 
   /** The system for rate k (m^2/s) over dt (s): its operator and Jacobi preconditioner. */
@@ -100,17 +116,17 @@ export class SurfaceDiffusionSystems {
 
   /** val = k dt L / h^2 + diag(sqrt(g)), term by term as the assembled sum was; and its float32 planes. */
   private fill(sys: DiffusionSystem, k: number, dt: number): void {
-    const { L, diagAt, areaOf, h } = this
-    const lv = L.val, val = sys.A.val
-    for (let q = 0; q < lv.length; q++) val[q] = (k * dt * lv[q]) / (h * h)
-    for (let u = 0; u < diagAt.length; u++) {
-      val[diagAt[u]] += areaOf[u]
-      sys.invDiag[u] = 1 / val[diagAt[u]]
-    }
-    if (sys.single && this.stencil) this.fill32(sys.single, this.stencil, k, dt, sys.invDiag)
+    const { L, kernels } = this
+    const kdt = k * dt, hh = this.h * this.h
+    kernels.run(DIFFUSION_FILL, L.rowPtr, L.val, sys.A.val, this.diagAt, this.area, sys.invDiag, kdt, hh, L.n)
+    const S = this.stencil
+    if (!sys.single || !S || !this.edgeRowOf) return
+    const { A32, invDiag32 } = sys.single
+    kernels.run(DIFFUSION_PLANES32, S.coef, A32.coef, S.stride, this.area, sys.invDiag, invDiag32, kdt, hh, L.n)
+    kernels.run(DIFFUSION_EDGE32, L.rowPtr, sys.A.val, A32.edge.rowPtr, this.edgeRowOf, A32.edge.val, S.edge.n)
   }
 
-  /** Float32 planes with L's layout (values filled by fill32), in the kernels' memory. */
+  /** Float32 planes with L's layout (values filled by fill), in the kernels' memory. */
   private planes32(S: PatchStencil): PatchStencil32 {
     const { kernels } = this
     const E = S.edge
@@ -118,29 +134,5 @@ export class SurfaceDiffusionSystems {
     rowPtr.set(E.rowPtr)
     col.set(E.col)
     return { n: S.n, P: S.P, coef: kernels.f32(S.coef.length), stride: S.stride, edge: { n: E.n, rowPtr, col, val: kernels.f32(E.val.length) } }
-  }
-
-  /**
-   * The system's entries in float32, each the float64 entry fill() makes (k dt L / h^2, plus
-   * sqrt(g) on the diagonal) rounded: the planes from L's planes, the edge rows from L's edge
-   * rows, plane by plane through ordinary arrays (element stores to shared memory are slow).
-   */
-  private fill32(single: { A32: PatchStencil32; invDiag32: Float32Array }, S: PatchStencil, k: number, dt: number, invDiag: Float64Array): void {
-    const { areaOf, h } = this
-    const { A32, invDiag32 } = single
-    const rows = S.P * S.n * S.n
-    const plane = new Float32Array(S.stride)
-    for (let q = 0; q < 9; q++) {
-      const at = q * S.stride
-      for (let r = 0; r < rows; r++) plane[r] = (k * dt * S.coef[at + r]) / (h * h) + (q === 4 ? areaOf[r] : 0)
-      A32.coef.set(plane, at)
-    }
-    const E = S.edge, val = new Float32Array(E.val.length)
-    for (let p = 0, e = 0; p < S.P; p++) for (let t = 0; t < 4 * S.n - 4; t++, e++) {
-      const row = edgeRow(p, t, S.n)
-      for (let q = E.rowPtr[e]; q < E.rowPtr[e + 1]; q++) val[q] = (k * dt * E.val[q]) / (h * h) + (E.col[q] === row ? areaOf[row] : 0)
-    }
-    A32.edge.val.set(val)
-    invDiag32.set(invDiag)
   }
 }

@@ -166,12 +166,13 @@ describe('eddy bench surface', () => {
   it('--n 8 --steps 2: steps a second on the head-sized cage and the cube, and a step split into its phases', () => {
     const r = eddy('bench', 'surface', '--n', '8', '--steps', '2')
     expect(r.status, r.stderr).toBe(0)
-    expect(r.stdout).toMatch(/\| 9x9x8 block \(the paper's head size\) \| 450 x 8\^2 = 28800 \|/)
+    expect(r.stdout).toMatch(/\| 9x9x8 block \(the paper's head size\) \| 450 x 8\^2 = 28800 \| \d+\.\d \| \d+ \| \d+ \|/)
     expect(r.stdout).toMatch(/ms a step by phase, head-sized cage: forces \d+\.\d, advection \d+\.\d, projection \d+\.\d, diffusion \d+\.\d, transport \d+\.\d/)
     const j = benchJson(r.stdout)
     expect(j.scene).toBe('surface')
     expect(j.cells).toBe(28800)
     expect(j.stepsPerSecond as number).toBeCloseTo(1000 / (j.msPerStep as number), 9)
+    expect(j.firstStepMs as number).toBeGreaterThan(0)
     // The phases are the whole step, less the loop's own few microseconds.
     const phases = j.phaseMsPerStep as Record<string, number>
     const sum = Object.values(phases).reduce((a, b) => a + b, 0)

@@ -4,7 +4,7 @@
 // TypeScript and 1-3 WebAssembly threads, a zero right-hand side gives zero, a guess far worse
 // than zero still converges, and an iteration cap stops a solve unconverged and says so
 // (lockstepPcg.test.ts compares SurfaceFluid's diffuseAll with diffuse on both solvers). The
-// system's float32 planes are its float64 entries rounded (surfaceDiffusion.ts fill32).
+// system's float32 planes are its float64 entries rounded (surfaceDiffusion.ts fill).
 import { describe, expect, it } from 'vitest'
 import { buildLimitSurface } from '../../../../src-shared/geometry/catmullClarkEval'
 import { buildPatchAtlas } from '../../../../src-shared/geometry/patchAtlas'
