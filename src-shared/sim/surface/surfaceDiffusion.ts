@@ -19,7 +19,7 @@ import type { CsrMatrix } from '../core/sparse/csr'
 import { CsrOperator } from '../core/sparse/ops'
 import { SCALE_BLOCKS, SPARSE_BLOCK } from '../core/sparse/rows'
 import { edgeRow, type PatchStencil } from './patchStencil'
-import type { PatchStencil32 } from './patchStencil32'
+import { PLANES32, type PatchStencil32, symmetricPlanes } from './patchStencil32'
 import { DIFFUSION_EDGE32, DIFFUSION_FILL, DIFFUSION_PLANES32 } from './surfaceDiffusionKernels'
 
 export interface DiffusionSystem {
@@ -61,6 +61,8 @@ export class SurfaceDiffusionSystems {
   private readonly area: Float64Array
   /** A's row of each edge row of the stencil (its edge CSR's order), in the kernels' memory; null without planes. */
   private readonly edgeRowOf: Int32Array | null
+  /** L's planes in the float32 planes' symmetric layout (patchStencil32.ts), in the kernels' memory; null without planes. */
+  private readonly symmetric: Float64Array | null
   private readonly systems: DiffusionSystem[] = []
 
   /**
@@ -91,7 +93,12 @@ export class SurfaceDiffusionSystems {
       for (let p = 0, e = 0; p < stencil.P; p++) for (let t = 0; t < perPatch; t++, e++) rowOf[e] = edgeRow(p, t, stencil.n)
       this.edgeRowOf = kernels.i32(rowOf.length)
       this.edgeRowOf.set(rowOf)
-    } else this.edgeRowOf = null
+      this.symmetric = kernels.f64(PLANES32 * stencil.stride)
+      this.symmetric.set(symmetricPlanes(stencil))
+    } else {
+      this.edgeRowOf = null
+      this.symmetric = null
+    }
   }
 
   /** The system for rate k (m^2/s) over dt (s): its operator and Jacobi preconditioner. */
@@ -120,9 +127,9 @@ export class SurfaceDiffusionSystems {
     const kdt = k * dt, hh = this.h * this.h
     kernels.run(DIFFUSION_FILL, L.rowPtr, L.val, sys.A.val, this.diagAt, this.area, sys.invDiag, kdt, hh, L.n)
     const S = this.stencil
-    if (!sys.single || !S || !this.edgeRowOf) return
+    if (!sys.single || !S || !this.edgeRowOf || !this.symmetric) return
     const { A32, invDiag32 } = sys.single
-    kernels.run(DIFFUSION_PLANES32, S.coef, A32.coef, S.stride, this.area, sys.invDiag, invDiag32, kdt, hh, L.n)
+    kernels.run(DIFFUSION_PLANES32, this.symmetric, A32.coef, S.stride, this.area, sys.invDiag, invDiag32, kdt, hh, L.n)
     kernels.run(DIFFUSION_EDGE32, L.rowPtr, sys.A.val, A32.edge.rowPtr, this.edgeRowOf, A32.edge.val, S.edge.n)
   }
 
@@ -133,6 +140,6 @@ export class SurfaceDiffusionSystems {
     const rowPtr = kernels.i32(E.rowPtr.length), col = kernels.i32(E.col.length)
     rowPtr.set(E.rowPtr)
     col.set(E.col)
-    return { n: S.n, P: S.P, coef: kernels.f32(S.coef.length), stride: S.stride, edge: { n: E.n, rowPtr, col, val: kernels.f32(E.val.length) } }
+    return { n: S.n, P: S.P, coef: kernels.f32(PLANES32 * S.stride), stride: S.stride, edge: { n: E.n, rowPtr, col, val: kernels.f32(E.val.length) } }
   }
 }

@@ -30,17 +30,17 @@ export function diffusionFillRows(
 }
 
 /**
- * Rows [r0, r1) of the float32 planes: plane k's entry (kdt coef_k) / hh, plus sqrt(g) on the
- * centre plane (k = 4), rounded; and invDiag32 = invDiag rounded. Plane rows on a patch's edge
- * hold zeros in coef (the edge CSR carries those rows), so only their centre gets sqrt(g),
- * which the float32 kernels never read there.
+ * Rows [r0, r1) of the float32 planes (patchStencil32.ts's symmetric layout, from L's planes in
+ * that layout, sym): plane q's entry (kdt sym_q) / hh, plus sqrt(g) on the centre plane (q = 0),
+ * rounded; and invDiag32 = invDiag rounded. Edge rows' centre is 0 in sym (the edge CSR carries
+ * those rows), so it gets sqrt(g) alone, which the float32 kernels never read.
  */
 export function diffusionPlanes32Rows(
-  coef: Float64Array, coef32: Float32Array, stride: number, areaOf: Float64Array, invDiag: Float64Array, invDiag32: Float32Array, kdt: number, hh: number, r0: number, r1: number,
+  sym: Float64Array, coef32: Float32Array, stride: number, areaOf: Float64Array, invDiag: Float64Array, invDiag32: Float32Array, kdt: number, hh: number, r0: number, r1: number,
 ): void {
-  for (let k = 0; k < 9; k++) {
-    const at = k * stride
-    for (let r = r0; r < r1; r++) coef32[at + r] = fr((kdt * coef[at + r]) / hh + (k === 4 ? areaOf[r] : 0))
+  for (let q = 0; q < 5; q++) {
+    const at = q * stride
+    for (let r = r0; r < r1; r++) coef32[at + r] = fr((kdt * sym[at + r]) / hh + (q === 0 ? areaOf[r] : 0))
   }
   for (let r = r0; r < r1; r++) invDiag32[r] = fr(invDiag[r])
 }
@@ -67,10 +67,10 @@ export const DIFFUSION_FILL = defineKernel({
 
 export const DIFFUSION_PLANES32 = defineKernel({
   name: 'diffusionPlanes32Rows',
-  args: [f64('coef'), f32('coef32'), int('stride'), f64('areaOf'), f64('invDiag'), f32('invDiag32'), float('kdt'), float('hh'), size('rows')],
+  args: [f64('sym'), f32('coef32'), int('stride'), f64('areaOf'), f64('invDiag'), f32('invDiag32'), float('kdt'), float('hh'), size('rows')],
   split: 'rows',
   range: (a) => num(a, 8),
-  work: (a) => 10 * num(a, 8),
+  work: (a) => 6 * num(a, 8),
   ref: diffusionPlanes32Rows,
 })
 

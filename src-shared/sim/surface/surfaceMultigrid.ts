@@ -37,7 +37,7 @@
 import type { Preconditioner } from '../core/pcg'
 import { kernelCopy, TS_KERNELS } from '../core/kernelBackend'
 import type { KernelBackend } from '../core/kernelTypes'
-import { copyCsr, type CsrMatrix, transposeCsr } from '../core/sparse/csr'
+import { copyCsr, type CsrMatrix, symmetrised, transposeCsr } from '../core/sparse/csr'
 import { galerkinOn } from '../core/sparse/product'
 import { MulticolorGaussSeidel, spmv, spmvAdd, spResidual } from '../core/sparse/ops'
 import { JACOBI_ROWS, SCALE_BLOCKS, SPARSE_BLOCK } from '../core/sparse/rows'
@@ -164,8 +164,10 @@ export class SurfaceMultigrid implements Preconditioner {
       const Pc = aggregationP(agg, P * nc * nc)
       const R = copyCsr(transposeCsr(Pc), kernels)
       // The Galerkin product on the kernels' threads (product.ts; the same bits as galerkin()),
-      // P's copy there only for the product's duration.
-      cur = copyCsr(kernels.scoped(() => galerkinOn(kernels, cur, copyCsr(Pc, kernels), R)), kernels)
+      // P's copy there only for the product's duration; symmetrised to the last bit (its sums
+      // pair each entry with its mirror in different orders), as the float32 levels' symmetric
+      // planes need (patchStencil32.ts).
+      cur = copyCsr(symmetrised(kernels.scoped(() => galerkinOn(kernels, cur, copyCsr(Pc, kernels), R))), kernels)
       if (!level.single) {
         level.R = R
         // The correction's alpha folded into P's entries (each row a single alpha).

@@ -23,7 +23,7 @@ import { SurfaceMultigrid } from './surfaceMultigrid'
 import { PcgSolver } from '../core/pcg'
 import { TS_KERNELS } from '../core/kernelBackend'
 import type { KernelBackend } from '../core/kernelTypes'
-import { copyCsr, csrFromTriplets, type CsrMatrix } from '../core/sparse/csr'
+import { copyCsr, csrFromTriplets, type CsrMatrix, symmetrised } from '../core/sparse/csr'
 import { SparseVectorOps } from '../core/sparse/ops'
 import { AXPY_BLOCKS, SPARSE_BLOCK } from '../core/sparse/rows'
 import { PatchOperator, type PatchStencil } from './patchStencil'
@@ -167,7 +167,10 @@ export class SurfaceProjection {
       },
     )
     const n = P * N * N
-    return csrFromTriplets(n, n, rows.subarray(0, m), cols.subarray(0, m), vals.subarray(0, m))
+    // Each pair of mirror entries is summed from the same terms in different orders, so the
+    // two can differ in the last bit: averaged, they are equal, as PCG assumes and the float32
+    // planes' symmetric layout needs (patchStencil32.ts).
+    return symmetrised(csrFromTriplets(n, n, rows.subarray(0, m), cols.subarray(0, m), vals.subarray(0, m)))
   }
 
   /** Net outflux of every cell, sum of h F over its faces (h sqrt(g) times the divergence of u, per cell): a kernel row over patches. */

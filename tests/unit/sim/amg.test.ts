@@ -6,7 +6,8 @@
 // bits on 1 and 3 WebAssembly threads. Figures are printed; only iteration counts, factors and
 // errors are asserted, never times.
 import { afterAll, describe, expect, it } from 'vitest'
-import { AmgHierarchy, type AmgOptions, AmgPreconditioner, symmetrised } from '../../../src-shared/sim/core/amg/amgHierarchy'
+import { AmgHierarchy, type AmgOptions, AmgPreconditioner } from '../../../src-shared/sim/core/amg/amgHierarchy'
+import { symmetrised } from '../../../src-shared/sim/core/sparse/csr'
 import { greedySplitting, neighbourGraph } from '../../../src-shared/sim/core/amg/coarsening'
 import { averagingProlongation } from '../../../src-shared/sim/core/amg/prolongation'
 import { TS_KERNELS } from '../../../src-shared/sim/core/kernelBackend'

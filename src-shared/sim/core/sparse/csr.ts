@@ -356,3 +356,35 @@ export function aggregationProlongation(nx: number, ny: number, nz: number): Csr
       }
   return P
 }
+
+/**
+ * (A + A^T) / 2 when A is structurally symmetric (the same pattern, sorted columns), else A.
+ * Without forming A^T: rows are visited in order, so the entries (j, i), i < j, that pair with
+ * row i's upper entries (i, j) come in increasing i along row j, and a cursor per row finds
+ * each in turn (the pattern is symmetric when every upper entry finds its pair there and every
+ * lower entry is someone's pair). Each pair's two sums are the same float (addition commutes),
+ * as the transpose's were.
+ */
+export function symmetrised(A: CsrMatrix): CsrMatrix {
+  const { n, rowPtr, col, val: a } = A
+  const val = new Float64Array(nnzOf(A))
+  const next = rowPtr.slice(0, n)
+  for (let i = 0; i < n; i++) {
+    for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) {
+      const j = col[p]
+      if (j < i) continue
+      if (j === i) {
+        val[p] = 0.5 * (a[p] + a[p])
+        continue
+      }
+      const q = next[j]
+      if (q >= rowPtr[j + 1] || col[q] !== i) return A
+      next[j] = q + 1
+      val[p] = val[q] = 0.5 * (a[p] + a[q])
+    }
+    // Every lower entry of row i was paired (rows below i are done with it).
+    const q = next[i]
+    if (q < rowPtr[i + 1] && col[q] < i) return A
+  }
+  return { ...A, val }
+}

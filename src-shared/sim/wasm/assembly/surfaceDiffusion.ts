@@ -14,12 +14,12 @@ export function diffusionFillRows(rowPtr: usize, lv: usize, val: usize, diagAt: 
   }
 }
 
-/** diffusionPlanes32Rows: float32 planes (kdt coef) / hh + sqrt(g) on the centre, invDiag32 rounded. */
-export function diffusionPlanes32Rows(coef: usize, coef32: usize, stride: i32, areaOf: usize, invDiag: usize, invDiag32: usize, kdt: f64, hh: f64, r0: i32, r1: i32): void {
-  for (let k = 0; k < 9; k++) {
-    const at = k * stride
-    if (k === 4) for (let r = r0; r < r1; r++) wf32(coef32, at + r, (kdt * rf64(coef, at + r)) / hh + rf64(areaOf, r))
-    else for (let r = r0; r < r1; r++) wf32(coef32, at + r, (kdt * rf64(coef, at + r)) / hh + 0.0)
+/** diffusionPlanes32Rows: float32 symmetric planes (kdt sym) / hh + sqrt(g) on the centre, invDiag32 rounded. */
+export function diffusionPlanes32Rows(sym: usize, coef32: usize, stride: i32, areaOf: usize, invDiag: usize, invDiag32: usize, kdt: f64, hh: f64, r0: i32, r1: i32): void {
+  for (let r = r0; r < r1; r++) wf32(coef32, r, (kdt * rf64(sym, r)) / hh + rf64(areaOf, r))
+  for (let q = 1; q < 5; q++) {
+    const at = q * stride
+    for (let r = r0; r < r1; r++) wf32(coef32, at + r, (kdt * rf64(sym, at + r)) / hh + 0.0)
   }
   for (let r = r0; r < r1; r++) wf32(invDiag32, r, rf64(invDiag, r))
 }

@@ -1,8 +1,9 @@
 // Twins of src-shared/sim/surface/patchStencil32.ts: the projection multigrid's float32 sweeps,
 // residuals and 2 x 2 transfers. Inner rows go four at a time in the f32x4 lanes, each lane
-// summing the stencil's nine products in the planes' (the CSR's column) order, with the same
-// byte-pointer walk as surfaceStencil.ts (one pointer for the nine planes at fixed distances,
-// one for x's three rows at +-n); edge rows are summed one by one from the compact edge CSR.
+// summing the stencil's nine products in the CSR's column order from the five symmetric planes
+// (patchStencil32.ts), with the same byte-pointer walk as surfaceStencil.ts (one pointer for the
+// planes at fixed distances, one for x's three rows at +-n); edge rows are summed one by one
+// from the compact edge CSR.
 // Every operation is an f32 instruction, which rounds as the references' Math.fround does.
 import { ri32 } from './common'
 
@@ -34,33 +35,39 @@ const PUT_JACOBI_WIDE = 3
   return s
 }
 
-/** Rows r .. r + 3's stencil sums in the lanes: c at plane 0's entry r (plane k at c + k pb), xr at x[r]. */
+/**
+ * Rows r .. r + 3's stencil sums in the lanes: c at the centre plane's entry r (the symmetric
+ * layout's planes at c + q pb: centre, +1, +n - 1, +n, +n + 1; an offset -d's coefficient read
+ * from plane +d at r - d), xr at x[r].
+ */
 @inline function quadSum(c: usize, pb: usize, xr: usize, nb: usize): v128 {
   const xm = xr - nb, xp = xr + nb
-  let s = f32x4.add(f32x4.splat(0), f32x4.mul(v128.load(c), v128.load(xm - 4)))
-  s = f32x4.add(s, f32x4.mul(v128.load(c + pb), v128.load(xm)))
-  s = f32x4.add(s, f32x4.mul(v128.load(c + 2 * pb), v128.load(xm + 4)))
-  s = f32x4.add(s, f32x4.mul(v128.load(c + 3 * pb), v128.load(xr - 4)))
-  s = f32x4.add(s, f32x4.mul(v128.load(c + 4 * pb), v128.load(xr)))
-  s = f32x4.add(s, f32x4.mul(v128.load(c + 5 * pb), v128.load(xr + 4)))
-  s = f32x4.add(s, f32x4.mul(v128.load(c + 6 * pb), v128.load(xp - 4)))
-  s = f32x4.add(s, f32x4.mul(v128.load(c + 7 * pb), v128.load(xp)))
-  return f32x4.add(s, f32x4.mul(v128.load(c + 8 * pb), v128.load(xp + 4)))
+  const e = c + pb, nw = c + 2 * pb, no = c + 3 * pb, ne = c + 4 * pb
+  let s = f32x4.add(f32x4.splat(0), f32x4.mul(v128.load(ne - nb - 4), v128.load(xm - 4)))
+  s = f32x4.add(s, f32x4.mul(v128.load(no - nb), v128.load(xm)))
+  s = f32x4.add(s, f32x4.mul(v128.load(nw - nb + 4), v128.load(xm + 4)))
+  s = f32x4.add(s, f32x4.mul(v128.load(e - 4), v128.load(xr - 4)))
+  s = f32x4.add(s, f32x4.mul(v128.load(c), v128.load(xr)))
+  s = f32x4.add(s, f32x4.mul(v128.load(e), v128.load(xr + 4)))
+  s = f32x4.add(s, f32x4.mul(v128.load(nw), v128.load(xp - 4)))
+  s = f32x4.add(s, f32x4.mul(v128.load(no), v128.load(xp)))
+  return f32x4.add(s, f32x4.mul(v128.load(ne), v128.load(xp + 4)))
 }
 
 /** Row r's stencil sum (pointers as quadSum). */
 @inline function oneSum(c: usize, pb: usize, xr: usize, nb: usize): f32 {
   const xm = xr - nb, xp = xr + nb
+  const e = c + pb, nw = c + 2 * pb, no = c + 3 * pb, ne = c + 4 * pb
   let s: f32 = 0
-  s += load<f32>(c) * load<f32>(xm - 4)
-  s += load<f32>(c + pb) * load<f32>(xm)
-  s += load<f32>(c + 2 * pb) * load<f32>(xm + 4)
-  s += load<f32>(c + 3 * pb) * load<f32>(xr - 4)
-  s += load<f32>(c + 4 * pb) * load<f32>(xr)
-  s += load<f32>(c + 5 * pb) * load<f32>(xr + 4)
-  s += load<f32>(c + 6 * pb) * load<f32>(xp - 4)
-  s += load<f32>(c + 7 * pb) * load<f32>(xp)
-  s += load<f32>(c + 8 * pb) * load<f32>(xp + 4)
+  s += load<f32>(ne - nb - 4) * load<f32>(xm - 4)
+  s += load<f32>(no - nb) * load<f32>(xm)
+  s += load<f32>(nw - nb + 4) * load<f32>(xm + 4)
+  s += load<f32>(e - 4) * load<f32>(xr - 4)
+  s += load<f32>(c) * load<f32>(xr)
+  s += load<f32>(e) * load<f32>(xr + 4)
+  s += load<f32>(nw) * load<f32>(xp - 4)
+  s += load<f32>(no) * load<f32>(xp)
+  s += load<f32>(ne) * load<f32>(xp + 4)
   return s
 }
 

@@ -4,14 +4,16 @@
 // run's rest one by one: patch edges 3, 5, 6, 7 and 8, and a Galerkin coarse level), and each
 // agrees with its float64 counterpart (the CSR rows, R = P^T and alpha P of the 2 x 2
 // aggregation) to float32 rounding, about 1e-7 of the row's magnitudes: a kernel that read the
-// wrong plane, lane or aggregate would miss by order one.
+// wrong plane, lane or aggregate would miss by order one. The planes' symmetric layout (five
+// planes, an offset -d's coefficient read from plane +d at r - d) needs A = A^T to the bit: a
+// matrix whose inner rows disagree about a coupling is refused with an error that says so.
 import { describe, expect, it } from 'vitest'
 import { buildLimitSurface } from '../../../../src-shared/geometry/catmullClarkEval'
 import { buildPatchAtlas } from '../../../../src-shared/geometry/patchAtlas'
 import { sphereLikeCage, torusCage } from '../../../../src-shared/geometry/voxelCages'
 import { TS_KERNELS } from '../../../../src-shared/sim/core/kernelBackend'
 import type { KernelBackend } from '../../../../src-shared/sim/core/kernelTypes'
-import { type CsrMatrix, galerkin, transposeCsr } from '../../../../src-shared/sim/core/sparse/csr'
+import { copyCsr, type CsrMatrix, galerkin, symmetrised, transposeCsr } from '../../../../src-shared/sim/core/sparse/csr'
 import { jacobiRows, residualRows, spmvRows } from '../../../../src-shared/sim/core/sparse/kernels'
 import { patchStencilOf } from '../../../../src-shared/sim/surface/patchStencil'
 import { NARROW_SCALE, PROLONG_ADD32, RESTRICT32, SCALE32, stencil32Jacobi, stencil32Of, stencil32Residual, stencil32Spmv } from '../../../../src-shared/sim/surface/patchStencil32'
@@ -123,7 +125,7 @@ describe('float32 patch stencil kernels', () => {
   // A Galerkin coarse level (the multigrid's level below 8^2 on the torus).
   const { A: A8, P: P8 } = laplacian('torus', 8)
   const Pa = aggregation(P8, 8)
-  cases.push({ A: galerkin(A8, Pa, transposeCsr(Pa)), P: P8, n: 4 })
+  cases.push({ A: symmetrised(galerkin(A8, Pa, transposeCsr(Pa))), P: P8, n: 4 })
   const reference = cases.map((c, i) => runAll(TS_KERNELS, c.A, c.P, c.n, 10 * i + 1))
 
   it.each(backends)('agree with float64 to rounding and with the reference bit for bit: %s', (_name, k) => {
@@ -131,5 +133,19 @@ describe('float32 patch stencil kernels', () => {
       const got = runAll(k, c.A, c.P, c.n, 10 * i + 1)
       got.forEach((a, j) => expect(sameBits(a, reference[i][j]), `case ${i} (n ${c.n}) result ${j}`).toBe(true))
     })
+  })
+
+  it('refuses a matrix that is not symmetric between two inner rows', () => {
+    const { A, P } = laplacian('torus', 5)
+    const B = copyCsr(A, TS_KERNELS)
+    // Inner row (1, 1) of patch 0 and its neighbour (2, 1): nudge one side of their coupling.
+    const r = 1 + 5, c = r + 1
+    let at = -1
+    for (let q = B.rowPtr[r]; q < B.rowPtr[r + 1]; q++) if (B.col[q] === c) at = q
+    expect(at).toBeGreaterThanOrEqual(0)
+    B.val[at] *= 1 + 1e-15
+    const S = patchStencilOf(B, P, 5, TS_KERNELS) as NonNullable<ReturnType<typeof patchStencilOf>>
+    expect(() => stencil32Of(S, TS_KERNELS)).toThrow(/not symmetric \(rows 6 and 7/)
+    expect(() => stencil32Of(patchStencilOf(A, P, 5, TS_KERNELS) as NonNullable<ReturnType<typeof patchStencilOf>>, TS_KERNELS)).not.toThrow()
   })
 })

@@ -4,7 +4,7 @@
 // its system again instead of refilling one; the Jacobi preconditioner follows the refills.
 // The fill runs as kernel rows (surfaceDiffusionKernels.ts): on TypeScript and 1-3 WebAssembly
 // threads it gives the same bits, and its float32 stencil planes and edge rows hold each float64
-// entry rounded, at the place the stencil's layout gives it.
+// entry rounded, at the place the stencil's symmetric layout gives it.
 import { describe, expect, it } from 'vitest'
 import { buildLimitSurface } from '../../../../src-shared/geometry/catmullClarkEval'
 import { buildPatchAtlas } from '../../../../src-shared/geometry/patchAtlas'
@@ -24,6 +24,12 @@ function assembled(L: CsrMatrix, areaOf: Float64Array, h: number, k: number, dt:
 
 /** The stencil's offsets of plane k (0-8: rows below, the row, rows above) for patch edge n. */
 const planeOffset = (k: number, n: number) => (Math.floor(k / 3) - 1) * n + ((k % 3) - 1)
+/**
+ * Where the float32 planes (patchStencil32.ts's symmetric layout: the centre, then offsets +1,
+ * +n - 1, +n, +n + 1) keep row u's coefficient at offset k: offset +d in plane d's slot u,
+ * offset -d in plane d's slot u - d.
+ */
+const symmetricSlot = (k: number, u: number, n: number, stride: number) => (k >= 4 ? (k - 4) * stride + u : (4 - k) * stride + u + planeOffset(k, n))
 
 describe('surface diffusion systems', () => {
   const backends = everyBackendOfFile()
@@ -67,12 +73,12 @@ describe('surface diffusion systems', () => {
         if (e >= 0) {
           expect(A32.edge.rowPtr[e + 1] - A32.edge.rowPtr[e]).toBe(got.rowPtr[u + 1] - got.rowPtr[u])
           for (let q = got.rowPtr[u], m = A32.edge.rowPtr[e]; q < got.rowPtr[u + 1]; q++, m++) expect(Object.is(A32.edge.val[m], fr(got.val[q] + 0))).toBe(true)
-          expect(A32.coef[4 * A32.stride + u]).toBe(fr(areaOf[u]))
+          expect(A32.coef[u]).toBe(fr(areaOf[u]))
           continue
         }
         for (let c = 0; c < 9; c++) {
           const q = Array.from(got.col.subarray(got.rowPtr[u], got.rowPtr[u + 1])).indexOf(u + planeOffset(c, N))
-          expect(Object.is(A32.coef[c * A32.stride + u], q < 0 ? 0 : fr(got.val[got.rowPtr[u] + q] + 0))).toBe(true)
+          expect(Object.is(A32.coef[symmetricSlot(c, u, N, A32.stride)], q < 0 ? 0 : fr(got.val[got.rowPtr[u] + q] + 0))).toBe(true)
         }
       }
       mine.push(Array.from(got.val), Array.from(sys.invDiag), Array.from(A32.coef), Array.from(A32.edge.val), Array.from(invDiag32))
