@@ -278,6 +278,73 @@ let bz: f64 = 0
   bz = Z - c * vz
 }
 
+// The velocity of the last latticeVelocity1 (per instance, i.e. per thread).
+let lvx: f64 = 0
+let lvy: f64 = 0
+let lvz: f64 = 0
+
+@inline function half1(a: f64, b: f64): f64 {
+  return a + 0.5 * (b - a)
+}
+
+/** latticeVelocity of the reference (advectKernels.ts): the velocity at sample (i, j, k) of lattice `axis` where it is inside, into lvx, lvy, lvz. */
+function latticeVelocity1(axis: i32, u: usize, v: usize, w: usize, nx: i32, ny: i32, nz: i32, i: i32, j: i32, k: i32): bool {
+  const su = nx + 1, sv = ny + 1, pw = nx * ny
+  if (axis == -1) {
+    if (i > nx - 2 || j > ny - 2 || k > nz - 2) return false
+    const ou = i + su * (j + ny * k), ov = i + nx * (j + sv * k), ow = i + nx * (j + ny * k)
+    lvx = half1(rf32(u, ou), rf32(u, ou + 1))
+    lvy = half1(rf32(v, ov), rf32(v, ov + nx))
+    lvz = half1(rf32(w, ow), rf32(w, ow + pw))
+    return true
+  }
+  if (axis == 0) {
+    if (i < 1 || i > nx - 1 || j > ny - 2 || k > nz - 2) return false
+    const ov = i - 1 + nx * (j + sv * k), ow = i - 1 + nx * (j + ny * k)
+    lvx = rf32(u, i + su * (j + ny * k))
+    lvy = half1(half1(rf32(v, ov), rf32(v, ov + 1)), half1(rf32(v, ov + nx), rf32(v, ov + nx + 1)))
+    lvz = half1(half1(rf32(w, ow), rf32(w, ow + 1)), half1(rf32(w, ow + pw), rf32(w, ow + pw + 1)))
+    return true
+  }
+  if (axis == 1) {
+    if (i > nx - 2 || j < 1 || j > ny - 1 || k > nz - 2) return false
+    const ou = i + su * (j - 1 + ny * k), ow = i + nx * (j - 1 + ny * k)
+    lvx = half1(half1(rf32(u, ou), rf32(u, ou + 1)), half1(rf32(u, ou + su), rf32(u, ou + su + 1)))
+    lvy = rf32(v, i + nx * (j + sv * k))
+    lvz = half1(half1(rf32(w, ow), rf32(w, ow + nx)), half1(rf32(w, ow + pw), rf32(w, ow + pw + nx)))
+    return true
+  }
+  if (i > nx - 2 || j > ny - 2 || k < 1 || k > nz - 1) return false
+  const ou = i + su * (j + ny * (k - 1)), ov = i + nx * (j + sv * (k - 1)), pu = su * ny, pv = nx * sv
+  lvx = half1(half1(rf32(u, ou), rf32(u, ou + 1)), half1(rf32(u, ou + pu), rf32(u, ou + pu + 1)))
+  lvy = half1(half1(rf32(v, ov), rf32(v, ov + nx)), half1(rf32(v, ov + pv), rf32(v, ov + pv + nx)))
+  lvz = rf32(w, i + nx * (j + ny * k))
+  return true
+}
+
+/** backtraceAt of the reference: backtrace from sample (i, j, k) of lattice `axis`, its first velocity latticeVelocity1's where inside. */
+@inline function backtraceAt(axis: i32, i: i32, j: i32, k: i32, u: usize, v: usize, w: usize, nx: i32, ny: i32, nz: i32, X: f64, Y: f64, Z: f64, c: f64): void {
+  let vx: f64, vy: f64, vz: f64
+  if (latticeVelocity1(axis, u, v, w, nx, ny, nz, i, j, k)) {
+    vx = lvx
+    vy = lvy
+    vz = lvz
+  } else {
+    vx = lerp3(u, nx + 1, ny, nz, X, Y - 0.5, Z - 0.5)
+    vy = lerp3(v, nx, ny + 1, nz, X - 0.5, Y, Z - 0.5)
+    vz = lerp3(w, nx, ny, nz + 1, X - 0.5, Y - 0.5, Z)
+  }
+  const mx = X - 0.5 * c * vx
+  const my = Y - 0.5 * c * vy
+  const mz = Z - 0.5 * c * vz
+  vx = lerp3(u, nx + 1, ny, nz, mx, my - 0.5, mz - 0.5)
+  vy = lerp3(v, nx, ny + 1, nz, mx - 0.5, my, mz - 0.5)
+  vz = lerp3(w, nx, ny, nz + 1, mx - 0.5, my - 0.5, mz)
+  bx = X - c * vx
+  by = Y - c * vy
+  bz = Z - c * vz
+}
+
 @inline function clampV(g: v128, hi: v128): v128 {
   const t = v128.bitselect(g, hi, f64x2.lt(g, hi))
   return v128.bitselect(t, f64x2.splat(0), f64x2.gt(g, f64x2.splat(0)))
@@ -326,13 +393,96 @@ let vbx: v128 = f64x2.splat(0)
 let vby: v128 = f64x2.splat(0)
 let vbz: v128 = f64x2.splat(0)
 
-/** backtrace for two samples; nx >= 2. */
-@inline function backtrace2(u: usize, v: usize, w: usize, nx: i32, ny: i32, nz: i32, X: v128, Y: v128, Z: v128, c: f64): void {
+// The velocity at the two samples of the last latticeVelocity2 (per instance, i.e. per thread).
+let lux: v128 = f64x2.splat(0)
+let luy: v128 = f64x2.splat(0)
+let luz: v128 = f64x2.splat(0)
+
+/** float32 f[o], f[o + 1] widened into the two f64 lanes. */
+@inline function pairAt(f: usize, o: i32): v128 {
+  return f64x2.promote_low_f32x4(v128.load64_zero(f + (<usize>o << 2)))
+}
+
+/** a + (b - a) / 2 lane by lane: lerp3's step at weight 1/2. */
+@inline function halfway(a: v128, b: v128): v128 {
+  return f64x2.add(a, f64x2.mul(f64x2.splat(0.5), f64x2.sub(b, a)))
+}
+
+/**
+ * The velocity at samples (i, j, k) and (i + 1, j, k) of lattice `axis` (-1 cells, 0/1/2 the
+ * u/v/w faces) into lux, luy, luz, where the pair lies inside every component's lattice: each
+ * component's trilinear weights there are 0 or 1/2 along every axis, so it is the average of
+ * 1, 2 or 4 of its samples, taken as lerp3x2 takes it (f0 + 1/2 (f1 - f0) a step, its steps at
+ * weight 0 dropped: f + 0 (g - f) is f for finite values, up to a zero's sign, which the trace
+ * X - c u never shows). 6 to 9 loads instead of three 8-sample trilinears. Returns false next
+ * to a border (a clamped weight, or a weight of 1), where the caller interpolates in general.
+ */
+@inline function latticeVelocity2(axis: i32, u: usize, v: usize, w: usize, nx: i32, ny: i32, nz: i32, i: i32, j: i32, k: i32): bool {
+  const su = nx + 1, sv = ny + 1
+  if (axis == -1) {
+    if (i + 1 > nx - 2 || j > ny - 2 || k > nz - 2) return false
+    const ou = i + su * (j + ny * k), ov = i + nx * (j + sv * k), ow = i + nx * (j + ny * k)
+    lux = halfway(pairAt(u, ou), pairAt(u, ou + 1))
+    luy = halfway(pairAt(v, ov), pairAt(v, ov + nx))
+    luz = halfway(pairAt(w, ow), pairAt(w, ow + nx * ny))
+    return true
+  }
+  if (axis == 0) {
+    if (i < 1 || i + 1 > nx - 1 || j > ny - 2 || k > nz - 2) return false
+    lux = pairAt(u, i + su * (j + ny * k))
+    const ov = i - 1 + nx * (j + sv * k), ow = i - 1 + nx * (j + ny * k), pw = nx * ny
+    luy = halfway(halfway(pairAt(v, ov), pairAt(v, ov + 1)), halfway(pairAt(v, ov + nx), pairAt(v, ov + nx + 1)))
+    luz = halfway(halfway(pairAt(w, ow), pairAt(w, ow + 1)), halfway(pairAt(w, ow + pw), pairAt(w, ow + pw + 1)))
+    return true
+  }
+  if (axis == 1) {
+    if (i + 1 > nx - 2 || j < 1 || j > ny - 1 || k > nz - 2) return false
+    const ou = i + su * (j - 1 + ny * k), ow = i + nx * (j - 1 + ny * k), pw = nx * ny
+    lux = halfway(halfway(pairAt(u, ou), pairAt(u, ou + 1)), halfway(pairAt(u, ou + su), pairAt(u, ou + su + 1)))
+    luy = pairAt(v, i + nx * (j + sv * k))
+    luz = halfway(halfway(pairAt(w, ow), pairAt(w, ow + nx)), halfway(pairAt(w, ow + pw), pairAt(w, ow + pw + nx)))
+    return true
+  }
+  if (i + 1 > nx - 2 || j > ny - 2 || k < 1 || k > nz - 1) return false
+  const ou = i + su * (j + ny * (k - 1)), ov = i + nx * (j + sv * (k - 1)), pu = su * ny, pv = nx * sv
+  lux = halfway(halfway(pairAt(u, ou), pairAt(u, ou + 1)), halfway(pairAt(u, ou + pu), pairAt(u, ou + pu + 1)))
+  luy = halfway(halfway(pairAt(v, ov), pairAt(v, ov + nx)), halfway(pairAt(v, ov + pv), pairAt(v, ov + pv + nx)))
+  luz = pairAt(w, i + nx * (j + ny * k))
+  return true
+}
+
+/** The velocity at the two samples in general (three trilinears) into lux, luy, luz. */
+@inline function sampleVelocity2(u: usize, v: usize, w: usize, nx: i32, ny: i32, nz: i32, X: v128, Y: v128, Z: v128): void {
   const half = f64x2.splat(0.5)
-  const ux = lerp3x2(u, nx + 1, ny, nz, X, f64x2.sub(Y, half), f64x2.sub(Z, half))
-  const uy = lerp3x2(v, nx, ny + 1, nz, f64x2.sub(X, half), Y, f64x2.sub(Z, half))
-  const uz = lerp3x2(w, nx, ny, nz + 1, f64x2.sub(X, half), f64x2.sub(Y, half), Z)
-  traceFrom2(u, v, w, nx, ny, nz, X, Y, Z, ux, uy, uz, c)
+  lux = lerp3x2(u, nx + 1, ny, nz, X, f64x2.sub(Y, half), f64x2.sub(Z, half))
+  luy = lerp3x2(v, nx, ny + 1, nz, f64x2.sub(X, half), Y, f64x2.sub(Z, half))
+  luz = lerp3x2(w, nx, ny, nz + 1, f64x2.sub(X, half), f64x2.sub(Y, half), Z)
+}
+
+/**
+ * The velocity at samples (i, j, k), (i + 1, j, k) of lattice `axis` into lux, luy, luz, each
+ * lane as backtraceAt takes it: latticeVelocity2 where both are inside, else the trilinears with
+ * the lane that is inside (if one is) replaced by its latticeVelocity1.
+ */
+@inline function startVelocity2(axis: i32, i: i32, j: i32, k: i32, u: usize, v: usize, w: usize, nx: i32, ny: i32, nz: i32, X: v128, Y: v128, Z: v128): void {
+  if (latticeVelocity2(axis, u, v, w, nx, ny, nz, i, j, k)) return
+  sampleVelocity2(u, v, w, nx, ny, nz, X, Y, Z)
+  if (latticeVelocity1(axis, u, v, w, nx, ny, nz, i, j, k)) {
+    lux = f64x2.replace_lane(lux, 0, lvx)
+    luy = f64x2.replace_lane(luy, 0, lvy)
+    luz = f64x2.replace_lane(luz, 0, lvz)
+  }
+  if (latticeVelocity1(axis, u, v, w, nx, ny, nz, i + 1, j, k)) {
+    lux = f64x2.replace_lane(lux, 1, lvx)
+    luy = f64x2.replace_lane(luy, 1, lvy)
+    luz = f64x2.replace_lane(luz, 1, lvz)
+  }
+}
+
+/** backtraceAt for two samples (i, j, k), (i + 1, j, k) of lattice `axis` at (X, Y, Z); nx >= 2. */
+@inline function backtrace2(axis: i32, i: i32, j: i32, k: i32, u: usize, v: usize, w: usize, nx: i32, ny: i32, nz: i32, X: v128, Y: v128, Z: v128, c: f64): void {
+  startVelocity2(axis, i, j, k, u, v, w, nx, ny, nz, X, Y, Z)
+  traceFrom2(u, v, w, nx, ny, nz, X, Y, Z, lux, luy, luz, c)
 }
 
 /**
@@ -364,11 +514,9 @@ let rbz: v128 = f64x2.splat(0)
  * samples: both start with the velocity there, looked up once; each is then traceFrom2 with
  * its own c, so the same bits as two backtrace2 calls.
  */
-@inline function backtrace2Both(u: usize, v: usize, w: usize, nx: i32, ny: i32, nz: i32, X: v128, Y: v128, Z: v128, c: f64): void {
-  const half = f64x2.splat(0.5)
-  const ux = lerp3x2(u, nx + 1, ny, nz, X, f64x2.sub(Y, half), f64x2.sub(Z, half))
-  const uy = lerp3x2(v, nx, ny + 1, nz, f64x2.sub(X, half), Y, f64x2.sub(Z, half))
-  const uz = lerp3x2(w, nx, ny, nz + 1, f64x2.sub(X, half), f64x2.sub(Y, half), Z)
+@inline function backtrace2Both(axis: i32, i: i32, j: i32, k: i32, u: usize, v: usize, w: usize, nx: i32, ny: i32, nz: i32, X: v128, Y: v128, Z: v128, c: f64): void {
+  startVelocity2(axis, i, j, k, u, v, w, nx, ny, nz, X, Y, Z)
+  const ux = lux, uy = luy, uz = luz
   traceFrom2(u, v, w, nx, ny, nz, X, Y, Z, ux, uy, uz, -c)
   rbx = vbx
   rby = vby
@@ -415,7 +563,7 @@ let rbz: v128 = f64x2.splat(0)
     if (dst2 != 0) store<f32>(dst2 + (<usize>s << 2), load<f32>(src2 + (<usize>s << 2)))
     return
   }
-  backtrace(u, v, w, nx, ny, nz, <f64>i + ox, <f64>j + oy, <f64>k + oz, c)
+  backtraceAt(axis, i, j, k, u, v, w, nx, ny, nz, <f64>i + ox, <f64>j + oy, <f64>k + oz, c)
   const gx = bx - ox
   const gy = by - oy
   const gz = bz - oz
@@ -423,7 +571,7 @@ let rbz: v128 = f64x2.splat(0)
   if (dst2 != 0) wf32(dst2, s, sample3(src2, sx, sy, sz, gx, gy, gz, cubic))
   if (base != 0) store<i32>(base + (<usize>s << 2), cornerIndex(gx, gy, gz, sx, sy, sz))
   if (rev != 0) {
-    backtrace(u, v, w, nx, ny, nz, <f64>i + ox, <f64>j + oy, <f64>k + oz, -c)
+    backtraceAt(axis, i, j, k, u, v, w, nx, ny, nz, <f64>i + ox, <f64>j + oy, <f64>k + oz, -c)
     wf64(rev, 3 * s, bx - ox)
     wf64(rev, 3 * s + 1, by - oy)
     wf64(rev, 3 * s + 2, bz - oz)
@@ -552,12 +700,12 @@ export function advectAtCubic(
             continue
           }
           if (rev != 0) {
-            backtrace2Both(u, v, w, nx, ny, nz, laneX(i, ox), Y, Z, dtOverDx)
+            backtrace2Both(axis, i, j, k, u, v, w, nx, ny, nz, laneX(i, ox), Y, Z, dtOverDx)
             const r = rev + (<usize>(3 * (s0 + i)) << 3)
             const rx = f64x2.sub(rbx, vox), ry = f64x2.sub(rby, voy), rz = f64x2.sub(rbz, voz)
             store<f64>(r, f64x2.extract_lane(rx, 0)); store<f64>(r, f64x2.extract_lane(ry, 0), 8); store<f64>(r, f64x2.extract_lane(rz, 0), 16)
             store<f64>(r, f64x2.extract_lane(rx, 1), 24); store<f64>(r, f64x2.extract_lane(ry, 1), 32); store<f64>(r, f64x2.extract_lane(rz, 1), 40)
-          } else backtrace2(u, v, w, nx, ny, nz, laneX(i, ox), Y, Z, dtOverDx)
+          } else backtrace2(axis, i, j, k, u, v, w, nx, ny, nz, laneX(i, ox), Y, Z, dtOverDx)
           const gx = f64x2.sub(vbx, vox)
           const gy = f64x2.sub(vby, voy)
           const gz = f64x2.sub(vbz, voz)
@@ -637,7 +785,7 @@ export function maccormackCorrect(
             oA = ri32(base, s)
             oB = ri32(base, s + 1)
           } else {
-            backtrace2(u, v, w, nx, ny, nz, laneX(i, ox), Y, Z, dtOverDx)
+            backtrace2(axis, i, j, k, u, v, w, nx, ny, nz, laneX(i, ox), Y, Z, dtOverDx)
             const ov = cornerIndex2(f64x2.sub(vbx, vox), f64x2.sub(vby, voy), f64x2.sub(vbz, voz), sx, sy, sz)
             oA = i32x4.extract_lane(ov, 0)
             oB = i32x4.extract_lane(ov, 1)
@@ -692,7 +840,7 @@ export function maccormackCorrect(
   let o: i32
   if (base != 0) o = ri32(base, s)
   else {
-    backtrace(u, v, w, nx, ny, nz, <f64>i + ox, <f64>j + oy, <f64>k + oz, dtOverDx)
+    backtraceAt(axis, i, j, k, u, v, w, nx, ny, nz, <f64>i + ox, <f64>j + oy, <f64>k + oz, dtOverDx)
     o = cornerIndex(bx - ox, by - oy, bz - oz, sx, sy, sz)
   }
   const t = errorSample(o, i, j, k, sx, sy)
