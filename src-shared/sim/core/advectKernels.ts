@@ -103,6 +103,11 @@ export function backtrace(
   out: Float64Array,
 ): void {
   velocityAtGridCoord(u, v, w, nx, ny, nz, X, Y, Z, vel)
+  traceFrom(u, v, w, nx, ny, nz, X, Y, Z, c, vel, out)
+}
+
+/** The rest of backtrace once vel holds the velocity at (X, Y, Z): the midpoint, its velocity, the departure point. */
+function traceFrom(u: Float32Array, v: Float32Array, w: Float32Array, nx: number, ny: number, nz: number, X: number, Y: number, Z: number, c: number, vel: Float64Array, out: Float64Array): void {
   const mx = X - 0.5 * c * vel[0]
   const my = Y - 0.5 * c * vel[1]
   const mz = Z - 0.5 * c * vel[2]
@@ -171,13 +176,7 @@ export function backtraceAt(
   X: number, Y: number, Z: number, c: number, vel: Float64Array, out: Float64Array,
 ): void {
   if (!latticeVelocity(axis, u, v, w, nx, ny, nz, i, j, k, vel)) velocityAtGridCoord(u, v, w, nx, ny, nz, X, Y, Z, vel)
-  const mx = X - 0.5 * c * vel[0]
-  const my = Y - 0.5 * c * vel[1]
-  const mz = Z - 0.5 * c * vel[2]
-  velocityAtGridCoord(u, v, w, nx, ny, nz, mx, my, mz, vel)
-  out[0] = X - c * vel[0]
-  out[1] = Y - c * vel[1]
-  out[2] = Z - c * vel[2]
+  traceFrom(u, v, w, nx, ny, nz, X, Y, Z, c, vel, out)
 }
 
 /**

@@ -264,18 +264,23 @@ let bz: f64 = 0
 
 /** backtrace: RK2 midpoint back-trace from grid coordinates (X, Y, Z) over c = dt/dx. */
 @inline function backtrace(u: usize, v: usize, w: usize, nx: i32, ny: i32, nz: i32, X: f64, Y: f64, Z: f64, c: f64): void {
-  let vx = lerp3(u, nx + 1, ny, nz, X, Y - 0.5, Z - 0.5)
-  let vy = lerp3(v, nx, ny + 1, nz, X - 0.5, Y, Z - 0.5)
-  let vz = lerp3(w, nx, ny, nz + 1, X - 0.5, Y - 0.5, Z)
+  const vx = lerp3(u, nx + 1, ny, nz, X, Y - 0.5, Z - 0.5)
+  const vy = lerp3(v, nx, ny + 1, nz, X - 0.5, Y, Z - 0.5)
+  const vz = lerp3(w, nx, ny, nz + 1, X - 0.5, Y - 0.5, Z)
+  traceFrom1(u, v, w, nx, ny, nz, X, Y, Z, vx, vy, vz, c)
+}
+
+/** The rest of backtrace once the velocity (vx, vy, vz) at (X, Y, Z) is known: the midpoint, its velocity, the departure point into bx, by, bz. */
+@inline function traceFrom1(u: usize, v: usize, w: usize, nx: i32, ny: i32, nz: i32, X: f64, Y: f64, Z: f64, vx: f64, vy: f64, vz: f64, c: f64): void {
   const mx = X - 0.5 * c * vx
   const my = Y - 0.5 * c * vy
   const mz = Z - 0.5 * c * vz
-  vx = lerp3(u, nx + 1, ny, nz, mx, my - 0.5, mz - 0.5)
-  vy = lerp3(v, nx, ny + 1, nz, mx - 0.5, my, mz - 0.5)
-  vz = lerp3(w, nx, ny, nz + 1, mx - 0.5, my - 0.5, mz)
-  bx = X - c * vx
-  by = Y - c * vy
-  bz = Z - c * vz
+  const wx = lerp3(u, nx + 1, ny, nz, mx, my - 0.5, mz - 0.5)
+  const wy = lerp3(v, nx, ny + 1, nz, mx - 0.5, my, mz - 0.5)
+  const wz = lerp3(w, nx, ny, nz + 1, mx - 0.5, my - 0.5, mz)
+  bx = X - c * wx
+  by = Y - c * wy
+  bz = Z - c * wz
 }
 
 // The velocity of the last latticeVelocity1 (per instance, i.e. per thread).
@@ -324,25 +329,8 @@ function latticeVelocity1(axis: i32, u: usize, v: usize, w: usize, nx: i32, ny: 
 
 /** backtraceAt of the reference: backtrace from sample (i, j, k) of lattice `axis`, its first velocity latticeVelocity1's where inside. */
 @inline function backtraceAt(axis: i32, i: i32, j: i32, k: i32, u: usize, v: usize, w: usize, nx: i32, ny: i32, nz: i32, X: f64, Y: f64, Z: f64, c: f64): void {
-  let vx: f64, vy: f64, vz: f64
-  if (latticeVelocity1(axis, u, v, w, nx, ny, nz, i, j, k)) {
-    vx = lvx
-    vy = lvy
-    vz = lvz
-  } else {
-    vx = lerp3(u, nx + 1, ny, nz, X, Y - 0.5, Z - 0.5)
-    vy = lerp3(v, nx, ny + 1, nz, X - 0.5, Y, Z - 0.5)
-    vz = lerp3(w, nx, ny, nz + 1, X - 0.5, Y - 0.5, Z)
-  }
-  const mx = X - 0.5 * c * vx
-  const my = Y - 0.5 * c * vy
-  const mz = Z - 0.5 * c * vz
-  vx = lerp3(u, nx + 1, ny, nz, mx, my - 0.5, mz - 0.5)
-  vy = lerp3(v, nx, ny + 1, nz, mx - 0.5, my, mz - 0.5)
-  vz = lerp3(w, nx, ny, nz + 1, mx - 0.5, my - 0.5, mz)
-  bx = X - c * vx
-  by = Y - c * vy
-  bz = Z - c * vz
+  if (latticeVelocity1(axis, u, v, w, nx, ny, nz, i, j, k)) traceFrom1(u, v, w, nx, ny, nz, X, Y, Z, lvx, lvy, lvz, c)
+  else backtrace(u, v, w, nx, ny, nz, X, Y, Z, c)
 }
 
 @inline function clampV(g: v128, hi: v128): v128 {
