@@ -16,15 +16,17 @@
 import type { KernelBackend } from '../core/kernelTypes'
 import type { SolveStats } from '../core/pcg'
 import type { CsrMatrix } from '../core/sparse/csr'
-import { JACOBI_CG_UPDATE, JACOBI_SEARCH, RESIDUAL_MULTI } from '../core/sparse/jacobiCgKernels'
+import { JACOBI_CG_UPDATE, JACOBI_SEARCH } from '../core/sparse/jacobiCgKernels'
 import { blockCount, SCALE_BLOCKS, SPARSE_BLOCK, SPMV_MULTI } from '../core/sparse/rows'
-import { spmv, SparseVectorOps, spResidual } from '../core/sparse/ops'
+import { spmv, SparseVectorOps, spResiduals } from '../core/sparse/ops'
 import { sumPartials } from '../core/vectorOps'
 
 /** As core/pcg.ts: residual replacements allowed before accepting a drifted residual. */
 const MAX_RESTARTS = 3
 
 interface SystemState {
+  /** Its place d among the solve's `count` systems. */
+  index: number
   b: Float64Array
   x: Float64Array
   r: Float64Array
@@ -73,8 +75,7 @@ export class LockstepPcg {
    */
   private trueResiduals(A: CsrMatrix, b: Float64Array, x: Float64Array, systems: SystemState[]): number[] {
     const { kernels, n, count, ops } = this
-    if (systems.length === count && count > 1) kernels.run(RESIDUAL_MULTI, A.rowPtr, A.col, A.val, x, b, this.r, n, count, n)
-    else for (const st of systems) spResidual(kernels, A, st.x, st.b, st.r)
+    spResiduals(kernels, A, x, b, this.r, n, count, systems.map((st) => st.index))
     return systems.map((st) => Math.sqrt(ops.dot(st.r, st.r)))
   }
 
@@ -93,6 +94,7 @@ export class LockstepPcg {
     const states: SystemState[] = []
     for (let d = 0; d < count; d++) {
       const st: SystemState = {
+        index: d,
         b: this.slice(b, d), x: this.slice(x, d), r: this.slice(this.r, d), s: this.slice(this.s, d), q: this.slice(this.q, d),
         bNorm: 0, target: 0, sigma: 0, iterations: 0, restarts: 0, done: null,
       }

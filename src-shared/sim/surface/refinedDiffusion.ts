@@ -19,8 +19,7 @@ import type { KernelBackend } from '../core/kernelTypes'
 import type { SolveStats } from '../core/pcg'
 import { ADD_WIDE, DOT32, SEARCH32, UPDATE32 } from '../core/sparse/cg32Kernels'
 import type { CsrMatrix } from '../core/sparse/csr'
-import { RESIDUAL_MULTI } from '../core/sparse/jacobiCgKernels'
-import { SparseVectorOps, spResidual } from '../core/sparse/ops'
+import { SparseVectorOps, spResiduals } from '../core/sparse/ops'
 import { blockCount, SPARSE_BLOCK } from '../core/sparse/rows'
 import { sumPartials } from '../core/vectorOps'
 import { NARROW_SCALE, type PatchStencil32, stencil32Spmv } from './patchStencil32'
@@ -85,8 +84,7 @@ export class RefinedDiffusion {
       for (let d = 0; d < count; d++) if (stats[d] === null) open.push(d)
       if (open.length === 0) break
       // The float64 residuals: one pass over A when every system is open.
-      if (open.length === count && count > 1) this.kernels.run(RESIDUAL_MULTI, A.rowPtr, A.col, A.val, x, b, this.r, n, count, n)
-      else for (const d of open) spResidual(this.kernels, A, slice(x, d), slice(b, d), slice(this.r, d))
+      spResiduals(this.kernels, A, x, b, this.r, n, count, open)
       for (const d of open) {
         const rNorm = Math.sqrt(ops.dot(slice(this.r, d), slice(this.r, d)))
         const target = tolerance * bNorm[d]

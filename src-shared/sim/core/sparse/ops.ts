@@ -8,6 +8,7 @@ import { TS_KERNELS } from '../kernelBackend'
 import type { KernelBackend } from '../kernelTypes'
 import type { LinearOperator, Preconditioner, VectorOps } from '../pcg'
 import { type CsrMatrix, colorRows, type RowColoring } from './csr'
+import { RESIDUAL_MULTI } from './jacobiCgKernels'
 import { AXPY_BLOCKS, blockCount, DOT_BLOCKS, GS_ROWS, SP_RESIDUAL, SPARSE_BLOCK, SPMV, SPMV_ADD, UPDATE_ITERATE_BLOCKS, XPBY_BLOCKS } from './rows'
 
 /** y = A x (y must not alias x). */
@@ -23,6 +24,20 @@ export function spmvAdd(kernels: KernelBackend, A: CsrMatrix, x: Float64Array, y
 /** r = b - A x. */
 export function spResidual(kernels: KernelBackend, A: CsrMatrix, x: Float64Array, b: Float64Array, r: Float64Array): void {
   kernels.run(SP_RESIDUAL, A.rowPtr, A.col, A.val, x, b, r, A.n)
+}
+
+/**
+ * r_d = b - A x for the systems d listed in `systems` (x, b, r: `count` vectors n apart, the
+ * layout of RESIDUAL_MULTI): one pass over A for all when every system is listed (and there are
+ * several), else one spResidual each. The same bits either way.
+ */
+export function spResiduals(kernels: KernelBackend, A: CsrMatrix, x: Float64Array, b: Float64Array, r: Float64Array, n: number, count: number, systems: readonly number[]): void {
+  if (systems.length === count && count > 1) {
+    kernels.run(RESIDUAL_MULTI, A.rowPtr, A.col, A.val, x, b, r, n, count, n)
+    return
+  }
+  const part = (a: Float64Array, d: number) => a.subarray(d * n, (d + 1) * n)
+  for (const d of systems) spResidual(kernels, A, part(x, d), part(b, d), part(r, d))
 }
 
 /** Restriction as a sparse product: coarse = R fine, R = P^T stored explicitly (transposeCsr). */
