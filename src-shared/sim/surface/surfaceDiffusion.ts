@@ -14,10 +14,7 @@
 // (TypeScript), and the multigrid was slower still here.
 import { TS_KERNELS } from '../core/kernelBackend'
 import type { KernelBackend } from '../core/kernelTypes'
-import type { Preconditioner } from '../core/pcg'
 import type { CsrMatrix } from '../core/sparse/csr'
-import { CsrOperator } from '../core/sparse/ops'
-import { SCALE_BLOCKS, SPARSE_BLOCK } from '../core/sparse/rows'
 import { edgeRow, type PatchStencil } from './patchStencil'
 import { PLANES32, type PatchStencil32, symmetricPlanes } from './patchStencil32'
 import { DIFFUSION_EDGE32, DIFFUSION_FILL, DIFFUSION_PLANES32 } from './surfaceDiffusionKernels'
@@ -25,21 +22,10 @@ import { DIFFUSION_EDGE32, DIFFUSION_FILL, DIFFUSION_PLANES32 } from './surfaceD
 export interface DiffusionSystem {
   key: string
   A: CsrMatrix
-  op: CsrOperator
-  /** 1 / A_uu. */
+  /** 1 / A_uu (the solvers' Jacobi preconditioner). */
   invDiag: Float64Array
-  pre: Preconditioner
   /** A's stencil planes and 1 / A_uu in float32 (refinedDiffusion.ts's inner solve), where L has planes. */
   single: { A32: PatchStencil32; invDiag32: Float32Array } | null
-}
-
-/** z = D^-1 r, a kernel row over blocks (invDiag in the kernels' memory). */
-function jacobi(invDiag: Float64Array, kernels: KernelBackend): Preconditioner {
-  return {
-    apply(r: Float64Array, z: Float64Array): void {
-      kernels.run(SCALE_BLOCKS, z, invDiag, r, invDiag.length, SPARSE_BLOCK)
-    },
-  }
 }
 
 /**
@@ -101,7 +87,7 @@ export class SurfaceDiffusionSystems {
     }
   }
 
-  /** The system for rate k (m^2/s) over dt (s): its operator and Jacobi preconditioner. */
+  /** The system for rate k (m^2/s) over dt (s): its matrix, inverse diagonal and float32 copy. */
   get(k: number, dt: number): DiffusionSystem {
     const key = `${k}:${dt}`
     let sys = this.systems.find((s) => s.key === key)
@@ -111,7 +97,7 @@ export class SurfaceDiffusionSystems {
       const A: CsrMatrix = { n, cols, rowPtr, col, val: this.kernels.f64(col.length) }
       const invDiag = this.kernels.f64(n)
       const single = this.stencil && n >= this.refinedFrom ? { A32: this.planes32(this.stencil), invDiag32: this.kernels.f32(n) } : null
-      sys = { key, A, op: new CsrOperator(A, this.kernels), invDiag, pre: jacobi(invDiag, this.kernels), single }
+      sys = { key, A, invDiag, single }
     } else {
       sys = this.systems.shift() as DiffusionSystem
       sys.key = key

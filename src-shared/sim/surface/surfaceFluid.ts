@@ -438,5 +438,4 @@ export class SurfaceFluid {
     this.kernels.run(SURFACE_SCATTER, sol, s, N, P)
     grid.fillScalar(s)
   }
-
 }

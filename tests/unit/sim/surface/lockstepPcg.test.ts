@@ -8,12 +8,19 @@ import { describe, expect, it } from 'vitest'
 import { buildLimitSurface } from '../../../../src-shared/geometry/catmullClarkEval'
 import { buildPatchAtlas } from '../../../../src-shared/geometry/patchAtlas'
 import { sphereLikeCage } from '../../../../src-shared/geometry/voxelCages'
-import { PcgSolver } from '../../../../src-shared/sim/core/pcg'
-import { SparseVectorOps } from '../../../../src-shared/sim/core/sparse/ops'
+import type { KernelBackend } from '../../../../src-shared/sim/core/kernelTypes'
+import { PcgSolver, type Preconditioner } from '../../../../src-shared/sim/core/pcg'
+import { CsrOperator, SparseVectorOps } from '../../../../src-shared/sim/core/sparse/ops'
+import { SCALE_BLOCKS, SPARSE_BLOCK } from '../../../../src-shared/sim/core/sparse/rows'
 import { LockstepPcg } from '../../../../src-shared/sim/surface/lockstepPcg'
 import { SurfaceDiffusionSystems } from '../../../../src-shared/sim/surface/surfaceDiffusion'
 import { SurfaceFluid } from '../../../../src-shared/sim/surface/surfaceFluid'
 import { everyBackendOfFile, rng, sameBits } from '../everyBackend'
+
+/** Jacobi's z = D^-1 r, as the lockstep solve applies it (invDiag in the kernels' memory). */
+function jacobi(invDiag: Float64Array, kernels: KernelBackend): Preconditioner {
+  return { apply: (r, z) => kernels.run(SCALE_BLOCKS, z, invDiag, r, invDiag.length, SPARSE_BLOCK) }
+}
 
 const S = buildLimitSurface(sphereLikeCage())
 const atlas = buildPatchAtlas(S.faces)
@@ -39,11 +46,12 @@ describe('lockstep diffusion solves', () => {
       }
       const alone = Float64Array.from(x)
       const single = new PcgSolver(new SparseVectorOps(n, k))
+      const op = new CsrOperator(sys.A, k), pre = jacobi(sys.invDiag, k)
       const want = [0, 1, 2].map((d) => {
         const bd = k.f64(n), xd = k.f64(n)
         bd.set(b.subarray(d * n, (d + 1) * n))
         xd.set(alone.subarray(d * n, (d + 1) * n))
-        const st = single.solve(sys.op, sys.pre, bd, xd, { tolerance: 1e-8, maxIterations })
+        const st = single.solve(op, pre, bd, xd, { tolerance: 1e-8, maxIterations })
         return { st, x: Float64Array.from(xd) }
       })
       const got = new LockstepPcg(n, count, k).solve(sys.A, sys.invDiag, b, x, 1e-8, maxIterations)
