@@ -376,6 +376,54 @@ function latticeVelocity1(axis: i32, u: usize, v: usize, w: usize, nx: i32, ny: 
   return f64x2.add(c0, f64x2.mul(tz, f64x2.sub(c1, c0)))
 }
 
+/**
+ * lerp3x2 where every coordinate is known to lie in [0, s - 1) along its axis (a point strictly
+ * inside the lattice) and sy, sz >= 2: there lerp3x2's clamps leave the coordinates as they are,
+ * floor is truncation, and the corner needs no upper clamp, so dropping the three gives the same
+ * bits with about a third fewer instructions (the back-traces are most of the advection's time).
+ * Callers test the coordinates first (insideX2).
+ */
+@inline function lerp3x2In(f: usize, sx: i32, sy: i32, gx: v128, gy: v128, gz: v128): v128 {
+  const iv = i32x4.trunc_sat_f64x2_s_zero(gx)
+  const jv = i32x4.trunc_sat_f64x2_s_zero(gy)
+  const kv = i32x4.trunc_sat_f64x2_s_zero(gz)
+  const tx = f64x2.sub(gx, f64x2.convert_low_i32x4_s(iv))
+  const ty = f64x2.sub(gy, f64x2.convert_low_i32x4_s(jv))
+  const tz = f64x2.sub(gz, f64x2.convert_low_i32x4_s(kv))
+  const dj = sx
+  const dk = sx * sy
+  const ov = i32x4.add(iv, i32x4.mul(i32x4.splat(sx), i32x4.add(jv, i32x4.mul(i32x4.splat(sy), kv))))
+  const oA = i32x4.extract_lane(ov, 0)
+  const oB = i32x4.extract_lane(ov, 1)
+  const c00 = rowLerp(f, oA, oB, tx)
+  const c10 = rowLerp(f, oA + dj, oB + dj, tx)
+  const c01 = rowLerp(f, oA + dk, oB + dk, tx)
+  const c11 = rowLerp(f, oA + dk + dj, oB + dk + dj, tx)
+  const c0 = f64x2.add(c00, f64x2.mul(ty, f64x2.sub(c10, c00)))
+  const c1 = f64x2.add(c01, f64x2.mul(ty, f64x2.sub(c11, c01)))
+  return f64x2.add(c0, f64x2.mul(tz, f64x2.sub(c1, c0)))
+}
+
+/** Both lanes of g in the open interval (lo, hi); false for NaN. */
+@inline function inOpen(g: v128, lo: f64, hi: f64): v128 {
+  return v128.and(f64x2.gt(g, f64x2.splat(lo)), f64x2.lt(g, f64x2.splat(hi)))
+}
+
+/**
+ * Whether lerp3x2In may stand for lerp3x2 at (gx, gy, gz) on an (sx, sy, sz) lattice in both
+ * lanes: every coordinate in (0, s - 1) and the lattice at least 2 samples thick along y and z.
+ */
+@inline function insideX2(gx: v128, gy: v128, gz: v128, sx: i32, sy: i32, sz: i32): bool {
+  if (sy < 2 || sz < 2) return false
+  return i64x2.all_true(v128.and(inOpen(gx, 0, <f64>(sx - 1)), v128.and(inOpen(gy, 0, <f64>(sy - 1)), inOpen(gz, 0, <f64>(sz - 1)))))
+}
+
+/** lerp3x2, by lerp3x2In where the point is inside. */
+@inline function lerp3x2Any(f: usize, sx: i32, sy: i32, sz: i32, gx: v128, gy: v128, gz: v128): v128 {
+  if (insideX2(gx, gy, gz, sx, sy, sz)) return lerp3x2In(f, sx, sy, gx, gy, gz)
+  return lerp3x2(f, sx, sy, sz, gx, gy, gz)
+}
+
 // Departure points of the last backtrace2 (per instance, i.e. per thread).
 let vbx: v128 = f64x2.splat(0)
 let vby: v128 = f64x2.splat(0)
@@ -484,9 +532,18 @@ let luz: v128 = f64x2.splat(0)
   const mx = f64x2.sub(X, f64x2.mul(hc, ux))
   const my = f64x2.sub(Y, f64x2.mul(hc, uy))
   const mz = f64x2.sub(Z, f64x2.mul(hc, uz))
-  const vx = lerp3x2(u, nx + 1, ny, nz, mx, f64x2.sub(my, half), f64x2.sub(mz, half))
-  const vy = lerp3x2(v, nx, ny + 1, nz, f64x2.sub(mx, half), my, f64x2.sub(mz, half))
-  const vz = lerp3x2(w, nx, ny, nz + 1, f64x2.sub(mx, half), f64x2.sub(my, half), mz)
+  // A midpoint in (1/2, n - 1/2) along every axis lies strictly inside all three staggered
+  // lattices (their coordinates mx or mx - 1/2, exact, in [0, s - 1)): no clamps needed.
+  let vx: v128, vy: v128, vz: v128
+  if (nz >= 2 && ny >= 2 && i64x2.all_true(v128.and(inOpen(mx, 0.5, <f64>nx - 0.5), v128.and(inOpen(my, 0.5, <f64>ny - 0.5), inOpen(mz, 0.5, <f64>nz - 0.5))))) {
+    vx = lerp3x2In(u, nx + 1, ny, mx, f64x2.sub(my, half), f64x2.sub(mz, half))
+    vy = lerp3x2In(v, nx, ny + 1, f64x2.sub(mx, half), my, f64x2.sub(mz, half))
+    vz = lerp3x2In(w, nx, ny, f64x2.sub(mx, half), f64x2.sub(my, half), mz)
+  } else {
+    vx = lerp3x2(u, nx + 1, ny, nz, mx, f64x2.sub(my, half), f64x2.sub(mz, half))
+    vy = lerp3x2(v, nx, ny + 1, nz, f64x2.sub(mx, half), my, f64x2.sub(mz, half))
+    vz = lerp3x2(w, nx, ny, nz + 1, f64x2.sub(mx, half), f64x2.sub(my, half), mz)
+  }
   vbx = f64x2.sub(X, f64x2.mul(vc, vx))
   vby = f64x2.sub(Y, f64x2.mul(vc, vy))
   vbz = f64x2.sub(Z, f64x2.mul(vc, vz))
@@ -634,8 +691,8 @@ export function advectAtCubic(
             storePair(dst, s, cubic3x2(src, sx, sy, sz, gx, gy, gz))
             if (dst2 != 0) storePair(dst2, s, cubic3x2(src2, sx, sy, sz, gx, gy, gz))
           } else {
-            storePair(dst, s, lerp3x2(src, sx, sy, sz, gx, gy, gz))
-            if (dst2 != 0) storePair(dst2, s, lerp3x2(src2, sx, sy, sz, gx, gy, gz))
+            storePair(dst, s, lerp3x2Any(src, sx, sy, sz, gx, gy, gz))
+            if (dst2 != 0) storePair(dst2, s, lerp3x2Any(src2, sx, sy, sz, gx, gy, gz))
           }
         }
       }
@@ -701,8 +758,13 @@ export function advectAtCubic(
             storePair(dst, s0 + i, cubic3x2(src, sx, sy, sz, gx, gy, gz))
             if (dst2 != 0) storePair(dst2, s0 + i, cubic3x2(src2, sx, sy, sz, gx, gy, gz))
           } else {
-            storePair(dst, s0 + i, lerp3x2(src, sx, sy, sz, gx, gy, gz))
-            if (dst2 != 0) storePair(dst2, s0 + i, lerp3x2(src2, sx, sy, sz, gx, gy, gz))
+            if (insideX2(gx, gy, gz, sx, sy, sz)) {
+              storePair(dst, s0 + i, lerp3x2In(src, sx, sy, gx, gy, gz))
+              if (dst2 != 0) storePair(dst2, s0 + i, lerp3x2In(src2, sx, sy, gx, gy, gz))
+            } else {
+              storePair(dst, s0 + i, lerp3x2(src, sx, sy, sz, gx, gy, gz))
+              if (dst2 != 0) storePair(dst2, s0 + i, lerp3x2(src2, sx, sy, sz, gx, gy, gz))
+            }
           }
           if (base != 0) v128.store64_lane(base + (<usize>(s0 + i) << 2), cornerIndex2(gx, gy, gz, sx, sy, sz), 0)
         }
