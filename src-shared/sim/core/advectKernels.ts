@@ -737,7 +737,8 @@ export function maccormackExcessSlab(
         // The room counts only the samples the forward step weighted: a departure point on a
         // grid plane (a velocity component exactly 0) gives the samples past it weight 0, and
         // the 8-sample range would then reach one side only (mirror images would differ).
-        backtrace(u, v, w, nx, ny, nz, i + ox, j + oy, k + oz, dtOverDx, oVel, oP)
+        // The trace is the forward step's own (backtraceAt, as advectSlab takes it).
+        backtraceAt(axis, i, j, k, u, v, w, nx, ny, nz, i + ox, j + oy, k + oz, dtOverDx, oVel, oP)
         weightedRange(src, base[s], oP[0] - ox, oP[1] - oy, oP[2] - oz, sx, sy, sz, di, dj, dk)
         const a = rHi - d
         const b = d - rLo

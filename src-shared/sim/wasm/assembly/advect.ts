@@ -390,11 +390,12 @@ function latticeVelocity1(axis: i32, u: usize, v: usize, w: usize, nx: i32, ny: 
   const tx = f64x2.sub(gx, f64x2.convert_low_i32x4_s(iv))
   const ty = f64x2.sub(gy, f64x2.convert_low_i32x4_s(jv))
   const tz = f64x2.sub(gz, f64x2.convert_low_i32x4_s(kv))
-  const dj = sx
-  const dk = sx * sy
   const ov = i32x4.add(iv, i32x4.mul(i32x4.splat(sx), i32x4.add(jv, i32x4.mul(i32x4.splat(sy), kv))))
-  const oA = i32x4.extract_lane(ov, 0)
-  const oB = i32x4.extract_lane(ov, 1)
+  return lerpCorner(f, i32x4.extract_lane(ov, 0), i32x4.extract_lane(ov, 1), sx, sx * sy, tx, ty, tz)
+}
+
+/** The trilinear of lerp3x2 from the two samples' corners oA, oB and weights (tx, ty, tz); row and plane strides dj, dk. */
+@inline function lerpCorner(f: usize, oA: i32, oB: i32, dj: i32, dk: i32, tx: v128, ty: v128, tz: v128): v128 {
   const c00 = rowLerp(f, oA, oB, tx)
   const c10 = rowLerp(f, oA + dj, oB + dj, tx)
   const c01 = rowLerp(f, oA + dk, oB + dk, tx)
@@ -759,12 +760,23 @@ export function advectAtCubic(
             if (dst2 != 0) storePair(dst2, s0 + i, cubic3x2(src2, sx, sy, sz, gx, gy, gz))
           } else {
             if (insideX2(gx, gy, gz, sx, sy, sz)) {
-              storePair(dst, s0 + i, lerp3x2In(src, sx, sy, gx, gy, gz))
-              if (dst2 != 0) storePair(dst2, s0 + i, lerp3x2In(src2, sx, sy, gx, gy, gz))
-            } else {
-              storePair(dst, s0 + i, lerp3x2(src, sx, sy, sz, gx, gy, gz))
-              if (dst2 != 0) storePair(dst2, s0 + i, lerp3x2(src2, sx, sy, sz, gx, gy, gz))
+              // Inside, the fields' lerp3x2In and cornerIndex2 share one corner and weights.
+              const iv = i32x4.trunc_sat_f64x2_s_zero(gx)
+              const jv = i32x4.trunc_sat_f64x2_s_zero(gy)
+              const kv = i32x4.trunc_sat_f64x2_s_zero(gz)
+              const tx = f64x2.sub(gx, f64x2.convert_low_i32x4_s(iv))
+              const ty = f64x2.sub(gy, f64x2.convert_low_i32x4_s(jv))
+              const tz = f64x2.sub(gz, f64x2.convert_low_i32x4_s(kv))
+              const ov = i32x4.add(iv, i32x4.mul(i32x4.splat(sx), i32x4.add(jv, i32x4.mul(i32x4.splat(sy), kv))))
+              const oA = i32x4.extract_lane(ov, 0)
+              const oB = i32x4.extract_lane(ov, 1)
+              storePair(dst, s0 + i, lerpCorner(src, oA, oB, sx, sx * sy, tx, ty, tz))
+              if (dst2 != 0) storePair(dst2, s0 + i, lerpCorner(src2, oA, oB, sx, sx * sy, tx, ty, tz))
+              if (base != 0) v128.store64_lane(base + (<usize>(s0 + i) << 2), ov, 0)
+              continue
             }
+            storePair(dst, s0 + i, lerp3x2(src, sx, sy, sz, gx, gy, gz))
+            if (dst2 != 0) storePair(dst2, s0 + i, lerp3x2(src2, sx, sy, sz, gx, gy, gz))
           }
           if (base != 0) v128.store64_lane(base + (<usize>(s0 + i) << 2), cornerIndex2(gx, gy, gz, sx, sy, sz), 0)
         }
@@ -948,7 +960,102 @@ let rHi: f64 = 0
   rHi = hi
 }
 
-/** maccormackExcessSlab: ex (clipped amount), up / dn (room in the limiter range) per sample. */
+// Lane-wise [lo, hi] of the last stencilRange2 / weightedRange2 (per instance, i.e. per thread).
+let vLo: v128 = f64x2.splat(0)
+let vHi: v128 = f64x2.splat(0)
+
+/** One more sample q into the running range (lo, hi) lane by lane, as the scalar loops take it (a NaN moves neither). */
+@inline function widenRange(q: v128): void {
+  const m = f64x2.lt(q, vLo)
+  vLo = v128.bitselect(q, vLo, m)
+  vHi = v128.bitselect(q, vHi, v128.andnot(f64x2.gt(q, vHi), m))
+}
+
+/** stencilRange for corners oA and oB in lanes 0 and 1 (sx >= 2, so di = 1): the range of each 2x2x2 stencil. */
+@inline function stencilRange2(src: usize, oA: i32, oB: i32, dj: i32, dk: i32): void {
+  let r = rowPair(src, oA, oB)
+  vLo = f64x2.promote_low_f32x4(i32x4.shuffle(r, r, 0, 2, 0, 2))
+  vHi = vLo
+  widenRange(f64x2.promote_low_f32x4(i32x4.shuffle(r, r, 1, 3, 1, 3)))
+  for (let n = 1; n < 4; n++) {
+    const o = (n & 1 ? dj : 0) + (n & 2 ? dk : 0)
+    r = rowPair(src, oA + o, oB + o)
+    widenRange(f64x2.promote_low_f32x4(i32x4.shuffle(r, r, 0, 2, 0, 2)))
+    widenRange(f64x2.promote_low_f32x4(i32x4.shuffle(r, r, 1, 3, 1, 3)))
+  }
+}
+
+/** weightedRange for two samples in lanes 0 and 1: corners oA, oB, departure points (gx, gy, gz) lane by lane. */
+@inline function weightedRange2(src: usize, oA: i32, oB: i32, gx: v128, gy: v128, gz: v128, sx: i32, sy: i32, di: i32, dj: i32, dk: i32): void {
+  const iA = oA % sx, iB = oB % sx
+  const jA = ((oA - iA) / sx) % sy, jB = ((oB - iB) / sx) % sy
+  const kA = (oA - iA - sx * jA) / (sx * sy), kB = (oB - iB - sx * jB) / (sx * sy)
+  const exA = f64x2.extract_lane(gx, 0) > <f64>iA ? di : 0, exB = f64x2.extract_lane(gx, 1) > <f64>iB ? di : 0
+  const eyA = f64x2.extract_lane(gy, 0) > <f64>jA ? dj : 0, eyB = f64x2.extract_lane(gy, 1) > <f64>jB ? dj : 0
+  const ezA = f64x2.extract_lane(gz, 0) > <f64>kA ? dk : 0, ezB = f64x2.extract_lane(gz, 1) > <f64>kB ? dk : 0
+  vLo = f64x2.replace_lane(f64x2.splat(<f64>rf32(src, oA)), 1, <f64>rf32(src, oB))
+  vHi = vLo
+  for (let n = 1; n < 8; n++) {
+    const a = oA + (n & 1 ? exA : 0) + (n & 2 ? eyA : 0) + (n & 4 ? ezA : 0)
+    const b = oB + (n & 1 ? exB : 0) + (n & 2 ? eyB : 0) + (n & 4 ? ezB : 0)
+    widenRange(f64x2.replace_lane(f64x2.splat(<f64>rf32(src, a)), 1, <f64>rf32(src, b)))
+  }
+}
+
+// d of the last excessHead (per instance, i.e. per thread).
+let headD: f64 = 0
+
+/**
+ * maccormackExcessSlab's sample s up to its back-trace: ex, and dst clamped where val is within
+ * rounding of the range; leaves d in headD. Returns whether the room needs the trace (a stencil
+ * that is not flat), else writes up = dn = 0.
+ */
+@inline function excessHead(
+  ex: usize, up: usize, dn: usize, dst: usize, src: usize, fwd: usize, bwd: usize, base: usize,
+  sx: i32, sy: i32, i: i32, j: i32, k: i32, s: i32, lo: f64, hi: f64,
+): bool {
+  rLo = lo
+  rHi = hi
+  const o = ri32(base, s)
+  const t = errorSample(o, i, j, k, sx, sy)
+  const f = rf32(fwd, s)
+  const q = rf32(src, t)
+  const r = rf32(bwd, t)
+  const val = f + 0.5 * (q - r)
+  let d = rf32(dst, s)
+  if (!(val >= rLo && val <= rHi)) {
+    const tol = 9.5367431640625e-7 * ((f < 0 ? -f : f) + (q < 0 ? -q : q) + (r < 0 ? -r : r))
+    if (val > rHi && val <= rHi + tol) {
+      wf32(dst, s, rHi)
+      d = rHi
+    } else if (val < rLo && val >= rLo - tol) {
+      wf32(dst, s, rLo)
+      d = rLo
+    }
+  }
+  wf32(ex, s, val >= rLo && val <= rHi ? 0 : val == val ? val - d : 0)
+  headD = d
+  if (rLo == rHi) {
+    wf32(up, s, 0)
+    wf32(dn, s, 0)
+    return false
+  }
+  return true
+}
+
+/** The rest of sample s once its forward departure point (gx, gy, gz) is known: up and dn. */
+@inline function excessRoom(up: usize, dn: usize, d: f64, lo: f64, hi: f64, s: i32): void {
+  const a = hi - d
+  const b = d - lo
+  wf32(up, s, a > 0 ? a : 0)
+  wf32(dn, s, b > 0 ? b : 0)
+}
+
+/**
+ * maccormackExcessSlab: ex (clipped amount), up / dn (room in the limiter range) per sample.
+ * Neighbouring samples along x go in pairs whose back-traces run in the two lanes (backtrace2,
+ * the same departure points as backtraceAt), traced only when either needs it.
+ */
 export function maccormackExcess(
   ex: usize, up: usize, dn: usize, dst: usize, src: usize, fwd: usize, bwd: usize, axis: i32,
   u: usize, v: usize, w: usize, nx: i32, ny: i32, nz: i32, dtOverDx: f64, solid: usize, solidKind: i32, base: usize, k0: i32, k1: i32,
@@ -962,49 +1069,59 @@ export function maccormackExcess(
   const di = sx > 1 ? 1 : 0
   const dj = sy > 1 ? sx : 0
   const dk = sz > 1 ? sx * sy : 0
+  const paired = nx >= 2
   for (let k = k0; k < k1; k++) {
     for (let j = 0; j < sy; j++) {
-      let s = sx * (j + sy * k)
-      for (let i = 0; i < sx; i++, s++) {
-        if (solidKind != 0 && solidSample(solid, solidKind, axis, i, j, k, nx, ny, nz)) {
-          wf32(ex, s, 0)
-          wf32(up, s, 0)
-          wf32(dn, s, 0)
-          continue
-        }
-        const o = ri32(base, s)
-        const t = errorSample(o, i, j, k, sx, sy)
-        const f = rf32(fwd, s)
-        const q = rf32(src, t)
-        const r = rf32(bwd, t)
-        const val = f + 0.5 * (q - r)
-        stencilRange(src, o, di, dj, dk)
-        let d = rf32(dst, s)
-        if (!(val >= rLo && val <= rHi)) {
-          const tol = 9.5367431640625e-7 * ((f < 0 ? -f : f) + (q < 0 ? -q : q) + (r < 0 ? -r : r))
-          if (val > rHi && val <= rHi + tol) {
-            wf32(dst, s, rHi)
-            d = rHi
-          } else if (val < rLo && val >= rLo - tol) {
-            wf32(dst, s, rLo)
-            d = rLo
+      const s0 = sx * (j + sy * k)
+      let i = 0
+      if (paired) {
+        const Y = f64x2.splat(<f64>j + oy)
+        const Z = f64x2.splat(<f64>k + oz)
+        for (; i + 1 < sx; i += 2) {
+          const s = s0 + i
+          if (solidKind != 0 && (solidSample(solid, solidKind, axis, i, j, k, nx, ny, nz) || solidSample(solid, solidKind, axis, i + 1, j, k, nx, ny, nz))) {
+            excessSample(ex, up, dn, dst, src, fwd, bwd, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, base, sx, sy, ox, oy, oz, di, dj, dk, i, j, k, s)
+            excessSample(ex, up, dn, dst, src, fwd, bwd, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, base, sx, sy, ox, oy, oz, di, dj, dk, i + 1, j, k, s + 1)
+            continue
           }
+          const oA = ri32(base, s)
+          const oB = ri32(base, s + 1)
+          stencilRange2(src, oA, oB, dj, dk)
+          const needA = excessHead(ex, up, dn, dst, src, fwd, bwd, base, sx, sy, i, j, k, s, f64x2.extract_lane(vLo, 0), f64x2.extract_lane(vHi, 0))
+          const dA = headD
+          const needB = excessHead(ex, up, dn, dst, src, fwd, bwd, base, sx, sy, i + 1, j, k, s + 1, f64x2.extract_lane(vLo, 1), f64x2.extract_lane(vHi, 1))
+          const dB = headD
+          if (!needA && !needB) continue
+          backtrace2(axis, i, j, k, u, v, w, nx, ny, nz, laneX(i, ox), Y, Z, dtOverDx)
+          weightedRange2(src, oA, oB, f64x2.sub(vbx, f64x2.splat(ox)), f64x2.sub(vby, f64x2.splat(oy)), f64x2.sub(vbz, f64x2.splat(oz)), sx, sy, di, dj, dk)
+          if (needA) excessRoom(up, dn, dA, f64x2.extract_lane(vLo, 0), f64x2.extract_lane(vHi, 0), s)
+          if (needB) excessRoom(up, dn, dB, f64x2.extract_lane(vLo, 1), f64x2.extract_lane(vHi, 1), s + 1)
         }
-        wf32(ex, s, val >= rLo && val <= rHi ? 0 : val == val ? val - d : 0)
-        if (rLo == rHi) {
-          wf32(up, s, 0)
-          wf32(dn, s, 0)
-          continue
-        }
-        backtrace(u, v, w, nx, ny, nz, <f64>i + ox, <f64>j + oy, <f64>k + oz, dtOverDx)
-        weightedRange(src, o, bx - ox, by - oy, bz - oz, sx, sy, di, dj, dk)
-        const a = rHi - d
-        const b = d - rLo
-        wf32(up, s, a > 0 ? a : 0)
-        wf32(dn, s, b > 0 ? b : 0)
       }
+      for (; i < sx; i++) excessSample(ex, up, dn, dst, src, fwd, bwd, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, base, sx, sy, ox, oy, oz, di, dj, dk, i, j, k, s0 + i)
     }
   }
+}
+
+/** One sample of maccormackExcess on its own (a solid keeps no excess and no room). */
+@inline function excessSample(
+  ex: usize, up: usize, dn: usize, dst: usize, src: usize, fwd: usize, bwd: usize, axis: i32,
+  u: usize, v: usize, w: usize, nx: i32, ny: i32, nz: i32, dtOverDx: f64, solid: usize, solidKind: i32, base: usize,
+  sx: i32, sy: i32, ox: f64, oy: f64, oz: f64, di: i32, dj: i32, dk: i32, i: i32, j: i32, k: i32, s: i32,
+): void {
+  if (solidKind != 0 && solidSample(solid, solidKind, axis, i, j, k, nx, ny, nz)) {
+    wf32(ex, s, 0)
+    wf32(up, s, 0)
+    wf32(dn, s, 0)
+    return
+  }
+  const o = ri32(base, s)
+  stencilRange(src, o, di, dj, dk)
+  if (!excessHead(ex, up, dn, dst, src, fwd, bwd, base, sx, sy, i, j, k, s, rLo, rHi)) return
+  const d = headD
+  backtraceAt(axis, i, j, k, u, v, w, nx, ny, nz, <f64>i + ox, <f64>j + oy, <f64>k + oz, dtOverDx)
+  weightedRange(src, o, bx - ox, by - oy, bz - oz, sx, sy, di, dj, dk)
+  excessRoom(up, dn, d, rLo, rHi, s)
 }
 
 @inline function neighbourRoom(room: usize, s: i32, i: i32, j: i32, k: i32, sx: i32, sy: i32, sz: i32): f64 {
