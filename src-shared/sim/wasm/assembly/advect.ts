@@ -384,14 +384,24 @@ function latticeVelocity1(axis: i32, u: usize, v: usize, w: usize, nx: i32, ny: 
  * Callers test the coordinates first (insideX2).
  */
 @inline function lerp3x2In(f: usize, sx: i32, sy: i32, gx: v128, gy: v128, gz: v128): v128 {
+  const ov = cornerIn2(gx, gy, gz, sx, sy)
+  return lerpCorner(f, i32x4.extract_lane(ov, 0), i32x4.extract_lane(ov, 1), sx, sx * sy, fracIn2(gx), fracIn2(gy), fracIn2(gz))
+}
+
+/** g - floor(g) in both lanes for g >= 0 (floor is truncation there). */
+@inline function fracIn2(g: v128): v128 {
+  return f64x2.sub(g, f64x2.convert_low_i32x4_s(i32x4.trunc_sat_f64x2_s_zero(g)))
+}
+
+/**
+ * The corner index of two points inside an (sx, sy, *) lattice, in i32 lanes 0 and 1. (The
+ * truncations repeat fracIn2's; the compiler computes them once.)
+ */
+@inline function cornerIn2(gx: v128, gy: v128, gz: v128, sx: i32, sy: i32): v128 {
   const iv = i32x4.trunc_sat_f64x2_s_zero(gx)
   const jv = i32x4.trunc_sat_f64x2_s_zero(gy)
   const kv = i32x4.trunc_sat_f64x2_s_zero(gz)
-  const tx = f64x2.sub(gx, f64x2.convert_low_i32x4_s(iv))
-  const ty = f64x2.sub(gy, f64x2.convert_low_i32x4_s(jv))
-  const tz = f64x2.sub(gz, f64x2.convert_low_i32x4_s(kv))
-  const ov = i32x4.add(iv, i32x4.mul(i32x4.splat(sx), i32x4.add(jv, i32x4.mul(i32x4.splat(sy), kv))))
-  return lerpCorner(f, i32x4.extract_lane(ov, 0), i32x4.extract_lane(ov, 1), sx, sx * sy, tx, ty, tz)
+  return i32x4.add(iv, i32x4.mul(i32x4.splat(sx), i32x4.add(jv, i32x4.mul(i32x4.splat(sy), kv))))
 }
 
 /** The trilinear of lerp3x2 from the two samples' corners oA, oB and weights (tx, ty, tz); row and plane strides dj, dk. */
@@ -761,15 +771,10 @@ export function advectAtCubic(
           } else {
             if (insideX2(gx, gy, gz, sx, sy, sz)) {
               // Inside, the fields' lerp3x2In and cornerIndex2 share one corner and weights.
-              const iv = i32x4.trunc_sat_f64x2_s_zero(gx)
-              const jv = i32x4.trunc_sat_f64x2_s_zero(gy)
-              const kv = i32x4.trunc_sat_f64x2_s_zero(gz)
-              const tx = f64x2.sub(gx, f64x2.convert_low_i32x4_s(iv))
-              const ty = f64x2.sub(gy, f64x2.convert_low_i32x4_s(jv))
-              const tz = f64x2.sub(gz, f64x2.convert_low_i32x4_s(kv))
-              const ov = i32x4.add(iv, i32x4.mul(i32x4.splat(sx), i32x4.add(jv, i32x4.mul(i32x4.splat(sy), kv))))
+              const ov = cornerIn2(gx, gy, gz, sx, sy)
               const oA = i32x4.extract_lane(ov, 0)
               const oB = i32x4.extract_lane(ov, 1)
+              const tx = fracIn2(gx), ty = fracIn2(gy), tz = fracIn2(gz)
               storePair(dst, s0 + i, lerpCorner(src, oA, oB, sx, sx * sy, tx, ty, tz))
               if (dst2 != 0) storePair(dst2, s0 + i, lerpCorner(src2, oA, oB, sx, sx * sy, tx, ty, tz))
               if (base != 0) v128.store64_lane(base + (<usize>(s0 + i) << 2), ov, 0)
