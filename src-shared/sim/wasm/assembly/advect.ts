@@ -365,15 +365,7 @@ function latticeVelocity1(axis: i32, u: usize, v: usize, w: usize, nx: i32, ny: 
   const dj = sy > 1 ? sx : 0
   const dk = sz > 1 ? sx * sy : 0
   const ov = i32x4.add(iv, i32x4.mul(i32x4.splat(sx), i32x4.add(jv, i32x4.mul(i32x4.splat(sy), kv))))
-  const oA = i32x4.extract_lane(ov, 0)
-  const oB = i32x4.extract_lane(ov, 1)
-  const c00 = rowLerp(f, oA, oB, tx)
-  const c10 = rowLerp(f, oA + dj, oB + dj, tx)
-  const c01 = rowLerp(f, oA + dk, oB + dk, tx)
-  const c11 = rowLerp(f, oA + dk + dj, oB + dk + dj, tx)
-  const c0 = f64x2.add(c00, f64x2.mul(ty, f64x2.sub(c10, c00)))
-  const c1 = f64x2.add(c01, f64x2.mul(ty, f64x2.sub(c11, c01)))
-  return f64x2.add(c0, f64x2.mul(tz, f64x2.sub(c1, c0)))
+  return lerpCorner(f, i32x4.extract_lane(ov, 0), i32x4.extract_lane(ov, 1), dj, dk, tx, ty, tz)
 }
 
 /**
