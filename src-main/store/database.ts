@@ -128,12 +128,18 @@ function setPragmas(db: Database.Database, path: string, journal: 'wal' | 'delet
   db.pragma('foreign_keys = ON')
 }
 
-/** Runs every migration newer than the file, each atomically with its user_version bump. */
-function migrate(db: Database.Database): void {
-  const current = db.pragma('user_version', { simple: true }) as number
+/**
+ * Runs every migration newer than the file, each atomically with its user_version bump.
+ * `seen` is the version this connection read before taking the write lock; another process
+ * (a farm task creating the cache file the studio is opening) may have migrated the file since,
+ * so each migration checks the version again under the lock and skips what is done (a test
+ * passes a stale `seen` to play that race).
+ */
+export function migrate(db: Database.Database, seen = db.pragma('user_version', { simple: true }) as number): void {
   for (const m of MIGRATIONS) {
-    if (m.version <= current) continue
+    if (m.version <= seen) continue
     db.transaction(() => {
+      if ((db.pragma('user_version', { simple: true }) as number) >= m.version) return
       // Stamped with the first migration so a half-created file is never labelled Eddy.
       if (m.version === 1) db.pragma(`application_id = ${EDDY_APPLICATION_ID}`)
       m.up(db)

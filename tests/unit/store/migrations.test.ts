@@ -6,7 +6,7 @@ import Database from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { EddyError } from '../../../src-shared/api/errors'
 import type { SceneObject, Track } from '../../../src-shared/scene/types'
-import { EDDY_APPLICATION_ID, LATEST_SCHEMA_VERSION, openDatabase } from '../../../src-main/store/database'
+import { EDDY_APPLICATION_ID, LATEST_SCHEMA_VERSION, migrate, openDatabase } from '../../../src-main/store/database'
 import { MIGRATIONS } from '../../../src-main/store/migrations'
 import { ProjectStore } from '../../../src-main/store/projectStore'
 
@@ -209,5 +209,26 @@ describe('migrations', () => {
     expectEddyError(() => ProjectStore.open(file), 'NOT_FOUND', file)
     expectEddyError(() => openDatabase(file, { create: false }), 'NOT_FOUND', file)
     expect(fs.existsSync(file)).toBe(false)
+  })
+})
+
+describe('two processes opening one new file', () => {
+  it('a connection that read an older version before another migrated the file skips what is done (the farm race: "table bakes already exists")', () => {
+    const file = path.join(dir, 'race.eddycache')
+    // The other process: creates the file and runs every migration.
+    openDatabase(file, { create: true }).close()
+    // This one read user_version 0 (or 1) before that, and only now gets the write lock.
+    for (const seen of [0, 1]) {
+      const db = new Database(file, { timeout: 5000 })
+      try {
+        expect(() => migrate(db, seen)).not.toThrow()
+        expect(db.pragma('user_version', { simple: true })).toBe(LATEST_SCHEMA_VERSION)
+        expect(db.pragma('application_id', { simple: true })).toBe(EDDY_APPLICATION_ID)
+      } finally {
+        db.close()
+      }
+    }
+    // The file opens as before.
+    openDatabase(file, { create: false }).close()
   })
 })
