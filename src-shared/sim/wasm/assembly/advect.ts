@@ -36,6 +36,11 @@ const SOLID_THRESHOLD: f64 = 0.5
   return solidAt(solid, kind, c)
 }
 
+/** Whether sample (i, j, k) or (i + 1, j, k) of lattice `axis` is solid (the pair loops then go sample by sample). */
+@inline function solidPair(solid: usize, kind: i32, axis: i32, i: i32, j: i32, k: i32, nx: i32, ny: i32, nz: i32): bool {
+  return kind != 0 && (solidSample(solid, kind, axis, i, j, k, nx, ny, nz) || solidSample(solid, kind, axis, i + 1, j, k, nx, ny, nz))
+}
+
 @inline function clampCoord(g: f64, hi: f64): f64 {
   return g > 0 ? (g < hi ? g : hi) : 0
 }
@@ -681,7 +686,7 @@ export function advectAtCubic(
       if (paired) {
         for (; i + 1 < sx; i += 2) {
           const s = s0 + i
-          if (solidKind != 0 && (solidSample(solid, solidKind, axis, i, j, k, nx, ny, nz) || solidSample(solid, solidKind, axis, i + 1, j, k, nx, ny, nz))) {
+          if (solidPair(solid, solidKind, axis, i, j, k, nx, ny, nz)) {
             advectAtSample(dst, src, axis, nx, ny, nz, solid, solidKind, rev, dst2, src2, sx, sy, sz, i, j, k, s, cubic)
             advectAtSample(dst, src, axis, nx, ny, nz, solid, solidKind, rev, dst2, src2, sx, sy, sz, i + 1, j, k, s + 1, cubic)
             continue
@@ -742,7 +747,7 @@ export function advectAtCubic(
         const Y = f64x2.splat(<f64>j + oy)
         const Z = f64x2.splat(<f64>k + oz)
         for (; i + 1 < sx; i += 2) {
-          if (solidKind != 0 && (solidSample(solid, solidKind, axis, i, j, k, nx, ny, nz) || solidSample(solid, solidKind, axis, i + 1, j, k, nx, ny, nz))) {
+          if (solidPair(solid, solidKind, axis, i, j, k, nx, ny, nz)) {
             advectSample(dst, src, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, dst2, src2, base, rev, sx, sy, sz, ox, oy, oz, i, j, k, s0 + i, cubic)
             advectSample(dst, src, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, dst2, src2, base, rev, sx, sy, sz, ox, oy, oz, i + 1, j, k, s0 + i + 1, cubic)
             continue
@@ -830,7 +835,7 @@ export function maccormackCorrect(
         const Y = f64x2.splat(<f64>j + oy)
         const Z = f64x2.splat(<f64>k + oz)
         for (; i + 1 < sx; i += 2) {
-          if (solidKind != 0 && (solidSample(solid, solidKind, axis, i, j, k, nx, ny, nz) || solidSample(solid, solidKind, axis, i + 1, j, k, nx, ny, nz))) {
+          if (solidPair(solid, solidKind, axis, i, j, k, nx, ny, nz)) {
             correctSample(dst, src, fwd, bwd, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, limiter, base, sx, sy, sz, ox, oy, oz, di, dj, dk, i, j, k, s0 + i)
             correctSample(dst, src, fwd, bwd, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, limiter, base, sx, sy, sz, ox, oy, oz, di, dj, dk, i + 1, j, k, s0 + i + 1)
             continue
@@ -855,25 +860,8 @@ export function maccormackCorrect(
           const eq = f64x2.replace_lane(f64x2.splat(rf32(src, tA)), 1, rf32(src, tB))
           const eb = f64x2.replace_lane(f64x2.splat(rf32(bwd, tA)), 1, rf32(bwd, tB))
           let val = f64x2.add(hat, f64x2.mul(f64x2.splat(0.5), f64x2.sub(eq, eb)))
-          let r = rowPair(src, oA, oB)
-          let lo = f64x2.promote_low_f32x4(i32x4.shuffle(r, r, 0, 2, 0, 2))
-          let hi = lo
-          let q = f64x2.promote_low_f32x4(i32x4.shuffle(r, r, 1, 3, 1, 3))
-          let m = f64x2.lt(q, lo)
-          lo = v128.bitselect(q, lo, m)
-          hi = v128.bitselect(q, hi, v128.andnot(f64x2.gt(q, hi), m))
-          for (let n = 1; n < 4; n++) {
-            const o = (n & 1 ? dj : 0) + (n & 2 ? dk : 0)
-            r = rowPair(src, oA + o, oB + o)
-            q = f64x2.promote_low_f32x4(i32x4.shuffle(r, r, 0, 2, 0, 2))
-            m = f64x2.lt(q, lo)
-            lo = v128.bitselect(q, lo, m)
-            hi = v128.bitselect(q, hi, v128.andnot(f64x2.gt(q, hi), m))
-            q = f64x2.promote_low_f32x4(i32x4.shuffle(r, r, 1, 3, 1, 3))
-            m = f64x2.lt(q, lo)
-            lo = v128.bitselect(q, lo, m)
-            hi = v128.bitselect(q, hi, v128.andnot(f64x2.gt(q, hi), m))
-          }
+          stencilRange2(src, oA, oB, dj, dk)
+          const lo = vLo, hi = vHi
           const out = v128.not(v128.and(f64x2.ge(val, lo), f64x2.le(val, hi)))
           const nan = f64x2.ne(val, val)
           if (limiter == 0) val = v128.bitselect(hat, val, out)
@@ -961,25 +949,36 @@ let rHi: f64 = 0
 let vLo: v128 = f64x2.splat(0)
 let vHi: v128 = f64x2.splat(0)
 
-/** One more sample q into the running range (lo, hi) lane by lane, as the scalar loops take it (a NaN moves neither). */
-@inline function widenRange(q: v128): void {
-  const m = f64x2.lt(q, vLo)
-  vLo = v128.bitselect(q, vLo, m)
-  vHi = v128.bitselect(q, vHi, v128.andnot(f64x2.gt(q, vHi), m))
+/** A running range's low after one more sample q, lane by lane: the scalar loops' "if (q < lo) lo = q" (a NaN moves it not). */
+@inline function lowerWith(q: v128, lo: v128): v128 {
+  return v128.bitselect(q, lo, f64x2.lt(q, lo))
 }
 
-/** stencilRange for corners oA and oB in lanes 0 and 1 (sx >= 2, so di = 1): the range of each 2x2x2 stencil. */
+/** Its high after q: "else if (q > hi) hi = q", against the low before q. */
+@inline function upperWith(q: v128, hi: v128, lo: v128): v128 {
+  return v128.bitselect(q, hi, v128.andnot(f64x2.gt(q, hi), f64x2.lt(q, lo)))
+}
+
+/** stencilRange for corners oA and oB in lanes 0 and 1 (sx >= 2, so di = 1): the range of each 2x2x2 stencil, into vLo, vHi. */
 @inline function stencilRange2(src: usize, oA: i32, oB: i32, dj: i32, dk: i32): void {
   let r = rowPair(src, oA, oB)
-  vLo = f64x2.promote_low_f32x4(i32x4.shuffle(r, r, 0, 2, 0, 2))
-  vHi = vLo
-  widenRange(f64x2.promote_low_f32x4(i32x4.shuffle(r, r, 1, 3, 1, 3)))
+  let lo = f64x2.promote_low_f32x4(i32x4.shuffle(r, r, 0, 2, 0, 2))
+  let hi = lo
+  let q = f64x2.promote_low_f32x4(i32x4.shuffle(r, r, 1, 3, 1, 3))
+  hi = upperWith(q, hi, lo)
+  lo = lowerWith(q, lo)
   for (let n = 1; n < 4; n++) {
     const o = (n & 1 ? dj : 0) + (n & 2 ? dk : 0)
     r = rowPair(src, oA + o, oB + o)
-    widenRange(f64x2.promote_low_f32x4(i32x4.shuffle(r, r, 0, 2, 0, 2)))
-    widenRange(f64x2.promote_low_f32x4(i32x4.shuffle(r, r, 1, 3, 1, 3)))
+    q = f64x2.promote_low_f32x4(i32x4.shuffle(r, r, 0, 2, 0, 2))
+    hi = upperWith(q, hi, lo)
+    lo = lowerWith(q, lo)
+    q = f64x2.promote_low_f32x4(i32x4.shuffle(r, r, 1, 3, 1, 3))
+    hi = upperWith(q, hi, lo)
+    lo = lowerWith(q, lo)
   }
+  vLo = lo
+  vHi = hi
 }
 
 /** weightedRange for two samples in lanes 0 and 1: corners oA, oB, departure points (gx, gy, gz) lane by lane. */
@@ -990,13 +989,17 @@ let vHi: v128 = f64x2.splat(0)
   const exA = f64x2.extract_lane(gx, 0) > <f64>iA ? di : 0, exB = f64x2.extract_lane(gx, 1) > <f64>iB ? di : 0
   const eyA = f64x2.extract_lane(gy, 0) > <f64>jA ? dj : 0, eyB = f64x2.extract_lane(gy, 1) > <f64>jB ? dj : 0
   const ezA = f64x2.extract_lane(gz, 0) > <f64>kA ? dk : 0, ezB = f64x2.extract_lane(gz, 1) > <f64>kB ? dk : 0
-  vLo = f64x2.replace_lane(f64x2.splat(<f64>rf32(src, oA)), 1, <f64>rf32(src, oB))
-  vHi = vLo
+  let lo = f64x2.replace_lane(f64x2.splat(<f64>rf32(src, oA)), 1, <f64>rf32(src, oB))
+  let hi = lo
   for (let n = 1; n < 8; n++) {
     const a = oA + (n & 1 ? exA : 0) + (n & 2 ? eyA : 0) + (n & 4 ? ezA : 0)
     const b = oB + (n & 1 ? exB : 0) + (n & 2 ? eyB : 0) + (n & 4 ? ezB : 0)
-    widenRange(f64x2.replace_lane(f64x2.splat(<f64>rf32(src, a)), 1, <f64>rf32(src, b)))
+    const q = f64x2.replace_lane(f64x2.splat(<f64>rf32(src, a)), 1, <f64>rf32(src, b))
+    hi = upperWith(q, hi, lo)
+    lo = lowerWith(q, lo)
   }
+  vLo = lo
+  vHi = hi
 }
 
 // d of the last excessHead (per instance, i.e. per thread).
@@ -1011,8 +1014,6 @@ let headD: f64 = 0
   ex: usize, up: usize, dn: usize, dst: usize, src: usize, fwd: usize, bwd: usize, base: usize,
   sx: i32, sy: i32, i: i32, j: i32, k: i32, s: i32, lo: f64, hi: f64,
 ): bool {
-  rLo = lo
-  rHi = hi
   const o = ri32(base, s)
   const t = errorSample(o, i, j, k, sx, sy)
   const f = rf32(fwd, s)
@@ -1020,19 +1021,19 @@ let headD: f64 = 0
   const r = rf32(bwd, t)
   const val = f + 0.5 * (q - r)
   let d = rf32(dst, s)
-  if (!(val >= rLo && val <= rHi)) {
+  if (!(val >= lo && val <= hi)) {
     const tol = 9.5367431640625e-7 * ((f < 0 ? -f : f) + (q < 0 ? -q : q) + (r < 0 ? -r : r))
-    if (val > rHi && val <= rHi + tol) {
-      wf32(dst, s, rHi)
-      d = rHi
-    } else if (val < rLo && val >= rLo - tol) {
-      wf32(dst, s, rLo)
-      d = rLo
+    if (val > hi && val <= hi + tol) {
+      wf32(dst, s, hi)
+      d = hi
+    } else if (val < lo && val >= lo - tol) {
+      wf32(dst, s, lo)
+      d = lo
     }
   }
-  wf32(ex, s, val >= rLo && val <= rHi ? 0 : val == val ? val - d : 0)
+  wf32(ex, s, val >= lo && val <= hi ? 0 : val == val ? val - d : 0)
   headD = d
-  if (rLo == rHi) {
+  if (lo == hi) {
     wf32(up, s, 0)
     wf32(dn, s, 0)
     return false
@@ -1076,7 +1077,7 @@ export function maccormackExcess(
         const Z = f64x2.splat(<f64>k + oz)
         for (; i + 1 < sx; i += 2) {
           const s = s0 + i
-          if (solidKind != 0 && (solidSample(solid, solidKind, axis, i, j, k, nx, ny, nz) || solidSample(solid, solidKind, axis, i + 1, j, k, nx, ny, nz))) {
+          if (solidPair(solid, solidKind, axis, i, j, k, nx, ny, nz)) {
             excessSample(ex, up, dn, dst, src, fwd, bwd, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, base, sx, sy, ox, oy, oz, di, dj, dk, i, j, k, s)
             excessSample(ex, up, dn, dst, src, fwd, bwd, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, base, sx, sy, ox, oy, oz, di, dj, dk, i + 1, j, k, s + 1)
             continue
