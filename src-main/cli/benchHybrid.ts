@@ -125,7 +125,7 @@ export function benchHybrid(o: HybridBenchOptions, log: (line: string) => void):
   const { doc: hybDoc } = rampJetScene({ resolution: hybSize.resolution, mode: 'hybrid' })
   hybDoc.objects.find((x) => x.kind === 'domain')!.params.hybridBand = hybSize.band
   const fits = timeLinearFits(compileHybridScene(hybDoc, 'domain').initial.mesh, o.kernels ?? TS_KERNELS)
-  log(`\nlinear MLS fits (eq. 11) on the hybrid mesh: one point in each of its ${fits.points} tetrahedra and transition cells, ${fits.facesPerPoint.toFixed(0)} faces a neighbourhood${o.kernels ? `, ${kernelsLine(o.kernels)}` : ', TypeScript'}: ${fits.bestMs.toFixed(1)} ms a batch (median ${fits.medianMs.toFixed(1)}), ${fits.usPerPoint.toFixed(2)} µs a point, ${fits.nsPerFace.toFixed(1)} ns a face`)
+  log(`\nlinear MLS fits (eq. 11) on the hybrid mesh: one point in each of its ${fits.points} tetrahedra and transition cells, ${fits.facesPerPoint.toFixed(0)} faces a neighbourhood${o.kernels ? `, ${kernelsLine(o.kernels)}` : ', TypeScript'}: ${fits.bestMs.toFixed(1)} ms a batch (median ${fits.medianMs.toFixed(1)}), ${fits.usPerPoint.toFixed(2)} µs a point, ${fits.nsPerFace.toFixed(1)} ns a face; ${(100 * fits.classifiedShare).toFixed(0)}% of the faces in a normal class, every face taking the general sums instead ${fits.generalBestMs.toFixed(1)} ms (${(fits.generalBestMs / fits.bestMs).toFixed(2)}x)`)
   return {
     linearFits: fits,
     pressureOnHexahedra: pressure,

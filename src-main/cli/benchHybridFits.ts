@@ -16,6 +16,10 @@ export interface FitFigures {
   /** Fastest and median of the timed batches, ms. */
   bestMs: number
   medianMs: number
+  /** The same batch with every face taking the general 60 products (no normal classes), fastest, ms. */
+  generalBestMs: number
+  /** Share of the neighbourhoods' faces in a normal class (faceNormalClasses.ts). */
+  classifiedShare: number
   /** bestMs per point (µs) and per neighbourhood face (ns). */
   usPerPoint: number
   nsPerFace: number
@@ -46,16 +50,27 @@ export function timeLinearFits(mesh: HybridMesh, kernels: KernelBackend, runs = 
   }
   const C = own(mesh.faceCentre, (m) => kernels.f64(m)), N = own(mesh.faceNormal, (m) => kernels.f64(m))
   const list = own(interp.neighbourFaces, (m) => kernels.i32(m))
+  const codes = kernels.u8(mesh.faceCount)
+  codes.set(interp.faceClass)
+  let classified = 0
+  for (let q = 0; q < n; q++) for (let i = start[q]; i < end[q]; i++) if (codes[list[i]] >= 2) classified++
   const z = kernels.f64(mesh.faceCount)
   for (let f = 0; f < mesh.faceCount; f++) z[f] = 2 * rng.next() - 1
   const eps2 = interp.epsilonFactor * interp.epsilonFactor
-  const times: number[] = []
+  // Alternated, so both see the machine's same minutes.
+  const times: number[] = [], general: number[] = []
   for (let r = 0; r < runs; r++) {
-    const t0 = performance.now()
-    kernels.run(LINEAR_FIT_POINTS, C, N, z, list, at, start, end, len, eps2, out, null, n)
-    times.push(performance.now() - t0)
+    for (const withClasses of [true, false]) {
+      const t0 = performance.now()
+      kernels.run(LINEAR_FIT_POINTS, C, N, z, list, withClasses ? codes : null, at, start, end, len, eps2, out, null, n)
+      ;(withClasses ? times : general).push(performance.now() - t0)
+    }
   }
   times.sort((a, b) => a - b)
+  general.sort((a, b) => a - b)
   const best = times[0]
-  return { points: n, facesPerPoint: faces / Math.max(1, n), bestMs: best, medianMs: times[Math.floor(runs / 2)], usPerPoint: (1000 * best) / Math.max(1, n), nsPerFace: (1e6 * best) / Math.max(1, faces) }
+  return {
+    points: n, facesPerPoint: faces / Math.max(1, n), bestMs: best, medianMs: times[Math.floor(runs / 2)], generalBestMs: general[0],
+    classifiedShare: classified / Math.max(1, faces), usPerPoint: (1000 * best) / Math.max(1, n), nsPerFace: (1e6 * best) / Math.max(1, faces),
+  }
 }

@@ -43,6 +43,8 @@ import { LINEAR_FIT_POINTS, LINEAR_FIT_SCRATCH } from './linearFitKernel'
  */
 class FitBatch {
   readonly faces: Int32Array
+  /** The faces' normal classes (faceNormalClasses.ts); the lists are sorted by them. */
+  readonly codes: Uint8Array
   readonly at: Float64Array
   readonly start: Int32Array
   readonly end: Int32Array
@@ -51,8 +53,9 @@ class FitBatch {
   readonly face: Int32Array
   readonly work = new Float64Array(LINEAR_FIT_SCRATCH)
 
-  constructor(nf: number, neighbourFaces: Int32Array, readonly kernels: KernelBackend) {
+  constructor(nf: number, neighbourFaces: Int32Array, faceClass: Uint8Array, readonly kernels: KernelBackend) {
     this.faces = kernelCopy(kernels, neighbourFaces)
+    this.codes = kernelCopy(kernels, faceClass)
     this.at = kernels.f64(3 * nf)
     this.start = kernels.i32(nf)
     this.end = kernels.i32(nf)
@@ -152,7 +155,7 @@ export class HybridAdvection {
     if (locator && locator.mesh !== this.mesh) throw new EddyError('INVALID_PARAM', 'hybrid advection: the locator was built for another mesh than the interpolation')
     this.locator = locator ?? new HybridLocator(this.mesh)
     this.kernelArrays = new KernelArrays(this.mesh, interpolation, kernels)
-    this.batch = interpolation.neighbourFaces.length > 0 ? new FitBatch(this.mesh.faceCount, interpolation.neighbourFaces, kernels) : null
+    this.batch = interpolation.neighbourFaces.length > 0 ? new FitBatch(this.mesh.faceCount, interpolation.neighbourFaces, interpolation.faceClass, kernels) : null
     this.open = openSidesOf(this.mesh)
   }
 
@@ -271,7 +274,7 @@ export class HybridAdvection {
     }
     if (batch !== null && points > 0) {
       const eps = this.interpolation.epsilonFactor
-      batch.kernels.run(LINEAR_FIT_POINTS, K.mesh.faceCentre, K.mesh.faceNormal, z, batch.faces, batch.at, batch.start, batch.end, batch.len, eps * eps, batch.out, batch.work, points)
+      batch.kernels.run(LINEAR_FIT_POINTS, K.mesh.faceCentre, K.mesh.faceNormal, z, batch.faces, batch.codes, batch.at, batch.start, batch.end, batch.len, eps * eps, batch.out, batch.work, points)
       const { out, face } = batch
       for (let q = 0; q < points; q++) {
         const f = face[q]

@@ -44,6 +44,7 @@ import { EddyError } from '../../api/errors'
 import { barycentricCoordinates } from '../../geometry/tetmesh/tetBarycentric'
 import { MLS_EPSILON_FACTOR } from '../core/tetfv/tetMls'
 import { CELL_HEX, type HybridMesh } from './hybridMesh'
+import { faceNormalClasses, sortListsByClass } from './faceNormalClasses'
 import { FIT_LINEAR, fitScratch, linearFitAt } from './linearFitKernel'
 import { SCALAR_FIT_SCRATCH, scalarFitAt } from './scalarFitKernel'
 
@@ -64,10 +65,13 @@ export class HybridInterpolation {
   /**
    * Faces of each cell's velocity-fit neighbourhood (gatherFaces): every transition hexahedron
    * and tetrahedron, and the plain hexahedra whose staggered stencil may reach a grid face with
-   * no mesh face (macMayFail); empty for the others. CSR over cells.
+   * no mesh face (macMayFail); empty for the others. CSR over cells, each list sorted by its
+   * faces' normal classes (faceNormalClasses.ts: the fit sums a class's faces together).
    */
   readonly neighbourStart: Int32Array
   readonly neighbourFaces: Int32Array
+  /** Each face's normal class code (faceNormalClasses.ts). */
+  readonly faceClass: Uint8Array
   /**
    * The two-ring of cells (the scalar fits' samples) of each cell listed in neighbourStart (the
    * transition hexahedra, the tetrahedra and the plain hexahedra whose 8-centre stencil may
@@ -151,6 +155,8 @@ export class HybridInterpolation {
     for (let c = 0; c < cellCount; c++) start[c + 1] = start[c] + (listed(c) ? this.gatherFaces(c) : 0)
     const faces = new Int32Array(start[cellCount])
     for (let c = 0; c < cellCount; c++) if (listed(c)) faces.set(this.faceList.subarray(0, this.gatherFaces(c)), start[c])
+    this.faceClass = faceNormalClasses(faceNormal)
+    sortListsByClass(start, faces, this.faceClass)
     this.neighbourStart = start
     this.neighbourFaces = faces
     // The same cells take a scalar fit's list: a plain hexahedron's 8 centres around a point in
@@ -362,11 +368,12 @@ export class HybridInterpolation {
   accurateVelocityAt(x: number, y: number, z: number, cell: number, zFaces: Float64Array, out: Float64Array, o: number): number {
     const mesh = this.mesh
     const len = mesh.cellMeanEdge[cell]
-    if (mesh.cellKind[cell] !== CELL_HEX) return this.linearFit(zFaces, this.neighbourFaces, this.neighbourStart[cell], this.neighbourStart[cell + 1], x, y, z, len, out, o)
+    if (mesh.cellKind[cell] !== CELL_HEX) return this.linearFit(zFaces, this.neighbourFaces, this.faceClass, this.neighbourStart[cell], this.neighbourStart[cell + 1], x, y, z, len, out, o)
     if (this.macVelocityAt(x, y, z, cell, zFaces, out, o)) return ACCURATE_MAC
     const s = this.neighbourStart[cell], e = this.neighbourStart[cell + 1]
-    if (e > s) return this.linearFit(zFaces, this.neighbourFaces, s, e, x, y, z, len, out, o)
-    return this.linearFit(zFaces, this.faceList, 0, this.gatherFaces(cell), x, y, z, len, out, o)
+    if (e > s) return this.linearFit(zFaces, this.neighbourFaces, this.faceClass, s, e, x, y, z, len, out, o)
+    // A list gathered now is not sorted by class: every face takes the general sums.
+    return this.linearFit(zFaces, this.faceList, null, 0, this.gatherFaces(cell), x, y, z, len, out, o)
   }
 
   /**
@@ -433,10 +440,10 @@ export class HybridInterpolation {
   }
 
   /** Eq. 11 over faces[s .. e-1] around (x, y, z) (linearFitKernel.ts); ACCURATE_LINEAR or ACCURATE_CONSTANT. */
-  private linearFit(zf: Float64Array, faces: Int32Array, s: number, e: number, x: number, y: number, z: number, len: number, out: Float64Array, o: number): number {
+  private linearFit(zf: Float64Array, faces: Int32Array, codes: Uint8Array | null, s: number, e: number, x: number, y: number, z: number, len: number, out: Float64Array, o: number): number {
     const { faceCentre: C, faceNormal: N } = this.mesh
     const eps = this.epsilonFactor
-    return linearFitAt(C, N, zf, faces, s, e, x, y, z, len, eps * eps, this.fit, out, o) === FIT_LINEAR ? ACCURATE_LINEAR : ACCURATE_CONSTANT
+    return linearFitAt(C, N, zf, faces, codes, s, e, x, y, z, len, eps * eps, this.fit, out, o) === FIT_LINEAR ? ACCURATE_LINEAR : ACCURATE_CONSTANT
   }
 
   /**

@@ -1,6 +1,7 @@
 // The hybrid mesh's linear-basis MLS fits over a batch of points (reference: src-shared/sim/
 // hybrid/linearFitKernel.ts linearFitPoints; seed 000 eqs. 7-11). Each point is fitted alone,
-// in the reference's operations and order: the 60 sums of the normal matrix two at a time
+// in the reference's operations and order: for faces of no normal class the 60 sums of the
+// normal matrix two at a time, for each class's run its 14 sums in seven lane pairs
 // (f64x2 lanes round exactly as the scalar adds do), the same Cholesky solve, the same
 // constant-basis fallback, so the answers are the reference's bits. Per-thread scratch (the
 // 12 x 12 matrix, its right-hand side, the sums, the per-face table) is the block the caller
@@ -150,14 +151,130 @@ function sumB6(rows: usize, n: i32, rhs: usize): void {
   v128.store(rhs, b67, 48); v128.store(rhs, b910, 72); store<f64>(rhs, b8, 64); store<f64>(rhs, b11, 88)
 }
 
+const SQRT1_2: f64 = 0.7071067811865476
+
+/** The code of the face at list place i. */
+@inline function codeAt(faces: usize, codes: usize, i: i32): i32 {
+  return <i32>load<u8>(codes + <usize>ri32(faces, i))
+}
+
+/** A face's normal velocity with its class sign (the reference's s_f z_f). */
+@inline function signedVelocity(zf: usize, codes: usize, f: i32): f64 {
+  const v = rf64(zf, f)
+  return load<u8>(codes + <usize>f) & 1 ? -v : v
+}
+
 /**
- * linearFitPoints over points [q0, q1). A point's faces go through the table CHUNK at a time:
- * their terms are formed once (fillRows), then summed in five passes of at most eleven
- * accumulators, which stay in registers (the 42 sums of one pass spilled to the stack on every
- * face); every sum still adds its faces in the reference's order.
+ * One class's run of faces from place i (each face's code's class `key`) at (x, y, z): the 10
+ * sums of w^2 p_P p_Q and the 4 of w^2 s z p_P, two faces a step in the two lanes (the run's
+ * even places in lane 0, odd in lane 1, as the reference's two parts), an odd last face in lane
+ * 0 alone; then each sum's lanes added and spread into acc by c c^T and into rhs by c
+ * (spreadClass). Returns the run's end.
+ */
+function classRun(C: usize, zf: usize, faces: usize, codes: usize, i: i32, e: i32, key: i32, x: f64, y: f64, z: f64, invLen: f64, eps2: f64, acc: usize, rhs: usize): i32 {
+  let s0 = f64x2.splat(0), s1 = s0, s2 = s0, s3 = s0, s4 = s0, s5 = s0, s6 = s0, s7 = s0, s8 = s0, s9 = s0
+  let b0 = s0, b1 = s0, b2 = s0, b3 = s0
+  const px = f64x2.splat(x), py = f64x2.splat(y), pz = f64x2.splat(z), il = f64x2.splat(invLen), e2 = f64x2.splat(eps2), one = f64x2.splat(1)
+  for (; i + 1 < e; i += 2) {
+    if (codeAt(faces, codes, i) >> 1 != key || codeAt(faces, codes, i + 1) >> 1 != key) break
+    const fa = ri32(faces, i), fb = ri32(faces, i + 1)
+    const ca = C + <usize>(24 * fa), cb = C + <usize>(24 * fb)
+    const X = f64x2.mul(f64x2.sub(f64x2(load<f64>(ca), load<f64>(cb)), px), il)
+    const Y = f64x2.mul(f64x2.sub(f64x2(load<f64>(ca, 8), load<f64>(cb, 8)), py), il)
+    const Z = f64x2.mul(f64x2.sub(f64x2(load<f64>(ca, 16), load<f64>(cb, 16)), pz), il)
+    const w = f64x2.div(one, f64x2.add(f64x2.add(f64x2.add(f64x2.mul(X, X), f64x2.mul(Y, Y)), f64x2.mul(Z, Z)), e2))
+    const W = f64x2.mul(w, w)
+    const SZ = f64x2.mul(W, f64x2(signedVelocity(zf, codes, fa), signedVelocity(zf, codes, fb)))
+    s0 = f64x2.add(s0, W); s1 = madd(s1, W, X); s2 = madd(s2, W, f64x2.mul(X, X)); s3 = madd(s3, W, Y)
+    s4 = madd(s4, W, f64x2.mul(Y, X)); s5 = madd(s5, W, f64x2.mul(Y, Y)); s6 = madd(s6, W, Z)
+    s7 = madd(s7, W, f64x2.mul(Z, X)); s8 = madd(s8, W, f64x2.mul(Z, Y)); s9 = madd(s9, W, f64x2.mul(Z, Z))
+    b0 = f64x2.add(b0, SZ); b1 = madd(b1, X, SZ); b2 = madd(b2, Y, SZ); b3 = madd(b3, Z, SZ)
+  }
+  if (i < e && codeAt(faces, codes, i) >> 1 == key) {
+    // The run's last face at an even place: lane 0 alone.
+    const f = ri32(faces, i)
+    const X = (rf64(C, 3 * f) - x) * invLen, Y = (rf64(C, 3 * f + 1) - y) * invLen, Z = (rf64(C, 3 * f + 2) - z) * invLen
+    const w = 1 / (X * X + Y * Y + Z * Z + eps2), w2 = w * w
+    const sz = w2 * signedVelocity(zf, codes, f)
+    s0 = add0(s0, w2); s1 = add0(s1, w2 * X); s2 = add0(s2, w2 * (X * X)); s3 = add0(s3, w2 * Y); s4 = add0(s4, w2 * (Y * X))
+    s5 = add0(s5, w2 * (Y * Y)); s6 = add0(s6, w2 * Z); s7 = add0(s7, w2 * (Z * X)); s8 = add0(s8, w2 * (Z * Y)); s9 = add0(s9, w2 * (Z * Z))
+    b0 = add0(b0, sz); b1 = add0(b1, X * sz); b2 = add0(b2, Y * sz); b3 = add0(b3, Z * sz)
+    i++
+  }
+  spreadClass(key - 1, pairSum(s0, s1), pairSum(s2, s3), pairSum(s4, s5), pairSum(s6, s7), pairSum(s8, s9), pairSum(b0, b1), pairSum(b2, b3), acc, rhs)
+  return i
+}
+
+/** v with t added to lane 0. */
+@inline function add0(v: v128, t: f64): v128 {
+  return f64x2.replace_lane(v, 0, f64x2.extract_lane(v, 0) + t)
+}
+
+/** (a's lanes added, b's lanes added): two sums' parts joined, lane 0 + lane 1 as the reference adds them. */
+@inline function pairSum(a: v128, b: v128): v128 {
+  return f64x2.add(v128.shuffle<u64>(a, b, 0, 2), v128.shuffle<u64>(a, b, 1, 3))
+}
+
+/**
+ * linearFitKernel.ts spreadClass: class k's 10 sums (lane pairs v0..v4) into acc by the
+ * entries of c c^T that are not 0, its 4 right-hand-side sums (vb0, vb1) into rhs by those of
+ * c. An axis's c c^T has a single 1 (xx, yy or zz: products 0, 2, 5); a face diagonal's has
+ * 1/2 at its two axes' squares and +-1/2 at their cross product (yx 1, zx 3 or zy 4).
+ */
+function spreadClass(k: i32, v0: v128, v1: v128, v2: v128, v3: v128, v4: v128, vb0: v128, vb1: v128, acc: usize, rhs: usize): void {
+  if (k < 3) {
+    const j = k == 0 ? 0 : k == 1 ? 2 : 5
+    addAxis(acc, j, v0, 0); addAxis(acc, j, v1, 2); addAxis(acc, j, v2, 4); addAxis(acc, j, v3, 6); addAxis(acc, j, v4, 8)
+    addRhs(rhs, k, f64x2.extract_lane(vb0, 0), 1); addRhs(rhs, k + 3, f64x2.extract_lane(vb0, 1), 1)
+    addRhs(rhs, k + 6, f64x2.extract_lane(vb1, 0), 1); addRhs(rhs, k + 9, f64x2.extract_lane(vb1, 1), 1)
+    return
+  }
+  const d = k - 3, plane = d >> 1
+  const cross: f64 = d & 1 ? -0.5 : 0.5
+  // plane 0: x and y (squares 0, 2; cross 1); 1: x and z (0, 5; 3); 2: y and z (2, 5; 4).
+  const lo = plane == 2 ? 2 : 0, hi = plane == 0 ? 2 : 5, off = plane == 0 ? 1 : plane == 1 ? 3 : 4
+  addDiagonal(acc, lo, hi, off, cross, v0, 0); addDiagonal(acc, lo, hi, off, cross, v1, 2); addDiagonal(acc, lo, hi, off, cross, v2, 4)
+  addDiagonal(acc, lo, hi, off, cross, v3, 6); addDiagonal(acc, lo, hi, off, cross, v4, 8)
+  const first = plane == 2 ? 1 : 0, second = plane == 0 ? 1 : 2
+  const c2: f64 = d & 1 ? -SQRT1_2 : SQRT1_2
+  for (let P = 0; P < 4; P++) {
+    const B = P == 0 ? f64x2.extract_lane(vb0, 0) : P == 1 ? f64x2.extract_lane(vb0, 1) : P == 2 ? f64x2.extract_lane(vb1, 0) : f64x2.extract_lane(vb1, 1)
+    addRhs(rhs, 3 * P + first, B, SQRT1_2)
+    addRhs(rhs, 3 * P + second, B, c2)
+  }
+}
+
+/** acc[6t + j] += v's lanes (sums t and t + 1) times 1. */
+@inline function addAxis(acc: usize, j: i32, v: v128, t: i32): void {
+  const p0 = 6 * t + j
+  wf64(acc, p0, rf64(acc, p0) + f64x2.extract_lane(v, 0))
+  wf64(acc, p0 + 6, rf64(acc, p0 + 6) + f64x2.extract_lane(v, 1))
+}
+
+/** acc[6t + lo] += v / 2, acc[6t + hi] += v / 2, acc[6t + off] += v * cross, for sums t and t + 1 (v's lanes). */
+@inline function addDiagonal(acc: usize, lo: i32, hi: i32, off: i32, cross: f64, v: v128, t: i32): void {
+  for (let l = 0; l < 2; l++) {
+    const x = l == 0 ? f64x2.extract_lane(v, 0) : f64x2.extract_lane(v, 1)
+    const b = 6 * (t + l)
+    wf64(acc, b + lo, rf64(acc, b + lo) + x * 0.5)
+    wf64(acc, b + off, rf64(acc, b + off) + x * cross)
+    wf64(acc, b + hi, rf64(acc, b + hi) + x * 0.5)
+  }
+}
+
+@inline function addRhs(rhs: usize, o: i32, B: f64, c: f64): void {
+  wf64(rhs, o, rf64(rhs, o) + B * c)
+}
+
+/**
+ * linearFitPoints over points [q0, q1). A point's faces of no class go through the table CHUNK
+ * at a time: their terms are formed once (fillRows), then summed in five passes of at most
+ * eleven accumulators, which stay in registers (the 42 sums of one pass spilled to the stack on
+ * every face); every sum still adds its faces in the reference's order. Then each class's run
+ * (codes: the list sorted by class; 0 for none, every face then of no class).
  */
 export function linearFitPoints(
-  C: usize, N: usize, zf: usize, faces: usize, at: usize, start: usize, end: usize, len: usize, eps2: f64, out: usize,
+  C: usize, N: usize, zf: usize, faces: usize, codes: usize, at: usize, start: usize, end: usize, len: usize, eps2: f64, out: usize,
   workBase: usize, workStride: usize, q0: i32, q1: i32, worker: i32,
 ): void {
   const M = workBase + <usize>worker * workStride
@@ -169,16 +286,25 @@ export function linearFitPoints(
     const x = rf64(at, 3 * q), y = rf64(at, 3 * q + 1), z = rf64(at, 3 * q + 2)
     const L = rf64(len, q)
     const invLen = 1 / L
+    let g = e
+    if (codes != 0) {
+      g = s
+      while (g < e && load<u8>(codes + <usize>ri32(faces, g)) < 2) g++
+    }
     // The right-hand side's 12 sums and the matrix's 60 (adjacent: rhs, then acc) from +0.
     memory.fill(rhs, 0, 72 * 8)
-    for (let cs = s; cs < e; cs += CHUNK) {
-      const ce = min(e, cs + CHUNK), n = ce - cs
+    for (let cs = s; cs < g; cs += CHUNK) {
+      const ce = min(g, cs + CHUNK), n = ce - cs
       fillRows(C, N, zf, faces, cs, ce, x, y, z, invLen, eps2, rows)
       sumGroup(rows, n, acc, 0)
       sumGroup(rows, n, acc, 3)
       sumGroup(rows, n, acc, 6)
       sumLastAndB0(rows, n, acc, rhs)
       sumB6(rows, n, rhs)
+    }
+    for (let i = g; i < e;) {
+      const key = <i32>load<u8>(codes + <usize>ri32(faces, i)) >> 1
+      i = classRun(C, zf, faces, codes, i, e, key, x, y, z, invLen, eps2, acc, rhs)
     }
     kroneckerFill(acc, M)
     if (cholesky(M, 12, rhs) >= LINEAR_CONDITION_FLOOR) {

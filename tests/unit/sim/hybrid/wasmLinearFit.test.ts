@@ -14,6 +14,7 @@ import { ACCURATE_LINEAR, HybridInterpolation } from '../../../../src-shared/sim
 import { buildHybridMesh, CELL_HEX, FACE_INTERIOR, type HybridMesh } from '../../../../src-shared/sim/hybrid/hybridMesh'
 import { FIT_CONSTANT, FIT_LINEAR, fitScratch, LINEAR_FIT_CHUNK, LINEAR_FIT_POINTS, LINEAR_FIT_SCRATCH, linearFitAt } from '../../../../src-shared/sim/hybrid/linearFitKernel'
 import type { WasmKernelBackend } from '../../../../src-shared/sim/wasm/wasmBackend'
+import { faceNormalClasses, sortListsByClass } from '../../../../src-shared/sim/hybrid/faceNormalClasses'
 
 const sphere = (x: number, y: number, z: number) => Math.hypot(x - 0.5, y - 0.45, z - 0.5) - 0.22
 const mesh: HybridMesh = buildHybridMesh({ grid: { nx: 12, ny: 12, nz: 12, dx: 1 / 12, origin: [0, 0, 0] }, obstacle: sphere, mode: 'hybrid', bandCells: 1, sides: CLOSED_BOX })
@@ -60,13 +61,15 @@ function batch(k: KernelBackend, seed: number) {
   }
   const C = copy(mesh.faceCentre, (m) => k.f64(m)), N = copy(mesh.faceNormal, (m) => k.f64(m)), faces = copy(interp.neighbourFaces, (m) => k.i32(m))
   const z = copy(faceVelocities(seed + 1), (m) => k.f64(m))
-  return { cells, n, at, start, end, len, out, C, N, faces, z }
+  const codes = k.u8(mesh.faceCount)
+  codes.set(interp.faceClass)
+  return { cells, n, at, start, end, len, out, C, N, faces, codes, z }
 }
 
 describe('hybrid linear MLS fits on the WebAssembly kernels', () => {
   it('the reference is the one-point fit of accurateVelocityAt, bit for bit', () => {
     const b = batch(TS_KERNELS, 5)
-    TS_KERNELS.run(LINEAR_FIT_POINTS, b.C, b.N, b.z, b.faces, b.at, b.start, b.end, b.len, EPS2, b.out, new Float64Array(LINEAR_FIT_SCRATCH), b.n)
+    TS_KERNELS.run(LINEAR_FIT_POINTS, b.C, b.N, b.z, b.faces, b.codes, b.at, b.start, b.end, b.len, EPS2, b.out, new Float64Array(LINEAR_FIT_SCRATCH), b.n)
     const one = new Float64Array(3)
     for (let q = 0; q < b.n; q++) {
       expect(interp.accurateVelocityAt(b.at[3 * q], b.at[3 * q + 1], b.at[3 * q + 2], b.cells[q], b.z, one, 0)).toBe(ACCURATE_LINEAR)
@@ -75,14 +78,29 @@ describe('hybrid linear MLS fits on the WebAssembly kernels', () => {
     expect(b.n).toBeGreaterThan(500)
   })
 
+  it('the normal classes\' sums give the general sums\' fit within 1e-12 of the velocity scale, for most faces of the mesh', () => {
+    const b = batch(TS_KERNELS, 17)
+    const general = new Float64Array(3 * b.n)
+    TS_KERNELS.run(LINEAR_FIT_POINTS, b.C, b.N, b.z, b.faces, b.codes, b.at, b.start, b.end, b.len, EPS2, b.out, new Float64Array(LINEAR_FIT_SCRATCH), b.n)
+    TS_KERNELS.run(LINEAR_FIT_POINTS, b.C, b.N, b.z, b.faces, null, b.at, b.start, b.end, b.len, EPS2, general, new Float64Array(LINEAR_FIT_SCRATCH), b.n)
+    let worst = 0, classified = 0, faces = 0
+    for (let i = 0; i < 3 * b.n; i++) worst = Math.max(worst, Math.abs(b.out[i] - general[i]))
+    for (let q = 0; q < b.n; q++) for (let i = b.start[q]; i < b.end[q]; i++, faces++) if (b.codes[b.faces[i]] >= 2) classified++
+    // The face velocities are within [-1, 1].
+    expect(worst).toBeLessThan(1e-12)
+    expect(classified / faces).toBeGreaterThan(0.5)
+    // The classes changed the rounding, so the comparison is not trivially equal.
+    expect(sameBits(b.out, general)).toBe(false)
+  })
+
   it('1, 2 and 3 threads give the reference bits', () => {
     const ref = batch(TS_KERNELS, 9)
-    TS_KERNELS.run(LINEAR_FIT_POINTS, ref.C, ref.N, ref.z, ref.faces, ref.at, ref.start, ref.end, ref.len, EPS2, ref.out, new Float64Array(LINEAR_FIT_SCRATCH), ref.n)
+    TS_KERNELS.run(LINEAR_FIT_POINTS, ref.C, ref.N, ref.z, ref.faces, ref.codes, ref.at, ref.start, ref.end, ref.len, EPS2, ref.out, new Float64Array(LINEAR_FIT_SCRATCH), ref.n)
     for (const threads of [1, 2, 3]) {
       const k = createKernelBackend('wasm', { threads, minParallelWork: 0, strict: true, initialBytes: 1 << 24 })
       backends.push(k)
       const b = batch(k, 9)
-      k.run(LINEAR_FIT_POINTS, b.C, b.N, b.z, b.faces, b.at, b.start, b.end, b.len, EPS2, b.out, null, b.n)
+      k.run(LINEAR_FIT_POINTS, b.C, b.N, b.z, b.faces, b.codes, b.at, b.start, b.end, b.len, EPS2, b.out, null, b.n)
       expect((k as WasmKernelBackend).fallbacks).toBe(0)
       expect(sameBits(b.out, ref.out, 3 * ref.n), `${threads} threads`).toBe(true)
     }
@@ -90,7 +108,9 @@ describe('hybrid linear MLS fits on the WebAssembly kernels', () => {
 
   it('neighbourhoods longer than the kernel\'s per-face table (LINEAR_FIT_CHUNK faces) go through it in chunks, with the reference bits', () => {
     // Each point's list runs over its own cell's neighbourhood and the next five cells' (the
-    // lists are consecutive in neighbourFaces): some 300-600 faces, several chunks each.
+    // lists are consecutive in neighbourFaces): some 300-600 faces, several chunks each. The
+    // joined lists are not sorted by normal class as a whole, so every face takes the general
+    // sums (no codes), the path the chunks serve.
     const widen = (b: ReturnType<typeof batch>) => {
       for (let q = 0; q < b.n; q++) b.end[q] = interp.neighbourStart[Math.min(b.cells[q] + 6, mesh.cellCount)]
     }
@@ -99,12 +119,12 @@ describe('hybrid linear MLS fits on the WebAssembly kernels', () => {
     let longest = 0
     for (let q = 0; q < ref.n; q++) longest = Math.max(longest, ref.end[q] - ref.start[q])
     expect(longest).toBeGreaterThan(3 * LINEAR_FIT_CHUNK)
-    TS_KERNELS.run(LINEAR_FIT_POINTS, ref.C, ref.N, ref.z, ref.faces, ref.at, ref.start, ref.end, ref.len, EPS2, ref.out, new Float64Array(LINEAR_FIT_SCRATCH), ref.n)
+    TS_KERNELS.run(LINEAR_FIT_POINTS, ref.C, ref.N, ref.z, ref.faces, null, ref.at, ref.start, ref.end, ref.len, EPS2, ref.out, new Float64Array(LINEAR_FIT_SCRATCH), ref.n)
     const k = createKernelBackend('wasm', { threads: 2, minParallelWork: 0, strict: true, initialBytes: 1 << 24 })
     backends.push(k)
     const b = batch(k, 13)
     widen(b)
-    k.run(LINEAR_FIT_POINTS, b.C, b.N, b.z, b.faces, b.at, b.start, b.end, b.len, EPS2, b.out, null, b.n)
+    k.run(LINEAR_FIT_POINTS, b.C, b.N, b.z, b.faces, null, b.at, b.start, b.end, b.len, EPS2, b.out, null, b.n)
     expect((k as WasmKernelBackend).fallbacks).toBe(0)
     expect(sameBits(b.out, ref.out, 3 * ref.n)).toBe(true)
   })
@@ -118,7 +138,7 @@ describe('hybrid linear MLS fits on the WebAssembly kernels', () => {
     const z = Float64Array.of(0.3, -0.2, 0.7, 0.1, 0.5)
     const faces = Int32Array.of(0, 1, 2, 3, 4)
     const out = new Float64Array(3)
-    expect(linearFitAt(C, N, z, faces, 0, 5, 0.5, 0.5, 0.5, 0.1, EPS2, fitScratch(), out, 0)).toBe(FIT_CONSTANT)
+    expect(linearFitAt(C, N, z, faces, null, 0, 5, 0.5, 0.5, 0.5, 0.1, EPS2, fitScratch(), out, 0)).toBe(FIT_CONSTANT)
     expect(Math.hypot(out[0], out[1], out[2])).toBeGreaterThan(0.1)
     const k = createKernelBackend('wasm', { threads: 1, strict: true, initialBytes: 1 << 20 })
     backends.push(k)
@@ -126,11 +146,21 @@ describe('hybrid linear MLS fits on the WebAssembly kernels', () => {
     const kc = put(C, (n) => k.f64(n)), kn = put(N, (n) => k.f64(n)), kz = put(z, (n) => k.f64(n)), kf = put(faces, (n) => k.i32(n))
     const at = put(Float64Array.of(0.5, 0.5, 0.5), (n) => k.f64(n)), st = put(Int32Array.of(0), (n) => k.i32(n)), en = put(Int32Array.of(5), (n) => k.i32(n)), ln = put(Float64Array.of(0.1), (n) => k.f64(n))
     const ko = k.f64(3)
-    k.run(LINEAR_FIT_POINTS, kc, kn, kz, kf, at, st, en, ln, EPS2, ko, null, 1)
+    k.run(LINEAR_FIT_POINTS, kc, kn, kz, kf, null, at, st, en, ln, EPS2, ko, null, 1)
+    expect(sameBits(ko, out)).toBe(true)
+    // Its normals all lie in classes (three axes, two diagonals): with the class sums too.
+    const codes = faceNormalClasses(N)
+    const sorted = Int32Array.from(faces)
+    sortListsByClass(Int32Array.of(0, 5), sorted, codes)
+    expect(linearFitAt(C, N, z, sorted, codes, 0, 5, 0.5, 0.5, 0.5, 0.1, EPS2, fitScratch(), out, 0)).toBe(FIT_CONSTANT)
+    const kcodes = k.u8(5)
+    kcodes.set(codes)
+    kf.set(sorted)
+    k.run(LINEAR_FIT_POINTS, kc, kn, kz, kf, kcodes, at, st, en, ln, EPS2, ko, null, 1)
     expect(sameBits(ko, out)).toBe(true)
     // And the linear fit answers where the faces span space (the hybrid mesh's neighbourhoods).
     const b = batch(TS_KERNELS, 3)
-    expect(linearFitAt(b.C, b.N, b.z, b.faces, b.start[0], b.end[0], b.at[0], b.at[1], b.at[2], b.len[0], EPS2, fitScratch(), out, 0)).toBe(FIT_LINEAR)
+    expect(linearFitAt(b.C, b.N, b.z, b.faces, b.codes, b.start[0], b.end[0], b.at[0], b.at[1], b.at[2], b.len[0], EPS2, fitScratch(), out, 0)).toBe(FIT_LINEAR)
   })
 
   it('plain hexahedra: wherever the staggered stencil misses a face (walls, the band), the fit list is precomputed and answers as accurateVelocityAt does', () => {
@@ -146,7 +176,7 @@ describe('hybrid linear MLS fits on the WebAssembly kernels', () => {
         missed++
         const a = interp.neighbourStart[c], b = interp.neighbourStart[c + 1]
         expect(b, `hexahedron ${c}`).toBeGreaterThan(a)
-        linearFitAt(mesh.faceCentre, mesh.faceNormal, z, interp.neighbourFaces, a, b, x, y, zz, mesh.cellMeanEdge[c], EPS2, fitScratch(), out, 0)
+        linearFitAt(mesh.faceCentre, mesh.faceNormal, z, interp.neighbourFaces, interp.faceClass, a, b, x, y, zz, mesh.cellMeanEdge[c], EPS2, fitScratch(), out, 0)
         interp.accurateVelocityAt(x, y, zz, c, z, one, 0)
         expect(sameBits(out, one)).toBe(true)
       }
