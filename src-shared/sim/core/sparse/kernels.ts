@@ -84,6 +84,30 @@ export function gsRows(rowPtr: Int32Array, col: Int32Array, val: Float64Array, x
 }
 
 /** partial[k] = sum of a_c b_c over block k (two running sums: even, odd offsets), blocks [k0, k1). */
+/**
+ * Gauss-Seidel in fixed blocks of rows (the rows [k block, (k + 1) block) of blocks [k0, k1)),
+ * each block swept in order (forward) or reversed on its own: a row reads its own block's
+ * unknowns as they are updated and every other block's from xOld, the sweep's starting values,
+ * so the blocks are independent and the result does not depend on how they are split.
+ */
+export function gsBlocks(rowPtr: Int32Array, col: Int32Array, val: Float64Array, x: Float64Array, b: Float64Array, xOld: Float64Array, n: number, block: number, forward: number, k0: number, k1: number): void {
+  for (let k = k0; k < k1; k++) {
+    const r0 = k * block, r1 = Math.min(n, r0 + block)
+    for (let t = 0; t < r1 - r0; t++) {
+      const i = forward ? r0 + t : r1 - 1 - t
+      let s = b[i]
+      let d = 0
+      const end = rowPtr[i + 1]
+      for (let p = rowPtr[i]; p < end; p++) {
+        const c = col[p]
+        if (c === i) d = val[p]
+        else s -= val[p] * (c >= r0 && c < r1 ? x[c] : xOld[c])
+      }
+      if (d !== 0) x[i] = s / d
+    }
+  }
+}
+
 export function dotBlocks(a: Float64Array, b: Float64Array, n: number, block: number, partial: Float64Array, k0: number, k1: number): void {
   for (let k = k0; k < k1; k++) {
     let c = k * block

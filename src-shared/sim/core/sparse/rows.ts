@@ -3,7 +3,7 @@
 // threads; vector rows split fixed-size blocks of SPARSE_BLOCK entries, so reductions have
 // the same partials whatever the thread count.
 import { defineKernel, f64, float, i32, int, type KernelArgs, size } from '../kernelTable'
-import { axpyBlocks, dotBlocks, scaleBlocks, spmvMultiRows, gsRows, icFactorSlab, icSolveSlab, jacobiRows, residualRows, spmvAddRows, spmvRows, updateIterateBlocks, xpbyBlocks, zeroRangesBlocks } from './kernels'
+import { axpyBlocks, dotBlocks, gsBlocks, scaleBlocks, spmvMultiRows, gsRows, icFactorSlab, icSolveSlab, jacobiRows, residualRows, spmvAddRows, spmvRows, updateIterateBlocks, xpbyBlocks, zeroRangesBlocks } from './kernels'
 
 /** Entries per reduction block (even, so the two-lane sums start on a lane boundary). */
 export const SPARSE_BLOCK = 4096
@@ -88,6 +88,16 @@ export const GS_ROWS = defineKernel({
     return rows > 0 ? Math.ceil((n * rowPtr[rows]) / rows) : n
   },
   ref: gsRows,
+})
+
+/** Gauss-Seidel in fixed blocks of rows, other blocks read from xOld (kernels.ts gsBlocks). Args: csr, x, b, xOld, n, block, forward. */
+export const GS_BLOCKS = defineKernel({
+  name: 'gsBlocks',
+  args: [...csr, f64('x'), f64('b'), f64('xOld'), int('n'), int('block'), int('forward')],
+  split: 'blocks',
+  range: (a) => Math.ceil(num(a, 6) / num(a, 7)),
+  work: nnz,
+  ref: gsBlocks,
 })
 
 /** a . b in fixed blocks. Args: a, b, n, block, partial (blockCount(n) entries). */

@@ -107,6 +107,31 @@ export function gsRows(rowPtr: usize, col: usize, val: usize, x: usize, b: usize
 }
 
 /** dotBlocks: partial[k] = even-lane sum + odd-lane sum (+ odd tail) over block k, blocks [k0, k1). */
+/**
+ * gsBlocks (kernels.ts): Gauss-Seidel in fixed blocks of rows, each block's rows reading its own
+ * unknowns as updated and the others' from xOld; the same operations and order as the reference.
+ */
+export function gsBlocks(rowPtr: usize, col: usize, val: usize, x: usize, b: usize, xOld: usize, n: i32, block: i32, forward: i32, k0: i32, k1: i32): void {
+  for (let k = k0; k < k1; k++) {
+    const r0 = k * block
+    const r1 = min(n, r0 + block)
+    const span = <u32>(r1 - r0)
+    for (let t = 0; t < r1 - r0; t++) {
+      const i = forward ? r0 + t : r1 - 1 - t
+      let s = rf64(b, i)
+      let d: f64 = 0
+      const end = ri32(rowPtr, i + 1)
+      for (let p = ri32(rowPtr, i); p < end; p++) {
+        const c = ri32(col, p)
+        const a = rf64(val, p)
+        if (c == i) d = a
+        else s -= a * (<u32>(c - r0) < span ? rf64(x, c) : rf64(xOld, c))
+      }
+      if (d != 0) wf64(x, i, s / d)
+    }
+  }
+}
+
 export function dotBlocks(a: usize, b: usize, n: i32, block: i32, partial: usize, k0: i32, k1: i32): void {
   for (let k = k0; k < k1; k++) {
     let c = k * block
