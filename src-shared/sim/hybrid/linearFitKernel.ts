@@ -33,6 +33,9 @@ export const LINEAR_FIT_SCRATCH = 144 + 12 + 60 + 10 + 28
  */
 export const LINEAR_FIT_CHUNK = 128
 
+/** Float64 the WebAssembly kernel adds for solving two points at once (a second point's sums, the two lane-interleaved matrices and right-hand sides). */
+export const LINEAR_FIT_PAIR_SCRATCH = 12 + 70 + 288 + 24
+
 /** A fit's scratch arrays (views of one block: fitScratch). */
 export interface FitScratch {
   M: Float64Array
@@ -180,7 +183,7 @@ const num = (a: KernelArgs, i: number) => a[i] as number
 /** linearFitPoints over points [0, points). Args: C, N, zf, faces, codes (null: no classes), at, start, end, len, eps2, out, work, points. */
 export const LINEAR_FIT_POINTS = defineKernel({
   name: 'linearFitPoints',
-  args: [f64('C'), f64('N'), f64('zf'), i32('faces'), u8('codes', true), f64('at'), i32('start'), i32('end'), f64('len'), float('eps2'), f64('out'), scratch('work', () => 8 * (LINEAR_FIT_SCRATCH + 12 * LINEAR_FIT_CHUNK)), size('points')],
+  args: [f64('C'), f64('N'), f64('zf'), i32('faces'), u8('codes', true), f64('at'), i32('start'), i32('end'), f64('len'), float('eps2'), f64('out'), scratch('work', () => 8 * (LINEAR_FIT_SCRATCH + 12 * LINEAR_FIT_CHUNK + LINEAR_FIT_PAIR_SCRATCH)), size('points')],
   split: 'rows',
   range: (a) => num(a, 12),
   // About 110 faces a point, each some 90 multiply-adds.

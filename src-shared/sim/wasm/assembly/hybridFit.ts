@@ -267,45 +267,147 @@ function spreadClass(k: i32, v0: v128, v1: v128, v2: v128, v3: v128, v4: v128, v
 }
 
 /**
- * linearFitPoints over points [q0, q1). A point's faces of no class go through the table CHUNK
- * at a time: their terms are formed once (fillRows), then summed in five passes of at most
- * eleven accumulators, which stay in registers (the 42 sums of one pass spilled to the stack on
- * every face); every sum still adds its faces in the reference's order. Then each class's run
- * (codes: the list sorted by class; 0 for none, every face then of no class).
+ * A point's 12 right-hand-side and 60 matrix sums (rhs, then acc, adjacent) over its faces: the
+ * faces of no class through the table CHUNK at a time (their terms formed once by fillRows, then
+ * summed in five passes of at most eleven accumulators, which stay in registers: the 42 sums of
+ * one pass spilled to the stack on every face), then each class's run (codes: the list sorted by
+ * class; 0 for none, every face then of no class). Every sum adds its faces in the reference's
+ * order.
+ */
+function sumPoint(C: usize, N: usize, zf: usize, faces: usize, codes: usize, s: i32, e: i32, x: f64, y: f64, z: f64, invLen: f64, eps2: f64, rhs: usize, acc: usize, rows: usize): void {
+  let g = e
+  if (codes != 0) {
+    g = s
+    while (g < e && load<u8>(codes + <usize>ri32(faces, g)) < 2) g++
+  }
+  memory.fill(rhs, 0, 72 * 8)
+  for (let cs = s; cs < g; cs += CHUNK) {
+    const ce = min(g, cs + CHUNK), n = ce - cs
+    fillRows(C, N, zf, faces, cs, ce, x, y, z, invLen, eps2, rows)
+    sumGroup(rows, n, acc, 0)
+    sumGroup(rows, n, acc, 3)
+    sumGroup(rows, n, acc, 6)
+    sumLastAndB0(rows, n, acc, rhs)
+    sumB6(rows, n, rhs)
+  }
+  for (let i = g; i < e;) {
+    const key = <i32>load<u8>(codes + <usize>ri32(faces, i)) >> 1
+    i = classRun(C, zf, faces, codes, i, e, key, x, y, z, invLen, eps2, acc, rhs)
+  }
+}
+
+/** kroneckerFill into lane `lane` of the lane-interleaved 12 x 12 matrix at MM (16 bytes an entry). */
+function kroneckerFillLane(acc: usize, MM: usize, lane: i32): void {
+  const o = <usize>(8 * lane)
+  for (let P = 0; P < 4; P++) {
+    for (let Q = 0; Q <= P; Q++) {
+      const base = acc + <usize>(48 * ((P * (P + 1)) / 2 + Q))
+      for (let a = 0; a < 3; a++) {
+        const row = MM + <usize>(192 * (3 * P + a) + 48 * Q) + o
+        const bEnd = P == Q ? a : 2
+        for (let b = 0; b <= bEnd; b++) store<f64>(row + (<usize>b << 4), load<f64>(base + <usize>(8 * tri(a, b))))
+      }
+    }
+  }
+}
+
+/**
+ * smallDense.ts choleskyFactor for two lane-interleaved n x n matrices at once (each lane the
+ * scalar factor's operations in its order, so its bits): the worst pivot ratio per lane, 0 in a
+ * lane whose matrix is not positive definite (that lane's factor is then garbage; never read).
+ */
+function choleskyFactor2(MM: usize, n: i32): v128 {
+  const row = <usize>(16 * n)
+  const zero = f64x2.splat(0)
+  let worst = f64x2.splat(1)
+  let dead = zero
+  for (let j = 0; j < n; j++) {
+    const rj = MM + <usize>j * row
+    const end = <usize>j << 4
+    const diag = v128.load(rj + end)
+    let s = diag
+    for (let k: usize = 0; k < end; k += 16) {
+      const v = v128.load(rj + k)
+      s = f64x2.sub(s, f64x2.mul(v, v))
+    }
+    dead = v128.or(dead, v128.not(v128.and(f64x2.gt(s, zero), f64x2.gt(diag, zero))))
+    const ratio = f64x2.div(s, diag)
+    worst = v128.bitselect(ratio, worst, f64x2.lt(ratio, worst))
+    const l = f64x2.sqrt(s)
+    v128.store(rj + end, l)
+    for (let i = j + 1; i < n; i++) {
+      const ri = MM + <usize>i * row
+      let t = v128.load(ri + end)
+      for (let k: usize = 0; k < end; k += 16) t = f64x2.sub(t, f64x2.mul(v128.load(ri + k), v128.load(rj + k)))
+      v128.store(ri + end, f64x2.div(t, l))
+    }
+  }
+  return v128.bitselect(zero, worst, dead)
+}
+
+/** smallDense.ts choleskySubstitute for two lane-interleaved factors and right-hand sides. */
+function choleskySubstitute2(MM: usize, n: i32, b: usize): void {
+  const row = <usize>(16 * n)
+  for (let i = 0; i < n; i++) {
+    const ri = MM + <usize>i * row, at = <usize>i << 4
+    let t = v128.load(b + at)
+    for (let k: usize = 0; k < at; k += 16) t = f64x2.sub(t, f64x2.mul(v128.load(ri + k), v128.load(b + k)))
+    v128.store(b + at, f64x2.div(t, v128.load(ri + at)))
+  }
+  for (let i = n - 1; i >= 0; i--) {
+    const ci = MM + (<usize>i << 4)
+    let t = v128.load(b + (<usize>i << 4))
+    for (let k = i + 1; k < n; k++) t = f64x2.sub(t, f64x2.mul(v128.load(ci + <usize>k * row), v128.load(b + (<usize>k << 4))))
+    v128.store(b + (<usize>i << 4), f64x2.div(t, v128.load(ci + <usize>i * row)))
+  }
+}
+
+/**
+ * linearFitPoints over points [q0, q1): each point's sums alone (sumPoint), then two points'
+ * 12 x 12 solves at once in the two lanes (each lane the scalar solve's bits; the solve is a
+ * chain of divisions and square roots that one point alone leaves mostly waiting), an odd last
+ * point alone; a point whose linear system is near singular takes the constant fit.
  */
 export function linearFitPoints(
   C: usize, N: usize, zf: usize, faces: usize, codes: usize, at: usize, start: usize, end: usize, len: usize, eps2: f64, out: usize,
   workBase: usize, workStride: usize, q0: i32, q1: i32, worker: i32,
 ): void {
+  // Scratch (float64): M 144, rhs 12, acc 70, rows 12 CHUNK, rhs2 12, acc2 70, MM 288, RR 24.
   const M = workBase + <usize>worker * workStride
   const rhs = M + 144 * 8
   const acc = rhs + 12 * 8
   const rows = acc + 70 * 8
-  for (let q = q0; q < q1; q++) {
+  const rhs2 = rows + <usize>(12 * CHUNK * 8)
+  const acc2 = rhs2 + 12 * 8
+  const MM = acc2 + 70 * 8
+  const RR = MM + 288 * 8
+  let q = q0
+  for (; q + 1 < q1; q += 2) {
+    for (let l = 0; l < 2; l++) {
+      const p = q + l
+      const r = l == 0 ? rhs : rhs2, a = l == 0 ? acc : acc2
+      sumPoint(C, N, zf, faces, codes, ri32(start, p), ri32(end, p), rf64(at, 3 * p), rf64(at, 3 * p + 1), rf64(at, 3 * p + 2), 1 / rf64(len, p), eps2, r, a, rows)
+      kroneckerFillLane(a, MM, l)
+      for (let i = 0; i < 12; i++) store<f64>(RR + <usize>(16 * i + 8 * l), rf64(r, i))
+    }
+    const worst = choleskyFactor2(MM, 12)
+    choleskySubstitute2(MM, 12, RR)
+    for (let l = 0; l < 2; l++) {
+      const p = q + l
+      const w = l == 0 ? f64x2.extract_lane(worst, 0) : f64x2.extract_lane(worst, 1)
+      if (w >= LINEAR_CONDITION_FLOOR) {
+        for (let c = 0; c < 3; c++) wf64(out, 3 * p + c, load<f64>(RR + <usize>(16 * c + 8 * l)))
+      } else {
+        const L = rf64(len, p)
+        constantFit(C, N, zf, faces, ri32(start, p), ri32(end, p), rf64(at, 3 * p), rf64(at, 3 * p + 1), rf64(at, 3 * p + 2), L, eps2, M, rhs, out, p)
+      }
+    }
+  }
+  if (q < q1) {
     const s = ri32(start, q), e = ri32(end, q)
     const x = rf64(at, 3 * q), y = rf64(at, 3 * q + 1), z = rf64(at, 3 * q + 2)
     const L = rf64(len, q)
-    const invLen = 1 / L
-    let g = e
-    if (codes != 0) {
-      g = s
-      while (g < e && load<u8>(codes + <usize>ri32(faces, g)) < 2) g++
-    }
-    // The right-hand side's 12 sums and the matrix's 60 (adjacent: rhs, then acc) from +0.
-    memory.fill(rhs, 0, 72 * 8)
-    for (let cs = s; cs < g; cs += CHUNK) {
-      const ce = min(g, cs + CHUNK), n = ce - cs
-      fillRows(C, N, zf, faces, cs, ce, x, y, z, invLen, eps2, rows)
-      sumGroup(rows, n, acc, 0)
-      sumGroup(rows, n, acc, 3)
-      sumGroup(rows, n, acc, 6)
-      sumLastAndB0(rows, n, acc, rhs)
-      sumB6(rows, n, rhs)
-    }
-    for (let i = g; i < e;) {
-      const key = <i32>load<u8>(codes + <usize>ri32(faces, i)) >> 1
-      i = classRun(C, zf, faces, codes, i, e, key, x, y, z, invLen, eps2, acc, rhs)
-    }
+    sumPoint(C, N, zf, faces, codes, s, e, x, y, z, 1 / L, eps2, rhs, acc, rows)
     kroneckerFill(acc, M)
     if (cholesky(M, 12, rhs) >= LINEAR_CONDITION_FLOOR) {
       wf64(out, 3 * q, rf64(rhs, 0)); wf64(out, 3 * q + 1, rf64(rhs, 1)); wf64(out, 3 * q + 2, rf64(rhs, 2))

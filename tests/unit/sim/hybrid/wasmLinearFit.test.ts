@@ -1,8 +1,9 @@
 // The hybrid mesh's batched linear MLS fits (sim/hybrid/linearFitKernel.ts, seed 000 eq. 11)
 // on the WebAssembly kernels (wasm/assembly/hybridFit.ts): the TypeScript reference's bits on 1,
 // 2 and 3 threads, the reference the bits of the interpolation's one-point fit, the constant
-// fallback taken on a neighbourhood too flat for the linear basis, and face advection with the
-// batch on the kernels the same bits as on TypeScript.
+// fallback taken on a neighbourhood too flat for the linear basis (also when the kernel solves
+// it beside a full one in its two lanes), the normal classes' sums within rounding of the
+// general ones, and face advection with the batch on the kernels the same bits as on TypeScript.
 import { afterAll, describe, expect, it } from 'vitest'
 import { createKernelBackend } from '../../../../src-main/sim/workerPool'
 import { CLOSED_BOX } from '../../../../src-shared/sim/core/boundaries'
@@ -129,7 +130,7 @@ describe('hybrid linear MLS fits on the WebAssembly kernels', () => {
     expect(sameBits(b.out, ref.out, 3 * ref.n)).toBe(true)
   })
 
-  it('a neighbourhood whose faces all lie in one plane falls back to the constant fit, on both backends alike', () => {
+  it('a neighbourhood whose faces all lie in one plane falls back to the constant fit, on both backends alike, also in a lane of the kernel\'s paired solves', () => {
     // Four faces of one plane z = 0.5 with three normal directions: the linear basis's Z terms
     // are unconstrained (singular), the constant basis is not.
     const C = Float64Array.of(0.4, 0.5, 0.5, 0.6, 0.5, 0.5, 0.5, 0.4, 0.5, 0.5, 0.6, 0.5, 0.45, 0.55, 0.5)
@@ -158,6 +159,39 @@ describe('hybrid linear MLS fits on the WebAssembly kernels', () => {
     kf.set(sorted)
     k.run(LINEAR_FIT_POINTS, kc, kn, kz, kf, kcodes, at, st, en, ln, EPS2, ko, null, 1)
     expect(sameBits(ko, out)).toBe(true)
+    // Solved two points at a time in the kernel's lanes: a flat neighbourhood (its pivots tiny)
+    // and one whose faces all face along x (a zero pivot: that lane's factor stops) beside full
+    // ones, so one lane falls back while the other does not, with the reference's bits.
+    const m = mesh.faceCount
+    const AC = Float64Array.of(0.4, 0.45, 0.5, 0.6, 0.5, 0.55, 0.5, 0.4, 0.45, 0.55, 0.6, 0.5, 0.45, 0.5, 0.6)
+    const AN = Float64Array.of(1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0)
+    const C2 = Float64Array.from([...mesh.faceCentre, ...C, ...AC]), N2 = Float64Array.from([...mesh.faceNormal, ...N, ...AN])
+    const z2 = Float64Array.from([...faceVelocities(4), ...z, 0.1, 0.2, 0.3, 0.4, 0.5])
+    const codes2 = faceNormalClasses(N2)
+    const full = [interp.neighbourStart[mesh.hexCount], interp.neighbourStart[mesh.hexCount + 1]]
+    const L0 = interp.neighbourFaces.length
+    const flat = [L0, L0 + 5], axis = [L0 + 5, L0 + 10]
+    const list2 = Int32Array.from([...interp.neighbourFaces, ...sorted.map((f) => f + m), m + 5, m + 6, m + 7, m + 8, m + 9])
+    const c0 = mesh.cellCentre.subarray(3 * mesh.hexCount, 3 * mesh.hexCount + 3)
+    const order = [flat, full, full, flat, axis, full, full, axis, flat]
+    const at2 = Float64Array.from(order.flatMap((r) => (r === full ? [c0[0], c0[1], c0[2]] : [0.5, 0.5, 0.5])))
+    const st2 = Int32Array.from(order.map((r) => r[0])), en2 = Int32Array.from(order.map((r) => r[1]))
+    const ln2 = Float64Array.from(order.map((r) => (r === full ? mesh.cellMeanEdge[mesh.hexCount] : 0.1)))
+    const ref2 = new Float64Array(3 * order.length)
+    TS_KERNELS.run(LINEAR_FIT_POINTS, C2, N2, z2, list2, codes2, at2, st2, en2, ln2, EPS2, ref2, new Float64Array(LINEAR_FIT_SCRATCH), order.length)
+    const k2 = createKernelBackend('wasm', { threads: 1, strict: true, initialBytes: 1 << 24 })
+    backends.push(k2)
+    const inK = <T extends Float64Array | Int32Array | Uint8Array>(a: T): T => {
+      const b = (a instanceof Float64Array ? k2.f64(a.length) : a instanceof Int32Array ? k2.i32(a.length) : k2.u8(a.length)) as T
+      b.set(a)
+      return b
+    }
+    const got2 = k2.f64(3 * order.length)
+    k2.run(LINEAR_FIT_POINTS, inK(C2), inK(N2), inK(z2), inK(list2), inK(codes2), inK(at2), inK(st2), inK(en2), inK(ln2), EPS2, got2, null, order.length)
+    expect(sameBits(got2, ref2)).toBe(true)
+    expect(Array.from(ref2.subarray(0, 3))).toEqual(Array.from(out))
+    // The faces along x alone: the constant fit is singular too, so 0.
+    expect(Array.from(ref2.subarray(12, 15))).toEqual([0, 0, 0])
     // And the linear fit answers where the faces span space (the hybrid mesh's neighbourhoods).
     const b = batch(TS_KERNELS, 3)
     expect(linearFitAt(b.C, b.N, b.z, b.faces, b.codes, b.start[0], b.end[0], b.at[0], b.at[1], b.at[2], b.len[0], EPS2, fitScratch(), out, 0)).toBe(FIT_LINEAR)
