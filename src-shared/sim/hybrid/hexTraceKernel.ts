@@ -165,17 +165,25 @@ export function hexFaceTraces(
     cell[f] = ce
     status[f] = HEX_TRACE_ACCURATE
     if (cellKind[ce] !== CELL_HEX) continue
-    // HybridInterpolation.macVelocityAt.
+    // HybridInterpolation.macNormalAt: a face along an axis needs that component alone.
     const cube = hexCube[ce]
     const ci = cube % nx, r = (cube - ci) / nx, cj = r % ny, ck = (r - cj) / ny
     const gx = (ex - ox) * invH, gy = (ey - oy) * invH, gz = (ez - oz) * invH
-    const u = macComponent(M, zOld, 0, gx, gy, gz, ci, cj, ck, nx, ny, nz)
-    if (u !== u) continue
-    const v = macComponent(M, zOld, 1, gx, gy, gz, ci, cj, ck, nx, ny, nz)
-    if (v !== v) continue
-    const w = macComponent(M, zOld, 2, gx, gy, gz, ci, cj, ck, nx, ny, nz)
-    if (w !== w) continue
-    zNew[f] = u * N[3 * f] + v * N[3 * f + 1] + w * N[3 * f + 2]
+    const n0 = N[3 * f], n1 = N[3 * f + 1], n2 = N[3 * f + 2]
+    const axis = n1 === 0 && n2 === 0 ? 0 : n0 === 0 && n2 === 0 ? 1 : n0 === 0 && n1 === 0 ? 2 : -1
+    if (axis >= 0) {
+      const q = macComponent(M, zOld, axis, gx, gy, gz, ci, cj, ck, nx, ny, nz)
+      if (q !== q) continue
+      zNew[f] = q * N[3 * f + axis]
+    } else {
+      const u = macComponent(M, zOld, 0, gx, gy, gz, ci, cj, ck, nx, ny, nz)
+      if (u !== u) continue
+      const v = macComponent(M, zOld, 1, gx, gy, gz, ci, cj, ck, nx, ny, nz)
+      if (v !== v) continue
+      const w = macComponent(M, zOld, 2, gx, gy, gz, ci, cj, ck, nx, ny, nz)
+      if (w !== w) continue
+      zNew[f] = u * n0 + v * n1 + w * n2
+    }
     status[f] = HEX_TRACE_DONE
   }
 }

@@ -286,7 +286,8 @@ export class HybridAdvection {
 
   /**
    * accurateVelocityAt at the trace's end (this.pos, in cell c) projected on face f's normal:
-   * the staggered trilinear in a plain hexahedron when its stencil is whole (into zNew[f]),
+   * the staggered trilinear in a plain hexahedron when the stencil of what the normal needs is
+   * whole (macNormalAt: one component for a face along an axis; into zNew[f]),
    * else the linear fit over the cell's neighbourhood, queued as batch point `q` (true), or
    * evaluated here when the cell has no listed neighbourhood.
    */
@@ -294,9 +295,12 @@ export class HybridAdvection {
     const { interpolation: interp, pos, vel, batch } = this
     const { cellKind, cellMeanEdge, faceNormal: N } = this.mesh
     const { neighbourStart } = interp
-    if (cellKind[c] === CELL_HEX && interp.macVelocityAt(pos[0], pos[1], pos[2], c, zOld, vel, 0)) {
-      zNew[f] = vel[0] * N[3 * f] + vel[1] * N[3 * f + 1] + vel[2] * N[3 * f + 2]
-      return false
+    if (cellKind[c] === CELL_HEX) {
+      const q = interp.macNormalAt(pos[0], pos[1], pos[2], c, zOld, N[3 * f], N[3 * f + 1], N[3 * f + 2])
+      if (q === q) {
+        zNew[f] = q
+        return false
+      }
     }
     if (batch !== null && neighbourStart[c + 1] > neighbourStart[c]) {
       batch.at[3 * q] = pos[0]; batch.at[3 * q + 1] = pos[1]; batch.at[3 * q + 2] = pos[2]

@@ -396,6 +396,28 @@ export class HybridInterpolation {
   }
 
   /**
+   * The staggered (MAC) trilinear velocity's component along the unit normal (n0, n1, n2) at
+   * (x, y, z) in plain hexahedron `cell`: for a normal along an axis (its other two components
+   * exactly 0: every hexahedral and transition face) that axis's component alone, so only its
+   * stencil has to be whole; else u n0 + v n1 + w n2. NaN when a stencil face it needs has no
+   * mesh face, where the linear fit answers instead.
+   */
+  macNormalAt(x: number, y: number, z: number, cell: number, zFaces: Float64Array, n0: number, n1: number, n2: number): number {
+    const mesh = this.mesh
+    const cube = mesh.hexCube[cell], nx = mesh.grid.nx, ny = mesh.grid.ny
+    const ci = cube % nx, r = (cube - ci) / nx, cj = r % ny, ck = (r - cj) / ny
+    const gx = (x - this.ox) * this.invH, gy = (y - this.oy) * this.invH, gz = (z - this.oz) * this.invH
+    if (n1 === 0 && n2 === 0) return this.macComponent(0, gx, gy, gz, ci, cj, ck, zFaces) * n0
+    if (n0 === 0 && n2 === 0) return this.macComponent(1, gx, gy, gz, ci, cj, ck, zFaces) * n1
+    if (n0 === 0 && n1 === 0) return this.macComponent(2, gx, gy, gz, ci, cj, ck, zFaces) * n2
+    const u = this.macComponent(0, gx, gy, gz, ci, cj, ck, zFaces)
+    const v = this.macComponent(1, gx, gy, gz, ci, cj, ck, zFaces)
+    const w = this.macComponent(2, gx, gy, gz, ci, cj, ck, zFaces)
+    if (!(u === u && v === v && w === w)) return NaN
+    return u * n0 + v * n1 + w * n2
+  }
+
+  /**
    * Component `a` by staggered trilinear interpolation of the axis-a grid faces around grid
    * point (gx, gy, gz) (world / h from the origin) in cube (ci, cj, ck); NaN when a stencil face
    * is outside the grid or has no mesh face.

@@ -110,13 +110,22 @@ export function hexFaceTraces(
     const cube = ri32(hexCube, ce)
     const ci = cube % nx, r = (cube - ci) / nx, cj = r % ny, ck = (r - cj) / ny
     const gx = (ex - ox) * invH, gy = (ey - oy) * invH, gz = (ez - oz) * invH
-    const u = macComponent(macSingle, macSign, zOld, 0, gx, gy, gz, ci, cj, ck, nx, ny, nz)
-    if (u != u) continue
-    const v = macComponent(macSingle, macSign, zOld, 1, gx, gy, gz, ci, cj, ck, nx, ny, nz)
-    if (v != v) continue
-    const w = macComponent(macSingle, macSign, zOld, 2, gx, gy, gz, ci, cj, ck, nx, ny, nz)
-    if (w != w) continue
-    wf64(zNew, f, u * rf64(faceNormal, 3 * f) + v * rf64(faceNormal, 3 * f + 1) + w * rf64(faceNormal, 3 * f + 2))
+    // A face along an axis needs that component alone (hexTraceKernel.ts).
+    const n0 = rf64(faceNormal, 3 * f), n1 = rf64(faceNormal, 3 * f + 1), n2 = rf64(faceNormal, 3 * f + 2)
+    const axis = n1 == 0 && n2 == 0 ? 0 : n0 == 0 && n2 == 0 ? 1 : n0 == 0 && n1 == 0 ? 2 : -1
+    if (axis >= 0) {
+      const q = macComponent(macSingle, macSign, zOld, axis, gx, gy, gz, ci, cj, ck, nx, ny, nz)
+      if (q != q) continue
+      wf64(zNew, f, q * (axis == 0 ? n0 : axis == 1 ? n1 : n2))
+    } else {
+      const u = macComponent(macSingle, macSign, zOld, 0, gx, gy, gz, ci, cj, ck, nx, ny, nz)
+      if (u != u) continue
+      const v = macComponent(macSingle, macSign, zOld, 1, gx, gy, gz, ci, cj, ck, nx, ny, nz)
+      if (v != v) continue
+      const w = macComponent(macSingle, macSign, zOld, 2, gx, gy, gz, ci, cj, ck, nx, ny, nz)
+      if (w != w) continue
+      wf64(zNew, f, u * n0 + v * n1 + w * n2)
+    }
     store<u8>(status + <usize>f, DONE)
   }
 }
