@@ -69,21 +69,26 @@ export function jacobiRows(rowPtr: Int32Array, col: Int32Array, val: Float64Arra
  * the off-diagonal terms subtracted in storage order. Rows with A_ii = 0 are left alone.
  */
 export function gsRows(rowPtr: Int32Array, col: Int32Array, val: Float64Array, x: Float64Array, b: Float64Array, rows: Int32Array, t0: number, t1: number): void {
-  for (let t = t0; t < t1; t++) {
-    const i = rows[t]
-    let s = b[i]
-    let d = 0
-    const end = rowPtr[i + 1]
-    for (let p = rowPtr[i]; p < end; p++) {
-      const c = col[p]
-      if (c === i) d = val[p]
-      else s -= val[p] * x[c]
-    }
-    if (d !== 0) x[i] = s / d
-  }
+  const n = rowPtr.length - 1
+  for (let t = t0; t < t1; t++) relaxRow(rowPtr, col, val, x, b, x, 0, n, rows[t])
 }
 
-/** partial[k] = sum of a_c b_c over block k (two running sums: even, odd offsets), blocks [k0, k1). */
+/**
+ * Row i's Gauss-Seidel update, reading unknowns in [r0, r1) from x and the others from xOld;
+ * the off-diagonal terms subtracted in storage order, a row with A_ii = 0 left alone.
+ */
+function relaxRow(rowPtr: Int32Array, col: Int32Array, val: Float64Array, x: Float64Array, b: Float64Array, xOld: Float64Array, r0: number, r1: number, i: number): void {
+  let s = b[i]
+  let d = 0
+  const end = rowPtr[i + 1]
+  for (let p = rowPtr[i]; p < end; p++) {
+    const c = col[p]
+    if (c === i) d = val[p]
+    else s -= val[p] * (c >= r0 && c < r1 ? x[c] : xOld[c])
+  }
+  if (d !== 0) x[i] = s / d
+}
+
 /**
  * Gauss-Seidel in fixed blocks of rows (the rows [k block, (k + 1) block) of blocks [k0, k1)),
  * each block swept in order (forward) or reversed on its own: a row reads its own block's
@@ -93,21 +98,11 @@ export function gsRows(rowPtr: Int32Array, col: Int32Array, val: Float64Array, x
 export function gsBlocks(rowPtr: Int32Array, col: Int32Array, val: Float64Array, x: Float64Array, b: Float64Array, xOld: Float64Array, n: number, block: number, forward: number, k0: number, k1: number): void {
   for (let k = k0; k < k1; k++) {
     const r0 = k * block, r1 = Math.min(n, r0 + block)
-    for (let t = 0; t < r1 - r0; t++) {
-      const i = forward ? r0 + t : r1 - 1 - t
-      let s = b[i]
-      let d = 0
-      const end = rowPtr[i + 1]
-      for (let p = rowPtr[i]; p < end; p++) {
-        const c = col[p]
-        if (c === i) d = val[p]
-        else s -= val[p] * (c >= r0 && c < r1 ? x[c] : xOld[c])
-      }
-      if (d !== 0) x[i] = s / d
-    }
+    for (let t = 0; t < r1 - r0; t++) relaxRow(rowPtr, col, val, x, b, xOld, r0, r1, forward ? r0 + t : r1 - 1 - t)
   }
 }
 
+/** partial[k] = sum of a_c b_c over block k (two running sums: even, odd offsets), blocks [k0, k1). */
 export function dotBlocks(a: Float64Array, b: Float64Array, n: number, block: number, partial: Float64Array, k0: number, k1: number): void {
   for (let k = k0; k < k1; k++) {
     let c = k * block
