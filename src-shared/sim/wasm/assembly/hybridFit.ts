@@ -19,23 +19,6 @@ function cholesky(M: usize, n: i32, b: usize): f64 {
   return worst
 }
 
-/**
- * The lower triangle of the 12 x 12 normal matrix M from the 60 sums at acc (linearFitKernel.ts
- * KRONECKER_MAP: entry (3P + a, 3Q + b) is sum 6 tri(P, Q) + tri(a, b)), without divisions.
- */
-function kroneckerFill(acc: usize, M: usize): void {
-  for (let P = 0; P < 4; P++) {
-    for (let Q = 0; Q <= P; Q++) {
-      const base = acc + <usize>(48 * ((P * (P + 1)) / 2 + Q))
-      for (let a = 0; a < 3; a++) {
-        const row = M + <usize>(96 * (3 * P + a) + 24 * Q)
-        const bEnd = P == Q ? a : 2
-        for (let b = 0; b <= bEnd; b++) store<f64>(row + (<usize>b << 3), load<f64>(base + <usize>(8 * tri(a, b))))
-      }
-    }
-  }
-}
-
 /** Index of the pair (i, j) among the lower triangle's (i >= j). */
 @inline function tri(i: i32, j: i32): i32 {
   return i >= j ? (i * (i + 1)) / 2 + j : (j * (j + 1)) / 2 + i
@@ -296,7 +279,11 @@ function sumPoint(C: usize, N: usize, zf: usize, faces: usize, codes: usize, s: 
   }
 }
 
-/** kroneckerFill into lane `lane` of the lane-interleaved 12 x 12 matrix at MM (16 bytes an entry). */
+/**
+ * The lower triangle of the 12 x 12 normal matrix from the 60 sums at acc (linearFitKernel.ts
+ * KRONECKER_MAP: entry (3P + a, 3Q + b) is sum 6 tri(P, Q) + tri(a, b)) into lane `lane` of the
+ * lane-interleaved matrix at MM (16 bytes an entry).
+ */
 function kroneckerFillLane(acc: usize, MM: usize, lane: i32): void {
   const o = <usize>(8 * lane)
   for (let P = 0; P < 4; P++) {
@@ -365,8 +352,8 @@ function choleskySubstitute2(MM: usize, n: i32, b: usize): void {
 /**
  * linearFitPoints over points [q0, q1): each point's sums alone (sumPoint), then two points'
  * 12 x 12 solves at once in the two lanes (each lane the scalar solve's bits; the solve is a
- * chain of divisions and square roots that one point alone leaves mostly waiting), an odd last
- * point alone; a point whose linear system is near singular takes the constant fit.
+ * chain of divisions and square roots that one point alone leaves mostly waiting); an odd last
+ * point fills both lanes. A point whose linear system is near singular takes the constant fit.
  */
 export function linearFitPoints(
   C: usize, N: usize, zf: usize, faces: usize, codes: usize, at: usize, start: usize, end: usize, len: usize, eps2: f64, out: usize,
@@ -381,10 +368,9 @@ export function linearFitPoints(
   const acc2 = rhs2 + 12 * 8
   const MM = acc2 + 70 * 8
   const RR = MM + 288 * 8
-  let q = q0
-  for (; q + 1 < q1; q += 2) {
+  for (let q = q0; q < q1; q += 2) {
     for (let l = 0; l < 2; l++) {
-      const p = q + l
+      const p = min(q + l, q1 - 1)
       const r = l == 0 ? rhs : rhs2, a = l == 0 ? acc : acc2
       sumPoint(C, N, zf, faces, codes, ri32(start, p), ri32(end, p), rf64(at, 3 * p), rf64(at, 3 * p + 1), rf64(at, 3 * p + 2), 1 / rf64(len, p), eps2, r, a, rows)
       kroneckerFillLane(a, MM, l)
@@ -392,25 +378,14 @@ export function linearFitPoints(
     }
     const worst = choleskyFactor2(MM, 12)
     choleskySubstitute2(MM, 12, RR)
-    for (let l = 0; l < 2; l++) {
+    for (let l = 0; l < 2 && q + l < q1; l++) {
       const p = q + l
       const w = l == 0 ? f64x2.extract_lane(worst, 0) : f64x2.extract_lane(worst, 1)
       if (w >= LINEAR_CONDITION_FLOOR) {
         for (let c = 0; c < 3; c++) wf64(out, 3 * p + c, load<f64>(RR + <usize>(16 * c + 8 * l)))
       } else {
-        const L = rf64(len, p)
-        constantFit(C, N, zf, faces, ri32(start, p), ri32(end, p), rf64(at, 3 * p), rf64(at, 3 * p + 1), rf64(at, 3 * p + 2), L, eps2, M, rhs, out, p)
+        constantFit(C, N, zf, faces, ri32(start, p), ri32(end, p), rf64(at, 3 * p), rf64(at, 3 * p + 1), rf64(at, 3 * p + 2), rf64(len, p), eps2, M, rhs, out, p)
       }
     }
-  }
-  if (q < q1) {
-    const s = ri32(start, q), e = ri32(end, q)
-    const x = rf64(at, 3 * q), y = rf64(at, 3 * q + 1), z = rf64(at, 3 * q + 2)
-    const L = rf64(len, q)
-    sumPoint(C, N, zf, faces, codes, s, e, x, y, z, 1 / L, eps2, rhs, acc, rows)
-    kroneckerFill(acc, M)
-    if (cholesky(M, 12, rhs) >= LINEAR_CONDITION_FLOOR) {
-      wf64(out, 3 * q, rf64(rhs, 0)); wf64(out, 3 * q + 1, rf64(rhs, 1)); wf64(out, 3 * q + 2, rf64(rhs, 2))
-    } else constantFit(C, N, zf, faces, s, e, x, y, z, L, eps2, M, rhs, out, q)
   }
 }
