@@ -36,6 +36,7 @@ import { HEX_CELL_TRACES, HEX_FACE_TRACES, HEX_TRACE_ACCURATE, HEX_TRACE_DONE, t
 import { CELL_HEX, type HybridMesh, openSidesOf } from './hybridMesh'
 import { SCALAR_FIT_POINTS, SCALAR_FIT_SCRATCH } from './scalarFitKernel'
 import { LINEAR_FIT_POINTS, LINEAR_FIT_SCRATCH } from './linearFitKernel'
+import { HYBRID_CELL_VELOCITIES } from './hybridVorticityKernels'
 
 /**
  * The batch of linear fits of one advectFaces call: the fit neighbourhoods where the kernels
@@ -95,6 +96,10 @@ class KernelArrays {
   readonly fitB: Float64Array
   readonly fitCell: Int32Array
   readonly fitInside: Float64Array
+  /** The constant fits' coefficients per vertex (HybridInterpolation.vertexCoefficients) and their faces. */
+  readonly vertexFaceStart: Int32Array
+  readonly vertexFaces: Int32Array
+  readonly vertexCoefficients: Float64Array
   /** The TypeScript reference's scratch (WebAssembly lends each thread its own). */
   readonly fitWork = new Float64Array(SCALAR_FIT_SCRATCH)
 
@@ -128,6 +133,9 @@ class KernelArrays {
     this.fitB = kernels.f64(nc)
     this.fitCell = new Int32Array(nc)
     this.fitInside = new Float64Array(nc)
+    this.vertexFaceStart = own(mesh.vertexFaceStart)
+    this.vertexFaces = own(mesh.vertexFaces)
+    this.vertexCoefficients = own(interp.vertexCoefficients)
   }
 }
 
@@ -407,6 +415,95 @@ export class HybridAdvection {
       }
     }
     this.clampedTraces = clamped
+  }
+
+  /**
+   * HybridInterpolation.vertexVelocities (the constant fits, eqs. 7-10: u_v = sum_f c_vf z_f)
+   * on the kernels, a row per vertex (the cell velocities' row: the same sums in the same
+   * order, so the same bits).
+   */
+  vertexVelocities(z: Float64Array, out: Float64Array): void {
+    const { vertexCount, faceCount } = this.mesh
+    const K = this.kernelArrays
+    if (z.length !== faceCount || out.length !== 3 * vertexCount) throw new EddyError('INVALID_PARAM', `hybrid vertex velocities: ${z.length} face velocities for ${faceCount} faces, output of ${out.length} numbers for ${vertexCount} vertices (3 each)`)
+    if (!K.copies) {
+      K.kernels.run(HYBRID_CELL_VELOCITIES, K.vertexFaceStart, K.vertexFaces, K.vertexCoefficients, z, out, vertexCount)
+      return
+    }
+    K.zOld.set(z)
+    K.kernels.run(HYBRID_CELL_VELOCITIES, K.vertexFaceStart, K.vertexFaces, K.vertexCoefficients, K.zOld, K.vv, vertexCount)
+    out.set(K.vv)
+  }
+
+  /**
+   * Two cell scalars and the velocity at fixed points, each in its known cell (the frame's
+   * resampling of the band's cubes, HybridFields.resample): scalarAt of a and b into outA and
+   * outB, accurateVelocityAt of zFaces into outVel (xyz per point), each the same bits as those
+   * calls. Their fits go to the kernels in batches, as the advection's do.
+   */
+  sampleAt(points: Float64Array, cells: Int32Array, count: number, a: Float64Array, b: Float64Array, zFaces: Float64Array, outA: Float64Array, outB: Float64Array, outVel: Float64Array): void {
+    const { interpolation: interp, kernelArrays: K, batch, pair, vel } = this
+    const { cellCount, faceCount, cellMeanEdge, cellKind } = this.mesh
+    if (a.length !== cellCount || b.length !== cellCount || zFaces.length !== faceCount) throw new EddyError('INVALID_PARAM', `hybrid sampling: ${a.length} and ${b.length} cell values and ${zFaces.length} face velocities for ${cellCount} cells and ${faceCount} faces`)
+    if (points.length < 3 * count || cells.length < count || outA.length < count || outB.length < count || outVel.length < 3 * count) throw new EddyError('INVALID_PARAM', `hybrid sampling: arrays shorter than ${count} points`)
+    const sa = K.copies ? K.sA : a, sb = K.copies ? K.sB : b, z = K.copies ? K.zOld : zFaces
+    if (K.copies) {
+      sa.set(a)
+      sb.set(b)
+      z.set(zFaces)
+    }
+    const { ringStart, neighbourStart } = interp
+    const eps2 = interp.epsilonFactor * interp.epsilonFactor
+    // The batches hold at most this many points (their arrays are sized by cells and faces).
+    const chunk = Math.min(cellCount, faceCount)
+    for (let from = 0; from < count; from += chunk) {
+      const to = Math.min(count, from + chunk)
+      let scalars = 0, vectors = 0
+      for (let q = from; q < to; q++) {
+        const x = points[3 * q], y = points[3 * q + 1], w = points[3 * q + 2], c = cells[q]
+        if (ringStart[c + 1] > ringStart[c] && !interp.scalarTrilinear(x, y, w, c)) {
+          K.fitAt[3 * scalars] = x; K.fitAt[3 * scalars + 1] = y; K.fitAt[3 * scalars + 2] = w
+          K.fitStart[scalars] = ringStart[c]
+          K.fitEnd[scalars] = ringStart[c + 1]
+          K.fitLen[scalars] = cellMeanEdge[c]
+          K.fitCell[scalars++] = q
+        } else {
+          interp.scalarsAt(x, y, w, c, a, b, pair)
+          outA[q] = pair[0]
+          outB[q] = pair[1]
+        }
+        // accurateVelocityAt's choice: the staggered trilinear in a plain hexahedron whose
+        // stencil is whole, else the linear fit over the cell's listed neighbourhood.
+        if (cellKind[c] === CELL_HEX && interp.macVelocityAt(x, y, w, c, zFaces, vel, 0)) {
+          outVel[3 * q] = vel[0]; outVel[3 * q + 1] = vel[1]; outVel[3 * q + 2] = vel[2]
+        } else if (batch !== null && neighbourStart[c + 1] > neighbourStart[c]) {
+          batch.at[3 * vectors] = x; batch.at[3 * vectors + 1] = y; batch.at[3 * vectors + 2] = w
+          batch.start[vectors] = neighbourStart[c]
+          batch.end[vectors] = neighbourStart[c + 1]
+          batch.len[vectors] = cellMeanEdge[c]
+          batch.face[vectors++] = q
+        } else {
+          interp.accurateVelocityAt(x, y, w, c, zFaces, vel, 0)
+          outVel[3 * q] = vel[0]; outVel[3 * q + 1] = vel[1]; outVel[3 * q + 2] = vel[2]
+        }
+      }
+      if (scalars > 0) {
+        K.kernels.run(SCALAR_FIT_POINTS, K.mesh.cellCentre, K.ringCells, K.fitStart, K.fitEnd, K.fitAt, K.fitLen, eps2, sa, sb, K.fitA, K.fitB, K.fitWork, scalars)
+        for (let i = 0; i < scalars; i++) {
+          const q = K.fitCell[i]
+          outA[q] = K.fitA[i]
+          outB[q] = K.fitB[i]
+        }
+      }
+      if (vectors > 0) {
+        batch!.kernels.run(LINEAR_FIT_POINTS, K.mesh.faceCentre, K.mesh.faceNormal, z, batch!.faces, batch!.codes, batch!.at, batch!.start, batch!.end, batch!.len, eps2, batch!.out, batch!.work, vectors)
+        const { out, face } = batch!
+        for (let i = 0; i < vectors; i++) {
+          const q = face[i]
+          outVel[3 * q] = out[3 * i]; outVel[3 * q + 1] = out[3 * i + 1]; outVel[3 * q + 2] = out[3 * i + 2]
+        }
+      }
+    }
   }
 
   /**

@@ -51,6 +51,8 @@ export class HybridFields {
   private readonly ambients: readonly [number, number]
   private readonly v3 = new Float64Array(3)
   private readonly p3 = new Float64Array(3)
+  /** The band cubes' centres and cells, found once (resample). */
+  private bandSamples: BandSamples | null = null
 
   /**
    * @param obstacles the placement this mesh was built for: a later remesh extrapolates this
@@ -132,7 +134,7 @@ export class HybridFields {
   /** Section 3.3: vertex velocities, then density, temperature, face velocities and tracker particles carried by h. */
   advect(h: number, trackers: TrackerParticles): void {
     const { advection, vertexVelocity: vv } = this
-    this.interpolation.vertexVelocities(this.z, vv)
+    advection.vertexVelocities(this.z, vv)
     const left = this.left
     if (this.openSides.some((o) => o)) this.amountLeaving(vv, h, left)
     else left.fill(0)
@@ -255,28 +257,27 @@ export class HybridFields {
    * nothing (ambient) in solid cubes.
    */
   resample(density: Float32Array, temperature: Float32Array, velocity: Float32Array): void {
-    const { mesh, v3 } = this
-    const { nx, ny, nz, dx, origin } = mesh.grid
+    const { mesh } = this
+    const { nx, ny, nz } = mesh.grid
     this.vorticity.compute(this.z)
     const u = this.vorticity.velocity
-    for (let k = 0, q = 0; k < nz; k++) for (let j = 0; j < ny; j++) for (let i = 0; i < nx; i++, q++) {
+    for (let q = 0, n = nx * ny * nz; q < n; q++) {
       const role = mesh.cubeRole[q]
       if (role === CUBE_HEX) {
         const c = mesh.cubeHex[q]
         density[q] = this.density[c]
         temperature[q] = this.temperature[c]
         velocity[3 * q] = u[3 * c]; velocity[3 * q + 1] = u[3 * c + 1]; velocity[3 * q + 2] = u[3 * c + 2]
-        continue
-      }
-      temperature[q] = this.ambientTemperature
-      if (role !== CUBE_BAND) continue
-      const x = origin[0] + (i + 0.5) * dx, y = origin[1] + (j + 0.5) * dx, z = origin[2] + (k + 0.5) * dx
-      const c = this.locator.cellAt(x, y, z)
-      if (c < 0) continue
-      density[q] = this.interpolation.scalarAt(x, y, z, c, this.density)
-      temperature[q] = this.interpolation.scalarAt(x, y, z, c, this.temperature)
-      this.interpolation.accurateVelocityAt(x, y, z, c, this.z, v3, 0)
-      velocity[3 * q] = v3[0]; velocity[3 * q + 1] = v3[1]; velocity[3 * q + 2] = v3[2]
+      } else temperature[q] = this.ambientTemperature
+    }
+    const band = this.bandSamples ?? (this.bandSamples = bandCubeSamples(mesh, this.locator))
+    const { count, cube } = band
+    this.advection.sampleAt(band.points, band.cells, count, this.density, this.temperature, this.z, band.density, band.temperature, band.velocity)
+    for (let i = 0; i < count; i++) {
+      const q = cube[i]
+      density[q] = band.density[i]
+      temperature[q] = band.temperature[i]
+      velocity[3 * q] = band.velocity[3 * i]; velocity[3 * q + 1] = band.velocity[3 * i + 1]; velocity[3 * q + 2] = band.velocity[3 * i + 2]
     }
   }
 
@@ -343,4 +344,32 @@ export class HybridFields {
     this.temperature.set(state.temperature)
     this.projection.p.set(state.p)
   }
+}
+
+/** The band cubes whose centre lies in a cell: where resample() interpolates, and its answers. */
+interface BandSamples {
+  count: number
+  /** Grid index of each cube. */
+  cube: Int32Array
+  points: Float64Array
+  cells: Int32Array
+  density: Float64Array
+  temperature: Float64Array
+  velocity: Float64Array
+}
+
+function bandCubeSamples(mesh: HybridMesh, locator: HybridLocator): BandSamples {
+  const { nx, ny, nz, dx, origin } = mesh.grid
+  const cube: number[] = [], cells: number[] = [], points: number[] = []
+  for (let k = 0, q = 0; k < nz; k++) for (let j = 0; j < ny; j++) for (let i = 0; i < nx; i++, q++) {
+    if (mesh.cubeRole[q] !== CUBE_BAND) continue
+    const x = origin[0] + (i + 0.5) * dx, y = origin[1] + (j + 0.5) * dx, z = origin[2] + (k + 0.5) * dx
+    const c = locator.cellAt(x, y, z)
+    if (c < 0) continue
+    cube.push(q)
+    cells.push(c)
+    points.push(x, y, z)
+  }
+  const count = cube.length
+  return { count, cube: Int32Array.from(cube), points: Float64Array.from(points), cells: Int32Array.from(cells), density: new Float64Array(count), temperature: new Float64Array(count), velocity: new Float64Array(3 * count) }
 }

@@ -112,4 +112,5 @@ describe('the hybrid scalar fits on the kernels', () => {
       expect(sameBits(alone, ref1), name).toBe(true)
     }
   })
+
 })
