@@ -10,7 +10,7 @@ import { EddyError } from '../../api/errors'
 import { barycentricCoordinates, barycentricFrames, barycentricInFrame } from './tetBarycentric'
 
 /** Steps locateFrom walks before it asks the index. */
-const WALK_STEPS = 8
+export const WALK_STEPS = 8
 
 /** Most index entries a locator may hold (2^28 Int32 = 1 GiB). */
 const MAX_ENTRIES = 2 ** 28
@@ -80,6 +80,17 @@ export class TetLocator {
     padBoxes(this.boxes)
     this.frames = options.frames ? barycentricFrames(positions, tets) : null
     this.neighbours = options.walk ? tetFaceNeighbours(tets, positions.length / 3) : null
+  }
+
+  /**
+   * What a kernel needs to answer locateFrom() and locate() over flat arrays (the hybrid gas's
+   * traces, sim/hybrid/fullTraceKernel.ts): the index grid's placement, its cells'
+   * tetrahedra (CSR), the padded boxes, the frames and the face neighbours. Needs the `frames`
+   * and `walk` options.
+   */
+  flatIndex(): { origin: readonly [number, number, number]; dims: readonly [number, number, number]; inverseCell: number; cellStart: Int32Array; cellTets: Int32Array; boxes: Float64Array; frames: Float64Array; neighbours: Int32Array } {
+    if (this.frames === null || this.neighbours === null) throw new EddyError('INTERNAL', 'tetrahedron locator: flatIndex needs the frames and walk options')
+    return { origin: this.origin, dims: this.dims, inverseCell: this.inverseCell, cellStart: this.cellStart, cellTets: this.cellTets, boxes: this.boxes, frames: this.frames, neighbours: this.neighbours }
   }
 
   /** out = [i0, j0, k0, i1, j1, k1]: the cells tetrahedron t's bounding box overlaps (before the boxes are padded). */

@@ -10,13 +10,15 @@
 //     (copied from zOld; the solver sets them). Faces whose trace lies among hexahedra (its
 //     start, midpoint and end in hexahedral cubes: most of a hybrid mesh's) are traced on the
 //     kernels first (hexTraceKernel.ts), with the staggered value where its stencil is whole;
-//     the others are traced here, one at a time. Then the end points that take the linear MLS
+//     the others are traced whole by a second row (fullTraceKernel.ts: tetrahedra located by a
+//     walk or the locator's index, clamps by bisection). Then the end points that take the linear MLS
 //     fit (in tetrahedra and transition hexahedra, and in plain hexahedra whose staggered
 //     stencil misses a face: most of the cost) are fitted as one batch on the
 //     kernels (linearFitKernel.ts: over the threads on WebAssembly), each the same bits as the
 //     fit one at a time.
 //   Cells: scalars (density, temperature) traced back from cell centres, HybridInterpolation.scalarAt;
-//     cells whose trace lies among hexahedra on the kernels first, as the faces'; the scalar
+//     cells whose trace lies among hexahedra on the kernels first, the others by the second
+//     row, as the faces'; the scalar
 //     fits of the others batched on the kernels after the traces (scalarFitKernel.ts).
 //   Points: massless tracker particles moved forward with the fast field (section 3; the paper
 //     recomputes the vertex velocities before moving them, as the caller does here).
@@ -32,7 +34,8 @@ import { segmentInside } from '../core/scalarBudget'
 import type { KernelBackend } from '../core/kernelTypes'
 import type { HybridInterpolation } from './hybridInterpolation'
 import { HybridLocator } from './hybridLocate'
-import { HEX_CELL_TRACES, HEX_FACE_TRACES, HEX_TRACE_ACCURATE, HEX_TRACE_DONE, type HexTraceMesh } from './hexTraceKernel'
+import { FULL_TRACE_PARAMS, FULL_TRACES, type FullTraceMesh, TP_END_ONLY, TP_HEX_COUNT, TP_INV_CELL, TP_INV_H, TP_INX, TP_INY, TP_INZ, TP_IOX, TP_IOY, TP_IOZ, TP_NX, TP_NY, TP_NZ, TP_OX, TP_OY, TP_OZ, TP_STEP } from './fullTraceKernel'
+import { HEX_CELL_TRACES, HEX_FACE_TRACES, HEX_TRACE_DONE, HEX_TRACE_FULL, type HexTraceMesh } from './hexTraceKernel'
 import { CELL_HEX, type HybridMesh, openSidesOf } from './hybridMesh'
 import { SCALAR_FIT_POINTS, SCALAR_FIT_SCRATCH } from './scalarFitKernel'
 import { LINEAR_FIT_POINTS, LINEAR_FIT_SCRATCH } from './linearFitKernel'
@@ -102,8 +105,18 @@ class KernelArrays {
   readonly vertexCoefficients: Float64Array
   /** The TypeScript reference's scratch (WebAssembly lends each thread its own). */
   readonly fitWork = new Float64Array(SCALAR_FIT_SCRATCH)
+  /**
+   * The whole traces' row (fullTraceKernel.ts): the mesh's and the tetrahedra locator's arrays,
+   * its parameters, and per face or cell the clamp flag and the unclamped end; the cells a
+   * traceEnds call picks.
+   */
+  readonly traceMesh: FullTraceMesh
+  readonly traceParams: Float64Array
+  readonly left: Uint8Array
+  readonly end: Float64Array
+  readonly pick: Uint8Array
 
-  constructor(mesh: HybridMesh, interp: HybridInterpolation, readonly kernels: KernelBackend) {
+  constructor(mesh: HybridMesh, interp: HybridInterpolation, locator: HybridLocator, readonly kernels: KernelBackend) {
     const own = <T extends Float64Array | Int32Array | Uint8Array>(a: T) => kernelCopy(kernels, a)
     this.mesh = {
       faceCentre: own(mesh.faceCentre), faceNormal: own(mesh.faceNormal), faceCellA: own(mesh.faceCellA), faceKind: own(mesh.faceKind),
@@ -136,6 +149,28 @@ class KernelArrays {
     this.vertexFaceStart = own(mesh.vertexFaceStart)
     this.vertexFaces = own(mesh.vertexFaces)
     this.vertexCoefficients = own(interp.vertexCoefficients)
+    // A mesh without tetrahedra has no index: one-element stand-ins (never read: no band cube).
+    const index = locator.tetrahedra?.flatIndex() ?? null
+    const some = <T extends Float64Array | Int32Array>(a: T | undefined, empty: T): T => own(a !== undefined && a.length > 0 ? a : empty)
+    this.traceMesh = {
+      cubeRole: own(mesh.cubeRole), cubeHex: this.mesh.cubeHex, cellCentre: this.mesh.cellCentre, hexVertices: this.mesh.hexVertices,
+      tets: some(mesh.tets, new Int32Array(4)), frames: some(index?.frames, new Float64Array(13)), boxes: some(index?.boxes, new Float64Array(6)),
+      neighbours: some(index?.neighbours, new Int32Array(4)), indexStart: some(index?.cellStart, new Int32Array(2)), indexTets: some(index?.cellTets, new Int32Array(1)),
+    }
+    const P = (this.traceParams = kernels.f64(FULL_TRACE_PARAMS))
+    const { grid } = mesh
+    P[TP_HEX_COUNT] = mesh.hexCount
+    P[TP_NX] = grid.nx; P[TP_NY] = grid.ny; P[TP_NZ] = grid.nz
+    P[TP_OX] = grid.origin[0]; P[TP_OY] = grid.origin[1]; P[TP_OZ] = grid.origin[2]
+    P[TP_INV_H] = 1 / grid.dx
+    if (index !== null) {
+      P[TP_IOX] = index.origin[0]; P[TP_IOY] = index.origin[1]; P[TP_IOZ] = index.origin[2]
+      P[TP_INX] = index.dims[0]; P[TP_INY] = index.dims[1]; P[TP_INZ] = index.dims[2]
+      P[TP_INV_CELL] = index.inverseCell
+    }
+    this.left = kernels.u8(most)
+    this.end = kernels.f64(3 * most)
+    this.pick = kernels.u8(nc)
   }
 }
 
@@ -162,7 +197,7 @@ export class HybridAdvection {
     this.mesh = interpolation.mesh
     if (locator && locator.mesh !== this.mesh) throw new EddyError('INVALID_PARAM', 'hybrid advection: the locator was built for another mesh than the interpolation')
     this.locator = locator ?? new HybridLocator(this.mesh)
-    this.kernelArrays = new KernelArrays(this.mesh, interpolation, kernels)
+    this.kernelArrays = new KernelArrays(this.mesh, interpolation, this.locator, kernels)
     this.batch = interpolation.neighbourFaces.length > 0 ? new FitBatch(this.mesh.faceCount, interpolation.neighbourFaces, interpolation.faceClass, kernels) : null
     this.open = openSidesOf(this.mesh)
   }
@@ -247,7 +282,7 @@ export class HybridAdvection {
    * velocity of zOld there projected on the face's normal; closed faces copy zOld.
    */
   advectFaces(zOld: Float64Array, vertexVel: Float64Array, dt: number, zNew: Float64Array): void {
-    const { faceCount, faceNormal: N, faceCentre: C, faceCellA, hexCount, grid } = this.mesh
+    const { faceCount, faceNormal: N, hexCount, grid } = this.mesh
     this.checkStep('faces', dt, vertexVel)
     if (zOld.length !== faceCount || zNew.length !== faceCount) throw new EddyError('INVALID_PARAM', `hybrid advection (faces): ${zOld.length} old and ${zNew.length} new face velocities for ${faceCount} faces`)
     if (zOld === zNew) throw new EddyError('INVALID_PARAM', 'hybrid advection (faces): zOld and zNew must be different arrays (the traces read zOld while zNew is written)')
@@ -263,21 +298,18 @@ export class HybridAdvection {
     const { origin, dx, nx, ny, nz } = grid
     K.kernels.run(HEX_FACE_TRACES, K.mesh, vv, z, dt, hexCount, nx, ny, nz, origin[0], origin[1], origin[2], 1 / dx, K.copies ? K.zNew : zNew, K.at, K.cell, K.status, faceCount)
     if (K.copies) zNew.set(K.zNew)
-    const { status, at, cell } = K
+    // The rest traced whole (fullTraceKernel.ts), each from its centre in cell a: it lies on
+    // that cell's boundary, where its fields are defined, so no search is needed.
+    this.fullTraces(faceCount, K.mesh.faceCentre, K.mesh.faceCellA, -dt, false, vv)
+    const { status, at, cell, left } = K
     let clamped = 0
     let points = 0
     for (let f = 0; f < faceCount; f++) {
       const st = status[f]
       if (st === HEX_TRACE_DONE) continue
-      let c: number
-      if (st === HEX_TRACE_ACCURATE) {
-        c = cell[f]
-        pos[0] = at[3 * f]; pos[1] = at[3 * f + 1]; pos[2] = at[3 * f + 2]
-      } else {
-        // The centre lies on cell a's boundary: its fields are defined there, no search needed.
-        c = this.trace(C[3 * f], C[3 * f + 1], C[3 * f + 2], faceCellA[f], -dt, vertexVel)
-        if (this.left) clamped++
-      }
+      const c = cell[f]
+      pos[0] = at[3 * f]; pos[1] = at[3 * f + 1]; pos[2] = at[3 * f + 2]
+      if (st === HEX_TRACE_FULL && left[f] !== 0) clamped++
       if (this.accurateOrQueued(f, c, zOld, zNew, points)) points++
     }
     if (batch !== null && points > 0) {
@@ -337,7 +369,7 @@ export class HybridAdvection {
     out2: Float64Array | null = null,
     ambients: readonly [number, number] | null = null,
   ): void {
-    const { cellCount, cellCentre: C, hexCount, grid } = this.mesh
+    const { cellCount, hexCount, grid } = this.mesh
     this.checkStep('cells', dt, vertexVel)
     for (const [v, o] of values2 === null ? [[values, out]] : [[values, out], [values2, out2]]) {
       if (v === null || o === null || v.length !== cellCount || o.length !== cellCount) throw new EddyError('INVALID_PARAM', `hybrid advection (cells): ${v?.length ?? 'no'} values and ${o?.length ?? 'no'} outputs for ${cellCount} cells`)
@@ -363,7 +395,8 @@ export class HybridAdvection {
       out.set(oA.subarray(0, cellCount))
       if (two) out2!.set(oB!.subarray(0, cellCount))
     }
-    const { status, at, cell } = K
+    this.fullTraces(cellCount, K.mesh.cellCentre, null, -dt, false, vv)
+    const { status, at, cell, left, end } = K
     const { ringStart } = interp
     const { cellMeanEdge } = this.mesh
     let clamped = 0
@@ -371,17 +404,15 @@ export class HybridAdvection {
     for (let c = 0; c < cellCount; c++) {
       const st = status[c]
       if (st === HEX_TRACE_DONE) continue
-      let e: number
+      const e = cell[c]
+      pos[0] = at[3 * c]; pos[1] = at[3 * c + 1]; pos[2] = at[3 * c + 2]
       // With ambients, departures beyond an open side read the ambient value there.
       let inside = 1
-      if (st === HEX_TRACE_ACCURATE) {
-        e = cell[c]
-        pos[0] = at[3 * c]; pos[1] = at[3 * c + 1]; pos[2] = at[3 * c + 2]
-      } else {
-        e = this.trace(C[3 * c], C[3 * c + 1], C[3 * c + 2], c, -dt, vertexVel)
-        if (this.left) {
-          clamped++
-          if (ambients !== null) inside = this.insideOpenSides(e)
+      if (st === HEX_TRACE_FULL && left[c] !== 0) {
+        clamped++
+        if (ambients !== null) {
+          this.end[0] = end[3 * c]; this.end[1] = end[3 * c + 1]; this.end[2] = end[3 * c + 2]
+          inside = this.insideOpenSides(e)
         }
       }
       // The scalar fits join a batch on the kernels (scalarFitKernel.ts) where the cell has its
@@ -415,6 +446,37 @@ export class HybridAdvection {
       }
     }
     this.clampedTraces = clamped
+  }
+
+  /**
+   * The whole traces (fullTraceKernel.ts) of the indices [0, n) the hexahedral row left
+   * (status HEX_TRACE_FULL) or traceEnds picked, from starts (3 per index, in the kernels'
+   * memory) in startCell (null: the index is the cell), through the vertex velocities vv (in
+   * the kernels' memory); into K.at, K.cell, K.left and K.end.
+   */
+  private fullTraces(n: number, starts: Float64Array, startCell: Int32Array | null, step: number, endOnly: boolean, vv: Float64Array): void {
+    const K = this.kernelArrays
+    const P = K.traceParams
+    P[TP_STEP] = step
+    P[TP_END_ONLY] = endOnly ? 1 : 0
+    const pick = endOnly ? K.pick : K.status, value = endOnly ? 1 : HEX_TRACE_FULL
+    K.kernels.run(FULL_TRACES, K.traceMesh, P, vv, pick, value, starts, startCell, K.at, K.cell, K.left, K.end, n)
+  }
+
+  /**
+   * The unclamped ends of RK2 traces over `step` (forward for a positive step) from the centres
+   * of the cells whose select[c] is 1, through vertexVel (traceEnd for each, as one kernel
+   * row): the end of cell c at [3c, 3c + 3) of the returned array, valid until the next call.
+   */
+  traceEnds(select: Uint8Array, step: number, vertexVel: Float64Array): Float64Array {
+    const K = this.kernelArrays
+    const nc = this.mesh.cellCount
+    this.checkStep('trace ends', Math.abs(step), vertexVel)
+    if (select.length !== nc) throw new EddyError('INVALID_PARAM', `hybrid advection (trace ends): ${select.length} flags for ${nc} cells`)
+    K.pick.set(select)
+    if (K.copies) K.vv.set(vertexVel)
+    this.fullTraces(nc, K.mesh.cellCentre, null, step, true, K.copies ? K.vv : vertexVel)
+    return K.end
   }
 
   /**

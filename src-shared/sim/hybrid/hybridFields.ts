@@ -47,6 +47,8 @@ export class HybridFields {
   /** What the last advection carried out through open sides: smoke, heat (amountLeaving). */
   private readonly left = new Float64Array(2)
   private readonly traceEndPoint = new Float64Array(3)
+  /** 1 for the cells amountLeaving traces (within reach of an open side). */
+  private readonly nearOpenSide: Uint8Array
   /** What lies beyond an open side: no smoke, the ambient temperature. */
   private readonly ambients: readonly [number, number]
   private readonly v3 = new Float64Array(3)
@@ -73,6 +75,7 @@ export class HybridFields {
     this.fy = new Float64Array(nc)
     this.fz = new Float64Array(nc)
     this.vertexVelocity = new Float64Array(3 * mesh.vertexCount)
+    this.nearOpenSide = new Uint8Array(nc)
     this.locator = new HybridLocator(mesh)
     this.interpolation = new HybridInterpolation(mesh)
     this.advection = new HybridAdvection(this.interpolation, this.locator, kernels)
@@ -176,14 +179,24 @@ export class HybridFields {
     for (let i = 0; i < vv.length; i += 3) v2 = Math.max(v2, vv[i] * vv[i] + vv[i + 1] * vv[i + 1] + vv[i + 2] * vv[i + 2])
     const reach = Number.isFinite(v2) ? Math.sqrt(v2) * h + 2 * dx : Infinity
     const C = mesh.cellCentre
-    const end = this.traceEndPoint
-    let d = 0
-    let t = 0
+    const near = this.nearOpenSide
+    let any = false
     for (let c = 0; c < mesh.cellCount; c++) {
       const x = C[3 * c], y = C[3 * c + 1], z = C[3 * c + 2]
-      const near = (open[0] && x - lo0 < reach) || (open[1] && hi0 - x < reach) || (open[2] && y - lo1 < reach) || (open[3] && hi1 - y < reach) || (open[4] && z - lo2 < reach) || (open[5] && hi2 - z < reach)
-      if (!near) continue
-      this.advection.traceEnd(x, y, z, c, h, vv, end)
+      near[c] = (open[0] && x - lo0 < reach) || (open[1] && hi0 - x < reach) || (open[2] && y - lo1 < reach) || (open[3] && hi1 - y < reach) || (open[4] && z - lo2 < reach) || (open[5] && hi2 - z < reach) ? 1 : 0
+      if (near[c] !== 0) any = true
+    }
+    out[0] = 0
+    out[1] = 0
+    if (!any) return
+    let d = 0
+    let t = 0
+    // Each near cell's trace on the kernels (HybridAdvection.traceEnds), summed here in cell order.
+    const ends = this.advection.traceEnds(near, h, vv)
+    const end = this.traceEndPoint
+    for (let c = 0; c < mesh.cellCount; c++) {
+      if (near[c] === 0) continue
+      end[0] = ends[3 * c]; end[1] = ends[3 * c + 1]; end[2] = ends[3 * c + 2]
       const kept = this.advection.insideOpenSides(c, end)
       if (kept === 1) continue
       const share = mesh.cellVolume[c] * (1 - kept)

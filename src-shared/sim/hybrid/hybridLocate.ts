@@ -19,7 +19,7 @@ import { CUBE_BAND, CUBE_HEX, type HybridMesh } from './hybridMesh'
 /** Bisection steps of lastInside: the stop point is within 2^-24 of the segment's length of the crossing. */
 export const LAST_INSIDE_STEPS = 24
 /** How close (in cube edges) to a band cube's face a point may be to count as on the hexahedron beyond when no tetrahedron holds it. */
-const FACE_SNAP = 1e-9
+export const FACE_SNAP = 1e-9
 
 export class HybridLocator {
   private readonly tetLocator: TetLocator | null
@@ -72,6 +72,11 @@ export class HybridLocator {
     const t = near >= this.mesh.hexCount ? this.tetLocator!.locateFrom(near - this.mesh.hexCount, x, y, z) : this.tetLocator!.locate(x, y, z)
     if (t >= 0) return (this.lastTetCell = this.mesh.hexCount + t)
     return this.snapToHex(fx - i, fy - j, fz - k, i, j, k)
+  }
+
+  /** The tetrahedra's locator (null on a mesh without tetrahedra). */
+  get tetrahedra(): TetLocator | null {
+    return this.tetLocator
   }
 
   /** The barycentric coordinates of the last cellAt() point in lastTetCell's tetrahedron. */
