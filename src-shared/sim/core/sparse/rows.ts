@@ -87,6 +87,10 @@ export const GS_ROWS = defineKernel({
     const rows = rowPtr.length - 1
     return rows > 0 ? Math.ceil((n * rowPtr[rows]) / rows) : n
   },
+  // A colour's rows differ in length (a tetrahedron's, a hexahedron's, a Galerkin row): pieces
+  // taken by whichever thread is free keep the threads finishing together (rows of one colour
+  // do not read each other, so any order gives the same bits).
+  piecesPerThread: 4,
   ref: gsRows,
 })
 
@@ -97,6 +101,9 @@ export const GS_BLOCKS = defineKernel({
   split: 'blocks',
   range: (a) => Math.ceil(num(a, 6) / num(a, 7)),
   work: nnz,
+  // A block's cost is its rows' nonzeros, which differ between blocks: each block is a piece,
+  // taken by whichever thread is free (the blocks read each other from xOld, so any order gives the same bits).
+  piecesPerThread: 4,
   ref: gsBlocks,
 })
 
