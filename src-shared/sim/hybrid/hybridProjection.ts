@@ -16,14 +16,16 @@
 //     cells), positive semidefinite, definite on a component with an open face. Solved by
 //     conjugate gradients preconditioned by algebraic multigrid (core/amg, the same hierarchy
 //     the tetrahedral liquid uses). p is dt/rho times the physical pressure.
+import { EddyError } from '../../api/errors'
 import { AmgPreconditioner } from '../core/amg/amgHierarchy'
 import type { KernelBackend } from '../core/kernelTypes'
-import { TS_KERNELS } from '../core/kernelBackend'
+import { kernelCopy, TS_KERNELS } from '../core/kernelBackend'
 import { type PcgOptions, PcgSolver, type Preconditioner, type SolveStats } from '../core/pcg'
 import { allocCsr, type CsrMatrix, insertInRow } from '../core/sparse/csr'
 import { SparseVectorOps } from '../core/sparse/ops'
 import { TetPressureOperator } from '../core/tetfv/tetProjection'
 import { FACE_INTERIOR, FACE_OPEN, type HybridMesh } from './hybridMesh'
+import { HYBRID_CELL_FLUX, HYBRID_FACE_CORRECTION, HYBRID_RELATIVE_DIVERGENCE } from './projectionKernels'
 
 export interface HybridProjectStats extends SolveStats {
   /** Largest |div u| V / (sum of |A z| over the cell's faces) after the projection: the solver tolerance in every cell's own terms. */
@@ -78,6 +80,12 @@ export class HybridProjection {
   private readonly rhs: Float64Array
   /** The solved p, the next solve's warm start. */
   readonly p: Float64Array
+  /**
+   * The passes around the solve as kernel rows (projectionKernels.ts): the mesh's arrays in the
+   * kernels' memory, s_i A_i per cell-face entry, a copy of the face velocities there (the
+   * caller's own on TypeScript) and the cells' relative divergences.
+   */
+  private readonly k: { cellFaceStart: Int32Array; cellFaces: Int32Array; signedArea: Float64Array; faceCellA: Int32Array; faceCellB: Int32Array; inv: Float64Array; z: Float64Array | null; ratio: Float64Array }
 
   constructor(readonly mesh: HybridMesh, kernels: KernelBackend = TS_KERNELS) {
     const n = mesh.cellCount
@@ -91,7 +99,18 @@ export class HybridProjection {
     this.pcg = new PcgSolver(new SparseVectorOps(n, kernels))
     this.rhs = kernels.f64(n)
     this.p = kernels.f64(n)
+    const { cellFaceStart, cellFaces, cellFaceSign, faceArea } = mesh
+    const signedArea = new Float64Array(cellFaces.length)
+    for (let i = 0; i < cellFaces.length; i++) signedArea[i] = cellFaceSign[i] * faceArea[cellFaces[i]]
+    const own = <T extends Float64Array | Int32Array>(a: T): T => kernelCopy(kernels, a)
+    this.kernels = kernels
+    this.k = {
+      cellFaceStart: own(cellFaceStart), cellFaces: own(cellFaces), signedArea: own(signedArea), faceCellA: own(mesh.faceCellA), faceCellB: own(mesh.faceCellB),
+      inv: own(this.inverseDistance), z: kernels.kind === 'ts' ? null : kernels.f64(mesh.faceCount), ratio: kernels.f64(n),
+    }
   }
+
+  private readonly kernels: KernelBackend
 
   /** out_f = (G p)_f of eq. 4 (0 beyond an open face, nothing across a closed one). */
   gradient(p: Float64Array, out: Float64Array): void {
@@ -105,19 +124,20 @@ export class HybridProjection {
 
   /** Makes z divergence free in place (eq. 6): L p = -D z*, z = z* - G p. Closed faces keep their values. */
   project(z: Float64Array, options: PcgOptions = {}): HybridProjectStats {
-    const { mesh, rhs: b, p } = this
-    const n = mesh.cellCount
-    hybridVolumeDivergence(mesh, z, b)
-    for (let c = 0; c < n; c++) b[c] = -b[c]
+    const { mesh, rhs: b, p, k, kernels } = this
+    const n = mesh.cellCount, nf = mesh.faceCount
+    if (z.length !== nf) throw new EddyError('INVALID_PARAM', `hybrid projection: ${z.length} face velocities for ${nf} faces`)
+    const zk = k.z ?? z
+    if (k.z !== null) k.z.set(z)
+    kernels.run(HYBRID_CELL_FLUX, k.cellFaceStart, k.cellFaces, k.signedArea, zk, b, 1, n)
     const stats = this.pcg.solve(this.operator, this.preconditioner, b, p, options)
-    const { faceCount, faceCellA, faceCellB } = mesh
-    const inv = this.inverseDistance
-    for (let f = 0; f < faceCount; f++) {
-      if (inv[f] === 0) continue
-      const cb = faceCellB[f]
-      z[f] -= ((cb >= 0 ? p[cb] : 0) - p[faceCellA[f]]) * inv[f]
-    }
-    return { ...stats, worstRelativeDivergence: worstRelativeDivergence(mesh, z, b) }
+    kernels.run(HYBRID_FACE_CORRECTION, k.faceCellA, k.faceCellB, k.inv, p, zk, nf)
+    kernels.run(HYBRID_RELATIVE_DIVERGENCE, k.cellFaceStart, k.cellFaces, k.signedArea, zk, k.ratio, n)
+    if (k.z !== null) z.set(k.z)
+    // The largest (NaN never compares larger), as worstRelativeDivergence finds it.
+    let worst = 0
+    for (let c = 0; c < n; c++) if (k.ratio[c] > worst) worst = k.ratio[c]
+    return { ...stats, worstRelativeDivergence: worst }
   }
 }
 
