@@ -7,13 +7,13 @@
 // centres, cell values with the scalar fit at the new cell centres; what was inside the
 // obstacle before takes the obstacle's velocity and no smoke.
 import { EddyError } from '../../api/errors'
-import { TS_KERNELS } from '../core/kernelBackend'
+import { kernelCopy, TS_KERNELS } from '../core/kernelBackend'
 import { MeshScalarBudget } from '../core/scalarBudget'
 import type { KernelBackend } from '../core/kernelTypes'
 import type { PrimitiveSdf } from '../../geometry/primitiveSdf'
 import type { Vec3 } from '../../scene/types'
 import { HybridAdvection } from './hybridAdvection'
-import { addCellBuoyancy, addCellForcesToFaces } from './hybridForces'
+import { addCellBuoyancy, HYBRID_FACE_FORCES } from './hybridForces'
 import type { HybridPayload, HybridSimInput } from './hybridInput'
 import { HybridInterpolation } from './hybridInterpolation'
 import { HybridLocator } from './hybridLocate'
@@ -53,6 +53,9 @@ export class HybridFields {
   private readonly ambients: readonly [number, number]
   private readonly v3 = new Float64Array(3)
   private readonly p3 = new Float64Array(3)
+  private readonly kernels: KernelBackend
+  /** Eq. 5's row (hybridForces.ts HYBRID_FACE_FORCES): the mesh's arrays and a copy of z where the kernels read them (none on TypeScript). */
+  private readonly faceForceArrays: { faceKind: Uint8Array; faceCellA: Int32Array; faceCellB: Int32Array; cellVolume: Float64Array; faceNormal: Float64Array; z: Float64Array | null }
   /** The band cubes' centres and cells, found once (resample). */
   private bandSamples: BandSamples | null = null
 
@@ -71,9 +74,16 @@ export class HybridFields {
     this.temperature = new Float64Array(nc).fill(ambientTemperature)
     this.sTmp = new Float64Array(nc)
     this.sTmp2 = new Float64Array(nc)
-    this.fx = new Float64Array(nc)
-    this.fy = new Float64Array(nc)
-    this.fz = new Float64Array(nc)
+    // The per-cell forces live where the kernels read them (the confinement and eq. 5 are rows).
+    this.fx = kernels.f64(nc)
+    this.fy = kernels.f64(nc)
+    this.fz = kernels.f64(nc)
+    this.kernels = kernels
+    const own = <T extends Float64Array | Int32Array | Uint8Array>(a: T): T => kernelCopy(kernels, a)
+    this.faceForceArrays = {
+      faceKind: own(mesh.faceKind), faceCellA: own(mesh.faceCellA), faceCellB: own(mesh.faceCellB), cellVolume: own(mesh.cellVolume), faceNormal: own(mesh.faceNormal),
+      z: kernels.kind === 'ts' ? null : kernels.f64(nf),
+    }
     this.vertexVelocity = new Float64Array(3 * mesh.vertexCount)
     this.nearOpenSide = new Uint8Array(nc)
     this.locator = new HybridLocator(mesh)
@@ -236,7 +246,13 @@ export class HybridFields {
       this.vorticity.compute(this.z)
       this.vorticity.addConfinement(p.vorticity, this.fx, this.fy, this.fz)
     }
-    addCellForcesToFaces(this.mesh, this.fx, this.fy, this.fz, h, this.z)
+    if (!(Number.isFinite(h) && h >= 0)) throw new EddyError('INVALID_PARAM', `hybrid forces: the time step must be a finite number of seconds >= 0 (got ${h})`)
+    // addCellForcesToFaces as a row over the faces.
+    const F = this.faceForceArrays
+    const z = F.z ?? this.z
+    if (F.z !== null) F.z.set(this.z)
+    this.kernels.run(HYBRID_FACE_FORCES, F.faceKind, F.faceCellA, F.faceCellB, F.cellVolume, F.faceNormal, this.fx, this.fy, this.fz, h, z, this.mesh.faceCount)
+    if (F.z !== null) this.z.set(F.z)
     this.fx.fill(0); this.fy.fill(0); this.fz.fill(0)
     const kd = Math.exp(-p.dissipation.density * h), kt = Math.exp(-p.dissipation.temperature * h)
     if (kd !== 1) for (let c = 0; c < n; c++) this.density[c] *= kd

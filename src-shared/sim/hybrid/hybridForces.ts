@@ -19,6 +19,7 @@
 // the mean of its two cells, which is the grid smoke's addBuoyancySlab exactly.
 import { EddyError } from '../../api/errors'
 import type { BuoyancyParams } from '../core/forceKernels'
+import { defineKernel, f64, float, i32, size, u8 } from '../core/kernelTable'
 import { FACE_INTERIOR, FACE_OPEN, type HybridMesh } from './hybridMesh'
 
 // Imported bindings used in the per-face loop are copied to module constants (an imported
@@ -69,8 +70,18 @@ export function addCellForcesToFaces(mesh: HybridMesh, fx: Float64Array, fy: Flo
   const n = mesh.cellCount
   checkLength('fx', fx, n); checkLength('fy', fy, n); checkLength('fz', fz, n)
   checkLength('the face velocity', z, mesh.faceCount)
-  const { faceCellA, faceCellB, faceKind, faceNormal, cellVolume } = mesh
-  for (let f = 0; f < mesh.faceCount; f++) {
+  faceForceRows(mesh.faceKind, mesh.faceCellA, mesh.faceCellB, mesh.cellVolume, mesh.faceNormal, fx, fy, fz, dt, z, 0, mesh.faceCount)
+}
+
+/**
+ * addCellForcesToFaces over faces [f0, f1) from flat arrays: the kernel row's reference
+ * (HYBRID_FACE_FORCES; twin in wasm/assembly/hybridVorticity.ts).
+ */
+export function faceForceRows(
+  faceKind: Uint8Array, faceCellA: Int32Array, faceCellB: Int32Array, cellVolume: Float64Array, faceNormal: Float64Array,
+  fx: Float64Array, fy: Float64Array, fz: Float64Array, dt: number, z: Float64Array, f0: number, f1: number,
+): void {
+  for (let f = f0; f < f1; f++) {
     const kind = faceKind[f]
     const a = faceCellA[f]
     let ax: number, ay: number, az: number
@@ -87,3 +98,13 @@ export function addCellForcesToFaces(mesh: HybridMesh, fx: Float64Array, fy: Flo
     z[f] += dt * (faceNormal[3 * f] * ax + faceNormal[3 * f + 1] * ay + faceNormal[3 * f + 2] * az)
   }
 }
+
+/** faceForceRows over faces [0, faces). Args: faceKind, faceCellA, faceCellB, cellVolume, faceNormal, fx, fy, fz, dt, z, faces. */
+export const HYBRID_FACE_FORCES = defineKernel({
+  name: 'hybridFaceForceRows',
+  args: [u8('faceKind'), i32('faceCellA'), i32('faceCellB'), f64('cellVolume'), f64('faceNormal'), f64('fx'), f64('fy'), f64('fz'), float('dt'), f64('z'), size('faces')],
+  split: 'rows',
+  range: (a) => a[10] as number,
+  work: (a) => 4 * (a[10] as number),
+  ref: faceForceRows,
+})

@@ -44,7 +44,7 @@ import { EddyError } from '../../api/errors'
 import { kernelCopy, TS_KERNELS } from '../core/kernelBackend'
 import type { KernelBackend } from '../core/kernelTypes'
 import { FACE_INTERIOR, type HybridMesh } from './hybridMesh'
-import { cellVelocityRows, correctTetRows, HYBRID_CELL_VELOCITIES, HYBRID_CORRECT_TETS, HYBRID_VELOCITY_GRADIENTS, HYBRID_VORTICITY, velocityGradientRows, vorticityRows } from './hybridVorticityKernels'
+import { cellVelocityRows, correctTetRows, HYBRID_CELL_VELOCITIES, HYBRID_CONFINEMENT, HYBRID_CORRECT_TETS, HYBRID_VELOCITY_GRADIENTS, HYBRID_VORTICITY, velocityGradientRows, vorticityRows } from './hybridVorticityKernels'
 
 /** Gradient fits drop the directions whose normal-matrix eigenvalue is below this x the largest. */
 export const GRADIENT_RANK_FLOOR = 1e-6
@@ -357,8 +357,8 @@ export class HybridVorticity {
   /** Vorticity, xyz per cell (1/s), and its magnitude. */
   readonly omega: Float64Array
   readonly magnitude: Float64Array
-  /** grad |omega| per cell (xyz), scratch of addConfinement. */
-  private readonly eta: Float64Array
+  /** A per-cell confinement strength copied where the kernels read it (addConfinement's 'field' mode on WebAssembly). */
+  private fieldCopy: Float64Array | null = null
   /**
    * The face velocities and corrections of the last compute(), bit for bit: a substep asks for
    * the same field several times (its speed limit, the guard after it, the next substep's
@@ -371,7 +371,7 @@ export class HybridVorticity {
   private readonly kernels: KernelBackend
   private readonly k: {
     cellFaceStart: Int32Array; cellFaces: Int32Array; faceNormal: Float64Array; faceCentre: Float64Array; cellCentre: Float64Array
-    velocityWeight: Float64Array; gradientStart: Int32Array; gradientCells: Int32Array; gradientWeight: Float64Array
+    velocityWeight: Float64Array; gradientStart: Int32Array; gradientCells: Int32Array; gradientWeight: Float64Array; meanEdge: Float64Array
     /** compute()'s face velocities (a copy on WebAssembly). */
     z: Float64Array | null
   }
@@ -387,13 +387,12 @@ export class HybridVorticity {
     this.k = {
       cellFaceStart: own(mesh.cellFaceStart), cellFaces: own(mesh.cellFaces), faceNormal: own(mesh.faceNormal), faceCentre: own(mesh.faceCentre),
       cellCentre: own(mesh.cellCentre), velocityWeight: own(o.velocityWeight), gradientStart: own(o.gradientStart), gradientCells: own(o.gradientCells),
-      gradientWeight: own(o.gradientWeight), z: copies ? kernels.f64(mesh.faceCount) : null,
+      gradientWeight: own(o.gradientWeight), meanEdge: own(mesh.cellMeanEdge), z: copies ? kernels.f64(mesh.faceCount) : null,
     }
     this.velocity = kernels.f64(3 * n)
     this.gradient = kernels.f64(9 * n)
     this.omega = kernels.f64(3 * n)
     this.magnitude = kernels.f64(n)
-    this.eta = new Float64Array(3 * n)
     this.lastZ = new Int32Array(2 * mesh.faceCount)
   }
 
@@ -437,26 +436,22 @@ export class HybridVorticity {
    * 'strength' mode's field).
    */
   addConfinement(epsilon: number | Float64Array, fx: Float64Array, fy: Float64Array, fz: Float64Array): void {
-    const { mesh, omega, magnitude: mag, eta } = this
+    const { mesh, kernels, k } = this
     const n = mesh.cellCount
-    const field = typeof epsilon === 'number' ? null : epsilon
+    let field = typeof epsilon === 'number' ? null : epsilon
     if (field === null) {
       if (!(Number.isFinite(epsilon) && (epsilon as number) >= 0)) throw new EddyError('INVALID_PARAM', `hybrid vorticity: the confinement strength must be a finite number >= 0 (got ${String(epsilon)})`)
       if (epsilon === 0) return
     } else checkLength('the confinement strength field', field, n)
     checkLength('fx', fx, n); checkLength('fy', fy, n); checkLength('fz', fz, n)
     const uniform = field === null ? (epsilon as number) : 0
-    hybridCellGradient(mesh, this.ops, mag, eta)
-    const h = mesh.cellMeanEdge
-    for (let c = 0; c < n; c++) {
-      const ex = eta[3 * c], ey = eta[3 * c + 1], ez = eta[3 * c + 2]
-      const len = Math.sqrt(ex * ex + ey * ey + ez * ez) + (1e-3 * mag[c]) / h[c]
-      if (!(len > 0)) continue
-      const s = ((field === null ? uniform : field[c]) * h[c]) / len
-      const a = omega[3 * c], b = omega[3 * c + 1], d = omega[3 * c + 2]
-      fx[c] += s * (ey * d - ez * b)
-      fy[c] += s * (ez * a - ex * d)
-      fz[c] += s * (ex * b - ey * a)
+    if (field !== null && kernels.kind !== 'ts') {
+      const copy = this.fieldCopy ?? (this.fieldCopy = kernels.f64(n))
+      copy.set(field.subarray(0, n))
+      field = copy
     }
+    // eta = grad |omega| (hybridCellGradient's sums) and the force, a row per cell.
+    kernels.run(HYBRID_CONFINEMENT, k.gradientStart, k.gradientCells, k.gradientWeight, this.omega, this.magnitude, k.meanEdge, field, uniform, fx, fy, fz, n)
   }
+
 }

@@ -127,3 +127,42 @@ export const HYBRID_VORTICITY = defineKernel({
   work: (a) => 2 * num(a, 3),
   ref: vorticityRows,
 })
+
+/**
+ * Vorticity confinement (HybridVorticity.addConfinement) of cells [c0, c1): eta = grad |omega|
+ * by the gradient stencil (hybridCellGradient), N = eta / (|eta| + 1e-3 |omega| / h), and
+ * f += eps h (N x omega) into fx, fy, fz; eps per cell from `field` when given, else `uniform`.
+ */
+export function confinementRows(
+  gradientStart: Int32Array, gradientCells: Int32Array, W: Float64Array, omega: Float64Array, mag: Float64Array, meanEdge: Float64Array,
+  field: Float64Array | null, uniform: number, fx: Float64Array, fy: Float64Array, fz: Float64Array, c0: number, c1: number,
+): void {
+  for (let c = c0; c < c1; c++) {
+    const sc = mag[c]
+    let ex = 0, ey = 0, ez = 0
+    for (let i = gradientStart[c]; i < gradientStart[c + 1]; i++) {
+      const ds = mag[gradientCells[i]] - sc
+      ex += W[3 * i] * ds
+      ey += W[3 * i + 1] * ds
+      ez += W[3 * i + 2] * ds
+    }
+    const h = meanEdge[c]
+    const len = Math.sqrt(ex * ex + ey * ey + ez * ez) + (1e-3 * mag[c]) / h
+    if (!(len > 0)) continue
+    const s = ((field === null ? uniform : field[c]) * h) / len
+    const a = omega[3 * c], b = omega[3 * c + 1], d = omega[3 * c + 2]
+    fx[c] += s * (ey * d - ez * b)
+    fy[c] += s * (ez * a - ex * d)
+    fz[c] += s * (ex * b - ey * a)
+  }
+}
+
+/** confinementRows over cells [0, cells). Args: gradientStart, gradientCells, W, omega, mag, meanEdge, field, uniform, fx, fy, fz, cells. */
+export const HYBRID_CONFINEMENT = defineKernel({
+  name: 'hybridConfinementRows',
+  args: [i32('gradientStart'), i32('gradientCells'), f64('W'), f64('omega'), f64('mag'), f64('meanEdge'), f64('field', true), float('uniform'), f64('fx'), f64('fy'), f64('fz'), size('cells')],
+  split: 'rows',
+  range: (a) => num(a, 11),
+  work: (a) => 8 * num(a, 11),
+  ref: confinementRows,
+})

@@ -1,7 +1,12 @@
 // Twins of src-shared/sim/hybrid/hybridVorticityKernels.ts: the hybrid mesh's cell velocities,
-// velocity gradients, the tetrahedra's deferred corrections and the curl, cell by cell in the
+// velocity gradients, the tetrahedra's deferred corrections, the curl and the confinement force,
+// cell by cell, and the forces put on the faces (hybridForces.ts faceForceRows), in the
 // references' operations and order (the same bits).
 import { rf64, ri32, wf64 } from './common'
+
+/** hybridMesh.ts FACE_INTERIOR, FACE_OPEN. */
+const FACE_INTERIOR: i32 = 0
+const FACE_OPEN: i32 = 3
 
 /** cellVelocityRows over cells [c0, c1). */
 export function hybridCellVelocityRows(cellFaceStart: usize, cellFaces: usize, wgt: usize, z: usize, out: usize, c0: i32, c1: i32): void {
@@ -72,5 +77,53 @@ export function hybridVorticityRows(grad: usize, omega: usize, magnitude: usize,
     const d = rf64(grad, g + 3) - rf64(grad, g + 1)
     wf64(omega, 3 * c, a); wf64(omega, 3 * c + 1, b); wf64(omega, 3 * c + 2, d)
     wf64(magnitude, c, Math.sqrt(a * a + b * b + d * d))
+  }
+}
+
+/** confinementRows over cells [c0, c1). */
+export function hybridConfinementRows(
+  gradientStart: usize, gradientCells: usize, W: usize, omega: usize, mag: usize, meanEdge: usize,
+  field: usize, uniform: f64, fx: usize, fy: usize, fz: usize, c0: i32, c1: i32,
+): void {
+  for (let c = c0; c < c1; c++) {
+    const sc = rf64(mag, c)
+    let ex: f64 = 0, ey: f64 = 0, ez: f64 = 0
+    for (let i = ri32(gradientStart, c), e = ri32(gradientStart, c + 1); i < e; i++) {
+      const ds = rf64(mag, ri32(gradientCells, i)) - sc
+      ex += rf64(W, 3 * i) * ds
+      ey += rf64(W, 3 * i + 1) * ds
+      ez += rf64(W, 3 * i + 2) * ds
+    }
+    const h = rf64(meanEdge, c)
+    const len = Math.sqrt(ex * ex + ey * ey + ez * ez) + (1e-3 * sc) / h
+    if (!(len > 0)) continue
+    const s = ((field == 0 ? uniform : rf64(field, c)) * h) / len
+    const a = rf64(omega, 3 * c), b = rf64(omega, 3 * c + 1), d = rf64(omega, 3 * c + 2)
+    wf64(fx, c, rf64(fx, c) + s * (ey * d - ez * b))
+    wf64(fy, c, rf64(fy, c) + s * (ez * a - ex * d))
+    wf64(fz, c, rf64(fz, c) + s * (ex * b - ey * a))
+  }
+}
+
+/** faceForceRows (hybridForces.ts, eq. 5) over faces [f0, f1). */
+export function hybridFaceForceRows(
+  faceKind: usize, faceCellA: usize, faceCellB: usize, cellVolume: usize, faceNormal: usize,
+  fx: usize, fy: usize, fz: usize, dt: f64, z: usize, f0: i32, f1: i32,
+): void {
+  for (let f = f0; f < f1; f++) {
+    const kind = <i32>load<u8>(faceKind + <usize>f)
+    const a = ri32(faceCellA, f)
+    let ax: f64, ay: f64, az: f64
+    if (kind == FACE_INTERIOR) {
+      const b = ri32(faceCellB, f)
+      const va = rf64(cellVolume, a), vb = rf64(cellVolume, b)
+      const s = 1 / (va + vb)
+      ax = (va * rf64(fx, a) + vb * rf64(fx, b)) * s
+      ay = (va * rf64(fy, a) + vb * rf64(fy, b)) * s
+      az = (va * rf64(fz, a) + vb * rf64(fz, b)) * s
+    } else if (kind == FACE_OPEN) {
+      ax = rf64(fx, a); ay = rf64(fy, a); az = rf64(fz, a)
+    } else continue
+    wf64(z, f, rf64(z, f) + dt * (rf64(faceNormal, 3 * f) * ax + rf64(faceNormal, 3 * f + 1) * ay + rf64(faceNormal, 3 * f + 2) * az))
   }
 }

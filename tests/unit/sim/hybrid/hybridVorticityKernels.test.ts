@@ -2,12 +2,17 @@
 // wasm/assembly/hybridVorticity.ts): HybridVorticity.compute on the WebAssembly kernels over 1,
 // 2 and 3 threads gives the TypeScript run's velocities, gradients, vorticity and magnitudes bit
 // for bit, with the tetrahedra's deferred corrections and NaN in the field; and the TypeScript
-// compute is the composition of the exported one-pass functions, bit for bit.
+// compute is the composition of the exported one-pass functions, bit for bit. The confinement
+// force (a row per cell) is eta = hybridCellGradient(|omega|) put through the formula here, and
+// the forces' row over faces (eq. 5) gives the same bits on every backend.
 import { describe, expect, it } from 'vitest'
 import { CLOSED_BOX } from '../../../../src-shared/sim/core/boundaries'
 import { buildHybridMesh, type HybridMesh } from '../../../../src-shared/sim/hybrid/hybridMesh'
+import { kernelCopy } from '../../../../src-shared/sim/core/kernelBackend'
+import { Prng } from '../../../../src-shared/sim/core/prng'
+import { addCellForcesToFaces, HYBRID_FACE_FORCES } from '../../../../src-shared/sim/hybrid/hybridForces'
 import {
-  correctTetVelocities, HybridVorticity, hybridCellVelocities, hybridCellVelocityGradients, hybridVorticityFromGradients, TET_VELOCITY_CORRECTIONS, TET_VELOCITY_RELAXATION,
+  correctTetVelocities, hybridCellGradient, HybridVorticity, hybridCellVelocities, hybridCellVelocityGradients, hybridVorticityFromGradients, TET_VELOCITY_CORRECTIONS, TET_VELOCITY_RELAXATION,
 } from '../../../../src-shared/sim/hybrid/hybridVorticity'
 import type { WasmKernelBackend } from '../../../../src-shared/sim/wasm/wasmBackend'
 import { everyBackendOfFile, sameBits } from '../everyBackend'
@@ -58,6 +63,61 @@ describe('the hybrid vorticity passes on the kernels', () => {
       v.compute(z2)
       expect(sameBits(v.omega, ref.omega), `${threads}, second field`).toBe(true)
       ref.compute(z)
+    }
+  })
+
+  it('the confinement force: eps h (N x omega), N from hybridCellGradient of |omega|, the same bits on every backend, uniform and per cell', () => {
+    const z = faceVelocities(5)
+    const n = mesh.cellCount
+    const ref = new HybridVorticity(mesh)
+    ref.compute(z)
+    const eta = new Float64Array(3 * n)
+    hybridCellGradient(mesh, ref.ops, ref.magnitude, eta)
+    const rng = new Prng(3)
+    const field = new Float64Array(n).map(() => rng.next())
+    const expected = (eps: (c: number) => number) => {
+      const f = new Float64Array(3 * n).fill(0.25)
+      for (let c = 0; c < n; c++) {
+        const ex = eta[3 * c], ey = eta[3 * c + 1], ez = eta[3 * c + 2], h = mesh.cellMeanEdge[c]
+        const len = Math.sqrt(ex * ex + ey * ey + ez * ez) + (1e-3 * ref.magnitude[c]) / h
+        if (!(len > 0)) continue
+        const s = (eps(c) * h) / len
+        const a = ref.omega[3 * c], b = ref.omega[3 * c + 1], d = ref.omega[3 * c + 2]
+        f[c] += s * (ey * d - ez * b); f[n + c] += s * (ez * a - ex * d); f[2 * n + c] += s * (ex * b - ey * a)
+      }
+      return f
+    }
+    const uniform = expected(() => 0.4), perCell = expected((c) => field[c])
+    for (const [name, k] of [['TypeScript', undefined] as const, ...BACKENDS]) {
+      const v = new HybridVorticity(mesh, ref.ops, k)
+      v.compute(z)
+      for (const [eps, want] of [[0.4, uniform], [field, perCell]] as const) {
+        const alloc = () => (k ? k.f64(n) : new Float64Array(n))
+        const fx = alloc(), fy = alloc(), fz = alloc()
+        fx.fill(0.25); fy.fill(0.25); fz.fill(0.25)
+        v.addConfinement(eps, fx, fy, fz)
+        const got = new Float64Array(3 * n)
+        got.set(fx); got.set(fy, n); got.set(fz, 2 * n)
+        expect(sameBits(got, want), `${name}, ${typeof eps === 'number' ? 'uniform' : 'per cell'}`).toBe(true)
+      }
+      if (k) expect((k as WasmKernelBackend).fallbacks, name).toBe(0)
+    }
+  })
+
+  it('the forces on the faces (eq. 5) as a row: addCellForcesToFaces\' bits on every backend', () => {
+    const n = mesh.cellCount, nf = mesh.faceCount
+    const rng = new Prng(8)
+    const fx = new Float64Array(n).map(() => rng.next() - 0.5), fy = new Float64Array(n).map(() => rng.next() - 0.5), fz = new Float64Array(n).map(() => rng.next() - 0.5)
+    fy[7] = Number.NaN
+    const z0 = faceVelocities(6)
+    const want = z0.slice()
+    addCellForcesToFaces(mesh, fx, fy, fz, 0.03, want)
+    for (const [name, k] of BACKENDS) {
+      const own = <T extends Float64Array | Int32Array | Uint8Array>(a: T): T => kernelCopy(k, a)
+      const z = own(z0.slice())
+      k.run(HYBRID_FACE_FORCES, own(mesh.faceKind), own(mesh.faceCellA), own(mesh.faceCellB), own(mesh.cellVolume), own(mesh.faceNormal), own(fx), own(fy), own(fz), 0.03, z, nf)
+      expect(sameBits(z, want), name).toBe(true)
+      expect((k as WasmKernelBackend).fallbacks, name).toBe(0)
     }
   })
 })
