@@ -271,6 +271,20 @@ export class HybridAdvection {
     else this.interpolation.fastVelocityAt(x, y, z, c, vertexVel, this.vel, 0)
   }
 
+  /** a where the kernels reach it: a itself when they hold it (always on TypeScript), else `copy` filled from it. */
+  private reach(a: Float64Array, copy: Float64Array): Float64Array {
+    const K = this.kernelArrays
+    if (!K.copies || K.kernels.holds(a)) return a
+    copy.set(a)
+    return copy
+  }
+
+  /** Where a row writes an output the caller asked for in `out`: out itself when the kernels hold it, else `copy` (copied to out after). */
+  private target(out: Float64Array, copy: Float64Array): Float64Array {
+    const K = this.kernelArrays
+    return !K.copies || K.kernels.holds(out) ? out : copy
+  }
+
   private checkStep(what: string, dt: number, vertexVel: Float64Array): void {
     if (!Number.isFinite(dt) || dt < 0) throw new EddyError('INVALID_PARAM', `hybrid advection (${what}): the time step must be finite and not negative (got ${dt})`)
     if (vertexVel.length !== 3 * this.mesh.vertexCount) throw new EddyError('INVALID_PARAM', `hybrid advection (${what}): ${vertexVel.length} vertex velocity numbers for ${this.mesh.vertexCount} vertices (3 each)`)
@@ -289,15 +303,12 @@ export class HybridAdvection {
     const { pos, batch, kernelArrays: K } = this
     // The faces whose whole trace lies among hexahedra, on the kernels (hexTraceKernel.ts);
     // the others below, each as it was before that row existed.
-    const z = K.copies ? K.zOld : zOld
-    const vv = K.copies ? K.vv : vertexVel
-    if (K.copies) {
-      z.set(zOld)
-      vv.set(vertexVel)
-    }
+    const z = this.reach(zOld, K.zOld)
+    const vv = this.reach(vertexVel, K.vv)
+    const zOut = this.target(zNew, K.zNew)
     const { origin, dx, nx, ny, nz } = grid
-    K.kernels.run(HEX_FACE_TRACES, K.mesh, vv, z, dt, hexCount, nx, ny, nz, origin[0], origin[1], origin[2], 1 / dx, K.copies ? K.zNew : zNew, K.at, K.cell, K.status, faceCount)
-    if (K.copies) zNew.set(K.zNew)
+    K.kernels.run(HEX_FACE_TRACES, K.mesh, vv, z, dt, hexCount, nx, ny, nz, origin[0], origin[1], origin[2], 1 / dx, zOut, K.at, K.cell, K.status, faceCount)
+    if (zOut !== zNew) zNew.set(zOut)
     // The rest traced whole (fullTraceKernel.ts), each from its centre in cell a: it lies on
     // that cell's boundary, where its fields are defined, so no search is needed.
     this.fullTraces(faceCount, K.mesh.faceCentre, K.mesh.faceCellA, -dt, false, vv)
@@ -381,20 +392,13 @@ export class HybridAdvection {
     // The cells whose whole trace lies among hexahedra, on the kernels (hexTraceKernel.ts);
     // the others below, each as it was before that row existed.
     const two = values2 !== null
-    const a = K.copies ? K.sA : values, b = two ? (K.copies ? K.sB : values2) : null
-    const vv = K.copies ? K.vv : vertexVel
-    if (K.copies) {
-      a.set(values)
-      if (b !== null) b.set(values2!)
-      vv.set(vertexVel)
-    }
-    const oA = K.copies ? K.oA : out, oB = two ? (K.copies ? K.oB : out2) : null
+    const a = this.reach(values, K.sA), b = two ? this.reach(values2!, K.sB) : null
+    const vv = this.reach(vertexVel, K.vv)
+    const oA = this.target(out, K.oA), oB = two ? this.target(out2!, K.oB) : null
     const { origin, dx, nx, ny, nz } = grid
     K.kernels.run(HEX_CELL_TRACES, K.mesh, vv, a, b, dt, hexCount, nx, ny, nz, origin[0], origin[1], origin[2], 1 / dx, oA, oB, K.at, K.cell, K.status, cellCount)
-    if (K.copies) {
-      out.set(oA.subarray(0, cellCount))
-      if (two) out2!.set(oB!.subarray(0, cellCount))
-    }
+    if (oA !== out) out.set(oA.subarray(0, cellCount))
+    if (two && oB !== out2) out2!.set(oB!.subarray(0, cellCount))
     this.fullTraces(cellCount, K.mesh.cellCentre, null, -dt, false, vv)
     const { status, at, cell, left, end } = K
     const { ringStart } = interp
@@ -474,8 +478,7 @@ export class HybridAdvection {
     this.checkStep('trace ends', Math.abs(step), vertexVel)
     if (select.length !== nc) throw new EddyError('INVALID_PARAM', `hybrid advection (trace ends): ${select.length} flags for ${nc} cells`)
     K.pick.set(select)
-    if (K.copies) K.vv.set(vertexVel)
-    this.fullTraces(nc, K.mesh.cellCentre, null, step, true, K.copies ? K.vv : vertexVel)
+    this.fullTraces(nc, K.mesh.cellCentre, null, step, true, this.reach(vertexVel, K.vv))
     return K.end
   }
 
@@ -488,13 +491,9 @@ export class HybridAdvection {
     const { vertexCount, faceCount } = this.mesh
     const K = this.kernelArrays
     if (z.length !== faceCount || out.length !== 3 * vertexCount) throw new EddyError('INVALID_PARAM', `hybrid vertex velocities: ${z.length} face velocities for ${faceCount} faces, output of ${out.length} numbers for ${vertexCount} vertices (3 each)`)
-    if (!K.copies) {
-      K.kernels.run(HYBRID_CELL_VELOCITIES, K.vertexFaceStart, K.vertexFaces, K.vertexCoefficients, z, out, vertexCount)
-      return
-    }
-    K.zOld.set(z)
-    K.kernels.run(HYBRID_CELL_VELOCITIES, K.vertexFaceStart, K.vertexFaces, K.vertexCoefficients, K.zOld, K.vv, vertexCount)
-    out.set(K.vv)
+    const o = this.target(out, K.vv)
+    K.kernels.run(HYBRID_CELL_VELOCITIES, K.vertexFaceStart, K.vertexFaces, K.vertexCoefficients, this.reach(z, K.zOld), o, vertexCount)
+    if (o !== out) out.set(o)
   }
 
   /**
@@ -508,12 +507,7 @@ export class HybridAdvection {
     const { cellCount, faceCount, cellMeanEdge, cellKind } = this.mesh
     if (a.length !== cellCount || b.length !== cellCount || zFaces.length !== faceCount) throw new EddyError('INVALID_PARAM', `hybrid sampling: ${a.length} and ${b.length} cell values and ${zFaces.length} face velocities for ${cellCount} cells and ${faceCount} faces`)
     if (points.length < 3 * count || cells.length < count || outA.length < count || outB.length < count || outVel.length < 3 * count) throw new EddyError('INVALID_PARAM', `hybrid sampling: arrays shorter than ${count} points`)
-    const sa = K.copies ? K.sA : a, sb = K.copies ? K.sB : b, z = K.copies ? K.zOld : zFaces
-    if (K.copies) {
-      sa.set(a)
-      sb.set(b)
-      z.set(zFaces)
-    }
+    const sa = this.reach(a, K.sA), sb = this.reach(b, K.sB), z = this.reach(zFaces, K.zOld)
     const { ringStart, neighbourStart } = interp
     const eps2 = interp.epsilonFactor * interp.epsilonFactor
     // The batches hold at most this many points (their arrays are sized by cells and faces).

@@ -54,8 +54,8 @@ export class HybridFields {
   private readonly v3 = new Float64Array(3)
   private readonly p3 = new Float64Array(3)
   private readonly kernels: KernelBackend
-  /** Eq. 5's row (hybridForces.ts HYBRID_FACE_FORCES): the mesh's arrays and a copy of z where the kernels read them (none on TypeScript). */
-  private readonly faceForceArrays: { faceKind: Uint8Array; faceCellA: Int32Array; faceCellB: Int32Array; cellVolume: Float64Array; faceNormal: Float64Array; z: Float64Array | null }
+  /** Eq. 5's row (hybridForces.ts HYBRID_FACE_FORCES): the mesh's arrays where the kernels read them. */
+  private readonly faceForceArrays: { faceKind: Uint8Array; faceCellA: Int32Array; faceCellB: Int32Array; cellVolume: Float64Array; faceNormal: Float64Array }
   /** The band cubes' centres and cells, found once (resample). */
   private bandSamples: BandSamples | null = null
 
@@ -68,12 +68,13 @@ export class HybridFields {
     const nf = mesh.faceCount, nc = mesh.cellCount
     this.openSides = openSidesOf(mesh)
     this.ambients = [0, ambientTemperature]
-    this.z = new Float64Array(nf)
-    this.zTmp = new Float64Array(nf)
-    this.density = new Float64Array(nc)
-    this.temperature = new Float64Array(nc).fill(ambientTemperature)
-    this.sTmp = new Float64Array(nc)
-    this.sTmp2 = new Float64Array(nc)
+    // The state lives where the kernels read it, so their rows take it without copies.
+    this.z = kernels.f64(nf)
+    this.zTmp = kernels.f64(nf)
+    this.density = kernels.f64(nc)
+    this.temperature = kernels.f64(nc).fill(ambientTemperature)
+    this.sTmp = kernels.f64(nc)
+    this.sTmp2 = kernels.f64(nc)
     // The per-cell forces live where the kernels read them (the confinement and eq. 5 are rows).
     this.fx = kernels.f64(nc)
     this.fy = kernels.f64(nc)
@@ -82,9 +83,8 @@ export class HybridFields {
     const own = <T extends Float64Array | Int32Array | Uint8Array>(a: T): T => kernelCopy(kernels, a)
     this.faceForceArrays = {
       faceKind: own(mesh.faceKind), faceCellA: own(mesh.faceCellA), faceCellB: own(mesh.faceCellB), cellVolume: own(mesh.cellVolume), faceNormal: own(mesh.faceNormal),
-      z: kernels.kind === 'ts' ? null : kernels.f64(nf),
     }
-    this.vertexVelocity = new Float64Array(3 * mesh.vertexCount)
+    this.vertexVelocity = kernels.f64(3 * mesh.vertexCount)
     this.nearOpenSide = new Uint8Array(nc)
     this.locator = new HybridLocator(mesh)
     this.interpolation = new HybridInterpolation(mesh)
@@ -249,10 +249,7 @@ export class HybridFields {
     if (!(Number.isFinite(h) && h >= 0)) throw new EddyError('INVALID_PARAM', `hybrid forces: the time step must be a finite number of seconds >= 0 (got ${h})`)
     // addCellForcesToFaces as a row over the faces.
     const F = this.faceForceArrays
-    const z = F.z ?? this.z
-    if (F.z !== null) F.z.set(this.z)
-    this.kernels.run(HYBRID_FACE_FORCES, F.faceKind, F.faceCellA, F.faceCellB, F.cellVolume, F.faceNormal, this.fx, this.fy, this.fz, h, z, this.mesh.faceCount)
-    if (F.z !== null) this.z.set(F.z)
+    this.kernels.run(HYBRID_FACE_FORCES, F.faceKind, F.faceCellA, F.faceCellB, F.cellVolume, F.faceNormal, this.fx, this.fy, this.fz, h, this.z, this.mesh.faceCount)
     this.fx.fill(0); this.fy.fill(0); this.fz.fill(0)
     const kd = Math.exp(-p.dissipation.density * h), kt = Math.exp(-p.dissipation.temperature * h)
     if (kd !== 1) for (let c = 0; c < n; c++) this.density[c] *= kd

@@ -127,13 +127,14 @@ export class HybridProjection {
     const { mesh, rhs: b, p, k, kernels } = this
     const n = mesh.cellCount, nf = mesh.faceCount
     if (z.length !== nf) throw new EddyError('INVALID_PARAM', `hybrid projection: ${z.length} face velocities for ${nf} faces`)
-    const zk = k.z ?? z
-    if (k.z !== null) k.z.set(z)
+    // The caller's z when the kernels hold it, else a copy where they do (and back after).
+    const zk = k.z === null || kernels.holds(z) ? z : k.z
+    if (zk !== z) zk.set(z)
     kernels.run(HYBRID_CELL_FLUX, k.cellFaceStart, k.cellFaces, k.signedArea, zk, b, 1, n)
     const stats = this.pcg.solve(this.operator, this.preconditioner, b, p, options)
     kernels.run(HYBRID_FACE_CORRECTION, k.faceCellA, k.faceCellB, k.inv, p, zk, nf)
     kernels.run(HYBRID_RELATIVE_DIVERGENCE, k.cellFaceStart, k.cellFaces, k.signedArea, zk, k.ratio, n)
-    if (k.z !== null) z.set(k.z)
+    if (zk !== z) z.set(zk)
     // The largest (NaN never compares larger), as worstRelativeDivergence finds it.
     let worst = 0
     for (let c = 0; c < n; c++) if (k.ratio[c] > worst) worst = k.ratio[c]

@@ -405,8 +405,9 @@ export class HybridVorticity {
     const { mesh, kernels, k } = this
     checkLength('the face velocity', z, mesh.faceCount)
     if (this.unchanged(z, corrections)) return
-    const zk = k.z ?? z
-    if (k.z !== null) k.z.set(z.subarray(0, mesh.faceCount))
+    // The caller's z when the kernels hold it, else a copy where they do.
+    const zk = k.z === null || kernels.holds(z) ? z : k.z
+    if (zk !== z) zk.set(z.subarray(0, mesh.faceCount))
     const n = mesh.cellCount
     kernels.run(HYBRID_CELL_VELOCITIES, k.cellFaceStart, k.cellFaces, k.velocityWeight, zk, this.velocity, n)
     kernels.run(HYBRID_VELOCITY_GRADIENTS, k.gradientStart, k.gradientCells, k.gradientWeight, this.velocity, this.gradient, n)
