@@ -44,7 +44,7 @@ import { EddyError } from '../../api/errors'
 import { kernelCopy, TS_KERNELS } from '../core/kernelBackend'
 import type { KernelBackend } from '../core/kernelTypes'
 import { FACE_INTERIOR, type HybridMesh } from './hybridMesh'
-import { cellVelocityRows, correctTetRows, HYBRID_CELL_VELOCITIES, HYBRID_CONFINEMENT, HYBRID_CORRECT_TETS, HYBRID_VELOCITY_GRADIENTS, HYBRID_VORTICITY, velocityGradientRows, vorticityRows } from './hybridVorticityKernels'
+import { cellVelocityRows, correctTetRows, DIFFERING_BLOCK, HYBRID_CELL_VELOCITIES, HYBRID_CONFINEMENT, HYBRID_DIFFERING_WORDS, HYBRID_CORRECT_TETS, HYBRID_VELOCITY_GRADIENTS, HYBRID_VORTICITY, velocityGradientRows, vorticityRows } from './hybridVorticityKernels'
 
 /** Gradient fits drop the directions whose normal-matrix eigenvalue is below this x the largest. */
 export const GRADIENT_RANK_FLOOR = 1e-6
@@ -364,7 +364,9 @@ export class HybridVorticity {
    * the same field several times (its speed limit, the guard after it, the next substep's
    * limit, the vortex particles' forces and the confinement), and each asks once.
    */
-  private readonly lastZ: Int32Array
+  private readonly lastZ: Float64Array
+  /** Per block of faces, how many differ from lastZ (HYBRID_DIFFERING_WORDS' partials). */
+  private readonly differing: Float64Array
   private lastCorrections = -1
 
   /** Where compute() runs, and the arrays its rows read there (copies in the WebAssembly memory; the mesh's and ops' own on TypeScript). */
@@ -393,7 +395,8 @@ export class HybridVorticity {
     this.gradient = kernels.f64(9 * n)
     this.omega = kernels.f64(3 * n)
     this.magnitude = kernels.f64(n)
-    this.lastZ = new Int32Array(2 * mesh.faceCount)
+    this.lastZ = kernels.f64(mesh.faceCount)
+    this.differing = kernels.f64(Math.ceil(mesh.faceCount / DIFFERING_BLOCK))
   }
 
   /**
@@ -418,18 +421,17 @@ export class HybridVorticity {
     kernels.run(HYBRID_VORTICITY, this.gradient, this.omega, this.magnitude, n)
   }
 
-  /** Whether z and corrections are those of the last compute() (bitwise); else remembers them. */
+  /** Whether z and corrections are those of the last compute() (bitwise, a row over blocks); else remembers them. */
   private unchanged(z: Float64Array, corrections: number): boolean {
-    const last = this.lastZ
-    if (z.length * 2 !== last.length) return false
-    const bits = new Int32Array(z.buffer, z.byteOffset, last.length)
-    let same = corrections === this.lastCorrections
-    for (let i = 0; same && i < last.length; i++) if (bits[i] !== last[i]) same = false
-    if (same) return true
-    last.set(bits)
+    const nf = this.mesh.faceCount
+    // On the kernels when they hold z (the solver's own), else the reference here.
+    const where = this.kernels.holds(z) ? this.kernels : TS_KERNELS
+    if (corrections === this.lastCorrections && where.run(HYBRID_DIFFERING_WORDS, z, this.lastZ, nf, this.differing) === 0) return true
+    this.lastZ.set(z.subarray(0, nf))
     this.lastCorrections = corrections
     return false
   }
+
 
   /**
    * Adds the confinement force eps h (N x omega) (m/s^2) of the last compute() to fx, fy, fz

@@ -166,3 +166,31 @@ export const HYBRID_CONFINEMENT = defineKernel({
   work: (a) => 8 * num(a, 11),
   ref: confinementRows,
 })
+
+/** Entries per block of HYBRID_DIFFERING_WORDS. */
+export const DIFFERING_BLOCK = 8192
+
+/**
+ * Blocks [k0, k1) of DIFFERING_BLOCK entries of a and b (n each): partial[k] = how many of the
+ * block's entries differ in their bits (NaN payloads and the sign of zero included).
+ */
+export function differingWordsBlocks(a: Float64Array, b: Float64Array, n: number, partial: Float64Array, k0: number, k1: number): void {
+  const A = new Int32Array(a.buffer, a.byteOffset, 2 * n), B = new Int32Array(b.buffer, b.byteOffset, 2 * n)
+  for (let k = k0; k < k1; k++) {
+    const end = Math.min(n, (k + 1) * DIFFERING_BLOCK)
+    let d = 0
+    for (let i = k * DIFFERING_BLOCK; i < end; i++) if (A[2 * i] !== B[2 * i] || A[2 * i + 1] !== B[2 * i + 1]) d++
+    partial[k] = d
+  }
+}
+
+/** differingWordsBlocks over [0, ceil(n / DIFFERING_BLOCK)); run() returns the count. Args: a, b, n, partial. */
+export const HYBRID_DIFFERING_WORDS = defineKernel({
+  name: 'hybridDifferingWordsBlocks',
+  args: [f64('a'), f64('b'), int('n'), f64('partial')],
+  split: 'blocks',
+  range: (a) => Math.ceil(num(a, 2) / DIFFERING_BLOCK),
+  work: (a) => num(a, 2),
+  partials: 'partial',
+  ref: differingWordsBlocks,
+})

@@ -127,3 +127,14 @@ export function hybridFaceForceRows(
     wf64(z, f, rf64(z, f) + dt * (rf64(faceNormal, 3 * f) * ax + rf64(faceNormal, 3 * f + 1) * ay + rf64(faceNormal, 3 * f + 2) * az))
   }
 }
+
+/** differingWordsBlocks over blocks [k0, k1) of 8192 entries (hybridVorticityKernels.ts DIFFERING_BLOCK). */
+export function hybridDifferingWordsBlocks(a: usize, b: usize, n: i32, partial: usize, k0: i32, k1: i32): void {
+  for (let k = k0; k < k1; k++) {
+    const e = (k + 1) * 8192
+    const end = e < n ? e : n
+    let d: i32 = 0
+    for (let i = k * 8192; i < end; i++) if (load<i64>(a + (<usize>i << 3)) != load<i64>(b + (<usize>i << 3))) d++
+    wf64(partial, k, <f64>d)
+  }
+}

@@ -8,9 +8,10 @@
 import { describe, expect, it } from 'vitest'
 import { CLOSED_BOX } from '../../../../src-shared/sim/core/boundaries'
 import { buildHybridMesh, type HybridMesh } from '../../../../src-shared/sim/hybrid/hybridMesh'
-import { kernelCopy } from '../../../../src-shared/sim/core/kernelBackend'
+import { kernelCopy, TS_KERNELS as TS } from '../../../../src-shared/sim/core/kernelBackend'
 import { Prng } from '../../../../src-shared/sim/core/prng'
 import { addCellForcesToFaces, HYBRID_FACE_FORCES } from '../../../../src-shared/sim/hybrid/hybridForces'
+import { DIFFERING_BLOCK, HYBRID_DIFFERING_WORDS } from '../../../../src-shared/sim/hybrid/hybridVorticityKernels'
 import {
   correctTetVelocities, hybridCellGradient, HybridVorticity, hybridCellVelocities, hybridCellVelocityGradients, hybridVorticityFromGradients, TET_VELOCITY_CORRECTIONS, TET_VELOCITY_RELAXATION,
 } from '../../../../src-shared/sim/hybrid/hybridVorticity'
@@ -118,6 +119,29 @@ describe('the hybrid vorticity passes on the kernels', () => {
       k.run(HYBRID_FACE_FORCES, own(mesh.faceKind), own(mesh.faceCellA), own(mesh.faceCellB), own(mesh.cellVolume), own(mesh.faceNormal), own(fx), own(fy), own(fz), 0.03, z, nf)
       expect(sameBits(z, want), name).toBe(true)
       expect((k as WasmKernelBackend).fallbacks, name).toBe(0)
+    }
+  })
+
+  it('counts the entries whose bits differ (the compute cache\'s check), -0 and NaN payloads included, on every backend', () => {
+    const n = 3 * DIFFERING_BLOCK + 17
+    const a = new Float64Array(n).map((_, i) => Math.sin(i))
+    const b = a.slice()
+    b[5] = -b[5]
+    b[DIFFERING_BLOCK + 3] = Number.NaN
+    a[DIFFERING_BLOCK + 3] = Number.NaN
+    a[2 * DIFFERING_BLOCK] = 0
+    b[2 * DIFFERING_BLOCK] = -0
+    b[n - 1] += 1e-16 * Math.abs(b[n - 1]) + Number.MIN_VALUE
+    // A NaN with another payload: the same value to ===, other bits.
+    new DataView(b.buffer).setUint32(8 * (DIFFERING_BLOCK + 9) + 4, 0x7ff80001, true)
+    new DataView(a.buffer).setUint32(8 * (DIFFERING_BLOCK + 9) + 4, 0x7ff80000, true)
+    new DataView(a.buffer).setUint32(8 * (DIFFERING_BLOCK + 9), 0, true)
+    new DataView(b.buffer).setUint32(8 * (DIFFERING_BLOCK + 9), 0, true)
+    for (const [name, k] of [['TypeScript', TS] as const, ...BACKENDS]) {
+      const A = kernelCopy(k, a), B = kernelCopy(k, b)
+      const partial = k.f64(Math.ceil(n / DIFFERING_BLOCK))
+      expect(k.run(HYBRID_DIFFERING_WORDS, A, B, n, partial), name).toBe(4)
+      expect(k.run(HYBRID_DIFFERING_WORDS, A, kernelCopy(k, a), n, partial), name).toBe(0)
     }
   })
 })
