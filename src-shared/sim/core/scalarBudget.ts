@@ -40,9 +40,9 @@
 // at the ambient value and brings nothing.
 import { backtrace, SOLID_THRESHOLD } from './advectKernels'
 import type { MacGrid } from './grid'
-import { TS_KERNELS } from './kernelBackend'
+import { kernelCopy, TS_KERNELS } from './kernelBackend'
 import type { KernelBackend } from './kernelTypes'
-import { BUDGET_APPLY, BUDGET_SUMS, BUDGET_WEIGHTS } from './scalarBudgetKernels'
+import { BUDGET_APPLY, BUDGET_SUMS, BUDGET_WEIGHTS, MESH_BUDGET_WEIGHTS } from './scalarBudgetKernels'
 
 /** Bounded passes before the remainder is spread by |q - q_amb| alone. */
 const BOUNDED_PASSES = 3
@@ -136,7 +136,11 @@ export interface CellAdjacency {
  * takes E V_i w_i / sum_j V_j w_j of the amount, i.e. its value moves by E w_i / sum_j V_j w_j.
  */
 export class MeshScalarBudget {
-  private weights = new Float64Array(0)
+  private weights: Float64Array = new Float64Array(0)
+  private adjacency: (Pick<CellAdjacency, 'cellFaceStart' | 'cellFaces' | 'faceCellA' | 'faceCellB'> & { mesh: CellAdjacency }) | null = null
+
+  /** kernels: where the bounded weights' row runs when they hold the scalar (default: here, TypeScript). */
+  constructor(private readonly kernels: KernelBackend = TS_KERNELS) {}
 
   /**
    * As ScalarBudget.restore, over every cell of `mesh`, less `left` (sum V (q - ambient) that
@@ -154,7 +158,7 @@ export class MeshScalarBudget {
     }
     e += left
     if (!(held > 0) || e === 0 || !Number.isFinite(e)) return 0
-    if (this.weights.length !== n) this.weights = new Float64Array(n)
+    if (this.weights.length !== n) this.weights = this.kernels.f64(n)
     const total = e
     for (let pass = 0; pass < BOUNDED_PASSES && e !== 0; pass++) e = this.boundedPass(after, ambient, mesh, e)
     if (e !== 0) {
@@ -167,29 +171,17 @@ export class MeshScalarBudget {
 
   private boundedPass(q: Float64Array, ambient: number, mesh: CellAdjacency, e: number): number {
     const raise = e < 0
-    const { cellCount: n, cellVolume: V, cellFaceStart: start, cellFaces: faces, faceCellA: A, faceCellB: B } = mesh
+    const { cellCount: n, cellVolume: V } = mesh
     const wt = this.weights
+    // The weights, a row per cell (on the kernels when they hold q); their sum here, in cell order.
+    const { kernels } = this
+    const on = kernels !== TS_KERNELS && kernels.holds(q) && kernels.holds(wt)
+    const A = on ? this.kernelAdjacency(mesh) : mesh
+    ;(on ? kernels : TS_KERNELS).run(MESH_BUDGET_WEIGHTS, A.cellFaceStart, A.cellFaces, A.faceCellA, A.faceCellB, q, ambient, raise ? 1 : 0, wt, n)
     let weight = 0
     for (let c = 0; c < n; c++) {
-      wt[c] = 0
-      const v = q[c]
-      const d = v - ambient
-      if (d === 0) continue
-      let bound = v
-      for (let s = start[c]; s < start[c + 1]; s++) {
-        const f = faces[s]
-        const o = A[f] === c ? B[f] : A[f]
-        if (o < 0) continue
-        const x = q[o]
-        if (raise ? x > bound : x < bound) bound = x
-      }
-      const room = raise ? bound - v : v - bound
-      const dev = d < 0 ? -d : d
-      const w = room < dev ? room : dev
-      if (w > 0) {
-        wt[c] = w
-        weight += V[c] * w
-      }
+      const w = wt[c]
+      if (w > 0) weight += V[c] * w
     }
     if (!(weight > 0)) return e
     const all = Math.abs(e) <= weight
@@ -197,6 +189,18 @@ export class MeshScalarBudget {
     for (let c = 0; c < n; c++) if (wt[c] !== 0) q[c] -= k * wt[c]
     return all ? 0 : e + (raise ? weight : -weight)
   }
+
+  /** The mesh's adjacency where the kernels reach it (copied once per mesh). */
+  private kernelAdjacency(mesh: CellAdjacency): Pick<CellAdjacency, 'cellFaceStart' | 'cellFaces' | 'faceCellA' | 'faceCellB'> {
+    const held = this.adjacency
+    if (held !== null && held.mesh === mesh) return held
+    const k = this.kernels
+    const copy = (a: Int32Array) => (k.holds(a) ? a : kernelCopy(k, a))
+    const made = { mesh, cellFaceStart: copy(mesh.cellFaceStart), cellFaces: copy(mesh.cellFaces), faceCellA: copy(mesh.faceCellA), faceCellB: copy(mesh.faceCellB) }
+    this.adjacency = made
+    return made
+  }
+
 }
 
 /**

@@ -5,7 +5,7 @@
 // so they are the same on every backend and thread count (no longer one running sum over all
 // cells: the amounts differ from that in the last bits). Twins: wasm/assembly/scalarBudget.ts.
 import { SOLID_THRESHOLD } from './advectKernels'
-import { defineKernel, f32, f64, float, int, ptr } from './kernelTable'
+import { defineKernel, f32, f64, float, i32, int, ptr, size } from './kernelTable'
 
 /**
  * Planes [k0, k1): partial[2k] = sum over the plane's fluid cells of (after - amb) - (before
@@ -116,4 +116,41 @@ export const BUDGET_APPLY = defineKernel({
   range: (a) => a[4] as number,
   work: (a) => (a[3] as number) * (a[4] as number),
   ref: (q: Float32Array, wt: Float32Array, k: number, plane: number, _nz: number, k0: number, k1: number) => budgetApplySlab(q, wt, k, plane, k0, k1),
+})
+
+/**
+ * MeshScalarBudget's bounded weights (scalarBudget.ts) of cells [c0, c1) of an unstructured mesh:
+ * wt[c] = min(|q_c - amb|, room_c) where that is above 0, else 0; room_c how far q_c may rise
+ * (raise = 1) to the largest of itself and its face neighbours, or fall to the smallest. The
+ * weights' sum stays with the caller, in cell order.
+ */
+export function meshBudgetWeightRows(cellFaceStart: Int32Array, cellFaces: Int32Array, faceCellA: Int32Array, faceCellB: Int32Array, q: Float64Array, ambient: number, raise: number, wt: Float64Array, c0: number, c1: number): void {
+  const up = raise === 1
+  for (let c = c0; c < c1; c++) {
+    wt[c] = 0
+    const v = q[c]
+    const d = v - ambient
+    if (d === 0) continue
+    let bound = v
+    for (let s = cellFaceStart[c]; s < cellFaceStart[c + 1]; s++) {
+      const f = cellFaces[s]
+      const o = faceCellA[f] === c ? faceCellB[f] : faceCellA[f]
+      if (o < 0) continue
+      const x = q[o]
+      if (up ? x > bound : x < bound) bound = x
+    }
+    const room = up ? bound - v : v - bound
+    const dev = d < 0 ? -d : d
+    const w = room < dev ? room : dev
+    if (w > 0) wt[c] = w
+  }
+}
+
+export const MESH_BUDGET_WEIGHTS = defineKernel({
+  name: 'meshBudgetWeightRows',
+  args: [i32('cellFaceStart'), i32('cellFaces'), i32('faceCellA'), i32('faceCellB'), f64('q'), float('ambient'), int('raise'), f64('wt'), size('cells')],
+  split: 'rows',
+  range: (a) => a[8] as number,
+  work: (a) => 8 * (a[8] as number),
+  ref: meshBudgetWeightRows,
 })

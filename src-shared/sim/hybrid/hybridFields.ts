@@ -43,10 +43,12 @@ export class HybridFields {
   private lost = new Uint8Array(0)
   private readonly openSides: boolean[]
   /** Keeps the smoke and heat through advection, less what leaves through open sides. */
-  private readonly budget = new MeshScalarBudget()
+  private readonly budget: MeshScalarBudget
   /** What the last advection carried out through open sides: smoke, heat (amountLeaving). */
   private readonly left = new Float64Array(2)
   private readonly traceEndPoint = new Float64Array(3)
+  /** Per cell, how far its centre lies from the nearest open side (openSideGaps; found once). */
+  private openSideGap: Float64Array | null = null
   /** 1 for the cells amountLeaving traces (within reach of an open side). */
   private readonly nearOpenSide: Uint8Array
   /** What lies beyond an open side: no smoke, the ambient temperature. */
@@ -56,6 +58,8 @@ export class HybridFields {
   private readonly kernels: KernelBackend
   /** Eq. 5's row (hybridForces.ts HYBRID_FACE_FORCES): the mesh's arrays where the kernels read them. */
   private readonly faceForceArrays: { faceKind: Uint8Array; faceCellA: Int32Array; faceCellB: Int32Array; cellVolume: Float64Array; faceNormal: Float64Array }
+  /** The wall and obstacle faces, found once (setClosedFaces). */
+  private closedFaces: Int32Array | null = null
   /** The band cubes' centres and cells, found once (resample). */
   private bandSamples: BandSamples | null = null
 
@@ -80,6 +84,7 @@ export class HybridFields {
     this.fy = kernels.f64(nc)
     this.fz = kernels.f64(nc)
     this.kernels = kernels
+    this.budget = new MeshScalarBudget(kernels)
     const own = <T extends Float64Array | Int32Array | Uint8Array>(a: T): T => kernelCopy(kernels, a)
     this.faceForceArrays = {
       faceKind: own(mesh.faceKind), faceCellA: own(mesh.faceCellA), faceCellB: own(mesh.faceCellB), cellVolume: own(mesh.cellVolume), faceNormal: own(mesh.faceNormal),
@@ -182,18 +187,15 @@ export class HybridFields {
    */
   private amountLeaving(vv: Float64Array, h: number, out: Float64Array): void {
     const { mesh, openSides: open } = this
-    const { nx, ny, nz, dx, origin } = mesh.grid
-    const lo0 = origin[0], lo1 = origin[1], lo2 = origin[2]
-    const hi0 = lo0 + nx * dx, hi1 = lo1 + ny * dx, hi2 = lo2 + nz * dx
+    const { dx } = mesh.grid
     let v2 = 0
     for (let i = 0; i < vv.length; i += 3) v2 = Math.max(v2, vv[i] * vv[i] + vv[i + 1] * vv[i + 1] + vv[i + 2] * vv[i + 2])
     const reach = Number.isFinite(v2) ? Math.sqrt(v2) * h + 2 * dx : Infinity
-    const C = mesh.cellCentre
     const near = this.nearOpenSide
+    const gap = this.openSideGap ?? (this.openSideGap = openSideGaps(mesh, open))
     let any = false
     for (let c = 0; c < mesh.cellCount; c++) {
-      const x = C[3 * c], y = C[3 * c + 1], z = C[3 * c + 2]
-      near[c] = (open[0] && x - lo0 < reach) || (open[1] && hi0 - x < reach) || (open[2] && y - lo1 < reach) || (open[3] && hi1 - y < reach) || (open[4] && z - lo2 < reach) || (open[5] && hi2 - z < reach) ? 1 : 0
+      near[c] = gap[c] < reach ? 1 : 0
       if (near[c] !== 0) any = true
     }
     out[0] = 0
@@ -263,15 +265,19 @@ export class HybridFields {
   setClosedFaces(obstacles: HybridObstacles): void {
     const { mesh, v3 } = this
     const F = mesh.faceCentre, N = mesh.faceNormal
-    for (let f = 0; f < mesh.faceCount; f++) {
-      const k = mesh.faceKind[f]
-      if (k === FACE_WALL) this.z[f] = 0
-      else if (k === FACE_OBSTACLE) {
+    const closed = this.closedFaces ?? (this.closedFaces = closedFacesOf(mesh))
+    // Obstacles at rest give every closed face 0, as the walls (velocityAt's rigid motion is 0 there).
+    const rest = obstacles.atRest
+    for (let i = 0; i < closed.length; i++) {
+      const f = closed[i]
+      if (rest || mesh.faceKind[f] === FACE_WALL) this.z[f] = 0
+      else {
         obstacles.velocityAt(F[3 * f], F[3 * f + 1], F[3 * f + 2], v3)
         this.z[f] = v3[0] * N[3 * f] + v3[1] * N[3 * f + 1] + v3[2] * N[3 * f + 2]
       }
     }
   }
+
 
   project(tolerance: number): HybridProjectStats {
     return this.projection.project(this.z, { tolerance, maxIterations: 1000 })
@@ -370,6 +376,37 @@ export class HybridFields {
     this.temperature.set(state.temperature)
     this.projection.p.set(state.p)
   }
+}
+
+/**
+ * Per cell the distance from its centre to the nearest open side of the domain (Infinity with
+ * none): a cell is within reach r of an open side when this is below r.
+ */
+function openSideGaps(mesh: HybridMesh, open: readonly boolean[]): Float64Array {
+  const { nx, ny, nz, dx, origin } = mesh.grid
+  const lo0 = origin[0], lo1 = origin[1], lo2 = origin[2]
+  const hi0 = lo0 + nx * dx, hi1 = lo1 + ny * dx, hi2 = lo2 + nz * dx
+  const C = mesh.cellCentre
+  const gap = new Float64Array(mesh.cellCount)
+  for (let c = 0; c < mesh.cellCount; c++) {
+    const x = C[3 * c], y = C[3 * c + 1], z = C[3 * c + 2]
+    let g = Infinity
+    if (open[0]) g = Math.min(g, x - lo0)
+    if (open[1]) g = Math.min(g, hi0 - x)
+    if (open[2]) g = Math.min(g, y - lo1)
+    if (open[3]) g = Math.min(g, hi1 - y)
+    if (open[4]) g = Math.min(g, z - lo2)
+    if (open[5]) g = Math.min(g, hi2 - z)
+    gap[c] = g
+  }
+  return gap
+}
+
+/** The faces of kind FACE_WALL or FACE_OBSTACLE, in face order. */
+function closedFacesOf(mesh: HybridMesh): Int32Array {
+  const list: number[] = []
+  for (let f = 0; f < mesh.faceCount; f++) if (mesh.faceKind[f] === FACE_WALL || mesh.faceKind[f] === FACE_OBSTACLE) list.push(f)
+  return Int32Array.from(list)
 }
 
 /** The band cubes whose centre lies in a cell: where resample() interpolates, and its answers. */

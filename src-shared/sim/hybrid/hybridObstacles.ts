@@ -57,6 +57,11 @@ export class HybridObstacles {
   }
 
   /** The nearest obstacle's rigid velocity at (x, y, z) into out[0..2]: v + omega x (x - centre). */
+  /** Whether every obstacle is at rest (no linear or angular velocity): velocityAt is then 0 everywhere. */
+  get atRest(): boolean {
+    return this.obstacles.every((o) => [...o.linearVelocity, ...o.angularVelocity].every((r) => r === 0))
+  }
+
   velocityAt(x: number, y: number, z: number, out: Float64Array): void {
     out[0] = 0; out[1] = 0; out[2] = 0
     let best = Infinity, which = -1

@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest'
 import { Prng } from '../../../src-shared/sim/core/prng'
 import { MacGrid } from '../../../src-shared/sim/core/grid'
 import { amountLeaving, type CellAdjacency, MeshScalarBudget, ScalarBudget } from '../../../src-shared/sim/core/scalarBudget'
+import { CLOSED_BOX } from '../../../src-shared/sim/core/boundaries'
+import { buildHybridMesh } from '../../../src-shared/sim/hybrid/hybridMesh'
+import type { WasmKernelBackend } from '../../../src-shared/sim/wasm/wasmBackend'
+import { everyBackendOfFile, sameBits } from './everyBackend'
 
 const nx = 10, ny = 9, nz = 8
 const n = nx * ny * nz
@@ -140,6 +144,29 @@ describe('MeshScalarBudget: the same on cells of different volumes', () => {
     for (let c = 1; c < 6; c++) {
       expect(after[c]).toBeGreaterThanOrEqual(Math.min(copy[c - 1], copy[c], copy[c + 1]))
       expect(after[c]).toBeLessThanOrEqual(Math.max(copy[c - 1], copy[c], copy[c + 1]))
+    }
+  })
+})
+
+describe('MeshScalarBudget on the kernels', () => {
+  const backends = everyBackendOfFile()
+  it('gives the TypeScript restore\'s bits on a hybrid mesh (the weights a row per cell), raising and lowering', () => {
+    const mesh = buildHybridMesh({ grid: { nx: 10, ny: 10, nz: 10, dx: 0.1, origin: [0, 0, 0] }, obstacle: (x, y, z) => Math.hypot(x - 0.5, y - 0.45, z - 0.5) - 0.22, mode: 'hybrid', bandCells: 1, sides: CLOSED_BOX })
+    const rng = new Prng(5)
+    const before = new Float64Array(mesh.cellCount).map((_, c) => (mesh.cellCentre[3 * c + 1] < 0.5 ? rng.next() : 0))
+    for (const factor of [0.9, 1.1]) {
+      const after = before.map((x) => x * factor * (0.95 + 0.1 * rng.next()))
+      const ref = after.slice()
+      const refE = new MeshScalarBudget().restore(ref, before, 0.2, mesh)
+      expect(Math.abs(refE)).toBeGreaterThan(1e-3)
+      for (const [name, k] of backends) {
+        const q = k.f64(mesh.cellCount)
+        q.set(after)
+        const e = new MeshScalarBudget(k).restore(q, before, 0.2, mesh)
+        expect(Object.is(e, refE), name).toBe(true)
+        expect(sameBits(q, ref), `${name}, factor ${factor}`).toBe(true)
+        if (k.kind === 'wasm') expect((k as WasmKernelBackend).fallbacks, name).toBe(0)
+      }
     }
   })
 })

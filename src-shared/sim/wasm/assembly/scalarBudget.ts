@@ -69,3 +69,27 @@ export function budgetApply(q: usize, wt: usize, k: f64, plane: i32, nz: i32, k0
     if (w != 0) wf32(q, i, rf32(q, i) - k * w)
   }
 }
+
+/** meshBudgetWeightRows over cells [c0, c1). */
+export function meshBudgetWeightRows(cellFaceStart: usize, cellFaces: usize, faceCellA: usize, faceCellB: usize, q: usize, ambient: f64, raise: i32, wt: usize, c0: i32, c1: i32): void {
+  const up = raise == 1
+  for (let c = c0; c < c1; c++) {
+    wf64(wt, c, 0)
+    const v = rf64(q, c)
+    const d = v - ambient
+    if (d == 0) continue
+    let bound = v
+    for (let s = load<i32>(cellFaceStart + (<usize>c << 2)), e = load<i32>(cellFaceStart + (<usize>(c + 1) << 2)); s < e; s++) {
+      const f = load<i32>(cellFaces + (<usize>s << 2))
+      const a = load<i32>(faceCellA + (<usize>f << 2))
+      const o = a == c ? load<i32>(faceCellB + (<usize>f << 2)) : a
+      if (o < 0) continue
+      const x = rf64(q, o)
+      if (up ? x > bound : x < bound) bound = x
+    }
+    const room = up ? bound - v : v - bound
+    const dev = d < 0 ? -d : d
+    const w = room < dev ? room : dev
+    if (w > 0) wf64(wt, c, w)
+  }
+}
