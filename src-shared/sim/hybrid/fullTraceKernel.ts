@@ -15,9 +15,10 @@
 // which its own cache and the classes' walks rely too), so the answers are the search's. The
 // classes' cache of the last answer is not kept: the answers do not depend on which thread
 // traced what before.
+import { barycentricInFrame } from '../../geometry/tetmesh/tetBarycentric'
 import { WALK_STEPS } from '../../geometry/tetmesh/tetLocator'
 import { defineKernel, f64, i32, int, type KernelArgs, size, struct, u8 } from '../core/kernelTable'
-import { LAST_INSIDE_STEPS, FACE_SNAP } from './hybridLocate'
+import { FACE_SNAP, gridCubeAt, LAST_INSIDE_STEPS } from './hybridLocate'
 import { CUBE_BAND, CUBE_HEX } from './hybridMesh'
 
 /** The mesh and locator arrays the row reads (the twin receives them as consecutive pointers, in this order). */
@@ -82,19 +83,9 @@ interface TraceState {
   readonly pos: Float64Array
 }
 
-/** TetLocator.barycentric from the frames (tetBarycentric.ts barycentricInFrame), into S.l. */
+/** TetLocator.barycentric from the frames (the same function), into S.l. */
 function barycentric(F: Float64Array, t: number, x: number, y: number, z: number, S: TraceState): void {
-  const o = 13 * t
-  const px = x - F[o], py = y - F[o + 1], pz = z - F[o + 2]
-  const inv = F[o + 12]
-  const l1 = (px * F[o + 3] + py * F[o + 4] + pz * F[o + 5]) * inv
-  const l2 = (px * F[o + 6] + py * F[o + 7] + pz * F[o + 8]) * inv
-  const l3 = (px * F[o + 9] + py * F[o + 10] + pz * F[o + 11]) * inv
-  const l = S.l
-  l[0] = 1 - l1 - l2 - l3
-  l[1] = l1
-  l[2] = l2
-  l[3] = l3
+  barycentricInFrame(F, t, x, y, z, S.l)
 }
 
 /** TetLocator.search: the lowest-numbered tetrahedron holding the point (slack 1e-12), or -1. */
@@ -140,20 +131,16 @@ function hexAt(M: FullTraceMesh, i: number, j: number, k: number, nx: number, ny
 /** HybridLocator.cellAt: the cell holding the point, or -1; `near` a cell to walk from. */
 function cellAt(M: FullTraceMesh, P: Float64Array, x: number, y: number, z: number, near: number, S: TraceState): number {
   const nx = P[TP_NX], ny = P[TP_NY], nz = P[TP_NZ], invH = P[TP_INV_H], hexCount = P[TP_HEX_COUNT]
-  const fx = (x - P[TP_OX]) * invH, fy = (y - P[TP_OY]) * invH, fz = (z - P[TP_OZ]) * invH
-  if (!(fx >= 0 && fy >= 0 && fz >= 0 && fx <= nx && fy <= ny && fz <= nz)) return -1
-  let i = Math.floor(fx), j = Math.floor(fy), k = Math.floor(fz)
-  if (i === nx) i--
-  if (j === ny) j--
-  if (k === nz) k--
-  const cube = i + nx * (j + ny * k)
+  const cube = gridCubeAt(x, y, z, nx, ny, nz, P[TP_OX], P[TP_OY], P[TP_OZ], invH)
+  if (cube < 0) return -1
   const role = M.cubeRole[cube]
   if (role === CUBE_HEX) return M.cubeHex[cube]
   if (role !== CUBE_BAND) return -1
   const t = near >= hexCount ? locateFrom(M, P, near - hexCount, x, y, z, S) : search(M, P, x, y, z, S)
   if (t >= 0) return hexCount + t
   // HybridLocator.snapToHex: a hair outside the tetrahedra on the cube's face towards a hexahedron.
-  const u = fx - i, v = fy - j, w = fz - k
+  const i = cube % nx, r = (cube - i) / nx, j = r % ny, k = (r - j) / ny
+  const u = (x - P[TP_OX]) * invH - i, v = (y - P[TP_OY]) * invH - j, w = (z - P[TP_OZ]) * invH - k
   const di = u < FACE_SNAP ? -1 : u > 1 - FACE_SNAP ? 1 : 0
   const dj = v < FACE_SNAP ? -1 : v > 1 - FACE_SNAP ? 1 : 0
   const dk = w < FACE_SNAP ? -1 : w > 1 - FACE_SNAP ? 1 : 0

@@ -23,6 +23,7 @@
 // macVelocityAt / scalarsAt / HybridLocator.cellAt performs, in the same order, so each answer
 // is the same bits whichever side computes it and however the range is split over threads.
 import { defineKernel, f64, float, i32, int, type KernelArgs, size, struct, u8 } from '../core/kernelTable'
+import { gridCubeAt } from './hybridLocate'
 import { FACE_OBSTACLE, FACE_WALL } from './hybridMesh'
 import { CELL_HEX } from './hybridMesh'
 
@@ -63,13 +64,8 @@ export const HEX_TRACE_MESH_FIELDS = {
 
 /** HybridLocator.cellAt where the point's cube is hexahedral: its hexahedron, else -1 (outside, band, solid, NaN). */
 function hexCellAt(cubeHex: Int32Array, x: number, y: number, z: number, nx: number, ny: number, nz: number, ox: number, oy: number, oz: number, invH: number): number {
-  const fx = (x - ox) * invH, fy = (y - oy) * invH, fz = (z - oz) * invH
-  if (!(fx >= 0 && fy >= 0 && fz >= 0 && fx <= nx && fy <= ny && fz <= nz)) return -1
-  let i = Math.floor(fx), j = Math.floor(fy), k = Math.floor(fz)
-  if (i === nx) i--
-  if (j === ny) j--
-  if (k === nz) k--
-  return cubeHex[i + nx * (j + ny * k)]
+  const cube = gridCubeAt(x, y, z, nx, ny, nz, ox, oy, oz, invH)
+  return cube < 0 ? -1 : cubeHex[cube]
 }
 
 /** HybridInterpolation.fastVelocityAt in hexahedron c, into vel[0..2]. */

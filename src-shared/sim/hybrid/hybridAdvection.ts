@@ -176,6 +176,14 @@ class KernelArrays {
 
 export type PointArray = Float64Array | Float32Array
 
+/** A fit batch's point n: its place, its neighbourhood [s, e) in the batch's list and its length unit. */
+function queuePoint(at: Float64Array, start: Int32Array, end: Int32Array, len: Float64Array, n: number, x: number, y: number, z: number, s: number, e: number, l: number): void {
+  at[3 * n] = x; at[3 * n + 1] = y; at[3 * n + 2] = z
+  start[n] = s
+  end[n] = e
+  len[n] = l
+}
+
 export class HybridAdvection {
   readonly mesh: HybridMesh
   readonly locator: HybridLocator
@@ -354,10 +362,7 @@ export class HybridAdvection {
       }
     }
     if (batch !== null && neighbourStart[c + 1] > neighbourStart[c]) {
-      batch.at[3 * q] = pos[0]; batch.at[3 * q + 1] = pos[1]; batch.at[3 * q + 2] = pos[2]
-      batch.start[q] = neighbourStart[c]
-      batch.end[q] = neighbourStart[c + 1]
-      batch.len[q] = cellMeanEdge[c]
+      queuePoint(batch.at, batch.start, batch.end, batch.len, q, pos[0], pos[1], pos[2], neighbourStart[c], neighbourStart[c + 1], cellMeanEdge[c])
       batch.face[q] = f
       return true
     }
@@ -422,10 +427,7 @@ export class HybridAdvection {
       // The scalar fits join a batch on the kernels (scalarFitKernel.ts) where the cell has its
       // two-ring listed; the trilinear among hexahedra, and any other fit, are taken here.
       if (ringStart[e + 1] > ringStart[e] && !interp.scalarTrilinear(pos[0], pos[1], pos[2], e)) {
-        K.fitAt[3 * points] = pos[0]; K.fitAt[3 * points + 1] = pos[1]; K.fitAt[3 * points + 2] = pos[2]
-        K.fitStart[points] = ringStart[e]
-        K.fitEnd[points] = ringStart[e + 1]
-        K.fitLen[points] = cellMeanEdge[e]
+        queuePoint(K.fitAt, K.fitStart, K.fitEnd, K.fitLen, points, pos[0], pos[1], pos[2], ringStart[e], ringStart[e + 1], cellMeanEdge[e])
         K.fitCell[points] = c
         K.fitInside[points++] = inside
         continue
@@ -518,10 +520,7 @@ export class HybridAdvection {
       for (let q = from; q < to; q++) {
         const x = points[3 * q], y = points[3 * q + 1], w = points[3 * q + 2], c = cells[q]
         if (ringStart[c + 1] > ringStart[c] && !interp.scalarTrilinear(x, y, w, c)) {
-          K.fitAt[3 * scalars] = x; K.fitAt[3 * scalars + 1] = y; K.fitAt[3 * scalars + 2] = w
-          K.fitStart[scalars] = ringStart[c]
-          K.fitEnd[scalars] = ringStart[c + 1]
-          K.fitLen[scalars] = cellMeanEdge[c]
+          queuePoint(K.fitAt, K.fitStart, K.fitEnd, K.fitLen, scalars, x, y, w, ringStart[c], ringStart[c + 1], cellMeanEdge[c])
           K.fitCell[scalars++] = q
         } else {
           interp.scalarsAt(x, y, w, c, a, b, pair)
@@ -533,10 +532,7 @@ export class HybridAdvection {
         if (cellKind[c] === CELL_HEX && interp.macVelocityAt(x, y, w, c, zFaces, vel, 0)) {
           outVel[3 * q] = vel[0]; outVel[3 * q + 1] = vel[1]; outVel[3 * q + 2] = vel[2]
         } else if (batch !== null && neighbourStart[c + 1] > neighbourStart[c]) {
-          batch.at[3 * vectors] = x; batch.at[3 * vectors + 1] = y; batch.at[3 * vectors + 2] = w
-          batch.start[vectors] = neighbourStart[c]
-          batch.end[vectors] = neighbourStart[c + 1]
-          batch.len[vectors] = cellMeanEdge[c]
+          queuePoint(batch.at, batch.start, batch.end, batch.len, vectors, x, y, w, neighbourStart[c], neighbourStart[c + 1], cellMeanEdge[c])
           batch.face[vectors++] = q
         } else {
           interp.accurateVelocityAt(x, y, w, c, zFaces, vel, 0)

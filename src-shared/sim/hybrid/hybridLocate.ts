@@ -21,6 +21,21 @@ export const LAST_INSIDE_STEPS = 24
 /** How close (in cube edges) to a band cube's face a point may be to count as on the hexahedron beyond when no tetrahedron holds it. */
 export const FACE_SNAP = 1e-9
 
+/**
+ * The grid cube (x fastest) holding (x, y, z) on a grid of nx x ny x nz cubes at (ox, oy, oz)
+ * with 1 / edge invH, a point on the far side in the last cube; -1 outside the grid or for NaN.
+ */
+export function gridCubeAt(x: number, y: number, z: number, nx: number, ny: number, nz: number, ox: number, oy: number, oz: number, invH: number): number {
+  const fx = (x - ox) * invH, fy = (y - oy) * invH, fz = (z - oz) * invH
+  // Written so that NaN fails too.
+  if (!(fx >= 0 && fy >= 0 && fz >= 0 && fx <= nx && fy <= ny && fz <= nz)) return -1
+  let i = Math.floor(fx), j = Math.floor(fy), k = Math.floor(fz)
+  if (i === nx) i--
+  if (j === ny) j--
+  if (k === nz) k--
+  return i + nx * (j + ny * k)
+}
+
 export class HybridLocator {
   private readonly tetLocator: TetLocator | null
   private readonly nx: number
@@ -56,22 +71,17 @@ export class HybridLocator {
    */
   cellAt(x: number, y: number, z: number, near = -1): number {
     this.lastTetCell = -1
-    const fx = (x - this.ox) * this.invH, fy = (y - this.oy) * this.invH, fz = (z - this.oz) * this.invH
     const { nx, ny, nz } = this
-    // Written so that NaN fails too.
-    if (!(fx >= 0 && fy >= 0 && fz >= 0 && fx <= nx && fy <= ny && fz <= nz)) return -1
-    // A point on the domain's far side belongs to the last cube.
-    let i = Math.floor(fx), j = Math.floor(fy), k = Math.floor(fz)
-    if (i === nx) i--
-    if (j === ny) j--
-    if (k === nz) k--
-    const cube = i + nx * (j + ny * k)
+    const cube = gridCubeAt(x, y, z, nx, ny, nz, this.ox, this.oy, this.oz, this.invH)
+    if (cube < 0) return -1
     const role = this.mesh.cubeRole[cube]
     if (role === CUBE_HEX) return this.mesh.cubeHex[cube]
     if (role !== CUBE_BAND) return -1
     const t = near >= this.mesh.hexCount ? this.tetLocator!.locateFrom(near - this.mesh.hexCount, x, y, z) : this.tetLocator!.locate(x, y, z)
     if (t >= 0) return (this.lastTetCell = this.mesh.hexCount + t)
-    return this.snapToHex(fx - i, fy - j, fz - k, i, j, k)
+    // The point's place in its cube (the expressions gridCubeAt used).
+    const i = cube % nx, r = (cube - i) / nx, j = r % ny, k = (r - j) / ny
+    return this.snapToHex((x - this.ox) * this.invH - i, (y - this.oy) * this.invH - j, (z - this.oz) * this.invH - k, i, j, k)
   }
 
   /** The tetrahedra's locator (null on a mesh without tetrahedra). */

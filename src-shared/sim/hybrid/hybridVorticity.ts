@@ -44,7 +44,7 @@ import { EddyError } from '../../api/errors'
 import { kernelCopy, TS_KERNELS } from '../core/kernelBackend'
 import type { KernelBackend } from '../core/kernelTypes'
 import { FACE_INTERIOR, type HybridMesh } from './hybridMesh'
-import { cellVelocityRows, correctTetRows, DIFFERING_BLOCK, HYBRID_CELL_VELOCITIES, HYBRID_CONFINEMENT, HYBRID_DIFFERING_WORDS, HYBRID_CORRECT_TETS, HYBRID_VELOCITY_GRADIENTS, HYBRID_VORTICITY, velocityGradientRows, vorticityRows } from './hybridVorticityKernels'
+import { cellVelocityRows, correctTetRows, DIFFERING_BLOCK, HYBRID_CELL_VELOCITIES, HYBRID_CONFINEMENT, HYBRID_DIFFERING_WORDS, scalarGradientAt, HYBRID_CORRECT_TETS, HYBRID_VELOCITY_GRADIENTS, HYBRID_VORTICITY, velocityGradientRows, vorticityRows } from './hybridVorticityKernels'
 
 /** Gradient fits drop the directions whose normal-matrix eigenvalue is below this x the largest. */
 export const GRADIENT_RANK_FLOOR = 1e-6
@@ -296,19 +296,7 @@ export function hybridCellGradient(mesh: HybridMesh, ops: HybridCellOperators, s
   checkLength('the scalar', s, mesh.cellCount)
   checkLength('the gradient output', out, 3 * mesh.cellCount)
   const { gradientStart, gradientCells, gradientWeight: W } = ops
-  for (let c = 0; c < mesh.cellCount; c++) {
-    const sc = s[c]
-    let gx = 0, gy = 0, gz = 0
-    for (let i = gradientStart[c]; i < gradientStart[c + 1]; i++) {
-      const ds = s[gradientCells[i]] - sc
-      gx += W[3 * i] * ds
-      gy += W[3 * i + 1] * ds
-      gz += W[3 * i + 2] * ds
-    }
-    out[3 * c] = gx
-    out[3 * c + 1] = gy
-    out[3 * c + 2] = gz
-  }
+  for (let c = 0; c < mesh.cellCount; c++) scalarGradientAt(gradientStart, gradientCells, W, s, c, out, 3 * c)
 }
 
 /**

@@ -128,6 +128,21 @@ export const HYBRID_VORTICITY = defineKernel({
   ref: vorticityRows,
 })
 
+/** grad s at cell c by its gradient stencil, sum_k W_k (s_k - s_c), into out[o .. o+2] (hybridCellGradient's rows). */
+export function scalarGradientAt(gradientStart: Int32Array, gradientCells: Int32Array, W: Float64Array, s: Float64Array, c: number, out: Float64Array, o: number): void {
+  const sc = s[c]
+  let gx = 0, gy = 0, gz = 0
+  for (let i = gradientStart[c]; i < gradientStart[c + 1]; i++) {
+    const ds = s[gradientCells[i]] - sc
+    gx += W[3 * i] * ds
+    gy += W[3 * i + 1] * ds
+    gz += W[3 * i + 2] * ds
+  }
+  out[o] = gx
+  out[o + 1] = gy
+  out[o + 2] = gz
+}
+
 /**
  * Vorticity confinement (HybridVorticity.addConfinement) of cells [c0, c1): eta = grad |omega|
  * by the gradient stencil (hybridCellGradient), N = eta / (|eta| + 1e-3 |omega| / h), and
@@ -137,15 +152,10 @@ export function confinementRows(
   gradientStart: Int32Array, gradientCells: Int32Array, W: Float64Array, omega: Float64Array, mag: Float64Array, meanEdge: Float64Array,
   field: Float64Array | null, uniform: number, fx: Float64Array, fy: Float64Array, fz: Float64Array, c0: number, c1: number,
 ): void {
+  const eta = new Float64Array(3)
   for (let c = c0; c < c1; c++) {
-    const sc = mag[c]
-    let ex = 0, ey = 0, ez = 0
-    for (let i = gradientStart[c]; i < gradientStart[c + 1]; i++) {
-      const ds = mag[gradientCells[i]] - sc
-      ex += W[3 * i] * ds
-      ey += W[3 * i + 1] * ds
-      ez += W[3 * i + 2] * ds
-    }
+    scalarGradientAt(gradientStart, gradientCells, W, mag, c, eta, 0)
+    const ex = eta[0], ey = eta[1], ez = eta[2]
     const h = meanEdge[c]
     const len = Math.sqrt(ex * ex + ey * ey + ez * ez) + (1e-3 * mag[c]) / h
     if (!(len > 0)) continue

@@ -3,6 +3,7 @@
 // clamped to the fluid by bisection), in the reference's operations and order, so each end,
 // cell and clamp flag is the reference's bits.
 import { rf64, ri32, ru8, wf64, wi32 } from './common'
+import { gridCubeAt } from './hybridGrid'
 
 /** hybridMesh.ts CUBE_HEX, CUBE_BAND; tetLocator.ts WALK_STEPS; hybridLocate.ts LAST_INSIDE_STEPS, FACE_SNAP. */
 const CUBE_HEX: i32 = 0
@@ -102,19 +103,16 @@ function locateFrom(from: i32, x: f64, y: f64, z: f64): i32 {
 }
 
 function cellAt(x: f64, y: f64, z: f64, near: i32): i32 {
-  const fx = (x - ox) * invH, fy = (y - oy) * invH, fz = (z - oz) * invH
-  if (!(fx >= 0 && fy >= 0 && fz >= 0 && fx <= <f64>nx && fy <= <f64>ny && fz <= <f64>nz)) return -1
-  let i = <i32>Math.floor(fx), j = <i32>Math.floor(fy), k = <i32>Math.floor(fz)
-  if (i == nx) i--
-  if (j == ny) j--
-  if (k == nz) k--
-  const cube = i + nx * (j + ny * k)
+  const cube = gridCubeAt(x, y, z, nx, ny, nz, ox, oy, oz, invH)
+  if (cube < 0) return -1
   const role = ru8(cubeRole, cube)
   if (role == CUBE_HEX) return ri32(cubeHex, cube)
   if (role != CUBE_BAND) return -1
   const t = near >= hexCount ? locateFrom(near - hexCount, x, y, z) : search(x, y, z)
   if (t >= 0) return hexCount + t
-  const u = fx - <f64>i, v = fy - <f64>j, w = fz - <f64>k
+  // The point's place in its cube (the expressions gridCubeAt used).
+  const i = cube % nx, r = cube / nx, j = r % ny, k = r / ny
+  const u = (x - ox) * invH - <f64>i, v = (y - oy) * invH - <f64>j, w = (z - oz) * invH - <f64>k
   const di = u < FACE_SNAP ? -1 : u > 1 - FACE_SNAP ? 1 : 0
   const dj = v < FACE_SNAP ? -1 : v > 1 - FACE_SNAP ? 1 : 0
   const dk = w < FACE_SNAP ? -1 : w > 1 - FACE_SNAP ? 1 : 0

@@ -2,6 +2,7 @@
 // mesh's face back-traces (seed 000 section 3.3), in the reference's operations and order, so
 // each face's status, end point and velocity are the reference's bits.
 import { rf64, ri32, ru8, wf64, wi32 } from './common'
+import { gridCubeAt } from './hybridGrid'
 
 const DONE: u8 = 0
 const ACCURATE: u8 = 1
@@ -18,13 +19,8 @@ let vz: f64 = 0
 
 /** hexCellAt: the hexahedron of the point's cube, -1 outside the grid, in a band or solid cube, or for NaN. */
 @inline function hexCellAt(cubeHex: usize, x: f64, y: f64, z: f64, nx: i32, ny: i32, nz: i32, ox: f64, oy: f64, oz: f64, invH: f64): i32 {
-  const fx = (x - ox) * invH, fy = (y - oy) * invH, fz = (z - oz) * invH
-  if (!(fx >= 0 && fy >= 0 && fz >= 0 && fx <= <f64>nx && fy <= <f64>ny && fz <= <f64>nz)) return -1
-  let i = <i32>Math.floor(fx), j = <i32>Math.floor(fy), k = <i32>Math.floor(fz)
-  if (i == nx) i--
-  if (j == ny) j--
-  if (k == nz) k--
-  return ri32(cubeHex, i + nx * (j + ny * k))
+  const cube = gridCubeAt(x, y, z, nx, ny, nz, ox, oy, oz, invH)
+  return cube < 0 ? -1 : ri32(cubeHex, cube)
 }
 
 /** fastInHex: trilinear in hexahedron c's 8 corner velocities, into (vx, vy, vz). */

@@ -47,3 +47,12 @@ export function swirlFaces(m: HybridMesh, seed: number, spin: number, lift: numb
   }
   return z
 }
+
+/** Two cell scalars for the fit tests: a in [0, 1) with a NaN near the end, b a temperature 290-310 K (seeded). */
+export function cellScalars(m: HybridMesh, seed: number): [Float64Array, Float64Array] {
+  const rng = new Prng(seed)
+  const a = new Float64Array(m.cellCount).map(() => rng.next())
+  const b = new Float64Array(m.cellCount).map(() => 290 + 20 * rng.next())
+  a[m.cellCount - 5] = Number.NaN
+  return [a, b]
+}

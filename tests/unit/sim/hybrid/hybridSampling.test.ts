@@ -9,19 +9,13 @@ import { HybridAdvection } from '../../../../src-shared/sim/hybrid/hybridAdvecti
 import { HybridInterpolation } from '../../../../src-shared/sim/hybrid/hybridInterpolation'
 import { buildHybridMesh, type HybridMesh } from '../../../../src-shared/sim/hybrid/hybridMesh'
 import { everyBackendOfFile, sameBits } from '../everyBackend'
-import { sphere, swirlFaces } from './hybridFixtures'
+import { cellScalars, sphere, swirlFaces } from './hybridFixtures'
 
 const mesh: HybridMesh = buildHybridMesh({ grid: { nx: 12, ny: 12, nz: 12, dx: 1 / 12, origin: [0, 0, 0] }, obstacle: sphere, mode: 'hybrid', bandCells: 1, sides: CLOSED_BOX })
 const interp = new HybridInterpolation(mesh)
 const BACKENDS = everyBackendOfFile()
 
-function scalars(seed: number): [Float64Array, Float64Array] {
-  const rng = new Prng(seed)
-  const a = new Float64Array(mesh.cellCount).map(() => rng.next())
-  const b = new Float64Array(mesh.cellCount).map(() => 290 + 20 * rng.next())
-  a[mesh.cellCount - 5] = Number.NaN
-  return [a, b]
-}
+const scalars = (seed: number) => cellScalars(mesh, seed)
 
 describe('the hybrid advection\'s passes on the kernels', () => {
   it('vertexVelocities gives HybridInterpolation\'s bits on every backend', () => {
