@@ -279,6 +279,18 @@ export class HybridAdvection {
     else this.interpolation.fastVelocityAt(x, y, z, c, vertexVel, this.vel, 0)
   }
 
+  /** The velocity fit batch's first n points (eq. 11) over z (in the kernels' memory) into batch.out. */
+  private velocityFits(z: Float64Array, n: number): void {
+    const K = this.kernelArrays, batch = this.batch!, eps = this.interpolation.epsilonFactor
+    batch.kernels.run(LINEAR_FIT_POINTS, K.mesh.faceCentre, K.mesh.faceNormal, z, batch.faces, batch.codes, batch.at, batch.start, batch.end, batch.len, eps * eps, batch.out, batch.work, n)
+  }
+
+  /** The scalar fit batch's first n points over a (and b unless null; in the kernels' memory) into K.fitA (K.fitB). */
+  private scalarFits(a: Float64Array, b: Float64Array | null, n: number): void {
+    const K = this.kernelArrays, eps = this.interpolation.epsilonFactor
+    K.kernels.run(SCALAR_FIT_POINTS, K.mesh.cellCentre, K.ringCells, K.fitStart, K.fitEnd, K.fitAt, K.fitLen, eps * eps, a, b, K.fitA, b === null ? null : K.fitB, K.fitWork, n)
+  }
+
   /** a where the kernels reach it: a itself when they hold it (always on TypeScript), else `copy` filled from it. */
   private reach(a: Float64Array, copy: Float64Array): Float64Array {
     const K = this.kernelArrays
@@ -332,8 +344,7 @@ export class HybridAdvection {
       if (this.accurateOrQueued(f, c, zOld, zNew, points)) points++
     }
     if (batch !== null && points > 0) {
-      const eps = this.interpolation.epsilonFactor
-      batch.kernels.run(LINEAR_FIT_POINTS, K.mesh.faceCentre, K.mesh.faceNormal, z, batch.faces, batch.codes, batch.at, batch.start, batch.end, batch.len, eps * eps, batch.out, batch.work, points)
+      this.velocityFits(z, points)
       const { out, face } = batch
       for (let q = 0; q < points; q++) {
         const f = face[q]
@@ -442,8 +453,7 @@ export class HybridAdvection {
       }
     }
     if (points > 0) {
-      const eps = interp.epsilonFactor
-      K.kernels.run(SCALAR_FIT_POINTS, K.mesh.cellCentre, K.ringCells, K.fitStart, K.fitEnd, K.fitAt, K.fitLen, eps * eps, a, b, K.fitA, two ? K.fitB : null, K.fitWork, points)
+      this.scalarFits(a, b, points)
       const { fitA, fitB, fitCell, fitInside } = K
       for (let q = 0; q < points; q++) {
         const c = fitCell[q], inside = fitInside[q]
@@ -511,7 +521,6 @@ export class HybridAdvection {
     if (points.length < 3 * count || cells.length < count || outA.length < count || outB.length < count || outVel.length < 3 * count) throw new EddyError('INVALID_PARAM', `hybrid sampling: arrays shorter than ${count} points`)
     const sa = this.reach(a, K.sA), sb = this.reach(b, K.sB), z = this.reach(zFaces, K.zOld)
     const { ringStart, neighbourStart } = interp
-    const eps2 = interp.epsilonFactor * interp.epsilonFactor
     // The batches hold at most this many points (their arrays are sized by cells and faces).
     const chunk = Math.min(cellCount, faceCount)
     for (let from = 0; from < count; from += chunk) {
@@ -540,7 +549,7 @@ export class HybridAdvection {
         }
       }
       if (scalars > 0) {
-        K.kernels.run(SCALAR_FIT_POINTS, K.mesh.cellCentre, K.ringCells, K.fitStart, K.fitEnd, K.fitAt, K.fitLen, eps2, sa, sb, K.fitA, K.fitB, K.fitWork, scalars)
+        this.scalarFits(sa, sb, scalars)
         for (let i = 0; i < scalars; i++) {
           const q = K.fitCell[i]
           outA[q] = K.fitA[i]
@@ -548,7 +557,7 @@ export class HybridAdvection {
         }
       }
       if (vectors > 0) {
-        batch!.kernels.run(LINEAR_FIT_POINTS, K.mesh.faceCentre, K.mesh.faceNormal, z, batch!.faces, batch!.codes, batch!.at, batch!.start, batch!.end, batch!.len, eps2, batch!.out, batch!.work, vectors)
+        this.velocityFits(z, vectors)
         const { out, face } = batch!
         for (let i = 0; i < vectors; i++) {
           const q = face[i]
