@@ -282,12 +282,16 @@ export class TetLiquidSolver implements Solver<TetLiquidInput> {
       openFaces: mesh.openFaces,
       openGhost: 'face',
       kernels: this.kernels,
-      // The paper's prolongation, simple averages of coarse neighbours, not the relaxed one the
-      // multigrid defaults to (amg/prolongation.ts): the hierarchy is built anew every substep
-      // for a few CG iterations, and its setup outweighs the solve. On the dam break at
-      // resolution 48 (bench tetliquid --frames 6, alternated): 22 iterations a frame against
-      // 12, simulation 0.31-0.33 s a frame against 0.38-0.40.
-      preconditioner: (A) => new AmgPreconditioner(A, { kernels: this.kernels, prolongation: 'average' }),
+      // Smoothed aggregation (amg/aggregation.ts), not the paper's splitting: the hierarchy is
+      // built anew every substep for a few CG iterations, so its setup weighs as much as the
+      // solve, and aggregation's coarse levels are a fraction of the splitting's. On the dam
+      // break (2 threads, alternated twice, 6-8 frames): at resolution 64 (38,000 tetrahedra)
+      // 19 CG iterations a frame against 28 with the paper's simple averages, the projection
+      // 163-171 ms a frame against 251-305; at resolution 48, 19 against 24 and 59-79 against
+      // 84. The simple averages had replaced the relaxed prolongation the splitting defaults
+      // to for the same reason (22 iterations a frame against 12, but 0.31-0.33 s a frame
+      // against 0.38-0.40).
+      preconditioner: (A) => new AmgPreconditioner(A, { kernels: this.kernels, coarsening: 'aggregation' }),
     })
     const { boundaryFaces } = mesh.topology
     const c = mesh.geometry.faceCentres

@@ -2,7 +2,8 @@
 // Incompressibility") use it for the pressure Poisson equation (their eq. 5) on tetrahedral
 // meshes: only the matrix, not the geometry, defines the hierarchy A_q (finest) .. A_1.
 //
-// Setup (serial, once per matrix), per level k:
+// Setup (serial, once per matrix), per level k (or, with coarsening: 'aggregation', smoothed
+// aggregation's aggregates and prolongation, aggregation.ts, in place of the first two):
 // - the greedy coarse/fine splitting (coarsening.ts);
 // - P_{k,k-1}: simple averages of coarse neighbours (prolongation.ts), by default with each
 //   fine row then relaxed once against its own equation: the one measured departure from the
@@ -51,6 +52,7 @@ import { copyCsr, type CsrMatrix, nnzOf, symmetrised, transposeCsr } from '../sp
 import { galerkinOn } from '../sparse/product'
 import { BlockGaussSeidel, MulticolorGaussSeidel, prolongAddCsr, restrictCsr, spResidual } from '../sparse/ops'
 import { AXPY_BLOCKS, SPARSE_BLOCK } from '../sparse/rows'
+import { greedyAggregates, smoothedAggregationProlongation } from './aggregation'
 import { greedySplitting } from './coarsening'
 import { DenseCholesky } from './denseCholesky'
 import { averagingProlongation, relaxedProlongation } from './prolongation'
@@ -85,6 +87,13 @@ export interface AmgOptions {
    * has the measurements).
    */
   coarseSmoother?: 'blocks' | 'colours'
+  /**
+   * 'splitting' (default): the paper's greedy coarse/fine splitting with the prolongation
+   * above; 'aggregation': smoothed aggregation (aggregation.ts, Vaněk, Mandel and Brezina
+   * 1996), whose coarse levels are a fraction of the splitting's (`prolongation` and `theta`
+   * are then unused; the header of aggregation.ts has the measurements).
+   */
+  coarsening?: 'splitting' | 'aggregation'
 }
 
 /** A level's relaxation: forward sweeps before the coarse correction, their adjoints after. */
@@ -122,6 +131,7 @@ export class AmgHierarchy {
     const theta = options.theta ?? 0
     const relaxed = (options.prolongation ?? 'relaxed') === 'relaxed'
     const blocks = (options.coarseSmoother ?? 'blocks') === 'blocks'
+    const aggregation = options.coarsening === 'aggregation'
     const coarsestSize = Math.max(1, options.coarsestSize ?? 64)
     const maxLevels = Math.max(1, options.maxLevels ?? 30)
     const empty = new Float64Array(0)
@@ -130,21 +140,33 @@ export class AmgHierarchy {
       const last = cur.n <= coarsestSize || this.levels.length + 1 >= maxLevels
       let P: CsrMatrix | null = null
       let R: CsrMatrix | null = null
-      if (!last) {
+      // P and R are made in the kernels' memory where they can be (own() then keeps them).
+      const alloc = kernels === TS_KERNELS ? undefined : kernels
+      if (!last && aggregation) {
+        const aggregates = greedyAggregates(cur)
+        if (aggregates.count > 0 && aggregates.count <= STALL * cur.n) {
+          P = smoothedAggregationProlongation(cur, aggregates, alloc)
+          R = transposeCsr(P, alloc)
+        }
+      } else if (!last) {
         const split = greedySplitting(cur, theta)
         if (split.coarse > 0 && split.coarse <= STALL * cur.n) {
           P = relaxed ? relaxedProlongation(cur, split) : averagingProlongation(split)
-          R = transposeCsr(P)
+          R = transposeCsr(P, alloc)
         }
       }
-      // Matrices the kernels read live in the backend's memory (plain arrays serve the default).
-      const own = (M: CsrMatrix) => (kernels === TS_KERNELS ? M : copyCsr(M, kernels))
+      // Matrices the kernels read live in the backend's memory (plain arrays serve the default);
+      // one already there is read in place (the caller's A too: it must not change while the
+      // hierarchy lives).
+      const held = (M: CsrMatrix) => kernels.holds(M.rowPtr) && kernels.holds(M.col) && kernels.holds(M.val)
+      const own = (M: CsrMatrix) => (kernels === TS_KERNELS || held(M) ? M : copyCsr(M, kernels))
       const Ak = own(cur)
       const Pk = P ? own(P) : null
       const Rk = R ? own(R) : null
       // The Galerkin product on the kernels' threads (product.ts: the same bits as galerkin()),
       // from the copies the cycles will read.
-      const coarse = Pk && Rk ? symmetrised(galerkinOn(kernels, Ak, Pk, Rk)) : null
+      // The product is a fresh matrix of the hierarchy's own: symmetrised in place.
+      const coarse = Pk && Rk ? symmetrised(galerkinOn(kernels, Ak, Pk, Rk), true) : null
       const first = this.levels.length === 0
       this.levels.push({
         A: Ak,
