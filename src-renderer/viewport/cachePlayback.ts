@@ -8,6 +8,7 @@
 import type { Scene } from '@babylonjs/core/scene'
 import { CacheDisplay, type CacheDisplaySettings } from './cache/cacheDisplay'
 import { DecodeClient } from './cache/decodeClient'
+import { FrameRecycler } from './cache/frameRecycler'
 import { ReadAheadBuffer } from './cache/readAhead'
 import { WorkerLoads } from './cache/workerLoads'
 import type { DisplayFrame, DisplayOptions } from './cache/displayData'
@@ -62,6 +63,8 @@ export class CachePlayback {
   readonly display: CacheDisplay
   // Two workers even on two cores: a jump's decode then never queues behind a prefetch.
   private readonly client = new DecodeClient({ workers: 2 })
+  /** Frames the buffer lets go of give their arrays back to the workers (frameRecycler.ts). */
+  private readonly recycler: FrameRecycler
   private buffer: ReadAheadBuffer<Uint8Array> | ReadAheadBuffer<DisplayFrame | null> | null = null
   private unsubscribe: (() => void) | null = null
   private source: CacheSource = { domainId: null, cached: [], version: -1, ambientTemperature: 293.15 }
@@ -83,6 +86,10 @@ export class CachePlayback {
     private readonly hostUrl: HostUrl = () => null,
   ) {
     this.display = new CacheDisplay(scene, { quality: 'low' })
+    this.recycler = new FrameRecycler(
+      (f) => this.display.holds(f),
+      (f) => this.client.recycle(f),
+    )
   }
 
   private isCached = (f: number): boolean => this.source.cached.some(([a, b]) => f >= a && f <= b)
@@ -120,6 +127,7 @@ export class CachePlayback {
           // Clicking along the timeline: each frame asked for loads alone; the frames around
           // it follow once the playhead rests (readAhead.ts).
           settleMs: JUMP_SETTLE_MS,
+          release: (f: DisplayFrame) => this.recycler.release(f),
         }
         const url = this.hostUrl()
         const loads =
@@ -154,6 +162,7 @@ export class CachePlayback {
           const u0 = performance.now()
           this.display.show(e.data)
           this.uploads.push(performance.now() - u0)
+          this.recycler.settle()
           if (this.uploads.length > LATENCY_SAMPLES) this.uploads.shift()
           const t0 = this.requestedAt.get(e.frame)
           if (t0 !== undefined && e.data) {

@@ -135,13 +135,13 @@ export function parsePreview(bytes: Uint8Array): { meta: Omit<VolumeDisplayData,
  * The preview's display data: with its stored light (as v.light and v.lightDims) when it has one
  * computed for `toLight` (exactly that direction), without it otherwise.
  */
-export function decodePreview(bytes: Uint8Array, toLight: readonly number[] = DEFAULT_TO_LIGHT): VolumeDisplayData {
+export function decodePreview(bytes: Uint8Array, toLight: readonly number[] = DEFAULT_TO_LIGHT, alloc: ByteAllocator | null = null): VolumeDisplayData {
   const p = parsePreview(bytes)
   if (p.version !== PREVIEW_DEFLATE) {
-    const v: VolumeDisplayData = { ...p.meta, texels: zeroRunTexels(p.packed, p.cells) }
+    const v: VolumeDisplayData = { ...p.meta, texels: zeroRunTexels(p.packed, p.cells, alloc) }
     const l = p.light
     if (l && l.toLight[0] === toLight[0] && l.toLight[1] === toLight[1] && l.toLight[2] === toLight[2]) {
-      v.light = lightBytes(l)
+      v.light = lightBytes(l, alloc)
       v.lightDims = l.dims
     }
     return v
@@ -156,11 +156,18 @@ export function decodePreview(bytes: Uint8Array, toLight: readonly number[] = DE
   return { ...p.meta, texels }
 }
 
+/**
+ * Where a decode may take its output arrays from: `bytes` long, any content (the viewport's
+ * decode worker hands out buffers the page gave back, decodeWorker.ts); null: new arrays.
+ */
+export type ByteAllocator = (bytes: number) => Uint8Array
+
 /** A version-3 preview's light volume: one byte of 255 T per cell of its dims. */
-export function lightBytes(l: PreviewLight): Uint8Array {
+export function lightBytes(l: PreviewLight, alloc: ByteAllocator | null = null): Uint8Array {
   let out: Uint8Array
+  const n = l.dims[0] * l.dims[1] * l.dims[2]
   try {
-    out = decodeZeroRuns(l.code, l.dims[0] * l.dims[1] * l.dims[2])
+    out = decodeZeroRuns(l.code, n, alloc ? alloc(n) : null)
   } catch (err) {
     throw corrupt(`light does not decode: ${(err as Error).message}`)
   }
@@ -169,9 +176,9 @@ export function lightBytes(l: PreviewLight): Uint8Array {
 }
 
 /** The texels of a version-2 preview's payload (2 bytes per cell). */
-export function zeroRunTexels(packed: Uint8Array, cells: number): Uint8Array {
+export function zeroRunTexels(packed: Uint8Array, cells: number, alloc: ByteAllocator | null = null): Uint8Array {
   try {
-    return decodeZeroRuns(packed, 2 * cells)
+    return decodeZeroRuns(packed, 2 * cells, alloc ? alloc(2 * cells) : null)
   } catch (err) {
     throw corrupt(`texels do not decode: ${(err as Error).message}`)
   }

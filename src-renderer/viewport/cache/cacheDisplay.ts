@@ -102,6 +102,11 @@ export class CacheDisplay {
     return this.current
   }
 
+  /** Whether the volume's textures were last filled from `f`'s arrays (VolumeDisplay.holds). */
+  holds(f: DisplayFrame): boolean {
+    return f.volume !== null && (this.volume.holds(f.volume.texels) || this.volume.holds(f.volume.light))
+  }
+
   /** The frame number on screen, or null. */
   get shownFrame(): number | null {
     return this.frame ? this.frame.frame : null

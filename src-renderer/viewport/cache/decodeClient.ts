@@ -45,6 +45,8 @@ interface Pending {
 interface Slot {
   worker: DecodeWorkerLike
   pending: Map<number, Pending>
+  /** Buffers the worker keeps for reuse: its last report, plus the frames recycled to it since. */
+  pooled: number
 }
 
 /** Vite bundles the worker because of this exact `new Worker(new URL(...), { type: 'module' })` text. */
@@ -75,7 +77,7 @@ export class DecodeClient {
       } catch {
         break // e.g. a CSP that forbids workers: the calling thread still decodes
       }
-      const slot: Slot = { worker, pending: new Map() }
+      const slot: Slot = { worker, pending: new Map(), pooled: 0 }
       worker.onmessage = (e) => this.settle(slot, e.data)
       worker.onerror = (e) => this.fail(slot, e)
       this.slots.push(slot)
@@ -136,6 +138,30 @@ export class DecodeClient {
     return { result, cancel }
   }
 
+  /**
+   * Gives a decoded frame's volume arrays back to a worker, whose later decodes write into them
+   * (bufferPool.ts). They are transferred: the frame must not be shown or read again. Arrays
+   * that are views of part of a buffer, or the frame decoded on this thread, stay.
+   */
+  recycle(frame: DisplayFrame): void {
+    if (this.disposed || this.slots.length === 0 || !frame.volume) return
+    const buffers: ArrayBuffer[] = []
+    for (const a of [frame.volume.texels, frame.volume.light ?? null]) {
+      if (!a || !(a.buffer instanceof ArrayBuffer) || a.byteOffset !== 0 || a.byteLength !== a.buffer.byteLength || a.byteLength === 0) continue
+      if (!buffers.includes(a.buffer)) buffers.push(a.buffer)
+    }
+    if (buffers.length === 0) return
+    // To the worker keeping the fewest (pick() sends decodes where they are most).
+    let slot = this.slots[0]
+    for (const s of this.slots) if (s.pooled < slot.pooled) slot = s
+    try {
+      slot.worker.postMessage({ kind: 'recycle', id: 0, buffers }, buffers)
+      slot.pooled += buffers.length
+    } catch {
+      // A worker that cannot take a message is failing; the buffers are only lost to reuse.
+    }
+  }
+
   private post(slot: Slot, message: DecodeRequest, transfer: ArrayBuffer[]): Promise<Decoded> {
     return new Promise<Decoded>((resolve, reject) => {
       slot.pending.set(message.id, { resolve, reject })
@@ -157,13 +183,16 @@ export class DecodeClient {
     this.slots = []
   }
 
-  /** The worker with the fewest decodes waiting; ties go round robin. */
+  /**
+   * The worker with the fewest decodes waiting; among those, the one keeping the most buffers
+   * for reuse (its decode then writes into used memory); ties go round robin.
+   */
   private pick(): Slot | null {
     if (this.slots.length === 0) return null
     let best: Slot | null = null
     for (let k = 0; k < this.slots.length; k++) {
       const s = this.slots[(this.turn + k) % this.slots.length]
-      if (!best || s.pending.size < best.pending.size) best = s
+      if (!best || s.pending.size < best.pending.size || (s.pending.size === best.pending.size && s.pooled > best.pooled)) best = s
     }
     this.turn = (this.turn + 1) % this.slots.length
     return best
@@ -179,6 +208,7 @@ export class DecodeClient {
         this.workerMs.push(msg.ms)
         if (this.workerMs.length > 512) this.workerMs.shift()
       }
+      if ('frame' in msg && msg.pooled !== undefined) slot.pooled = msg.pooled
       p.resolve(msg)
     } else p.reject(new EddyError(msg.error.code, msg.error.message, msg.error.details))
   }

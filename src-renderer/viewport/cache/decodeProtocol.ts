@@ -10,13 +10,19 @@ export type DecodeRequest =
   | { kind: 'fetchDecode'; id: number; url: string; domainId: string; frame: number; options: DisplayOptions }
   /** The 'fetchDecode' `id` is no longer wanted: if its fetch has not finished, skip the decode. */
   | { kind: 'cancel'; id: number }
+  /**
+   * Buffers of decoded frames the page has let go of (transferred back): later decodes write
+   * their texels and light into them instead of new arrays (decodeWorker.ts). No answer.
+   */
+  | { kind: 'recycle'; id: number; buffers: ArrayBuffer[] }
 
 /**
  * `ms`: the decode itself inside the worker (queueing and messaging excluded); `fetchMs`: for
- * 'fetchDecode', the worker's round trip to the host.
+ * 'fetchDecode', the worker's round trip to the host; `pooled`: the buffers the worker keeps for
+ * reuse after this decode (the client sends recycled ones where they are fewest).
  */
 export type DecodeResponse =
-  | { id: number; ok: true; frame: DisplayFrame; ms?: number; fetchMs?: number }
+  | { id: number; ok: true; frame: DisplayFrame; ms?: number; fetchMs?: number; pooled?: number }
   /** A 'fetchDecode' cancelled before its decode began. */
   | { id: number; ok: true; cancelled: true }
   | { id: number; ok: false; error: ApiErrorData }

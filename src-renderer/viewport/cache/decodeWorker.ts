@@ -6,6 +6,7 @@
 // Created by decodeClient.ts as new Worker(new URL('./decodeWorker.ts', import.meta.url), { type: 'module' }).
 import { isEddyError } from '../../../src-shared/api/errors'
 import type { DecodeRequest, DecodeResponse } from './decodeProtocol'
+import { BufferPool } from './bufferPool'
 import { decodeForDisplayNative, displayTransferables } from './displayData'
 import { HostRecords } from './hostRecords'
 
@@ -20,11 +21,17 @@ const scope = globalThis as unknown as WorkerScope
 let host: HostRecords | null = null
 /** 'fetchDecode' requests cancelled while their fetch was out (their decode is skipped). */
 const cancelled = new Set<number>()
+/** Output buffers the page gave back ('recycle'): decodes write into them (bufferPool.ts says why). */
+const pool = new BufferPool()
 
 scope.onmessage = async (e) => {
   const msg = e.data
   if (msg.kind === 'cancel') {
     cancelled.add(msg.id)
+    return
+  }
+  if (msg.kind === 'recycle') {
+    pool.give(msg.buffers)
     return
   }
   let reply: DecodeResponse
@@ -51,8 +58,8 @@ scope.onmessage = async (e) => {
       what = 'Decoding a cached frame'
     } else record = new Uint8Array(msg.record)
     const t0 = performance.now()
-    const frame = await decodeForDisplayNative(record, msg.options)
-    reply = { id: msg.id, ok: true, frame, ms: performance.now() - t0, ...(fetchMs === undefined ? {} : { fetchMs }) }
+    const frame = await decodeForDisplayNative(record, msg.options, pool.take)
+    reply = { id: msg.id, ok: true, frame, ms: performance.now() - t0, pooled: pool.size, ...(fetchMs === undefined ? {} : { fetchMs }) }
     transfer = displayTransferables(frame)
   } catch (err) {
     reply = {

@@ -4,7 +4,7 @@
 // arrays, no Babylon and no DOM, so it runs in the decode worker (decodeWorker.ts), on the
 // main thread as a fallback, and in Node tests and benchmarks.
 import { EddyError } from '../../../src-shared/api/errors'
-import { decodePreview, parsePreview, PREVIEW_DEFLATE } from '../../../src-shared/formats/framePreview'
+import { type ByteAllocator, decodePreview, parsePreview, PREVIEW_DEFLATE } from '../../../src-shared/formats/framePreview'
 import { decodeFrame } from '../../../src-shared/formats/frameRecord'
 import { posedMesh } from '../../../src-shared/formats/rigidBodyPose'
 import { areaWeightedNormals } from '../../../src-shared/geometry/triMesh'
@@ -133,13 +133,14 @@ export function splitDisplayBundle(bytes: Uint8Array): { preview: Uint8Array | n
  * A cached frame (a frame record, or a 'cache.display' bundle of preview + record) straight
  * to display data. With a preview, no volume of the record is inflated at all: the smoke's
  * texels come ready-made from the bake (framePreview.ts); without one, only the volumes drawn.
+ * `alloc`: where the preview's texels and light go (the decode worker's reused buffers).
  */
-export function decodeForDisplay(bytes: Uint8Array, opts: DisplayOptions = {}): DisplayFrame {
+export function decodeForDisplay(bytes: Uint8Array, opts: DisplayOptions = {}, alloc: ByteAllocator | null = null): DisplayFrame {
   const split = splitDisplayBundle(bytes)
   const record = split ? split.record : bytes
   if (!split?.preview) return displayFromFrame(decodeFrame(record, { volumes: displayVolumeNames(opts) }), opts)
   const shown = displayFromFrame(decodeFrame(record, { volumes: [] }), opts)
-  const volume = lit(decodePreview(split.preview, opts.toLight ?? DEFAULT_TO_LIGHT), opts)
+  const volume = lit(decodePreview(split.preview, opts.toLight ?? DEFAULT_TO_LIGHT, alloc), opts)
   return { ...shown, volume, bytes: shown.bytes + volumeBytes(volume) }
 }
 
@@ -148,13 +149,13 @@ export function decodeForDisplay(bytes: Uint8Array, opts: DisplayOptions = {}): 
  * native zlib (DecompressionStream), when there is one: in Chromium's workers it is several
  * times faster than fflate for the 4 MiB of texels of a 128^3 frame.
  */
-export async function decodeForDisplayNative(bytes: Uint8Array, opts: DisplayOptions = {}): Promise<DisplayFrame> {
+export async function decodeForDisplayNative(bytes: Uint8Array, opts: DisplayOptions = {}, alloc: ByteAllocator | null = null): Promise<DisplayFrame> {
   const DS = (globalThis as { DecompressionStream?: new (format: 'deflate-raw') => TransformStream<Uint8Array, Uint8Array> }).DecompressionStream
   const split = splitDisplayBundle(bytes)
-  if (typeof DS !== 'function' || !split?.preview) return decodeForDisplay(bytes, opts)
+  if (typeof DS !== 'function' || !split?.preview) return decodeForDisplay(bytes, opts, alloc)
   const { meta, packed, cells, version } = parsePreview(split.preview)
   // Zero-run coded texels (bakes since version 2) decode faster in JavaScript than any inflate.
-  if (version !== PREVIEW_DEFLATE) return decodeForDisplay(bytes, opts)
+  if (version !== PREVIEW_DEFLATE) return decodeForDisplay(bytes, opts, alloc)
   let texels: Uint8Array
   try {
     const stream = new Blob([packed as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DS('deflate-raw'))

@@ -56,6 +56,11 @@ export interface ReadAheadOptions<R = Uint8Array> {
   idleReach?: number
   /** Clock for latency figures, ms. Default performance.now. */
   now?: () => number
+  /**
+   * A decoded frame left the buffer (evicted, invalidated, or the buffer disposed): the buffer
+   * holds it no longer, so its owner may reuse its arrays once nothing else shows it.
+   */
+  release?(data: DisplayFrame): void
 }
 
 export interface FrameEvent {
@@ -243,6 +248,7 @@ export class ReadAheadBuffer<R = Uint8Array> {
       if (!hit(g)) continue
       this.bytesHeld -= e.data.bytes
       this.ready.delete(g)
+      this.opts.release?.(e.data)
     }
     for (const g of [...this.loading.keys()]) if (hit(g)) this.loading.delete(g)
     for (const g of [...this.failed]) if (hit(g)) this.failed.delete(g)
@@ -287,6 +293,7 @@ export class ReadAheadBuffer<R = Uint8Array> {
     if (this.settleTimer !== null) clearTimeout(this.settleTimer)
     for (const list of this.waiters.values()) for (const w of list) w.resolve(null)
     this.waiters.clear()
+    for (const e of this.ready.values()) this.opts.release?.(e.data)
     this.ready.clear()
     this.loading.clear()
     this.queue = []
@@ -418,6 +425,7 @@ export class ReadAheadBuffer<R = Uint8Array> {
     const g = load.frame
     if (this.loading.get(g) !== load) {
       // Invalidated while in flight: the data is stale; plan() already queued a fresh load.
+      if (data) this.opts.release?.(data)
       this.pump()
       return
     }
@@ -466,6 +474,7 @@ export class ReadAheadBuffer<R = Uint8Array> {
       if (this.keep.has(g)) continue
       this.ready.delete(g)
       this.bytesHeld -= e.data.bytes
+      this.opts.release?.(e.data)
     }
     if (this.bytesHeld <= this.maxBytes) return
     const byAge = [...this.ready.entries()].sort((a, b) => a[1].lastUsed - b[1].lastUsed)
@@ -474,6 +483,7 @@ export class ReadAheadBuffer<R = Uint8Array> {
       if (g === this.current) continue
       this.ready.delete(g)
       this.bytesHeld -= e.data.bytes
+      this.opts.release?.(e.data)
     }
   }
 

@@ -38,6 +38,8 @@ export class VolumeDisplay {
   private texture: RawTexture3D | null = null
   private lightTexture: RawTexture3D | null = null
   private lightDims: [number, number, number] = [0, 0, 0]
+  /** The arrays last uploaded: Babylon keeps them to restore the textures after a lost GPU context. */
+  private uploaded: { texels: Uint8Array | null; light: Uint8Array | null } = { texels: null, light: null }
   private dims: [number, number, number] = [0, 0, 0]
   private readonly boxMin = new Vector3()
   private readonly boxMax = new Vector3()
@@ -101,6 +103,11 @@ export class VolumeDisplay {
     })
   }
 
+  /** Whether the textures were last filled from `a` (an array of a frame's volume), so it must stay as it is. */
+  holds(a: Uint8Array | null | undefined): boolean {
+    return !!a && (a === this.uploaded.texels || a === this.uploaded.light)
+  }
+
   /** Shows a frame's smoke; reuses the GPU texture when the grid size is unchanged. */
   update(v: VolumeDisplayData | null): void {
     if (!v || v.dims.some((d) => d < 1) || (v.densityMax <= 0 && v.temperatureMax <= v.temperatureAmbient)) {
@@ -125,6 +132,7 @@ export class VolumeDisplay {
       this.lightDims = lightDims
       this.material.setTexture('lightTex', this.lightTexture)
     } else this.lightTexture.update(light)
+    this.uploaded = { texels: v.texels, light }
     const h = v.voxelSize
     this.boxMin.set(v.origin[0], v.origin[1], v.origin[2])
     this.boxMax.set(v.origin[0] + nx * h, v.origin[1] + ny * h, v.origin[2] + nz * h)

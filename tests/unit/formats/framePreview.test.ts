@@ -8,6 +8,7 @@ import { DEFAULT_TO_LIGHT, lightDirection, lightVolume } from '../../../src-shar
 import { decodeFrame, encodeFrame, withoutVolumes } from '../../../src-shared/formats/frameRecord'
 import { volumeDisplay } from '../../../src-shared/formats/volumePreview'
 import { decodeForDisplay, splitDisplayBundle } from '../../../src-renderer/viewport/cache/displayData'
+import { BufferPool } from '../../../src-renderer/viewport/cache/bufferPool'
 import { plume } from '../../fixtures/smokePlume'
 
 const frame = plume(24)
@@ -42,6 +43,30 @@ describe('frame preview', () => {
       // The plume shades part of the grid and leaves the rest in full light.
       expect(light.data.some((t) => t < 128)).toBe(true)
       expect(light.data.some((t) => t === 255)).toBe(true)
+    }
+  })
+
+  it('decodes into buffers handed back by the viewport (any content) exactly as into new ones, texels and light alike', () => {
+    for (const n of [24, 66]) {
+      const f = plume(n)
+      const vn = volumeDisplay(f.volumes[0], f.volumes[1], 293.15)!
+      const p = encodePreview(vn)
+      const fresh = decodePreview(p)
+      const pool = new BufferPool()
+      // Each size twice, filled with a pattern nothing decodes to, as a used buffer would be.
+      const dirty = (bytes: number) => new Uint8Array(bytes).fill(0xa5).buffer
+      pool.give([dirty(fresh.texels.length), dirty(fresh.light!.length), dirty(fresh.texels.length), dirty(fresh.light!.length)])
+      const given: Uint8Array[] = []
+      const reused = decodePreview(p, DEFAULT_TO_LIGHT, (bytes) => {
+        const a = pool.take(bytes)
+        given.push(a)
+        return a
+      })
+      expect(reused).toEqual(fresh)
+      expect(given.length).toBe(2)
+      expect(reused.texels).toBe(given[0])
+      expect(reused.light).toBe(given[1])
+      expect(pool.size).toBe(2)
     }
   })
 

@@ -24,6 +24,17 @@ describe('zero-run coding', () => {
     for (const c of cases) expect(Buffer.from(decodeZeroRuns(encodeZeroRuns(c), c.length)).equals(Buffer.from(c))).toBe(true)
   })
 
+  it('decodes into a used output array (any content) exactly as into a new one, and refuses one of the wrong length', () => {
+    for (let s = 0; s < 6; s++) {
+      const c = sample(7000 + 131 * s, (s % 3) / 2, [4, 40, 400][s % 3], 50 + s)
+      const dirty = sample(c.length, 0.1, 5, 90 + s)
+      const out = decodeZeroRuns(encodeZeroRuns(c), c.length, dirty)
+      expect(out).toBe(dirty)
+      expect(Buffer.from(out).equals(Buffer.from(c))).toBe(true)
+    }
+    expect(() => decodeZeroRuns(encodeZeroRuns(new Uint8Array(10)), 10, new Uint8Array(11))).toThrow(/the output holds 11 bytes, expected 10/)
+  })
+
   it('codes a mostly empty volume in a fraction of its bytes', () => {
     const v = sample(1 << 20, 0.8, 400, 3)
     expect(encodeZeroRuns(v).length).toBeLessThan(0.3 * v.length)

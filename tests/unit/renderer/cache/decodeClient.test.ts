@@ -7,6 +7,9 @@ import { encodeFrame } from '../../../../src-shared/formats/frameRecord'
 import { DecodeClient, type DecodeWorkerLike } from '../../../../src-renderer/viewport/cache/decodeClient'
 import type { DecodeRequest, DecodeResponse } from '../../../../src-renderer/viewport/cache/decodeProtocol'
 import { decodeForDisplay } from '../../../../src-renderer/viewport/cache/displayData'
+import { encodePreview } from '../../../../src-shared/formats/framePreview'
+import { volumeDisplay } from '../../../../src-shared/formats/volumePreview'
+import { plume } from '../../../fixtures/smokePlume'
 import { sampleFrame } from './sampleFrames'
 import { FakeHostSocket, fakeHost } from './fakeHostSocket'
 
@@ -45,9 +48,9 @@ class ModuleWorker implements DecodeWorkerLike {
   terminated = false
   postMessage(message: DecodeRequest, transfer: ArrayBuffer[]): void {
     const copy = structuredClone(message, { transfer })
-    // A cancel gets no reply and must reach the module while its fetch awaits the host, as in
-    // a real worker between tasks: hand it over at once, not behind that fetch in the queue.
-    if (copy.kind === 'cancel') {
+    // A cancel (or a recycle) gets no reply and must reach the module while its fetch awaits
+    // the host, as in a real worker between tasks: hand it over at once, not behind that fetch.
+    if (copy.kind === 'cancel' || copy.kind === 'recycle') {
       if (!this.terminated) workerScope.onmessage?.({ data: copy })
       return
     }
@@ -133,6 +136,29 @@ describe('DecodeClient', () => {
     // Now decoding on the calling thread.
     expect((await client.decode(record.slice())).frame).toBe(37)
   })
+  it('decodes previews into the buffers of frames given back (recycle): another frame decodes exactly as into new arrays', async () => {
+    const bundleOf = (t: number): Uint8Array => {
+      const f = plume(20, 293.15, t)
+      const preview = encodePreview(volumeDisplay(f.volumes[0], f.volumes[1], 293.15)!)
+      const rec = encodeFrame({ ...f, frame: Math.round(10 * t) }, { precision: 'float16' })
+      const out = new Uint8Array(4 + preview.length + rec.length)
+      new DataView(out.buffer).setUint32(0, preview.length, true)
+      out.set(preview, 4)
+      out.set(rec, 4 + preview.length)
+      return out
+    }
+    const a = bundleOf(0.6), b = bundleOf(2.4)
+    const wantB = decodeForDisplay(b)
+    const client = new DecodeClient({ workers: 1, createWorker: () => new ModuleWorker() })
+    const fa = await client.decode(a.slice())
+    expect(fa.volume!.texels.length).toBe(wantB.volume!.texels.length)
+    client.recycle(fa)
+    expect(fa.volume!.texels.byteLength).toBe(0)
+    const fb = await client.decode(b.slice())
+    expect(fb).toEqual(wantB)
+    client.dispose()
+  })
+
   it('fetches from the host inside the worker and decodes there (fetchAndDecode), with the host\'s errors typed', async () => {
     const host = fakeHost()
     host.frames.set(12, record)
