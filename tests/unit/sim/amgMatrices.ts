@@ -60,10 +60,19 @@ export function graphLaplacian(n: number, edges: number[], weights: number[], wa
  */
 export function randomWeights3d(m: number, seed: number, closed = false): CsrMatrix {
   const r = rng(seed)
-  const n = m * m * m
+  const edges = gridEdges3d(m)
+  const weights = Array.from({ length: edges.length / 2 }, () => Math.exp(2 * r() - 1))
+  const wall = new Float64Array(m * m * m)
+  if (!closed)
+    for (let k = 0; k < m; k++)
+      for (let j = 0; j < m; j++)
+        for (let i = 0; i < m; i++) wall[i + m * (j + m * k)] = (i === 0 ? 1 : 0) + (i === m - 1 ? 1 : 0) + (j === 0 ? 1 : 0) + (j === m - 1 ? 1 : 0) + (k === 0 ? 1 : 0) + (k === m - 1 ? 1 : 0)
+  return graphLaplacian(m * m * m, edges, weights, wall)
+}
+
+/** The edges of an m^3 grid's 7-point graph: each cell's +x, +y, +z neighbours, cells in order. */
+function gridEdges3d(m: number): number[] {
   const edges: number[] = []
-  const weights: number[] = []
-  const wall = new Float64Array(n)
   for (let k = 0; k < m; k++)
     for (let j = 0; j < m; j++)
       for (let i = 0; i < m; i++) {
@@ -71,10 +80,8 @@ export function randomWeights3d(m: number, seed: number, closed = false): CsrMat
         if (i + 1 < m) edges.push(c, c + 1)
         if (j + 1 < m) edges.push(c, c + m)
         if (k + 1 < m) edges.push(c, c + m * m)
-        while (weights.length < edges.length / 2) weights.push(Math.exp(2 * r() - 1))
-        if (!closed) wall[c] = (i === 0 ? 1 : 0) + (i === m - 1 ? 1 : 0) + (j === 0 ? 1 : 0) + (j === m - 1 ? 1 : 0) + (k === 0 ? 1 : 0) + (k === m - 1 ? 1 : 0)
       }
-  return graphLaplacian(n, edges, weights, wall)
+  return edges
 }
 
 /** The 5-point Dirichlet Poisson matrix of an m x m grid (diagonal 4). */
@@ -94,17 +101,8 @@ export function poisson2d(m: number): CsrMatrix {
 
 /** The closed (pure Neumann) 7-point Laplacian of an m^3 grid: singular, A 1 = 0. */
 export function neumann3d(m: number): CsrMatrix {
-  const n = m * m * m
-  const edges: number[] = []
-  for (let k = 0; k < m; k++)
-    for (let j = 0; j < m; j++)
-      for (let i = 0; i < m; i++) {
-        const c = i + m * (j + m * k)
-        if (i + 1 < m) edges.push(c, c + 1)
-        if (j + 1 < m) edges.push(c, c + m)
-        if (k + 1 < m) edges.push(c, c + m * m)
-      }
-  return graphLaplacian(n, edges, new Array<number>(edges.length / 2).fill(1), new Float64Array(n))
+  const edges = gridEdges3d(m)
+  return graphLaplacian(m * m * m, edges, new Array<number>(edges.length / 2).fill(1), new Float64Array(m * m * m))
 }
 
 /** The closed Laplacian as PCG's operator: constants removed from residuals (as surfaceProjection's). */

@@ -13,15 +13,15 @@ import { stuffIsosurface } from '../../../src-shared/geometry/tetmesh/stuffing'
 import type { ScalarField3 } from '../../../src-shared/geometry/tetmesh/cutPoints'
 import { bunnyExampleMesh } from '../../../src-shared/scene/examples/bunnyMesh'
 import { AmgHierarchy, AmgPreconditioner } from '../../../src-shared/sim/core/amg/amgHierarchy'
-import { TS_KERNELS } from '../../../src-shared/sim/core/kernelBackend'
 import { PcgSolver } from '../../../src-shared/sim/core/pcg'
 import { Prng } from '../../../src-shared/sim/core/prng'
 import type { CsrMatrix } from '../../../src-shared/sim/core/sparse/csr'
 import { IncompleteCholesky } from '../../../src-shared/sim/core/sparse/incompleteCholesky'
-import { CsrOperator, SparseVectorOps, spResidual } from '../../../src-shared/sim/core/sparse/ops'
+import { CsrOperator, SparseVectorOps } from '../../../src-shared/sim/core/sparse/ops'
 import { computeTetGeometry } from '../../../src-shared/sim/core/tetfv/tetGeometry'
 import { TetProjection } from '../../../src-shared/sim/core/tetfv/tetProjection'
 import { buildTetTopology } from '../../../src-shared/sim/core/tetfv/tetTopology'
+import { convergenceFactor } from './amgMatrices'
 
 /** The free-surface pressure matrix of the tetrahedral mesh of { sdf < 0 } at lattice spacing h. */
 function pressureMatrix(sdf: ScalarField3, min: number[], max: number[], h: number): CsrMatrix {
@@ -33,20 +33,6 @@ function pressureMatrix(sdf: ScalarField3, min: number[], max: number[], h: numb
   return new TetProjection(topology, geometry, { openFaces: open, preconditioner: null }).A
 }
 
-const norm = (v: Float64Array): number => Math.sqrt(v.reduce((s, x) => s + x * x, 0))
-
-function convergenceFactor(A: CsrMatrix, h: AmgHierarchy): number {
-  const rng = new Prng(11)
-  const x = new Float64Array(A.n).map(() => rng.range(-1, 1))
-  const b = new Float64Array(A.n), r = new Float64Array(A.n)
-  const norms: number[] = []
-  for (let c = 0; c <= 8; c++) {
-    spResidual(TS_KERNELS, A, x, b, r)
-    norms.push(norm(r))
-    if (c < 8) h.vcycle(x, b)
-  }
-  return (norms[8] / norms[2]) ** (1 / 6)
-}
 
 const ball = new PrimitiveSdf('sphere', { position: [0, 0, 0], rotation: [0, 0, 0], scale: [2, 2, 2] })
 const bunny = new MeshSdf(bunnyExampleMesh())
@@ -63,7 +49,7 @@ describe('AMG on tetrahedral pressure matrices (factor < 0.3 per V-cycle from ~1
       for (const cells of resolutions) {
         const A = pressureMatrix(sdf, min, max, size / cells)
         const h = new AmgHierarchy(A)
-        const f = convergenceFactor(A, h)
+        const f = convergenceFactor(h, A, 11)
         factors.push(f)
         console.log(`${name} ${A.n} unknowns: factor ${f.toFixed(3)}, levels ${h.levels.length}, complexity ${h.operatorComplexity.toFixed(2)}`)
         expect(f).toBeLessThan(0.3)

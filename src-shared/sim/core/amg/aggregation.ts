@@ -22,7 +22,7 @@
 // entries than the finest (1.07M against 0.79M, operator complexity 2.8); aggregates of a root
 // and its neighbours keep about a seventh, and the levels below cost a fraction of the finest.
 import type { KernelAllocator } from '../kernelTypes'
-import { allocCsr, type CsrMatrix, sortColumns } from '../sparse/csr'
+import { allocCsr, type CsrMatrix, finishAccumulatedRow } from '../sparse/csr'
 
 export interface Aggregates {
   /** Each variable's aggregate, or -1 for a variable with no neighbour (in none). */
@@ -158,15 +158,7 @@ export function smoothedAggregationProlongation(A: CsrMatrix, aggregates: Aggreg
         } else acc[c] -= s * aVal[p]
       }
     }
-    sortColumns(col, start, end)
-    let w = start
-    for (let t = start; t < end; t++) {
-      const c = col[t]
-      if (acc[c] === 0) continue
-      col[w] = c
-      val[w++] = acc[c]
-    }
-    end = w
+    end = finishAccumulatedRow(col, val, acc, start, end)
     rowPtr[i + 1] = end
   }
   return P

@@ -33,7 +33,7 @@
 // size); relaxed averages 0.04 / 0.05 / 0.05, for an operator complexity of 2.7 instead of
 // 2.45 and the same time per cycle (the coarser levels get smaller). Row sums are kept where
 // A's row sum is zero, so constants (a closed system's null space) still carry down.
-import { type CsrMatrix, GrowingRows, nnzOf, sortColumns } from '../sparse/csr'
+import { type CsrMatrix, finishAccumulatedRow, GrowingRows, nnzOf } from '../sparse/csr'
 import type { Splitting } from './coarsening'
 
 /** The n x coarse prolongation of a splitting: injection at coarse variables, simple averages at fine ones. */
@@ -124,15 +124,7 @@ export function relaxedProlongation(A: CsrMatrix, s: Splitting, Pavg: CsrMatrix 
       }
     }
     // Sorted, exact zeros dropped.
-    sortColumns(col, start, end)
-    let w = start
-    for (let t = start; t < end; t++) {
-      const c = col[t]
-      if (acc[c] === 0) continue
-      col[w] = c
-      val[w++] = acc[c]
-    }
-    end = w
+    end = finishAccumulatedRow(col, val, acc, start, end)
     rowPtr[i + 1] = end
   }
   return { n, cols: coarse, rowPtr, ...rows.finish(end) }

@@ -191,6 +191,23 @@ export class GrowingRows {
 }
 
 /**
+ * Finishes a row gathered at col[start .. end) whose values wait in acc by column (a
+ * prolongation's row summed over a marker): columns sorted, each value written beside its
+ * column, exact zeros dropped. Returns the row's new end.
+ */
+export function finishAccumulatedRow(col: Int32Array, val: Float64Array, acc: Float64Array, start: number, end: number): number {
+  sortColumns(col, start, end)
+  let w = start
+  for (let t = start; t < end; t++) {
+    const c = col[t]
+    if (acc[c] === 0) continue
+    col[w] = c
+    val[w++] = acc[c]
+  }
+  return w
+}
+
+/**
  * Sorts col[start .. end) increasing, in place: insertion sort for the short rows of AMG
  * products and prolongations (a typed-array sort call per row cost more than the sorting;
  * the result is the same), the built-in numeric sort for long ones.
