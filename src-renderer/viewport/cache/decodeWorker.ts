@@ -23,6 +23,19 @@ let host: HostRecords | null = null
 const cancelled = new Set<number>()
 /** Output buffers the page gave back ('recycle'): decodes write into them (bufferPool.ts says why). */
 const pool = new BufferPool()
+/** Spares of each size the decodes need, prepared while idle (BufferPool.warm). */
+const SPARES = 2
+/** Bytes touched per idle task: about 2 ms, so a message waits no longer than that. */
+const WARM_BYTES = 512 * 1024
+let warmTimer: ReturnType<typeof setTimeout> | null = null
+/** Prepares spare buffers a slice at a time, each slice its own task, after a short rest. */
+function warmLater(delayMs: number): void {
+  if (warmTimer !== null) clearTimeout(warmTimer)
+  warmTimer = setTimeout(() => {
+    warmTimer = null
+    if (pool.warm(SPARES, WARM_BYTES)) warmLater(0)
+  }, delayMs)
+}
 
 scope.onmessage = async (e) => {
   const msg = e.data
@@ -70,4 +83,5 @@ scope.onmessage = async (e) => {
   }
   if (msg.kind === 'fetchDecode') cancelled.delete(msg.id) // a cancel that came too late
   scope.postMessage(reply, transfer)
+  warmLater(20)
 }

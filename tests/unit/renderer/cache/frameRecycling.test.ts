@@ -50,6 +50,23 @@ describe('recycling decoded frames', () => {
     expect(pool.size).toBe(4)
   })
 
+  it('the worker pool prepares spares of the sizes it was asked for, a slice of pages at a time, up to the count asked', () => {
+    const pool = new BufferPool()
+    expect(pool.warm(2, 8192)).toBe(false) // no size asked for yet
+    pool.take(40_000)
+    pool.take(6_000)
+    let steps = 0
+    while (pool.warm(2, 8192)) steps++
+    // Two of each: 5 slices for a 40,000-byte buffer, 1 for a 6,000-byte one, twice.
+    expect(steps).toBe(12)
+    expect(pool.size).toBe(4)
+    const a = pool.take(40_000)
+    expect(pool.size).toBe(3)
+    expect(a.length).toBe(40_000)
+    expect(pool.warm(2, 1 << 20)).toBe(true)
+    expect(pool.size).toBe(4)
+  })
+
   it('the read-ahead buffer releases every frame it drops: evicted, invalidated, stale when it arrives, and at dispose', async () => {
     const released: number[] = []
     let version = 1
