@@ -2,11 +2,14 @@
 // only its cell's camera draws it) and the frame under the playhead, fetched and decoded
 // alone: no read-ahead, so nine variants hold nine frames, not nine buffers. While a load
 // runs, newer requests only replace the wanted frame; when the load ends the latest one is
-// loaded next (scrubbing skips the frames in between, as the main view does).
+// loaded next (scrubbing skips the frames in between, as the main view does). A frame that
+// leaves the screen, or is decoded and not shown, gives its arrays back to the decoder
+// (frameRecycler.ts): scrubbing the grid decodes a frame per variant per move.
 import type { Scene } from '@babylonjs/core/scene'
 import { CacheDisplay, type CacheDisplaySettings } from '../cache/cacheDisplay'
 import type { DecodeClient } from '../cache/decodeClient'
 import type { DisplayFrame } from '../cache/displayData'
+import { FrameRecycler } from '../cache/frameRecycler'
 import type { FetchRecord } from '../cachePlayback'
 
 type Ranges = readonly (readonly [number, number])[]
@@ -31,6 +34,9 @@ export class VariantCell {
   private disposed = false
   /** Called after every answer (the grid checks whether every cell has the playhead's frame). */
   onState: (() => void) | null = null
+  /** The decoded frame on screen (its arrays go back to the decoder once another replaces it). */
+  private drawn: DisplayFrame | null = null
+  private readonly recycler: FrameRecycler
 
   constructor(
     scene: Scene,
@@ -40,6 +46,10 @@ export class VariantCell {
     settings: Partial<CacheDisplaySettings>,
   ) {
     this.display = new CacheDisplay(scene, settings)
+    this.recycler = new FrameRecycler(
+      (f) => this.display.holds(f),
+      (f) => this.client.recycle(f),
+    )
   }
 
   /** The variant's cached frames; a new `sig` (the cache changed) re-reads the frame shown. */
@@ -83,7 +93,7 @@ export class VariantCell {
     if (f === null || (f === this.state.frame && !this.dirty)) return
     this.dirty = false
     if (!this.isCached(f)) {
-      this.display.show(null)
+      this.draw(null)
       this.setState({ frame: f, shownFrame: null, error: null })
       return
     }
@@ -100,15 +110,20 @@ export class VariantCell {
     this.loading = false
     if (this.disposed) return
     if (answer && this.wanted === f && !this.dirty) {
-      if ('data' in answer) {
-        this.display.show(answer.data)
-        this.setState({ frame: f, shownFrame: f, error: null })
-      } else {
-        this.display.show(null)
-        this.setState({ frame: f, shownFrame: null, error: answer.error })
-      }
-    }
+      if ('data' in answer) this.draw(answer.data)
+      else this.draw(null)
+      this.setState({ frame: f, shownFrame: 'data' in answer ? f : null, error: 'data' in answer ? null : answer.error })
+    } else if (answer && 'data' in answer) this.client.recycle(answer.data) // decoded, never shown
     void this.pump()
+  }
+
+  /** Shows `data` (null: nothing); the frame it replaces gives its arrays back once the display lets go of them. */
+  private draw(data: DisplayFrame | null): void {
+    this.display.show(data)
+    const old = this.drawn
+    this.drawn = data
+    if (old !== null && old !== data) this.recycler.release(old)
+    this.recycler.settle()
   }
 
   private setState(s: VariantCellState): void {

@@ -12,7 +12,7 @@ import { encodeFrame } from '../../../src-shared/formats/frameRecord'
 import type { SceneDocument, SceneObject } from '../../../src-shared/scene/types'
 import { CacheDisplay, DEFAULT_LAYER_MASK } from '../../../src-renderer/viewport/cache/cacheDisplay'
 import { DecodeClient } from '../../../src-renderer/viewport/cache/decodeClient'
-import { displayFromFrame } from '../../../src-renderer/viewport/cache/displayData'
+import { type DisplayFrame, displayFromFrame } from '../../../src-renderer/viewport/cache/displayData'
 import { cellAt, cellRect, cellViewport, gridLayout } from '../../../src-renderer/viewport/wedge/gridLayout'
 import { followCamera } from '../../../src-renderer/viewport/wedge/followCamera'
 import { wedgeChoices } from '../../../src-renderer/viewport/wedge/wedgeChoices'
@@ -232,6 +232,27 @@ describe('WedgeGrid on a NullEngine', () => {
     for (const f of [3, 4, 5, 6, 7]) g.show(f)
     await settle(g, 7)
     expect(fetches.filter((f) => f.startsWith('dom~w1~1@'))).toEqual(['dom~w1~1@3', 'dom~w1~1@7'])
+    g.dispose()
+  })
+
+  it('gives a frame that leaves a cell back to the decoder once the cell shows the next, never the one on screen', async () => {
+    const recycled: number[] = []
+    class Recording extends DecodeClient {
+      override recycle(f: DisplayFrame): void {
+        recycled.push(f.frame)
+      }
+    }
+    const g = new WedgeGrid({ scene, camera: main, fetchRecord: async (_key, frame) => encodeFrame({ ...sampleFrame(), frame }), createDecoder: () => new Recording({ workers: 0 }) })
+    g.setCells(sources(2))
+    g.show(12)
+    await settle(g, 12)
+    expect(recycled).toEqual([])
+    g.show(13)
+    await settle(g, 13)
+    expect(recycled).toEqual([12, 12])
+    g.show(14)
+    await settle(g, 14)
+    expect(recycled).toEqual([12, 12, 13, 13])
     g.dispose()
   })
 
