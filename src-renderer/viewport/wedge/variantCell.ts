@@ -110,9 +110,9 @@ export class VariantCell {
     this.loading = false
     if (this.disposed) return
     if (answer && this.wanted === f && !this.dirty) {
-      if ('data' in answer) this.draw(answer.data)
-      else this.draw(null)
-      this.setState({ frame: f, shownFrame: 'data' in answer ? f : null, error: 'data' in answer ? null : answer.error })
+      const data = 'data' in answer ? answer.data : null
+      this.draw(data)
+      this.setState({ frame: f, shownFrame: data ? f : null, error: 'error' in answer ? answer.error : null })
     } else if (answer && 'data' in answer) this.client.recycle(answer.data) // decoded, never shown
     void this.pump()
   }

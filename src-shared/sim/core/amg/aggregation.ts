@@ -17,10 +17,12 @@
 //   Laplacian): each fine variable interpolates from its own aggregate and its neighbours'.
 //   Where A's row sums to zero (a closed system), P's row sums to one, so constants carry down.
 //
-// Why it is here: the splitting keeps 44% of the hybrid mesh's unknowns as coarse ones and
-// its relaxed prolongation spreads each over two rings, so the first Galerkin level held more
-// entries than the finest (1.07M against 0.79M, operator complexity 2.8); aggregates of a root
-// and its neighbours keep about a seventh, and the levels below cost a fraction of the finest.
+// Why it is here: the splitting keeps 44% of a tetrahedral matrix's unknowns as coarse ones
+// and its relaxed prolongation spreads each over two rings, so the first Galerkin level holds
+// more entries than the finest (operator complexity 3.2-3.3 on the ball); aggregates of a root
+// and its neighbours keep about a sixth (complexity 1.8), cheaper to build and to cycle though
+// each cycle reduces the error less. The tetrahedral liquid, which builds a hierarchy every
+// substep, gains from it; the hybrid gas, which builds one per bake, does not (README).
 import type { KernelAllocator } from '../kernelTypes'
 import { allocCsr, type CsrMatrix, finishAccumulatedRow } from '../sparse/csr'
 
@@ -38,38 +40,31 @@ export function greedyAggregates(A: CsrMatrix): Aggregates {
   // Variables in phase-1 aggregates, the only ones phase 2 joins (so joins do not chain).
   const phase1 = new Uint8Array(n)
   let count = 0
+  // Entry p of row i couples i to another variable (a neighbour in the graph).
+  const couples = (i: number, p: number): boolean => col[p] !== i && val[p] !== 0
   const hasNeighbour = (i: number): boolean => {
-    for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) if (col[p] !== i && val[p] !== 0) return true
+    for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) if (couples(i, p)) return true
     return false
   }
   for (let i = 0; i < n; i++) {
     if (agg[i] >= 0 || !hasNeighbour(i)) continue
     let free = true
-    for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) {
-      const j = col[p]
-      if (j !== i && val[p] !== 0 && agg[j] >= 0) {
-        free = false
-        break
-      }
-    }
+    for (let p = rowPtr[i]; p < rowPtr[i + 1] && free; p++) if (couples(i, p) && agg[col[p]] >= 0) free = false
     if (!free) continue
     agg[i] = count
     phase1[i] = 1
     for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) {
-      const j = col[p]
-      if (j !== i && val[p] !== 0) {
-        agg[j] = count
-        phase1[j] = 1
-      }
+      if (!couples(i, p)) continue
+      agg[col[p]] = count
+      phase1[col[p]] = 1
     }
     count++
   }
   for (let i = 0; i < n; i++) {
     if (agg[i] >= 0) continue
     for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) {
-      const j = col[p]
-      if (j !== i && val[p] !== 0 && phase1[j] === 1) {
-        agg[i] = agg[j]
+      if (couples(i, p) && phase1[col[p]] === 1) {
+        agg[i] = agg[col[p]]
         break
       }
     }
@@ -77,10 +72,7 @@ export function greedyAggregates(A: CsrMatrix): Aggregates {
   for (let i = 0; i < n; i++) {
     if (agg[i] >= 0 || !hasNeighbour(i)) continue
     agg[i] = count
-    for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) {
-      const j = col[p]
-      if (j !== i && val[p] !== 0 && agg[j] < 0) agg[j] = count
-    }
+    for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) if (couples(i, p) && agg[col[p]] < 0) agg[col[p]] = count
     count++
   }
   return { aggregateOf: agg, count }

@@ -135,13 +135,13 @@ export class AmgHierarchy {
     const coarsestSize = Math.max(1, options.coarsestSize ?? 64)
     const maxLevels = Math.max(1, options.maxLevels ?? 30)
     const empty = new Float64Array(0)
+    // P and R are made in the kernels' memory where they can be (own() then keeps them).
+    const alloc = kernels === TS_KERNELS ? undefined : kernels
     let cur = A
     for (;;) {
       const last = cur.n <= coarsestSize || this.levels.length + 1 >= maxLevels
       let P: CsrMatrix | null = null
       let R: CsrMatrix | null = null
-      // P and R are made in the kernels' memory where they can be (own() then keeps them).
-      const alloc = kernels === TS_KERNELS ? undefined : kernels
       if (!last && aggregation) {
         const aggregates = greedyAggregates(cur)
         if (aggregates.count > 0 && aggregates.count <= STALL * cur.n) {
