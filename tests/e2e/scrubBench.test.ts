@@ -2,57 +2,22 @@
 // frame's data decoded (in the worker) and handed to the GPU, for 128^3 frames, during
 // playback (read-ahead at work) and for random jumps along the timeline. Figures only; the
 // issue's aim is under 50 ms at the 95th percentile. The frames are a synthetic 128^3 plume
-// (tests/fixtures/smokePlume.ts) written into the cache with valid signatures, because
-// baking 24 frames at 128^3 would take minutes here. The test does check that the frame
-// shown is always the frame under the playhead.
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+// (tests/fixtures/scrubProject.ts). The test does check that the frame shown is always the
+// frame under the playhead. Playwright's own share of the machine is measurable:
+// scrubBenchBare.test.ts times the same cold jumps without it listening.
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { frameSignatures } from '../../src-main/bake/signature'
-import { ProjectStore } from '../../src-main/store/projectStore'
-import { encodePreview } from '../../src-shared/formats/framePreview'
-import { encodeFrame } from '../../src-shared/formats/frameRecord'
-import { volumeDisplay } from '../../src-shared/formats/volumePreview'
-import { defaultParams } from '../../src-shared/scene/defaults'
-import type { SceneObject } from '../../src-shared/scene/types'
-import { plume } from '../fixtures/smokePlume'
+import { makeScrubProject, percentile as pct, SCRUB_FRAMES as FRAMES } from '../fixtures/scrubProject'
 import { startApp, type RunningApp } from './harness'
 import { setFrame, tid, waitFor } from './ui'
 
-const FRAMES = 24
-
-function makeProject(): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'eddy-scrub-')), 'scrub.eddy')
-  const store = ProjectStore.create(file, { name: 'Scrub', fps: 24, frameStart: 1, frameEnd: FRAMES })
-  const domain: SceneObject = { id: 'dom', kind: 'domain', name: 'Domain', params: { ...defaultParams('domain'), position: [0, 1, 0], size: [2, 2, 2], resolution: 128 } }
-  store.apply({ objects: [{ id: domain.id, after: domain }] })
-  const doc = store.readDocument()
-  const sigs = frameSignatures(doc, 'dom', 1, FRAMES, 'smoke')
-  store.cache.setBake('dom', { frameStart: 1, frameEnd: FRAMES, checkpointEvery: 10, precision: 'float16', solver: 'smoke' }, 'done')
-  for (let f = 1; f <= FRAMES; f++) {
-    const frame = { ...plume(128, 293.15, f * 0.3), frame: f }
-    const rec = encodeFrame(frame, { precision: 'float16' })
-    // As the bake writes it: the record and the viewport's preview (framePreview.ts).
-    const preview = encodePreview(volumeDisplay(frame.volumes[0], frame.volumes[1], 293.15)!)
-    store.cache.writeFrame('dom', f, rec, sigs[f - 1], { ms: 0, substeps: 0, pressureIterations: 0, particleCount: 0, bytes: rec.byteLength }, preview)
-  }
-  store.close()
-  return file
-}
-
-const pct = (xs: number[], p: number): number => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? NaN
-}
 const timings = (page: Page) => page.evaluate(() => window.__eddyViewport?.cache?.timings() ?? [])
 const shown = (page: Page) => page.evaluate(() => window.__eddyViewport?.cache?.state().shownFrame ?? null)
 
 describe('scrubbing 128^3 cached smoke', () => {
   let app: RunningApp
   beforeAll(async () => {
-    app = await startApp({ hostArgs: ['--open', makeProject()] })
+    app = await startApp({ hostArgs: ['--open', makeScrubProject()] })
   })
   afterAll(async () => {
     await app?.close()
