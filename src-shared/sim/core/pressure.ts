@@ -10,7 +10,7 @@
 // rho; pass them to get the physical pressure p = phi rho dx / dt (Pa) out.
 import { EddyError } from '../../api/errors'
 import { FluidComponents } from './components'
-import { allocF64With, type GridSpec, type MacGrid, type ScalarField } from './grid'
+import { allocF64With, type AllocOptions, type GridSpec, type MacGrid, type ScalarField } from './grid'
 import { type KernelBackend, kernelsOf } from './kernelBackend'
 import { Mic0Preconditioner } from './mic0'
 import { type MultigridOptions, MultigridPreconditioner } from './multigrid'
@@ -54,6 +54,13 @@ export interface ProjectArgs {
   fractionsVersion?: number
   /** This solve's relative residual, in place of the solver's own (PressureOptions.tolerance). */
   tolerance?: number
+  /**
+   * Where this solve starts (the warm start) and leaves its solution, in place of `phi`: for a
+   * caller whose solves alternate between two kinds of right-hand side (advection-reflection's
+   * half-step and substep projections), each kind then starts from its own last solution. An
+   * array of the solver's length allocated like its vectors (newSolution()).
+   */
+  solution?: Float64Array
 }
 
 /**
@@ -153,6 +160,7 @@ export class PressureSolver {
   private readonly options: PressureOptions
   private readonly kernels: KernelBackend
   private readonly memo: FaceWeightsMemo
+  private readonly alloc: AllocOptions
   readonly kind: PreconditionerKind
 
   constructor(spec: GridSpec, options: PressureOptions = {}) {
@@ -163,6 +171,7 @@ export class PressureSolver {
     const shared = options.shared
     const kernels = kernelsOf(options)
     const alloc = { shared, kernels }
+    this.alloc = alloc
     this.kernels = kernels
     this.phi = allocF64With(nx * ny * nz, alloc)
     this.b = allocF64With(nx * ny * nz, alloc)
@@ -189,7 +198,9 @@ export class PressureSolver {
     }
     const { u, v, w } = fractions
     const obstacle = args.obstacle ?? null
-    const { b, phi, op } = this
+    const { b, op } = this
+    const phi = args.solution ?? this.phi
+    if (phi.length !== this.phi.length) throw new EddyError('INVALID_PARAM', `pressure projection: a solution array of ${phi.length} values for ${this.phi.length} cells`)
     this.kernels.netOutflux(b, vel.u, vel.v, vel.w, u, v, w, obstacle?.u ?? null, obstacle?.v ?? null, obstacle?.w ?? null, nx, ny, nz)
     // Components and preconditioner depend on the weights alone: rebuilt only when they change.
     if (this.memo.changed(u, v, w, args.fractionsVersion)) {
@@ -211,16 +222,20 @@ export class PressureSolver {
     const opts = shouldStop || tolerance !== undefined ? { ...this.options, shouldStop: shouldStop ?? this.options.shouldStop, tolerance: tolerance ?? this.options.tolerance } : this.options
     const stats = this.pcg.solve(op, this.precond, b, phi, opts)
     this.kernels.subtractGradient(vel.u, vel.v, vel.w, phi, u, v, w, nx, ny, nz)
-    if (args.pressure) this.writePressure(args.pressure, args.dt, args.density)
+    if (args.pressure) this.writePressure(args.pressure, phi, args.dt, args.density)
     return stats
   }
 
-  private writePressure(out: ScalarField, dt: number | undefined, density: number | undefined): void {
+  /** A zeroed array for ProjectArgs.solution, in the same memory as phi. */
+  newSolution(): Float64Array {
+    return allocF64With(this.phi.length, this.alloc)
+  }
+
+  private writePressure(out: ScalarField, phi: Float64Array, dt: number | undefined, density: number | undefined): void {
     if (dt === undefined || density === undefined || !(dt > 0) || !(density > 0)) {
       throw new EddyError('INVALID_PARAM', 'pressure output needs a positive time step and fluid density')
     }
     const scale = (density * this.spec.dx) / dt
-    const { phi } = this
     for (let c = 0; c < phi.length; c++) out.data[c] = phi[c] * scale
   }
 }

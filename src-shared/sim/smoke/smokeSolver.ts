@@ -88,6 +88,14 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
   private readonly velTmp: MacGrid
   /** Advection-reflection's projected half-step velocity (setup.reflection), on first use. */
   private velHalf: MacGrid | null = null
+  /**
+   * The half step's projection's own warm start and solution (reflectedAdvection): its
+   * right-hand side is the divergence half a step of self-advection makes, the substep's is what
+   * the reflected half, the forces and the obstacles' motion leave, so each starts from its own
+   * last answer rather than from the other's (on the Blender scene at 64^3 over 48 frames, 9.0
+   * -> 8.2 iterations a substep). State, like phi: checkpointed.
+   */
+  private halfPhi: Float64Array | null = null
   private readonly scalarTmp: Float32Array
   private readonly scalarTmp2: Float32Array
   private readonly advector: Advector
@@ -436,13 +444,14 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
    * Closed faces take the obstacles' velocity (as they stand now), then `target` is projected
    * (Selle 2005, eq. 2); `tolerance` replaces the artist's for this solve.
    */
-  private projectAroundObstacles(target: MacGrid, control: StepControl | undefined, tolerance?: number): SolveStats {
+  private projectAroundObstacles(target: MacGrid, control: StepControl | undefined, tolerance?: number, solution?: Float64Array): SolveStats {
     const ob = this.obstacles
     enforceSolidVelocity(target, ob.fractions, ob.moving ? ob.velocity : null, this.kernels)
     return this.pressure.project(target, ob.fractions, {
       obstacle: ob.moving ? ob.velocity : null,
       fractionsVersion: ob.version,
       tolerance,
+      solution,
       ...(control ? { shouldStop: () => control.shouldStop() } : {}),
     })
   }
@@ -477,7 +486,8 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
     half.copyFrom(tilde)
     let t1 = now()
     stats.ms.advection += t1 - t0
-    const solve = this.projectAroundObstacles(half, control, Math.max(this.setup.pressure.tolerance, HALF_STEP_TOLERANCE))
+    this.halfPhi ??= this.pressure.newSolution()
+    const solve = this.projectAroundObstacles(half, control, Math.max(this.setup.pressure.tolerance, HALF_STEP_TOLERANCE), this.halfPhi)
     // Its iterations are the projection's work; its residual (HALF_STEP_TOLERANCE) is not the
     // result's, which the substep's own projection sets.
     stats.pressureIterations += solve.iterations
@@ -660,6 +670,8 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
         ['temperature', this.temperature],
         // The pressure solve starts from the previous phi (warm start), so it is state.
         ['phi', this.pressure.phi],
+        // The half step's (advection-reflection) too, once it has solved.
+        ...(this.halfPhi ? [['halfPhi', this.halfPhi] as [string, Float64Array]] : []),
         ['px', P.px.subarray(0, c)],
         ['py', P.py.subarray(0, c)],
         ['pz', P.pz.subarray(0, c)],
@@ -698,6 +710,10 @@ export class SmokeSolver implements Solver<SmokeSimInput> {
     ck.read('density', this.density)
     ck.read('temperature', this.temperature)
     ck.read('phi', this.pressure.phi)
+    if (ck.length('halfPhi') > 0) {
+      this.halfPhi ??= this.pressure.newSolution()
+      ck.read('halfPhi', this.halfPhi)
+    } else this.halfPhi?.fill(0)
     const P = this.particles
     P.clear()
     P.reserve(c)
