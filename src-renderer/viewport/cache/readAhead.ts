@@ -125,6 +125,11 @@ export class ReadAheadBuffer<R = Uint8Array> {
   private readonly settleMs: number
   /** Until when (this.now()) only the frame asked for loads: the last jump plus settleMs. */
   private settleUntil = -Infinity
+  /**
+   * The last move was a jump (not a step of play or a drag): the window around it then loads
+   * one frame at a time (below), so a next jump finds a worker and the host's socket free.
+   */
+  private afterJump = false
   private settleTimer: ReturnType<typeof setTimeout> | null = null
   /** Whether the idle fill runs (setIdleFill). */
   private idleFill: boolean
@@ -195,7 +200,11 @@ export class ReadAheadBuffer<R = Uint8Array> {
       if (step !== 0 && Math.abs(step) <= Math.max(1, this.ahead)) {
         this.dir = step > 0 ? 1 : -1
         this.settleUntil = -Infinity
-      } else if (step !== 0) this.settleUntil = this.now() + this.settleMs
+        this.afterJump = false
+      } else if (step !== 0) {
+        this.settleUntil = this.now() + this.settleMs
+        this.afterJump = true
+      }
     }
     this.current = frame
     // Asking for a frame again retries it (a failed load is not retried on its own).
@@ -397,6 +406,10 @@ export class ReadAheadBuffer<R = Uint8Array> {
       // does wait for a free slot: dragging the playhead must not flood the host with fetches.)
       const cur = this.current
       if (cur !== null && this.loading.has(cur) && this.queue[0] !== cur) break
+      // After a jump (with settling on), the frames around it take one slot: the other is kept
+      // for the frame the next jump asks for, whose load would otherwise share both workers and
+      // the socket with two of these.
+      if (this.afterJump && this.settleMs > 0 && this.inFlight >= fillSlots && this.queue[0] !== cur) break
       const g = this.queue.shift() as number
       if (this.queueNear > 0) this.queueNear--
       this.start(g)

@@ -283,7 +283,7 @@ describe('ReadAheadBuffer', () => {
     expect(h.buffer.bufferedFrames()).toEqual([40, 41, 42, 43])
   })
 
-  it('settling: after a jump only the frame asked for loads until the playhead has rested settleMs; a step of play ends it', async () => {
+  it('settling: after a jump only the frame asked for loads until the playhead has rested settleMs, then its window one frame at a time; a step of play ends it', async () => {
     let clock = 0
     const h = harness({ ahead: 3, behind: 1, concurrency: 2, settleMs: 300, now: () => clock })
     const drain = async (): Promise<void> => {
@@ -303,12 +303,31 @@ describe('ReadAheadBuffer', () => {
     await h.release(50)
     expect(h.events.at(-1)?.frame).toBe(50)
     expect(h.pending()).toEqual([])
-    // Rested: the buffer plans again by itself (a timer) and the window loads.
+    // Rested: the buffer plans again by itself (a timer) and the window loads, one frame at a
+    // time after a jump (the other slot stays free for the next jump's frame).
     clock = 400
     for (let t = 0; t < 100 && h.pending().length === 0; t++) await new Promise((r) => setTimeout(r, 20))
-    expect(h.pending()).toEqual([51, 52])
+    expect(h.pending()).toEqual([51])
+    await h.release(51)
+    expect(h.pending()).toEqual([52])
+    await h.release(52)
+    expect(h.pending()).toEqual([53])
     await drain()
     expect(h.buffer.bufferedFrames()).toEqual([49, 50, 51, 52, 53])
+    // A jump while a window load is out starts its frame at once, beside it.
+    clock = 800
+    h.buffer.show(70)
+    await settle()
+    clock = 1200
+    for (let t = 0; t < 100 && h.pending().length === 0; t++) await new Promise((r) => setTimeout(r, 20))
+    expect(h.pending()).toEqual([70])
+    await h.release(70)
+    for (let t = 0; t < 100 && h.pending().length === 0; t++) await new Promise((r) => setTimeout(r, 20))
+    expect(h.pending()).toEqual([71])
+    h.buffer.show(30)
+    await settle()
+    expect(h.pending()).toEqual([71, 30])
+    await drain()
     // Another jump, then a step of play before it settled: the window loads at once.
     h.buffer.show(80)
     await settle()
@@ -318,6 +337,7 @@ describe('ReadAheadBuffer', () => {
     await settle()
     expect(h.pending()).toEqual([81])
     await h.release(81)
+    // Playing: both slots again.
     expect(h.pending()).toEqual([82, 83])
   })
 
