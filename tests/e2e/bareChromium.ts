@@ -93,9 +93,6 @@ export async function openBarePage(url: string, viewport = { width: 1400, height
     if (r.exceptionDetails) throw new Error(`in the page: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`)
     return r.result.value as T
   }
-  const key = async (type: 'keyDown' | 'keyUp', k: string, code: string, keyCode: number): Promise<void> => {
-    await send('Input.dispatchKeyEvent', { type, key: k, code, windowsVirtualKeyCode: keyCode, ...(type === 'keyDown' && k === 'Enter' ? { text: '\r' } : {}) }, sessionId)
-  }
   return {
     evaluate,
     async fillAndEnter(selector, text) {
@@ -103,8 +100,9 @@ export async function openBarePage(url: string, viewport = { width: 1400, height
       const found = await evaluate<boolean>(`(() => { const el = document.querySelector(${JSON.stringify(selector)}); if (!el) return false; el.focus(); el.select?.(); return true })()`)
       if (!found) throw new Error(`no element matches ${selector}`)
       await send('Input.insertText', { text }, sessionId)
-      await key('keyDown', 'Enter', 'Enter', 13)
-      await key('keyUp', 'Enter', 'Enter', 13)
+      // Enter, as press('Enter') sends it (the key down carries the text a form would see).
+      await send('Input.dispatchKeyEvent', { type: 'keyDown', key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13, text: '\r' }, sessionId)
+      await send('Input.dispatchKeyEvent', { type: 'keyUp', key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13 }, sessionId)
     },
     async click(selector) {
       const at = await evaluate<{ x: number; y: number } | null>(

@@ -7,7 +7,7 @@
 // scrubBenchBare.test.ts times the same cold jumps without it listening.
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { makeScrubProject, percentile as pct, SCRUB_FRAMES as FRAMES } from '../fixtures/scrubProject'
+import { coldFrame, makeScrubProject, p50p95, SCRUB_FRAMES as FRAMES } from '../fixtures/scrubProject'
 import { startApp, type RunningApp } from './harness'
 import { setFrame, tid, waitFor } from './ui'
 
@@ -57,17 +57,10 @@ describe('scrubbing 128^3 cached smoke', () => {
     // headless host) and by the page, so both paths see the same machine.
     const cold: number[] = []
     const coldPage: number[] = []
-    const coldJump = async () =>
-      jump(async () => {
-        const h = new Set(await held())
-        const free = Array.from({ length: FRAMES }, (_, k) => k + 1).filter((f) => !h.has(f) && Math.abs(f - frame) >= 3)
-        return free[Math.floor(Math.random() * free.length)]
-      })
+    const coldJump = async () => jump(async () => coldFrame(new Set(await held()), frame))
     for (let i = 0; i < 40; i++) {
       const inWorker = i % 2 === 0
       await page.evaluate((on) => window.__eddyViewport?.cache?.setWorkerFetch?.(on), inWorker)
-      // A free frame needs the buffer to let go of the ones held: only the last few are kept
-      // without the idle fill, so there are always some.
       const ms = await coldJump()
       if (ms !== null) (inWorker ? cold : coldPage).push(ms)
     }
@@ -87,18 +80,18 @@ describe('scrubbing 128^3 cached smoke', () => {
     }
     console.log(
       `128^3 cached smoke (synthetic plume, float16 records + bake-time previews), playhead move -> decoded -> handed to the GPU: ` +
-        `playback ${play.length} frames p50 ${pct(play, 0.5).toFixed(1)} ms p95 ${pct(play, 0.95).toFixed(1)} ms; ` +
-        `random jumps, frames around the playhead loaded while idle: ${jumps.length} p50 ${pct(jumps, 0.5).toFixed(1)} ms p95 ${pct(jumps, 0.95).toFixed(1)} ms; ` +
-        `cold jumps (one fetch and one decode each), the decode worker fetching: ${cold.length} p50 ${pct(cold, 0.5).toFixed(1)} ms p95 ${pct(cold, 0.95).toFixed(1)} ms (aim: p95 < 50 ms); ` +
-        `the page fetching, the worker decoding: ${coldPage.length} p50 ${pct(coldPage, 0.5).toFixed(1)} ms p95 ${pct(coldPage, 0.95).toFixed(1)} ms`,
+        `playback ${play.length} frames ${p50p95(play)}; ` +
+        `random jumps, frames around the playhead loaded while idle: ${jumps.length} ${p50p95(jumps)}; ` +
+        `cold jumps (one fetch and one decode each), the decode worker fetching: ${cold.length} ${p50p95(cold)} (aim: p95 < 50 ms); ` +
+        `the page fetching, the worker decoding: ${coldPage.length} ${p50p95(coldPage)}`,
     )
     const uploads = await page.evaluate(() => window.__eddyViewport?.cache?.uploadTimings?.() ?? [])
     const stages = await page.evaluate(() => window.__eddyViewport?.cache?.stageTimings?.() ?? { fetch: [], decode: [], decodeInWorker: [] })
     console.log(
-      `of which, per load: fetch from the host p50 ${pct(stages.fetch, 0.5).toFixed(1)} ms p95 ${pct(stages.fetch, 0.95).toFixed(1)} ms; ` +
-        `decode request p50 ${pct(stages.decode, 0.5).toFixed(1)} ms p95 ${pct(stages.decode, 0.95).toFixed(1)} ms ` +
-        `(the decode itself p50 ${pct(stages.decodeInWorker, 0.5).toFixed(1)} ms p95 ${pct(stages.decodeInWorker, 0.95).toFixed(1)} ms); ` +
-        `GPU hand-over p50 ${pct(uploads, 0.5).toFixed(1)} ms p95 ${pct(uploads, 0.95).toFixed(1)} ms`,
+      `of which, per load: fetch from the host ${p50p95(stages.fetch)}; ` +
+        `decode request ${p50p95(stages.decode)} ` +
+        `(the decode itself ${p50p95(stages.decodeInWorker)}); ` +
+        `GPU hand-over ${p50p95(uploads)}`,
     )
     await page.evaluate(() => window.__eddyViewport?.cache?.setRendering?.(true))
     // Frames the decoder could not keep up with are skipped (never shown late), so only the

@@ -5,7 +5,7 @@
 // person moves it: the frame field is typed into and Enter pressed. Figures only; the issue's
 // aim is a 95th percentile under 50 ms. Both fetch paths alternate jump by jump, as there.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { makeScrubProject, percentile as pct, SCRUB_FRAMES as FRAMES } from '../fixtures/scrubProject'
+import { coldFrame, makeScrubProject, p50p95 } from '../fixtures/scrubProject'
 import { openBarePage, type BarePage } from './bareChromium'
 import { makeDirs, spawnHost, type Host } from './harness'
 import { tid } from './ui'
@@ -54,9 +54,7 @@ describe('scrubbing 128^3 cached smoke, Chromium without Playwright', () => {
     for (let i = 0; i < 2 * JUMPS; i++) {
       const inWorker = i % 2 === 0
       await page.evaluate(`${cache}.setWorkerFetch(${inWorker})`)
-      const held = new Set(await page.evaluate<number[]>(`${cache}.buffered()`))
-      const free = Array.from({ length: FRAMES }, (_, k) => k + 1).filter((f) => !held.has(f) && Math.abs(f - frame) >= 3)
-      frame = free[Math.floor(Math.random() * free.length)]
+      frame = coldFrame(new Set(await page.evaluate<number[]>(`${cache}.buffered()`)), frame)
       const n0 = await page.evaluate<number>(`${cache}.timings().length`)
       await page.fillAndEnter(tid('current-frame'), String(frame))
       await until(page, `${cache}.state().shownFrame === ${frame}`, `frame ${frame} on screen`)
@@ -67,12 +65,12 @@ describe('scrubbing 128^3 cached smoke, Chromium without Playwright', () => {
     const stages = await page.evaluate<{ fetch: number[]; decode: number[]; decodeInWorker: number[] }>(`${cache}.stageTimings()`)
     const uploads = await page.evaluate<number[]>(`${cache}.uploadTimings()`)
     console.log(
-      `128^3 cached smoke, Chromium without Playwright, playhead move -> decoded -> handed to the GPU: playback ${play.length} frames p50 ${pct(play, 0.5).toFixed(1)} ms p95 ${pct(play, 0.95).toFixed(1)} ms; cold jumps (one fetch and one decode each), ` +
-        `the decode worker fetching: ${cold.length} p50 ${pct(cold, 0.5).toFixed(1)} ms p95 ${pct(cold, 0.95).toFixed(1)} ms (aim: p95 < 50 ms); ` +
-        `the page fetching, the worker decoding: ${coldPage.length} p50 ${pct(coldPage, 0.5).toFixed(1)} ms p95 ${pct(coldPage, 0.95).toFixed(1)} ms; ` +
-        `of which, per load: fetch p50 ${pct(stages.fetch, 0.5).toFixed(1)} ms p95 ${pct(stages.fetch, 0.95).toFixed(1)} ms, ` +
-        `the decode itself p50 ${pct(stages.decodeInWorker, 0.5).toFixed(1)} ms p95 ${pct(stages.decodeInWorker, 0.95).toFixed(1)} ms, ` +
-        `GPU hand-over p50 ${pct(uploads, 0.5).toFixed(1)} ms p95 ${pct(uploads, 0.95).toFixed(1)} ms`,
+      `128^3 cached smoke, Chromium without Playwright, playhead move -> decoded -> handed to the GPU: playback ${play.length} frames ${p50p95(play)}; cold jumps (one fetch and one decode each), ` +
+        `the decode worker fetching: ${cold.length} ${p50p95(cold)} (aim: p95 < 50 ms); ` +
+        `the page fetching, the worker decoding: ${coldPage.length} ${p50p95(coldPage)}; ` +
+        `of which, per load: fetch ${p50p95(stages.fetch)}, ` +
+        `the decode itself ${p50p95(stages.decodeInWorker)}, ` +
+        `GPU hand-over ${p50p95(uploads)}`,
     )
     expect(play.length).toBeGreaterThan(0)
     // Every jump showed its own frame and was timed (a jump that was not would be a load the
