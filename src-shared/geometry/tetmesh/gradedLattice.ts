@@ -34,7 +34,7 @@ import type { ScalarField3 } from './cutPoints'
 import { evaluateLattice } from './evaluateLattice'
 import { KeyMap } from './keyMap'
 import { LatticeVertices } from './latticeVertices'
-import { ON } from './stencils'
+import { ON, OUT } from './stencils'
 
 export interface GradedLattice {
   lattice: LatticeVertices
@@ -57,6 +57,10 @@ const P17 = 2 ** 17
 const vkey = (x: number, y: number, z: number): number => x + P17 * (y + P17 * z)
 // Cell (level, i, j, k), indices below 2^16.
 const ckey = (l: number, i: number, j: number, k: number): number => ((l * 65536 + i) * 65536 + j) * 65536 + k
+/** The cell map's value for a subdivided cell (leaves map to their index). */
+const SPLIT = 0x7fffffff
+/** A subdivided cell none of whose 26 neighbours (its own size) lies in a leaf two levels coarser than its children. */
+const SPLIT_CLEAN = 0x7ffffffe
 
 /** What buildGradedLattice returns when no leaf inside the shape could be coarser than the finest level. */
 export interface FinestOnly {
@@ -73,8 +77,14 @@ export interface FinestOnly {
  * lattice's and it says so instead of building the octree's: the 2:1 balance, the hashed
  * vertices and the transition cases cost two to three times the uniform lattice's
  * array-indexed build for the same mesh.
+ *
+ * With `dropOutside`, tetrahedra whose four vertices are all outside (sdf > 0) are not listed:
+ * stuffing keeps nothing of them unless it keeps tetrahedra warped wholly onto the surface
+ * (its keepAllOnSurface), so the caller says. The air around a liquid in a box is most of the
+ * octree (the dam break at resolution 96: 300,000 of 420,000 tetrahedra), and the leaves wholly
+ * outside are passed over without looking for their neighbours.
  */
-export function buildGradedLattice(sdf: ScalarField3, min: ArrayLike<number>, max: ArrayLike<number>, h: number, maxCoarsening: number, field: SignedDistanceField | null = null): GradedLattice | FinestOnly {
+export function buildGradedLattice(sdf: ScalarField3, min: ArrayLike<number>, max: ArrayLike<number>, h: number, maxCoarsening: number, field: SignedDistanceField | null = null, dropOutside = false): GradedLattice | FinestOnly {
   const D = maxCoarsening
   if (!Number.isInteger(D) || D < 0 || D > 12) throw new EddyError('INVALID_PARAM', `isosurface stuffing: maxCoarsening must be an integer 0..12, got ${D}`)
   // Top-level grid: cells of edge h 2^D covering the box with BAND + 1 spacings to spare.
@@ -96,9 +106,16 @@ export function buildGradedLattice(sdf: ScalarField3, min: ArrayLike<number>, ma
   // --- octree: leaves in flat arrays, found by (level, i, j, k) ---------------------------
   let cap = 1024
   let lvl = new Uint8Array(cap), li = new Int32Array(cap), lj = new Int32Array(cap), lk = new Int32Array(cap), alive = new Uint8Array(cap)
+  // A lower bound on sdf at the leaf's centre (-Infinity where none is known): a leaf whose
+  // bound exceeds 1.5 times its side lies wholly outside, and so does every vertex of the
+  // tetrahedra it makes (its own faces within 0.87 sides of its centre, an equal neighbour's
+  // centre one side away; sdf is 1-Lipschitz), so it makes no tetrahedron stuffing would keep.
+  let outsideBound = new Float64Array(cap)
   let nLeaves = 0
-  const leafOf = new KeyMap(4096)
-  const addLeaf = (l: number, i: number, j: number, k: number): number => {
+  // Every cell of the tree by (level, i, j, k): a leaf's index, or SPLIT. Made once the
+  // refinement has counted its cells (growing it as they came cost a tenth of the build).
+  let leafOf: KeyMap | null = null
+  const addLeaf = (l: number, i: number, j: number, k: number, bound: number): number => {
     if (nLeaves === cap) {
       cap *= 2
       const a = new Uint8Array(cap); a.set(lvl); lvl = a
@@ -106,55 +123,86 @@ export function buildGradedLattice(sdf: ScalarField3, min: ArrayLike<number>, ma
       const c = new Int32Array(cap); c.set(lj); lj = c
       const d = new Int32Array(cap); d.set(lk); lk = d
       const e = new Uint8Array(cap); e.set(alive); alive = e
+      const o = new Float64Array(cap); o.set(outsideBound); outsideBound = o
     }
-    lvl[nLeaves] = l; li[nLeaves] = i; lj[nLeaves] = j; lk[nLeaves] = k; alive[nLeaves] = 1
-    leafOf.set(ckey(l, i, j, k), nLeaves)
+    lvl[nLeaves] = l; li[nLeaves] = i; lj[nLeaves] = j; lk[nLeaves] = k; alive[nLeaves] = 1; outsideBound[nLeaves] = bound
+    if (leafOf !== null) leafOf.set(ckey(l, i, j, k), nLeaves)
     return nLeaves++
   }
   // Top-down refinement near the surface (a worklist of cells, no recursion).
   const stack: number[] = []
+  const splitCells: number[] = []
   let coarseInside = 0
   for (let k = 0; k < n[2]; k++) for (let j = 0; j < n[1]; j++) for (let i = 0; i < n[0]; i++) stack.push(D, i, j, k)
   while (stack.length > 0) {
     const k = stack.pop()!, j = stack.pop()!, i = stack.pop()!, l = stack.pop()!
+    let bound = -Infinity
     if (l > 0) {
       const s = h * 2 ** l
       const d = sdf(ox + (i + 0.5) * s, oy + (j + 0.5) * s, oz + (k + 0.5) * s)
       if (Math.abs(d) < 0.8660254037844387 * s + band) {
+        splitCells.push(ckey(l, i, j, k))
         for (let c = 0; c < 8; c++) stack.push(l - 1, 2 * i + (c & 1), 2 * j + ((c >> 1) & 1), 2 * k + (c >> 2))
         continue
       }
       if (d < 0) coarseInside++
+      bound = d
     }
-    addLeaf(l, i, j, k)
+    addLeaf(l, i, j, k, bound)
   }
   // Coarse leaves outside make no tetrahedra: without one inside, the mesh is the uniform one.
   if (coarseInside === 0) return { finestOnly: true, leaves: nLeaves }
+  const cells = new KeyMap(2 * (nLeaves + splitCells.length))
+  for (const key of splitCells) cells.set(key, SPLIT)
+  for (let f = 0; f < nLeaves; f++) cells.set(ckey(lvl[f], li[f], lj[f], lk[f]), f)
+  leafOf = cells
   // The leaf containing level-l cell (i, j, k), or -1 if that cell is subdivided or outside.
+  // Every cell of the tree, leaf or subdivided, is in the map, so the first one met on the way
+  // up from (l, i, j, k) answers.
   const leafAt = (l: number, i: number, j: number, k: number): number => {
     for (let m = l; m <= D; m++, i >>= 1, j >>= 1, k >>= 1) {
       if (i < 0 || j < 0 || k < 0 || i >= n[0] << (D - m) || j >= n[1] << (D - m) || k >= n[2] << (D - m)) return -1
-      const f = leafOf.get(ckey(m, i, j, k))
-      if (f >= 0 && alive[f]) return f
+      const f = cells.get(ckey(m, i, j, k))
+      if (f >= 0) return f >= SPLIT_CLEAN ? -1 : f
     }
     return -1
   }
   // 2:1 balance across faces, edges and corners: a leaf of level l has no neighbour of level
   // l + 2 or more; split such neighbours until none is left (ripple through a queue).
+  // A leaf can only meet such a neighbour where its parent cell does (the neighbour is two
+  // levels coarser, so it also touches the parent), and that only gets rarer as leaves split,
+  // so a parent found clean is marked and its children skip their own 26 looks. The splits
+  // that do happen are the same, in the same order.
+  const parentClean = (l: number, i: number, j: number, k: number): boolean => {
+    const key = ckey(l, i, j, k)
+    if (cells.get(key) === SPLIT_CLEAN) return true
+    for (let dz = -1; dz <= 1; dz++) for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
+      if (dx === 0 && dy === 0 && dz === 0) continue
+      const g = leafAt(l, i + dx, j + dy, k + dz)
+      if (g >= 0 && lvl[g] >= l + 1) return false
+    }
+    cells.set(key, SPLIT_CLEAN)
+    return true
+  }
   const queue: number[] = []
   for (let f = 0; f < nLeaves; f++) queue.push(f)
   while (queue.length > 0) {
     const f = queue.pop()!
     if (!alive[f]) continue
     const l = lvl[f]
+    // No level is two above the top's children (or the top).
+    if (l + 2 > D || parentClean(l + 1, li[f] >> 1, lj[f] >> 1, lk[f] >> 1)) continue
     let again = false
     for (let dz = -1; dz <= 1; dz++) for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
       if (dx === 0 && dy === 0 && dz === 0) continue
       const g = leafAt(l, li[f] + dx, lj[f] + dy, lk[f] + dz)
       if (g < 0 || lvl[g] < l + 2) continue
       alive[g] = 0
+      cells.set(ckey(lvl[g], li[g], lj[g], lk[g]), SPLIT)
       const m = lvl[g] - 1
-      for (let c = 0; c < 8; c++) queue.push(addLeaf(m, 2 * li[g] + (c & 1), 2 * lj[g] + ((c >> 1) & 1), 2 * lk[g] + (c >> 2)))
+      // Each child's centre is 0.87 of its side from the parent's.
+      const bound = outsideBound[g] - 0.8660254037844387 * h * 2 ** m
+      for (let c = 0; c < 8; c++) queue.push(addLeaf(m, 2 * li[g] + (c & 1), 2 * lj[g] + ((c >> 1) & 1), 2 * lk[g] + (c >> 2), bound))
       again = true
     }
     if (again) queue.push(f)
@@ -173,12 +221,14 @@ export function buildGradedLattice(sdf: ScalarField3, min: ArrayLike<number>, ma
     return v
   }
   const leavesPerLevel = new Array<number>(D + 1).fill(0)
+  // Per leaf its centre's and eight corners' vertex ids, for the tetrahedra below.
+  const leafVertices = new Int32Array(9 * nLeaves)
   for (let f = 0; f < nLeaves; f++) {
     if (!alive[f]) continue
     leavesPerLevel[lvl[f]]++
     const s = 2 << lvl[f], x = li[f] * s, y = lj[f] * s, z = lk[f] * s
-    vertex(x + s / 2, y + s / 2, z + s / 2)
-    for (let c = 0; c < 8; c++) vertex(x + (c & 1) * s, y + ((c >> 1) & 1) * s, z + (c >> 2) * s)
+    leafVertices[9 * f] = vertex(x + s / 2, y + s / 2, z + s / 2)
+    for (let c = 0; c < 8; c++) leafVertices[9 * f + 1 + c] = vertex(x + (c & 1) * s, y + ((c >> 1) & 1) * s, z + (c >> 2) * s)
   }
   const maxX = (n[0] << D) * 2, maxY = (n[1] << D) * 2, maxZ = (n[2] << D) * 2
   evaluateLattice(lat, sdf, field)
@@ -187,8 +237,9 @@ export function buildGradedLattice(sdf: ScalarField3, min: ArrayLike<number>, ma
   let tets = new Int32Array(4 * 8 * nLeaves)
   let shape = new Uint8Array(8 * nLeaves)
   let nt = 0
-  const ic = lat.ic
+  const ic = lat.ic, label = lat.label
   const pushTet = (a: number, b: number, c: number, d: number, sh: number): void => {
+    if (dropOutside && label[a] === OUT && label[b] === OUT && label[c] === OUT && label[d] === OUT) return
     if (4 * nt === tets.length) {
       const t = new Int32Array(2 * tets.length); t.set(tets); tets = t
       const s = new Uint8Array(2 * shape.length); s.set(shape); shape = s
@@ -214,24 +265,23 @@ export function buildGradedLattice(sdf: ScalarField3, min: ArrayLike<number>, ma
     const du = e === 1 || e === 2 ? 1 : 0, dw = e >= 2 ? 1 : 0
     FACE_CORNER[(2 * a + side) * 4 + e] = (side << a) | (du << ((a + 1) % 3)) | (dw << ((a + 2) % 3))
   }
-  const cid = new Int32Array(8), q = new Int32Array(4)
+  const q = new Int32Array(4)
   const midpoint = (v: number, w: number): number =>
     vertexOf.get(vkey((ic[3 * v] + ic[3 * w]) >> 1, (ic[3 * v + 1] + ic[3 * w + 1]) >> 1, (ic[3 * v + 2] + ic[3 * w + 2]) >> 1))
   for (let g = 0; g < nLeaves; g++) {
     if (!alive[g]) continue
-    const l = lvl[g], s = 2 << l, hs = s >> 1
-    const x0 = li[g] * s, y0 = lj[g] * s, z0 = lk[g] * s
-    const c0 = vertex(x0 + hs, y0 + hs, z0 + hs)
-    for (let c = 0; c < 8; c++) cid[c] = vertex(x0 + (c & 1) * s, y0 + ((c >> 1) & 1) * s, z0 + (c >> 2) * s)
+    if (dropOutside && outsideBound[g] > 1.5 * h * 2 ** lvl[g]) continue
+    const l = lvl[g], s = 2 << l
+    const c0 = leafVertices[9 * g], cid = 9 * g + 1
     for (let a = 0; a < 3; a++) for (let side = 0; side < 2; side++) {
       const sg = side === 0 ? -1 : 1
       const dx = a === 0 ? sg : 0, dy = a === 1 ? sg : 0, dz = a === 2 ? sg : 0
       const nb = leafAt(l, li[g] + dx, lj[g] + dy, lk[g] + dz)
       const fo = (2 * a + side) * 4
-      q[0] = cid[FACE_CORNER[fo]]; q[1] = cid[FACE_CORNER[fo + 1]]; q[2] = cid[FACE_CORNER[fo + 2]]; q[3] = cid[FACE_CORNER[fo + 3]]
+      q[0] = leafVertices[cid + FACE_CORNER[fo]]; q[1] = leafVertices[cid + FACE_CORNER[fo + 1]]; q[2] = leafVertices[cid + FACE_CORNER[fo + 2]]; q[3] = leafVertices[cid + FACE_CORNER[fo + 3]]
       if (nb >= 0 && lvl[nb] === l) {
         if (side === 0) continue // each equal pair once, from its lower leaf
-        const c1 = vertex(x0 + hs + dx * s, y0 + hs + dy * s, z0 + hs + dz * s)
+        const c1 = leafVertices[9 * nb]
         for (let e = 0; e < 4; e++) {
           const qa = q[e], qb = q[(e + 1) & 3]
           const m = l === 0 ? -1 : midpoint(qa, qb) // no leaf is finer than the finest

@@ -138,7 +138,7 @@ export function stuffIsosurface(shape: ScalarField3 | SignedDistanceField, opts:
   let visitAll: (v: TetVisitor) => void
   let isOuter: (id: number) => boolean
   let leavesPerLevel: number[] | undefined
-  const graded = mode === 'graded' ? buildGradedLattice(sdf, opts.bounds.min, opts.bounds.max, h, opts.maxCoarsening ?? 5, field) : null
+  const graded = mode === 'graded' ? buildGradedLattice(sdf, opts.bounds.min, opts.bounds.max, h, opts.maxCoarsening ?? 5, field, !(opts.keepAllOnSurface ?? false)) : null
   if (graded === null || 'finestOnly' in graded) {
     // Uniform, asked for or all the graded octree could be inside the shape (its leaves
     // reported as the finest level's: coarser ones lay only outside).

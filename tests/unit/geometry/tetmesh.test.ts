@@ -4,11 +4,14 @@
 // Stanford bunny, in uniform and graded mode.
 import { describe, expect, it } from 'vitest'
 import {
-  ALPHA_LONG_ALT, ALPHA_SHORT_ALT, DIHEDRAL_BOUNDS_ALT_DEG, DIHEDRAL_BOUNDS_DEG, formatTetQuality, stuffIsosurface,
+  ALPHA_LONG, ALPHA_LONG_ALT, ALPHA_SHORT, ALPHA_SHORT_ALT, DIHEDRAL_BOUNDS_ALT_DEG, DIHEDRAL_BOUNDS_DEG, formatTetQuality, stuffIsosurface,
   SHAPE_BCC, SHAPE_BISECTED, SHAPE_FINEST_BCC, SHAPE_HALF_PYRAMID, SHAPE_QUADRISECTED,
   tetDihedrals, tetMeshQuality, tetVolume, type StuffedMesh, type StuffingOptions,
 } from '../../../src-shared/geometry/tetmesh'
 import { bccGridForBounds } from '../../../src-shared/geometry/tetmesh/bccLattice'
+import { buildGradedLattice } from '../../../src-shared/geometry/tetmesh/gradedLattice'
+import { OUT } from '../../../src-shared/geometry/tetmesh/stencils'
+import { stuffLattice } from '../../../src-shared/geometry/tetmesh/stuffing'
 import { PrimitiveSdf } from '../../../src-shared/geometry/primitiveSdf'
 import { MeshSdf } from '../../../src-shared/geometry/signedDistance'
 import { bunnyExampleMesh } from '../../../src-shared/scene/examples/bunnyMesh'
@@ -433,6 +436,38 @@ describe('isosurface stuffing, graded octree lattice', () => {
     // BCC tetrahedra: 60 and 90 degrees only.
     expect(Math.abs(seen.get(SHAPE_BCC)![0] - 60)).toBeLessThan(1e-9)
     expect(Math.abs(seen.get(SHAPE_BCC)![1] - 90)).toBeLessThan(1e-9)
+  })
+
+  it('graded lattice without its all-outside tetrahedra: the full list with exactly those taken out (most of a liquid in a box), and the same stuffed mesh', () => {
+    // A block of water in a corner of a box (the dam break's first frame) and a ball off centre.
+    const block = new PrimitiveSdf('box', { position: [-0.7, 0.6, 0], rotation: [0, 0, 0], scale: [0.6, 1.2, 1.0] })
+    const shapes: [string, Sdf, number, [number, number, number], [number, number, number]][] = [
+      ['water block', (x, y, z) => block.distance(x, y, z), 2 / 48, [-1.02, -0.02, -1.02], [1.02, 2.02, 1.02]],
+      ['ball', (x, y, z) => Math.hypot(x - 0.31, y + 0.2, z) - 0.5, 0.03, [-1, -1, -1], [1, 1, 1]],
+    ]
+    for (const [name, sdf, h, min, max] of shapes) {
+      const full = buildGradedLattice(sdf, min, max, h, 5, null, false)
+      const kept = buildGradedLattice(sdf, min, max, h, 5, null, true)
+      if ('finestOnly' in full || 'finestOnly' in kept) throw new Error(`${name}: expected coarse leaves`)
+      const L = full.lattice.label
+      const expected: number[] = []
+      for (let t = 0; t < full.tetCount; t++) {
+        const v = full.tets.subarray(4 * t, 4 * t + 4)
+        if (v.every((i) => L[i] === OUT)) continue
+        expected.push(...v, full.shape[t])
+      }
+      const got: number[] = []
+      for (let t = 0; t < kept.tetCount; t++) got.push(...kept.tets.subarray(4 * t, 4 * t + 4), kept.shape[t])
+      log(`${name}: ${full.tetCount} background tetrahedra, ${kept.tetCount} not wholly outside`)
+      expect(kept.tetCount).toBeLessThan(0.6 * full.tetCount)
+      expect(got).toEqual(expected)
+      const opts = { alphaLong: ALPHA_LONG, alphaShort: ALPHA_SHORT, tolerance: 1e-9 * h, keepAllOnSurface: false }
+      const a = stuffLattice(sdf, full.lattice, full.visitTets, opts)
+      const b = stuffLattice(sdf, kept.lattice, kept.visitTets, opts)
+      expect(b.tetCount).toBe(a.tetCount)
+      expect(b.tets).toEqual(a.tets)
+      expect(b.positions).toEqual(a.positions)
+    }
   })
 
   it(`torus, thin plate, rotated cube: dihedral angles within [${B.min}, ${B.max}] deg, conforming, closed boundary of the right genus`, () => {
