@@ -210,7 +210,10 @@ export function buildGradedLattice(sdf: ScalarField3, min: ArrayLike<number>, ma
 
   // --- vertices: leaf centres and corners, hashed by integer coordinates -------------------
   const lat = new LatticeVertices(4 * nLeaves)
-  const vertexOf = new KeyMap(4 * nLeaves)
+  // Corners only: a leaf's centre is no other leaf's corner (it lies inside the leaf), and only
+  // corners are looked up again (edge midpoints, face centres), so centres skip the map. A
+  // graded octree has about 1.5 corners a leaf.
+  const vertexOf = new KeyMap(2 * nLeaves)
   const vertex = (x: number, y: number, z: number): number => {
     const key = vkey(x, y, z)
     let v = vertexOf.get(key)
@@ -227,7 +230,8 @@ export function buildGradedLattice(sdf: ScalarField3, min: ArrayLike<number>, ma
     if (!alive[f]) continue
     leavesPerLevel[lvl[f]]++
     const s = 2 << lvl[f], x = li[f] * s, y = lj[f] * s, z = lk[f] * s
-    leafVertices[9 * f] = vertex(x + s / 2, y + s / 2, z + s / 2)
+    const cx = x + s / 2, cy = y + s / 2, cz = z + s / 2
+    leafVertices[9 * f] = lat.add(cx, cy, cz, ox + cx * half, oy + cy * half, oz + cz * half)
     for (let c = 0; c < 8; c++) leafVertices[9 * f + 1 + c] = vertex(x + (c & 1) * s, y + ((c >> 1) & 1) * s, z + (c >> 2) * s)
   }
   const maxX = (n[0] << D) * 2, maxY = (n[1] << D) * 2, maxZ = (n[2] << D) * 2

@@ -117,6 +117,14 @@ export function buildTetTopology(positions: Float64Array, tets: Int32Array): Tet
   }
   // Bucket the entries by their smallest vertex (stable: increasing e within a bucket).
   const { start: bucketStart, order: bucket } = countingSortByKey(lo, nv)
+  // The other two vertices as one key, in bucket order, so the matching below reads one array
+  // in sequence instead of two by scattered entries (mid * nv + hi < 2^53 for any mesh that fits
+  // in memory).
+  const pairKey = new Float64Array(ne)
+  for (let i = 0; i < ne; i++) {
+    const e = bucket[i]
+    pairKey[i] = mid[e] * nv + hi[e]
+  }
   // rep[e]: the first entry (smallest e) with the same vertex triple; partner[e]: the other entry, or -1.
   const rep = new Int32Array(ne).fill(-1)
   const partner = new Int32Array(ne).fill(-1)
@@ -126,10 +134,10 @@ export function buildTetTopology(positions: Float64Array, tets: Int32Array): Tet
       const e = bucket[i]
       if (rep[e] >= 0) continue
       rep[e] = e
-      const m = mid[e], h = hi[e]
+      const m = mid[e], h = hi[e], key = pairKey[i]
       for (let j = i + 1; j < end; j++) {
+        if (pairKey[j] !== key) continue
         const g = bucket[j]
-        if (mid[g] !== m || hi[g] !== h) continue
         if (partner[e] >= 0) {
           const tets3 = [partner[e] >> 2, e >> 2, g >> 2].sort((x, y) => x - y)
           throw invalid(`Tet mesh face (${v}, ${m}, ${h}) is shared by 3 or more tets (${tets3.join(', ')}): the mesh is not manifold`, { field: 'tets', face: [v, m, h], tets: tets3 })
