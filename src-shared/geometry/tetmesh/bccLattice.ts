@@ -12,6 +12,7 @@
 // (2i, 2j, 2k), centre (2i + 1, 2j + 1, 2k + 1).
 import { EddyError } from '../../api/errors'
 import type { LatticeVertices } from './latticeVertices'
+import { OUT } from './stencils'
 
 export interface BccGrid {
   /** Cubes per axis. */
@@ -100,8 +101,13 @@ export interface TetVisitor {
  * tetrahedra (centre, centre', corner_m, corner_m+1) around their shared face, the corners
  * taken counter-clockwise about the axis from the first centre to the second, which makes
  * every tetrahedron positively oriented.
+ *
+ * With `label` (the lattice's OUT / ON / IN per vertex, read as the visit happens), the four
+ * tetrahedra around a face are passed over when both centres and the face's four corners are
+ * all OUT: stuffing makes nothing of a tetrahedron without an IN or ON vertex, and the lattice
+ * spans the whole box, most of it air around a liquid.
  */
-export function visitBccTets(g: BccGrid, v: TetVisitor): void {
+export function visitBccTets(g: BccGrid, v: TetVisitor, label: Uint8Array | null = null): void {
   const { nx, ny, nz } = g
   const sx = nx + 1, sxy = (nx + 1) * (ny + 1)
   const nc = sxy * (nz + 1)
@@ -116,6 +122,8 @@ export function visitBccTets(g: BccGrid, v: TetVisitor): void {
       let c1: number, f0: number
       if (a === 0) { if (i + 1 >= nx) continue; c1 = c0 + cx; f0 = k0 + 1 } else if (a === 1) { if (j + 1 >= ny) continue; c1 = c0 + cy; f0 = k0 + sx } else { if (k + 1 >= nz) continue; c1 = c0 + cz; f0 = k0 + sxy }
       const p0 = f0, p1 = f0 + du[a], p2 = f0 + du[a] + dv[a], p3 = f0 + dv[a]
+      // OUT is 0, so the six labels' bits are all clear exactly when all six are OUT.
+      if (label !== null && (label[c0] | label[c1] | label[p0] | label[p1] | label[p2] | label[p3]) === OUT) continue
       v.visit(c0, c1, p0, p1, SHAPE_FINEST_BCC)
       v.visit(c0, c1, p1, p2, SHAPE_FINEST_BCC)
       v.visit(c0, c1, p2, p3, SHAPE_FINEST_BCC)

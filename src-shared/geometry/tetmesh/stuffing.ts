@@ -147,7 +147,7 @@ export function stuffIsosurface(shape: ScalarField3 | SignedDistanceField, opts:
     lat = new LatticeVertices(bccVertexCount(grid))
     addBccVertices(grid, lat)
     evaluateLattice(lat, sdf, field)
-    visitAll = (v) => visitBccTets(grid, v)
+    visitAll = (v) => visitBccTets(grid, v, lat.label)
     isOuter = (id) => isBccOuterVertex(grid, id)
   } else {
     lat = graded.lattice

@@ -8,7 +8,9 @@ import {
   SHAPE_BCC, SHAPE_BISECTED, SHAPE_FINEST_BCC, SHAPE_HALF_PYRAMID, SHAPE_QUADRISECTED,
   tetDihedrals, tetMeshQuality, tetVolume, type StuffedMesh, type StuffingOptions,
 } from '../../../src-shared/geometry/tetmesh'
-import { bccGridForBounds } from '../../../src-shared/geometry/tetmesh/bccLattice'
+import { addBccVertices, bccGridForBounds, bccVertexCount, type TetVisitor, visitBccTets } from '../../../src-shared/geometry/tetmesh/bccLattice'
+import { evaluateLattice } from '../../../src-shared/geometry/tetmesh/evaluateLattice'
+import { LatticeVertices } from '../../../src-shared/geometry/tetmesh/latticeVertices'
 import { buildGradedLattice } from '../../../src-shared/geometry/tetmesh/gradedLattice'
 import { OUT } from '../../../src-shared/geometry/tetmesh/stencils'
 import { stuffLattice } from '../../../src-shared/geometry/tetmesh/stuffing'
@@ -468,6 +470,28 @@ describe('isosurface stuffing, graded octree lattice', () => {
       expect(b.tets).toEqual(a.tets)
       expect(b.positions).toEqual(a.positions)
     }
+  })
+
+  it('uniform lattice: the visits pass over faces whose six vertices are all outside, and stuffing makes the same mesh as from every tetrahedron', () => {
+    const block = new PrimitiveSdf('box', { position: [-0.7, 0.6, 0], rotation: [0, 0, 0], scale: [0.6, 1.2, 1.0] })
+    const sdf: Sdf = (x, y, z) => block.distance(x, y, z)
+    const h = 2 / 48
+    const stuff = (skip: boolean) => {
+      const grid = bccGridForBounds([-1.02, -0.02, -1.02], [1.02, 2.02, 1.02], h)
+      const lat = new LatticeVertices(bccVertexCount(grid))
+      addBccVertices(grid, lat)
+      evaluateLattice(lat, sdf, null)
+      let visited = 0
+      const visitAll = (v: TetVisitor) => visitBccTets(grid, { visit: (a, b, c, d, sh) => { visited++; v.visit(a, b, c, d, sh) } }, skip ? lat.label : null)
+      const m = stuffLattice(sdf, lat, visitAll, { alphaLong: ALPHA_LONG, alphaShort: ALPHA_SHORT, tolerance: 1e-9 * h, keepAllOnSurface: false })
+      return { m, visited }
+    }
+    const all = stuff(false), some = stuff(true)
+    log(`uniform water block: ${all.visited} visits of every tetrahedron, ${some.visited} passing over the outside`)
+    expect(some.visited).toBeLessThan(0.5 * all.visited)
+    expect(some.m.tetCount).toBe(all.m.tetCount)
+    expect(some.m.tets).toEqual(all.m.tets)
+    expect(some.m.positions).toEqual(all.m.positions)
   })
 
   it(`torus, thin plate, rotated cube: dihedral angles within [${B.min}, ${B.max}] deg, conforming, closed boundary of the right genus`, () => {
