@@ -28,6 +28,8 @@ export const PAPER_DAM_BREAK = { sim: 49, mesh: 42, slc: 196, tets: 1.3e6, tris:
 export function benchTetLiquid(o: TetLiquidBenchOptions, log: (line: string) => void): Record<string, unknown> {
   const thickening = o.thickening ?? true
   const doc = withDomainParams(tetDamBreakScene({ resolution: o.res }).doc, { thickening })
+  // The bake's set-up (the scene compiled, the first surface and mesh built, the solver's memory
+  // first touched) happens once per bake: timed apart, as Table 1's per-frame times leave it out.
   const t0 = performance.now()
   const solver = createBakeSolver(doc, 'domain', { kernels: o.kernels })
   const setupMs = performance.now() - t0
@@ -50,7 +52,7 @@ export function benchTetLiquid(o: TetLiquidBenchOptions, log: (line: string) => 
   const volumeChange = solver.frame().stats.volume / volume0 - 1
   const perFrame = (x: number) => x / o.frames / 1000
   const sim = perFrame(ms.advection + ms.projection), mesh = perFrame(ms.meshing), slc = perFrame(ms.tracking)
-  const total = (wall + setupMs) / o.frames / 1000
+  const total = wall / o.frames / 1000
   const avgTets = tets / o.frames, avgTris = tris / o.frames
   const p = PAPER_DAM_BREAK
   log(`\n| | Sim s | Mesh s | SLC s | other s | total s/frame | tets | tris | substeps/frame | CG iterations/frame |`)
@@ -59,13 +61,14 @@ export function benchTetLiquid(o: TetLiquidBenchOptions, log: (line: string) => 
   log(`| paper (Table 1, dam break) | ${p.sim} | ${p.mesh} | ${p.slc} | | ${p.sim + p.mesh + p.slc} | ${p.tets} | ${p.tris} | | |`)
   const perMillion = total / (avgTets / 1e6)
   const paperPerMillion = (p.sim + p.mesh + p.slc) / (p.tets / 1e6)
-  log(`\nvolume held by the surface after ${o.frames} frames: ${volumeChange >= 0 ? '+' : ''}${(100 * volumeChange).toFixed(2)}% (the issue's bound with thickening: 5%)`)
+  log(`\nset-up, once per bake (the scene compiled, the first surface and mesh): ${(setupMs / 1000).toFixed(2)} s, not in the frames' times`)
+  log(`volume held by the surface after ${o.frames} frames: ${volumeChange >= 0 ? '+' : ''}${(100 * volumeChange).toFixed(2)}% (the issue's bound with thickening: 5%)`)
   log(`per million tetrahedra: ${perMillion.toFixed(1)} s/frame (paper ${paperPerMillion.toFixed(0)}; the issue's aim is under 10)`)
 
   // The grid liquid at equal surface detail: its surface grid (dx / 2) at the contouring spacing.
   const grid = damBreakScene({ resolution: Math.max(8, Math.round(o.res / 2)) }).doc
-  const g0 = performance.now()
   const gridSolver = createBakeSolver(grid, 'domain', { kernels: o.kernels })
+  const g0 = performance.now()
   for (let f = 1; f <= o.frames; f++) {
     gridSolver.stepFrame(f)
     gridSolver.frame()
@@ -89,6 +92,7 @@ export function benchTetLiquid(o: TetLiquidBenchOptions, log: (line: string) => 
     slcSeconds: slc,
     secondsPerFrame: total,
     secondsPerMillionTets: perMillion,
+    setupSeconds: setupMs / 1000,
     gridLiquidSecondsPerFrame: gridTotal,
   }
 }
