@@ -112,9 +112,6 @@ export function buildGradedLattice(sdf: ScalarField3, min: ArrayLike<number>, ma
   // centre one side away; sdf is 1-Lipschitz), so it makes no tetrahedron stuffing would keep.
   let outsideBound = new Float64Array(cap)
   let nLeaves = 0
-  // Every cell of the tree by (level, i, j, k): a leaf's index, or SPLIT. Made once the
-  // refinement has counted its cells (growing it as they came cost a tenth of the build).
-  let leafOf: KeyMap | null = null
   const addLeaf = (l: number, i: number, j: number, k: number, bound: number): number => {
     if (nLeaves === cap) {
       cap *= 2
@@ -126,7 +123,6 @@ export function buildGradedLattice(sdf: ScalarField3, min: ArrayLike<number>, ma
       const o = new Float64Array(cap); o.set(outsideBound); outsideBound = o
     }
     lvl[nLeaves] = l; li[nLeaves] = i; lj[nLeaves] = j; lk[nLeaves] = k; alive[nLeaves] = 1; outsideBound[nLeaves] = bound
-    if (leafOf !== null) leafOf.set(ckey(l, i, j, k), nLeaves)
     return nLeaves++
   }
   // Top-down refinement near the surface (a worklist of cells, no recursion).
@@ -152,10 +148,11 @@ export function buildGradedLattice(sdf: ScalarField3, min: ArrayLike<number>, ma
   }
   // Coarse leaves outside make no tetrahedra: without one inside, the mesh is the uniform one.
   if (coarseInside === 0) return { finestOnly: true, leaves: nLeaves }
+  // Every cell of the tree by (level, i, j, k): a leaf's index, or SPLIT. Made once the
+  // refinement has counted its cells (growing it as they came cost a tenth of the build).
   const cells = new KeyMap(2 * (nLeaves + splitCells.length))
   for (const key of splitCells) cells.set(key, SPLIT)
   for (let f = 0; f < nLeaves; f++) cells.set(ckey(lvl[f], li[f], lj[f], lk[f]), f)
-  leafOf = cells
   // The leaf containing level-l cell (i, j, k), or -1 if that cell is subdivided or outside.
   // Every cell of the tree, leaf or subdivided, is in the map, so the first one met on the way
   // up from (l, i, j, k) answers.
@@ -202,7 +199,12 @@ export function buildGradedLattice(sdf: ScalarField3, min: ArrayLike<number>, ma
       const m = lvl[g] - 1
       // Each child's centre is 0.87 of its side from the parent's.
       const bound = outsideBound[g] - 0.8660254037844387 * h * 2 ** m
-      for (let c = 0; c < 8; c++) queue.push(addLeaf(m, 2 * li[g] + (c & 1), 2 * lj[g] + ((c >> 1) & 1), 2 * lk[g] + (c >> 2), bound))
+      for (let c = 0; c < 8; c++) {
+        const ci = 2 * li[g] + (c & 1), cj = 2 * lj[g] + ((c >> 1) & 1), ck = 2 * lk[g] + (c >> 2)
+        const child = addLeaf(m, ci, cj, ck, bound)
+        cells.set(ckey(m, ci, cj, ck), child)
+        queue.push(child)
+      }
       again = true
     }
     if (again) queue.push(f)

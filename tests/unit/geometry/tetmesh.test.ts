@@ -440,11 +440,17 @@ describe('isosurface stuffing, graded octree lattice', () => {
     expect(Math.abs(seen.get(SHAPE_BCC)![1] - 90)).toBeLessThan(1e-9)
   })
 
+  // A block of water in a corner of a 2 m box (the dam break's first frame), at its mesh spacing.
+  const waterBlock = new PrimitiveSdf('box', { position: [-0.7, 0.6, 0], rotation: [0, 0, 0], scale: [0.6, 1.2, 1.0] })
+  const waterSdf: Sdf = (x, y, z) => waterBlock.distance(x, y, z)
+  const waterH = 2 / 48
+  const waterBox: [[number, number, number], [number, number, number]] = [[-1.02, -0.02, -1.02], [1.02, 2.02, 1.02]]
+  const stuffOptions = (h: number) => ({ alphaLong: ALPHA_LONG, alphaShort: ALPHA_SHORT, tolerance: 1e-9 * h, keepAllOnSurface: false })
+
   it('graded lattice without its all-outside tetrahedra: the full list with exactly those taken out (most of a liquid in a box), and the same stuffed mesh', () => {
-    // A block of water in a corner of a box (the dam break's first frame) and a ball off centre.
-    const block = new PrimitiveSdf('box', { position: [-0.7, 0.6, 0], rotation: [0, 0, 0], scale: [0.6, 1.2, 1.0] })
+    // The water block and a ball off centre.
     const shapes: [string, Sdf, number, [number, number, number], [number, number, number]][] = [
-      ['water block', (x, y, z) => block.distance(x, y, z), 2 / 48, [-1.02, -0.02, -1.02], [1.02, 2.02, 1.02]],
+      ['water block', waterSdf, waterH, ...waterBox],
       ['ball', (x, y, z) => Math.hypot(x - 0.31, y + 0.2, z) - 0.5, 0.03, [-1, -1, -1], [1, 1, 1]],
     ]
     for (const [name, sdf, h, min, max] of shapes) {
@@ -463,9 +469,8 @@ describe('isosurface stuffing, graded octree lattice', () => {
       log(`${name}: ${full.tetCount} background tetrahedra, ${kept.tetCount} not wholly outside`)
       expect(kept.tetCount).toBeLessThan(0.6 * full.tetCount)
       expect(got).toEqual(expected)
-      const opts = { alphaLong: ALPHA_LONG, alphaShort: ALPHA_SHORT, tolerance: 1e-9 * h, keepAllOnSurface: false }
-      const a = stuffLattice(sdf, full.lattice, full.visitTets, opts)
-      const b = stuffLattice(sdf, kept.lattice, kept.visitTets, opts)
+      const a = stuffLattice(sdf, full.lattice, full.visitTets, stuffOptions(h))
+      const b = stuffLattice(sdf, kept.lattice, kept.visitTets, stuffOptions(h))
       expect(b.tetCount).toBe(a.tetCount)
       expect(b.tets).toEqual(a.tets)
       expect(b.positions).toEqual(a.positions)
@@ -473,17 +478,15 @@ describe('isosurface stuffing, graded octree lattice', () => {
   })
 
   it('uniform lattice: the visits pass over faces whose six vertices are all outside, and stuffing makes the same mesh as from every tetrahedron', () => {
-    const block = new PrimitiveSdf('box', { position: [-0.7, 0.6, 0], rotation: [0, 0, 0], scale: [0.6, 1.2, 1.0] })
-    const sdf: Sdf = (x, y, z) => block.distance(x, y, z)
-    const h = 2 / 48
+    const sdf = waterSdf, h = waterH
     const stuff = (skip: boolean) => {
-      const grid = bccGridForBounds([-1.02, -0.02, -1.02], [1.02, 2.02, 1.02], h)
+      const grid = bccGridForBounds(...waterBox, h)
       const lat = new LatticeVertices(bccVertexCount(grid))
       addBccVertices(grid, lat)
       evaluateLattice(lat, sdf, null)
       let visited = 0
       const visitAll = (v: TetVisitor) => visitBccTets(grid, { visit: (a, b, c, d, sh) => { visited++; v.visit(a, b, c, d, sh) } }, skip ? lat.label : null)
-      const m = stuffLattice(sdf, lat, visitAll, { alphaLong: ALPHA_LONG, alphaShort: ALPHA_SHORT, tolerance: 1e-9 * h, keepAllOnSurface: false })
+      const m = stuffLattice(sdf, lat, visitAll, stuffOptions(h))
       return { m, visited }
     }
     const all = stuff(false), some = stuff(true)
