@@ -85,7 +85,7 @@ export class TriangleBvh {
   readonly maxDepth: number
   readonly nodeBounds: Float32Array
   readonly nodeInfo: Int32Array
-  readonly triOrder: Uint32Array
+  readonly triOrder: Int32Array
   readonly triVerts: Float32Array
 
   private readonly stackNode: Int32Array
@@ -120,80 +120,90 @@ export class TriangleBvh {
    * farther than the best point so far are skipped.
    */
   closestPoint(x: number, y: number, z: number, out: Float64Array, maxDistance = Infinity): number {
-    const bounds = this.nodeBounds, info = this.nodeInfo, v = this.triVerts, s = this.scratch
-    const stackNode = this.stackNode, stackDist = this.stackDist, q = this.query, triOrder = this.triOrder
-    q[0] = x
-    q[1] = y
-    q[2] = z
-    let best = maxDistance * maxDistance
-    let bestSlot = -1
-    let sp = 0
-    stackNode[sp] = 0
-    stackDist[sp] = boxDist2(bounds, 0, x, y, z)
-    sp++
-    while (sp > 0) {
-      sp--
-      if (stackDist[sp] > best * PRUNE_SLACK) continue
-      let node = stackNode[sp]
-      for (;;) {
-        const left = info[3 * node]
-        if (left < 0) {
-          const first = info[3 * node + 1], end = first + info[3 * node + 2]
-          for (let slot = first; slot < end; slot++) {
-            const o = 9 * slot
-            const region = closestPointOnTriangleIn(q, v, o, s, 0)
-            const dx = s[0] - x, dy = s[1] - y, dz = s[2] - z
-            const d2 = dx * dx + dy * dy + dz * dz
-            // An exact tie goes to the lower triangle index, as in a loop over the triangles in
-            // order: the answer is then the same whatever the tree's shape or traversal order.
-            if (d2 < best || (d2 === best && bestSlot >= 0 && triOrder[slot] < triOrder[bestSlot])) {
-              best = d2
-              bestSlot = slot
-              out[0] = s[0]
-              out[1] = s[1]
-              out[2] = s[2]
-              out[3] = s[3]
-              out[4] = s[4]
-              out[5] = s[5]
-              out[HIT_REGION] = region
-            }
-          }
-          break
-        }
-        // Squared distances to both child boxes, written out here rather than calling
-        // boxDist2: a double returned from a call that V8 does not inline is boxed, i.e.
-        // allocated, and this runs for every node visited.
-        let near = left, far = left + 1
-        let o = 6 * left
-        let e = 0, dNear = 0, dFar = 0
-        e = bounds[o] - x; if (e > 0) dNear += e * e; else { e = x - bounds[o + 3]; if (e > 0) dNear += e * e }
-        e = bounds[o + 1] - y; if (e > 0) dNear += e * e; else { e = y - bounds[o + 4]; if (e > 0) dNear += e * e }
-        e = bounds[o + 2] - z; if (e > 0) dNear += e * e; else { e = z - bounds[o + 5]; if (e > 0) dNear += e * e }
-        o += 6
-        e = bounds[o] - x; if (e > 0) dFar += e * e; else { e = x - bounds[o + 3]; if (e > 0) dFar += e * e }
-        e = bounds[o + 1] - y; if (e > 0) dFar += e * e; else { e = y - bounds[o + 4]; if (e > 0) dFar += e * e }
-        e = bounds[o + 2] - z; if (e > 0) dFar += e * e; else { e = z - bounds[o + 5]; if (e > 0) dFar += e * e }
-        if (dFar < dNear) {
-          const t = near; near = far; far = t
-          const u = dNear; dNear = dFar; dFar = u
-        }
-        const limit = best * PRUNE_SLACK
-        if (dFar <= limit) {
-          stackNode[sp] = far
-          stackDist[sp] = dFar
-          sp++
-        }
-        if (dNear > limit) break
-        node = near
-      }
-    }
-    if (bestSlot < 0) {
-      out[HIT_DISTANCE] = maxDistance
-      return -1
-    }
-    out[HIT_DISTANCE] = Math.sqrt(best)
-    return triOrder[bestSlot]
+    return bvhClosestPoint(this.nodeBounds, this.nodeInfo, this.triOrder, this.triVerts, this.stackNode, this.stackDist, this.query, this.scratch, x, y, z, out, maxDistance)
   }
+}
+
+/**
+ * TriangleBvh.closestPoint over the tree's arrays (for kernel rows that hold them flat, e.g.
+ * sim/tetliquid/traceDistanceKernel.ts): `stackNode` and `stackDist` hold maxDepth + 2 entries,
+ * `q` 3 and `s` 6 (scratch).
+ */
+export function bvhClosestPoint(
+  bounds: Float32Array, info: Int32Array, triOrder: Int32Array, v: Float32Array, stackNode: Int32Array, stackDist: Float64Array, q: Float64Array, s: Float64Array,
+  x: number, y: number, z: number, out: Float64Array, maxDistance: number,
+): number {
+  q[0] = x
+  q[1] = y
+  q[2] = z
+  let best = maxDistance * maxDistance
+  let bestSlot = -1
+  let sp = 0
+  stackNode[sp] = 0
+  stackDist[sp] = boxDist2(bounds, 0, x, y, z)
+  sp++
+  while (sp > 0) {
+    sp--
+    if (stackDist[sp] > best * PRUNE_SLACK) continue
+    let node = stackNode[sp]
+    for (;;) {
+      const left = info[3 * node]
+      if (left < 0) {
+        const first = info[3 * node + 1], end = first + info[3 * node + 2]
+        for (let slot = first; slot < end; slot++) {
+          const o = 9 * slot
+          const region = closestPointOnTriangleIn(q, v, o, s, 0)
+          const dx = s[0] - x, dy = s[1] - y, dz = s[2] - z
+          const d2 = dx * dx + dy * dy + dz * dz
+          // An exact tie goes to the lower triangle index, as in a loop over the triangles in
+          // order: the answer is then the same whatever the tree's shape or traversal order.
+          if (d2 < best || (d2 === best && bestSlot >= 0 && triOrder[slot] < triOrder[bestSlot])) {
+            best = d2
+            bestSlot = slot
+            out[0] = s[0]
+            out[1] = s[1]
+            out[2] = s[2]
+            out[3] = s[3]
+            out[4] = s[4]
+            out[5] = s[5]
+            out[HIT_REGION] = region
+          }
+        }
+        break
+      }
+      // Squared distances to both child boxes, written out here rather than calling
+      // boxDist2: a double returned from a call that V8 does not inline is boxed, i.e.
+      // allocated, and this runs for every node visited.
+      let near = left, far = left + 1
+      let o = 6 * left
+      let e = 0, dNear = 0, dFar = 0
+      e = bounds[o] - x; if (e > 0) dNear += e * e; else { e = x - bounds[o + 3]; if (e > 0) dNear += e * e }
+      e = bounds[o + 1] - y; if (e > 0) dNear += e * e; else { e = y - bounds[o + 4]; if (e > 0) dNear += e * e }
+      e = bounds[o + 2] - z; if (e > 0) dNear += e * e; else { e = z - bounds[o + 5]; if (e > 0) dNear += e * e }
+      o += 6
+      e = bounds[o] - x; if (e > 0) dFar += e * e; else { e = x - bounds[o + 3]; if (e > 0) dFar += e * e }
+      e = bounds[o + 1] - y; if (e > 0) dFar += e * e; else { e = y - bounds[o + 4]; if (e > 0) dFar += e * e }
+      e = bounds[o + 2] - z; if (e > 0) dFar += e * e; else { e = z - bounds[o + 5]; if (e > 0) dFar += e * e }
+      if (dFar < dNear) {
+        const t = near; near = far; far = t
+        const u = dNear; dNear = dFar; dFar = u
+      }
+      const limit = best * PRUNE_SLACK
+      if (dFar <= limit) {
+        stackNode[sp] = far
+        stackDist[sp] = dFar
+        sp++
+      }
+      if (dNear > limit) break
+      node = near
+    }
+  }
+  if (bestSlot < 0) {
+    out[HIT_DISTANCE] = maxDistance
+    return -1
+  }
+  out[HIT_DISTANCE] = Math.sqrt(best)
+  return triOrder[bestSlot]
 }
 
 /** Squared distance from a point to node box n (0 inside). */
@@ -226,7 +236,7 @@ interface Built {
   maxDepth: number
   bounds: Float32Array
   info: Int32Array
-  perm: Uint32Array
+  perm: Int32Array
   verts: Float32Array
 }
 
@@ -246,7 +256,7 @@ function build(mesh: TriMesh): Built {
       cen[3 * t + k] = 0.5 * (lo + hi)
     }
   }
-  const perm = new Uint32Array(n)
+  const perm = new Int32Array(n)
   for (let t = 0; t < n; t++) perm[t] = t
 
   const maxNodes = 2 * n - 1

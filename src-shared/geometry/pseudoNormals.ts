@@ -99,7 +99,7 @@ export function computePseudoNormals(mesh: TriMesh): PseudoNormals {
  * `tri` is the original triangle index and `region` a REGION_* code.
  */
 export function pseudoNormalDot(
-  pn: PseudoNormals, indices: Uint32Array, tri: number, region: number,
+  pn: PseudoNormals, indices: Uint32Array | Int32Array, tri: number, region: number,
   px: number, py: number, pz: number, cx: number, cy: number, cz: number,
 ): number {
   let arr: Float32Array, o: number

@@ -102,6 +102,11 @@ export class MeshSdf implements SignedDistanceField {
     }
   }
 
+  /** The angle-weighted pseudo-normals of the 'pseudonormal' sign mode (null in the winding mode). */
+  get pseudoNormals(): PseudoNormals | null {
+    return this.pseudo
+  }
+
   /** The hierarchical winding number (Barill 2018) over the mesh. */
   get winding(): FastWindingNumber {
     return (this.windingCache ??= new FastWindingNumber(this.bvh, this.beta))

@@ -93,6 +93,15 @@ export class TetLocator {
     return { origin: this.origin, dims: this.dims, inverseCell: this.inverseCell, cellStart: this.cellStart, cellTets: this.cellTets, boxes: this.boxes, frames: this.frames, neighbours: this.neighbours }
   }
 
+  /**
+   * What a kernel needs to answer locate() over flat arrays without the frames (the tetrahedral
+   * liquid's traces, sim/tetliquid/traceDistanceKernel.ts): the index grid's placement, its
+   * cells' tetrahedra (CSR) and the padded boxes.
+   */
+  indexArrays(): { origin: readonly [number, number, number]; dims: readonly [number, number, number]; inverseCell: number; cellStart: Int32Array; cellTets: Int32Array; boxes: Float64Array } {
+    return { origin: this.origin, dims: this.dims, inverseCell: this.inverseCell, cellStart: this.cellStart, cellTets: this.cellTets, boxes: this.boxes }
+  }
+
   /** out = [i0, j0, k0, i1, j1, k1]: the cells tetrahedron t's bounding box overlaps (before the boxes are padded). */
   private cellRange(t: number, out: Int32Array): void {
     const B = this.boxes
@@ -176,15 +185,9 @@ export class TetLocator {
 
   /** locate() through the cell index. */
   private search(x: number, y: number, z: number): number {
-    if (!(x >= this.origin[0] && y >= this.origin[1] && z >= this.origin[2])) return -1
-    const i = Math.floor((x - this.origin[0]) * this.inverseCell)
-    const j = Math.floor((y - this.origin[1]) * this.inverseCell)
-    const k = Math.floor((z - this.origin[2]) * this.inverseCell)
     const [nx, ny, nz] = this.dims
-    // A point on the mesh's far bounding plane belongs to the last cell.
-    const ci = i === nx ? nx - 1 : i, cj = j === ny ? ny - 1 : j, ck = k === nz ? nz - 1 : k
-    if (ci >= nx || cj >= ny || ck >= nz) return -1
-    const c = ci + nx * (cj + ny * ck)
+    const c = indexCellAt(x, y, z, this.origin[0], this.origin[1], this.origin[2], nx, ny, nz, this.inverseCell)
+    if (c < 0) return -1
     // Filled in increasing tetrahedron order, so the first hit is the lowest index. A
     // tetrahedron whose box does not hold the point cannot hold it (the boxes are padded
     // beyond contains()' slack), and six comparisons are cheaper than its coordinates: a
@@ -192,12 +195,13 @@ export class TetLocator {
     // outside the mesh, where every candidate is tested.
     const B = this.boxes
     for (let q = this.cellStart[c]; q < this.cellStart[c + 1]; q++) {
-      const t = this.cellTets[q], o = 6 * t
-      if (x < B[o] || y < B[o + 1] || z < B[o + 2] || x > B[o + 3] || y > B[o + 4] || z > B[o + 5]) continue
+      const t = this.cellTets[q]
+      if (outsideBox(B, t, x, y, z)) continue
       if (this.contains(t, x, y, z)) return t
     }
     return -1
   }
+
 }
 
 /** Each tetrahedron's bounding box, [x0, y0, z0, x1, y1, z1] per tetrahedron. */
@@ -261,4 +265,23 @@ export function tetFaceNeighbours(tets: Int32Array, vertexCount: number): Int32A
     }
   }
   return out
+}
+
+/**
+ * The index cell of a locator's grid (origin, nx x ny x nz cells of 1 / inverseCell) holding
+ * (x, y, z), or -1 outside it: a point on the grid's far bounding planes belongs to the last
+ * cell. TetLocator.search's first step, and the kernel rows' that search its index.
+ */
+export function indexCellAt(x: number, y: number, z: number, ox: number, oy: number, oz: number, nx: number, ny: number, nz: number, inverseCell: number): number {
+  if (!(x >= ox && y >= oy && z >= oz)) return -1
+  const i = Math.floor((x - ox) * inverseCell), j = Math.floor((y - oy) * inverseCell), k = Math.floor((z - oz) * inverseCell)
+  const ci = i === nx ? nx - 1 : i, cj = j === ny ? ny - 1 : j, ck = k === nz ? nz - 1 : k
+  if (ci >= nx || cj >= ny || ck >= nz) return -1
+  return ci + nx * (cj + ny * ck)
+}
+
+/** Whether (x, y, z) lies outside tetrahedron t's box in B (6 per tetrahedron: min xyz, max xyz). */
+export function outsideBox(B: Float64Array, t: number, x: number, y: number, z: number): boolean {
+  const o = 6 * t
+  return x < B[o] || y < B[o + 1] || z < B[o + 2] || x > B[o + 3] || y > B[o + 4] || z > B[o + 5]
 }

@@ -304,9 +304,9 @@ export function kernelsOf(options: { kernels?: KernelBackend; shared?: boolean }
  * An array the rows of `kernels` can read: `a` itself on TypeScript, else a copy in that
  * backend's memory (for read-only inputs, copied once: a mesh's arrays, a fixed operator).
  */
-export function kernelCopy<T extends Float64Array | Int32Array | Uint8Array>(kernels: KernelBackend, a: T): T {
+export function kernelCopy<T extends Float64Array | Float32Array | Int32Array | Uint8Array>(kernels: KernelBackend, a: T): T {
   if (kernels.kind === 'ts') return a
-  const b = (a instanceof Float64Array ? kernels.f64(a.length) : a instanceof Int32Array ? kernels.i32(a.length) : kernels.u8(a.length)) as T
+  const b = (a instanceof Float64Array ? kernels.f64(a.length) : a instanceof Float32Array ? kernels.f32(a.length) : a instanceof Int32Array ? kernels.i32(a.length) : kernels.u8(a.length)) as T
   b.set(a)
   return b
 }

@@ -16,7 +16,7 @@
 // classes' cache of the last answer is not kept: the answers do not depend on which thread
 // traced what before.
 import { barycentricInFrame } from '../../geometry/tetmesh/tetBarycentric'
-import { WALK_STEPS } from '../../geometry/tetmesh/tetLocator'
+import { indexCellAt, outsideBox, WALK_STEPS } from '../../geometry/tetmesh/tetLocator'
 import { defineKernel, f64, i32, int, type KernelArgs, size, struct, u8 } from '../core/kernelTable'
 import { FACE_SNAP, gridCubeAt, LAST_INSIDE_STEPS } from './hybridLocate'
 import { CUBE_BAND, CUBE_HEX } from './hybridMesh'
@@ -90,17 +90,12 @@ function barycentric(F: Float64Array, t: number, x: number, y: number, z: number
 
 /** TetLocator.search: the lowest-numbered tetrahedron holding the point (slack 1e-12), or -1. */
 function search(M: FullTraceMesh, P: Float64Array, x: number, y: number, z: number, S: TraceState): number {
-  const ox = P[TP_IOX], oy = P[TP_IOY], oz = P[TP_IOZ]
-  if (!(x >= ox && y >= oy && z >= oz)) return -1
-  const inv = P[TP_INV_CELL], nx = P[TP_INX], ny = P[TP_INY], nz = P[TP_INZ]
-  const i = Math.floor((x - ox) * inv), j = Math.floor((y - oy) * inv), k = Math.floor((z - oz) * inv)
-  const ci = i === nx ? nx - 1 : i, cj = j === ny ? ny - 1 : j, ck = k === nz ? nz - 1 : k
-  if (ci >= nx || cj >= ny || ck >= nz) return -1
-  const c = ci + nx * (cj + ny * ck)
-  const B = M.boxes, l = S.l
+  const c = indexCellAt(x, y, z, P[TP_IOX], P[TP_IOY], P[TP_IOZ], P[TP_INX], P[TP_INY], P[TP_INZ], P[TP_INV_CELL])
+  if (c < 0) return -1
+  const l = S.l
   for (let q = M.indexStart[c]; q < M.indexStart[c + 1]; q++) {
-    const t = M.indexTets[q], o = 6 * t
-    if (x < B[o] || y < B[o + 1] || z < B[o + 2] || x > B[o + 3] || y > B[o + 4] || z > B[o + 5]) continue
+    const t = M.indexTets[q]
+    if (outsideBox(M.boxes, t, x, y, z)) continue
     barycentric(M.frames, t, x, y, z, S)
     if (l[0] >= -1e-12 && l[1] >= -1e-12 && l[2] >= -1e-12 && l[3] >= -1e-12) return t
   }

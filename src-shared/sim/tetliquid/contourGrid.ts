@@ -35,7 +35,8 @@
 // from the band on a grid twice as coarse).
 import { MarchingCubes, MeshBuffers, type NodeGrid } from '../../geometry/marchingCubes'
 import { FarField } from './farField'
-import { HIT_WA, HIT_WB, HIT_WC } from '../../geometry/bvh'
+import { HIT_WA, HIT_WB, HIT_WC, type TriangleBvh } from '../../geometry/bvh'
+import type { PseudoNormals } from '../../geometry/pseudoNormals'
 import { MeshSdf } from '../../geometry/signedDistance'
 import { areaWeightedNormals } from '../../geometry/triMesh'
 import type { Vec3 } from '../../scene/types'
@@ -85,39 +86,80 @@ export function sampleNodes(phi: Float32Array, g: NodeGrid, x: number, y: number
   return c0 + tz * (c1 - c0)
 }
 
+/** A field evaluated at n points at once (xyz in points[0..3n)): one batch for a kernel row. */
+export interface FieldBatch {
+  at(points: Float64Array, n: number): ArrayLike<number>
+}
+
+/** A field at one point, or in batches. */
+export type ExactField = ((x: number, y: number, z: number) => number) | FieldBatch
+
+/**
+ * Vertex v's grid edge read back from its position (two of its coordinates lie on grid lines),
+ * into idx (the edge's lower node) and frac (the position along it); the edge's axis, or -1
+ * when the vertex sits on a node.
+ */
+function vertexEdge(positions: Float32Array, v: number, g: NodeGrid, idx: number[], frac: number[]): number {
+  let axis = -1
+  for (let a = 0; a < 3; a++) {
+    const u = (positions[v + a] - g.origin[a]) / g.h
+    const r = Math.round(u)
+    if (Math.abs(u - r) < 1e-4) {
+      idx[a] = r
+      frac[a] = 0
+    } else {
+      axis = a
+      idx[a] = Math.floor(u)
+      frac[a] = u - idx[a]
+    }
+  }
+  return axis
+}
+
 /**
  * Moves each marching-cubes vertex along its grid edge by one regula falsi step on `exact`
- * (see the file comment). The edge is read back from the position: two of its coordinates lie
- * on grid lines.
+ * (see the file comment). The vertices to move are gathered first and `exact` is asked for all
+ * of them at once (a batch goes to the traces' kernel row).
  */
-function refineVertices(positions: Float32Array, phi: Float32Array, g: NodeGrid, exact: (x: number, y: number, z: number) => number): void {
+function refineVertices(positions: Float32Array, phi: Float32Array, g: NodeGrid, exact: ExactField): void {
   const { nx, ny, h } = g
   const idx = [0, 0, 0]
   const frac = [0, 0, 0]
-  for (let v = 0; v < positions.length; v += 3) {
-    let axis = -1
-    for (let a = 0; a < 3; a++) {
-      const u = (positions[v + a] - g.origin[a]) / h
-      const r = Math.round(u)
-      if (Math.abs(u - r) < 1e-4) {
-        idx[a] = r
-        frac[a] = 0
-      } else {
-        axis = a
-        idx[a] = Math.floor(u)
-        frac[a] = u - idx[a]
-      }
-    }
-    if (axis < 0) continue
+  const edge = (v: number): number => {
+    const axis = vertexEdge(positions, v, g, idx, frac)
+    if (axis < 0) return -1
     // Edges reaching the mirror or padding layers beyond the box hold copies, not f: left alone.
     const hi = idx[axis] + 1
-    if (idx[0] <= 1 || idx[1] <= 1 || idx[2] <= 1 || idx[0] >= g.nx - 2 || idx[1] >= g.ny - 2 || idx[2] >= g.nz - 2 || hi >= (axis === 0 ? g.nx : axis === 1 ? g.ny : g.nz) - 2) continue
+    if (idx[0] <= 1 || idx[1] <= 1 || idx[2] <= 1 || idx[0] >= g.nx - 2 || idx[1] >= g.ny - 2 || idx[2] >= g.nz - 2 || hi >= (axis === 0 ? g.nx : axis === 1 ? g.ny : g.nz) - 2) return -1
+    const step = axis === 0 ? 1 : axis === 1 ? nx : nx * ny
+    const n0 = idx[0] + nx * (idx[1] + ny * idx[2])
+    return phi[n0] < 0 !== phi[n0 + step] < 0 ? axis : -1
+  }
+  const moved = new Int32Array(positions.length / 3)
+  const points = new Float64Array(positions.length)
+  let count = 0
+  for (let v = 0; v < positions.length; v += 3) {
+    if (edge(v) < 0) continue
+    moved[count] = v
+    points[3 * count] = positions[v]
+    points[3 * count + 1] = positions[v + 1]
+    points[3 * count + 2] = positions[v + 2]
+    count++
+  }
+  let values: ArrayLike<number>
+  if (typeof exact === 'function') {
+    const out = new Float64Array(count)
+    for (let i = 0; i < count; i++) out[i] = exact(points[3 * i], points[3 * i + 1], points[3 * i + 2])
+    values = out
+  } else values = exact.at(points, count)
+  for (let i = 0; i < count; i++) {
+    const v = moved[i]
+    const axis = edge(v)
     const step = axis === 0 ? 1 : axis === 1 ? nx : nx * ny
     const n0 = idx[0] + nx * (idx[1] + ny * idx[2])
     const f0 = phi[n0], f1 = phi[n0 + step]
-    if (!(f0 < 0 !== f1 < 0)) continue
     const t = frac[axis]
-    const ft = exact(positions[v], positions[v + 1], positions[v + 2])
+    const ft = values[i]
     if (!Number.isFinite(ft) || ft === 0) continue
     // The bracket that still changes sign, then the secant root inside it.
     let tn: number
@@ -160,12 +202,17 @@ export class ContouredSurface {
    * Contours phi at 0. `exact`, when given, is the function phi samples, evaluated anywhere:
    * each vertex is refined along its edge with it (see the file comment).
    */
-  static contour(phi: Float32Array, grid: NodeGrid, band: number, exact: ((x: number, y: number, z: number) => number) | null = null, buffers: MeshBuffers = new MeshBuffers(), mc: MarchingCubes = new MarchingCubes()): ContouredSurface {
+  static contour(phi: Float32Array, grid: NodeGrid, band: number, exact: ExactField | null = null, buffers: MeshBuffers = new MeshBuffers(), mc: MarchingCubes = new MarchingCubes()): ContouredSurface {
     buffers.reset()
     mc.run(phi, grid, buffers)
     const positions = buffers.positions.slice(0, 3 * buffers.vertexCount)
     if (exact !== null) refineVertices(positions, phi, grid, exact)
     return new ContouredSurface(phi, grid, band, positions, buffers.indices.slice(0, 3 * buffers.triangleCount))
+  }
+
+  /** The tree and pseudo-normals of S's signed distance, for the traces' kernel row (traceDistanceKernel.ts); null when S is empty. */
+  get distanceArrays(): { bvh: TriangleBvh; pseudo: PseudoNormals } | null {
+    return this.sdf === null ? null : { bvh: this.sdf.bvh, pseudo: this.sdf.pseudoNormals as PseudoNormals }
   }
 
   get triangleCount(): number {
@@ -220,32 +267,32 @@ export class ContouredSurface {
       if (e !== 0) return e > 0 ? this.band : -this.band
       d = sdf.distanceBanded(x, y, z, reach)
     }
-    if (Math.abs(d) < reach && sdf.lastTriangle >= 0) d -= this.phongLift(sdf.lastTriangle, sdf.lastHit)
+    if (Math.abs(d) < reach && sdf.lastTriangle >= 0) d -= phongLift(this.positions, this.normals, this.indices, sdf.lastTriangle, sdf.lastHit)
     return d > this.band ? this.band : d < -this.band ? -this.band : d
   }
+}
 
-  /**
-   * (p* - p) . n at p, the closest point of S (on triangle `tri`, in `hit`) to a query point:
-   * how far the Phong surface lies outside the flat one there.
-   */
-  private phongLift(tri: number, hit: Float64Array): number {
-    const P = this.positions, N = this.normals, I = this.indices
-    const px = hit[0], py = hit[1], pz = hit[2]
-    let lx = 0, ly = 0, lz = 0
-    for (let k = 0; k < 3; k++) {
-      const v = 3 * I[3 * tri + k]
-      const w = hit[k === 0 ? HIT_WA : k === 1 ? HIT_WB : HIT_WC]
-      const nx = N[v], ny = N[v + 1], nz = N[v + 2]
-      const h = (px - P[v]) * nx + (py - P[v + 1]) * ny + (pz - P[v + 2]) * nz
-      lx -= w * h * nx
-      ly -= w * h * ny
-      lz -= w * h * nz
-    }
-    const a = 3 * I[3 * tri], b = 3 * I[3 * tri + 1], c = 3 * I[3 * tri + 2]
-    const ux = P[b] - P[a], uy = P[b + 1] - P[a + 1], uz = P[b + 2] - P[a + 2]
-    const vx = P[c] - P[a], vy = P[c + 1] - P[a + 1], vz = P[c + 2] - P[a + 2]
-    const fx = uy * vz - uz * vy, fy = uz * vx - ux * vz, fz = ux * vy - uy * vx
-    const len = Math.hypot(fx, fy, fz)
-    return len > 0 ? (PHONG_ALPHA * (lx * fx + ly * fy + lz * fz)) / len : 0
+/**
+ * (p* - p) . n at p, the closest point of S (on triangle `tri`, in `hit`: HIT_* layout) to a
+ * query point: how far the Phong surface lies outside the flat one there. P, N and I are S's
+ * positions, unit vertex normals and indices.
+ */
+export function phongLift(P: Float32Array, N: Float32Array, I: Uint32Array | Int32Array, tri: number, hit: Float64Array): number {
+  const px = hit[0], py = hit[1], pz = hit[2]
+  let lx = 0, ly = 0, lz = 0
+  for (let k = 0; k < 3; k++) {
+    const v = 3 * I[3 * tri + k]
+    const w = hit[k === 0 ? HIT_WA : k === 1 ? HIT_WB : HIT_WC]
+    const nx = N[v], ny = N[v + 1], nz = N[v + 2]
+    const h = (px - P[v]) * nx + (py - P[v + 1]) * ny + (pz - P[v + 2]) * nz
+    lx -= w * h * nx
+    ly -= w * h * ny
+    lz -= w * h * nz
   }
+  const a = 3 * I[3 * tri], b = 3 * I[3 * tri + 1], c = 3 * I[3 * tri + 2]
+  const ux = P[b] - P[a], uy = P[b + 1] - P[a + 1], uz = P[b + 2] - P[a + 2]
+  const vx = P[c] - P[a], vy = P[c + 1] - P[a + 1], vz = P[c + 2] - P[a + 2]
+  const fx = uy * vz - uz * vy, fy = uz * vx - ux * vz, fz = ux * vy - uy * vx
+  const len = Math.hypot(fx, fy, fz)
+  return len > 0 ? (PHONG_ALPHA * (lx * fx + ly * fy + lz * fz)) / len : 0
 }

@@ -51,7 +51,7 @@ import type { TetTopology } from '../core/tetfv/tetTopology'
 import type { ContourBox } from './contourGrid'
 
 /** Grid of extrapolated vertex velocities: nodes every `h` from `origin`. */
-interface ExtrapolationGrid {
+export interface ExtrapolationGrid {
   origin: [number, number, number]
   h: number
   n: [number, number, number]
@@ -221,23 +221,19 @@ export class MeshVelocity {
   }
 
   private extrapolated(x: number, y: number, z: number, out: Float64Array, o: number): void {
-    const { origin, h, n, v } = this.ext
-    // Per axis: the cell's lower node and the fraction across it (clamped to the grid).
-    const cx = Math.min(Math.max((x - origin[0]) / h, 0), n[0] - 1)
-    const cy = Math.min(Math.max((y - origin[1]) / h, 0), n[1] - 1)
-    const cz = Math.min(Math.max((z - origin[2]) / h, 0), n[2] - 1)
-    const i0 = Math.min(Math.floor(cx), Math.max(n[0] - 2, 0)), j0 = Math.min(Math.floor(cy), Math.max(n[1] - 2, 0)), k0 = Math.min(Math.floor(cz), Math.max(n[2] - 2, 0))
-    const tx = n[0] > 1 ? cx - i0 : 0, ty = n[1] > 1 ? cy - j0 : 0, tz = n[2] > 1 ? cz - k0 : 0
-    out[o] = out[o + 1] = out[o + 2] = 0
-    for (let c = 0; c < 8; c++) {
-      const di = c & 1, dj = (c >> 1) & 1, dk = (c >> 2) & 1
-      const i = Math.min(i0 + di, n[0] - 1), j = Math.min(j0 + dj, n[1] - 1), k = Math.min(k0 + dk, n[2] - 1)
-      const w = (di ? tx : 1 - tx) * (dj ? ty : 1 - ty) * (dk ? tz : 1 - tz)
-      const q = 3 * (i + n[0] * (j + n[1] * k))
-      out[o] += w * v[q]
-      out[o + 1] += w * v[q + 1]
-      out[o + 2] += w * v[q + 2]
-    }
+    extrapolatedAt(this.ext, x, y, z, out, o)
+  }
+
+  /**
+   * The arrays the traces' kernel row reads (traceDistanceKernel.ts): the mesh, its vertex
+   * vectors, the locator's index and M_t's boundary tree (null without tetrahedra), each
+   * boundary triangle's tetrahedron, the extrapolation grid and the nearby extension's reach.
+   */
+  flatArrays(): { positions: Float64Array; tets: Int32Array; vertexVelocity: Float64Array; index: ReturnType<TetLocator['indexArrays']> | null; boundary: TriangleBvh | null; boundaryTet: Int32Array; ext: ExtrapolationGrid; reach: number } {
+    const { boundaryFaces, faceTets } = this.topology
+    const boundaryTet = new Int32Array(this.boundary === null ? 0 : boundaryFaces.length)
+    for (let i = 0; i < boundaryTet.length; i++) boundaryTet[i] = faceTets[2 * boundaryFaces[i]]
+    return { positions: this.positions, tets: this.topology.tets, vertexVelocity: this.vertexVelocity, index: this.locator?.indexArrays() ?? null, boundary: this.boundary, boundaryTet, ext: this.ext, reach: this.reach }
   }
 
   /** The extrapolation grid over `box` (one node beyond it), see the file comment. */
@@ -296,6 +292,27 @@ export class MeshVelocity {
       nf = nn
     }
     return { origin, h, n, v }
+  }
+}
+
+/** The extrapolation grid trilinearly at a point clamped to it, into out[o..o+2]. */
+export function extrapolatedAt(ext: ExtrapolationGrid, x: number, y: number, z: number, out: Float64Array, o: number): void {
+  const { origin, h, n, v } = ext
+  // Per axis: the cell's lower node and the fraction across it (clamped to the grid).
+  const cx = Math.min(Math.max((x - origin[0]) / h, 0), n[0] - 1)
+  const cy = Math.min(Math.max((y - origin[1]) / h, 0), n[1] - 1)
+  const cz = Math.min(Math.max((z - origin[2]) / h, 0), n[2] - 1)
+  const i0 = Math.min(Math.floor(cx), Math.max(n[0] - 2, 0)), j0 = Math.min(Math.floor(cy), Math.max(n[1] - 2, 0)), k0 = Math.min(Math.floor(cz), Math.max(n[2] - 2, 0))
+  const tx = n[0] > 1 ? cx - i0 : 0, ty = n[1] > 1 ? cy - j0 : 0, tz = n[2] > 1 ? cz - k0 : 0
+  out[o] = out[o + 1] = out[o + 2] = 0
+  for (let c = 0; c < 8; c++) {
+    const di = c & 1, dj = (c >> 1) & 1, dk = (c >> 2) & 1
+    const i = Math.min(i0 + di, n[0] - 1), j = Math.min(j0 + dj, n[1] - 1), k = Math.min(k0 + dk, n[2] - 1)
+    const w = (di ? tx : 1 - tx) * (dj ? ty : 1 - ty) * (dk ? tz : 1 - tz)
+    const q = 3 * (i + n[0] * (j + n[1] * k))
+    out[o] += w * v[q]
+    out[o + 1] += w * v[q + 1]
+    out[o + 2] += w * v[q + 2]
   }
 }
 

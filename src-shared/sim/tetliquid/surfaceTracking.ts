@@ -29,10 +29,11 @@
 import type { NodeGrid } from '../../geometry/marchingCubes'
 import { PrimitiveSdf } from '../../geometry/primitiveSdf'
 import type { EmitterInput } from '../solver'
-import type { ContouredSurface } from './contourGrid'
+import type { ContouredSurface, FieldBatch } from './contourGrid'
 import type { MeshVelocity } from './meshVelocity'
 import type { Solids } from './solids'
 import type { TetLiquidVolume } from './tetLiquidSetup'
+import type { TraceDistanceRow } from './traceDistanceRow'
 import { liquidShare } from './volumeControl'
 
 const clamp = (d: number, band: number) => (d > band ? band : d < -band ? -band : d)
@@ -120,39 +121,86 @@ export interface AdvanceSurfaceInput {
   shift?: number
   /** When given, advanceSurface adds to `inflow` the volume (m^3) the emitters united in. */
   budget?: { inflow: number }
+  /**
+   * The traces' kernel row for this velocity, surface and dt (traceDistanceRow.ts): the back-traces
+   * and S's distances in one batch on the kernels. Absent: the classes, point by point (the same bits).
+   */
+  trace?: TraceDistanceRow
+}
+
+/** S_t.distance(back-trace over dt) at the n points (xyz) of `points`, in one batch: the row's, else the classes'. */
+function traceBatch(s: AdvanceSurfaceInput, points: Float64Array, n: number): ArrayLike<number> {
+  if (s.trace) {
+    const at = s.trace.points(n)
+    at.set(points.subarray(0, 3 * n))
+    return s.trace.distances(at, n)
+  }
+  const out = new Float64Array(n), back = new Float64Array(3)
+  for (let i = 0; i < n; i++) {
+    s.velocity.backtrace(points[3 * i], points[3 * i + 1], points[3 * i + 2], s.dt, back, 0)
+    out[i] = s.surface.distance(back[0], back[1], back[2])
+  }
+  return out
 }
 
 /**
  * f_{t+1} at any point, as advanceSurface computes it at the nodes (without the far-field
- * shortcut): what contouring refines its vertices with.
+ * shortcut): what contouring refines its vertices with. A batch (FieldBatch): the traces of all
+ * the vertices go to the row at once.
  */
-export function advancedDistance(s: AdvanceSurfaceInput): (x: number, y: number, z: number) => number {
+export function advancedDistance(s: AdvanceSurfaceInput): FieldBatch {
   const emitters = s.emitters.map((e) => new PrimitiveSdf(e.shape, e))
-  const back = new Float64Array(3)
   const shift = s.shift ?? 0
-  return (x, y, z) => {
-    s.velocity.backtrace(x, y, z, s.dt, back, 0)
-    let d = s.surface.distance(back[0], back[1], back[2])
-    if (s.particles !== null) d = Math.min(d, s.particles(x, y, z))
-    d -= shift
-    for (const e of emitters) d = Math.min(d, e.distance(x, y, z))
-    return Math.max(d, s.solids.clear(x, y, z))
+  return {
+    at(points, n) {
+      const traced = traceBatch(s, points, n)
+      const out = new Float64Array(n)
+      for (let i = 0; i < n; i++) {
+        const x = points[3 * i], y = points[3 * i + 1], z = points[3 * i + 2]
+        let d = traced[i]
+        if (s.particles !== null) d = Math.min(d, s.particles(x, y, z))
+        d -= shift
+        for (const e of emitters) d = Math.min(d, e.distance(x, y, z))
+        out[i] = Math.max(d, s.solids.clear(x, y, z))
+      }
+      return out
+    },
   }
+}
+
+/** The nodes advanceSurface traces (in index order) and their positions: see the file comment. */
+function tracedNodes(phi: Float32Array, g: NodeGrid, open: readonly boolean[], traced: number): { count: number; points: Float64Array } {
+  let count = 0
+  let n = 0
+  for (let k = 0; k < g.nz; k++) for (let j = 0; j < g.ny; j++) for (let i = 0; i < g.nx; i++, n++) {
+    if (!padding(g, i, j, k) && !mirrored(g, i, j, k, open) && !(Math.abs(phi[n]) > traced)) count++
+  }
+  const points = new Float64Array(3 * count)
+  let q = 0
+  n = 0
+  for (let k = 0; k < g.nz; k++) for (let j = 0; j < g.ny; j++) for (let i = 0; i < g.nx; i++, n++) {
+    if (padding(g, i, j, k) || mirrored(g, i, j, k, open) || Math.abs(phi[n]) > traced) continue
+    points[q++] = g.origin[0] + i * g.h
+    points[q++] = g.origin[1] + j * g.h
+    points[q++] = g.origin[2] + k * g.h
+  }
+  return { count, points }
 }
 
 /** f_{t+1} at the nodes (a new array). */
 export function advanceSurface(s: AdvanceSurfaceInput): Float32Array {
-  const { phi, grid: g, band, surface, velocity, dt, solids } = s
+  const { phi, grid: g, band, velocity, dt, solids } = s
   const out = new Float32Array(phi.length)
   const reach = velocity.maxSpeed() * dt
   // Beyond this |f_t| a node cannot change sign in this substep (see the file comment).
   const traced = reach + 2 * g.h
   const emitters = s.emitters.map((e) => new PrimitiveSdf(e.shape, e))
-  const back = new Float64Array(3)
   const shift = s.shift ?? 0
   const h3 = g.h * g.h * g.h
+  const nodes = tracedNodes(phi, g, solids.open, traced)
+  const values = traceBatch(s, nodes.points, nodes.count)
   let inflow = 0
-  let n = 0
+  let n = 0, q = 0
   for (let k = 0; k < g.nz; k++) for (let j = 0; j < g.ny; j++) for (let i = 0; i < g.nx; i++, n++) {
     if (padding(g, i, j, k)) {
       out[n] = band
@@ -164,8 +212,7 @@ export function advanceSurface(s: AdvanceSurfaceInput): Float32Array {
     let d: number
     if (Math.abs(f) > traced) d = f > 0 ? f - reach : f + reach
     else {
-      velocity.backtrace(x, y, z, dt, back, 0)
-      d = surface.distance(back[0], back[1], back[2])
+      d = values[q++]
       if (s.particles !== null) d = Math.min(d, s.particles(x, y, z))
     }
     d -= shift

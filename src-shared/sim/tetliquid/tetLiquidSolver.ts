@@ -31,6 +31,7 @@ import { MeshVelocity } from './meshVelocity'
 import { openSides, Solids } from './solids'
 import { MeshOffset, medialParticles, particleSurface } from './thickening'
 import { advancedDistance, advanceSurface, initialSurface } from './surfaceTracking'
+import { TraceDistanceRow } from './traceDistanceRow'
 import { freeArea, MAX_SHIFT_CELLS, outflow, volumeInBox } from './volumeControl'
 import type { TetLiquidInput, TetLiquidSetup } from './tetLiquidSetup'
 
@@ -146,8 +147,13 @@ export class TetLiquidSolver implements Solver<TetLiquidInput> {
       shift: control ? this.shift : 0,
       budget,
     }
-    this.phi = advanceSurface(advance)
-    this.surface = ContouredSurface.contour(this.phi, this.grid, this.band, advancedDistance(advance))
+    // The back-traces and S_t's distances of the nodes, then of S_{t+1}'s vertices, on the
+    // kernels (traceDistanceKernel.ts), in memory given back once S_{t+1} stands.
+    this.kernels.scoped(() => {
+      const traced = { ...advance, trace: new TraceDistanceRow(this.kernels, old, this.surface, h) }
+      this.phi = advanceSurface(traced)
+      this.surface = ContouredSurface.contour(this.phi, this.grid, this.band, advancedDistance(traced))
+    })
     if (control) this.controlVolume(budget.inflow - outflow(this.phi, this.grid, solids.open, old, h), solids)
     stats.ms.tracking += now() - t0
     this.t += h

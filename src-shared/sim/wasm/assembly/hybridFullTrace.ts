@@ -4,6 +4,7 @@
 // cell and clamp flag is the reference's bits.
 import { rf64, ri32, ru8, wf64, wi32 } from './common'
 import { gridCubeAt } from './hybridGrid'
+import { outsideTetBox, tetIndexCell } from './tetIndex'
 
 /** hybridMesh.ts CUBE_HEX, CUBE_BAND; tetLocator.ts WALK_STEPS; hybridLocate.ts LAST_INSIDE_STEPS, FACE_SNAP. */
 const CUBE_HEX: i32 = 0
@@ -66,14 +67,11 @@ let invCell: f64 = 0
 }
 
 function search(x: f64, y: f64, z: f64): i32 {
-  if (!(x >= iox && y >= ioy && z >= ioz)) return -1
-  const i = Math.floor((x - iox) * invCell), j = Math.floor((y - ioy) * invCell), k = Math.floor((z - ioz) * invCell)
-  const ci = i == inx ? inx - 1 : i, cj = j == iny ? iny - 1 : j, ck = k == inz ? inz - 1 : k
-  if (ci >= inx || cj >= iny || ck >= inz) return -1
-  const c = <i32>ci + <i32>inx * (<i32>cj + <i32>iny * <i32>ck)
+  const c = tetIndexCell(x, y, z, iox, ioy, ioz, inx, iny, inz, invCell)
+  if (c < 0) return -1
   for (let q = ri32(indexStart, c), e = ri32(indexStart, c + 1); q < e; q++) {
-    const t = ri32(indexTets, q), o = 6 * t
-    if (x < rf64(boxes, o) || y < rf64(boxes, o + 1) || z < rf64(boxes, o + 2) || x > rf64(boxes, o + 3) || y > rf64(boxes, o + 4) || z > rf64(boxes, o + 5)) continue
+    const t = ri32(indexTets, q)
+    if (outsideTetBox(boxes, t, x, y, z)) continue
     barycentric(t, x, y, z)
     if (l0 >= -1e-12 && l1 >= -1e-12 && l2 >= -1e-12 && l3 >= -1e-12) return t
   }

@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest'
 import { MeshSdf } from '../../../../src-shared/geometry/signedDistance'
 import { Prng } from '../../../../src-shared/sim/core/prng'
-import { ContouredSurface, contourNodeGrid } from '../../../../src-shared/sim/tetliquid/contourGrid'
+import { ContouredSurface, contourNodeGrid, phongLift } from '../../../../src-shared/sim/tetliquid/contourGrid'
 import { initialSurface } from '../../../../src-shared/sim/tetliquid/surfaceTracking'
 
 const BOX = { min: [0, 0, 0] as [number, number, number], max: [1, 1, 1] as [number, number, number] }
@@ -21,8 +21,7 @@ function plainDistance(s: ContouredSurface, x: number, y: number, z: number): nu
   if (Math.abs(e) >= s.band) return e
   const reach = s.band + s.grid.h
   let d = sdf.distanceBanded(x, y, z, reach)
-  const lift = (s as unknown as { phongLift(tri: number, hit: Float64Array): number }).phongLift.bind(s)
-  if (Math.abs(d) < reach && sdf.lastTriangle >= 0) d -= lift(sdf.lastTriangle, sdf.lastHit)
+  if (Math.abs(d) < reach && sdf.lastTriangle >= 0) d -= phongLift(s.positions, s.normals, s.indices, sdf.lastTriangle, sdf.lastHit)
   return d > s.band ? s.band : d < -s.band ? -s.band : d
 }
 

@@ -1,0 +1,105 @@
+// Semi-Lagrangian contouring's traces as a kernel row (sim/tetliquid/traceDistanceKernel.ts,
+// twin wasm/assembly/tetLiquidTrace.ts): on TypeScript and on 1, 2 and 3 WebAssembly threads the
+// row gives, at every contouring node and at points scattered over the domain and beyond it,
+// the bits of the classes' S_t.distance(M_t.backtrace(p)) (MeshVelocity, ContouredSurface), on
+// a dam break a few frames in (a graded mesh, with the surface thickening's medial particles on)
+// and on a uniform one, every branch of the classes taken: points in a tetrahedron, just
+// outside the mesh (its boundary's field), further out (the extrapolation grid), near S
+// (exact distance, Phong lift), beyond the band.
+import { describe, expect, it } from 'vitest'
+import { tetDamBreakScene } from '../../../../src-shared/scene/examples/tetLiquids'
+import type { KernelBackend } from '../../../../src-shared/sim/core/kernelTypes'
+import { compileTetLiquidInput, compileTetLiquidScene } from '../../../../src-shared/sim/tetliquid/compileTetLiquid'
+import { MeshVelocity } from '../../../../src-shared/sim/tetliquid/meshVelocity'
+import { TetLiquidSolver } from '../../../../src-shared/sim/tetliquid/tetLiquidSolver'
+import { TraceDistanceRow } from '../../../../src-shared/sim/tetliquid/traceDistanceRow'
+import { everyBackendOfFile, rng, sameBits } from '../everyBackend'
+
+const BACKENDS = everyBackendOfFile()
+
+interface Case { velocity: MeshVelocity; solver: TetLiquidSolver; points: Float64Array; n: number; dt: number }
+
+/** The dam break after `frames` frames at resolution 20, its M_t's field and S_t; points: every node, then scattered ones. */
+function makeCase(mesh: 'graded' | 'uniform', frames: number): Case {
+  const { doc } = tetDamBreakScene({ resolution: 20 })
+  const domain = doc.objects.find((o) => o.kind === 'domain')!
+  Object.assign(domain.params, { tetMesh: mesh })
+  const { setup, meshes } = compileTetLiquidScene(doc, domain.id)
+  const solver = new TetLiquidSolver(setup)
+  for (let f = 1; f <= frames; f++) solver.step(1 / doc.meta.fps, compileTetLiquidInput(doc, domain.id, (f - 1) / doc.meta.fps, doc.meta.fps, meshes))
+  const m = solver.currentMesh!
+  const velocity = new MeshVelocity(m.topology, m.geometry, m.positions, solver.faceVelocities, setup.spacing, setup.box, { normals: m.solidNormals, velocities: m.solidVelocities })
+  const g = solver.contouredSurface.grid
+  const nodes = g.nx * g.ny * g.nz
+  const extra = 20000
+  const n = nodes + extra
+  const points = new Float64Array(3 * n)
+  let q = 0
+  for (let k = 0; k < g.nz; k++) for (let j = 0; j < g.ny; j++) for (let i = 0; i < g.nx; i++, q += 3) {
+    points[q] = g.origin[0] + i * g.h
+    points[q + 1] = g.origin[1] + j * g.h
+    points[q + 2] = g.origin[2] + k * g.h
+  }
+  // Scattered over the box and a little beyond it, in no order (the locator's cache misses).
+  const r = rng(7)
+  const { min, max } = setup.box
+  for (let e = 0; e < extra; e++, q += 3) for (let a = 0; a < 3; a++) points[q + a] = min[a] - 0.1 + (max[a] - min[a] + 0.2) * r()
+  // A long step: traces that leave the liquid.
+  return { velocity, solver, points, n, dt: 3 / doc.meta.fps }
+}
+
+/** The classes' value at every point. */
+function expected(k: Case): Float64Array {
+  const out = new Float64Array(k.n), back = new Float64Array(3)
+  const s = k.solver.contouredSurface
+  for (let i = 0; i < k.n; i++) {
+    k.velocity.backtrace(k.points[3 * i], k.points[3 * i + 1], k.points[3 * i + 2], k.dt, back, 0)
+    out[i] = s.distance(back[0], back[1], back[2])
+  }
+  return out
+}
+
+function runRow(k: Case, backend: KernelBackend): Float64Array {
+  return backend.scoped(() => {
+    const row = new TraceDistanceRow(backend, k.velocity, k.solver.contouredSurface, k.dt)
+    const points = row.points(k.n)
+    points.set(k.points)
+    return Float64Array.from(row.distances(points, k.n).subarray(0, k.n))
+  })
+}
+
+/** How many points take each of the classes' branches (where the trace starts; the value's kind). */
+function branches(k: Case, values: Float64Array): Record<string, number> {
+  const s = k.solver.contouredSurface, band = s.band
+  const b = { inTet: 0, nearMesh: 0, farFromMesh: 0, clampedToBand: 0, exactNearS: 0 }
+  const reach = 2 * k.solver.setup.spacing
+  const bvh = k.velocity.flatArrays().boundary!
+  const hit = new Float64Array(8)
+  for (let i = 0; i < k.n; i++) {
+    const x = k.points[3 * i], y = k.points[3 * i + 1], z = k.points[3 * i + 2]
+    if (k.velocity.locate(x, y, z) >= 0) b.inTet++
+    else if (bvh.closestPoint(x, y, z, hit, reach) >= 0) b.nearMesh++
+    else b.farFromMesh++
+    if (Math.abs(values[i]) === band) b.clampedToBand++
+    else if (Math.abs(values[i]) < 0.5 * band) b.exactNearS++
+  }
+  return b
+}
+
+describe('semi-Lagrangian contouring\'s traces as a kernel row', () => {
+  for (const [mesh, frames] of [['graded', 6], ['uniform', 3]] as const) {
+    it(`gives the classes' bits at every node and at scattered points, every branch taken, on every backend (${mesh} mesh, frame ${frames})`, () => {
+      const k = makeCase(mesh, frames)
+      const ref = expected(k)
+      const b = branches(k, ref)
+      for (const [name, count] of Object.entries(b)) expect(count, name).toBeGreaterThan(k.n / 100)
+      for (const [name, backend] of BACKENDS) {
+        const got = runRow(k, backend)
+        let first = -1
+        for (let i = 0; i < k.n && first < 0; i++) if (!Object.is(got[i], ref[i])) first = i
+        expect(first, `${name}: first point that differs (${got[first]} against ${ref[first]})`).toBe(-1)
+        expect(sameBits(got, ref)).toBe(true)
+      }
+    })
+  }
+})
