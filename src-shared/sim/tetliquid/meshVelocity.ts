@@ -175,28 +175,18 @@ export class MeshVelocity {
     const t = this.locate(x, y, z)
     if (t >= 0) {
       whitneyVelocityAt(this.topology, this.geometry, this.positions, this.u, t, x, y, z, out, o)
-      this.clampToVertices(t, out, o)
+      clampToTetVertices(this.topology.tets, this.vertexVelocity, t, out, o)
     } else {
       const f = this.nearestBoundary(x, y, z)
       if (f >= 0) {
         const tf = this.topology.faceTets[2 * f]
         whitneyVelocityAt(this.topology, this.geometry, this.positions, this.u, tf, this.hit[0], this.hit[1], this.hit[2], out, o)
-        this.clampToVertices(tf, out, o)
+        clampToTetVertices(this.topology.tets, this.vertexVelocity, tf, out, o)
       } else this.extrapolated(x, y, z, out, o)
     }
   }
 
-  /** Clamps each component of out[o..o+2] to the range of tetrahedron t's four vertex vectors. */
-  private clampToVertices(t: number, out: Float64Array, o: number): void {
-    const T = this.topology.tets, V = this.vertexVelocity
-    const a = 3 * T[4 * t], b = 3 * T[4 * t + 1], c = 3 * T[4 * t + 2], d = 3 * T[4 * t + 3]
-    for (let q = 0; q < 3; q++) {
-      const va = V[a + q], vb = V[b + q], vc = V[c + q], vd = V[d + q]
-      const lo = Math.min(va, vb, vc, vd), hi = Math.max(va, vb, vc, vd)
-      const x = out[o + q]
-      out[o + q] = x < lo ? lo : x > hi ? hi : x
-    }
-  }
+
 
   /**
    * out[o..o+2] = where the point came from `dt` seconds ago: a midpoint (second-order
@@ -292,6 +282,17 @@ export class MeshVelocity {
       nf = nn
     }
     return { origin, h, n, v }
+  }
+}
+
+/** Clamps each component of out[o..o+2] to the range of tetrahedron t's four vertex vectors V (see the file comment). */
+export function clampToTetVertices(T: Int32Array, V: Float64Array, t: number, out: Float64Array, o: number): void {
+  const a = 3 * T[4 * t], b = 3 * T[4 * t + 1], c = 3 * T[4 * t + 2], d = 3 * T[4 * t + 3]
+  for (let q = 0; q < 3; q++) {
+    const va = V[a + q], vb = V[b + q], vc = V[c + q], vd = V[d + q]
+    const lo = Math.min(va, vb, vc, vd), hi = Math.max(va, vb, vc, vd)
+    const x = out[o + q]
+    out[o + q] = x < lo ? lo : x > hi ? hi : x
   }
 }
 

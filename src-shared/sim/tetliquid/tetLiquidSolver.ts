@@ -223,15 +223,21 @@ export class TetLiquidSolver implements Solver<TetLiquidInput> {
     const { faceCentres: c, faceNormals: n } = mesh.geometry
     const u = new Float64Array(faceCount)
     const v = new Float64Array(3)
-    const back = new Float64Array(3)
-    for (let f = 0; f < faceCount; f++) {
-      const x = c[3 * f], y = c[3 * f + 1], z = c[3 * f + 2]
-      if (first) initialVelocity(this.setup, x, y, z, v)
-      else {
-        old!.backtrace(x, y, z, h, back, 0)
-        old!.accurate(back[0], back[1], back[2], v, 0)
+    if (first) {
+      for (let f = 0; f < faceCount; f++) {
+        initialVelocity(this.setup, c[3 * f], c[3 * f + 1], c[3 * f + 2], v)
+        u[f] = v[0] * n[3 * f] + v[1] * n[3 * f + 1] + v[2] * n[3 * f + 2]
       }
-      u[f] = v[0] * n[3 * f] + v[1] * n[3 * f + 1] + v[2] * n[3 * f + 2]
+    } else {
+      // Each face barycentre traced back through M_t, the accurate field read at the end, as
+      // one batch on the kernels (traceDistanceKernel.ts traceVelocities: the classes' bits).
+      this.kernels.scoped(() => {
+        const row = new TraceDistanceRow(this.kernels, old!, null, h)
+        const points = row.points(faceCount), normals = row.points(faceCount)
+        points.set(c.subarray(0, 3 * faceCount))
+        normals.set(n.subarray(0, 3 * faceCount))
+        u.set(row.velocities(points, normals, faceCount).subarray(0, faceCount))
+      })
     }
     // Inflow: emitters set the velocity of the faces inside them. Gravity acts through the
     // projection (project(), below), not as a per-face addition.

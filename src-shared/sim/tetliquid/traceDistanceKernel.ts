@@ -4,7 +4,9 @@
 // the midpoint (second-order Runge-Kutta) path back through M_t's fast field, then the
 // exact-near-the-surface distance with the Phong lift (contourGrid.ts). This is what
 // advanceSurface computes at every node the surface can reach and what contouring refines its
-// vertices with: about a third of a dam break's run, on one thread in TypeScript before.
+// vertices with: about a third of a dam break's run, on one thread in TypeScript before. A
+// second row traces the new mesh's face barycentres back the same way and reads the accurate
+// field at the end (MeshVelocity.accurate): the velocity advection of seed 003 eq. 3.
 //
 // The TypeScript reference below runs the classes' arithmetic over flat arrays (the same
 // helpers where the classes have them: the tree search, the triangle's closest point, the
@@ -22,7 +24,7 @@ import { indexCellAt, outsideBox } from '../../geometry/tetmesh/tetLocator'
 import { defineKernel, f32, f64, i32, type KernelArgs, scratch, size, struct } from '../core/kernelTable'
 import { interpolateInTet } from '../core/tetfv/tetInterpolation'
 import { phongLift, sampleNodes } from './contourGrid'
-import { type ExtrapolationGrid, extrapolatedAt } from './meshVelocity'
+import { clampToTetVertices, type ExtrapolationGrid, extrapolatedAt } from './meshVelocity'
 
 /** M_t's arrays the row reads (the twin receives them as consecutive pointers, in this order). */
 export interface TraceVelocityArrays {
@@ -74,6 +76,21 @@ export const TRACE_SURFACE_FIELDS = {
   pnFace: 'f32', pnEdge: 'f32', pnVertex: 'f32',
 } as const
 
+/**
+ * The accurate field's arrays (MeshVelocity.accurate: the holding tetrahedron's Whitney field):
+ * per tetrahedron its four faces and their areas signed by the face's orientation in it (sign x
+ * area is exact, so the flux sign x area x u has the class's bits), the face velocities, the
+ * volumes.
+ */
+export interface TraceAccurateArrays {
+  tetFaces: Int32Array
+  tetFaceAreas: Float64Array
+  u: Float64Array
+  volumes: Float64Array
+}
+
+export const TRACE_ACCURATE_FIELDS = { tetFaces: 'i32', tetFaceAreas: 'f64', u: 'f64', volumes: 'f64' } as const
+
 /** Places in the row's `params` (float64). */
 export const TD_DT = 0
 /** 1 when M_t has tetrahedra (its locator), 1 when it has boundary faces (their tree), 1 when S_t has triangles. */
@@ -115,6 +132,8 @@ export const TRACE_DISTANCE_PARAMS = 28
 interface TraceState {
   readonly l: Float64Array
   readonly vel: Float64Array
+  /** The last back-trace's end. */
+  readonly back: Float64Array
   readonly hit: Float64Array
   readonly stackNode: Int32Array
   readonly stackDist: Float64Array
@@ -209,36 +228,94 @@ function surfaceDistance(Sf: TraceSurfaceArrays, pn: PseudoNormals, g: NodeGrid,
   return d > band ? band : d < -band ? -band : d
 }
 
+/** The state of one call: stacks as deep as params[TD_STACK] says. */
+function traceState(P: Float64Array): TraceState {
+  const depth = P[TD_STACK]
+  return {
+    l: new Float64Array(4), vel: new Float64Array(3), back: new Float64Array(3), hit: new Float64Array(HIT_SIZE), stackNode: new Int32Array(depth), stackDist: new Float64Array(depth),
+    q: new Float64Array(3), s: new Float64Array(6), last: -1,
+  }
+}
+
+/** The extrapolation grid as meshVelocity.ts extrapolatedAt reads it. */
+function extrapolationGrid(M: TraceVelocityArrays, P: Float64Array): ExtrapolationGrid {
+  return { origin: [P[TD_EOX], P[TD_EOY], P[TD_EOZ]], h: P[TD_EH], n: [P[TD_ENX], P[TD_ENY], P[TD_ENZ]], v: M.ext }
+}
+
+/** MeshVelocity.backtrace over params[TD_DT] into S.back (the midpoint rule through the fast field). */
+function backtrace(M: TraceVelocityArrays, P: Float64Array, ext: ExtrapolationGrid, x: number, y: number, z: number, S: TraceState): void {
+  const dt = P[TD_DT], vel = S.vel, back = S.back
+  fast(M, P, ext, x, y, z, S)
+  const mx = x - 0.5 * dt * vel[0], my = y - 0.5 * dt * vel[1], mz = z - 0.5 * dt * vel[2]
+  fast(M, P, ext, mx, my, mz, S)
+  back[0] = x - dt * vel[0]
+  back[1] = y - dt * vel[1]
+  back[2] = z - dt * vel[2]
+}
+
 /**
  * out[i] = S_t.distance(M_t.backtrace(points[3i..3i+2], params[TD_DT])) for i in [i0, i1): the
  * value advanceSurface and contouring read before particles, obstacles and emitters.
  */
 export function traceDistances(M: TraceVelocityArrays, Sf: TraceSurfaceArrays, P: Float64Array, points: Float64Array, out: Float64Array, _scratch: unknown, i0: number, i1: number): void {
-  const depth = P[TD_STACK]
-  const S: TraceState = {
-    l: new Float64Array(4), vel: new Float64Array(3), hit: new Float64Array(HIT_SIZE), stackNode: new Int32Array(depth), stackDist: new Float64Array(depth),
-    q: new Float64Array(3), s: new Float64Array(6), last: -1,
-  }
-  const ext: ExtrapolationGrid = { origin: [P[TD_EOX], P[TD_EOY], P[TD_EOZ]], h: P[TD_EH], n: [P[TD_ENX], P[TD_ENY], P[TD_ENZ]], v: M.ext }
+  const S = traceState(P), ext = extrapolationGrid(M, P), back = S.back
   const pn: PseudoNormals = { face: Sf.pnFace, edge: Sf.pnEdge, vertex: Sf.pnVertex }
   const g: NodeGrid = { nx: P[TD_GNX], ny: P[TD_GNY], nz: P[TD_GNZ], h: P[TD_GH], origin: [P[TD_GOX], P[TD_GOY], P[TD_GOZ]] }
   const tri = new Int32Array(1)
-  const dt = P[TD_DT], vel = S.vel
   for (let i = i0; i < i1; i++) {
-    const x = points[3 * i], y = points[3 * i + 1], z = points[3 * i + 2]
-    fast(M, P, ext, x, y, z, S)
-    const mx = x - 0.5 * dt * vel[0], my = y - 0.5 * dt * vel[1], mz = z - 0.5 * dt * vel[2]
-    fast(M, P, ext, mx, my, mz, S)
-    out[i] = surfaceDistance(Sf, pn, g, P, x - dt * vel[0], y - dt * vel[1], z - dt * vel[2], S, tri)
+    backtrace(M, P, ext, points[3 * i], points[3 * i + 1], points[3 * i + 2], S)
+    out[i] = surfaceDistance(Sf, pn, g, P, back[0], back[1], back[2], S, tri)
+  }
+}
+
+/** whitneyVelocityAt in tetrahedron t at the point (signed areas: the same bits), clamped to its vertex vectors, into S.vel. */
+function whitneyClamped(M: TraceVelocityArrays, A: TraceAccurateArrays, t: number, x: number, y: number, z: number, S: TraceState): void {
+  const T = M.tets, X = M.positions, vel = S.vel
+  let sx = 0, sy = 0, sz = 0
+  for (let k = 0; k < 4; k++) {
+    const F = A.tetFaceAreas[4 * t + k] * A.u[A.tetFaces[4 * t + k]]
+    const p = 3 * T[4 * t + k]
+    sx += F * (x - X[p])
+    sy += F * (y - X[p + 1])
+    sz += F * (z - X[p + 2])
+  }
+  const s = 1 / (3 * A.volumes[t])
+  vel[0] = sx * s
+  vel[1] = sy * s
+  vel[2] = sz * s
+  clampToTetVertices(T, M.vertexVelocity, t, vel, 0)
+}
+
+/** MeshVelocity.accurate at the point into S.vel. */
+function accurate(M: TraceVelocityArrays, A: TraceAccurateArrays, P: Float64Array, ext: ExtrapolationGrid, x: number, y: number, z: number, S: TraceState): void {
+  const t = P[TD_HAS_TETS] !== 0 ? locate(M, P, x, y, z, S) : -1
+  if (t >= 0) return whitneyClamped(M, A, t, x, y, z, S)
+  const hit = S.hit
+  const f = P[TD_HAS_BOUNDARY] !== 0 ? bvhClosestPoint(M.bBounds, M.bInfo, M.bOrder, M.bVerts, S.stackNode, S.stackDist, S.q, S.s, x, y, z, hit, P[TD_REACH]) : -1
+  if (f >= 0) whitneyClamped(M, A, M.bTet[f], hit[HIT_X], hit[HIT_Y], hit[HIT_Z], S)
+  else extrapolatedAt(ext, x, y, z, S.vel, 0)
+}
+
+/**
+ * out[i] = n_i . M_t.accurate(M_t.backtrace(points[3i..3i+2], params[TD_DT])) for i in [i0, i1),
+ * n_i = normals[3i..3i+2]: the new mesh's face velocities advected from M_t.
+ */
+export function traceVelocities(M: TraceVelocityArrays, A: TraceAccurateArrays, P: Float64Array, points: Float64Array, normals: Float64Array, out: Float64Array, _scratch: unknown, i0: number, i1: number): void {
+  const S = traceState(P), ext = extrapolationGrid(M, P), back = S.back, vel = S.vel
+  for (let i = i0; i < i1; i++) {
+    backtrace(M, P, ext, points[3 * i], points[3 * i + 1], points[3 * i + 2], S)
+    accurate(M, A, P, ext, back[0], back[1], back[2], S)
+    out[i] = vel[0] * normals[3 * i] + vel[1] * normals[3 * i + 1] + vel[2] * normals[3 * i + 2]
   }
 }
 
 const num = (a: KernelArgs, i: number) => a[i] as number
+const stackBytes = (a: KernelArgs, params: number) => 12 * ((a[params] as Float64Array)[TD_STACK] + 1)
 
 /** traceDistances over points [0, n). Args: M, Sf, params, points, out, scratch (null), n. */
 export const TRACE_DISTANCES = defineKernel({
   name: 'tetLiquidTraceDistances',
-  args: [struct('M', TRACE_VELOCITY_FIELDS), struct('Sf', TRACE_SURFACE_FIELDS), f64('params'), f64('points'), f64('out'), scratch('stack', (a) => 12 * ((a[2] as Float64Array)[TD_STACK] + 1)), size('n')],
+  args: [struct('M', TRACE_VELOCITY_FIELDS), struct('Sf', TRACE_SURFACE_FIELDS), f64('params'), f64('points'), f64('out'), scratch('stack', (a) => stackBytes(a, 2)), size('n')],
   split: 'rows',
   range: (a) => num(a, 6),
   // Each point: two locations, up to two boundary searches and up to two surface searches.
@@ -247,4 +324,16 @@ export const TRACE_DISTANCES = defineKernel({
   piecesPerThread: 8,
   worker: true,
   ref: traceDistances,
+})
+
+/** traceVelocities over points [0, n). Args: M, A, params, points, normals, out, scratch (null), n. */
+export const TRACE_VELOCITIES = defineKernel({
+  name: 'tetLiquidTraceVelocities',
+  args: [struct('M', TRACE_VELOCITY_FIELDS), struct('A', TRACE_ACCURATE_FIELDS), f64('params'), f64('points'), f64('normals'), f64('out'), scratch('stack', (a) => stackBytes(a, 2)), size('n')],
+  split: 'rows',
+  range: (a) => num(a, 7),
+  work: (a) => 32 * num(a, 7),
+  piecesPerThread: 8,
+  worker: true,
+  ref: traceVelocities,
 })

@@ -1,14 +1,16 @@
-// One substep's M_t and S_t in the kernels' memory, for the traces' row
+// One substep's M_t (and S_t) in the kernels' memory, for the traces' rows
 // (traceDistanceKernel.ts): packed once, then asked for f+ = S_t.distance(back-trace) at as many
-// batches of points as the substep has (advanceSurface's nodes, then contouring's vertices).
-// The caller frees the copies with the rest of the substep's kernel memory (KernelBackend.scoped).
+// batches of points as the substep has (advanceSurface's nodes, then contouring's vertices), or
+// for the accurate velocity at the back-traces' ends (the new mesh's faces). The caller frees
+// the copies with the rest of the substep's kernel memory (KernelBackend.scoped).
+import { EddyError } from '../../api/errors'
 import { kernelCopy } from '../core/kernelBackend'
 import type { KernelBackend } from '../core/kernelTypes'
 import type { ContouredSurface } from './contourGrid'
 import type { MeshVelocity } from './meshVelocity'
 import {
   TD_BAND, TD_DT, TD_EH, TD_ENX, TD_ENY, TD_ENZ, TD_EOX, TD_EOY, TD_EOZ, TD_GH, TD_GNX, TD_GNY, TD_GNZ, TD_GOX, TD_GOY, TD_GOZ, TD_HAS_BOUNDARY, TD_HAS_SURFACE, TD_HAS_TETS,
-  TD_INV_CELL, TD_INX, TD_INY, TD_INZ, TD_IOX, TD_IOY, TD_IOZ, TD_REACH, TD_STACK, TRACE_DISTANCE_PARAMS, TRACE_DISTANCES, type TraceSurfaceArrays, type TraceVelocityArrays,
+  TD_INV_CELL, TD_INX, TD_INY, TD_INZ, TD_IOX, TD_IOY, TD_IOZ, TD_REACH, TD_STACK, TRACE_DISTANCE_PARAMS, TRACE_DISTANCES, TRACE_VELOCITIES, type TraceAccurateArrays, type TraceSurfaceArrays, type TraceVelocityArrays,
 } from './traceDistanceKernel'
 
 /** An Int32Array over the same memory (indices and triangle orders are below 2^31). */
@@ -16,11 +18,12 @@ const asInt32 = (a: Uint32Array | Int32Array) => (a instanceof Int32Array ? a : 
 
 export class TraceDistanceRow {
   private readonly M: TraceVelocityArrays
-  private readonly Sf: TraceSurfaceArrays
+  private Sf: TraceSurfaceArrays | null = null
+  private A: TraceAccurateArrays | null = null
   private readonly params: Float64Array
 
-  /** Back-traces over dt seconds through `velocity`, distances to `surface`. */
-  constructor(private readonly kernels: KernelBackend, velocity: MeshVelocity, surface: ContouredSurface, dt: number) {
+  /** Back-traces over dt seconds through `velocity`; distances to `surface` when given. */
+  constructor(private readonly kernels: KernelBackend, private readonly velocity: MeshVelocity, surface: ContouredSurface | null, dt: number) {
     // Every array at least one long: an empty field still gets a place in the kernels' memory.
     const own = <T extends Float64Array | Float32Array | Int32Array>(a: T, make: (n: number) => T): T => kernelCopy(kernels, a.length > 0 ? a : make(1))
     const f64 = (a: Float64Array) => own(a, (n) => new Float64Array(n))
@@ -35,11 +38,13 @@ export class TraceDistanceRow {
       bBounds: f32(b?.nodeBounds ?? none32), bInfo: i32(b?.nodeInfo ?? noneI), bOrder: i32(b?.triOrder ?? noneI), bVerts: f32(b?.triVerts ?? none32), bTet: i32(m.boundaryTet),
       ext: f64(m.ext.v),
     }
-    const s = surface.distanceArrays
-    this.Sf = {
-      phi: f32(surface.phi), sBounds: f32(s?.bvh.nodeBounds ?? none32), sInfo: i32(s?.bvh.nodeInfo ?? noneI), sOrder: i32(s?.bvh.triOrder ?? noneI), sVerts: f32(s?.bvh.triVerts ?? none32),
-      positions: f32(surface.positions), indices: i32(asInt32(surface.indices)), normals: f32(surface.normals),
-      pnFace: f32(s?.pseudo.face ?? none32), pnEdge: f32(s?.pseudo.edge ?? none32), pnVertex: f32(s?.pseudo.vertex ?? none32),
+    const s = surface?.distanceArrays ?? null
+    if (surface !== null) {
+      this.Sf = {
+        phi: f32(surface.phi), sBounds: f32(s?.bvh.nodeBounds ?? none32), sInfo: i32(s?.bvh.nodeInfo ?? noneI), sOrder: i32(s?.bvh.triOrder ?? noneI), sVerts: f32(s?.bvh.triVerts ?? none32),
+        positions: f32(surface.positions), indices: i32(asInt32(surface.indices)), normals: f32(surface.normals),
+        pnFace: f32(s?.pseudo.face ?? none32), pnEdge: f32(s?.pseudo.edge ?? none32), pnVertex: f32(s?.pseudo.vertex ?? none32),
+      }
     }
     const P = (this.params = kernels.f64(TRACE_DISTANCE_PARAMS))
     P[TD_DT] = dt
@@ -54,10 +59,12 @@ export class TraceDistanceRow {
     }
     P[TD_EOX] = m.ext.origin[0]; P[TD_EOY] = m.ext.origin[1]; P[TD_EOZ] = m.ext.origin[2]; P[TD_EH] = m.ext.h
     P[TD_ENX] = m.ext.n[0]; P[TD_ENY] = m.ext.n[1]; P[TD_ENZ] = m.ext.n[2]
-    const g = surface.grid
-    P[TD_GOX] = g.origin[0]; P[TD_GOY] = g.origin[1]; P[TD_GOZ] = g.origin[2]; P[TD_GH] = g.h
-    P[TD_GNX] = g.nx; P[TD_GNY] = g.ny; P[TD_GNZ] = g.nz
-    P[TD_BAND] = surface.band
+    if (surface !== null) {
+      const g = surface.grid
+      P[TD_GOX] = g.origin[0]; P[TD_GOY] = g.origin[1]; P[TD_GOZ] = g.origin[2]; P[TD_GH] = g.h
+      P[TD_GNX] = g.nx; P[TD_GNY] = g.ny; P[TD_GNZ] = g.nz
+      P[TD_BAND] = surface.band
+    }
     P[TD_STACK] = Math.max(b?.maxDepth ?? 0, s?.bvh.maxDepth ?? 0) + 2
   }
 
@@ -68,8 +75,28 @@ export class TraceDistanceRow {
 
   /** f+ at the first n points of `points` (from points()): a new array in the kernels' memory. */
   distances(points: Float64Array, n: number): Float64Array {
+    if (this.Sf === null) throw new EddyError('INTERNAL', 'tetrahedral liquid traces: distances asked without a surface')
     const out = this.kernels.f64(Math.max(1, n))
     if (n > 0) this.kernels.run(TRACE_DISTANCES, this.M, this.Sf, this.params, points, out, null, n)
+    return out
+  }
+
+  /**
+   * n_i . M_t.accurate(back-trace of point i) for the first n points and normals (3 each, in
+   * the kernels' memory, from points()): a new array in the kernels' memory.
+   */
+  velocities(points: Float64Array, normals: Float64Array, n: number): Float64Array {
+    if (this.A === null) {
+      const { topology, geometry, u } = this.velocity
+      const { tetFaces, tetFaceSigns } = topology
+      // sign x area is exact: the flux sign x area x u keeps whitneyVelocityAt's bits.
+      const areas = new Float64Array(tetFaces.length)
+      for (let e = 0; e < tetFaces.length; e++) areas[e] = tetFaceSigns[e] * geometry.faceAreas[tetFaces[e]]
+      const own = <T extends Float64Array | Int32Array>(a: T, make: (n: number) => T): T => kernelCopy(this.kernels, a.length > 0 ? a : make(1))
+      this.A = { tetFaces: own(tetFaces, (k) => new Int32Array(k)), tetFaceAreas: own(areas, (k) => new Float64Array(k)), u: own(u, (k) => new Float64Array(k)), volumes: own(geometry.volumes, (k) => new Float64Array(k)) }
+    }
+    const out = this.kernels.f64(Math.max(1, n))
+    if (n > 0) this.kernels.run(TRACE_VELOCITIES, this.M, this.A, this.params, points, normals, out, null, n)
     return out
   }
 }

@@ -2,7 +2,8 @@
 // M_t's fast field traces back from (MeshVelocity.backtrace, then ContouredSurface.distance),
 // with the tree searches (geometry/bvh.ts bvhClosestPoint), the triangle's closest point
 // (geometry/closestPoint.ts), the pseudo-normal sign and the Phong lift written out in the
-// reference's operations and order, so each value is the reference's bits.
+// reference's operations and order, so each value is the reference's bits. The second export
+// reads the accurate (Whitney) field at the traces' ends instead, for the velocity advection.
 import { rf32, rf64, ri32, wf64 } from './common'
 import { outsideTetBox, tetIndexCell } from './tetIndex'
 
@@ -30,6 +31,11 @@ let bOrder: usize = 0
 let bVerts: usize = 0
 let bTet: usize = 0
 let ext: usize = 0
+// The accurate field for the current call (traceDistanceKernel.ts TraceAccurateArrays).
+let tetFaces: usize = 0
+let tetFaceAreas: usize = 0
+let faceU: usize = 0
+let volumes: usize = 0
 // S_t for the current call.
 let phi: usize = 0
 let sBounds: usize = 0
@@ -82,6 +88,11 @@ let l3: f64 = 0
 let ux: f64 = 0
 let uy: f64 = 0
 let uz: f64 = 0
+// The step and the last back-trace's end.
+let dt: f64 = 0
+let bx: f64 = 0
+let by: f64 = 0
+let bz: f64 = 0
 let last: i32 = -1
 let cx: f64 = 0
 let cy: f64 = 0
@@ -482,18 +493,14 @@ function surfaceDistance(x: f64, y: f64, z: f64): f64 {
   return d > band ? band : d < -band ? -band : d
 }
 
-/** traceDistances over points [i0, i1). */
-export function tetLiquidTraceDistances(
+/** M_t's arrays, the parameters and this thread's stacks for the current call. */
+function setVelocity(
   mPositions: usize, mTets: usize, mVertexVelocity: usize, mCellStart: usize, mCellTets: usize, mBoxes: usize,
-  mBBounds: usize, mBInfo: usize, mBOrder: usize, mBVerts: usize, mBTet: usize, mExt: usize,
-  fPhi: usize, fBounds: usize, fInfo: usize, fOrder: usize, fVerts: usize, fPositions: usize, fIndices: usize, fNormals: usize, fPnFace: usize, fPnEdge: usize, fPnVertex: usize,
-  params: usize, points: usize, out: usize, scratchBase: usize, scratchStride: usize, i0: i32, i1: i32, worker: i32,
+  mBBounds: usize, mBInfo: usize, mBOrder: usize, mBVerts: usize, mBTet: usize, mExt: usize, params: usize, scratchBase: usize, scratchStride: usize, worker: i32,
 ): void {
   positions = mPositions; tets = mTets; vertexVelocity = mVertexVelocity; cellStart = mCellStart; cellTets = mCellTets; boxes = mBoxes
   bBounds = mBBounds; bInfo = mBInfo; bOrder = mBOrder; bVerts = mBVerts; bTet = mBTet; ext = mExt
-  phi = fPhi; sBounds = fBounds; sInfo = fInfo; sOrder = fOrder; sVerts = fVerts; sPositions = fPositions; sIndices = fIndices; sNormals = fNormals
-  pnFace = fPnFace; pnEdge = fPnEdge; pnVertex = fPnVertex
-  const dt = rf64(params, 0)
+  dt = rf64(params, 0)
   hasTets = rf64(params, 1) != 0; hasBoundary = rf64(params, 2) != 0; hasSurface = rf64(params, 3) != 0
   reachM = rf64(params, 4)
   iox = rf64(params, 5); ioy = rf64(params, 6); ioz = rf64(params, 7)
@@ -506,11 +513,82 @@ export function tetLiquidTraceDistances(
   stackDist = scratchBase + <usize>worker * scratchStride
   stackNode = stackDist + (depth << 3)
   last = -1
+}
+
+/** MeshVelocity.backtrace over dt into (bx, by, bz). */
+function backtrace(x: f64, y: f64, z: f64): void {
+  fast(x, y, z)
+  const mx = x - 0.5 * dt * ux, my = y - 0.5 * dt * uy, mz = z - 0.5 * dt * uz
+  fast(mx, my, mz)
+  bx = x - dt * ux
+  by = y - dt * uy
+  bz = z - dt * uz
+}
+
+/** traceDistances over points [i0, i1). */
+export function tetLiquidTraceDistances(
+  mPositions: usize, mTets: usize, mVertexVelocity: usize, mCellStart: usize, mCellTets: usize, mBoxes: usize,
+  mBBounds: usize, mBInfo: usize, mBOrder: usize, mBVerts: usize, mBTet: usize, mExt: usize,
+  fPhi: usize, fBounds: usize, fInfo: usize, fOrder: usize, fVerts: usize, fPositions: usize, fIndices: usize, fNormals: usize, fPnFace: usize, fPnEdge: usize, fPnVertex: usize,
+  params: usize, points: usize, out: usize, scratchBase: usize, scratchStride: usize, i0: i32, i1: i32, worker: i32,
+): void {
+  setVelocity(mPositions, mTets, mVertexVelocity, mCellStart, mCellTets, mBoxes, mBBounds, mBInfo, mBOrder, mBVerts, mBTet, mExt, params, scratchBase, scratchStride, worker)
+  phi = fPhi; sBounds = fBounds; sInfo = fInfo; sOrder = fOrder; sVerts = fVerts; sPositions = fPositions; sIndices = fIndices; sNormals = fNormals
+  pnFace = fPnFace; pnEdge = fPnEdge; pnVertex = fPnVertex
   for (let i = i0; i < i1; i++) {
-    const x = rf64(points, 3 * i), y = rf64(points, 3 * i + 1), z = rf64(points, 3 * i + 2)
-    fast(x, y, z)
-    const mx = x - 0.5 * dt * ux, my = y - 0.5 * dt * uy, mz = z - 0.5 * dt * uz
-    fast(mx, my, mz)
-    wf64(out, i, surfaceDistance(x - dt * ux, y - dt * uy, z - dt * uz))
+    backtrace(rf64(points, 3 * i), rf64(points, 3 * i + 1), rf64(points, 3 * i + 2))
+    wf64(out, i, surfaceDistance(bx, by, bz))
+  }
+}
+
+/** traceDistanceKernel.ts whitneyClamped: tetrahedron t's Whitney field at the point, clamped to its vertex vectors, into ux..uz. */
+function whitneyClamped(t: i32, x: f64, y: f64, z: f64): void {
+  let sx: f64 = 0, sy: f64 = 0, sz: f64 = 0
+  for (let k = 0; k < 4; k++) {
+    const F = rf64(tetFaceAreas, 4 * t + k) * rf64(faceU, ri32(tetFaces, 4 * t + k))
+    const p = 3 * ri32(tets, 4 * t + k)
+    sx += F * (x - rf64(positions, p))
+    sy += F * (y - rf64(positions, p + 1))
+    sz += F * (z - rf64(positions, p + 2))
+  }
+  const s = 1 / (3 * rf64(volumes, t))
+  ux = clampToVertices(t, 0, sx * s)
+  uy = clampToVertices(t, 1, sy * s)
+  uz = clampToVertices(t, 2, sz * s)
+}
+
+/** meshVelocity.ts clampToTetVertices for component q of value x. */
+@inline function clampToVertices(t: i32, q: i32, x: f64): f64 {
+  const va = rf64(vertexVelocity, 3 * ri32(tets, 4 * t) + q), vb = rf64(vertexVelocity, 3 * ri32(tets, 4 * t + 1) + q)
+  const vc = rf64(vertexVelocity, 3 * ri32(tets, 4 * t + 2) + q), vd = rf64(vertexVelocity, 3 * ri32(tets, 4 * t + 3) + q)
+  const lo = Math.min(Math.min(Math.min(va, vb), vc), vd), hi = Math.max(Math.max(Math.max(va, vb), vc), vd)
+  return x < lo ? lo : x > hi ? hi : x
+}
+
+/** MeshVelocity.accurate into ux..uz. */
+function accurate(x: f64, y: f64, z: f64): void {
+  const t = hasTets ? locate(x, y, z) : -1
+  if (t >= 0) {
+    whitneyClamped(t, x, y, z)
+    return
+  }
+  const f = hasBoundary ? closestPoint(bBounds, bInfo, bOrder, bVerts, x, y, z, reachM) : -1
+  if (f >= 0) whitneyClamped(ri32(bTet, f), hx, hy, hz)
+  else extrapolated(x, y, z)
+}
+
+/** traceVelocities over points [i0, i1). */
+export function tetLiquidTraceVelocities(
+  mPositions: usize, mTets: usize, mVertexVelocity: usize, mCellStart: usize, mCellTets: usize, mBoxes: usize,
+  mBBounds: usize, mBInfo: usize, mBOrder: usize, mBVerts: usize, mBTet: usize, mExt: usize,
+  aTetFaces: usize, aTetFaceAreas: usize, aU: usize, aVolumes: usize,
+  params: usize, points: usize, normals: usize, out: usize, scratchBase: usize, scratchStride: usize, i0: i32, i1: i32, worker: i32,
+): void {
+  setVelocity(mPositions, mTets, mVertexVelocity, mCellStart, mCellTets, mBoxes, mBBounds, mBInfo, mBOrder, mBVerts, mBTet, mExt, params, scratchBase, scratchStride, worker)
+  tetFaces = aTetFaces; tetFaceAreas = aTetFaceAreas; faceU = aU; volumes = aVolumes
+  for (let i = i0; i < i1; i++) {
+    backtrace(rf64(points, 3 * i), rf64(points, 3 * i + 1), rf64(points, 3 * i + 2))
+    accurate(bx, by, bz)
+    wf64(out, i, ux * rf64(normals, 3 * i) + uy * rf64(normals, 3 * i + 1) + uz * rf64(normals, 3 * i + 2))
   }
 }

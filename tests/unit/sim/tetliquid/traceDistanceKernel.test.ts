@@ -5,7 +5,9 @@
 // a dam break a few frames in (a graded mesh, with the surface thickening's medial particles on)
 // and on a uniform one, every branch of the classes taken: points in a tetrahedron, just
 // outside the mesh (its boundary's field), further out (the extrapolation grid), near S
-// (exact distance, Phong lift), beyond the band.
+// (exact distance, Phong lift), beyond the band. The second row (the velocity advection: the
+// accurate field at the back-trace's end, along a normal) is checked the same way against
+// MeshVelocity.backtrace and accurate, at the same points with scattered normals.
 import { describe, expect, it } from 'vitest'
 import { tetDamBreakScene } from '../../../../src-shared/scene/examples/tetLiquids'
 import type { KernelBackend } from '../../../../src-shared/sim/core/kernelTypes'
@@ -59,6 +61,45 @@ function expected(k: Case): Float64Array {
   return out
 }
 
+/** The classes' advected normal velocity at every point along normals[3i..]. */
+function expectedVelocities(k: Case, normals: Float64Array): Float64Array {
+  const out = new Float64Array(k.n), back = new Float64Array(3), v = new Float64Array(3)
+  for (let i = 0; i < k.n; i++) {
+    k.velocity.backtrace(k.points[3 * i], k.points[3 * i + 1], k.points[3 * i + 2], k.dt, back, 0)
+    k.velocity.accurate(back[0], back[1], back[2], v, 0)
+    out[i] = v[0] * normals[3 * i] + v[1] * normals[3 * i + 1] + v[2] * normals[3 * i + 2]
+  }
+  return out
+}
+
+function runVelocityRow(k: Case, backend: KernelBackend, normals: Float64Array): Float64Array {
+  return backend.scoped(() => {
+    const row = new TraceDistanceRow(backend, k.velocity, null, k.dt)
+    const points = row.points(k.n), n = row.points(k.n)
+    points.set(k.points)
+    n.set(normals)
+    return Float64Array.from(row.velocities(points, n, k.n).subarray(0, k.n))
+  })
+}
+
+/** Unit normals in scattered directions, one per point. */
+function scatteredNormals(n: number): Float64Array {
+  const r = rng(11), out = new Float64Array(3 * n)
+  for (let i = 0; i < n; i++) {
+    const z = 2 * r() - 1, a = 2 * Math.PI * r(), s = Math.sqrt(1 - z * z)
+    out[3 * i] = s * Math.cos(a)
+    out[3 * i + 1] = s * Math.sin(a)
+    out[3 * i + 2] = z
+  }
+  return out
+}
+
+/** The first index where two arrays differ in bits, or -1. */
+function firstDifference(a: Float64Array, b: Float64Array): number {
+  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return i
+  return -1
+}
+
 function runRow(k: Case, backend: KernelBackend): Float64Array {
   return backend.scoped(() => {
     const row = new TraceDistanceRow(backend, k.velocity, k.solver.contouredSurface, k.dt)
@@ -86,19 +127,25 @@ function branches(k: Case, values: Float64Array): Record<string, number> {
   return b
 }
 
-describe('semi-Lagrangian contouring\'s traces as a kernel row', () => {
+describe('semi-Lagrangian contouring\'s and the velocity advection\'s traces as kernel rows', () => {
   for (const [mesh, frames] of [['graded', 6], ['uniform', 3]] as const) {
-    it(`gives the classes' bits at every node and at scattered points, every branch taken, on every backend (${mesh} mesh, frame ${frames})`, () => {
+    it(`give the classes' distances and advected velocities bit for bit at every node and at scattered points, every branch taken, on every backend (${mesh} mesh, frame ${frames})`, () => {
       const k = makeCase(mesh, frames)
       const ref = expected(k)
       const b = branches(k, ref)
       for (const [name, count] of Object.entries(b)) expect(count, name).toBeGreaterThan(k.n / 100)
+      const normals = scatteredNormals(k.n)
+      const refVelocity = expectedVelocities(k, normals)
+      // The flow moves: the advected velocities are not all zero.
+      expect(refVelocity.filter((v) => Math.abs(v) > 0.05).length).toBeGreaterThan(k.n / 100)
       for (const [name, backend] of BACKENDS) {
         const got = runRow(k, backend)
-        let first = -1
-        for (let i = 0; i < k.n && first < 0; i++) if (!Object.is(got[i], ref[i])) first = i
-        expect(first, `${name}: first point that differs (${got[first]} against ${ref[first]})`).toBe(-1)
+        const first = firstDifference(got, ref)
+        expect(first, `${name}: first point whose distance differs (${got[first]} against ${ref[first]})`).toBe(-1)
         expect(sameBits(got, ref)).toBe(true)
+        const vel = runVelocityRow(k, backend, normals)
+        const firstV = firstDifference(vel, refVelocity)
+        expect(firstV, `${name}: first point whose velocity differs (${vel[firstV]} against ${refVelocity[firstV]})`).toBe(-1)
       }
     })
   }
