@@ -133,6 +133,12 @@ export function bvhClosestPoint(
   bounds: Float32Array, info: Int32Array, triOrder: Int32Array, v: Float32Array, stackNode: Int32Array, stackDist: Float64Array, q: Float64Array, s: Float64Array,
   x: number, y: number, z: number, out: Float64Array, maxDistance: number,
 ): number {
+  // No triangle is at a comparable distance from a NaN point (what a loop over them all finds):
+  // said at once, instead of after visiting every box, none of which its NaN distance prunes.
+  if (x !== x || y !== y || z !== z) {
+    out[HIT_DISTANCE] = maxDistance
+    return -1
+  }
   q[0] = x
   q[1] = y
   q[2] = z

@@ -21,7 +21,7 @@ import { bvhClosestPoint, HIT_DISTANCE, HIT_REGION, HIT_SIZE, HIT_X, HIT_Y, HIT_
 import { pseudoNormalDot, type PseudoNormals } from '../../geometry/pseudoNormals'
 import { barycentricCoordinates } from '../../geometry/tetmesh/tetBarycentric'
 import { indexCellAt, outsideBox } from '../../geometry/tetmesh/tetLocator'
-import { defineKernel, f32, f64, i32, type KernelArgs, scratch, size, struct } from '../core/kernelTable'
+import { defineKernel, f64, type KernelArgs, scratch, size, struct } from '../core/kernelTable'
 import { interpolateInTet } from '../core/tetfv/tetInterpolation'
 import { phongLift, sampleNodes } from './contourGrid'
 import { clampToTetVertices, type ExtrapolationGrid, extrapolatedAt } from './meshVelocity'

@@ -119,6 +119,20 @@ describe('TriangleBvh', () => {
     expect(misses).toBeGreaterThan(20)
   })
 
+  it('answers a NaN point as a loop over the triangles does: no triangle, the bound as its distance', () => {
+    const mesh = bunnyMesh()
+    const bvh = new TriangleBvh(mesh)
+    const out = new Float64Array(HIT_SIZE)
+    const s = new Float64Array(6)
+    for (const [x, y, z] of [[Number.NaN, 0, 0], [0, Number.NaN, 0], [0, 0, Number.NaN]]) {
+      expect(bruteForce(mesh, x, y, z, s).tri).toBe(-1)
+      expect(bvh.closestPoint(x, y, z, out, 0.5)).toBe(-1)
+      expect(out[HIT_DISTANCE]).toBe(0.5)
+      expect(bvh.closestPoint(x, y, z, out)).toBe(-1)
+      expect(out[HIT_DISTANCE]).toBe(Number.POSITIVE_INFINITY)
+    }
+  })
+
   it('is a valid tree: a permutation, nested boxes, small leaves, shallow', () => {
     const mesh = randomSoup(5000, 5)
     const bvh = new TriangleBvh(mesh)

@@ -281,6 +281,10 @@ function closestOnTriangle(px: f64, py: f64, pz: f64, verts: usize, slot: i32): 
 
 /** bvh.ts bvhClosestPoint: the original triangle index or -1; the hit in hx..hRegion. */
 function closestPoint(bounds: usize, info: usize, order: usize, verts: usize, x: f64, y: f64, z: f64, maxDistance: f64): i32 {
+  if (x != x || y != y || z != z) {
+    hDistance = maxDistance
+    return -1
+  }
   let best = maxDistance * maxDistance
   let bestSlot = -1
   let sp = 0
