@@ -125,22 +125,26 @@ function refineVertices(positions: Float32Array, phi: Float32Array, g: NodeGrid,
   const { nx, ny, h } = g
   const idx = [0, 0, 0]
   const frac = [0, 0, 0]
-  const edge = (v: number): number => {
-    const axis = vertexEdge(positions, v, g, idx, frac)
-    if (axis < 0) return -1
-    // Edges reaching the mirror or padding layers beyond the box hold copies, not f: left alone.
-    const hi = idx[axis] + 1
-    if (idx[0] <= 1 || idx[1] <= 1 || idx[2] <= 1 || idx[0] >= g.nx - 2 || idx[1] >= g.ny - 2 || idx[2] >= g.nz - 2 || hi >= (axis === 0 ? g.nx : axis === 1 ? g.ny : g.nz) - 2) return -1
-    const step = axis === 0 ? 1 : axis === 1 ? nx : nx * ny
-    const n0 = idx[0] + nx * (idx[1] + ny * idx[2])
-    return phi[n0] < 0 !== phi[n0 + step] < 0 ? axis : -1
-  }
-  const moved = new Int32Array(positions.length / 3)
+  // Per vertex to move: its offset in positions, its edge's axis, lower node, lower index along
+  // the axis and the vertex's place along it; and the vertex itself, for `exact`.
+  const nv = positions.length / 3
+  const moved = new Int32Array(nv), axes = new Int8Array(nv), lower = new Int32Array(nv), base = new Int32Array(nv), along = new Float64Array(nv)
   const points = new Float64Array(positions.length)
   let count = 0
   for (let v = 0; v < positions.length; v += 3) {
-    if (edge(v) < 0) continue
+    const axis = vertexEdge(positions, v, g, idx, frac)
+    if (axis < 0) continue
+    // Edges reaching the mirror or padding layers beyond the box hold copies, not f: left alone.
+    const hi = idx[axis] + 1
+    if (idx[0] <= 1 || idx[1] <= 1 || idx[2] <= 1 || idx[0] >= g.nx - 2 || idx[1] >= g.ny - 2 || idx[2] >= g.nz - 2 || hi >= (axis === 0 ? g.nx : axis === 1 ? g.ny : g.nz) - 2) continue
+    const step = axis === 0 ? 1 : axis === 1 ? nx : nx * ny
+    const n0 = idx[0] + nx * (idx[1] + ny * idx[2])
+    if (!(phi[n0] < 0 !== phi[n0 + step] < 0)) continue
     moved[count] = v
+    axes[count] = axis
+    lower[count] = n0
+    base[count] = idx[axis]
+    along[count] = frac[axis]
     points[3 * count] = positions[v]
     points[3 * count + 1] = positions[v + 1]
     points[3 * count + 2] = positions[v + 2]
@@ -153,21 +157,17 @@ function refineVertices(positions: Float32Array, phi: Float32Array, g: NodeGrid,
     values = out
   } else values = exact.at(points, count)
   for (let i = 0; i < count; i++) {
-    const v = moved[i]
-    const axis = edge(v)
-    const step = axis === 0 ? 1 : axis === 1 ? nx : nx * ny
-    const n0 = idx[0] + nx * (idx[1] + ny * idx[2])
-    const f0 = phi[n0], f1 = phi[n0 + step]
-    const t = frac[axis]
     const ft = values[i]
     if (!Number.isFinite(ft) || ft === 0) continue
+    const axis = axes[i], n0 = lower[i], t = along[i]
+    const f0 = phi[n0], f1 = phi[n0 + (axis === 0 ? 1 : axis === 1 ? nx : nx * ny)]
     // The bracket that still changes sign, then the secant root inside it.
     let tn: number
     if (ft < 0 === f0 < 0) tn = t + (1 - t) * (ft / (ft - f1))
     else tn = t * (f0 / (f0 - ft))
     // Marching cubes keeps vertices off the nodes; so does the refinement.
     tn = Math.min(Math.max(tn, 1e-3), 1 - 1e-3)
-    positions[v + axis] = g.origin[axis] + (idx[axis] + tn) * h
+    positions[moved[i] + axis] = g.origin[axis] + (base[i] + tn) * h
   }
 }
 

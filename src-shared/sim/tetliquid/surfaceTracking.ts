@@ -128,13 +128,17 @@ export interface AdvanceSurfaceInput {
   trace?: TraceDistanceRow
 }
 
-/** S_t.distance(back-trace over dt) at the n points (xyz) of `points`, in one batch: the row's, else the classes'. */
+/** A place for n xyz triples: in the kernels' memory when the row traces them (traceBatch reads them there). */
+function pointBuffer(s: AdvanceSurfaceInput, n: number): Float64Array {
+  return s.trace ? s.trace.triples(n) : new Float64Array(3 * n)
+}
+
+/**
+ * S_t.distance(back-trace over dt) at the n points (xyz) of `points`, from pointBuffer, in one
+ * batch: the row's, else the classes'.
+ */
 function traceBatch(s: AdvanceSurfaceInput, points: Float64Array, n: number): ArrayLike<number> {
-  if (s.trace) {
-    const at = s.trace.points(n)
-    at.set(points.subarray(0, 3 * n))
-    return s.trace.distances(at, n)
-  }
+  if (s.trace) return s.trace.distances(points, n)
   const out = new Float64Array(n), back = new Float64Array(3)
   for (let i = 0; i < n; i++) {
     s.velocity.backtrace(points[3 * i], points[3 * i + 1], points[3 * i + 2], s.dt, back, 0)
@@ -153,7 +157,9 @@ export function advancedDistance(s: AdvanceSurfaceInput): FieldBatch {
   const shift = s.shift ?? 0
   return {
     at(points, n) {
-      const traced = traceBatch(s, points, n)
+      const at = pointBuffer(s, n)
+      at.set(points.subarray(0, 3 * n))
+      const traced = traceBatch(s, at, n)
       const out = new Float64Array(n)
       for (let i = 0; i < n; i++) {
         const x = points[3 * i], y = points[3 * i + 1], z = points[3 * i + 2]
@@ -168,14 +174,15 @@ export function advancedDistance(s: AdvanceSurfaceInput): FieldBatch {
   }
 }
 
-/** The nodes advanceSurface traces (in index order) and their positions: see the file comment. */
-function tracedNodes(phi: Float32Array, g: NodeGrid, open: readonly boolean[], traced: number): { count: number; points: Float64Array } {
+/** The nodes advanceSurface traces (in index order) and their positions, in pointBuffer: see the file comment. */
+function tracedNodes(s: AdvanceSurfaceInput, open: readonly boolean[], traced: number): { count: number; points: Float64Array } {
+  const { phi, grid: g } = s
   let count = 0
   let n = 0
   for (let k = 0; k < g.nz; k++) for (let j = 0; j < g.ny; j++) for (let i = 0; i < g.nx; i++, n++) {
     if (!padding(g, i, j, k) && !mirrored(g, i, j, k, open) && !(Math.abs(phi[n]) > traced)) count++
   }
-  const points = new Float64Array(3 * count)
+  const points = pointBuffer(s, count)
   let q = 0
   n = 0
   for (let k = 0; k < g.nz; k++) for (let j = 0; j < g.ny; j++) for (let i = 0; i < g.nx; i++, n++) {
@@ -197,7 +204,7 @@ export function advanceSurface(s: AdvanceSurfaceInput): Float32Array {
   const emitters = s.emitters.map((e) => new PrimitiveSdf(e.shape, e))
   const shift = s.shift ?? 0
   const h3 = g.h * g.h * g.h
-  const nodes = tracedNodes(phi, g, solids.open, traced)
+  const nodes = tracedNodes(s, solids.open, traced)
   const values = traceBatch(s, nodes.points, nodes.count)
   let inflow = 0
   let n = 0, q = 0

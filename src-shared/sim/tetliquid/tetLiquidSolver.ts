@@ -233,7 +233,7 @@ export class TetLiquidSolver implements Solver<TetLiquidInput> {
       // one batch on the kernels (traceDistanceKernel.ts traceVelocities: the classes' bits).
       this.kernels.scoped(() => {
         const row = new TraceDistanceRow(this.kernels, old!, null, h)
-        const points = row.points(faceCount), normals = row.points(faceCount)
+        const points = row.triples(faceCount), normals = row.triples(faceCount)
         points.set(c.subarray(0, 3 * faceCount))
         normals.set(n.subarray(0, 3 * faceCount))
         u.set(row.velocities(points, normals, faceCount).subarray(0, faceCount))

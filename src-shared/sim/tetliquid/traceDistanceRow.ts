@@ -13,6 +13,14 @@ import {
   TD_INV_CELL, TD_INX, TD_INY, TD_INZ, TD_IOX, TD_IOY, TD_IOZ, TD_REACH, TD_STACK, TRACE_DISTANCE_PARAMS, TRACE_DISTANCES, TRACE_VELOCITIES, type TraceAccurateArrays, type TraceSurfaceArrays, type TraceVelocityArrays,
 } from './traceDistanceKernel'
 
+/**
+ * `a` where the kernels can read it, at least one element long (an empty field still gets a
+ * place in the kernels' memory).
+ */
+function owned<T extends Float64Array | Float32Array | Int32Array>(kernels: KernelBackend, a: T): T {
+  return kernelCopy(kernels, a.length > 0 ? a : (new (a.constructor as new (n: number) => T)(1)))
+}
+
 /** An Int32Array over the same memory (indices and triangle orders are below 2^31). */
 const asInt32 = (a: Uint32Array | Int32Array) => (a instanceof Int32Array ? a : new Int32Array(a.buffer, a.byteOffset, a.length))
 
@@ -24,11 +32,7 @@ export class TraceDistanceRow {
 
   /** Back-traces over dt seconds through `velocity`; distances to `surface` when given. */
   constructor(private readonly kernels: KernelBackend, private readonly velocity: MeshVelocity, surface: ContouredSurface | null, dt: number) {
-    // Every array at least one long: an empty field still gets a place in the kernels' memory.
-    const own = <T extends Float64Array | Float32Array | Int32Array>(a: T, make: (n: number) => T): T => kernelCopy(kernels, a.length > 0 ? a : make(1))
-    const f64 = (a: Float64Array) => own(a, (n) => new Float64Array(n))
-    const f32 = (a: Float32Array) => own(a, (n) => new Float32Array(n))
-    const i32 = (a: Int32Array) => own(a, (n) => new Int32Array(n))
+    const f64 = (a: Float64Array) => owned(kernels, a), f32 = (a: Float32Array) => owned(kernels, a), i32 = (a: Int32Array) => owned(kernels, a)
     const m = velocity.flatArrays()
     const b = m.boundary
     const none32 = new Float32Array(0), noneI = new Int32Array(0)
@@ -68,12 +72,12 @@ export class TraceDistanceRow {
     P[TD_STACK] = Math.max(b?.maxDepth ?? 0, s?.bvh.maxDepth ?? 0) + 2
   }
 
-  /** A place in the kernels' memory for n points (xyz), to fill and pass to distances(). */
-  points(n: number): Float64Array {
+  /** A place in the kernels' memory for n xyz triples (points, normals), to fill and pass to distances() or velocities(). */
+  triples(n: number): Float64Array {
     return this.kernels.f64(3 * Math.max(1, n))
   }
 
-  /** f+ at the first n points of `points` (from points()): a new array in the kernels' memory. */
+  /** f+ at the first n points of `points` (from triples()): a new array in the kernels' memory. */
   distances(points: Float64Array, n: number): Float64Array {
     if (this.Sf === null) throw new EddyError('INTERNAL', 'tetrahedral liquid traces: distances asked without a surface')
     const out = this.kernels.f64(Math.max(1, n))
@@ -83,7 +87,7 @@ export class TraceDistanceRow {
 
   /**
    * n_i . M_t.accurate(back-trace of point i) for the first n points and normals (3 each, in
-   * the kernels' memory, from points()): a new array in the kernels' memory.
+   * the kernels' memory, from triples()): a new array in the kernels' memory.
    */
   velocities(points: Float64Array, normals: Float64Array, n: number): Float64Array {
     if (this.A === null) {
@@ -92,8 +96,8 @@ export class TraceDistanceRow {
       // sign x area is exact: the flux sign x area x u keeps whitneyVelocityAt's bits.
       const areas = new Float64Array(tetFaces.length)
       for (let e = 0; e < tetFaces.length; e++) areas[e] = tetFaceSigns[e] * geometry.faceAreas[tetFaces[e]]
-      const own = <T extends Float64Array | Int32Array>(a: T, make: (n: number) => T): T => kernelCopy(this.kernels, a.length > 0 ? a : make(1))
-      this.A = { tetFaces: own(tetFaces, (k) => new Int32Array(k)), tetFaceAreas: own(areas, (k) => new Float64Array(k)), u: own(u, (k) => new Float64Array(k)), volumes: own(geometry.volumes, (k) => new Float64Array(k)) }
+      const K = this.kernels
+      this.A = { tetFaces: owned(K, tetFaces), tetFaceAreas: owned(K, areas), u: owned(K, u), volumes: owned(K, geometry.volumes) }
     }
     const out = this.kernels.f64(Math.max(1, n))
     if (n > 0) this.kernels.run(TRACE_VELOCITIES, this.M, this.A, this.params, points, normals, out, null, n)

@@ -84,7 +84,7 @@ function expectedVelocities(k: Case, normals: Float64Array): Float64Array {
 function runVelocityRow(k: Case, backend: KernelBackend, normals: Float64Array): Float64Array {
   return backend.scoped(() => {
     const row = new TraceDistanceRow(backend, k.velocity, null, k.dt)
-    const points = row.points(k.n), n = row.points(k.n)
+    const points = row.triples(k.n), n = row.triples(k.n)
     points.set(k.points)
     n.set(normals)
     return Float64Array.from(row.velocities(points, n, k.n).subarray(0, k.n))
@@ -112,7 +112,7 @@ function firstDifference(a: Float64Array, b: Float64Array): number {
 function runRow(k: Case, backend: KernelBackend): Float64Array {
   return backend.scoped(() => {
     const row = new TraceDistanceRow(backend, k.velocity, k.solver.contouredSurface, k.dt)
-    const points = row.points(k.n)
+    const points = row.triples(k.n)
     points.set(k.points)
     return Float64Array.from(row.distances(points, k.n).subarray(0, k.n))
   })
