@@ -86,9 +86,9 @@ export class SurfaceFluid {
   private readonly tmpX: Float64Array
   private readonly tmpY: Float64Array
   private readonly tmpC: Float64Array
-  /** Per face, 1 where the velocity's back-trace left its patch (traced by the sampler). */
-  private readonly leavesX: Uint8Array
-  private readonly leavesY: Uint8Array
+  /** The atlas's neighbour and neighbourEdge in the kernels' memory (the advection row walks departures across patches). */
+  private readonly neighbour: Int32Array
+  private readonly neighbourEdge: Int32Array
   readonly sampler: SurfaceSampler
   private readonly transport: SurfaceTransport
   private readonly vort: SurfaceVorticity
@@ -124,8 +124,10 @@ export class SurfaceFluid {
     this.uy = k.f64(g.P * g.yBlock)
     this.tmpX = k.f64(g.P * g.xBlock)
     this.tmpY = k.f64(g.P * g.yBlock)
-    this.leavesX = k.u8(g.P * g.xBlock)
-    this.leavesY = k.u8(g.P * g.yBlock)
+    this.neighbour = k.i32(atlas.neighbour.length)
+    this.neighbour.set(atlas.neighbour)
+    this.neighbourEdge = k.i32(atlas.neighbourEdge.length)
+    this.neighbourEdge.set(atlas.neighbourEdge)
     this.tmpC = k.f64(g.P * g.cellBlock)
     this.density = Array.from({ length: options.densities }, () => k.f64(g.P * g.cellBlock))
     this.sampler = new SurfaceSampler(g)
@@ -339,38 +341,14 @@ export class SurfaceFluid {
   }
 
   /**
-   * Semi-Lagrangian advection of the face velocities by themselves (sec. 4.3): a kernel row for
-   * the back-traces that stay in their patch, the sampler (which walks the atlas) for the rest.
+   * Semi-Lagrangian advection of the face velocities by themselves (sec. 4.3): one kernel row
+   * over the patches, departures outside a patch walked across the atlas in the row.
    */
   private advectVelocity(dt: number): void {
     this.velocities()
-    const { grid, metric, ux, uy, tmpX, tmpY, sampler, leavesX, leavesY } = this
+    const { grid, metric, ux, uy, tmpX, tmpY } = this
     const { N, P, h } = grid
-    this.kernels.run(SURFACE_ADVECT_VELOCITY, ux, uy, metric.xFaces.sqrtG, metric.yFaces.sqrtG, tmpX, tmpY, leavesX, leavesY, N, dt, h, P)
-    // The faces whose back-trace leaves their patch (a few per cent), found by one pass over the
-    // flags (only real faces are ever flagged): f = p xBlock + (i + 1) + (N + 3)(j + 1) for
-    // x-faces, p yBlock + (i + 1) + (N + 2)(j + 1) for y-faces. Each face writes only its own
-    // entry, so the order does not matter. (Visiting every face through xFace(p, i, j) to test
-    // its flag took about 6 ms a step at 450 x 32^2.)
-    const rowX = N + 3, rowY = N + 2
-    for (let f = 0; f < leavesX.length; f++) {
-      if (leavesX[f] === 0) continue
-      const p = Math.floor(f / grid.xBlock), rem = f - p * grid.xBlock
-      const J = Math.floor(rem / rowX), i = rem - J * rowX - 1, j = J - 1
-      const x1 = i * h, x2 = (j + 0.5) * h
-      const v2 = sampler.yValue(uy, p, x1, x2)
-      const v = sampler.sampleVector(ux, uy, p, x1 - dt * ux[f], x2 - dt * v2)
-      tmpX[f] = metric.xFaces.sqrtG[f] * v[0]
-    }
-    for (let f = 0; f < leavesY.length; f++) {
-      if (leavesY[f] === 0) continue
-      const p = Math.floor(f / grid.yBlock), rem = f - p * grid.yBlock
-      const J = Math.floor(rem / rowY), i = rem - J * rowY - 1, j = J - 1
-      const x1 = (i + 0.5) * h, x2 = j * h
-      const v1 = sampler.xValue(ux, p, x1, x2)
-      const v = sampler.sampleVector(ux, uy, p, x1 - dt * v1, x2 - dt * uy[f])
-      tmpY[f] = metric.yFaces.sqrtG[f] * v[1]
-    }
+    this.kernels.run(SURFACE_ADVECT_VELOCITY, ux, uy, metric.xFaces.sqrtG, metric.yFaces.sqrtG, tmpX, tmpY, this.neighbour, this.neighbourEdge, N, dt, h, P)
     this.fx.set(tmpX)
     this.fy.set(tmpY)
     grid.syncShared(this.fx, this.fy)

@@ -1,7 +1,7 @@
 // The surface flow's face kernels (surfaceAdvectKernels.ts) against the sampler they stand in
 // for, bit for bit, on TypeScript and 1-3 WebAssembly threads: the face velocities F / sqrt(g);
-// the advected velocity of every face whose back-trace stays in its patch, and a flag on
-// exactly the faces whose departure leaves the patch's square (the sampler walks those); the
+// the advected velocity of every face, its departure walked across the atlas where it leaves
+// its patch's square, as the sampler walks it (open edges, valence-3 corners, several crossings); the
 // diffusion's gather of cells into unknowns and its scatter back (surfaceCellKernels.ts); the
 // body forces (surfaceForceKernels.ts) against the same formulas through the sampler. Then
 // whole solver steps (forces, advection, projection, diffusion, transport) give the same bits
@@ -71,43 +71,59 @@ describe('surface face kernels', () => {
     expect(ux[grid.xFace(0, -1, 0)]).toBe(7)
   })
 
-  it.each(backends)('a back-trace that stays in its patch is the sampler bit for bit; one that leaves is flagged: %s', (_name, k) => {
-    const { ux, uy } = velocities(5, 1.5)
-    const dt = 0.05 // up to 0.075 patch widths: half a cell to a cell at N = 6
-    const h = grid.h
-    const sx = metric.xFaces.sqrtG, sy = metric.yFaces.sqrtG
-    const outX = k.f64(ux.length), outY = k.f64(uy.length)
-    const flagX = k.u8(ux.length), flagY = k.u8(uy.length)
-    k.run(SURFACE_ADVECT_VELOCITY, inMemory(k, ux), inMemory(k, uy), inMemory(k, sx), inMemory(k, sy), outX, outY, flagX, flagY, N, dt, h, grid.P)
-    const leaves = (a: number, b: number) => a < 0 || a > 1 || b < 0 || b > 1
-    let stayed = 0, left = 0
-    for (let p = 0; p < grid.P; p++) {
-      for (let j = 0; j < N; j++) for (let i = 0; i <= N; i++) {
-        const f = grid.xFace(p, i, j)
-        const x1 = i * h, x2 = (j + 0.5) * h
-        const d1 = x1 - dt * ux[f], d2 = x2 - dt * sampler.yValue(uy, p, x1, x2)
-        expect(flagX[f]).toBe(leaves(d1, d2) ? 1 : 0)
-        if (flagX[f]) left++
-        else {
-          stayed++
-          expect(Object.is(outX[f], sx[f] * sampler.sampleVector(ux, uy, p, d1, d2)[0])).toBe(true)
+  it.each(backends)('every back-trace, in its patch or walked across the atlas (open edges, valence-3 corners, several crossings), is the sampler bit for bit: %s', (_name, k) => {
+    const open = sphereLikeCage()
+    const top = open.faces.findIndex((f) => f.every((v) => open.positions[3 * v + 1] > 0))
+    const cages = [torusCage(), sphereLikeCage(), { positions: open.positions, faces: open.faces.filter((_, i) => i !== top) }]
+    for (const [c, cage] of cages.entries()) {
+      const L = buildLimitSurface(cage)
+      const atlas = buildPatchAtlas(L.faces)
+      const g = new SurfaceGrid(atlas, N)
+      const m = computeMetric(L, g, false)
+      const sm = new SurfaceSampler(g)
+      const h = g.h
+      // Half a cell to a cell of travel, and up to three patch widths (walks of several crossings, clamped at an open edge).
+      for (const [seed, speed, dt] of [[5 + c, 1.5, 0.05], [11 + c, 40, 0.05]] as const) {
+        const r = rng(seed)
+        const ux = g.newXFaces(), uy = g.newYFaces()
+        for (const u of [ux, uy]) for (let f = 0; f < u.length; f++) u[f] = speed * (2 * r() - 1)
+        g.syncShared(ux, uy)
+        g.fillVector(ux, uy)
+        const sx = m.xFaces.sqrtG, sy = m.yFaces.sqrtG
+        const outX = k.f64(ux.length), outY = k.f64(uy.length)
+        const nb = k.i32(atlas.neighbour.length), nbEdge = k.i32(atlas.neighbourEdge.length)
+        nb.set(atlas.neighbour)
+        nbEdge.set(atlas.neighbourEdge)
+        k.run(SURFACE_ADVECT_VELOCITY, inMemory(k, ux), inMemory(k, uy), inMemory(k, sx), inMemory(k, sy), outX, outY, nb, nbEdge, N, dt, h, g.P)
+        const leaves = (a: number, b: number) => a < 0 || a > 1 || b < 0 || b > 1
+        let stayed = 0, left = 0, far = 0
+        const count = (a: number, b: number) => {
+          if (leaves(a, b)) left++
+          else stayed++
+          if (a < -1 || a > 2 || b < -1 || b > 2) far++
         }
-      }
-      for (let j = 0; j <= N; j++) for (let i = 0; i < N; i++) {
-        const f = grid.yFace(p, i, j)
-        const x1 = (i + 0.5) * h, x2 = j * h
-        const d1 = x1 - dt * sampler.xValue(ux, p, x1, x2), d2 = x2 - dt * uy[f]
-        expect(flagY[f]).toBe(leaves(d1, d2) ? 1 : 0)
-        if (flagY[f]) left++
-        else {
-          stayed++
-          expect(Object.is(outY[f], sy[f] * sampler.sampleVector(ux, uy, p, d1, d2)[1])).toBe(true)
+        for (let p = 0; p < g.P; p++) {
+          for (let j = 0; j < N; j++) for (let i = 0; i <= N; i++) {
+            const f = g.xFace(p, i, j)
+            const x1 = i * h, x2 = (j + 0.5) * h
+            const d1 = x1 - dt * ux[f], d2 = x2 - dt * sm.yValue(uy, p, x1, x2)
+            count(d1, d2)
+            expect(Object.is(outX[f], sx[f] * sm.sampleVector(ux, uy, p, d1, d2)[0]), `cage ${c}, x-face ${f}`).toBe(true)
+          }
+          for (let j = 0; j <= N; j++) for (let i = 0; i < N; i++) {
+            const f = g.yFace(p, i, j)
+            const x1 = (i + 0.5) * h, x2 = j * h
+            const d1 = x1 - dt * sm.xValue(ux, p, x1, x2), d2 = x2 - dt * uy[f]
+            count(d1, d2)
+            expect(Object.is(outY[f], sy[f] * sm.sampleVector(ux, uy, p, d1, d2)[1]), `cage ${c}, y-face ${f}`).toBe(true)
+          }
         }
+        // Both kinds occur, so both branches were checked; the fast flow walks more than a patch away.
+        expect(stayed).toBeGreaterThan(0)
+        expect(left).toBeGreaterThan(0)
+        if (speed > 10) expect(far).toBeGreaterThan(0)
       }
     }
-    // Both kinds occur, so both branches were checked.
-    expect(stayed).toBeGreaterThan(left)
-    expect(left).toBeGreaterThan(0)
   })
 
   it.each(backends)('cells gather into unknowns (with sqrt(g) s as the right-hand side) and scatter back, odd and even rows: %s', (_name, k) => {
