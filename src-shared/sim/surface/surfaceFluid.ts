@@ -316,7 +316,10 @@ export class SurfaceFluid {
     const G = forces.gravity, axis = forces.rotationAxis, rate = forces.rotationRate ?? 0
     const eps = forces.vorticity ?? 0
     if (!G && !(axis && rate !== 0) && !(eps > 0)) return
-    this.velocities()
+    const coriolis = axis !== undefined && rate !== 0
+    // The face velocities only where Coriolis or the confinement reads them (gravity alone does
+    // not; the advection makes its own).
+    if (coriolis || eps > 0) this.velocities()
     if (eps > 0) {
       this.vort.compute(this.ux, this.uy)
       this.vort.confinement(eps)
@@ -331,7 +334,6 @@ export class SurfaceFluid {
     // Per face (surfaceForceKernels.ts): gravity scaled by the density there, Coriolis
     // -2 Omega (axis . n)(n x u), made tangent (a^i = g^ij a . d y / d x_j), the confinement
     // added, F^i += dt sqrt(g) a^i.
-    const coriolis = axis !== undefined && rate !== 0
     const g = G ?? [0, 0, 0], ax = axis ?? [0, 0, 0]
     this.kernels.run(
       SURFACE_FORCES, fx, fy, G ? rho : null, coriolis ? this.ux : null, coriolis ? this.uy : null, eps > 0 ? this.vort.f1 : null, eps > 0 ? this.vort.f2 : null,
