@@ -20,7 +20,7 @@ import type { KernelBackend } from '../core/kernelTypes'
 import { AXPY_BLOCKS, SPARSE_BLOCK } from '../core/sparse/rows'
 import { SURFACE_ADVECT_VELOCITY, SURFACE_VELOCITIES } from './surfaceAdvectKernels'
 import { SURFACE_GATHER, SURFACE_SCATTER } from './surfaceCellKernels'
-import { SURFACE_FORCES } from './surfaceForceKernels'
+import { SURFACE_FORCES, SURFACE_GRAVITY, SURFACE_GRAVITY_COEF } from './surfaceForceKernels'
 import { type DiffusionSystem, REFINED_MIN_UNKNOWNS, SurfaceDiffusionSystems } from './surfaceDiffusion'
 import { now } from '../wallClock'
 import { LockstepPcg } from './lockstepPcg'
@@ -335,12 +335,34 @@ export class SurfaceFluid {
     // -2 Omega (axis . n)(n x u), made tangent (a^i = g^ij a . d y / d x_j), the confinement
     // added, F^i += dt sqrt(g) a^i.
     const g = G ?? [0, 0, 0], ax = axis ?? [0, 0, 0]
+    if (G && !coriolis && !(eps > 0)) {
+      // Gravity alone: each face's acceleration per unit density, formed once per G.
+      const k = this.gravityCoefficients(G)
+      this.kernels.run(SURFACE_GRAVITY, fx, fy, rho, k.kx, k.ky, dt, grid.N, grid.h, grid.P)
+      grid.syncShared(fx, fy)
+      return
+    }
     this.kernels.run(
       SURFACE_FORCES, fx, fy, G ? rho : null, coriolis ? this.ux : null, coriolis ? this.uy : null, eps > 0 ? this.vort.f1 : null, eps > 0 ? this.vort.f2 : null,
       metric.xFaces, metric.yFaces, g[0], g[1], g[2], ax[0], ax[1], ax[2], rate, dt, grid.N, grid.h, grid.P,
     )
     grid.syncShared(fx, fy)
   }
+
+  /** The faces' gravity per unit density for G (surfaceForceKernels.ts SURFACE_GRAVITY_COEF), kept until G changes. */
+  private gravityCoefficients(G: readonly [number, number, number]): { kx: Float64Array; ky: Float64Array } {
+    let c = this.gravityCoef
+    if (c && c.g[0] === G[0] && c.g[1] === G[1] && c.g[2] === G[2]) return c
+    const { grid, metric } = this
+    c ??= { g: [0, 0, 0], kx: this.kernels.f64(grid.P * grid.xBlock), ky: this.kernels.f64(grid.P * grid.yBlock) }
+    c.g = [G[0], G[1], G[2]]
+    this.kernels.run(SURFACE_GRAVITY_COEF, metric.xFaces, metric.yFaces, G[0], G[1], G[2], c.kx, c.ky, grid.N, grid.P)
+    this.gravityCoef = c
+    return c
+  }
+
+  /** gravityCoefficients' arrays and the G they were formed for (null until gravity first acts alone). */
+  private gravityCoef: { g: [number, number, number]; kx: Float64Array; ky: Float64Array } | null = null
 
   /**
    * Semi-Lagrangian advection of the face velocities by themselves (sec. 4.3): one kernel row

@@ -67,6 +67,46 @@ export function surfaceForcesPatches(
   }
 }
 
+/**
+ * Gravity alone, in two rows (SurfaceFluid takes them when neither Coriolis nor the confinement
+ * is on). A face's tangent acceleration per unit density, k^i = sqrt(g) g^ij (G . d y / d x_j),
+ * depends on the metric and G only, so it is formed once per G into kx (x-faces) and ky
+ * (y-faces); a step then reads the summed density at the face, k and F instead of the face's
+ * ten metric numbers: F^i += dt rho k^i. The same forces as surfaceForcesPatches to rounding
+ * (its product r G is dotted with the tangents where this dots G and scales by r).
+ */
+export function surfaceGravityCoefPatches(X: FaceMetric, Y: FaceMetric, gx: number, gy: number, gz: number, kx: Float64Array, ky: Float64Array, N: number, p0: number, p1: number): void {
+  const rowX = N + 3, rowY = N + 2
+  for (let p = p0; p < p1; p++) {
+    for (let k = 1; k <= 2; k++) {
+      const S = k === 1 ? X : Y
+      const K = k === 1 ? kx : ky
+      const iEnd = k === 1 ? N : N - 1, jEnd = k === 1 ? N - 1 : N
+      for (let j = 0; j <= jEnd; j++) for (let i = 0; i <= iEnd; i++) {
+        const f = k === 1 ? p * rowX * (N + 2) + i + 1 + rowX * (j + 1) : p * rowY * (N + 3) + i + 1 + rowY * (j + 1)
+        const o = 3 * f
+        const c1 = gx * S.du[o] + gy * S.du[o + 1] + gz * S.du[o + 2], c2 = gx * S.dv[o] + gy * S.dv[o + 1] + gz * S.dv[o + 2]
+        K[f] = S.sqrtG[f] * (k === 1 ? S.g11[f] * c1 + S.g12[f] * c2 : S.g12[f] * c1 + S.g22[f] * c2)
+      }
+    }
+  }
+}
+
+/** F^i += dt rho k^i on the real faces of patches [p0, p1) (rho: summed density at the cells, ghosts filled, sampled at the face). */
+export function surfaceGravityPatches(fx: Float64Array, fy: Float64Array, rho: Float64Array, kx: Float64Array, ky: Float64Array, dt: number, N: number, h: number, p0: number, p1: number): void {
+  const rowX = N + 3, rowY = N + 2
+  for (let p = p0; p < p1; p++) {
+    for (let j = 0; j < N; j++) for (let i = 0; i <= N; i++) {
+      const f = p * rowX * (N + 2) + i + 1 + rowX * (j + 1)
+      fx[f] += dt * cellSample(rho, N, p, i * h, (j + 0.5) * h) * kx[f]
+    }
+    for (let j = 0; j <= N; j++) for (let i = 0; i < N; i++) {
+      const f = p * rowY * (N + 3) + i + 1 + rowY * (j + 1)
+      fy[f] += dt * cellSample(rho, N, p, (i + 0.5) * h, j * h) * ky[f]
+    }
+  }
+}
+
 const faceMetric = { sqrtG: 'f64', g11: 'f64', g12: 'f64', g22: 'f64', du: 'f64', dv: 'f64' } as const
 
 export const SURFACE_FORCES = patchRow('surfaceForces', [
@@ -74,3 +114,11 @@ export const SURFACE_FORCES = patchRow('surfaceForces', [
     struct('X', faceMetric), struct('Y', faceMetric),
     float('gx'), float('gy'), float('gz'), float('axx'), float('axy'), float('axz'), float('rate'), float('dt'), int('N'), float('h'), size('patches'),
   ], 2, surfaceForcesPatches)
+
+export const SURFACE_GRAVITY_COEF = patchRow('surfaceGravityCoef', [
+    struct('X', faceMetric), struct('Y', faceMetric), float('gx'), float('gy'), float('gz'), f64('kx'), f64('ky'), int('N'), size('patches'),
+  ], 2, surfaceGravityCoefPatches)
+
+export const SURFACE_GRAVITY = patchRow('surfaceGravity', [
+    f64('fx'), f64('fy'), f64('rho'), f64('kx'), f64('ky'), float('dt'), int('N'), float('h'), size('patches'),
+  ], 2, surfaceGravityPatches)

@@ -47,3 +47,41 @@ export function surfaceForces(
     }
   }
 }
+
+/** surfaceGravityCoefPatches over patches [p0, p1) (X and Y as surfaceForces'). */
+export function surfaceGravityCoef(
+  xs: usize, x11: usize, x12: usize, x22: usize, xdu: usize, xdv: usize,
+  ys: usize, y11: usize, y12: usize, y22: usize, ydu: usize, ydv: usize,
+  gx: f64, gy: f64, gz: f64, kx: usize, ky: usize, N: i32, p0: i32, p1: i32,
+): void {
+  const rowX = N + 3, rowY = N + 2
+  for (let p = p0; p < p1; p++) {
+    for (let k = 1; k <= 2; k++) {
+      const sG = k == 1 ? xs : ys, g11 = k == 1 ? x11 : y11, g12 = k == 1 ? x12 : y12, g22 = k == 1 ? x22 : y22
+      const du = k == 1 ? xdu : ydu, dv = k == 1 ? xdv : ydv
+      const K = k == 1 ? kx : ky
+      const iEnd = k == 1 ? N : N - 1, jEnd = k == 1 ? N - 1 : N
+      for (let j = 0; j <= jEnd; j++) for (let i = 0; i <= iEnd; i++) {
+        const f = k == 1 ? p * rowX * (N + 2) + i + 1 + rowX * (j + 1) : p * rowY * (N + 3) + i + 1 + rowY * (j + 1)
+        const o = 3 * f
+        const c1 = gx * rf64(du, o) + gy * rf64(du, o + 1) + gz * rf64(du, o + 2), c2 = gx * rf64(dv, o) + gy * rf64(dv, o + 1) + gz * rf64(dv, o + 2)
+        wf64(K, f, rf64(sG, f) * (k == 1 ? rf64(g11, f) * c1 + rf64(g12, f) * c2 : rf64(g12, f) * c1 + rf64(g22, f) * c2))
+      }
+    }
+  }
+}
+
+/** surfaceGravityPatches over patches [p0, p1). */
+export function surfaceGravity(fx: usize, fy: usize, rho: usize, kx: usize, ky: usize, dt: f64, N: i32, h: f64, p0: i32, p1: i32): void {
+  const rowX = N + 3, rowY = N + 2
+  for (let p = p0; p < p1; p++) {
+    for (let j = 0; j < N; j++) for (let i = 0; i <= N; i++) {
+      const f = p * rowX * (N + 2) + i + 1 + rowX * (j + 1)
+      wf64(fx, f, rf64(fx, f) + dt * cellSample(rho, N, p, <f64>i * h, (<f64>j + 0.5) * h) * rf64(kx, f))
+    }
+    for (let j = 0; j <= N; j++) for (let i = 0; i < N; i++) {
+      const f = p * rowY * (N + 3) + i + 1 + rowY * (j + 1)
+      wf64(fy, f, rf64(fy, f) + dt * cellSample(rho, N, p, (<f64>i + 0.5) * h, <f64>j * h) * rf64(ky, f))
+    }
+  }
+}

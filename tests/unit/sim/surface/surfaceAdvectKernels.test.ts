@@ -13,7 +13,7 @@ import { sphereLikeCage, torusCage } from '../../../../src-shared/geometry/voxel
 import type { KernelBackend } from '../../../../src-shared/sim/core/kernelTypes'
 import { SURFACE_ADVECT_VELOCITY, SURFACE_VELOCITIES } from '../../../../src-shared/sim/surface/surfaceAdvectKernels'
 import { SURFACE_GATHER, SURFACE_SCATTER } from '../../../../src-shared/sim/surface/surfaceCellKernels'
-import { SURFACE_FORCES } from '../../../../src-shared/sim/surface/surfaceForceKernels'
+import { SURFACE_FORCES, SURFACE_GRAVITY, SURFACE_GRAVITY_COEF } from '../../../../src-shared/sim/surface/surfaceForceKernels'
 import { SurfaceFluid } from '../../../../src-shared/sim/surface/surfaceFluid'
 import { SurfaceGrid } from '../../../../src-shared/sim/surface/surfaceGrid'
 import { computeMetric } from '../../../../src-shared/sim/surface/surfaceMetric'
@@ -187,6 +187,41 @@ describe('surface face kernels', () => {
     }
   })
 
+  it.each(backends)("gravity alone by its per-face coefficients is its formula bit for bit, and the general row's forces to rounding: %s", (_name, k) => {
+    const r = rng(21)
+    const rho = grid.newCells()
+    for (let q = 0; q < rho.length; q++) rho[q] = r()
+    grid.fillScalar(rho)
+    const fx0 = grid.newXFaces(), fy0 = grid.newYFaces()
+    for (const f of [fx0, fy0]) for (let q = 0; q < f.length; q++) f[q] = r() - 0.5
+    const G = [0.1, -9.8, 0.3], dt = 0.02, h = grid.h
+    const X = metric.xFaces, Y = metric.yFaces
+    const mem = (S: typeof X) => ({ sqrtG: inMemory(k, S.sqrtG), g11: inMemory(k, S.g11), g12: inMemory(k, S.g12), g22: inMemory(k, S.g22), du: inMemory(k, S.du), dv: inMemory(k, S.dv) })
+    const kx = k.f64(fx0.length), ky = k.f64(fy0.length)
+    k.run(SURFACE_GRAVITY_COEF, mem(X), mem(Y), G[0], G[1], G[2], kx, ky, N, grid.P)
+    const fx = inMemory(k, fx0), fy = inMemory(k, fy0)
+    k.run(SURFACE_GRAVITY, fx, fy, inMemory(k, rho), kx, ky, dt, N, h, grid.P)
+    const gx = inMemory(k, fx0), gy = inMemory(k, fy0)
+    k.run(SURFACE_FORCES, gx, gy, inMemory(k, rho), null, null, null, null, mem(X), mem(Y), G[0], G[1], G[2], 0, 0, 0, 0, dt, N, h, grid.P)
+    let moved = 0
+    for (const [kind, S, F0, F, K, general] of [[1, X, fx0, fx, kx, gx], [2, Y, fy0, fy, ky, gy]] as const) {
+      for (let p = 0; p < grid.P; p++) for (let j = 0; j <= (kind === 1 ? N - 1 : N); j++) for (let i = 0; i <= (kind === 1 ? N : N - 1); i++) {
+        const f = kind === 1 ? grid.xFace(p, i, j) : grid.yFace(p, i, j)
+        const o = 3 * f
+        const c1 = G[0] * S.du[o] + G[1] * S.du[o + 1] + G[2] * S.du[o + 2], c2 = G[0] * S.dv[o] + G[1] * S.dv[o + 1] + G[2] * S.dv[o + 2]
+        const want = S.sqrtG[f] * (kind === 1 ? S.g11[f] * c1 + S.g12[f] * c2 : S.g12[f] * c1 + S.g22[f] * c2)
+        expect(Object.is(K[f], want)).toBe(true)
+        const x1 = kind === 1 ? i * h : (i + 0.5) * h, x2 = kind === 1 ? (j + 0.5) * h : j * h
+        expect(Object.is(F[f], F0[f] + dt * sampler.cellValue(rho, p, x1, x2) * want)).toBe(true)
+        // The general row forms r G before the tangents: the same force to rounding.
+        const change = general[f] - F0[f]
+        expect(Math.abs(F[f] - F0[f] - change)).toBeLessThanOrEqual(1e-12 * Math.abs(change) + 1e-15)
+        if (Math.abs(change) > 1e-3) moved++
+      }
+    }
+    expect(moved).toBeGreaterThan(100)
+  })
+
   it('whole steps give the same bits on every backend', () => {
     const run = (k: KernelBackend) => {
       const L = buildLimitSurface(sphereLikeCage())
@@ -196,6 +231,9 @@ describe('surface face kernels', () => {
       fl.addSource(1, [pos[300], pos[301], pos[302]], 0.6, 0.1)
       fl.addImpulse([pos[90], pos[91], pos[92]], 0.8, [0.5, 0.2, -0.3])
       for (let s = 0; s < 4; s++) fl.step(1 / 30, { gravity: [0, -1, 0], rotationAxis: [0, 1, 0], rotationRate: 0.5, vorticity: 0.2 }, 1e-3)
+      // Gravity alone (its own rows), then a new gravity (its coefficients formed again).
+      for (let s = 0; s < 2; s++) fl.step(1 / 30, { gravity: [0, -1, 0] }, 1e-3)
+      fl.step(1 / 30, { gravity: [0.3, -0.5, 0] }, 1e-3)
       return [fl.fx, fl.fy, ...fl.density].map((a) => Float64Array.from(a))
     }
     const [first, ...rest] = backends.map(([, k]) => run(k))
