@@ -338,7 +338,7 @@ export class SurfaceFluid {
     if (G && !coriolis && !(eps > 0)) {
       // Gravity alone: each face's acceleration per unit density, formed once per G.
       const k = this.gravityCoefficients(G)
-      this.kernels.run(SURFACE_GRAVITY, fx, fy, rho, k.kx, k.ky, dt, grid.N, grid.h, grid.P)
+      this.kernels.run(SURFACE_GRAVITY, fx, fy, rho, k.kx, k.ky, dt, grid.N, grid.P)
       grid.syncShared(fx, fy)
       return
     }

@@ -92,17 +92,24 @@ export function surfaceGravityCoefPatches(X: FaceMetric, Y: FaceMetric, gx: numb
   }
 }
 
-/** F^i += dt rho k^i on the real faces of patches [p0, p1) (rho: summed density at the cells, ghosts filled, sampled at the face). */
-export function surfaceGravityPatches(fx: Float64Array, fy: Float64Array, rho: Float64Array, kx: Float64Array, ky: Float64Array, dt: number, N: number, h: number, p0: number, p1: number): void {
-  const rowX = N + 3, rowY = N + 2
+/**
+ * F^i += dt rho k^i on the real faces of patches [p0, p1), rho the summed density at the face:
+ * the mean of the two cells beside it (ghosts filled), 0.5 (a + b), the bilinear sample there
+ * (surfaceSampling.ts cellValue, whose weights 1/2, 1/2, 0, 0 come out of x = i h rounded, so
+ * it agrees to rounding) without the other two cells' loads.
+ */
+export function surfaceGravityPatches(fx: Float64Array, fy: Float64Array, rho: Float64Array, kx: Float64Array, ky: Float64Array, dt: number, N: number, p0: number, p1: number): void {
+  const rowX = N + 3, rowC = N + 2
   for (let p = p0; p < p1; p++) {
-    for (let j = 0; j < N; j++) for (let i = 0; i <= N; i++) {
-      const f = p * rowX * (N + 2) + i + 1 + rowX * (j + 1)
-      fx[f] += dt * cellSample(rho, N, p, i * h, (j + 0.5) * h) * kx[f]
+    for (let j = 0; j < N; j++) {
+      // x-face i lies between cells i - 1 and i of row j.
+      const f0 = p * rowX * rowC + 1 + rowX * (j + 1), c0 = p * rowC * rowC + 1 + rowC * (j + 1)
+      for (let i = 0; i <= N; i++) fx[f0 + i] += dt * (0.5 * (rho[c0 + i - 1] + rho[c0 + i])) * kx[f0 + i]
     }
-    for (let j = 0; j <= N; j++) for (let i = 0; i < N; i++) {
-      const f = p * rowY * (N + 3) + i + 1 + rowY * (j + 1)
-      fy[f] += dt * cellSample(rho, N, p, (i + 0.5) * h, j * h) * ky[f]
+    for (let j = 0; j <= N; j++) {
+      // y-face j lies between cells j - 1 and j of column i.
+      const f0 = p * rowC * rowX + 1 + rowC * (j + 1), c0 = p * rowC * rowC + 1 + rowC * (j + 1)
+      for (let i = 0; i < N; i++) fy[f0 + i] += dt * (0.5 * (rho[c0 + i - rowC] + rho[c0 + i])) * ky[f0 + i]
     }
   }
 }
@@ -120,5 +127,5 @@ export const SURFACE_GRAVITY_COEF = patchRow('surfaceGravityCoef', [
   ], 2, surfaceGravityCoefPatches)
 
 export const SURFACE_GRAVITY = patchRow('surfaceGravity', [
-    f64('fx'), f64('fy'), f64('rho'), f64('kx'), f64('ky'), float('dt'), int('N'), float('h'), size('patches'),
+    f64('fx'), f64('fy'), f64('rho'), f64('kx'), f64('ky'), float('dt'), int('N'), size('patches'),
   ], 2, surfaceGravityPatches)

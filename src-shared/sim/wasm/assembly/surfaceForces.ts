@@ -72,16 +72,16 @@ export function surfaceGravityCoef(
 }
 
 /** surfaceGravityPatches over patches [p0, p1). */
-export function surfaceGravity(fx: usize, fy: usize, rho: usize, kx: usize, ky: usize, dt: f64, N: i32, h: f64, p0: i32, p1: i32): void {
-  const rowX = N + 3, rowY = N + 2
+export function surfaceGravity(fx: usize, fy: usize, rho: usize, kx: usize, ky: usize, dt: f64, N: i32, p0: i32, p1: i32): void {
+  const rowX = N + 3, rowC = N + 2
   for (let p = p0; p < p1; p++) {
-    for (let j = 0; j < N; j++) for (let i = 0; i <= N; i++) {
-      const f = p * rowX * (N + 2) + i + 1 + rowX * (j + 1)
-      wf64(fx, f, rf64(fx, f) + dt * cellSample(rho, N, p, <f64>i * h, (<f64>j + 0.5) * h) * rf64(kx, f))
+    for (let j = 0; j < N; j++) {
+      const f0 = p * rowX * rowC + 1 + rowX * (j + 1), c0 = p * rowC * rowC + 1 + rowC * (j + 1)
+      for (let i = 0; i <= N; i++) wf64(fx, f0 + i, rf64(fx, f0 + i) + dt * (0.5 * (rf64(rho, c0 + i - 1) + rf64(rho, c0 + i))) * rf64(kx, f0 + i))
     }
-    for (let j = 0; j <= N; j++) for (let i = 0; i < N; i++) {
-      const f = p * rowY * (N + 3) + i + 1 + rowY * (j + 1)
-      wf64(fy, f, rf64(fy, f) + dt * cellSample(rho, N, p, (<f64>i + 0.5) * h, <f64>j * h) * rf64(ky, f))
+    for (let j = 0; j <= N; j++) {
+      const f0 = p * rowC * rowX + 1 + rowC * (j + 1), c0 = p * rowC * rowC + 1 + rowC * (j + 1)
+      for (let i = 0; i < N; i++) wf64(fy, f0 + i, rf64(fy, f0 + i) + dt * (0.5 * (rf64(rho, c0 + i - rowC) + rf64(rho, c0 + i))) * rf64(ky, f0 + i))
     }
   }
 }
