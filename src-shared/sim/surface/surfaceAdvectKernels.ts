@@ -2,8 +2,12 @@
 // runs them on its WebAssembly threads (twins: wasm/assembly/surfaceAdvect.ts):
 //   - SURFACE_VELOCITIES: u^i = F^i / sqrt(g) on a patch's real faces (0 where sqrt(g) = 0);
 //   - SURFACE_ADVECT_VELOCITY: the semi-Lagrangian advection of the face velocities (eqs.
-//     19-20, sec. 4.3) for every face: the bilinear samples of surfaceSampling.ts evaluated in
-//     place, the same operations in the same order, so the same bits. A departure outside the
+//     19-20, sec. 4.3) for every face: the other velocity component at the face is the mean of
+//     the four faces around it (faceMean), the departure's the bilinear samples of
+//     surfaceSampling.ts evaluated in place, the same operations in the same order, so the same
+//     bits; inside the patch only the component the face needs is sampled (the sampler's
+//     1 v1 + 0 v2 differs only by the sign of an exact zero, or by a NaN in v2, which the step's
+//     guard finds on that component's own face). A departure outside the
 //     patch's parameter square walks across patches through the atlas's transitions first
 //     (patchAtlas.ts locate, restated here as walkTo over the atlas's arrays), its vector turned
 //     back by the walk's Jacobian as SurfaceSampler.sampleVector does. (Those faces, within
@@ -142,6 +146,16 @@ function walkedSample(ux: Float64Array, uy: Float64Array, N: number, neighbour: 
 }
 
 /**
+ * The other component at a face: the mean of the four faces of the other kind around it (k the
+ * lower left one, row their row length), 0.25 ((a + b) + (c + d)), which is the bilinear sample
+ * there (SurfaceSampler.xValue / yValue: weights 1/2 each way, out of x = i h rounded, so it
+ * agrees to rounding) without its index and weight arithmetic.
+ */
+export function faceMean(u: Float64Array, k: number, row: number): number {
+  return 0.25 * ((u[k] + u[k + 1]) + (u[k + row] + u[k + row + 1]))
+}
+
+/**
  * For patches [p0, p1): each real x-face's new flux sqrt(g) u^1 at its departure point x - dt u
  * into outX, each y-face's into outY. u: the face velocities with ghosts filled; neighbour,
  * neighbourEdge: the atlas's (for departures outside the patch).
@@ -152,20 +166,20 @@ export function surfaceAdvectVelocityPatches(
 ): void {
   const rowX = N + 3, rowY = N + 2
   for (let p = p0; p < p1; p++) {
+    const bx = p * rowX * (N + 2), by = p * rowY * (N + 3)
     for (let j = 0; j < N; j++) for (let i = 0; i <= N; i++) {
-      const f = p * rowX * (N + 2) + i + 1 + rowX * (j + 1)
+      const f = bx + i + 1 + rowX * (j + 1)
       const x1 = i * h, x2 = (j + 0.5) * h
-      const v2 = yFaceSample(uy, N, p, x1, x2)
+      const v2 = faceMean(uy, by + i + rowY * (j + 1), rowY)
       const d1 = x1 - dt * ux[f], d2 = x2 - dt * v2
-      // sampleVector's identity transition inside the patch: v^1 = 1 v1 + 0 v2 (0 v2 keeps a NaN's spread).
-      outX[f] = sx[f] * (inside(d1, d2) ? xFaceSample(ux, N, p, d1, d2) + 0 * yFaceSample(uy, N, p, d1, d2) : walkedSample(ux, uy, N, neighbour, neighbourEdge, p, d1, d2, 0))
+      outX[f] = sx[f] * (inside(d1, d2) ? xFaceSample(ux, N, p, d1, d2) : walkedSample(ux, uy, N, neighbour, neighbourEdge, p, d1, d2, 0))
     }
     for (let j = 0; j <= N; j++) for (let i = 0; i < N; i++) {
-      const f = p * rowY * (N + 3) + i + 1 + rowY * (j + 1)
+      const f = by + i + 1 + rowY * (j + 1)
       const x1 = (i + 0.5) * h, x2 = j * h
-      const v1 = xFaceSample(ux, N, p, x1, x2)
+      const v1 = faceMean(ux, bx + i + 1 + rowX * j, rowX)
       const d1 = x1 - dt * v1, d2 = x2 - dt * uy[f]
-      outY[f] = sy[f] * (inside(d1, d2) ? 0 * xFaceSample(ux, N, p, d1, d2) + yFaceSample(uy, N, p, d1, d2) : walkedSample(ux, uy, N, neighbour, neighbourEdge, p, d1, d2, 1))
+      outY[f] = sy[f] * (inside(d1, d2) ? yFaceSample(uy, N, p, d1, d2) : walkedSample(ux, uy, N, neighbour, neighbourEdge, p, d1, d2, 1))
     }
   }
 }

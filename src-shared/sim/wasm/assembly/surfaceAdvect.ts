@@ -80,6 +80,11 @@ function walkedSample(ux: usize, uy: usize, N: i32, neighbour: usize, neighbourE
   return c == 0 ? m0 * v1 + m2 * v2 : m1 * v1 + m3 * v2
 }
 
+/** faceMean: the mean of the four faces of the other kind around a face (k the lower left, row their row length). */
+@inline function faceMean(u: usize, k: i32, row: i32): f64 {
+  return 0.25 * ((rf64(u, k) + rf64(u, k + 1)) + (rf64(u, k + row) + rf64(u, k + row + 1)))
+}
+
 /** surfaceAdvectVelocityPatches over patches [p0, p1). */
 export function surfaceAdvectVelocity(
   ux: usize, uy: usize, sx: usize, sy: usize, outX: usize, outY: usize, neighbour: usize, neighbourEdge: usize,
@@ -87,20 +92,21 @@ export function surfaceAdvectVelocity(
 ): void {
   const rowX = N + 3, rowY = N + 2
   for (let p = p0; p < p1; p++) {
+    const bx = p * rowX * (N + 2), by = p * rowY * (N + 3)
     for (let j = 0; j < N; j++) for (let i = 0; i <= N; i++) {
-      const f = p * rowX * (N + 2) + i + 1 + rowX * (j + 1)
+      const f = bx + i + 1 + rowX * (j + 1)
       const x1 = <f64>i * h, x2 = (<f64>j + 0.5) * h
-      const v2 = yFaceSample(uy, N, p, x1, x2)
+      const v2 = faceMean(uy, by + i + rowY * (j + 1), rowY)
       const d1 = x1 - dt * rf64(ux, f), d2 = x2 - dt * v2
-      const v = inside(d1, d2) ? xFaceSample(ux, N, p, d1, d2) + 0 * yFaceSample(uy, N, p, d1, d2) : walkedSample(ux, uy, N, neighbour, neighbourEdge, p, d1, d2, 0)
+      const v = inside(d1, d2) ? xFaceSample(ux, N, p, d1, d2) : walkedSample(ux, uy, N, neighbour, neighbourEdge, p, d1, d2, 0)
       wf64(outX, f, rf64(sx, f) * v)
     }
     for (let j = 0; j <= N; j++) for (let i = 0; i < N; i++) {
-      const f = p * rowY * (N + 3) + i + 1 + rowY * (j + 1)
+      const f = by + i + 1 + rowY * (j + 1)
       const x1 = (<f64>i + 0.5) * h, x2 = <f64>j * h
-      const v1 = xFaceSample(ux, N, p, x1, x2)
+      const v1 = faceMean(ux, bx + i + 1 + rowX * j, rowX)
       const d1 = x1 - dt * v1, d2 = x2 - dt * rf64(uy, f)
-      const v = inside(d1, d2) ? 0 * xFaceSample(ux, N, p, d1, d2) + yFaceSample(uy, N, p, d1, d2) : walkedSample(ux, uy, N, neighbour, neighbourEdge, p, d1, d2, 1)
+      const v = inside(d1, d2) ? yFaceSample(uy, N, p, d1, d2) : walkedSample(ux, uy, N, neighbour, neighbourEdge, p, d1, d2, 1)
       wf64(outY, f, rf64(sy, f) * v)
     }
   }
