@@ -117,10 +117,15 @@ const scratch = new Float64Array(2)
  * Returns false (pt unchanged) on an open boundary.
  */
 export function crossEdge(atlas: PatchAtlas, pt: AtlasPoint, e: number): boolean {
+  return crossEdgeOf(atlas.neighbour, atlas.neighbourEdge, pt, e)
+}
+
+/** crossEdge over the atlas's neighbour and neighbourEdge arrays (or copies of them, as the surface flow's kernel rows take). */
+export function crossEdgeOf(neighbour: ArrayLike<number>, neighbourEdge: ArrayLike<number>, pt: AtlasPoint, e: number): boolean {
   const k = 4 * pt.patch + e
-  const q = atlas.neighbour[k]
+  const q = neighbour[k]
   if (q < 0) return false
-  const f = atlas.neighbourEdge[k]
+  const f = neighbourEdge[k]
   toEdge(e, pt.x1, pt.x2, scratch)
   fromEdge(f, 1 - scratch[0], -scratch[1], scratch)
   pt.patch = q
@@ -145,6 +150,11 @@ export function crossEdge(atlas: PatchAtlas, pt: AtlasPoint, e: number): boolean
  * it the point lands in (the paper notes the same); the walk stops after 8 crossings and clamps.
  */
 export function locate(atlas: PatchAtlas, pt: AtlasPoint): void {
+  locateOf(atlas.neighbour, atlas.neighbourEdge, pt)
+}
+
+/** locate over the atlas's neighbour and neighbourEdge arrays (or copies of them). */
+export function locateOf(neighbour: ArrayLike<number>, neighbourEdge: ArrayLike<number>, pt: AtlasPoint): void {
   for (let hops = 0; hops < 8; hops++) {
     let e = -1
     if (pt.x1 < 0) e = 3
@@ -152,7 +162,7 @@ export function locate(atlas: PatchAtlas, pt: AtlasPoint): void {
     else if (pt.x2 < 0) e = 0
     else if (pt.x2 > 1) e = 2
     if (e < 0) return
-    if (!crossEdge(atlas, pt, e)) break
+    if (!crossEdgeOf(neighbour, neighbourEdge, pt, e)) break
   }
   pt.x1 = pt.x1 < 0 ? 0 : pt.x1 > 1 ? 1 : pt.x1
   pt.x2 = pt.x2 < 0 ? 0 : pt.x2 > 1 ? 1 : pt.x2

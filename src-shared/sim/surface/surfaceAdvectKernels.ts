@@ -9,10 +9,11 @@
 //     1 v1 + 0 v2 differs only by the sign of an exact zero, or by a NaN in v2, which the step's
 //     guard finds on that component's own face). A departure outside the
 //     patch's parameter square walks across patches through the atlas's transitions first
-//     (patchAtlas.ts locate, restated here as walkTo over the atlas's arrays), its vector turned
+//     (patchAtlas.ts locateOf, over copies of the atlas's arrays), its vector turned
 //     back by the walk's Jacobian as SurfaceSampler.sampleVector does. (Those faces, within
 //     about a cell's travel of a patch edge, were traced one at a time in TypeScript on the
 //     calling thread: 9 ms a step for the 30,000 of them at 450 x 32^2.)
+import { locateOf, newAtlasPoint } from '../../geometry/patchAtlas'
 import { f64, float, i32, int, size } from '../core/kernelTable'
 import { patchRow } from './patchRow'
 
@@ -78,60 +79,8 @@ function inside(x1: number, x2: number): boolean {
   return !(x1 < 0 || x1 > 1 || x2 < 0 || x2 > 1)
 }
 
-/** A crossing's point in the neighbour's parameters (walkTo's scratch). */
-const walked = new Float64Array(2)
-
-/**
- * Where the point (x1, x2) of patch p lands, and the Jacobian the walk accumulates, as
- * patchAtlas.ts locate (sec. 4.3's clip) computes them: at most 8 crossings, u first, then v;
- * past an open boundary or the eighth crossing the point is clamped onto the square. The result
- * goes to `at` (patch, x1, x2, m00, m01, m10, m11). neighbour, neighbourEdge: the atlas's arrays.
- */
-export function walkTo(neighbour: Int32Array, neighbourEdge: Int32Array, p: number, x1: number, x2: number, at: Float64Array): void {
-  let q = p, a = x1, b = x2, m0 = 1, m1 = 0, m2 = 0, m3 = 1
-  let clamp = true
-  for (let hops = 0; hops < 8; hops++) {
-    let e = -1
-    if (a < 0) e = 3
-    else if (a > 1) e = 1
-    else if (b < 0) e = 0
-    else if (b > 1) e = 2
-    if (e < 0) {
-      clamp = false
-      break
-    }
-    const nq = neighbour[4 * q + e]
-    if (nq < 0) break
-    const f = neighbourEdge[4 * q + e]
-    // toEdge(e, a, b) -> (along, out); fromEdge(f, 1 - along, -out).
-    let along: number, out: number
-    if (e === 0) { along = a; out = -b } else if (e === 1) { along = b; out = a - 1 } else if (e === 2) { along = 1 - a; out = b - 1 } else { along = 1 - b; out = -a }
-    const al = 1 - along, ou = -out
-    if (f === 0) { walked[0] = al; walked[1] = -ou } else if (f === 1) { walked[0] = 1 + ou; walked[1] = al } else if (f === 2) { walked[0] = 1 - al; walked[1] = 1 + ou } else { walked[0] = -ou; walked[1] = 1 - al }
-    q = nq
-    a = walked[0]
-    b = walked[1]
-    // J = -(FROM_EDGE[f] TO_EDGE[e]) (entries 0 and +-1), then m = J m.
-    const A0 = FROM_EDGE[4 * f], A1 = FROM_EDGE[4 * f + 1], A2 = FROM_EDGE[4 * f + 2], A3 = FROM_EDGE[4 * f + 3]
-    const B0 = TO_EDGE[4 * e], B1 = TO_EDGE[4 * e + 1], B2 = TO_EDGE[4 * e + 2], B3 = TO_EDGE[4 * e + 3]
-    const j00 = -(A0 * B0 + A1 * B2), j01 = -(A0 * B1 + A1 * B3)
-    const j10 = -(A2 * B0 + A3 * B2), j11 = -(A2 * B1 + A3 * B3)
-    const n00 = j00 * m0 + j01 * m2, n01 = j00 * m1 + j01 * m3
-    const n10 = j10 * m0 + j11 * m2, n11 = j10 * m1 + j11 * m3
-    m0 = n00; m1 = n01; m2 = n10; m3 = n11
-  }
-  if (clamp) {
-    a = a < 0 ? 0 : a > 1 ? 1 : a
-    b = b < 0 ? 0 : b > 1 ? 1 : b
-  }
-  at[0] = q; at[1] = a; at[2] = b; at[3] = m0; at[4] = m1; at[5] = m2; at[6] = m3
-}
-
-/** d(x1, x2)/d(along, out) of fromEdge and d(along, out)/d(x1, x2) of toEdge, row-major by edge (patchAtlas.ts FROM_EDGE, TO_EDGE). */
-const FROM_EDGE = [1, 0, 0, -1, 0, 1, 1, 0, -1, 0, 0, 1, 0, -1, -1, 0]
-const TO_EDGE = [1, 0, 0, -1, 0, 1, 1, 0, -1, 0, 0, 1, 0, -1, -1, 0]
-
-const landing = new Float64Array(7)
+/** walkedSample's point, walked (patchAtlas.ts locateOf: position and Jacobian). */
+const landing = newAtlasPoint()
 
 /**
  * Component c (0: u^1, 1: u^2) at (x1, x2) of patch p, in p's frame, of the face velocities
@@ -139,10 +88,14 @@ const landing = new Float64Array(7)
  * components sampled there and turned back by the walk's Jacobian (SurfaceSampler.sampleVector).
  */
 function walkedSample(ux: Float64Array, uy: Float64Array, N: number, neighbour: Int32Array, neighbourEdge: Int32Array, p: number, x1: number, x2: number, c: number): number {
-  walkTo(neighbour, neighbourEdge, p, x1, x2, landing)
-  const q = landing[0], a = landing[1], b = landing[2]
-  const v1 = xFaceSample(ux, N, q, a, b), v2 = yFaceSample(uy, N, q, a, b)
-  return c === 0 ? landing[3] * v1 + landing[5] * v2 : landing[4] * v1 + landing[6] * v2
+  const pt = landing, m = pt.m
+  pt.patch = p
+  pt.x1 = x1
+  pt.x2 = x2
+  m[0] = 1; m[1] = 0; m[2] = 0; m[3] = 1
+  locateOf(neighbour, neighbourEdge, pt)
+  const v1 = xFaceSample(ux, N, pt.patch, pt.x1, pt.x2), v2 = yFaceSample(uy, N, pt.patch, pt.x1, pt.x2)
+  return c === 0 ? m[0] * v1 + m[2] * v2 : m[1] * v1 + m[3] * v2
 }
 
 /**

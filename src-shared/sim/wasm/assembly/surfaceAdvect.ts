@@ -38,7 +38,7 @@ export function surfaceVelocities(fx: usize, fy: usize, sx: usize, sy: usize, ux
 }
 
 /**
- * walkTo and the walked sample (surfaceAdvectKernels.ts walkedSample): component c of the face
+ * patchAtlas.ts locateOf and the walked sample (surfaceAdvectKernels.ts walkedSample): component c of the face
  * velocities at (x1, x2) of patch p, the point walked into the patch holding it, both components
  * sampled there and turned back by the walk's Jacobian.
  */
