@@ -286,7 +286,7 @@ export class SurfaceFluid {
     ms.forces += lap()
     this.advectVelocity(dt)
     ms.advection += lap()
-    const st = this.projection.project(this.fx, this.fy)
+    const st = this.projection.projectStep(this.fx, this.fy, dt)
     this.lastProjection = { iterations: st.iterations, residual: st.residual }
     // (u is not recomputed here: every reader of it, the next step's forces and advection and
     // vorticity(), recomputes it from the fluxes first.)

@@ -240,8 +240,10 @@ export class SurfaceSolver implements Solver<SurfaceInput> {
 
   checkpoint(): Uint8Array {
     const fl = this.fluid
-    return writeCheckpoint('surface', { t: this.t, N: this.setup.N, P: fl.grid.P, densities: fl.density.length }, [
-      ['fx', fl.fx], ['fy', fl.fy], ['pressure', fl.projection.p], ...fl.density.map((d, i) => [`density${i}`, d] as [string, Float64Array]),
+    // The projection's last two step solves and their step lengths: the next guess is extrapolated from them.
+    const pr = fl.projection
+    return writeCheckpoint('surface', { t: this.t, N: this.setup.N, P: fl.grid.P, densities: fl.density.length, pressureSteps: [pr.dtBefore, pr.dtLast] }, [
+      ['fx', fl.fx], ['fy', fl.fy], ['pressure', pr.p], ['pressurePrev', pr.pPrev], ...fl.density.map((d, i) => [`density${i}`, d] as [string, Float64Array]),
     ])
   }
 
@@ -255,6 +257,12 @@ export class SurfaceSolver implements Solver<SurfaceInput> {
     c.read('fx', fl.fx)
     c.read('fy', fl.fy)
     c.read('pressure', fl.projection.p)
+    // (A checkpoint from before the extrapolated guess has no history: the next solve starts from p alone.)
+    const steps = (c.meta as { pressureSteps?: unknown }).pressureSteps
+    const history = c.length('pressurePrev') > 0 && Array.isArray(steps) && steps.length === 2 && steps.every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0)
+    if (history) c.read('pressurePrev', fl.projection.pPrev)
+    fl.projection.dtBefore = history ? (steps as number[])[0] : 0
+    fl.projection.dtLast = history ? (steps as number[])[1] : 0
     fl.density.forEach((d, i) => c.read(`density${i}`, d))
     this.t = m.t
   }

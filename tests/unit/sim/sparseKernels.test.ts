@@ -17,7 +17,7 @@ import {
   transposeCsr,
 } from '../../../src-shared/sim/core/sparse/csr'
 import { dotBlocks, gsRows, spmvRows } from '../../../src-shared/sim/core/sparse/kernels'
-import { JACOBI_ROWS, SCALE_BLOCKS, SPMV_MULTI, ZERO_BLOCKS } from '../../../src-shared/sim/core/sparse/rows'
+import { EXTRAPOLATE_BLOCKS, JACOBI_ROWS, SCALE_BLOCKS, SPMV_MULTI, ZERO_BLOCKS } from '../../../src-shared/sim/core/sparse/rows'
 import { MulticolorGaussSeidel, prolongAddCsr, restrictCsr, SparseVectorOps, spmv, spmvAdd, spResidual } from '../../../src-shared/sim/core/sparse/ops'
 import { createWasmBackend, type WasmKernelBackend } from '../../../src-shared/sim/wasm/wasmBackend'
 import type { SlabPool } from '../../../src-shared/sim/parallel/slabPool'
@@ -330,6 +330,32 @@ describe('zeroing a range of several vectors (ZERO_BLOCKS: a solver clearing its
           if (zeroed !== (a[i] === 0) || (!zeroed && !Number.isNaN(a[i]))) throw new Error(`${b.kind} ${b.threads} threads, range ${from}-${to}: entry ${i} is ${a[i]}`)
         }
       }
+    }
+  })
+})
+
+describe('extrapolating a guess from the last two iterates (EXTRAPOLATE_BLOCKS: the surface projection\'s start)', () => {
+  const owned: KernelBackend[] = []
+  afterAll(async () => {
+    for (const b of owned) await b.dispose()
+  })
+  it('x = a x + b prev and prev = the old x, entry by entry, the same bits on TypeScript and on 1-3 WebAssembly threads', () => {
+    const n = 1001, block = 64, a = 2.5, c = -1.25
+    const r = rng(11)
+    const x0 = Float64Array.from({ length: n }, () => r() - 0.5), p0 = Float64Array.from({ length: n }, () => r() - 0.5)
+    let first: Float64Array | null = null
+    for (const [, b] of everyBackend(owned)) {
+      const x = b.f64(n), prev = b.f64(n)
+      x.set(x0)
+      prev.set(p0)
+      b.run(EXTRAPOLATE_BLOCKS, x, prev, a, c, n, block)
+      if (b !== TS_KERNELS) expect((b as WasmKernelBackend).fallbacks).toBe(0)
+      for (let i = 0; i < n; i++) {
+        if (x[i] !== a * x0[i] + c * p0[i]) throw new Error(`${b.kind} ${b.threads} threads: x[${i}] = ${x[i]}, expected ${a * x0[i] + c * p0[i]}`)
+        if (prev[i] !== x0[i]) throw new Error(`${b.kind} ${b.threads} threads: prev[${i}] = ${prev[i]}, expected the old x ${x0[i]}`)
+      }
+      if (first === null) first = Float64Array.from(x)
+      else expect(sameBits(first, x)).toBe(true)
     }
   })
 })

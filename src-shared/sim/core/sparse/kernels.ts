@@ -152,6 +152,19 @@ export function xpbyBlocks(s: Float64Array, z: Float64Array, beta: number, n: nu
 }
 
 /**
+ * x = a x + b prev and prev = x's old value, over blocks [k0, k1): a linear extrapolation
+ * from the last two iterates (a solve's initial guess from its last two solutions).
+ */
+export function extrapolateBlocks(x: Float64Array, prev: Float64Array, a: number, b: number, n: number, block: number, k0: number, k1: number): void {
+  const end = Math.min(n, k1 * block)
+  for (let c = k0 * block; c < end; c++) {
+    const t = x[c]
+    x[c] = a * t + b * prev[c]
+    prev[c] = t
+  }
+}
+
+/**
  * x += alpha s; r -= alpha q; partial[k] = |r|^2 over block k (even/odd running sums as
  * dotBlocks), blocks [k0, k1).
  */

@@ -3,7 +3,7 @@
 // threads; vector rows split fixed-size blocks of SPARSE_BLOCK entries, so reductions have
 // the same partials whatever the thread count.
 import { defineKernel, f64, float, i32, int, type KernelArgs, size } from '../kernelTable'
-import { axpyBlocks, dotBlocks, gsBlocks, scaleBlocks, spmvMultiRows, gsRows, icFactorSlab, icSolveSlab, jacobiRows, residualRows, spmvAddRows, spmvRows, updateIterateBlocks, xpbyBlocks, zeroRangesBlocks } from './kernels'
+import { axpyBlocks, dotBlocks, extrapolateBlocks, gsBlocks, scaleBlocks, spmvMultiRows, gsRows, icFactorSlab, icSolveSlab, jacobiRows, residualRows, spmvAddRows, spmvRows, updateIterateBlocks, xpbyBlocks, zeroRangesBlocks } from './kernels'
 
 /** Entries per reduction block (even, so the two-lane sums start on a lane boundary). */
 export const SPARSE_BLOCK = 4096
@@ -141,6 +141,16 @@ export const ZERO_BLOCKS = defineKernel({
   range: (a) => (num(a, 4) > num(a, 3) ? num(a, 2) * Math.ceil((num(a, 4) - num(a, 3)) / num(a, 5)) : 0),
   work: (a) => num(a, 2) * Math.max(0, num(a, 4) - num(a, 3)),
   ref: zeroRangesBlocks,
+})
+
+/** x = a x + b prev, prev = the old x. Args: x, prev, a, b, n, block. */
+export const EXTRAPOLATE_BLOCKS = defineKernel({
+  name: 'extrapolateBlocks',
+  args: [f64('x'), f64('prev'), float('a'), float('b'), int('n'), int('block')],
+  split: 'blocks',
+  range: (a) => Math.ceil(num(a, 4) / num(a, 5)),
+  work: (a) => num(a, 4),
+  ref: extrapolateBlocks,
 })
 
 /** s = z + beta s. Args: s, z, beta, n, block. */

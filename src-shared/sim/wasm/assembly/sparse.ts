@@ -187,6 +187,24 @@ export function xpbyBlocks(s: usize, z: usize, beta: f64, n: i32, block: i32, k0
   if (c < end) wf64(s, c, rf64(z, c) + beta * rf64(s, c))
 }
 
+/** extrapolateBlocks: x = a x + b prev, prev = the old x. */
+export function extrapolateBlocks(x: usize, prev: usize, a: f64, b: f64, n: i32, block: i32, k0: i32, k1: i32): void {
+  const va = f64x2.splat(a), vb = f64x2.splat(b)
+  let c = k0 * block
+  const e = k1 * block
+  const end = e < n ? e : n
+  for (; c + 1 < end; c += 2) {
+    const t = v64(x, c)
+    st64(x, c, f64x2.add(f64x2.mul(va, t), f64x2.mul(vb, v64(prev, c))))
+    st64(prev, c, t)
+  }
+  if (c < end) {
+    const t = rf64(x, c)
+    wf64(x, c, a * t + b * rf64(prev, c))
+    wf64(prev, c, t)
+  }
+}
+
 /** updateIterateBlocks: x += alpha s; r -= alpha q; partial[k] = |r|^2 over block k (lane sums). */
 export function updateIterateBlocks(x: usize, r: usize, s: usize, q: usize, alpha: f64, n: i32, block: i32, partial: usize, k0: i32, k1: i32): void {
   const va = f64x2.splat(alpha)
