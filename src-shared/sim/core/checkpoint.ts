@@ -101,3 +101,14 @@ export function readCheckpoint(kind: string, bytes: Uint8Array): ParsedCheckpoin
     },
   }
 }
+
+/**
+ * The float64 section `name` (n values) as a new array, or null when the checkpoint has no such
+ * section (one written before the section existed). A section of another size or type is refused.
+ */
+export function readOptionalF64(c: ParsedCheckpoint, name: string, n: number): Float64Array | null {
+  if (c.length(name) === 0) return null
+  const a = new Float64Array(n)
+  c.read(name, a)
+  return a
+}

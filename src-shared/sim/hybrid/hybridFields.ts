@@ -6,6 +6,7 @@
 // (carryFrom): face velocities read with the accurate (eq. 11) interpolant at the new face
 // centres, cell values with the scalar fit at the new cell centres; what was inside the
 // obstacle before takes the obstacle's velocity and no smoke.
+import { PressureGuess } from '../core/pressureGuess'
 import { EddyError } from '../../api/errors'
 import { kernelCopy, TS_KERNELS } from '../core/kernelBackend'
 import { MeshScalarBudget } from '../core/scalarBudget'
@@ -31,6 +32,8 @@ export class HybridFields {
   readonly interpolation: HybridInterpolation
   readonly advection: HybridAdvection
   readonly projection: HybridProjection
+  /** The next step solve's start: the pressure extrapolated from the last two (core/pressureGuess.ts). */
+  readonly guess: PressureGuess
   readonly vorticity: HybridVorticity
   /** Vertex velocities of the last advect() (the fast field), 3 per vertex. */
   readonly vertexVelocity: Float64Array
@@ -95,6 +98,7 @@ export class HybridFields {
     this.interpolation = new HybridInterpolation(mesh)
     this.advection = new HybridAdvection(this.interpolation, this.locator, kernels)
     this.projection = new HybridProjection(mesh, kernels)
+    this.guess = new PressureGuess(mesh.cellCount, kernels)
     this.vorticity = new HybridVorticity(mesh, undefined, kernels)
   }
 
@@ -279,8 +283,17 @@ export class HybridFields {
   }
 
 
-  project(tolerance: number): HybridProjectStats {
-    return this.projection.project(this.z, { tolerance, maxIterations: 1000 })
+  /**
+   * Makes z divergence free. dt: the length of the step it ends, whose solve then starts from
+   * the pressure extrapolated in time (core/pressureGuess.ts); without it, from the last solve.
+   */
+  project(tolerance: number, dt?: number): HybridProjectStats {
+    const { guess } = this
+    if (dt === undefined) guess.reset()
+    else guess.start(this.projection.p, dt)
+    const stats = this.projection.project(this.z, { tolerance, maxIterations: 1000 })
+    if (dt !== undefined) guess.solved(dt)
+    return stats
   }
 
   /**
@@ -367,7 +380,7 @@ export class HybridFields {
   }
 
   /** A restored state (the same mesh rebuilt from the checkpoint's obstacle placements). */
-  load(state: { z: Float64Array; density: Float64Array; temperature: Float64Array; p: Float64Array }): void {
+  load(state: { z: Float64Array; density: Float64Array; temperature: Float64Array; p: Float64Array; pPrev: Float64Array | null; pressureSteps: unknown }): void {
     if (state.z.length !== this.mesh.faceCount || state.density.length !== this.mesh.cellCount) {
       throw new EddyError('INVALID_PARAM', `Checkpoint is not usable: it holds ${state.z.length} faces and ${state.density.length} cells, the mesh rebuilt from its obstacles has ${this.mesh.faceCount} and ${this.mesh.cellCount}`, { field: 'checkpoint' })
     }
@@ -375,6 +388,7 @@ export class HybridFields {
     this.density.set(state.density)
     this.temperature.set(state.temperature)
     this.projection.p.set(state.p)
+    this.guess.restore(state.pressureSteps, state.pPrev)
   }
 }
 

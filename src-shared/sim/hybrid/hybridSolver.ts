@@ -17,7 +17,7 @@
 // Deterministic (no clocks in the numbers, a seeded PRNG) and fully checkpointable.
 import { EddyError } from '../../api/errors'
 import { eulerXYZDegToMatrix, PrimitiveSdf } from '../../geometry/primitiveSdf'
-import { type ParsedCheckpoint, readCheckpoint, writeCheckpoint } from '../core/checkpoint'
+import { type ParsedCheckpoint, readCheckpoint, readOptionalF64, writeCheckpoint } from '../core/checkpoint'
 import { Prng } from '../core/prng'
 import { VortexParticles } from '../core/vortexParticles'
 import { seedFromEmitter, seedVortexBall } from '../core/vortexSeeding'
@@ -47,7 +47,7 @@ export class HybridSolver implements Solver<HybridSimInput> {
   /** Placements to rebuild the mesh at after a restore (by obstacle id). */
   private restoredPlacements: Map<string, Placement> | null = null
   /** Face velocities, density and temperature restored before the mesh exists. */
-  private restoredState: { z: Float64Array; density: Float64Array; temperature: Float64Array; p: Float64Array } | null = null
+  private restoredState: { z: Float64Array; density: Float64Array; temperature: Float64Array; p: Float64Array; pPrev: Float64Array | null; pressureSteps: unknown } | null = null
   readonly trackers: TrackerParticles
   readonly vortex: VortexParticles
   private bins: HybridCellBins | null = null
@@ -152,7 +152,7 @@ export class HybridSolver implements Solver<HybridSimInput> {
     stats.ms.forces += now() - t
     t = now()
     f.setClosedFaces(this.obstacles!)
-    const s = f.project(input.family.tolerance)
+    const s = f.project(input.family.tolerance, h)
     stats.pressureIterations += s.iterations
     stats.pressureResidual = Math.max(stats.pressureResidual, s.residual)
     stats.ms.projection += now() - t
@@ -270,7 +270,8 @@ export class HybridSolver implements Solver<HybridSimInput> {
     const f = this.fields, P = this.vortex, c = P.count
     const placements: Record<string, Placement> = {}
     this.obstacles?.obstacles.forEach((o, i) => { placements[o.id] = this.obstacles!.placements[i] })
-    const state: [string, Float64Array][] = f ? [['z', f.z], ['density', f.density], ['temperature', f.temperature], ['p', f.pressure]] : []
+    // (pPrev and pressureSteps: the next solve's start is extrapolated from the last two, core/pressureGuess.ts.)
+    const state: [string, Float64Array][] = f ? [['z', f.z], ['density', f.density], ['temperature', f.temperature], ['p', f.pressure], ['pPrev', f.guess.prev]] : []
     return writeCheckpoint(
       CHECKPOINT_KIND,
       {
@@ -279,6 +280,7 @@ export class HybridSolver implements Solver<HybridSimInput> {
         prng: this.prng.state,
         // The mesh is rebuilt on restore from the obstacles' placements when it was made.
         meshed: f !== null,
+        pressureSteps: f?.guess.steps ?? [0, 0],
         faces: this.mesh?.faceCount ?? 0,
         cells: this.mesh?.cellCount ?? 0,
         placements,
@@ -306,7 +308,7 @@ export class HybridSolver implements Solver<HybridSimInput> {
     if (!Number.isInteger(m.vortexCount) || m.vortexCount < 0 || m.vortexCount > this.vortex.maxCount) throw bad(`${m.vortexCount} vortex particles, more than the ${this.vortex.maxCount} allowed`)
     let state: HybridSolver['restoredState'] = null
     if (m.meshed) {
-      state = { z: new Float64Array(m.faces), density: new Float64Array(m.cells), temperature: new Float64Array(m.cells), p: new Float64Array(m.cells) }
+      state = { z: new Float64Array(m.faces), density: new Float64Array(m.cells), temperature: new Float64Array(m.cells), p: new Float64Array(m.cells), pPrev: readOptionalF64(ck, 'pPrev', m.cells), pressureSteps: (m as { pressureSteps?: unknown }).pressureSteps }
       ck.read('z', state.z)
       ck.read('density', state.density)
       ck.read('temperature', state.temperature)

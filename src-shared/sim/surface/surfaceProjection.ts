@@ -25,7 +25,8 @@ import { TS_KERNELS } from '../core/kernelBackend'
 import type { KernelBackend } from '../core/kernelTypes'
 import { copyCsr, csrFromTriplets, type CsrMatrix, symmetrised } from '../core/sparse/csr'
 import { SparseVectorOps } from '../core/sparse/ops'
-import { AXPY_BLOCKS, EXTRAPOLATE_BLOCKS, SPARSE_BLOCK } from '../core/sparse/rows'
+import { AXPY_BLOCKS, SPARSE_BLOCK } from '../core/sparse/rows'
+import { PressureGuess } from '../core/pressureGuess'
 import { PatchOperator, type PatchStencil } from './patchStencil'
 import type { SurfaceGrid } from './surfaceGrid'
 import type { SurfaceMetric } from './surfaceMetric'
@@ -60,13 +61,8 @@ export class SurfaceProjection {
   readonly pre: SurfaceMultigrid
   private readonly b: Float64Array
   readonly p: Float64Array
-  /**
-   * The step solve before p's (projectStep extrapolates the next guess from the two), and the
-   * step lengths p and pPrev were solved for (0: that solve was not a step's, or there was none).
-   */
-  readonly pPrev: Float64Array
-  dtLast = 0
-  dtBefore = 0
+  /** The next step solve's start (core/pressureGuess.ts): p extrapolated from the last two. */
+  readonly guess: PressureGuess
   private readonly dfx: Float64Array
   private readonly dfy: Float64Array
   /** unknownOf in the kernels' memory, and the correction row's face and node weights. */
@@ -120,7 +116,7 @@ export class SurfaceProjection {
     this.op = new ClosedSurfaceOperator(this.A, this.pre.finestStencil, kernels)
     this.b = kernels.f64(n)
     this.p = kernels.f64(n)
-    this.pPrev = kernels.f64(n)
+    this.guess = new PressureGuess(n, kernels)
     this.dfx = kernels.f64(P * grid.xBlock)
     this.dfy = kernels.f64(P * grid.yBlock)
   }
@@ -193,38 +189,23 @@ export class SurfaceProjection {
    * this solve starts no step history (fluxes set directly are no step's: projectStep).
    */
   project(fx: Float64Array, fy: Float64Array, tolerance = 1e-6, maxIterations = 2000): SolveStats {
-    this.dtLast = this.dtBefore = 0
+    this.guess.reset()
     return this.solve(fx, fy, tolerance, maxIterations)
   }
 
   /**
-   * project() at the end of a step of length dt, PCG starting from p extrapolated linearly in
-   * time from the last two step solves. p is dt/rho times the pressure (the flux it removes is
-   * dt times the pressure's acceleration), so with pi = p / dt the pressure's trend is
-   *   pi_guess = pi_n + (pi_n - pi_(n-1)) dt / dt_n,   p_guess = dt pi_guess,
-   * i.e. p_guess = r (1 + r) p_n - r^2 (dt_n / dt_(n-1)) p_(n-1) with r = dt / dt_n (2 p_n -
-   * p_(n-1) at a constant step); after one step solve only the scaling r p_n. The answer is the
-   * same to the tolerance; the start is nearer it. On the 450-patch cage at 32^2 (`bench
-   * surface`, 20 steps) PCG took 4.0 iterations a step against 4.75 from p_n; over 48 frames of
-   * the painted-torus example (274 solves, the substep varying with the flow's speed) 5.47
-   * against 5.77. Tried on the same two: the A-norm-optimal guess on span{p_n, p_n - p_(n-1)}
-   * (4.0 and 5.40: no better, and it needs four more vectors and their products), and Fischer's
-   * projection onto the last L solutions (1998; L = 8: 4.2 and 4.89, L = 16: 4.15 and 4.69,
-   * each step passing over L + 1 vectors four times, about an iteration's worth of bytes).
+   * project() at the end of a step of length dt, PCG starting from p extrapolated in time from
+   * the last two step solves (core/pressureGuess.ts). Measured on the same two scenes: the
+   * A-norm-optimal guess on span{p_n, p_n - p_(n-1)} (4.0 iterations a step at 450 x 32^2 and
+   * 5.40 a solve over 48 frames of the painted torus, against 4.0 and 5.47 extrapolated: no
+   * better, and it needs four more vectors and their products), and Fischer's projection onto
+   * the last L solutions (1998; L = 8: 4.2 and 4.89, L = 16: 4.15 and 4.69, each step passing
+   * over L + 1 vectors four times, about an iteration's worth of bytes).
    */
   projectStep(fx: Float64Array, fy: Float64Array, dt: number, tolerance = 1e-6, maxIterations = 2000): SolveStats {
-    const { dtLast, dtBefore, p } = this
-    let a = 1, b = 0
-    if (dtLast > 0 && dt > 0) {
-      const r = dt / dtLast
-      a = dtBefore > 0 ? r * (1 + r) : r
-      b = dtBefore > 0 ? (-r * r * dtLast) / dtBefore : 0
-    }
-    // p becomes the guess and pPrev p_n, in one pass.
-    this.kernels.run(EXTRAPOLATE_BLOCKS, p, this.pPrev, a, b, p.length, SPARSE_BLOCK)
+    this.guess.start(this.p, dt)
     const stats = this.solve(fx, fy, tolerance, maxIterations)
-    this.dtBefore = dtLast
-    this.dtLast = dt > 0 ? dt : 0
+    this.guess.solved(dt)
     return stats
   }
 

@@ -12,7 +12,7 @@
 import { EddyError } from '../../api/errors'
 import { PrimitiveSdf } from '../../geometry/primitiveSdf'
 import type { Vec3 } from '../../scene/types'
-import { readCheckpoint, writeCheckpoint } from '../core/checkpoint'
+import { readCheckpoint, readOptionalF64, writeCheckpoint } from '../core/checkpoint'
 import { Prng } from '../core/prng'
 import type { FrameData } from '../frame'
 import { cancelledError, emptyStepStats, phaseStats, type Solver, type StepControl, type StepStats } from '../solver'
@@ -242,8 +242,8 @@ export class SurfaceSolver implements Solver<SurfaceInput> {
     const fl = this.fluid
     // The projection's last two step solves and their step lengths: the next guess is extrapolated from them.
     const pr = fl.projection
-    return writeCheckpoint('surface', { t: this.t, N: this.setup.N, P: fl.grid.P, densities: fl.density.length, pressureSteps: [pr.dtBefore, pr.dtLast] }, [
-      ['fx', fl.fx], ['fy', fl.fy], ['pressure', pr.p], ['pressurePrev', pr.pPrev], ...fl.density.map((d, i) => [`density${i}`, d] as [string, Float64Array]),
+    return writeCheckpoint('surface', { t: this.t, N: this.setup.N, P: fl.grid.P, densities: fl.density.length, pressureSteps: pr.guess.steps }, [
+      ['fx', fl.fx], ['fy', fl.fy], ['pressure', pr.p], ['pressurePrev', pr.guess.prev], ...fl.density.map((d, i) => [`density${i}`, d] as [string, Float64Array]),
     ])
   }
 
@@ -258,11 +258,7 @@ export class SurfaceSolver implements Solver<SurfaceInput> {
     c.read('fy', fl.fy)
     c.read('pressure', fl.projection.p)
     // (A checkpoint from before the extrapolated guess has no history: the next solve starts from p alone.)
-    const steps = (c.meta as { pressureSteps?: unknown }).pressureSteps
-    const history = c.length('pressurePrev') > 0 && Array.isArray(steps) && steps.length === 2 && steps.every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0)
-    if (history) c.read('pressurePrev', fl.projection.pPrev)
-    fl.projection.dtBefore = history ? (steps as number[])[0] : 0
-    fl.projection.dtLast = history ? (steps as number[])[1] : 0
+    fl.projection.guess.restore((c.meta as { pressureSteps?: unknown }).pressureSteps, readOptionalF64(c, 'pressurePrev', fl.projection.p.length))
     fl.density.forEach((d, i) => c.read(`density${i}`, d))
     this.t = m.t
   }

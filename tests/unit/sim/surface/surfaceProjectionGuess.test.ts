@@ -71,8 +71,8 @@ describe('the surface projection starts a step from the pressure extrapolated in
     for (let f = 0; f < F0.fy.length; f++) fl.fy[f] = F0.fy[f]
     fl.projection.projectStep(fl.fx, fl.fy, 0.02)
     fl.projection.projectStep(fl.fx, fl.fy, 0.02)
-    expect([fl.projection.dtBefore, fl.projection.dtLast]).toEqual([0.02, 0.02])
+    expect([fl.projection.guess.dtBefore, fl.projection.guess.dtLast]).toEqual([0.02, 0.02])
     fl.projection.project(fl.fx, fl.fy)
-    expect([fl.projection.dtBefore, fl.projection.dtLast]).toEqual([0, 0])
+    expect([fl.projection.guess.dtBefore, fl.projection.guess.dtLast]).toEqual([0, 0])
   })
 })
