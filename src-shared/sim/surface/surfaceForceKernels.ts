@@ -21,6 +21,19 @@ export interface FaceMetric {
 }
 
 /**
+ * Real face (i, j) of patch p among the x-faces (k = 1: i in 0..N, j in 0..N-1) or the y-faces
+ * (k = 2: i in 0..N-1, j in 0..N): surfaceGrid.ts xFace and yFace written out for the rows.
+ */
+function realFace(k: number, p: number, i: number, j: number, N: number): number {
+  return k === 1 ? p * (N + 3) * (N + 2) + i + 1 + (N + 3) * (j + 1) : p * (N + 2) * (N + 3) + i + 1 + (N + 2) * (j + 1)
+}
+
+/** The component along axis k of the covector (c1, c2) at face f raised by the metric: g^k1 c1 + g^k2 c2. */
+function raised(S: FaceMetric, k: number, f: number, c1: number, c2: number): number {
+  return k === 1 ? S.g11[f] * c1 + S.g12[f] * c2 : S.g12[f] * c1 + S.g22[f] * c2
+}
+
+/**
  * The forces on the real faces of patches [p0, p1). rho: summed density (cells, ghosts
  * filled), null without gravity; ux, uy: the face velocities (ghosts filled), null without
  * Coriolis; f1, f2: the confinement force (cells), null without it.
@@ -29,14 +42,13 @@ export function surfaceForcesPatches(
   fx: Float64Array, fy: Float64Array, rho: Float64Array | null, ux: Float64Array | null, uy: Float64Array | null, f1: Float64Array | null, f2: Float64Array | null,
   X: FaceMetric, Y: FaceMetric, gx: number, gy: number, gz: number, axx: number, axy: number, axz: number, rate: number, dt: number, N: number, h: number, p0: number, p1: number,
 ): void {
-  const rowX = N + 3, rowY = N + 2
   for (let p = p0; p < p1; p++) {
     for (let k = 1; k <= 2; k++) {
       const S = k === 1 ? X : Y
       const F = k === 1 ? fx : fy
       const iEnd = k === 1 ? N : N - 1, jEnd = k === 1 ? N - 1 : N
       for (let j = 0; j <= jEnd; j++) for (let i = 0; i <= iEnd; i++) {
-        const f = k === 1 ? p * rowX * (N + 2) + i + 1 + rowX * (j + 1) : p * rowY * (N + 3) + i + 1 + rowY * (j + 1)
+        const f = realFace(k, p, i, j, N)
         const x1 = k === 1 ? i * h : (i + 0.5) * h, x2 = k === 1 ? (j + 0.5) * h : j * h
         const o = 3 * f
         const du0 = S.du[o], du1 = S.du[o + 1], du2 = S.du[o + 2], dv0 = S.dv[o], dv1 = S.dv[o + 1], dv2 = S.dv[o + 2]
@@ -59,7 +71,7 @@ export function surfaceForcesPatches(
           }
         }
         const c1 = ax * du0 + ay * du1 + az * du2, c2 = ax * dv0 + ay * dv1 + az * dv2
-        let a = k === 1 ? S.g11[f] * c1 + S.g12[f] * c2 : S.g12[f] * c1 + S.g22[f] * c2
+        let a = raised(S, k, f, c1, c2)
         if (f1 !== null && f2 !== null) a += cellSample(k === 1 ? f1 : f2, N, p, x1, x2)
         F[f] += dt * S.sqrtG[f] * a
       }
@@ -76,17 +88,16 @@ export function surfaceForcesPatches(
  * (its product r G is dotted with the tangents where this dots G and scales by r).
  */
 export function surfaceGravityCoefPatches(X: FaceMetric, Y: FaceMetric, gx: number, gy: number, gz: number, kx: Float64Array, ky: Float64Array, N: number, p0: number, p1: number): void {
-  const rowX = N + 3, rowY = N + 2
   for (let p = p0; p < p1; p++) {
     for (let k = 1; k <= 2; k++) {
       const S = k === 1 ? X : Y
       const K = k === 1 ? kx : ky
       const iEnd = k === 1 ? N : N - 1, jEnd = k === 1 ? N - 1 : N
       for (let j = 0; j <= jEnd; j++) for (let i = 0; i <= iEnd; i++) {
-        const f = k === 1 ? p * rowX * (N + 2) + i + 1 + rowX * (j + 1) : p * rowY * (N + 3) + i + 1 + rowY * (j + 1)
+        const f = realFace(k, p, i, j, N)
         const o = 3 * f
         const c1 = gx * S.du[o] + gy * S.du[o + 1] + gz * S.du[o + 2], c2 = gx * S.dv[o] + gy * S.dv[o + 1] + gz * S.dv[o + 2]
-        K[f] = S.sqrtG[f] * (k === 1 ? S.g11[f] * c1 + S.g12[f] * c2 : S.g12[f] * c1 + S.g22[f] * c2)
+        K[f] = S.sqrtG[f] * raised(S, k, f, c1, c2)
       }
     }
   }

@@ -3,6 +3,16 @@
 import { rf64, wf64 } from './common'
 import { cellSample, xFaceSample, yFaceSample } from './surfaceSamples'
 
+/** surfaceForceKernels.ts realFace: real face (i, j) of patch p among the x-faces (k = 1) or y-faces (k = 2). */
+@inline function realFace(k: i32, p: i32, i: i32, j: i32, N: i32): i32 {
+  return k == 1 ? p * (N + 3) * (N + 2) + i + 1 + (N + 3) * (j + 1) : p * (N + 2) * (N + 3) + i + 1 + (N + 2) * (j + 1)
+}
+
+/** surfaceForceKernels.ts raised: g^k1 c1 + g^k2 c2 at face f. */
+@inline function raised(g11: usize, g12: usize, g22: usize, k: i32, f: i32, c1: f64, c2: f64): f64 {
+  return k == 1 ? rf64(g11, f) * c1 + rf64(g12, f) * c2 : rf64(g12, f) * c1 + rf64(g22, f) * c2
+}
+
 /** surfaceForcesPatches over patches [p0, p1); X and Y: sqrtG, g11, g12, g22, du, dv of the x- and y-faces. */
 export function surfaceForces(
   fx: usize, fy: usize, rho: usize, ux: usize, uy: usize, f1: usize, f2: usize,
@@ -10,7 +20,6 @@ export function surfaceForces(
   ys: usize, y11: usize, y12: usize, y22: usize, ydu: usize, ydv: usize,
   gx: f64, gy: f64, gz: f64, axx: f64, axy: f64, axz: f64, rate: f64, dt: f64, N: i32, h: f64, p0: i32, p1: i32,
 ): void {
-  const rowX = N + 3, rowY = N + 2
   for (let p = p0; p < p1; p++) {
     for (let k = 1; k <= 2; k++) {
       const sG = k == 1 ? xs : ys, g11 = k == 1 ? x11 : y11, g12 = k == 1 ? x12 : y12, g22 = k == 1 ? x22 : y22
@@ -18,7 +27,7 @@ export function surfaceForces(
       const F = k == 1 ? fx : fy
       const iEnd = k == 1 ? N : N - 1, jEnd = k == 1 ? N - 1 : N
       for (let j = 0; j <= jEnd; j++) for (let i = 0; i <= iEnd; i++) {
-        const f = k == 1 ? p * rowX * (N + 2) + i + 1 + rowX * (j + 1) : p * rowY * (N + 3) + i + 1 + rowY * (j + 1)
+        const f = realFace(k, p, i, j, N)
         const x1 = k == 1 ? <f64>i * h : (<f64>i + 0.5) * h, x2 = k == 1 ? (<f64>j + 0.5) * h : <f64>j * h
         const o = 3 * f
         const du0 = rf64(du, o), du1 = rf64(du, o + 1), du2 = rf64(du, o + 2), dv0 = rf64(dv, o), dv1 = rf64(dv, o + 1), dv2 = rf64(dv, o + 2)
@@ -40,7 +49,7 @@ export function surfaceForces(
           }
         }
         const c1 = ax * du0 + ay * du1 + az * du2, c2 = ax * dv0 + ay * dv1 + az * dv2
-        let a = k == 1 ? rf64(g11, f) * c1 + rf64(g12, f) * c2 : rf64(g12, f) * c1 + rf64(g22, f) * c2
+        let a = raised(g11, g12, g22, k, f, c1, c2)
         if (f1 != 0 && f2 != 0) a += cellSample(k == 1 ? f1 : f2, N, p, x1, x2)
         wf64(F, f, rf64(F, f) + dt * rf64(sG, f) * a)
       }
@@ -54,7 +63,6 @@ export function surfaceGravityCoef(
   ys: usize, y11: usize, y12: usize, y22: usize, ydu: usize, ydv: usize,
   gx: f64, gy: f64, gz: f64, kx: usize, ky: usize, N: i32, p0: i32, p1: i32,
 ): void {
-  const rowX = N + 3, rowY = N + 2
   for (let p = p0; p < p1; p++) {
     for (let k = 1; k <= 2; k++) {
       const sG = k == 1 ? xs : ys, g11 = k == 1 ? x11 : y11, g12 = k == 1 ? x12 : y12, g22 = k == 1 ? x22 : y22
@@ -62,10 +70,10 @@ export function surfaceGravityCoef(
       const K = k == 1 ? kx : ky
       const iEnd = k == 1 ? N : N - 1, jEnd = k == 1 ? N - 1 : N
       for (let j = 0; j <= jEnd; j++) for (let i = 0; i <= iEnd; i++) {
-        const f = k == 1 ? p * rowX * (N + 2) + i + 1 + rowX * (j + 1) : p * rowY * (N + 3) + i + 1 + rowY * (j + 1)
+        const f = realFace(k, p, i, j, N)
         const o = 3 * f
         const c1 = gx * rf64(du, o) + gy * rf64(du, o + 1) + gz * rf64(du, o + 2), c2 = gx * rf64(dv, o) + gy * rf64(dv, o + 1) + gz * rf64(dv, o + 2)
-        wf64(K, f, rf64(sG, f) * (k == 1 ? rf64(g11, f) * c1 + rf64(g12, f) * c2 : rf64(g12, f) * c1 + rf64(g22, f) * c2))
+        wf64(K, f, rf64(sG, f) * raised(g11, g12, g22, k, f, c1, c2))
       }
     }
   }
