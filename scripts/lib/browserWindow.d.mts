@@ -10,3 +10,5 @@ export function openAppWindow(opts: { launchUrl: string; dataDir: string; extraA
   profile: { dir: string; temporary: boolean }
   done(): Promise<void>
 }
+/** Pids of the Chromium processes (helpers included) still running on a profile. */
+export function profileProcesses(dir: string): number[]

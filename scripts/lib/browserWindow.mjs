@@ -6,7 +6,7 @@
 //   /tmp per run. When another Eddy window holds it, a second profile named after this
 //   process is used and removed on exit (and left-overs of crashed runs on the next start).
 import { spawn } from 'node:child_process'
-import { lstatSync, mkdirSync, readdirSync, readlinkSync, rmSync } from 'node:fs'
+import { lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs'
 import { hostname, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -36,6 +36,45 @@ export function profileInUse(dir) {
   const pid = Number(target.slice(dash + 1))
   if (target.slice(0, dash) !== hostname() || !Number.isInteger(pid) || pid <= 0) return true // another machine's, or unreadable: leave it
   return alive(pid)
+}
+
+/**
+ * Pids of the Chromium processes still running on a profile, helpers included. When the
+ * browser process exits (e.g. it found no X server), its zygotes can outlive it for a moment
+ * and still write into the profile: removing the folder then races them (ENOTEMPTY). Read
+ * from /proc, so empty where there is none.
+ */
+export function profileProcesses(dir) {
+  const flag = `--user-data-dir=${dir}`
+  const pids = []
+  for (const name of safeList('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    let cmdline
+    try {
+      cmdline = readFileSync(`/proc/${name}/cmdline`, 'latin1')
+    } catch {
+      continue // gone meanwhile
+    }
+    // Arguments end in NUL, or in spaces where a zygote rewrote its title.
+    const at = cmdline.indexOf(flag)
+    const after = cmdline[at + flag.length]
+    if (at >= 0 && (after === undefined || after === '\0' || after === ' ')) pids.push(Number(name))
+  }
+  return pids
+}
+
+const HELPERS_EXIT_MS = 10_000
+
+/** Resolves once no process runs on the profile, or after HELPERS_EXIT_MS (then says so). */
+async function profileReleased(dir) {
+  const until = Date.now() + HELPERS_EXIT_MS
+  let left = profileProcesses(dir)
+  while (left.length > 0 && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 50))
+    left = profileProcesses(dir)
+  }
+  if (left.length > 0) console.error(`eddy: Chromium processes ${left.join(', ')} still run on ${dir} ${HELPERS_EXIT_MS / 1000} s after the window closed`)
+  return left.length === 0
 }
 
 /** Removes per-process profiles whose process is gone, and the /tmp profiles older versions left. */
@@ -105,8 +144,8 @@ export function chromiumArgs(launchUrl, profileDir, extraArgs = []) {
 
 /**
  * Starts Chromium on the launch address. `extraArgs` is for tests only (e.g. a headless
- * platform where there is no X server). `done()` waits for Chromium to exit, then removes a
- * per-process profile.
+ * platform where there is no X server). `done()` waits for Chromium and its helper processes
+ * to exit, then removes a per-process profile.
  */
 export function openAppWindow({ launchUrl, dataDir, extraArgs = [], binary = CHROMIUM.binary }) {
   const profile = chooseProfile(dataDir)
@@ -129,7 +168,9 @@ export function openAppWindow({ launchUrl, dataDir, extraArgs = [], binary = CHR
     lastMessages: () => said.slice(),
     async done() {
       await exited
-      if (profile.temporary) rmSync(profile.dir, { recursive: true, force: true })
+      const released = await profileReleased(profile.dir)
+      // A helper that outlived the wait keeps the folder; the next start removes it.
+      if (profile.temporary && released) rmSync(profile.dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 })
     },
   }
 }
