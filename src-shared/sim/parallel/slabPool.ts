@@ -246,7 +246,7 @@ export class SlabPool implements SlabRunner {
   private readonly workers: SlabWorkerHandle[] = []
   private readonly spin: number
   private closed = false
-  /** The overlapped job's argument block (see "Overlapped jobs"), made at its first begin(). */
+  /** The overlapped job's argument block (see "Overlapped jobs"), with more than one thread. */
   private flightArgs: Float64Array | null = null
   /** The job begin() started, until finish(): its kernel, arguments and piece count. */
   private flight: { kernel: number; args: Float64Array; argCount: number; pieces: number } | null = null
@@ -267,8 +267,12 @@ export class SlabPool implements SlabRunner {
     this.ctrl[CTRL_ARGS] = kernels.argsPtr
     this.ctrl[CTRL_WORKERS] = threads - 1
     if (threads === 1 || host === null) return
+    // The overlapped job's argument block, made now: made at the first begin(), it could lie in
+    // memory a KernelBackend.scoped region gives back, and later blocks then overwrote it.
+    const argsAt = kernels.arena.alloc(MAX_KERNEL_ARGS * 8, 64)
+    this.flightArgs = new Float64Array(kernels.arena.buffer(), argsAt, MAX_KERNEL_ARGS)
     // Pages from here on are committed ahead; those below hold the module's data and ours.
-    const first = Math.ceil((at + CTRL_INTS * 4) / FAULT_PAGE)
+    const first = Math.ceil((argsAt + MAX_KERNEL_ARGS * 8) / FAULT_PAGE)
     this.ctrl[CTRL_FAULT_NEXT] = first
     this.ctrl[CTRL_FAULT_END] = first
     for (let index = 1; index < threads; index++) {
@@ -344,11 +348,7 @@ export class SlabPool implements SlabRunner {
     }
     const { kernels, ctrl } = this
     if (argCount > MAX_KERNEL_ARGS) throw new EddyError('INTERNAL', `too many kernel arguments (${argCount})`)
-    if (this.flightArgs === null) {
-      const at = kernels.arena.alloc(MAX_KERNEL_ARGS * 8, 64)
-      this.flightArgs = new Float64Array(kernels.arena.buffer(), at, MAX_KERNEL_ARGS)
-    }
-    const own = this.flightArgs
+    const own = this.flightArgs as Float64Array
     for (let i = 0; i < argCount; i++) own[i] = args[i]
     ctrl[CTRL_ARGS] = own.byteOffset
     this.parallelJobs++

@@ -329,4 +329,27 @@ describe('overlapped jobs (KernelBackend.begin, slabPool.ts)', () => {
       expect(results[t + 1]).toEqual(results[1])
     }
   })
+
+  it('a job begun inside a scoped region, then another after the region was given back and its memory reused, each gives its bits and leaves the new arrays alone', () => {
+    const planes = 41, plane = 7, n = planes * plane
+    const backend = createKernelBackend('wasm', { threads: 2, minParallelWork: 0, strict: true, initialBytes: 1 << 20 }) as WasmKernelBackend
+    backends.push(backend)
+    const c = backend.i32(n), ps = backend.i32(planes + 1)
+    for (let i = 0; i < n; i++) c[i] = i
+    for (let k = 0; k <= planes; k++) ps[k] = k * plane
+    const searchOnce = () => {
+      const sv = backend.f64(n), q = backend.f64(n).fill(1)
+      for (let i = 0; i < n; i++) sv[i] = i + 1
+      backend.begin(ACTIVE_UPDATE_SEARCH, sv, q, 2, c, ps, planes)
+      backend.finish()
+      return sv
+    }
+    const expected = Array.from({ length: n }, (_, i) => 1 + 2 * (i + 1))
+    // The first begin() on this backend, inside a region: whatever it makes there goes back.
+    expect(backend.scoped(() => Array.from(searchOnce()))).toEqual(expected)
+    // Arrays over the given-back memory, then a second overlapped job.
+    const guard = backend.f64(4096).fill(12345)
+    expect(Array.from(searchOnce())).toEqual(expected)
+    expect(guard.every((v) => v === 12345)).toBe(true)
+  })
 })
