@@ -43,12 +43,12 @@
 //     mesh's finest spacing, filled inside the mesh from the vertex vectors and outwards layer
 //     by layer with the mean of the already known neighbours. This stands in for the paper's
 //     octree extrapolation (Losasso et al. 2004), on a uniform grid instead of the octree.
-import { HIT_SIZE, TriangleBvh } from '../../geometry/bvh'
-import { TetLocator } from '../../geometry/tetmesh/tetLocator'
-import { type DualCellWeights, dualCellVertexWeights, interpolateInTet, interpolateTetsToVertices, tetVelocityVectors, whitneyVelocityAt } from '../core/tetfv/tetInterpolation'
+import { HIT_SIZE, type TriangleBvh } from '../../geometry/bvh'
+import type { TetLocator } from '../../geometry/tetmesh/tetLocator'
+import { interpolateInTet, interpolateTetsToVertices, tetVelocityVectors, whitneyVelocityAt } from '../core/tetfv/tetInterpolation'
 import type { TetGeometry } from '../core/tetfv/tetGeometry'
 import type { TetTopology } from '../core/tetfv/tetTopology'
-import type { ContourBox } from './contourGrid'
+import type { ExtrapolationNodes, MeshLocation } from './meshLocation'
 
 /** Grid of extrapolated vertex velocities: nodes every `h` from `origin`. */
 export interface ExtrapolationGrid {
@@ -56,19 +56,6 @@ export interface ExtrapolationGrid {
   h: number
   n: [number, number, number]
   v: Float64Array
-}
-
-/** The weights with every boundary vertex's replaced by its tetrahedra's volume shares. */
-function boundaryAveraged(topology: TetTopology, geometry: TetGeometry, w: DualCellWeights): DualCellWeights {
-  const { vertexTetStart, vertexTets, boundaryVertex } = topology
-  const weights = w.weights
-  for (let v = 0; v < topology.vertexCount; v++) {
-    if (!boundaryVertex[v]) continue
-    let total = 0
-    for (let i = vertexTetStart[v]; i < vertexTetStart[v + 1]; i++) total += geometry.volumes[vertexTets[i]]
-    for (let i = vertexTetStart[v]; i < vertexTetStart[v + 1]; i++) weights[i] = geometry.volumes[vertexTets[i]] / total
-  }
-  return w
 }
 
 export class MeshVelocity {
@@ -83,33 +70,31 @@ export class MeshVelocity {
   /** How far outside M_t the boundary's own field is extended: two finest edges. */
   private readonly reach: number
 
-  /** u: one normal velocity per face of the mesh (along the topology's face normals). */
+  /**
+   * u: one normal velocity per face of the mesh (along the topology's face normals); `location`:
+   * the mesh's locator, boundary tree, dual-cell weights and extrapolation nodes (meshLocation.ts).
+   */
   constructor(
     readonly topology: TetTopology,
     readonly geometry: TetGeometry,
     readonly positions: Float64Array,
     readonly u: Float64Array,
-    spacing: number,
-    box: ContourBox,
+    location: MeshLocation,
     solid: { normals: Float64Array; velocities: Float64Array } | null = null,
   ) {
     const nt = topology.tetCount
     this.tetVelocity = new Float64Array(3 * nt)
     this.vertexVelocity = new Float64Array(3 * topology.vertexCount)
-    if (nt > 0) {
+    if (nt > 0 && location.weights !== null) {
       tetVelocityVectors(topology, geometry, positions, u, this.tetVelocity)
-      interpolateTetsToVertices(topology, boundaryAveraged(topology, geometry, dualCellVertexWeights(topology, geometry, positions)), this.tetVelocity, this.vertexVelocity)
+      interpolateTetsToVertices(topology, location.weights, this.tetVelocity, this.vertexVelocity)
       if (solid) this.slipOnSolids(solid.normals, solid.velocities)
-      // Cells half the finest edge: about 8 tetrahedra tested a query instead of 30-50 at a full
-      // edge (the dam break's frame 1.07 -> 0.97 s), for 27 index entries a finest tetrahedron.
-      this.locator = new TetLocator(positions, topology.tets, 0.5 * spacing)
-      this.boundary = boundaryBvh(topology, positions)
-    } else {
-      this.locator = null
-      this.boundary = null
     }
-    this.reach = 2 * spacing
-    this.ext = this.extrapolate(spacing, box)
+    this.locator = location.locator
+    this.boundary = location.boundary
+    // Two finest edges (the extrapolation grid's spacing is the finest edge).
+    this.reach = 2 * location.nodes.h
+    this.ext = this.extrapolate(location.nodes)
   }
 
   /** Removes the normal velocity relative to the solid at vertices on it (see the file comment). */
@@ -226,21 +211,30 @@ export class MeshVelocity {
     return { positions: this.positions, tets: this.topology.tets, vertexVelocity: this.vertexVelocity, index: this.locator?.indexArrays() ?? null, boundary: this.boundary, boundaryTet, ext: this.ext, reach: this.reach }
   }
 
-  /** The extrapolation grid over `box` (one node beyond it), see the file comment. */
-  private extrapolate(h: number, box: ContourBox): ExtrapolationGrid {
-    const origin: [number, number, number] = [box.min[0] - h, box.min[1] - h, box.min[2] - h]
-    const n = [0, 1, 2].map((a) => Math.ceil((box.max[a] - box.min[a]) / h) + 3) as [number, number, number]
+  /** The extrapolation grid (see the file comment) over the nodes MeshLocation placed and located. */
+  private extrapolate(nodes: ExtrapolationNodes): ExtrapolationGrid {
+    const { origin, h, n, tetOf, weights } = nodes
     const count = n[0] * n[1] * n[2]
     const v = new Float64Array(3 * count)
     const known = new Uint8Array(count)
     // Two node queues (the current layer and the next), flat and allocated once.
     let frontier = new Int32Array(count), next = new Int32Array(count)
     let nf = 0
-    for (let k = 0; k < n[2]; k++) for (let j = 0; j < n[1]; j++) for (let i = 0; i < n[0]; i++) {
-      const q = i + n[0] * (j + n[1] * k)
-      const t = this.locate(origin[0] + i * h, origin[1] + j * h, origin[2] + k * h)
+    const T = this.topology.tets, V = this.vertexVelocity
+    for (let q = 0, w = 0; q < count; q++) {
+      const t = tetOf[q]
       if (t < 0) continue
-      this.interpolateLocated(t, v, 3 * q)
+      // interpolateLocated with the weights the locator found for this node.
+      let sx = 0, sy = 0, sz = 0
+      for (let k = 0; k < 4; k++, w++) {
+        const p = 3 * T[4 * t + k]
+        sx += weights[w] * V[p]
+        sy += weights[w] * V[p + 1]
+        sz += weights[w] * V[p + 2]
+      }
+      v[3 * q] = sx
+      v[3 * q + 1] = sy
+      v[3 * q + 2] = sz
       known[q] = 1
       frontier[nf++] = q
     }
@@ -315,18 +309,4 @@ export function extrapolatedAt(ext: ExtrapolationGrid, x: number, y: number, z: 
     out[o + 1] += w * v[q + 1]
     out[o + 2] += w * v[q + 2]
   }
-}
-
-/** A BVH over the boundary faces of a tetrahedral mesh (triangle i = boundaryFaces[i]). */
-function boundaryBvh(topology: TetTopology, positions: Float64Array): TriangleBvh | null {
-  const { boundaryFaces, faceVertices } = topology
-  if (boundaryFaces.length === 0) return null
-  const indices = new Uint32Array(3 * boundaryFaces.length)
-  for (let i = 0; i < boundaryFaces.length; i++) {
-    const f = boundaryFaces[i]
-    indices[3 * i] = faceVertices[3 * f]
-    indices[3 * i + 1] = faceVertices[3 * f + 1]
-    indices[3 * i + 2] = faceVertices[3 * f + 2]
-  }
-  return new TriangleBvh({ positions: Float32Array.from(positions), indices }, 'tetrahedral mesh boundary')
 }

@@ -27,6 +27,7 @@ import { runSubsteps } from '../substeps'
 import { now } from '../wallClock'
 import { ContouredSurface, contourNodeGrid } from './contourGrid'
 import { buildLiquidMesh, type LiquidMesh } from './liquidMesh'
+import { MeshLocation } from './meshLocation'
 import { MeshVelocity } from './meshVelocity'
 import { openSides, Solids } from './solids'
 import { MeshOffset, medialParticles, particleSurface } from './thickening'
@@ -50,6 +51,8 @@ export class TetLiquidSolver implements Solver<TetLiquidInput> {
   /** Normal velocity per face of `mesh`. */
   private u = new Float64Array(0)
   private velocityCache: MeshVelocity | null = null
+  /** The current mesh's MeshLocation: built while its faces are traced (remesh), or when first asked. */
+  private location: MeshLocation | null = null
   private lastStats: StepStats = emptyStepStats(TET_LIQUID_PHASES)
   private lastPressureIterations = 0
   private readonly kernels
@@ -120,7 +123,8 @@ export class TetLiquidSolver implements Solver<TetLiquidInput> {
     if (this.velocityCache === null) {
       const m = this.mesh
       if (m === null) throw new EddyError('INTERNAL', 'tetrahedral liquid: velocity asked before the first mesh')
-      this.velocityCache = new MeshVelocity(m.topology, m.geometry, m.positions, this.u, this.setup.spacing, this.setup.box, { normals: m.solidNormals, velocities: m.solidVelocities })
+      this.location ??= new MeshLocation(m.topology, m.geometry, m.positions, this.setup.spacing, this.setup.box)
+      this.velocityCache = new MeshVelocity(m.topology, m.geometry, m.positions, this.u, this.location, { normals: m.solidNormals, velocities: m.solidVelocities })
     }
     return this.velocityCache
   }
@@ -223,6 +227,7 @@ export class TetLiquidSolver implements Solver<TetLiquidInput> {
     const { faceCentres: c, faceNormals: n } = mesh.geometry
     const u = new Float64Array(faceCount)
     const v = new Float64Array(3)
+    let location: MeshLocation | null = null
     if (first) {
       for (let f = 0; f < faceCount; f++) {
         initialVelocity(this.setup, c[3 * f], c[3 * f + 1], c[3 * f + 2], v)
@@ -231,12 +236,17 @@ export class TetLiquidSolver implements Solver<TetLiquidInput> {
     } else {
       // Each face barycentre traced back through M_t, the accurate field read at the end, as
       // one batch on the kernels (traceDistanceKernel.ts traceVelocities: the classes' bits).
+      // Meanwhile this thread builds the new mesh's MeshLocation, which needs no velocities: the
+      // worker threads trace while it does (about a tenth of a substep at resolution 96).
       this.kernels.scoped(() => {
         const row = new TraceDistanceRow(this.kernels, old!, null, h)
         const points = row.triples(faceCount), normals = row.triples(faceCount)
         points.set(c.subarray(0, 3 * faceCount))
         normals.set(n.subarray(0, 3 * faceCount))
-        u.set(row.velocities(points, normals, faceCount).subarray(0, faceCount))
+        const traced = row.velocitiesWhile(points, normals, faceCount, () => {
+          location = new MeshLocation(mesh.topology, mesh.geometry, mesh.positions, this.setup.spacing, this.setup.box)
+        })
+        u.set(traced.subarray(0, faceCount))
       })
     }
     // Inflow: emitters set the velocity of the faces inside them. Gravity acts through the
@@ -262,6 +272,7 @@ export class TetLiquidSolver implements Solver<TetLiquidInput> {
     stats.ms.projection += now() - t0
     this.mesh = mesh
     this.u = u
+    this.location = location
     this.velocityCache = null
   }
 
@@ -423,6 +434,7 @@ export class TetLiquidSolver implements Solver<TetLiquidInput> {
     this.surface = new ContouredSurface(this.phi, this.grid, this.band, get('surfacePositions', (n) => new Float32Array(n)), Uint32Array.from(get('surfaceIndices', (n) => new Float64Array(n))))
     this.u = get('u', (n) => new Float64Array(n))
     this.velocityCache = null
+    this.location = null
     if (!ck.meta.hasMesh) {
       this.mesh = null
       return

@@ -90,6 +90,15 @@ export class TraceDistanceRow {
    * the kernels' memory, from triples()): a new array in the kernels' memory.
    */
   velocities(points: Float64Array, normals: Float64Array, n: number): Float64Array {
+    return this.velocitiesWhile(points, normals, n, () => {})
+  }
+
+  /**
+   * velocities(), with `meanwhile` run on this thread while the kernels' other threads trace
+   * (KernelBackend.begin; this thread takes the pieces left when it returns). `meanwhile` must
+   * not touch the kernels' memory: their arrays, rows or allocator.
+   */
+  velocitiesWhile(points: Float64Array, normals: Float64Array, n: number, meanwhile: () => void): Float64Array {
     if (this.A === null) {
       const { topology, geometry, u } = this.velocity
       const { tetFaces, tetFaceSigns } = topology
@@ -100,7 +109,12 @@ export class TraceDistanceRow {
       this.A = { tetFaces: owned(K, tetFaces), tetFaceAreas: owned(K, areas), u: owned(K, u), volumes: owned(K, geometry.volumes) }
     }
     const out = this.kernels.f64(Math.max(1, n))
-    if (n > 0) this.kernels.run(TRACE_VELOCITIES, this.M, this.A, this.params, points, normals, out, null, n)
+    if (n > 0) this.kernels.begin(TRACE_VELOCITIES, this.M, this.A, this.params, points, normals, out, null, n)
+    try {
+      meanwhile()
+    } finally {
+      this.kernels.finish()
+    }
     return out
   }
 }

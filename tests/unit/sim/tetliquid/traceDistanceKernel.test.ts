@@ -14,6 +14,7 @@ import { describe, expect, it } from 'vitest'
 import { tetDamBreakScene } from '../../../../src-shared/scene/examples/tetLiquids'
 import type { KernelBackend } from '../../../../src-shared/sim/core/kernelTypes'
 import { compileTetLiquidInput, compileTetLiquidScene } from '../../../../src-shared/sim/tetliquid/compileTetLiquid'
+import { MeshLocation } from '../../../../src-shared/sim/tetliquid/meshLocation'
 import { MeshVelocity } from '../../../../src-shared/sim/tetliquid/meshVelocity'
 import { TetLiquidSolver } from '../../../../src-shared/sim/tetliquid/tetLiquidSolver'
 import { TraceDistanceRow } from '../../../../src-shared/sim/tetliquid/traceDistanceRow'
@@ -39,7 +40,7 @@ function makeCase(mesh: 'graded' | 'uniform', frames: number): Case {
   const solver = new TetLiquidSolver(setup)
   for (let f = 1; f <= frames; f++) solver.step(1 / doc.meta.fps, compileTetLiquidInput(doc, domain.id, (f - 1) / doc.meta.fps, doc.meta.fps, meshes))
   const m = solver.currentMesh!
-  const velocity = new MeshVelocity(m.topology, m.geometry, m.positions, solver.faceVelocities, setup.spacing, setup.box, { normals: m.solidNormals, velocities: m.solidVelocities })
+  const velocity = new MeshVelocity(m.topology, m.geometry, m.positions, solver.faceVelocities, new MeshLocation(m.topology, m.geometry, m.positions, setup.spacing, setup.box), { normals: m.solidNormals, velocities: m.solidVelocities })
   const g = solver.contouredSurface.grid
   const nodes = g.nx * g.ny * g.nz
   const extra = 20000

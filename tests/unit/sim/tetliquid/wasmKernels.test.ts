@@ -1,7 +1,8 @@
 // The tetrahedral liquid bakes its projection on the WebAssembly kernels (family.ts): the same
 // bits as the TypeScript reference, and memory that does not grow from substep to substep
 // although every substep builds a new mesh, matrix and multigrid hierarchy in the kernels'
-// bump arena (KernelBackend.scoped gives it back after each solve).
+// bump arena (KernelBackend.scoped gives it back after each solve). Two threads: the new mesh's
+// faces are traced on the other thread while this one builds the mesh's MeshLocation.
 import { createHash } from 'node:crypto'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createKernelBackend } from '../../../../src-main/sim/workerPool'
@@ -12,7 +13,7 @@ import type { WasmKernelBackend } from '../../../../src-shared/sim/wasm/wasmBack
 const FRAMES = 4
 const { doc } = tetDamBreakScene({ resolution: 16 })
 const domainId = doc.objects.find((o) => o.kind === 'domain')!.id
-const wasm = createKernelBackend('wasm', { threads: 1 }) as WasmKernelBackend
+const wasm = createKernelBackend('wasm', { threads: 2 }) as WasmKernelBackend
 afterAll(() => wasm.dispose())
 // The most the arena held at the end of a solve: the system really lives in the kernels' memory.
 let peak = 0
