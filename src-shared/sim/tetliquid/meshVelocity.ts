@@ -139,17 +139,7 @@ export class MeshVelocity {
    * would compute the same ones again: this is on every back-trace).
    */
   private interpolateLocated(t: number, out: Float64Array, o: number): void {
-    const l = (this.locator as TetLocator).weights, T = this.topology.tets, V = this.vertexVelocity
-    let sx = 0, sy = 0, sz = 0
-    for (let k = 0; k < 4; k++) {
-      const v = 3 * T[4 * t + k]
-      sx += l[k] * V[v]
-      sy += l[k] * V[v + 1]
-      sz += l[k] * V[v + 2]
-    }
-    out[o] = sx
-    out[o + 1] = sy
-    out[o + 2] = sz
+    barycentricSum(this.topology.tets, this.vertexVelocity, t, (this.locator as TetLocator).weights, 0, out, o)
   }
 
   /**
@@ -225,16 +215,8 @@ export class MeshVelocity {
       const t = tetOf[q]
       if (t < 0) continue
       // interpolateLocated with the weights the locator found for this node.
-      let sx = 0, sy = 0, sz = 0
-      for (let k = 0; k < 4; k++, w++) {
-        const p = 3 * T[4 * t + k]
-        sx += weights[w] * V[p]
-        sy += weights[w] * V[p + 1]
-        sz += weights[w] * V[p + 2]
-      }
-      v[3 * q] = sx
-      v[3 * q + 1] = sy
-      v[3 * q + 2] = sz
+      barycentricSum(T, V, t, weights, w, v, 3 * q)
+      w += 4
       known[q] = 1
       frontier[nf++] = q
     }
@@ -309,4 +291,21 @@ export function extrapolatedAt(ext: ExtrapolationGrid, x: number, y: number, z: 
     out[o + 1] += w * v[q + 1]
     out[o + 2] += w * v[q + 2]
   }
+}
+
+/**
+ * out[o..o+2] = sum over k of l[w + k] times V at tetrahedron t's vertex k: the vertex vectors
+ * interpolated with barycentric weights found for the point (in this order: the classes' bits).
+ */
+function barycentricSum(T: Int32Array, V: Float64Array, t: number, l: Float64Array, w: number, out: Float64Array, o: number): void {
+  let sx = 0, sy = 0, sz = 0
+  for (let k = 0; k < 4; k++) {
+    const v = 3 * T[4 * t + k]
+    sx += l[w + k] * V[v]
+    sy += l[w + k] * V[v + 1]
+    sz += l[w + k] * V[v + 2]
+  }
+  out[o] = sx
+  out[o + 1] = sy
+  out[o + 2] = sz
 }
