@@ -86,9 +86,13 @@ export function sampleNodes(phi: Float32Array, g: NodeGrid, x: number, y: number
   return c0 + tz * (c1 - c0)
 }
 
-/** A field evaluated at n points at once (xyz in points[0..3n)): one batch for a kernel row. */
+/**
+ * A field evaluated at n points at once (xyz in points[0..3n)): one batch for a kernel row.
+ * `meanwhile`, when given, is run on this thread while the batch is computed (on the kernels'
+ * other threads when they take it); it must not touch the batch's points or values.
+ */
 export interface FieldBatch {
-  at(points: Float64Array, n: number): ArrayLike<number>
+  at(points: Float64Array, n: number, meanwhile?: () => void): ArrayLike<number>
 }
 
 /** A field at one point, or in batches. */
@@ -121,7 +125,7 @@ function vertexEdge(positions: Float32Array, v: number, g: NodeGrid, idx: number
  * (see the file comment). The vertices to move are gathered first and `exact` is asked for all
  * of them at once (a batch goes to the traces' kernel row).
  */
-function refineVertices(positions: Float32Array, phi: Float32Array, g: NodeGrid, exact: ExactField): void {
+function refineVertices(positions: Float32Array, phi: Float32Array, g: NodeGrid, exact: ExactField, meanwhile: () => void): void {
   const { nx, ny, h } = g
   const idx = [0, 0, 0]
   const frac = [0, 0, 0]
@@ -152,10 +156,11 @@ function refineVertices(positions: Float32Array, phi: Float32Array, g: NodeGrid,
   }
   let values: ArrayLike<number>
   if (typeof exact === 'function') {
+    meanwhile()
     const out = new Float64Array(count)
     for (let i = 0; i < count; i++) out[i] = exact(points[3 * i], points[3 * i + 1], points[3 * i + 2])
     values = out
-  } else values = exact.at(points, count)
+  } else values = exact.at(points, count, meanwhile)
   for (let i = 0; i < count; i++) {
     const ft = values[i]
     if (!Number.isFinite(ft) || ft === 0) continue
@@ -202,12 +207,21 @@ export class ContouredSurface {
    * Contours phi at 0. `exact`, when given, is the function phi samples, evaluated anywhere:
    * each vertex is refined along its edge with it (see the file comment).
    */
-  static contour(phi: Float32Array, grid: NodeGrid, band: number, exact: ExactField | null = null, buffers: MeshBuffers = new MeshBuffers(), mc: MarchingCubes = new MarchingCubes()): ContouredSurface {
+  static contour(phi: Float32Array, grid: NodeGrid, band: number, exact: ExactField | null = null, buffers: MeshBuffers = new MeshBuffers(), mc: MarchingCubes = new MarchingCubes(), farFieldNow = false): ContouredSurface {
     buffers.reset()
     mc.run(phi, grid, buffers)
     const positions = buffers.positions.slice(0, 3 * buffers.vertexCount)
-    if (exact !== null) refineVertices(positions, phi, grid, exact)
-    return new ContouredSurface(phi, grid, band, positions, buffers.indices.slice(0, 3 * buffers.triangleCount))
+    // The far field reads phi alone: with `farFieldNow` (a caller that will read it, as the
+    // tetrahedral liquid's mesher does) it is built while the vertices' batch is computed.
+    let far: FarField | null = null
+    const buildFar = () => {
+      if (farFieldNow) far = new FarField(phi, grid, band)
+    }
+    if (exact !== null) refineVertices(positions, phi, grid, exact, buildFar)
+    else buildFar()
+    const surface = new ContouredSurface(phi, grid, band, positions, buffers.indices.slice(0, 3 * buffers.triangleCount))
+    surface.farField = far
+    return surface
   }
 
   /** The tree and pseudo-normals of S's signed distance, for the traces' kernel row (traceDistanceKernel.ts); null when S is empty. */

@@ -137,8 +137,9 @@ function pointBuffer(s: AdvanceSurfaceInput, n: number): Float64Array {
  * S_t.distance(back-trace over dt) at the n points (xyz) of `points`, from pointBuffer, in one
  * batch: the row's, else the classes'.
  */
-function traceBatch(s: AdvanceSurfaceInput, points: Float64Array, n: number): ArrayLike<number> {
-  if (s.trace) return s.trace.distances(points, n)
+function traceBatch(s: AdvanceSurfaceInput, points: Float64Array, n: number, meanwhile?: () => void): ArrayLike<number> {
+  if (s.trace) return s.trace.distances(points, n, meanwhile)
+  meanwhile?.()
   const out = new Float64Array(n), back = new Float64Array(3)
   for (let i = 0; i < n; i++) {
     s.velocity.backtrace(points[3 * i], points[3 * i + 1], points[3 * i + 2], s.dt, back, 0)
@@ -156,10 +157,10 @@ export function advancedDistance(s: AdvanceSurfaceInput): FieldBatch {
   const emitters = s.emitters.map((e) => new PrimitiveSdf(e.shape, e))
   const shift = s.shift ?? 0
   return {
-    at(points, n) {
+    at(points, n, meanwhile) {
       const at = pointBuffer(s, n)
       at.set(points.subarray(0, 3 * n))
-      const traced = traceBatch(s, at, n)
+      const traced = traceBatch(s, at, n, meanwhile)
       const out = new Float64Array(n)
       for (let i = 0; i < n; i++) {
         const x = points[3 * i], y = points[3 * i + 1], z = points[3 * i + 2]
@@ -174,8 +175,8 @@ export function advancedDistance(s: AdvanceSurfaceInput): FieldBatch {
   }
 }
 
-/** The nodes advanceSurface traces (in index order) and their positions, in pointBuffer: see the file comment. */
-function tracedNodes(s: AdvanceSurfaceInput, open: readonly boolean[], traced: number): { count: number; points: Float64Array } {
+/** The nodes advanceSurface traces (in index order), their positions (in pointBuffer) and indices: see the file comment. */
+function tracedNodes(s: AdvanceSurfaceInput, open: readonly boolean[], traced: number): { count: number; points: Float64Array; index: Int32Array } {
   const { phi, grid: g } = s
   let count = 0
   let n = 0
@@ -183,15 +184,17 @@ function tracedNodes(s: AdvanceSurfaceInput, open: readonly boolean[], traced: n
     if (!padding(g, i, j, k) && !mirrored(g, i, j, k, open) && !(Math.abs(phi[n]) > traced)) count++
   }
   const points = pointBuffer(s, count)
+  const index = new Int32Array(count)
   let q = 0
   n = 0
   for (let k = 0; k < g.nz; k++) for (let j = 0; j < g.ny; j++) for (let i = 0; i < g.nx; i++, n++) {
     if (padding(g, i, j, k) || mirrored(g, i, j, k, open) || Math.abs(phi[n]) > traced) continue
+    index[q / 3] = n
     points[q++] = g.origin[0] + i * g.h
     points[q++] = g.origin[1] + j * g.h
     points[q++] = g.origin[2] + k * g.h
   }
-  return { count, points }
+  return { count, points, index }
 }
 
 /** f_{t+1} at the nodes (a new array). */
@@ -205,6 +208,36 @@ export function advanceSurface(s: AdvanceSurfaceInput): Float32Array {
   const shift = s.shift ?? 0
   const h3 = g.h * g.h * g.h
   const nodes = tracedNodes(s, solids.open, traced)
+  if (emitters.length === 0) {
+    // Without emitters no node's value depends on another's (no inflow sum in node order), so
+    // the nodes the surface cannot reach, most of the grid, are done on this thread while the
+    // kernels' other threads trace the rest; then the traced ones. The same values.
+    const values = traceBatch(s, nodes.points, nodes.count, () => {
+      let n = 0
+      for (let k = 0; k < g.nz; k++) for (let j = 0; j < g.ny; j++) for (let i = 0; i < g.nx; i++, n++) {
+        if (padding(g, i, j, k)) {
+          out[n] = band
+          continue
+        }
+        const f = phi[n]
+        if (mirrored(g, i, j, k, solids.open) || !(Math.abs(f) > traced)) continue
+        const x = g.origin[0] + i * g.h, y = g.origin[1] + j * g.h, z = g.origin[2] + k * g.h
+        out[n] = clamp(Math.max((f > 0 ? f - reach : f + reach) - shift, solids.clear(x, y, z)), band)
+      }
+    })
+    const { nx, ny } = g
+    for (let q = 0; q < nodes.count; q++) {
+      const n = nodes.index[q]
+      const i = n % nx, j = ((n - i) / nx) % ny, k = (n - i - nx * j) / (nx * ny)
+      const x = g.origin[0] + i * g.h, y = g.origin[1] + j * g.h, z = g.origin[2] + k * g.h
+      let d = values[q]
+      if (s.particles !== null) d = Math.min(d, s.particles(x, y, z))
+      d -= shift
+      out[n] = clamp(Math.max(d, solids.clear(x, y, z)), band)
+    }
+    mirrorWallNodes(out, g, solids.open)
+    return out
+  }
   const values = traceBatch(s, nodes.points, nodes.count)
   let inflow = 0
   let n = 0, q = 0

@@ -156,7 +156,8 @@ export class TetLiquidSolver implements Solver<TetLiquidInput> {
     this.kernels.scoped(() => {
       const traced = { ...advance, trace: new TraceDistanceRow(this.kernels, old, this.surface, h) }
       this.phi = advanceSurface(traced)
-      this.surface = ContouredSurface.contour(this.phi, this.grid, this.band, advancedDistance(traced))
+      // The mesher reads S_{t+1}'s far field: it is built while the vertices are traced.
+      this.surface = ContouredSurface.contour(this.phi, this.grid, this.band, advancedDistance(traced), undefined, undefined, true)
     })
     if (control) this.controlVolume(budget.inflow - outflow(this.phi, this.grid, solids.open, old, h), solids)
     stats.ms.tracking += now() - t0

@@ -77,12 +77,25 @@ export class TraceDistanceRow {
     return this.kernels.f64(3 * Math.max(1, n))
   }
 
-  /** f+ at the first n points of `points` (from triples()): a new array in the kernels' memory. */
-  distances(points: Float64Array, n: number): Float64Array {
+  /**
+   * f+ at the first n points of `points` (from triples()): a new array in the kernels' memory.
+   * `meanwhile`: as in velocitiesWhile.
+   */
+  distances(points: Float64Array, n: number, meanwhile: () => void = () => {}): Float64Array {
     if (this.Sf === null) throw new EddyError('INTERNAL', 'tetrahedral liquid traces: distances asked without a surface')
     const out = this.kernels.f64(Math.max(1, n))
-    if (n > 0) this.kernels.run(TRACE_DISTANCES, this.M, this.Sf, this.params, points, out, null, n)
+    if (n > 0) this.kernels.begin(TRACE_DISTANCES, this.M, this.Sf, this.params, points, out, null, n)
+    this.overlap(meanwhile)
     return out
+  }
+
+  /** Runs `meanwhile` while a begun job is out, then ends the job (also when meanwhile throws). */
+  private overlap(meanwhile: () => void): void {
+    try {
+      meanwhile()
+    } finally {
+      this.kernels.finish()
+    }
   }
 
   /**
@@ -110,11 +123,7 @@ export class TraceDistanceRow {
     }
     const out = this.kernels.f64(Math.max(1, n))
     if (n > 0) this.kernels.begin(TRACE_VELOCITIES, this.M, this.A, this.params, points, normals, out, null, n)
-    try {
-      meanwhile()
-    } finally {
-      this.kernels.finish()
-    }
+    this.overlap(meanwhile)
     return out
   }
 }
