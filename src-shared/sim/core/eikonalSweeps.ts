@@ -21,6 +21,10 @@
  */
 export function sweepEikonal(d: Float64Array, nx: number, ny: number, nz: number, dx: number, far: number, i0: number, i1: number, j0: number, j1: number, k0: number, k1: number, spans: Int32Array | null = null): void {
   const plane = nx * ny
+  // `far` as a local number: merged straight from the parameter with the values read from d (the
+  // ternaries below), it made V8 keep those reads as boxed heap numbers, one allocation each
+  // (1.2 GB of garbage in a 4-frame tetrahedral dam break at resolution 96), at 2.2x the time.
+  const outside = +far
   for (let s = 0; s < 8 && i0 <= i1; s++) {
     const di = s & 1 ? -1 : 1, dj = s & 2 ? -1 : 1, dk = s & 4 ? -1 : 1
     for (let kk = k0; kk <= k1; kk++) {
@@ -32,9 +36,9 @@ export function sweepEikonal(d: Float64Array, nx: number, ny: number, nz: number
         for (let ii = lo; ii <= hi; ii++) {
           const i = di > 0 ? ii : hi - (ii - lo)
           const c = i + nx * r
-          const a = Math.min(i > 0 ? d[c - 1] : far, i < nx - 1 ? d[c + 1] : far)
-          const b = Math.min(j > 0 ? d[c - nx] : far, j < ny - 1 ? d[c + nx] : far)
-          const e = Math.min(k > 0 ? d[c - plane] : far, k < nz - 1 ? d[c + plane] : far)
+          const a = Math.min(i > 0 ? d[c - 1] : outside, i < nx - 1 ? d[c + 1] : outside)
+          const b = Math.min(j > 0 ? d[c - nx] : outside, j < ny - 1 ? d[c + nx] : outside)
+          const e = Math.min(k > 0 ? d[c - plane] : outside, k < nz - 1 ? d[c + plane] : outside)
           // The update lies at least dx / sqrt(3) above the smallest neighbour (rounding stays
           // far below that), so a node with no neighbour below it keeps its value: skipping
           // the square roots there (a band's far nodes, all at `far`) keeps the same bits.

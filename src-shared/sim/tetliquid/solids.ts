@@ -108,6 +108,11 @@ export class Solids {
     return on
   }
 
+  /** Whether there are obstacles (clear() is -Infinity everywhere without: callers skip it). */
+  get hasObstacles(): boolean {
+    return this.fields.length > 0
+  }
+
   /** Outside every obstacle, negative there (-Infinity with no obstacles): the contouring clip. */
   clear = (x: number, y: number, z: number): number => {
     let d = -Infinity
