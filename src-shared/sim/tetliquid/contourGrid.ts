@@ -205,14 +205,14 @@ export class ContouredSurface {
 
   /**
    * Contours phi at 0. `exact`, when given, is the function phi samples, evaluated anywhere:
-   * each vertex is refined along its edge with it (see the file comment).
+   * each vertex is refined along its edge with it (see the file comment). `farFieldNow`: build
+   * the far field at once, while that batch is computed, for a caller that will read it.
    */
-  static contour(phi: Float32Array, grid: NodeGrid, band: number, exact: ExactField | null = null, buffers: MeshBuffers = new MeshBuffers(), mc: MarchingCubes = new MarchingCubes(), farFieldNow = false): ContouredSurface {
-    buffers.reset()
-    mc.run(phi, grid, buffers)
+  static contour(phi: Float32Array, grid: NodeGrid, band: number, exact: ExactField | null = null, farFieldNow = false): ContouredSurface {
+    const buffers = new MeshBuffers()
+    new MarchingCubes().run(phi, grid, buffers)
     const positions = buffers.positions.slice(0, 3 * buffers.vertexCount)
-    // The far field reads phi alone: with `farFieldNow` (a caller that will read it, as the
-    // tetrahedral liquid's mesher does) it is built while the vertices' batch is computed.
+    // The far field reads phi alone, so it need not wait for the refined vertices.
     let far: FarField | null = null
     const buildFar = () => {
       if (farFieldNow) far = new FarField(phi, grid, band)

@@ -157,7 +157,7 @@ export class TetLiquidSolver implements Solver<TetLiquidInput> {
       const traced = { ...advance, trace: new TraceDistanceRow(this.kernels, old, this.surface, h) }
       this.phi = advanceSurface(traced)
       // The mesher reads S_{t+1}'s far field: it is built while the vertices are traced.
-      this.surface = ContouredSurface.contour(this.phi, this.grid, this.band, advancedDistance(traced), undefined, undefined, true)
+      this.surface = ContouredSurface.contour(this.phi, this.grid, this.band, advancedDistance(traced), true)
     })
     if (control) this.controlVolume(budget.inflow - outflow(this.phi, this.grid, solids.open, old, h), solids)
     stats.ms.tracking += now() - t0
@@ -244,7 +244,7 @@ export class TetLiquidSolver implements Solver<TetLiquidInput> {
         const points = row.triples(faceCount), normals = row.triples(faceCount)
         points.set(c.subarray(0, 3 * faceCount))
         normals.set(n.subarray(0, 3 * faceCount))
-        const traced = row.velocitiesWhile(points, normals, faceCount, () => {
+        const traced = row.velocities(points, normals, faceCount, () => {
           location = new MeshLocation(mesh.topology, mesh.geometry, mesh.positions, this.setup.spacing, this.setup.box)
         })
         u.set(traced.subarray(0, faceCount))

@@ -79,7 +79,7 @@ export class TraceDistanceRow {
 
   /**
    * f+ at the first n points of `points` (from triples()): a new array in the kernels' memory.
-   * `meanwhile`: as in velocitiesWhile.
+   * `meanwhile`: as in velocities().
    */
   distances(points: Float64Array, n: number, meanwhile: () => void = () => {}): Float64Array {
     if (this.Sf === null) throw new EddyError('INTERNAL', 'tetrahedral liquid traces: distances asked without a surface')
@@ -100,18 +100,12 @@ export class TraceDistanceRow {
 
   /**
    * n_i . M_t.accurate(back-trace of point i) for the first n points and normals (3 each, in
-   * the kernels' memory, from triples()): a new array in the kernels' memory.
+   * the kernels' memory, from triples()): a new array in the kernels' memory. `meanwhile`, when
+   * given, runs on this thread while the kernels' other threads trace (KernelBackend.begin; this
+   * thread takes the pieces left when it returns). It must not touch the kernels' memory: their
+   * arrays, rows or allocator.
    */
-  velocities(points: Float64Array, normals: Float64Array, n: number): Float64Array {
-    return this.velocitiesWhile(points, normals, n, () => {})
-  }
-
-  /**
-   * velocities(), with `meanwhile` run on this thread while the kernels' other threads trace
-   * (KernelBackend.begin; this thread takes the pieces left when it returns). `meanwhile` must
-   * not touch the kernels' memory: their arrays, rows or allocator.
-   */
-  velocitiesWhile(points: Float64Array, normals: Float64Array, n: number, meanwhile: () => void): Float64Array {
+  velocities(points: Float64Array, normals: Float64Array, n: number, meanwhile: () => void = () => {}): Float64Array {
     if (this.A === null) {
       const { topology, geometry, u } = this.velocity
       const { tetFaces, tetFaceSigns } = topology
