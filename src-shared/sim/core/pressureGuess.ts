@@ -45,6 +45,21 @@ export class PressureGuess {
     this.dtLast = dt > 0 ? dt : 0
   }
 
+  /**
+   * Runs `solver` on p: a step's solve (dt given) starts from the extrapolated guess and is
+   * recorded; any other starts from p as it is and drops the history.
+   */
+  around<T>(p: Float64Array, dt: number | undefined, solver: () => T): T {
+    if (dt === undefined) {
+      this.reset()
+      return solver()
+    }
+    this.start(p, dt)
+    const result = solver()
+    this.solved(dt)
+    return result
+  }
+
   /** The next solve starts from p alone (the last solve was no step's). */
   reset(): void {
     this.dtLast = this.dtBefore = 0

@@ -288,12 +288,7 @@ export class HybridFields {
    * the pressure extrapolated in time (core/pressureGuess.ts); without it, from the last solve.
    */
   project(tolerance: number, dt?: number): HybridProjectStats {
-    const { guess } = this
-    if (dt === undefined) guess.reset()
-    else guess.start(this.projection.p, dt)
-    const stats = this.projection.project(this.z, { tolerance, maxIterations: 1000 })
-    if (dt !== undefined) guess.solved(dt)
-    return stats
+    return this.guess.around(this.projection.p, dt, () => this.projection.project(this.z, { tolerance, maxIterations: 1000 }))
   }
 
   /**

@@ -189,8 +189,7 @@ export class SurfaceProjection {
    * this solve starts no step history (fluxes set directly are no step's: projectStep).
    */
   project(fx: Float64Array, fy: Float64Array, tolerance = 1e-6, maxIterations = 2000): SolveStats {
-    this.guess.reset()
-    return this.solve(fx, fy, tolerance, maxIterations)
+    return this.guess.around(this.p, undefined, () => this.solve(fx, fy, tolerance, maxIterations))
   }
 
   /**
@@ -203,10 +202,7 @@ export class SurfaceProjection {
    * over L + 1 vectors four times, about an iteration's worth of bytes).
    */
   projectStep(fx: Float64Array, fy: Float64Array, dt: number, tolerance = 1e-6, maxIterations = 2000): SolveStats {
-    this.guess.start(this.p, dt)
-    const stats = this.solve(fx, fy, tolerance, maxIterations)
-    this.guess.solved(dt)
-    return stats
+    return this.guess.around(this.p, dt, () => this.solve(fx, fy, tolerance, maxIterations))
   }
 
   private solve(fx: Float64Array, fy: Float64Array, tolerance: number, maxIterations: number): SolveStats {
