@@ -79,7 +79,184 @@ function macComponent(macSingle: usize, macSign: usize, zf: usize, a: i32, gx: f
   return sum
 }
 
-/** hexFaceTraces over faces [f0, f1). */
+// Two traces at once. A trace is one long chain of dependent steps (a lookup's eight corners
+// summed in order, the midpoint, its cube, the next lookup, the end, its cube, the staggered
+// stencil summed in order): one face's chain is longer than what the processor can look ahead
+// over, so one face at a time waits on each step's latency. Two faces, each in its own lane of
+// the same operations (each lane the scalar chain's operations in its order, so its bits), run
+// their chains side by side. A pair whose traces leave the plain hexahedra is redone face by
+// face.
+
+// The last fastInHex2 velocities (lanes: the two traces).
+let wx2: v128 = f64x2.splat(0)
+let wy2: v128 = f64x2.splat(0)
+let wz2: v128 = f64x2.splat(0)
+
+/** fastInHex for two points (lanes) in hexahedra cA and cB, into (wx2, wy2, wz2). */
+@inline function fastInHex2(cellCentre: usize, hexVertices: usize, vv: usize, x: v128, y: v128, z: v128, cA: i32, cB: i32, invH: v128): void {
+  const half = f64x2.splat(0.5), one = f64x2.splat(1)
+  const tx = f64x2.add(f64x2.mul(f64x2.sub(x, f64x2(rf64(cellCentre, 3 * cA), rf64(cellCentre, 3 * cB))), invH), half)
+  const ty = f64x2.add(f64x2.mul(f64x2.sub(y, f64x2(rf64(cellCentre, 3 * cA + 1), rf64(cellCentre, 3 * cB + 1))), invH), half)
+  const tz = f64x2.add(f64x2.mul(f64x2.sub(z, f64x2(rf64(cellCentre, 3 * cA + 2), rf64(cellCentre, 3 * cB + 2))), invH), half)
+  const sx = f64x2.sub(one, tx), sy = f64x2.sub(one, ty), sz = f64x2.sub(one, tz)
+  const pa = hexVertices + (<usize>(8 * cA) << 2), pb = hexVertices + (<usize>(8 * cB) << 2)
+  let ux = f64x2.splat(0), uy = ux, uz = ux
+  for (let d = 0; d < 8; d++) {
+    const wt = f64x2.mul(f64x2.mul((d & 1) != 0 ? tx : sx, (d & 2) != 0 ? ty : sy), (d & 4) != 0 ? tz : sz)
+    const a = vv + (<usize>(3 * load<i32>(pa + (<usize>d << 2))) << 3)
+    const b = vv + (<usize>(3 * load<i32>(pb + (<usize>d << 2))) << 3)
+    ux = f64x2.add(ux, f64x2.mul(wt, f64x2(load<f64>(a), load<f64>(b))))
+    uy = f64x2.add(uy, f64x2.mul(wt, f64x2(load<f64>(a, 8), load<f64>(b, 8))))
+    uz = f64x2.add(uz, f64x2.mul(wt, f64x2(load<f64>(a, 16), load<f64>(b, 16))))
+  }
+  wx2 = ux; wy2 = uy; wz2 = uz
+}
+
+// The two ends of the last hexTraceEnd2 and their hexahedra.
+let ex2: v128 = f64x2.splat(0)
+let ey2: v128 = f64x2.splat(0)
+let ez2: v128 = f64x2.splat(0)
+let endA: i32 = -1
+let endB: i32 = -1
+
+/**
+ * hexTraceEnd for two starts (lanes) in hexahedra cA and cB: false when either midpoint is not
+ * in a hexahedral cube (the caller redoes both alone); else the ends in (ex2, ey2, ez2) and
+ * their hexahedra (or -1) in endA, endB.
+ */
+@inline function hexTraceEnd2(cellCentre: usize, hexVertices: usize, cubeHex: usize, vv: usize, x: v128, y: v128, z: v128, cA: i32, cB: i32, step: v128, h: v128, nx: i32, ny: i32, nz: i32, ox: f64, oy: f64, oz: f64, invH: f64): bool {
+  const iH = f64x2.splat(invH)
+  fastInHex2(cellCentre, hexVertices, vv, x, y, z, cA, cB, iH)
+  const mx = f64x2.add(x, f64x2.mul(h, wx2)), my = f64x2.add(y, f64x2.mul(h, wy2)), mz = f64x2.add(z, f64x2.mul(h, wz2))
+  const mA = hexCellAt(cubeHex, f64x2.extract_lane(mx, 0), f64x2.extract_lane(my, 0), f64x2.extract_lane(mz, 0), nx, ny, nz, ox, oy, oz, invH)
+  const mB = hexCellAt(cubeHex, f64x2.extract_lane(mx, 1), f64x2.extract_lane(my, 1), f64x2.extract_lane(mz, 1), nx, ny, nz, ox, oy, oz, invH)
+  if (mA < 0 || mB < 0) return false
+  fastInHex2(cellCentre, hexVertices, vv, mx, my, mz, mA, mB, iH)
+  ex2 = f64x2.add(x, f64x2.mul(step, wx2)); ey2 = f64x2.add(y, f64x2.mul(step, wy2)); ez2 = f64x2.add(z, f64x2.mul(step, wz2))
+  endA = hexCellAt(cubeHex, f64x2.extract_lane(ex2, 0), f64x2.extract_lane(ey2, 0), f64x2.extract_lane(ez2, 0), nx, ny, nz, ox, oy, oz, invH)
+  endB = hexCellAt(cubeHex, f64x2.extract_lane(ex2, 1), f64x2.extract_lane(ey2, 1), f64x2.extract_lane(ez2, 1), nx, ny, nz, ox, oy, oz, invH)
+  return true
+}
+
+/** The axis of a face's normal when it lies along one (0, 1, 2), else -1. */
+@inline function normalAxis(faceNormal: usize, f: i32): i32 {
+  const n0 = rf64(faceNormal, 3 * f), n1 = rf64(faceNormal, 3 * f + 1), n2 = rf64(faceNormal, 3 * f + 2)
+  return n1 == 0 && n2 == 0 ? 0 : n0 == 0 && n2 == 0 ? 1 : n0 == 0 && n1 == 0 ? 2 : -1
+}
+
+// macComponent2's per-lane stencil: the first grid face, the row strides, and whether the lane
+// already failed (a stencil face outside the grid).
+let mBase: i32 = 0
+let mFx: i32 = 0
+let mFy: i32 = 0
+let mBad: bool = false
+let mTx: f64 = 0
+let mTy: f64 = 0
+let mTz: f64 = 0
+
+/** macComponent's stencil for component a at grid point (gx, gy, gz) of cube (ci, cj, ck) into the m* globals. */
+@inline function macStencil(a: i32, gx: f64, gy: f64, gz: f64, ci: i32, cj: i32, ck: i32, nx: i32, ny: i32, nz: i32): void {
+  const u = a == 0 ? gx : gx - 0.5, v = a == 1 ? gy : gy - 0.5, w = a == 2 ? gz : gz - 0.5
+  const i0 = a == 0 ? ci : floorNear(u, ci), j0 = a == 1 ? cj : floorNear(v, cj), k0 = a == 2 ? ck : floorNear(w, ck)
+  const fx = nx + (a == 0 ? 1 : 0), fy = ny + (a == 1 ? 1 : 0), fz = nz + (a == 2 ? 1 : 0)
+  mBad = i0 < 0 || j0 < 0 || k0 < 0 || i0 + 1 >= fx || j0 + 1 >= fy || k0 + 1 >= fz
+  mTx = u - <f64>i0; mTy = v - <f64>j0; mTz = w - <f64>k0
+  const axisOffset = a == 0 ? 0 : a == 1 ? (nx + 1) * ny * nz : (nx + 1) * ny * nz + nx * (ny + 1) * nz
+  // A failed lane reads the grid's first faces instead (always there) and is answered NaN.
+  mBase = mBad ? 0 : axisOffset + i0 + fx * (j0 + fy * k0)
+  mFx = fx; mFy = fy
+}
+
+/**
+ * macComponent for two lanes (face A's component aA at its end, face B's aB at its), each lane
+ * its scalar sum in order; a lane whose stencil fails (outside, split or missing, NaN) is NaN.
+ */
+function macComponent2(macSingle: usize, macSign: usize, zf: usize, aA: i32, aB: i32, gx: v128, gy: v128, gz: v128, ciA: i32, cjA: i32, ckA: i32, ciB: i32, cjB: i32, ckB: i32, nx: i32, ny: i32, nz: i32): v128 {
+  macStencil(aA, f64x2.extract_lane(gx, 0), f64x2.extract_lane(gy, 0), f64x2.extract_lane(gz, 0), ciA, cjA, ckA, nx, ny, nz)
+  const baseA = mBase, fxA = mFx, fyA = mFy
+  let badA = mBad
+  const txA = mTx, tyA = mTy, tzA = mTz
+  macStencil(aB, f64x2.extract_lane(gx, 1), f64x2.extract_lane(gy, 1), f64x2.extract_lane(gz, 1), ciB, cjB, ckB, nx, ny, nz)
+  const baseB = mBase, fxB = mFx, fyB = mFy
+  let badB = mBad
+  const one = f64x2.splat(1)
+  const tx = f64x2(txA, mTx), ty = f64x2(tyA, mTy), tz = f64x2(tzA, mTz)
+  const sx = f64x2.sub(one, tx), sy = f64x2.sub(one, ty), sz = f64x2.sub(one, tz)
+  let sum = f64x2.splat(0)
+  for (let d = 0; d < 8; d++) {
+    const dy = (d & 2) != 0 ? 1 : 0, dz = (d & 4) != 0 ? 1 : 0
+    const gA = baseA + (d & 1) + fxA * (dy + fyA * dz), gB = baseB + (d & 1) + fxB * (dy + fyB * dz)
+    let fA = ri32(macSingle, gA), fB = ri32(macSingle, gB)
+    if (fA < 0) { badA = true; fA = 0 }
+    if (fB < 0) { badB = true; fB = 0 }
+    const value = f64x2.mul(f64x2(rf64(zf, fA), rf64(zf, fB)), f64x2(rf64(macSign, gA), rf64(macSign, gB)))
+    sum = f64x2.add(sum, f64x2.mul(f64x2.mul(f64x2.mul((d & 1) != 0 ? tx : sx, dy != 0 ? ty : sy), dz != 0 ? tz : sz), value))
+  }
+  // A NaN value makes its lane's sum NaN, as the scalar's early NaN.
+  if (badA) sum = f64x2.replace_lane(sum, 0, NaN)
+  if (badB) sum = f64x2.replace_lane(sum, 1, NaN)
+  return sum
+}
+
+/** hexFaceTraces' work for face f alone (the reference's loop body). */
+function oneFace(
+  faceCentre: usize, faceNormal: usize, faceCellA: usize, faceKind: usize, cellCentre: usize, hexVertices: usize,
+  cubeHex: usize, hexCube: usize, cellKind: usize, macSingle: usize, macSign: usize,
+  vv: usize, zOld: usize, step: f64, h: f64, hexCount: i32, nx: i32, ny: i32, nz: i32, ox: f64, oy: f64, oz: f64, invH: f64,
+  zNew: usize, at: usize, cell: usize, status: usize, f: i32,
+): void {
+  const kind = ru8(faceKind, f)
+  if (kind == FACE_WALL || kind == FACE_OBSTACLE) {
+    wf64(zNew, f, rf64(zOld, f))
+    store<u8>(status + <usize>f, DONE)
+    return
+  }
+  const c = ri32(faceCellA, f)
+  store<u8>(status + <usize>f, FULL)
+  if (c >= hexCount) return
+  const ce = hexTraceEnd(cellCentre, hexVertices, cubeHex, vv, rf64(faceCentre, 3 * f), rf64(faceCentre, 3 * f + 1), rf64(faceCentre, 3 * f + 2), c, step, h, nx, ny, nz, ox, oy, oz, invH)
+  if (ce < 0) return
+  finishFace(faceNormal, hexCube, cellKind, macSingle, macSign, zOld, nx, ny, nz, ox, oy, oz, invH, zNew, at, cell, status, f, ce, ex, ey, ez)
+}
+
+/** A face whose trace ended at (x, y, z) in hexahedron ce: the end recorded, then the staggered velocity where its stencil is whole. */
+function finishFace(
+  faceNormal: usize, hexCube: usize, cellKind: usize, macSingle: usize, macSign: usize, zOld: usize,
+  nx: i32, ny: i32, nz: i32, ox: f64, oy: f64, oz: f64, invH: f64, zNew: usize, at: usize, cell: usize, status: usize, f: i32, ce: i32, x: f64, y: f64, z: f64,
+): void {
+  wf64(at, 3 * f, x); wf64(at, 3 * f + 1, y); wf64(at, 3 * f + 2, z)
+  wi32(cell, f, ce)
+  store<u8>(status + <usize>f, ACCURATE)
+  if (ru8(cellKind, ce) != CELL_HEX) return
+  const cube = ri32(hexCube, ce)
+  const ci = cube % nx, r = (cube - ci) / nx, cj = r % ny, ck = (r - cj) / ny
+  const gx = (x - ox) * invH, gy = (y - oy) * invH, gz = (z - oz) * invH
+  // A face along an axis needs that component alone (hexTraceKernel.ts).
+  const n0 = rf64(faceNormal, 3 * f), n1 = rf64(faceNormal, 3 * f + 1), n2 = rf64(faceNormal, 3 * f + 2)
+  const axis = n1 == 0 && n2 == 0 ? 0 : n0 == 0 && n2 == 0 ? 1 : n0 == 0 && n1 == 0 ? 2 : -1
+  if (axis >= 0) {
+    const q = macComponent(macSingle, macSign, zOld, axis, gx, gy, gz, ci, cj, ck, nx, ny, nz)
+    if (q != q) return
+    wf64(zNew, f, q * (axis == 0 ? n0 : axis == 1 ? n1 : n2))
+  } else {
+    const u = macComponent(macSingle, macSign, zOld, 0, gx, gy, gz, ci, cj, ck, nx, ny, nz)
+    if (u != u) return
+    const v = macComponent(macSingle, macSign, zOld, 1, gx, gy, gz, ci, cj, ck, nx, ny, nz)
+    if (v != v) return
+    const w = macComponent(macSingle, macSign, zOld, 2, gx, gy, gz, ci, cj, ck, nx, ny, nz)
+    if (w != w) return
+    wf64(zNew, f, u * n0 + v * n1 + w * n2)
+  }
+  store<u8>(status + <usize>f, DONE)
+}
+
+/** Whether face f's trace starts in a plain hexahedron (not closed, not in a tetrahedron). */
+@inline function traced(faceKind: usize, faceCellA: usize, hexCount: i32, f: i32): bool {
+  const kind = ru8(faceKind, f)
+  return kind != FACE_WALL && kind != FACE_OBSTACLE && ri32(faceCellA, f) < hexCount
+}
+
+/** hexFaceTraces over faces [f0, f1): two faces at a time where both are traced from a hexahedron (see above), else one. */
 export function hexFaceTraces(
   faceCentre: usize, faceNormal: usize, faceCellA: usize, faceKind: usize, cellCentre: usize, hexVertices: usize,
   cubeHex: usize, hexCube: usize, cellKind: usize, macSingle: usize, macSign: usize,
@@ -87,59 +264,111 @@ export function hexFaceTraces(
   zNew: usize, at: usize, cell: usize, status: usize, f0: i32, f1: i32,
 ): void {
   const step = -dt, h = 0.5 * step
-  for (let f = f0; f < f1; f++) {
-    const kind = ru8(faceKind, f)
-    if (kind == FACE_WALL || kind == FACE_OBSTACLE) {
-      wf64(zNew, f, rf64(zOld, f))
-      store<u8>(status + <usize>f, DONE)
+  const step2 = f64x2.splat(step), h2 = f64x2.splat(h)
+  for (let f = f0; f < f1;) {
+    const g = f + 1
+    if (g >= f1 || !traced(faceKind, faceCellA, hexCount, f) || !traced(faceKind, faceCellA, hexCount, g)) {
+      oneFace(faceCentre, faceNormal, faceCellA, faceKind, cellCentre, hexVertices, cubeHex, hexCube, cellKind, macSingle, macSign, vv, zOld, step, h, hexCount, nx, ny, nz, ox, oy, oz, invH, zNew, at, cell, status, f)
+      f++
       continue
     }
-    const c = ri32(faceCellA, f)
-    store<u8>(status + <usize>f, FULL)
-    if (c >= hexCount) continue
-    const ce = hexTraceEnd(cellCentre, hexVertices, cubeHex, vv, rf64(faceCentre, 3 * f), rf64(faceCentre, 3 * f + 1), rf64(faceCentre, 3 * f + 2), c, step, h, nx, ny, nz, ox, oy, oz, invH)
-    if (ce < 0) continue
-    wf64(at, 3 * f, ex); wf64(at, 3 * f + 1, ey); wf64(at, 3 * f + 2, ez)
-    wi32(cell, f, ce)
-    store<u8>(status + <usize>f, ACCURATE)
-    if (ru8(cellKind, ce) != CELL_HEX) continue
-    const cube = ri32(hexCube, ce)
-    const ci = cube % nx, r = (cube - ci) / nx, cj = r % ny, ck = (r - cj) / ny
-    const gx = (ex - ox) * invH, gy = (ey - oy) * invH, gz = (ez - oz) * invH
-    // A face along an axis needs that component alone (hexTraceKernel.ts).
-    const n0 = rf64(faceNormal, 3 * f), n1 = rf64(faceNormal, 3 * f + 1), n2 = rf64(faceNormal, 3 * f + 2)
-    const axis = n1 == 0 && n2 == 0 ? 0 : n0 == 0 && n2 == 0 ? 1 : n0 == 0 && n1 == 0 ? 2 : -1
-    if (axis >= 0) {
-      const q = macComponent(macSingle, macSign, zOld, axis, gx, gy, gz, ci, cj, ck, nx, ny, nz)
-      if (q != q) continue
-      wf64(zNew, f, q * (axis == 0 ? n0 : axis == 1 ? n1 : n2))
-    } else {
-      const u = macComponent(macSingle, macSign, zOld, 0, gx, gy, gz, ci, cj, ck, nx, ny, nz)
-      if (u != u) continue
-      const v = macComponent(macSingle, macSign, zOld, 1, gx, gy, gz, ci, cj, ck, nx, ny, nz)
-      if (v != v) continue
-      const w = macComponent(macSingle, macSign, zOld, 2, gx, gy, gz, ci, cj, ck, nx, ny, nz)
-      if (w != w) continue
-      wf64(zNew, f, u * n0 + v * n1 + w * n2)
+    const x = f64x2(rf64(faceCentre, 3 * f), rf64(faceCentre, 3 * g))
+    const y = f64x2(rf64(faceCentre, 3 * f + 1), rf64(faceCentre, 3 * g + 1))
+    const z = f64x2(rf64(faceCentre, 3 * f + 2), rf64(faceCentre, 3 * g + 2))
+    if (!hexTraceEnd2(cellCentre, hexVertices, cubeHex, vv, x, y, z, ri32(faceCellA, f), ri32(faceCellA, g), step2, h2, nx, ny, nz, ox, oy, oz, invH)) {
+      oneFace(faceCentre, faceNormal, faceCellA, faceKind, cellCentre, hexVertices, cubeHex, hexCube, cellKind, macSingle, macSign, vv, zOld, step, h, hexCount, nx, ny, nz, ox, oy, oz, invH, zNew, at, cell, status, f)
+      oneFace(faceCentre, faceNormal, faceCellA, faceKind, cellCentre, hexVertices, cubeHex, hexCube, cellKind, macSingle, macSign, vv, zOld, step, h, hexCount, nx, ny, nz, ox, oy, oz, invH, zNew, at, cell, status, g)
+      f += 2
+      continue
     }
-    store<u8>(status + <usize>f, DONE)
+    const cA = endA, cB = endB
+    const xe = ex2, ye = ey2, ze = ez2
+    store<u8>(status + <usize>f, FULL)
+    store<u8>(status + <usize>g, FULL)
+    const axisA = normalAxis(faceNormal, f), axisB = normalAxis(faceNormal, g)
+    if (cA >= 0 && cB >= 0 && axisA >= 0 && axisB >= 0 && ru8(cellKind, cA) == CELL_HEX && ru8(cellKind, cB) == CELL_HEX) {
+      // Both ends in plain hexahedra and both faces along axes: the staggered sums side by side.
+      wf64(at, 3 * f, f64x2.extract_lane(xe, 0)); wf64(at, 3 * f + 1, f64x2.extract_lane(ye, 0)); wf64(at, 3 * f + 2, f64x2.extract_lane(ze, 0))
+      wf64(at, 3 * g, f64x2.extract_lane(xe, 1)); wf64(at, 3 * g + 1, f64x2.extract_lane(ye, 1)); wf64(at, 3 * g + 2, f64x2.extract_lane(ze, 1))
+      wi32(cell, f, cA); wi32(cell, g, cB)
+      const cubeA = ri32(hexCube, cA), cubeB = ri32(hexCube, cB)
+      const ciA = cubeA % nx, rA = (cubeA - ciA) / nx, cjA = rA % ny, ckA = (rA - cjA) / ny
+      const ciB = cubeB % nx, rB = (cubeB - ciB) / nx, cjB = rB % ny, ckB = (rB - cjB) / ny
+      const iH = f64x2.splat(invH)
+      const gx = f64x2.mul(f64x2.sub(xe, f64x2.splat(ox)), iH), gy = f64x2.mul(f64x2.sub(ye, f64x2.splat(oy)), iH), gz = f64x2.mul(f64x2.sub(ze, f64x2.splat(oz)), iH)
+      const q = macComponent2(macSingle, macSign, zOld, axisA, axisB, gx, gy, gz, ciA, cjA, ckA, ciB, cjB, ckB, nx, ny, nz)
+      const qA = f64x2.extract_lane(q, 0), qB = f64x2.extract_lane(q, 1)
+      if (qA == qA) {
+        wf64(zNew, f, qA * rf64(faceNormal, 3 * f + axisA))
+        store<u8>(status + <usize>f, DONE)
+      } else store<u8>(status + <usize>f, ACCURATE)
+      if (qB == qB) {
+        wf64(zNew, g, qB * rf64(faceNormal, 3 * g + axisB))
+        store<u8>(status + <usize>g, DONE)
+      } else store<u8>(status + <usize>g, ACCURATE)
+    } else {
+      if (cA >= 0) finishFace(faceNormal, hexCube, cellKind, macSingle, macSign, zOld, nx, ny, nz, ox, oy, oz, invH, zNew, at, cell, status, f, cA, f64x2.extract_lane(xe, 0), f64x2.extract_lane(ye, 0), f64x2.extract_lane(ze, 0))
+      if (cB >= 0) finishFace(faceNormal, hexCube, cellKind, macSingle, macSign, zOld, nx, ny, nz, ox, oy, oz, invH, zNew, at, cell, status, g, cB, f64x2.extract_lane(xe, 1), f64x2.extract_lane(ye, 1), f64x2.extract_lane(ze, 1))
+    }
+    f += 2
   }
 }
 
-/** trilinearCentres: the 8 centres' clamped trilinear value of the scalar at s. */
-function trilinearCentres(cubeHex: usize, s: usize, i0: i32, j0: i32, k0: i32, tx: f64, ty: f64, tz: f64, nx: i32, ny: i32): f64 {
-  let sum: f64 = 0, lo: f64 = Infinity, hi: f64 = -Infinity
+
+/** hexCellTraces' work for cell c alone (the reference's loop body). */
+function oneCell(
+  cellCentre: usize, hexVertices: usize, cubeHex: usize, vv: usize, a: usize, b: usize, step: f64, h: f64, hexCount: i32,
+  nx: i32, ny: i32, nz: i32, ox: f64, oy: f64, oz: f64, invH: f64, outA: usize, outB: usize, at: usize, cell: usize, status: usize, c: i32,
+): void {
+  store<u8>(status + <usize>c, FULL)
+  if (c >= hexCount) return
+  const ce = hexTraceEnd(cellCentre, hexVertices, cubeHex, vv, rf64(cellCentre, 3 * c), rf64(cellCentre, 3 * c + 1), rf64(cellCentre, 3 * c + 2), c, step, h, nx, ny, nz, ox, oy, oz, invH)
+  if (ce < 0) return
+  finishCell(cubeHex, a, b, nx, ny, nz, ox, oy, oz, invH, outA, outB, at, cell, status, c, ce, ex, ey, ez)
+}
+
+/** A cell whose trace ended at (x, y, z) in hexahedron ce: the end recorded, then the scalars' trilinear values where the 8 centres around it are hexahedra. */
+function finishCell(
+  cubeHex: usize, a: usize, b: usize, nx: i32, ny: i32, nz: i32, ox: f64, oy: f64, oz: f64, invH: f64,
+  outA: usize, outB: usize, at: usize, cell: usize, status: usize, c: i32, ce: i32, x: f64, y: f64, z: f64,
+): void {
+  wf64(at, 3 * c, x); wf64(at, 3 * c + 1, y); wf64(at, 3 * c + 2, z)
+  wi32(cell, c, ce)
+  store<u8>(status + <usize>c, ACCURATE)
+  const u = (x - ox) * invH - 0.5, v = (y - oy) * invH - 0.5, w = (z - oz) * invH - 0.5
+  const fu = Math.floor(u), fv = Math.floor(v), fw = Math.floor(w)
+  if (!(fu >= 0 && fv >= 0 && fw >= 0 && fu + 1 < <f64>nx && fv + 1 < <f64>ny && fw + 1 < <f64>nz)) return
+  const i0 = <i32>fu, j0 = <i32>fv, k0 = <i32>fw
+  let whole = true
+  for (let d = 0; d < 8 && whole; d++) whole = ri32(cubeHex, i0 + (d & 1) + nx * (j0 + ((d & 2) != 0 ? 1 : 0) + ny * (k0 + ((d & 4) != 0 ? 1 : 0)))) >= 0
+  if (!whole) return
+  const tx = u - fu, ty = v - fv, tz = w - fw
+  const both = b != 0 && outB != 0
+  const ab = trilinearCentres2(cubeHex, a, both ? b : a, i0, j0, k0, tx, ty, tz, nx, ny)
+  wf64(outA, c, f64x2.extract_lane(ab, 0))
+  if (both) wf64(outB, c, f64x2.extract_lane(ab, 1))
+  store<u8>(status + <usize>c, DONE)
+}
+
+/**
+ * trilinearCentres of the scalars at s and t (lanes) over the same 8 centres, each lane the
+ * scalar's operations in its order (a NaN value leaves lo and hi as the scalar's comparisons
+ * do), so its bits.
+ */
+function trilinearCentres2(cubeHex: usize, s: usize, t: usize, i0: i32, j0: i32, k0: i32, tx: f64, ty: f64, tz: f64, nx: i32, ny: i32): v128 {
+  let sum = f64x2.splat(0), lo = f64x2.splat(Infinity), hi = f64x2.splat(-Infinity)
   for (let d = 0; d < 8; d++) {
     const e = ri32(cubeHex, i0 + (d & 1) + nx * (j0 + ((d & 2) != 0 ? 1 : 0) + ny * (k0 + ((d & 4) != 0 ? 1 : 0))))
-    const p = rf64(s, e)
-    if (p < lo) lo = p
-    if (p > hi) hi = p
-    sum += ((d & 1) != 0 ? tx : 1 - tx) * ((d & 2) != 0 ? ty : 1 - ty) * ((d & 4) != 0 ? tz : 1 - tz) * p
+    const p = f64x2(rf64(s, e), rf64(t, e))
+    lo = v128.bitselect(p, lo, f64x2.lt(p, lo))
+    hi = v128.bitselect(p, hi, f64x2.gt(p, hi))
+    const wt = ((d & 1) != 0 ? tx : 1 - tx) * ((d & 2) != 0 ? ty : 1 - ty) * ((d & 4) != 0 ? tz : 1 - tz)
+    sum = f64x2.add(sum, f64x2.mul(f64x2.splat(wt), p))
   }
-  return sum < lo ? lo : sum > hi ? hi : sum
+  return v128.bitselect(lo, v128.bitselect(hi, sum, f64x2.gt(sum, hi)), f64x2.lt(sum, lo))
 }
 
-/** hexCellTraces over cells [c0, c1). */
+/** hexCellTraces over cells [c0, c1): two cells at a time where both are hexahedra (see above), else one. */
 export function hexCellTraces(
   faceCentre: usize, faceNormal: usize, faceCellA: usize, faceKind: usize, cellCentre: usize, hexVertices: usize,
   cubeHex: usize, hexCube: usize, cellKind: usize, macSingle: usize, macSign: usize,
@@ -147,24 +376,29 @@ export function hexCellTraces(
   outA: usize, outB: usize, at: usize, cell: usize, status: usize, c0: i32, c1: i32,
 ): void {
   const step = -dt, h = 0.5 * step
-  for (let c = c0; c < c1; c++) {
+  const step2 = f64x2.splat(step), h2 = f64x2.splat(h)
+  for (let c = c0; c < c1;) {
+    const d = c + 1
+    if (d >= c1 || d >= hexCount) {
+      oneCell(cellCentre, hexVertices, cubeHex, vv, a, b, step, h, hexCount, nx, ny, nz, ox, oy, oz, invH, outA, outB, at, cell, status, c)
+      c++
+      continue
+    }
+    const x = f64x2(rf64(cellCentre, 3 * c), rf64(cellCentre, 3 * d))
+    const y = f64x2(rf64(cellCentre, 3 * c + 1), rf64(cellCentre, 3 * d + 1))
+    const z = f64x2(rf64(cellCentre, 3 * c + 2), rf64(cellCentre, 3 * d + 2))
+    if (!hexTraceEnd2(cellCentre, hexVertices, cubeHex, vv, x, y, z, c, d, step2, h2, nx, ny, nz, ox, oy, oz, invH)) {
+      oneCell(cellCentre, hexVertices, cubeHex, vv, a, b, step, h, hexCount, nx, ny, nz, ox, oy, oz, invH, outA, outB, at, cell, status, c)
+      oneCell(cellCentre, hexVertices, cubeHex, vv, a, b, step, h, hexCount, nx, ny, nz, ox, oy, oz, invH, outA, outB, at, cell, status, d)
+      c += 2
+      continue
+    }
+    const cA = endA, cB = endB
+    const xe = ex2, ye = ey2, ze = ez2
     store<u8>(status + <usize>c, FULL)
-    if (c >= hexCount) continue
-    const ce = hexTraceEnd(cellCentre, hexVertices, cubeHex, vv, rf64(cellCentre, 3 * c), rf64(cellCentre, 3 * c + 1), rf64(cellCentre, 3 * c + 2), c, step, h, nx, ny, nz, ox, oy, oz, invH)
-    if (ce < 0) continue
-    wf64(at, 3 * c, ex); wf64(at, 3 * c + 1, ey); wf64(at, 3 * c + 2, ez)
-    wi32(cell, c, ce)
-    store<u8>(status + <usize>c, ACCURATE)
-    const u = (ex - ox) * invH - 0.5, v = (ey - oy) * invH - 0.5, w = (ez - oz) * invH - 0.5
-    const fu = Math.floor(u), fv = Math.floor(v), fw = Math.floor(w)
-    if (!(fu >= 0 && fv >= 0 && fw >= 0 && fu + 1 < <f64>nx && fv + 1 < <f64>ny && fw + 1 < <f64>nz)) continue
-    const i0 = <i32>fu, j0 = <i32>fv, k0 = <i32>fw
-    let whole = true
-    for (let d = 0; d < 8 && whole; d++) whole = ri32(cubeHex, i0 + (d & 1) + nx * (j0 + ((d & 2) != 0 ? 1 : 0) + ny * (k0 + ((d & 4) != 0 ? 1 : 0)))) >= 0
-    if (!whole) continue
-    const tx = u - fu, ty = v - fv, tz = w - fw
-    wf64(outA, c, trilinearCentres(cubeHex, a, i0, j0, k0, tx, ty, tz, nx, ny))
-    if (b != 0 && outB != 0) wf64(outB, c, trilinearCentres(cubeHex, b, i0, j0, k0, tx, ty, tz, nx, ny))
-    store<u8>(status + <usize>c, DONE)
+    store<u8>(status + <usize>d, FULL)
+    if (cA >= 0) finishCell(cubeHex, a, b, nx, ny, nz, ox, oy, oz, invH, outA, outB, at, cell, status, c, cA, f64x2.extract_lane(xe, 0), f64x2.extract_lane(ye, 0), f64x2.extract_lane(ze, 0))
+    if (cB >= 0) finishCell(cubeHex, a, b, nx, ny, nz, ox, oy, oz, invH, outA, outB, at, cell, status, d, cB, f64x2.extract_lane(xe, 1), f64x2.extract_lane(ye, 1), f64x2.extract_lane(ze, 1))
+    c += 2
   }
 }
