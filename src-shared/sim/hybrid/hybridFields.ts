@@ -111,10 +111,13 @@ export class HybridFields {
     return this.locator.cellAt(x, y, z)
   }
 
-  /** Largest speed the next substep must follow: the cell velocities' and the emitters' inflow. */
+  /**
+   * Largest speed the next substep must follow: the cells' plain velocities' (without the
+   * tetrahedra's gradient corrections, which refine a tetrahedron's velocity for the vorticity
+   * and do not bound it better) and the emitters' inflow.
+   */
   maxSpeed(input: HybridSimInput): number {
-    this.vorticity.compute(this.z)
-    const u = this.vorticity.velocity
+    const u = this.vorticity.plainVelocities(this.z)
     let m2 = 0
     for (let c = 0; c < this.mesh.cellCount; c++) {
       const s = u[3 * c] * u[3 * c] + u[3 * c + 1] * u[3 * c + 1] + u[3 * c + 2] * u[3 * c + 2]
@@ -299,8 +302,8 @@ export class HybridFields {
   resample(density: Float32Array, temperature: Float32Array, velocity: Float32Array): void {
     const { mesh } = this
     const { nx, ny, nz } = mesh.grid
-    this.vorticity.compute(this.z)
-    const u = this.vorticity.velocity
+    // A hexahedron's velocity is its plain fit (the corrections change tetrahedra only).
+    const u = this.vorticity.plainVelocities(this.z)
     for (let q = 0, n = nx * ny * nz; q < n; q++) {
       const role = mesh.cubeRole[q]
       if (role === CUBE_HEX) {

@@ -356,6 +356,8 @@ export class HybridVorticity {
   /** Per block of faces, how many differ from lastZ (HYBRID_DIFFERING_WORDS' partials). */
   private readonly differing: Float64Array
   private lastCorrections = -1
+  /** plainVelocities' output, made on first use. */
+  private plain: Float64Array | null = null
 
   /** Where compute() runs, and the arrays its rows read there (copies in the WebAssembly memory; the mesh's and ops' own on TypeScript). */
   private readonly kernels: KernelBackend
@@ -407,6 +409,25 @@ export class HybridVorticity {
       kernels.run(HYBRID_VELOCITY_GRADIENTS, k.gradientStart, k.gradientCells, k.gradientWeight, this.velocity, this.gradient, n)
     }
     kernels.run(HYBRID_VORTICITY, this.gradient, this.omega, this.magnitude, n)
+  }
+
+  /**
+   * The plain cell velocities of z (the area-weighted constant fit over each cell's own faces,
+   * without the tetrahedra's deferred corrections), xyz per cell, one row over the cells into a
+   * buffer of their own (compute()'s results are untouched). What the substep's speed limit and
+   * the resampled hexahedra need: a hexahedron's velocity is this fit whatever the corrections
+   * (they change tetrahedra only), and a speed limit needs no gradient, which compute() would
+   * form three times after every projection only to be thrown away.
+   */
+  plainVelocities(z: Float64Array): Float64Array {
+    const { mesh, kernels, k } = this
+    checkLength('the face velocity', z, mesh.faceCount)
+    const zk = k.z === null || kernels.holds(z) ? z : k.z
+    // (compute() copies its z in again whenever it recomputes; its cached results do not read it.)
+    if (zk !== z) zk.set(z.subarray(0, mesh.faceCount))
+    const out = this.plain ?? (this.plain = kernels.f64(3 * mesh.cellCount))
+    kernels.run(HYBRID_CELL_VELOCITIES, k.cellFaceStart, k.cellFaces, k.velocityWeight, zk, out, mesh.cellCount)
+    return out
   }
 
   /** Whether z and corrections are those of the last compute() (bitwise, a row over blocks); else remembers them. */

@@ -67,6 +67,33 @@ describe('the hybrid vorticity passes on the kernels', () => {
     }
   })
 
+  it('plainVelocities: the cells\' plain fit (hybridCellVelocities), a hexahedron\'s the same bits as compute()\'s, on every backend, leaving compute()\'s cache right', () => {
+    const z = faceVelocities(4), z2 = faceVelocities(5)
+    const n = mesh.cellCount
+    const plain = new Float64Array(3 * n)
+    hybridCellVelocities(mesh, new HybridVorticity(mesh).ops, z, plain)
+    for (const [threads, k] of everyBackendOfFile()) {
+      const v = new HybridVorticity(mesh, undefined, k)
+      v.compute(z)
+      const corrected = Float64Array.from(v.velocity)
+      // Another field's plain velocities in between: compute(z) must still answer z's.
+      v.plainVelocities(z2)
+      const u = v.plainVelocities(z)
+      expect(sameBits(u, plain), `${threads}`).toBe(true)
+      expect(sameBits(u.subarray(0, 3 * mesh.hexCount), corrected.subarray(0, 3 * mesh.hexCount)), `${threads}: hexahedra`).toBe(true)
+      // The tetrahedra's corrections are what differs.
+      let differ = 0
+      for (let i = 3 * mesh.hexCount; i < 3 * n; i++) if (u[i] !== corrected[i]) differ++
+      expect(differ, `${threads}: tetrahedra`).toBeGreaterThan(3 * mesh.tetCount * 0.9)
+      v.compute(z)
+      expect(sameBits(v.velocity, corrected), `${threads}: compute after`).toBe(true)
+      v.compute(z2)
+      const fresh = new HybridVorticity(mesh)
+      fresh.compute(z2)
+      expect(sameBits(v.velocity, fresh.velocity), `${threads}: a new field`).toBe(true)
+    }
+  })
+
   it('the confinement force: eps h (N x omega), N from hybridCellGradient of |omega|, the same bits on every backend, uniform and per cell', () => {
     const z = faceVelocities(5)
     const n = mesh.cellCount
