@@ -18,6 +18,9 @@ import { LINEAR_CONDITION_FLOOR } from '../core/tetfv/tetMls'
 /** Float64 scratch of one fit: the 4 x 4 matrix and two right-hand sides. */
 export const SCALAR_FIT_SCRATCH = 24
 
+/** Float64 the WebAssembly twin adds for fitting two points at once (their lane-interleaved 4 x 4 matrices and right-hand sides). */
+export const SCALAR_FIT_PAIR_SCRATCH = 32 + 8
+
 /**
  * The fit of a (and of b when not null) over cells list[from .. to-1] at (x, y, z), lengths in
  * units of len, eps2 = eps^2: a's value into out[o], b's into out[o + 1]. work: SCALAR_FIT_SCRATCH
@@ -88,7 +91,7 @@ export const SCALAR_FIT_POINTS = defineKernel({
   name: 'hybridScalarFitPoints',
   args: [
     f64('C'), i32('list'), i32('start'), i32('end'), f64('at'), f64('len'), float('eps2'), f64('a'), f64('b', true), f64('outA'), f64('outB', true),
-    scratch('work', () => 8 * SCALAR_FIT_SCRATCH), size('points'),
+    scratch('work', () => 8 * (SCALAR_FIT_SCRATCH + SCALAR_FIT_PAIR_SCRATCH)), size('points'),
   ],
   split: 'rows',
   range: (a) => num(a, 12),

@@ -64,3 +64,54 @@ export function choleskySubstitute(M: usize, n: i32, b: usize): void {
     store<f64>(b + (<usize>i << 3), t / load<f64>(ci + <usize>i * row))
   }
 }
+
+/**
+ * smallDense.ts choleskyFactor for two lane-interleaved n x n matrices at once (each lane the
+ * scalar factor's operations in its order, so its bits): the worst pivot ratio per lane, 0 in a
+ * lane whose matrix is not positive definite (that lane's factor is then garbage; never read).
+ */
+export function choleskyFactor2(MM: usize, n: i32): v128 {
+  const row = <usize>(16 * n)
+  const zero = f64x2.splat(0)
+  let worst = f64x2.splat(1)
+  let dead = zero
+  for (let j = 0; j < n; j++) {
+    const rj = MM + <usize>j * row
+    const end = <usize>j << 4
+    const diag = v128.load(rj + end)
+    let s = diag
+    for (let k: usize = 0; k < end; k += 16) {
+      const v = v128.load(rj + k)
+      s = f64x2.sub(s, f64x2.mul(v, v))
+    }
+    dead = v128.or(dead, v128.not(v128.and(f64x2.gt(s, zero), f64x2.gt(diag, zero))))
+    const ratio = f64x2.div(s, diag)
+    worst = v128.bitselect(ratio, worst, f64x2.lt(ratio, worst))
+    const l = f64x2.sqrt(s)
+    v128.store(rj + end, l)
+    for (let i = j + 1; i < n; i++) {
+      const ri = MM + <usize>i * row
+      let t = v128.load(ri + end)
+      for (let k: usize = 0; k < end; k += 16) t = f64x2.sub(t, f64x2.mul(v128.load(ri + k), v128.load(rj + k)))
+      v128.store(ri + end, f64x2.div(t, l))
+    }
+  }
+  return v128.bitselect(zero, worst, dead)
+}
+
+/** smallDense.ts choleskySubstitute for two lane-interleaved factors and right-hand sides. */
+export function choleskySubstitute2(MM: usize, n: i32, b: usize): void {
+  const row = <usize>(16 * n)
+  for (let i = 0; i < n; i++) {
+    const ri = MM + <usize>i * row, at = <usize>i << 4
+    let t = v128.load(b + at)
+    for (let k: usize = 0; k < at; k += 16) t = f64x2.sub(t, f64x2.mul(v128.load(ri + k), v128.load(b + k)))
+    v128.store(b + at, f64x2.div(t, v128.load(ri + at)))
+  }
+  for (let i = n - 1; i >= 0; i--) {
+    const ci = MM + (<usize>i << 4)
+    let t = v128.load(b + (<usize>i << 4))
+    for (let k = i + 1; k < n; k++) t = f64x2.sub(t, f64x2.mul(v128.load(ci + <usize>k * row), v128.load(b + (<usize>k << 4))))
+    v128.store(b + (<usize>i << 4), f64x2.div(t, v128.load(ci + <usize>i * row)))
+  }
+}

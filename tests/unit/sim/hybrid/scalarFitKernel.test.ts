@@ -1,7 +1,8 @@
 // The hybrid mesh's batched scalar fits (sim/hybrid/scalarFitKernel.ts, twin
 // wasm/assembly/hybridScalarFit.ts): the batch gives scalarsAt's bits at every point, on
 // TypeScript and on 1, 2 and 3 WebAssembly threads, for one scalar and two, with NaN in a
-// field and a neighbourhood too flat for the linear basis (the weighted mean answers); and
+// field and a neighbourhood too flat for the linear basis (the weighted mean answers, alone and
+// beside full neighbourhoods in the twin's pairs); and
 // advectCells with the batch on the kernels gives the TypeScript run's bits.
 import { describe, expect, it } from 'vitest'
 import { CLOSED_BOX } from '../../../../src-shared/sim/core/boundaries'
@@ -86,6 +87,28 @@ describe('the hybrid scalar fits on the kernels', () => {
       const oa = k.f64(1), ob = k.f64(1)
       k.run(SCALAR_FIT_POINTS, put(C), put(list), put(Int32Array.of(0)), put(Int32Array.of(4)), put(Float64Array.of(0.52, 0.47, 0.5)), put(Float64Array.of(0.1)), EPS2, put(a), put(b), oa, ob, null, 1)
       expect(sameBits([oa[0], ob[0]], out), name).toBe(true)
+    }
+    // The same flat neighbourhood beside full ones, in both lanes of the twin's pairs and alone
+    // at the end: C gains four centres off the plane, lists of 4 and 8 cells alternate.
+    const C8 = Float64Array.of(...C, 0.45, 0.45, 0.42, 0.55, 0.5, 0.61, 0.5, 0.56, 0.47, 0.47, 0.52, 0.58)
+    const list8 = Int32Array.of(0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7)
+    const a8 = Float64Array.of(1, 2, 3, 4, 2.5, 1.5, 3.5, 0.5), b8 = Float64Array.of(5, 5, 6, 6, 7, 4, 5.5, 6.5)
+    const starts = [0, 4, 0, 4, 0], ends = [4, 12, 4, 12, 4]
+    const pts = [0.52, 0.47, 0.5, 0.5, 0.5, 0.51, 0.49, 0.53, 0.5, 0.48, 0.52, 0.47, 0.51, 0.5, 0.5]
+    const want = new Float64Array(2 * starts.length), one = new Float64Array(2)
+    for (let q = 0; q < starts.length; q++) {
+      scalarFitAt(C8, list8, starts[q], ends[q], pts[3 * q], pts[3 * q + 1], pts[3 * q + 2], 0.1, EPS2, a8, b8, new Float64Array(SCALAR_FIT_SCRATCH), one, 0)
+      want[2 * q] = one[0]; want[2 * q + 1] = one[1]
+    }
+    expect(want[0]).toBe(out[0])
+    expect(want[2]).not.toBe(want[0])
+    for (const [name, k] of BACKENDS) {
+      const put = <T extends Float64Array | Int32Array>(x: T): T => kernelCopy(k, x)
+      const n = starts.length, oa = k.f64(n), ob = k.f64(n)
+      k.run(SCALAR_FIT_POINTS, put(C8), put(list8), put(Int32Array.from(starts)), put(Int32Array.from(ends)), put(Float64Array.from(pts)), put(new Float64Array(n).fill(0.1)), EPS2, put(a8), put(b8), oa, ob, null, n)
+      const got = new Float64Array(2 * n)
+      for (let q = 0; q < n; q++) { got[2 * q] = oa[q]; got[2 * q + 1] = ob[q] }
+      expect(sameBits(got, want), `${name}, flat beside full`).toBe(true)
     }
   })
 
