@@ -16,49 +16,6 @@ const LINEAR_CONDITION_FLOOR: f64 = 1e-12
 /** Where a thread's block holds the pair's lane-interleaved matrix and right-hand side: after the one point's (scalarFitKernel.ts SCALAR_FIT_SCRATCH float64). */
 const PAIR_MATRIX: usize = 24 * 8
 
-/** One point's fit (the reference's scalarFitAt), its values into outA[q] (outB[q] when two). */
-function fitOne(C: usize, list: usize, start: usize, end: usize, at: usize, len: usize, eps2: f64, a: usize, b: usize, outA: usize, outB: usize, M: usize, two: bool, q: i32): void {
-  const rhs = M + 16 * 8
-  const x = rf64(at, 3 * q), y = rf64(at, 3 * q + 1), z = rf64(at, 3 * q + 2)
-  const invLen = 1 / rf64(len, q)
-  let m0: f64 = 0, m4: f64 = 0, m5: f64 = 0, m8: f64 = 0, m9: f64 = 0, m10: f64 = 0, m12: f64 = 0, m13: f64 = 0, m14: f64 = 0, m15: f64 = 0
-  let r0: f64 = 0, r1: f64 = 0, r2: f64 = 0, r3: f64 = 0, p0: f64 = 0, p1: f64 = 0, p2: f64 = 0, p3: f64 = 0
-  let la: f64 = Infinity, ha: f64 = -Infinity, lb: f64 = Infinity, hb: f64 = -Infinity
-  for (let i = ri32(start, q), e = ri32(end, q); i < e; i++) {
-    const c = ri32(list, i)
-    const X = (rf64(C, 3 * c) - x) * invLen, Y = (rf64(C, 3 * c + 1) - y) * invLen, Z = (rf64(C, 3 * c + 2) - z) * invLen
-    const w = 1 / (X * X + Y * Y + Z * Z + eps2), w2 = w * w
-    const s = rf64(a, c)
-    if (s < la) la = s
-    if (s > ha) ha = s
-    const wX = w2 * X, wY = w2 * Y, wZ = w2 * Z
-    m0 += w2; m4 += wX; m5 += wX * X; m8 += wY; m9 += wY * X; m10 += wY * Y; m12 += wZ; m13 += wZ * X; m14 += wZ * Y; m15 += wZ * Z
-    r0 += w2 * s; r1 += wX * s; r2 += wY * s; r3 += wZ * s
-    if (two) {
-      const t = rf64(b, c)
-      if (t < lb) lb = t
-      if (t > hb) hb = t
-      p0 += w2 * t; p1 += wX * t; p2 += wY * t; p3 += wZ * t
-    }
-  }
-  let sa = r0 / m0, sb = p0 / m0
-  // The normal matrix's lower triangle into the thread's block (smallDense.ts reads no more).
-  wf64(M, 0, m0); wf64(M, 4, m4); wf64(M, 5, m5); wf64(M, 8, m8); wf64(M, 9, m9); wf64(M, 10, m10)
-  wf64(M, 12, m12); wf64(M, 13, m13); wf64(M, 14, m14); wf64(M, 15, m15)
-  if (choleskyFactor(M, 4) >= LINEAR_CONDITION_FLOOR) {
-    wf64(rhs, 0, r0); wf64(rhs, 1, r1); wf64(rhs, 2, r2); wf64(rhs, 3, r3)
-    choleskySubstitute(M, 4, rhs)
-    sa = rf64(rhs, 0)
-    if (two) {
-      wf64(rhs, 0, p0); wf64(rhs, 1, p1); wf64(rhs, 2, p2); wf64(rhs, 3, p3)
-      choleskySubstitute(M, 4, rhs)
-      sb = rf64(rhs, 0)
-    }
-  }
-  wf64(outA, q, sa < la ? la : sa > ha ? ha : sa)
-  if (two) wf64(outB, q, sb < lb ? lb : sb > hb ? hb : sb)
-}
-
 // A pair's sums (lanes: the two points) between fitTwo's passes.
 let m0: v128 = f64x2.splat(0)
 let m4: v128 = f64x2.splat(0)
@@ -92,7 +49,7 @@ let hb: v128 = f64x2.splat(0)
   return l == 0 ? f64x2.extract_lane(v, 0) : f64x2.extract_lane(v, 1)
 }
 
-/** Lane l's sums continued alone over list[i .. e) (a longer list's tail), at (x, y, z). */
+/** Lane l's sums continued alone over list[i .. e) (a longer list's tail, or a lone point's whole list), at (x, y, z). */
 function tail(C: usize, list: usize, i: i32, e: i32, x: f64, y: f64, z: f64, invLen: f64, eps2: f64, a: usize, b: usize, two: bool, l: i32): void {
   let s0 = lane(m0, l), s4 = lane(m4, l), s5 = lane(m5, l), s8 = lane(m8, l), s9 = lane(m9, l), s10 = lane(m10, l)
   let s12 = lane(m12, l), s13 = lane(m13, l), s14 = lane(m14, l), s15 = lane(m15, l)
@@ -121,6 +78,37 @@ function tail(C: usize, list: usize, i: i32, e: i32, x: f64, y: f64, z: f64, inv
   r0 = put(r0, l, t0); r1 = put(r1, l, t1); r2 = put(r2, l, t2); r3 = put(r3, l, t3)
   p0 = put(p0, l, u0); p1 = put(p1, l, u1); p2 = put(p2, l, u2); p3 = put(p3, l, u3)
   la = put(la, l, lo); ha = put(ha, l, hi); lb = put(lb, l, lo2); hb = put(hb, l, hi2)
+}
+
+/** One point's fit (the reference's scalarFitAt): its sums in lane 0 alone (tail), then the scalar solve; its values into outA[q] (outB[q] when two). */
+function fitOne(C: usize, list: usize, start: usize, end: usize, at: usize, len: usize, eps2: f64, a: usize, b: usize, outA: usize, outB: usize, M: usize, two: bool, q: i32): void {
+  const rhs = M + 16 * 8
+  const zero = f64x2.splat(0)
+  m0 = zero; m4 = zero; m5 = zero; m8 = zero; m9 = zero; m10 = zero; m12 = zero; m13 = zero; m14 = zero; m15 = zero
+  r0 = zero; r1 = zero; r2 = zero; r3 = zero; p0 = zero; p1 = zero; p2 = zero; p3 = zero
+  la = f64x2.splat(Infinity); ha = f64x2.splat(-Infinity); lb = la; hb = ha
+  tail(C, list, ri32(start, q), ri32(end, q), rf64(at, 3 * q), rf64(at, 3 * q + 1), rf64(at, 3 * q + 2), 1 / rf64(len, q), eps2, a, b, two, 0)
+  const s0 = lane(m0, 0)
+  let sa = lane(r0, 0) / s0, sb = lane(p0, 0) / s0
+  // The normal matrix's lower triangle into the thread's block (smallDense.ts reads no more).
+  wf64(M, 0, s0); wf64(M, 4, lane(m4, 0)); wf64(M, 5, lane(m5, 0)); wf64(M, 8, lane(m8, 0)); wf64(M, 9, lane(m9, 0)); wf64(M, 10, lane(m10, 0))
+  wf64(M, 12, lane(m12, 0)); wf64(M, 13, lane(m13, 0)); wf64(M, 14, lane(m14, 0)); wf64(M, 15, lane(m15, 0))
+  if (choleskyFactor(M, 4) >= LINEAR_CONDITION_FLOOR) {
+    wf64(rhs, 0, lane(r0, 0)); wf64(rhs, 1, lane(r1, 0)); wf64(rhs, 2, lane(r2, 0)); wf64(rhs, 3, lane(r3, 0))
+    choleskySubstitute(M, 4, rhs)
+    sa = rf64(rhs, 0)
+    if (two) {
+      wf64(rhs, 0, lane(p0, 0)); wf64(rhs, 1, lane(p1, 0)); wf64(rhs, 2, lane(p2, 0)); wf64(rhs, 3, lane(p3, 0))
+      choleskySubstitute(M, 4, rhs)
+      sb = rf64(rhs, 0)
+    }
+  }
+  const lo = lane(la, 0), hi = lane(ha, 0)
+  wf64(outA, q, sa < lo ? lo : sa > hi ? hi : sa)
+  if (two) {
+    const lo2 = lane(lb, 0), hi2 = lane(hb, 0)
+    wf64(outB, q, sb < lo2 ? lo2 : sb > hi2 ? hi2 : sb)
+  }
 }
 
 /** v clamped to [lo, hi] lane by lane as the reference's `v < lo ? lo : v > hi ? hi : v`. */
