@@ -33,8 +33,8 @@ export const LINEAR_FIT_SCRATCH = 144 + 12 + 60 + 10 + 28
  */
 export const LINEAR_FIT_CHUNK = 128
 
-/** Float64 the WebAssembly kernel adds for solving two points at once (a second point's sums, the two lane-interleaved matrices and right-hand sides). */
-export const LINEAR_FIT_PAIR_SCRATCH = 12 + 70 + 288 + 24
+/** Float64 the WebAssembly kernel adds for solving four points at once (two pairs' lane-interleaved 12 x 12 matrices and right-hand sides). */
+export const LINEAR_FIT_PAIR_SCRATCH = 2 * (288 + 24)
 
 /** A fit's scratch arrays (views of one block: fitScratch). */
 export interface FitScratch {

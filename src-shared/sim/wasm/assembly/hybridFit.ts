@@ -7,7 +7,7 @@
 // 12 x 12 matrix, its right-hand side, the sums, the per-face table) is the block the caller
 // lends thread `worker`.
 import { rf64, ri32, wf64 } from './common'
-import { choleskyFactor, choleskyFactor2, choleskySubstitute, choleskySubstitute2 } from './smallDense'
+import { choleskyFactor, choleskyFactor2x2, choleskySubstitute, choleskySubstitute2x2, worstA, worstB } from './smallDense'
 
 /** Smallest accepted pivot ratio of the linear fit (tetMls.ts LINEAR_CONDITION_FLOOR). */
 const LINEAR_CONDITION_FLOOR: f64 = 1e-12
@@ -299,39 +299,42 @@ function kroneckerFillLane(acc: usize, MM: usize, lane: i32): void {
 }
 
 /**
- * linearFitPoints over points [q0, q1): each point's sums alone (sumPoint), then two points'
- * 12 x 12 solves at once in the two lanes (each lane the scalar solve's bits; the solve is a
- * chain of divisions and square roots that one point alone leaves mostly waiting); an odd last
- * point fills both lanes. A point whose linear system is near singular takes the constant fit.
+ * linearFitPoints over points [q0, q1): each point's sums alone (sumPoint), then four points'
+ * 12 x 12 solves at once, two pairs in the lanes (each lane the scalar solve's bits; the solve is
+ * a chain of divisions and square roots that one point alone leaves mostly waiting) and the two
+ * pairs' chains side by side (smallDense.ts choleskyFactor2x2); a last group of fewer points
+ * repeats its last point. A point whose linear system is near singular takes the constant fit.
  */
 export function linearFitPoints(
   C: usize, N: usize, zf: usize, faces: usize, codes: usize, at: usize, start: usize, end: usize, len: usize, eps2: f64, out: usize,
   workBase: usize, workStride: usize, q0: i32, q1: i32, worker: i32,
 ): void {
-  // Scratch (float64): M 144, rhs 12, acc 70, rows 12 CHUNK, rhs2 12, acc2 70, MM 288, RR 24.
+  // Scratch (float64): M 144, rhs 12, acc 70, rows 12 CHUNK, then the pairs' lane-interleaved
+  // matrices and right-hand sides MA 288, RA 24, MB 288, RB 24.
   const M = workBase + <usize>worker * workStride
   const rhs = M + 144 * 8
   const acc = rhs + 12 * 8
   const rows = acc + 70 * 8
-  const rhs2 = rows + <usize>(12 * CHUNK * 8)
-  const acc2 = rhs2 + 12 * 8
-  const MM = acc2 + 70 * 8
-  const RR = MM + 288 * 8
-  for (let q = q0; q < q1; q += 2) {
-    for (let l = 0; l < 2; l++) {
+  const MA = rows + <usize>(12 * CHUNK * 8)
+  const RA = MA + 288 * 8
+  const MB = RA + 24 * 8
+  const RB = MB + 288 * 8
+  for (let q = q0; q < q1; q += 4) {
+    for (let l = 0; l < 4; l++) {
       const p = min(q + l, q1 - 1)
-      const r = l == 0 ? rhs : rhs2, a = l == 0 ? acc : acc2
-      sumPoint(C, N, zf, faces, codes, ri32(start, p), ri32(end, p), rf64(at, 3 * p), rf64(at, 3 * p + 1), rf64(at, 3 * p + 2), 1 / rf64(len, p), eps2, r, a, rows)
-      kroneckerFillLane(a, MM, l)
-      for (let i = 0; i < 12; i++) store<f64>(RR + <usize>(16 * i + 8 * l), rf64(r, i))
+      const MM = l < 2 ? MA : MB, RR = l < 2 ? RA : RB, lane = l & 1
+      sumPoint(C, N, zf, faces, codes, ri32(start, p), ri32(end, p), rf64(at, 3 * p), rf64(at, 3 * p + 1), rf64(at, 3 * p + 2), 1 / rf64(len, p), eps2, rhs, acc, rows)
+      kroneckerFillLane(acc, MM, lane)
+      for (let i = 0; i < 12; i++) store<f64>(RR + <usize>(16 * i + 8 * lane), rf64(rhs, i))
     }
-    const worst = choleskyFactor2(MM, 12)
-    choleskySubstitute2(MM, 12, RR)
-    for (let l = 0; l < 2 && q + l < q1; l++) {
+    choleskyFactor2x2(MA, MB, 12)
+    choleskySubstitute2x2(MA, MB, 12, RA, RB)
+    for (let l = 0; l < 4 && q + l < q1; l++) {
       const p = q + l
-      const w = l == 0 ? f64x2.extract_lane(worst, 0) : f64x2.extract_lane(worst, 1)
+      const worst = l < 2 ? worstA : worstB, RR = l < 2 ? RA : RB, lane = l & 1
+      const w = lane == 0 ? f64x2.extract_lane(worst, 0) : f64x2.extract_lane(worst, 1)
       if (w >= LINEAR_CONDITION_FLOOR) {
-        for (let c = 0; c < 3; c++) wf64(out, 3 * p + c, load<f64>(RR + <usize>(16 * c + 8 * l)))
+        for (let c = 0; c < 3; c++) wf64(out, 3 * p + c, load<f64>(RR + <usize>(16 * c + 8 * lane)))
       } else {
         constantFit(C, N, zf, faces, ri32(start, p), ri32(end, p), rf64(at, 3 * p), rf64(at, 3 * p + 1), rf64(at, 3 * p + 2), rf64(len, p), eps2, M, rhs, out, p)
       }

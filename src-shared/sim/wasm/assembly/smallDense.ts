@@ -115,3 +115,78 @@ export function choleskySubstitute2(MM: usize, n: i32, b: usize): void {
     v128.store(b + (<usize>i << 4), f64x2.div(t, v128.load(ci + <usize>i * row)))
   }
 }
+
+// The worst pivot ratios of the last choleskyFactor2x2 (lanes as choleskyFactor2's), per pair.
+export let worstA: v128 = f64x2.splat(0)
+export let worstB: v128 = f64x2.splat(0)
+
+/**
+ * choleskyFactor2 on two lane-interleaved pairs at once (MA and MB), every statement written
+ * for both: a factor is a chain (each column waits on a square root and the divisions before
+ * it) that leaves the processor mostly waiting, and two chains side by side fill that time. Each
+ * lane is the scalar factor's operations in its order, so its bits; the pairs' worst pivot
+ * ratios into worstA and worstB.
+ */
+export function choleskyFactor2x2(MA: usize, MB: usize, n: i32): void {
+  const row = <usize>(16 * n)
+  const zero = f64x2.splat(0)
+  let wa = f64x2.splat(1), wb = wa
+  let da = zero, db = zero
+  for (let j = 0; j < n; j++) {
+    const ja = MA + <usize>j * row, jb = MB + <usize>j * row
+    const end = <usize>j << 4
+    const diagA = v128.load(ja + end), diagB = v128.load(jb + end)
+    let sa = diagA, sb = diagB
+    for (let k: usize = 0; k < end; k += 16) {
+      const va = v128.load(ja + k), vb = v128.load(jb + k)
+      sa = f64x2.sub(sa, f64x2.mul(va, va))
+      sb = f64x2.sub(sb, f64x2.mul(vb, vb))
+    }
+    da = v128.or(da, v128.not(v128.and(f64x2.gt(sa, zero), f64x2.gt(diagA, zero))))
+    db = v128.or(db, v128.not(v128.and(f64x2.gt(sb, zero), f64x2.gt(diagB, zero))))
+    const ra = f64x2.div(sa, diagA), rb = f64x2.div(sb, diagB)
+    wa = v128.bitselect(ra, wa, f64x2.lt(ra, wa))
+    wb = v128.bitselect(rb, wb, f64x2.lt(rb, wb))
+    const la = f64x2.sqrt(sa), lb = f64x2.sqrt(sb)
+    v128.store(ja + end, la)
+    v128.store(jb + end, lb)
+    for (let i = j + 1; i < n; i++) {
+      const ia = MA + <usize>i * row, ib = MB + <usize>i * row
+      let ta = v128.load(ia + end), tb = v128.load(ib + end)
+      for (let k: usize = 0; k < end; k += 16) {
+        ta = f64x2.sub(ta, f64x2.mul(v128.load(ia + k), v128.load(ja + k)))
+        tb = f64x2.sub(tb, f64x2.mul(v128.load(ib + k), v128.load(jb + k)))
+      }
+      v128.store(ia + end, f64x2.div(ta, la))
+      v128.store(ib + end, f64x2.div(tb, lb))
+    }
+  }
+  worstA = v128.bitselect(zero, wa, da)
+  worstB = v128.bitselect(zero, wb, db)
+}
+
+/** choleskySubstitute2 on two pairs at once (factors MA, MB; right-hand sides bA, bB), every statement for both. */
+export function choleskySubstitute2x2(MA: usize, MB: usize, n: i32, bA: usize, bB: usize): void {
+  const row = <usize>(16 * n)
+  for (let i = 0; i < n; i++) {
+    const ia = MA + <usize>i * row, ib = MB + <usize>i * row, at = <usize>i << 4
+    let ta = v128.load(bA + at), tb = v128.load(bB + at)
+    for (let k: usize = 0; k < at; k += 16) {
+      ta = f64x2.sub(ta, f64x2.mul(v128.load(ia + k), v128.load(bA + k)))
+      tb = f64x2.sub(tb, f64x2.mul(v128.load(ib + k), v128.load(bB + k)))
+    }
+    v128.store(bA + at, f64x2.div(ta, v128.load(ia + at)))
+    v128.store(bB + at, f64x2.div(tb, v128.load(ib + at)))
+  }
+  for (let i = n - 1; i >= 0; i--) {
+    const ca = MA + (<usize>i << 4), cb = MB + (<usize>i << 4), at = <usize>i << 4
+    let ta = v128.load(bA + at), tb = v128.load(bB + at)
+    for (let k = i + 1; k < n; k++) {
+      const kr = <usize>k * row, kb = <usize>k << 4
+      ta = f64x2.sub(ta, f64x2.mul(v128.load(ca + kr), v128.load(bA + kb)))
+      tb = f64x2.sub(tb, f64x2.mul(v128.load(cb + kr), v128.load(bB + kb)))
+    }
+    v128.store(bA + at, f64x2.div(ta, v128.load(ca + <usize>i * row)))
+    v128.store(bB + at, f64x2.div(tb, v128.load(cb + <usize>i * row)))
+  }
+}
