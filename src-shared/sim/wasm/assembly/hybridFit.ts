@@ -285,17 +285,35 @@ function sumPoint(C: usize, N: usize, zf: usize, faces: usize, codes: usize, s: 
  * lane-interleaved matrix at MM (16 bytes an entry).
  */
 function kroneckerFillLane(acc: usize, MM: usize, lane: i32): void {
-  const o = <usize>(8 * lane)
-  for (let P = 0; P < 4; P++) {
-    for (let Q = 0; Q <= P; Q++) {
-      const base = acc + <usize>(48 * ((P * (P + 1)) / 2 + Q))
-      for (let a = 0; a < 3; a++) {
-        const row = MM + <usize>(192 * (3 * P + a) + 48 * Q) + o
-        const bEnd = P == Q ? a : 2
-        for (let b = 0; b <= bEnd; b++) store<f64>(row + (<usize>b << 4), load<f64>(base + <usize>(8 * tri(a, b))))
-      }
-    }
-  }
+  // The 78 entries as constant byte offsets (acc's sum, MM's entry), written out: the loops over
+  // P, Q, a and b with their index arithmetic cost several times the copies themselves.
+  const m = MM + <usize>(8 * lane)
+  store<f64>(m, load<f64>(acc, 0), 0); store<f64>(m, load<f64>(acc, 8), 192); store<f64>(m, load<f64>(acc, 16), 208)
+  store<f64>(m, load<f64>(acc, 24), 384); store<f64>(m, load<f64>(acc, 32), 400); store<f64>(m, load<f64>(acc, 40), 416)
+  store<f64>(m, load<f64>(acc, 48), 576); store<f64>(m, load<f64>(acc, 56), 592); store<f64>(m, load<f64>(acc, 72), 608)
+  store<f64>(m, load<f64>(acc, 56), 768); store<f64>(m, load<f64>(acc, 64), 784); store<f64>(m, load<f64>(acc, 80), 800)
+  store<f64>(m, load<f64>(acc, 72), 960); store<f64>(m, load<f64>(acc, 80), 976); store<f64>(m, load<f64>(acc, 88), 992)
+  store<f64>(m, load<f64>(acc, 96), 624); store<f64>(m, load<f64>(acc, 104), 816); store<f64>(m, load<f64>(acc, 112), 832)
+  store<f64>(m, load<f64>(acc, 120), 1008); store<f64>(m, load<f64>(acc, 128), 1024); store<f64>(m, load<f64>(acc, 136), 1040)
+  store<f64>(m, load<f64>(acc, 144), 1152); store<f64>(m, load<f64>(acc, 152), 1168); store<f64>(m, load<f64>(acc, 168), 1184)
+  store<f64>(m, load<f64>(acc, 152), 1344); store<f64>(m, load<f64>(acc, 160), 1360); store<f64>(m, load<f64>(acc, 176), 1376)
+  store<f64>(m, load<f64>(acc, 168), 1536); store<f64>(m, load<f64>(acc, 176), 1552); store<f64>(m, load<f64>(acc, 184), 1568)
+  store<f64>(m, load<f64>(acc, 192), 1200); store<f64>(m, load<f64>(acc, 200), 1216); store<f64>(m, load<f64>(acc, 216), 1232)
+  store<f64>(m, load<f64>(acc, 200), 1392); store<f64>(m, load<f64>(acc, 208), 1408); store<f64>(m, load<f64>(acc, 224), 1424)
+  store<f64>(m, load<f64>(acc, 216), 1584); store<f64>(m, load<f64>(acc, 224), 1600); store<f64>(m, load<f64>(acc, 232), 1616)
+  store<f64>(m, load<f64>(acc, 240), 1248); store<f64>(m, load<f64>(acc, 248), 1440); store<f64>(m, load<f64>(acc, 256), 1456)
+  store<f64>(m, load<f64>(acc, 264), 1632); store<f64>(m, load<f64>(acc, 272), 1648); store<f64>(m, load<f64>(acc, 280), 1664)
+  store<f64>(m, load<f64>(acc, 288), 1728); store<f64>(m, load<f64>(acc, 296), 1744); store<f64>(m, load<f64>(acc, 312), 1760)
+  store<f64>(m, load<f64>(acc, 296), 1920); store<f64>(m, load<f64>(acc, 304), 1936); store<f64>(m, load<f64>(acc, 320), 1952)
+  store<f64>(m, load<f64>(acc, 312), 2112); store<f64>(m, load<f64>(acc, 320), 2128); store<f64>(m, load<f64>(acc, 328), 2144)
+  store<f64>(m, load<f64>(acc, 336), 1776); store<f64>(m, load<f64>(acc, 344), 1792); store<f64>(m, load<f64>(acc, 360), 1808)
+  store<f64>(m, load<f64>(acc, 344), 1968); store<f64>(m, load<f64>(acc, 352), 1984); store<f64>(m, load<f64>(acc, 368), 2000)
+  store<f64>(m, load<f64>(acc, 360), 2160); store<f64>(m, load<f64>(acc, 368), 2176); store<f64>(m, load<f64>(acc, 376), 2192)
+  store<f64>(m, load<f64>(acc, 384), 1824); store<f64>(m, load<f64>(acc, 392), 1840); store<f64>(m, load<f64>(acc, 408), 1856)
+  store<f64>(m, load<f64>(acc, 392), 2016); store<f64>(m, load<f64>(acc, 400), 2032); store<f64>(m, load<f64>(acc, 416), 2048)
+  store<f64>(m, load<f64>(acc, 408), 2208); store<f64>(m, load<f64>(acc, 416), 2224); store<f64>(m, load<f64>(acc, 424), 2240)
+  store<f64>(m, load<f64>(acc, 432), 1872); store<f64>(m, load<f64>(acc, 440), 2064); store<f64>(m, load<f64>(acc, 448), 2080)
+  store<f64>(m, load<f64>(acc, 456), 2256); store<f64>(m, load<f64>(acc, 464), 2272); store<f64>(m, load<f64>(acc, 472), 2288)
 }
 
 /**
