@@ -19,11 +19,6 @@ function cholesky(M: usize, n: i32, b: usize): f64 {
   return worst
 }
 
-/** Index of the pair (i, j) among the lower triangle's (i >= j). */
-@inline function tri(i: i32, j: i32): i32 {
-  return i >= j ? (i * (i + 1)) / 2 + j : (j * (j + 1)) / 2 + i
-}
-
 /** constantFitAt: eqs. 7-10 over the faces, into out at 3q. */
 function constantFit(C: usize, N: usize, zf: usize, faces: usize, s: i32, e: i32, x: f64, y: f64, z: f64, len: f64, eps2: f64, M: usize, rhs: usize, out: usize, q: i32): void {
   const invLen = 1 / len

@@ -58,15 +58,34 @@ let ez: f64 = 0
   return f < <f64>(c - 1) ? c - 1 : f > <f64>c ? c : <i32>f
 }
 
-/** macComponent over whole grid faces only; NaN for a stencil face outside, split, missing or NaN. */
-function macComponent(macSingle: usize, macSign: usize, zf: usize, a: i32, gx: f64, gy: f64, gz: f64, ci: i32, cj: i32, ck: i32, nx: i32, ny: i32, nz: i32): f64 {
+// macStencil's answer (for macComponent, and for each lane of macComponent2): the first grid
+// face, the row strides, the weights, and whether the stencil fails (a face outside the grid).
+let mBase: i32 = 0
+let mFx: i32 = 0
+let mFy: i32 = 0
+let mBad: bool = false
+let mTx: f64 = 0
+let mTy: f64 = 0
+let mTz: f64 = 0
+
+/** macComponent's stencil for component a at grid point (gx, gy, gz) of cube (ci, cj, ck) into the m* globals. */
+@inline function macStencil(a: i32, gx: f64, gy: f64, gz: f64, ci: i32, cj: i32, ck: i32, nx: i32, ny: i32, nz: i32): void {
   const u = a == 0 ? gx : gx - 0.5, v = a == 1 ? gy : gy - 0.5, w = a == 2 ? gz : gz - 0.5
   const i0 = a == 0 ? ci : floorNear(u, ci), j0 = a == 1 ? cj : floorNear(v, cj), k0 = a == 2 ? ck : floorNear(w, ck)
   const fx = nx + (a == 0 ? 1 : 0), fy = ny + (a == 1 ? 1 : 0), fz = nz + (a == 2 ? 1 : 0)
-  if (i0 < 0 || j0 < 0 || k0 < 0 || i0 + 1 >= fx || j0 + 1 >= fy || k0 + 1 >= fz) return NaN
-  const tx = u - <f64>i0, ty = v - <f64>j0, tz = w - <f64>k0
+  mBad = i0 < 0 || j0 < 0 || k0 < 0 || i0 + 1 >= fx || j0 + 1 >= fy || k0 + 1 >= fz
+  mTx = u - <f64>i0; mTy = v - <f64>j0; mTz = w - <f64>k0
   const axisOffset = a == 0 ? 0 : a == 1 ? (nx + 1) * ny * nz : (nx + 1) * ny * nz + nx * (ny + 1) * nz
-  const base = axisOffset + i0 + fx * (j0 + fy * k0)
+  // A failed lane reads the grid's first faces instead (always there) and is answered NaN.
+  mBase = mBad ? 0 : axisOffset + i0 + fx * (j0 + fy * k0)
+  mFx = fx; mFy = fy
+}
+
+/** macComponent over whole grid faces only; NaN for a stencil face outside, split, missing or NaN. */
+function macComponent(macSingle: usize, macSign: usize, zf: usize, a: i32, gx: f64, gy: f64, gz: f64, ci: i32, cj: i32, ck: i32, nx: i32, ny: i32, nz: i32): f64 {
+  macStencil(a, gx, gy, gz, ci, cj, ck, nx, ny, nz)
+  if (mBad) return NaN
+  const base = mBase, fx = mFx, fy = mFy, tx = mTx, ty = mTy, tz = mTz
   let sum: f64 = 0
   for (let d = 0; d < 8; d++) {
     const g = base + (d & 1) + fx * (((d & 2) != 0 ? 1 : 0) + fy * ((d & 4) != 0 ? 1 : 0))
@@ -144,29 +163,6 @@ let endB: i32 = -1
   return n1 == 0 && n2 == 0 ? 0 : n0 == 0 && n2 == 0 ? 1 : n0 == 0 && n1 == 0 ? 2 : -1
 }
 
-// macComponent2's per-lane stencil: the first grid face, the row strides, and whether the lane
-// already failed (a stencil face outside the grid).
-let mBase: i32 = 0
-let mFx: i32 = 0
-let mFy: i32 = 0
-let mBad: bool = false
-let mTx: f64 = 0
-let mTy: f64 = 0
-let mTz: f64 = 0
-
-/** macComponent's stencil for component a at grid point (gx, gy, gz) of cube (ci, cj, ck) into the m* globals. */
-@inline function macStencil(a: i32, gx: f64, gy: f64, gz: f64, ci: i32, cj: i32, ck: i32, nx: i32, ny: i32, nz: i32): void {
-  const u = a == 0 ? gx : gx - 0.5, v = a == 1 ? gy : gy - 0.5, w = a == 2 ? gz : gz - 0.5
-  const i0 = a == 0 ? ci : floorNear(u, ci), j0 = a == 1 ? cj : floorNear(v, cj), k0 = a == 2 ? ck : floorNear(w, ck)
-  const fx = nx + (a == 0 ? 1 : 0), fy = ny + (a == 1 ? 1 : 0), fz = nz + (a == 2 ? 1 : 0)
-  mBad = i0 < 0 || j0 < 0 || k0 < 0 || i0 + 1 >= fx || j0 + 1 >= fy || k0 + 1 >= fz
-  mTx = u - <f64>i0; mTy = v - <f64>j0; mTz = w - <f64>k0
-  const axisOffset = a == 0 ? 0 : a == 1 ? (nx + 1) * ny * nz : (nx + 1) * ny * nz + nx * (ny + 1) * nz
-  // A failed lane reads the grid's first faces instead (always there) and is answered NaN.
-  mBase = mBad ? 0 : axisOffset + i0 + fx * (j0 + fy * k0)
-  mFx = fx; mFy = fy
-}
-
 /**
  * macComponent for two lanes (face A's component aA at its end, face B's aB at its), each lane
  * its scalar sum in order; a lane whose stencil fails (outside, split or missing, NaN) is NaN.
@@ -232,13 +228,13 @@ function finishFace(
   const ci = cube % nx, r = (cube - ci) / nx, cj = r % ny, ck = (r - cj) / ny
   const gx = (x - ox) * invH, gy = (y - oy) * invH, gz = (z - oz) * invH
   // A face along an axis needs that component alone (hexTraceKernel.ts).
-  const n0 = rf64(faceNormal, 3 * f), n1 = rf64(faceNormal, 3 * f + 1), n2 = rf64(faceNormal, 3 * f + 2)
-  const axis = n1 == 0 && n2 == 0 ? 0 : n0 == 0 && n2 == 0 ? 1 : n0 == 0 && n1 == 0 ? 2 : -1
+  const axis = normalAxis(faceNormal, f)
   if (axis >= 0) {
     const q = macComponent(macSingle, macSign, zOld, axis, gx, gy, gz, ci, cj, ck, nx, ny, nz)
     if (q != q) return
-    wf64(zNew, f, q * (axis == 0 ? n0 : axis == 1 ? n1 : n2))
+    wf64(zNew, f, q * rf64(faceNormal, 3 * f + axis))
   } else {
+    const n0 = rf64(faceNormal, 3 * f), n1 = rf64(faceNormal, 3 * f + 1), n2 = rf64(faceNormal, 3 * f + 2)
     const u = macComponent(macSingle, macSign, zOld, 0, gx, gy, gz, ci, cj, ck, nx, ny, nz)
     if (u != u) return
     const v = macComponent(macSingle, macSign, zOld, 1, gx, gy, gz, ci, cj, ck, nx, ny, nz)
