@@ -32,8 +32,8 @@ import { SHAPE_BCC, SHAPE_BISECTED, SHAPE_FINEST_BCC, SHAPE_HALF_PYRAMID, SHAPE_
 import type { SignedDistanceField } from '../signedDistance'
 import type { ScalarField3 } from './cutPoints'
 import { evaluateLattice } from './evaluateLattice'
-import { KeyMap } from './keyMap'
 import { LatticeVertices } from './latticeVertices'
+import { CornerIds, DENSE_TABLE_LIMIT, OctreeCells } from './octreeTables'
 import { ON, OUT } from './stencils'
 
 export interface GradedLattice {
@@ -53,10 +53,6 @@ export interface GradedLattice {
 /** Cells are refined while they may come closer to the surface than this many finest spacings. */
 const BAND = 3
 
-const P17 = 2 ** 17
-const vkey = (x: number, y: number, z: number): number => x + P17 * (y + P17 * z)
-// Cell (level, i, j, k), indices below 2^16.
-const ckey = (l: number, i: number, j: number, k: number): number => ((l * 65536 + i) * 65536 + j) * 65536 + k
 /** The cell map's value for a subdivided cell (leaves map to their index). */
 const SPLIT = 0x7fffffff
 /** A subdivided cell none of whose 26 neighbours (its own size) lies in a leaf two levels coarser than its children. */
@@ -74,7 +70,7 @@ export interface FinestOnly {
  * `maxCoarsening` levels of coarsening (top cells of edge h 2^maxCoarsening), evaluates sdf
  * at its vertices and labels them. When the shape leaves no room for a coarser leaf inside it
  * (thin or small, or an sdf clamped near its surface), its tetrahedra are the uniform
- * lattice's and it says so instead of building the octree's: the 2:1 balance, the hashed
+ * lattice's and it says so instead of building the octree's: the 2:1 balance, the looked-up
  * vertices and the transition cases cost two to three times the uniform lattice's
  * array-indexed build for the same mesh.
  *
@@ -83,8 +79,11 @@ export interface FinestOnly {
  * (its keepAllOnSurface), so the caller says. The air around a liquid in a box is most of the
  * octree (the dam break at resolution 96: 300,000 of 420,000 tetrahedra), and the leaves wholly
  * outside are passed over without looking for their neighbours.
+ *
+ * `tableLimit`: up to how many entries the cell and corner tables are flat arrays rather than
+ * hashed (octreeTables.ts; the same lattice either way).
  */
-export function buildGradedLattice(sdf: ScalarField3, min: ArrayLike<number>, max: ArrayLike<number>, h: number, maxCoarsening: number, field: SignedDistanceField | null = null, dropOutside = false): GradedLattice | FinestOnly {
+export function buildGradedLattice(sdf: ScalarField3, min: ArrayLike<number>, max: ArrayLike<number>, h: number, maxCoarsening: number, field: SignedDistanceField | null = null, dropOutside = false, tableLimit = DENSE_TABLE_LIMIT): GradedLattice | FinestOnly {
   const D = maxCoarsening
   if (!Number.isInteger(D) || D < 0 || D > 12) throw new EddyError('INVALID_PARAM', `isosurface stuffing: maxCoarsening must be an integer 0..12, got ${D}`)
   // Top-level grid: cells of edge h 2^D covering the box with BAND + 1 spacings to spare.
@@ -127,6 +126,7 @@ export function buildGradedLattice(sdf: ScalarField3, min: ArrayLike<number>, ma
   }
   // Top-down refinement near the surface (a worklist of cells, no recursion).
   const stack: number[] = []
+  // The subdivided cells, four numbers (level, i, j, k) each.
   const splitCells: number[] = []
   let coarseInside = 0
   for (let k = 0; k < n[2]; k++) for (let j = 0; j < n[1]; j++) for (let i = 0; i < n[0]; i++) stack.push(D, i, j, k)
@@ -137,7 +137,7 @@ export function buildGradedLattice(sdf: ScalarField3, min: ArrayLike<number>, ma
       const s = h * 2 ** l
       const d = sdf(ox + (i + 0.5) * s, oy + (j + 0.5) * s, oz + (k + 0.5) * s)
       if (Math.abs(d) < 0.8660254037844387 * s + band) {
-        splitCells.push(ckey(l, i, j, k))
+        splitCells.push(l, i, j, k)
         for (let c = 0; c < 8; c++) stack.push(l - 1, 2 * i + (c & 1), 2 * j + ((c >> 1) & 1), 2 * k + (c >> 2))
         continue
       }
@@ -150,16 +150,16 @@ export function buildGradedLattice(sdf: ScalarField3, min: ArrayLike<number>, ma
   if (coarseInside === 0) return { finestOnly: true, leaves: nLeaves }
   // Every cell of the tree by (level, i, j, k): a leaf's index, or SPLIT. Made once the
   // refinement has counted its cells (growing it as they came cost a tenth of the build).
-  const cells = new KeyMap(2 * (nLeaves + splitCells.length))
-  for (const key of splitCells) cells.set(key, SPLIT)
-  for (let f = 0; f < nLeaves; f++) cells.set(ckey(lvl[f], li[f], lj[f], lk[f]), f)
+  const cells = new OctreeCells(n, D, 2 * (nLeaves + splitCells.length / 4), tableLimit)
+  for (let c = 0; c < splitCells.length; c += 4) cells.set(splitCells[c], splitCells[c + 1], splitCells[c + 2], splitCells[c + 3], SPLIT)
+  for (let f = 0; f < nLeaves; f++) cells.set(lvl[f], li[f], lj[f], lk[f], f)
   // The leaf containing level-l cell (i, j, k), or -1 if that cell is subdivided or outside.
   // Every cell of the tree, leaf or subdivided, is in the map, so the first one met on the way
   // up from (l, i, j, k) answers.
   const leafAt = (l: number, i: number, j: number, k: number): number => {
     for (let m = l; m <= D; m++, i >>= 1, j >>= 1, k >>= 1) {
       if (i < 0 || j < 0 || k < 0 || i >= n[0] << (D - m) || j >= n[1] << (D - m) || k >= n[2] << (D - m)) return -1
-      const f = cells.get(ckey(m, i, j, k))
+      const f = cells.get(m, i, j, k)
       if (f >= 0) return f >= SPLIT_CLEAN ? -1 : f
     }
     return -1
@@ -171,14 +171,13 @@ export function buildGradedLattice(sdf: ScalarField3, min: ArrayLike<number>, ma
   // so a parent found clean is marked and its children skip their own 26 looks. The splits
   // that do happen are the same, in the same order.
   const parentClean = (l: number, i: number, j: number, k: number): boolean => {
-    const key = ckey(l, i, j, k)
-    if (cells.get(key) === SPLIT_CLEAN) return true
+    if (cells.get(l, i, j, k) === SPLIT_CLEAN) return true
     for (let dz = -1; dz <= 1; dz++) for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
       if (dx === 0 && dy === 0 && dz === 0) continue
       const g = leafAt(l, i + dx, j + dy, k + dz)
       if (g >= 0 && lvl[g] >= l + 1) return false
     }
-    cells.set(key, SPLIT_CLEAN)
+    cells.set(l, i, j, k, SPLIT_CLEAN)
     return true
   }
   const queue: number[] = []
@@ -195,14 +194,14 @@ export function buildGradedLattice(sdf: ScalarField3, min: ArrayLike<number>, ma
       const g = leafAt(l, li[f] + dx, lj[f] + dy, lk[f] + dz)
       if (g < 0 || lvl[g] < l + 2) continue
       alive[g] = 0
-      cells.set(ckey(lvl[g], li[g], lj[g], lk[g]), SPLIT)
+      cells.set(lvl[g], li[g], lj[g], lk[g], SPLIT)
       const m = lvl[g] - 1
       // Each child's centre is 0.87 of its side from the parent's.
       const bound = outsideBound[g] - 0.8660254037844387 * h * 2 ** m
       for (let c = 0; c < 8; c++) {
         const ci = 2 * li[g] + (c & 1), cj = 2 * lj[g] + ((c >> 1) & 1), ck = 2 * lk[g] + (c >> 2)
         const child = addLeaf(m, ci, cj, ck, bound)
-        cells.set(ckey(m, ci, cj, ck), child)
+        cells.set(m, ci, cj, ck, child)
         queue.push(child)
       }
       again = true
@@ -210,18 +209,17 @@ export function buildGradedLattice(sdf: ScalarField3, min: ArrayLike<number>, ma
     if (again) queue.push(f)
   }
 
-  // --- vertices: leaf centres and corners, hashed by integer coordinates -------------------
+  // --- vertices: leaf centres and corners, corners found by integer coordinates -----------
   const lat = new LatticeVertices(4 * nLeaves)
   // Corners only: a leaf's centre is no other leaf's corner (it lies inside the leaf), and only
   // corners are looked up again (edge midpoints, face centres), so centres skip the map. A
   // graded octree has about 1.5 corners a leaf.
-  const vertexOf = new KeyMap(2 * nLeaves)
+  const vertexOf = new CornerIds([n[0] << D, n[1] << D, n[2] << D], 2 * nLeaves, tableLimit)
   const vertex = (x: number, y: number, z: number): number => {
-    const key = vkey(x, y, z)
-    let v = vertexOf.get(key)
+    let v = vertexOf.get(x, y, z)
     if (v < 0) {
       v = lat.add(x, y, z, ox + x * half, oy + y * half, oz + z * half)
-      vertexOf.set(key, v)
+      vertexOf.set(x, y, z, v)
     }
     return v
   }
@@ -272,8 +270,10 @@ export function buildGradedLattice(sdf: ScalarField3, min: ArrayLike<number>, ma
     FACE_CORNER[(2 * a + side) * 4 + e] = (side << a) | (du << ((a + 1) % 3)) | (dw << ((a + 2) % 3))
   }
   const q = new Int32Array(4)
+  // Only asked of a coarser leaf's edges and faces (side 4 or more), so the midpoint's
+  // coordinates are even, as CornerIds needs.
   const midpoint = (v: number, w: number): number =>
-    vertexOf.get(vkey((ic[3 * v] + ic[3 * w]) >> 1, (ic[3 * v + 1] + ic[3 * w + 1]) >> 1, (ic[3 * v + 2] + ic[3 * w + 2]) >> 1))
+    vertexOf.get((ic[3 * v] + ic[3 * w]) >> 1, (ic[3 * v + 1] + ic[3 * w + 1]) >> 1, (ic[3 * v + 2] + ic[3 * w + 2]) >> 1)
   for (let g = 0; g < nLeaves; g++) {
     if (!alive[g]) continue
     if (dropOutside && outsideBound[g] > 1.5 * h * 2 ** lvl[g]) continue

@@ -477,6 +477,29 @@ describe('isosurface stuffing, graded octree lattice', () => {
     }
   })
 
+  it('graded lattice: its cell and corner tables as flat arrays and hashed give the same lattice (vertices, labels, tetrahedra, shapes)', () => {
+    const shapes: [string, Sdf, number, [number, number, number], [number, number, number], boolean][] = [
+      ['water block', waterSdf, waterH, ...waterBox, true],
+      ['ball', (x, y, z) => Math.hypot(x - 0.31, y + 0.2, z) - 0.5, 0.03, [-1, -1, -1], [1, 1, 1], false],
+    ]
+    for (const [name, sdf, h, min, max, drop] of shapes) {
+      const flat = buildGradedLattice(sdf, min, max, h, 5, null, drop)
+      // A limit of 0 entries makes both tables hash (octreeTables.ts).
+      const hashed = buildGradedLattice(sdf, min, max, h, 5, null, drop, 0)
+      if ('finestOnly' in flat || 'finestOnly' in hashed) throw new Error(`${name}: expected coarse leaves`)
+      log(`${name}: ${flat.tetCount} tetrahedra, ${flat.lattice.count} vertices, leaves per level ${flat.leavesPerLevel.join('/')}`)
+      expect(flat.leavesPerLevel.slice(1).some((c) => c > 0)).toBe(true)
+      expect(hashed.leavesPerLevel).toEqual(flat.leavesPerLevel)
+      expect(hashed.lattice.count).toBe(flat.lattice.count)
+      const n = flat.lattice.count
+      expect(hashed.lattice.ic.subarray(0, 3 * n)).toEqual(flat.lattice.ic.subarray(0, 3 * n))
+      expect(hashed.lattice.label.subarray(0, n)).toEqual(flat.lattice.label.subarray(0, n))
+      expect(hashed.tetCount).toBe(flat.tetCount)
+      expect(hashed.tets.subarray(0, 4 * flat.tetCount)).toEqual(flat.tets.subarray(0, 4 * flat.tetCount))
+      expect(hashed.shape.subarray(0, flat.tetCount)).toEqual(flat.shape.subarray(0, flat.tetCount))
+    }
+  })
+
   it('uniform lattice: the visits pass over faces whose six vertices are all outside, and stuffing makes the same mesh as from every tetrahedron', () => {
     const sdf = waterSdf, h = waterH
     const stuff = (skip: boolean) => {
