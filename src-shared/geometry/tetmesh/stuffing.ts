@@ -140,8 +140,9 @@ export function stuffIsosurface(shape: ScalarField3 | SignedDistanceField, opts:
   let leavesPerLevel: number[] | undefined
   const graded = mode === 'graded' ? buildGradedLattice(sdf, opts.bounds.min, opts.bounds.max, h, opts.maxCoarsening ?? 5, field, !(opts.keepAllOnSurface ?? false)) : null
   if (graded === null || 'finestOnly' in graded) {
-    // Uniform, asked for or all the graded octree could be inside the shape (its leaves
-    // reported as the finest level's: coarser ones lay only outside).
+    // Uniform, asked for, or graded where the octree could not coarsen inside the shape or
+    // too little to pay for itself (gradedLattice.ts GRADING_PAYS); the octree's leaves are
+    // reported as the finest level's, the level the mesh has.
     if (graded !== null) leavesPerLevel = [graded.leaves, ...new Array<number>(opts.maxCoarsening ?? 5).fill(0)]
     const grid = bccGridForBounds(opts.bounds.min, opts.bounds.max, h)
     lat = new LatticeVertices(bccVertexCount(grid))

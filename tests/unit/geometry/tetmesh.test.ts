@@ -11,7 +11,7 @@ import {
 import { addBccVertices, bccGridForBounds, bccVertexCount, type TetVisitor, visitBccTets } from '../../../src-shared/geometry/tetmesh/bccLattice'
 import { evaluateLattice } from '../../../src-shared/geometry/tetmesh/evaluateLattice'
 import { LatticeVertices } from '../../../src-shared/geometry/tetmesh/latticeVertices'
-import { buildGradedLattice } from '../../../src-shared/geometry/tetmesh/gradedLattice'
+import { buildGradedLattice, GRADING_PAYS } from '../../../src-shared/geometry/tetmesh/gradedLattice'
 import { OUT } from '../../../src-shared/geometry/tetmesh/stencils'
 import { stuffLattice } from '../../../src-shared/geometry/tetmesh/stuffing'
 import { PrimitiveSdf } from '../../../src-shared/geometry/primitiveSdf'
@@ -564,5 +564,26 @@ describe('isosurface stuffing, graded octree lattice', () => {
     expect(graded.positions).toEqual(uniform.positions)
     expect(graded.stats.leavesPerLevel![0]).toBeGreaterThan(0)
     expect(graded.stats.leavesPerLevel!.slice(1).every((c) => c === 0)).toBe(true)
+  })
+
+  it(`with too little room inside to pay for the octree (a thin plate with a ball on it: fewer than 1/${GRADING_PAYS} of its leaves' worth of finest cubes in coarse leaves inside), graded mode gives the uniform mode's mesh; a big ball alone stays graded`, () => {
+    const h = 0.05, min: [number, number, number] = [-1, -1, -1], max: [number, number, number] = [1, 1, 1]
+    // The ball's core has room for a few coarse leaves; the plate around it none.
+    const ball: Sdf = (x, y, z) => Math.hypot(x, y, z) - 0.4
+    const plateWithBall: Sdf = (x, y, z) => Math.min(Math.max(Math.abs(x) - 0.9, Math.abs(y) - 0.12, Math.abs(z) - 0.9), ball(x, y, z))
+    const lattice = buildGradedLattice(plateWithBall, min, max, h, 5, null, true)
+    if (!('finestOnly' in lattice)) throw new Error('expected the uniform lattice')
+    log(`plate with a ball: ${lattice.leaves} octree leaves, ${lattice.insideCubes} finest cubes in coarse leaves inside`)
+    expect(lattice.insideCubes).toBeGreaterThan(0)
+    expect(GRADING_PAYS * lattice.insideCubes).toBeLessThan(lattice.leaves)
+    const opts = { spacing: h, bounds: { min, max } }
+    const graded = stuffIsosurface(plateWithBall, { ...opts, mode: 'graded' }), uniform = stuffIsosurface(plateWithBall, { ...opts, mode: 'uniform' })
+    expect(graded.tets).toEqual(uniform.tets)
+    expect(graded.positions).toEqual(uniform.positions)
+    // A ball twice the size alone: its coarse inside leaves cover more than 1/GRADING_PAYS of
+    // the leaves (the small one's core does not pay for its own octree either).
+    const alone = buildGradedLattice((x, y, z) => Math.hypot(x, y, z) - 0.8, min, max, h, 5, null, true)
+    if ('finestOnly' in alone) throw new Error('expected the graded lattice')
+    expect(alone.leavesPerLevel.slice(1).some((c) => c > 0)).toBe(true)
   })
 })
