@@ -32,7 +32,7 @@ import { type AdvectOptions, LIMIT_CLAMP, LIMIT_REVERT, OPEN_RESAMPLE, OPEN_TAKE
 import { allocF32With, allocF64With, type AllocOptions, type GridSpec, type MacGrid } from './grid'
 import type { SolidField } from './kernelTypes'
 import { type KernelBackend, kernelsOf } from './kernelBackend'
-import { MACCORMACK_EXCESS, MACCORMACK_REDISTRIBUTE } from './kernelRows'
+import { MACCORMACK_EXCESS, MACCORMACK_FUSED, MACCORMACK_REDISTRIBUTE } from './kernelRows'
 
 export * from './advectKernels'
 
@@ -44,11 +44,16 @@ export * from './advectKernels'
  * Each back-trace is computed once per lattice and pass: the forward pass records the corner
  * of every departure point for the limiter (no third trace), and advectScalars carries several
  * cell-centred fields along one trace. Results are bit-identical to advecting each field alone.
+ * With trilinear sampling MacCormack is two passes over a lattice, not four: the forward one
+ * (advect, recording where each backward trace departs), then the backward step, the
+ * correction and the limiter's excess together (MACCORMACK_FUSED), the backward value looked up
+ * where the correction reads it instead of stored as a lattice (the same bits).
  */
 export class Advector {
   readonly spec: GridSpec
   private readonly fwd: Float32Array
-  private readonly bwd: Float32Array
+  /** The backward step's lattice, for monotone tricubic sampling only (on first use). */
+  private bwd: Float32Array | null = null
   /** The second field's scratch (advectScalars), allocated on first use. */
   private fwd2: Float32Array | null = null
   private bwd2: Float32Array | null = null
@@ -73,7 +78,6 @@ export class Advector {
     this.kernels = kernelsOf(options)
     const len = Math.max((nx + 1) * ny * nz, nx * (ny + 1) * nz, nx * ny * (nz + 1))
     this.fwd = allocF32With(len, options)
-    this.bwd = allocF32With(len, options)
     this.base = this.kernels.i32(len)
   }
 
@@ -146,33 +150,78 @@ export class Advector {
       return
     }
     let fwd2: Float32Array | null = null
-    let bwd2: Float32Array | null = null
-    if (dst2 !== null && src2 !== null) {
-      if (this.fwd2 === null || this.bwd2 === null) {
-        this.fwd2 = allocF32With(this.fwd.length, this.alloc)
-        this.bwd2 = allocF32With(this.bwd.length, this.alloc)
-      }
-      fwd2 = this.fwd2
-      bwd2 = this.bwd2
-    }
-    // Three passes: each reads its input lattice at other samples, so in a worker split
-    // every pass ends at a barrier. The backward step's traces (over -c) do not depend on
-    // fwd, and start where the forward ones do, with the velocity at the sample: the forward
-    // pass traces both and records where the backward one departs (rev), and the backward
-    // pass only samples fwd there, the same values as tracing it again.
+    if (dst2 !== null && src2 !== null) fwd2 = this.fwd2 ??= allocF32With(this.fwd.length, this.alloc)
+    // Passes that each read their input lattice at other samples, so in a worker split every
+    // pass ends at a barrier. The backward step's traces (over -c) do not depend on fwd, and
+    // start where the forward ones do, with the velocity at the sample: the forward pass traces
+    // both and records where the backward one departs (rev), and the backward step only
+    // samples fwd there, the same values as tracing it again.
     this.rev ??= allocF64With(3 * this.fwd.length, this.alloc)
     k.advect(this.fwd, src, axis, u, v, w, nx, ny, nz, c, cubic, solid, fwd2, src2, this.base, this.rev)
     // The forward step reads the ambient beyond open sides; the backward one (traced downstream
     // from fwd) clamps: what left the domain is best guessed by the border (zero gradient).
     if (open !== null) openSidesSlab(OPEN_RESAMPLE, this.fwd, src, amb1, fwd2, src2, amb2, u, v, w, nx, ny, nz, c, solid, open, depth, 0, nz)
-    k.advectAt(this.bwd, this.fwd, axis, nx, ny, nz, cubic, solid, this.rev, bwd2, fwd2)
     const limiter = options.limiter === 'clamp' ? LIMIT_CLAMP : LIMIT_REVERT
-    k.maccormackCorrect(dst, src, this.fwd, this.bwd, axis, u, v, w, nx, ny, nz, c, solid, limiter, this.base)
+    if (!cubic) {
+      // The backward step, the correction and the limiter's excess in one pass (MACCORMACK_FUSED).
+      this.fused(dst, src, this.fwd, amb1, axis, vel, c, solid, limiter, options, open, depth)
+      if (dst2 !== null && src2 !== null && fwd2 !== null) this.fused(dst2, src2, fwd2, amb2, axis, vel, c, solid, limiter, options, open, depth)
+      return
+    }
+    const bwd = (this.bwd ??= allocF32With(this.fwd.length, this.alloc))
+    const bwd2 = fwd2 === null ? null : (this.bwd2 ??= allocF32With(this.fwd.length, this.alloc))
+    k.advectAt(bwd, this.fwd, axis, nx, ny, nz, cubic, solid, this.rev, bwd2, fwd2)
+    k.maccormackCorrect(dst, src, this.fwd, bwd, axis, u, v, w, nx, ny, nz, c, solid, limiter, this.base)
     if (dst2 !== null && src2 !== null && fwd2 !== null && bwd2 !== null) {
       k.maccormackCorrect(dst2, src2, fwd2, bwd2, axis, u, v, w, nx, ny, nz, c, solid, limiter, this.base)
-      this.finish(dst, src, this.fwd, this.bwd, amb1, axis, vel, c, solid, options, open, depth)
+      this.finish(dst, src, this.fwd, bwd, amb1, axis, vel, c, solid, options, open, depth)
       this.finish(dst2, src2, fwd2, bwd2, amb2, axis, vel, c, solid, options, open, depth)
-    } else this.finish(dst, src, this.fwd, this.bwd, amb1, axis, vel, c, solid, options, open, depth)
+    } else this.finish(dst, src, this.fwd, bwd, amb1, axis, vel, c, solid, options, open, depth)
+  }
+
+  /**
+   * MacCormack's rest for one field once fwd, base and rev stand (trilinear): the correction,
+   * with the limiter's excess for cell-centred fields, in one pass (MACCORMACK_FUSED: the same
+   * bits as advectAt, maccormackCorrect and maccormackExcess in turn), then as finish().
+   */
+  private fused(
+    dst: Float32Array,
+    src: Float32Array,
+    fwd: Float32Array,
+    ambient: number,
+    axis: -1 | 0 | 1 | 2,
+    vel: MacGrid,
+    c: number,
+    solid: SolidField | null,
+    limiter: number,
+    options: AdvectOptions,
+    open: Uint8Array | null,
+    depth: number,
+  ): void {
+    const { nx, ny, nz } = this.spec
+    const { u, v, w } = vel
+    const rev = this.rev as Float64Array
+    if (!(axis === -1 && (options.redistribute ?? true))) {
+      this.kernels.run(MACCORMACK_FUSED, dst, src, fwd, rev, null, null, null, axis, u, v, w, nx, ny, nz, c, solid, limiter, this.base)
+      if (open !== null) openSidesSlab(OPEN_TAKE_FWD, dst, fwd, ambient, null, null, 0, u, v, w, nx, ny, nz, c, solid, open, depth, 0, nz)
+      return
+    }
+    const { ex, up, dn } = this.redistributeScratch()
+    this.kernels.run(MACCORMACK_FUSED, dst, src, fwd, rev, ex, up, dn, axis, u, v, w, nx, ny, nz, c, solid, limiter, this.base)
+    if (open !== null) openSidesSlab(OPEN_TAKE_FWD, dst, fwd, ambient, null, null, 0, u, v, w, nx, ny, nz, c, solid, open, depth, 0, nz, ex, up, dn)
+    this.kernels.run(MACCORMACK_REDISTRIBUTE, dst, ex, up, dn, src, axis, nx, ny, nz, this.base)
+  }
+
+  /** The conservative limiter's scratch (clipped excess, room above and below), made on first use. */
+  private redistributeScratch(): { ex: Float32Array; up: Float32Array; dn: Float32Array } {
+    if (this.ex === null || this.up === null || this.dn === null) {
+      const { nx, ny, nz } = this.spec
+      const n = nx * ny * nz
+      this.ex = allocF32With(n, this.alloc)
+      this.up = allocF32With(n, this.alloc)
+      this.dn = allocF32With(n, this.alloc)
+    }
+    return { ex: this.ex, up: this.up, dn: this.dn }
   }
 
   /**
@@ -200,15 +249,9 @@ export class Advector {
       if (open !== null) openSidesSlab(OPEN_TAKE_FWD, dst, fwd, ambient, null, null, 0, u, v, w, nx, ny, nz, c, solid, open, depth, 0, nz)
       return
     }
-    if (this.ex === null || this.up === null || this.dn === null) {
-      const n = nx * ny * nz
-      this.ex = allocF32With(n, this.alloc)
-      this.up = allocF32With(n, this.alloc)
-      this.dn = allocF32With(n, this.alloc)
-    }
     // up has its own scratch: maccormackExcess reads bwd at other samples (errorSample) than
     // the one it writes, so the room cannot overwrite bwd in place (nor in a worker split).
-    const { ex, up, dn } = this
+    const { ex, up, dn } = this.redistributeScratch()
     this.kernels.run(MACCORMACK_EXCESS, ex, up, dn, dst, src, fwd, bwd, axis, u, v, w, nx, ny, nz, c, solid, this.base)
     if (open !== null) openSidesSlab(OPEN_TAKE_FWD, dst, fwd, ambient, null, null, 0, u, v, w, nx, ny, nz, c, solid, open, depth, 0, nz, ex, up, dn)
     this.kernels.run(MACCORMACK_REDISTRIBUTE, dst, ex, up, dn, src, axis, nx, ny, nz, this.base)

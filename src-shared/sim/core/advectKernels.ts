@@ -338,11 +338,16 @@ export function errorSample(o: number, i: number, j: number, k: number, sx: numb
   const r = (o - a) / sx
   const b = r % sy
   const c = (r - b) / sy
-  const ta = i < a ? a : i > a + 1 ? a + 1 : i
-  const tb = j < b ? b : j > b + 1 ? b + 1 : j
-  const tc = k < c ? c : k > c + 1 ? c + 1 : k
+  const ta = (eTa = i < a ? a : i > a + 1 ? a + 1 : i)
+  const tb = (eTb = j < b ? b : j > b + 1 ? b + 1 : j)
+  const tc = (eTc = k < c ? c : k > c + 1 ? c + 1 : k)
   return ta + sx * (tb + sy * tc)
 }
+
+/** The lattice coordinates of the last errorSample. */
+let eTa = 0
+let eTb = 0
+let eTc = 0
 
 /**
  * MacCormack correction with Selle et al. 2008 limiting for planes [k0, k1) of lattice `axis`:
@@ -696,9 +701,6 @@ export function maccormackExcessSlab(
   const sx = axis === 0 ? nx + 1 : nx
   const sy = axis === 1 ? ny + 1 : ny
   const sz = axis === 2 ? nz + 1 : nz
-  const ox = axis === 0 ? 0 : 0.5
-  const oy = axis === 1 ? 0 : 0.5
-  const oz = axis === 2 ? 0 : 0.5
   const di = sx > 1 ? 1 : 0
   const dj = sy > 1 ? sx : 0
   const dk = sz > 1 ? sx * sy : 0
@@ -714,36 +716,115 @@ export function maccormackExcessSlab(
         }
         const o = base[s]
         const t = errorSample(o, i, j, k, sx, sy)
-        const f = fwd[s]
-        const q = src[t]
-        const r = bwd[t]
-        const val = f + 0.5 * (q - r)
         stencilRange(src, o, di, dj, dk)
-        let d = dst[s]
-        if (!(val >= rLo && val <= rHi)) {
-          // Within rounding of the range (2^-20 of the magnitudes val is made of), the sample
-          // is clamped rather than reverted: a revert there would hinge on the last bit of val,
-          // and mirror-image samples, rounded differently, would take different branches.
-          const tol = 9.5367431640625e-7 * ((f < 0 ? -f : f) + (q < 0 ? -q : q) + (r < 0 ? -r : r))
-          if (val > rHi && val <= rHi + tol) d = dst[s] = rHi
-          else if (val < rLo && val >= rLo - tol) d = dst[s] = rLo
-        }
-        ex[s] = val >= rLo && val <= rHi ? 0 : val === val ? val - d : 0
-        if (rLo === rHi) {
-          up[s] = 0
-          dn[s] = 0
+        excessAt(ex, up, dn, dst, src, base, axis, u, v, w, nx, ny, nz, dtOverDx, sx, sy, sz, di, dj, dk, i, j, k, s, fwd[s], src[t], bwd[t])
+      }
+    }
+  }
+}
+
+/**
+ * maccormackExcessSlab's sample s (not solid) from what it reads: f = fwd[s], q = src[t] and
+ * r = bwd[t] at the errorSample t, the 8-sample range in rLo/rHi (stencilRange), and dst[s] as
+ * maccormackCorrectSlab wrote it.
+ */
+function excessAt(
+  ex: Float32Array, up: Float32Array, dn: Float32Array, dst: Float32Array, src: Float32Array, base: Int32Array, axis: -1 | 0 | 1 | 2,
+  u: Float32Array, v: Float32Array, w: Float32Array, nx: number, ny: number, nz: number, dtOverDx: number,
+  sx: number, sy: number, sz: number, di: number, dj: number, dk: number, i: number, j: number, k: number, s: number, f: number, q: number, r: number,
+): void {
+  const ox = axis === 0 ? 0 : 0.5
+  const oy = axis === 1 ? 0 : 0.5
+  const oz = axis === 2 ? 0 : 0.5
+  const val = f + 0.5 * (q - r)
+  let d = dst[s]
+  if (!(val >= rLo && val <= rHi)) {
+    // Within rounding of the range (2^-20 of the magnitudes val is made of), the sample
+    // is clamped rather than reverted: a revert there would hinge on the last bit of val,
+    // and mirror-image samples, rounded differently, would take different branches.
+    const tol = 9.5367431640625e-7 * ((f < 0 ? -f : f) + (q < 0 ? -q : q) + (r < 0 ? -r : r))
+    if (val > rHi && val <= rHi + tol) d = dst[s] = rHi
+    else if (val < rLo && val >= rLo - tol) d = dst[s] = rLo
+  }
+  ex[s] = val >= rLo && val <= rHi ? 0 : val === val ? val - d : 0
+  if (rLo === rHi) {
+    up[s] = 0
+    dn[s] = 0
+    return
+  }
+  // The room counts only the samples the forward step weighted: a departure point on a
+  // grid plane (a velocity component exactly 0) gives the samples past it weight 0, and
+  // the 8-sample range would then reach one side only (mirror images would differ).
+  // The trace is the forward step's own (backtraceAt, as advectSlab takes it).
+  backtraceAt(axis, i, j, k, u, v, w, nx, ny, nz, i + ox, j + oy, k + oz, dtOverDx, oVel, oP)
+  weightedRange(src, base[s], oP[0] - ox, oP[1] - oy, oP[2] - oz, sx, sy, sz, di, dj, dk)
+  const a = rHi - d
+  const b = d - rLo
+  up[s] = a > 0 ? a : 0
+  dn[s] = b > 0 ? b : 0
+}
+
+/**
+ * MacCormack's last two passes in one, over planes [k0, k1) of lattice `axis`:
+ * maccormackCorrectSlab (limiter as there) and, with ex, up and dn given, maccormackExcessSlab,
+ * sample by sample, and without the backward step's lattice. Where the correction reads bwd at
+ * the errorSample t it takes what advectAtSlab (trilinear) would have stored there: fwd at t's
+ * recorded reverse departure point rev[t] as float32, or fwd[t] where t is solid. The same bits
+ * as advectAtSlab, maccormackCorrectSlab and maccormackExcessSlab in turn, for one pass over
+ * the lattice instead of three (each reading it at other samples, so each ended at a barrier
+ * when split across threads). base and rev as advectSlab recorded them.
+ */
+export function maccormackFusedSlab(
+  dst: Float32Array,
+  src: Float32Array,
+  fwd: Float32Array,
+  rev: Float64Array,
+  ex: Float32Array | null,
+  up: Float32Array | null,
+  dn: Float32Array | null,
+  axis: -1 | 0 | 1 | 2,
+  u: Float32Array,
+  v: Float32Array,
+  w: Float32Array,
+  nx: number,
+  ny: number,
+  nz: number,
+  dtOverDx: number,
+  solid: SolidField | null,
+  limiter: number,
+  base: Int32Array,
+  k0: number,
+  k1: number,
+): void {
+  const sx = axis === 0 ? nx + 1 : nx
+  const sy = axis === 1 ? ny + 1 : ny
+  const sz = axis === 2 ? nz + 1 : nz
+  const di = sx > 1 ? 1 : 0
+  const dj = sy > 1 ? sx : 0
+  const dk = sz > 1 ? sx * sy : 0
+  const excess = ex !== null && up !== null && dn !== null
+  for (let k = k0; k < k1; k++) {
+    for (let j = 0; j < sy; j++) {
+      let s = sx * (j + sy * k)
+      for (let i = 0; i < sx; i++, s++) {
+        if (solid !== null && solidSample(solid, axis, i, j, k, nx, ny, nz)) {
+          dst[s] = src[s]
+          if (excess) ex[s] = up[s] = dn[s] = 0
           continue
         }
-        // The room counts only the samples the forward step weighted: a departure point on a
-        // grid plane (a velocity component exactly 0) gives the samples past it weight 0, and
-        // the 8-sample range would then reach one side only (mirror images would differ).
-        // The trace is the forward step's own (backtraceAt, as advectSlab takes it).
-        backtraceAt(axis, i, j, k, u, v, w, nx, ny, nz, i + ox, j + oy, k + oz, dtOverDx, oVel, oP)
-        weightedRange(src, base[s], oP[0] - ox, oP[1] - oy, oP[2] - oz, sx, sy, sz, di, dj, dk)
-        const a = rHi - d
-        const b = d - rLo
-        up[s] = a > 0 ? a : 0
-        dn[s] = b > 0 ? b : 0
+        const o = base[s]
+        const t = errorSample(o, i, j, k, sx, sy)
+        const hat = fwd[s]
+        const q = src[t]
+        const r = solid !== null && solidSample(solid, axis, eTa, eTb, eTc, nx, ny, nz) ? fwd[t] : Math.fround(sample3(fwd, sx, sy, sz, rev[3 * t], rev[3 * t + 1], rev[3 * t + 2], false))
+        let val = hat + 0.5 * (q - r)
+        stencilRange(src, o, di, dj, dk)
+        if (!(val >= rLo && val <= rHi)) {
+          if (limiter === LIMIT_REVERT || val !== val) val = hat
+          else if (limiter === LIMIT_CLAMP) val = val < rLo ? rLo : rHi
+        }
+        dst[s] = val
+        if (excess) excessAt(ex, up, dn, dst, src, base, axis, u, v, w, nx, ny, nz, dtOverDx, sx, sy, sz, di, dj, dk, i, j, k, s, hat, q, r)
       }
     }
   }

@@ -3,7 +3,7 @@
 // twin (wasm/assembly/*.ts, same name), lists the arguments in the twin's order and points at
 // the reference slab function (adapted where the reference orders its arguments otherwise).
 // The KernelBackend methods of kernelBackend.ts are thin faces over these rows.
-import { advectAtSlab, advectSlab, maccormackCorrectSlab, maccormackExcessSlab, maccormackRedistributeSlab } from './advectKernels'
+import { advectAtSlab, advectSlab, maccormackCorrectSlab, maccormackExcessSlab, maccormackFusedSlab, maccormackRedistributeSlab } from './advectKernels'
 import { addBuoyancySlab, addUniformAccelerationSlab } from './forceKernels'
 import type { SolidField } from './kernelTypes'
 import { defineKernel, f32, f64, float, i32, int, type KernelArgs, ptr, scratch, size, struct, u8 } from './kernelTable'
@@ -378,6 +378,39 @@ export const MACCORMACK_EXCESS = defineKernel({
   // A back-trace per sample whose stencil is not flat.
   work: (a, n) => 20 * num(a, 11) * num(a, 12) * n,
   ref: maccormackExcessSlab,
+})
+
+/**
+ * maccormackFusedSlab: MacCormack's correction (and, with ex, up and dn, the clipped excess and
+ * room) in one pass, the backward step worked out where it is read.
+ */
+export const MACCORMACK_FUSED = defineKernel({
+  name: 'maccormackFused',
+  args: [
+    f32('dst'),
+    f32('src'),
+    f32('fwd'),
+    f64('rev'),
+    f32('ex', true),
+    f32('up', true),
+    f32('dn', true),
+    int('axis'),
+    f32('u'),
+    f32('v'),
+    f32('w'),
+    int('nx'),
+    int('ny'),
+    int('nz'),
+    float('dtOverDx'),
+    ptr('solid', ['u8', 'f32'], { tagged: true }),
+    int('limiter'),
+    i32('base'),
+  ],
+  split: 'planes',
+  range: (a) => (num(a, 7) === 2 ? num(a, 13) + 1 : num(a, 13)),
+  // A trilinear look-up of fwd per sample, and with the excess a back-trace where the stencil is not flat.
+  work: (a, n) => (a[4] !== null ? 24 : 8) * num(a, 11) * num(a, 12) * n,
+  ref: maccormackFusedSlab,
 })
 
 /** maccormackRedistributeSlab: each sample gathers its share of its neighbours' clipped excess. */

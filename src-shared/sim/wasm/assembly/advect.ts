@@ -986,6 +986,11 @@ let vHi: v128 = f64x2.splat(0)
   const iA = oA % sx, iB = oB % sx
   const jA = ((oA - iA) / sx) % sy, jB = ((oB - iB) / sx) % sy
   const kA = (oA - iA - sx * jA) / (sx * sy), kB = (oB - iB - sx * jB) / (sx * sy)
+  weightedRange2At(src, oA, oB, iA, jA, kA, iB, jB, kB, gx, gy, gz, di, dj, dk)
+}
+
+/** weightedRange2 with the corners' lattice coordinates (iA, jA, kA) and (iB, jB, kB) given. */
+@inline function weightedRange2At(src: usize, oA: i32, oB: i32, iA: i32, jA: i32, kA: i32, iB: i32, jB: i32, kB: i32, gx: v128, gy: v128, gz: v128, di: i32, dj: i32, dk: i32): void {
   const exA = f64x2.extract_lane(gx, 0) > <f64>iA ? di : 0, exB = f64x2.extract_lane(gx, 1) > <f64>iB ? di : 0
   const eyA = f64x2.extract_lane(gy, 0) > <f64>jA ? dj : 0, eyB = f64x2.extract_lane(gy, 1) > <f64>jB ? dj : 0
   const ezA = f64x2.extract_lane(gz, 0) > <f64>kA ? dk : 0, ezB = f64x2.extract_lane(gz, 1) > <f64>kB ? dk : 0
@@ -1016,9 +1021,11 @@ let headD: f64 = 0
 ): bool {
   const o = ri32(base, s)
   const t = errorSample(o, i, j, k, sx, sy)
-  const f = rf32(fwd, s)
-  const q = rf32(src, t)
-  const r = rf32(bwd, t)
+  return excessHeadOf(ex, up, dn, dst, s, rf32(fwd, s), rf32(src, t), rf32(bwd, t), lo, hi)
+}
+
+/** excessHead from what it reads: f = fwd[s], q = src[t], r = bwd[t] at the errorSample t. */
+@inline function excessHeadOf(ex: usize, up: usize, dn: usize, dst: usize, s: i32, f: f64, q: f64, r: f64, lo: f64, hi: f64): bool {
   const val = f + 0.5 * (q - r)
   let d = rf32(dst, s)
   if (!(val >= lo && val <= hi)) {
@@ -1185,6 +1192,176 @@ export function maccormackRedistribute(
         if (val < rLo) val = rLo
         wf32(dst, s, val)
       }
+    }
+  }
+}
+
+// MacCormack's correction and conservative limiting in one pass (reference: advectKernels.ts
+// maccormackFusedSlab): bwd is not a lattice advectAt wrote but fwd looked up at the errorSample's
+// recorded reverse departure point where the correction reads it, rounded to float32 as the
+// lattice held it; fwd itself at a solid sample. The same bits as advectAt, maccormackCorrect
+// and maccormackExcess in turn.
+
+// floor(2^40 / s) + 1 for the lattice's sx and sy, so that o / s is (o m) >> 40 (a multiply
+// instead of a division on the chain from a sample's corner to its backward value): exact while
+// o s < 2^40 (the error o (m s - 2^40) / (s 2^40) stays below 1 / s), and o m fits in 64 bits
+// while o / s < 2^24. 0: lattices beyond either bound divide (magicDivisors).
+let mulX: u64 = 0
+let mulY: u64 = 0
+
+/** Sets mulX, mulY for an sx x sy x sz lattice, or 0 where the bounds above do not hold for every index. */
+@inline function magicDivisors(sx: i32, sy: i32, sz: i32): void {
+  const cells = <u64>sx * <u64>sy * <u64>sz
+  const wide = <u64>(sx > sy ? sx : sy)
+  const ok = cells * wide < (<u64>1 << 40) && <u64>sy * <u64>sz < (<u64>1 << 24)
+  mulX = ok ? (<u64>1 << 40) / <u64>sx + 1 : 0
+  mulY = ok ? (<u64>1 << 40) / <u64>sy + 1 : 0
+}
+
+// Lattice coordinates of the last errorSampleAt's sample and corner (per instance, i.e. per thread).
+let eOa: i32 = 0
+let eOb: i32 = 0
+let eOc: i32 = 0
+let eTa: i32 = 0
+let eTb: i32 = 0
+let eTc: i32 = 0
+
+/** errorSample, keeping the sample's lattice coordinates in eTa, eTb, eTc. */
+@inline function errorSampleAt(o: i32, i: i32, j: i32, k: i32, sx: i32, sy: i32): i32 {
+  const r = mulX != 0 ? <i32>((<u64>o * mulX) >> 40) : o / sx
+  const a = (eOa = o - r * sx)
+  const c = (eOc = mulX != 0 ? <i32>((<u64>r * mulY) >> 40) : r / sy)
+  const b = (eOb = r - c * sy)
+  eTa = i < a ? a : i > a + 1 ? a + 1 : i
+  eTb = j < b ? b : j > b + 1 ? b + 1 : j
+  eTc = k < c ? c : k > c + 1 ? c + 1 : k
+  return eTa + sx * (eTb + sy * eTc)
+}
+
+/** What advectAt stores at sample t of the last errorSampleAt: fwd at rev[t] (trilinear), fwd[t] at a solid t. */
+@inline function reverseAt(fwd: usize, rev: usize, solid: usize, solidKind: i32, axis: i32, t: i32, nx: i32, ny: i32, nz: i32, sx: i32, sy: i32, sz: i32): f64 {
+  if (solidKind != 0 && solidSample(solid, solidKind, axis, eTa, eTb, eTc, nx, ny, nz)) return rf32(fwd, t)
+  return <f64><f32>sample3(fwd, sx, sy, sz, rf64(rev, 3 * t), rf64(rev, 3 * t + 1), rf64(rev, 3 * t + 2), false)
+}
+
+/** maccormackFusedSlab's sample s on its own (the pair path's solid-touching pairs and odd tails). */
+@inline function fusedSample(
+  dst: usize, src: usize, fwd: usize, rev: usize, ex: usize, up: usize, dn: usize, axis: i32, u: usize, v: usize, w: usize,
+  nx: i32, ny: i32, nz: i32, dtOverDx: f64, solid: usize, solidKind: i32, limiter: i32, base: usize,
+  sx: i32, sy: i32, sz: i32, ox: f64, oy: f64, oz: f64, di: i32, dj: i32, dk: i32, i: i32, j: i32, k: i32, s: i32,
+): void {
+  if (solidKind != 0 && solidSample(solid, solidKind, axis, i, j, k, nx, ny, nz)) {
+    store<f32>(dst + (<usize>s << 2), load<f32>(src + (<usize>s << 2)))
+    if (ex != 0) {
+      wf32(ex, s, 0)
+      wf32(up, s, 0)
+      wf32(dn, s, 0)
+    }
+    return
+  }
+  const o = ri32(base, s)
+  const t = errorSampleAt(o, i, j, k, sx, sy)
+  const hat = rf32(fwd, s)
+  const q = rf32(src, t)
+  const r = reverseAt(fwd, rev, solid, solidKind, axis, t, nx, ny, nz, sx, sy, sz)
+  let val = hat + 0.5 * (q - r)
+  stencilRange(src, o, di, dj, dk)
+  const lo = rLo, hi = rHi
+  if (!(val >= lo && val <= hi)) {
+    if (limiter == 0 || val != val) val = hat
+    else if (limiter == 1) val = val < lo ? lo : hi
+  }
+  wf32(dst, s, val)
+  if (ex == 0) return
+  if (!excessHeadOf(ex, up, dn, dst, s, hat, q, r, lo, hi)) return
+  const d = headD
+  backtraceAt(axis, i, j, k, u, v, w, nx, ny, nz, <f64>i + ox, <f64>j + oy, <f64>k + oz, dtOverDx)
+  weightedRange(src, o, bx - ox, by - oy, bz - oz, sx, sy, di, dj, dk)
+  excessRoom(up, dn, d, rLo, rHi, s)
+}
+
+/**
+ * maccormackFusedSlab: dst by MacCormack's correction (limiter 0 revert, 1 clamp, 2 none) and,
+ * with ex != 0, ex / up / dn as maccormackExcess writes them (dst clamped where within rounding
+ * of the range), bwd worked out where it is read (see above). Pairs of samples along x in the
+ * two lanes, as maccormackCorrect; each lane's bwd value by the two-lane look-up where neither
+ * errorSample is solid.
+ */
+export function maccormackFused(
+  dst: usize, src: usize, fwd: usize, rev: usize, ex: usize, up: usize, dn: usize, axis: i32, u: usize, v: usize, w: usize,
+  nx: i32, ny: i32, nz: i32, dtOverDx: f64, solid: usize, solidKind: i32, limiter: i32, base: usize, k0: i32, k1: i32,
+): void {
+  if (up == 0 || dn == 0) ex = 0
+  const sx = axis == 0 ? nx + 1 : nx
+  const sy = axis == 1 ? ny + 1 : ny
+  const sz = axis == 2 ? nz + 1 : nz
+  magicDivisors(sx, sy, sz)
+  const ox: f64 = axis == 0 ? 0 : 0.5
+  const oy: f64 = axis == 1 ? 0 : 0.5
+  const oz: f64 = axis == 2 ? 0 : 0.5
+  const di = sx > 1 ? 1 : 0
+  const dj = sy > 1 ? sx : 0
+  const dk = sz > 1 ? sx * sy : 0
+  const paired = nx >= 2
+  for (let k = k0; k < k1; k++) {
+    for (let j = 0; j < sy; j++) {
+      const s0 = sx * (j + sy * k)
+      let i = 0
+      if (paired) {
+        const Y = f64x2.splat(<f64>j + oy)
+        const Z = f64x2.splat(<f64>k + oz)
+        for (; i + 1 < sx; i += 2) {
+          const s = s0 + i
+          if (solidPair(solid, solidKind, axis, i, j, k, nx, ny, nz)) {
+            fusedSample(dst, src, fwd, rev, ex, up, dn, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, limiter, base, sx, sy, sz, ox, oy, oz, di, dj, dk, i, j, k, s)
+            fusedSample(dst, src, fwd, rev, ex, up, dn, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, limiter, base, sx, sy, sz, ox, oy, oz, di, dj, dk, i + 1, j, k, s + 1)
+            continue
+          }
+          const hat = w32x2(fwd, s)
+          const oA = ri32(base, s)
+          const oB = ri32(base, s + 1)
+          const tA = errorSampleAt(oA, i, j, k, sx, sy)
+          const solidA = solidKind != 0 && solidSample(solid, solidKind, axis, eTa, eTb, eTc, nx, ny, nz)
+          const iA = eOa, jA = eOb, kA = eOc
+          const tB = errorSampleAt(oB, i + 1, j, k, sx, sy)
+          const solidB = solidKind != 0 && solidSample(solid, solidKind, axis, eTa, eTb, eTc, nx, ny, nz)
+          const eq = f64x2.replace_lane(f64x2.splat(rf32(src, tA)), 1, rf32(src, tB))
+          let eb: v128
+          if (!solidA && !solidB) {
+            const rA = rev + (<usize>(3 * tA) << 3), rB = rev + (<usize>(3 * tB) << 3)
+            const gx = f64x2.replace_lane(f64x2.splat(load<f64>(rA)), 1, load<f64>(rB))
+            const gy = f64x2.replace_lane(f64x2.splat(load<f64>(rA, 8)), 1, load<f64>(rB, 8))
+            const gz = f64x2.replace_lane(f64x2.splat(load<f64>(rA, 16)), 1, load<f64>(rB, 16))
+            // Rounded to float32 and back, as advectAt's lattice held it.
+            eb = f64x2.promote_low_f32x4(f32x4.demote_f64x2_zero(lerp3x2Any(fwd, sx, sy, sz, gx, gy, gz)))
+          } else {
+            const bA = solidA ? <f64>rf32(fwd, tA) : <f64><f32>sample3(fwd, sx, sy, sz, rf64(rev, 3 * tA), rf64(rev, 3 * tA + 1), rf64(rev, 3 * tA + 2), false)
+            const bB = solidB ? <f64>rf32(fwd, tB) : <f64><f32>sample3(fwd, sx, sy, sz, rf64(rev, 3 * tB), rf64(rev, 3 * tB + 1), rf64(rev, 3 * tB + 2), false)
+            eb = f64x2.replace_lane(f64x2.splat(bA), 1, bB)
+          }
+          const raw = f64x2.add(hat, f64x2.mul(f64x2.splat(0.5), f64x2.sub(eq, eb)))
+          stencilRange2(src, oA, oB, dj, dk)
+          const lo = vLo, hi = vHi
+          const out = v128.not(v128.and(f64x2.ge(raw, lo), f64x2.le(raw, hi)))
+          const nan = f64x2.ne(raw, raw)
+          let val = raw
+          if (limiter == 0) val = v128.bitselect(hat, raw, out)
+          else if (limiter == 1) val = v128.bitselect(v128.bitselect(hat, v128.bitselect(lo, hi, f64x2.lt(raw, lo)), nan), raw, out)
+          else val = v128.bitselect(hat, raw, v128.and(out, nan))
+          storePair(dst, s, val)
+          if (ex == 0) continue
+          const needA = excessHeadOf(ex, up, dn, dst, s, f64x2.extract_lane(hat, 0), f64x2.extract_lane(eq, 0), f64x2.extract_lane(eb, 0), f64x2.extract_lane(lo, 0), f64x2.extract_lane(hi, 0))
+          const dA = headD
+          const needB = excessHeadOf(ex, up, dn, dst, s + 1, f64x2.extract_lane(hat, 1), f64x2.extract_lane(eq, 1), f64x2.extract_lane(eb, 1), f64x2.extract_lane(lo, 1), f64x2.extract_lane(hi, 1))
+          const dB = headD
+          if (!needA && !needB) continue
+          backtrace2(axis, i, j, k, u, v, w, nx, ny, nz, laneX(i, ox), Y, Z, dtOverDx)
+          weightedRange2At(src, oA, oB, iA, jA, kA, eOa, eOb, eOc, f64x2.sub(vbx, f64x2.splat(ox)), f64x2.sub(vby, f64x2.splat(oy)), f64x2.sub(vbz, f64x2.splat(oz)), di, dj, dk)
+          if (needA) excessRoom(up, dn, dA, f64x2.extract_lane(vLo, 0), f64x2.extract_lane(vHi, 0), s)
+          if (needB) excessRoom(up, dn, dB, f64x2.extract_lane(vLo, 1), f64x2.extract_lane(vHi, 1), s + 1)
+        }
+      }
+      for (; i < sx; i++) fusedSample(dst, src, fwd, rev, ex, up, dn, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, limiter, base, sx, sy, sz, ox, oy, oz, di, dj, dk, i, j, k, s0 + i)
     }
   }
 }
