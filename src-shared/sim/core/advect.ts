@@ -208,6 +208,17 @@ export class Advector {
     }
     const { ex, up, dn } = this.redistributeScratch()
     this.kernels.run(MACCORMACK_FUSED, dst, src, fwd, rev, ex, up, dn, axis, u, v, w, nx, ny, nz, c, solid, limiter, this.base)
+    this.redistribute(dst, src, fwd, ambient, axis, vel, c, solid, open, depth)
+  }
+
+  /**
+   * Once ex, up and dn stand: samples whose stencil reaches past an open side take fwd (and
+   * keep no excess), then the clipped amounts go to neighbours with room.
+   */
+  private redistribute(dst: Float32Array, src: Float32Array, fwd: Float32Array, ambient: number, axis: -1 | 0 | 1 | 2, vel: MacGrid, c: number, solid: SolidField | null, open: Uint8Array | null, depth: number): void {
+    const { nx, ny, nz } = this.spec
+    const { u, v, w } = vel
+    const { ex, up, dn } = this.redistributeScratch()
     if (open !== null) openSidesSlab(OPEN_TAKE_FWD, dst, fwd, ambient, null, null, 0, u, v, w, nx, ny, nz, c, solid, open, depth, 0, nz, ex, up, dn)
     this.kernels.run(MACCORMACK_REDISTRIBUTE, dst, ex, up, dn, src, axis, nx, ny, nz, this.base)
   }
@@ -253,8 +264,7 @@ export class Advector {
     // the one it writes, so the room cannot overwrite bwd in place (nor in a worker split).
     const { ex, up, dn } = this.redistributeScratch()
     this.kernels.run(MACCORMACK_EXCESS, ex, up, dn, dst, src, fwd, bwd, axis, u, v, w, nx, ny, nz, c, solid, this.base)
-    if (open !== null) openSidesSlab(OPEN_TAKE_FWD, dst, fwd, ambient, null, null, 0, u, v, w, nx, ny, nz, c, solid, open, depth, 0, nz, ex, up, dn)
-    this.kernels.run(MACCORMACK_REDISTRIBUTE, dst, ex, up, dn, src, axis, nx, ny, nz, this.base)
+    this.redistribute(dst, src, fwd, ambient, axis, vel, c, solid, open, depth)
   }
 }
 

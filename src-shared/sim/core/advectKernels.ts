@@ -349,6 +349,15 @@ let eTa = 0
 let eTb = 0
 let eTc = 0
 
+/** Selle et al. 2008's limiter on val against [lo, hi]: LIMIT_REVERT (and a NaN) takes hat, LIMIT_CLAMP the nearer bound, LIMIT_NONE val. */
+function limited(val: number, hat: number, lo: number, hi: number, limiter: number): number {
+  if (!(val >= lo && val <= hi)) {
+    if (limiter === LIMIT_REVERT || val !== val) return hat
+    if (limiter === LIMIT_CLAMP) return val < lo ? lo : hi
+  }
+  return val
+}
+
 /**
  * MacCormack correction with Selle et al. 2008 limiting for planes [k0, k1) of lattice `axis`:
  * dst = fwd + (src - bwd) / 2, src and bwd read at the errorSample of the departure stencil;
@@ -406,19 +415,8 @@ export function maccormackCorrectSlab(
         }
         const t = errorSample(o, i, j, k, sx, sy)
         const hat = fwd[s]
-        let val = hat + 0.5 * (src[t] - bwd[t])
-        let lo = src[o]
-        let hi = lo
-        for (let n = 1; n < 8; n++) {
-          const q = src[o + (n & 1 ? di : 0) + (n & 2 ? dj : 0) + (n & 4 ? dk : 0)]
-          if (q < lo) lo = q
-          else if (q > hi) hi = q
-        }
-        if (!(val >= lo && val <= hi)) {
-          if (limiter === LIMIT_REVERT || val !== val) val = hat
-          else if (limiter === LIMIT_CLAMP) val = val < lo ? lo : hi
-        }
-        dst[s] = val
+        stencilRange(src, o, di, dj, dk)
+        dst[s] = limited(hat + 0.5 * (src[t] - bwd[t]), hat, rLo, rHi, limiter)
       }
     }
   }
@@ -817,13 +815,8 @@ export function maccormackFusedSlab(
         const hat = fwd[s]
         const q = src[t]
         const r = solid !== null && solidSample(solid, axis, eTa, eTb, eTc, nx, ny, nz) ? fwd[t] : Math.fround(sample3(fwd, sx, sy, sz, rev[3 * t], rev[3 * t + 1], rev[3 * t + 2], false))
-        let val = hat + 0.5 * (q - r)
         stencilRange(src, o, di, dj, dk)
-        if (!(val >= rLo && val <= rHi)) {
-          if (limiter === LIMIT_REVERT || val !== val) val = hat
-          else if (limiter === LIMIT_CLAMP) val = val < rLo ? rLo : rHi
-        }
-        dst[s] = val
+        dst[s] = limited(hat + 0.5 * (q - r), hat, rLo, rHi, limiter)
         if (excess) excessAt(ex, up, dn, dst, src, base, axis, u, v, w, nx, ny, nz, dtOverDx, sx, sy, sz, di, dj, dk, i, j, k, s, hat, q, r)
       }
     }

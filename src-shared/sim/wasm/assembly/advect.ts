@@ -804,6 +804,24 @@ export function advectAtCubic(
   return ta + sx * (tb + sy * tc)
 }
 
+/** MacCormack's limiter on val against [lo, hi]: 0 reverts to hat (so does a NaN), 1 clamps, 2 keeps val. */
+@inline function limited(val: f64, hat: f64, lo: f64, hi: f64, limiter: i32): f64 {
+  if (!(val >= lo && val <= hi)) {
+    if (limiter == 0 || val != val) return hat
+    if (limiter == 1) return val < lo ? lo : hi
+  }
+  return val
+}
+
+/** limited() in both lanes. */
+@inline function limitPair(val: v128, hat: v128, lo: v128, hi: v128, limiter: i32): v128 {
+  const out = v128.not(v128.and(f64x2.ge(val, lo), f64x2.le(val, hi)))
+  const nan = f64x2.ne(val, val)
+  if (limiter == 0) return v128.bitselect(hat, val, out)
+  if (limiter == 1) return v128.bitselect(v128.bitselect(hat, v128.bitselect(lo, hi, f64x2.lt(val, lo)), nan), val, out)
+  return v128.bitselect(hat, val, v128.and(out, nan))
+}
+
 /**
  * maccormackCorrectSlab: dst = fwd + (src - bwd) / 2 with src and bwd read at the errorSample,
  * limited to the range of the 8 src samples around the departure point (limiter 0 revert to
@@ -861,13 +879,7 @@ export function maccormackCorrect(
           const eb = f64x2.replace_lane(f64x2.splat(rf32(bwd, tA)), 1, rf32(bwd, tB))
           let val = f64x2.add(hat, f64x2.mul(f64x2.splat(0.5), f64x2.sub(eq, eb)))
           stencilRange2(src, oA, oB, dj, dk)
-          const lo = vLo, hi = vHi
-          const out = v128.not(v128.and(f64x2.ge(val, lo), f64x2.le(val, hi)))
-          const nan = f64x2.ne(val, val)
-          if (limiter == 0) val = v128.bitselect(hat, val, out)
-          else if (limiter == 1) val = v128.bitselect(v128.bitselect(hat, v128.bitselect(lo, hi, f64x2.lt(val, lo)), nan), val, out)
-          else val = v128.bitselect(hat, val, v128.and(out, nan))
-          storePair(dst, s, val)
+          storePair(dst, s, limitPair(val, hat, vLo, vHi, limiter))
         }
       }
       for (; i < sx; i++) correctSample(dst, src, fwd, bwd, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, limiter, base, sx, sy, sz, ox, oy, oz, di, dj, dk, i, j, k, s0 + i)
@@ -892,19 +904,8 @@ export function maccormackCorrect(
   }
   const t = errorSample(o, i, j, k, sx, sy)
   const hat = rf32(fwd, s)
-  let val = hat + 0.5 * (rf32(src, t) - rf32(bwd, t))
-  let lo = rf32(src, o)
-  let hi = lo
-  for (let n = 1; n < 8; n++) {
-    const q = rf32(src, o + (n & 1 ? di : 0) + (n & 2 ? dj : 0) + (n & 4 ? dk : 0))
-    if (q < lo) lo = q
-    else if (q > hi) hi = q
-  }
-  if (!(val >= lo && val <= hi)) {
-    if (limiter == 0 || val != val) val = hat
-    else if (limiter == 1) val = val < lo ? lo : hi
-  }
-  wf32(dst, s, val)
+  stencilRange(src, o, di, dj, dk)
+  wf32(dst, s, limited(hat + 0.5 * (rf32(src, t) - rf32(bwd, t)), hat, rLo, rHi, limiter))
 }
 
 // Conservative limiting of MacCormack (reference: advectKernels.ts maccormackExcessSlab and
@@ -1056,6 +1057,12 @@ let headD: f64 = 0
   wf32(dn, s, b > 0 ? b : 0)
 }
 
+/** excessRoom for the samples s, s + 1 that need it, from the lane ranges of the last weightedRange2. */
+@inline function excessRoom2(up: usize, dn: usize, s: i32, needA: bool, dA: f64, needB: bool, dB: f64): void {
+  if (needA) excessRoom(up, dn, dA, f64x2.extract_lane(vLo, 0), f64x2.extract_lane(vHi, 0), s)
+  if (needB) excessRoom(up, dn, dB, f64x2.extract_lane(vLo, 1), f64x2.extract_lane(vHi, 1), s + 1)
+}
+
 /**
  * maccormackExcessSlab: ex (clipped amount), up / dn (room in the limiter range) per sample.
  * Neighbouring samples along x go in pairs whose back-traces run in the two lanes (backtrace2,
@@ -1099,8 +1106,7 @@ export function maccormackExcess(
           if (!needA && !needB) continue
           backtrace2(axis, i, j, k, u, v, w, nx, ny, nz, laneX(i, ox), Y, Z, dtOverDx)
           weightedRange2(src, oA, oB, f64x2.sub(vbx, f64x2.splat(ox)), f64x2.sub(vby, f64x2.splat(oy)), f64x2.sub(vbz, f64x2.splat(oz)), sx, sy, di, dj, dk)
-          if (needA) excessRoom(up, dn, dA, f64x2.extract_lane(vLo, 0), f64x2.extract_lane(vHi, 0), s)
-          if (needB) excessRoom(up, dn, dB, f64x2.extract_lane(vLo, 1), f64x2.extract_lane(vHi, 1), s + 1)
+          excessRoom2(up, dn, s, needA, dA, needB, dB)
         }
       }
       for (; i < sx; i++) excessSample(ex, up, dn, dst, src, fwd, bwd, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, base, sx, sy, ox, oy, oz, di, dj, dk, i, j, k, s0 + i)
@@ -1264,14 +1270,9 @@ let eTc: i32 = 0
   const hat = rf32(fwd, s)
   const q = rf32(src, t)
   const r = reverseAt(fwd, rev, solid, solidKind, axis, t, nx, ny, nz, sx, sy, sz)
-  let val = hat + 0.5 * (q - r)
   stencilRange(src, o, di, dj, dk)
   const lo = rLo, hi = rHi
-  if (!(val >= lo && val <= hi)) {
-    if (limiter == 0 || val != val) val = hat
-    else if (limiter == 1) val = val < lo ? lo : hi
-  }
-  wf32(dst, s, val)
+  wf32(dst, s, limited(hat + 0.5 * (q - r), hat, lo, hi, limiter))
   if (ex == 0) return
   if (!excessHeadOf(ex, up, dn, dst, s, hat, q, r, lo, hi)) return
   const d = headD
@@ -1342,13 +1343,7 @@ export function maccormackFused(
           const raw = f64x2.add(hat, f64x2.mul(f64x2.splat(0.5), f64x2.sub(eq, eb)))
           stencilRange2(src, oA, oB, dj, dk)
           const lo = vLo, hi = vHi
-          const out = v128.not(v128.and(f64x2.ge(raw, lo), f64x2.le(raw, hi)))
-          const nan = f64x2.ne(raw, raw)
-          let val = raw
-          if (limiter == 0) val = v128.bitselect(hat, raw, out)
-          else if (limiter == 1) val = v128.bitselect(v128.bitselect(hat, v128.bitselect(lo, hi, f64x2.lt(raw, lo)), nan), raw, out)
-          else val = v128.bitselect(hat, raw, v128.and(out, nan))
-          storePair(dst, s, val)
+          storePair(dst, s, limitPair(raw, hat, lo, hi, limiter))
           if (ex == 0) continue
           const needA = excessHeadOf(ex, up, dn, dst, s, f64x2.extract_lane(hat, 0), f64x2.extract_lane(eq, 0), f64x2.extract_lane(eb, 0), f64x2.extract_lane(lo, 0), f64x2.extract_lane(hi, 0))
           const dA = headD
@@ -1357,8 +1352,7 @@ export function maccormackFused(
           if (!needA && !needB) continue
           backtrace2(axis, i, j, k, u, v, w, nx, ny, nz, laneX(i, ox), Y, Z, dtOverDx)
           weightedRange2At(src, oA, oB, iA, jA, kA, eOa, eOb, eOc, f64x2.sub(vbx, f64x2.splat(ox)), f64x2.sub(vby, f64x2.splat(oy)), f64x2.sub(vbz, f64x2.splat(oz)), di, dj, dk)
-          if (needA) excessRoom(up, dn, dA, f64x2.extract_lane(vLo, 0), f64x2.extract_lane(vHi, 0), s)
-          if (needB) excessRoom(up, dn, dB, f64x2.extract_lane(vLo, 1), f64x2.extract_lane(vHi, 1), s + 1)
+          excessRoom2(up, dn, s, needA, dA, needB, dB)
         }
       }
       for (; i < sx; i++) fusedSample(dst, src, fwd, rev, ex, up, dn, axis, u, v, w, nx, ny, nz, dtOverDx, solid, solidKind, limiter, base, sx, sy, sz, ox, oy, oz, di, dj, dk, i, j, k, s0 + i)
