@@ -16,6 +16,7 @@ export function buildWasm({ force = false } = {}) {
   const sources = readdirSync(SRC).map((f) => statSync(join(SRC, f)).mtimeMs)
   const newest = Math.max(...sources, statSync(new URL(import.meta.url)).mtimeMs)
   if (!force && existsSync(OUT) && statSync(OUT).mtimeMs >= newest) return false
+  refuseDuplicateExports()
   mkdirSync(join(ROOT, 'out/wasm'), { recursive: true })
   const code = run(join(ROOT, 'node_modules/.bin/asc'), [
     join(SRC, 'index.ts'),
@@ -40,6 +41,21 @@ export function buildWasm({ force = false } = {}) {
   )
   console.log(`eddy: compiled WebAssembly kernels (${bytes.length} bytes)`)
   return true
+}
+
+/**
+ * index.ts re-exports every file with `export *`, and a name exported by two files is silently
+ * taken from one of them: its kernel-table row then calls the other's twin (a float32 grid
+ * restriction once took the surface flow's name). Refuse that at build time, naming both files.
+ */
+function refuseDuplicateExports() {
+  const seen = new Map()
+  for (const file of readdirSync(SRC).filter((f) => f.endsWith('.ts')).sort()) {
+    for (const m of readFileSync(join(SRC, file), 'utf8').matchAll(/^export function (\w+)/gm)) {
+      if (seen.has(m[1])) throw new Error(`WebAssembly kernels: ${m[1]} is exported by both ${seen.get(m[1])} and ${file}`)
+      seen.set(m[1], file)
+    }
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) buildWasm({ force: process.argv.includes('--force') })

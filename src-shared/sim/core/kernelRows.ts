@@ -8,6 +8,7 @@ import { addBuoyancySlab, addUniformAccelerationSlab } from './forceKernels'
 import type { SolidField } from './kernelTypes'
 import { defineKernel, f32, f64, float, i32, int, type KernelArgs, ptr, scratch, size, struct, u8 } from './kernelTable'
 import { gaussSeidelColorSlab, jacobiSlab, prolongAddSlab, relaxRuns, restrictScratchLength, restrictSlab } from './multigridKernels'
+import { gaussSeidelColorSlab32, prolongAddSlab32, relaxRuns32, residualSlab32, restrictSlab32, startCycle32Slab, widenSlab } from './multigrid32Kernels'
 import { applyPoissonSlab, netOutfluxSlab, residualSlab, subtractGradientSlab } from './poisson'
 import { dotPlanesSlab, updateIterateSlab, updateSearchSlab } from './vectorOps'
 import { addCellForceToFacesSlab, confinementForceSlab, vorticitySlab } from './vorticityKernels'
@@ -471,4 +472,80 @@ export const ADD_UNIFORM_ACCELERATION = defineKernel({
   range: (a) => num(a, 9),
   work: (a) => cells(a, 7, 8, 9),
   ref: addUniformAccelerationSlab,
+})
+
+// The float32 multigrid cycle's rows (multigrid32Kernels.ts; twins in wasm/assembly/multigrid32.ts).
+
+/** gaussSeidelSweep in float32, the same two phases over the same slabs as GS_SWEEP. */
+export const GS_SWEEP32 = defineKernel({
+  name: 'gaussSeidelSweep32',
+  args: [f32('x'), f32('b'), ...grid5, int('first'), int('phase')],
+  split: 'planes',
+  range: (a) => num(a, 7),
+  work: (a) => cells(a, 5, 6, 7),
+  ref: (x: Float32Array, b: Float32Array, fu: Float32Array, fv: Float32Array, fw: Float32Array, nx: number, ny: number, nz: number, first: number, phase: number, k0: number, k1: number) => {
+    if (phase !== 0) return
+    gaussSeidelColorSlab32(x, b, fu, fv, fw, nx, ny, nz, first, k0, k1)
+    gaussSeidelColorSlab32(x, b, fu, fv, fw, nx, ny, nz, 1 - first, k0, k1)
+  },
+})
+
+/** relaxRuns32 over a list of runs of one colour. */
+export const RELAX_RUNS32 = defineKernel({ ...RELAX_RUNS, name: 'relaxRuns32', args: [f32('x'), f32('b'), ...grid5, i32('runs'), size('cells')], ref: relaxRuns32 })
+
+/** residualSlab32: r = b - A x in float32. */
+export const RESIDUAL32 = defineKernel({ ...RESIDUAL, name: 'residual32', args: [f32('r'), f32('b'), f32('x'), ...grid5], ref: residualSlab32 })
+
+/** restrictSlab32 over coarse planes [0, cz); per-thread scratch of restrictScratchLength float32. */
+export const RESTRICT32 = defineKernel({
+  name: 'restrictGrid32',
+  args: [
+    f32('bc'),
+    f32('rf'),
+    int('nx'),
+    int('ny'),
+    int('nz'),
+    int('cx'),
+    int('cy'),
+    struct('tx', { rw: 'f32' }),
+    struct('ty', { rw: 'f32' }),
+    struct('tz', { rw: 'f32' }),
+    scratch('scratch', (a) => 4 * restrictScratchLength(num(a, 3), num(a, 5), num(a, 6))),
+    size('cz'),
+  ],
+  split: 'planes',
+  range: (a) => num(a, 11),
+  work: (a) => cells(a, 2, 3, 4),
+  ref: restrictSlab32,
+})
+
+const transfer32 = { pa: 'i32', pb: 'i32', wa: 'f32', wb: 'f32' } as const
+/** prolongAddSlab32 over fine planes [0, nz). */
+export const PROLONG_ADD32 = defineKernel({
+  name: 'prolongAddGrid32',
+  args: [f32('xf'), f32('xc'), u8('active'), int('nx'), int('ny'), int('cx'), int('cy'), struct('tx', transfer32), struct('ty', transfer32), struct('tz', transfer32), size('nz')],
+  split: 'planes',
+  range: (a) => num(a, 10),
+  work: (a) => cells(a, 3, 4, 10),
+  ref: prolongAddSlab32,
+})
+
+/** startCycle32Slab: the finest level's b = r in float32 and x = 0. */
+export const START_CYCLE32 = defineKernel({
+  name: 'startCycle32',
+  args: [f32('b'), f32('x'), f64('r'), int('plane'), size('nz')],
+  split: 'planes',
+  range: (a) => num(a, 4),
+  work: (a) => num(a, 3) * num(a, 4),
+  ref: startCycle32Slab,
+})
+
+/** widenSlab: z = x in float64. */
+export const FINISH_CYCLE32 = defineKernel({
+  name: 'finishCycle32',
+  args: [f64('z'), f32('x'), int('plane'), size('nz')],
+  split: 'planes',
+  range: (a) => num(a, 3),
+  work: (a) => num(a, 2) * num(a, 3),
+  ref: widenSlab,
 })

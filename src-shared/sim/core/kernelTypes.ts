@@ -18,6 +18,18 @@ export interface AxisTransfer {
   rw: Float64Array
 }
 
+/**
+ * AxisTransfer's tables for the float32 cycle (multigrid32Kernels.ts): the same indices and
+ * the same weights, which are exact in float32 (1, 3/4, 1/4 and their sums).
+ */
+export interface AxisTransfer32 {
+  pa: Int32Array
+  pb: Int32Array
+  wa: Float32Array
+  wb: Float32Array
+  rw: Float32Array
+}
+
 export type KernelKind = 'ts' | 'wasm'
 
 /** Allocates zeroed arrays where a backend's kernels can reach them. */

@@ -31,17 +31,26 @@
 // P A_c^-1 P^T / 2 is symmetric, so the whole V-cycle is.
 //
 // Odd sizes coarsen to ceil(n/2); the last coarse cell then has one child layer.
+//
+// Precision: by default the cycle runs in float32 (multigrid32Kernels.ts): the finest level's
+// right-hand side is PCG's float64 residual rounded once, every level's vectors are float32,
+// and the result is widened back into PCG's float64 z. The face weights were float32 already.
+// PCG's own vectors, product and residual stay float64, so the solve converges to the same
+// float64 tolerance; the cycle is symmetric to float32 rounding, which PCG does not notice.
+// Damped Jacobi (an option for tests and comparisons) runs in float64 only.
 import { reuseOrGrow } from './growCapacity'
 import type { AllocOptions } from './grid'
 import { type KernelBackend, kernelsOf } from './kernelBackend'
 import type { AxisTransfer, KernelAllocator } from './kernelTypes'
 import { restrictScratchLength } from './multigridKernels'
-import { RELAX_RUNS } from './kernelRows'
+import { GS_SWEEP32, PROLONG_ADD32, RELAX_RUNS, RELAX_RUNS32, RESIDUAL32, RESTRICT32, START_CYCLE32, FINISH_CYCLE32 } from './kernelRows'
+import type { AxisTransfer32 } from './kernelTypes'
 import type { Preconditioner } from './pcg'
 
 export * from './multigridKernels'
 
 export type MultigridSmoother = 'rbgs' | 'jacobi'
+export type MultigridPrecision = 'float32' | 'float64'
 
 export interface MultigridOptions {
   /** Default 'rbgs' (red-black Gauss-Seidel). */
@@ -58,6 +67,8 @@ export interface MultigridOptions {
   boundarySweeps?: number
   /** Width of that band in cells from any face that is not fully open; default 2. */
   boundaryBand?: number
+  /** The cycle's arithmetic; default 'float32' ('float64' with the Jacobi smoother). */
+  precision?: MultigridPrecision
 }
 
 export interface MultigridLevel {
@@ -67,11 +78,15 @@ export interface MultigridLevel {
   fu: Float32Array
   fv: Float32Array
   fw: Float32Array
-  /** Solution and right-hand side; on level 0 these are the caller's z and r. */
+  /** Solution and right-hand side; on level 0 these are the caller's z and r (float64 cycle). */
   x: Float64Array
   b: Float64Array
-  /** Residual, and Jacobi's second buffer. */
+  /** Residual, and Jacobi's second buffer (float64 cycle). */
   t: Float64Array
+  /** The float32 cycle's solution, right-hand side and residual (every level, level 0 too). */
+  x32: Float32Array
+  b32: Float32Array
+  t32: Float32Array
   active: Uint8Array
   /**
    * The boundary band as runs of one colour along x (multigridKernels.ts relaxRuns: a first
@@ -86,12 +101,16 @@ export interface MultigridLevel {
   blackCells: number
   /** Storage runs is a prefix of (grown when a setup needs more). */
   runStore: Int32Array
-  /** restrictSlab scratch (levels that have a coarser one). */
+  /** restrictSlab scratch (levels that have a coarser one), of the cycle's precision. */
   scratch: Float64Array
-  /** Transfer to the next coarser level (absent on the coarsest). */
+  scratch32: Float32Array
+  /** Transfer to the next coarser level (absent on the coarsest), and its float32 tables. */
   tx?: AxisTransfer
   ty?: AxisTransfer
   tz?: AxisTransfer
+  tx32?: AxisTransfer32
+  ty32?: AxisTransfer32
+  tz32?: AxisTransfer32
 }
 
 function axisTransfer(n: number, nc: number, alloc: KernelAllocator): AxisTransfer {
@@ -112,6 +131,16 @@ function axisTransfer(n: number, nc: number, alloc: KernelAllocator): AxisTransf
     if (q !== p) rw[4 * q + (i - 2 * q + 1)] += wb[i]
   }
   return { pa, pb, wa, wb, rw }
+}
+
+/** An axis's transfer tables for the float32 cycle: the same indices, the weights (exact in float32) copied. */
+function axisTransfer32(t: AxisTransfer, alloc: KernelAllocator): AxisTransfer32 {
+  const copy = (a: Float64Array) => {
+    const out = alloc.f32(a.length)
+    out.set(a)
+    return out
+  }
+  return { pa: t.pa, pb: t.pb, wa: copy(t.wa), wb: copy(t.wb), rw: copy(t.rw) }
 }
 
 /** Coarse face weights: the mean of the fine face weights covering each coarse face. */
@@ -276,6 +305,7 @@ export class MultigridPreconditioner implements Preconditioner {
   private readonly boundarySweeps: number
   private readonly boundaryBand: number
   private readonly kernels: KernelBackend
+  readonly precision: MultigridPrecision
 
   /** options.kernels runs the smoother and transfers and allocates the levels (default TypeScript). */
   constructor(nx: number, ny: number, nz: number, options: MultigridOptions & AllocOptions = {}) {
@@ -288,6 +318,8 @@ export class MultigridPreconditioner implements Preconditioner {
     const minSize = Math.max(1, options.coarsestSize ?? 4)
     const kernels = kernelsOf(options)
     this.kernels = kernels
+    this.precision = this.smoother === 'jacobi' ? 'float64' : (options.precision ?? 'float32')
+    const single = this.precision === 'float32'
     const empty32 = new Float32Array(0)
     const empty64 = new Float64Array(0)
     let dims = [nx, ny, nz]
@@ -303,9 +335,12 @@ export class MultigridPreconditioner implements Preconditioner {
         fu: first ? empty32 : kernels.f32((a + 1) * b * c),
         fv: first ? empty32 : kernels.f32(a * (b + 1) * c),
         fw: first ? empty32 : kernels.f32(a * b * (c + 1)),
-        x: first ? empty64 : kernels.f64(n),
-        b: first ? empty64 : kernels.f64(n),
-        t: kernels.f64(n),
+        x: first || single ? empty64 : kernels.f64(n),
+        b: first || single ? empty64 : kernels.f64(n),
+        t: single ? empty64 : kernels.f64(n),
+        x32: single ? kernels.f32(n) : empty32,
+        b32: single ? kernels.f32(n) : empty32,
+        t32: single ? kernels.f32(n) : empty32,
         active: kernels.u8(n),
         redRuns: new Int32Array(0),
         blackRuns: new Int32Array(0),
@@ -314,6 +349,7 @@ export class MultigridPreconditioner implements Preconditioner {
         blackCells: 0,
         runStore: new Int32Array(0),
         scratch: empty64,
+        scratch32: empty32,
       })
       if (Math.max(a, b, c) <= minSize) break
       dims = [Math.ceil(a / 2), Math.ceil(b / 2), Math.ceil(c / 2)]
@@ -324,7 +360,12 @@ export class MultigridPreconditioner implements Preconditioner {
       f.tx = axisTransfer(f.nx, c.nx, kernels)
       f.ty = axisTransfer(f.ny, c.ny, kernels)
       f.tz = axisTransfer(f.nz, c.nz, kernels)
-      f.scratch = kernels.f64(restrictScratchLength(f.ny, c.nx, c.ny))
+      if (single) {
+        f.tx32 = axisTransfer32(f.tx, kernels)
+        f.ty32 = axisTransfer32(f.ty, kernels)
+        f.tz32 = axisTransfer32(f.tz, kernels)
+        f.scratch32 = kernels.f32(restrictScratchLength(f.ny, c.nx, c.ny))
+      } else f.scratch = kernels.f64(restrictScratchLength(f.ny, c.nx, c.ny))
     }
   }
 
@@ -346,6 +387,14 @@ export class MultigridPreconditioner implements Preconditioner {
   private smooth(l: MultigridLevel, sweeps: number, reverse: boolean, kind: MultigridSmoother = this.smoother): void {
     const { nx, ny, nz, fu, fv, fw } = l
     const k = this.kernels
+    if (this.precision === 'float32') {
+      // Two phases over the same slabs (see GS_SWEEP): interior, then slab borders.
+      for (let s = 0; s < sweeps; s++) {
+        k.run(GS_SWEEP32, l.x32, l.b32, fu, fv, fw, nx, ny, nz, reverse ? 1 : 0, 0)
+        k.run(GS_SWEEP32, l.x32, l.b32, fu, fv, fw, nx, ny, nz, reverse ? 1 : 0, 1)
+      }
+      return
+    }
     if (kind === 'jacobi') {
       for (let s = 0; s < sweeps; s++) {
         k.jacobi(l.t, l.x, l.b, fu, fv, fw, nx, ny, nz, this.omega)
@@ -361,7 +410,9 @@ export class MultigridPreconditioner implements Preconditioner {
   private relaxBand(l: MultigridLevel, color: number): void {
     const runs = color === 0 ? l.redRuns : l.blackRuns
     if (runs.length === 0) return
-    this.kernels.run(RELAX_RUNS, l.x, l.b, l.fu, l.fv, l.fw, l.nx, l.ny, l.nz, runs, color === 0 ? l.redCells : l.blackCells)
+    const cells = color === 0 ? l.redCells : l.blackCells
+    if (this.precision === 'float32') this.kernels.run(RELAX_RUNS32, l.x32, l.b32, l.fu, l.fv, l.fw, l.nx, l.ny, l.nz, runs, cells)
+    else this.kernels.run(RELAX_RUNS, l.x, l.b, l.fu, l.fv, l.fw, l.nx, l.ny, l.nz, runs, cells)
   }
 
   /** Pre-smoothing and its adjoint: interior sweeps then the boundary band, and back. */
@@ -385,6 +436,10 @@ export class MultigridPreconditioner implements Preconditioner {
 
   /** z = V-cycle(r), a symmetric positive definite approximation of A^-1 r. */
   apply(r: Float64Array, z: Float64Array): void {
+    if (this.precision === 'float32') {
+      this.apply32(r, z)
+      return
+    }
     const { levels, kernels } = this
     const L = levels.length - 1
     levels[0].b = r
@@ -408,5 +463,32 @@ export class MultigridPreconditioner implements Preconditioner {
       kernels.prolongAdd(f.x, c.x, f.active, f.nx, f.ny, f.nz, c.nx, c.ny, f.tx!, f.ty!, f.tz!)
       this.postSmooth(f)
     }
+  }
+
+  /** The float32 cycle (see the file comment): apply's steps on each level's float32 vectors. */
+  private apply32(r: Float64Array, z: Float64Array): void {
+    const { levels, kernels } = this
+    const L = levels.length - 1
+    const top = levels[0]
+    kernels.run(START_CYCLE32, top.b32, top.x32, r, top.nx * top.ny, top.nz)
+    for (let l = 0; l < L; l++) {
+      const f = levels[l]
+      const c = levels[l + 1]
+      if (l > 0) f.x32.fill(0)
+      this.preSmooth(f)
+      kernels.run(RESIDUAL32, f.t32, f.b32, f.x32, f.fu, f.fv, f.fw, f.nx, f.ny, f.nz)
+      kernels.run(RESTRICT32, c.b32, f.t32, f.nx, f.ny, f.nz, c.nx, c.ny, f.tx32!, f.ty32!, f.tz32!, f.scratch32, c.nz)
+    }
+    const bottom = levels[L]
+    bottom.x32.fill(0)
+    this.smooth(bottom, this.coarsestSweeps, false, 'rbgs')
+    this.smooth(bottom, this.coarsestSweeps, true, 'rbgs')
+    for (let l = L - 1; l >= 0; l--) {
+      const f = levels[l]
+      const c = levels[l + 1]
+      kernels.run(PROLONG_ADD32, f.x32, c.x32, f.active, f.nx, f.ny, c.nx, c.ny, f.tx32!, f.ty32!, f.tz32!, f.nz)
+      this.postSmooth(f)
+    }
+    kernels.run(FINISH_CYCLE32, z, top.x32, top.nx * top.ny, top.nz)
   }
 }

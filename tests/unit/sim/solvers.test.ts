@@ -46,7 +46,8 @@ function randomVector(seed: number, active?: (c: number) => boolean): Float64Arr
 
 const dot = (a: Float64Array, b: Float64Array) => a.reduce((s, x, i) => s + x * b[i], 0)
 
-function expectSpd(M: Preconditioner, f: MacGrid): void {
+/** M symmetric to `tolerance` (relative to |Ma| |b|) and positive on random vectors over the unknowns. */
+function expectSpd(M: Preconditioner, f: MacGrid, tolerance = 1e-10): void {
   const isActive = activity(f)
   for (let t = 0; t < 4; t++) {
     const a = randomVector(10 + t, isActive)
@@ -57,7 +58,7 @@ function expectSpd(M: Preconditioner, f: MacGrid): void {
     M.apply(b, Mb)
     const ab = dot(Ma, b)
     const ba = dot(a, Mb)
-    expect(Math.abs(ab - ba)).toBeLessThan(1e-10 * Math.sqrt(dot(Ma, Ma) * dot(b, b)))
+    expect(Math.abs(ab - ba)).toBeLessThan(tolerance * Math.sqrt(dot(Ma, Ma) * dot(b, b)))
     expect(dot(Ma, a)).toBeGreaterThan(0)
   }
 }
@@ -97,7 +98,7 @@ describe('the weighted Poisson operator', () => {
 
 describe('multigrid transfer', () => {
   it('restriction is P^T / 2 (checked as <P xc, rf> = 2 <xc, R rf>), on odd sizes', () => {
-    const mg = new MultigridPreconditioner(spec.nx, spec.ny, spec.nz)
+    const mg = new MultigridPreconditioner(spec.nx, spec.ny, spec.nz, { precision: 'float64' })
     const f = weights()
     mg.setup(f.u, f.v, f.w)
     const [fine, coarse] = mg.levels
@@ -133,11 +134,19 @@ describe('multigrid transfer', () => {
 })
 
 describe('preconditioners are symmetric positive definite', () => {
-  it.each(['rbgs', 'jacobi'] as const)('multigrid V-cycle (%s smoother)', (smoother) => {
+  it.each(['rbgs', 'jacobi'] as const)('multigrid V-cycle in float64 (%s smoother)', (smoother) => {
     const f = weights()
-    const mg = new MultigridPreconditioner(spec.nx, spec.ny, spec.nz, { smoother })
+    const mg = new MultigridPreconditioner(spec.nx, spec.ny, spec.nz, { smoother, precision: 'float64' })
     mg.setup(f.u, f.v, f.w)
     expectSpd(mg, f)
+  })
+
+  it('multigrid V-cycle in float32 (the default): symmetric to float32 rounding', () => {
+    const f = weights()
+    const mg = new MultigridPreconditioner(spec.nx, spec.ny, spec.nz)
+    expect(mg.precision).toBe('float32')
+    mg.setup(f.u, f.v, f.w)
+    expectSpd(mg, f, 1e-6)
   })
 
   it('MIC(0), whose modification (tuning 0.97) beats plain incomplete Cholesky', () => {

@@ -318,7 +318,7 @@ describe.each(SIZES)('kernels on %i x %i x %i', (nx, ny, nz) => {
 
   it('restriction and prolongation', () => {
     if (Math.max(nx, ny, nz) <= 4) return // a single multigrid level
-    const mg = new MultigridPreconditioner(nx, ny, nz, { kernels: wasm })
+    const mg = new MultigridPreconditioner(nx, ny, nz, { kernels: wasm, precision: 'float64' })
     const [f, c] = mg.levels
     const rf = randF64(n, 19)
     const ref = new Float64Array(c.nx * c.ny * c.nz)

@@ -3,6 +3,7 @@
 export * from './poisson'
 export * from './vector'
 export * from './multigrid'
+export * from './multigrid32'
 export * from './advect'
 export * from './vorticity'
 export * from './forces'
