@@ -13,6 +13,7 @@ import { MultigridPreconditioner, prolongAddSlab, restrictSlab } from '../../../
 import { gaussSeidelColorSlab32, prolongAddSlab32, relaxRuns32, residualSlab32, restrictSlab32 } from '../../../src-shared/sim/core/multigrid32Kernels'
 import { PressureSolver } from '../../../src-shared/sim/core/pressure'
 import { everyBackendOfFile, rng, sameBits } from './everyBackend'
+import { randomRuns } from './runLists'
 
 const backends = everyBackendOfFile()
 
@@ -49,27 +50,6 @@ function relDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
     m = Math.max(m, Math.abs(b[i]))
   }
   return m === 0 ? d : d / m
-}
-
-/** Runs of one colour in random rows (the boundary band's shape: whole rows, their ends, single cells). */
-function randomRuns(nx: number, ny: number, nz: number, color: number, seed: number): { runs: Int32Array; cells: number } {
-  const r = rng(seed)
-  const list: number[] = []
-  let cells = 0
-  for (let k = 0; k < nz; k++)
-    for (let j = 0; j < ny; j++) {
-      const first = (color + j + k) & 1
-      const slots = Math.floor((nx - first + 1) / 2)
-      let at = 0
-      while (at < slots && r() < 0.8) {
-        const start = at + Math.floor(r() * (slots - at))
-        const count = 1 + Math.floor(r() * (slots - start))
-        list.push(first + 2 * start + nx * (j + ny * k), count)
-        cells += count
-        at = start + count + 1
-      }
-    }
-  return { runs: Int32Array.from(list), cells }
 }
 
 describe.each([
@@ -166,7 +146,7 @@ describe.each([
     const [f, c] = mg64.levels
     const m = c.nx * c.ny * c.nz
     const ref = new Float64Array(m)
-    restrictSlab(ref, b64, nx, ny, nz, c.nx, c.ny, f.tx!, f.ty!, f.tz!, new Float64Array(restrictScratchOf(f)), 0, c.nz)
+    restrictSlab(ref, b64, nx, ny, nz, c.nx, c.ny, f.tx!, f.ty!, f.tz!, new Float64Array(f.scratch.length), 0, c.nz)
     const mg32 = new MultigridPreconditioner(nx, ny, nz)
     const [g, d] = mg32.levels
     const out = new Float32Array(m)
@@ -181,10 +161,6 @@ describe.each([
     expect(relDiff(p32, p64)).toBeLessThan(1e-6)
   })
 })
-
-function restrictScratchOf(l: { scratch: Float64Array }): number {
-  return l.scratch.length
-}
 
 describe('the float32 cycle as PCG\'s preconditioner', () => {
   const spec: GridSpec = { nx: 30, ny: 26, nz: 22, dx: 0.05, origin: [0, 0, 0] }

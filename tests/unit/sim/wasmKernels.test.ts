@@ -12,6 +12,7 @@ import { type GridSpec, MacGrid } from '../../../src-shared/sim/core/grid'
 import { TS_KERNELS } from '../../../src-shared/sim/core/kernelBackend'
 import { gaussSeidelColorSlab, jacobiSlab, MultigridPreconditioner, prolongAddSlab, relaxRuns, restrictSlab } from '../../../src-shared/sim/core/multigrid'
 import { RELAX_RUNS } from '../../../src-shared/sim/core/kernelRows'
+import { randomRuns } from './runLists'
 import { applyPoissonSlab, netOutfluxSlab, residualSlab, subtractGradientSlab } from '../../../src-shared/sim/core/poisson'
 import { PressureSolver } from '../../../src-shared/sim/core/pressure'
 import { dotPlanesSlab, updateIterateSlab, updateSearchSlab } from '../../../src-shared/sim/core/vectorOps'
@@ -279,25 +280,7 @@ describe.each(SIZES)('kernels on %i x %i x %i', (nx, ny, nz) => {
   })
 
   it.each([0, 1])('relaxRuns over runs of colour %i (rows whole, ends, single cells; any split of the runs)', (color) => {
-    // Runs of this colour in random rows: from a random first cell of the colour, a random
-    // count that stays in the row (the boundary band's runs are whole rows or their ends).
-    const r = rng(18 + color)
-    const list: number[] = []
-    let cells = 0
-    for (let k = 0; k < nz; k++)
-      for (let j = 0; j < ny; j++) {
-        const first = (color + j + k) & 1
-        const slots = Math.floor((nx - first + 1) / 2)
-        let at = 0
-        while (at < slots && r() < 0.8) {
-          const start = at + Math.floor(r() * (slots - at))
-          const count = 1 + Math.floor(r() * (slots - start))
-          list.push(first + 2 * start + nx * (j + ny * k), count)
-          cells += count
-          at = start + count + 1
-        }
-      }
-    const runs = Int32Array.from(list)
+    const { runs, cells } = randomRuns(nx, ny, nz, color, 18 + color)
     const xs = Float64Array.from(x)
     relaxRuns(xs, b, fu, fv, fw, nx, ny, nz, runs, 0, runs.length / 2)
     const wx = inWasm(x)
