@@ -163,34 +163,47 @@ export const RELAX_RUNS = defineKernel({
   ref: relaxRuns,
 })
 
-/** restrictSlab over coarse planes [0, cz); per-thread scratch of restrictScratchLength doubles. */
-export const RESTRICT = defineKernel({
-  name: 'restrict',
-  args: [
-    f64('bc'),
-    f64('rf'),
+/** The restriction's arguments with float64 or float32 vectors, tables and per-thread scratch. */
+function restrictArgs(type: 'f64' | 'f32') {
+  const vec = type === 'f64' ? f64 : f32
+  const bytes = type === 'f64' ? 8 : 4
+  return [
+    vec('bc'),
+    vec('rf'),
     int('nx'),
     int('ny'),
     int('nz'),
     int('cx'),
     int('cy'),
-    struct('tx', { rw: 'f64' }),
-    struct('ty', { rw: 'f64' }),
-    struct('tz', { rw: 'f64' }),
-    scratch('scratch', (a) => 8 * restrictScratchLength(num(a, 3), num(a, 5), num(a, 6))),
+    struct('tx', { rw: type }),
+    struct('ty', { rw: type }),
+    struct('tz', { rw: type }),
+    scratch('scratch', (a) => bytes * restrictScratchLength(num(a, 3), num(a, 5), num(a, 6))),
     size('cz'),
-  ],
+  ]
+}
+
+/** The prolongation's arguments with float64 or float32 vectors and weights. */
+function prolongArgs(type: 'f64' | 'f32') {
+  const vec = type === 'f64' ? f64 : f32
+  const transfer = { pa: 'i32', pb: 'i32', wa: type, wb: type } as const
+  return [vec('xf'), vec('xc'), u8('active'), int('nx'), int('ny'), int('cx'), int('cy'), struct('tx', transfer), struct('ty', transfer), struct('tz', transfer), size('nz')]
+}
+
+/** restrictSlab over coarse planes [0, cz); per-thread scratch of restrictScratchLength doubles. */
+export const RESTRICT = defineKernel({
+  name: 'restrict',
+  args: restrictArgs('f64'),
   split: 'planes',
   range: (a) => num(a, 11),
   work: (a) => cells(a, 2, 3, 4),
   ref: restrictSlab,
 })
 
-const transfer = { pa: 'i32', pb: 'i32', wa: 'f64', wb: 'f64' } as const
 /** prolongAddSlab over fine planes [0, nz). */
 export const PROLONG_ADD = defineKernel({
   name: 'prolongAdd',
-  args: [f64('xf'), f64('xc'), u8('active'), int('nx'), int('ny'), int('cx'), int('cy'), struct('tx', transfer), struct('ty', transfer), struct('tz', transfer), size('nz')],
+  args: prolongArgs('f64'),
   split: 'planes',
   range: (a) => num(a, 10),
   work: (a) => 2 * cells(a, 3, 4, 10),
@@ -497,38 +510,10 @@ export const RELAX_RUNS32 = defineKernel({ ...RELAX_RUNS, name: 'relaxRuns32', a
 export const RESIDUAL32 = defineKernel({ ...RESIDUAL, name: 'residual32', args: [f32('r'), f32('b'), f32('x'), ...grid5], ref: residualSlab32 })
 
 /** restrictSlab32 over coarse planes [0, cz); per-thread scratch of restrictScratchLength float32. */
-export const RESTRICT32 = defineKernel({
-  name: 'restrictGrid32',
-  args: [
-    f32('bc'),
-    f32('rf'),
-    int('nx'),
-    int('ny'),
-    int('nz'),
-    int('cx'),
-    int('cy'),
-    struct('tx', { rw: 'f32' }),
-    struct('ty', { rw: 'f32' }),
-    struct('tz', { rw: 'f32' }),
-    scratch('scratch', (a) => 4 * restrictScratchLength(num(a, 3), num(a, 5), num(a, 6))),
-    size('cz'),
-  ],
-  split: 'planes',
-  range: (a) => num(a, 11),
-  work: (a) => cells(a, 2, 3, 4),
-  ref: restrictSlab32,
-})
+export const RESTRICT32 = defineKernel({ ...RESTRICT, name: 'restrictGrid32', args: restrictArgs('f32'), ref: restrictSlab32 })
 
-const transfer32 = { pa: 'i32', pb: 'i32', wa: 'f32', wb: 'f32' } as const
 /** prolongAddSlab32 over fine planes [0, nz). */
-export const PROLONG_ADD32 = defineKernel({
-  name: 'prolongAddGrid32',
-  args: [f32('xf'), f32('xc'), u8('active'), int('nx'), int('ny'), int('cx'), int('cy'), struct('tx', transfer32), struct('ty', transfer32), struct('tz', transfer32), size('nz')],
-  split: 'planes',
-  range: (a) => num(a, 10),
-  work: (a) => cells(a, 3, 4, 10),
-  ref: prolongAddSlab32,
-})
+export const PROLONG_ADD32 = defineKernel({ ...PROLONG_ADD, name: 'prolongAddGrid32', args: prolongArgs('f32'), work: (a) => cells(a, 3, 4, 10), ref: prolongAddSlab32 })
 
 /** startCycle32Slab: the finest level's b = r in float32 and x = 0. */
 export const START_CYCLE32 = defineKernel({
