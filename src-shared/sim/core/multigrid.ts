@@ -41,10 +41,9 @@
 import { reuseOrGrow } from './growCapacity'
 import type { AllocOptions } from './grid'
 import { type KernelBackend, kernelsOf } from './kernelBackend'
-import type { AxisTransfer, KernelAllocator } from './kernelTypes'
+import type { AxisTransfer, AxisTransfer32, KernelAllocator } from './kernelTypes'
 import { restrictScratchLength } from './multigridKernels'
-import { GS_SWEEP32, PROLONG_ADD32, RELAX_RUNS, RELAX_RUNS32, RESIDUAL32, RESTRICT32, START_CYCLE32, FINISH_CYCLE32 } from './kernelRows'
-import type { AxisTransfer32 } from './kernelTypes'
+import { FINISH_CYCLE32, GS_SWEEP32, PROLONG_ADD32, RELAX_RUNS, RELAX_RUNS32, RESIDUAL32, RESTRICT32, START_CYCLE32 } from './kernelRows'
 import type { Preconditioner } from './pcg'
 
 export * from './multigridKernels'
