@@ -118,6 +118,58 @@ describe('smoothed prolongation P = (I - omega D^-1 A) T', () => {
   })
 })
 
+describe('smoothed prolongation on the WebAssembly kernels', () => {
+  /** P's stored rows as plain arrays (the arrays may carry an unused tail). */
+  const rowsOf = (P: CsrMatrix) => {
+    const nnz = P.rowPtr[P.n]
+    return { rowPtr: Array.from(P.rowPtr), col: Array.from(P.col.subarray(0, nnz)), val: Array.from(P.val.subarray(0, nnz), (v) => Object.is(v, -0) ? '-0' : v) }
+  }
+  it('gives the TypeScript rows to the bit on 1 and 3 threads, rows shortened by an exact zero closed up', () => {
+    // A tetrahedral ball, and a random-weight grid where a few rows get a pair of opposite
+    // entries into one neighbouring aggregate: their sum is an exact zero that P drops.
+    const grid = randomWeights3d(12, 5)
+    const { aggregateOf } = greedyAggregates(grid)
+    const rows: number[] = [], cols: number[] = [], vals: number[] = []
+    let cancelled = 0
+    for (let i = 0; i < grid.n; i++) {
+      const seen = new Map<number, number>()
+      for (let p = grid.rowPtr[i]; p < grid.rowPtr[i + 1]; p++) {
+        const j = grid.col[p]
+        let v = grid.val[p]
+        const a = aggregateOf[j]
+        // The second off-diagonal entry of row i into an aggregate not its own takes minus the first's value.
+        if (i % 7 === 0 && j !== i && a !== aggregateOf[i] && seen.has(a)) {
+          v = -seen.get(a)!
+          cancelled++
+        }
+        if (j !== i && !seen.has(a)) seen.set(a, v)
+        rows.push(i); cols.push(j); vals.push(v)
+      }
+    }
+    expect(cancelled).toBeGreaterThan(10)
+    const skewed = csrFromTriplets(grid.n, grid.n, rows, cols, vals)
+    for (const A of [ballMatrix(0.1), skewed]) {
+      const agg = greedyAggregates(A)
+      const want = smoothedAggregationProlongation(A, agg)
+      let bound = 0
+      for (let i = 0; i < A.n; i++) {
+        const s = new Set<number>()
+        if (agg.aggregateOf[i] >= 0) s.add(agg.aggregateOf[i])
+        for (let p = A.rowPtr[i]; p < A.rowPtr[i + 1]; p++) if (agg.aggregateOf[A.col[p]] >= 0 && A.val[p] !== 0) s.add(agg.aggregateOf[A.col[p]])
+        bound += s.size
+      }
+      if (A === skewed) expect(nnzOf(want)).toBeLessThan(bound)
+      for (const threads of [1, 3]) {
+        const k = createKernelBackend('wasm', { threads, minParallelWork: 0, strict: true, initialBytes: 1 << 24 })
+        backends.push(k)
+        const P = smoothedAggregationProlongation(copyCsr(A, k), agg, k)
+        expect(k.holds(P.col) && k.holds(P.val) && k.holds(P.rowPtr)).toBe(true)
+        expect(rowsOf(P)).toEqual(rowsOf(want))
+      }
+    }
+  })
+})
+
 describe("smoothed aggregation's V-cycle (two Gauss-Seidel sweeps a side, as the splitting's)", () => {
   it('3D 7-point Poisson, random-weight 3D and the tetrahedral ball from about 10k to 400k unknowns: factor below 0.35, within 1.5x across sizes, operator complexity below 2', { timeout: 180_000 }, () => {
     const cases: [string, CsrMatrix[]][] = [

@@ -23,8 +23,10 @@
 // and its neighbours keep about a sixth (complexity 1.8), cheaper to build and to cycle though
 // each cycle reduces the error less. The tetrahedral liquid, which builds a hierarchy every
 // substep, gains from it; the hybrid gas, which builds one per bake, does not (README).
-import type { KernelAllocator } from '../kernelTypes'
-import { allocCsr, type CsrMatrix, finishAccumulatedRow } from '../sparse/csr'
+import { TS_KERNELS } from '../kernelBackend'
+import type { KernelBackend } from '../kernelTypes'
+import type { CsrMatrix } from '../sparse/csr'
+import { SA_P_COUNT, SA_P_FILL } from './aggregationKernels'
 
 export interface Aggregates {
   /** Each variable's aggregate, or -1 for a variable with no neighbour (in none). */
@@ -97,61 +99,47 @@ export function jacobiRadiusBound(A: CsrMatrix): number {
  * P = (I - omega D^-1 A) T for the aggregates' tentative T (see the header), omega =
  * 4 / (3 rho) with rho = jacobiRadiusBound(A). Row i: T's 1 at agg(i), minus omega A_ij / A_ii
  * at agg(j) for each j of A's row (i itself included), summed in A's row order; columns sorted,
- * exact zeros dropped. A row without a positive diagonal keeps T's row. The arrays come from
- * `alloc` when given (the kernels' memory, so the hierarchy need not copy P there): a first pass
- * counts each row's aggregates, the second fills them (a row shorter for a dropped zero leaves
- * the array's tail unused).
+ * exact zeros dropped. A row without a positive diagonal keeps T's row. On `kernels` (default
+ * TypeScript; P's arrays are then made in the kernels' memory) as two rows split over A's rows
+ * (aggregationKernels.ts): a first pass counts each row's aggregates and its Gershgorin ratio,
+ * the second fills every row at its count's offset; rows shortened by a dropped zero are then
+ * moved together (the array's tail past the last row is left unused).
  */
-export function smoothedAggregationProlongation(A: CsrMatrix, aggregates: Aggregates, alloc?: KernelAllocator): CsrMatrix {
-  const { n, rowPtr: aPtr, col: aCol, val: aVal } = A
+export function smoothedAggregationProlongation(A: CsrMatrix, aggregates: Aggregates, kernels: KernelBackend = TS_KERNELS): CsrMatrix {
+  const { n } = A
   const { aggregateOf: agg, count } = aggregates
-  const rho = jacobiRadiusBound(A)
+  const onKernels = kernels !== TS_KERNELS
+  const aggOn = onKernels ? kernels.i32(n) : agg
+  if (aggOn !== agg) aggOn.set(agg)
+  const rowPtr = onKernels ? kernels.i32(n + 1) : new Int32Array(n + 1)
+  const ratio = onKernels ? kernels.f64(n) : new Float64Array(n)
+  // Row i's count lands in rowPtr[i + 1]; the prefix sum then turns counts into offsets.
+  kernels.run(SA_P_COUNT, A.rowPtr, A.col, A.val, aggOn, count, rowPtr.subarray(1), ratio, null, n)
+  let rho = 0
+  for (let i = 0; i < n; i++) if (ratio[i] > rho) rho = ratio[i]
   const omega = rho > 0 ? 4 / (3 * rho) : 0
-  const mark = new Int32Array(count).fill(-1)
-  let bound = 0
-  for (let i = 0; i < n; i++) {
-    if (agg[i] >= 0) {
-      mark[agg[i]] = i
-      bound++
-    }
-    for (let p = aPtr[i]; p < aPtr[i + 1]; p++) {
-      const c = agg[aCol[p]]
-      if (c >= 0 && aVal[p] !== 0 && mark[c] !== i) {
-        mark[c] = i
-        bound++
-      }
-    }
-  }
-  const P = allocCsr(n, count, bound, alloc)
-  const { rowPtr, col, val } = P
-  const acc = new Float64Array(count)
-  mark.fill(-1)
-  rowPtr[0] = 0
+  for (let i = 0; i < n; i++) rowPtr[i + 1] += rowPtr[i]
+  const bound = rowPtr[n]
+  const P: CsrMatrix = { n, cols: count, rowPtr, col: onKernels ? kernels.i32(bound) : new Int32Array(bound), val: onKernels ? kernels.f64(bound) : new Float64Array(bound) }
+  // The fill's row lengths reuse the ratios' array (read above, no longer needed) as int32s.
+  const lengths = new Int32Array(ratio.buffer, ratio.byteOffset, n)
+  kernels.run(SA_P_FILL, A.rowPtr, A.col, A.val, aggOn, count, omega, rowPtr, P.col, P.val, lengths, null, n)
+  closeRows(P, lengths)
+  return P
+}
+
+/** Moves rows written at their bound offsets (rowPtr) down to their lengths, rowPtr updated. */
+function closeRows(P: CsrMatrix, lengths: Int32Array): void {
+  const { n, rowPtr, col, val } = P
   let end = 0
   for (let i = 0; i < n; i++) {
-    let d = 0
-    for (let p = aPtr[i]; p < aPtr[i + 1]; p++) if (aCol[p] === i) d += aVal[p]
-    const start = end
-    const own = agg[i]
-    if (own >= 0) {
-      mark[own] = i
-      acc[own] = 1
-      col[end++] = own
+    const start = rowPtr[i], len = lengths[i]
+    if (start !== end) {
+      col.copyWithin(end, start, start + len)
+      val.copyWithin(end, start, start + len)
     }
-    if (d > 0) {
-      const s = omega / d
-      for (let p = aPtr[i]; p < aPtr[i + 1]; p++) {
-        const c = agg[aCol[p]]
-        if (c < 0 || aVal[p] === 0) continue
-        if (mark[c] !== i) {
-          mark[c] = i
-          acc[c] = -s * aVal[p]
-          col[end++] = c
-        } else acc[c] -= s * aVal[p]
-      }
-    }
-    end = finishAccumulatedRow(col, val, acc, start, end)
-    rowPtr[i + 1] = end
+    rowPtr[i] = end
+    end += len
   }
-  return P
+  rowPtr[n] = end
 }

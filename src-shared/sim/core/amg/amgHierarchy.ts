@@ -137,15 +137,22 @@ export class AmgHierarchy {
     const empty = new Float64Array(0)
     // P and R are made in the kernels' memory where they can be (own() then keeps them).
     const alloc = kernels === TS_KERNELS ? undefined : kernels
+    // Matrices the kernels read live in the backend's memory (plain arrays serve the default);
+    // one already there is read in place (the caller's A too: it must not change while the
+    // hierarchy lives).
+    const held = (M: CsrMatrix) => kernels.holds(M.rowPtr) && kernels.holds(M.col) && kernels.holds(M.val)
+    const own = (M: CsrMatrix) => (kernels === TS_KERNELS || held(M) ? M : copyCsr(M, kernels))
     let cur = A
     for (;;) {
+      // The level's matrix first: the prolongation's rows read it on the kernels.
+      const Ak = own(cur)
       const last = cur.n <= coarsestSize || this.levels.length + 1 >= maxLevels
       let P: CsrMatrix | null = null
       let R: CsrMatrix | null = null
       if (!last && aggregation) {
-        const aggregates = greedyAggregates(cur)
+        const aggregates = greedyAggregates(Ak)
         if (aggregates.count > 0 && aggregates.count <= STALL * cur.n) {
-          P = smoothedAggregationProlongation(cur, aggregates, alloc)
+          P = smoothedAggregationProlongation(Ak, aggregates, kernels)
           R = transposeCsr(P, alloc)
         }
       } else if (!last) {
@@ -155,12 +162,6 @@ export class AmgHierarchy {
           R = transposeCsr(P, alloc)
         }
       }
-      // Matrices the kernels read live in the backend's memory (plain arrays serve the default);
-      // one already there is read in place (the caller's A too: it must not change while the
-      // hierarchy lives).
-      const held = (M: CsrMatrix) => kernels.holds(M.rowPtr) && kernels.holds(M.col) && kernels.holds(M.val)
-      const own = (M: CsrMatrix) => (kernels === TS_KERNELS || held(M) ? M : copyCsr(M, kernels))
-      const Ak = own(cur)
       const Pk = P ? own(P) : null
       const Rk = R ? own(R) : null
       // The Galerkin product on the kernels' threads (product.ts: the same bits as galerkin()),

@@ -1,0 +1,84 @@
+// Twins of src-shared/sim/core/amg/aggregationKernels.ts: smoothed aggregation's prolongation
+// in two passes over a range of A's rows, the same counts, ratios, entries, values and column
+// order as the references to the bit. Per thread, a scratch block holds the dense marker over
+// the aggregates (the fill: the accumulator, float64, then the marker), cleared at every call.
+import { rf64, ri32, wf64, wi32 } from './common'
+import { sortRun } from './sortRun'
+
+export function saProlongationCount(
+  aPtr: usize, aCol: usize, aVal: usize, agg: usize, aggCount: i32, counts: usize, ratio: usize, markBase: usize, markStride: usize, r0: i32, r1: i32, worker: i32,
+): void {
+  const mark = markBase + <usize>worker * markStride
+  memory.fill(mark, 0, <usize>aggCount << 2)
+  for (let i = r0; i < r1; i++) {
+    const stamp = i + 1
+    let c = 0
+    const own = ri32(agg, i)
+    if (own >= 0) {
+      wi32(mark, own, stamp)
+      c++
+    }
+    let d: f64 = 0, s: f64 = 0
+    const pe = ri32(aPtr, i + 1)
+    for (let p = ri32(aPtr, i); p < pe; p++) {
+      const a = rf64(aVal, p)
+      const j = ri32(aCol, p)
+      s += Math.abs(a)
+      if (j == i) d += a
+      const g = ri32(agg, j)
+      if (g >= 0 && a != 0 && ri32(mark, g) != stamp) {
+        wi32(mark, g, stamp)
+        c++
+      }
+    }
+    wi32(counts, i, c)
+    wf64(ratio, i, d > 0 ? s / d : 0)
+  }
+}
+
+export function saProlongationFill(
+  aPtr: usize, aCol: usize, aVal: usize, agg: usize, aggCount: i32, omega: f64,
+  pPtr: usize, pCol: usize, pVal: usize, lengths: usize, workBase: usize, workStride: usize, r0: i32, r1: i32, worker: i32,
+): void {
+  const acc = workBase + <usize>worker * workStride
+  const mark = acc + (<usize>aggCount << 3)
+  memory.fill(mark, 0, <usize>aggCount << 2)
+  for (let i = r0; i < r1; i++) {
+    const stamp = i + 1
+    const p0 = ri32(aPtr, i), pe = ri32(aPtr, i + 1)
+    let d: f64 = 0
+    for (let p = p0; p < pe; p++) if (ri32(aCol, p) == i) d += rf64(aVal, p)
+    const start = ri32(pPtr, i)
+    let end = start
+    const own = ri32(agg, i)
+    if (own >= 0) {
+      wi32(mark, own, stamp)
+      wf64(acc, own, 1)
+      wi32(pCol, end++, own)
+    }
+    if (d > 0) {
+      const s = omega / d
+      for (let p = p0; p < pe; p++) {
+        const g = ri32(agg, ri32(aCol, p))
+        const a = rf64(aVal, p)
+        if (g < 0 || a == 0) continue
+        if (ri32(mark, g) != stamp) {
+          wi32(mark, g, stamp)
+          wf64(acc, g, -s * a)
+          wi32(pCol, end++, g)
+        } else wf64(acc, g, rf64(acc, g) - s * a)
+      }
+    }
+    // finishAccumulatedRow: columns sorted, exact zeros dropped.
+    sortRun(pCol, start, end)
+    let w = start
+    for (let t = start; t < end; t++) {
+      const c = ri32(pCol, t)
+      const v = rf64(acc, c)
+      if (v == 0) continue
+      wi32(pCol, w, c)
+      wf64(pVal, w++, v)
+    }
+    wi32(lengths, i, w - start)
+  }
+}
