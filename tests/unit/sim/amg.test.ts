@@ -7,7 +7,8 @@
 // errors are asserted, never times.
 import { afterAll, describe, expect, it } from 'vitest'
 import { AmgHierarchy, type AmgOptions, AmgPreconditioner } from '../../../src-shared/sim/core/amg/amgHierarchy'
-import { symmetrised } from '../../../src-shared/sim/core/sparse/csr'
+import { symmetrised, transposeCsr } from '../../../src-shared/sim/core/sparse/csr'
+import { symmetrisedOn, transposeCsrOn } from '../../../src-shared/sim/core/sparse/csrKernels'
 import { greedySplitting, neighbourGraph } from '../../../src-shared/sim/core/amg/coarsening'
 import { averagingProlongation } from '../../../src-shared/sim/core/amg/prolongation'
 import { TS_KERNELS } from '../../../src-shared/sim/core/kernelBackend'
@@ -149,6 +150,25 @@ describe('symmetrised Galerkin levels', () => {
     for (let i = 0; i < sym.n; i++) for (let p = sym.rowPtr[i]; p < sym.rowPtr[i + 1]; p++) if (!(i === 7 && sym.col[p] === 8)) r.push(i), c.push(sym.col[p]), v.push(sym.val[p])
     const unsym = csrFromTriplets(sym.n, sym.n, r, c, v)
     expect(symmetrised(unsym)).toBe(unsym)
+  })
+
+  it('on the WebAssembly kernels: the transpose and the in-place symmetrisation give the TypeScript bits; an unsymmetric pattern keeps its values', () => {
+    const sym = randomWeights3d(6, 4)
+    const rand = rng(5)
+    const skew = { ...sym, val: sym.val.map((v) => v * (1 + 0.1 * (rand() - 0.5))) }
+    // A rectangular matrix too (a prolongation's shape): every third column dropped.
+    const r: number[] = [], c: number[] = [], v: number[] = []
+    for (let i = 0; i < sym.n; i++) for (let p = sym.rowPtr[i]; p < sym.rowPtr[i + 1]; p++) if (sym.col[p] % 3 !== 0) r.push(i), c.push(Math.floor(sym.col[p] / 3)), v.push(skew.val[p])
+    const wide = csrFromTriplets(sym.n, Math.ceil(sym.n / 3), r, c, v)
+    const bits = (M: CsrMatrix) => [Array.from(M.rowPtr), Array.from(M.col.subarray(0, nnzOf(M))), Array.from(M.val.subarray(0, nnzOf(M)))]
+    const k = createKernelBackend('wasm', { threads: 2, minParallelWork: 0, strict: true, initialBytes: 1 << 24 })
+    backends.push(k)
+    for (const M of [skew, wide]) expect(bits(transposeCsrOn(k, copyCsr(M, k)))).toEqual(bits(transposeCsr(M)))
+    expect(bits(symmetrisedOn(k, copyCsr(skew, k)))).toEqual(bits(symmetrised(skew)))
+    const drop: number[] = [], dc: number[] = [], dv: number[] = []
+    for (let i = 0; i < skew.n; i++) for (let p = skew.rowPtr[i]; p < skew.rowPtr[i + 1]; p++) if (!(i === 7 && skew.col[p] === 8)) drop.push(i), dc.push(skew.col[p]), dv.push(skew.val[p])
+    const unsym = csrFromTriplets(skew.n, skew.n, drop, dc, dv)
+    expect(bits(symmetrisedOn(k, copyCsr(unsym, k)))).toEqual(bits(unsym))
   })
 })
 

@@ -2,8 +2,11 @@
 // Incompressibility") use it for the pressure Poisson equation (their eq. 5) on tetrahedral
 // meshes: only the matrix, not the geometry, defines the hierarchy A_q (finest) .. A_1.
 //
-// Setup (serial, once per matrix), per level k (or, with coarsening: 'aggregation', smoothed
-// aggregation's aggregates and prolongation, aggregation.ts, in place of the first two):
+// Setup (once per matrix), per level k (or, with coarsening: 'aggregation', smoothed
+// aggregation's aggregates and prolongation, aggregation.ts, in place of the first two). The
+// splitting, the aggregates and the splitting's prolongation run in TypeScript; the smoothed
+// prolongation, R = P^T, the Galerkin product and its symmetrisation are kernel rows
+// (aggregationKernels.ts, sparse/csrKernels.ts, sparse/product.ts), in the kernels' memory:
 // - the greedy coarse/fine splitting (coarsening.ts);
 // - P_{k,k-1}: simple averages of coarse neighbours (prolongation.ts), by default with each
 //   fine row then relaxed once against its own equation: the one measured departure from the
@@ -48,7 +51,8 @@
 import { TS_KERNELS } from '../kernelBackend'
 import type { KernelBackend } from '../kernelTypes'
 import type { Preconditioner } from '../pcg'
-import { copyCsr, type CsrMatrix, nnzOf, symmetrised, transposeCsr } from '../sparse/csr'
+import { copyCsr, type CsrMatrix, nnzOf } from '../sparse/csr'
+import { symmetrisedOn, transposeCsrOn } from '../sparse/csrKernels'
 import { galerkinOn } from '../sparse/product'
 import { BlockGaussSeidel, MulticolorGaussSeidel, prolongAddCsr, restrictCsr, spResidual } from '../sparse/ops'
 import { AXPY_BLOCKS, SPARSE_BLOCK } from '../sparse/rows'
@@ -135,8 +139,6 @@ export class AmgHierarchy {
     const coarsestSize = Math.max(1, options.coarsestSize ?? 64)
     const maxLevels = Math.max(1, options.maxLevels ?? 30)
     const empty = new Float64Array(0)
-    // P and R are made in the kernels' memory where they can be (own() then keeps them).
-    const alloc = kernels === TS_KERNELS ? undefined : kernels
     // Matrices the kernels read live in the backend's memory (plain arrays serve the default);
     // one already there is read in place (the caller's A too: it must not change while the
     // hierarchy lives).
@@ -148,26 +150,19 @@ export class AmgHierarchy {
       const Ak = own(cur)
       const last = cur.n <= coarsestSize || this.levels.length + 1 >= maxLevels
       let P: CsrMatrix | null = null
-      let R: CsrMatrix | null = null
       if (!last && aggregation) {
         const aggregates = greedyAggregates(Ak)
-        if (aggregates.count > 0 && aggregates.count <= STALL * cur.n) {
-          P = smoothedAggregationProlongation(Ak, aggregates, kernels)
-          R = transposeCsr(P, alloc)
-        }
+        if (aggregates.count > 0 && aggregates.count <= STALL * cur.n) P = smoothedAggregationProlongation(Ak, aggregates, kernels)
       } else if (!last) {
         const split = greedySplitting(cur, theta)
-        if (split.coarse > 0 && split.coarse <= STALL * cur.n) {
-          P = relaxed ? relaxedProlongation(cur, split) : averagingProlongation(split)
-          R = transposeCsr(P, alloc)
-        }
+        if (split.coarse > 0 && split.coarse <= STALL * cur.n) P = relaxed ? relaxedProlongation(cur, split) : averagingProlongation(split)
       }
       const Pk = P ? own(P) : null
-      const Rk = R ? own(R) : null
+      const Rk = Pk ? transposeCsrOn(kernels, Pk) : null
       // The Galerkin product on the kernels' threads (product.ts: the same bits as galerkin()),
-      // from the copies the cycles will read.
-      // The product is a fresh matrix of the hierarchy's own: symmetrised in place.
-      const coarse = Pk && Rk ? symmetrised(galerkinOn(kernels, Ak, Pk, Rk), true) : null
+      // from the copies the cycles will read; a fresh matrix of the hierarchy's own, brought into
+      // the kernels' memory and symmetrised in place there.
+      const coarse = Pk && Rk ? symmetrisedOn(kernels, own(galerkinOn(kernels, Ak, Pk, Rk))) : null
       const first = this.levels.length === 0
       this.levels.push({
         A: Ak,

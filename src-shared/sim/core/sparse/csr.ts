@@ -140,13 +140,22 @@ export function csrFromTriplets(n: number, cols: number, rows: ArrayLike<number>
 /** A^T (columns sorted within rows), its arrays from `alloc` when given (e.g. a WebAssembly backend's memory). */
 export function transposeCsr(A: CsrMatrix, alloc?: KernelAllocator): CsrMatrix {
   const { n, cols, rowPtr, col, val } = A
+  const T = allocCsr(cols, n, rowPtr[n], alloc)
+  transposeInto(rowPtr, col, val, n, cols, T.rowPtr, T.col, T.val, new Int32Array(cols))
+  return T
+}
+
+/**
+ * transposeCsr's work on raw arrays (csrKernels.ts runs it as a kernel row): the n x cols matrix
+ * (rowPtr, col, val) transposed into (tPtr, tCol, tVal), sized cols + 1 and nnz. next: cols
+ * int32 of scratch.
+ */
+export function transposeInto(rowPtr: Int32Array, col: Int32Array, val: Float64Array, n: number, cols: number, tPtr: Int32Array, tCol: Int32Array, tVal: Float64Array, next: Int32Array): void {
   const nnz = rowPtr[n]
-  const T = allocCsr(cols, n, nnz, alloc)
-  const { rowPtr: tPtr, col: tCol, val: tVal } = T
-  tPtr.fill(0)
+  tPtr.fill(0, 0, cols + 1)
   for (let p = 0; p < nnz; p++) tPtr[col[p] + 1]++
   for (let j = 0; j < cols; j++) tPtr[j + 1] += tPtr[j]
-  const next = tPtr.slice(0, cols)
+  next.set(tPtr.subarray(0, cols))
   // Rows in increasing order, so each transposed row's columns come out sorted.
   for (let i = 0; i < n; i++) {
     for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) {
@@ -155,7 +164,6 @@ export function transposeCsr(A: CsrMatrix, alloc?: KernelAllocator): CsrMatrix {
       tVal[q] = val[p]
     }
   }
-  return T
 }
 
 /**
@@ -385,30 +393,52 @@ export function aggregationProlongation(nx: number, ny: number, nz: number): Csr
  * megabyte here), and A is returned.
  */
 export function symmetrised(A: CsrMatrix, inPlace = false): CsrMatrix {
-  if (!symmetricPattern(A)) return A
   const { n, rowPtr, col, val: a } = A
-  // In place each pair is read before either of its entries is written: the same values.
-  const val = inPlace ? a : new Float64Array(nnzOf(A))
-  const next = rowPtr.slice(0, n)
+  if (inPlace) {
+    symmetriseInPlace(rowPtr, col, a, n, new Int32Array(n))
+    return A
+  }
+  if (!symmetricPattern(rowPtr, col, n, new Int32Array(n))) return A
+  const val = new Float64Array(nnzOf(A))
+  averageMirrored(rowPtr, col, a, val, n, new Int32Array(n))
+  return { ...A, val }
+}
+
+/**
+ * symmetrised(A, true)'s work on raw arrays (csrKernels.ts runs it as a kernel row): 1 when
+ * the pattern is symmetric and the values were averaged in place, else 0 (val untouched).
+ * next: n int32 of scratch.
+ */
+export function symmetriseInPlace(rowPtr: Int32Array, col: Int32Array, val: Float64Array, n: number, next: Int32Array): number {
+  if (!symmetricPattern(rowPtr, col, n, next)) return 0
+  averageMirrored(rowPtr, col, val, val, n, next)
+  return 1
+}
+
+/**
+ * out[p] = out[q] = (a[p] + a[q]) / 2 for each mirrored pair (p in row i, q in row j, j > i),
+ * walking a cursor per row (next) as symmetricPattern does. In place (out = a) each pair is
+ * read before either of its entries is written: the same values.
+ */
+function averageMirrored(rowPtr: Int32Array, col: Int32Array, a: Float64Array, out: Float64Array, n: number, next: Int32Array): void {
+  next.set(rowPtr.subarray(0, n))
   for (let i = 0; i < n; i++) {
     for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) {
       const j = col[p]
       if (j < i) continue
       if (j === i) {
-        val[p] = 0.5 * (a[p] + a[p])
+        out[p] = 0.5 * (a[p] + a[p])
         continue
       }
       const q = next[j]++
-      val[p] = val[q] = 0.5 * (a[p] + a[q])
+      out[p] = out[q] = 0.5 * (a[p] + a[q])
     }
   }
-  return inPlace ? A : { ...A, val }
 }
 
-/** Whether A's pattern is symmetric (sorted columns), by the cursor walk symmetrised describes. */
-function symmetricPattern(A: CsrMatrix): boolean {
-  const { n, rowPtr, col } = A
-  const next = rowPtr.slice(0, n)
+/** Whether the pattern is symmetric (sorted columns), by the cursor walk averageMirrored describes. next: n int32 of scratch. */
+function symmetricPattern(rowPtr: Int32Array, col: Int32Array, n: number, next: Int32Array): boolean {
+  next.set(rowPtr.subarray(0, n))
   for (let i = 0; i < n; i++) {
     for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) {
       const j = col[p]

@@ -82,3 +82,73 @@ export function saProlongationFill(
     wi32(lengths, i, w - start)
   }
 }
+
+/** csr.ts transposeInto (one call: a serial row). next: cols int32 of scratch. */
+export function transposeCsrRows(
+  rowPtr: usize, col: usize, val: usize, n: i32, cols: i32, tPtr: usize, tCol: usize, tVal: usize, nextBase: usize, nextStride: usize, k0: i32, k1: i32, worker: i32,
+): void {
+  const next = nextBase + <usize>worker * nextStride
+  const nnz = ri32(rowPtr, n)
+  memory.fill(tPtr, 0, <usize>(cols + 1) << 2)
+  for (let p = 0; p < nnz; p++) {
+    const c = ri32(col, p) + 1
+    wi32(tPtr, c, ri32(tPtr, c) + 1)
+  }
+  for (let j = 0; j < cols; j++) wi32(tPtr, j + 1, ri32(tPtr, j + 1) + ri32(tPtr, j))
+  memory.copy(next, tPtr, <usize>cols << 2)
+  for (let i = 0; i < n; i++) {
+    const pe = ri32(rowPtr, i + 1)
+    for (let p = ri32(rowPtr, i); p < pe; p++) {
+      const c = ri32(col, p)
+      const q = ri32(next, c)
+      wi32(next, c, q + 1)
+      wi32(tCol, q, i)
+      wf64(tVal, q, rf64(val, p))
+    }
+  }
+}
+
+/** csr.ts symmetriseInPlace (one call: a serial row); flag[0] = 1 when done, 0 for an unsymmetric pattern. next: n int32 of scratch. */
+export function symmetriseCsrRows(rowPtr: usize, col: usize, val: usize, n: i32, nextBase: usize, nextStride: usize, flag: usize, k0: i32, k1: i32, worker: i32): void {
+  const next = nextBase + <usize>worker * nextStride
+  // symmetricPattern: a cursor per row pairs every upper entry with its mirror.
+  memory.copy(next, rowPtr, <usize>n << 2)
+  for (let i = 0; i < n; i++) {
+    const pe = ri32(rowPtr, i + 1)
+    for (let p = ri32(rowPtr, i); p < pe; p++) {
+      const j = ri32(col, p)
+      if (j <= i) continue
+      const q = ri32(next, j)
+      if (q >= ri32(rowPtr, j + 1) || ri32(col, q) != i) {
+        wi32(flag, 0, 0)
+        return
+      }
+      wi32(next, j, q + 1)
+    }
+    const q = ri32(next, i)
+    if (q < pe && ri32(col, q) < i) {
+      wi32(flag, 0, 0)
+      return
+    }
+  }
+  // averageMirrored in place.
+  memory.copy(next, rowPtr, <usize>n << 2)
+  for (let i = 0; i < n; i++) {
+    const pe = ri32(rowPtr, i + 1)
+    for (let p = ri32(rowPtr, i); p < pe; p++) {
+      const j = ri32(col, p)
+      if (j < i) continue
+      if (j == i) {
+        const a = rf64(val, p)
+        wf64(val, p, 0.5 * (a + a))
+        continue
+      }
+      const q = ri32(next, j)
+      wi32(next, j, q + 1)
+      const v = 0.5 * (rf64(val, p) + rf64(val, q))
+      wf64(val, p, v)
+      wf64(val, q, v)
+    }
+  }
+  wi32(flag, 0, 1)
+}

@@ -1,0 +1,54 @@
+// The multigrid setups' CSR transposes and in-place symmetrisations (csr.ts transposeInto and
+// symmetriseInPlace) as kernel rows, so the WebAssembly backend runs them in its memory:
+// both are one sequential pass (a counting sort, a cursor per row), serial rows (range 1) whose
+// twins in wasm/assembly/amgSetup.ts repeat the references' operations (the same bits).
+// Serial in TypeScript they were about a tenth of the aggregation hierarchy's setup at a
+// million unknowns.
+import { TS_KERNELS } from '../kernelBackend'
+import { defineKernel, f64, i32, int, type KernelArgs, scratch } from '../kernelTable'
+import type { KernelBackend } from '../kernelTypes'
+import { type CsrMatrix, symmetriseInPlace, transposeCsr, transposeInto } from './csr'
+
+const num = (a: KernelArgs, i: number) => a[i] as number
+
+/** transposeInto as a row. Args: rowPtr, col, val, n, cols, tPtr, tCol, tVal, next (cols int32 of scratch). */
+export const TRANSPOSE_CSR = defineKernel({
+  name: 'transposeCsrRows',
+  args: [i32('rowPtr'), i32('col'), f64('val'), int('n'), int('cols'), i32('tPtr'), i32('tCol'), f64('tVal'), scratch('next', (a) => 4 * num(a, 4) + 4)],
+  split: 'rows',
+  range: () => 1,
+  work: () => 0,
+  worker: true,
+  ref: (rowPtr: Int32Array, col: Int32Array, val: Float64Array, n: number, cols: number, tPtr: Int32Array, tCol: Int32Array, tVal: Float64Array, next: Int32Array | null) =>
+    transposeInto(rowPtr, col, val, n, cols, tPtr, tCol, tVal, next ?? new Int32Array(cols)),
+})
+
+/** symmetriseInPlace as a row; flag[0] its answer. Args: rowPtr, col, val, n, next (n int32 of scratch), flag. */
+export const SYMMETRISE_CSR = defineKernel({
+  name: 'symmetriseCsrRows',
+  args: [i32('rowPtr'), i32('col'), f64('val'), int('n'), scratch('next', (a) => 4 * num(a, 3) + 4), i32('flag')],
+  split: 'rows',
+  range: () => 1,
+  work: () => 0,
+  worker: true,
+  ref: (rowPtr: Int32Array, col: Int32Array, val: Float64Array, n: number, next: Int32Array | null, flag: Int32Array) => {
+    flag[0] = symmetriseInPlace(rowPtr, col, val, n, next ?? new Int32Array(n))
+  },
+})
+
+/** A^T as transposeCsr(A) gives it, made on `kernels` (A in its memory; on TypeScript, transposeCsr itself). */
+export function transposeCsrOn(kernels: KernelBackend, A: CsrMatrix): CsrMatrix {
+  if (kernels === TS_KERNELS) return transposeCsr(A)
+  const { n, cols } = A
+  const nnz = A.rowPtr[n]
+  const T: CsrMatrix = { n: cols, cols: n, rowPtr: kernels.i32(cols + 1), col: kernels.i32(nnz), val: kernels.f64(nnz) }
+  kernels.run(TRANSPOSE_CSR, A.rowPtr, A.col, A.val, n, cols, T.rowPtr, T.col, T.val, null)
+  return T
+}
+
+/** symmetrised(A, true) on `kernels` (A in its memory): A, its values averaged with their mirrors when its pattern is symmetric. */
+export function symmetrisedOn(kernels: KernelBackend, A: CsrMatrix): CsrMatrix {
+  const flag = kernels === TS_KERNELS ? new Int32Array(1) : kernels.i32(1)
+  kernels.run(SYMMETRISE_CSR, A.rowPtr, A.col, A.val, A.n, null, flag)
+  return A
+}
