@@ -7,8 +7,8 @@
 // errors are asserted, never times.
 import { afterAll, describe, expect, it } from 'vitest'
 import { AmgHierarchy, type AmgOptions, AmgPreconditioner } from '../../../src-shared/sim/core/amg/amgHierarchy'
-import { symmetrised, transposeCsr } from '../../../src-shared/sim/core/sparse/csr'
-import { symmetrisedOn, transposeCsrOn } from '../../../src-shared/sim/core/sparse/csrKernels'
+import { colorRows, symmetrised, transposeCsr } from '../../../src-shared/sim/core/sparse/csr'
+import { colorRowsOn, symmetrisedOn, transposeCsrOn } from '../../../src-shared/sim/core/sparse/csrKernels'
 import { greedySplitting, neighbourGraph } from '../../../src-shared/sim/core/amg/coarsening'
 import { averagingProlongation } from '../../../src-shared/sim/core/amg/prolongation'
 import { TS_KERNELS } from '../../../src-shared/sim/core/kernelBackend'
@@ -152,7 +152,7 @@ describe('symmetrised Galerkin levels', () => {
     expect(symmetrised(unsym)).toBe(unsym)
   })
 
-  it('on the WebAssembly kernels: the transpose and the in-place symmetrisation give the TypeScript bits; an unsymmetric pattern keeps its values', () => {
+  it('on the WebAssembly kernels: the transpose, the in-place symmetrisation and the row colouring give the TypeScript bits; an unsymmetric pattern keeps its values', () => {
     const sym = randomWeights3d(6, 4)
     const rand = rng(5)
     const skew = { ...sym, val: sym.val.map((v) => v * (1 + 0.1 * (rand() - 0.5))) }
@@ -169,6 +169,14 @@ describe('symmetrised Galerkin levels', () => {
     for (let i = 0; i < skew.n; i++) for (let p = skew.rowPtr[i]; p < skew.rowPtr[i + 1]; p++) if (!(i === 7 && skew.col[p] === 8)) drop.push(i), dc.push(skew.col[p]), dv.push(skew.val[p])
     const unsym = csrFromTriplets(skew.n, skew.n, drop, dc, dv)
     expect(bits(symmetrisedOn(k, copyCsr(unsym, k)))).toEqual(bits(unsym))
+    // The greedy row colouring, on a grid (red-black) and on a Galerkin level (many colours).
+    const level = new AmgHierarchy(sym, {}).levels[1].A
+    for (const M of [sym, level]) {
+      const want = colorRows(M), got = colorRowsOn(k, copyCsr(M, k))
+      expect(got.colors).toBe(want.colors)
+      expect([Array.from(got.order), Array.from(got.colorStart)]).toEqual([Array.from(want.order), Array.from(want.colorStart)])
+    }
+    expect(colorRows(level).colors).toBeGreaterThan(4)
   })
 })
 

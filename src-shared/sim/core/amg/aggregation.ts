@@ -26,7 +26,7 @@
 import { TS_KERNELS } from '../kernelBackend'
 import type { KernelBackend } from '../kernelTypes'
 import type { CsrMatrix } from '../sparse/csr'
-import { SA_P_COUNT, SA_P_FILL } from './aggregationKernels'
+import { AGGREGATES, aggregatesInto, SA_P_COUNT, SA_P_FILL } from './aggregationKernels'
 
 export interface Aggregates {
   /** Each variable's aggregate, or -1 for a variable with no neighbour (in none). */
@@ -35,49 +35,19 @@ export interface Aggregates {
   readonly count: number
 }
 
-/** The standard aggregation of A's neighbour graph (the header's three phases, in row order). */
-export function greedyAggregates(A: CsrMatrix): Aggregates {
+/**
+ * The standard aggregation of A's neighbour graph (the header's three phases, in row order). On
+ * `kernels` (A in its memory) the WebAssembly twin of aggregatesInto runs it (a serial row).
+ */
+export function greedyAggregates(A: CsrMatrix, kernels: KernelBackend = TS_KERNELS): Aggregates {
   const { n, rowPtr, col, val } = A
-  const agg = new Int32Array(n).fill(-1)
-  // Variables in phase-1 aggregates, the only ones phase 2 joins (so joins do not chain).
-  const phase1 = new Uint8Array(n)
-  let count = 0
-  // Entry p of row i couples i to another variable (a neighbour in the graph).
-  const couples = (i: number, p: number): boolean => col[p] !== i && val[p] !== 0
-  const hasNeighbour = (i: number): boolean => {
-    for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) if (couples(i, p)) return true
-    return false
+  if (kernels === TS_KERNELS) {
+    const agg = new Int32Array(n)
+    return { aggregateOf: agg, count: aggregatesInto(rowPtr, col, val, n, agg, new Uint8Array(n)) }
   }
-  for (let i = 0; i < n; i++) {
-    if (agg[i] >= 0 || !hasNeighbour(i)) continue
-    let free = true
-    for (let p = rowPtr[i]; p < rowPtr[i + 1] && free; p++) if (couples(i, p) && agg[col[p]] >= 0) free = false
-    if (!free) continue
-    agg[i] = count
-    phase1[i] = 1
-    for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) {
-      if (!couples(i, p)) continue
-      agg[col[p]] = count
-      phase1[col[p]] = 1
-    }
-    count++
-  }
-  for (let i = 0; i < n; i++) {
-    if (agg[i] >= 0) continue
-    for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) {
-      if (couples(i, p) && phase1[col[p]] === 1) {
-        agg[i] = agg[col[p]]
-        break
-      }
-    }
-  }
-  for (let i = 0; i < n; i++) {
-    if (agg[i] >= 0 || !hasNeighbour(i)) continue
-    agg[i] = count
-    for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) if (couples(i, p) && agg[col[p]] < 0) agg[col[p]] = count
-    count++
-  }
-  return { aggregateOf: agg, count }
+  const agg = kernels.i32(n + 1)
+  kernels.run(AGGREGATES, rowPtr, col, val, n, agg, null)
+  return { aggregateOf: agg.subarray(0, n), count: agg[n] }
 }
 
 /** Gershgorin's bound on the spectral radius of D^-1 A: max_i sum_j |A_ij| / A_ii over rows with a positive diagonal. */
@@ -109,7 +79,7 @@ export function smoothedAggregationProlongation(A: CsrMatrix, aggregates: Aggreg
   const { n } = A
   const { aggregateOf: agg, count } = aggregates
   const onKernels = kernels !== TS_KERNELS
-  const aggOn = onKernels ? kernels.i32(n) : agg
+  const aggOn = onKernels && !kernels.holds(agg) ? kernels.i32(n) : agg
   if (aggOn !== agg) aggOn.set(agg)
   const rowPtr = onKernels ? kernels.i32(n + 1) : new Int32Array(n + 1)
   const ratio = onKernels ? kernels.f64(n) : new Float64Array(n)

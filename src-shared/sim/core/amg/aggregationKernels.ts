@@ -1,6 +1,7 @@
-// Smoothed aggregation's prolongation P = (I - omega D^-1 A) T (aggregation.ts) as two kernel
-// rows over A's rows, so the WebAssembly backend builds it on its threads (serial in
-// TypeScript it was a fifth of the aggregation hierarchy's setup at a million unknowns):
+// Smoothed aggregation's setup (aggregation.ts) as kernel rows, so the WebAssembly backend runs
+// it in its memory: the aggregates as a serial row (AGGREGATES: the greedy phases depend on row
+// order), and the prolongation P = (I - omega D^-1 A) T as two rows over A's rows split over the
+// threads (serial in TypeScript it was a fifth of the hierarchy's setup at a million unknowns):
 // - SA_P_COUNT: each row's count of distinct aggregates (its own, and those of its coupled
 //   neighbours: an upper bound on P's row, which may lose an exact zero) and its Gershgorin
 //   ratio sum_j |A_ij| / A_ii (0 without a positive diagonal), whose maximum bounds rho(D^-1 A);
@@ -11,6 +12,67 @@
 // over the aggregates per thread, the kernels' per-thread scratch, cleared at every call.
 import { defineKernel, f64, float, i32, int, type KernelArgs, scratch, size } from '../kernelTable'
 import { finishAccumulatedRow } from '../sparse/csr'
+
+/**
+ * greedyAggregates' work on raw arrays: each variable's aggregate into agg[0 .. n) (-1 for
+ * none); returns their count. phase1: n bytes of scratch.
+ */
+export function aggregatesInto(rowPtr: Int32Array, col: Int32Array, val: Float64Array, n: number, agg: Int32Array, phase1: Uint8Array): number {
+  agg.fill(-1, 0, n)
+  // Variables in phase-1 aggregates, the only ones phase 2 joins (so joins do not chain).
+  phase1.fill(0, 0, n)
+  let count = 0
+  for (let i = 0; i < n; i++) {
+    if (agg[i] >= 0 || !hasNeighbour(rowPtr, col, val, i)) continue
+    let free = true
+    for (let p = rowPtr[i]; p < rowPtr[i + 1] && free; p++) if (col[p] !== i && val[p] !== 0 && agg[col[p]] >= 0) free = false
+    if (!free) continue
+    agg[i] = count
+    phase1[i] = 1
+    for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) {
+      // Entry p of row i couples i to another variable (a neighbour in the graph).
+      if (col[p] === i || val[p] === 0) continue
+      agg[col[p]] = count
+      phase1[col[p]] = 1
+    }
+    count++
+  }
+  for (let i = 0; i < n; i++) {
+    if (agg[i] >= 0) continue
+    for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) {
+      if (col[p] !== i && val[p] !== 0 && phase1[col[p]] === 1) {
+        agg[i] = agg[col[p]]
+        break
+      }
+    }
+  }
+  for (let i = 0; i < n; i++) {
+    if (agg[i] >= 0 || !hasNeighbour(rowPtr, col, val, i)) continue
+    agg[i] = count
+    for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) if (col[p] !== i && val[p] !== 0 && agg[col[p]] < 0) agg[col[p]] = count
+    count++
+  }
+  return count
+}
+
+/** Whether row i couples to another variable. */
+function hasNeighbour(rowPtr: Int32Array, col: Int32Array, val: Float64Array, i: number): boolean {
+  for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) if (col[p] !== i && val[p] !== 0) return true
+  return false
+}
+
+/** aggregatesInto as a serial row: agg[0 .. n) the aggregates, agg[n] their count. Args: rowPtr, col, val, n, agg (n + 1 int32), phase1 (n bytes of scratch). */
+export const AGGREGATES = defineKernel({
+  name: 'aggregatesRows',
+  args: [i32('rowPtr'), i32('col'), f64('val'), int('n'), i32('agg'), scratch('phase1', (a) => (a[3] as number) + 8)],
+  split: 'rows',
+  range: () => 1,
+  work: () => 0,
+  worker: true,
+  ref: (rowPtr: Int32Array, col: Int32Array, val: Float64Array, n: number, agg: Int32Array, phase1: Uint8Array | null) => {
+    agg[n] = aggregatesInto(rowPtr, col, val, n, agg, phase1 ?? new Uint8Array(n))
+  },
+})
 
 /** counts[i] and ratio[i] for rows [r0, r1) (see the header). mark: aggCount int32 of scratch. */
 export function saProlongationCountRows(aPtr: Int32Array, aCol: Int32Array, aVal: Float64Array, agg: Int32Array, aggCount: number, counts: Int32Array, ratio: Float64Array, scratchMark: Int32Array | null, r0: number, r1: number): void {

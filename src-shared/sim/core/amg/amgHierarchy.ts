@@ -151,7 +151,7 @@ export class AmgHierarchy {
       const last = cur.n <= coarsestSize || this.levels.length + 1 >= maxLevels
       let P: CsrMatrix | null = null
       if (!last && aggregation) {
-        const aggregates = greedyAggregates(Ak)
+        const aggregates = greedyAggregates(Ak, kernels)
         if (aggregates.count > 0 && aggregates.count <= STALL * cur.n) P = smoothedAggregationProlongation(Ak, aggregates, kernels)
       } else if (!last) {
         const split = greedySplitting(cur, theta)

@@ -298,27 +298,43 @@ export interface RowColoring {
  */
 export function colorRows(A: CsrMatrix, alloc?: KernelAllocator): RowColoring {
   const { n, rowPtr, col } = A
-  const color = new Int32Array(n).fill(-1)
+  const color = new Int32Array(n)
+  const colors = rowColoursInto(rowPtr, col, n, color, new Int32Array(maxRowLength(rowPtr, n) + 1))
+  return coloringFrom(color, n, colors, alloc)
+}
+
+/** The most entries in a row of the n-row matrix at rowPtr. */
+export function maxRowLength(rowPtr: Int32Array, n: number): number {
+  let m = 0
+  for (let i = 0; i < n; i++) if (rowPtr[i + 1] - rowPtr[i] > m) m = rowPtr[i + 1] - rowPtr[i]
+  return m
+}
+
+/**
+ * colorRows' greedy colours on raw arrays (csrKernels.ts runs it as a kernel row): color[i] for
+ * every row; returns the number of colours. taken: scratch of at least the longest row's length
+ * plus one int32 (a row's neighbours hold fewer colours than it has entries).
+ */
+export function rowColoursInto(rowPtr: Int32Array, col: Int32Array, n: number, color: Int32Array, taken: Int32Array): number {
+  color.fill(-1, 0, n)
   // taken[c] === i: a neighbour of row i has colour c.
-  let taken = new Int32Array(64).fill(-1)
+  taken.fill(-1)
   let colors = 0
   for (let i = 0; i < n; i++) {
     for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) {
       const c = color[col[p]]
-      if (c >= 0 && col[p] !== i) {
-        if (c >= taken.length) {
-          const grown = new Int32Array(2 * c + 2).fill(-1)
-          grown.set(taken)
-          taken = grown
-        }
-        taken[c] = i
-      }
+      if (c >= 0 && col[p] !== i) taken[c] = i
     }
     let c = 0
-    while (c < taken.length && taken[c] === i) c++
+    while (taken[c] === i) c++
     color[i] = c
     if (c + 1 > colors) colors = c + 1
   }
+  return colors
+}
+
+/** The rows grouped by their colours (RowColoring), its arrays from `alloc` when given. */
+export function coloringFrom(color: Int32Array, n: number, colors: number, alloc?: KernelAllocator): RowColoring {
   const colorStart = alloc ? alloc.i32(colors + 1) : new Int32Array(colors + 1)
   for (let i = 0; i < n; i++) colorStart[color[i] + 1]++
   for (let c = 0; c < colors; c++) colorStart[c + 1] += colorStart[c]

@@ -1,13 +1,13 @@
-// The multigrid setups' CSR transposes and in-place symmetrisations (csr.ts transposeInto and
-// symmetriseInPlace) as kernel rows, so the WebAssembly backend runs them in its memory:
-// both are one sequential pass (a counting sort, a cursor per row), serial rows (range 1) whose
-// twins in wasm/assembly/amgSetup.ts repeat the references' operations (the same bits).
-// Serial in TypeScript they were about a tenth of the aggregation hierarchy's setup at a
-// million unknowns.
+// The multigrid setups' CSR transposes, in-place symmetrisations and greedy row colourings
+// (csr.ts transposeInto, symmetriseInPlace and rowColoursInto) as kernel rows, so the
+// WebAssembly backend runs them in its memory: each is one sequential pass (a counting sort, a
+// cursor per row, colours in row order), serial rows (range 1) whose twins in
+// wasm/assembly/amgSetup.ts repeat the references' operations (the same bits). Serial in
+// TypeScript they were about a sixth of the aggregation hierarchy's setup at a million unknowns.
 import { TS_KERNELS } from '../kernelBackend'
 import { defineKernel, f64, i32, int, type KernelArgs, scratch } from '../kernelTable'
 import type { KernelBackend } from '../kernelTypes'
-import { type CsrMatrix, symmetriseInPlace, transposeCsr, transposeInto } from './csr'
+import { coloringFrom, colorRows, type CsrMatrix, maxRowLength, type RowColoring, rowColoursInto, symmetriseInPlace, transposeCsr, transposeInto } from './csr'
 
 const num = (a: KernelArgs, i: number) => a[i] as number
 
@@ -51,4 +51,26 @@ export function symmetrisedOn(kernels: KernelBackend, A: CsrMatrix): CsrMatrix {
   const flag = kernels === TS_KERNELS ? new Int32Array(1) : kernels.i32(1)
   kernels.run(SYMMETRISE_CSR, A.rowPtr, A.col, A.val, A.n, null, flag)
   return A
+}
+
+/** rowColoursInto as a row; color[n] the number of colours. Args: rowPtr, col, n, color (n + 1 int32), maxRow (the longest row), taken (scratch). */
+export const COLOR_ROWS = defineKernel({
+  name: 'colorRowsSerial',
+  args: [i32('rowPtr'), i32('col'), int('n'), i32('color'), int('maxRow'), scratch('taken', (a) => 4 * num(a, 4) + 8)],
+  split: 'rows',
+  range: () => 1,
+  work: () => 0,
+  worker: true,
+  ref: (rowPtr: Int32Array, col: Int32Array, n: number, color: Int32Array, maxRow: number, taken: Int32Array | null) => {
+    color[n] = rowColoursInto(rowPtr, col, n, color, taken ?? new Int32Array(maxRow + 1))
+  },
+})
+
+/** colorRows(A, kernels), the colours found on `kernels` where A lies in its memory (else, and on TypeScript, colorRows itself). */
+export function colorRowsOn(kernels: KernelBackend, A: CsrMatrix): RowColoring {
+  if (kernels === TS_KERNELS || !kernels.holds(A.rowPtr) || !kernels.holds(A.col)) return colorRows(A, kernels)
+  const { n } = A
+  const color = kernels.i32(n + 1)
+  kernels.run(COLOR_ROWS, A.rowPtr, A.col, n, color, maxRowLength(A.rowPtr, n), null)
+  return coloringFrom(color, n, color[n], kernels)
 }

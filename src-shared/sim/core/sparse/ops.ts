@@ -7,7 +7,8 @@
 import { TS_KERNELS } from '../kernelBackend'
 import type { KernelBackend } from '../kernelTypes'
 import type { LinearOperator, Preconditioner, VectorOps } from '../pcg'
-import { type CsrMatrix, colorRows, type RowColoring } from './csr'
+import type { CsrMatrix, RowColoring } from './csr'
+import { colorRowsOn } from './csrKernels'
 import { RESIDUAL_MULTI } from './jacobiCgKernels'
 import { AXPY_BLOCKS, blockCount, DOT_BLOCKS, GS_BLOCKS, GS_ROWS, SP_RESIDUAL, SPARSE_BLOCK, SPMV, SPMV_ADD, UPDATE_ITERATE_BLOCKS, XPBY_BLOCKS } from './rows'
 
@@ -116,7 +117,7 @@ export class MulticolorGaussSeidel {
     readonly kernels: KernelBackend = TS_KERNELS,
     coloring?: RowColoring,
   ) {
-    this.coloring = coloring ?? colorRows(A, kernels)
+    this.coloring = coloring ?? colorRowsOn(kernels, A)
     const { colors, order, colorStart } = this.coloring
     this.lists = []
     for (let c = 0; c < colors; c++) this.lists.push(order.subarray(colorStart[c], colorStart[c + 1]))

@@ -152,3 +152,80 @@ export function symmetriseCsrRows(rowPtr: usize, col: usize, val: usize, n: i32,
   }
   wi32(flag, 0, 1)
 }
+
+/** aggregationKernels.ts aggregatesInto (one call: a serial row); agg[n] = the count. phase1: n bytes of scratch. */
+export function aggregatesRows(rowPtr: usize, col: usize, val: usize, n: i32, agg: usize, phaseBase: usize, phaseStride: usize, k0: i32, k1: i32, worker: i32): void {
+  const phase1 = phaseBase + <usize>worker * phaseStride
+  memory.fill(agg, 0xff, <usize>n << 2)
+  memory.fill(phase1, 0, <usize>n)
+  let count = 0
+  for (let i = 0; i < n; i++) {
+    if (ri32(agg, i) >= 0 || !hasNeighbour(rowPtr, col, val, i)) continue
+    const pe = ri32(rowPtr, i + 1)
+    let free = true
+    for (let p = ri32(rowPtr, i); p < pe && free; p++) {
+      const j = ri32(col, p)
+      if (j != i && rf64(val, p) != 0 && ri32(agg, j) >= 0) free = false
+    }
+    if (!free) continue
+    wi32(agg, i, count)
+    store<u8>(phase1 + <usize>i, 1)
+    for (let p = ri32(rowPtr, i); p < pe; p++) {
+      const j = ri32(col, p)
+      if (j == i || rf64(val, p) == 0) continue
+      wi32(agg, j, count)
+      store<u8>(phase1 + <usize>j, 1)
+    }
+    count++
+  }
+  for (let i = 0; i < n; i++) {
+    if (ri32(agg, i) >= 0) continue
+    const pe = ri32(rowPtr, i + 1)
+    for (let p = ri32(rowPtr, i); p < pe; p++) {
+      const j = ri32(col, p)
+      if (j != i && rf64(val, p) != 0 && load<u8>(phase1 + <usize>j) == 1) {
+        wi32(agg, i, ri32(agg, j))
+        break
+      }
+    }
+  }
+  for (let i = 0; i < n; i++) {
+    if (ri32(agg, i) >= 0 || !hasNeighbour(rowPtr, col, val, i)) continue
+    wi32(agg, i, count)
+    const pe = ri32(rowPtr, i + 1)
+    for (let p = ri32(rowPtr, i); p < pe; p++) {
+      const j = ri32(col, p)
+      if (j != i && rf64(val, p) != 0 && ri32(agg, j) < 0) wi32(agg, j, count)
+    }
+    count++
+  }
+  wi32(agg, n, count)
+}
+
+/** Whether row i couples to another variable. */
+@inline function hasNeighbour(rowPtr: usize, col: usize, val: usize, i: i32): bool {
+  const pe = ri32(rowPtr, i + 1)
+  for (let p = ri32(rowPtr, i); p < pe; p++) if (ri32(col, p) != i && rf64(val, p) != 0) return true
+  return false
+}
+
+/** csr.ts rowColoursInto (one call: a serial row); color[n] = the number of colours. taken: maxRow + 1 int32 of scratch. */
+export function colorRowsSerial(rowPtr: usize, col: usize, n: i32, color: usize, maxRow: i32, takenBase: usize, takenStride: usize, k0: i32, k1: i32, worker: i32): void {
+  const taken = takenBase + <usize>worker * takenStride
+  memory.fill(color, 0xff, <usize>n << 2)
+  memory.fill(taken, 0xff, <usize>(maxRow + 1) << 2)
+  let colors = 0
+  for (let i = 0; i < n; i++) {
+    const pe = ri32(rowPtr, i + 1)
+    for (let p = ri32(rowPtr, i); p < pe; p++) {
+      const j = ri32(col, p)
+      const c = ri32(color, j)
+      if (c >= 0 && j != i) wi32(taken, c, i)
+    }
+    let c = 0
+    while (ri32(taken, c) == i) c++
+    wi32(color, i, c)
+    if (c + 1 > colors) colors = c + 1
+  }
+  wi32(color, n, colors)
+}
