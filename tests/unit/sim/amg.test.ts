@@ -10,7 +10,7 @@ import { AmgHierarchy, type AmgOptions, AmgPreconditioner } from '../../../src-s
 import { colorRows, symmetrised, transposeCsr } from '../../../src-shared/sim/core/sparse/csr'
 import { colorRowsOn, symmetrisedOn, transposeCsrOn } from '../../../src-shared/sim/core/sparse/csrKernels'
 import { greedySplitting, neighbourGraph } from '../../../src-shared/sim/core/amg/coarsening'
-import { averagingProlongation } from '../../../src-shared/sim/core/amg/prolongation'
+import { averagingProlongation, relaxedProlongation } from '../../../src-shared/sim/core/amg/prolongation'
 import { TS_KERNELS } from '../../../src-shared/sim/core/kernelBackend'
 import type { KernelBackend } from '../../../src-shared/sim/core/kernelTypes'
 import { type LinearOperator, PcgSolver, type Preconditioner, type SolveStats } from '../../../src-shared/sim/core/pcg'
@@ -152,7 +152,7 @@ describe('symmetrised Galerkin levels', () => {
     expect(symmetrised(unsym)).toBe(unsym)
   })
 
-  it('on the WebAssembly kernels: the transpose, the in-place symmetrisation and the row colouring give the TypeScript bits; an unsymmetric pattern keeps its values', () => {
+  it('on the WebAssembly kernels: the transpose, the in-place symmetrisation, the row colouring and the relaxed prolongation give the TypeScript bits; an unsymmetric pattern keeps its values', () => {
     const sym = randomWeights3d(6, 4)
     const rand = rng(5)
     const skew = { ...sym, val: sym.val.map((v) => v * (1 + 0.1 * (rand() - 0.5))) }
@@ -177,6 +177,11 @@ describe('symmetrised Galerkin levels', () => {
       expect([Array.from(got.order), Array.from(got.colorStart)]).toEqual([Array.from(want.order), Array.from(want.colorStart)])
     }
     expect(colorRows(level).colors).toBeGreaterThan(4)
+    // The relaxed prolongation (its count and fill rows), on the grid and on the Galerkin level.
+    for (const M of [sym, level]) {
+      const split = greedySplitting(M, 0)
+      expect(bits(relaxedProlongation(copyCsr(M, k), split, k))).toEqual(bits(relaxedProlongation(M, split)))
+    }
   })
 })
 

@@ -25,7 +25,7 @@
 // substep, gains from it; the hybrid gas, which builds one per bake, does not (README).
 import { TS_KERNELS } from '../kernelBackend'
 import type { KernelBackend } from '../kernelTypes'
-import type { CsrMatrix } from '../sparse/csr'
+import { closeRowGaps, type CsrMatrix } from '../sparse/csr'
 import { AGGREGATES, aggregatesInto, SA_P_COUNT, SA_P_FILL } from './aggregationKernels'
 
 export interface Aggregates {
@@ -94,22 +94,6 @@ export function smoothedAggregationProlongation(A: CsrMatrix, aggregates: Aggreg
   // The fill's row lengths reuse the ratios' array (read above, no longer needed) as int32s.
   const lengths = new Int32Array(ratio.buffer, ratio.byteOffset, n)
   kernels.run(SA_P_FILL, A.rowPtr, A.col, A.val, aggOn, count, omega, rowPtr, P.col, P.val, lengths, null, n)
-  closeRows(P, lengths)
+  closeRowGaps(P, lengths)
   return P
-}
-
-/** Moves rows written at their bound offsets (rowPtr) down to their lengths, rowPtr updated. */
-function closeRows(P: CsrMatrix, lengths: Int32Array): void {
-  const { n, rowPtr, col, val } = P
-  let end = 0
-  for (let i = 0; i < n; i++) {
-    const start = rowPtr[i], len = lengths[i]
-    if (start !== end) {
-      col.copyWithin(end, start, start + len)
-      val.copyWithin(end, start, start + len)
-    }
-    rowPtr[i] = end
-    end += len
-  }
-  rowPtr[n] = end
 }

@@ -12,6 +12,7 @@
 // over the aggregates per thread, the kernels' per-thread scratch, cleared at every call.
 import { defineKernel, f64, float, i32, int, type KernelArgs, scratch, size } from '../kernelTable'
 import { finishAccumulatedRow } from '../sparse/csr'
+import { aNnz, aRows } from '../sparse/product'
 
 /**
  * greedyAggregates' work on raw arrays: each variable's aggregate into agg[0 .. n) (-1 for
@@ -145,11 +146,6 @@ export function saProlongationFillRows(
 }
 
 const num = (a: KernelArgs, i: number) => a[i] as number
-const aRows = (a: KernelArgs) => a[0] as Int32Array
-const aNnz = (a: KernelArgs) => {
-  const p = a[0] as Int32Array
-  return p[p.length - 1]
-}
 
 /** saProlongationCountRows over A's rows. Args: aPtr, aCol, aVal, agg, aggCount, counts, ratio, mark, rows. */
 export const SA_P_COUNT = defineKernel({

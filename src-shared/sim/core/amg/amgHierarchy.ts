@@ -154,8 +154,8 @@ export class AmgHierarchy {
         const aggregates = greedyAggregates(Ak, kernels)
         if (aggregates.count > 0 && aggregates.count <= STALL * cur.n) P = smoothedAggregationProlongation(Ak, aggregates, kernels)
       } else if (!last) {
-        const split = greedySplitting(cur, theta)
-        if (split.coarse > 0 && split.coarse <= STALL * cur.n) P = relaxed ? relaxedProlongation(cur, split) : averagingProlongation(split)
+        const split = greedySplitting(Ak, theta)
+        if (split.coarse > 0 && split.coarse <= STALL * cur.n) P = relaxed ? relaxedProlongation(Ak, split, kernels) : averagingProlongation(split)
       }
       const Pk = P ? own(P) : null
       const Rk = Pk ? transposeCsrOn(kernels, Pk) : null

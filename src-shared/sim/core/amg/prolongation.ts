@@ -33,8 +33,11 @@
 // size); relaxed averages 0.04 / 0.05 / 0.05, for an operator complexity of 2.7 instead of
 // 2.45 and the same time per cycle (the coarser levels get smaller). Row sums are kept where
 // A's row sum is zero, so constants (a closed system's null space) still carry down.
-import { type CsrMatrix, finishAccumulatedRow, GrowingRows, nnzOf } from '../sparse/csr'
+import { TS_KERNELS } from '../kernelBackend'
+import type { KernelBackend } from '../kernelTypes'
+import { closeRowGaps, type CsrMatrix } from '../sparse/csr'
 import type { Splitting } from './coarsening'
+import { RELAXED_P_COUNT, RELAXED_P_FILL } from './prolongationKernels'
 
 /** The n x coarse prolongation of a splitting: injection at coarse variables, simple averages at fine ones. */
 export function averagingProlongation(s: Splitting): CsrMatrix {
@@ -74,58 +77,33 @@ export function averagingProlongation(s: Splitting): CsrMatrix {
 /**
  * The averaging P with every fine row relaxed once against A's row (see the header): coarse
  * rows inject, fine row i becomes -(1 / A_ii) sum_{j != i} A_ij Pavg_j. Entries summed in the
- * order of A's row then Pavg's rows (serial, deterministic); columns sorted.
+ * order of A's row then Pavg's rows (deterministic); columns sorted. On `kernels` (default
+ * TypeScript; A must then lie in its memory, and P is made there) as two rows split over A's
+ * rows (prolongationKernels.ts): a count pass, then the fill at the counts' offsets.
  */
-export function relaxedProlongation(A: CsrMatrix, s: Splitting, Pavg: CsrMatrix = averagingProlongation(s)): CsrMatrix {
-  const { coarseIndex, coarse } = s
+export function relaxedProlongation(A: CsrMatrix, s: Splitting, kernels: KernelBackend = TS_KERNELS, Pavg: CsrMatrix = averagingProlongation(s)): CsrMatrix {
+  const { coarse } = s
   const n = A.n
-  const { rowPtr: aPtr, col: aCol, val: aVal } = A
-  const { rowPtr: pPtr, col: pCol, val: pVal } = Pavg
-  const acc = new Float64Array(coarse)
-  const mark = new Int32Array(coarse).fill(-1)
-  const rowPtr = new Int32Array(n + 1)
-  // Typed arrays grown by doubling (plain arrays and a comparator sort per row cost most of
-  // this function); a fine row's columns are gathered where the row starts, sorted in place.
-  const rows = new GrowingRows(2 * nnzOf(Pavg))
-  let col = rows.col
-  let val = rows.val
-  const reserve = (need: number, keep: number) => {
-    rows.reserve(need, keep)
-    col = rows.col
-    val = rows.val
+  const onKernels = kernels !== TS_KERNELS
+  const i32 = (m: number) => (onKernels ? kernels.i32(m) : new Int32Array(m))
+  const f64 = (m: number) => (onKernels ? kernels.f64(m) : new Float64Array(m))
+  // The splitting's and Pavg's arrays are plain ones: copied in for the kernels' rows.
+  const into = <T extends Int32Array | Float64Array>(a: T, make: (m: number) => T): T => {
+    if (!onKernels || kernels.holds(a)) return a
+    const b = make(a.length)
+    b.set(a)
+    return b
   }
-  let end = 0
-  for (let i = 0; i < n; i++) {
-    let d = 0
-    for (let p = aPtr[i]; p < aPtr[i + 1]; p++) if (aCol[p] === i) d += aVal[p]
-    if (coarseIndex[i] >= 0 || !(d > 0)) {
-      // Coarse: injection; a fine row without a positive diagonal keeps its average.
-      if (end + pPtr[i + 1] - pPtr[i] > col.length) reserve(end + pPtr[i + 1] - pPtr[i], end)
-      for (let q = pPtr[i]; q < pPtr[i + 1]; q++) {
-        col[end] = pCol[q]
-        val[end++] = pVal[q]
-      }
-      rowPtr[i + 1] = end
-      continue
-    }
-    const start = end
-    for (let p = aPtr[i]; p < aPtr[i + 1]; p++) {
-      const j = aCol[p]
-      if (j === i || aVal[p] === 0) continue
-      const a = -aVal[p] / d
-      if (end + pPtr[j + 1] - pPtr[j] > col.length) reserve(end + pPtr[j + 1] - pPtr[j], end)
-      for (let q = pPtr[j]; q < pPtr[j + 1]; q++) {
-        const c = pCol[q]
-        if (mark[c] !== i) {
-          mark[c] = i
-          acc[c] = a * pVal[q]
-          col[end++] = c
-        } else acc[c] += a * pVal[q]
-      }
-    }
-    // Sorted, exact zeros dropped.
-    end = finishAccumulatedRow(col, val, acc, start, end)
-    rowPtr[i + 1] = end
-  }
-  return { n, cols: coarse, rowPtr, ...rows.finish(end) }
+  const coarseIndex = into(s.coarseIndex, i32)
+  const pPtr = into(Pavg.rowPtr, i32), pCol = into(Pavg.col, i32), pVal = into(Pavg.val, f64)
+  const rowPtr = i32(n + 1)
+  // Row i's count lands in rowPtr[i + 1]; the prefix sum then turns counts into offsets.
+  kernels.run(RELAXED_P_COUNT, A.rowPtr, A.col, A.val, coarseIndex, pPtr, pCol, coarse, rowPtr.subarray(1), null, n)
+  for (let i = 0; i < n; i++) rowPtr[i + 1] += rowPtr[i]
+  const bound = rowPtr[n]
+  const P: CsrMatrix = { n, cols: coarse, rowPtr, col: i32(bound), val: f64(bound) }
+  const lengths = i32(n)
+  kernels.run(RELAXED_P_FILL, A.rowPtr, A.col, A.val, coarseIndex, pPtr, pCol, pVal, coarse, rowPtr, P.col, P.val, lengths, null, n)
+  closeRowGaps(P, lengths)
+  return P
 }

@@ -216,6 +216,26 @@ export function finishAccumulatedRow(col: Int32Array, val: Float64Array, acc: Fl
 }
 
 /**
+ * For a matrix whose row i was written at rowPtr[i] with lengths[i] entries (an upper bound's
+ * offsets, rows shortened by dropped zeros): moves the rows down to follow one another and
+ * makes rowPtr their true offsets (the arrays' tail past the last row is left unused).
+ */
+export function closeRowGaps(P: CsrMatrix, lengths: Int32Array): void {
+  const { n, rowPtr, col, val } = P
+  let end = 0
+  for (let i = 0; i < n; i++) {
+    const start = rowPtr[i], len = lengths[i]
+    if (start !== end) {
+      col.copyWithin(end, start, start + len)
+      val.copyWithin(end, start, start + len)
+    }
+    rowPtr[i] = end
+    end += len
+  }
+  rowPtr[n] = end
+}
+
+/**
  * Sorts col[start .. end) increasing, in place: insertion sort for the short rows of AMG
  * products and prolongations (a typed-array sort call per row cost more than the sorting;
  * the result is the same), the built-in numeric sort for long ones.

@@ -74,9 +74,13 @@ export function spgemmFillRows(
 }
 
 const num = (a: KernelArgs, i: number) => a[i] as number
-/** A row's cost is about its entries in A (each scatters a row of B): balance by A's rowPtr. */
-const aRows = (a: KernelArgs) => a[0] as Int32Array
-const aNnz = (a: KernelArgs) => {
+/**
+ * For rows over a matrix A whose rowPtr is the first argument: a row's cost is about its
+ * entries in A (each scatters a row of another matrix), so balance by A's rowPtr; and A's
+ * entry count, the rows' work estimate.
+ */
+export const aRows = (a: KernelArgs) => a[0] as Int32Array
+export const aNnz = (a: KernelArgs) => {
   const p = a[0] as Int32Array
   return p[p.length - 1]
 }

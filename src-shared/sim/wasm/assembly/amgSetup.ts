@@ -3,7 +3,7 @@
 // order as the references to the bit. Per thread, a scratch block holds the dense marker over
 // the aggregates (the fill: the accumulator, float64, then the marker), cleared at every call.
 import { rf64, ri32, wf64, wi32 } from './common'
-import { sortRun } from './sortRun'
+import { finishRow } from './sortRun'
 
 export function saProlongationCount(
   aPtr: usize, aCol: usize, aVal: usize, agg: usize, aggCount: i32, counts: usize, ratio: usize, markBase: usize, markStride: usize, r0: i32, r1: i32, worker: i32,
@@ -69,17 +69,7 @@ export function saProlongationFill(
         } else wf64(acc, g, rf64(acc, g) - s * a)
       }
     }
-    // finishAccumulatedRow: columns sorted, exact zeros dropped.
-    sortRun(pCol, start, end)
-    let w = start
-    for (let t = start; t < end; t++) {
-      const c = ri32(pCol, t)
-      const v = rf64(acc, c)
-      if (v == 0) continue
-      wi32(pCol, w, c)
-      wf64(pVal, w++, v)
-    }
-    wi32(lengths, i, w - start)
+    wi32(lengths, i, finishRow(pCol, pVal, acc, start, end) - start)
   }
 }
 
@@ -228,4 +218,86 @@ export function colorRowsSerial(rowPtr: usize, col: usize, n: i32, color: usize,
     if (c + 1 > colors) colors = c + 1
   }
   wi32(color, n, colors)
+}
+
+/** A_ii summed over row i's diagonal entries (prolongationKernels.ts diagonalOf). */
+@inline function diagonalOf(aPtr: usize, aCol: usize, aVal: usize, i: i32): f64 {
+  let d: f64 = 0
+  const pe = ri32(aPtr, i + 1)
+  for (let p = ri32(aPtr, i); p < pe; p++) if (ri32(aCol, p) == i) d += rf64(aVal, p)
+  return d
+}
+
+/** prolongationKernels.ts relaxedCountRows. mark: cols int32 of scratch. */
+export function relaxedProlongationCount(
+  aPtr: usize, aCol: usize, aVal: usize, coarseIndex: usize, pPtr: usize, pCol: usize, cols: i32, counts: usize, markBase: usize, markStride: usize, r0: i32, r1: i32, worker: i32,
+): void {
+  const mark = markBase + <usize>worker * markStride
+  memory.fill(mark, 0, <usize>cols << 2)
+  for (let i = r0; i < r1; i++) {
+    const d = diagonalOf(aPtr, aCol, aVal, i)
+    if (ri32(coarseIndex, i) >= 0 || !(d > 0)) {
+      wi32(counts, i, ri32(pPtr, i + 1) - ri32(pPtr, i))
+      continue
+    }
+    const stamp = i + 1
+    let c = 0
+    const pe = ri32(aPtr, i + 1)
+    for (let p = ri32(aPtr, i); p < pe; p++) {
+      const j = ri32(aCol, p)
+      if (j == i || rf64(aVal, p) == 0) continue
+      const qe = ri32(pPtr, j + 1)
+      for (let q = ri32(pPtr, j); q < qe; q++) {
+        const cc = ri32(pCol, q)
+        if (ri32(mark, cc) != stamp) {
+          wi32(mark, cc, stamp)
+          c++
+        }
+      }
+    }
+    wi32(counts, i, c)
+  }
+}
+
+/** prolongationKernels.ts relaxedFillRows. work: cols float64 then cols int32 of scratch. */
+export function relaxedProlongationFill(
+  aPtr: usize, aCol: usize, aVal: usize, coarseIndex: usize, pPtr: usize, pCol: usize, pVal: usize, cols: i32,
+  outPtr: usize, outCol: usize, outVal: usize, lengths: usize, workBase: usize, workStride: usize, r0: i32, r1: i32, worker: i32,
+): void {
+  const acc = workBase + <usize>worker * workStride
+  const mark = acc + (<usize>cols << 3)
+  memory.fill(mark, 0, <usize>cols << 2)
+  for (let i = r0; i < r1; i++) {
+    const d = diagonalOf(aPtr, aCol, aVal, i)
+    const start = ri32(outPtr, i)
+    if (ri32(coarseIndex, i) >= 0 || !(d > 0)) {
+      let end = start
+      const qe = ri32(pPtr, i + 1)
+      for (let q = ri32(pPtr, i); q < qe; q++) {
+        wi32(outCol, end, ri32(pCol, q))
+        wf64(outVal, end++, rf64(pVal, q))
+      }
+      wi32(lengths, i, end - start)
+      continue
+    }
+    const stamp = i + 1
+    let end = start
+    const pe = ri32(aPtr, i + 1)
+    for (let p = ri32(aPtr, i); p < pe; p++) {
+      const j = ri32(aCol, p)
+      const av = rf64(aVal, p)
+      if (j == i || av == 0) continue
+      const a = -av / d
+      const qe = ri32(pPtr, j + 1)
+      for (let q = ri32(pPtr, j); q < qe; q++) {
+        const c = ri32(pCol, q)
+        if (ri32(mark, c) != stamp) {
+          wi32(mark, c, stamp)
+          wf64(acc, c, a * rf64(pVal, q))
+          wi32(outCol, end++, c)
+        } else wf64(acc, c, rf64(acc, c) + a * rf64(pVal, q))
+      }
+    }
+    wi32(lengths, i, finishRow(outCol, outVal, acc, start, end) - start)
+  }
 }

@@ -1,7 +1,7 @@
-// Sorting a row's int32 column indices in place (csr.ts sortColumns' twin), for the kernels
-// that build sparse matrices (sparseProduct.ts, amgSetup.ts). Not exported from index.ts:
-// helpers, not kernels.
-import { ri32, wi32 } from './common'
+// Sorting a row's int32 column indices in place (csr.ts sortColumns' twin) and finishing an
+// accumulated row (csr.ts finishAccumulatedRow's), for the kernels that build sparse matrices
+// (sparseProduct.ts, amgSetup.ts). Not exported from index.ts: helpers, not kernels.
+import { rf64, ri32, wf64, wi32 } from './common'
 
 /** Longest row sorted by insertion (csr.ts sortColumns' limit); longer rows take the heap sort. */
 const INSERTION_LIMIT = 64
@@ -52,4 +52,21 @@ export function sortRun(a: usize, start: i32, end: i32): void {
     wi32(a, start + last, top)
     siftDown(a, start, 0, last)
   }
+}
+
+/**
+ * csr.ts finishAccumulatedRow: the row's columns col[start, end) sorted, each column's value
+ * taken from the dense accumulator acc, exact zeros dropped; returns the row's new end.
+ */
+export function finishRow(col: usize, val: usize, acc: usize, start: i32, end: i32): i32 {
+  sortRun(col, start, end)
+  let w = start
+  for (let t = start; t < end; t++) {
+    const c = ri32(col, t)
+    const v = rf64(acc, c)
+    if (v == 0) continue
+    wi32(col, w, c)
+    wf64(val, w++, v)
+  }
+  return w
 }
