@@ -50,7 +50,11 @@ export function greedyAggregates(A: CsrMatrix, kernels: KernelBackend = TS_KERNE
   return { aggregateOf: agg.subarray(0, n), count: agg[n] }
 }
 
-/** Gershgorin's bound on the spectral radius of D^-1 A: max_i sum_j |A_ij| / A_ii over rows with a positive diagonal. */
+/**
+ * Gershgorin's bound on the spectral radius of D^-1 A: max_i sum_j |A_ij| / A_ii over rows with a
+ * positive diagonal. The prolongation takes the same maximum from its count pass's ratios; this
+ * is the definition the tests check P against.
+ */
 export function jacobiRadiusBound(A: CsrMatrix): number {
   const { n, rowPtr, col, val } = A
   let rho = 0

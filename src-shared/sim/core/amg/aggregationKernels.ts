@@ -11,7 +11,7 @@
 // any backend and split. Each pass keeps a dense marker (the fill also a dense accumulator)
 // over the aggregates per thread, the kernels' per-thread scratch, cleared at every call.
 import { defineKernel, f64, float, i32, int, type KernelArgs, scratch, size } from '../kernelTable'
-import { finishAccumulatedRow } from '../sparse/csr'
+import { finishAccumulatedRow, rowDiagonal } from '../sparse/csr'
 import { aNnz, aRows } from '../sparse/product'
 
 /**
@@ -119,8 +119,7 @@ export function saProlongationFillRows(
   mark.fill(0)
   for (let i = r0; i < r1; i++) {
     const stamp = i + 1
-    let d = 0
-    for (let p = aPtr[i]; p < aPtr[i + 1]; p++) if (aCol[p] === i) d += aVal[p]
+    const d = rowDiagonal(aPtr, aCol, aVal, i)
     const start = pPtr[i]
     let end = start
     const own = agg[i]

@@ -3,10 +3,11 @@
 // meshes: only the matrix, not the geometry, defines the hierarchy A_q (finest) .. A_1.
 //
 // Setup (once per matrix), per level k (or, with coarsening: 'aggregation', smoothed
-// aggregation's aggregates and prolongation, aggregation.ts, in place of the first two). The
-// splitting, the aggregates and the splitting's prolongation run in TypeScript; the smoothed
-// prolongation, R = P^T, the Galerkin product and its symmetrisation are kernel rows
-// (aggregationKernels.ts, sparse/csrKernels.ts, sparse/product.ts), in the kernels' memory:
+// aggregation's aggregates and prolongation, aggregation.ts, in place of the first two). Only
+// the greedy splitting (a priority queue) and the simple averages run in TypeScript; the
+// aggregates, both prolongations, R = P^T, the Galerkin product, its symmetrisation and the
+// finest level's colouring are kernel rows in the kernels' memory (aggregationKernels.ts,
+// prolongationKernels.ts, sparse/csrKernels.ts, sparse/product.ts):
 // - the greedy coarse/fine splitting (coarsening.ts);
 // - P_{k,k-1}: simple averages of coarse neighbours (prolongation.ts), by default with each
 //   fine row then relaxed once against its own equation: the one measured departure from the

@@ -11,22 +11,15 @@
 // any backend and split. Each pass keeps a dense marker (the fill also a dense accumulator)
 // over the coarse variables per thread, the kernels' per-thread scratch, cleared every call.
 import { defineKernel, f64, i32, int, type KernelArgs, scratch, size } from '../kernelTable'
-import { finishAccumulatedRow } from '../sparse/csr'
+import { finishAccumulatedRow, rowDiagonal } from '../sparse/csr'
 import { aNnz, aRows } from '../sparse/product'
-
-/** A_ii summed over row i's diagonal entries (0 without one). */
-function diagonalOf(aPtr: Int32Array, aCol: Int32Array, aVal: Float64Array, i: number): number {
-  let d = 0
-  for (let p = aPtr[i]; p < aPtr[i + 1]; p++) if (aCol[p] === i) d += aVal[p]
-  return d
-}
 
 /** counts[i] for rows [r0, r1) (see the header). mark: cols int32 of scratch. */
 export function relaxedCountRows(aPtr: Int32Array, aCol: Int32Array, aVal: Float64Array, coarseIndex: Int32Array, pPtr: Int32Array, pCol: Int32Array, cols: number, counts: Int32Array, scratchMark: Int32Array | null, r0: number, r1: number): void {
   const mark = scratchMark ?? new Int32Array(cols)
   mark.fill(0, 0, cols)
   for (let i = r0; i < r1; i++) {
-    const d = diagonalOf(aPtr, aCol, aVal, i)
+    const d = rowDiagonal(aPtr, aCol, aVal, i)
     if (coarseIndex[i] >= 0 || !(d > 0)) {
       counts[i] = pPtr[i + 1] - pPtr[i]
       continue
@@ -61,7 +54,7 @@ export function relaxedFillRows(
   const mark = new Int32Array(work.buffer, work.byteOffset + 8 * cols, cols)
   mark.fill(0)
   for (let i = r0; i < r1; i++) {
-    const d = diagonalOf(aPtr, aCol, aVal, i)
+    const d = rowDiagonal(aPtr, aCol, aVal, i)
     const start = outPtr[i]
     if (coarseIndex[i] >= 0 || !(d > 0)) {
       // Coarse: injection; a fine row without a positive diagonal keeps its average.

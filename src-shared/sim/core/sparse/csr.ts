@@ -215,6 +215,13 @@ export function finishAccumulatedRow(col: Int32Array, val: Float64Array, acc: Fl
   return w
 }
 
+/** A_ii: row i's diagonal entries summed in storage order (0 without one). */
+export function rowDiagonal(rowPtr: Int32Array, col: Int32Array, val: Float64Array, i: number): number {
+  let d = 0
+  for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) if (col[p] === i) d += val[p]
+  return d
+}
+
 /**
  * For a matrix whose row i was written at rowPtr[i] with lengths[i] entries (an upper bound's
  * offsets, rows shortened by dropped zeros): moves the rows down to follow one another and

@@ -46,8 +46,7 @@ export function saProlongationFill(
   for (let i = r0; i < r1; i++) {
     const stamp = i + 1
     const p0 = ri32(aPtr, i), pe = ri32(aPtr, i + 1)
-    let d: f64 = 0
-    for (let p = p0; p < pe; p++) if (ri32(aCol, p) == i) d += rf64(aVal, p)
+    const d = diagonalOf(aPtr, aCol, aVal, i)
     const start = ri32(pPtr, i)
     let end = start
     const own = ri32(agg, i)
@@ -220,7 +219,7 @@ export function colorRowsSerial(rowPtr: usize, col: usize, n: i32, color: usize,
   wi32(color, n, colors)
 }
 
-/** A_ii summed over row i's diagonal entries (prolongationKernels.ts diagonalOf). */
+/** A_ii: row i's diagonal entries summed in storage order (csr.ts rowDiagonal). */
 @inline function diagonalOf(aPtr: usize, aCol: usize, aVal: usize, i: i32): f64 {
   let d: f64 = 0
   const pe = ri32(aPtr, i + 1)
