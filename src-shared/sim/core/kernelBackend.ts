@@ -79,6 +79,12 @@ export abstract class TableKernelBackend implements KernelBackend {
     return fn()
   }
 
+  mark(): number {
+    return 0
+  }
+
+  release(_mark: number): void {}
+
   holds(_view: ArrayBufferView): boolean {
     return true
   }

@@ -74,6 +74,14 @@ export interface KernelBackend extends KernelAllocator {
    * Arrays allocated in fn must not be used after it returns.
    */
   scoped<T>(fn: () => T): T
+  /**
+   * scoped() in two halves, for memory a solver keeps across substeps and later drops as a
+   * whole (the hybrid gas's mesh, rebuilt when an obstacle moves): mark() before allocating it,
+   * release(mark) to free every array handed out since. Nothing allocated after the mark may be
+   * used after the release. On TypeScript, 0 and nothing (the garbage collector frees it).
+   */
+  mark(): number
+  release(mark: number): void
   /** Whether the kernels can read and write `view` where it lies (on TypeScript, any array). */
   holds(view: ArrayBufferView): boolean
   /** applyPoissonSlab: out = A x. */

@@ -28,7 +28,7 @@ export function compileHybridScene(doc: SceneDocument, domainId: string, opts: C
   if (cubes > MAX_HYBRID_CELLS || (mode === 'tetrahedra' && maxHybridCells(cubes, mode) > MAX_HYBRID_CELLS)) {
     fail(domain, 'resolution', `Resolution ${num(domain, p, 'resolution')} gives ${grid.nx}x${grid.ny}x${grid.nz} cubes${mode === 'tetrahedra' ? ' (12 tetrahedra each)' : ''}, more than the ${MAX_HYBRID_CELLS} cells the hybrid mesh allows`, p.resolution)
   }
-  const setup: Omit<HybridSetup, 'initial'> = {
+  const setup: Omit<HybridSetup, 'initial' | 'keyframedObstacles'> = {
     domainId,
     domainName: domain.name,
     grid,
@@ -45,7 +45,9 @@ export function compileHybridScene(doc: SceneDocument, domainId: string, opts: C
   const input = compileHybridInput(doc, domainId, (doc.meta.frameStart - 1) / doc.meta.fps, doc.meta.fps, { meshes: setup.meshes })
   const obstacles = new HybridObstacles(input.obstacles, 0)
   const mesh = buildHybridMesh({ grid, obstacle: obstacles.field(), mode, bandCells: setup.bandCells, sides: setup.sides })
-  return { ...setup, initial: { mesh, obstacles } }
+  const ids = new Set(input.obstacles.map((o) => o.id))
+  const keyframedObstacles = doc.tracks.some((t) => ids.has(t.objectId) && /^(position|rotation|scale)(\.|$)/.test(t.path))
+  return { ...setup, keyframedObstacles, initial: { mesh, obstacles } }
 }
 
 /** The mesh in words for the bake's log: its cells and the tetrahedra's dihedral angles. */

@@ -512,13 +512,15 @@ export class HybridAdvection {
    * Two cell scalars and the velocity at fixed points, each in its known cell (the frame's
    * resampling of the band's cubes, HybridFields.resample): scalarAt of a and b into outA and
    * outB, accurateVelocityAt of zFaces into outVel (xyz per point), each the same bits as those
-   * calls. Their fits go to the kernels in batches, as the advection's do.
+   * calls. Their fits go to the kernels in batches, as the advection's do. outA and outB null:
+   * the velocity alone; outVel null: the scalars alone (a remesh's carry, HybridFields.carryOnto).
    */
-  sampleAt(points: Float64Array, cells: Int32Array, count: number, a: Float64Array, b: Float64Array, zFaces: Float64Array, outA: Float64Array, outB: Float64Array, outVel: Float64Array): void {
+  sampleAt(points: Float64Array, cells: Int32Array, count: number, a: Float64Array, b: Float64Array, zFaces: Float64Array, outA: Float64Array | null, outB: Float64Array | null, outVel: Float64Array | null): void {
     const { interpolation: interp, kernelArrays: K, batch, pair, vel } = this
     const { cellCount, faceCount, cellMeanEdge, cellKind } = this.mesh
     if (a.length !== cellCount || b.length !== cellCount || zFaces.length !== faceCount) throw new EddyError('INVALID_PARAM', `hybrid sampling: ${a.length} and ${b.length} cell values and ${zFaces.length} face velocities for ${cellCount} cells and ${faceCount} faces`)
-    if (points.length < 3 * count || cells.length < count || outA.length < count || outB.length < count || outVel.length < 3 * count) throw new EddyError('INVALID_PARAM', `hybrid sampling: arrays shorter than ${count} points`)
+    if ((outA === null) !== (outB === null)) throw new EddyError('INVALID_PARAM', 'hybrid sampling: both scalar outputs or neither')
+    if (points.length < 3 * count || cells.length < count || (outA !== null && (outA.length < count || outB!.length < count)) || (outVel !== null && outVel.length < 3 * count)) throw new EddyError('INVALID_PARAM', `hybrid sampling: arrays shorter than ${count} points`)
     const sa = this.reach(a, K.sA), sb = this.reach(b, K.sB), z = this.reach(zFaces, K.zOld)
     const { ringStart, neighbourStart } = interp
     // The batches hold at most this many points (their arrays are sized by cells and faces).
@@ -528,16 +530,19 @@ export class HybridAdvection {
       let scalars = 0, vectors = 0
       for (let q = from; q < to; q++) {
         const x = points[3 * q], y = points[3 * q + 1], w = points[3 * q + 2], c = cells[q]
-        if (ringStart[c + 1] > ringStart[c] && !interp.scalarTrilinear(x, y, w, c)) {
+        if (outA === null) {
+          // No scalars asked for.
+        } else if (ringStart[c + 1] > ringStart[c] && !interp.scalarTrilinear(x, y, w, c)) {
           queuePoint(K.fitAt, K.fitStart, K.fitEnd, K.fitLen, scalars, x, y, w, ringStart[c], ringStart[c + 1], cellMeanEdge[c])
           K.fitCell[scalars++] = q
         } else {
           interp.scalarsAt(x, y, w, c, a, b, pair)
           outA[q] = pair[0]
-          outB[q] = pair[1]
+          outB![q] = pair[1]
         }
         // accurateVelocityAt's choice: the staggered trilinear in a plain hexahedron whose
         // stencil is whole, else the linear fit over the cell's listed neighbourhood.
+        if (outVel === null) continue
         if (cellKind[c] === CELL_HEX && interp.macVelocityAt(x, y, w, c, zFaces, vel, 0)) {
           outVel[3 * q] = vel[0]; outVel[3 * q + 1] = vel[1]; outVel[3 * q + 2] = vel[2]
         } else if (batch !== null && neighbourStart[c + 1] > neighbourStart[c]) {
@@ -552,8 +557,8 @@ export class HybridAdvection {
         this.scalarFits(sa, sb, scalars)
         for (let i = 0; i < scalars; i++) {
           const q = K.fitCell[i]
-          outA[q] = K.fitA[i]
-          outB[q] = K.fitB[i]
+          outA![q] = K.fitA[i]
+          outB![q] = K.fitB[i]
         }
       }
       if (vectors > 0) {
@@ -561,7 +566,7 @@ export class HybridAdvection {
         const { out, face } = batch!
         for (let i = 0; i < vectors; i++) {
           const q = face[i]
-          outVel[3 * q] = out[3 * i]; outVel[3 * q + 1] = out[3 * i + 1]; outVel[3 * q + 2] = out[3 * i + 2]
+          outVel![3 * q] = out[3 * i]; outVel![3 * q + 1] = out[3 * i + 1]; outVel![3 * q + 2] = out[3 * i + 2]
         }
       }
     }

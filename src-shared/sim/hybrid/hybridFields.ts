@@ -3,13 +3,14 @@
 // interpolation and semi-Lagrangian advection (hybridInterpolation.ts, hybridAdvection.ts) and
 // the cell operators of the forces (hybridVorticity.ts, hybridForces.ts). A remesh (a moving
 // obstacle) makes a new HybridFields and carries the old state over by interpolation
-// (carryFrom): face velocities read with the accurate (eq. 11) interpolant at the new face
+// (carryOnto): face velocities read with the accurate (eq. 11) interpolant at the new face
 // centres, cell values with the scalar fit at the new cell centres; what was inside the
 // obstacle before takes the obstacle's velocity and no smoke.
 import { PressureGuess } from '../core/pressureGuess'
 import { EddyError } from '../../api/errors'
 import { kernelCopy, TS_KERNELS } from '../core/kernelBackend'
 import { MeshScalarBudget } from '../core/scalarBudget'
+import type { AmgOptions } from '../core/amg/amgHierarchy'
 import type { KernelBackend } from '../core/kernelTypes'
 import type { PrimitiveSdf } from '../../geometry/primitiveSdf'
 import type { Vec3 } from '../../scene/types'
@@ -18,11 +19,18 @@ import { addCellBuoyancy, HYBRID_FACE_FORCES } from './hybridForces'
 import type { HybridPayload, HybridSimInput } from './hybridInput'
 import { HybridInterpolation } from './hybridInterpolation'
 import { HybridLocator } from './hybridLocate'
-import { CUBE_BAND, CUBE_HEX, FACE_INTERIOR, FACE_OBSTACLE, FACE_OPEN, FACE_WALL, type HybridMesh, openSidesOf } from './hybridMesh'
+import { CELL_HEX, CUBE_BAND, CUBE_HEX, FACE_INTERIOR, FACE_OBSTACLE, FACE_OPEN, FACE_WALL, type HybridMesh, openSidesOf } from './hybridMesh'
 import type { HybridObstacles } from './hybridObstacles'
 import { HybridProjection, type HybridProjectStats } from './hybridProjection'
 import { HybridVorticity } from './hybridVorticity'
 import type { TrackerParticles } from './trackerParticles'
+
+/** A state interpolated onto a new mesh (HybridFields.carryOnto), per face and per cell. */
+export interface CarriedState {
+  z: Float64Array
+  density: Float64Array
+  temperature: Float64Array
+}
 
 export class HybridFields {
   readonly z: Float64Array
@@ -70,8 +78,10 @@ export class HybridFields {
    * @param obstacles the placement this mesh was built for: a later remesh extrapolates this
    *   mesh's flow into what the obstacles vacated (carryFrom).
    * @param kernels where the pressure solve, the advection's traces and fits and the vorticity's passes run (HybridProjection, HybridAdvection, HybridVorticity).
+   * @param coarsening the pressure multigrid's (HybridProjection): 'aggregation' where the mesh
+   *   is rebuilt every substep around a moving obstacle (HybridSetup.keyframedObstacles).
    */
-  constructor(readonly mesh: HybridMesh, readonly ambientTemperature: number, readonly obstacles: HybridObstacles | null = null, kernels: KernelBackend = TS_KERNELS) {
+  constructor(readonly mesh: HybridMesh, readonly ambientTemperature: number, readonly obstacles: HybridObstacles | null = null, kernels: KernelBackend = TS_KERNELS, coarsening: AmgOptions['coarsening'] = 'splitting') {
     const nf = mesh.faceCount, nc = mesh.cellCount
     this.openSides = openSidesOf(mesh)
     this.ambients = [0, ambientTemperature]
@@ -97,7 +107,7 @@ export class HybridFields {
     this.locator = new HybridLocator(mesh)
     this.interpolation = new HybridInterpolation(mesh)
     this.advection = new HybridAdvection(this.interpolation, this.locator, kernels)
-    this.projection = new HybridProjection(mesh, kernels)
+    this.projection = new HybridProjection(mesh, kernels, coarsening)
     this.guess = new PressureGuess(mesh.cellCount, kernels)
     this.vorticity = new HybridVorticity(mesh, undefined, kernels)
   }
@@ -324,23 +334,91 @@ export class HybridFields {
     }
   }
 
-  /** This (new) mesh's state from `old`'s: see the file comment. */
-  carryFrom(old: HybridFields, obstacles: HybridObstacles): void {
-    const { mesh, v3 } = this
-    const C = mesh.cellCentre, F = mesh.faceCentre, N = mesh.faceNormal
+  /**
+   * This state interpolated onto `mesh` (the new mesh after an obstacle moved; see the file
+   * comment), in plain arrays: the caller frees this mesh's kernel memory before the new mesh's
+   * fields take theirs and loadCarried() it. Cells nothing covers get no smoke and the new
+   * mesh's ambient temperature, as a new mesh starts.
+   *
+   * Away from the band both meshes are the same plain hexahedra: such a cell on a cube that held
+   * a plain hexahedron before, and such a face on a grid face that held one square face between
+   * plain hexahedra before, keep their values (the trilinear reads at their own places would
+   * return them). The rest, near the obstacles, are read where this mesh holds their places, in
+   * batches whose fits run on the kernels (HybridAdvection.sampleAt).
+   */
+  carryOnto(mesh: HybridMesh, obstacles: HybridObstacles, ambientTemperature: number): CarriedState {
+    const old = this.mesh
+    const out: CarriedState = { z: new Float64Array(mesh.faceCount), density: new Float64Array(mesh.cellCount), temperature: new Float64Array(mesh.cellCount).fill(ambientTemperature) }
+    const points = new Float64Array(3 * Math.max(mesh.cellCount, mesh.faceCount))
+    const cells = new Int32Array(Math.max(mesh.cellCount, mesh.faceCount))
+    const which = new Int32Array(Math.max(mesh.cellCount, mesh.faceCount))
     const p = this.p3
+    // Cells.
+    const C = mesh.cellCentre
+    let n = 0
     for (let c = 0; c < mesh.cellCount; c++) {
-      const oc = old.locateOrPushOut(C[3 * c], C[3 * c + 1], C[3 * c + 2], p)
+      if (mesh.cellKind[c] === CELL_HEX) {
+        const was = old.cubeHex[mesh.hexCube[c]]
+        if (was >= 0 && old.cellKind[was] === CELL_HEX) {
+          out.density[c] = this.density[was]
+          out.temperature[c] = this.temperature[was]
+          continue
+        }
+      }
+      const oc = this.locateOrPushOut(C[3 * c], C[3 * c + 1], C[3 * c + 2], p)
       if (oc < 0) continue
-      this.density[c] = old.interpolation.scalarAt(p[0], p[1], p[2], oc, old.density)
-      this.temperature[c] = old.interpolation.scalarAt(p[0], p[1], p[2], oc, old.temperature)
+      points[3 * n] = p[0]; points[3 * n + 1] = p[1]; points[3 * n + 2] = p[2]
+      cells[n] = oc
+      which[n++] = c
     }
+    if (n > 0) {
+      const a = new Float64Array(n), b = new Float64Array(n)
+      this.advection.sampleAt(points, cells, n, this.density, this.temperature, this.z, a, b, null)
+      for (let i = 0; i < n; i++) {
+        out.density[which[i]] = a[i]
+        out.temperature[which[i]] = b[i]
+      }
+    }
+    // Faces.
+    const F = mesh.faceCentre, N = mesh.faceNormal, ON = old.faceNormal, v3 = this.v3
+    n = 0
     for (let f = 0; f < mesh.faceCount; f++) {
-      const oc = old.locateOrPushOut(F[3 * f], F[3 * f + 1], F[3 * f + 2], p)
-      if (oc >= 0) old.interpolation.accurateVelocityAt(p[0], p[1], p[2], oc, old.z, v3, 0)
-      else obstacles.velocityAt(F[3 * f], F[3 * f + 1], F[3 * f + 2], v3)
-      this.z[f] = v3[0] * N[3 * f] + v3[1] * N[3 * f + 1] + v3[2] * N[3 * f + 2]
+      const was = unchangedFace(mesh, old, f)
+      if (was >= 0) {
+        // The same square, its normal along the same axis either way (+-1 exactly).
+        const s = N[3 * f] * ON[3 * was] + N[3 * f + 1] * ON[3 * was + 1] + N[3 * f + 2] * ON[3 * was + 2]
+        out.z[f] = s > 0 ? this.z[was] : -this.z[was]
+        continue
+      }
+      const oc = this.locateOrPushOut(F[3 * f], F[3 * f + 1], F[3 * f + 2], p)
+      if (oc < 0) {
+        obstacles.velocityAt(F[3 * f], F[3 * f + 1], F[3 * f + 2], v3)
+        out.z[f] = v3[0] * N[3 * f] + v3[1] * N[3 * f + 1] + v3[2] * N[3 * f + 2]
+        continue
+      }
+      points[3 * n] = p[0]; points[3 * n + 1] = p[1]; points[3 * n + 2] = p[2]
+      cells[n] = oc
+      which[n++] = f
     }
+    if (n > 0) {
+      const vel = new Float64Array(3 * n)
+      this.advection.sampleAt(points, cells, n, this.density, this.temperature, this.z, null, null, vel)
+      for (let i = 0; i < n; i++) {
+        const f = which[i]
+        out.z[f] = vel[3 * i] * N[3 * f] + vel[3 * i + 1] * N[3 * f + 1] + vel[3 * i + 2] * N[3 * f + 2]
+      }
+    }
+    return out
+  }
+
+  /** The state another mesh's carryOnto() found for this one; the pressure starts from zero. */
+  loadCarried(state: CarriedState): void {
+    if (state.z.length !== this.mesh.faceCount || state.density.length !== this.mesh.cellCount || state.temperature.length !== this.mesh.cellCount) {
+      throw new EddyError('INTERNAL', `hybrid remesh: a carried state of ${state.z.length} faces and ${state.density.length} cells for a mesh of ${this.mesh.faceCount} and ${this.mesh.cellCount}`)
+    }
+    this.z.set(state.z)
+    this.density.set(state.density)
+    this.temperature.set(state.temperature)
   }
 
   /**
@@ -447,4 +525,25 @@ function bandCubeSamples(mesh: HybridMesh, locator: HybridLocator): BandSamples 
   }
   const count = cube.length
   return { count, cube: Int32Array.from(cube), points: Float64Array.from(points), cells: Int32Array.from(cells), density: new Float64Array(count), temperature: new Float64Array(count), velocity: new Float64Array(3 * count) }
+}
+
+/** Whether a face's cells are plain hexahedra (b may be none: a domain side). */
+function betweenPlainHexahedra(mesh: HybridMesh, f: number): boolean {
+  const b = mesh.faceCellB[f]
+  return mesh.cellKind[mesh.faceCellA[f]] === CELL_HEX && (b < 0 || mesh.cellKind[b] === CELL_HEX)
+}
+
+/**
+ * The face of `old` that face f of `mesh` is unchanged from, or -1: f lies between plain
+ * hexahedra on a grid face that held exactly one face of the same kind between plain
+ * hexahedra in `old` (both meshes share the grid).
+ */
+function unchangedFace(mesh: HybridMesh, old: HybridMesh, f: number): number {
+  const g = mesh.faceGridFace[f]
+  if (g < 0 || !betweenPlainHexahedra(mesh, f)) return -1
+  const s = old.gridFaceStart[g]
+  if (old.gridFaceStart[g + 1] - s !== 1) return -1
+  const was = old.gridFaces[s]
+  if (old.faceKind[was] !== mesh.faceKind[f] || (old.faceCellB[was] < 0) !== (mesh.faceCellB[f] < 0) || !betweenPlainHexahedra(old, was)) return -1
+  return was
 }

@@ -21,11 +21,19 @@ export interface HybridSetup {
   maxParticles: number
   meshes: MeshSdfCache
   /**
-   * Where the first mesh's pressure solve runs (its AMG V-cycles and PCG vectors; default the
-   * TypeScript reference). A mesh rebuilt for moved obstacles solves in TypeScript: the
-   * WebAssembly kernels' memory cannot free a replaced mesh's matrices.
+   * Where the fields' kernel rows run (the traces and fits, the vorticity and forces, the AMG
+   * V-cycles and PCG vectors; default the TypeScript reference). A mesh rebuilt for moved
+   * obstacles runs there too: the solver gives the replaced mesh's memory back first
+   * (KernelBackend.mark / release).
    */
   kernels?: KernelBackend
+  /**
+   * Whether an obstacle's placement is keyframed: the band is then rebuilt every substep it
+   * moves, so every mesh of the bake takes the multigrid cheapest to set up (smoothed
+   * aggregation; HybridProjection). A property of the scene, so a bake resumed from a
+   * checkpoint makes the same choice as the run it continues.
+   */
+  keyframedObstacles: boolean
   /**
    * The mesh of the bake's first frame, built when the setup is compiled so the bake's log can
    * say what it is (cells and dihedral angles) before the first step; the solver starts from it

@@ -174,18 +174,31 @@ export function cubeRoles(grid: GridSpec, obstacle: ScalarField3 | null, mode: H
 /** A growable face list (the two passes' counts are not known up front). */
 class FaceBuilder {
   n = 0
-  a = new Int32Array(1024)
-  b = new Int32Array(1024)
-  kind = new Uint8Array(1024)
-  area = new Float64Array(1024)
-  normal = new Float64Array(3 * 1024)
-  centre = new Float64Array(3 * 1024)
-  dist = new Float64Array(1024)
-  grid = new Int32Array(1024)
+  a: Int32Array
+  b: Int32Array
+  kind: Uint8Array
+  area: Float64Array
+  normal: Float64Array
+  centre: Float64Array
+  dist: Float64Array
+  grid: Int32Array
   /** Face f's vertices are verts[vstart[f] .. vstart[f + 1]) (typed and grown by doubling: plain arrays grown by push were a third of a mesh build). */
-  vstart = new Int32Array(1025)
-  verts = new Int32Array(4096)
+  vstart: Int32Array
+  verts: Int32Array
   vn = 0
+
+  /**
+   * Sized for `faces` faces and `vertices` face-vertex entries: a build that knows its counts
+   * fills the arrays exactly and hands them out as they are (growing by doubling, then copying
+   * out, was three times the arrays' bytes of fresh memory, which costs here).
+   */
+  constructor(faces = 1024, vertices = 4 * faces) {
+    const m = Math.max(1, faces)
+    this.a = new Int32Array(m); this.b = new Int32Array(m); this.kind = new Uint8Array(m)
+    this.area = new Float64Array(m); this.normal = new Float64Array(3 * m); this.centre = new Float64Array(3 * m)
+    this.dist = new Float64Array(m); this.grid = new Int32Array(m)
+    this.vstart = new Int32Array(m + 1); this.verts = new Int32Array(Math.max(1, vertices))
+  }
 
   push(a: number, b: number, kind: number, area: number, nx: number, ny: number, nz: number, cx: number, cy: number, cz: number, dist: number, gridFace: number, verts: ArrayLike<number>): number {
     const f = this.n
@@ -301,74 +314,99 @@ export function buildHybridMesh(opts: HybridMeshOptions): HybridMesh {
   const hexCube = new Int32Array(hexCount)
   const hexVertices = new Int32Array(8 * hexCount)
   const roleAt = (i: number, j: number, k: number) => (i < 0 || j < 0 || k < 0 || i >= nx || j >= ny || k >= nz ? -1 : role[i + nx * (j + ny * k)])
+  // Transition: a band cube among the 18 that share a face or an edge (every edge of a band
+  // cube's faces is an edge of its tetrahedra). The relation is symmetric, so each band cube
+  // marks its 18 instead of each hexahedron asking its own (the band is the smaller set).
+  const nearBand = new Uint8Array(nCubes)
+  for (let k = 0, c = 0; k < nz; k++) for (let j = 0; j < ny; j++) for (let i = 0; i < nx; i++, c++) {
+    if (role[c] !== CUBE_BAND) continue
+    for (let dk = -1; dk <= 1; dk++) for (let dj = -1; dj <= 1; dj++) for (let di = -1; di <= 1; di++) {
+      const m = (di !== 0 ? 1 : 0) + (dj !== 0 ? 1 : 0) + (dk !== 0 ? 1 : 0)
+      const ii = i + di, jj = j + dj, kk = k + dk
+      if (m === 0 || m === 3 || ii < 0 || jj < 0 || kk < 0 || ii >= nx || jj >= ny || kk >= nz) continue
+      nearBand[ii + nx * (jj + ny * kk)] = 1
+    }
+  }
   for (let k = 0, c = 0; k < nz; k++) for (let j = 0; j < ny; j++) for (let i = 0; i < nx; i++, c++) {
     const e = cubeHex[c]
     if (e < 0) continue
     hexCube[e] = c
-    for (let d = 0; d < 8; d++) hexVertices[8 * e + d] = cornerVertex[i + (d & 1) + (j + ((d >> 1) & 1)) * sx + (k + (d >> 2)) * sxy]
+    const c0 = i + j * sx + k * sxy
+    hexVertices[8 * e] = cornerVertex[c0]
+    hexVertices[8 * e + 1] = cornerVertex[c0 + 1]
+    hexVertices[8 * e + 2] = cornerVertex[c0 + sx]
+    hexVertices[8 * e + 3] = cornerVertex[c0 + sx + 1]
+    hexVertices[8 * e + 4] = cornerVertex[c0 + sxy]
+    hexVertices[8 * e + 5] = cornerVertex[c0 + sxy + 1]
+    hexVertices[8 * e + 6] = cornerVertex[c0 + sxy + sx]
+    hexVertices[8 * e + 7] = cornerVertex[c0 + sxy + sx + 1]
     cellVolume[e] = h * h * h
     cellCentre[3 * e] = origin[0] + (i + 0.5) * h; cellCentre[3 * e + 1] = origin[1] + (j + 0.5) * h; cellCentre[3 * e + 2] = origin[2] + (k + 0.5) * h
     cellMeanEdge[e] = h
-    // Transition: a band cube among the 18 that share a face or an edge (every edge of a band
-    // cube's faces is an edge of its tetrahedra).
-    let transition = false
-    for (let dk = -1; dk <= 1 && !transition; dk++) for (let dj = -1; dj <= 1 && !transition; dj++) for (let di = -1; di <= 1; di++) {
-      const m = Math.abs(di) + Math.abs(dj) + Math.abs(dk)
-      if (m === 0 || m === 3) continue
-      if (roleAt(i + di, j + dj, k + dk) === CUBE_BAND) { transition = true; break }
-    }
-    cellKind[e] = transition ? CELL_TRANSITION : CELL_HEX
+    cellKind[e] = nearBand[c] ? CELL_TRANSITION : CELL_HEX
   }
 
-  const fb = new FaceBuilder()
+  // The tetrahedra's faces (their topology first, so the face arrays are made at their size).
+  const topo = tetCount > 0 ? buildTetTopology(tetPositions, tets) : null
+  const geo = topo ? computeTetGeometry(topo, tetPositions) : null
+  let squares = 0
+  for (let a = 0; a < 3; a++) {
+    const di = a === 0 ? 1 : 0, dj = a === 1 ? 1 : 0, dk = a === 2 ? 1 : 0
+    for (let k = 0; k < nz + dk; k++) for (let j = 0; j < ny + dj; j++) for (let i = 0; i < nx + di; i++) {
+      const rLo = roleAt(i - di, j - dj, k - dk), rHi = roleAt(i, j, k)
+      if ((rLo === CUBE_HEX || rHi === CUBE_HEX) && rLo !== CUBE_BAND && rHi !== CUBE_BAND) squares++
+    }
+  }
+  const triangles = topo ? topo.faceCount : 0
+  const fb = new FaceBuilder(squares + triangles, 4 * squares + 3 * triangles)
   const sideOpen = [
     [sides.xMin === 'open', sides.xMax === 'open'],
     [sides.yMin === 'open', sides.yMax === 'open'],
     [sides.zMin === 'open', sides.zMax === 'open'],
   ]
   // Square faces of hexahedra (not those towards band cubes: the tetrahedra bring those).
+  // (No arrays made per face: a mesh has hundreds of thousands, and those small arrays were
+  // about a third of a rebuild around a moving obstacle.)
   const quad = new Int32Array(4)
-  const fdims = [[nx + 1, ny, nz], [nx, ny + 1, nz], [nx, ny, nz + 1]]
+  const cornerStep = [1, sx, sxy]
   for (let a = 0; a < 3; a++) {
-    const [fx, fy, fz] = fdims[a]
-    const u = (a + 1) % 3, w = (a + 2) % 3
+    const fx = nx + (a === 0 ? 1 : 0), fy = ny + (a === 1 ? 1 : 0), fz = nz + (a === 2 ? 1 : 0)
+    // The cube below a face along its axis, and its corners' steps along the two other axes.
+    const di = a === 0 ? 1 : 0, dj = a === 1 ? 1 : 0, dk = a === 2 ? 1 : 0
+    const cu = cornerStep[(a + 1) % 3], cw = cornerStep[(a + 2) % 3]
+    const n0 = a === 0 ? 1 : 0, n1 = a === 1 ? 1 : 0, n2 = a === 2 ? 1 : 0
     for (let k = 0; k < fz; k++) for (let j = 0; j < fy; j++) for (let i = 0; i < fx; i++) {
-      const idx = [i, j, k]
-      const lo = [i, j, k]; lo[a]--
-      const rLo = roleAt(lo[0], lo[1], lo[2]), rHi = roleAt(i, j, k)
+      const li = i - di, lj = j - dj, lk = k - dk
+      const rLo = roleAt(li, lj, lk), rHi = roleAt(i, j, k)
       if (rLo !== CUBE_HEX && rHi !== CUBE_HEX) continue
       if (rLo === CUBE_BAND || rHi === CUBE_BAND) continue
-      const cLo = rLo === CUBE_HEX ? cubeHex[lo[0] + nx * (lo[1] + ny * lo[2])] : -1
+      const cLo = rLo === CUBE_HEX ? cubeHex[li + nx * (lj + ny * lk)] : -1
       const cHi = rHi === CUBE_HEX ? cubeHex[i + nx * (j + ny * k)] : -1
-      const centre = [origin[0] + (i + 0.5) * h, origin[1] + (j + 0.5) * h, origin[2] + (k + 0.5) * h]
-      centre[a] = origin[a] + idx[a] * h
+      const cx = a === 0 ? origin[0] + i * h : origin[0] + (i + 0.5) * h
+      const cy = a === 1 ? origin[1] + j * h : origin[1] + (j + 0.5) * h
+      const cz = a === 2 ? origin[2] + k * h : origin[2] + (k + 0.5) * h
       // Corners counter-clockwise about +axis.
-      for (let m = 0; m < 4; m++) {
-        const cc = [i, j, k]
-        if (m === 1 || m === 2) cc[u]++
-        if (m === 2 || m === 3) cc[w]++
-        quad[m] = cornerVertex[cc[0] + cc[1] * sx + cc[2] * sxy]
-      }
-      const n = [0, 0, 0]
+      const c0 = i + j * sx + k * sxy
+      quad[0] = cornerVertex[c0]
+      quad[1] = cornerVertex[c0 + cu]
+      quad[2] = cornerVertex[c0 + cu + cw]
+      quad[3] = cornerVertex[c0 + cw]
       const g = gridFaceIndex(grid, a, i, j, k)
       if (cLo >= 0 && cHi >= 0) {
-        n[a] = 1
-        fb.push(cLo, cHi, FACE_INTERIOR, h * h, n[0], n[1], n[2], centre[0], centre[1], centre[2], h, g, quad)
+        fb.push(cLo, cHi, FACE_INTERIOR, h * h, n0, n1, n2, cx, cy, cz, h, g, quad)
       } else {
         const inside = cLo >= 0 ? cLo : cHi
-        n[a] = cLo >= 0 ? 1 : -1
+        const s = cLo >= 0 ? 1 : -1
         const onWall = cLo >= 0 ? rHi === -1 : rLo === -1
         const open = onWall && sideOpen[a][cLo >= 0 ? 1 : 0]
         const kind = onWall ? (open ? FACE_OPEN : FACE_WALL) : FACE_OBSTACLE
-        fb.push(inside, -1, kind, h * h, n[0], n[1], n[2], centre[0], centre[1], centre[2], open ? h : 0.5 * h, g, quad)
+        fb.push(inside, -1, kind, h * h, a === 0 ? s : 0, a === 1 ? s : 0, a === 2 ? s : 0, cx, cy, cz, open ? h : 0.5 * h, g, quad)
       }
     }
   }
 
   // Tetrahedral faces.
-  if (tetCount > 0) {
-    const topo = buildTetTopology(tetPositions, tets)
-    const geo = computeTetGeometry(topo, tetPositions)
+  if (topo && geo) {
     for (let t = 0; t < tetCount; t++) {
       const c = hexCount + t
       cellKind[c] = CELL_TET
@@ -424,7 +462,9 @@ export function buildHybridMesh(opts: HybridMeshOptions): HybridMesh {
   }
 
   const faceCount = fb.n
-  const faceCellA = fb.a.slice(0, faceCount), faceCellB = fb.b.slice(0, faceCount)
+  // The builder's arrays themselves when they came out at their size (they do: counted above).
+  const fit = <T extends Int32Array | Float64Array | Uint8Array>(x: T, n: number): T => (x.length === n ? x : (x.slice(0, n) as T))
+  const faceCellA = fit(fb.a, faceCount), faceCellB = fit(fb.b, faceCount)
   // Cell -> faces with signs.
   const rows = new Int32Array(2 * faceCount), vals = new Int32Array(2 * faceCount)
   let m = 0
@@ -436,7 +476,7 @@ export function buildHybridMesh(opts: HybridMeshOptions): HybridMesh {
   const cellFaces = new Int32Array(cf.items.length), cellFaceSign = new Int8Array(cf.items.length)
   for (let i = 0; i < cf.items.length; i++) { cellFaces[i] = cf.items[i] >> 1; cellFaceSign[i] = cf.items[i] & 1 ? -1 : 1 }
   // Face vertices, vertex -> faces and vertex -> cells.
-  const faceVertexStart = fb.vstart.slice(0, faceCount + 1), faceVertices = fb.verts.slice(0, fb.vn)
+  const faceVertexStart = fit(fb.vstart, faceCount + 1), faceVertices = fit(fb.verts, fb.vn)
   const vfRows = new Int32Array(faceVertices.length), vfVals = new Int32Array(faceVertices.length)
   for (let f = 0; f < faceCount; f++) for (let i = faceVertexStart[f]; i < faceVertexStart[f + 1]; i++) { vfRows[i] = faceVertices[i]; vfVals[i] = f }
   const vf = csr(vertexCount, vfRows, vfVals)
@@ -446,7 +486,7 @@ export function buildHybridMesh(opts: HybridMeshOptions): HybridMesh {
   const vc = csr(vertexCount, vcRows, vcVals)
   // MAC face -> mesh faces.
   const [gx, gy, gz] = gridFaceCounts(grid)
-  const faceGridFace = fb.grid.slice(0, faceCount)
+  const faceGridFace = fit(fb.grid, faceCount)
   let ng = 0
   for (let f = 0; f < faceCount; f++) if (faceGridFace[f] >= 0) ng++
   const gRows = new Int32Array(ng), gVals = new Int32Array(ng)
@@ -457,8 +497,8 @@ export function buildHybridMesh(opts: HybridMeshOptions): HybridMesh {
   return {
     grid, mode, vertexCount, positions, cellCount, hexCount, tetCount, cellKind, cellVolume, cellCentre, cellMeanEdge,
     hexCube, hexVertices, tets: tets.slice(), cubeRole: role, cubeHex,
-    faceCount, faceCellA, faceCellB, faceKind: fb.kind.slice(0, faceCount), faceArea: fb.area.slice(0, faceCount),
-    faceNormal: fb.normal.slice(0, 3 * faceCount), faceCentre: fb.centre.slice(0, 3 * faceCount), faceDistance: fb.dist.slice(0, faceCount),
+    faceCount, faceCellA, faceCellB, faceKind: fit(fb.kind, faceCount), faceArea: fit(fb.area, faceCount),
+    faceNormal: fit(fb.normal, 3 * faceCount), faceCentre: fit(fb.centre, 3 * faceCount), faceDistance: fit(fb.dist, faceCount),
     faceGridFace, cellFaceStart: cf.start, cellFaces, cellFaceSign, faceVertexStart, faceVertices,
     vertexFaceStart: vf.start, vertexFaces: vf.items, vertexCellStart: vc.start, vertexCells: vc.items,
     gridFaceStart: gf.start, gridFaces: gf.items,

@@ -17,7 +17,7 @@
 //     conjugate gradients preconditioned by algebraic multigrid (core/amg, the same hierarchy
 //     the tetrahedral liquid uses). p is dt/rho times the physical pressure.
 import { EddyError } from '../../api/errors'
-import { AmgPreconditioner } from '../core/amg/amgHierarchy'
+import { type AmgOptions, AmgPreconditioner } from '../core/amg/amgHierarchy'
 import type { KernelBackend } from '../core/kernelTypes'
 import { kernelCopy, TS_KERNELS } from '../core/kernelBackend'
 import { type PcgOptions, PcgSolver, type Preconditioner, type SolveStats } from '../core/pcg'
@@ -87,7 +87,12 @@ export class HybridProjection {
    */
   private readonly k: { cellFaceStart: Int32Array; cellFaces: Int32Array; signedArea: Float64Array; faceCellA: Int32Array; faceCellB: Int32Array; inv: Float64Array; z: Float64Array | null; ratio: Float64Array }
 
-  constructor(readonly mesh: HybridMesh, kernels: KernelBackend = TS_KERNELS) {
+  /**
+   * @param coarsening the multigrid's (core/amg): the paper's splitting for a mesh that lives
+   *   the whole bake; smoothed aggregation, whose set-up costs a fraction of the splitting's,
+   *   for one rebuilt every substep around a moving obstacle (HybridFields).
+   */
+  constructor(readonly mesh: HybridMesh, kernels: KernelBackend = TS_KERNELS, coarsening: AmgOptions['coarsening'] = 'splitting') {
     const n = mesh.cellCount
     this.inverseDistance = inverseFaceDistances(mesh)
     this.A = hybridPressureMatrix(mesh, kernels, this.inverseDistance)
@@ -95,7 +100,7 @@ export class HybridProjection {
     this.componentCount = closedSize.length
     this.closedComponentCount = closedSize.filter((s) => s > 0).length
     this.operator = new TetPressureOperator(this.A, kernels, component, closedSize)
-    this.preconditioner = new AmgPreconditioner(this.A, { kernels })
+    this.preconditioner = new AmgPreconditioner(this.A, { kernels, coarsening })
     this.pcg = new PcgSolver(new SparseVectorOps(n, kernels))
     this.rhs = kernels.f64(n)
     this.p = kernels.f64(n)

@@ -2,7 +2,7 @@
 // with the grid smoke's buoyancy, vorticity confinement and vortex particles (Selle 2005).
 // Operator splitting as section 3 (after Stam 1999): add forces, advect, project. One substep h:
 //   1. obstacles placed at the substep's end; if one moved, the band is remeshed around it and
-//      the state carried onto the new mesh (hybridRemesh.ts);
+//      the state carried onto the new mesh (HybridFields.carryOnto);
 //   2. emitters refill density and temperature in the cells whose centres are inside, inflow
 //      velocity on the faces whose centres are inside, and seed tracker and vortex particles;
 //   3. vertex velocities by constant-basis MLS (eqs. 7-10); density, temperature and face
@@ -43,6 +43,12 @@ export class HybridSolver implements Solver<HybridSimInput> {
   readonly setup: HybridSetup
   private mesh: HybridMesh | null = null
   private fields: HybridFields | null = null
+  /**
+   * The kernels' arena mark taken before the current fields were made: everything above it is
+   * theirs, given back when a remesh or a restore replaces them (KernelBackend.release). A
+   * bake's kernels serve its one solver (bake/runner.ts), so nothing else lies above the mark.
+   */
+  private fieldsMark: number | null = null
   private obstacles: HybridObstacles | null = null
   /** Placements to rebuild the mesh at after a restore (by obstacle id). */
   private restoredPlacements: Map<string, Placement> | null = null
@@ -98,9 +104,16 @@ export class HybridSolver implements Solver<HybridSimInput> {
     const initial = this.setup.initial
     const first = !this.mesh && !this.fields && placed.samePlacement(initial.obstacles)
     const mesh = first ? initial.mesh : this.buildMesh(placed)
-    // The first mesh solves on the bake's kernels; a rebuilt one in TypeScript (HybridSetup.kernels).
-    const fields = new HybridFields(mesh, input.family.buoyancy.ambientTemperature, placed, mesh === initial.mesh ? this.setup.kernels : undefined)
-    if (this.fields) fields.carryFrom(this.fields, placed)
+    const ambient = input.family.buoyancy.ambientTemperature
+    // The old mesh's state, interpolated onto the new one while the old still exists; then the
+    // old mesh's kernel memory goes back, and the new mesh's fields take it (HybridSetup.kernels).
+    const carried = this.fields ? this.fields.carryOnto(mesh, placed, ambient) : null
+    this.fields = null
+    const kernels = this.setup.kernels
+    if (kernels && this.fieldsMark !== null) kernels.release(this.fieldsMark)
+    this.fieldsMark = kernels ? kernels.mark() : null
+    const fields = new HybridFields(mesh, ambient, placed, kernels, this.setup.keyframedObstacles ? 'aggregation' : 'splitting')
+    if (carried) fields.loadCarried(carried)
     else if (this.restoredState) {
       fields.load(this.restoredState)
       this.restoredState = null

@@ -233,24 +233,31 @@ export class WasmKernelBackend extends TableKernelBackend {
     return st.ptr
   }
 
-  /** See KernelBackend.scoped: the arena goes back to its mark when fn returns or throws. */
   /** Only arrays in the kernels' memory. */
   override holds(view: ArrayBufferView): boolean {
     return this.kernels.arena.owns(view)
   }
 
+  /** See KernelBackend.scoped: the arena goes back to its mark when fn returns or throws. */
   override scoped<T>(fn: () => T): T {
-    const arena = this.kernels.arena
-    const mark = arena.mark()
+    const mark = this.mark()
     try {
       return fn()
     } finally {
-      // Scratch and staging blocks first made (or grown) inside fn lie above the mark: they are
-      // forgotten here and made again on their next use.
-      for (const [bytes, block] of this.scratch) if (block[0] >= mark) this.scratch.delete(bytes)
-      for (const list of this.stages.values()) for (let i = 0; i < list.length; i++) if (list[i] !== undefined && list[i]!.ptr >= mark) list[i] = undefined
-      arena.release(mark)
+      this.release(mark)
     }
+  }
+
+  override mark(): number {
+    return this.kernels.arena.mark()
+  }
+
+  override release(mark: number): void {
+    // Scratch and staging blocks first made (or grown) since the mark lie above it: they are
+    // forgotten here and made again on their next use.
+    for (const [bytes, block] of this.scratch) if (block[0] >= mark) this.scratch.delete(bytes)
+    for (const list of this.stages.values()) for (let i = 0; i < list.length; i++) if (list[i] !== undefined && list[i]!.ptr >= mark) list[i] = undefined
+    this.kernels.arena.release(mark)
   }
 
   async dispose(): Promise<void> {

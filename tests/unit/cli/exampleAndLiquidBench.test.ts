@@ -272,6 +272,14 @@ describe('eddy bench hybrid', () => {
     expect(fits.facesPerPoint).toBeGreaterThan(10)
     expect(fits.usPerPoint).toBeGreaterThan(0)
     expect(fits.nsPerFace).toBeGreaterThan(0)
+    // The keyframed obstacle's section: remeshing is part of the moving run's frame, none of the still one's.
+    expect(r.stdout).toMatch(/a keyframed obstacle \(a sphere at 1 m\/s through a channel, [\d,]+ cells, [\d,]+ of them tetrahedra, the band remeshed every substep\): [\d.]+ s\/frame, of which remeshing [\d.]+ s/)
+    const mv = j.keyframedObstacle as { cells: number; tetrahedra: number; staticMsPerFrame: number; movingMsPerFrame: number; movingMeshingMsPerFrame: number }
+    expect(mv.tetrahedra).toBeGreaterThan(0)
+    expect(mv.cells).toBeGreaterThan(mv.tetrahedra)
+    expect(mv.staticMsPerFrame).toBeGreaterThan(0)
+    expect(mv.movingMeshingMsPerFrame).toBeGreaterThan(0)
+    expect(mv.movingMeshingMsPerFrame).toBeLessThanOrEqual(mv.movingMsPerFrame)
     expect(eddy('bench', 'hybrid', '--fraction', 'lots').status).toBe(2)
   }, 120_000)
 

@@ -1,7 +1,7 @@
 // The hybrid advection's other passes on the kernels: the vertex velocities (the constant fits'
 // sums, HybridAdvection.vertexVelocities) and the frame's resampling at fixed points
-// (HybridAdvection.sampleAt, its fits batched) give HybridInterpolation's bits one point at a
-// time, on TypeScript and on 1, 2 and 3 WebAssembly threads, with NaN in the fields.
+// (HybridAdvection.sampleAt, its fits batched, all outputs or one kind) give HybridInterpolation's
+// bits one point at a time, on TypeScript and on 1, 2 and 3 WebAssembly threads, with NaN in the fields.
 import { describe, expect, it } from 'vitest'
 import { CLOSED_BOX } from '../../../../src-shared/sim/core/boundaries'
 import { Prng } from '../../../../src-shared/sim/core/prng'
@@ -60,6 +60,13 @@ describe('the hybrid advection\'s passes on the kernels', () => {
       expect(sameBits(oA, refA), name).toBe(true)
       expect(sameBits(oB, refB), name).toBe(true)
       expect(sameBits(oV, refV), name).toBe(true)
+      // Asked for one of the two (a remesh's carry, HybridFields.carryOnto), the same bits.
+      const sA = new Float64Array(n), sB = new Float64Array(n), sV = new Float64Array(3 * n)
+      const adv = new HybridAdvection(interp, undefined, k)
+      adv.sampleAt(points, cells, n, a, b, z, sA, sB, null)
+      adv.sampleAt(points, cells, n, a, b, z, null, null, sV)
+      expect(sameBits(sA, refA) && sameBits(sB, refB) && sameBits(sV, refV), `${name}, one output at a time`).toBe(true)
     }
+    expect(() => new HybridAdvection(interp).sampleAt(points, cells, n, a, b, z, new Float64Array(n), null, null)).toThrow(/both scalar outputs or neither/)
   })
 })
