@@ -365,8 +365,8 @@ export function buildHybridMesh(opts: HybridMeshOptions): HybridMesh {
     [sides.zMin === 'open', sides.zMax === 'open'],
   ]
   // Square faces of hexahedra (not those towards band cubes: the tetrahedra bring those).
-  // (No arrays made per face: a mesh has hundreds of thousands, and those small arrays were
-  // about a third of a rebuild around a moving obstacle.)
+  // (No arrays made per face: a mesh has hundreds of thousands of faces, and a keyframed
+  // obstacle rebuilds it every substep.)
   const quad = new Int32Array(4)
   const cornerStep = [1, sx, sxy]
   for (let a = 0; a < 3; a++) {
