@@ -4,8 +4,9 @@
 // the cell operators of the forces (hybridVorticity.ts, hybridForces.ts). A remesh (a moving
 // obstacle) makes a new HybridFields and carries the old state over by interpolation
 // (carryOnto): face velocities read with the accurate (eq. 11) interpolant at the new face
-// centres, cell values with the scalar fit at the new cell centres; what was inside the
-// obstacle before takes the obstacle's velocity and no smoke.
+// centres, cell values with the scalar fit at the new cell centres (faces and cells the move
+// left plain hexahedra keep their values); what was inside the obstacle before takes the
+// obstacle's velocity and no smoke.
 import { PressureGuess } from '../core/pressureGuess'
 import { EddyError } from '../../api/errors'
 import { kernelCopy, TS_KERNELS } from '../core/kernelBackend'
@@ -76,7 +77,7 @@ export class HybridFields {
 
   /**
    * @param obstacles the placement this mesh was built for: a later remesh extrapolates this
-   *   mesh's flow into what the obstacles vacated (carryFrom).
+   *   mesh's flow into what the obstacles vacated (carryOnto).
    * @param kernels where the pressure solve, the advection's traces and fits and the vorticity's passes run (HybridProjection, HybridAdvection, HybridVorticity).
    * @param coarsening the pressure multigrid's (HybridProjection): 'aggregation' where the mesh
    *   is rebuilt every substep around a moving obstacle (HybridSetup.keyframedObstacles).
@@ -460,9 +461,7 @@ export class HybridFields {
     if (state.z.length !== this.mesh.faceCount || state.density.length !== this.mesh.cellCount) {
       throw new EddyError('INVALID_PARAM', `Checkpoint is not usable: it holds ${state.z.length} faces and ${state.density.length} cells, the mesh rebuilt from its obstacles has ${this.mesh.faceCount} and ${this.mesh.cellCount}`, { field: 'checkpoint' })
     }
-    this.z.set(state.z)
-    this.density.set(state.density)
-    this.temperature.set(state.temperature)
+    this.loadCarried(state)
     this.projection.p.set(state.p)
     this.guess.restore(state.pressureSteps, state.pPrev)
   }

@@ -171,7 +171,7 @@ export function cubeRoles(grid: GridSpec, obstacle: ScalarField3 | null, mode: H
   return role
 }
 
-/** A growable face list (the two passes' counts are not known up front). */
+/** The mesh's face list, made at the size a build counts up front (it grows by doubling if pushed past that). */
 class FaceBuilder {
   n = 0
   a: Int32Array
@@ -314,6 +314,9 @@ export function buildHybridMesh(opts: HybridMeshOptions): HybridMesh {
   const hexCube = new Int32Array(hexCount)
   const hexVertices = new Int32Array(8 * hexCount)
   const roleAt = (i: number, j: number, k: number) => (i < 0 || j < 0 || k < 0 || i >= nx || j >= ny || k >= nz ? -1 : role[i + nx * (j + ny * k)])
+  // A grid face between cubes of these roles is a hexahedron's square (not one towards a band
+  // cube: the tetrahedra bring those). Counted before the faces are made, and used to make them.
+  const square = (rLo: number, rHi: number) => (rLo === CUBE_HEX || rHi === CUBE_HEX) && rLo !== CUBE_BAND && rHi !== CUBE_BAND
   // Transition: a band cube among the 18 that share a face or an edge (every edge of a band
   // cube's faces is an edge of its tetrahedra). The relation is symmetric, so each band cube
   // marks its 18 instead of each hexahedron asking its own (the band is the smaller set).
@@ -353,8 +356,7 @@ export function buildHybridMesh(opts: HybridMeshOptions): HybridMesh {
   for (let a = 0; a < 3; a++) {
     const di = a === 0 ? 1 : 0, dj = a === 1 ? 1 : 0, dk = a === 2 ? 1 : 0
     for (let k = 0; k < nz + dk; k++) for (let j = 0; j < ny + dj; j++) for (let i = 0; i < nx + di; i++) {
-      const rLo = roleAt(i - di, j - dj, k - dk), rHi = roleAt(i, j, k)
-      if ((rLo === CUBE_HEX || rHi === CUBE_HEX) && rLo !== CUBE_BAND && rHi !== CUBE_BAND) squares++
+      if (square(roleAt(i - di, j - dj, k - dk), roleAt(i, j, k))) squares++
     }
   }
   const triangles = topo ? topo.faceCount : 0
@@ -378,8 +380,7 @@ export function buildHybridMesh(opts: HybridMeshOptions): HybridMesh {
     for (let k = 0; k < fz; k++) for (let j = 0; j < fy; j++) for (let i = 0; i < fx; i++) {
       const li = i - di, lj = j - dj, lk = k - dk
       const rLo = roleAt(li, lj, lk), rHi = roleAt(i, j, k)
-      if (rLo !== CUBE_HEX && rHi !== CUBE_HEX) continue
-      if (rLo === CUBE_BAND || rHi === CUBE_BAND) continue
+      if (!square(rLo, rHi)) continue
       const cLo = rLo === CUBE_HEX ? cubeHex[li + nx * (lj + ny * lk)] : -1
       const cHi = rHi === CUBE_HEX ? cubeHex[i + nx * (j + ny * k)] : -1
       const cx = a === 0 ? origin[0] + i * h : origin[0] + (i + 0.5) * h

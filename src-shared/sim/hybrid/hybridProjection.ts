@@ -90,7 +90,7 @@ export class HybridProjection {
   /**
    * @param coarsening the multigrid's (core/amg): the paper's splitting for a mesh that lives
    *   the whole bake; smoothed aggregation, whose set-up costs a fraction of the splitting's,
-   *   for one rebuilt every substep around a moving obstacle (HybridFields).
+   *   for one rebuilt every substep around a moving obstacle (HybridSetup.keyframedObstacles).
    */
   constructor(readonly mesh: HybridMesh, kernels: KernelBackend = TS_KERNELS, coarsening: AmgOptions['coarsening'] = 'splitting') {
     const n = mesh.cellCount
