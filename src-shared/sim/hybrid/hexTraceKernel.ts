@@ -24,6 +24,7 @@
 // is the same bits whichever side computes it and however the range is split over threads.
 import { defineKernel, f64, float, i32, int, type KernelArgs, size, struct, u8 } from '../core/kernelTable'
 import { gridCubeAt } from './hybridLocate'
+import { macComponentAt } from './macStencil'
 import { FACE_OBSTACLE, FACE_WALL } from './hybridMesh'
 import { CELL_HEX } from './hybridMesh'
 
@@ -100,34 +101,12 @@ function hexTraceEnd(M: HexTraceMesh, vv: Float64Array, x: number, y: number, z:
   return hexCellAt(M.cubeHex, ex, ey, ez, nx, ny, nz, ox, oy, oz, invH)
 }
 
-/** HybridInterpolation's floorNear: floor(u) kept within [c - 1, c]. */
-function floorNear(u: number, c: number): number {
-  const f = Math.floor(u)
-  return f < c - 1 ? c - 1 : f > c ? c : f
-}
-
 /**
- * HybridInterpolation.macComponent over whole grid faces only: NaN when a stencil face lies
- * outside the grid, is split or missing (macSingle -1), or holds NaN.
+ * HybridInterpolation.macComponent over whole grid faces only (macStencil.ts): NaN when a
+ * stencil face lies outside the grid, is split or missing (macSingle -1), or holds NaN.
  */
 function macComponent(M: HexTraceMesh, zf: Float64Array, a: number, gx: number, gy: number, gz: number, ci: number, cj: number, ck: number, nx: number, ny: number, nz: number): number {
-  const u = a === 0 ? gx : gx - 0.5, v = a === 1 ? gy : gy - 0.5, w = a === 2 ? gz : gz - 0.5
-  const i0 = a === 0 ? ci : floorNear(u, ci), j0 = a === 1 ? cj : floorNear(v, cj), k0 = a === 2 ? ck : floorNear(w, ck)
-  const fx = nx + (a === 0 ? 1 : 0), fy = ny + (a === 1 ? 1 : 0), fz = nz + (a === 2 ? 1 : 0)
-  if (i0 < 0 || j0 < 0 || k0 < 0 || i0 + 1 >= fx || j0 + 1 >= fy || k0 + 1 >= fz) return NaN
-  const tx = u - i0, ty = v - j0, tz = w - k0
-  const axisOffset = a === 0 ? 0 : a === 1 ? (nx + 1) * ny * nz : (nx + 1) * ny * nz + nx * (ny + 1) * nz
-  const base = axisOffset + i0 + fx * (j0 + fy * k0)
-  let sum = 0
-  for (let d = 0; d < 8; d++) {
-    const g = base + (d & 1) + fx * ((d & 2 ? 1 : 0) + fy * (d & 4 ? 1 : 0))
-    const f = M.macSingle[g]
-    if (f < 0) return NaN
-    const value = zf[f] * M.macSign[g]
-    if (value !== value) return NaN
-    sum += (d & 1 ? tx : 1 - tx) * (d & 2 ? ty : 1 - ty) * (d & 4 ? tz : 1 - tz) * value
-  }
-  return sum
+  return macComponentAt(M.macSingle, M.macSign, null, zf, a, gx, gy, gz, ci, cj, ck, nx, ny, nz)
 }
 
 /**

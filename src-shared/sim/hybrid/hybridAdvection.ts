@@ -11,11 +11,13 @@
 //     start, midpoint and end in hexahedral cubes: most of a hybrid mesh's) are traced on the
 //     kernels first (hexTraceKernel.ts), with the staggered value where its stencil is whole;
 //     the others are traced whole by a second row (fullTraceKernel.ts: tetrahedra located by a
-//     walk or the locator's index, clamps by bisection). Then the end points that take the linear MLS
-//     fit (in tetrahedra and transition hexahedra, and in plain hexahedra whose staggered
-//     stencil misses a face: most of the cost) are fitted as one batch on the
-//     kernels (linearFitKernel.ts: over the threads on WebAssembly), each the same bits as the
-//     fit one at a time.
+//     walk or the locator's index, clamps by bisection). Then a third row answers every face
+//     still open where its trace ended (faceValueKernel.ts): the staggered value in a plain
+//     hexahedron whose stencil is whole, else the linear MLS fit (in tetrahedra and
+//     transition hexahedra, and in plain hexahedra whose staggered stencil misses a face: most
+//     of the cost; over the threads on WebAssembly), each the same bits as the fit one at a
+//     time. (Walking the faces on the calling thread to queue the fits, as before that row, took
+//     17 ms a frame of the ramp jet's hybrid mesh beside the fits' 100.)
 //   Cells: scalars (density, temperature) traced back from cell centres, HybridInterpolation.scalarAt;
 //     cells whose trace lies among hexahedra on the kernels first, the others by the second
 //     row, as the faces'; the scalar
@@ -35,6 +37,7 @@ import type { KernelBackend } from '../core/kernelTypes'
 import type { HybridInterpolation } from './hybridInterpolation'
 import { HybridLocator } from './hybridLocate'
 import { FULL_TRACE_PARAMS, FULL_TRACES, type FullTraceMesh, TP_END_ONLY, TP_HEX_COUNT, TP_INV_CELL, TP_INV_H, TP_INX, TP_INY, TP_INZ, TP_IOX, TP_IOY, TP_IOZ, TP_NX, TP_NY, TP_NZ, TP_OX, TP_OY, TP_OZ, TP_STEP } from './fullTraceKernel'
+import { ACCURATE_FACE_VALUES, FACE_VALUE_DONE, FACE_VALUE_DONE_CLAMPED, type FaceValueMesh } from './faceValueKernel'
 import { HEX_CELL_TRACES, HEX_FACE_TRACES, HEX_TRACE_DONE, HEX_TRACE_FULL, type HexTraceMesh } from './hexTraceKernel'
 import { CELL_HEX, type HybridMesh, openSidesOf } from './hybridMesh'
 import { SCALAR_FIT_POINTS, SCALAR_FIT_SCRATCH } from './scalarFitKernel'
@@ -42,8 +45,9 @@ import { LINEAR_FIT_POINTS, LINEAR_FIT_SCRATCH } from './linearFitKernel'
 import { HYBRID_CELL_VELOCITIES } from './hybridVorticityKernels'
 
 /**
- * The batch of linear fits of one advectFaces call: the fit neighbourhoods where the kernels
- * reach them, and per point its place, faces, length unit, answer and face.
+ * A batch of linear fits at given points (sampleAt: the frame's resampling, a remesh's carry):
+ * the fit neighbourhoods where the kernels reach them, and per point its place, faces, length
+ * unit, answer and index.
  */
 class FitBatch {
   readonly faces: Int32Array
@@ -57,9 +61,10 @@ class FitBatch {
   readonly face: Int32Array
   readonly work = new Float64Array(LINEAR_FIT_SCRATCH)
 
+  /** neighbourFaces and faceClass: HybridInterpolation's, already in the kernels' memory. */
   constructor(nf: number, neighbourFaces: Int32Array, faceClass: Uint8Array, readonly kernels: KernelBackend) {
-    this.faces = kernelCopy(kernels, neighbourFaces)
-    this.codes = kernelCopy(kernels, faceClass)
+    this.faces = neighbourFaces
+    this.codes = faceClass
     this.at = kernels.f64(3 * nf)
     this.start = kernels.i32(nf)
     this.end = kernels.i32(nf)
@@ -115,6 +120,9 @@ class KernelArrays {
   readonly left: Uint8Array
   readonly end: Float64Array
   readonly pick: Uint8Array
+  /** The face-value row's arrays (faceValueKernel.ts) and its TypeScript scratch. */
+  readonly faceValueMesh: FaceValueMesh
+  readonly faceWork = new Float64Array(LINEAR_FIT_SCRATCH)
 
   constructor(mesh: HybridMesh, interp: HybridInterpolation, locator: HybridLocator, readonly kernels: KernelBackend) {
     const own = <T extends Float64Array | Int32Array | Uint8Array>(a: T) => kernelCopy(kernels, a)
@@ -171,6 +179,12 @@ class KernelArrays {
     this.left = kernels.u8(most)
     this.end = kernels.f64(3 * most)
     this.pick = kernels.u8(nc)
+    const m = this.mesh
+    this.faceValueMesh = {
+      faceCentre: m.faceCentre, faceNormal: m.faceNormal, faceArea: own(mesh.faceArea), hexCube: m.hexCube, cellKind: m.cellKind, macSingle: m.macSingle, macSign: m.macSign,
+      gridFaceStart: own(mesh.gridFaceStart), gridFaces: own(mesh.gridFaces), neighbourStart: own(interp.neighbourStart), neighbourFaces: own(interp.neighbourFaces),
+      faceClass: own(interp.faceClass), cellMeanEdge: own(mesh.cellMeanEdge),
+    }
   }
 }
 
@@ -206,7 +220,8 @@ export class HybridAdvection {
     if (locator && locator.mesh !== this.mesh) throw new EddyError('INVALID_PARAM', 'hybrid advection: the locator was built for another mesh than the interpolation')
     this.locator = locator ?? new HybridLocator(this.mesh)
     this.kernelArrays = new KernelArrays(this.mesh, interpolation, this.locator, kernels)
-    this.batch = interpolation.neighbourFaces.length > 0 ? new FitBatch(this.mesh.faceCount, interpolation.neighbourFaces, interpolation.faceClass, kernels) : null
+    const V = this.kernelArrays.faceValueMesh
+    this.batch = interpolation.neighbourFaces.length > 0 ? new FitBatch(this.mesh.faceCount, V.neighbourFaces, V.faceClass, kernels) : null
     this.open = openSidesOf(this.mesh)
   }
 
@@ -320,66 +335,34 @@ export class HybridAdvection {
     this.checkStep('faces', dt, vertexVel)
     if (zOld.length !== faceCount || zNew.length !== faceCount) throw new EddyError('INVALID_PARAM', `hybrid advection (faces): ${zOld.length} old and ${zNew.length} new face velocities for ${faceCount} faces`)
     if (zOld === zNew) throw new EddyError('INVALID_PARAM', 'hybrid advection (faces): zOld and zNew must be different arrays (the traces read zOld while zNew is written)')
-    const { pos, batch, kernelArrays: K } = this
-    // The faces whose whole trace lies among hexahedra, on the kernels (hexTraceKernel.ts);
-    // the others below, each as it was before that row existed.
+    const K = this.kernelArrays
+    // The faces whose whole trace lies among hexahedra, on the kernels (hexTraceKernel.ts).
     const z = this.reach(zOld, K.zOld)
     const vv = this.reach(vertexVel, K.vv)
     const zOut = this.target(zNew, K.zNew)
     const { origin, dx, nx, ny, nz } = grid
     K.kernels.run(HEX_FACE_TRACES, K.mesh, vv, z, dt, hexCount, nx, ny, nz, origin[0], origin[1], origin[2], 1 / dx, zOut, K.at, K.cell, K.status, faceCount)
-    if (zOut !== zNew) zNew.set(zOut)
     // The rest traced whole (fullTraceKernel.ts), each from its centre in cell a: it lies on
     // that cell's boundary, where its fields are defined, so no search is needed.
     this.fullTraces(faceCount, K.mesh.faceCentre, K.mesh.faceCellA, -dt, false, vv)
+    // Every face still open takes the accurate velocity at its trace's end (faceValueKernel.ts).
+    const eps = this.interpolation.epsilonFactor
+    K.kernels.run(ACCURATE_FACE_VALUES, K.faceValueMesh, z, nx, ny, nz, origin[0], origin[1], origin[2], 1 / dx, eps * eps, K.at, K.cell, K.left, K.status, zOut, K.faceWork, faceCount)
+    if (zOut !== zNew) zNew.set(zOut)
+    // What the row left: faces whose cell lists no neighbourhood, the fit gathered here.
     const { status, at, cell, left } = K
+    const { pos, vel } = this
     let clamped = 0
-    let points = 0
     for (let f = 0; f < faceCount; f++) {
       const st = status[f]
-      if (st === HEX_TRACE_DONE) continue
-      const c = cell[f]
+      if (st === FACE_VALUE_DONE) continue
+      if (st === FACE_VALUE_DONE_CLAMPED || (st === HEX_TRACE_FULL && left[f] !== 0)) clamped++
+      if (st === FACE_VALUE_DONE_CLAMPED) continue
       pos[0] = at[3 * f]; pos[1] = at[3 * f + 1]; pos[2] = at[3 * f + 2]
-      if (st === HEX_TRACE_FULL && left[f] !== 0) clamped++
-      if (this.accurateOrQueued(f, c, zOld, zNew, points)) points++
-    }
-    if (batch !== null && points > 0) {
-      this.velocityFits(z, points)
-      const { out, face } = batch
-      for (let q = 0; q < points; q++) {
-        const f = face[q]
-        zNew[f] = out[3 * q] * N[3 * f] + out[3 * q + 1] * N[3 * f + 1] + out[3 * q + 2] * N[3 * f + 2]
-      }
+      this.interpolation.accurateVelocityAt(pos[0], pos[1], pos[2], cell[f], zOld, vel, 0)
+      zNew[f] = vel[0] * N[3 * f] + vel[1] * N[3 * f + 1] + vel[2] * N[3 * f + 2]
     }
     this.clampedTraces = clamped
-  }
-
-  /**
-   * accurateVelocityAt at the trace's end (this.pos, in cell c) projected on face f's normal:
-   * the staggered trilinear in a plain hexahedron when the stencil of what the normal needs is
-   * whole (macNormalAt: one component for a face along an axis; into zNew[f]),
-   * else the linear fit over the cell's neighbourhood, queued as batch point `q` (true), or
-   * evaluated here when the cell has no listed neighbourhood.
-   */
-  private accurateOrQueued(f: number, c: number, zOld: Float64Array, zNew: Float64Array, q: number): boolean {
-    const { interpolation: interp, pos, vel, batch } = this
-    const { cellKind, cellMeanEdge, faceNormal: N } = this.mesh
-    const { neighbourStart } = interp
-    if (cellKind[c] === CELL_HEX) {
-      const q = interp.macNormalAt(pos[0], pos[1], pos[2], c, zOld, N[3 * f], N[3 * f + 1], N[3 * f + 2])
-      if (q === q) {
-        zNew[f] = q
-        return false
-      }
-    }
-    if (batch !== null && neighbourStart[c + 1] > neighbourStart[c]) {
-      queuePoint(batch.at, batch.start, batch.end, batch.len, q, pos[0], pos[1], pos[2], neighbourStart[c], neighbourStart[c + 1], cellMeanEdge[c])
-      batch.face[q] = f
-      return true
-    }
-    interp.accurateVelocityAt(pos[0], pos[1], pos[2], c, zOld, vel, 0)
-    zNew[f] = vel[0] * N[3 * f] + vel[1] * N[3 * f + 1] + vel[2] * N[3 * f + 2]
-    return false
   }
 
   /**

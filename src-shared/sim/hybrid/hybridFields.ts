@@ -15,6 +15,7 @@ import type { AmgOptions } from '../core/amg/amgHierarchy'
 import type { KernelBackend } from '../core/kernelTypes'
 import type { PrimitiveSdf } from '../../geometry/primitiveSdf'
 import type { Vec3 } from '../../scene/types'
+import { bucketByCube, type CubeBuckets, visitBox } from './cubeBuckets'
 import { HybridAdvection } from './hybridAdvection'
 import { addCellBuoyancy, HYBRID_FACE_FORCES } from './hybridForces'
 import type { HybridPayload, HybridSimInput } from './hybridInput'
@@ -74,6 +75,8 @@ export class HybridFields {
   private closedFaces: Int32Array | null = null
   /** The band cubes' centres and cells, found once (resample). */
   private bandSamples: BandSamples | null = null
+  /** The cells and the open faces by grid cube (emit), on first use. */
+  private emitBuckets: { cells: CubeBuckets; faces: CubeBuckets } | null = null
 
   /**
    * @param obstacles the placement this mesh was built for: a later remesh extrapolates this
@@ -147,24 +150,27 @@ export class HybridFields {
   emit(sdf: PrimitiveSdf, a: number, density: number, temperature: number, velocity: Vec3): void {
     const { mesh } = this
     const { min, max } = sdf.bounds
+    // Only the points of the cubes under the emitter's box (cubeBuckets.ts); each updates alone, so the order changes nothing.
+    const buckets = (this.emitBuckets ??= {
+      cells: bucketByCube(mesh.grid, mesh.cellCentre, mesh.cellCount, null),
+      faces: bucketByCube(mesh.grid, mesh.faceCentre, mesh.faceCount, (f) => mesh.faceKind[f] === FACE_INTERIOR || mesh.faceKind[f] === FACE_OPEN),
+    })
     const C = mesh.cellCentre
-    for (let c = 0; c < mesh.cellCount; c++) {
+    visitBox(mesh.grid, buckets.cells, min, max, (c) => {
       const x = C[3 * c], y = C[3 * c + 1], z = C[3 * c + 2]
-      if (x < min[0] || y < min[1] || z < min[2] || x > max[0] || y > max[1] || z > max[2]) continue
-      if (sdf.distance(x, y, z) > 0) continue
+      if (x < min[0] || y < min[1] || z < min[2] || x > max[0] || y > max[1] || z > max[2]) return
+      if (sdf.distance(x, y, z) > 0) return
       this.density[c] += a * (density - this.density[c])
       this.temperature[c] += a * (temperature - this.temperature[c])
-    }
+    })
     const F = mesh.faceCentre, N = mesh.faceNormal
-    for (let f = 0; f < mesh.faceCount; f++) {
-      const k = mesh.faceKind[f]
-      if (k !== FACE_INTERIOR && k !== FACE_OPEN) continue
+    visitBox(mesh.grid, buckets.faces, min, max, (f) => {
       const x = F[3 * f], y = F[3 * f + 1], z = F[3 * f + 2]
-      if (x < min[0] || y < min[1] || z < min[2] || x > max[0] || y > max[1] || z > max[2]) continue
-      if (sdf.distance(x, y, z) > 0) continue
+      if (x < min[0] || y < min[1] || z < min[2] || x > max[0] || y > max[1] || z > max[2]) return
+      if (sdf.distance(x, y, z) > 0) return
       const un = velocity[0] * N[3 * f] + velocity[1] * N[3 * f + 1] + velocity[2] * N[3 * f + 2]
       this.z[f] += a * (un - this.z[f])
-    }
+    })
   }
 
   /** Section 3.3: vertex velocities, then density, temperature, face velocities and tracker particles carried by h. */

@@ -46,6 +46,7 @@ import { MLS_EPSILON_FACTOR } from '../core/tetfv/tetMls'
 import { CELL_HEX, type HybridMesh } from './hybridMesh'
 import { faceNormalClasses, sortListsByClass } from './faceNormalClasses'
 import { FIT_LINEAR, fitScratch, linearFitAt } from './linearFitKernel'
+import { macComponentAt, macNormalAt, type MacTables } from './macStencil'
 import { SCALAR_FIT_SCRATCH, scalarFitAt } from './scalarFitKernel'
 
 /** accurateVelocityAt's answer: staggered trilinear in a plain hexahedron. */
@@ -92,12 +93,11 @@ export class HybridInterpolation {
   private readonly corner = new Int32Array(8)
   private readonly cornerWeight = new Float64Array(8)
   private readonly lambda = new Float64Array(4)
-  private readonly axisOffset: Int32Array
   /** Per grid face: its one mesh face (-1 for none or a split face), and that face's normal along the grid face's axis (read by hexTraceKernel.ts too). */
   readonly macSingle: Int32Array
   readonly macSign: Float64Array
-  /** Per axis, the index offsets of a staggered stencil's 8 grid faces from its first (d & 1 along x, d & 2 y, d & 4 z). */
-  private readonly macCorner: Int32Array
+  /** The staggered stencil's arrays (macStencil.ts): macSingle and macSign, and the mesh's grid-face lists. */
+  readonly macTables: MacTables
   private readonly ox: number
   private readonly oy: number
   private readonly oz: number
@@ -110,22 +110,18 @@ export class HybridInterpolation {
     this.ox = grid.origin[0]; this.oy = grid.origin[1]; this.oz = grid.origin[2]
     this.h = grid.dx; this.invH = 1 / grid.dx
     const { nx, ny, nz } = grid
-    this.axisOffset = Int32Array.of(0, (nx + 1) * ny * nz, (nx + 1) * ny * nz + nx * (ny + 1) * nz)
+    const axisOffset = [0, (nx + 1) * ny * nz, (nx + 1) * ny * nz + nx * (ny + 1) * nz]
     const { gridFaceStart, gridFaces, faceNormal } = mesh
     const gridFaceCount = gridFaceStart.length - 1
     this.macSingle = new Int32Array(gridFaceCount).fill(-1)
     this.macSign = new Float64Array(gridFaceCount)
     for (let g = 0; g < gridFaceCount; g++) {
       if (gridFaceStart[g + 1] !== gridFaceStart[g] + 1) continue
-      const f = gridFaces[gridFaceStart[g]], a = g < this.axisOffset[1] ? 0 : g < this.axisOffset[2] ? 1 : 2
+      const f = gridFaces[gridFaceStart[g]], a = g < axisOffset[1] ? 0 : g < axisOffset[2] ? 1 : 2
       this.macSingle[g] = f
       this.macSign[g] = faceNormal[3 * f + a]
     }
-    this.macCorner = new Int32Array(24)
-    for (let a = 0; a < 3; a++) {
-      const fx = nx + (a === 0 ? 1 : 0), fy = ny + (a === 1 ? 1 : 0)
-      for (let d = 0; d < 8; d++) this.macCorner[8 * a + d] = (d & 1) + fx * ((d & 2 ? 1 : 0) + fy * (d & 4 ? 1 : 0))
-    }
+    this.macTables = { macSingle: this.macSingle, macSign: this.macSign, gridFaceStart, gridFaces, faceNormal, faceArea: mesh.faceArea }
     this.faceStamp = new Int32Array(faceCount)
     this.cellStamp = new Int32Array(cellCount)
     // Scratch bounds: a two-ring of cells holds at most 1 + F + F^2 cells (F the most faces a
@@ -403,62 +399,15 @@ export class HybridInterpolation {
    * mesh face, where the linear fit answers instead.
    */
   macNormalAt(x: number, y: number, z: number, cell: number, zFaces: Float64Array, n0: number, n1: number, n2: number): number {
-    const mesh = this.mesh
-    const cube = mesh.hexCube[cell], nx = mesh.grid.nx, ny = mesh.grid.ny
-    const ci = cube % nx, r = (cube - ci) / nx, cj = r % ny, ck = (r - cj) / ny
+    const { nx, ny, nz } = this.mesh.grid
     const gx = (x - this.ox) * this.invH, gy = (y - this.oy) * this.invH, gz = (z - this.oz) * this.invH
-    if (n1 === 0 && n2 === 0) return this.macComponent(0, gx, gy, gz, ci, cj, ck, zFaces) * n0
-    if (n0 === 0 && n2 === 0) return this.macComponent(1, gx, gy, gz, ci, cj, ck, zFaces) * n1
-    if (n0 === 0 && n1 === 0) return this.macComponent(2, gx, gy, gz, ci, cj, ck, zFaces) * n2
-    const u = this.macComponent(0, gx, gy, gz, ci, cj, ck, zFaces)
-    const v = this.macComponent(1, gx, gy, gz, ci, cj, ck, zFaces)
-    const w = this.macComponent(2, gx, gy, gz, ci, cj, ck, zFaces)
-    if (!(u === u && v === v && w === w)) return NaN
-    return u * n0 + v * n1 + w * n2
+    return macNormalAt(this.macTables, zFaces, gx, gy, gz, this.mesh.hexCube[cell], nx, ny, nz, n0, n1, n2)
   }
 
-  /**
-   * Component `a` by staggered trilinear interpolation of the axis-a grid faces around grid
-   * point (gx, gy, gz) (world / h from the origin) in cube (ci, cj, ck); NaN when a stencil face
-   * is outside the grid or has no mesh face.
-   */
+  /** Component `a` at grid point (gx, gy, gz) in cube (ci, cj, ck) (macStencil.ts macComponentAt). */
   private macComponent(a: number, gx: number, gy: number, gz: number, ci: number, cj: number, ck: number, zf: Float64Array): number {
     const { nx, ny, nz } = this.mesh.grid
-    // Axis-a faces sit at whole coordinates along a, half ones across.
-    const u = a === 0 ? gx : gx - 0.5, v = a === 1 ? gy : gy - 0.5, w = a === 2 ? gz : gz - 0.5
-    const i0 = a === 0 ? ci : floorNear(u, ci), j0 = a === 1 ? cj : floorNear(v, cj), k0 = a === 2 ? ck : floorNear(w, ck)
-    const fx = nx + (a === 0 ? 1 : 0), fy = ny + (a === 1 ? 1 : 0), fz = nz + (a === 2 ? 1 : 0)
-    if (i0 < 0 || j0 < 0 || k0 < 0 || i0 + 1 >= fx || j0 + 1 >= fy || k0 + 1 >= fz) return NaN
-    const tx = u - i0, ty = v - j0, tz = w - k0
-    const base = this.axisOffset[a] + i0 + fx * (j0 + fy * k0)
-    const corner = this.macCorner, single = this.macSingle, sign = this.macSign
-    let sum = 0
-    for (let d = 0; d < 8; d++) {
-      const g = base + corner[8 * a + d]
-      // A whole face: its mesh face's velocity along +a; a split or missing one: macFaceValue.
-      const f = single[g]
-      const value = f >= 0 ? zf[f] * sign[g] : this.macFaceValue(g, a, zf)
-      if (value !== value) return NaN
-      sum += (d & 1 ? tx : 1 - tx) * (d & 2 ? ty : 1 - ty) * (d & 4 ? tz : 1 - tz) * value
-    }
-    return sum
-  }
-
-  /**
-   * The +axis velocity on a MAC face g that is not one whole mesh face (those come from the
-   * macSingle tables): the area-weighted mean of a split face's triangles, NaN with none.
-   */
-  private macFaceValue(g: number, a: number, zf: Float64Array): number {
-    const { gridFaceStart, gridFaces, faceNormal, faceArea } = this.mesh
-    const s = gridFaceStart[g], e = gridFaceStart[g + 1]
-    if (s === e) return NaN
-    let q = 0, area = 0
-    for (let i = s; i < e; i++) {
-      const f = gridFaces[i]
-      q += faceArea[f] * faceNormal[3 * f + a] * zf[f]
-      area += faceArea[f]
-    }
-    return q / area
+    return macComponentAt(this.macSingle, this.macSign, this.macTables, zf, a, gx, gy, gz, ci, cj, ck, nx, ny, nz)
   }
 
   /** Eq. 11 over faces[s .. e-1] around (x, y, z) (linearFitKernel.ts); ACCURATE_LINEAR or ACCURATE_CONSTANT. */
@@ -561,12 +510,4 @@ export class HybridInterpolation {
   scalarTrilinear(x: number, y: number, z: number, cell: number): boolean {
     return cell < this.mesh.hexCount && this.hexCorners(x, y, z)
   }
-
-
-}
-
-/** floor(u) kept to {c - 1, c}: the lower of the two face layers around a point of cube c. */
-function floorNear(u: number, c: number): number {
-  const f = Math.floor(u)
-  return f < c - 1 ? c - 1 : f > c ? c : f
 }

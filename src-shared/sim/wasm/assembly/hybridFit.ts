@@ -6,7 +6,8 @@
 // constant-basis fallback, so the answers are the reference's bits. Per-thread scratch (the
 // 12 x 12 matrix, its right-hand side, the sums, the per-face table) is the block the caller
 // lends thread `worker`.
-import { rf64, ri32, wf64 } from './common'
+import { rf64, ri32, ru8, wf64 } from './common'
+import { macNormalAt } from './hybridMac'
 import { choleskyFactor, choleskyFactor2x2, choleskySubstitute, choleskySubstitute2x2, worstA, worstB } from './smallDense'
 
 /** Smallest accepted pivot ratio of the linear fit (tetMls.ts LINEAR_CONDITION_FLOOR). */
@@ -311,6 +312,46 @@ function kroneckerFillLane(acc: usize, MM: usize, lane: i32): void {
   store<f64>(m, load<f64>(acc, 456), 2256); store<f64>(m, load<f64>(acc, 464), 2272); store<f64>(m, load<f64>(acc, 472), 2288)
 }
 
+/** Scratch pointers of thread `worker` (float64): M 144, rhs 12, acc 70, rows 12 CHUNK, then the pairs' lane-interleaved matrices and right-hand sides MA 288, RA 24, MB 288, RB 24. */
+let sM: usize = 0
+let sRhs: usize = 0
+let sAcc: usize = 0
+let sRows: usize = 0
+let sMA: usize = 0
+let sRA: usize = 0
+let sMB: usize = 0
+let sRB: usize = 0
+
+@inline function lendScratch(workBase: usize, workStride: usize, worker: i32): void {
+  sM = workBase + <usize>worker * workStride
+  sRhs = sM + 144 * 8
+  sAcc = sRhs + 12 * 8
+  sRows = sAcc + 70 * 8
+  sMA = sRows + <usize>(12 * CHUNK * 8)
+  sRA = sMA + 288 * 8
+  sMB = sRA + 24 * 8
+  sRB = sMB + 288 * 8
+}
+
+/** A point's sums (sumPoint) into lane l (0..3) of the four-point solve: l 0, 1 the pair MA/RA, 2, 3 the pair MB/RB. */
+function fillLane(C: usize, N: usize, zf: usize, faces: usize, codes: usize, s: i32, e: i32, x: f64, y: f64, z: f64, invLen: f64, eps2: f64, l: i32): void {
+  const MM = l < 2 ? sMA : sMB, RR = l < 2 ? sRA : sRB, lane = l & 1
+  sumPoint(C, N, zf, faces, codes, s, e, x, y, z, invLen, eps2, sRhs, sAcc, sRows)
+  kroneckerFillLane(sAcc, MM, lane)
+  for (let i = 0; i < 12; i++) store<f64>(RR + <usize>(16 * i + 8 * lane), rf64(sRhs, i))
+}
+
+/** After the four lanes' factor and substitution: lane l's worst pivot ratio, and its unknown c (0..2) in laneUnknown. */
+@inline function laneWorst(l: i32): f64 {
+  const worst = l < 2 ? worstA : worstB
+  return (l & 1) == 0 ? f64x2.extract_lane(worst, 0) : f64x2.extract_lane(worst, 1)
+}
+
+@inline function laneUnknown(l: i32, c: i32): f64 {
+  const RR = l < 2 ? sRA : sRB
+  return load<f64>(RR + <usize>(16 * c + 8 * (l & 1)))
+}
+
 /**
  * linearFitPoints over points [q0, q1): each point's sums alone (sumPoint), then four points'
  * 12 x 12 solves at once, two pairs in the lanes (each lane the scalar solve's bits; the solve is
@@ -322,35 +363,104 @@ export function linearFitPoints(
   C: usize, N: usize, zf: usize, faces: usize, codes: usize, at: usize, start: usize, end: usize, len: usize, eps2: f64, out: usize,
   workBase: usize, workStride: usize, q0: i32, q1: i32, worker: i32,
 ): void {
-  // Scratch (float64): M 144, rhs 12, acc 70, rows 12 CHUNK, then the pairs' lane-interleaved
-  // matrices and right-hand sides MA 288, RA 24, MB 288, RB 24.
-  const M = workBase + <usize>worker * workStride
-  const rhs = M + 144 * 8
-  const acc = rhs + 12 * 8
-  const rows = acc + 70 * 8
-  const MA = rows + <usize>(12 * CHUNK * 8)
-  const RA = MA + 288 * 8
-  const MB = RA + 24 * 8
-  const RB = MB + 288 * 8
+  lendScratch(workBase, workStride, worker)
   for (let q = q0; q < q1; q += 4) {
     for (let l = 0; l < 4; l++) {
       const p = min(q + l, q1 - 1)
-      const MM = l < 2 ? MA : MB, RR = l < 2 ? RA : RB, lane = l & 1
-      sumPoint(C, N, zf, faces, codes, ri32(start, p), ri32(end, p), rf64(at, 3 * p), rf64(at, 3 * p + 1), rf64(at, 3 * p + 2), 1 / rf64(len, p), eps2, rhs, acc, rows)
-      kroneckerFillLane(acc, MM, lane)
-      for (let i = 0; i < 12; i++) store<f64>(RR + <usize>(16 * i + 8 * lane), rf64(rhs, i))
+      fillLane(C, N, zf, faces, codes, ri32(start, p), ri32(end, p), rf64(at, 3 * p), rf64(at, 3 * p + 1), rf64(at, 3 * p + 2), 1 / rf64(len, p), eps2, l)
     }
-    choleskyFactor2x2(MA, MB, 12)
-    choleskySubstitute2x2(MA, MB, 12, RA, RB)
+    choleskyFactor2x2(sMA, sMB, 12)
+    choleskySubstitute2x2(sMA, sMB, 12, sRA, sRB)
     for (let l = 0; l < 4 && q + l < q1; l++) {
       const p = q + l
-      const worst = l < 2 ? worstA : worstB, RR = l < 2 ? RA : RB, lane = l & 1
-      const w = lane == 0 ? f64x2.extract_lane(worst, 0) : f64x2.extract_lane(worst, 1)
-      if (w >= LINEAR_CONDITION_FLOOR) {
-        for (let c = 0; c < 3; c++) wf64(out, 3 * p + c, load<f64>(RR + <usize>(16 * c + 8 * lane)))
+      if (laneWorst(l) >= LINEAR_CONDITION_FLOOR) {
+        for (let c = 0; c < 3; c++) wf64(out, 3 * p + c, laneUnknown(l, c))
       } else {
-        constantFit(C, N, zf, faces, ri32(start, p), ri32(end, p), rf64(at, 3 * p), rf64(at, 3 * p + 1), rf64(at, 3 * p + 2), rf64(len, p), eps2, M, rhs, out, p)
+        constantFit(C, N, zf, faces, ri32(start, p), ri32(end, p), rf64(at, 3 * p), rf64(at, 3 * p + 1), rf64(at, 3 * p + 2), rf64(len, p), eps2, sM, sRhs, out, p)
       }
     }
+  }
+}
+
+/** faceValueKernel.ts FACE_VALUE_DONE, FACE_VALUE_DONE_CLAMPED; hexTraceKernel.ts HEX_TRACE_DONE, HEX_TRACE_FULL; hybridMesh.ts CELL_HEX. */
+const FACE_DONE: u8 = 0
+const FACE_DONE_CLAMPED: u8 = 3
+const TRACE_FULL: i32 = 2
+const CELL_HEX: i32 = 0
+
+/** Face f answered: its status after the row (clamped when its whole trace was, left[f]). */
+@inline function markAnswered(status: usize, left: usize, f: i32, st: i32): void {
+  store<u8>(status + <usize>f, st == TRACE_FULL && ru8(left, f) != 0 ? FACE_DONE_CLAMPED : FACE_DONE)
+}
+
+/**
+ * faceValueKernel.ts accurateFaceValues over faces [f0, f1): a face the traces left open takes
+ * the staggered velocity at its trace's end where that is a plain hexahedron with a whole
+ * stencil (hybridMac.ts), else joins a group of four fits solved as linearFitPoints solves them
+ * (a last group of fewer repeats its last face); each face's answer is the reference's bits.
+ */
+export function accurateFaceValues(
+  faceCentre: usize, faceNormal: usize, faceArea: usize, hexCube: usize, cellKind: usize, macSingle: usize, macSign: usize,
+  gridFaceStart: usize, gridFaces: usize, neighbourStart: usize, neighbourFaces: usize, faceClass: usize, cellMeanEdge: usize,
+  zOld: usize, nx: i32, ny: i32, nz: i32, ox: f64, oy: f64, oz: f64, invH: f64, eps2: f64,
+  at: usize, cell: usize, left: usize, status: usize, zNew: usize, workBase: usize, workStride: usize, f0: i32, f1: i32, worker: i32,
+): void {
+  lendScratch(workBase, workStride, worker)
+  let n = 0, g0 = 0, g1 = 0, g2 = 0, g3 = 0
+  for (let f = f0; f < f1; f++) {
+    const st = ru8(status, f)
+    if (st == FACE_DONE) continue
+    const c = ri32(cell, f)
+    const x = rf64(at, 3 * f), y = rf64(at, 3 * f + 1), z = rf64(at, 3 * f + 2)
+    if (ru8(cellKind, c) == CELL_HEX) {
+      const q = macNormalAt(macSingle, macSign, gridFaceStart, gridFaces, faceNormal, faceArea, zOld, (x - ox) * invH, (y - oy) * invH, (z - oz) * invH, ri32(hexCube, c), nx, ny, nz,
+        rf64(faceNormal, 3 * f), rf64(faceNormal, 3 * f + 1), rf64(faceNormal, 3 * f + 2))
+      if (q == q) {
+        wf64(zNew, f, q)
+        markAnswered(status, left, f, st)
+        continue
+      }
+    }
+    const s = ri32(neighbourStart, c), e = ri32(neighbourStart, c + 1)
+    if (e <= s) continue
+    fillLane(faceCentre, faceNormal, zOld, neighbourFaces, faceClass, s, e, x, y, z, 1 / rf64(cellMeanEdge, c), eps2, n)
+    if (n == 0) g0 = f
+    else if (n == 1) g1 = f
+    else if (n == 2) g2 = f
+    else g3 = f
+    n++
+    if (n == 4) {
+      answerGroup(faceCentre, faceNormal, neighbourStart, neighbourFaces, cellMeanEdge, zOld, eps2, at, cell, left, status, zNew, g0, g1, g2, g3, 4)
+      n = 0
+    }
+  }
+  if (n == 0) return
+  // The last group's empty lanes repeat its last face.
+  const last = n == 1 ? g0 : n == 2 ? g1 : g2
+  const c = ri32(cell, last), s = ri32(neighbourStart, c), e = ri32(neighbourStart, c + 1)
+  for (let l = n; l < 4; l++) fillLane(faceCentre, faceNormal, zOld, neighbourFaces, faceClass, s, e, rf64(at, 3 * last), rf64(at, 3 * last + 1), rf64(at, 3 * last + 2), 1 / rf64(cellMeanEdge, c), eps2, l)
+  answerGroup(faceCentre, faceNormal, neighbourStart, neighbourFaces, cellMeanEdge, zOld, eps2, at, cell, left, status, zNew, g0, g1, g2, g3, n)
+}
+
+/** The four filled lanes solved; the first n (faces g0 .. g3) answered: the fit's velocity along the face's normal, or the constant fit's where the linear one is near singular. */
+function answerGroup(
+  C: usize, N: usize, neighbourStart: usize, neighbourFaces: usize, cellMeanEdge: usize, zOld: usize, eps2: f64,
+  at: usize, cell: usize, left: usize, status: usize, zNew: usize, g0: i32, g1: i32, g2: i32, g3: i32, n: i32,
+): void {
+  choleskyFactor2x2(sMA, sMB, 12)
+  choleskySubstitute2x2(sMA, sMB, 12, sRA, sRB)
+  for (let l = 0; l < n; l++) {
+    const f = l == 0 ? g0 : l == 1 ? g1 : l == 2 ? g2 : g3
+    let u0: f64, u1: f64, u2: f64
+    if (laneWorst(l) >= LINEAR_CONDITION_FLOOR) {
+      u0 = laneUnknown(l, 0); u1 = laneUnknown(l, 1); u2 = laneUnknown(l, 2)
+    } else {
+      // The constant fit's answer lands in the first three entries of the acc block (free until the next group's sums).
+      const c = ri32(cell, f)
+      constantFit(C, N, zOld, neighbourFaces, ri32(neighbourStart, c), ri32(neighbourStart, c + 1), rf64(at, 3 * f), rf64(at, 3 * f + 1), rf64(at, 3 * f + 2), rf64(cellMeanEdge, c), eps2, sM, sRhs, sAcc, 0)
+      u0 = rf64(sAcc, 0); u1 = rf64(sAcc, 1); u2 = rf64(sAcc, 2)
+    }
+    wf64(zNew, f, u0 * rf64(N, 3 * f) + u1 * rf64(N, 3 * f + 1) + u2 * rf64(N, 3 * f + 2))
+    markAnswered(status, left, f, ru8(status, f))
   }
 }
