@@ -91,9 +91,12 @@ class KernelArrays {
   readonly sB: Float64Array
   readonly oA: Float64Array
   readonly oB: Float64Array
-  readonly at: Float64Array
-  readonly cell: Int32Array
-  readonly status: Uint8Array
+  /**
+   * The traces' answers (hexTraceKernel.ts, fullTraceKernel.ts), the faces' and the cells'
+   * apart: the faces' value row (faceValueKernel.ts) reads its own while the cells are advected.
+   */
+  readonly faceTrace: TraceAnswers
+  readonly cellTrace: TraceAnswers
   /** The scalar fits' batch (scalarFitKernel.ts): the cells' two-rings, per point its place, list, length unit, answers; its cell and open-side share (TypeScript). */
   readonly ringCells: Int32Array
   readonly fitAt: Float64Array
@@ -117,7 +120,6 @@ class KernelArrays {
    */
   readonly traceMesh: FullTraceMesh
   readonly traceParams: Float64Array
-  readonly left: Uint8Array
   readonly end: Float64Array
   readonly pick: Uint8Array
   /** The face-value row's arrays (faceValueKernel.ts) and its TypeScript scratch. */
@@ -141,10 +143,9 @@ class KernelArrays {
     this.sB = copy(nc)
     this.oA = copy(nc)
     this.oB = copy(nc)
-    const most = Math.max(nf, nc)
-    this.at = kernels.f64(3 * most)
-    this.cell = kernels.i32(most)
-    this.status = kernels.u8(most)
+    const answers = (n: number): TraceAnswers => ({ at: kernels.f64(3 * n), cell: kernels.i32(n), status: kernels.u8(n), left: kernels.u8(n) })
+    this.faceTrace = answers(nf)
+    this.cellTrace = answers(nc)
     this.ringCells = own(interp.ringCells)
     this.fitAt = kernels.f64(3 * nc)
     this.fitStart = kernels.i32(nc)
@@ -176,8 +177,7 @@ class KernelArrays {
       P[TP_INX] = index.dims[0]; P[TP_INY] = index.dims[1]; P[TP_INZ] = index.dims[2]
       P[TP_INV_CELL] = index.inverseCell
     }
-    this.left = kernels.u8(most)
-    this.end = kernels.f64(3 * most)
+    this.end = kernels.f64(3 * Math.max(nf, nc))
     this.pick = kernels.u8(nc)
     const m = this.mesh
     this.faceValueMesh = {
@@ -189,6 +189,14 @@ class KernelArrays {
 }
 
 export type PointArray = Float64Array | Float32Array
+
+/** Per face (or cell) its trace's end, the cell there, its case (HEX_TRACE_*) and whether a whole trace was stopped at the fluid's boundary. */
+interface TraceAnswers {
+  readonly at: Float64Array
+  readonly cell: Int32Array
+  readonly status: Uint8Array
+  readonly left: Uint8Array
+}
 
 /** A fit batch's point n: its place, its neighbourhood [s, e) in the batch's list and its length unit. */
 function queuePoint(at: Float64Array, start: Int32Array, end: Int32Array, len: Float64Array, n: number, x: number, y: number, z: number, s: number, e: number, l: number): void {
@@ -331,26 +339,52 @@ export class HybridAdvection {
    * velocity of zOld there projected on the face's normal; closed faces copy zOld.
    */
   advectFaces(zOld: Float64Array, vertexVel: Float64Array, dt: number, zNew: Float64Array): void {
-    const { faceCount, faceNormal: N, hexCount, grid } = this.mesh
+    this.beginFaces(zOld, vertexVel, dt, zNew)
+    this.finishFaces()
+  }
+
+  /** advectFaces' work in flight (beginFaces), until finishFaces. */
+  private facesInFlight: { zOld: Float64Array; zNew: Float64Array; zOut: Float64Array } | null = null
+
+  /**
+   * advectFaces in two halves: the traces, then the faces' values started on the kernels'
+   * other threads (KernelBackend.begin), so the caller can advect the cells meanwhile (their
+   * rows then run on its thread alone). Until finishFaces the caller must not write zOld or
+   * read zNew, and may make no other advectFaces or sampleAt call.
+   */
+  beginFaces(zOld: Float64Array, vertexVel: Float64Array, dt: number, zNew: Float64Array): void {
+    const { faceCount, hexCount, grid } = this.mesh
     this.checkStep('faces', dt, vertexVel)
     if (zOld.length !== faceCount || zNew.length !== faceCount) throw new EddyError('INVALID_PARAM', `hybrid advection (faces): ${zOld.length} old and ${zNew.length} new face velocities for ${faceCount} faces`)
     if (zOld === zNew) throw new EddyError('INVALID_PARAM', 'hybrid advection (faces): zOld and zNew must be different arrays (the traces read zOld while zNew is written)')
-    const K = this.kernelArrays
+    if (this.facesInFlight !== null) throw new EddyError('INTERNAL', 'hybrid advection (faces): begun again before finishFaces')
+    const K = this.kernelArrays, T = K.faceTrace
     // The faces whose whole trace lies among hexahedra, on the kernels (hexTraceKernel.ts).
     const z = this.reach(zOld, K.zOld)
     const vv = this.reach(vertexVel, K.vv)
     const zOut = this.target(zNew, K.zNew)
     const { origin, dx, nx, ny, nz } = grid
-    K.kernels.run(HEX_FACE_TRACES, K.mesh, vv, z, dt, hexCount, nx, ny, nz, origin[0], origin[1], origin[2], 1 / dx, zOut, K.at, K.cell, K.status, faceCount)
+    K.kernels.run(HEX_FACE_TRACES, K.mesh, vv, z, dt, hexCount, nx, ny, nz, origin[0], origin[1], origin[2], 1 / dx, zOut, T.at, T.cell, T.status, faceCount)
     // The rest traced whole (fullTraceKernel.ts), each from its centre in cell a: it lies on
     // that cell's boundary, where its fields are defined, so no search is needed.
-    this.fullTraces(faceCount, K.mesh.faceCentre, K.mesh.faceCellA, -dt, false, vv)
+    this.fullTraces(faceCount, K.mesh.faceCentre, K.mesh.faceCellA, -dt, false, vv, T)
     // Every face still open takes the accurate velocity at its trace's end (faceValueKernel.ts).
     const eps = this.interpolation.epsilonFactor
-    K.kernels.run(ACCURATE_FACE_VALUES, K.faceValueMesh, z, nx, ny, nz, origin[0], origin[1], origin[2], 1 / dx, eps * eps, K.at, K.cell, K.left, K.status, zOut, K.faceWork, faceCount)
+    K.kernels.begin(ACCURATE_FACE_VALUES, K.faceValueMesh, z, nx, ny, nz, origin[0], origin[1], origin[2], 1 / dx, eps * eps, T.at, T.cell, T.left, T.status, zOut, K.faceWork, faceCount)
+    this.facesInFlight = { zOld, zNew, zOut }
+  }
+
+  /** advectFaces' second half: waits for the faces' values, then answers those the row left (faces whose cell lists no neighbourhood: the fit gathered here). */
+  finishFaces(): void {
+    const flight = this.facesInFlight
+    if (flight === null) return
+    this.facesInFlight = null
+    const K = this.kernelArrays
+    K.kernels.finish()
+    const { zOld, zNew, zOut } = flight
     if (zOut !== zNew) zNew.set(zOut)
-    // What the row left: faces whose cell lists no neighbourhood, the fit gathered here.
-    const { status, at, cell, left } = K
+    const { faceCount, faceNormal: N } = this.mesh
+    const { status, at, cell, left } = K.faceTrace
     const { pos, vel } = this
     let clamped = 0
     for (let f = 0; f < faceCount; f++) {
@@ -395,11 +429,12 @@ export class HybridAdvection {
     const vv = this.reach(vertexVel, K.vv)
     const oA = this.target(out, K.oA), oB = two ? this.target(out2!, K.oB) : null
     const { origin, dx, nx, ny, nz } = grid
-    K.kernels.run(HEX_CELL_TRACES, K.mesh, vv, a, b, dt, hexCount, nx, ny, nz, origin[0], origin[1], origin[2], 1 / dx, oA, oB, K.at, K.cell, K.status, cellCount)
+    const T = K.cellTrace
+    K.kernels.run(HEX_CELL_TRACES, K.mesh, vv, a, b, dt, hexCount, nx, ny, nz, origin[0], origin[1], origin[2], 1 / dx, oA, oB, T.at, T.cell, T.status, cellCount)
     if (oA !== out) out.set(oA.subarray(0, cellCount))
     if (two && oB !== out2) out2!.set(oB!.subarray(0, cellCount))
-    this.fullTraces(cellCount, K.mesh.cellCentre, null, -dt, false, vv)
-    const { status, at, cell, left, end } = K
+    this.fullTraces(cellCount, K.mesh.cellCentre, null, -dt, false, vv, T)
+    const { status, at, cell, left } = T, end = K.end
     const { ringStart } = interp
     const { cellMeanEdge } = this.mesh
     let clamped = 0
@@ -451,15 +486,15 @@ export class HybridAdvection {
    * The whole traces (fullTraceKernel.ts) of the indices [0, n) the hexahedral row left
    * (status HEX_TRACE_FULL) or traceEnds picked, from starts (3 per index, in the kernels'
    * memory) in startCell (null: the index is the cell), through the vertex velocities vv (in
-   * the kernels' memory); into K.at, K.cell, K.left and K.end.
+   * the kernels' memory); into T's at, cell and left, and K.end.
    */
-  private fullTraces(n: number, starts: Float64Array, startCell: Int32Array | null, step: number, endOnly: boolean, vv: Float64Array): void {
+  private fullTraces(n: number, starts: Float64Array, startCell: Int32Array | null, step: number, endOnly: boolean, vv: Float64Array, T: TraceAnswers): void {
     const K = this.kernelArrays
     const P = K.traceParams
     P[TP_STEP] = step
     P[TP_END_ONLY] = endOnly ? 1 : 0
-    const pick = endOnly ? K.pick : K.status, value = endOnly ? 1 : HEX_TRACE_FULL
-    K.kernels.run(FULL_TRACES, K.traceMesh, P, vv, pick, value, starts, startCell, K.at, K.cell, K.left, K.end, n)
+    const pick = endOnly ? K.pick : T.status, value = endOnly ? 1 : HEX_TRACE_FULL
+    K.kernels.run(FULL_TRACES, K.traceMesh, P, vv, pick, value, starts, startCell, T.at, T.cell, T.left, K.end, n)
   }
 
   /**
@@ -473,7 +508,7 @@ export class HybridAdvection {
     this.checkStep('trace ends', Math.abs(step), vertexVel)
     if (select.length !== nc) throw new EddyError('INVALID_PARAM', `hybrid advection (trace ends): ${select.length} flags for ${nc} cells`)
     K.pick.set(select)
-    this.fullTraces(nc, K.mesh.cellCentre, null, step, true, this.reach(vertexVel, K.vv))
+    this.fullTraces(nc, K.mesh.cellCentre, null, step, true, this.reach(vertexVel, K.vv), K.cellTrace)
     return K.end
   }
 

@@ -177,19 +177,26 @@ export class HybridFields {
   advect(h: number, trackers: TrackerParticles): void {
     const { advection, vertexVelocity: vv } = this
     advection.vertexVelocities(this.z, vv)
-    const left = this.left
-    if (this.openSides.some((o) => o)) this.amountLeaving(vv, h, left)
-    else left.fill(0)
-    advection.advectCells(this.density, vv, h, this.sTmp, this.temperature, this.sTmp2, this.ambients)
-    // The smoke and heat are kept, less what left through open sides: semi-Lagrangian
-    // transport on the mesh does not keep them (a 30 K thermal in a closed box lost 6.7% in
-    // 2 s on a 24-cube hybrid mesh, 12.5% all-hexahedral, and gained 5.5% on a 16-cube hybrid
-    // mesh), so what it gained or lost goes back (core/scalarBudget.ts).
-    this.budget.restore(this.sTmp, this.density, 0, this.mesh, left[0])
-    this.budget.restore(this.sTmp2, this.temperature, this.ambientTemperature, this.mesh, left[1])
-    this.density.set(this.sTmp)
-    this.temperature.set(this.sTmp2)
-    advection.advectFaces(this.z, vv, h, this.zTmp)
+    // The faces' values (most of the advection's cost) run on the kernels' other threads while
+    // this thread advects the cells (HybridAdvection.beginFaces): the cells' passes that are
+    // not kernel rows no longer leave those threads waiting. Neither reads what the other writes.
+    advection.beginFaces(this.z, vv, h, this.zTmp)
+    try {
+      const left = this.left
+      if (this.openSides.some((o) => o)) this.amountLeaving(vv, h, left)
+      else left.fill(0)
+      advection.advectCells(this.density, vv, h, this.sTmp, this.temperature, this.sTmp2, this.ambients)
+      // The smoke and heat are kept, less what left through open sides: semi-Lagrangian
+      // transport on the mesh does not keep them (a 30 K thermal in a closed box lost 6.7% in
+      // 2 s on a 24-cube hybrid mesh, 12.5% all-hexahedral, and gained 5.5% on a 16-cube hybrid
+      // mesh), so what it gained or lost goes back (core/scalarBudget.ts).
+      this.budget.restore(this.sTmp, this.density, 0, this.mesh, left[0])
+      this.budget.restore(this.sTmp2, this.temperature, this.ambientTemperature, this.mesh, left[1])
+      this.density.set(this.sTmp)
+      this.temperature.set(this.sTmp2)
+    } finally {
+      advection.finishFaces()
+    }
     this.z.set(this.zTmp)
     if (trackers.count > 0) {
       if (this.lost.length < trackers.count) this.lost = new Uint8Array(trackers.x.length)

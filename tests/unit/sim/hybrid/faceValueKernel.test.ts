@@ -12,7 +12,9 @@ import type { KernelBackend } from '../../../../src-shared/sim/core/kernelTypes'
 import { Prng } from '../../../../src-shared/sim/core/prng'
 import { ACCURATE_FACE_VALUES, FACE_VALUE_DONE, FACE_VALUE_DONE_CLAMPED, type FaceValueMesh } from '../../../../src-shared/sim/hybrid/faceValueKernel'
 import { HEX_TRACE_ACCURATE, HEX_TRACE_DONE, HEX_TRACE_FULL } from '../../../../src-shared/sim/hybrid/hexTraceKernel'
+import { HybridAdvection } from '../../../../src-shared/sim/hybrid/hybridAdvection'
 import { HybridInterpolation } from '../../../../src-shared/sim/hybrid/hybridInterpolation'
+import { HybridLocator } from '../../../../src-shared/sim/hybrid/hybridLocate'
 import { buildHybridMesh, CELL_HEX, CELL_TRANSITION, FACE_INTERIOR, FACE_OBSTACLE, FACE_WALL, type HybridMesh } from '../../../../src-shared/sim/hybrid/hybridMesh'
 import { FIT_CONSTANT, fitScratch, LINEAR_FIT_SCRATCH, linearFitAt } from '../../../../src-shared/sim/hybrid/linearFitKernel'
 import type { WasmKernelBackend } from '../../../../src-shared/sim/wasm/wasmBackend'
@@ -146,6 +148,33 @@ describe('the accurate face values row', () => {
       expect((k as WasmKernelBackend).fallbacks).toBe(0)
       expect(sameBits(got.status, ref.status), `${threads}: status`).toBe(true)
       expect(sameBits(got.zNew, ref.zNew), `${threads}: zNew`).toBe(true)
+    }
+  })
+
+  it('faces begun on the kernels\' other threads while the cells are advected on this one give the bits of advectFaces, and cells those of advectCells alone; a second begin before the finish is refused', () => {
+    const zOld = swirlFaces(mesh, 17, 3, 0.8, 0.5)
+    const vv = new Float64Array(3 * mesh.vertexCount)
+    interp.vertexVelocities(zOld, vv)
+    const s = Float64Array.from({ length: mesh.cellCount }, (_, c) => Math.sin(7 * mesh.cellCentre[3 * c]) + mesh.cellCentre[3 * c + 1])
+    const alone = new HybridAdvection(interp, new HybridLocator(mesh))
+    const wantFaces = new Float64Array(mesh.faceCount), wantCells = new Float64Array(mesh.cellCount)
+    alone.advectFaces(zOld, vv, 0.03, wantFaces)
+    const clamped = alone.clampedTraces
+    alone.advectCells(s, vv, 0.03, wantCells)
+    for (const [threads, k] of BACKENDS) {
+      const own = (a: Float64Array) => kernelCopy(k, a)
+      const adv = new HybridAdvection(interp, new HybridLocator(mesh), k)
+      const faces = k.f64(mesh.faceCount), cells = k.f64(mesh.cellCount)
+      const kz = own(zOld), kv = own(vv), ks = own(s)
+      adv.beginFaces(kz, kv, 0.03, faces)
+      expect(() => adv.beginFaces(kz, kv, 0.03, faces)).toThrow(/begun again/)
+      adv.advectCells(ks, kv, 0.03, cells)
+      adv.finishFaces()
+      adv.finishFaces()
+      expect(sameBits(faces, wantFaces), `${threads}: faces`).toBe(true)
+      expect(sameBits(cells, wantCells), `${threads}: cells`).toBe(true)
+      // (The faces' count, set by finishFaces after the cells' own.)
+      expect(adv.clampedTraces).toBe(clamped)
     }
   })
 })
