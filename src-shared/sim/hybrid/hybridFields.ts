@@ -126,18 +126,23 @@ export class HybridFields {
   }
 
   /**
-   * Largest speed the next substep must follow: the cells' plain velocities' (without the
-   * tetrahedra's gradient corrections, which refine a tetrahedron's velocity for the vorticity
-   * and do not bound it better) and the emitters' inflow.
+   * The cells' largest plain speed (NaN when a cell's is NaN): their plain velocities' (without
+   * the tetrahedra's gradient corrections, which refine a tetrahedron's velocity for the
+   * vorticity and do not bound it better).
    */
-  maxSpeed(input: HybridSimInput): number {
+  cellSpeed(): number {
     const u = this.vorticity.plainVelocities(this.z)
     let m2 = 0
     for (let c = 0; c < this.mesh.cellCount; c++) {
       const s = u[3 * c] * u[3 * c] + u[3 * c + 1] * u[3 * c + 1] + u[3 * c + 2] * u[3 * c + 2]
       if (s > m2 || s !== s) m2 = s
     }
-    let m = Math.sqrt(m2)
+    return Math.sqrt(m2)
+  }
+
+  /** Largest speed the next substep must follow: the cells' (cellSpeed, unless the caller has it) and the emitters' inflow. */
+  maxSpeed(input: HybridSimInput, cells = this.cellSpeed()): number {
+    let m = cells
     for (const e of input.emitters) if (e.fluid === 'gas' && e.rate > 0) m = Math.max(m, Math.hypot(e.velocity[0], e.velocity[1], e.velocity[2]))
     return m
   }

@@ -64,6 +64,8 @@ export class HybridSolver implements Solver<HybridSimInput> {
   private _time = 0
   private animFrame = 1
   private lastStats: StepStats = emptyStepStats(HYBRID_PHASES)
+  /** The cells' speed the last guard measured, on which fields (speedNow); null once a substep starts. */
+  private guardSpeed: { fields: HybridFields; cells: number } | null = null
   private readonly scratch = new Float64Array(3)
   private readonly axis = new Float64Array(9)
 
@@ -131,7 +133,7 @@ export class HybridSolver implements Solver<HybridSimInput> {
     if (!this.mesh) this.placeObstacles(input, 0, stats)
     const h0 = this.setup.grid.dx
     runSubsteps(dt, input, h0, this._time, {
-      speed: () => this.fields!.maxSpeed(input),
+      speed: () => this.speedNow(input),
       reach: 0,
       substep: (h, offset) => this.substep(h, offset, input, stats),
       guard: () => this.guard(dt, input),
@@ -142,7 +144,18 @@ export class HybridSolver implements Solver<HybridSimInput> {
     return stats
   }
 
+  /**
+   * The next substep's speed (HybridFields.maxSpeed): the cells' part as the last guard measured
+   * it when no substep ran since on the same fields (a pass over every cell, done once instead
+   * of twice between two substeps and across a frame's end), the emitters' from this frame.
+   */
+  private speedNow(input: HybridSimInput): number {
+    const f = this.fields!, g = this.guardSpeed
+    return f.maxSpeed(input, g !== null && g.fields === f ? g.cells : f.cellSpeed())
+  }
+
   private substep(h: number, offset: number, input: HybridSimInput, stats: StepStats): void {
+    this.guardSpeed = null
     this.placeObstacles(input, offset + h, stats)
     const f = this.fields!, P = this.vortex
     const cellAt = (x: number, y: number, z: number) => f.cellAt(x, y, z)
@@ -235,7 +248,10 @@ export class HybridSolver implements Solver<HybridSimInput> {
   }
 
   private guard(dt: number, input: HybridSimInput): void {
-    const speed = this.fields!.maxSpeed(input)
+    const f = this.fields!
+    const cells = f.cellSpeed()
+    this.guardSpeed = { fields: f, cells }
+    const speed = f.maxSpeed(input, cells)
     const limit = (INSTABILITY_FACTOR * input.maxSubsteps * input.cfl * this.setup.grid.dx) / dt
     if (!(speed <= limit)) {
       throw new EddyError('SIM_UNSTABLE', Number.isNaN(speed)
