@@ -385,15 +385,17 @@ export class HybridAdvection {
     if (zOut !== zNew) zNew.set(zOut)
     const { faceCount, faceNormal: N } = this.mesh
     const { status, at, cell, left } = K.faceTrace
-    const { pos, vel } = this
+    const vel = this.vel
     let clamped = 0
     for (let f = 0; f < faceCount; f++) {
       const st = status[f]
       if (st === FACE_VALUE_DONE) continue
-      if (st === FACE_VALUE_DONE_CLAMPED || (st === HEX_TRACE_FULL && left[f] !== 0)) clamped++
-      if (st === FACE_VALUE_DONE_CLAMPED) continue
-      pos[0] = at[3 * f]; pos[1] = at[3 * f + 1]; pos[2] = at[3 * f + 2]
-      this.interpolation.accurateVelocityAt(pos[0], pos[1], pos[2], cell[f], zOld, vel, 0)
+      if (st === FACE_VALUE_DONE_CLAMPED) {
+        clamped++
+        continue
+      }
+      if (st === HEX_TRACE_FULL && left[f] !== 0) clamped++
+      this.interpolation.accurateVelocityAt(at[3 * f], at[3 * f + 1], at[3 * f + 2], cell[f], zOld, vel, 0)
       zNew[f] = vel[0] * N[3 * f] + vel[1] * N[3 * f + 1] + vel[2] * N[3 * f + 2]
     }
     this.clampedTraces = clamped

@@ -1,10 +1,11 @@
 // Twin of src-shared/sim/hybrid/macStencil.ts: the staggered (MAC) trilinear velocity on the
 // hybrid mesh's grid faces, split faces included (the area-weighted mean of their triangles),
 // in the reference's operations and order so each answer is its bits. Helpers of the
-// face-value row (hybridFit.ts accurateFaceValues); no kernel of its own.
+// face-value row (hybridFit.ts accurateFaceValues) and of the hexahedral traces' single-face
+// path (hybridTrace.ts, whole faces only); no kernel of its own.
 import { rf64, ri32 } from './common'
 
-@inline function floorNear(u: f64, c: i32): i32 {
+@inline export function floorNear(u: f64, c: i32): i32 {
   const f = Math.floor(u)
   return f < <f64>(c - 1) ? c - 1 : f > <f64>c ? c : <i32>f
 }
@@ -22,8 +23,12 @@ function macFaceValue(gridFaceStart: usize, gridFaces: usize, faceNormal: usize,
   return q / area
 }
 
-/** macComponentAt: component a at grid point (gx, gy, gz) of cube (ci, cj, ck); NaN when a stencil face is outside the grid or has no mesh face. */
-function macComponentAt(
+/**
+ * macComponentAt: component a at grid point (gx, gy, gz) of cube (ci, cj, ck); NaN when a
+ * stencil face is outside the grid or has no mesh face. gridFaceStart 0: whole faces only (a
+ * split face counts as missing).
+ */
+export function macComponentAt(
   macSingle: usize, macSign: usize, gridFaceStart: usize, gridFaces: usize, faceNormal: usize, faceArea: usize, zf: usize,
   a: i32, gx: f64, gy: f64, gz: f64, ci: i32, cj: i32, ck: i32, nx: i32, ny: i32, nz: i32,
 ): f64 {
@@ -38,7 +43,7 @@ function macComponentAt(
   for (let d = 0; d < 8; d++) {
     const g = base + (d & 1) + fx * (((d & 2) != 0 ? 1 : 0) + fy * ((d & 4) != 0 ? 1 : 0))
     const f = ri32(macSingle, g)
-    const value = f >= 0 ? rf64(zf, f) * rf64(macSign, g) : macFaceValue(gridFaceStart, gridFaces, faceNormal, faceArea, zf, g, a)
+    const value = f >= 0 ? rf64(zf, f) * rf64(macSign, g) : gridFaceStart == 0 ? NaN : macFaceValue(gridFaceStart, gridFaces, faceNormal, faceArea, zf, g, a)
     if (value != value) return NaN
     sum += ((d & 1) != 0 ? tx : 1 - tx) * ((d & 2) != 0 ? ty : 1 - ty) * ((d & 4) != 0 ? tz : 1 - tz) * value
   }

@@ -3,6 +3,7 @@
 // each face's status, end point and velocity are the reference's bits.
 import { rf64, ri32, ru8, wf64, wi32 } from './common'
 import { gridCubeAt } from './hybridGrid'
+import { floorNear, macComponentAt } from './hybridMac'
 
 const DONE: u8 = 0
 const ACCURATE: u8 = 1
@@ -53,11 +54,6 @@ let ez: f64 = 0
   return hexCellAt(cubeHex, ex, ey, ez, nx, ny, nz, ox, oy, oz, invH)
 }
 
-@inline function floorNear(u: f64, c: i32): i32 {
-  const f = Math.floor(u)
-  return f < <f64>(c - 1) ? c - 1 : f > <f64>c ? c : <i32>f
-}
-
 // macStencil's answer (for macComponent, and for each lane of macComponent2): the first grid
 // face, the row strides, the weights, and whether the stencil fails (a face outside the grid).
 let mBase: i32 = 0
@@ -81,21 +77,9 @@ let mTz: f64 = 0
   mFx = fx; mFy = fy
 }
 
-/** macComponent over whole grid faces only; NaN for a stencil face outside, split, missing or NaN. */
+/** macComponent over whole grid faces only (hybridMac.ts); NaN for a stencil face outside, split, missing or NaN. */
 function macComponent(macSingle: usize, macSign: usize, zf: usize, a: i32, gx: f64, gy: f64, gz: f64, ci: i32, cj: i32, ck: i32, nx: i32, ny: i32, nz: i32): f64 {
-  macStencil(a, gx, gy, gz, ci, cj, ck, nx, ny, nz)
-  if (mBad) return NaN
-  const base = mBase, fx = mFx, fy = mFy, tx = mTx, ty = mTy, tz = mTz
-  let sum: f64 = 0
-  for (let d = 0; d < 8; d++) {
-    const g = base + (d & 1) + fx * (((d & 2) != 0 ? 1 : 0) + fy * ((d & 4) != 0 ? 1 : 0))
-    const f = ri32(macSingle, g)
-    if (f < 0) return NaN
-    const value = rf64(zf, f) * rf64(macSign, g)
-    if (value != value) return NaN
-    sum += ((d & 1) != 0 ? tx : 1 - tx) * ((d & 2) != 0 ? ty : 1 - ty) * ((d & 4) != 0 ? tz : 1 - tz) * value
-  }
-  return sum
+  return macComponentAt(macSingle, macSign, 0, 0, 0, 0, zf, a, gx, gy, gz, ci, cj, ck, nx, ny, nz)
 }
 
 // Two traces at once. A trace is one long chain of dependent steps (a lookup's eight corners
