@@ -18,6 +18,7 @@ import {
 } from '../../../src-shared/sim/core/sparse/csr'
 import { dotBlocks, gsRows, spmvRows } from '../../../src-shared/sim/core/sparse/kernels'
 import { EXTRAPOLATE_BLOCKS, JACOBI_ROWS, SCALE_BLOCKS, SPMV_MULTI, ZERO_BLOCKS } from '../../../src-shared/sim/core/sparse/rows'
+import { packedRowsOn } from '../../../src-shared/sim/core/sparse/csrKernels'
 import { MulticolorGaussSeidel, prolongAddCsr, restrictCsr, SparseVectorOps, spmv, spmvAdd, spResidual } from '../../../src-shared/sim/core/sparse/ops'
 import { createWasmBackend, type WasmKernelBackend } from '../../../src-shared/sim/wasm/wasmBackend'
 import type { SlabPool } from '../../../src-shared/sim/parallel/slabPool'
@@ -308,6 +309,50 @@ describe('WebAssembly sparse twins', () => {
       expectSameResults(res[1], ts[1])
     }
     expect(nnzOf(A)).toBeGreaterThan(0)
+  })
+})
+
+describe('colour-packed Gauss-Seidel (GS_PACKED: each colour\'s rows copied together, so a sweep streams them)', () => {
+  const A = randomSymmetricPattern(3001, 5)
+  const c = colorRows(A)
+
+  it('packs row order[q] at packed row q with its entries in storage order, on TypeScript and WebAssembly', () => {
+    const k = createKernelBackend('wasm', { threads: 3, minParallelWork: 0, strict: true, initialBytes: 1 << 22 })
+    backends.push(k)
+    const W = copyCsr(A, k)
+    const order = k.i32(A.n)
+    order.set(c.order)
+    for (const P of [packedRowsOn(TS_KERNELS, A, c.order), packedRowsOn(k, W, order)]) {
+      expect(P.rowPtr[A.n]).toBe(nnzOf(A))
+      for (const q of [0, 1, 777, A.n - 1]) {
+        const i = c.order[q]
+        expect(Array.from(P.col.subarray(P.rowPtr[q], P.rowPtr[q + 1]))).toEqual(Array.from(A.col.subarray(A.rowPtr[i], A.rowPtr[i + 1])))
+        expect(Array.from(P.val.subarray(P.rowPtr[q], P.rowPtr[q + 1]))).toEqual(Array.from(A.val.subarray(A.rowPtr[i], A.rowPtr[i + 1])))
+      }
+    }
+  })
+
+  it('sweeps to the same bits as the rows relaxed in place, on TypeScript and on 1-3 WebAssembly threads', () => {
+    const b = randVec(A.n, 4)
+    const sweeps = (kernels: KernelBackend, pack: boolean): Float64Array => {
+      const M = kernels === TS_KERNELS ? A : copyCsr(A, kernels)
+      const x = kernels === TS_KERNELS ? new Float64Array(A.n) : kernels.f64(A.n)
+      const bb = kernels === TS_KERNELS ? b : kernels.f64(A.n)
+      if (bb !== b) bb.set(b)
+      const gs = new MulticolorGaussSeidel(M, kernels, undefined, pack)
+      for (let s = 0; s < 3; s++) gs.symmetricSweep(x, bb)
+      return Float64Array.from(x)
+    }
+    const ref = sweeps(TS_KERNELS, false)
+    expect(ref.some((v) => v !== 0)).toBe(true)
+    expect(sameBits(sweeps(TS_KERNELS, true), ref)).toBe(true)
+    for (const threads of [1, 2, 3]) {
+      const k = createKernelBackend('wasm', { threads, minParallelWork: 0, strict: true, initialBytes: 1 << 22 })
+      backends.push(k)
+      expect(sameBits(sweeps(k, true), ref), `${threads} threads, packed`).toBe(true)
+      expect(sameBits(sweeps(k, false), ref), `${threads} threads, in place`).toBe(true)
+      expect((k as WasmKernelBackend).fallbacks).toBe(0)
+    }
   })
 })
 

@@ -372,6 +372,27 @@ export function coloringFrom(color: Int32Array, n: number, colors: number, alloc
 }
 
 /**
+ * The row starts of A's rows taken in the order `order` (packed row q is row order[q]):
+ * outPtr[q + 1] = outPtr[q] + the length of row order[q]; outPtr[0] = 0.
+ */
+export function packedRowStarts(rowPtr: Int32Array, order: Int32Array, n: number, outPtr: Int32Array): void {
+  outPtr[0] = 0
+  for (let q = 0; q < n; q++) outPtr[q + 1] = outPtr[q] + (rowPtr[order[q] + 1] - rowPtr[order[q]])
+}
+
+/** Packed rows [q0, q1): row order[q]'s entries, in A's storage order, at outPtr[q]. */
+export function packRowsInto(rowPtr: Int32Array, col: Int32Array, val: Float64Array, order: Int32Array, outPtr: Int32Array, outCol: Int32Array, outVal: Float64Array, q0: number, q1: number): void {
+  for (let q = q0; q < q1; q++) {
+    const i = order[q]
+    let p = outPtr[q]
+    for (let r = rowPtr[i], e = rowPtr[i + 1]; r < e; r++, p++) {
+      outCol[p] = col[r]
+      outVal[p] = val[r]
+    }
+  }
+}
+
+/**
  * The 7-point Poisson matrix on an nx x ny x nz cell grid with Dirichlet walls: diagonal 6,
  * -1 to each neighbour inside the grid (symmetric positive definite), columns sorted.
  */

@@ -1,13 +1,16 @@
-// The multigrid setups' CSR transposes, in-place symmetrisations and greedy row colourings
-// (csr.ts transposeInto, symmetriseInPlace and rowColoursInto) as kernel rows, so the
+// The multigrid setups' CSR transposes, in-place symmetrisations, greedy row colourings and
+// colour-packed copies (csr.ts transposeInto, symmetriseInPlace, rowColoursInto,
+// packedRowStarts and packRowsInto) as kernel rows, so the
 // WebAssembly backend runs them in its memory: each is one sequential pass (a counting sort, a
 // cursor per row, colours in row order), serial rows (range 1) whose twins in
-// wasm/assembly/amgSetup.ts repeat the references' operations (the same bits). Serial in
-// TypeScript they were about a sixth of the aggregation hierarchy's setup at a million unknowns.
+// wasm/assembly/amgSetup.ts repeat the references' operations (the same bits); the packed
+// copy's entries are split over the threads. Serial in TypeScript they were about a sixth of
+// the aggregation hierarchy's setup at a million unknowns (the copy alone 63-66 ms there, over
+// memory the WebAssembly side already holds).
 import { TS_KERNELS } from '../kernelBackend'
-import { defineKernel, f64, i32, int, type KernelArgs, scratch } from '../kernelTable'
+import { defineKernel, f64, i32, int, type KernelArgs, scratch, size } from '../kernelTable'
 import type { KernelBackend } from '../kernelTypes'
-import { coloringFrom, colorRows, type CsrMatrix, maxRowLength, type RowColoring, rowColoursInto, symmetriseInPlace, transposeCsr, transposeInto } from './csr'
+import { coloringFrom, colorRows, type CsrMatrix, maxRowLength, packedRowStarts, packRowsInto, type RowColoring, rowColoursInto, symmetriseInPlace, transposeCsr, transposeInto } from './csr'
 
 const num = (a: KernelArgs, i: number) => a[i] as number
 
@@ -73,4 +76,38 @@ export function colorRowsOn(kernels: KernelBackend, A: CsrMatrix): RowColoring {
   const color = kernels.i32(n + 1)
   kernels.run(COLOR_ROWS, A.rowPtr, A.col, n, color, maxRowLength(A.rowPtr, n), null)
   return coloringFrom(color, n, color[n], kernels)
+}
+
+/** packedRowStarts as a serial row. Args: rowPtr, order, n, outPtr (n + 1). */
+export const PACKED_ROW_STARTS = defineKernel({
+  name: 'packedRowStartsSerial',
+  args: [i32('rowPtr'), i32('order'), int('n'), i32('outPtr')],
+  split: 'rows',
+  range: () => 1,
+  work: () => 0,
+  worker: true,
+  ref: (rowPtr: Int32Array, order: Int32Array, n: number, outPtr: Int32Array) => packedRowStarts(rowPtr, order, n, outPtr),
+})
+
+/** packRowsInto over the packed rows. Args: rowPtr, col, val, order, outPtr, outCol, outVal, rows. */
+export const PACK_ROWS = defineKernel({
+  name: 'packRows',
+  args: [i32('rowPtr'), i32('col'), f64('val'), i32('order'), i32('outPtr'), i32('outCol'), f64('outVal'), size('rows')],
+  split: 'rows',
+  range: (a) => num(a, 7),
+  work: (a) => (a[0] as Int32Array)[num(a, 7)],
+  ref: packRowsInto,
+})
+
+/**
+ * A's rows in the order `order` (packed row q is row order[q], its entries in A's storage
+ * order), allocated by `kernels`; made by the rows above where A and order lie in its memory.
+ */
+export function packedRowsOn(kernels: KernelBackend, A: CsrMatrix, order: Int32Array): CsrMatrix {
+  const { n } = A
+  const nnz = A.rowPtr[n]
+  const P: CsrMatrix = { n, cols: A.cols, rowPtr: kernels.i32(n + 1), col: kernels.i32(nnz), val: kernels.f64(nnz) }
+  kernels.run(PACKED_ROW_STARTS, A.rowPtr, order, n, P.rowPtr)
+  kernels.run(PACK_ROWS, A.rowPtr, A.col, A.val, order, P.rowPtr, P.col, P.val, n)
+  return P
 }

@@ -74,6 +74,27 @@ export function gsRows(rowPtr: Int32Array, col: Int32Array, val: Float64Array, x
 }
 
 /**
+ * gsRows over a colour-packed copy of the matrix: packed row q is row order[q] of A (its entries
+ * in A's storage order), and a colour's rows are the packed rows [start, start + count), so a
+ * sweep streams the colour's entries instead of picking its rows out of all of A's. Positions
+ * [t0, t1) of the colour; the same operations as gsRows on the same rows (the same bits).
+ */
+export function gsPackedRows(rowPtr: Int32Array, col: Int32Array, val: Float64Array, x: Float64Array, b: Float64Array, order: Int32Array, start: number, t0: number, t1: number): void {
+  for (let t = t0; t < t1; t++) {
+    const q = start + t, i = order[q]
+    let s = b[i]
+    let d = 0
+    const end = rowPtr[q + 1]
+    for (let p = rowPtr[q]; p < end; p++) {
+      const c = col[p]
+      if (c === i) d = val[p]
+      else s -= val[p] * x[c]
+    }
+    if (d !== 0) x[i] = s / d
+  }
+}
+
+/**
  * Row i's Gauss-Seidel update, reading unknowns in [r0, r1) from x and the others from xOld;
  * the off-diagonal terms subtracted in storage order, a row with A_ii = 0 left alone.
  */

@@ -8,9 +8,9 @@ import { TS_KERNELS } from '../kernelBackend'
 import type { KernelBackend } from '../kernelTypes'
 import type { LinearOperator, Preconditioner, VectorOps } from '../pcg'
 import type { CsrMatrix, RowColoring } from './csr'
-import { colorRowsOn } from './csrKernels'
+import { colorRowsOn, packedRowsOn } from './csrKernels'
 import { RESIDUAL_MULTI } from './jacobiCgKernels'
-import { AXPY_BLOCKS, blockCount, DOT_BLOCKS, GS_BLOCKS, GS_ROWS, SP_RESIDUAL, SPARSE_BLOCK, SPMV, SPMV_ADD, UPDATE_ITERATE_BLOCKS, XPBY_BLOCKS } from './rows'
+import { AXPY_BLOCKS, blockCount, DOT_BLOCKS, GS_BLOCKS, GS_PACKED, GS_ROWS, SP_RESIDUAL, SPARSE_BLOCK, SPMV, SPMV_ADD, UPDATE_ITERATE_BLOCKS, XPBY_BLOCKS } from './rows'
 
 /** y = A x (y must not alias x). */
 export function spmv(kernels: KernelBackend, A: CsrMatrix, x: Float64Array, y: Float64Array): void {
@@ -111,22 +111,39 @@ export class MulticolorGaussSeidel {
   readonly coloring: RowColoring
   /** Each colour's rows (views of coloring.order). */
   private readonly lists: Int32Array[]
+  /**
+   * A's rows copied in colour order (packed row q is row coloring.order[q]), so a colour's sweep
+   * streams its own entries: with A's rows in place a colour's rows lie between the other
+   * colours', and each sweep pulls in nearly every cache line of the matrix. The same bits
+   * (GS_PACKED repeats GS_ROWS's operations on the same rows). Measured on 2 threads, the two
+   * ways alternated in one process: a symmetric sweep of the ramp jet's hybrid pressure matrix
+   * (126,175 unknowns, 5 colours) 3.51 -> 3.09 ms, of a tetrahedral ball's (1,009,152 unknowns,
+   * 4 colours) 26.5-26.8 -> 19.2-19.7 ms, and the ball's AMG-CG solve (smoothed aggregation,
+   * 11 iterations) 1235 -> 1103 ms. The copy costs one pass over A (26 ms at the ball's 5M
+   * entries in reused memory, 63-70 in fresh), paid back within a few V-cycles. null: not packed.
+   */
+  private readonly packed: CsrMatrix | null
 
   constructor(
     readonly A: CsrMatrix,
     readonly kernels: KernelBackend = TS_KERNELS,
     coloring?: RowColoring,
+    pack = true,
   ) {
     this.coloring = coloring ?? colorRowsOn(kernels, A)
     const { colors, order, colorStart } = this.coloring
     this.lists = []
     for (let c = 0; c < colors; c++) this.lists.push(order.subarray(colorStart[c], colorStart[c + 1]))
+    this.packed = pack && colors > 1 ? packedRowsOn(kernels, A, order) : null
   }
 
   /** Relaxes colour c's rows. */
   relaxColor(x: Float64Array, b: Float64Array, c: number): void {
     const list = this.lists[c]
-    if (list.length > 0) this.kernels.run(GS_ROWS, this.A.rowPtr, this.A.col, this.A.val, x, b, list)
+    if (list.length === 0) return
+    const P = this.packed
+    if (P) this.kernels.run(GS_PACKED, P.rowPtr, P.col, P.val, x, b, this.coloring.order, this.coloring.colorStart[c], list.length)
+    else this.kernels.run(GS_ROWS, this.A.rowPtr, this.A.col, this.A.val, x, b, list)
   }
 
   /** One sweep over every colour, forward (0 .. colors-1) or backward. */

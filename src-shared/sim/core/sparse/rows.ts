@@ -3,7 +3,7 @@
 // threads; vector rows split fixed-size blocks of SPARSE_BLOCK entries, so reductions have
 // the same partials whatever the thread count.
 import { defineKernel, f64, float, i32, int, type KernelArgs, size } from '../kernelTable'
-import { axpyBlocks, dotBlocks, extrapolateBlocks, gsBlocks, scaleBlocks, spmvMultiRows, gsRows, icFactorSlab, icSolveSlab, jacobiRows, residualRows, spmvAddRows, spmvRows, updateIterateBlocks, xpbyBlocks, zeroRangesBlocks } from './kernels'
+import { axpyBlocks, dotBlocks, extrapolateBlocks, gsBlocks, scaleBlocks, spmvMultiRows, gsRows, gsPackedRows, icFactorSlab, icSolveSlab, jacobiRows, residualRows, spmvAddRows, spmvRows, updateIterateBlocks, xpbyBlocks, zeroRangesBlocks } from './kernels'
 
 /** Entries per reduction block (even, so the two-lane sums start on a lane boundary). */
 export const SPARSE_BLOCK = 4096
@@ -92,6 +92,25 @@ export const GS_ROWS = defineKernel({
   // do not read each other, so any order gives the same bits).
   piecesPerThread: 4,
   ref: gsRows,
+})
+
+/**
+ * Gauss-Seidel on one colour of a colour-packed matrix (kernels.ts gsPackedRows): packed rows
+ * [start, start + count), row order[q] of A at packed row q. Args: rowPtr, col, val (packed), x,
+ * b, order, start, count.
+ */
+export const GS_PACKED = defineKernel({
+  name: 'gsPacked',
+  args: [...csr, f64('x'), f64('b'), i32('order'), int('start'), size('count')],
+  split: 'rows',
+  range: (a) => num(a, 7),
+  work: (a, n) => {
+    const rowPtr = a[0] as Int32Array, start = num(a, 6)
+    return rowPtr[start + n] - rowPtr[start]
+  },
+  // As GS_ROWS: rows differ in length, and rows of one colour do not read each other.
+  piecesPerThread: 4,
+  ref: gsPackedRows,
 })
 
 /** Gauss-Seidel in fixed blocks of rows, other blocks read from xOld (kernels.ts gsBlocks). Args: csr, x, b, xOld, n, block, forward. */

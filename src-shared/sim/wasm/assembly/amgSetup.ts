@@ -300,3 +300,26 @@ export function relaxedProlongationFill(
     wi32(lengths, i, finishRow(outCol, outVal, acc, start, end) - start)
   }
 }
+
+/** packedRowStartsSerial (csr.ts packedRowStarts): the packed rows' starts, one pass. */
+export function packedRowStartsSerial(rowPtr: usize, order: usize, n: i32, outPtr: usize, k0: i32, k1: i32, worker: i32): void {
+  let p = 0
+  wi32(outPtr, 0, 0)
+  for (let q = 0; q < n; q++) {
+    const i = ri32(order, q)
+    p += ri32(rowPtr, i + 1) - ri32(rowPtr, i)
+    wi32(outPtr, q + 1, p)
+  }
+}
+
+/** packRows (csr.ts packRowsInto): packed rows [q0, q1), each row order[q]'s entries copied in order. */
+export function packRows(rowPtr: usize, col: usize, val: usize, order: usize, outPtr: usize, outCol: usize, outVal: usize, q0: i32, q1: i32): void {
+  for (let q = q0; q < q1; q++) {
+    const i = ri32(order, q)
+    const s = ri32(rowPtr, i)
+    const m = ri32(rowPtr, i + 1) - s
+    const o = ri32(outPtr, q)
+    memory.copy(outCol + (<usize>o << 2), col + (<usize>s << 2), <usize>m << 2)
+    memory.copy(outVal + (<usize>o << 3), val + (<usize>s << 3), <usize>m << 3)
+  }
+}

@@ -106,6 +106,71 @@ export function gsRows(rowPtr: usize, col: usize, val: usize, x: usize, b: usize
   if (t < t1) gsRow(rowPtr, col, val, x, b, ri32(rows, t))
 }
 
+/**
+ * gsPacked: gsRows over a colour-packed matrix (kernels.ts gsPackedRows), packed rows
+ * start + [t0, t1), row order[q] of A at packed row q: two consecutive packed rows per step in
+ * the two lanes, as gsRows pairs two listed rows (the same operations, the same bits).
+ */
+export function gsPacked(rowPtr: usize, col: usize, val: usize, x: usize, b: usize, order: usize, start: i32, t0: i32, t1: i32): void {
+  let q = start + t0
+  const qEnd = start + t1
+  for (; q + 1 < qEnd; q += 2) {
+    const i0 = ri32(order, q)
+    const i1 = ri32(order, q + 1)
+    const p0 = ri32(rowPtr, q)
+    const p1 = ri32(rowPtr, q + 1)
+    const e1 = ri32(rowPtr, q + 2)
+    const m0 = p1 - p0
+    const m1 = e1 - p1
+    const m = m0 < m1 ? m0 : m1
+    let s = f64x2.replace_lane(f64x2.splat(rf64(b, i0)), 1, rf64(b, i1))
+    let d0: f64 = 0
+    let d1: f64 = 0
+    for (let r = 0; r < m; r++) {
+      const c0 = ri32(col, p0 + r)
+      const c1 = ri32(col, p1 + r)
+      const a0 = rf64(val, p0 + r)
+      const a1 = rf64(val, p1 + r)
+      let prod = f64x2.mul(f64x2.replace_lane(f64x2.splat(a0), 1, a1), f64x2.replace_lane(f64x2.splat(rf64(x, c0)), 1, rf64(x, c1)))
+      if (c0 == i0) {
+        d0 = a0
+        prod = f64x2.replace_lane(prod, 0, 0)
+      }
+      if (c1 == i1) {
+        d1 = a1
+        prod = f64x2.replace_lane(prod, 1, 0)
+      }
+      s = f64x2.sub(s, prod)
+    }
+    let s0 = f64x2.extract_lane(s, 0)
+    let s1 = f64x2.extract_lane(s, 1)
+    for (let p = p0 + m; p < p1; p++) {
+      const c = ri32(col, p)
+      if (c == i0) d0 = rf64(val, p)
+      else s0 -= rf64(val, p) * rf64(x, c)
+    }
+    for (let p = p1 + m; p < e1; p++) {
+      const c = ri32(col, p)
+      if (c == i1) d1 = rf64(val, p)
+      else s1 -= rf64(val, p) * rf64(x, c)
+    }
+    if (d0 != 0) wf64(x, i0, s0 / d0)
+    if (d1 != 0) wf64(x, i1, s1 / d1)
+  }
+  if (q < qEnd) {
+    const i = ri32(order, q)
+    let s = rf64(b, i)
+    let d: f64 = 0
+    const end = ri32(rowPtr, q + 1)
+    for (let p = ri32(rowPtr, q); p < end; p++) {
+      const c = ri32(col, p)
+      if (c == i) d = rf64(val, p)
+      else s -= rf64(val, p) * rf64(x, c)
+    }
+    if (d != 0) wf64(x, i, s / d)
+  }
+}
+
 /** dotBlocks: partial[k] = even-lane sum + odd-lane sum (+ odd tail) over block k, blocks [k0, k1). */
 /**
  * gsBlocks (kernels.ts): Gauss-Seidel in fixed blocks of rows, each block's rows reading its own
