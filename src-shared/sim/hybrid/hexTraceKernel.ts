@@ -22,9 +22,18 @@
 // Every operation is the one HybridAdvection.trace / HybridInterpolation.fastVelocityAt /
 // macVelocityAt / scalarsAt / HybridLocator.cellAt performs, in the same order, so each answer
 // is the same bits whichever side computes it and however the range is split over threads.
+//
+// The face row reads the staggered stencil's values from a table by grid face (MAC_GRID_VALUES,
+// run before it on the same face velocities): one load a stencil face where the mesh's tables
+// took three in a chain (the grid face's mesh face, then its velocity, and its sign). The same
+// values, so the same bits. The ramp jet's hybrid mesh (2 threads, old and new alternated in
+// one process, three runs): the faces' traces, the table's row included, 30.7 / 32.5 / 44.2 ->
+// 26.7 / 27.9 / 39.0 ms a call. Reading the fast field's corners from a table by lattice point
+// as well saved nothing (the cells' traces, that table's row included, 10.4-12.8 -> 10.6-12.8
+// ms a call): a hexahedron's eight corner indices share one cache line.
 import { defineKernel, f64, float, i32, int, type KernelArgs, size, struct, u8 } from '../core/kernelTable'
 import { gridCubeAt } from './hybridLocate'
-import { macComponentAt } from './macStencil'
+import { macGridComponentAt, macGridValues } from './macStencil'
 import { FACE_OBSTACLE, FACE_WALL } from './hybridMesh'
 import { CELL_HEX } from './hybridMesh'
 
@@ -44,9 +53,6 @@ export interface HexTraceMesh {
   cubeHex: Int32Array
   hexCube: Int32Array
   cellKind: Uint8Array
-  /** Per grid face its one mesh face (-1 for none or a split face), and that face's normal along the grid face's axis (HybridInterpolation). */
-  macSingle: Int32Array
-  macSign: Float64Array
 }
 
 export const HEX_TRACE_MESH_FIELDS = {
@@ -59,8 +65,6 @@ export const HEX_TRACE_MESH_FIELDS = {
   cubeHex: 'i32',
   hexCube: 'i32',
   cellKind: 'u8',
-  macSingle: 'i32',
-  macSign: 'f64',
 } as const
 
 /** HybridLocator.cellAt where the point's cube is hexahedral: its hexahedron, else -1 (outside, band, solid, NaN). */
@@ -102,21 +106,16 @@ function hexTraceEnd(M: HexTraceMesh, vv: Float64Array, x: number, y: number, z:
 }
 
 /**
- * HybridInterpolation.macComponent over whole grid faces only (macStencil.ts): NaN when a
- * stencil face lies outside the grid, is split or missing (macSingle -1), or holds NaN.
- */
-function macComponent(M: HexTraceMesh, zf: Float64Array, a: number, gx: number, gy: number, gz: number, ci: number, cj: number, ck: number, nx: number, ny: number, nz: number): number {
-  return macComponentAt(M.macSingle, M.macSign, null, zf, a, gx, gy, gz, ci, cj, ck, nx, ny, nz)
-}
-
-/**
  * Faces [f0, f1) of advectFaces' traces over dt through the fast field vv (3 per vertex) from
- * the face velocities zOld, on a grid of nx x ny x nz cubes at (ox, oy, oz), invH = 1 / dx:
- * status[f] says which case the face is (HEX_TRACE_*), with zNew[f] for HEX_TRACE_DONE and the
- * trace's end at[3f..3f+2] and cell[f] for HEX_TRACE_ACCURATE.
+ * the face velocities zOld (zGrid: their values by grid face, MAC_GRID_VALUES), on a grid of
+ * nx x ny x nz cubes at (ox, oy, oz), invH = 1 / dx: status[f] says which case the face is
+ * (HEX_TRACE_*), with zNew[f] for HEX_TRACE_DONE and the trace's end at[3f..3f+2] and cell[f]
+ * for HEX_TRACE_ACCURATE. A MAC stencil is HybridInterpolation.macComponent over whole grid
+ * faces only (macStencil.ts): NaN when a stencil face lies outside the grid, is split or
+ * missing, or holds NaN.
  */
 export function hexFaceTraces(
-  M: HexTraceMesh, vv: Float64Array, zOld: Float64Array, dt: number, hexCount: number,
+  M: HexTraceMesh, vv: Float64Array, zOld: Float64Array, zGrid: Float64Array, dt: number, hexCount: number,
   nx: number, ny: number, nz: number, ox: number, oy: number, oz: number, invH: number,
   zNew: Float64Array, at: Float64Array, cell: Int32Array, status: Uint8Array, f0: number, f1: number,
 ): void {
@@ -147,15 +146,15 @@ export function hexFaceTraces(
     const n0 = N[3 * f], n1 = N[3 * f + 1], n2 = N[3 * f + 2]
     const axis = n1 === 0 && n2 === 0 ? 0 : n0 === 0 && n2 === 0 ? 1 : n0 === 0 && n1 === 0 ? 2 : -1
     if (axis >= 0) {
-      const q = macComponent(M, zOld, axis, gx, gy, gz, ci, cj, ck, nx, ny, nz)
+      const q = macGridComponentAt(zGrid, axis, gx, gy, gz, ci, cj, ck, nx, ny, nz)
       if (q !== q) continue
       zNew[f] = q * N[3 * f + axis]
     } else {
-      const u = macComponent(M, zOld, 0, gx, gy, gz, ci, cj, ck, nx, ny, nz)
+      const u = macGridComponentAt(zGrid, 0, gx, gy, gz, ci, cj, ck, nx, ny, nz)
       if (u !== u) continue
-      const v = macComponent(M, zOld, 1, gx, gy, gz, ci, cj, ck, nx, ny, nz)
+      const v = macGridComponentAt(zGrid, 1, gx, gy, gz, ci, cj, ck, nx, ny, nz)
       if (v !== v) continue
-      const w = macComponent(M, zOld, 2, gx, gy, gz, ci, cj, ck, nx, ny, nz)
+      const w = macGridComponentAt(zGrid, 2, gx, gy, gz, ci, cj, ck, nx, ny, nz)
       if (w !== w) continue
       zNew[f] = u * n0 + v * n1 + w * n2
     }
@@ -166,20 +165,20 @@ export function hexFaceTraces(
 const num = (a: KernelArgs, i: number) => a[i] as number
 
 /**
- * hexFaceTraces over faces [0, faces). Args: M, vv, zOld, dt, hexCount, nx, ny, nz, ox, oy, oz,
- * invH, zNew, at, cell, status, faces.
+ * hexFaceTraces over faces [0, faces). Args: M, vv, zOld, zGrid, dt, hexCount, nx, ny, nz, ox,
+ * oy, oz, invH, zNew, at, cell, status, faces.
  */
 export const HEX_FACE_TRACES = defineKernel({
   name: 'hexFaceTraces',
   args: [
-    struct('M', HEX_TRACE_MESH_FIELDS), f64('vv'), f64('zOld'), float('dt'), int('hexCount'),
+    struct('M', HEX_TRACE_MESH_FIELDS), f64('vv'), f64('zOld'), f64('zGrid'), float('dt'), int('hexCount'),
     int('nx'), int('ny'), int('nz'), float('ox'), float('oy'), float('oz'), float('invH'),
     f64('zNew'), f64('at'), i32('cell'), u8('status'), size('faces'),
   ],
   split: 'rows',
-  range: (a) => num(a, 16),
-  // Two fast-field reads (8 corners each) and a MAC stencil (24 faces): some 40 gathers a face.
-  work: (a) => 40 * num(a, 16),
+  range: (a) => num(a, 17),
+  // Two fast-field reads (8 corners each) and a MAC stencil (8 faces): some 30 gathers a face.
+  work: (a) => 30 * num(a, 17),
   // Faces among tetrahedra return at once: pieces keep the threads finishing together.
   piecesPerThread: 4,
   ref: hexFaceTraces,
@@ -255,4 +254,13 @@ export const HEX_CELL_TRACES = defineKernel({
   work: (a) => 32 * num(a, 18),
   piecesPerThread: 4,
   ref: hexCellTraces,
+})
+
+/** macStencil.ts macGridValues over every grid face. Args: macSingle, macSign, zf, zGrid, gridFaces. */
+export const MAC_GRID_VALUES = defineKernel({
+  name: 'macGridValues',
+  args: [i32('macSingle'), f64('macSign'), f64('zf'), f64('zGrid'), size('gridFaces')],
+  split: 'rows',
+  range: (a) => num(a, 4),
+  ref: macGridValues,
 })

@@ -38,7 +38,7 @@ import type { HybridInterpolation } from './hybridInterpolation'
 import { HybridLocator } from './hybridLocate'
 import { FULL_TRACE_PARAMS, FULL_TRACES, type FullTraceMesh, TP_END_ONLY, TP_HEX_COUNT, TP_INV_CELL, TP_INV_H, TP_INX, TP_INY, TP_INZ, TP_IOX, TP_IOY, TP_IOZ, TP_NX, TP_NY, TP_NZ, TP_OX, TP_OY, TP_OZ, TP_STEP } from './fullTraceKernel'
 import { ACCURATE_FACE_VALUES, FACE_VALUE_DONE, FACE_VALUE_DONE_CLAMPED, type FaceValueMesh } from './faceValueKernel'
-import { HEX_CELL_TRACES, HEX_FACE_TRACES, HEX_TRACE_DONE, HEX_TRACE_FULL, type HexTraceMesh } from './hexTraceKernel'
+import { HEX_CELL_TRACES, HEX_FACE_TRACES, HEX_TRACE_DONE, HEX_TRACE_FULL, type HexTraceMesh, MAC_GRID_VALUES } from './hexTraceKernel'
 import { CELL_HEX, type HybridMesh, openSidesOf } from './hybridMesh'
 import { SCALAR_FIT_POINTS, SCALAR_FIT_SCRATCH } from './scalarFitKernel'
 import { LINEAR_FIT_POINTS, LINEAR_FIT_SCRATCH } from './linearFitKernel'
@@ -82,6 +82,11 @@ class FitBatch {
  */
 class KernelArrays {
   readonly mesh: HexTraceMesh
+  /** The mesh's staggered tables (HybridInterpolation's). */
+  readonly macSingle: Int32Array
+  readonly macSign: Float64Array
+  /** The face velocities by grid face (hexTraceKernel.ts MAC_GRID_VALUES), remade from each call's. */
+  readonly zGrid: Float64Array
   readonly copies: boolean
   readonly zOld: Float64Array
   readonly zNew: Float64Array
@@ -131,8 +136,11 @@ class KernelArrays {
     this.mesh = {
       faceCentre: own(mesh.faceCentre), faceNormal: own(mesh.faceNormal), faceCellA: own(mesh.faceCellA), faceKind: own(mesh.faceKind),
       cellCentre: own(mesh.cellCentre), hexVertices: own(mesh.hexVertices), cubeHex: own(mesh.cubeHex), hexCube: own(mesh.hexCube),
-      cellKind: own(mesh.cellKind), macSingle: own(interp.macSingle), macSign: own(interp.macSign),
+      cellKind: own(mesh.cellKind),
     }
+    this.macSingle = own(interp.macSingle)
+    this.macSign = own(interp.macSign)
+    this.zGrid = kernels.f64(interp.macSingle.length)
     this.copies = kernels.kind !== 'ts'
     const nf = mesh.faceCount, nc = mesh.cellCount
     const copy = (n: number) => (this.copies ? kernels.f64(n) : new Float64Array(0))
@@ -181,7 +189,7 @@ class KernelArrays {
     this.pick = kernels.u8(nc)
     const m = this.mesh
     this.faceValueMesh = {
-      faceCentre: m.faceCentre, faceNormal: m.faceNormal, faceArea: own(mesh.faceArea), hexCube: m.hexCube, cellKind: m.cellKind, macSingle: m.macSingle, macSign: m.macSign,
+      faceCentre: m.faceCentre, faceNormal: m.faceNormal, faceArea: own(mesh.faceArea), hexCube: m.hexCube, cellKind: m.cellKind, macSingle: this.macSingle, macSign: this.macSign,
       gridFaceStart: own(mesh.gridFaceStart), gridFaces: own(mesh.gridFaces), neighbourStart: own(interp.neighbourStart), neighbourFaces: own(interp.neighbourFaces),
       faceClass: own(interp.faceClass), cellMeanEdge: own(mesh.cellMeanEdge),
     }
@@ -364,7 +372,8 @@ export class HybridAdvection {
     const vv = this.reach(vertexVel, K.vv)
     const zOut = this.target(zNew, K.zNew)
     const { origin, dx, nx, ny, nz } = grid
-    K.kernels.run(HEX_FACE_TRACES, K.mesh, vv, z, dt, hexCount, nx, ny, nz, origin[0], origin[1], origin[2], 1 / dx, zOut, T.at, T.cell, T.status, faceCount)
+    K.kernels.run(MAC_GRID_VALUES, K.macSingle, K.macSign, z, K.zGrid, K.macSingle.length)
+    K.kernels.run(HEX_FACE_TRACES, K.mesh, vv, z, K.zGrid, dt, hexCount, nx, ny, nz, origin[0], origin[1], origin[2], 1 / dx, zOut, T.at, T.cell, T.status, faceCount)
     // The rest traced whole (fullTraceKernel.ts), each from its centre in cell a: it lies on
     // that cell's boundary, where its fields are defined, so no search is needed.
     this.fullTraces(faceCount, K.mesh.faceCentre, K.mesh.faceCellA, -dt, false, vv, T)

@@ -43,6 +43,28 @@ export function macFaceValue(T: MacTables, g: number, a: number, zf: Float64Arra
   return q / area
 }
 
+/** stencilAt's answer: the first grid face, the two row strides, the three weights. */
+const STENCIL = new Float64Array(6)
+
+/**
+ * The axis-a grid faces' stencil around grid point (gx, gy, gz) of cube (ci, cj, ck) into
+ * STENCIL; false when it reaches outside the grid.
+ */
+function stencilAt(a: number, gx: number, gy: number, gz: number, ci: number, cj: number, ck: number, nx: number, ny: number, nz: number): boolean {
+  const u = a === 0 ? gx : gx - 0.5, v = a === 1 ? gy : gy - 0.5, w = a === 2 ? gz : gz - 0.5
+  const i0 = a === 0 ? ci : floorNear(u, ci), j0 = a === 1 ? cj : floorNear(v, cj), k0 = a === 2 ? ck : floorNear(w, ck)
+  const fx = nx + (a === 0 ? 1 : 0), fy = ny + (a === 1 ? 1 : 0), fz = nz + (a === 2 ? 1 : 0)
+  if (i0 < 0 || j0 < 0 || k0 < 0 || i0 + 1 >= fx || j0 + 1 >= fy || k0 + 1 >= fz) return false
+  const axisOffset = a === 0 ? 0 : a === 1 ? (nx + 1) * ny * nz : (nx + 1) * ny * nz + nx * (ny + 1) * nz
+  STENCIL[0] = axisOffset + i0 + fx * (j0 + fy * k0)
+  STENCIL[1] = fx
+  STENCIL[2] = fy
+  STENCIL[3] = u - i0
+  STENCIL[4] = v - j0
+  STENCIL[5] = w - k0
+  return true
+}
+
 /**
  * Component a by staggered trilinear interpolation of the axis-a grid faces around grid point
  * (gx, gy, gz) (world / h from the origin) in cube (ci, cj, ck) of an nx x ny x nz grid, the
@@ -51,13 +73,8 @@ export function macFaceValue(T: MacTables, g: number, a: number, zf: Float64Arra
  * outside the grid or has no mesh face.
  */
 export function macComponentAt(single: Int32Array, sign: Float64Array, split: MacTables | null, zf: Float64Array, a: number, gx: number, gy: number, gz: number, ci: number, cj: number, ck: number, nx: number, ny: number, nz: number): number {
-  const u = a === 0 ? gx : gx - 0.5, v = a === 1 ? gy : gy - 0.5, w = a === 2 ? gz : gz - 0.5
-  const i0 = a === 0 ? ci : floorNear(u, ci), j0 = a === 1 ? cj : floorNear(v, cj), k0 = a === 2 ? ck : floorNear(w, ck)
-  const fx = nx + (a === 0 ? 1 : 0), fy = ny + (a === 1 ? 1 : 0), fz = nz + (a === 2 ? 1 : 0)
-  if (i0 < 0 || j0 < 0 || k0 < 0 || i0 + 1 >= fx || j0 + 1 >= fy || k0 + 1 >= fz) return NaN
-  const tx = u - i0, ty = v - j0, tz = w - k0
-  const axisOffset = a === 0 ? 0 : a === 1 ? (nx + 1) * ny * nz : (nx + 1) * ny * nz + nx * (ny + 1) * nz
-  const base = axisOffset + i0 + fx * (j0 + fy * k0)
+  if (!stencilAt(a, gx, gy, gz, ci, cj, ck, nx, ny, nz)) return NaN
+  const base = STENCIL[0], fx = STENCIL[1], fy = STENCIL[2], tx = STENCIL[3], ty = STENCIL[4], tz = STENCIL[5]
   let sum = 0
   for (let d = 0; d < 8; d++) {
     const g = base + (d & 1) + fx * ((d & 2 ? 1 : 0) + fy * (d & 4 ? 1 : 0))
@@ -87,4 +104,32 @@ export function macNormalAt(T: MacTables, zf: Float64Array, gx: number, gy: numb
   const w = macComponentAt(S, G, T, zf, 2, gx, gy, gz, ci, cj, ck, nx, ny, nz)
   if (!(u === u && v === v && w === w)) return NaN
   return u * n0 + v * n1 + w * n2
+}
+
+/**
+ * The +a velocities of every grid face as macComponentAt reads a whole face (zf[f] times its
+ * sign), NaN for a split or missing one, for grid faces [g0, g1): one table the hexahedral traces
+ * read with a single load a stencil face (macGridComponentAt) instead of three chained ones.
+ */
+export function macGridValues(single: Int32Array, sign: Float64Array, zf: Float64Array, zGrid: Float64Array, g0: number, g1: number): void {
+  for (let g = g0; g < g1; g++) {
+    const f = single[g]
+    zGrid[g] = f >= 0 ? zf[f] * sign[g] : NaN
+  }
+}
+
+/**
+ * macComponentAt over whole faces only (split === null), its face values read from the table
+ * macGridValues made: the same stencil, values and sums, so the same bits.
+ */
+export function macGridComponentAt(zGrid: Float64Array, a: number, gx: number, gy: number, gz: number, ci: number, cj: number, ck: number, nx: number, ny: number, nz: number): number {
+  if (!stencilAt(a, gx, gy, gz, ci, cj, ck, nx, ny, nz)) return NaN
+  const base = STENCIL[0], fx = STENCIL[1], fy = STENCIL[2], tx = STENCIL[3], ty = STENCIL[4], tz = STENCIL[5]
+  let sum = 0
+  for (let d = 0; d < 8; d++) {
+    const value = zGrid[base + (d & 1) + fx * ((d & 2 ? 1 : 0) + fy * (d & 4 ? 1 : 0))]
+    if (value !== value) return NaN
+    sum += (d & 1 ? tx : 1 - tx) * (d & 2 ? ty : 1 - ty) * (d & 4 ? tz : 1 - tz) * value
+  }
+  return sum
 }

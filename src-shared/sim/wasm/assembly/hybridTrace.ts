@@ -1,9 +1,10 @@
 // Twin of src-shared/sim/hybrid/hexTraceKernel.ts: the hexahedral fast path of the hybrid
 // mesh's face back-traces (seed 000 section 3.3), in the reference's operations and order, so
-// each face's status, end point and velocity are the reference's bits.
+// each face's status, end point and velocity are the reference's bits. The staggered stencil's
+// values come by grid face (zGrid), from the table row at the end (macGridValues).
 import { rf64, ri32, ru8, wf64, wi32 } from './common'
 import { gridCubeAt } from './hybridGrid'
-import { floorNear, macComponentAt } from './hybridMac'
+import { macGridComponent, sBase, sFx, sFy, stencilAt, sTx, sTy, sTz } from './hybridMac'
 
 const DONE: u8 = 0
 const ACCURATE: u8 = 1
@@ -54,8 +55,8 @@ let ez: f64 = 0
   return hexCellAt(cubeHex, ex, ey, ez, nx, ny, nz, ox, oy, oz, invH)
 }
 
-// macStencil's answer (for macComponent, and for each lane of macComponent2): the first grid
-// face, the row strides, the weights, and whether the stencil fails (a face outside the grid).
+// macStencil's answer (for each lane of macComponent2): the first grid face, the row strides,
+// the weights, and whether the stencil fails (a face outside the grid).
 let mBase: i32 = 0
 let mFx: i32 = 0
 let mFy: i32 = 0
@@ -64,22 +65,11 @@ let mTx: f64 = 0
 let mTy: f64 = 0
 let mTz: f64 = 0
 
-/** macComponent's stencil for component a at grid point (gx, gy, gz) of cube (ci, cj, ck) into the m* globals. */
+/** hybridMac.ts stencilAt for component a at grid point (gx, gy, gz) of cube (ci, cj, ck) into the m* globals (a failed lane reads the grid's first faces instead, always there, and is answered NaN). */
 @inline function macStencil(a: i32, gx: f64, gy: f64, gz: f64, ci: i32, cj: i32, ck: i32, nx: i32, ny: i32, nz: i32): void {
-  const u = a == 0 ? gx : gx - 0.5, v = a == 1 ? gy : gy - 0.5, w = a == 2 ? gz : gz - 0.5
-  const i0 = a == 0 ? ci : floorNear(u, ci), j0 = a == 1 ? cj : floorNear(v, cj), k0 = a == 2 ? ck : floorNear(w, ck)
-  const fx = nx + (a == 0 ? 1 : 0), fy = ny + (a == 1 ? 1 : 0), fz = nz + (a == 2 ? 1 : 0)
-  mBad = i0 < 0 || j0 < 0 || k0 < 0 || i0 + 1 >= fx || j0 + 1 >= fy || k0 + 1 >= fz
-  mTx = u - <f64>i0; mTy = v - <f64>j0; mTz = w - <f64>k0
-  const axisOffset = a == 0 ? 0 : a == 1 ? (nx + 1) * ny * nz : (nx + 1) * ny * nz + nx * (ny + 1) * nz
-  // A failed lane reads the grid's first faces instead (always there) and is answered NaN.
-  mBase = mBad ? 0 : axisOffset + i0 + fx * (j0 + fy * k0)
-  mFx = fx; mFy = fy
-}
-
-/** macComponent over whole grid faces only (hybridMac.ts); NaN for a stencil face outside, split, missing or NaN. */
-function macComponent(macSingle: usize, macSign: usize, zf: usize, a: i32, gx: f64, gy: f64, gz: f64, ci: i32, cj: i32, ck: i32, nx: i32, ny: i32, nz: i32): f64 {
-  return macComponentAt(macSingle, macSign, 0, 0, 0, 0, zf, a, gx, gy, gz, ci, cj, ck, nx, ny, nz)
+  mBad = !stencilAt(a, gx, gy, gz, ci, cj, ck, nx, ny, nz)
+  mBase = sBase; mFx = sFx; mFy = sFy
+  mTx = sTx; mTy = sTy; mTz = sTz
 }
 
 // Two traces at once. A trace is one long chain of dependent steps (a lookup's eight corners
@@ -148,17 +138,17 @@ let endB: i32 = -1
 }
 
 /**
- * macComponent for two lanes (face A's component aA at its end, face B's aB at its), each lane
- * its scalar sum in order; a lane whose stencil fails (outside, split or missing, NaN) is NaN.
+ * macGridComponent for two lanes (face A's component aA at its end, face B's aB at its), each
+ * lane its scalar sum in order; a lane whose stencil fails (outside, split or missing, NaN) is NaN.
  */
-function macComponent2(macSingle: usize, macSign: usize, zf: usize, aA: i32, aB: i32, gx: v128, gy: v128, gz: v128, ciA: i32, cjA: i32, ckA: i32, ciB: i32, cjB: i32, ckB: i32, nx: i32, ny: i32, nz: i32): v128 {
+function macComponent2(zGrid: usize, aA: i32, aB: i32, gx: v128, gy: v128, gz: v128, ciA: i32, cjA: i32, ckA: i32, ciB: i32, cjB: i32, ckB: i32, nx: i32, ny: i32, nz: i32): v128 {
   macStencil(aA, f64x2.extract_lane(gx, 0), f64x2.extract_lane(gy, 0), f64x2.extract_lane(gz, 0), ciA, cjA, ckA, nx, ny, nz)
   const baseA = mBase, fxA = mFx, fyA = mFy
-  let badA = mBad
+  const badA = mBad
   const txA = mTx, tyA = mTy, tzA = mTz
   macStencil(aB, f64x2.extract_lane(gx, 1), f64x2.extract_lane(gy, 1), f64x2.extract_lane(gz, 1), ciB, cjB, ckB, nx, ny, nz)
   const baseB = mBase, fxB = mFx, fyB = mFy
-  let badB = mBad
+  const badB = mBad
   const one = f64x2.splat(1)
   const tx = f64x2(txA, mTx), ty = f64x2(tyA, mTy), tz = f64x2(tzA, mTz)
   const sx = f64x2.sub(one, tx), sy = f64x2.sub(one, ty), sz = f64x2.sub(one, tz)
@@ -166,13 +156,10 @@ function macComponent2(macSingle: usize, macSign: usize, zf: usize, aA: i32, aB:
   for (let d = 0; d < 8; d++) {
     const dy = (d & 2) != 0 ? 1 : 0, dz = (d & 4) != 0 ? 1 : 0
     const gA = baseA + (d & 1) + fxA * (dy + fyA * dz), gB = baseB + (d & 1) + fxB * (dy + fyB * dz)
-    let fA = ri32(macSingle, gA), fB = ri32(macSingle, gB)
-    if (fA < 0) { badA = true; fA = 0 }
-    if (fB < 0) { badB = true; fB = 0 }
-    const value = f64x2.mul(f64x2(rf64(zf, fA), rf64(zf, fB)), f64x2(rf64(macSign, gA), rf64(macSign, gB)))
+    // A split or missing face is NaN in the table: its lane's sum turns NaN, as the scalar's early NaN.
+    const value = f64x2(rf64(zGrid, gA), rf64(zGrid, gB))
     sum = f64x2.add(sum, f64x2.mul(f64x2.mul(f64x2.mul((d & 1) != 0 ? tx : sx, dy != 0 ? ty : sy), dz != 0 ? tz : sz), value))
   }
-  // A NaN value makes its lane's sum NaN, as the scalar's early NaN.
   if (badA) sum = f64x2.replace_lane(sum, 0, NaN)
   if (badB) sum = f64x2.replace_lane(sum, 1, NaN)
   return sum
@@ -181,8 +168,8 @@ function macComponent2(macSingle: usize, macSign: usize, zf: usize, aA: i32, aB:
 /** hexFaceTraces' work for face f alone (the reference's loop body). */
 function oneFace(
   faceCentre: usize, faceNormal: usize, faceCellA: usize, faceKind: usize, cellCentre: usize, hexVertices: usize,
-  cubeHex: usize, hexCube: usize, cellKind: usize, macSingle: usize, macSign: usize,
-  vv: usize, zOld: usize, step: f64, h: f64, hexCount: i32, nx: i32, ny: i32, nz: i32, ox: f64, oy: f64, oz: f64, invH: f64,
+  cubeHex: usize, hexCube: usize, cellKind: usize,
+  vv: usize, zOld: usize, zGrid: usize, step: f64, h: f64, hexCount: i32, nx: i32, ny: i32, nz: i32, ox: f64, oy: f64, oz: f64, invH: f64,
   zNew: usize, at: usize, cell: usize, status: usize, f: i32,
 ): void {
   const kind = ru8(faceKind, f)
@@ -196,12 +183,12 @@ function oneFace(
   if (c >= hexCount) return
   const ce = hexTraceEnd(cellCentre, hexVertices, cubeHex, vv, rf64(faceCentre, 3 * f), rf64(faceCentre, 3 * f + 1), rf64(faceCentre, 3 * f + 2), c, step, h, nx, ny, nz, ox, oy, oz, invH)
   if (ce < 0) return
-  finishFace(faceNormal, hexCube, cellKind, macSingle, macSign, zOld, nx, ny, nz, ox, oy, oz, invH, zNew, at, cell, status, f, ce, ex, ey, ez)
+  finishFace(faceNormal, hexCube, cellKind, zGrid, nx, ny, nz, ox, oy, oz, invH, zNew, at, cell, status, f, ce, ex, ey, ez)
 }
 
 /** A face whose trace ended at (x, y, z) in hexahedron ce: the end recorded, then the staggered velocity where its stencil is whole. */
 function finishFace(
-  faceNormal: usize, hexCube: usize, cellKind: usize, macSingle: usize, macSign: usize, zOld: usize,
+  faceNormal: usize, hexCube: usize, cellKind: usize, zGrid: usize,
   nx: i32, ny: i32, nz: i32, ox: f64, oy: f64, oz: f64, invH: f64, zNew: usize, at: usize, cell: usize, status: usize, f: i32, ce: i32, x: f64, y: f64, z: f64,
 ): void {
   wf64(at, 3 * f, x); wf64(at, 3 * f + 1, y); wf64(at, 3 * f + 2, z)
@@ -214,16 +201,16 @@ function finishFace(
   // A face along an axis needs that component alone (hexTraceKernel.ts).
   const axis = normalAxis(faceNormal, f)
   if (axis >= 0) {
-    const q = macComponent(macSingle, macSign, zOld, axis, gx, gy, gz, ci, cj, ck, nx, ny, nz)
+    const q = macGridComponent(zGrid, axis, gx, gy, gz, ci, cj, ck, nx, ny, nz)
     if (q != q) return
     wf64(zNew, f, q * rf64(faceNormal, 3 * f + axis))
   } else {
     const n0 = rf64(faceNormal, 3 * f), n1 = rf64(faceNormal, 3 * f + 1), n2 = rf64(faceNormal, 3 * f + 2)
-    const u = macComponent(macSingle, macSign, zOld, 0, gx, gy, gz, ci, cj, ck, nx, ny, nz)
+    const u = macGridComponent(zGrid, 0, gx, gy, gz, ci, cj, ck, nx, ny, nz)
     if (u != u) return
-    const v = macComponent(macSingle, macSign, zOld, 1, gx, gy, gz, ci, cj, ck, nx, ny, nz)
+    const v = macGridComponent(zGrid, 1, gx, gy, gz, ci, cj, ck, nx, ny, nz)
     if (v != v) return
-    const w = macComponent(macSingle, macSign, zOld, 2, gx, gy, gz, ci, cj, ck, nx, ny, nz)
+    const w = macGridComponent(zGrid, 2, gx, gy, gz, ci, cj, ck, nx, ny, nz)
     if (w != w) return
     wf64(zNew, f, u * n0 + v * n1 + w * n2)
   }
@@ -239,8 +226,8 @@ function finishFace(
 /** hexFaceTraces over faces [f0, f1): two faces at a time where both are traced from a hexahedron (see above), else one. */
 export function hexFaceTraces(
   faceCentre: usize, faceNormal: usize, faceCellA: usize, faceKind: usize, cellCentre: usize, hexVertices: usize,
-  cubeHex: usize, hexCube: usize, cellKind: usize, macSingle: usize, macSign: usize,
-  vv: usize, zOld: usize, dt: f64, hexCount: i32, nx: i32, ny: i32, nz: i32, ox: f64, oy: f64, oz: f64, invH: f64,
+  cubeHex: usize, hexCube: usize, cellKind: usize,
+  vv: usize, zOld: usize, zGrid: usize, dt: f64, hexCount: i32, nx: i32, ny: i32, nz: i32, ox: f64, oy: f64, oz: f64, invH: f64,
   zNew: usize, at: usize, cell: usize, status: usize, f0: i32, f1: i32,
 ): void {
   const step = -dt, h = 0.5 * step
@@ -248,7 +235,7 @@ export function hexFaceTraces(
   for (let f = f0; f < f1;) {
     const g = f + 1
     if (g >= f1 || !traced(faceKind, faceCellA, hexCount, f) || !traced(faceKind, faceCellA, hexCount, g)) {
-      oneFace(faceCentre, faceNormal, faceCellA, faceKind, cellCentre, hexVertices, cubeHex, hexCube, cellKind, macSingle, macSign, vv, zOld, step, h, hexCount, nx, ny, nz, ox, oy, oz, invH, zNew, at, cell, status, f)
+      oneFace(faceCentre, faceNormal, faceCellA, faceKind, cellCentre, hexVertices, cubeHex, hexCube, cellKind, vv, zOld, zGrid, step, h, hexCount, nx, ny, nz, ox, oy, oz, invH, zNew, at, cell, status, f)
       f++
       continue
     }
@@ -256,8 +243,8 @@ export function hexFaceTraces(
     const y = f64x2(rf64(faceCentre, 3 * f + 1), rf64(faceCentre, 3 * g + 1))
     const z = f64x2(rf64(faceCentre, 3 * f + 2), rf64(faceCentre, 3 * g + 2))
     if (!hexTraceEnd2(cellCentre, hexVertices, cubeHex, vv, x, y, z, ri32(faceCellA, f), ri32(faceCellA, g), step2, h2, nx, ny, nz, ox, oy, oz, invH)) {
-      oneFace(faceCentre, faceNormal, faceCellA, faceKind, cellCentre, hexVertices, cubeHex, hexCube, cellKind, macSingle, macSign, vv, zOld, step, h, hexCount, nx, ny, nz, ox, oy, oz, invH, zNew, at, cell, status, f)
-      oneFace(faceCentre, faceNormal, faceCellA, faceKind, cellCentre, hexVertices, cubeHex, hexCube, cellKind, macSingle, macSign, vv, zOld, step, h, hexCount, nx, ny, nz, ox, oy, oz, invH, zNew, at, cell, status, g)
+      oneFace(faceCentre, faceNormal, faceCellA, faceKind, cellCentre, hexVertices, cubeHex, hexCube, cellKind, vv, zOld, zGrid, step, h, hexCount, nx, ny, nz, ox, oy, oz, invH, zNew, at, cell, status, f)
+      oneFace(faceCentre, faceNormal, faceCellA, faceKind, cellCentre, hexVertices, cubeHex, hexCube, cellKind, vv, zOld, zGrid, step, h, hexCount, nx, ny, nz, ox, oy, oz, invH, zNew, at, cell, status, g)
       f += 2
       continue
     }
@@ -276,7 +263,7 @@ export function hexFaceTraces(
       const ciB = cubeB % nx, rB = (cubeB - ciB) / nx, cjB = rB % ny, ckB = (rB - cjB) / ny
       const iH = f64x2.splat(invH)
       const gx = f64x2.mul(f64x2.sub(xe, f64x2.splat(ox)), iH), gy = f64x2.mul(f64x2.sub(ye, f64x2.splat(oy)), iH), gz = f64x2.mul(f64x2.sub(ze, f64x2.splat(oz)), iH)
-      const q = macComponent2(macSingle, macSign, zOld, axisA, axisB, gx, gy, gz, ciA, cjA, ckA, ciB, cjB, ckB, nx, ny, nz)
+      const q = macComponent2(zGrid, axisA, axisB, gx, gy, gz, ciA, cjA, ckA, ciB, cjB, ckB, nx, ny, nz)
       const qA = f64x2.extract_lane(q, 0), qB = f64x2.extract_lane(q, 1)
       if (qA == qA) {
         wf64(zNew, f, qA * rf64(faceNormal, 3 * f + axisA))
@@ -287,8 +274,8 @@ export function hexFaceTraces(
         store<u8>(status + <usize>g, DONE)
       } else store<u8>(status + <usize>g, ACCURATE)
     } else {
-      if (cA >= 0) finishFace(faceNormal, hexCube, cellKind, macSingle, macSign, zOld, nx, ny, nz, ox, oy, oz, invH, zNew, at, cell, status, f, cA, f64x2.extract_lane(xe, 0), f64x2.extract_lane(ye, 0), f64x2.extract_lane(ze, 0))
-      if (cB >= 0) finishFace(faceNormal, hexCube, cellKind, macSingle, macSign, zOld, nx, ny, nz, ox, oy, oz, invH, zNew, at, cell, status, g, cB, f64x2.extract_lane(xe, 1), f64x2.extract_lane(ye, 1), f64x2.extract_lane(ze, 1))
+      if (cA >= 0) finishFace(faceNormal, hexCube, cellKind, zGrid, nx, ny, nz, ox, oy, oz, invH, zNew, at, cell, status, f, cA, f64x2.extract_lane(xe, 0), f64x2.extract_lane(ye, 0), f64x2.extract_lane(ze, 0))
+      if (cB >= 0) finishFace(faceNormal, hexCube, cellKind, zGrid, nx, ny, nz, ox, oy, oz, invH, zNew, at, cell, status, g, cB, f64x2.extract_lane(xe, 1), f64x2.extract_lane(ye, 1), f64x2.extract_lane(ze, 1))
     }
     f += 2
   }
@@ -351,7 +338,7 @@ function trilinearCentres2(cubeHex: usize, s: usize, t: usize, i0: i32, j0: i32,
 /** hexCellTraces over cells [c0, c1): two cells at a time where both are hexahedra (see above), else one. */
 export function hexCellTraces(
   faceCentre: usize, faceNormal: usize, faceCellA: usize, faceKind: usize, cellCentre: usize, hexVertices: usize,
-  cubeHex: usize, hexCube: usize, cellKind: usize, macSingle: usize, macSign: usize,
+  cubeHex: usize, hexCube: usize, cellKind: usize,
   vv: usize, a: usize, b: usize, dt: f64, hexCount: i32, nx: i32, ny: i32, nz: i32, ox: f64, oy: f64, oz: f64, invH: f64,
   outA: usize, outB: usize, at: usize, cell: usize, status: usize, c0: i32, c1: i32,
 ): void {
@@ -380,5 +367,13 @@ export function hexCellTraces(
     if (cA >= 0) finishCell(cubeHex, a, b, nx, ny, nz, ox, oy, oz, invH, outA, outB, at, cell, status, c, cA, f64x2.extract_lane(xe, 0), f64x2.extract_lane(ye, 0), f64x2.extract_lane(ze, 0))
     if (cB >= 0) finishCell(cubeHex, a, b, nx, ny, nz, ox, oy, oz, invH, outA, outB, at, cell, status, d, cB, f64x2.extract_lane(xe, 1), f64x2.extract_lane(ye, 1), f64x2.extract_lane(ze, 1))
     c += 2
+  }
+}
+
+/** macStencil.ts macGridValues: every grid face's +a velocity as a whole face gives it (NaN for a split or missing one), grid faces [g0, g1). */
+export function macGridValues(single: usize, sign: usize, zf: usize, zGrid: usize, g0: i32, g1: i32): void {
+  for (let g = g0; g < g1; g++) {
+    const f = ri32(single, g)
+    wf64(zGrid, g, f >= 0 ? rf64(zf, f) * rf64(sign, g) : NaN)
   }
 }

@@ -9,7 +9,7 @@ import { CLOSED_BOX } from '../../../../src-shared/sim/core/boundaries'
 import { kernelCopy, TS_KERNELS } from '../../../../src-shared/sim/core/kernelBackend'
 import type { KernelBackend } from '../../../../src-shared/sim/core/kernelTypes'
 import { Prng } from '../../../../src-shared/sim/core/prng'
-import { HEX_CELL_TRACES, HEX_FACE_TRACES, HEX_TRACE_ACCURATE, HEX_TRACE_DONE, HEX_TRACE_FULL, type HexTraceMesh } from '../../../../src-shared/sim/hybrid/hexTraceKernel'
+import { HEX_CELL_TRACES, HEX_FACE_TRACES, HEX_TRACE_ACCURATE, HEX_TRACE_DONE, HEX_TRACE_FULL, type HexTraceMesh, MAC_GRID_VALUES } from '../../../../src-shared/sim/hybrid/hexTraceKernel'
 import { HybridAdvection } from '../../../../src-shared/sim/hybrid/hybridAdvection'
 import { HybridInterpolation } from '../../../../src-shared/sim/hybrid/hybridInterpolation'
 import { HybridLocator } from '../../../../src-shared/sim/hybrid/hybridLocate'
@@ -53,8 +53,15 @@ function traceMesh(k: KernelBackend): HexTraceMesh {
   return {
     faceCentre: own(mesh.faceCentre), faceNormal: own(mesh.faceNormal), faceCellA: own(mesh.faceCellA), faceKind: own(mesh.faceKind),
     cellCentre: own(mesh.cellCentre), hexVertices: own(mesh.hexVertices), cubeHex: own(mesh.cubeHex), hexCube: own(mesh.hexCube),
-    cellKind: own(mesh.cellKind), macSingle: own(interp.macSingle), macSign: own(interp.macSign),
+    cellKind: own(mesh.cellKind),
   }
+}
+
+/** The face velocities zOld (in k's memory) by grid face on backend k (MAC_GRID_VALUES), as the face row reads them. */
+function macTable(k: KernelBackend, zOld: Float64Array): Float64Array {
+  const zGrid = k.f64(interp.macSingle.length)
+  k.run(MAC_GRID_VALUES, kernelCopy(k, interp.macSingle), kernelCopy(k, interp.macSign), zOld, zGrid, interp.macSingle.length)
+  return zGrid
 }
 
 /** The row's outputs on backend k for the given fields. */
@@ -67,11 +74,36 @@ function runRow(k: KernelBackend, zOld: Float64Array, vv: Float64Array, dt: numb
   }
   const zNew = k.f64(nf).fill(-7), at = k.f64(3 * nf), cell = k.i32(nf).fill(-1), status = k.u8(nf).fill(9)
   const { grid } = mesh
-  k.run(HEX_FACE_TRACES, traceMesh(k), put(vv), put(zOld), dt, mesh.hexCount, grid.nx, grid.ny, grid.nz, grid.origin[0], grid.origin[1], grid.origin[2], 1 / grid.dx, zNew, at, cell, status, nf)
+  const z = put(zOld)
+  k.run(HEX_FACE_TRACES, traceMesh(k), put(vv), z, macTable(k, z), dt, mesh.hexCount, grid.nx, grid.ny, grid.nz, grid.origin[0], grid.origin[1], grid.origin[2], 1 / grid.dx, zNew, at, cell, status, nf)
   return { zNew, at, cell, status }
 }
 
 describe('the hexahedral fast path of the hybrid face traces', () => {
+  it('the staggered values by grid face: each whole face\'s velocity times its sign, NaN for a split or missing one; the same bits on 1-3 threads', () => {
+    const zOld = faceVelocities(5)
+    zOld[7] = Number.NaN
+    const ref = macTable(TS_KERNELS, zOld)
+    let whole = 0, none = 0
+    for (let g = 0; g < interp.macSingle.length; g++) {
+      const f = interp.macSingle[g]
+      if (f >= 0) {
+        expect(Object.is(ref[g], zOld[f] * interp.macSign[g])).toBe(true)
+        whole++
+      } else {
+        expect(ref[g]).toBeNaN()
+        none++
+      }
+    }
+    expect(whole).toBeGreaterThan(1000)
+    expect(none).toBeGreaterThan(100)
+    for (const [threads, k] of BACKENDS) {
+      const z = k.f64(zOld.length)
+      z.set(zOld)
+      expect(sameBits(macTable(k, z), ref), `${threads} threads`).toBe(true)
+    }
+  })
+
   it('macNormalAt: along an axis, the staggered velocity\'s component wherever the whole stencil is there, bit for bit, and answers at more points', () => {
     const zOld = faceVelocities(11)
     const rng = new Prng(12)
