@@ -38,12 +38,14 @@ export function spResidual(rowPtr: usize, col: usize, val: usize, x: usize, b: u
   if (i < r1) wf64(r, i, rf64(b, i) - rowSum(rowPtr, col, val, x, i))
 }
 
-/** One row of gsRows (scalar). */
-@inline function gsRow(rowPtr: usize, col: usize, val: usize, x: usize, b: usize, i: i32): void {
+/**
+ * One row's Gauss-Seidel update (scalar): row i's entries [p, e), its unknown from the others'
+ * in storage order, a row with a zero diagonal left alone.
+ */
+@inline function gsRow(col: usize, val: usize, x: usize, b: usize, i: i32, p: i32, e: i32): void {
   let s = rf64(b, i)
   let d: f64 = 0
-  const end = ri32(rowPtr, i + 1)
-  for (let p = ri32(rowPtr, i); p < end; p++) {
+  for (; p < e; p++) {
     const c = ri32(col, p)
     if (c == i) d = rf64(val, p)
     else s -= rf64(val, p) * rf64(x, c)
@@ -52,123 +54,80 @@ export function spResidual(rowPtr: usize, col: usize, val: usize, x: usize, b: u
 }
 
 /**
+ * Two rows of one colour (neither reads the other's unknown) in the two lanes: row i0's entries
+ * [p0, e0), row i1's [p1, e1), in lock-step over the shorter; a lane's diagonal entry
+ * contributes +0 instead of its product (s - (+0) is s bit for bit, also for s = -0), and its
+ * value is kept as that lane's divisor; the longer row's tail in scalar.
+ */
+@inline function gsRowPair(col: usize, val: usize, x: usize, b: usize, i0: i32, p0: i32, e0: i32, i1: i32, p1: i32, e1: i32): void {
+  const m0 = e0 - p0
+  const m1 = e1 - p1
+  const m = m0 < m1 ? m0 : m1
+  let s = f64x2.replace_lane(f64x2.splat(rf64(b, i0)), 1, rf64(b, i1))
+  let d0: f64 = 0
+  let d1: f64 = 0
+  for (let q = 0; q < m; q++) {
+    const c0 = ri32(col, p0 + q)
+    const c1 = ri32(col, p1 + q)
+    const a0 = rf64(val, p0 + q)
+    const a1 = rf64(val, p1 + q)
+    let prod = f64x2.mul(f64x2.replace_lane(f64x2.splat(a0), 1, a1), f64x2.replace_lane(f64x2.splat(rf64(x, c0)), 1, rf64(x, c1)))
+    if (c0 == i0) {
+      d0 = a0
+      prod = f64x2.replace_lane(prod, 0, 0)
+    }
+    if (c1 == i1) {
+      d1 = a1
+      prod = f64x2.replace_lane(prod, 1, 0)
+    }
+    s = f64x2.sub(s, prod)
+  }
+  let s0 = f64x2.extract_lane(s, 0)
+  let s1 = f64x2.extract_lane(s, 1)
+  for (let p = p0 + m; p < e0; p++) {
+    const c = ri32(col, p)
+    if (c == i0) d0 = rf64(val, p)
+    else s0 -= rf64(val, p) * rf64(x, c)
+  }
+  for (let p = p1 + m; p < e1; p++) {
+    const c = ri32(col, p)
+    if (c == i1) d1 = rf64(val, p)
+    else s1 -= rf64(val, p) * rf64(x, c)
+  }
+  if (d0 != 0) wf64(x, i0, s0 / d0)
+  if (d1 != 0) wf64(x, i1, s1 / d1)
+}
+
+/**
  * gsRows: Gauss-Seidel on the rows at positions [t0, t1) of the int32 list `rows` (one
- * colour: no row reads another's unknown). Two listed rows per step in the two lanes; a
- * lane's diagonal entry contributes +0 instead of its product (s - (+0) is s bit for bit,
- * also for s = -0), and its value is kept as that lane's divisor.
+ * colour: no row reads another's unknown), two listed rows per step (gsRowPair).
  */
 export function gsRows(rowPtr: usize, col: usize, val: usize, x: usize, b: usize, rows: usize, t0: i32, t1: i32): void {
   let t = t0
   for (; t + 1 < t1; t += 2) {
     const i0 = ri32(rows, t)
     const i1 = ri32(rows, t + 1)
-    const p0 = ri32(rowPtr, i0)
-    const e0 = ri32(rowPtr, i0 + 1)
-    const p1 = ri32(rowPtr, i1)
-    const e1 = ri32(rowPtr, i1 + 1)
-    const m0 = e0 - p0
-    const m1 = e1 - p1
-    const m = m0 < m1 ? m0 : m1
-    let s = f64x2.replace_lane(f64x2.splat(rf64(b, i0)), 1, rf64(b, i1))
-    let d0: f64 = 0
-    let d1: f64 = 0
-    for (let q = 0; q < m; q++) {
-      const c0 = ri32(col, p0 + q)
-      const c1 = ri32(col, p1 + q)
-      const a0 = rf64(val, p0 + q)
-      const a1 = rf64(val, p1 + q)
-      let prod = f64x2.mul(f64x2.replace_lane(f64x2.splat(a0), 1, a1), f64x2.replace_lane(f64x2.splat(rf64(x, c0)), 1, rf64(x, c1)))
-      if (c0 == i0) {
-        d0 = a0
-        prod = f64x2.replace_lane(prod, 0, 0)
-      }
-      if (c1 == i1) {
-        d1 = a1
-        prod = f64x2.replace_lane(prod, 1, 0)
-      }
-      s = f64x2.sub(s, prod)
-    }
-    let s0 = f64x2.extract_lane(s, 0)
-    let s1 = f64x2.extract_lane(s, 1)
-    for (let p = p0 + m; p < e0; p++) {
-      const c = ri32(col, p)
-      if (c == i0) d0 = rf64(val, p)
-      else s0 -= rf64(val, p) * rf64(x, c)
-    }
-    for (let p = p1 + m; p < e1; p++) {
-      const c = ri32(col, p)
-      if (c == i1) d1 = rf64(val, p)
-      else s1 -= rf64(val, p) * rf64(x, c)
-    }
-    if (d0 != 0) wf64(x, i0, s0 / d0)
-    if (d1 != 0) wf64(x, i1, s1 / d1)
+    gsRowPair(col, val, x, b, i0, ri32(rowPtr, i0), ri32(rowPtr, i0 + 1), i1, ri32(rowPtr, i1), ri32(rowPtr, i1 + 1))
   }
-  if (t < t1) gsRow(rowPtr, col, val, x, b, ri32(rows, t))
+  if (t < t1) {
+    const i = ri32(rows, t)
+    gsRow(col, val, x, b, i, ri32(rowPtr, i), ri32(rowPtr, i + 1))
+  }
 }
 
 /**
  * gsPacked: gsRows over a colour-packed matrix (kernels.ts gsPackedRows), packed rows
- * start + [t0, t1), row order[q] of A at packed row q: two consecutive packed rows per step in
- * the two lanes, as gsRows pairs two listed rows (the same operations, the same bits).
+ * start + [t0, t1), row order[q] of A at packed row q: two consecutive packed rows per step, as
+ * gsRows pairs two listed rows (the same operations, the same bits).
  */
 export function gsPacked(rowPtr: usize, col: usize, val: usize, x: usize, b: usize, order: usize, start: i32, t0: i32, t1: i32): void {
   let q = start + t0
   const qEnd = start + t1
   for (; q + 1 < qEnd; q += 2) {
-    const i0 = ri32(order, q)
-    const i1 = ri32(order, q + 1)
-    const p0 = ri32(rowPtr, q)
     const p1 = ri32(rowPtr, q + 1)
-    const e1 = ri32(rowPtr, q + 2)
-    const m0 = p1 - p0
-    const m1 = e1 - p1
-    const m = m0 < m1 ? m0 : m1
-    let s = f64x2.replace_lane(f64x2.splat(rf64(b, i0)), 1, rf64(b, i1))
-    let d0: f64 = 0
-    let d1: f64 = 0
-    for (let r = 0; r < m; r++) {
-      const c0 = ri32(col, p0 + r)
-      const c1 = ri32(col, p1 + r)
-      const a0 = rf64(val, p0 + r)
-      const a1 = rf64(val, p1 + r)
-      let prod = f64x2.mul(f64x2.replace_lane(f64x2.splat(a0), 1, a1), f64x2.replace_lane(f64x2.splat(rf64(x, c0)), 1, rf64(x, c1)))
-      if (c0 == i0) {
-        d0 = a0
-        prod = f64x2.replace_lane(prod, 0, 0)
-      }
-      if (c1 == i1) {
-        d1 = a1
-        prod = f64x2.replace_lane(prod, 1, 0)
-      }
-      s = f64x2.sub(s, prod)
-    }
-    let s0 = f64x2.extract_lane(s, 0)
-    let s1 = f64x2.extract_lane(s, 1)
-    for (let p = p0 + m; p < p1; p++) {
-      const c = ri32(col, p)
-      if (c == i0) d0 = rf64(val, p)
-      else s0 -= rf64(val, p) * rf64(x, c)
-    }
-    for (let p = p1 + m; p < e1; p++) {
-      const c = ri32(col, p)
-      if (c == i1) d1 = rf64(val, p)
-      else s1 -= rf64(val, p) * rf64(x, c)
-    }
-    if (d0 != 0) wf64(x, i0, s0 / d0)
-    if (d1 != 0) wf64(x, i1, s1 / d1)
+    gsRowPair(col, val, x, b, ri32(order, q), ri32(rowPtr, q), p1, ri32(order, q + 1), p1, ri32(rowPtr, q + 2))
   }
-  if (q < qEnd) {
-    const i = ri32(order, q)
-    let s = rf64(b, i)
-    let d: f64 = 0
-    const end = ri32(rowPtr, q + 1)
-    for (let p = ri32(rowPtr, q); p < end; p++) {
-      const c = ri32(col, p)
-      if (c == i) d = rf64(val, p)
-      else s -= rf64(val, p) * rf64(x, c)
-    }
-    if (d != 0) wf64(x, i, s / d)
-  }
+  if (q < qEnd) gsRow(col, val, x, b, ri32(order, q), ri32(rowPtr, q), ri32(rowPtr, q + 1))
 }
 
 /** dotBlocks: partial[k] = even-lane sum + odd-lane sum (+ odd tail) over block k, blocks [k0, k1). */
