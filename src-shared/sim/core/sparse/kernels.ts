@@ -70,7 +70,10 @@ export function jacobiRows(rowPtr: Int32Array, col: Int32Array, val: Float64Arra
  */
 export function gsRows(rowPtr: Int32Array, col: Int32Array, val: Float64Array, x: Float64Array, b: Float64Array, rows: Int32Array, t0: number, t1: number): void {
   const n = rowPtr.length - 1
-  for (let t = t0; t < t1; t++) relaxRow(rowPtr, col, val, x, b, x, 0, n, rows[t])
+  for (let t = t0; t < t1; t++) {
+    const i = rows[t]
+    relaxRow(col, val, x, b, x, 0, n, i, rowPtr[i], rowPtr[i + 1])
+  }
 }
 
 /**
@@ -80,29 +83,22 @@ export function gsRows(rowPtr: Int32Array, col: Int32Array, val: Float64Array, x
  * [t0, t1) of the colour; the same operations as gsRows on the same rows (the same bits).
  */
 export function gsPackedRows(rowPtr: Int32Array, col: Int32Array, val: Float64Array, x: Float64Array, b: Float64Array, order: Int32Array, start: number, t0: number, t1: number): void {
+  const n = rowPtr.length - 1
   for (let t = t0; t < t1; t++) {
-    const q = start + t, i = order[q]
-    let s = b[i]
-    let d = 0
-    const end = rowPtr[q + 1]
-    for (let p = rowPtr[q]; p < end; p++) {
-      const c = col[p]
-      if (c === i) d = val[p]
-      else s -= val[p] * x[c]
-    }
-    if (d !== 0) x[i] = s / d
+    const q = start + t
+    relaxRow(col, val, x, b, x, 0, n, order[q], rowPtr[q], rowPtr[q + 1])
   }
 }
 
 /**
- * Row i's Gauss-Seidel update, reading unknowns in [r0, r1) from x and the others from xOld;
- * the off-diagonal terms subtracted in storage order, a row with A_ii = 0 left alone.
+ * Row i's Gauss-Seidel update from its entries [start, end) of col and val, reading unknowns in
+ * [r0, r1) from x and the others from xOld; the off-diagonal terms subtracted in storage order,
+ * a row with A_ii = 0 left alone.
  */
-function relaxRow(rowPtr: Int32Array, col: Int32Array, val: Float64Array, x: Float64Array, b: Float64Array, xOld: Float64Array, r0: number, r1: number, i: number): void {
+function relaxRow(col: Int32Array, val: Float64Array, x: Float64Array, b: Float64Array, xOld: Float64Array, r0: number, r1: number, i: number, start: number, end: number): void {
   let s = b[i]
   let d = 0
-  const end = rowPtr[i + 1]
-  for (let p = rowPtr[i]; p < end; p++) {
+  for (let p = start; p < end; p++) {
     const c = col[p]
     if (c === i) d = val[p]
     else s -= val[p] * (c >= r0 && c < r1 ? x[c] : xOld[c])
@@ -119,7 +115,10 @@ function relaxRow(rowPtr: Int32Array, col: Int32Array, val: Float64Array, x: Flo
 export function gsBlocks(rowPtr: Int32Array, col: Int32Array, val: Float64Array, x: Float64Array, b: Float64Array, xOld: Float64Array, n: number, block: number, forward: number, k0: number, k1: number): void {
   for (let k = k0; k < k1; k++) {
     const r0 = k * block, r1 = Math.min(n, r0 + block)
-    for (let t = 0; t < r1 - r0; t++) relaxRow(rowPtr, col, val, x, b, xOld, r0, r1, forward ? r0 + t : r1 - 1 - t)
+    for (let t = 0; t < r1 - r0; t++) {
+      const i = forward ? r0 + t : r1 - 1 - t
+      relaxRow(col, val, x, b, xOld, r0, r1, i, rowPtr[i], rowPtr[i + 1])
+    }
   }
 }
 
