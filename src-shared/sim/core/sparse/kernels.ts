@@ -69,10 +69,9 @@ export function jacobiRows(rowPtr: Int32Array, col: Int32Array, val: Float64Arra
  * the off-diagonal terms subtracted in storage order. Rows with A_ii = 0 are left alone.
  */
 export function gsRows(rowPtr: Int32Array, col: Int32Array, val: Float64Array, x: Float64Array, b: Float64Array, rows: Int32Array, t0: number, t1: number): void {
-  const n = rowPtr.length - 1
   for (let t = t0; t < t1; t++) {
     const i = rows[t]
-    relaxRow(col, val, x, b, x, 0, n, i, rowPtr[i], rowPtr[i + 1])
+    relaxRow(col, val, x, b, i, rowPtr[i], rowPtr[i + 1])
   }
 }
 
@@ -83,25 +82,23 @@ export function gsRows(rowPtr: Int32Array, col: Int32Array, val: Float64Array, x
  * [t0, t1) of the colour; the same operations as gsRows on the same rows (the same bits).
  */
 export function gsPackedRows(rowPtr: Int32Array, col: Int32Array, val: Float64Array, x: Float64Array, b: Float64Array, order: Int32Array, start: number, t0: number, t1: number): void {
-  const n = rowPtr.length - 1
   for (let t = t0; t < t1; t++) {
     const q = start + t
-    relaxRow(col, val, x, b, x, 0, n, order[q], rowPtr[q], rowPtr[q + 1])
+    relaxRow(col, val, x, b, order[q], rowPtr[q], rowPtr[q + 1])
   }
 }
 
 /**
- * Row i's Gauss-Seidel update from its entries [start, end) of col and val, reading unknowns in
- * [r0, r1) from x and the others from xOld; the off-diagonal terms subtracted in storage order,
- * a row with A_ii = 0 left alone.
+ * Row i's Gauss-Seidel update from its entries [start, end) of col and val; the off-diagonal
+ * terms subtracted in storage order, a row with A_ii = 0 left alone.
  */
-function relaxRow(col: Int32Array, val: Float64Array, x: Float64Array, b: Float64Array, xOld: Float64Array, r0: number, r1: number, i: number, start: number, end: number): void {
+function relaxRow(col: Int32Array, val: Float64Array, x: Float64Array, b: Float64Array, i: number, start: number, end: number): void {
   let s = b[i]
   let d = 0
   for (let p = start; p < end; p++) {
     const c = col[p]
     if (c === i) d = val[p]
-    else s -= val[p] * (c >= r0 && c < r1 ? x[c] : xOld[c])
+    else s -= val[p] * x[c]
   }
   if (d !== 0) x[i] = s / d
 }
@@ -111,13 +108,29 @@ function relaxRow(col: Int32Array, val: Float64Array, x: Float64Array, b: Float6
  * each block swept in order (forward) or reversed on its own: a row reads its own block's
  * unknowns as they are updated and every other block's from xOld, the sweep's starting values,
  * so the blocks are independent and the result does not depend on how they are split.
+ * The rows are laid out by blockOrderRows: the diagonal first, then the entries in the row's own
+ * block, then those in other blocks (each group in storage order); split[i] is the place of row
+ * i's first entry in another block, -1 for a row without a diagonal (left alone). Then
+ *   x_i = (b_i - sum_own A_ij x_j - sum_other A_ij xOld_j) / A_ii,
+ * the other blocks' terms summed first, in their own sum (they do not wait on this sweep's
+ * updates, so the two chains of additions overlap), the own block's subtracted from b_i in
+ * order, then that sum. A row with A_ii = 0 is left alone.
  */
-export function gsBlocks(rowPtr: Int32Array, col: Int32Array, val: Float64Array, x: Float64Array, b: Float64Array, xOld: Float64Array, n: number, block: number, forward: number, k0: number, k1: number): void {
+export function gsBlocks(rowPtr: Int32Array, col: Int32Array, val: Float64Array, split: Int32Array, x: Float64Array, b: Float64Array, xOld: Float64Array, n: number, block: number, forward: number, k0: number, k1: number): void {
   for (let k = k0; k < k1; k++) {
     const r0 = k * block, r1 = Math.min(n, r0 + block)
     for (let t = 0; t < r1 - r0; t++) {
       const i = forward ? r0 + t : r1 - 1 - t
-      relaxRow(col, val, x, b, xOld, r0, r1, i, rowPtr[i], rowPtr[i + 1])
+      const mid = split[i]
+      if (mid < 0) continue
+      const start = rowPtr[i], end = rowPtr[i + 1]
+      let other = 0
+      for (let p = mid; p < end; p++) other += val[p] * xOld[col[p]]
+      let s = b[i]
+      for (let p = start + 1; p < mid; p++) s -= val[p] * x[col[p]]
+      s -= other
+      const d = val[start]
+      if (d !== 0) x[i] = s / d
     }
   }
 }

@@ -164,11 +164,17 @@ export class MulticolorGaussSeidel {
  * reading the other blocks' unknowns as they were when the sweep began, so the blocks run on any
  * threads with the same bits. A backward sweep reverses each block, so forward + backward is
  * symmetric (block Jacobi between blocks, symmetric Gauss-Seidel within).
+ *
+ * The constructor lays A's rows out for the sweep, in place (blockOrderRows): the same matrix,
+ * each row's entries reordered, so products and residuals over A stay valid. A is the AMG's own
+ * coarse matrix where this runs; a caller that shares A sees its rows in the new order.
  */
 export class BlockGaussSeidel {
   readonly block: number
   readonly blocks: number
   private readonly xOld: Float64Array
+  /** Per row the place of its first entry in another block, -1 without a diagonal (blockOrderRows). */
+  private readonly split: Int32Array
 
   constructor(
     readonly A: CsrMatrix,
@@ -182,17 +188,67 @@ export class BlockGaussSeidel {
     this.block = block
     this.blocks = Math.ceil(A.n / block)
     this.xOld = this.blocks > 1 ? kernels.f64(A.n) : new Float64Array(0)
+    this.split = blockOrderRows(A, block, kernels.i32(A.n))
   }
 
   sweep(x: Float64Array, b: Float64Array, forward = true): void {
     if (this.blocks > 1) this.xOld.set(x.subarray(0, this.A.n))
-    this.kernels.run(GS_BLOCKS, this.A.rowPtr, this.A.col, this.A.val, x, b, this.blocks > 1 ? this.xOld : x, this.A.n, this.block, forward ? 1 : 0)
+    this.kernels.run(GS_BLOCKS, this.A.rowPtr, this.A.col, this.A.val, this.split, x, b, this.blocks > 1 ? this.xOld : x, this.A.n, this.block, forward ? 1 : 0)
   }
 
   symmetricSweep(x: Float64Array, b: Float64Array): void {
     this.sweep(x, b, true)
     this.sweep(x, b, false)
   }
+}
+
+/**
+ * Reorders each row of A in place for GS_BLOCKS with blocks of `block` rows: the diagonal first,
+ * then the entries whose column lies in the row's own block, then the others, each group in its
+ * storage order. Into split (returned) goes per row the place of its first entry in another
+ * block, or -1 for a row without a diagonal (GS_BLOCKS leaves it alone, as a zero diagonal).
+ * The sweep then reads a row's own block and the others in two plain loops: with the column's
+ * block tested per entry and the unknown picked from x or xOld, a sweep of the hybrid mesh's
+ * first coarse level took 1.2x to 1.6x as long (2026-12-07). A row laid out already keeps its order.
+ */
+export function blockOrderRows(A: CsrMatrix, block: number, split: Int32Array): Int32Array {
+  const { n, rowPtr, col, val } = A
+  let longest = 0
+  for (let i = 0; i < n; i++) longest = Math.max(longest, rowPtr[i + 1] - rowPtr[i])
+  // One pass over a row sorts its entries into the two groups, a second writes them back.
+  const ownC = new Int32Array(longest), ownV = new Float64Array(longest)
+  const otherC = new Int32Array(longest), otherV = new Float64Array(longest)
+  for (let i = 0; i < n; i++) {
+    const start = rowPtr[i], end = rowPtr[i + 1]
+    const r0 = i - (i % block), r1 = r0 + block
+    let own = 0, other = 0, diag = -1
+    for (let p = start; p < end; p++) {
+      const c = col[p]
+      if (c === i && diag < 0) diag = p
+      else if (c >= r0 && c < r1) {
+        ownC[own] = c
+        ownV[own++] = val[p]
+      } else {
+        otherC[other] = c
+        otherV[other++] = val[p]
+      }
+    }
+    let q = start
+    if (diag >= 0) {
+      val[q] = val[diag]
+      col[q++] = i
+    }
+    for (let t = 0; t < own; t++, q++) {
+      col[q] = ownC[t]
+      val[q] = ownV[t]
+    }
+    split[i] = diag >= 0 ? q : -1
+    for (let t = 0; t < other; t++, q++) {
+      col[q] = otherC[t]
+      val[q] = otherV[t]
+    }
+  }
+  return split
 }
 
 /**

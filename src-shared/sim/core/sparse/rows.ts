@@ -113,12 +113,15 @@ export const GS_PACKED = defineKernel({
   ref: gsPackedRows,
 })
 
-/** Gauss-Seidel in fixed blocks of rows, other blocks read from xOld (kernels.ts gsBlocks). Args: csr, x, b, xOld, n, block, forward. */
+/**
+ * Gauss-Seidel in fixed blocks of rows, other blocks read from xOld, over rows laid out by
+ * blockOrderRows (kernels.ts gsBlocks). Args: csr, split, x, b, xOld, n, block, forward.
+ */
 export const GS_BLOCKS = defineKernel({
   name: 'gsBlocks',
-  args: [...csr, f64('x'), f64('b'), f64('xOld'), int('n'), int('block'), int('forward')],
+  args: [...csr, i32('split'), f64('x'), f64('b'), f64('xOld'), int('n'), int('block'), int('forward')],
   split: 'blocks',
-  range: (a) => Math.ceil(num(a, 6) / num(a, 7)),
+  range: (a) => Math.ceil(num(a, 7) / num(a, 8)),
   work: nnz,
   // A block's cost is its rows' nonzeros, which differ between blocks: each block is a piece,
   // taken by whichever thread is free (the blocks read each other from xOld, so any order gives the same bits).

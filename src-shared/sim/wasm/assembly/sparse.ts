@@ -130,32 +130,34 @@ export function gsPacked(rowPtr: usize, col: usize, val: usize, x: usize, b: usi
   if (q < qEnd) gsRow(col, val, x, b, ri32(order, q), ri32(rowPtr, q), ri32(rowPtr, q + 1))
 }
 
-/** dotBlocks: partial[k] = even-lane sum + odd-lane sum (+ odd tail) over block k, blocks [k0, k1). */
 /**
- * gsBlocks (kernels.ts): Gauss-Seidel in fixed blocks of rows, each block's rows reading its own
- * unknowns as updated and the others' from xOld; the same operations and order as the reference.
+ * gsBlocks (kernels.ts): Gauss-Seidel in fixed blocks of rows laid out by blockOrderRows (the
+ * diagonal, the row's own block's entries, then the other blocks' from split[i]; -1: no
+ * diagonal), the other blocks' terms in a sum of their own that does not wait on the block's
+ * updates; the same operations and order as the reference.
  */
-export function gsBlocks(rowPtr: usize, col: usize, val: usize, x: usize, b: usize, xOld: usize, n: i32, block: i32, forward: i32, k0: i32, k1: i32): void {
+export function gsBlocks(rowPtr: usize, col: usize, val: usize, split: usize, x: usize, b: usize, xOld: usize, n: i32, block: i32, forward: i32, k0: i32, k1: i32): void {
   for (let k = k0; k < k1; k++) {
     const r0 = k * block
     const r1 = min(n, r0 + block)
-    const span = <u32>(r1 - r0)
     for (let t = 0; t < r1 - r0; t++) {
       const i = forward ? r0 + t : r1 - 1 - t
-      let s = rf64(b, i)
-      let d: f64 = 0
+      const mid = ri32(split, i)
+      if (mid < 0) continue
+      const start = ri32(rowPtr, i)
       const end = ri32(rowPtr, i + 1)
-      for (let p = ri32(rowPtr, i); p < end; p++) {
-        const c = ri32(col, p)
-        const a = rf64(val, p)
-        if (c == i) d = a
-        else s -= a * (<u32>(c - r0) < span ? rf64(x, c) : rf64(xOld, c))
-      }
+      let other: f64 = 0
+      for (let p = mid; p < end; p++) other += rf64(val, p) * rf64(xOld, ri32(col, p))
+      let s = rf64(b, i)
+      for (let p = start + 1; p < mid; p++) s -= rf64(val, p) * rf64(x, ri32(col, p))
+      s -= other
+      const d = rf64(val, start)
       if (d != 0) wf64(x, i, s / d)
     }
   }
 }
 
+/** dotBlocks: partial[k] = even-lane sum + odd-lane sum (+ odd tail) over block k, blocks [k0, k1). */
 export function dotBlocks(a: usize, b: usize, n: i32, block: i32, partial: usize, k0: i32, k1: i32): void {
   for (let k = k0; k < k1; k++) {
     let c = k * block

@@ -2,11 +2,14 @@
 // GS_BLOCKS, twin wasm/assembly/sparse.ts gsBlocks), the AMG's smoother below the finest level:
 // by hand on a small matrix (a row reads its own block's new values and the other blocks' old
 // ones), the same bits on TypeScript and 1-3 WebAssembly threads, a forward sweep's adjoint is
-// the backward sweep (so the AMG preconditioner stays symmetric), and sweeps converge.
+// the backward sweep (so the AMG preconditioner stays symmetric), and sweeps converge. The rows'
+// layout for the sweep (blockOrderRows): each row keeps its entries, the diagonal first, its own
+// block's next, the others last, each group in storage order; rows without a diagonal are left
+// alone.
 import { describe, expect, it } from 'vitest'
 import { TS_KERNELS } from '../../../../src-shared/sim/core/kernelBackend'
 import { csrFromTriplets, poisson3d } from '../../../../src-shared/sim/core/sparse/csr'
-import { BlockGaussSeidel, spResidual } from '../../../../src-shared/sim/core/sparse/ops'
+import { BlockGaussSeidel, blockOrderRows, spResidual } from '../../../../src-shared/sim/core/sparse/ops'
 import { everyBackendOfFile, rng, sameBits } from '../everyBackend'
 
 const backends = everyBackendOfFile()
@@ -26,6 +29,46 @@ describe('block Gauss-Seidel', () => {
     gs.sweep(x, b, false)
     // Backward: block 0 from row 1: x1 = (x0 + x2_old) / 4 = 1/2, x0 = 1/8; block 1: x3 = x2 / 4 = 1/4, x2 = (x1_old + x3) / 4.
     expect(Array.from(x)).toEqual([0.125, 0.5, 1.25 / 4, 0.25])
+  })
+
+  it('lays each row out as its diagonal, its own block\'s entries, then the others\' (storage order kept in each group); a row without a diagonal is skipped', () => {
+    // 6 rows in blocks of 3; row 4 has no diagonal, row 5 a zero one.
+    const rows = [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 5, 5]
+    const cols = [5, 0, 2, 4, 3, 1, 0, 2, 1, 2, 3, 4, 0, 3, 3, 5, 5, 1]
+    const vals = [-0.5, 4, -1, -0.25, -0.75, 5, -1, -2, -2, 6, -1, -1, -0.5, 3, -1, -1, 0, -2]
+    const A = csrFromTriplets(6, 6, rows, cols, vals)
+    const before = Array.from({ length: 6 }, (_, i) => entries(A, i))
+    const split = blockOrderRows(A, 3, new Int32Array(6))
+    for (let i = 0; i < 6; i++) {
+      const got = entries(A, i)
+      // The same entries...
+      expect([...got].sort((a, b) => a[0] - b[0])).toEqual([...before[i]].sort((a, b) => a[0] - b[0]))
+      const own = (c: number) => Math.floor(c / 3) === Math.floor(i / 3)
+      const hasDiagonal = before[i].some(([c]) => c === i)
+      if (!hasDiagonal) {
+        expect(split[i]).toBe(-1)
+        continue
+      }
+      // ...the diagonal first, then the own block's and the others' in their storage order.
+      const want = [...before[i].filter(([c]) => c === i), ...before[i].filter(([c]) => c !== i && own(c)), ...before[i].filter(([c]) => !own(c))]
+      expect(got).toEqual(want)
+      expect(split[i]).toBe(A.rowPtr[i] + 1 + before[i].filter(([c]) => c !== i && own(c)).length)
+    }
+    // Laid out again: unchanged.
+    const laid = Array.from({ length: 6 }, (_, i) => entries(A, i))
+    expect(Array.from(blockOrderRows(A, 3, new Int32Array(6)))).toEqual(Array.from(split))
+    expect(Array.from({ length: 6 }, (_, i) => entries(A, i))).toEqual(laid)
+    // A sweep: rows 4 (no diagonal) and 5 (zero diagonal) keep their values; row 3 reads row 4's
+    // old value and row 0's (another block) from the sweep's start.
+    const gs = new BlockGaussSeidel(A, TS_KERNELS, 3)
+    const x = Float64Array.of(1, 2, 3, 4, 5, 6)
+    const b = Float64Array.of(1, 0, 0, 2, 0, 0)
+    gs.sweep(x, b, true)
+    const x0 = (1 - (-0.5 * 6 + -1 * 3 + -0.25 * 5)) / 4
+    const x1 = (0 - (-1 * x0 + -2 * 3 + -0.75 * 4)) / 5
+    const x2 = (0 - (-2 * x1 + -1 * 4)) / 6
+    const x3 = (2 - (-1 * 5 + -0.5 * 1)) / 3
+    expect(Array.from(x)).toEqual([x0, x1, x2, x3, 5, 6])
   })
 
   it('the same bits on TypeScript and 1, 2 and 3 WebAssembly threads, forward and backward', () => {
@@ -80,6 +123,13 @@ describe('block Gauss-Seidel', () => {
     expect(sweeps).toBeLessThan(40)
   })
 })
+
+/** Row i's (column, value) pairs in storage order. */
+function entries(A: { rowPtr: Int32Array; col: Int32Array; val: Float64Array }, i: number): [number, number][] {
+  const out: [number, number][] = []
+  for (let p = A.rowPtr[i]; p < A.rowPtr[i + 1]; p++) out.push([A.col[p], A.val[p]])
+  return out
+}
 
 function copy<T extends Int32Array | Float64Array>(a: T, into: T): T {
   into.set(a)
