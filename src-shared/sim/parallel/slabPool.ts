@@ -6,9 +6,10 @@
 // a control block in that memory. No message is posted per job:
 //
 //   main:   write the arguments (float64 slots, their count) and one [k0, k1) per thread,
-//           DONE = 0, GEN += 1, Atomics.notify(GEN); run range 0 itself;
+//           DONE = 0, GEN += 1, WAKE += 1, Atomics.notify(WAKE); run range 0 itself;
 //           wait (spin, then Atomics.wait) until DONE = number of workers
-//   worker: wait until GEN changes; call the kernel's export (...args, k0, k1, index) if its
+//   worker: wait until GEN changes (asleep on WAKE: see below); call the kernel's export
+//           (...args, k0, k1, index) if its
 //           range is not empty (or on each piece it takes, PIECES > 0); DONE += 1 and
 //           Atomics.notify(DONE) when it is the last
 //
@@ -32,7 +33,12 @@
 // pages), and a worker waiting for a job takes FAULT_BATCH pages at a time from FAULT_NEXT and
 // writes each with an atomic add of 0 (a locked read-modify-write: it commits the page and
 // cannot undo a store another thread makes to the same bytes meanwhile). It looks for a job
-// between batches, so a job waits at most one batch. Only pages of blocks already handed out
+// between batches, so a job waits at most one batch. A worker sleeps on WAKE, which the pool
+// raises after a new job (GEN) and after new pages (FAULT_END) alike: it reads WAKE before it
+// looks for either, so a raise it did not see makes its Atomics.wait return at once. (Asleep on
+// GEN, a worker that had just found no pages missed a FAULT_END raised before it slept, and the
+// pages waited for the next job: a test's 24 MB block was never committed on a loaded machine.)
+// Only pages of blocks already handed out
 // are touched: what the solver allocated and will write anyway, now while the dispatching
 // thread builds the bodies' distance grids or seeds markers instead of in its first frame.
 //
@@ -118,6 +124,8 @@ export const MAX_THREADS = 256
 /** Committing ahead (pages of 4096 bytes): the next page to write, the first page not to. */
 export const CTRL_FAULT_NEXT = CTRL_RANGES + 2 * MAX_THREADS
 export const CTRL_FAULT_END = CTRL_FAULT_NEXT + 1
+/** Raised after every new job and every new FAULT_END: what a waiting worker sleeps on. */
+export const CTRL_WAKE = CTRL_FAULT_NEXT + 2
 /** Control block size, int32 slots. */
 const CTRL_INTS = CTRL_FAULT_NEXT + 16
 /** Bytes per page the workers commit. */
@@ -133,7 +141,7 @@ export const SLAB_WORKER_SOURCE = `function slabWorkerMain(init) {
   const GEN = ${CTRL_GEN}, KERNEL = ${CTRL_KERNEL}, ARGS = ${CTRL_ARGS}, WORKERS = ${CTRL_WORKERS}
   const READY = ${CTRL_READY}, ERROR = ${CTRL_ERROR}, ARGC = ${CTRL_ARGC}, DONE = ${CTRL_DONE}, RANGES = ${CTRL_RANGES}
   const PIECES = ${CTRL_PIECES}, NEXT = ${CTRL_NEXT}
-  const FAULT_NEXT = ${CTRL_FAULT_NEXT}, FAULT_END = ${CTRL_FAULT_END}, FAULT_BATCH = ${FAULT_BATCH}, PAGE_INTS = ${FAULT_PAGE / 4}
+  const FAULT_NEXT = ${CTRL_FAULT_NEXT}, FAULT_END = ${CTRL_FAULT_END}, WAKE = ${CTRL_WAKE}, FAULT_BATCH = ${FAULT_BATCH}, PAGE_INTS = ${FAULT_PAGE / 4}
   const { module, memory, control, index, spin, names } = init
   const ctrl = new Int32Array(memory.buffer, control, ${CTRL_INTS})
   let pages = new Int32Array(memory.buffer)
@@ -168,9 +176,11 @@ export const SLAB_WORKER_SOURCE = `function slabWorkerMain(init) {
   Atomics.notify(ctrl, READY)
   for (;;) {
     let n = 0
-    while (Atomics.load(ctrl, GEN) === gen) {
+    for (;;) {
+      const wake = Atomics.load(ctrl, WAKE)
+      if (Atomics.load(ctrl, GEN) !== gen) break
       if (commitAhead()) n = 0
-      else if (++n > spin) Atomics.wait(ctrl, GEN, gen)
+      else if (++n > spin) Atomics.wait(ctrl, WAKE, wake)
     }
     gen = Atomics.load(ctrl, GEN)
     const kernel = Atomics.load(ctrl, KERNEL)
@@ -310,8 +320,8 @@ export class SlabPool implements SlabRunner {
     const { ctrl } = this
     if (this.closed || page <= ctrl[CTRL_FAULT_END]) return
     Atomics.store(ctrl, CTRL_FAULT_END, page)
-    // Workers asleep in Atomics.wait on GEN wake, find GEN unchanged and take the pages.
-    Atomics.notify(ctrl, CTRL_GEN)
+    // Workers asleep on WAKE wake, find GEN unchanged and take the pages.
+    this.wake()
   }
 
   run(kernel: number, args: ArrayLike<number>, argCount: number, n: number, work = n, balance: ArrayLike<number> | null = null, piecesPerThread = 1): void {
@@ -403,8 +413,14 @@ export class SlabPool implements SlabRunner {
     ctrl[CTRL_ARGC] = argCount
     Atomics.store(ctrl, CTRL_DONE, 0)
     Atomics.add(ctrl, CTRL_GEN, 1)
-    Atomics.notify(ctrl, CTRL_GEN)
+    this.wake()
     return pieces
+  }
+
+  /** Raises WAKE and wakes the workers asleep on it (after GEN or FAULT_END changed). */
+  private wake(): void {
+    Atomics.add(this.ctrl, CTRL_WAKE, 1)
+    Atomics.notify(this.ctrl, CTRL_WAKE)
   }
 
   /** Runs the posted job's untaken pieces on this thread (with its arguments set). */
@@ -445,7 +461,7 @@ export class SlabPool implements SlabRunner {
     if (this.workers.length > 0) {
       ctrl[CTRL_KERNEL] = CTRL_STOP
       Atomics.add(ctrl, CTRL_GEN, 1)
-      Atomics.notify(ctrl, CTRL_GEN)
+      this.wake()
     }
     await Promise.all(this.workers.map((w) => w.terminate()))
     this.workers.length = 0
