@@ -8,10 +8,9 @@
 //   main:   write the arguments (float64 slots, their count) and one [k0, k1) per thread,
 //           DONE = 0, GEN += 1, WAKE += 1, Atomics.notify(WAKE); run range 0 itself;
 //           wait (spin, then Atomics.wait) until DONE = number of workers
-//   worker: wait until GEN changes (asleep on WAKE: see below); call the kernel's export
-//           (...args, k0, k1, index) if its
-//           range is not empty (or on each piece it takes, PIECES > 0); DONE += 1 and
-//           Atomics.notify(DONE) when it is the last
+//   worker: wait until GEN changes (asleep on WAKE: see "Committing ahead"); call the
+//           kernel's export (...args, k0, k1, index) if its range is not empty (or on each
+//           piece it takes, PIECES > 0); DONE += 1 and Atomics.notify(DONE) when it is the last
 //
 // Kernels are rows of the kernel table (core/kernelTable.ts), and [0, n) is whatever the row
 // splits: z-planes, matrix rows (or a row list) or fixed vector blocks. It is cut into
@@ -38,9 +37,9 @@
 // looks for either, so a raise it did not see makes its Atomics.wait return at once. (Asleep on
 // GEN, a worker that had just found no pages missed a FAULT_END raised before it slept, and the
 // pages waited for the next job: a test's 24 MB block was never committed on a loaded machine.)
-// Only pages of blocks already handed out
-// are touched: what the solver allocated and will write anyway, now while the dispatching
-// thread builds the bodies' distance grids or seeds markers instead of in its first frame.
+// Only pages of blocks already handed out are touched: what the solver allocated and will write
+// anyway, now while the dispatching thread builds the bodies' distance grids or seeds markers
+// instead of in its first frame.
 //
 // Overlapped jobs. begin() starts a job in pieces mode and returns without taking a piece, so
 // the workers compute it while the dispatching thread does work of its own that neither reads
