@@ -15,6 +15,11 @@ const UNIT = {
   // One test file per core (vitest's default leaves one core to its own process, which
   // mostly waits): on the 2-core CI machine unit tests take 13.5 min instead of 19.
   maxWorkers: availableParallelism(),
+  // One kernel thread per file by default (src-main/sim/kernelCores.ts), since each core
+  // already runs a file: beside another file, a 2-thread file's pool waited for the core that
+  // file held (the smoke transport file took 88 s in CI against 26 alone). Tests of the
+  // threads themselves ask for their thread counts.
+  env: { EDDY_THREADS: '1' },
 }
 
 export default defineConfig({

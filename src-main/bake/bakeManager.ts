@@ -21,6 +21,7 @@ import { EddyError } from '../../src-shared/api/errors'
 import type { BakeMode, BakeProgress, BakeRequest } from './runner'
 import type { FrameTiming } from './status'
 import type { WorkerMessage } from './workerMessages'
+import { defaultKernelThreads } from '../sim/kernelCores'
 
 export type BakePhase = 'queued' | 'running' | 'done' | 'cancelled' | 'failed'
 
@@ -87,6 +88,8 @@ export interface BakeManagerOptions {
 export class BakeManager {
   private readonly jobsByDomain = new Map<string, Job>()
   private readonly cores: number
+  /** A bake's most threads when its request names none (EDDY_THREADS, else every core). */
+  private readonly threadCap: number
   private readonly interval: number
   onUpdate: ((job: BakeJobView, delta: BakeDelta) => void) | null
 
@@ -94,6 +97,7 @@ export class BakeManager {
 
   constructor(private readonly opts: BakeManagerOptions) {
     this.cores = Math.max(1, opts.cores ?? availableParallelism())
+    this.threadCap = defaultKernelThreads()
     this.memoryBudget = opts.memoryBudget ?? (() => totalmem() * MACHINE_MEMORY_SHARE)
     this.interval = Math.max(0, opts.updateIntervalMs ?? 100)
     this.onUpdate = opts.onUpdate ?? null
@@ -203,7 +207,9 @@ export class BakeManager {
     let reserved = this.reservedMemory()
     const budget = this.memoryBudget()
     const queued = all.filter((j) => j.phase === 'queued')
-    const share = Math.max(1, Math.floor(this.cores / Math.min(this.cores, running + queued.length)))
+    // EDDY_THREADS, when set, caps a bake's share (sim/kernelCores.ts); the queue still runs up
+    // to `cores` bakes side by side.
+    const share = Math.min(this.threadCap, Math.max(1, Math.floor(this.cores / Math.min(this.cores, running + queued.length))))
     for (const job of queued) {
       if (running >= this.cores) break
       if (running > 0 && reserved + job.memoryBytes > budget) continue

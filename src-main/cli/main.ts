@@ -8,7 +8,6 @@
 // `eddy bench markers` the liquid's per-marker kernels alone (scripts/bench-instructions.mjs counts their instructions).
 // The solver families register their parameters with the spec table before anything reads it.
 import '../../src-shared/sim/registry'
-import { availableParallelism } from 'node:os'
 import { isEddyError } from '../../src-shared/api/errors'
 import { parseOptions, UsageError } from './args'
 import { renderCommand } from './renderCommand'
@@ -30,6 +29,7 @@ import { GEARS_THESIS_RESOLUTION } from '../../src-shared/scene/examples/gearsAn
 import { type PressurePreconditioner, VISCOUS_PRECONDITIONERS, type ViscousPreconditioner } from '../../src-shared/sim/liquid/liquidInput'
 import type { KernelBackend, KernelKind } from '../../src-shared/sim/core/kernelTypes'
 import { createKernelBackend } from '../sim/workerPool'
+import { defaultKernelThreads } from '../sim/kernelCores'
 
 const USAGE = `usage:
   eddy bake PROJECT.eddy --sim NAME [--wedge NAME [--variant K]] [--cache-file FILE]
@@ -95,7 +95,7 @@ function pressureOption(v: string | undefined): PressurePreconditioner {
  * on every core) and stops their threads afterwards.
  */
 async function withBenchKernels<T>(o: { threads?: number; kernels?: string }, bench: (kernels: KernelBackend) => T): Promise<T> {
-  const kernels = createKernelBackend((o.kernels as KernelKind | undefined) ?? 'wasm', { threads: o.threads ?? availableParallelism() })
+  const kernels = createKernelBackend((o.kernels as KernelKind | undefined) ?? 'wasm', { threads: o.threads ?? defaultKernelThreads() })
   try {
     return bench(kernels)
   } finally {
@@ -197,7 +197,7 @@ async function main(argv: string[]): Promise<number> {
       hypre: { type: 'string' },
     })
     const result = await benchTetmesh(
-      { maxUnknowns: o.max ?? 1_000_000, mode: (o.mode as 'uniform' | 'graded' | undefined) ?? 'uniform', threads: o.threads ?? availableParallelism(), ...(o.hypre ? { hypre: o.hypre } : {}) },
+      { maxUnknowns: o.max ?? 1_000_000, mode: (o.mode as 'uniform' | 'graded' | undefined) ?? 'uniform', threads: o.threads ?? defaultKernelThreads(), ...(o.hypre ? { hypre: o.hypre } : {}) },
       (line) => console.log(line),
     )
     printBenchResult(result, (line) => console.log(line))
@@ -215,7 +215,7 @@ async function main(argv: string[]): Promise<number> {
       {
         res: o.res ?? 64,
         frames: o.frames ?? 48,
-        threads: o.threads ?? availableParallelism(),
+        threads: o.threads ?? defaultKernelThreads(),
         pressure: (o.pressure as 'mic' | 'mg' | undefined) ?? 'mg',
         kernels: (o.kernels as 'wasm' | 'ts' | undefined) ?? 'wasm',
       },

@@ -3,9 +3,9 @@
 // needs no file of its own, no TypeScript transpile and no bundler support (vitest, the
 // headless host and Electron's main process all run it the same way). Each worker gets the
 // compiled WebAssembly.Module and the shared memory through workerData.
-import { availableParallelism } from 'node:os'
 import { setFlagsFromString } from 'node:v8'
 import { Worker } from 'node:worker_threads'
+import { defaultKernelThreads } from './kernelCores'
 import { type KernelBackend, type KernelKind, TS_KERNELS } from '../../src-shared/sim/core/kernelBackend'
 import { SLAB_WORKER_SOURCE, SlabPool, type SlabPoolOptions, type SlabWorkerHandle, type SlabWorkerHost, type SlabWorkerInit } from '../../src-shared/sim/parallel/slabPool'
 import { WasmKernels, type WasmKernelsOptions } from '../../src-shared/sim/wasm/kernels'
@@ -33,9 +33,9 @@ export class NodeSlabWorkerHost implements SlabWorkerHost {
   }
 }
 
-/** Default thread count: every core the process may use. */
+/** Default thread count: every core the process may use, or EDDY_THREADS (kernelCores.ts). */
 export function defaultThreads(): number {
-  return Math.max(1, availableParallelism())
+  return defaultKernelThreads()
 }
 
 /** A pool of `threads` threads (this one plus threads-1 workers) over the kernels' memory. */

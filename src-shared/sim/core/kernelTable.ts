@@ -106,6 +106,8 @@ export interface KernelRowSpec {
   /**
    * The twin also takes its thread's index after k0 and k1 (every call passes it): for rows
    * that find per-thread memory the caller lends (rows with a scratch argument always do).
+   * A pool passes the number of the thread's range (parallel/slabPool.ts, "Claiming parts"),
+   * which is the thread's own index unless another thread took the range over.
    */
   readonly worker?: boolean
   /** The reference slab function: ref(...args, k0, k1) (rows adapt any other signature). */

@@ -5,24 +5,40 @@
 // instantiates the same kernel module on the same shared WebAssembly.Memory and then waits on
 // a control block in that memory. No message is posted per job:
 //
-//   main:   write the arguments (float64 slots, their count) and one [k0, k1) per thread,
-//           DONE = 0, GEN += 1, WAKE += 1, Atomics.notify(WAKE); run range 0 itself;
-//           wait (spin, then Atomics.wait) until DONE = number of workers
-//   worker: wait until GEN changes (asleep on WAKE: see "Committing ahead"); call the
-//           kernel's export (...args, k0, k1, index) if its range is not empty (or on each
-//           piece it takes, PIECES > 0); DONE += 1 and Atomics.notify(DONE) when it is the last
+//   main:   write the arguments (float64 slots, their count) and the job's parts (index ranges),
+//           DONE = 0, NEXT = the job's tag, GEN += 1, WAKE += 1, Atomics.notify(WAKE); claim
+//           and run parts until none is left; wait (spin, then Atomics.wait) until DONE = parts
+//   worker: wait until GEN changes (asleep on WAKE: see "Committing ahead"); claim and run
+//           parts until none is left, calling the kernel's export (...args, k0, k1, index);
+//           DONE += 1 after each part and Atomics.notify(DONE) after the last
 //
 // Kernels are rows of the kernel table (core/kernelTable.ts), and [0, n) is whatever the row
 // splits: z-planes, matrix rows (or a row list) or fixed vector blocks. It is cut into
-// contiguous ranges in thread order, so which thread runs which indices is a pure function of
-// (n, threads); every kernel writes disjoint outputs (reductions write one partial per plane
-// or block), so results do not depend on the thread count at all.
+// contiguous ranges, one per thread, and the kernel is told the range's number as its thread
+// index (rows with per-thread scratch index it by that), so what any index computes is a pure
+// function of (n, threads) whichever thread runs it; every kernel writes disjoint outputs
+// (reductions write one partial per plane or block), so results do not depend on the thread
+// count at all.
 //
 // A row may ask for several pieces per thread (KernelRowSpec.piecesPerThread, rows whose
 // indices are independent, such as the markers' moves): the range is then cut into that many
-// pieces per thread, and every thread, the dispatcher included, takes the next untaken piece
-// (Atomics.add on NEXT) until none is left. Which thread runs a piece then depends on timing,
-// which such rows do not see; the threads finish together even when the pieces' costs differ.
+// pieces per thread, and the kernel is told the index of the thread that runs the piece. Which
+// thread runs a piece depends on timing, which such rows do not see; the threads finish
+// together even when the pieces' costs differ.
+//
+// Claiming parts. Every thread, the dispatcher included, takes the next unclaimed part (a
+// range or a piece) with a compare-and-swap on NEXT until none is left, and the dispatcher
+// waits only for parts that were claimed, not for every worker to look in. On a machine with
+// other work, a worker the operating system has not scheduled yet would otherwise hold up
+// every job until its next time slice: beside one busy core, the smoke transport tests took
+// 83 s on 2 threads instead of 26 alone (33 on 1 thread); they take about 40 now. A worker
+// may wake so late that the job it was woken for is over and others followed, so NEXT
+// carries the job's tag (the low bits of GEN) above the part number: a claim only succeeds
+// on the job the worker looked at, and the claim is what keeps that job open (the
+// dispatcher cannot post another until the part is done), so the worker reads the kernel,
+// its arguments and the range only after it. (After 32,768 jobs the tags repeat: a worker
+// asleep across exactly that many claims a part of the current job and runs it correctly,
+// since it reads everything after the claim.)
 //
 // Committing ahead. The operating system backs a page of the memory the first time it is
 // written, and on these machines that costs about 12 us a page (a 400 MB bake commits about
@@ -104,15 +120,21 @@ export interface SlabWorkerHost {
 export const CTRL_GEN = 0
 export const CTRL_KERNEL = 1
 export const CTRL_ARGS = 2
-export const CTRL_WORKERS = 3
 export const CTRL_READY = 4
 export const CTRL_ERROR = 5
 export const CTRL_ARGC = 6
-/** Number of pieces of the current job (0: one range per thread, at RANGES + 2 index). */
-export const CTRL_PIECES = 7
+/** Parts of the current job: its ranges at RANGES + 2 part (see "Claiming parts"). */
+export const CTRL_PARTS = 7
+/** 1: each part is one thread's range and its kernel gets the part number as its thread index. */
+export const CTRL_BY_RANGE = 8
+/** Parts finished. */
 export const CTRL_DONE = 16
-/** The next untaken piece (pieces mode). */
+/** The job's tag (TAG_SHIFT up) and its next unclaimed part (below). */
 export const CTRL_NEXT = 24
+/** The low 15 bits of GEN, the job's tag in NEXT. */
+export const TAG_MASK = 0x7fff
+export const TAG_SHIFT = 16
+export const PART_MASK = 0xffff
 export const CTRL_RANGES = 32
 /** Kernel value that tells workers to exit. */
 export const CTRL_STOP = -1
@@ -137,9 +159,9 @@ export const FAULT_BATCH = 8
  * can run it without a bundler or transpiler: `(${SLAB_WORKER_SOURCE})(init)`.
  */
 export const SLAB_WORKER_SOURCE = `function slabWorkerMain(init) {
-  const GEN = ${CTRL_GEN}, KERNEL = ${CTRL_KERNEL}, ARGS = ${CTRL_ARGS}, WORKERS = ${CTRL_WORKERS}
+  const GEN = ${CTRL_GEN}, KERNEL = ${CTRL_KERNEL}, ARGS = ${CTRL_ARGS}
   const READY = ${CTRL_READY}, ERROR = ${CTRL_ERROR}, ARGC = ${CTRL_ARGC}, DONE = ${CTRL_DONE}, RANGES = ${CTRL_RANGES}
-  const PIECES = ${CTRL_PIECES}, NEXT = ${CTRL_NEXT}
+  const PARTS = ${CTRL_PARTS}, BY_RANGE = ${CTRL_BY_RANGE}, NEXT = ${CTRL_NEXT}
   const FAULT_NEXT = ${CTRL_FAULT_NEXT}, FAULT_END = ${CTRL_FAULT_END}, WAKE = ${CTRL_WAKE}, FAULT_BATCH = ${FAULT_BATCH}, PAGE_INTS = ${FAULT_PAGE / 4}
   const { module, memory, control, index, spin, names } = init
   const ctrl = new Int32Array(memory.buffer, control, ${CTRL_INTS})
@@ -182,12 +204,20 @@ export const SLAB_WORKER_SOURCE = `function slabWorkerMain(init) {
       else if (++n > spin) Atomics.wait(ctrl, WAKE, wake)
     }
     gen = Atomics.load(ctrl, GEN)
-    const kernel = Atomics.load(ctrl, KERNEL)
-    if (kernel === ${CTRL_STOP}) break
-    const pieces = ctrl[PIECES]
-    // One range of its own, or pieces taken one after another until none is left.
-    for (let piece = pieces > 0 ? Atomics.add(ctrl, NEXT, 1) : -1; pieces === 0 || piece < pieces; piece = Atomics.add(ctrl, NEXT, 1)) {
-      const r = RANGES + 2 * (pieces > 0 ? piece : index)
+    if (Atomics.load(ctrl, KERNEL) === ${CTRL_STOP}) break
+    const tag = gen & ${TAG_MASK}
+    // Claims the job's parts one by one (see "Claiming parts"). Only a claim pins the job, so
+    // what the part needs is read after it.
+    for (;;) {
+      const next = Atomics.load(ctrl, NEXT)
+      if (next >>> ${TAG_SHIFT} !== tag) break
+      const part = next & ${PART_MASK}
+      if (part >= Atomics.load(ctrl, PARTS)) break
+      if (Atomics.compareExchange(ctrl, NEXT, next, next + 1) !== next) continue
+      const parts = Atomics.load(ctrl, PARTS)
+      if (part >= parts) break
+      const kernel = ctrl[KERNEL]
+      const r = RANGES + 2 * part
       const k0 = ctrl[r]
       const k1 = ctrl[r + 1]
       if (k0 < k1) {
@@ -199,15 +229,14 @@ export const SLAB_WORKER_SOURCE = `function slabWorkerMain(init) {
           for (let i = 0; i < argc; i++) argv[i] = args[i]
           argv[argc] = k0
           argv[argc + 1] = k1
-          argv[argc + 2] = index
+          argv[argc + 2] = ctrl[BY_RANGE] === 1 ? part : index
           entry[kernel](...argv)
         } catch (e) {
           Atomics.store(ctrl, ERROR, kernel > 0 ? kernel : -3)
         }
       }
-      if (pieces === 0) break
+      if (Atomics.add(ctrl, DONE, 1) + 1 === parts) Atomics.notify(ctrl, DONE)
     }
-    if (Atomics.add(ctrl, DONE, 1) + 1 === ctrl[WORKERS]) Atomics.notify(ctrl, DONE)
   }
 }`
 
@@ -258,7 +287,7 @@ export class SlabPool implements SlabRunner {
   /** The overlapped job's argument block (see "Overlapped jobs"), with more than one thread. */
   private flightArgs: Float64Array | null = null
   /** The job begin() started, until finish(): its kernel, arguments and piece count. */
-  private flight: { kernel: number; args: Float64Array; argCount: number; pieces: number } | null = null
+  private flight: { kernel: number; args: Float64Array; argCount: number; parts: number } | null = null
   /** Jobs run split across threads / on the dispatching thread only (diagnostics). */
   parallelJobs = 0
   inlineJobs = 0
@@ -274,7 +303,6 @@ export class SlabPool implements SlabRunner {
     const at = kernels.arena.alloc(CTRL_INTS * 4, 64)
     this.ctrl = new Int32Array(kernels.arena.buffer(), at, CTRL_INTS)
     this.ctrl[CTRL_ARGS] = kernels.argsPtr
-    this.ctrl[CTRL_WORKERS] = threads - 1
     if (threads === 1 || host === null) return
     // The overlapped job's argument block, made now: made at the first begin(), it could lie in
     // memory a KernelBackend.scoped region gives back, and later blocks then overwrote it.
@@ -326,7 +354,7 @@ export class SlabPool implements SlabRunner {
   run(kernel: number, args: ArrayLike<number>, argCount: number, n: number, work = n, balance: ArrayLike<number> | null = null, piecesPerThread = 1): void {
     if (n <= 0) return
     if (this.closed) throw new EddyError('INTERNAL', 'SlabPool used after close')
-    const { kernels, ctrl } = this
+    const { kernels } = this
     kernels.setArgs(args, argCount)
     const parts = Math.min(this.threads, n)
     // While an overlapped job is out the workers are its: this one runs here alone.
@@ -336,15 +364,7 @@ export class SlabPool implements SlabRunner {
       return
     }
     this.parallelJobs++
-    const pieces = this.post(kernel, argCount, n, parts, balance, piecesPerThread)
-    let failed: unknown = null
-    try {
-      if (pieces === 0) kernels.dispatch(kernel, ctrl[CTRL_RANGES], ctrl[CTRL_RANGES + 1], 0)
-      else this.takePieces(kernel, pieces)
-    } catch (e) {
-      failed = e
-    }
-    this.join(failed)
+    this.takeParts(kernel, this.post(kernel, argCount, n, parts, balance, piecesPerThread))
   }
 
   begin(kernel: number, args: ArrayLike<number>, argCount: number, n: number, work = n, balance: ArrayLike<number> | null = null, piecesPerThread = 1): void {
@@ -355,15 +375,15 @@ export class SlabPool implements SlabRunner {
       this.run(kernel, args, argCount, n, work, balance, piecesPerThread)
       return
     }
-    const { kernels, ctrl } = this
+    const { ctrl } = this
     if (argCount > MAX_KERNEL_ARGS) throw new EddyError('INTERNAL', `too many kernel arguments (${argCount})`)
     const own = this.flightArgs as Float64Array
     for (let i = 0; i < argCount; i++) own[i] = args[i]
     ctrl[CTRL_ARGS] = own.byteOffset
     this.parallelJobs++
     // At least one piece a thread, so the caller has some to take at finish().
-    const pieces = this.post(kernel, argCount, n, Math.min(this.threads, n), balance, Math.max(2, piecesPerThread))
-    this.flight = { kernel, args: own, argCount, pieces }
+    const parts = this.post(kernel, argCount, n, Math.min(this.threads, n), balance, Math.max(2, piecesPerThread))
+    this.flight = { kernel, args: own, argCount, parts }
   }
 
   finish(): void {
@@ -371,49 +391,41 @@ export class SlabPool implements SlabRunner {
     if (f === null) return
     this.flight = null
     const { kernels, ctrl } = this
-    let failed: unknown = null
     try {
       kernels.setArgs(f.args, f.argCount)
-      this.takePieces(f.kernel, f.pieces)
-    } catch (e) {
-      failed = e
-    }
-    try {
-      this.join(failed)
+      this.takeParts(f.kernel, f.parts)
     } finally {
       ctrl[CTRL_ARGS] = kernels.argsPtr
     }
   }
 
   /**
-   * Writes a job's ranges (or pieces) and wakes the workers; returns the piece count (0: one
-   * range per thread, the caller's at RANGES). Its arguments are where ctrl[ARGS] points.
+   * Writes a job's parts (one range per thread, or pieces) and wakes the workers; returns the
+   * part count. Its arguments are where ctrl[ARGS] points.
    */
-  private post(kernel: number, argCount: number, n: number, parts: number, balance: ArrayLike<number> | null, piecesPerThread: number): number {
+  private post(kernel: number, argCount: number, n: number, threadParts: number, balance: ArrayLike<number> | null, piecesPerThread: number): number {
     const { ctrl } = this
     // Pieces mode: at most MAX_THREADS pieces (the ranges' slots), at most n.
     const pieces = piecesPerThread > 1 ? Math.min(n, MAX_THREADS, Math.floor(piecesPerThread) * this.threads) : 0
-    const cuts = pieces > 0 ? pieces : parts
+    const cuts = pieces > 0 ? pieces : threadParts
     const guided = pieces > 0
-    for (let t = 0; t < Math.max(cuts, this.threads); t++) {
+    for (let t = 0; t < cuts; t++) {
       const r = CTRL_RANGES + 2 * t
-      if (t < cuts) {
-        ctrl[r] = guided ? Math.floor(n * guidedShare(t, cuts)) : Math.floor((n * t) / cuts)
-        ctrl[r + 1] = guided ? (t + 1 === cuts ? n : Math.floor(n * guidedShare(t + 1, cuts))) : Math.floor((n * (t + 1)) / cuts)
-      } else {
-        ctrl[r] = 0
-        ctrl[r + 1] = 0
-      }
+      ctrl[r] = guided ? Math.floor(n * guidedShare(t, cuts)) : Math.floor((n * t) / cuts)
+      ctrl[r + 1] = guided ? (t + 1 === cuts ? n : Math.floor(n * guidedShare(t + 1, cuts))) : Math.floor((n * (t + 1)) / cuts)
     }
     if (balance !== null) balancedCuts(balance, n, cuts, ctrl, CTRL_RANGES, guided ? guidedShare : null)
-    ctrl[CTRL_PIECES] = pieces
-    ctrl[CTRL_NEXT] = 0
+    ctrl[CTRL_PARTS] = cuts
+    ctrl[CTRL_BY_RANGE] = guided ? 0 : 1
     ctrl[CTRL_KERNEL] = kernel
     ctrl[CTRL_ARGC] = argCount
     Atomics.store(ctrl, CTRL_DONE, 0)
-    Atomics.add(ctrl, CTRL_GEN, 1)
+    // The tag before the generation: a worker that sees the new GEN finds its parts open.
+    const gen = (ctrl[CTRL_GEN] + 1) | 0
+    Atomics.store(ctrl, CTRL_NEXT, (gen & TAG_MASK) << TAG_SHIFT)
+    Atomics.store(ctrl, CTRL_GEN, gen)
     this.wake()
-    return pieces
+    return cuts
   }
 
   /** Raises WAKE and wakes the workers asleep on it (after GEN or FAULT_END changed). */
@@ -422,25 +434,37 @@ export class SlabPool implements SlabRunner {
     Atomics.notify(this.ctrl, CTRL_WAKE)
   }
 
-  /** Runs the posted job's untaken pieces on this thread (with its arguments set). */
-  private takePieces(kernel: number, pieces: number): void {
+  /**
+   * Runs the posted job's unclaimed parts on this thread (with its arguments set), waits for the
+   * parts the workers claimed, then throws this thread's error or theirs. After an error here
+   * the remaining parts are claimed and not run, so the job still ends.
+   */
+  private takeParts(kernel: number, parts: number): void {
     const { kernels, ctrl } = this
-    for (let piece = Atomics.add(ctrl, CTRL_NEXT, 1); piece < pieces; piece = Atomics.add(ctrl, CTRL_NEXT, 1)) {
-      const r = CTRL_RANGES + 2 * piece
-      if (ctrl[r] < ctrl[r + 1]) kernels.dispatch(kernel, ctrl[r], ctrl[r + 1], 0)
-    }
-  }
-
-  /** Waits for the workers' part of the posted job, then throws this thread's error or theirs. */
-  private join(failed: unknown): void {
-    const { ctrl } = this
-    // Wait for the workers even if our own range failed: they are still reading the arguments.
-    const want = this.threads - 1
-    let spins = 0
+    const byRange = ctrl[CTRL_BY_RANGE] === 1
+    let failed: unknown = null
+    let ran = 0
     for (;;) {
-      const done = Atomics.load(ctrl, CTRL_DONE)
-      if (done >= want) break
+      const next = Atomics.load(ctrl, CTRL_NEXT)
+      const part = next & PART_MASK
+      if (part >= parts) break
+      if (Atomics.compareExchange(ctrl, CTRL_NEXT, next, next + 1) !== next) continue
+      ran++
+      const r = CTRL_RANGES + 2 * part
+      if (failed === null && ctrl[r] < ctrl[r + 1]) {
+        try {
+          kernels.dispatch(kernel, ctrl[r], ctrl[r + 1], byRange ? part : 0)
+        } catch (e) {
+          failed = e
+        }
+      }
+    }
+    // The workers' parts: they are still reading the arguments even if ours failed.
+    let done = Atomics.add(ctrl, CTRL_DONE, ran) + ran
+    let spins = 0
+    while (done < parts) {
       if (++spins > this.spin) Atomics.wait(ctrl, CTRL_DONE, done, 1000)
+      done = Atomics.load(ctrl, CTRL_DONE)
     }
     const error = Atomics.exchange(ctrl, CTRL_ERROR, 0)
     if (failed !== null) throw failed

@@ -76,11 +76,15 @@ export function framesIdentical(a: FrameData, b: FrameData): boolean {
 export type KernelKindName = 'ts' | 'wasm'
 
 const backends = new Map<KernelKindName, KernelBackend>()
-/** Compile options selecting the TypeScript reference kernels or the WebAssembly ones (2 threads). */
+/**
+ * Compile options selecting the TypeScript reference kernels or the WebAssembly ones, on the
+ * default threads (every core; 1 under npm test, which runs a test file per core: the bits do
+ * not depend on the thread count, tests/unit/sim/workerPool.test.ts).
+ */
 export function kernelOptions(kind: KernelKindName): CompileOptions {
   if (kind === 'ts') return {}
   let b = backends.get(kind)
-  if (b === undefined) backends.set(kind, (b = createKernelBackend('wasm', { threads: 2 })))
+  if (b === undefined) backends.set(kind, (b = createKernelBackend('wasm')))
   return { kernels: b }
 }
 
