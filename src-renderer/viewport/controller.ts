@@ -212,7 +212,7 @@ export class ViewportController {
     this.redraw = new RedrawScheduler(engine, scene, camera, canvas, window, () => this.live.running)
     const renderFrame = (): void => void this.redraw.tick(draw)
     // Benchmarks of the data path switch drawing off: SwiftShader's seconds per raymarched
-    // frame would otherwise be measured instead of decode and upload (see tests/e2e/scrubBench).
+    // frame would otherwise be measured instead of decode and upload (see tests/bench/scrub.bench.ts).
     let rendering = true
     // The scheduler stops the loop while nothing is due and starts it again (redrawScheduler.ts).
     this.redraw.attachLoop(

@@ -4,7 +4,7 @@
 // lands on a frame that is not decoded yet. Inflating a 128^3 frame's 4 MiB of texels took
 // 20-37 ms in Chromium (DecompressionStream) and about 100 ms with fflate; this decodes in
 // 2-3 ms (a fill per zero run, a copy per literal run), for about 1.6 times deflate's bytes
-// on the synthetic plume of tests/e2e/scrubBench.test.ts (592 against 361 kB).
+// on the synthetic plume of tests/bench/scrub.bench.ts (592 against 361 kB).
 //
 // Stream: pairs (zeros, literals) of LEB128 varints, each followed by `literals` raw bytes;
 // zero runs shorter than MIN_ZERO_RUN stay inside the literals. The pairs cover the array

@@ -10,6 +10,9 @@ export default defineConfig({
     setupFiles: ['tests/setup/registerFamilies.ts'],
     environment: 'node',
     testTimeout: 1_800_000,
+    // The scrubbing benches write a 128^3 project and start the host and Chromium first.
+    hookTimeout: 300_000,
+    expect: { poll: { timeout: 10_000 } },
     fileParallelism: false,
   },
 })

@@ -4,12 +4,12 @@
 // issue's aim is under 50 ms at the 95th percentile. The frames are a synthetic 128^3 plume
 // (tests/fixtures/scrubProject.ts). The test does check that the frame shown is always the
 // frame under the playhead. Playwright's own share of the machine is measurable:
-// scrubBenchBare.test.ts times the same cold jumps without it listening.
+// scrubBare.bench.ts times the same cold jumps without it listening.
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { coldFrame, makeScrubProject, p50p95, SCRUB_FRAMES as FRAMES } from '../fixtures/scrubProject'
-import { startApp, type RunningApp } from './harness'
-import { setFrame, tid, waitFor } from './ui'
+import { startApp, type RunningApp } from '../e2e/harness'
+import { setFrame, tid, waitFor } from '../e2e/ui'
 
 const timings = (page: Page) => page.evaluate(() => window.__eddyViewport?.cache?.timings() ?? [])
 const shown = (page: Page) => page.evaluate(() => window.__eddyViewport?.cache?.state().shownFrame ?? null)

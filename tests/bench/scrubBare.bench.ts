@@ -1,4 +1,4 @@
-// Playback and cold jumps along cached 128^3 smoke (scrubBench.test.ts's; each jump to a frame not held: one
+// Playback and cold jumps along cached 128^3 smoke (scrub.bench.ts's; each jump to a frame not held: one
 // fetch and one decode) timed with Chromium driven by bareChromium.ts instead of Playwright, so
 // nothing copies the frame records the host sends to the page's decode workers (Playwright's
 // Network domain is told every WebSocket message, base64-coded). The playhead still moves as a
@@ -6,9 +6,9 @@
 // aim is a 95th percentile under 50 ms. Both fetch paths alternate jump by jump, as there.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { coldFrame, makeScrubProject, p50p95 } from '../fixtures/scrubProject'
-import { openBarePage, type BarePage } from './bareChromium'
-import { makeDirs, spawnHost, type Host } from './harness'
-import { tid } from './ui'
+import { openBarePage, type BarePage } from '../e2e/bareChromium'
+import { makeDirs, spawnHost, type Host } from '../e2e/harness'
+import { tid } from '../e2e/ui'
 
 const cache = 'window.__eddyViewport?.cache'
 /** Jumps per fetch path: 40, so the 95th percentile is not the second slowest of 20. */
@@ -40,7 +40,7 @@ describe('scrubbing 128^3 cached smoke, Chromium without Playwright', () => {
     await until(page, `document.querySelector('${tid('studio')}')`, 'the studio', 60_000)
     await until(page, `${cache}.state().shownFrame === 1`, 'frame 1 on screen', 60_000)
     await page.evaluate(`${cache}.setRendering(false)`)
-    // Playback for about 4 s first, as scrubBench.test.ts does before its jumps (the decode
+    // Playback for about 4 s first, as scrub.bench.ts does before its jumps (the decode
     // workers' buffer pools fill and their code warms up); its frames are timed too.
     const before = await page.evaluate<number>(`${cache}.timings().length`)
     await page.click(tid('play'))
