@@ -31,7 +31,9 @@
 // waits only for parts that were claimed, not for every worker to look in. On a machine with
 // other work, a worker the operating system has not scheduled yet would otherwise hold up
 // every job until its next time slice: beside one busy core, the smoke transport tests took
-// 83 s on 2 threads instead of 26 alone (33 on 1 thread); they take about 40 now. A worker
+// 83 s on 2 threads instead of 26 alone (33 on 1 thread); they take 52 now. (Spinning 200-2,000
+// times instead of 20,000 before a thread sleeps made that 40-42 s, but cost 12% of
+// `bench smoke` at 64^3 alone, two runs each, so the spin stays.) A worker
 // may wake so late that the job it was woken for is over and others followed, so NEXT
 // carries the job's tag (the low bits of GEN) above the part number: a claim only succeeds
 // on the job the worker looked at, and the claim is what keeps that job open (the
