@@ -3,10 +3,15 @@ import { buildLimitSurface, evaluateLimit } from '../../../src-shared/geometry/c
 import type { PolyMesh } from '../../../src-shared/geometry/catmullClark'
 import { buildPatchAtlas } from '../../../src-shared/geometry/patchAtlas'
 import { SurfaceFluid } from '../../../src-shared/sim/surface/surfaceFluid'
+import { wasmKernels } from '../bakeKernels'
 
+/**
+ * A surface fluid on the cage's limit surface, on the kernels a bake runs it on (WebAssembly,
+ * this test's thread alone: the bits of the TypeScript reference, tests/unit/sim/surface).
+ */
 export function fluidOn(cage: PolyMesh, N: number, flatMetric = false, refinedDiffusionFrom?: number): SurfaceFluid {
   const S = buildLimitSurface(cage)
-  return new SurfaceFluid(S, buildPatchAtlas(S.faces), { N, densities: 1, flatMetric, refinedDiffusionFrom })
+  return new SurfaceFluid(S, buildPatchAtlas(S.faces), { N, densities: 1, flatMetric, refinedDiffusionFrom, kernels: wasmKernels().kernels })
 }
 
 /** Sets the flux field to the tangent part of the world velocity wind + spin x position at each face. */

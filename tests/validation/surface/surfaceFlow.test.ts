@@ -37,7 +37,7 @@ function relL2(fl: SurfaceFluid, a: ArrayLike<number>, b: (k: number) => number)
 function roundTrip(fl: SurfaceFluid, wind: [number, number, number], spin: [number, number, number], c0: number[], r: number): number {
   setBlob(fl, c0, r)
   const start = Float64Array.from(fl.density[0])
-  const tr = new SurfaceTransport(fl.grid, fl.metric)
+  const tr = new SurfaceTransport(fl.grid, fl.metric, fl.kernels)
   for (const s of [1, -1]) {
     setWorldWind(fl, [s * wind[0], s * wind[1], s * wind[2]], [s * spin[0], s * spin[1], s * spin[2]])
     if (spin.some((x) => x !== 0)) fl.project()
@@ -186,7 +186,7 @@ describe('flows on Catmull-Clark surfaces (Stam 2003)', () => {
       fl.grid.syncShared(fl.fx, fl.fy)
       const c0 = [-0.6, 0.5, -0.3], r = 0.35
       setBlob(fl, c0, r)
-      const tr = new SurfaceTransport(fl.grid, fl.metric)
+      const tr = new SurfaceTransport(fl.grid, fl.metric, fl.kernels)
       for (let s = 0; s < 25; s++) tr.advect(fl.density[0], fl.fx, fl.fy, 1 / 25)
       const pos = fl.metric.positions
       const err = relL2(fl, fl.density[0], (k) => Math.exp(-((pos[3 * k] - c0[0] - wind[0]) ** 2 + (pos[3 * k + 1] - c0[1]) ** 2 + (pos[3 * k + 2] - c0[2] - wind[2]) ** 2) / (r * r)))
@@ -212,7 +212,7 @@ describe('flows on Catmull-Clark surfaces (Stam 2003)', () => {
         setWorldWind(fl, wind)
         fl.grid.syncShared(fl.fx, fl.fy)
         setBlob(fl, c0, r)
-        const tr = new SurfaceTransport(fl.grid, fl.metric)
+        const tr = new SurfaceTransport(fl.grid, fl.metric, fl.kernels)
         for (let k = 0; k < 25; k++) tr.advect(fl.density[0], fl.fx, fl.fy, 1 / 25)
         const pos = fl.metric.positions
         const c = centroid(fl)
