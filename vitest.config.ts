@@ -9,7 +9,7 @@ import { SlowFirstSequencer } from './tests/setup/slowFirstSequencer'
 const ISOLATED = ['tests/unit/sim/pluginFamily.test.ts', 'tests/unit/sim/conformance.test.ts', 'tests/unit/farm/farmWedge.test.ts']
 const UNIT = {
   include: ['tests/unit/**/*.test.ts', 'tests/validation/**/*.test.ts'],
-  setupFiles: ['tests/setup/registerFamilies.ts'],
+  setupFiles: ['tests/setup/registerFamilies.ts', 'tests/setup/typedArrayEquality.ts'],
   environment: 'node' as const,
   testTimeout: 60_000,
   // One test file per core (vitest's default leaves one core to its own process, which
@@ -40,7 +40,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
-          setupFiles: ['tests/setup/registerFamilies.ts'],
+          setupFiles: ['tests/setup/registerFamilies.ts', 'tests/setup/typedArrayEquality.ts'],
           environment: 'node',
           testTimeout: 180_000,
           hookTimeout: 120_000,

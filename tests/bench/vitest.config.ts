@@ -7,7 +7,7 @@ export default defineConfig({
   root: fileURLToPath(new URL('../..', import.meta.url)),
   test: {
     include: ['tests/bench/**/*.bench.ts'],
-    setupFiles: ['tests/setup/registerFamilies.ts'],
+    setupFiles: ['tests/setup/registerFamilies.ts', 'tests/setup/typedArrayEquality.ts'],
     environment: 'node',
     testTimeout: 1_800_000,
     // The scrubbing benches write a 128^3 project and start the host and Chromium first.
