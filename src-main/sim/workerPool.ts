@@ -33,14 +33,9 @@ export class NodeSlabWorkerHost implements SlabWorkerHost {
   }
 }
 
-/** Default thread count: every core the process may use, or EDDY_THREADS (kernelCores.ts). */
-export function defaultThreads(): number {
-  return defaultKernelThreads()
-}
-
 /** A pool of `threads` threads (this one plus threads-1 workers) over the kernels' memory. */
 export function createNodeSlabPool(kernels: WasmKernels, options: SlabPoolOptions & { nice?: number } = {}): SlabPool {
-  return new SlabPool(kernels, new NodeSlabWorkerHost(options.nice ?? 0), { ...options, threads: options.threads ?? defaultThreads() })
+  return new SlabPool(kernels, new NodeSlabWorkerHost(options.nice ?? 0), { ...options, threads: options.threads ?? defaultKernelThreads() })
 }
 
 export interface NodeKernelOptions extends WasmKernelsOptions, WasmBackendOptions, Omit<SlabPoolOptions, 'threads'> {
