@@ -3,7 +3,7 @@
 // host. Ends with one plain line `N passed, N failed` summing every suite (CI reads it).
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { CHROMIUM, ROOT, ensureBuild, ensureDebianPackages, ensureNodeModules, run } from './lib/ensure.mjs'
+import { CHROMIUM, ROOT, awaitBackgroundDebianInstall, ensureBuild, ensureDebianPackages, ensureNodeModules, run } from './lib/ensure.mjs'
 
 const results = []
 // Failed tests, named again at the very end: CI keeps only the tail of a long log.
@@ -53,14 +53,14 @@ function stop(message) {
 }
 
 // better-sqlite3 compiles (on a fresh clone) while the kernels and bundles build and the types
-// are checked: none of them opens a database, and the compile keeps only one core busy.
+// are checked: none of them opens a database, and the compile keeps only one core busy. On CI
+// the Debian packages install meanwhile too (.ci/run; awaitBackgroundDebianInstall).
 let nativeBuild
 try {
   nativeBuild = ensureNodeModules({ background: true }).then(
     () => null,
     (e) => e,
   )
-  ensureDebianPackages([CHROMIUM])
   ensureBuild()
 } catch (e) {
   stop(e.message)
@@ -71,6 +71,12 @@ if (!typecheck) failures.push('typecheck: see its errors above')
 record('typecheck', ...(typecheck ? [1, 0] : [0, 1]))
 const nativeError = await nativeBuild
 if (nativeError) stop(nativeError.message)
+try {
+  await awaitBackgroundDebianInstall()
+  ensureDebianPackages([CHROMIUM])
+} catch (e) {
+  stop(e.message)
+}
 vitest('unit', 'unit-isolated')
 vitest('e2e')
 

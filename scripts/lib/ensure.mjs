@@ -89,6 +89,39 @@ export function ensureNodeModules({ background = false } = {}) {
   })
 }
 
+/** The environment variable naming the status file of a Debian install running beside npm test. */
+export const APT_STATUS_ENV = 'EDDY_APT_STATUS'
+// The longest npm test waits for that install: a fresh machine's takes about two minutes.
+const APT_WAIT_MS = 20 * 60_000
+
+/**
+ * Waits for the Debian packages CI installs beside npm test (.ci/run): the packages install
+ * while the npm packages unpack, better-sqlite3 compiles, the bundles build and the types are
+ * checked, none of which needs them. .ci/run names a status file in EDDY_APT_STATUS and writes
+ * apt-get's exit code to it when the install ends, its output to the same path plus `.log`.
+ * Resolves at once when the variable is unset; rejects, with the end of apt-get's output, when
+ * the install failed or did not end within `timeoutMs` (APT_WAIT_MS).
+ */
+export async function awaitBackgroundDebianInstall({ timeoutMs = APT_WAIT_MS } = {}) {
+  const status = process.env[APT_STATUS_ENV]
+  if (!status) return
+  const t0 = Date.now()
+  let said = false
+  while (!existsSync(status) || readFileSync(status, 'utf8').trim() === '') {
+    if (Date.now() - t0 > timeoutMs) throw new Error(`the Debian packages' install (apt-get install, started by .ci/run) did not end within ${(timeoutMs / 60_000).toFixed(1)} minutes`)
+    if (!said) console.log('eddy: waiting for the Debian packages (apt-get install, started by .ci/run)')
+    said = true
+    await new Promise((r) => setTimeout(r, 500))
+  }
+  const code = readFileSync(status, 'utf8').trim()
+  if (code !== '0') {
+    const log = `${status}.log`
+    const tail = existsSync(log) ? readFileSync(log, 'utf8').split('\n').slice(-30).join('\n') : '(no output kept)'
+    throw new Error(`installing the Debian packages failed (apt-get install exited with ${code}); the end of its output:\n${tail}`)
+  }
+  console.log(`eddy: the Debian packages were installed${said ? ` (waited ${((Date.now() - t0) / 1000).toFixed(0)} s)` : ''}`)
+}
+
 /** Debian packages: installs them when root and apt-get exist, else says what to run. */
 export function ensureDebianPackages(packages) {
   const missing = packages.filter((p) => !existsSync(p.binary))
