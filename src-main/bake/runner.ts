@@ -9,6 +9,7 @@
 // frame under the scene evaluated at frame f-1.
 import { availableParallelism } from 'node:os'
 import { deflateRawSync } from 'node:zlib'
+import { deflateCheckpoint } from './checkpointDeflate'
 import { inflateSync } from 'fflate'
 import { EddyError, isEddyError } from '../../src-shared/api/errors'
 import { encodeFrame, type FramePrecision } from '../../src-shared/formats/frameRecord'
@@ -162,10 +163,9 @@ function plan(req: BakeRequest, cache: FrameCache, doc: SceneDocument, hostId: s
 }
 
 /**
- * Node's zlib for the records' and checkpoints' raw deflate: 1.5-2x fflate's speed on a liquid's
- * frames (the 64^3 dam break's 5 MB record took fflate about as long as the step, its 19 MB
- * checkpoint, every tenth frame by default, longer), for records about 3% larger. fflate inflates
- * them as it does its own.
+ * Node's zlib for the records' raw deflate: 1.5-2x fflate's speed on a liquid's frames (the
+ * 64^3 dam break's 5 MB record took fflate about as long as the step), for records about 3%
+ * larger. fflate inflates them as it does its own. Checkpoints: checkpointDeflate.ts.
  */
 function nativeDeflate(raw: Uint8Array, level: number): Uint8Array {
   return deflateRawSync(raw, { level })
@@ -278,7 +278,7 @@ export async function runBake(req: BakeRequest, hooks: BakeHooks = {}): Promise<
       writeOrExplain(() => cache.writeFrame(req.domainId, f, record, sigs[f - settings.frameStart], stats, preview), f)
       written++
       if ((f - settings.frameStart + 1) % settings.checkpointEvery === 0 || f === lastFrame) {
-        const bytes = nativeDeflate(solver.checkpoint(), 1)
+        const bytes = deflateCheckpoint(solver.checkpoint())
         writeOrExplain(() => cache.writeCheckpoint(req.domainId, f, bytes, sigs[f - settings.frameStart]), f)
       }
       // Let the event loop run between frames (signals, the CLI's terminal output).
