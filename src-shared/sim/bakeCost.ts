@@ -17,8 +17,15 @@ export const PRECISION_BYTES: Record<FramePrecision, number> = { float32: 4, flo
  */
 export const TYPICAL_FILL = 0.25
 
-/** Checkpoints deflate to about this share of their raw size (mostly empty fields compress). */
-export const CHECKPOINT_FILL = 0.35
+/**
+ * Checkpoints deflate to about this share of their raw size. A solver's state is mostly dense
+ * floats (the pressures, the velocities, the markers): a few frames into each family's example
+ * the runner's deflate (src-main/bake/checkpointDeflate.ts) kept 47-82% of the raw bytes
+ * (tests/unit/bake/checkpointEstimate.test.ts prints them), and a bake's fields fill as it goes.
+ * (It was 0.35 until 2026-12-08, with raw sizes that left out the pressures' float64 arrays:
+ * every family's checkpoints were estimated at 0.3-0.5 of what the runner wrote.)
+ */
+export const CHECKPOINT_FILL = 0.8
 
 /** Checkpoints a bake of `frames` frames writes: one every N frames plus the last. */
 export function checkpointCount(frames: number, checkpointEvery: number): number {

@@ -75,7 +75,8 @@ export function estimateHybrid({ doc, hostId, frames, precision, checkpointEvery
     scalingBytes: bytes,
     cacheBytes: Math.ceil(frames * (dense * TYPICAL_FILL + particles * 16)),
     cacheBytesMax: Math.ceil(frames * (dense + particles * 16)),
-    // Face velocities (about 2.5 faces a cell), density and temperature, particles.
+    // Float64 face velocities (about 2.4 faces a cell), density, temperature and the last two
+    // pressures, per cell of the at-most count above (a third more than the mesh has); particles.
     checkpointBytes: Math.ceil(checkpointCount(frames, checkpointEvery) * (cells * 4.5 * 8 + particles * 64) * CHECKPOINT_FILL),
     lower: { key: 'resolution', label: 'resolution', value: resolution, exponent: 3, min: 8 },
   }

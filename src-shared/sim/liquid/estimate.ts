@@ -35,7 +35,9 @@ export function estimateLiquid({ doc, hostId, frames, precision, checkpointEvery
     scalingBytes: gridBytes,
     cacheBytes: Math.ceil(frames * perFrame),
     cacheBytesMax: Math.ceil(frames * (particles * 32 + 2 * cells * PRECISION_BYTES[precision] + surfaceTriangles * 30)),
-    checkpointBytes: Math.ceil(checkpointCount(frames, checkpointEvery) * (cells * 8 * 4 + particles * 40) * CHECKPOINT_FILL),
+    // Per cell temperature, two level sets and the surface's (float32), the pressure and its drift
+    // (float64); per marker position, velocity, temperature, id and APIC's 3x3 matrix (68 bytes).
+    checkpointBytes: Math.ceil(checkpointCount(frames, checkpointEvery) * (cells * (4 * 4 + 2 * 8) + particles * 68) * CHECKPOINT_FILL),
     lower: { key: 'resolution', label: 'resolution', value: resolution, exponent: 3, min: 8 },
   }
 }

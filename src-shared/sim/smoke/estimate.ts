@@ -38,7 +38,9 @@ export function estimateSmoke({ doc, hostId, frames, precision, checkpointEvery 
     scalingBytes: cells * SMOKE_BYTES_PER_CELL,
     cacheBytes: Math.ceil(frames * (dense * TYPICAL_FILL + particles * 32)),
     cacheBytesMax: Math.ceil(frames * (dense + particles * 32)),
-    checkpointBytes: Math.ceil(checkpointCount(frames, checkpointEvery) * (cells * 6 * 4 + particles * 40) * CHECKPOINT_FILL),
+    // Per cell the velocity's three faces, density and temperature (float32), the pressure and
+    // the advection-reflection's half-step pressure (float64); per particle eight float64.
+    checkpointBytes: Math.ceil(checkpointCount(frames, checkpointEvery) * (cells * (5 * 4 + 2 * 8) + particles * 64) * CHECKPOINT_FILL),
     lower: { key: 'resolution', label: 'resolution', value: resolution, exponent: 3, min: 8 },
   }
 }

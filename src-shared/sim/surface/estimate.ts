@@ -43,7 +43,9 @@ export function estimateSurface({ doc, hostId, frames, precision, checkpointEver
     scalingBytes: gridBytes,
     cacheBytes: Math.ceil(frames * (meshBytes * MESH_FILL + shell * TYPICAL_FILL)),
     cacheBytesMax: Math.ceil(frames * (meshBytes + shell)),
-    checkpointBytes: Math.ceil(checkpointCount(frames, checkpointEvery) * cells * 8 * (2 + 1 + densities) * CHECKPOINT_FILL),
+    // Float64 per patch: the two face velocity arrays ((N + 2)(N + 3) each, with ghosts), the
+    // pressure and the previous one (N^2 each) and the densities ((N + 2)^2 each).
+    checkpointBytes: Math.ceil(checkpointCount(frames, checkpointEvery) * patches * 8 * (2 * (N + 2) * (N + 3) + 2 * N * N + densities * (N + 2) ** 2) * CHECKPOINT_FILL),
     lower: { key: 'cellsPerPatch', label: 'cells per patch', value: N, exponent: 2, min: 4 },
   }
 }

@@ -1,6 +1,6 @@
 // What a tetrahedral-liquid bake costs before it starts: the contouring grid, the tetrahedra the
-// initial and inflowing liquid fills (graded meshes about a third of a uniform one's), the
-// surface triangles per frame, and checkpoints (grid, surface, mesh and face velocities).
+// initial and inflowing liquid fills (as a uniform mesh: see below), the surface triangles per
+// frame, and checkpoints (grid, surface, mesh and face velocities).
 import { evaluateObject } from '../../scene/keyframes'
 import type { Vec3 } from '../../scene/types'
 import { CHECKPOINT_FILL, checkpointCount, liquidEmitterVolume, PRECISION_BYTES, TYPICAL_FILL, WORKER_OVERHEAD } from '../bakeCost'
@@ -22,8 +22,11 @@ export function estimateTetLiquid({ doc, hostId, frames, precision, checkpointEv
   let liquid = liquidEmitterVolume(doc, at, seconds)
   const boxVolume = g.nx * g.ny * g.nz * g.dx ** 3
   liquid = Math.min(liquid, boxVolume)
-  const graded = p.tetMesh !== 'uniform'
-  const tets = Math.ceil((liquid / h ** 3) * TETS_PER_CUBE * (graded ? 0.35 : 1))
+  // Counted as a uniform mesh, graded or not: the mesher grades only where the coarse leaves
+  // pay (gradedLattice.ts, GRADING_PAYS), which liquid spread thin does not. The dam break at
+  // resolution 96 meshes 121,694 tetrahedra in its fourth frame: 119,440 counted so, 41,804
+  // with the third of a uniform mesh a graded one was taken for until 2026-12-08.
+  const tets = Math.ceil((liquid / h ** 3) * TETS_PER_CUBE)
   // A closed surface of the liquid's volume, as a sphere, in contouring cells: ~2 triangles per cell of area.
   const area = 4.84 * Math.pow(Math.max(liquid, g.dx ** 3), 2 / 3)
   const triangles = Math.ceil((2 * area) / g.dx ** 2)
