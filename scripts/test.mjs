@@ -3,7 +3,7 @@
 // host. Ends with one plain line `N passed, N failed` summing every suite (CI reads it).
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { CHROMIUM, ROOT, awaitBackgroundDebianInstall, ensureBuild, ensureDebianPackages, ensureNodeModules, run } from './lib/ensure.mjs'
+import { APT_STATUS_ENV, CHROMIUM, ROOT, awaitBackgroundDebianInstall, ensureBuild, ensureDebianPackages, ensureNodeModules, run } from './lib/ensure.mjs'
 
 const results = []
 // Failed tests, named again at the very end: CI keeps only the tail of a long log.
@@ -61,6 +61,9 @@ try {
     () => null,
     (e) => e,
   )
+  // Without an install running beside it, a missing Chromium is said (or installed) at once,
+  // not after the build; with one, only once that install has ended (below).
+  if (!process.env[APT_STATUS_ENV]) ensureDebianPackages([CHROMIUM])
   ensureBuild()
 } catch (e) {
   stop(e.message)
